@@ -1,0 +1,22 @@
+import express from 'express';
+import { createGraphqlMiddleware } from './graphql/middleware.js';
+import type { HttpDependencies } from './http/dependencies.js';
+import { healthRouter } from './http/health.js';
+import { requestLogging } from './http/request-logging.js';
+import { createRestRouter } from './rest/router.js';
+
+/**
+ * The HTTP application: one Express app carrying health checks, GraphQL at /{environment}/graphql
+ * and the REST contract. Both surfaces receive the same dependencies (services, authenticator).
+ */
+export async function createHttpApp(deps: HttpDependencies): Promise<{ app: express.Express; close(): Promise<void> }> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestLogging(deps.logger));
+  app.use(healthRouter(deps));
+  const graphql = await createGraphqlMiddleware(deps);
+  app.use(graphql.router);
+  app.use(createRestRouter(deps));
+  return { app, close: graphql.close };
+}

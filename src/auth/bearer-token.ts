@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../domain/scope.js';
+
+/** What an Authorization header proves, if anything. */
+export type Authentication =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' };
+
+export interface Authenticator {
+  authenticate(authorizationHeader: string | undefined): Promise<Authentication>;
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1). */
+export function parseBearer(header: string | undefined): { token: string } | { reason: 'missing' | 'malformed' } {
+  if (header === undefined || header === '') return { reason: 'missing' };
+  const match = BEARER.exec(header.trim());
+  return match ? { token: match[1]! } : { reason: 'malformed' };
+}
+
+const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+
+/**
+ * The static tokens of API_TOKENS: full access to every environment. Only SHA-256 digests are kept in
+ * memory, compared in constant time against every configured token, so neither timing nor a heap dump
+ * reveals a token. A principal is named by a digest prefix, never by the token.
+ */
+export class StaticTokenAuthenticator implements Authenticator {
+  private readonly digests: Buffer[];
+
+  constructor(tokens: readonly string[]) {
+    this.digests = tokens.map(digest);
+  }
+
+  async authenticate(header: string | undefined): Promise<Authentication> {
+    const parsed = parseBearer(header);
+    if ('reason' in parsed) return { ok: false, reason: parsed.reason };
+    const presented = digest(parsed.token);
+    let match: Buffer | undefined;
+    for (const candidate of this.digests) if (timingSafeEqual(candidate, presented)) match ??= candidate;
+    if (!match) return { ok: false, reason: 'invalid' };
+    return { ok: true, principal: { id: `static:${match.subarray(0, 6).toString('hex')}`, kind: 'static-token' } };
+  }
+}

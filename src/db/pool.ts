@@ -1,0 +1,47 @@
+import pg from 'pg';
+
+export interface PoolOptions {
+  connectionString: string;
+  max: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  /** Called after every statement with its duration; used for metrics and for counting statements in tests. */
+  onQuery?: (durationMs: number) => void;
+  onError?: (error: Error) => void;
+}
+
+/**
+ * The one PostgreSQL connection pool of the process, shared by Prisma (through its pg adapter),
+ * migrations and readiness checks. Timeouts make sure a dead or stuck database turns into a fast
+ * error instead of a hung request.
+ */
+export function createPool(options: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    // A transaction left open by a crashed request must not hold row locks forever.
+    idle_in_transaction_session_timeout: Math.max(options.statementTimeoutMs * 2, 10_000),
+    query_timeout: options.statementTimeoutMs + 1000,
+    keepAlive: true,
+    application_name: 'customer-account-service',
+  });
+  pool.on('error', (error) => options.onError?.(error));
+  if (options.onQuery) {
+    const onQuery = options.onQuery;
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const started = performance.now();
+        const result = query(...args);
+        if (result instanceof Promise) {
+          return result.finally(() => onQuery(performance.now() - started));
+        }
+        onQuery(performance.now() - started);
+        return result;
+      };
+    });
+  }
+  return pool;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { isRecordId } from '../ids.js';
+import { list, text, upperSnakeCase } from '../validation.js';
+import { isDepositCurrency } from './currencies.js';
+
+export const ACCOUNT_LIMITS = {
+  nameLength: 100,
+  typeLength: 64,
+  associatedCustomers: 20,
+} as const;
+
+const currencySchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
+  .regex(/^[A-Z]{3}$/, 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.')
+  .refine(isDepositCurrency, 'Must be an active ISO 4217 currency code.');
+
+const customerIdSchema = z
+  .string({ error: 'Must be a string.' })
+  .refine(isRecordId, 'Must be a customerId returned when the customer was created.');
+
+export const createAccountSchema = z.strictObject({
+  associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(
+    (ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length,
+    'Must not contain the same customer twice.',
+  ),
+  name: text(ACCOUNT_LIMITS.nameLength),
+  currency: currencySchema,
+  type: upperSnakeCase(ACCOUNT_LIMITS.typeLength),
+});
+export type CreateAccountInput = z.output<typeof createAccountSchema>;
+
+export const UPDATABLE_ACCOUNT_FIELDS = ['name', 'currency'] as const;
+
+/** Fields of an account that an update can never change. */
+export const NON_UPDATABLE_ACCOUNT_FIELDS = [
+  'type',
+  'accountId',
+  'amount',
+  'customers',
+  'associatedCustomerIds',
+  'transactions',
+  'flags',
+] as const;
+
+export const updateAccountSchema = z.strictObject({
+  name: text(ACCOUNT_LIMITS.nameLength),
+  currency: currencySchema,
+});
+export type UpdateAccountInput = z.output<typeof updateAccountSchema>;

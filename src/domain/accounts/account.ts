@@ -1,0 +1,14 @@
+/** An account as it leaves the domain. */
+export interface Account {
+  accountId: string;
+  type: string;
+  name: string;
+  /** Exact decimal as a string (e.g. "0", "-12.5"); each surface decides how to render it. */
+  amount: string;
+  currency: string;
+  /** Ids of the associated customers, in the order they were given at creation. */
+  customerIds: string[];
+  /** No transaction endpoints exist yet (spec: "not shown"), so this is always empty. */
+  transactions: never[];
+  flags: string[];
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { list, text, upperSnakeCase } from '../validation.js';
+import { normaliseSsn, SSN_RULE } from './ssn.js';
+
+/**
+ * Input rules for customers. Limits are ours (the spec gives none); the README's limits table
+ * lists them. These schemas are also the source of the published request schemas.
+ */
+export const CUSTOMER_LIMITS = {
+  nameLength: 100,
+  emails: 10,
+  emailLength: 254,
+  phoneNumbers: 10,
+  phoneNumberLength: 32,
+  addresses: 10,
+  streetLength: 200,
+  cityLength: 100,
+  stateLength: 100,
+  zipLength: 20,
+  typeLength: 32,
+  earliestDateOfBirth: '1900-01-01',
+} as const;
+
+export const phoneSchema = z.strictObject({
+  type: upperSnakeCase(CUSTOMER_LIMITS.typeLength),
+  number: text(CUSTOMER_LIMITS.phoneNumberLength).regex(
+    /^\+?[0-9][0-9 ().-]*$/,
+    'Must be a phone number: digits, optionally a leading +, spaces, dots, dashes or parentheses.',
+  ),
+});
+
+export const addressSchema = z.strictObject({
+  type: upperSnakeCase(CUSTOMER_LIMITS.typeLength),
+  street: text(CUSTOMER_LIMITS.streetLength),
+  city: text(CUSTOMER_LIMITS.cityLength),
+  state: text(CUSTOMER_LIMITS.stateLength),
+  zip: text(CUSTOMER_LIMITS.zipLength),
+});
+
+const emailSchema = z
+  .string({ error: 'Must be a string.' })
+  .max(CUSTOMER_LIMITS.emailLength, `Must be at most ${CUSTOMER_LIMITS.emailLength} characters.`)
+  .pipe(z.email({ error: 'Must be a valid email address.' }));
+
+function isRealPastDate(value: string, today: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value <= today;
+}
+
+const dateOfBirthSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date in the form YYYY-MM-DD.')
+  .refine((value) => isRealPastDate(value, new Date().toISOString().slice(0, 10)), 'Must be a real calendar date, not in the future.')
+  .refine((value) => value >= CUSTOMER_LIMITS.earliestDateOfBirth, `Must not be before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`);
+
+const ssnSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
+  .max(11, SSN_RULE)
+  .transform((value, ctx) => {
+    const normalised = normaliseSsn(value);
+    if (normalised === undefined) {
+      ctx.addIssue({ code: 'custom', message: SSN_RULE });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+
+const documentLocatorNumberSchema = z
+  .number({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a number.') })
+  .int('Must be a whole number.')
+  .min(0, 'Must not be negative.')
+  .max(Number.MAX_SAFE_INTEGER, 'Must be at most 9007199254740991.');
+
+/** Middle names are legally absent for many people: the field is required but may be empty. */
+const middleNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required (may be an empty string).' : 'Must be a string.') })
+  .trim()
+  .max(CUSTOMER_LIMITS.nameLength, `Must be at most ${CUSTOMER_LIMITS.nameLength} characters.`)
+  .regex(/^[^\p{Cc}]*$/u, 'Must not contain control characters.');
+
+const contactFields = {
+  preferredName: text(CUSTOMER_LIMITS.nameLength),
+  emails: list(emailSchema, CUSTOMER_LIMITS.emails),
+  phoneNumbers: list(phoneSchema, CUSTOMER_LIMITS.phoneNumbers),
+  addresses: list(addressSchema, CUSTOMER_LIMITS.addresses),
+};
+
+export const createCustomerSchema = z.strictObject({
+  socialSecurityNumber: ssnSchema,
+  dateOfBirth: dateOfBirthSchema,
+  documentLocatorNumber: documentLocatorNumberSchema,
+  firstName: text(CUSTOMER_LIMITS.nameLength),
+  middleName: middleNameSchema,
+  lastName: text(CUSTOMER_LIMITS.nameLength),
+  ...contactFields,
+});
+export type CreateCustomerInput = z.output<typeof createCustomerSchema>;
+
+/** The fields an update may change; arrays are replaced whole. */
+export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbers', 'addresses'] as const;
+
+/**
+ * Fields that exist on a customer but can never change. The spec's update parameter list includes
+ * documentLocatorNumber, but its description says it cannot be updated; the description wins
+ * (docs/decisions.md).
+ */
+export const NON_UPDATABLE_CUSTOMER_FIELDS = [
+  'socialSecurityNumber',
+  'dateOfBirth',
+  'firstName',
+  'middleName',
+  'lastName',
+  'documentLocatorNumber',
+  'customerId',
+  'accountIds',
+  'accounts',
+] as const;
+
+export const updateCustomerSchema = z
+  .strictObject({
+    preferredName: contactFields.preferredName.optional(),
+    emails: contactFields.emails.optional(),
+    phoneNumbers: contactFields.phoneNumbers.optional(),
+    addresses: contactFields.addresses.optional(),
+  })
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
+    message: `Send at least one field to change: ${UPDATABLE_CUSTOMER_FIELDS.join(', ')}.`,
+  });
+export type UpdateCustomerInput = z.output<typeof updateCustomerSchema>;

@@ -1,0 +1,27 @@
+/** A customer as it leaves the domain: never a social security or document locator number. */
+export interface Customer {
+  customerId: string;
+  accountIds: string[];
+  preferredName: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  emails: string[];
+  phoneNumbers: Phone[];
+  addresses: Address[];
+}
+
+export interface Phone {
+  type: string;
+  number: string;
+}
+
+export interface Address {
+  type: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+}

@@ -1,0 +1,19 @@
+import type { Authenticator } from '../auth/bearer-token.js';
+import type { Config } from '../config/config.js';
+import type { DomainServices } from '../domain/services.js';
+import type { Logger } from '../logging/logger.js';
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, 'ok' | 'failed' | 'pending'>;
+}
+
+/** Everything the HTTP surfaces need, built once by the composition root (src/runtime.ts). */
+export interface HttpDependencies {
+  config: Config;
+  logger: Logger;
+  services: DomainServices;
+  authenticator: Authenticator;
+  environments: ReadonlySet<string>;
+  checkReadiness(): Promise<Readiness>;
+}

@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from './config/config.js';
+import { createLogger } from './logging/logger.js';
+import { startService } from './runtime.js';
+
+/** `npm start`: validate configuration, start everything, stop cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
+  const service = await startService(config, logger);
+  process.stdout.write(`Customer & Account Service on ${service.url} (REST: ${service.url}/{environment}/customer, GraphQL: ${service.url}/${config.environments[0]}/graphql)\n`);
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting immediately');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Startup failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

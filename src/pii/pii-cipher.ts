@@ -1,0 +1,89 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import type { PersonalDataProtector, SealedPersonalData } from '../domain/ports.js';
+
+export interface PiiKeyring {
+  /** kid → 32-byte AES-256 key. Old keys stay here so rows sealed under them can still be read. */
+  keys: ReadonlyMap<string, Buffer>;
+  activeKeyId: string;
+  /** Separate HMAC key for the SSN blind index; never used for encryption. */
+  blindIndexKey: Buffer;
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const VERSION = 1;
+
+/**
+ * AES-256-GCM for SSNs and document locator numbers, HMAC-SHA-256 for the SSN blind index.
+ *
+ * Ciphertext layout: version (1 byte) | IV (12) | tag (16) | encrypted bytes. The associated data
+ * binds each ciphertext to its environment, customer and field, so a ciphertext copied onto another
+ * row or column fails to decrypt instead of silently answering for the wrong person.
+ */
+export class PiiCipher implements PersonalDataProtector {
+  private readonly activeKey: Buffer;
+
+  constructor(private readonly keyring: PiiKeyring) {
+    const active = keyring.keys.get(keyring.activeKeyId);
+    if (!active) throw new Error(`PII active key "${keyring.activeKeyId}" is not in the keyring`);
+    for (const [kid, key] of keyring.keys) if (key.length !== 32) throw new Error(`PII key "${kid}" is not 32 bytes`);
+    if (keyring.blindIndexKey.length !== 32) throw new Error('PII blind index key is not 32 bytes');
+    this.activeKey = active;
+  }
+
+  get activeKeyId(): string {
+    return this.keyring.activeKeyId;
+  }
+
+  seal(
+    binding: { environment: string; customerId: string },
+    data: { socialSecurityNumber: string; documentLocatorNumber: number },
+  ): SealedPersonalData {
+    return {
+      keyId: this.keyring.activeKeyId,
+      ssnBlindIndex: this.blindIndex(binding.environment, data.socialSecurityNumber),
+      ssnCiphertext: this.encrypt(data.socialSecurityNumber, associatedData(binding, 'ssn')),
+      documentLocatorNumberCiphertext: this.encrypt(
+        String(data.documentLocatorNumber),
+        associatedData(binding, 'document_locator_number'),
+      ),
+    };
+  }
+
+  /** Reads a sealed value back (key rotation and operator tooling only; never for a response). */
+  open(
+    binding: { environment: string; customerId: string },
+    field: 'ssn' | 'document_locator_number',
+    keyId: string,
+    ciphertext: Uint8Array,
+  ): string {
+    const key = this.keyring.keys.get(keyId);
+    if (!key) throw new Error(`PII key "${keyId}" is not configured`);
+    const bytes = Buffer.from(ciphertext);
+    if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new Error('PII ciphertext is malformed');
+    const iv = bytes.subarray(1, 1 + IV_BYTES);
+    const tag = bytes.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+    // authTagLength pins the tag to 16 bytes: without it Node accepts truncated tags.
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(associatedData(binding, field));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+
+  /** Deterministic keyed digest of a normalised SSN, scoped to the environment. */
+  blindIndex(environment: string, normalisedSsn: string): Buffer {
+    return createHmac('sha256', this.keyring.blindIndexKey).update(`${environment}\u0000${normalisedSsn}`).digest();
+  }
+
+  private encrypt(plaintext: string, aad: Buffer): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.activeKey, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(aad);
+    const encrypted = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), encrypted]);
+  }
+}
+
+function associatedData(binding: { environment: string; customerId: string }, field: string): Buffer {
+  return Buffer.from(`${binding.environment}\u0000${binding.customerId}\u0000${field}`, 'utf8');
+}

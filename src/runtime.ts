@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type pg from 'pg';
+import { createHttpApp } from './app.js';
+import { StaticTokenAuthenticator } from './auth/bearer-token.js';
+import type { Config } from './config/config.js';
+import { createPrismaDatabase } from './db/database.js';
+import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+import { migrate, readMigrations } from './db/migrations.js';
+import { createPool } from './db/pool.js';
+import { createPrismaClient } from './db/prisma-client.js';
+import { createDomainServices } from './domain/services.js';
+import type { Readiness } from './http/dependencies.js';
+import type { Logger } from './logging/logger.js';
+import { resolvePiiKeyring } from './pii/dev-keys.js';
+import { PiiCipher } from './pii/pii-cipher.js';
+
+export interface RunningService {
+  /** Base URL, e.g. http://127.0.0.1:3000 */
+  url: string;
+  port: number;
+  databaseUrl: string;
+  /** Graceful stop: refuse new connections, finish in-flight requests, close the pool, stop the embedded database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Called after every SQL statement (metrics, statement counting in tests). */
+  onQuery?: (durationMs: number) => void;
+  /** Stop an embedded database that start() launched; false leaves it to the caller. */
+  ownsDatabase?: boolean;
+}
+
+/** The composition root: builds every part once, in order, and returns a handle to stop them in reverse. */
+export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
+  };
+  try {
+    const databaseUrl = await resolveDatabase(config, logger, cleanups);
+    const pool = createPool({
+      connectionString: databaseUrl,
+      max: config.databasePoolSize,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      onQuery: options.onQuery,
+      onError: (error) => logger.warn({ err: { message: error.message } }, 'idle database connection failed'),
+    });
+    cleanups.push(() => pool.end());
+
+    if (config.runMigrationsOnStart) {
+      const report = await migrate(pool);
+      logger.info({ applied: report.applied, alreadyApplied: report.alreadyApplied.length }, 'database migrations checked');
+      if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
+    }
+
+    const prisma = createPrismaClient(pool);
+    cleanups.push(() => prisma.$disconnect());
+    const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
+    const services = createDomainServices({
+      db: createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 }),
+      protector: new PiiCipher(keyring),
+    });
+
+    const { app, close: closeSurfaces } = await createHttpApp({
+      config,
+      logger,
+      services,
+      authenticator: new StaticTokenAuthenticator(config.apiTokens ?? [developmentToken(config)]),
+      environments: new Set(config.environments),
+      checkReadiness: readinessCheck(pool),
+    });
+    cleanups.push(closeSurfaces);
+
+    const server = await listen(app, config.host, config.port);
+    cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs));
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded' }, 'service listening');
+    let stopping: Promise<void> | undefined;
+    return { url: `http://${host}:${port}`, port, databaseUrl, stop: () => (stopping ??= stopAll()) };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function resolveDatabase(config: Config, logger: Logger, cleanups: (() => Promise<void>)[]): Promise<string> {
+  if (config.databaseUrl) return config.databaseUrl;
+  const started = performance.now();
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPostgresPort,
+    log: (message) => logger.info(message),
+  });
+  cleanups.push(() => embedded.stop());
+  logger.info({ dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) }, 'embedded PostgreSQL started');
+  return embedded.url;
+}
+
+/**
+ * Development convenience only (production refuses to start without API_TOKENS): a token generated
+ * once, kept in DATA_DIR and printed at every start so curl examples work right away.
+ */
+function developmentToken(config: Config): string {
+  const file = path.join(config.dataDir, 'dev-api-token');
+  let token: string;
+  if (existsSync(file)) {
+    token = readFileSync(file, 'utf8').trim();
+  } else {
+    token = `dev_${randomBytes(24).toString('base64url')}`;
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  }
+  // Deliberately not through the structured logger: log pipelines must never receive tokens.
+  process.stderr.write(`\nAPI_TOKENS is not set. Development bearer token (kept in ${file}):\n\n    ${token}\n\n`);
+  return token;
+}
+
+function readinessCheck(pool: pg.Pool): () => Promise<Readiness> {
+  const expected = readMigrations().map((m) => m.name);
+  let migrated = false;
+  return async () => {
+    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending' };
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT 1');
+        checks.database = 'ok';
+        if (!migrated) {
+          const { rows } = await client.query<{ migration_name: string }>(
+            'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+          );
+          const applied = new Set(rows.map((row) => row.migration_name));
+          migrated = expected.every((name) => applied.has(name));
+        }
+        checks.migrations = migrated ? 'ok' : 'failed';
+      } finally {
+        client.release();
+      }
+    } catch {
+      if (checks.database === 'pending') checks.database = 'failed';
+      if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';
+    }
+    return { ready: checks.database === 'ok' && checks.migrations === 'ok', checks };
+  };
+}
+
+function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = (app as unknown as import('express').Express).listen(port, host, (error?: Error) => {
+      if (error) reject(error);
+      else resolve(server);
+    });
+  });
+}
+
+async function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { withDatabase } from './urls.js';
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  /** A small pool for assertions straight on the tables. */
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+/** A fresh database cloned from the migrated template: no test sees another's data. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const template = inject('templateDatabase');
+  const name = `cas_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(adminUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  return {
+    url,
+    name,
+    pool,
+    async drop() {
+      await pool.end();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+/** Row counts of every table: "a rejected request changes nothing" is asserted by comparing these. */
+export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ customers: string; accounts: string; links: string }>(
+    'SELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM account_customers) AS links',
+  );
+  const row = rows[0]!;
+  return { customers: Number(row.customers), accounts: Number(row.accounts), links: Number(row.links) };
+}

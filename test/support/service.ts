@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { type RunningService, startService } from '../../src/runtime.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { assertNoSensitiveValues } from './factories.js';
+
+export const LOG_DIR = path.resolve('test-output/logs');
+
+export interface TestService extends RunningService {
+  token: string;
+  database: TestDatabase;
+  /** Every log line the service wrote so far. */
+  logLines: string[];
+  /** SQL statements executed so far (reset it to measure one operation). */
+  statements: { count: number };
+  /** fetch against the service, with the bearer token unless `auth: false`; checks the body for sensitive values. */
+  call(method: string, pathname: string, options?: CallOptions): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** A raw body string, sent as is. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  auth?: boolean;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export const TEST_PII_ENV = {
+  PII_KEYS: `test-1:${randomBytes(32).toString('base64')}`,
+  PII_ACTIVE_KEY: 'test-1',
+  PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
+};
+
+/**
+ * The whole service on a fresh database, listening on a free port, as `npm start` builds it.
+ * Log lines are captured (and appended to test-output/logs for the suite-wide sensitive-data scan).
+ */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const token = `test_${randomBytes(18).toString('base64url')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: database.url,
+    API_TOKENS: token,
+    ENVIRONMENTS: 'sandbox,production-like',
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    DATABASE_POOL_SIZE: '20',
+    ...TEST_PII_ENV,
+    ...env,
+  });
+  const logLines: string[] = [];
+  mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${database.name}.ndjson`);
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      const text = chunk.toString('utf8');
+      logLines.push(...text.split('\n').filter(Boolean));
+      appendFileSync(logFile, text);
+      callback();
+    },
+  });
+  const logger = createLogger({ level: config.logLevel, pretty: false, destination });
+  const statements = { count: 0 };
+  const running = await startService(config, logger, { onQuery: () => (statements.count += 1) });
+
+  return {
+    ...running,
+    token,
+    database,
+    logLines,
+    statements,
+    async stop() {
+      await running.stop();
+      await database.drop();
+    },
+    async call(method, pathname, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.auth !== false && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+        headers.authorization = `Bearer ${token}`;
+      }
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${running.url}${pathname}`, { method, headers, body });
+      const text = await response.text();
+      assertNoSensitiveValues(text, `the response to ${method} ${pathname}`);
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// Every test runs against real PostgreSQL: global-setup starts one (or uses TEST_DATABASE_URL) and
+// migrates a template database that each test file clones (test/support/database.ts).
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    sequence: { shuffle: { files: false, tests: false } },
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
