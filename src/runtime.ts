@@ -5,12 +5,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type pg from 'pg';
 import { createHttpApp } from './app.js';
-import { StaticTokenAuthenticator } from './auth/bearer-token.js';
+import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
+import { PrismaApiTokenStore } from './db/api-token.store.js';
 import { createPrismaDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
+import { withTranslatedErrors } from './db/errors.js';
 import { createPrismaClient } from './db/prisma-client.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
@@ -64,13 +66,19 @@ export async function startService(config: Config, logger: Logger, options: Star
     const services = createDomainServices({
       db: createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 }),
       protector: new PiiCipher(keyring),
+      idempotencyTtlHours: config.idempotencyTtlHours,
     });
 
     const { app, close: closeSurfaces } = await createHttpApp({
       config,
       logger,
       services,
-      authenticator: new StaticTokenAuthenticator(config.apiTokens ?? [developmentToken(config)]),
+      authenticator: createAuthenticator({
+        staticTokens: config.apiTokens ?? [developmentToken(config)],
+        tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
+        oidc: config.oidc,
+        onTouchFailed: (error) => logger.warn({ err: { message: (error as Error).message } }, 'could not record a token\'s last use'),
+      }),
       environments: new Set(config.environments),
       checkReadiness: readinessCheck(pool),
     });
