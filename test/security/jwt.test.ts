@@ -1,43 +1,29 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, type JWK, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
+import { exportJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { JwtAuthenticator, type JwtVerifierOptions } from '../../src/auth/jwt.js';
 import { buildRequestContext } from '../../src/auth/request-context.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
+import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE as AUDIENCE, TEST_ISSUER as ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
 
-const ISSUER = 'https://idp.test.example/';
-const AUDIENCE = 'customer-account-service';
+const keyB = rsaKeyPair();
+const attacker = rsaKeyPair();
 
-const rsa = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
-const keyA = rsa();
-const keyB = rsa();
-const attacker = rsa();
-
-/** A JWKS endpoint on 127.0.0.1 whose keys the tests change, counting every fetch. */
-const jwks = { keys: [] as JWK[], fetches: 0, failing: false };
-let server: Server;
+/** The provider's JWKS endpoint on 127.0.0.1; the tests change its keys and count its fetches. */
+let jwks: TestIdentityProvider;
+let keyA: { privateKey: KeyObject; publicKey: KeyObject };
 let jwksUrl: URL;
-
-const publicJwk = async (key: KeyObject, kid: string): Promise<JWK> => ({ ...(await exportJWK(key)), kid, alg: 'RS256', use: 'sig' });
-
 beforeAll(async () => {
-  jwks.keys = [await publicJwk(keyA.publicKey, 'key-a')];
-  server = createServer((request, response) => {
-    jwks.fetches += 1;
-    if (jwks.failing) {
-      response.writeHead(503).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: jwks.keys }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  jwksUrl = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
+  jwks = await startTestIdentityProvider();
+  keyA = jwks.signingKey;
+  jwksUrl = jwks.jwksUrl;
 });
-afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => jwks.close());
+
+const publicJwk = (key: KeyObject, kid: string) => jwks.publicJwk(key, kid);
+const sign: TestIdentityProvider['sign'] = (claims, options) => jwks.sign(claims, options);
 
 const baseOptions = (): JwtVerifierOptions => ({
   issuer: ISSUER,
@@ -51,21 +37,6 @@ const baseOptions = (): JwtVerifierOptions => ({
 });
 
 const now = () => Math.floor(Date.now() / 1000);
-
-async function sign(
-  claims: JWTPayload = {},
-  options: { key?: KeyObject; kid?: string; iss?: string; aud?: string; exp?: number | null; nbf?: number; sub?: string | null } = {},
-): Promise<string> {
-  const jwt = new SignJWT({ scope: 'customers:read accounts:write', environments: ['sandbox'], ...claims })
-    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-a', typ: 'JWT' })
-    .setIssuer(options.iss ?? ISSUER)
-    .setAudience(options.aud ?? AUDIENCE)
-    .setIssuedAt();
-  if (options.sub !== null) jwt.setSubject(options.sub ?? 'user-123');
-  if (options.exp !== null) jwt.setExpirationTime(options.exp ?? now() + 300);
-  if (options.nbf !== undefined) jwt.setNotBefore(options.nbf);
-  return jwt.sign(options.key ?? keyA.privateKey);
-}
 
 describe('JWT bearer tokens (JWKS)', () => {
   it('accept a valid token: principal jwt:<sub> with scopes and environments from the claims', async () => {
@@ -186,8 +157,7 @@ describe('JWT bearer tokens (static public key)', () => {
   });
 });
 
-const oidcConfig = () =>
-  loadConfig({ NODE_ENV: 'test', OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URL: jwksUrl.href, OIDC_JWKS_COOLDOWN_S: '0' }).oidc;
+const oidcConfig = () => loadConfig({ NODE_ENV: 'test', ...jwks.env }).oidc;
 
 describe('JWT bearer tokens in the request context', () => {
   const logger = createLogger({ level: 'silent', pretty: false });
