@@ -10,9 +10,9 @@ import type { Config } from './config/config.js';
 import { PrismaApiTokenStore } from './db/api-token.store.js';
 import { createPrismaDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
-import { withTranslatedErrors } from './db/errors.js';
 import { createPrismaClient } from './db/prisma-client.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
@@ -64,7 +64,12 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const services = createDomainServices({
-      db: createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 }),
+      db: createPrismaDatabase(prisma, {
+        maxWaitMs: config.databaseConnectTimeoutMs,
+        timeoutMs: config.databaseStatementTimeoutMs * 2,
+        // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
+        idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
+      }),
       protector: new PiiCipher(keyring),
       idempotencyTtlHours: config.idempotencyTtlHours,
     });
