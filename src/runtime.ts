@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type pg from 'pg';
 import { createHttpApp } from './app.js';
-import { StaticTokenAuthenticator } from './auth/bearer-token.js';
+import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
+import { PrismaApiTokenStore } from './db/api-token.store.js';
 import { createPrismaDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma-client.js';
@@ -62,15 +64,26 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const services = createDomainServices({
-      db: createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 }),
+      db: createPrismaDatabase(prisma, {
+        maxWaitMs: config.databaseConnectTimeoutMs,
+        timeoutMs: config.databaseStatementTimeoutMs * 2,
+        // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
+        idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
+      }),
       protector: new PiiCipher(keyring),
+      idempotencyTtlHours: config.idempotencyTtlHours,
     });
 
     const { app, close: closeSurfaces } = await createHttpApp({
       config,
       logger,
       services,
-      authenticator: new StaticTokenAuthenticator(config.apiTokens ?? [developmentToken(config)]),
+      authenticator: createAuthenticator({
+        staticTokens: config.apiTokens ?? [developmentToken(config)],
+        tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
+        oidc: config.oidc,
+        onTouchFailed: (error) => logger.warn({ err: { message: (error as Error).message } }, 'could not record a token\'s last use'),
+      }),
       environments: new Set(config.environments),
       checkReadiness: readinessCheck(pool),
     });

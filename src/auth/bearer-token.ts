@@ -1,13 +1,20 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../domain/scope.js';
+import { ACCESS_SCOPES, type Principal } from '../domain/scope.js';
+
+/** Why a bearer token proves nothing; request-context.ts turns each into a message and an RFC 6750 error. */
+export type AuthenticationFailure = 'missing' | 'malformed' | 'invalid' | 'expired' | 'revoked';
 
 /** What an Authorization header proves, if anything. */
-export type Authentication =
-  | { ok: true; principal: Principal }
-  | { ok: false; reason: 'missing' | 'malformed' | 'invalid' };
+export type Authentication = { ok: true; principal: Principal } | { ok: false; reason: AuthenticationFailure };
 
 export interface Authenticator {
+  /** Throws only when the answer cannot be known yet (SERVICE_UNAVAILABLE: database or identity provider down). */
   authenticate(authorizationHeader: string | undefined): Promise<Authentication>;
+}
+
+/** One kind of token (static, managed, JWT); the composite authenticator picks one by the token's shape. */
+export interface TokenVerifier {
+  verify(token: string): Promise<Authentication>;
 }
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
@@ -22,11 +29,11 @@ export function parseBearer(header: string | undefined): { token: string } | { r
 const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 /**
- * The static tokens of API_TOKENS: full access to every environment. Only SHA-256 digests are kept in
+ * The static tokens of API_TOKENS: every scope in every environment. Only SHA-256 digests are kept in
  * memory, compared in constant time against every configured token, so neither timing nor a heap dump
  * reveals a token. A principal is named by a digest prefix, never by the token.
  */
-export class StaticTokenAuthenticator implements Authenticator {
+export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
   private readonly digests: Buffer[];
 
   constructor(tokens: readonly string[]) {
@@ -36,10 +43,17 @@ export class StaticTokenAuthenticator implements Authenticator {
   async authenticate(header: string | undefined): Promise<Authentication> {
     const parsed = parseBearer(header);
     if ('reason' in parsed) return { ok: false, reason: parsed.reason };
-    const presented = digest(parsed.token);
+    return this.verify(parsed.token);
+  }
+
+  async verify(token: string): Promise<Authentication> {
+    const presented = digest(token);
     let match: Buffer | undefined;
     for (const candidate of this.digests) if (timingSafeEqual(candidate, presented)) match ??= candidate;
     if (!match) return { ok: false, reason: 'invalid' };
-    return { ok: true, principal: { id: `static:${match.subarray(0, 6).toString('hex')}`, kind: 'static-token' } };
+    return {
+      ok: true,
+      principal: { id: `static:${match.subarray(0, 6).toString('hex')}`, kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
+    };
   }
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { environmentNotFound, unauthenticated } from '../domain/errors.js';
+import { mayActIn } from '../domain/authorization.js';
+import { type BearerChallenge, environmentNotAllowed, environmentNotFound, unauthenticated } from '../domain/errors.js';
 import type { RequestScope } from '../domain/scope.js';
 import type { Logger } from '../logging/logger.js';
-import type { Authenticator } from './bearer-token.js';
+import type { AuthenticationFailure, Authenticator } from './bearer-token.js';
 
 /**
  * The one per-request context both surfaces use: who is calling, in which environment, under which
@@ -19,11 +20,14 @@ const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export const requestIdFrom = (header: string | undefined): string =>
   header !== undefined && CALLER_REQUEST_ID.test(header) ? header : randomUUID();
 
-const AUTH_MESSAGES = {
-  missing: 'Send an Authorization header: Bearer <token>.',
-  malformed: 'The Authorization header must be: Bearer <token>.',
-  invalid: 'The bearer token is not valid.',
-} as const;
+const AUTH_FAILURES: Record<AuthenticationFailure, { message: string; challenge: BearerChallenge }> = {
+  // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+  missing: { message: 'Send an Authorization header: Bearer <token>.', challenge: {} },
+  malformed: { message: 'The Authorization header must be: Bearer <token>.', challenge: { error: 'invalid_request' } },
+  invalid: { message: 'The bearer token is not valid.', challenge: { error: 'invalid_token' } },
+  expired: { message: 'The bearer token has expired.', challenge: { error: 'invalid_token' } },
+  revoked: { message: 'The bearer token has been revoked.', challenge: { error: 'invalid_token' } },
+};
 
 export interface ContextRequest {
   requestId: string;
@@ -33,7 +37,9 @@ export interface ContextRequest {
 }
 
 /**
- * Resolves the environment and the caller; throws ENVIRONMENT_NOT_FOUND or UNAUTHENTICATED.
+ * Resolves the environment and the caller; throws ENVIRONMENT_NOT_FOUND, UNAUTHENTICATED (with an
+ * invalid_token / invalid_request challenge), FORBIDDEN (insufficient_scope: the token is not valid for
+ * this environment) or SERVICE_UNAVAILABLE (the token store or identity provider cannot be reached).
  * The environment is checked first so a typo in the path is reported as such even without a token.
  */
 export async function buildRequestContext(
@@ -42,7 +48,11 @@ export async function buildRequestContext(
 ): Promise<RequestContext> {
   if (!deps.environments.has(request.environment)) throw environmentNotFound([...deps.environments]);
   const authentication = await deps.authenticator.authenticate(request.authorization);
-  if (!authentication.ok) throw unauthenticated(AUTH_MESSAGES[authentication.reason]);
+  if (!authentication.ok) {
+    const failure = AUTH_FAILURES[authentication.reason];
+    throw unauthenticated(failure.message, failure.challenge);
+  }
+  if (!mayActIn(authentication.principal, request.environment)) throw environmentNotAllowed();
   return {
     scope: { environment: request.environment, principal: authentication.principal, requestId: request.requestId },
     logger: request.logger.child({ principal: authentication.principal.id, environment: request.environment }),

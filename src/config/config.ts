@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type OidcConfig, parseOidcConfig } from './oidc.js';
+
+export type { OidcConfig } from './oidc.js';
 
 /**
  * The service's whole configuration, read from the environment once at startup (see README,
@@ -26,6 +29,10 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   runMigrationsOnStart: boolean;
+  /** OIDC/JWT bearer tokens; undefined when OIDC_ISSUER is not set. */
+  oidc: OidcConfig | undefined;
+  /** How long an idempotency key and its stored result are kept. */
+  idempotencyTtlHours: number;
 }
 
 export interface PiiConfig {
@@ -110,6 +117,16 @@ const envSchema = z.object({
   BODY_LIMIT: byteSize.default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
+  IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
+  OIDC_ISSUER: z.string().trim().optional(),
+  OIDC_AUDIENCE: z.string().trim().optional(),
+  OIDC_JWKS_URL: z.string().trim().optional(),
+  OIDC_PUBLIC_KEY: z.string().trim().optional(),
+  OIDC_ALGORITHMS: z.string().transform(commaList).optional(),
+  OIDC_CLOCK_TOLERANCE_S: integer('OIDC_CLOCK_TOLERANCE_S', 0, 300).default(30),
+  OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
+  OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
+  OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
 });
 
 function decodeKey(name: string, base64: string, problems: string[]): Buffer | undefined {
@@ -162,6 +179,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const raw = parsed.data;
   const problems: string[] = [];
   const pii = parsePiiConfig(raw, problems);
+  const oidc = parseOidcConfig(raw, problems);
+  if (raw.API_TOKENS?.some((token) => token.startsWith('cas_'))) problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
+  if (oidc && raw.API_TOKENS?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
+    problems.push('API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs');
+  }
   if (raw.NODE_ENV === 'production') {
     if (raw.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
@@ -187,5 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
+    oidc,
+    idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
   };
 }

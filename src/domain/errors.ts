@@ -14,6 +14,8 @@ export const ErrorCodes = [
   'UNAUTHENTICATED',
   'FORBIDDEN',
   'ENVIRONMENT_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_PROGRESS',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -25,12 +27,23 @@ export type ErrorKind =
   | 'conflict' // the request clashes with the current state
   | 'unavailable' // a dependency (the database) cannot be reached
   | 'unauthenticated' // no valid credentials
-  | 'forbidden'; // valid credentials that may not do this
+  | 'forbidden' // valid credentials that may not do this
+  | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
 
 export interface ErrorDetail {
   field?: string;
   code: string;
   message: string;
+}
+
+/**
+ * What a refused bearer token should be told (RFC 6750 §3): REST renders it as a `WWW-Authenticate: Bearer`
+ * header (src/auth/www-authenticate.ts), GraphQL as `extensions`. No `error` when no credentials were sent.
+ */
+export interface BearerChallenge {
+  error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+  /** The scope the refused operation needs (insufficient_scope only). */
+  scope?: string;
 }
 
 export class DomainError extends Error {
@@ -39,6 +52,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly details?: ErrorDetail[],
+    /** Set on every UNAUTHENTICATED and FORBIDDEN error. */
+    readonly challenge?: BearerChallenge,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -89,9 +104,35 @@ export const customerHasAccounts = (accountCount: number) =>
 export const serviceUnavailable = () =>
   new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');
 
-export const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', 'unauthenticated', message);
+export const unauthenticated = (message: string, challenge: BearerChallenge = {}) =>
+  new DomainError('UNAUTHENTICATED', 'unauthenticated', message, undefined, challenge);
 
-export const forbidden = (message: string) => new DomainError('FORBIDDEN', 'forbidden', message);
+export const forbidden = (message: string, challenge: BearerChallenge = { error: 'insufficient_scope' }) =>
+  new DomainError('FORBIDDEN', 'forbidden', message, undefined, challenge);
+
+export const insufficientScope = (required: string) =>
+  forbidden(`The token lacks the scope this operation needs: ${required}.`, { error: 'insufficient_scope', scope: required });
+
+export const environmentNotAllowed = () =>
+  forbidden('The token may not act in this environment.', { error: 'insufficient_scope' });
+
+/** The identity provider's keys cannot be fetched: the token is neither valid nor invalid yet. */
+export const authenticationUnavailable = () =>
+  new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot verify bearer tokens right now; retry later.');
+
+export const idempotencyKeyReused = () =>
+  new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'unprocessable',
+    'This Idempotency-Key was already used for a different request; send a new key for a new request.',
+  );
+
+export const idempotencyKeyInProgress = () =>
+  new DomainError(
+    'IDEMPOTENCY_KEY_IN_PROGRESS',
+    'conflict',
+    'A request with this Idempotency-Key is still being processed; retry shortly to receive its result.',
+  );
 
 export const environmentNotFound = (configured: readonly string[]) =>
   new DomainError('ENVIRONMENT_NOT_FOUND', 'not_found', `Unknown environment. Configured environments: ${configured.join(', ')}.`);

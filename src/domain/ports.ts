@@ -1,4 +1,6 @@
 import type { Account } from './accounts/account.js';
+import type { AuditStore } from './audit/audit-event.js';
+import type { IdempotencyStore } from './idempotency/idempotency-store.js';
 import type { Address, Customer, Phone } from './customers/customer.js';
 
 /**
@@ -19,6 +21,11 @@ export interface PersonalDataProtector {
     binding: { environment: string; customerId: string },
     data: { socialSecurityNumber: string; documentLocatorNumber: number },
   ): SealedPersonalData;
+  /**
+   * Keyed digest (HMAC) of a request that may contain personal data, for idempotency fingerprints:
+   * a plain hash of a body holding an SSN could be reversed by trying every SSN.
+   */
+  fingerprint(material: string): Uint8Array;
 }
 
 export interface NewCustomerRecord {
@@ -88,6 +95,8 @@ export interface AccountStore {
 export interface Stores {
   customers: CustomerStore;
   accounts: AccountStore;
+  audit: AuditStore;
+  idempotency: IdempotencyStore;
 }
 
 /** Stores outside a transaction, and a way to run work atomically on stores bound to one. */

@@ -1,8 +1,16 @@
+/** What a token may do. Reads need `:read`, writes need `:write`; `audit:read` reads the audit trail. */
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read'] as const;
+export type AccessScope = (typeof ACCESS_SCOPES)[number];
+
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */
 export interface Principal {
   /** Stable identifier for audit: a token id or a JWT subject; never the secret itself. */
   id: string;
   kind: 'static-token' | 'api-token' | 'jwt';
+  /** The operations this principal may perform (src/domain/authorization.ts checks them). */
+  scopes: readonly AccessScope[];
+  /** The environments it may act in; '*' is every configured environment. */
+  environments: '*' | readonly string[];
 }
 
 /** Everything a domain operation needs to know about the request it serves. */

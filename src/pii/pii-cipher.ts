@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { PersonalDataProtector, SealedPersonalData } from '../domain/ports.js';
 
 export interface PiiKeyring {
@@ -22,6 +22,8 @@ const VERSION = 1;
  */
 export class PiiCipher implements PersonalDataProtector {
   private readonly activeKey: Buffer;
+  /** Derived from the blind index key, so idempotency fingerprints need no extra configuration. */
+  private readonly fingerprintKey: Buffer;
 
   constructor(private readonly keyring: PiiKeyring) {
     const active = keyring.keys.get(keyring.activeKeyId);
@@ -29,6 +31,7 @@ export class PiiCipher implements PersonalDataProtector {
     for (const [kid, key] of keyring.keys) if (key.length !== 32) throw new Error(`PII key "${kid}" is not 32 bytes`);
     if (keyring.blindIndexKey.length !== 32) throw new Error('PII blind index key is not 32 bytes');
     this.activeKey = active;
+    this.fingerprintKey = Buffer.from(hkdfSync('sha256', keyring.blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32));
   }
 
   get activeKeyId(): string {
@@ -68,6 +71,23 @@ export class PiiCipher implements PersonalDataProtector {
     decipher.setAAD(associatedData(binding, field));
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * The same value sealed again under the active key (key rotation only): opened with the key it names,
+   * with the same associated data, so the row binding is kept.
+   */
+  reseal(
+    binding: { environment: string; customerId: string },
+    field: 'ssn' | 'document_locator_number',
+    keyId: string,
+    ciphertext: Uint8Array,
+  ): Buffer {
+    return this.encrypt(this.open(binding, field, keyId, ciphertext), associatedData(binding, field));
+  }
+
+  fingerprint(material: string): Buffer {
+    return createHmac('sha256', this.fingerprintKey).update(material, 'utf8').digest();
   }
 
   /** Deterministic keyed digest of a normalised SSN, scoped to the environment. */

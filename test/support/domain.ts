@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { createPrismaDatabase } from '../../src/db/database.js';
 import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient } from '../../src/db/prisma-client.js';
-import type { RequestScope } from '../../src/domain/scope.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
+import { ACCESS_SCOPES, type Principal, type RequestScope } from '../../src/domain/scope.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
-import { PiiCipher } from '../../src/pii/pii-cipher.js';
+import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface DomainHarness {
@@ -13,28 +13,40 @@ export interface DomainHarness {
   cipher: PiiCipher;
   database: TestDatabase;
   pool: pg.Pool;
-  scope(environment?: string): RequestScope;
+  prisma: PrismaClient;
+  /** A request scope with full access (like a static API_TOKENS token), or with the principal's fields given. */
+  scope(environment?: string, principal?: Partial<Principal>): RequestScope;
   close(): Promise<void>;
 }
 
+export interface DomainHarnessOptions {
+  /** PII keys (default: one random key `test-1`). */
+  keyring?: PiiKeyring;
+  idempotencyWaitMs?: number;
+}
+
 /** The domain services on a fresh database, without HTTP: for rule-level tests. */
-export async function createDomainHarness(): Promise<DomainHarness> {
+export async function createDomainHarness(options: DomainHarnessOptions = {}): Promise<DomainHarness> {
   const database = await createTestDatabase();
   const pool = createPool({ connectionString: database.url, max: 20, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
   const prisma = createPrismaClient(pool);
-  const cipher = new PiiCipher({
-    keys: new Map([['test-1', randomBytes(32)]]),
-    activeKeyId: 'test-1',
-    blindIndexKey: randomBytes(32),
-  });
-  const services = createDomainServices({ db: createPrismaDatabase(prisma, { maxWaitMs: 5000, timeoutMs: 10_000 }), protector: cipher });
+  const cipher = new PiiCipher(
+    options.keyring ?? { keys: new Map([['test-1', randomBytes(32)]]), activeKeyId: 'test-1', blindIndexKey: randomBytes(32) },
+  );
+  const db = createPrismaDatabase(prisma, { maxWaitMs: 5000, timeoutMs: 10_000, idempotencyWaitMs: options.idempotencyWaitMs });
+  const services = createDomainServices({ db, protector: cipher });
   let requests = 0;
   return {
     services,
     cipher,
     database,
     pool,
-    scope: (environment = 'sandbox') => ({ environment, principal: { id: 'test', kind: 'static-token' }, requestId: `req-${++requests}` }),
+    prisma,
+    scope: (environment = 'sandbox', principal = {}) => ({
+      environment,
+      principal: { id: 'test', kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*', ...principal },
+      requestId: `req-${++requests}`,
+    }),
     async close() {
       await prisma.$disconnect();
       await pool.end();

@@ -1,8 +1,11 @@
+import { auditEventFor } from '../audit/audit-event.js';
+import { authorize } from '../authorization.js';
 import {
   customerHasAccounts,
   customerNotFound,
   fieldsNotUpdatable,
 } from '../errors.js';
+import type { CreateOptions, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { Database, PageRequest, PersonalDataProtector } from '../ports.js';
 import type { RequestScope } from '../scope.js';
@@ -20,30 +23,41 @@ export class CustomerService {
   constructor(
     private readonly db: Database,
     private readonly protector: PersonalDataProtector,
+    private readonly creation: IdempotentCreation,
   ) {}
 
-  /** Validates and stores a new customer (no accounts, no restrictions); returns its new id. */
-  async create(scope: RequestScope, input: unknown): Promise<{ customerId: string }> {
+  /**
+   * Validates and stores a new customer (no accounts, no restrictions); returns its new id. With an
+   * idempotency key, a retry of the same request returns the first result (isReplayed() tells).
+   */
+  async create(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<{ customerId: string }> {
+    authorize(scope, 'customers:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createCustomerSchema, input);
-    const customerId = newId();
-    const sealed = this.protector.seal(
-      { environment: scope.environment, customerId },
-      { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
-    );
-    await this.db.stores.customers.insert({
-      id: customerId,
-      environment: scope.environment,
-      sealed,
-      dateOfBirth: valid.dateOfBirth,
-      preferredName: valid.preferredName,
-      firstName: valid.firstName,
-      middleName: valid.middleName,
-      lastName: valid.lastName,
-      emails: valid.emails,
-      phoneNumbers: valid.phoneNumbers,
-      addresses: valid.addresses,
+    return this.creation.run(scope, 'customer.create', valid, idempotencyKey, async (stores) => {
+      const customerId = newId();
+      const sealed = this.protector.seal(
+        { environment: scope.environment, customerId },
+        { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
+      );
+      await stores.customers.insert({
+        id: customerId,
+        environment: scope.environment,
+        sealed,
+        dateOfBirth: valid.dateOfBirth,
+        preferredName: valid.preferredName,
+        firstName: valid.firstName,
+        middleName: valid.middleName,
+        lastName: valid.lastName,
+        emails: valid.emails,
+        phoneNumbers: valid.phoneNumbers,
+        addresses: valid.addresses,
+      });
+      await stores.audit.append(
+        auditEventFor(scope, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey }),
+      );
+      return { customerId };
     });
-    return { customerId };
   }
 
   async get(scope: RequestScope, customerId: string): Promise<Customer> {
@@ -54,12 +68,14 @@ export class CustomerService {
 
   /** The customer, or null when it does not exist in the scope's environment. */
   async find(scope: RequestScope, customerId: string): Promise<Customer | null> {
+    authorize(scope, 'customers:read');
     if (!isRecordId(customerId)) return null;
     return this.db.stores.customers.findById(scope.environment, customerId);
   }
 
   /** Batch look-up for per-request loaders: one entry per id, null where absent. */
   async findMany(scope: RequestScope, customerIds: readonly string[]): Promise<(Customer | null)[]> {
+    authorize(scope, 'customers:read');
     const valid = customerIds.filter(isRecordId);
     const found = valid.length > 0 ? await this.db.stores.customers.findByIds(scope.environment, valid) : [];
     const byId = new Map(found.map((customer) => [customer.customerId, customer]));
@@ -67,19 +83,25 @@ export class CustomerService {
   }
 
   async list(scope: RequestScope, page: PageRequest): Promise<Customer[]> {
+    authorize(scope, 'customers:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
     return this.db.stores.customers.list(scope.environment, { first: page.first, after });
   }
 
   /** Partial update of the contact fields; identity fields can never change. */
   async update(scope: RequestScope, customerId: string, input: unknown): Promise<Customer> {
+    authorize(scope, 'customers:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
     const changes = parseInput(updateCustomerSchema, input);
     if (!isRecordId(customerId)) throw customerNotFound();
-    const updated = await this.db.stores.customers.update(scope.environment, customerId, changes);
-    if (!updated) throw customerNotFound();
-    return updated;
+    return this.db.transaction(async ({ customers, audit }) => {
+      const updated = await customers.update(scope.environment, customerId, changes);
+      if (!updated) throw customerNotFound();
+      const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
+      await audit.append(auditEventFor(scope, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields }));
+      return updated;
+    });
   }
 
   /**
@@ -88,13 +110,15 @@ export class CustomerService {
    * is being linked to it.
    */
   async delete(scope: RequestScope, customerId: string): Promise<void> {
+    authorize(scope, 'customers:write');
     if (!isRecordId(customerId)) throw customerNotFound();
-    await this.db.transaction(async ({ customers }) => {
+    await this.db.transaction(async ({ customers, audit }) => {
       const exists = await customers.lockForDeletion(scope.environment, customerId);
       if (!exists) throw customerNotFound();
       const linked = await customers.countLinkedAccounts(scope.environment, customerId);
       if (linked > 0) throw customerHasAccounts(linked);
       await customers.delete(scope.environment, customerId);
+      await audit.append(auditEventFor(scope, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] }));
     });
   }
 }

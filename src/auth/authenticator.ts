@@ -1,0 +1,54 @@
+import type { OidcConfig } from '../config/oidc.js';
+import { API_TOKEN_PREFIX, type ApiTokenStore, ManagedTokenAuthenticator } from './api-tokens.js';
+import { type Authentication, type Authenticator, parseBearer, StaticTokenAuthenticator, type TokenVerifier } from './bearer-token.js';
+import { JwtAuthenticator } from './jwt.js';
+
+/** Three base64url segments; the last may be empty (an unsigned `alg: none` token, which is refused). */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+/** Longer bearer tokens are refused before any parsing or database work. */
+export const MAX_BEARER_TOKEN_LENGTH = 8192;
+
+/**
+ * Routes each bearer token to the one provider its shape names, so a token is never tried against
+ * several providers: JWT-shaped → the OIDC provider (when configured); `cas_…` → managed API tokens;
+ * anything else → the static API_TOKENS. config.ts refuses static tokens that would be misrouted.
+ */
+export class CompositeAuthenticator implements Authenticator {
+  constructor(private readonly providers: { static: TokenVerifier; managed?: TokenVerifier | undefined; jwt?: TokenVerifier | undefined }) {}
+
+  async authenticate(header: string | undefined): Promise<Authentication> {
+    const parsed = parseBearer(header);
+    if ('reason' in parsed) return { ok: false, reason: parsed.reason };
+    const { token } = parsed;
+    if (token.length > MAX_BEARER_TOKEN_LENGTH) return { ok: false, reason: 'invalid' };
+    if (this.providers.jwt && JWT_SHAPE.test(token)) return this.providers.jwt.verify(token);
+    if (this.providers.managed && token.startsWith(API_TOKEN_PREFIX)) return this.providers.managed.verify(token);
+    return this.providers.static.verify(token);
+  }
+}
+
+/** The authenticator the service runs with (src/runtime.ts). */
+export function createAuthenticator(deps: {
+  staticTokens: readonly string[];
+  tokenStore?: ApiTokenStore | undefined;
+  oidc?: OidcConfig | undefined;
+  onTouchFailed?: (error: unknown) => void;
+}): CompositeAuthenticator {
+  return new CompositeAuthenticator({
+    static: new StaticTokenAuthenticator(deps.staticTokens),
+    managed: deps.tokenStore ? new ManagedTokenAuthenticator(deps.tokenStore, deps.onTouchFailed) : undefined,
+    jwt: deps.oidc
+      ? new JwtAuthenticator({
+          issuer: deps.oidc.issuer,
+          audience: deps.oidc.audience,
+          jwksUrl: deps.oidc.jwksUrl,
+          publicKey: deps.oidc.publicKey,
+          algorithms: deps.oidc.algorithms,
+          clockToleranceS: deps.oidc.clockToleranceS,
+          scopesClaim: deps.oidc.scopesClaim,
+          environmentsClaim: deps.oidc.environmentsClaim,
+          jwksCooldownMs: deps.oidc.jwksCooldownS * 1000,
+        })
+      : undefined,
+  });
+}

@@ -1,0 +1,53 @@
+import type pg from 'pg';
+import type { Config } from '../config/config.js';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { createPool } from '../db/pool.js';
+
+/** Thrown for a wrong invocation: the message is for the operator, exit code 64 (EX_USAGE). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/**
+ * Runs an operator command against DATABASE_URL, or against the embedded database in DATA_DIR (which
+ * only one process can run at a time: stop the service first, or point DATABASE_URL at it).
+ */
+export async function withCliDatabase<T>(config: Config, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
+  const pool = createPool({
+    connectionString: config.databaseUrl ?? embedded!.url,
+    max: 2,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    // Operator commands work in batches that may legitimately outlast a request's statement timeout.
+    statementTimeoutMs: Math.max(config.databaseStatementTimeoutMs, 60_000),
+  });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+    await embedded?.stop();
+  }
+}
+
+/** Prisma's and PostgreSQL's "relation does not exist": the database was never migrated. */
+export function isMissingTable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; depth < 6 && typeof e === 'object' && e !== null; depth++, e = (e as { cause?: unknown }).cause) {
+    const { code } = e as { code?: unknown };
+    if (code === 'P2021' || code === '42P01') return true;
+  }
+  return false;
+}
+
+/** Ends the process with a message for the operator and the right exit code. */
+export function exitWithError(error: unknown, what: string): never {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(64);
+  }
+  if (isMissingTable(error)) {
+    process.stderr.write(`${what} failed: the database is not migrated. Run npm run db:migrate (or start the service once) first.\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

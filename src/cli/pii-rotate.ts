@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { rotatePiiKeys } from '../db/pii-rotation.js';
+import { resolvePiiKeyring } from '../pii/dev-keys.js';
+import { PiiCipher } from '../pii/pii-cipher.js';
+import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
+
+/**
+ * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer not under PII_ACTIVE_KEY.
+ * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) throw new UsageError('Usage: npm run pii:rotate [-- --batch-size <1-10000>]');
+  const batchSize = values['batch-size'] === undefined ? 500 : Number(values['batch-size']);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError('--batch-size must be a whole number from 1 to 10000');
+  const config = loadConfig(process.env);
+  const cipher = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
+
+  const report = await withCliDatabase(config, (pool) =>
+    rotatePiiKeys(pool, cipher, { batchSize, onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`) }),
+  );
+  process.stdout.write(
+    `${JSON.stringify({ activeKeyId: report.activeKeyId, reencrypted: report.reencrypted, batches: report.batches, failed: report.failed.length, remaining: report.remaining })}\n`,
+  );
+  for (const failure of report.failed) process.stderr.write(`customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`);
+  if (report.failed.length > 0) process.exit(1);
+  if (report.remaining > 0) process.stderr.write(`${report.remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+  exitWithError(error, 'pii:rotate');
+});

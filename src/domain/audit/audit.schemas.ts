@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { isRecordId } from '../ids.js';
+import { AUDIT_OPERATIONS } from './audit-event.js';
+
+export const AUDIT_PAGE = { default: 20, max: 100 } as const;
+
+const recordId = (what: string) => z.string({ error: 'Must be a string.' }).refine(isRecordId, `Must be ${what}.`);
+
+const timestamp = z
+  .string({ error: 'Must be a string.' })
+  .pipe(z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00Z.' }))
+  .transform((value) => new Date(value));
+
+/** Filters of the audit trail; `first` accepts a numeric string too, as query strings carry it. */
+export const auditQuerySchema = z
+  .strictObject({
+    first: z.coerce
+      .number({ error: 'Must be a whole number.' })
+      .int('Must be a whole number.')
+      .min(1, 'Must be at least 1.')
+      .max(AUDIT_PAGE.max, `Must be at most ${AUDIT_PAGE.max}.`)
+      .default(AUDIT_PAGE.default),
+    after: recordId('an eventId from a previous page').optional(),
+    resourceId: recordId('a customerId or accountId').optional(),
+    operation: z.enum(AUDIT_OPERATIONS, { error: `Must be one of ${AUDIT_OPERATIONS.join(', ')}.` }).optional(),
+    from: timestamp.optional(),
+    to: timestamp.optional(),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, {
+    message: 'from must be earlier than to.',
+    path: ['from'],
+  });

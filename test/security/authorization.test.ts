@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_SCOPES, type AccessScope, type RequestScope } from '../../src/domain/scope.js';
+import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+
+let h: DomainHarness;
+beforeAll(async () => {
+  h = await createDomainHarness();
+});
+afterAll(async () => h.close());
+
+const full = () => h.scope();
+const customer = async () => (await h.services.customers.create(full(), buildCustomerInput())).customerId;
+const account = async () => (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).accountId;
+
+async function writeCounts(): Promise<string> {
+  const { rows } = await h.pool.query(
+    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k',
+  );
+  return JSON.stringify(rows[0]);
+}
+
+/** Every domain operation, the one scope it needs, and a call that succeeds when that scope is held. */
+const OPERATIONS: { name: string; required: AccessScope; prepare: () => Promise<(scope: RequestScope) => Promise<unknown>> }[] = [
+  { name: 'customers.create', required: 'customers:write', prepare: async () => (s) => h.services.customers.create(s, buildCustomerInput()) },
+  { name: 'customers.get', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.get(s, id); } },
+  { name: 'customers.find', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.find(s, id); } },
+  { name: 'customers.findMany', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.findMany(s, [id]); } },
+  { name: 'customers.list', required: 'customers:read', prepare: async () => (s) => h.services.customers.list(s, { first: 5 }) },
+  { name: 'customers.update', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.update(s, id, { preferredName: 'Sam' }); } },
+  { name: 'customers.delete', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.delete(s, id); } },
+  { name: 'accounts.create', required: 'accounts:write', prepare: async () => { const id = await customer(); return (s) => h.services.accounts.create(s, buildAccountInput([id])); } },
+  { name: 'accounts.get', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.get(s, id); } },
+  { name: 'accounts.find', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.find(s, id); } },
+  { name: 'accounts.findMany', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.findMany(s, [id]); } },
+  { name: 'accounts.list', required: 'accounts:read', prepare: async () => (s) => h.services.accounts.list(s, { first: 5 }) },
+  { name: 'accounts.update', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.update(s, id, { name: 'Renamed', currency: 'EUR' }); } },
+  { name: 'accounts.delete', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.delete(s, id); } },
+  { name: 'audit.list', required: 'audit:read', prepare: async () => (s) => h.services.audit.list(s, { first: 5 }) },
+];
+
+describe('scopes: each operation needs exactly its scope', () => {
+  for (const operation of OPERATIONS) {
+    it(`${operation.name} is refused without ${operation.required} (every other scope held) and changes nothing`, async () => {
+      const call = await operation.prepare();
+      const before = await writeCounts();
+      const others = ACCESS_SCOPES.filter((scope) => scope !== operation.required);
+      await expect(call(h.scope('sandbox', { scopes: others }))).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        kind: 'forbidden',
+        challenge: { error: 'insufficient_scope', scope: operation.required },
+      });
+      expect(await writeCounts()).toBe(before);
+    });
+
+    it(`${operation.name} succeeds with ${operation.required} alone`, async () => {
+      const call = await operation.prepare();
+      // Throws (and fails the test) on any refusal.
+      await call(h.scope('sandbox', { scopes: [operation.required] }));
+    });
+  }
+
+  it('a principal without any scope can do nothing, not even read', async () => {
+    const id = await customer();
+    await expect(h.services.customers.get(h.scope('sandbox', { scopes: [] }), id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('refuses before validating: an unauthorised caller learns nothing about the input rules', async () => {
+    await expect(h.services.customers.create(h.scope('sandbox', { scopes: ['customers:read'] }), { nonsense: true })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
+
+describe('environment-bound principals', () => {
+  it('act in their environments and are refused in any other, even with every scope', async () => {
+    const sandboxOnly = (environment: string) => h.scope(environment, { environments: ['sandbox'] });
+    const { customerId } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
+    expect((await h.services.customers.get(sandboxOnly('sandbox'), customerId)).customerId).toBe(customerId);
+
+    const before = await writeCounts();
+    for (const call of [
+      () => h.services.customers.create(sandboxOnly('production-like'), buildCustomerInput()),
+      () => h.services.customers.list(sandboxOnly('production-like'), { first: 1 }),
+      () => h.services.accounts.list(sandboxOnly('production-like'), { first: 1 }),
+      () => h.services.audit.list(sandboxOnly('production-like'), {}),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'FORBIDDEN', challenge: { error: 'insufficient_scope' } });
+    }
+    expect(await writeCounts()).toBe(before);
+  });
+
+  it("'*' means every environment", async () => {
+    await expect(h.services.customers.create(h.scope('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('customerId');
+  });
+});

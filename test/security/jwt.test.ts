@@ -1,0 +1,230 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { exportJWK, SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator } from '../../src/auth/authenticator.js';
+import { JwtAuthenticator, type JwtVerifierOptions } from '../../src/auth/jwt.js';
+import { buildRequestContext } from '../../src/auth/request-context.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE as AUDIENCE, TEST_ISSUER as ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
+
+const keyB = rsaKeyPair();
+const attacker = rsaKeyPair();
+
+/** The provider's JWKS endpoint on 127.0.0.1; the tests change its keys and count its fetches. */
+let jwks: TestIdentityProvider;
+let keyA: { privateKey: KeyObject; publicKey: KeyObject };
+let jwksUrl: URL;
+beforeAll(async () => {
+  jwks = await startTestIdentityProvider();
+  keyA = jwks.signingKey;
+  jwksUrl = jwks.jwksUrl;
+});
+afterAll(async () => jwks.close());
+
+const publicJwk = (key: KeyObject, kid: string) => jwks.publicJwk(key, kid);
+const sign: TestIdentityProvider['sign'] = (claims, options) => jwks.sign(claims, options);
+
+const baseOptions = (): JwtVerifierOptions => ({
+  issuer: ISSUER,
+  audience: AUDIENCE,
+  jwksUrl,
+  algorithms: ['RS256'],
+  clockToleranceS: 30,
+  scopesClaim: 'scope',
+  environmentsClaim: 'environments',
+  jwksCooldownMs: 0,
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('JWT bearer tokens (JWKS)', () => {
+  it('accept a valid token: principal jwt:<sub> with scopes and environments from the claims', async () => {
+    const result = await new JwtAuthenticator(baseOptions()).verify(await sign());
+    expect(result).toEqual({
+      ok: true,
+      principal: { id: 'jwt:user-123', kind: 'jwt', scopes: ['customers:read', 'accounts:write'], environments: ['sandbox'] },
+    });
+  });
+
+  it('read scopes and environments from configurable claims, as arrays or strings; unknown scopes are dropped', async () => {
+    const verifier = new JwtAuthenticator({ ...baseOptions(), scopesClaim: 'scp', environmentsClaim: 'https://cas.example/environments' });
+    const token = await sign({ scope: undefined, environments: undefined, scp: ['audit:read', 'admin'], 'https://cas.example/environments': 'sandbox production-like' });
+    expect(await verifier.verify(token)).toMatchObject({ ok: true, principal: { scopes: ['audit:read'], environments: ['sandbox', 'production-like'] } });
+    const none = await new JwtAuthenticator(baseOptions()).verify(await sign({ scope: undefined, environments: undefined }));
+    expect(none).toMatchObject({ ok: true, principal: { scopes: [], environments: [] } });
+  });
+
+  it('refuse an expired token (reason expired) and honour the bounded clock tolerance', async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    expect(await verifier.verify(await sign({}, { exp: now() - 120 }))).toEqual({ ok: false, reason: 'expired' });
+    expect(await verifier.verify(await sign({}, { exp: now() - 10 }))).toMatchObject({ ok: true });
+  });
+
+  it('refuse a token that is not yet valid beyond the tolerance', async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    expect(await verifier.verify(await sign({}, { nbf: now() + 120 }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(await sign({}, { nbf: now() + 10 }))).toMatchObject({ ok: true });
+  });
+
+  it('refuse a wrong audience, a wrong issuer, a missing exp or a missing sub', async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    expect(await verifier.verify(await sign({}, { aud: 'another-service' }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(await sign({}, { iss: 'https://evil.example/' }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(await sign({}, { exp: null }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(await sign({}, { sub: null }))).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuse alg: none, through the composite authenticator too', async () => {
+    const unsigned = new UnsecuredJWT({ scope: 'customers:write', environments: '*' })
+      .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('user-123').setExpirationTime('5m').encode();
+    expect(unsigned.endsWith('.')).toBe(true);
+    expect(await new JwtAuthenticator(baseOptions()).verify(unsigned)).toEqual({ ok: false, reason: 'invalid' });
+    const composite = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], oidc: oidcConfig() });
+    expect(await composite.authenticate(`Bearer ${unsigned}`)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuse a tampered signature and a tampered payload', async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    const [header, payload, signature] = (await sign()).split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    expect(await verifier.verify(`${header}.${payload}.${flipped}`)).toEqual({ ok: false, reason: 'invalid' });
+    const escalated = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), scope: 'customers:write audit:read', environments: '*' })).toString('base64url');
+    expect(await verifier.verify(`${header}.${escalated}.${signature}`)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuse a token signed by another key under a known kid', async () => {
+    expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { key: attacker.privateKey }))).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refetch the JWKS when a token names an unknown kid (key rotation at the provider)', async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    expect(await verifier.verify(await sign())).toMatchObject({ ok: true });
+    const afterFirst = jwks.fetches;
+    jwks.keys = [await publicJwk(keyA.publicKey, 'key-a'), await publicJwk(keyB.publicKey, 'key-b')];
+    expect(await verifier.verify(await sign({}, { key: keyB.privateKey, kid: 'key-b' }))).toMatchObject({ ok: true });
+    expect(jwks.fetches).toBe(afterFirst + 1);
+    // A known kid is served from the cache.
+    expect(await verifier.verify(await sign({}, { key: keyB.privateKey, kid: 'key-b' }))).toMatchObject({ ok: true });
+    expect(jwks.fetches).toBe(afterFirst + 1);
+    // A kid the provider does not have stays refused after the refetch.
+    expect(await verifier.verify(await sign({}, { key: attacker.privateKey, kid: 'key-x' }))).toEqual({ ok: false, reason: 'invalid' });
+    jwks.keys = [await publicJwk(keyA.publicKey, 'key-a')];
+  });
+
+  it('do not refetch on every unknown kid: the cooldown stops a flood of made-up kids from hammering the provider', async () => {
+    const verifier = new JwtAuthenticator({ ...baseOptions(), jwksCooldownMs: 30_000 });
+    expect(await verifier.verify(await sign())).toMatchObject({ ok: true });
+    const afterFirst = jwks.fetches;
+    for (let i = 0; i < 5; i++) expect(await verifier.verify(await sign({}, { key: attacker.privateKey, kid: `made-up-${i}` }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(jwks.fetches).toBe(afterFirst);
+  });
+
+  it('answer SERVICE_UNAVAILABLE (not 401) when the JWKS cannot be fetched', async () => {
+    jwks.failing = true;
+    try {
+      await expect(new JwtAuthenticator(baseOptions()).verify(await sign())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', kind: 'unavailable' });
+    } finally {
+      jwks.failing = false;
+    }
+  });
+});
+
+describe('JWT bearer tokens (static public key)', () => {
+  const staticOptions = (): JwtVerifierOptions => ({ ...baseOptions(), jwksUrl: undefined, publicKey: keyA.publicKey });
+
+  it('accept a token signed by the configured key', async () => {
+    expect(await new JwtAuthenticator(staticOptions()).verify(await sign({}, { kid: 'any' }))).toMatchObject({ ok: true });
+  });
+
+  it('refuse an HS256 token whose HMAC secret is the public key (algorithm confusion)', async () => {
+    const publicPem = keyA.publicKey.export({ type: 'spki', format: 'pem' });
+    const forged = await new SignJWT({ scope: 'customers:write', environments: '*' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('attacker').setExpirationTime('5m')
+      .sign(Buffer.from(publicPem));
+    expect(await new JwtAuthenticator(staticOptions()).verify(forged)).toEqual({ ok: false, reason: 'invalid' });
+    // Even if the allow-list were misconfigured to include HS256 (config.ts refuses it), a public key never verifies an HMAC.
+    expect(await new JwtAuthenticator({ ...staticOptions(), algorithms: ['RS256', 'HS256'] }).verify(forged)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('refuse an algorithm outside the allow-list even with a valid signature', async () => {
+    const ps256 = await new SignJWT({ scope: 'customers:read', environments: ['sandbox'] })
+      .setProtectedHeader({ alg: 'PS256' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('u').setExpirationTime('5m')
+      .sign(keyA.privateKey);
+    expect(await new JwtAuthenticator(staticOptions()).verify(ps256)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await new JwtAuthenticator({ ...staticOptions(), algorithms: ['RS256', 'PS256'] }).verify(ps256)).toMatchObject({ ok: true });
+  });
+});
+
+const oidcConfig = () => loadConfig({ NODE_ENV: 'test', ...jwks.env }).oidc;
+
+describe('JWT bearer tokens in the request context', () => {
+  const logger = createLogger({ level: 'silent', pretty: false });
+  const environments = new Set(['sandbox', 'production-like']);
+  const context = async (token: string, environment: string) =>
+    buildRequestContext(
+      { requestId: 'r-1', environment, authorization: `Bearer ${token}`, logger },
+      { environments, authenticator: createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], oidc: oidcConfig() }) },
+    );
+
+  it('act in their environments only (FORBIDDEN insufficient_scope elsewhere)', async () => {
+    const token = await sign();
+    expect((await context(token, 'sandbox')).scope.principal).toMatchObject({ id: 'jwt:user-123', kind: 'jwt' });
+    await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', challenge: { error: 'insufficient_scope' } });
+  });
+
+  it('expired tokens are UNAUTHENTICATED with an invalid_token challenge', async () => {
+    await expect(context(await sign({}, { exp: now() - 600 }), 'sandbox')).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'The bearer token has expired.',
+      challenge: { error: 'invalid_token' },
+    });
+  });
+
+  it('static API_TOKENS keep working next to OIDC', async () => {
+    expect((await context('static-token-for-tests-0001', 'production-like')).scope.principal).toMatchObject({ kind: 'static-token', environments: '*' });
+  });
+});
+
+describe('OIDC configuration', () => {
+  const base = { NODE_ENV: 'test', OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const pem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+
+  it('accepts a JWKS URL or a public key (PEM, one-line PEM with \\n, or JWK) with defaults', async () => {
+    const config = loadConfig({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks.json' }).oidc!;
+    expect(config).toMatchObject({ algorithms: ['RS256'], clockToleranceS: 30, scopesClaim: 'scope', environmentsClaim: 'environments' });
+    expect(loadConfig({ ...base, OIDC_PUBLIC_KEY: pem(keyA.publicKey) }).oidc!.publicKey!.asymmetricKeyType).toBe('rsa');
+    expect(loadConfig({ ...base, OIDC_PUBLIC_KEY: pem(keyA.publicKey).replaceAll('\n', '\\n') }).oidc!.publicKey).toBeDefined();
+    const jwk = JSON.stringify(await exportJWK(ec.publicKey));
+    expect(loadConfig({ ...base, OIDC_PUBLIC_KEY: jwk, OIDC_ALGORITHMS: 'ES256' }).oidc!.algorithms).toEqual(['ES256']);
+    expect(loadConfig({ NODE_ENV: 'test' }).oidc).toBeUndefined();
+  });
+
+  it('refuses dangerous or incomplete settings with clear messages', async () => {
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_ALGORITHMS: 'RS256,none' })).toMatch(/must not include "none"/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_ALGORITHMS: 'HS256' })).toMatch(/HS256: shared-secret algorithms are not accepted/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_ALGORITHMS: 'XY999' })).toMatch(/XY999 is not supported/);
+    expect(problems({ NODE_ENV: 'test', OIDC_ISSUER: ISSUER, OIDC_JWKS_URL: 'https://idp.example/jwks' })).toMatch(/OIDC_AUDIENCE is required/);
+    expect(problems({ ...base })).toMatch(/exactly one of OIDC_JWKS_URL and OIDC_PUBLIC_KEY/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_PUBLIC_KEY: pem(keyA.publicKey) })).toMatch(/exactly one of/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'http://idp.example/jwks' })).toMatch(/must use https/);
+    expect(problems({ ...base, OIDC_PUBLIC_KEY: keyA.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })).toMatch(/a private key is refused/);
+    expect(problems({ ...base, OIDC_PUBLIC_KEY: JSON.stringify({ kty: 'oct', k: 'c2VjcmV0' }) })).toMatch(/private or shared-secret JWK is refused/);
+    expect(problems({ ...base, OIDC_PUBLIC_KEY: 'not a key' })).toMatch(/must be a PEM public key/);
+    expect(problems({ ...base, OIDC_PUBLIC_KEY: pem(ec.publicKey) })).toMatch(/RS256 cannot be verified with the ec key/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_CLOCK_TOLERANCE_S: '3600' })).toMatch(/OIDC_CLOCK_TOLERANCE_S must be between 0 and 300/);
+    expect(problems({ NODE_ENV: 'test', OIDC_AUDIENCE: AUDIENCE })).toMatch(/without OIDC_ISSUER/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', API_TOKENS: 'aaaaaaaa.bbbbbbbb.cccccccc' })).toMatch(/must not look like JWTs/);
+    expect(problems({ NODE_ENV: 'test', API_TOKENS: 'cas_0123456789abcdef_secretsecret' })).toMatch(/must not start with cas_/);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createAuthenticator, MAX_BEARER_TOKEN_LENGTH } from '../../src/auth/authenticator.js';
+import { buildRequestContext } from '../../src/auth/request-context.js';
+import { bearerChallengeHeader } from '../../src/auth/www-authenticate.js';
+import { PrismaApiTokenStore } from '../../src/db/api-token.store.js';
+import { withTranslatedErrors } from '../../src/db/errors.js';
+import { createPool } from '../../src/db/pool.js';
+import { createPrismaClient } from '../../src/db/prisma-client.js';
+import { type DomainError, forbidden, insufficientScope } from '../../src/domain/errors.js';
+import { ACCESS_SCOPES } from '../../src/domain/scope.js';
+import { createLogger } from '../../src/logging/logger.js';
+
+const STATIC = 'static-token-for-tests-0001';
+const logger = createLogger({ level: 'silent', pretty: false });
+const environments = new Set(['sandbox', 'production-like']);
+const authenticator = createAuthenticator({ staticTokens: [STATIC] });
+const context = (authorization: string | undefined, environment = 'sandbox', auth = authenticator) =>
+  buildRequestContext({ requestId: 'r-1', environment, authorization, logger }, { environments, authenticator: auth });
+const failure = (authorization: string | undefined, environment = 'sandbox') => context(authorization, environment).then(() => undefined, (error: DomainError) => error);
+
+describe('request context and RFC 6750 challenges', () => {
+  it('gives static API_TOKENS every scope in every environment', async () => {
+    for (const environment of environments) {
+      expect((await context(`Bearer ${STATIC}`, environment)).scope.principal).toMatchObject({ kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' });
+    }
+  });
+
+  it('challenges without an error code when no credentials were sent', async () => {
+    const error = (await failure(undefined))!;
+    expect(error).toMatchObject({ code: 'UNAUTHENTICATED', kind: 'unauthenticated', challenge: {} });
+    expect(bearerChallengeHeader(error.challenge!, error.message)).toBe('Bearer realm="customer-account-service"');
+  });
+
+  it('answers invalid_request for a header that is not Bearer <token>, invalid_token for a wrong token', async () => {
+    expect(await failure(`Basic ${Buffer.from('a:b').toString('base64')}`)).toMatchObject({ code: 'UNAUTHENTICATED', challenge: { error: 'invalid_request' } });
+    expect(await failure('Bearer two words')).toMatchObject({ challenge: { error: 'invalid_request' } });
+    const wrong = (await failure('Bearer not-the-right-token-at-all'))!;
+    expect(wrong).toMatchObject({ code: 'UNAUTHENTICATED', message: 'The bearer token is not valid.', challenge: { error: 'invalid_token' } });
+    expect(bearerChallengeHeader(wrong.challenge!, wrong.message)).toBe(
+      'Bearer realm="customer-account-service", error="invalid_token", error_description="The bearer token is not valid."',
+    );
+  });
+
+  it('refuses oversized tokens without looking them up', async () => {
+    expect(await failure(`Bearer ${'a'.repeat(MAX_BEARER_TOKEN_LENGTH + 1)}`)).toMatchObject({ challenge: { error: 'invalid_token' } });
+  });
+
+  it('reports an unknown environment before authenticating', async () => {
+    expect(await failure(undefined, 'staging')).toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND' });
+  });
+
+  it('renders insufficient_scope with the scope needed, and strips characters RFC 6750 forbids', () => {
+    const error = insufficientScope('customers:write');
+    expect(bearerChallengeHeader(error.challenge!, error.message)).toBe(
+      'Bearer realm="customer-account-service", error="insufficient_scope", error_description="The token lacks the scope this operation needs: customers:write.", scope="customers:write"',
+    );
+    const odd = forbidden('say "hi" \\ bye\n');
+    expect(bearerChallengeHeader(odd.challenge!, odd.message)).toBe('Bearer realm="customer-account-service", error="insufficient_scope", error_description="say hi  bye"');
+  });
+
+  it('answers SERVICE_UNAVAILABLE, not 401, when the token database cannot be reached', async () => {
+    const pool = createPool({ connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none', max: 1, connectTimeoutMs: 500, statementTimeoutMs: 1000 });
+    const prisma = createPrismaClient(pool);
+    try {
+      const managed = createAuthenticator({ staticTokens: [STATIC], tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)) });
+      const token = `cas_0123456789abcdef_${'A'.repeat(43)}`;
+      await expect(context(`Bearer ${token}`, 'sandbox', managed)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', kind: 'unavailable' });
+      // Static tokens need no database.
+      expect((await context(`Bearer ${STATIC}`, 'sandbox', managed)).scope.principal.kind).toBe('static-token');
+    } finally {
+      await prisma.$disconnect();
+      await pool.end();
+    }
+  });
+});

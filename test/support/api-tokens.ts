@@ -1,0 +1,19 @@
+import type pg from 'pg';
+import { generateApiToken } from '../../src/auth/api-tokens.js';
+import type { AccessScope } from '../../src/domain/scope.js';
+
+/** A managed API token, as `npm run token -- create` makes it, straight into the test database. */
+export async function issueApiToken(
+  pool: pg.Pool,
+  grant: { environments: string[] | ['*']; scopes: AccessScope[]; name?: string },
+): Promise<{ id: string; token: string; principalId: string }> {
+  const { id, token, secretHash } = generateApiToken();
+  await pool.query('INSERT INTO api_tokens (id, name, secret_hash, environments, scopes) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    grant.name ?? 'test token',
+    secretHash,
+    grant.environments,
+    grant.scopes,
+  ]);
+  return { id, token, principalId: `token:${id}` };
+}
