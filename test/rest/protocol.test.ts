@@ -55,13 +55,14 @@ describe('X-Request-Id', () => {
   });
 
   it('replaces an invalid caller id with a UUID, also on errors', async () => {
-    for (const invalid of ['has spaces', 'x'.repeat(129), 'semi;colon', 'ünïcode']) {
-      const res = await service.call('GET', `/sandbox/account/${MISSING_ID}`, { headers: { 'x-request-id': encodeURI(invalid) === invalid ? invalid : encodeURI(invalid) } });
+    for (const invalid of ['has spaces', 'x'.repeat(129), 'semi;colon', 'percent%20encoded', '']) {
+      const res = await service.call('GET', `/sandbox/account/${MISSING_ID}`, { headers: { 'x-request-id': invalid } });
       expectFailure(res, 'account', 404, 'ACCOUNT_NOT_FOUND');
       expect(res.json.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(res.json.logRefId).toBe(res.json.requestId);
       expect(parsedLogLines(service).some((line) => line.requestId === res.json.requestId)).toBe(true);
     }
+    expect(service.logLines.filter((line) => line.includes('semi;colon') || line.includes('percent%20encoded'))).toEqual([]);
   });
 });
 
@@ -230,6 +231,14 @@ describe('request bodies', () => {
     const put = await service.call('PUT', `/sandbox/customer/${customerId}`, { rawBody: '{"preferredName":"X"}', headers: { 'content-type': 'text/plain' } });
     expectFailure(put, 'customer', 415, 'UNSUPPORTED_MEDIA_TYPE');
     expect(await tableCounts(service.database.pool)).toEqual(before);
+  });
+
+  it('answers 415 for an unknown Content-Encoding and 400 MALFORMED_REQUEST for an undecodable path', async () => {
+    const encoded = await service.call('POST', '/sandbox/customer', { rawBody: '{}', headers: { ...json, 'content-encoding': 'snappy' } });
+    expectFailure(encoded, 'customer', 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const badPath = await service.call('GET', '/sandbox/account/%E0%A4%A');
+    expectFailure(badPath, 'account', 400, 'MALFORMED_REQUEST');
+    expect(badPath.text).not.toContain('%E0');
   });
 
   it('accepts application/json with a UTF-8 charset parameter', async () => {
