@@ -3,6 +3,7 @@ import { createGraphqlMiddleware } from './graphql/middleware.js';
 import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
 import { requestLogging } from './http/request-logging.js';
+import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
 import { createRestRouter } from './rest/router.js';
 
 /**
@@ -18,5 +19,8 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);
   app.use(createRestRouter(deps));
+  // Every response is an envelope, also for unknown paths and for errors of any router.
+  app.use(unmatchedRoute);
+  app.use(finalErrorHandler(deps.logger));
   return { app, close: graphql.close };
 }

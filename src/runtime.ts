@@ -174,12 +174,17 @@ function listen(app: (req: never, res: never) => void, host: string, port: numbe
 
 async function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
   await new Promise<void>((resolve) => {
+    // A keep-alive connection whose request finishes after close() began turns idle later; without the
+    // sweep, close() waits for the client to drop it (seconds) instead of ending once requests are done.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const timer = setTimeout(() => {
+      clearInterval(sweep);
       server.closeAllConnections();
       resolve();
     }, timeoutMs);
     timer.unref();
     server.close(() => {
+      clearInterval(sweep);
       clearTimeout(timer);
       resolve();
     });

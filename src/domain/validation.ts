@@ -70,7 +70,9 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw validationFailed([{ code: 'INVALID_TYPE', message: 'The request body must be a JSON object.' }]);
   }
-  const result = schema.safeParse(input, { reportInput: false });
+  // reportInput lets detailCode tell a missing field (REQUIRED) from a wrong one (INVALID_TYPE); the
+  // ZodError, and the input in it, never leaves this function: only toErrorDetails' copies do.
+  const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw validationFailed(toErrorDetails(result.error));
   return result.data;
 }

@@ -1,7 +1,115 @@
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
+import { buildRequestContext } from '../auth/request-context.js';
+import type { RequestScope } from '../domain/scope.js';
 import type { HttpDependencies } from '../http/dependencies.js';
+import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
+import { methodNotAllowed } from './error-mapping.js';
+import { createJsonBodyReader, type JsonBodyReader } from './json-body.js';
+import { presentAccount, presentCustomer } from './presenters.js';
 
-// Placeholder until the REST surface lands (issue 3).
-export function createRestRouter(_deps: HttpDependencies): Router {
-  return Router();
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface Call {
+  scope: RequestScope;
+  params: Record<string, string>;
+  body: unknown;
+}
+
+interface Reply {
+  status: 200 | 201;
+  data: object;
+  location?: string;
+}
+
+type Operation = (call: Call) => Promise<Reply>;
+
+const ok = (data: object): Reply => ({ status: 200, data });
+const created = (location: string, data: object): Reply => ({ status: 201, data, location });
+
+const METHODS_WITH_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT']);
+
+/**
+ * The REST contract: eight operations on two resources. Every operation resolves the request context
+ * (environment, then bearer token), reads the JSON body if the method has one, calls the domain service
+ * and presents the result. Business rules live in the services; errors go to the final error handler
+ * (src/rest/fallbacks.ts) through Express's async error propagation.
+ */
+export function createRestRouter(deps: HttpDependencies): Router {
+  const router = Router({ caseSensitive: true, strict: false });
+  const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
+  const { customers, accounts } = deps.services;
+
+  const mount = (family: EnvelopeFamily, path: string, operations: Partial<Record<Method, Operation>>) => {
+    const route = router.route(path);
+    const methods = Object.keys(operations) as Method[];
+    for (const method of methods) {
+      const handler = endpoint(deps, readBody, family, method, operations[method]!);
+      if (method === 'GET') route.get(handler);
+      else if (method === 'POST') route.post(handler);
+      else if (method === 'PUT') route.put(handler);
+      else route.delete(handler);
+    }
+    // Express answers HEAD with the GET handler, so HEAD is allowed wherever GET is.
+    const allowed = methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    route.all(() => {
+      throw methodNotAllowed(allowed);
+    });
+  };
+
+  mount('customer', '/:environment/customer', {
+    POST: async ({ scope, body }) => {
+      const { customerId } = await customers.create(scope, body);
+      return created(`/${scope.environment}/customer/${customerId}`, { customerId });
+    },
+  });
+  mount('customer', '/:environment/customer/:customerId', {
+    GET: async ({ scope, params }) => ok(presentCustomer(await customers.get(scope, params.customerId!))),
+    PUT: async ({ scope, params, body }) => ok(presentCustomer(await customers.update(scope, params.customerId!, body))),
+    DELETE: async ({ scope, params }) => {
+      await customers.delete(scope, params.customerId!);
+      return ok({});
+    },
+  });
+  mount('account', '/:environment/account', {
+    POST: async ({ scope, body }) => {
+      const account = await accounts.create(scope, body);
+      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account));
+    },
+  });
+  mount('account', '/:environment/account/:accountId', {
+    GET: async ({ scope, params }) => ok(presentAccount(await accounts.get(scope, params.accountId!))),
+    PUT: async ({ scope, params, body }) => ok(presentAccount(await accounts.update(scope, params.accountId!, body))),
+    DELETE: async ({ scope, params }) => {
+      await accounts.delete(scope, params.accountId!);
+      return ok({});
+    },
+  });
+
+  return router;
+}
+
+function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: Method, operation: Operation) {
+  return async (req: Request, res: Response) => {
+    const context = await buildRequestContext(
+      {
+        requestId: res.locals.requestId,
+        environment: pathParams(req).environment ?? '',
+        authorization: req.get('authorization'),
+        logger: res.locals.logger,
+      },
+      deps,
+    );
+    res.locals.logger = context.logger;
+    // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
+    const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
+    const reply = await operation({ scope: context.scope, params: pathParams(req), body });
+    sendEnvelope(res, family, reply.status, { data: reply.data }, reply.location ? { Location: reply.location } : {});
+  };
+}
+
+/** The route's named segments; this API's routes have no wildcard (array-valued) parameters. */
+function pathParams(req: Request): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params)) if (typeof value === 'string') params[name] = value;
+  return params;
 }

@@ -1,0 +1,52 @@
+import type { Response } from 'express';
+
+/**
+ * The response envelope of the contract. Customer endpoints name the log reference `log_ref_id`,
+ * account endpoints `logRefId` (spec, "Response envelope"); never both.
+ */
+export type EnvelopeFamily = 'customer' | 'account';
+
+export interface ErrorDetailBody {
+  field?: string;
+  code: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: ErrorDetailBody[];
+}
+
+export type Outcome = { data: object } | { error: ErrorBody };
+
+export function envelope(family: EnvelopeFamily, requestId: string, outcome: Outcome) {
+  const result =
+    'data' in outcome
+      ? { data: outcome.data, success: true, error: null }
+      : { data: null, success: false, error: outcome.error };
+  return family === 'account' ? { ...result, requestId, logRefId: requestId } : { ...result, requestId, log_ref_id: requestId };
+}
+
+/**
+ * The family of a path no route claimed (unknown route, or an error before any route ran): paths whose
+ * resource segment is `account` answer like the account endpoints, everything else like the customer
+ * endpoints (docs/decisions.md, "REST").
+ */
+export function envelopeFamilyOf(path: string): EnvelopeFamily {
+  const resource = path.split('?', 1)[0]!.split('/')[2];
+  return resource === 'account' ? 'account' : 'customer';
+}
+
+export function sendEnvelope(
+  res: Response,
+  family: EnvelopeFamily,
+  status: number,
+  outcome: Outcome,
+  headers: Record<string, string> = {},
+): void {
+  // Bodies carry personal data: no shared cache or browser history may keep them.
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).json(envelope(family, res.locals.requestId, outcome));
+}
