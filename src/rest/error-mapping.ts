@@ -1,4 +1,4 @@
-import { parseBearer } from '../auth/bearer-token.js';
+import { bearerChallengeHeader } from '../auth/www-authenticate.js';
 import { type DomainError, type ErrorKind, isDomainError } from '../domain/errors.js';
 import type { ErrorBody } from './envelope.js';
 
@@ -57,13 +57,12 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid_input: 400,
   not_found: 404,
   unprocessable_reference: 422,
+  unprocessable: 422,
   conflict: 409,
   unavailable: 503,
   unauthenticated: 401,
   forbidden: 403,
 };
-
-export const AUTH_REALM = 'customer-account-service';
 
 export interface HttpFailure {
   status: number;
@@ -73,41 +72,33 @@ export interface HttpFailure {
   unexpected: boolean;
 }
 
-export interface FailedRequest {
-  authorization: string | undefined;
-}
-
-export function toHttpFailure(error: unknown, request: FailedRequest): HttpFailure {
-  if (isDomainError(error)) return fromDomainError(error, request);
+export function toHttpFailure(error: unknown): HttpFailure {
+  if (isDomainError(error)) return fromDomainError(error);
   if (error instanceof HttpError) return fromHttpError(error, false);
   const bodyError = fromBodyReadError(error);
   if (bodyError) return fromHttpError(bodyError, false);
   return fromHttpError(internalError(), true);
 }
 
-function fromDomainError(error: DomainError, request: FailedRequest): HttpFailure {
+function fromDomainError(error: DomainError): HttpFailure {
   const body: ErrorBody = { code: error.code, message: error.message };
   if (error.details && error.details.length > 0) {
     body.details = error.details.map((detail) =>
       detail.field === undefined ? { code: detail.code, message: detail.message } : { field: detail.field, code: detail.code, message: detail.message },
     );
   }
-  return { status: STATUS_BY_KIND[error.kind], headers: headersFor(error.kind, request), body, unexpected: false };
+  return { status: STATUS_BY_KIND[error.kind], headers: headersFor(error), body, unexpected: false };
 }
 
-/** RFC 6750 §3: a challenge on 401, `invalid_token` when a token was presented but refused. */
-function headersFor(kind: ErrorKind, request: FailedRequest): Record<string, string> {
-  if (kind === 'unavailable') return { 'Retry-After': '1' };
-  if (kind === 'forbidden') return { 'WWW-Authenticate': `Bearer realm="${AUTH_REALM}", error="insufficient_scope"` };
-  if (kind !== 'unauthenticated') return {};
-  const presented = parseBearer(request.authorization);
-  const challenge =
-    'token' in presented
-      ? `Bearer realm="${AUTH_REALM}", error="invalid_token"`
-      : presented.reason === 'malformed'
-        ? `Bearer realm="${AUTH_REALM}", error="invalid_request"`
-        : `Bearer realm="${AUTH_REALM}"`;
-  return { 'WWW-Authenticate': challenge };
+/**
+ * RFC 6750 §3: 401 and 403 carry the challenge the auth layer attached to the error (it knows whether the
+ * token was missing, malformed, refused or short of a scope); 503 asks the caller to retry shortly.
+ */
+function headersFor(error: DomainError): Record<string, string> {
+  if (error.kind === 'unavailable') return { 'Retry-After': '1' };
+  if (error.kind !== 'forbidden' && error.kind !== 'unauthenticated') return {};
+  const challenge = error.challenge ?? {};
+  return { 'WWW-Authenticate': bearerChallengeHeader(challenge, challenge.error ? error.message : undefined) };
 }
 
 function fromHttpError(error: HttpError, unexpected: boolean): HttpFailure {

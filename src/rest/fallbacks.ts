@@ -16,7 +16,7 @@ export const unmatchedRoute: RequestHandler = () => {
 export function finalErrorHandler(fallbackLogger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const logger = res.locals.logger ?? fallbackLogger;
-    const failure = toHttpFailure(error, { authorization: req.get('authorization') });
+    const failure = toHttpFailure(error);
     if (failure.unexpected) logger.error({ error: describeUnexpected(error) }, 'unexpected error while handling a request');
     if (res.headersSent) {
       // Too late for an envelope: cut the connection so the client sees a failure, not a truncated success.

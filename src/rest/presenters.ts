@@ -1,4 +1,5 @@
 import type { Account } from '../domain/accounts/account.js';
+import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 
 /**
@@ -64,4 +65,31 @@ export const presentAccount = (account: Account): AccountData => ({
   // never[] today: when transactions get fields, this line stops compiling until they are whitelisted.
   transactions: [...account.transactions],
   flags: [...account.flags],
+});
+
+export interface AuditEventData {
+  eventId: string;
+  occurredAt: string;
+  principalId: string;
+  operation: string;
+  resourceType: string;
+  resourceId: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  changedFields: string[];
+}
+
+export const presentAuditPage = (page: AuditPage): { events: AuditEventData[]; nextCursor: string | null } => ({
+  events: page.events.map((event) => ({
+    eventId: event.eventId,
+    occurredAt: event.occurredAt,
+    principalId: event.principalId,
+    operation: event.operation,
+    resourceType: event.resourceType,
+    resourceId: event.resourceId,
+    requestId: event.requestId,
+    idempotencyKey: event.idempotencyKey,
+    changedFields: [...event.changedFields],
+  })),
+  nextCursor: page.nextCursor,
 });

@@ -1,30 +1,39 @@
 import { type Request, type Response, Router } from 'express';
 import { buildRequestContext } from '../auth/request-context.js';
+import { isReplayed } from '../domain/idempotency/idempotent-creation.js';
 import type { RequestScope } from '../domain/scope.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { createJsonBodyReader, type JsonBodyReader } from './json-body.js';
-import { presentAccount, presentCustomer } from './presenters.js';
+import { presentAccount, presentAuditPage, presentCustomer } from './presenters.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface Call {
   scope: RequestScope;
   params: Record<string, string>;
+  query: Record<string, string>;
   body: unknown;
+  /** The `Idempotency-Key` header, when sent (validated by the domain). */
+  idempotencyKey: string | undefined;
 }
 
 interface Reply {
   status: 200 | 201;
   data: object;
-  location?: string;
+  headers?: Record<string, string>;
 }
 
 type Operation = (call: Call) => Promise<Reply>;
 
 const ok = (data: object): Reply => ({ status: 200, data });
-const created = (location: string, data: object): Reply => ({ status: 201, data, location });
+/** 201 with the new record's Location; a replayed idempotent creation says so (same status, same ids). */
+const created = (location: string, data: object, replayed: boolean): Reply => ({
+  status: 201,
+  data,
+  headers: { Location: location, ...(replayed && { 'Idempotent-Replayed': 'true' }) },
+});
 
 const METHODS_WITH_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
@@ -37,7 +46,7 @@ const METHODS_WITH_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts } = deps.services;
+  const { customers, accounts, audit } = deps.services;
 
   const mount = (family: EnvelopeFamily, path: string, operations: Partial<Record<Method, Operation>>) => {
     const route = router.route(path);
@@ -57,9 +66,9 @@ export function createRestRouter(deps: HttpDependencies): Router {
   };
 
   mount('customer', '/:environment/customer', {
-    POST: async ({ scope, body }) => {
-      const { customerId } = await customers.create(scope, body);
-      return created(`/${scope.environment}/customer/${customerId}`, { customerId });
+    POST: async ({ scope, body, idempotencyKey }) => {
+      const result = await customers.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/customer/${result.customerId}`, { customerId: result.customerId }, isReplayed(result));
     },
   });
   mount('customer', '/:environment/customer/:customerId', {
@@ -71,9 +80,9 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
   });
   mount('account', '/:environment/account', {
-    POST: async ({ scope, body }) => {
-      const account = await accounts.create(scope, body);
-      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account));
+    POST: async ({ scope, body, idempotencyKey }) => {
+      const account = await accounts.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), isReplayed(account));
     },
   });
   mount('account', '/:environment/account/:accountId', {
@@ -83,6 +92,11 @@ export function createRestRouter(deps: HttpDependencies): Router {
       await accounts.delete(scope, params.accountId!);
       return ok({});
     },
+  });
+
+  // Not in the spec: the audit trail (issue 5), read-only, with the customer endpoints' envelope.
+  mount('customer', '/:environment/audit-events', {
+    GET: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
   });
 
   return router;
@@ -102,8 +116,14 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: Enve
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
-    const reply = await operation({ scope: context.scope, params: pathParams(req), body });
-    sendEnvelope(res, family, reply.status, { data: reply.data }, reply.location ? { Location: reply.location } : {});
+    const reply = await operation({
+      scope: context.scope,
+      params: pathParams(req),
+      query: queryParams(req),
+      body,
+      idempotencyKey: method === 'POST' ? req.get('idempotency-key') : undefined,
+    });
+    sendEnvelope(res, family, reply.status, { data: reply.data }, reply.headers);
   };
 }
 
@@ -112,4 +132,14 @@ function pathParams(req: Request): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.params)) if (typeof value === 'string') params[name] = value;
   return params;
+}
+
+/** Single-valued query parameters; a repeated parameter keeps its first value. */
+function queryParams(req: Request): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') query[name] = first;
+  }
+  return query;
 }

@@ -81,7 +81,10 @@ describe('authentication', () => {
       const before = await tableCounts(service.database.pool);
       const res = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers, auth: false });
       expectFailure(res, 'customer', 401, 'UNAUTHENTICATED');
-      expect(res.headers.get('www-authenticate')).toBe(expected);
+      // RFC 6750 §3: the error attribute names the failure; error_description repeats the envelope's message.
+      expect(res.headers.get('www-authenticate')).toBe(
+        expected === challenge ? expected : `${expected}, error_description="${res.json.error.message}"`,
+      );
       expect(await tableCounts(service.database.pool)).toEqual(before);
     });
   }
