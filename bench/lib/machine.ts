@@ -35,7 +35,7 @@ function packageVersion(repoRoot: string, name: string): string {
 export function describeMachine(options: { repoRoot: string; referenceNode: string; compareNode: string | undefined; postgresVersion: string }): MachineInfo {
   let gitCommit: string | null = null;
   try {
-    gitCommit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: options.repoRoot, encoding: 'utf8' }).trim();
+    gitCommit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: options.repoRoot, encoding: 'utf8' }).trim();
   } catch {
     // not a git checkout
   }

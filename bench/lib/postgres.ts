@@ -10,10 +10,12 @@ export const BENCH_DATABASE = 'cas_bench';
 export const PGBENCH_DATABASE = 'cas_pgbench';
 
 /** How "SQL statements per operation" is counted; pg_stat_statements when the server has it loaded. */
-export type StatementCounting = 'pg_stat_statements' | 'transactions (pg_stat_database)';
+export type StatementCounting = 'pg_stat_statements' | 'transactions (pg_stat_database, approximate)';
 
 export interface StatementCounter {
   readonly counting: StatementCounting;
+  /** False when backends publish the counts late (up to 10 s): fine over a run, useless for one request. */
+  readonly exact: boolean;
   reset(): Promise<void>;
   /** Statements (or transactions) executed in the bench database since the last reset. */
   read(): Promise<number>;
@@ -110,11 +112,13 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
   const monitor = new pg.Client({ connectionString: adminUrl });
   await monitor.connect();
   const close = () => monitor.end();
+  const existed = (await admin.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'")).rowCount === 1;
   try {
     await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await admin.query('SELECT 1 FROM pg_stat_statements LIMIT 1');
     return {
       counting: 'pg_stat_statements',
+      exact: true,
       reset: async () => {
         await monitor.query('SELECT pg_stat_statements_reset()');
       },
@@ -128,9 +132,11 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
       close,
     };
   } catch {
-    // Not loadable on this server (shared_preload_libraries is not ours to change on DATABASE_URL).
+    // Not loaded on this server (shared_preload_libraries is not ours to change on DATABASE_URL):
+    // leave the server as we found it.
+    if (!existed) await admin.query('DROP EXTENSION IF EXISTS pg_stat_statements').catch(() => undefined);
     const readTransactions = async () => {
-      // Backends publish their counters at most once a second.
+      // Busy backends publish their counters about once a second (idle ones up to 10 s later).
       await sleep(1100);
       const { rows } = await monitor.query<{ xacts: string }>(
         'SELECT (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = $1',
@@ -140,7 +146,8 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
     };
     let baseline = 0;
     return {
-      counting: 'transactions (pg_stat_database)',
+      counting: 'transactions (pg_stat_database, approximate)',
+      exact: false,
       reset: async () => {
         baseline = await readTransactions();
       },

@@ -62,7 +62,7 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   const probeOk = probe !== undefined && probe.length > 0 && probe.every((p) => p.status === 200 && p.statements !== null);
   rows.push({
     target: 'Nested GraphQL: constant SQL statements per operation',
-    measured: probe ? probe.map((p) => `${p.accounts}→${p.statements ?? '?'}`).join(', ') : 'not measured',
+    measured: probe && probe.length > 0 ? probe.map((p) => `${p.accounts}→${p.statements ?? '?'}`).join(', ') : 'not measured (needs pg_stat_statements)',
     met: probeOk ? new Set(probe.map((p) => p.statements)).size === 1 : null,
   });
 
@@ -119,17 +119,16 @@ export function renderMarkdown(report: BenchReport): string {
   } else if (report.pgbench?.note) {
     lines.push(`| pgbench -S | – | PostgreSQL | – | – | – | – | – | – | – | – | – | – | ${report.pgbench.note} |`);
   }
-  const notes = report.scenarios.flatMap((s) => s.notes.map((n) => `${s.scenario}: ${n}`));
   const errorSamples = report.scenarios.flatMap((s) =>
     s.contenders.filter((c) => c.median.sampleError).map((c) => `${s.scenario} / ${c.name} (${s.nodeVersion}): ${c.median.sampleError!.replaceAll('|', '\\|').slice(0, 160)}`),
   );
-  if (notes.length + errorSamples.length + report.failures.length > 0) {
+  if (errorSamples.length + report.failures.length > 0) {
     lines.push('');
-    for (const line of [...report.failures, ...notes]) lines.push(`- ${line}`);
+    for (const line of report.failures) lines.push(`- ${line}`);
     for (const line of errorSamples) lines.push(`- first error, ${line}`);
   }
 
-  const probes = report.scenarios.flatMap((s) => s.contenders.filter((c) => c.statementProbe).map((c) => ({ scenario: s, contender: c })));
+  const probes = report.scenarios.flatMap((s) => s.contenders.filter((c) => (c.statementProbe?.length ?? 0) > 0).map((c) => ({ scenario: s, contender: c })));
   if (probes.length > 0) {
     const counts = [...new Set(probes.flatMap(({ contender }) => contender.statementProbe!.map((p) => p.accounts)))].sort((a, b) => a - b);
     lines.push('');

@@ -202,6 +202,7 @@ export async function probeStatements(
   request: (customerId: string) => { method: 'GET' | 'POST'; path: string; body?: unknown },
 ): Promise<StatementProbe[]> {
   const probes: StatementProbe[] = [];
+  if (!ctx.db.statements.exact) return probes;
   for (const { accounts, customerId } of ctx.data.probeCustomers) {
     const { method, path, body } = request(customerId);
     await ctx.db.statements.reset();
