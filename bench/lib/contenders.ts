@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { BenchContext } from './context.js';
+import { baseEnvironment, nodeMajor, type RunningServer, startServer } from './processes.js';
+import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
+
+/**
+ * Node 24+ runs the comparators' TypeScript natively (they import packages only), so no loader
+ * sits in the measured process; older Node needs tsx.
+ */
+function scriptArgs(node: string, script: string): string[] {
+  return nodeMajor(node) >= 24 ? ['--disable-warning=ExperimentalWarning', script] : ['--import', 'tsx', script];
+}
+
+export type ContenderName = 'service' | 'raw-floor' | 'postgraphile';
+
+/** The service exactly as production starts it (`node dist/main.js`), pointed at the bench database. */
+export function startService(ctx: BenchContext, node: string): Promise<RunningServer> {
+  return startServer({
+    name: 'service',
+    command: node,
+    args: ['dist/main.js'],
+    cwd: ctx.repoRoot,
+    env: baseEnvironment({
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      DATABASE_URL: ctx.db.benchUrl,
+      DATABASE_POOL_SIZE: String(ctx.options.poolSize),
+      DATA_DIR: path.join(ctx.workDir, 'service-data'),
+      API_TOKENS: ctx.token,
+      ENVIRONMENTS: BENCH_ENVIRONMENT,
+      LOG_LEVEL: 'warn',
+      ...piiEnvironment(ctx.keys),
+      ...ctx.options.serviceEnv,
+    }),
+    readyPath: '/readyz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+  });
+}
+
+export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningServer> {
+  return startServer({
+    name: 'raw-floor',
+    command: node,
+    args: scriptArgs(node, 'bench/comparators/raw-floor.ts'),
+    cwd: ctx.repoRoot,
+    env: baseEnvironment({
+      NODE_ENV: 'production',
+      DATABASE_URL: ctx.db.benchUrl,
+      POOL_SIZE: String(ctx.options.poolSize),
+      API_TOKEN: ctx.token,
+      ENVIRONMENT: BENCH_ENVIRONMENT,
+    }),
+    readyPath: '/healthz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+  });
+}
+
+export function startPostGraphile(ctx: BenchContext, node: string): Promise<RunningServer> {
+  return startServer({
+    name: 'postgraphile',
+    command: node,
+    args: scriptArgs(node, 'bench/comparators/postgraphile.ts'),
+    cwd: ctx.repoRoot,
+    env: baseEnvironment({
+      NODE_ENV: 'production',
+      GRAPHILE_ENV: 'production',
+      DATABASE_URL: ctx.db.benchUrl,
+      POOL_SIZE: String(ctx.options.poolSize),
+      ENVIRONMENT: BENCH_ENVIRONMENT,
+    }),
+    readyPath: `/${BENCH_ENVIRONMENT}/graphql`,
+    logDir: ctx.logDir,
+  });
+}

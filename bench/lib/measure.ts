@@ -1,0 +1,115 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadResult, LoadSpec } from '../load/protocol.js';
+import type { LoadKind } from '../load/requests.js';
+import type { BenchContext } from './context.js';
+import { baseEnvironment, type RunningServer, runToCompletion } from './processes.js';
+import { processCpuMicros, processTreeCpuMicros, samplePeakRss } from './proc.js';
+import { BENCH_ENVIRONMENT } from './seed.js';
+
+/** One measured run of one contender. Per-request figures divide by every response received. */
+export interface RunMeasurement {
+  /** Successful (2xx, no GraphQL errors) responses per second. */
+  rps: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  responses: number;
+  errors: number;
+  serverCpuUsPerRequest: number | null;
+  postgresCpuUsPerRequest: number | null;
+  statementsPerOperation: number | null;
+  peakRssMb: number | null;
+  statusCodes: Record<string, number>;
+  sampleError: string | undefined;
+}
+
+let specCounter = 0;
+
+/**
+ * Drives `kind` against `server` for `seconds` with the load generator in its own process, and reads
+ * around it: CPU of the server process and of the whole PostgreSQL server (/proc), statements executed
+ * in the bench database, and the server's peak RSS sampled every 200 ms.
+ */
+export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number): Promise<RunMeasurement> {
+  const spec: LoadSpec = {
+    baseUrl: server.baseUrl,
+    kind,
+    environment: BENCH_ENVIRONMENT,
+    token: ctx.token,
+    durationSeconds: seconds,
+    connections: ctx.options.connections,
+    idsFile: ctx.idsFile,
+    ssnSequenceStart: ctx.nextSsnSequence,
+  };
+  const specFile = path.join(ctx.workDir, `load-${++specCounter}.json`);
+  writeFileSync(specFile, JSON.stringify(spec));
+
+  await ctx.db.statements.reset();
+  const serverCpuBefore = processCpuMicros(server.pid);
+  const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
+  const rss = samplePeakRss(server.pid);
+  let stdout: string;
+  let peakRss: number | undefined;
+  try {
+    stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], {
+      cwd: ctx.repoRoot,
+      env: baseEnvironment({ NODE_ENV: 'production' }),
+    });
+  } finally {
+    peakRss = rss.stop();
+  }
+  const serverCpuAfter = processCpuMicros(server.pid);
+  const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
+  const statements = await ctx.db.statements.read();
+
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
+  ctx.nextSsnSequence = result.ssnSequenceEnd + 1;
+  const perRequest = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined || result.responses === 0 ? null : (after - before) / result.responses;
+  return {
+    rps: result.ok / result.durationSeconds,
+    p50Ms: result.latencyMs.p50,
+    p90Ms: result.latencyMs.p90,
+    p99Ms: result.latencyMs.p99,
+    responses: result.responses,
+    errors: result.errors,
+    serverCpuUsPerRequest: perRequest(serverCpuBefore, serverCpuAfter),
+    postgresCpuUsPerRequest: perRequest(postgresCpuBefore, postgresCpuAfter),
+    statementsPerOperation: result.responses === 0 ? null : statements / result.responses,
+    peakRssMb: peakRss === undefined ? null : peakRss / (1024 * 1024),
+    statusCodes: result.statusCodes,
+    sampleError: result.sampleError,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function medianOrNull(values: (number | null)[]): number | null {
+  const present = values.filter((v): v is number => v !== null);
+  return present.length === 0 ? null : median(present);
+}
+
+/** The median of every figure taken separately (the usual way to summarise alternating runs). */
+export function medianOfRuns(runs: RunMeasurement[]): RunMeasurement {
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p90Ms: median(runs.map((r) => r.p90Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    responses: median(runs.map((r) => r.responses)),
+    errors: median(runs.map((r) => r.errors)),
+    serverCpuUsPerRequest: medianOrNull(runs.map((r) => r.serverCpuUsPerRequest)),
+    postgresCpuUsPerRequest: medianOrNull(runs.map((r) => r.postgresCpuUsPerRequest)),
+    statementsPerOperation: medianOrNull(runs.map((r) => r.statementsPerOperation)),
+    peakRssMb: runs.some((r) => r.peakRssMb !== null) ? Math.max(...runs.map((r) => r.peakRssMb ?? 0)) : null,
+    statusCodes,
+    sampleError: runs.find((r) => r.sampleError !== undefined)?.sampleError,
+  };
+}

@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util';
+
+export const SCENARIO_NAMES = [
+  'rest-get-customer',
+  'rest-get-account',
+  'rest-post-customer',
+  'rest-put-customer',
+  'graphql-nested',
+  'mixed',
+  'pgbench',
+  'startup',
+] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  customers: number;
+  accounts: number;
+  /** Seconds of one measured run. */
+  durationSeconds: number;
+  /** Seconds of the unmeasured warm-up of each contender before its first run. */
+  warmupSeconds: number;
+  runs: number;
+  connections: number;
+  scenarios: ScenarioName[];
+  /** Reference runtime (Node 26); undefined = the project's .tools copy, installed when missing. */
+  nodeBinary: string | undefined;
+  /** A second runtime to repeat the HTTP scenarios on, e.g. the machine's Node 20. */
+  compareNodeBinary: string | undefined;
+  /** Connections per server pool, the same for the service and every comparator. */
+  poolSize: number;
+  pgbenchScale: number;
+  build: boolean;
+  outDir: string;
+  /** Extra environment for the service, e.g. to raise a rate limit for the benchmark. */
+  serviceEnv: Record<string, string>;
+  keepData: boolean;
+}
+
+const HELP = `npm run bench [-- options]   (each option also reads an environment variable)
+
+  --quick                   smoke run: tiny data, 1 run x 2 s, 1 s warm-up          BENCH_QUICK=1
+  --customers N             customers to seed (default 10000)                        BENCH_CUSTOMERS
+  --accounts N              accounts to seed (default 15000)                         BENCH_ACCOUNTS
+  --duration S              seconds per measured run (default 10)                    BENCH_DURATION
+  --warmup S                warm-up seconds per contender (default 3)                BENCH_WARMUP
+  --runs N                  measured runs per contender (default 3)                  BENCH_RUNS
+  --connections N           concurrent connections (default 50)                      BENCH_CONNECTIONS
+  --scenarios a,b           subset of: ${SCENARIO_NAMES.join(', ')}
+                                                                                     BENCH_SCENARIOS
+  --node PATH               reference Node binary (default .tools/node26, installed) BENCH_NODE
+  --compare-node PATH       second Node for comparison ("system" = this Node)        BENCH_COMPARE_NODE
+  --pool-size N             DB pool size of every server (default 10)                BENCH_POOL_SIZE
+  --pgbench-scale N         pgbench -i scale (default 10)                            BENCH_PGBENCH_SCALE
+  --no-build                skip "npm run build" (dist/ must be current)             BENCH_NO_BUILD=1
+  --out DIR                 results directory (default bench/results)                BENCH_OUT
+  --service-env K=V,K=V     extra environment for the service                        BENCH_SERVICE_ENV
+  --keep-data               keep the temporary PostgreSQL cluster                    BENCH_KEEP_DATA=1
+  DATABASE_URL              use this PostgreSQL server (a database "cas_bench" is recreated on it)
+`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function flag(value: boolean | undefined, envValue: string | undefined): boolean {
+  return value === true || envValue === '1' || envValue === 'true';
+}
+
+function parseScenarios(raw: string | undefined): ScenarioName[] {
+  if (raw === undefined || raw === '' || raw === 'all') return [...SCENARIO_NAMES];
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(SCENARIO_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new UsageError(`unknown scenario(s): ${unknown.join(', ')}; choose from ${SCENARIO_NAMES.join(', ')}`);
+  return names as ScenarioName[];
+}
+
+function parseKeyValues(raw: string | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new UsageError(`--service-env expects K=V pairs, got "${pair}"`);
+    result[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return result;
+}
+
+/** Flags win over environment variables, which win over the defaults (or the quick defaults). */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      quick: { type: 'boolean' },
+      customers: { type: 'string' },
+      accounts: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      runs: { type: 'string' },
+      connections: { type: 'string' },
+      scenarios: { type: 'string' },
+      node: { type: 'string' },
+      'compare-node': { type: 'string' },
+      'pool-size': { type: 'string' },
+      'pgbench-scale': { type: 'string' },
+      'no-build': { type: 'boolean' },
+      out: { type: 'string' },
+      'service-env': { type: 'string' },
+      'keep-data': { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = flag(values.quick, env.BENCH_QUICK);
+  const customers = positiveInteger('--customers', values.customers ?? env.BENCH_CUSTOMERS, quick ? 200 : 10_000);
+  const accounts = positiveInteger('--accounts', values.accounts ?? env.BENCH_ACCOUNTS, quick ? 300 : 15_000);
+  if (accounts < customers) throw new UsageError('--accounts must be at least --customers (every customer gets an account)');
+  return {
+    quick,
+    customers,
+    accounts,
+    durationSeconds: positiveInteger('--duration', values.duration ?? env.BENCH_DURATION, quick ? 2 : 10),
+    warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 3),
+    runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 3),
+    connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
+    scenarios: parseScenarios(values.scenarios ?? env.BENCH_SCENARIOS),
+    nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
+    compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
+    poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
+    pgbenchScale: positiveInteger('--pgbench-scale', values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE, quick ? 1 : 10),
+    build: !flag(values['no-build'], env.BENCH_NO_BUILD),
+    outDir: values.out ?? (env.BENCH_OUT || 'bench/results'),
+    serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),
+    keepData: flag(values['keep-data'], env.BENCH_KEEP_DATA),
+  };
+}
+
+export const USAGE = HELP;

@@ -1,0 +1,158 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { parentPid } from './proc.js';
+
+export const BENCH_DATABASE = 'cas_bench';
+export const PGBENCH_DATABASE = 'cas_pgbench';
+
+/** How "SQL statements per operation" is counted; pg_stat_statements when the server has it loaded. */
+export type StatementCounting = 'pg_stat_statements' | 'transactions (pg_stat_database, approximate)';
+
+export interface StatementCounter {
+  readonly counting: StatementCounting;
+  /** False when backends publish the counts late (up to 10 s): fine over a run, useless for one request. */
+  readonly exact: boolean;
+  reset(): Promise<void>;
+  /** Statements (or transactions) executed in the bench database since the last reset. */
+  read(): Promise<number>;
+}
+
+export interface BenchPostgres {
+  /** A URL on the maintenance database, for monitoring; never the one the servers use. */
+  adminUrl: string;
+  benchUrl: string;
+  pgbenchUrl: string;
+  embedded: boolean;
+  serverVersion: string;
+  /** The postmaster's pid when the server runs on this machine, for CPU accounting. */
+  postmasterPid: number | undefined;
+  statements: StatementCounter;
+  stop(): Promise<void>;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * The PostgreSQL every contender shares: DATABASE_URL when given, else a throw-away embedded server in
+ * a temporary directory with pg_stat_statements loaded. Durability settings are PostgreSQL's defaults
+ * (fsync on), as in production: the write scenarios would otherwise flatter the service.
+ */
+export async function startBenchPostgres(options: { databaseUrl: string | undefined; keepData: boolean; log: (line: string) => void }): Promise<BenchPostgres> {
+  let adminUrl = options.databaseUrl;
+  let stopServer = async () => undefined as void;
+  if (!adminUrl) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-bench-pg-'));
+    const server = await startEmbeddedPostgres({
+      dataDir,
+      settings: { shared_preload_libraries: 'pg_stat_statements', max_connections: '300', 'pg_stat_statements.track_utility': 'on' },
+      log: options.log,
+    });
+    adminUrl = server.url;
+    stopServer = async () => {
+      await server.stop();
+      if (options.keepData) options.log(`kept the benchmark cluster in ${dataDir}`);
+      else rmSync(dataDir, { recursive: true, force: true });
+    };
+  }
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (const database of [BENCH_DATABASE, PGBENCH_DATABASE]) {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${database}`);
+    }
+    const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    const backendPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const statements = await createStatementCounter(adminUrl, admin);
+    return {
+      adminUrl,
+      benchUrl: withDatabase(adminUrl, BENCH_DATABASE),
+      pgbenchUrl: withDatabase(adminUrl, PGBENCH_DATABASE),
+      embedded: options.databaseUrl === undefined,
+      serverVersion,
+      postmasterPid: localPostmaster(backendPid),
+      statements,
+      stop: async () => {
+        await statements.close();
+        await stopServer();
+      },
+    };
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The backend's parent, if this machine's /proc shows it is a PostgreSQL server (not a remote pid). */
+function localPostmaster(backendPid: number): number | undefined {
+  const candidate = parentPid(backendPid);
+  if (candidate === undefined) return undefined;
+  try {
+    const command = readFileSync(`/proc/${candidate}/cmdline`, 'utf8');
+    return command.includes('postgres') ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The extension lives in the maintenance database, and the counter reads it from there: the bench
+ * database stays exactly as the migrations made it (PostGraphile would otherwise see the view), and
+ * the monitoring queries are never counted against the scenario.
+ */
+async function createStatementCounter(adminUrl: string, admin: pg.Client): Promise<StatementCounter & { close(): Promise<void> }> {
+  const monitor = new pg.Client({ connectionString: adminUrl });
+  await monitor.connect();
+  const close = () => monitor.end();
+  const existed = (await admin.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'")).rowCount === 1;
+  try {
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await admin.query('SELECT 1 FROM pg_stat_statements LIMIT 1');
+    return {
+      counting: 'pg_stat_statements',
+      exact: true,
+      reset: async () => {
+        await monitor.query('SELECT pg_stat_statements_reset()');
+      },
+      read: async () => {
+        const { rows } = await monitor.query<{ calls: string }>(
+          'SELECT coalesce(sum(calls), 0)::text AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)',
+          [BENCH_DATABASE],
+        );
+        return Number(rows[0]!.calls);
+      },
+      close,
+    };
+  } catch {
+    // Not loaded on this server (shared_preload_libraries is not ours to change on DATABASE_URL):
+    // leave the server as we found it.
+    if (!existed) await admin.query('DROP EXTENSION IF EXISTS pg_stat_statements').catch(() => undefined);
+    const readTransactions = async () => {
+      // Busy backends publish their counters about once a second (idle ones up to 10 s later).
+      await sleep(1100);
+      const { rows } = await monitor.query<{ xacts: string }>(
+        'SELECT (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = $1',
+        [BENCH_DATABASE],
+      );
+      return Number(rows[0]?.xacts ?? 0);
+    };
+    let baseline = 0;
+    return {
+      counting: 'transactions (pg_stat_database, approximate)',
+      exact: false,
+      reset: async () => {
+        baseline = await readTransactions();
+      },
+      read: async () => (await readTransactions()) - baseline,
+      close,
+    };
+  }
+}

@@ -1,0 +1,168 @@
+import type { MachineInfo } from './machine.js';
+import type { RunMeasurement } from './measure.js';
+import type { BenchOptions } from './options.js';
+import type { PgbenchResult } from './pgbench.js';
+import type { StatementCounting } from './postgres.js';
+import type { ContenderResult, ScenarioResult } from './scenarios.js';
+import type { StartupResult } from './startup.js';
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  elapsedSeconds: number;
+  command: string;
+  options: BenchOptions;
+  machine: MachineInfo;
+  database: { server: string; embedded: boolean; statementCounting: StatementCounting };
+  dataset: { customers: number; accounts: number; sharedAccounts: number; links: number; nestedPopulation: number };
+  scenarios: ScenarioResult[];
+  pgbench: PgbenchResult | null;
+  startup: StartupResult[];
+  /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
+  failures: string[];
+}
+
+const num = (value: number | null | undefined, digits = 0): string =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function errorsCell(run: RunMeasurement): string {
+  if (run.errors === 0) return '0';
+  const share = run.responses > 0 ? ` (${((run.errors / run.responses) * 100).toFixed(run.errors === run.responses ? 0 : 1)}%)` : '';
+  return `${num(run.errors)}${share}`;
+}
+
+function contenderRow(scenario: ScenarioResult, contender: ContenderResult, isComparator: boolean): string {
+  const m = contender.median;
+  const ratio = !isComparator && scenario.ratio !== null ? `${scenario.ratio.toFixed(2)}×` : isComparator ? '1.00×' : '–';
+  return `| ${scenario.title} | ${scenario.nodeVersion} | ${contender.name} | ${num(m.rps)} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
+}
+
+interface TargetRow {
+  target: string;
+  measured: string;
+  met: boolean | null;
+}
+
+function evaluateTargets(report: BenchReport): TargetRow[] {
+  const reference = report.machine.nodeVersions.reference;
+  const find = (name: string) => report.scenarios.find((s) => s.scenario === name && s.nodeVersion === reference);
+  const service = (name: string) => find(name)?.contenders.find((c) => c.name === 'service');
+  const clean = (c: ContenderResult | undefined) => c !== undefined && c.median.errors === 0 && c.median.responses > 0;
+  const rows: TargetRow[] = [];
+
+  const getRatio = find('rest-get-customer')?.ratio ?? null;
+  const getService = service('rest-get-customer');
+  rows.push({ target: 'REST GET by id ≥ 0.75× the raw floor', measured: getRatio !== null ? `${getRatio.toFixed(2)}×` : 'not measured', met: getRatio !== null && clean(getService) ? getRatio >= 0.75 : null });
+  rows.push({ target: 'REST GET by id p99 ≤ 20 ms at 50 connections', measured: getService ? `${num(getService.median.p99Ms, 1)} ms` : 'not measured', met: clean(getService) ? getService!.median.p99Ms <= 20 : null });
+
+  const nestedRatio = find('graphql-nested')?.ratio ?? null;
+  const nestedService = service('graphql-nested');
+  rows.push({ target: 'Nested GraphQL ≥ 1.1× PostGraphile', measured: nestedRatio !== null ? `${nestedRatio.toFixed(2)}×` : 'not measured', met: nestedRatio !== null && clean(nestedService) ? nestedRatio >= 1.1 : null });
+  const probe = nestedService?.statementProbe;
+  const probeOk = probe !== undefined && probe.length > 0 && probe.every((p) => p.status === 200 && p.statements !== null);
+  rows.push({
+    target: 'Nested GraphQL: constant SQL statements per operation',
+    measured: probe && probe.length > 0 ? probe.map((p) => `${p.accounts}→${p.statements ?? '?'}`).join(', ') : 'not measured (needs pg_stat_statements)',
+    met: probeOk ? new Set(probe.map((p) => p.statements)).size === 1 : null,
+  });
+
+  const create = service('rest-post-customer');
+  rows.push({ target: 'Create customer ≥ 2,000/s', measured: create ? `${num(create.median.rps)}/s` : 'not measured', met: clean(create) ? create!.median.rps >= 2000 : null });
+  rows.push({ target: 'Create customer p99 ≤ 40 ms', measured: create ? `${num(create.median.p99Ms, 1)} ms` : 'not measured', met: clean(create) ? create!.median.p99Ms <= 40 : null });
+
+  const mixed = service('mixed');
+  const mixedRss = mixed?.median.peakRssMb ?? null;
+  rows.push({ target: 'Peak RSS ≤ 250 MB under the mixed load', measured: mixedRss !== null ? `${num(mixedRss)} MB` : 'not measured', met: clean(mixed) && mixedRss !== null ? mixedRss <= 250 : null });
+
+  const startup = report.startup.find((s) => s.nodeVersion === reference);
+  rows.push({ target: 'Warm start ≤ 2 s', measured: startup ? `${num(startup.warmMedianMs)} ms` : 'not measured', met: startup ? startup.warmMedianMs <= 2000 : null });
+  return rows;
+}
+
+export function renderMarkdown(report: BenchReport): string {
+  const { machine, dataset, options } = report;
+  const lines: string[] = [];
+  lines.push(`## Benchmark ${report.startedAt}${options.quick ? ' (quick smoke run: tiny data, not comparable)' : ''}`);
+  lines.push('');
+  lines.push(`- Command: \`${report.command}\` (${Math.round(report.elapsedSeconds)} s in all)`);
+  lines.push(
+    `- Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os} (kernel ${machine.kernel}); ` +
+      'server, PostgreSQL and load generator share these cores.',
+  );
+  lines.push(
+    `- Node: reference ${machine.nodeVersions.reference}${machine.nodeVersions.compare ? `, compared with ${machine.nodeVersions.compare}` : ''} ` +
+      `(orchestrator ${machine.nodeVersions.orchestrator}); PostgreSQL ${report.database.server} (${report.database.embedded ? 'embedded' : 'DATABASE_URL'}); ` +
+      `commit ${machine.gitCommit ?? 'n/a'}; ${Object.entries(machine.packages).map(([n, v]) => `${n} ${v}`).join(', ')}.`,
+  );
+  lines.push(
+    `- Data: ${num(dataset.customers)} customers, ${num(dataset.accounts)} accounts (${num(dataset.sharedAccounts)} shared by 2–3 customers, ` +
+      `${num(dataset.links)} links); nested GraphQL picks among the ${num(dataset.nestedPopulation)} customers with 1–5 accounts.`,
+  );
+  lines.push(
+    `- Load: autocannon in its own process, ${options.connections} connections, ${options.runs} run(s) × ${options.durationSeconds} s per contender ` +
+      `after ${options.warmupSeconds} s warm-up, service and comparator alternating run by run; medians. DB pool ${options.poolSize} for every server.`,
+  );
+  lines.push(
+    `- req/s counts successful answers only; CPU is per response (server process; whole PostgreSQL server); SQL/op counted with ${report.database.statementCounting}.`,
+  );
+  lines.push('');
+  lines.push('| Scenario | Node | Contender | req/s | ratio | p50 ms | p90 ms | p99 ms | errors | server CPU µs/req | PG CPU µs/req | SQL/op | peak RSS MB | check |');
+  lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  for (const scenario of report.scenarios) {
+    scenario.contenders.forEach((contender, index) => lines.push(contenderRow(scenario, contender, index > 0)));
+  }
+  if (report.pgbench?.median) {
+    const p = report.pgbench;
+    lines.push(
+      `| pgbench -S -M prepared (scale ${p.scale}, ${p.clients} clients) | – | PostgreSQL | ${num(p.median!.tps)} tps | – | – | – | – | 0 | – | ${num(p.median!.postgresCpuUsPerTransaction)} | 1.0 | – | avg latency ${p.median!.latencyAverageMs} ms; ${p.version} |`,
+    );
+  } else if (report.pgbench?.note) {
+    lines.push(`| pgbench -S | – | PostgreSQL | – | – | – | – | – | – | – | – | – | – | ${report.pgbench.note} |`);
+  }
+  const errorSamples = report.scenarios.flatMap((s) =>
+    s.contenders.filter((c) => c.median.sampleError).map((c) => `${s.scenario} / ${c.name} (${s.nodeVersion}): ${c.median.sampleError!.replaceAll('|', '\\|').slice(0, 160)}`),
+  );
+  if (errorSamples.length + report.failures.length > 0) {
+    lines.push('');
+    for (const line of report.failures) lines.push(`- ${line}`);
+    for (const line of errorSamples) lines.push(`- first error, ${line}`);
+  }
+
+  const probes = report.scenarios.flatMap((s) => s.contenders.filter((c) => (c.statementProbe?.length ?? 0) > 0).map((c) => ({ scenario: s, contender: c })));
+  if (probes.length > 0) {
+    const counts = [...new Set(probes.flatMap(({ contender }) => contender.statementProbe!.map((p) => p.accounts)))].sort((a, b) => a - b);
+    lines.push('');
+    lines.push('### SQL statements for one request, by the customer\'s number of accounts');
+    lines.push('');
+    lines.push(`| Scenario | Node | Contender | ${counts.map((c) => `${c} acct`).join(' | ')} |`);
+    lines.push(`|---|---|---|${counts.map(() => '--:').join('|')}|`);
+    for (const { scenario, contender } of probes) {
+      const cells = counts.map((count) => {
+        const probe = contender.statementProbe!.find((p) => p.accounts === count);
+        if (!probe) return '–';
+        return probe.status === 200 ? String(probe.statements ?? '?') : `HTTP ${probe.status}`;
+      });
+      lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${contender.name} | ${cells.join(' | ')} |`);
+    }
+  }
+
+  if (report.startup.length > 0) {
+    lines.push('');
+    lines.push('### Start time to the first 200 from /readyz (embedded PostgreSQL, NODE_ENV=production)');
+    lines.push('');
+    lines.push('| Node | cold: new DATA_DIR (initdb + migrations) | warm: node dist/main.js (median) | warm: npm start (build included) |');
+    lines.push('|---|--:|--:|--:|');
+    for (const s of report.startup) {
+      lines.push(`| ${s.nodeVersion} | ${num(s.coldMs)} ms | ${num(s.warmMedianMs)} ms | ${s.npmStartWarmMs === null ? '–' : `${num(s.npmStartWarmMs)} ms`} |`);
+    }
+  }
+
+  lines.push('');
+  lines.push(`### Targets (service on ${machine.nodeVersions.reference}; "–" = not measured or not clean: errors in the run)`);
+  lines.push('');
+  lines.push('| Target | Measured | Met |');
+  lines.push('|---|---|---|');
+  for (const row of evaluateTargets(report)) lines.push(`| ${row.target} | ${row.measured} | ${row.met === null ? '–' : row.met ? 'yes' : 'no'} |`);
+  lines.push('');
+  return lines.join('\n');
+}

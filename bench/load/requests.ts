@@ -1,0 +1,137 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Request } from 'autocannon';
+import { ssnForSequence } from '../lib/ssn-sequence.js';
+
+/** What a load generator sends for each scenario; every request is built per call (fresh ids and bodies). */
+export type LoadKind =
+  | 'rest-get-customer'
+  | 'rest-get-account'
+  | 'rest-post-customer'
+  | 'rest-put-customer'
+  | 'graphql-nested'
+  | 'postgraphile-nested'
+  | 'mixed';
+
+export interface LoadIds {
+  customerIds: string[];
+  accountIds: string[];
+  nestedCustomerIds: string[];
+}
+
+/** The service's nested query (issue 4's schema): customer → accounts → customers → accounts. */
+export const SERVICE_NESTED_QUERY =
+  'query Nested($id: ID!) { customer(customerId: $id) { customerId accounts { accountId customers { customerId accounts { accountId } } } } }';
+
+/**
+ * The same data from PostGraphile's generated schema: the many-to-many goes through the link table's
+ * connections, ordered as the service orders them (a customer's accounts by link time, an account's
+ * customers by position).
+ */
+export const POSTGRAPHILE_NESTED_QUERY = `query Nested($id: UUID!) {
+  customerByRowId(rowId: $id) {
+    rowId
+    accountCustomersByCustomerIdAndEnvironment(orderBy: [CREATED_AT_ASC, ACCOUNT_ID_ASC]) {
+      nodes {
+        accountByAccountIdAndEnvironment {
+          rowId
+          accountCustomersByAccountIdAndEnvironment(orderBy: POSITION_ASC) {
+            nodes {
+              customerByCustomerIdAndEnvironment {
+                rowId
+                accountCustomersByCustomerIdAndEnvironment(orderBy: [CREATED_AT_ASC, ACCOUNT_ID_ASC]) { nodes { accountId } }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+const pick = (ids: string[]): string => ids[randomInt(ids.length)]!;
+
+export class RequestFactory {
+  private nextSsnSequence: number;
+  private writes = 0;
+
+  constructor(
+    private readonly environment: string,
+    private readonly ids: LoadIds,
+    ssnSequenceStart: number,
+  ) {
+    this.nextSsnSequence = ssnSequenceStart;
+  }
+
+  /** SSN sequence numbers handed out so far (the orchestrator starts the next run above them). */
+  get ssnSequencesUsed(): number {
+    return this.nextSsnSequence;
+  }
+
+  build(kind: LoadKind): Request {
+    switch (kind) {
+      case 'rest-get-customer':
+        return { method: 'GET', path: `/${this.environment}/customer/${pick(this.ids.customerIds)}` };
+      case 'rest-get-account':
+        return { method: 'GET', path: `/${this.environment}/account/${pick(this.ids.accountIds)}` };
+      case 'rest-post-customer':
+        return this.createCustomer();
+      case 'rest-put-customer':
+        return this.updateCustomer();
+      case 'graphql-nested':
+        return this.graphql(SERVICE_NESTED_QUERY);
+      case 'postgraphile-nested':
+        return this.graphql(POSTGRAPHILE_NESTED_QUERY);
+      case 'mixed':
+        return this.build(mixedKind());
+    }
+  }
+
+  private createCustomer(): Request {
+    const sequence = this.nextSsnSequence++;
+    const body = {
+      socialSecurityNumber: ssnForSequence(sequence),
+      dateOfBirth: '1985-04-12',
+      documentLocatorNumber: 20_000_000_000 + sequence,
+      preferredName: 'Alex',
+      firstName: 'Alexandra',
+      middleName: 'Jane',
+      lastName: 'Doe',
+      emails: [`alex.${sequence}@example.com`],
+      phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
+      addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
+    };
+    return {
+      method: 'POST',
+      path: `/${this.environment}/customer`,
+      headers: { 'idempotency-key': randomUUID() },
+      body: JSON.stringify(body),
+    };
+  }
+
+  private updateCustomer(): Request {
+    const n = this.writes++;
+    return {
+      method: 'PUT',
+      path: `/${this.environment}/customer/${pick(this.ids.customerIds)}`,
+      body: JSON.stringify({ preferredName: `Bench ${n % 1000}`, emails: [`bench.${n}@example.com`] }),
+    };
+  }
+
+  private graphql(query: string): Request {
+    return {
+      method: 'POST',
+      path: `/${this.environment}/graphql`,
+      body: JSON.stringify({ query, variables: { id: pick(this.ids.nestedCustomerIds) } }),
+    };
+  }
+}
+
+/** 80 % reads (REST customer 35, REST account 20, GraphQL nested 25), 20 % writes (create 10, update 10). */
+function mixedKind(): Exclude<LoadKind, 'mixed' | 'postgraphile-nested'> {
+  const roll = randomInt(100);
+  if (roll < 35) return 'rest-get-customer';
+  if (roll < 55) return 'rest-get-account';
+  if (roll < 80) return 'graphql-nested';
+  if (roll < 90) return 'rest-post-customer';
+  return 'rest-put-customer';
+}

