@@ -26,6 +26,21 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   runMigrationsOnStart: boolean;
+  /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
+  corsOrigins: string[];
+  graphql: GraphqlConfig;
+}
+
+export interface GraphqlConfig {
+  /** Schema introspection; off in production unless asked for. */
+  introspection: boolean;
+  /** Apollo Sandbox landing page and the offline GraphiQL explorer; off in production unless asked for. */
+  explorer: boolean;
+  maxDepth: number;
+  maxAliases: number;
+  maxRootFields: number;
+  maxCost: number;
+  maxTokens: number;
 }
 
 export interface PiiConfig {
@@ -110,7 +125,31 @@ const envSchema = z.object({
   BODY_LIMIT: byteSize.default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
+  CORS_ORIGINS: z
+    .string()
+    .transform(commaList)
+    .refine((origins) => origins.every(isOrigin), 'CORS_ORIGINS must be a comma-separated list of origins such as https://studio.apollographql.com (scheme, host and optional port; no path)')
+    .optional(),
+  GRAPHQL_INTROSPECTION: booleanFlag('GRAPHQL_INTROSPECTION').optional(),
+  GRAPHQL_EXPLORER: booleanFlag('GRAPHQL_EXPLORER').optional(),
+  GRAPHQL_MAX_DEPTH: integer('GRAPHQL_MAX_DEPTH', 1, 100).default(10),
+  GRAPHQL_MAX_ALIASES: integer('GRAPHQL_MAX_ALIASES', 0, 1000).default(30),
+  GRAPHQL_MAX_ROOT_FIELDS: integer('GRAPHQL_MAX_ROOT_FIELDS', 1, 1000).default(20),
+  GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
+  GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
 });
+
+/** Apollo Sandbox (studio.apollographql.com) calls the API from the browser; allowed outside production by default. */
+export const APOLLO_STUDIO_ORIGIN = 'https://studio.apollographql.com';
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 function decodeKey(name: string, base64: string, problems: string[]): Buffer | undefined {
   const key = Buffer.from(base64, 'base64');
@@ -187,5 +226,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
+    corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
+    graphql: {
+      introspection: raw.GRAPHQL_INTROSPECTION ?? raw.NODE_ENV !== 'production',
+      explorer: raw.GRAPHQL_EXPLORER ?? raw.NODE_ENV !== 'production',
+      maxDepth: raw.GRAPHQL_MAX_DEPTH,
+      maxAliases: raw.GRAPHQL_MAX_ALIASES,
+      maxRootFields: raw.GRAPHQL_MAX_ROOT_FIELDS,
+      maxCost: raw.GRAPHQL_MAX_COST,
+      maxTokens: raw.GRAPHQL_MAX_TOKENS,
+    },
   };
 }
