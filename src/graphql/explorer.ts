@@ -65,6 +65,7 @@ function page(environment: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>GraphiQL · ${environment} · Customer &amp; Account Service</title>
 <link rel="stylesheet" href="${assets}/graphiql.min.css">
 <style>html, body, #graphiql { height: 100%; margin: 0; }</style>
