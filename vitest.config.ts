@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Every test runs against real PostgreSQL: global-setup starts one (or uses TEST_DATABASE_URL) and
 // migrates a template database that each test file clones (test/support/database.ts).
 export default defineConfig({
+  // graphql ships CommonJS (main) and ESM (module) builds; Node loads the CommonJS one for Apollo and
+  // graphql-tools, so our code must get the same instance or `instanceof GraphQLError` fails across them.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

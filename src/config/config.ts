@@ -33,6 +33,22 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** How long an idempotency key and its stored result are kept. */
   idempotencyTtlHours: number;
+
+  /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
+  corsOrigins: string[];
+  graphql: GraphqlConfig;
+}
+
+export interface GraphqlConfig {
+  /** Schema introspection; off in production unless asked for. */
+  introspection: boolean;
+  /** Apollo Sandbox landing page and the offline GraphiQL explorer; off in production unless asked for. */
+  explorer: boolean;
+  maxDepth: number;
+  maxAliases: number;
+  maxRootFields: number;
+  maxCost: number;
+  maxTokens: number;
 }
 
 export interface PiiConfig {
@@ -127,7 +143,32 @@ const envSchema = z.object({
   OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
   OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
   OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
+
+  CORS_ORIGINS: z
+    .string()
+    .transform(commaList)
+    .refine((origins) => origins.every(isOrigin), 'CORS_ORIGINS must be a comma-separated list of origins such as https://studio.apollographql.com (scheme, host and optional port; no path)')
+    .optional(),
+  GRAPHQL_INTROSPECTION: booleanFlag('GRAPHQL_INTROSPECTION').optional(),
+  GRAPHQL_EXPLORER: booleanFlag('GRAPHQL_EXPLORER').optional(),
+  GRAPHQL_MAX_DEPTH: integer('GRAPHQL_MAX_DEPTH', 1, 100).default(10),
+  GRAPHQL_MAX_ALIASES: integer('GRAPHQL_MAX_ALIASES', 0, 1000).default(30),
+  GRAPHQL_MAX_ROOT_FIELDS: integer('GRAPHQL_MAX_ROOT_FIELDS', 1, 1000).default(20),
+  GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
+  GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
 });
+
+/** Apollo Sandbox (studio.apollographql.com) calls the API from the browser; allowed outside production by default. */
+export const APOLLO_STUDIO_ORIGIN = 'https://studio.apollographql.com';
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 function decodeKey(name: string, base64: string, problems: string[]): Buffer | undefined {
   const key = Buffer.from(base64, 'base64');
@@ -211,5 +252,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runMigrationsOnStart: raw.MIGRATE_ON_START,
     oidc,
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
+
+    corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
+    graphql: {
+      introspection: raw.GRAPHQL_INTROSPECTION ?? raw.NODE_ENV !== 'production',
+      explorer: raw.GRAPHQL_EXPLORER ?? raw.NODE_ENV !== 'production',
+      maxDepth: raw.GRAPHQL_MAX_DEPTH,
+      maxAliases: raw.GRAPHQL_MAX_ALIASES,
+      maxRootFields: raw.GRAPHQL_MAX_ROOT_FIELDS,
+      maxCost: raw.GRAPHQL_MAX_COST,
+      maxTokens: raw.GRAPHQL_MAX_TOKENS,
+    },
   };
 }

@@ -1,0 +1,16 @@
+import type { RequestContext } from '../auth/request-context.js';
+import type { DomainServices } from '../domain/services.js';
+import { createLoaders, type Loaders } from './loaders.js';
+
+/**
+ * What every resolver receives: the request context REST also uses (scope and logger, built by the same
+ * buildRequestContext), the domain services, and this request's batching loaders.
+ */
+export interface GraphqlContext extends RequestContext {
+  services: DomainServices;
+  loaders: Loaders;
+}
+
+export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {
+  return { ...request, services, loaders: createLoaders(services, request.scope) };
+}

@@ -1,0 +1,155 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  type ComplexityEstimator,
+  getComplexity,
+  simpleEstimator,
+} from 'graphql-query-complexity';
+import {
+  type FragmentDefinitionNode,
+  getDirectiveValues,
+  getVariableValues,
+  type GraphQLSchema,
+  Kind,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
+
+/**
+ * Protection against expensive documents, each limit configurable (GRAPHQL_MAX_*), each with its own
+ * error code. The document size limit is graphql-js's own `maxTokens` (Apollo `parseOptions`), applied
+ * while parsing; the shape limits below run as a validation rule after the standard rules passed, so they
+ * only ever see valid documents (known, acyclic fragments); the cost limit needs the variables and runs
+ * once the operation is resolved.
+ */
+export interface QueryLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxRootFields: number;
+  maxCost: number;
+}
+
+interface Shape {
+  depth: number;
+  aliases: number;
+}
+
+const isIntrospectionField = (name: string) => name.startsWith('__');
+
+/**
+ * Depth is the number of nested selection sets (`{ customer { accounts { name } } }` is 2). Introspection
+ * fields are not counted, as graphql-depth-limit does: tools' introspection queries are deep by nature.
+ */
+function measure(selectionSet: SelectionSetNode, context: ValidationContext, fragments: Map<string, Shape>): Shape {
+  let depth = 0;
+  let aliases = 0;
+  for (const selection of selectionSet.selections) {
+    let inner: Shape = { depth: 0, aliases: 0 };
+    if (selection.kind === Kind.FIELD) {
+      if (selection.alias) aliases += 1;
+      if (selection.selectionSet && !isIntrospectionField(selection.name.value)) {
+        const child = measure(selection.selectionSet, context, fragments);
+        inner = { depth: child.depth + 1, aliases: child.aliases };
+      }
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      inner = measure(selection.selectionSet, context, fragments);
+    } else {
+      inner = fragmentShape(context.getFragment(selection.name.value), context, fragments);
+    }
+    depth = Math.max(depth, inner.depth);
+    aliases += inner.aliases;
+  }
+  return { depth, aliases };
+}
+
+function fragmentShape(fragment: FragmentDefinitionNode | null | undefined, context: ValidationContext, fragments: Map<string, Shape>): Shape {
+  if (!fragment) return { depth: 0, aliases: 0 };
+  const known = fragments.get(fragment.name.value);
+  if (known) return known;
+  const shape = measure(fragment.selectionSet, context, fragments);
+  fragments.set(fragment.name.value, shape);
+  return shape;
+}
+
+function rootFieldCount(selectionSet: SelectionSetNode, context: ValidationContext): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) count += isIntrospectionField(selection.name.value) ? 0 : 1;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootFieldCount(selection.selectionSet, context);
+    else {
+      const fragment = context.getFragment(selection.name.value);
+      if (fragment) count += rootFieldCount(fragment.selectionSet, context);
+    }
+  }
+  return count;
+}
+
+/** Maximum depth, aliases and root fields, per operation. */
+export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAliases' | 'maxRootFields'>): ValidationRule {
+  return (context) => {
+    const fragments = new Map<string, Shape>();
+    return {
+      OperationDefinition(operation) {
+        const shape = measure(operation.selectionSet, context, fragments);
+        const rootFields = rootFieldCount(operation.selectionSet, context);
+        const limit = (code: string, message: string) =>
+          context.reportError(new ClientFacingError(message, { code, httpStatus: 400 }));
+        if (shape.depth > limits.maxDepth) {
+          limit(GraphqlErrorCodes.queryTooDeep, `The operation is nested ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH).`);
+        }
+        if (shape.aliases > limits.maxAliases) {
+          limit(GraphqlErrorCodes.tooManyAliases, `The operation uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES).`);
+        }
+        if (rootFields > limits.maxRootFields) {
+          limit(GraphqlErrorCodes.tooManyRootFields, `The operation selects ${rootFields} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS).`);
+        }
+        return false;
+      },
+    };
+  };
+}
+
+/**
+ * Cost of a field carrying `@listSize` (schema.graphql): one item's cost times the slicing argument
+ * (`first`) when given, else the assumed size. Other fields cost 1 plus their children.
+ */
+function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const directive = schema.getDirective('listSize');
+  return ({ field, args, childComplexity }) => {
+    if (!directive || !field.astNode) return undefined;
+    const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[] } | undefined;
+    if (!values) return undefined;
+    const sliced = (values.slicingArguments ?? []).map((name) => args[name]).find((value): value is number => typeof value === 'number');
+    return (1 + childComplexity) * (sliced ?? values.assumedSize ?? 1);
+  };
+}
+
+/** Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. */
+export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
+  const estimators = [listSizeEstimator(schema), simpleEstimator({ defaultComplexity: 1 })];
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, operation }) {
+          if (!operation) return;
+          // Invalid variables are reported by execution (BAD_USER_INPUT, values redacted); estimating with
+          // them would only produce a second, less precise error.
+          if (getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors) return;
+          let cost: number;
+          try {
+            cost = getComplexity({ schema, query: document, operationName: operation.name?.value, variables: request.variables ?? {}, estimators });
+          } catch {
+            cost = Number.POSITIVE_INFINITY; // too many nodes to even estimate
+          }
+          if (cost > maxCost) {
+            throw new ClientFacingError(
+              `The operation's estimated cost is ${Number.isFinite(cost) ? cost : 'too large to compute'}; at most ${maxCost} is allowed (GRAPHQL_MAX_COST). Ask for smaller pages or fewer nested lists.`,
+              { code: GraphqlErrorCodes.queryTooComplex, httpStatus: 400 },
+            );
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Account } from '../domain/accounts/account.js';
+import type { Customer } from '../domain/customers/customer.js';
+import type { Resolvers } from './generated/resolvers-types.js';
+import { loadExisting } from './loaders.js';
+import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
+
+/**
+ * The resolvers only translate: arguments go to the domain services untouched (mutation inputs as
+ * `unknown`, validated once, in the domain), and domain records come back as parents of the output
+ * types. Which fields leave is decided by schema.graphql, which has no field for the SSN or the
+ * document locator number; the domain records do not carry them either. Scalars: see scalars.ts.
+ */
+const isCustomer = (record: Customer | Account): record is Customer => 'customerId' in record;
+
+export const resolvers: Resolvers = {
+  Query: {
+    customer: (_parent, { customerId }, { loaders }) => loaders.customers.load(customerId),
+    account: (_parent, { accountId }, { loaders }) => loaders.accounts.load(accountId),
+    customers: async (_parent, args, { services, scope, loaders }) => {
+      const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(scope, request));
+      for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
+      return page;
+    },
+    accounts: async (_parent, args, { services, scope, loaders }) => {
+      const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(scope, request));
+      for (const account of page.items) loaders.accounts.prime(account.accountId, account);
+      return page;
+    },
+    // Ids are UUIDv7 for both kinds of record, so at most one of the two look-ups finds something.
+    node: async (_parent, { id }, { loaders }) => {
+      const [customer, account] = await Promise.all([loaders.customers.load(id), loaders.accounts.load(id)]);
+      return customer ?? account;
+    },
+  },
+
+  Mutation: {
+    createCustomer: async (_parent, { input }, { services, scope }) => {
+      const { customerId } = await services.customers.create(scope, input as unknown);
+      return services.customers.get(scope, customerId);
+    },
+    updateCustomer: async (_parent, { customerId, input }, { services, scope, loaders }) => {
+      const customer = await services.customers.update(scope, customerId, input as unknown);
+      loaders.customers.clear(customerId).prime(customerId, customer);
+      return customer;
+    },
+    deleteCustomer: async (_parent, { customerId }, { services, scope, loaders }) => {
+      await services.customers.delete(scope, customerId);
+      loaders.customers.clear(customerId);
+      return customerId;
+    },
+    createAccount: async (_parent, { input }, { services, scope, loaders }) => {
+      const account = await services.accounts.create(scope, input as unknown);
+      // Links changed: customers read earlier in this request have stale accountIds.
+      loaders.customers.clearAll();
+      return account;
+    },
+    updateAccount: async (_parent, { accountId, input }, { services, scope, loaders }) => {
+      const account = await services.accounts.update(scope, accountId, input as unknown);
+      loaders.accounts.clear(accountId).prime(accountId, account);
+      return account;
+    },
+    deleteAccount: async (_parent, { accountId }, { services, scope, loaders }) => {
+      await services.accounts.delete(scope, accountId);
+      loaders.accounts.clear(accountId);
+      loaders.customers.clearAll();
+      return accountId;
+    },
+  },
+
+  Node: {
+    __resolveType: (record) => (isCustomer(record) ? 'Customer' : 'Account'),
+  },
+
+  Customer: {
+    id: (customer) => customer.customerId,
+    accounts: (customer, _args, { loaders }) => loadExisting(loaders.accounts, customer.accountIds),
+  },
+
+  Account: {
+    id: (account) => account.accountId,
+    customers: (account, _args, { loaders }) => loadExisting(loaders.customers, account.customerIds),
+  },
+
+  CustomerConnection: {
+    edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('customer', node.customerId), node })),
+    nodes: (page) => page.items,
+    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
+  },
+
+  AccountConnection: {
+    edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('account', node.accountId), node })),
+    nodes: (page) => page.items,
+    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
+  },
+};
+
+const endCursor = (kind: 'customer' | 'account', lastId: string | undefined) => (lastId === undefined ? null : encodeCursor(kind, lastId));

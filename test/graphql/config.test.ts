@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { TEST_PII_ENV } from '../support/service.js';
+
+const base = { API_TOKENS: 'a-token-of-at-least-16-chars', ...TEST_PII_ENV };
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('GraphQL configuration', () => {
+  it('defaults: explorers, introspection and Apollo Studio CORS outside production; none in production', () => {
+    const development = loadConfig(base);
+    expect(development.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 10, maxAliases: 30, maxRootFields: 20, maxCost: 5000, maxTokens: 2000 });
+    expect(development.corsOrigins).toEqual(['https://studio.apollographql.com']);
+    const production = loadConfig({ ...base, NODE_ENV: 'production' });
+    expect(production.graphql).toMatchObject({ introspection: false, explorer: false });
+    expect(production.corsOrigins).toEqual([]);
+  });
+
+  it('every setting can be overridden', () => {
+    const config = loadConfig({
+      ...base,
+      NODE_ENV: 'production',
+      GRAPHQL_INTROSPECTION: 'true',
+      GRAPHQL_EXPLORER: '1',
+      GRAPHQL_MAX_DEPTH: '7',
+      GRAPHQL_MAX_ALIASES: '0',
+      GRAPHQL_MAX_ROOT_FIELDS: '2',
+      GRAPHQL_MAX_COST: '100',
+      GRAPHQL_MAX_TOKENS: '500',
+      CORS_ORIGINS: 'https://studio.apollographql.com, http://localhost:5173',
+    });
+    expect(config.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 7, maxAliases: 0, maxRootFields: 2, maxCost: 100, maxTokens: 500 });
+    expect(config.corsOrigins).toEqual(['https://studio.apollographql.com', 'http://localhost:5173']);
+  });
+
+  it('names the variable and the rule when a value is wrong', () => {
+    expect(problems({ GRAPHQL_MAX_DEPTH: '0' })).toEqual(['GRAPHQL_MAX_DEPTH: GRAPHQL_MAX_DEPTH must be between 1 and 100']);
+    expect(problems({ GRAPHQL_MAX_COST: 'lots' })).toEqual(['GRAPHQL_MAX_COST: GRAPHQL_MAX_COST must be a whole number']);
+    expect(problems({ GRAPHQL_INTROSPECTION: 'yes' })).toEqual(['GRAPHQL_INTROSPECTION: GRAPHQL_INTROSPECTION must be true or false']);
+    expect(problems({ CORS_ORIGINS: 'https://studio.apollographql.com/path' })[0]).toMatch(/^CORS_ORIGINS: CORS_ORIGINS must be a comma-separated list of origins/);
+    expect(problems({ CORS_ORIGINS: '*' })[0]).toMatch(/^CORS_ORIGINS/);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.js';
+import { errorCodes, graphql } from './helpers.js';
+
+/** Small limits so each can be crossed with a readable document; the defaults are in docs/graphql.md. */
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService({
+    GRAPHQL_MAX_DEPTH: '4',
+    GRAPHQL_MAX_ALIASES: '3',
+    GRAPHQL_MAX_ROOT_FIELDS: '3',
+    GRAPHQL_MAX_COST: '1000',
+    GRAPHQL_MAX_TOKENS: '200',
+  });
+});
+afterAll(async () => service?.stop());
+
+const expectRefused = async (query: string, code: string, message: RegExp) => {
+  service.statements.count = 0;
+  const result = await graphql(service, query);
+  expect(result.status).toBe(400);
+  expect(errorCodes(result), JSON.stringify(result.json)).toEqual([code]);
+  expect(result.json.errors[0].message).toMatch(message);
+  expect(result.json).not.toHaveProperty('data');
+  expect(service.statements.count).toBe(0); // refused before any resolver ran
+};
+
+describe('query limits', () => {
+  it('depth: 4 nested selection sets pass, 5 are QUERY_TOO_DEEP', async () => {
+    const ok = await graphql(service, '{ customers(first: 1) { edges { node { accounts { accountId } } } } }');
+    expect(ok.status).toBe(200);
+    await expectRefused('{ customers(first: 1) { edges { node { accounts { customers { customerId } } } } } }', 'QUERY_TOO_DEEP', /nested 5 levels deep; at most 4 .*GRAPHQL_MAX_DEPTH/);
+  });
+
+  it('depth counts through fragments', async () => {
+    await expectRefused(
+      'query { customers(first: 1) { ...C } } fragment C on CustomerConnection { edges { node { accounts { customers { customerId } } } } }',
+      'QUERY_TOO_DEEP',
+      /nested 5 levels/,
+    );
+  });
+
+  it('aliases: more than 3 are TOO_MANY_ALIASES', async () => {
+    await expectRefused('{ customers { a: pageInfo { b: hasNextPage c: endCursor d: hasNextPage } } }', 'TOO_MANY_ALIASES', /4 aliases; at most 3 .*GRAPHQL_MAX_ALIASES/);
+  });
+
+  it('root fields: more than 3 are TOO_MANY_ROOT_FIELDS', async () => {
+    await expectRefused(
+      '{ customers { pageInfo { hasNextPage } } accounts { pageInfo { hasNextPage } } customer(customerId: "x") { customerId } account(accountId: "x") { accountId } }',
+      'TOO_MANY_ROOT_FIELDS',
+      /4 root fields; at most 3 .*GRAPHQL_MAX_ROOT_FIELDS/,
+    );
+  });
+
+  it('cost: page size multiplies nested lists; over the limit is QUERY_TOO_COMPLEX', async () => {
+    const query = 'query($n: Int) { customers(first: $n) { nodes { accounts { accountId } } } }';
+    const small = await graphql(service, query, { n: 2 });
+    expect(small.status).toBe(200);
+    service.statements.count = 0;
+    const large = await graphql(service, query, { n: 100 });
+    expect(large.status).toBe(400);
+    expect(errorCodes(large)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(large.json.errors[0].message).toMatch(/estimated cost is 2200; at most 1000 .*GRAPHQL_MAX_COST/); // the example in docs/graphql.md
+    expect(service.statements.count).toBe(0);
+  });
+
+  it('document size: more than 200 tokens is DOCUMENT_TOO_LARGE', async () => {
+    const fields = Array.from({ length: 250 }, () => 'hasNextPage').join(' ');
+    await expectRefused(`{ customers { pageInfo { ${fields} } } }`, 'DOCUMENT_TOO_LARGE', /GRAPHQL_MAX_TOKENS/);
+  });
+
+  it('a deliberately broken document is a 400 parse error, never a 500', async () => {
+    for (const query of ['{', '}}}', 'query {', '{ a(b: ) }', '"unterminated', '{ ...on }', '#'.repeat(500)]) {
+      const result = await graphql(service, query);
+      expect(result.status, query).toBe(400);
+      expect(['GRAPHQL_PARSE_FAILED', 'BAD_REQUEST', 'DOCUMENT_TOO_LARGE']).toContain(errorCodes(result)[0]);
+    }
+  });
+
+  it('batching is off: a JSON array of operations is refused', async () => {
+    const result = await service.call('POST', '/sandbox/graphql', { body: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
+    expect(result.status).toBe(400);
+    expect(errorCodes(result)).toEqual(['BAD_REQUEST']);
+    expect(result.json.errors[0].message).toMatch(/batching disabled/i);
+  });
+
+  it('CSRF prevention: a "simple" cross-site request (text/plain POST, or GET without a preflight header) is refused', async () => {
+    const post = await service.call('POST', '/sandbox/graphql', { rawBody: JSON.stringify({ query: '{ __typename }' }), headers: { 'content-type': 'text/plain' } });
+    expect(post.status).toBe(400);
+    expect(post.json.errors[0].message).toMatch(/Cross-Site Request Forgery/);
+    const get = await service.call('GET', `/sandbox/graphql?query=${encodeURIComponent('{ __typename }')}`);
+    expect(get.status).toBe(400);
+    expect(get.json.errors[0].message).toMatch(/Cross-Site Request Forgery/);
+  });
+});
