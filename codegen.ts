@@ -23,6 +23,8 @@ const config: CodegenConfig = {
           Account: '../../domain/accounts/account.js#Account',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
+          AuditEvent: '../../domain/audit/audit-event.js#AuditEvent',
+          AuditEventConnection: '../../domain/audit/audit.service.js#AuditPage',
         },
         mapperTypeSuffix: 'Model',
         resolverTypeWrapperSignature: 'Promise<T> | T',

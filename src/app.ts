@@ -3,6 +3,7 @@ import { createGraphqlMiddleware } from './graphql/middleware.js';
 import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
 import { requestLogging } from './http/request-logging.js';
+import { securityHeaders } from './http/security-headers.js';
 import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
 import { createRestRouter } from './rest/router.js';
 
@@ -14,7 +15,10 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip (the per-address budget for failed authentication) is the client's only behind trusted proxies.
+  if (deps.config.trustProxyHops > 0) app.set('trust proxy', deps.config.trustProxyHops);
   app.use(requestLogging(deps.logger));
+  app.use(securityHeaders());
   app.use(healthRouter(deps));
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);

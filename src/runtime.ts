@@ -16,6 +16,7 @@ import { createPool } from './db/pool.js';
 import { createPrismaClient } from './db/prisma-client.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
+import { createRateLimits } from './http/rate-limit.js';
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
@@ -74,6 +75,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       idempotencyTtlHours: config.idempotencyTtlHours,
     });
 
+    const rateLimits = createRateLimits(config.rateLimit, logger);
+    cleanups.push(() => rateLimits.close());
     const { app, close: closeSurfaces } = await createHttpApp({
       config,
       logger,
@@ -85,6 +88,7 @@ export async function startService(config: Config, logger: Logger, options: Star
         onTouchFailed: (error) => logger.warn({ err: { message: (error as Error).message } }, 'could not record a token\'s last use'),
       }),
       environments: new Set(config.environments),
+      rateLimits,
       checkReadiness: readinessCheck(pool),
     });
     cleanups.push(closeSurfaces);

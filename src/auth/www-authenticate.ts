@@ -1,4 +1,4 @@
-import type { BearerChallenge } from '../domain/errors.js';
+import type { BearerChallenge, DomainError } from '../domain/errors.js';
 
 export const BEARER_REALM = 'customer-account-service';
 
@@ -18,4 +18,14 @@ export function bearerChallengeHeader(challenge: BearerChallenge, description?: 
     if (challenge.scope) attributes.push(`scope=${quoted(challenge.scope)}`);
   }
   return `Bearer ${attributes.join(', ')}`;
+}
+
+/**
+ * The `WWW-Authenticate` value both surfaces send with a 401 or 403 DomainError (undefined for any other
+ * error): the challenge the auth layer attached, described by the error's message when it names an error.
+ */
+export function challengeHeaderFor(error: DomainError): string | undefined {
+  if (error.kind !== 'forbidden' && error.kind !== 'unauthenticated') return undefined;
+  const challenge = error.challenge ?? {};
+  return bearerChallengeHeader(challenge, challenge.error ? error.message : undefined);
 }

@@ -37,6 +37,23 @@ export interface Config {
   /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
   corsOrigins: string[];
   graphql: GraphqlConfig;
+  rateLimit: RateLimitConfig;
+  /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
+  trustProxyHops: number;
+}
+
+/** Request budgets (docs/security.md, "Rate limits"); 0 points turns a budget off. */
+export interface RateLimitConfig {
+  /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
+  points: number;
+  durationS: number;
+  /** Refused bearer tokens one client address may send per window before it is refused outright. */
+  authFailures: number;
+  authFailuresDurationS: number;
+  /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
+  graphqlCostPerPoint: number;
+  /** Shared counters for several instances; undefined keeps them in this process's memory. */
+  redisUrl: string | undefined;
 }
 
 export interface GraphqlConfig {
@@ -156,7 +173,26 @@ const envSchema = z.object({
   GRAPHQL_MAX_ROOT_FIELDS: integer('GRAPHQL_MAX_ROOT_FIELDS', 1, 1000).default(20),
   GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
+
+  RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
+  RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
+  RATE_LIMIT_AUTH_FAILURES: integer('RATE_LIMIT_AUTH_FAILURES', 0, 1_000_000).optional(),
+  RATE_LIMIT_AUTH_FAILURES_DURATION_S: integer('RATE_LIMIT_AUTH_FAILURES_DURATION_S', 1, 86_400).default(300),
+  RATE_LIMIT_GRAPHQL_COST_PER_POINT: integer('RATE_LIMIT_GRAPHQL_COST_PER_POINT', 1, 10_000_000).default(100),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379/0')
+    .optional(),
+  TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 10).default(0),
 });
+
+/**
+ * Rate limits are on by default, generous enough for any single well-behaved client; under NODE_ENV=test
+ * they are off unless set, so test suites that send hundreds of requests (or wrong tokens on purpose)
+ * from one address are not throttled. Tests of the limits set small budgets explicitly.
+ */
+export const RATE_LIMIT_DEFAULTS = { points: 6000, authFailures: 20 } as const;
 
 /** Apollo Sandbox (studio.apollographql.com) calls the API from the browser; allowed outside production by default. */
 export const APOLLO_STUDIO_ORIGIN = 'https://studio.apollographql.com';
@@ -263,5 +299,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: raw.GRAPHQL_MAX_COST,
       maxTokens: raw.GRAPHQL_MAX_TOKENS,
     },
+    rateLimit: {
+      points: raw.RATE_LIMIT_POINTS ?? (raw.NODE_ENV === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),
+      durationS: raw.RATE_LIMIT_DURATION_S,
+      authFailures: raw.RATE_LIMIT_AUTH_FAILURES ?? (raw.NODE_ENV === 'test' ? 0 : RATE_LIMIT_DEFAULTS.authFailures),
+      authFailuresDurationS: raw.RATE_LIMIT_AUTH_FAILURES_DURATION_S,
+      graphqlCostPerPoint: raw.RATE_LIMIT_GRAPHQL_COST_PER_POINT,
+      redisUrl: raw.REDIS_URL,
+    },
+    trustProxyHops: raw.TRUST_PROXY_HOPS,
   };
 }

@@ -16,6 +16,7 @@ export const ErrorCodes = [
   'ENVIRONMENT_NOT_FOUND',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'RATE_LIMITED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -28,7 +29,8 @@ export type ErrorKind =
   | 'unavailable' // a dependency (the database) cannot be reached
   | 'unauthenticated' // no valid credentials
   | 'forbidden' // valid credentials that may not do this
-  | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
+  | 'unprocessable' // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
+  | 'rate_limited'; // the caller spent its request budget (raised by the HTTP layer's rate limits, src/http/rate-limit.ts)
 
 export interface ErrorDetail {
   field?: string;
@@ -136,3 +138,11 @@ export const idempotencyKeyInProgress = () =>
 
 export const environmentNotFound = (configured: readonly string[]) =>
   new DomainError('ENVIRONMENT_NOT_FOUND', 'not_found', `Unknown environment. Configured environments: ${configured.join(', ')}.`);
+
+/** The caller's budget is spent; the surfaces add Retry-After and RateLimit-* headers. */
+export const rateLimited = (retryAfterS: number) =>
+  new DomainError('RATE_LIMITED', 'rate_limited', `Too many requests for this token; retry in ${retryAfterS} s.`);
+
+/** Too many refused bearer tokens from one client address (token guessing is slowed down, not just refused). */
+export const tooManyFailedAuthentications = (retryAfterS: number) =>
+  new DomainError('RATE_LIMITED', 'rate_limited', `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`);

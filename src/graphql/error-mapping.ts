@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApolloServerErrorCode, unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { challengeHeaderFor } from '../auth/www-authenticate.js';
 import { type DomainError, type ErrorCode, isDomainError } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -59,21 +60,33 @@ const STATUS_BEFORE_EXECUTION: Partial<Record<DomainError['kind'], number>> = {
   forbidden: 403,
   not_found: 404,
   unavailable: 503,
+  rate_limited: 429,
 };
 
 /**
- * A DomainError raised before execution (while building the request context) as a GraphQLError with
- * the HTTP status REST would use; 401 carries `WWW-Authenticate: Bearer` (RFC 6750).
+ * A DomainError raised before execution (auth step, rate limits) as a GraphQLError with the HTTP status
+ * REST would use; 401 and 403 carry the same `WWW-Authenticate` challenge as REST (RFC 6750).
  */
 export function requestGraphqlError(error: DomainError): GraphQLError {
   const status = STATUS_BEFORE_EXECUTION[error.kind] ?? 400;
   const headers = new Map<string, string>();
-  if (error.kind === 'unauthenticated') headers.set('www-authenticate', 'Bearer');
+  const challenge = challengeHeaderFor(error);
+  if (challenge !== undefined) headers.set('www-authenticate', challenge);
   return new GraphQLError(error.message, { originalError: error, extensions: { code: error.code, http: { status, headers } } });
 }
 
+/**
+ * `code` and `details` as in REST; a refused token or a missing scope also carries the RFC 6750 challenge
+ * (`challenge: { error: "insufficient_scope", scope: "customers:write" }`), also when a single field was
+ * refused and the response is a 200 with partial data.
+ */
 function domainExtensions(error: DomainError): Record<string, unknown> {
-  return { code: error.code satisfies ErrorCode, ...(error.details !== undefined && { details: error.details }) };
+  const challenge = error.challenge && Object.keys(error.challenge).length > 0 ? { ...error.challenge } : undefined;
+  return {
+    code: error.code satisfies ErrorCode,
+    ...(error.details !== undefined && { details: error.details }),
+    ...(challenge !== undefined && { challenge }),
+  };
 }
 
 /** Apollo's `formatError`: decides message and extensions of every error sent to a client. */

@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import {
   type ComplexityEstimator,
   getComplexity,
@@ -125,13 +125,20 @@ function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
   };
 }
 
-/** Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. */
-export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
+/** What happens with an accepted operation's cost (the rate limit charges it: src/graphql/rate-limit.ts). */
+export type CostListener<TContext extends BaseContext> = (cost: number, request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<void>;
+
+/**
+ * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs; an accepted
+ * operation's cost goes to `onCost`, so the cost is estimated once per request.
+ */
+export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>): ApolloServerPlugin<TContext> {
   const estimators = [listSizeEstimator(schema), simpleEstimator({ defaultComplexity: 1 })];
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operation }) {
+        async didResolveOperation(requestContext) {
+          const { request, document, operation } = requestContext;
           if (!operation) return;
           // Invalid variables are reported by execution (BAD_USER_INPUT, values redacted); estimating with
           // them would only produce a second, less precise error.
@@ -148,6 +155,7 @@ export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloS
               { code: GraphqlErrorCodes.queryTooComplex, httpStatus: 400 },
             );
           }
+          await onCost?.(cost, requestContext);
         },
       };
     },

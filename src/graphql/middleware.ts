@@ -2,17 +2,21 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import cors from 'cors';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { GraphQLError } from 'graphql';
-import { buildRequestContext, type RequestContext } from '../auth/request-context.js';
+import type { RequestContext } from '../auth/request-context.js';
 import { type DomainError, environmentNotFound, isDomainError } from '../domain/errors.js';
+import { authenticateRequest } from '../http/authenticate-request.js';
+import { corsPolicy } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
+import { allowOwnPagePolicy } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { ClientFacingError, describeUnexpected, errorResponseBody, errorScope, formatGraphqlError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
+import { idempotentReplayPlugin } from './idempotency.js';
 import { costLimitPlugin, operationShapeRule } from './limits.js';
+import { chargeOperationCost } from './rate-limit.js';
 import { buildGraphqlSchema } from './schema.js';
 
 export const GRAPHQL_PATH = '/:environment/graphql';
@@ -43,17 +47,14 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     maxRecursiveSelections: true,
     validationRules: [operationShapeRule(settings)],
     logger: apolloLogger(deps.logger),
-    plugins: [costLimitPlugin(schema, settings.maxCost), landingPage(settings.explorer)],
+    plugins: [costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)), idempotentReplayPlugin(), landingPage(settings.explorer)],
   });
   await server.start();
 
   const attempts = new WeakMap<Request, ContextAttempt>();
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const context = await buildRequestContext(
-        { requestId: res.locals.requestId, environment: String(req.params.environment), authorization: req.get('authorization'), logger: res.locals.logger },
-        deps,
-      );
+      const context = await authenticateRequest(req, res, String(req.params.environment), deps);
       attempts.set(req, { ok: true, context });
     } catch (error) {
       if (!isDomainError(error)) throw error;
@@ -80,7 +81,8 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
   router
     .route(GRAPHQL_PATH)
     .all(
-      cors({ origin: deps.config.corsOrigins, methods: ['GET', 'POST'], exposedHeaders: ['X-Request-Id'], maxAge: 600 }),
+      corsPolicy(deps.config.corsOrigins, ['GET', 'POST']),
+      ...(settings.explorer ? [sandboxPagePolicy] : []),
       express.json({ limit: deps.config.bodyLimitBytes }),
       authenticate,
       (req, res, next) => errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => apollo(req, res, next)),
@@ -96,6 +98,12 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
   router.use(edgeErrorHandler);
 
   return { router, close: () => server.stop() };
+}
+
+/** The Sandbox landing page (GET from a browser) brings its own `<meta>` CSP for Apollo's CDN; the API's would block it. */
+function sandboxPagePolicy(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') allowOwnPagePolicy(res);
+  next();
 }
 
 function landingPage(enabled: boolean): ApolloServerPlugin {

@@ -1,6 +1,7 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { Customer } from '../domain/customers/customer.js';
 import type { Resolvers } from './generated/resolvers-types.js';
+import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting } from './loaders.js';
 import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
 
@@ -34,9 +35,11 @@ export const resolvers: Resolvers = {
   },
 
   Mutation: {
-    createCustomer: async (_parent, { input }, { services, scope }) => {
-      const { customerId } = await services.customers.create(scope, input as unknown);
-      return services.customers.get(scope, customerId);
+    createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const created = await services.customers.create(scope, input as unknown, createOptions(idempotencyKey));
+      noteReplay(context, info, created);
+      return services.customers.get(scope, created.customerId);
     },
     updateCustomer: async (_parent, { customerId, input }, { services, scope, loaders }) => {
       const customer = await services.customers.update(scope, customerId, input as unknown);
@@ -48,8 +51,10 @@ export const resolvers: Resolvers = {
       loaders.customers.clear(customerId);
       return customerId;
     },
-    createAccount: async (_parent, { input }, { services, scope, loaders }) => {
-      const account = await services.accounts.create(scope, input as unknown);
+    createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
+      const { services, scope, loaders } = context;
+      const account = await services.accounts.create(scope, input as unknown, createOptions(idempotencyKey));
+      noteReplay(context, info, account);
       // Links changed: customers read earlier in this request have stale accountIds.
       loaders.customers.clearAll();
       return account;

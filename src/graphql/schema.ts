@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { auditResolvers } from './audit.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
 
@@ -11,7 +12,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.
 export function buildGraphqlSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [resolvers, scalarResolvers],
+    resolvers: [resolvers, auditResolvers, scalarResolvers],
     // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
   });

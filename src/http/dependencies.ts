@@ -2,6 +2,7 @@ import type { Authenticator } from '../auth/bearer-token.js';
 import type { Config } from '../config/config.js';
 import type { DomainServices } from '../domain/services.js';
 import type { Logger } from '../logging/logger.js';
+import type { RateLimits } from './rate-limit.js';
 
 export interface Readiness {
   ready: boolean;
@@ -15,5 +16,6 @@ export interface HttpDependencies {
   services: DomainServices;
   authenticator: Authenticator;
   environments: ReadonlySet<string>;
+  rateLimits: RateLimits;
   checkReadiness(): Promise<Readiness>;
 }

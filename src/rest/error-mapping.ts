@@ -1,4 +1,4 @@
-import { bearerChallengeHeader } from '../auth/www-authenticate.js';
+import { challengeHeaderFor } from '../auth/www-authenticate.js';
 import { type DomainError, type ErrorKind, isDomainError } from '../domain/errors.js';
 import type { ErrorBody } from './envelope.js';
 
@@ -62,6 +62,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
   unauthenticated: 401,
   forbidden: 403,
+  rate_limited: 429,
 };
 
 export interface HttpFailure {
@@ -92,13 +93,13 @@ function fromDomainError(error: DomainError): HttpFailure {
 
 /**
  * RFC 6750 §3: 401 and 403 carry the challenge the auth layer attached to the error (it knows whether the
- * token was missing, malformed, refused or short of a scope); 503 asks the caller to retry shortly.
+ * token was missing, malformed, refused or short of a scope); 503 asks the caller to retry shortly. A 429's
+ * Retry-After and RateLimit-* headers are already set by the rate limit step (src/http/authenticate-request.ts).
  */
 function headersFor(error: DomainError): Record<string, string> {
   if (error.kind === 'unavailable') return { 'Retry-After': '1' };
-  if (error.kind !== 'forbidden' && error.kind !== 'unauthenticated') return {};
-  const challenge = error.challenge ?? {};
-  return { 'WWW-Authenticate': bearerChallengeHeader(challenge, challenge.error ? error.message : undefined) };
+  const challenge = challengeHeaderFor(error);
+  return challenge === undefined ? {} : { 'WWW-Authenticate': challenge };
 }
 
 function fromHttpError(error: HttpError, unexpected: boolean): HttpFailure {

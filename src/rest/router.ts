@@ -1,7 +1,8 @@
 import { type Request, type Response, Router } from 'express';
-import { buildRequestContext } from '../auth/request-context.js';
 import { isReplayed } from '../domain/idempotency/idempotent-creation.js';
 import type { RequestScope } from '../domain/scope.js';
+import { authenticateRequest } from '../http/authenticate-request.js';
+import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
@@ -39,14 +40,17 @@ const METHODS_WITH_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
 /**
  * The REST contract: eight operations on two resources. Every operation resolves the request context
- * (environment, then bearer token), reads the JSON body if the method has one, calls the domain service
- * and presents the result. Business rules live in the services; errors go to the final error handler
- * (src/rest/fallbacks.ts) through Express's async error propagation.
+ * (environment, bearer token and rate limits: src/http/authenticate-request.ts), reads the JSON body if
+ * the method has one, calls the domain service and presents the result. Business rules live in the
+ * services; errors go to the final error handler (src/rest/fallbacks.ts) through Express's async error
+ * propagation.
  */
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
   const { customers, accounts, audit } = deps.services;
+  // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
+  router.use(corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']));
 
   const mount = (family: EnvelopeFamily, path: string, operations: Partial<Record<Method, Operation>>) => {
     const route = router.route(path);
@@ -104,15 +108,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
 
 function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: Method, operation: Operation) {
   return async (req: Request, res: Response) => {
-    const context = await buildRequestContext(
-      {
-        requestId: res.locals.requestId,
-        environment: pathParams(req).environment ?? '',
-        authorization: req.get('authorization'),
-        logger: res.locals.logger,
-      },
-      deps,
-    );
+    const context = await authenticateRequest(req, res, pathParams(req).environment ?? '', deps);
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;

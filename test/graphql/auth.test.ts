@@ -12,15 +12,16 @@ afterAll(async () => service?.stop());
 const QUERY = '{ customers(first: 1) { nodes { customerId } } }';
 
 describe('authentication and environments (same request context as REST)', () => {
+  const realm = 'Bearer realm="customer-account-service"';
   it.each([
-    ['no Authorization header', undefined],
-    ['a malformed header', 'Basic dXNlcjpwYXNz'],
-    ['an unknown token', 'Bearer not-a-configured-token-at-all'],
-    ['an empty bearer', 'Bearer '],
-  ])('answers 401 UNAUTHENTICATED to %s, with WWW-Authenticate and no data', async (_case, authorization) => {
+    ['no Authorization header', undefined, realm],
+    ['a malformed header', 'Basic dXNlcjpwYXNz', `${realm}, error="invalid_request", error_description="The Authorization header must be: Bearer <token>."`],
+    ['an unknown token', 'Bearer not-a-configured-token-at-all', `${realm}, error="invalid_token", error_description="The bearer token is not valid."`],
+    ['an empty bearer', 'Bearer ', `${realm}, error="invalid_request", error_description="The Authorization header must be: Bearer <token>."`],
+  ])('answers 401 UNAUTHENTICATED to %s, with the same WWW-Authenticate as REST and no data', async (_case, authorization, challenge) => {
     const result = await graphql(service, QUERY, undefined, { auth: false, headers: authorization ? { authorization } : {} });
     expect(result.status).toBe(401);
-    expect(result.headers.get('www-authenticate')).toBe('Bearer');
+    expect(result.headers.get('www-authenticate')).toBe(challenge);
     expect(errorCodes(result)).toEqual(['UNAUTHENTICATED']);
     expect(result.json).not.toHaveProperty('data');
     expect(result.json.errors[0].extensions.requestId).toBe(result.headers.get('x-request-id'));

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerNotFound, DomainError, fieldsNotUpdatable, referencedCustomersNotFound, unauthenticated, validationFailed } from '../../src/domain/errors.js';
+import { customerNotFound, DomainError, fieldsNotUpdatable, rateLimited, referencedCustomersNotFound, unauthenticated, validationFailed } from '../../src/domain/errors.js';
 import { errorScope, formatGraphqlError, redactSyntaxError, redactValidationError, requestGraphqlError } from '../../src/graphql/error-mapping.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
@@ -39,7 +39,13 @@ describe('error mapping (one module, same codes as REST)', () => {
 
   it('gives errors raised before execution the HTTP status REST uses', () => {
     const error = requestGraphqlError(unauthenticated('Send a token.'));
-    expect(error.extensions.http).toEqual({ status: 401, headers: new Map([['www-authenticate', 'Bearer']]) });
+    expect(error.extensions.http).toEqual({ status: 401, headers: new Map([['www-authenticate', 'Bearer realm="customer-account-service"']]) });
+    const refused = requestGraphqlError(unauthenticated('The bearer token is not valid.', { error: 'invalid_token' }));
+    expect(refused.extensions.http).toEqual({
+      status: 401,
+      headers: new Map([['www-authenticate', 'Bearer realm="customer-account-service", error="invalid_token", error_description="The bearer token is not valid."']]),
+    });
+    expect(requestGraphqlError(rateLimited(7)).extensions.http).toMatchObject({ status: 429 });
     expect(requestGraphqlError(new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'x')).extensions.http).toMatchObject({ status: 503 });
   });
 

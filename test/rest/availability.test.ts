@@ -11,6 +11,7 @@ import { StaticTokenAuthenticator } from '../../src/auth/bearer-token.js';
 import { loadConfig } from '../../src/config/config.js';
 import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import type { DomainServices } from '../../src/domain/services.js';
+import { createRateLimits } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, TEST_PII_ENV } from '../support/service.js';
@@ -85,12 +86,14 @@ describe('500 INTERNAL_ERROR', () => {
         },
       },
     );
+    const logger = createLogger({ level: 'info', pretty: false, destination });
     const { app, close } = await createHttpApp({
       config,
-      logger: createLogger({ level: 'info', pretty: false, destination }),
+      logger,
       services: { customers: failing, accounts: failing } as unknown as DomainServices,
       authenticator: new StaticTokenAuthenticator([token]),
       environments: new Set(config.environments),
+      rateLimits: createRateLimits(config.rateLimit, logger),
       checkReadiness: async () => ({ ready: true, checks: {} }),
     });
     const server = await new Promise<Server>((resolve) => {

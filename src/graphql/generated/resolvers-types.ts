@@ -3,6 +3,8 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { Customer as CustomerModel } from '../../domain/customers/customer.js';
 import type { Account as AccountModel } from '../../domain/accounts/account.js';
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel } from '../pagination.js';
+import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-event.js';
+import type { AuditPage as AuditPageModel } from '../../domain/audit/audit.service.js';
 import type { GraphqlContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -102,6 +104,52 @@ export type AddressInput = {
   type: Scalars['String']['input'];
   /** Postal code, up to 20 characters. */
   zip: Scalars['String']['input'];
+};
+
+/**
+ * One successful write, as the audit trail keeps it: who, what, when and the names of the fields written.
+ * Never the values written, so no social security number or document locator number can appear here.
+ */
+export type AuditEvent = {
+  __typename?: 'AuditEvent';
+  /** Names of the fields the write set: every field given on create, the fields sent on update, none on delete. */
+  changedFields: Array<Scalars['String']['output']>;
+  /** The event's id (a time-ordered UUID). */
+  eventId: Scalars['ID']['output'];
+  /** The idempotency key the write was sent with, or null. */
+  idempotencyKey: Maybe<Scalars['String']['output']>;
+  /** When the write happened: ISO 8601 in UTC. */
+  occurredAt: Scalars['String']['output'];
+  /** `customer.create`, `customer.update`, `customer.delete`, `account.create`, `account.update` or `account.delete`. */
+  operation: Scalars['String']['output'];
+  /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC) or `static:<digest prefix>` (API_TOKENS). */
+  principalId: Scalars['String']['output'];
+  /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
+  requestId: Scalars['String']['output'];
+  /** The customerId or accountId written. */
+  resourceId: Scalars['ID']['output'];
+  /** `customer` or `account`. */
+  resourceType: Scalars['String']['output'];
+};
+
+/** A page of audit events. */
+export type AuditEventConnection = {
+  __typename?: 'AuditEventConnection';
+  /** The events of this page, each with its cursor. */
+  edges: Array<AuditEventEdge>;
+  /** The events of this page, without cursors. */
+  nodes: Array<AuditEvent>;
+  /** Where this page ends and whether another follows. */
+  pageInfo: PageInfo;
+};
+
+/** An audit event in a page, with the cursor to continue after it. */
+export type AuditEventEdge = {
+  __typename?: 'AuditEventEdge';
+  /** Pass as `after` to continue after this event. */
+  cursor: Scalars['String']['output'];
+  /** The event. */
+  node: AuditEvent;
 };
 
 /** A new account. */
@@ -235,6 +283,7 @@ export type Mutation = {
  * fails with the same error codes (`extensions.code`).
  */
 export type MutationCreateAccountArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateAccountInput;
 };
 
@@ -244,6 +293,7 @@ export type MutationCreateAccountArgs = {
  * fails with the same error codes (`extensions.code`).
  */
 export type MutationCreateCustomerArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateCustomerInput;
 };
 
@@ -327,6 +377,13 @@ export type Query = {
   account: Maybe<Account>;
   /** The accounts of this environment, oldest first (ordered by id, which is time-ordered), a page at a time. */
   accounts: AccountConnection;
+  /**
+   * The audit trail of this environment: one event per successful write, oldest first (ordered by event id,
+   * which is time-ordered), a page at a time. Needs a token with the `audit:read` scope (FORBIDDEN otherwise).
+   * The same events and filters as `GET /{environment}/audit-events`; invalid filters fail with
+   * VALIDATION_FAILED (see `extensions.details`).
+   */
+  auditEvents: AuditEventConnection;
   /** The customer with this id, or null when no such customer exists in this environment. */
   customer: Maybe<Customer>;
   /** The customers of this environment, oldest first (ordered by id, which is time-ordered), a page at a time. */
@@ -355,6 +412,20 @@ export type QueryAccountArgs = {
 export type QueryAccountsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryAuditEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
+  operation?: InputMaybe<Scalars['String']['input']>;
+  resourceId?: InputMaybe<Scalars['ID']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -505,6 +576,9 @@ export type ResolversTypes = {
   AccountEdge: ResolverTypeWrapper<Omit<AccountEdge, 'node'> & { node: ResolversTypes['Account'] }>;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
+  AuditEvent: ResolverTypeWrapper<AuditEventModel>;
+  AuditEventConnection: ResolverTypeWrapper<AuditPageModel>;
+  AuditEventEdge: ResolverTypeWrapper<Omit<AuditEventEdge, 'node'> & { node: ResolversTypes['AuditEvent'] }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -534,6 +608,9 @@ export type ResolversParentTypes = {
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
   Address: Address;
   AddressInput: AddressInput;
+  AuditEvent: AuditEventModel;
+  AuditEventConnection: AuditPageModel;
+  AuditEventEdge: Omit<AuditEventEdge, 'node'> & { node: ResolversParentTypes['AuditEvent'] };
   Boolean: Scalars['Boolean']['output'];
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -596,6 +673,29 @@ export type AddressResolvers<ContextType = GraphqlContext, ParentType extends Re
   zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type AuditEventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
+  changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  idempotencyKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  principalId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requestId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  resourceType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AuditEventConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEventConnection'] = ResolversParentTypes['AuditEventConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['AuditEventEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type AuditEventEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEventEdge'] = ResolversParentTypes['AuditEventEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AuditEvent'], ParentType, ContextType>;
+};
+
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
@@ -653,6 +753,7 @@ export type PhoneResolvers<ContextType = GraphqlContext, ParentType extends Reso
 export type QueryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType, RequireFields<QueryAccountArgs, 'accountId'>>;
   accounts?: Resolver<ResolversTypes['AccountConnection'], ParentType, ContextType, RequireFields<QueryAccountsArgs, 'first'>>;
+  auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'customerId'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -671,6 +772,9 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AccountConnection?: AccountConnectionResolvers<ContextType>;
   AccountEdge?: AccountEdgeResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
+  AuditEvent?: AuditEventResolvers<ContextType>;
+  AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
+  AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;

@@ -1,0 +1,37 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLResolveInfo } from 'graphql';
+import { isReplayed } from '../domain/idempotency/idempotent-creation.js';
+import type { GraphqlContext } from './context.js';
+
+/**
+ * Idempotency keys over GraphQL: create mutations take an optional `idempotencyKey` argument (not an input
+ * field: the key names the request, it is not part of the record, and the input goes to the domain as is).
+ * Replays are reported in the response's `extensions.idempotentReplayed`, the list of the response keys
+ * (aliases) of the mutation fields whose result was replayed, since one operation may hold several.
+ */
+const replayedFields = new WeakMap<GraphqlContext, string[]>();
+
+/** The domain's create options for a mutation's `idempotencyKey` argument (null means "none"). */
+export const createOptions = (idempotencyKey: string | null | undefined) => ({ idempotencyKey: idempotencyKey ?? undefined });
+
+/** Remembers that this field's result is a replay of an earlier creation. */
+export function noteReplay(context: GraphqlContext, info: GraphQLResolveInfo, result: object): void {
+  if (!isReplayed(result)) return;
+  const fields = replayedFields.get(context) ?? [];
+  fields.push(String(info.path.key));
+  replayedFields.set(context, fields);
+}
+
+export function idempotentReplayPlugin(): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ contextValue, response }) {
+          const fields = replayedFields.get(contextValue);
+          if (!fields || response.body.kind !== 'single') return;
+          response.body.singleResult.extensions = { ...response.body.singleResult.extensions, idempotentReplayed: fields };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { rateLimited } from '../domain/errors.js';
+import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import type { GraphqlContext } from './context.js';
+import { requestGraphqlError } from './error-mapping.js';
+import type { CostListener } from './limits.js';
+
+/**
+ * GraphQL's share of the request budget REST also spends from. The auth step charged the request 1 point,
+ * like any REST request; an operation then pays one more point per `RATE_LIMIT_GRAPHQL_COST_PER_POINT` of its
+ * estimated cost (rounded down), so small queries cost what a REST call costs and a page of 100 customers
+ * with their accounts (cost 2,200) costs 23. Charged before any resolver runs; over budget → 429 RATE_LIMITED.
+ */
+export function chargeOperationCost(rateLimits: RateLimits): CostListener<GraphqlContext> {
+  return async (cost, { contextValue, response }) => {
+    const budget = rateLimits.principal;
+    const points = Math.floor(cost / rateLimits.graphqlCostPerPoint);
+    if (!budget || points === 0) return;
+    const state = await budget.consume(contextValue.scope.principal.id, points);
+    for (const [name, value] of Object.entries(rateLimitHeaders(state))) response.http.headers.set(name, value);
+    if (!state.allowed) throw requestGraphqlError(rateLimited(state.resetS));
+  };
+}

@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import { buildRequestContext, type RequestContext } from '../auth/request-context.js';
+import { isDomainError, rateLimited, tooManyFailedAuthentications } from '../domain/errors.js';
+import type { HttpDependencies } from './dependencies.js';
+import { type BudgetState, rateLimitHeaders } from './rate-limit.js';
+
+/**
+ * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo):
+ * 1. an address that has sent too many refused tokens is answered RATE_LIMITED without looking at its token;
+ * 2. buildRequestContext resolves environment and principal; a refused token (invalid_token) spends one
+ *    point of the address's failed-authentication budget;
+ * 3. the principal's request budget, shared by REST and GraphQL, is charged one point (GraphQL adds the
+ *    operation's cost later, src/graphql/rate-limit.ts).
+ * RateLimit-* headers describe the budget the request was counted against; errors are DomainErrors, which
+ * each surface renders in its own format.
+ */
+export async function authenticateRequest(
+  req: Request,
+  res: Response,
+  environment: string,
+  deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
+): Promise<RequestContext> {
+  const { principal: requestBudget, authFailures } = deps.rateLimits;
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  if (authFailures) {
+    const spent = await authFailures.exhausted(address);
+    if (spent) {
+      setHeaders(res, spent);
+      throw tooManyFailedAuthentications(spent.resetS);
+    }
+  }
+  let context: RequestContext;
+  try {
+    context = await buildRequestContext(
+      { requestId: res.locals.requestId, environment, authorization: req.get('authorization'), logger: res.locals.logger },
+      deps,
+    );
+  } catch (error) {
+    // Only presented-and-refused tokens count: a missing header or a token outside its environments is no guess.
+    if (authFailures && isDomainError(error) && error.challenge?.error === 'invalid_token') {
+      setHeaders(res, await authFailures.consume(address, 1));
+    }
+    throw error;
+  }
+  if (requestBudget) {
+    const state = await requestBudget.consume(context.scope.principal.id, 1);
+    setHeaders(res, state);
+    if (!state.allowed) throw rateLimited(state.resetS);
+  }
+  return context;
+}
+
+function setHeaders(res: Response, state: BudgetState): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(state))) res.setHeader(name, value);
+}

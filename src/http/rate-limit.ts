@@ -1,0 +1,122 @@
+import { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimitConfig } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+
+/**
+ * Request budgets with rate-limiter-flexible: fixed windows of `duration` seconds, counted in this
+ * process's memory, or in Redis when REDIS_URL is set so every instance spends from the same budget.
+ * If Redis cannot be reached, each instance falls back to its own in-memory counters (rate-limiter-flexible's
+ * insurance limiter) rather than failing requests or letting them through unlimited.
+ */
+
+/** A budget's state after a request was counted against it. */
+export interface BudgetState {
+  /** False when the request is over budget (its points are counted all the same). */
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window restarts, at least 1. */
+  resetS: number;
+}
+
+export interface Budget {
+  consume(key: string, points: number): Promise<BudgetState>;
+  /** The state when `key` has spent the whole budget this window, else undefined; spends nothing. */
+  exhausted(key: string): Promise<BudgetState | undefined>;
+}
+
+export interface RateLimits {
+  /** Per principal (`token:<id>`, `jwt:<sub>`, `static:<digest>`), shared by REST and GraphQL; undefined when off. */
+  principal: Budget | undefined;
+  /** Per client address, spent by refused bearer tokens (slows token guessing); undefined when off. */
+  authFailures: Budget | undefined;
+  /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
+  graphqlCostPerPoint: number;
+  close(): Promise<void>;
+}
+
+const KEY_PREFIX = { principal: 'cas:rl:principal', authFailures: 'cas:rl:auth-failures' } as const;
+
+function budget(limiter: RateLimiterAbstract, limit: number): Budget {
+  const state = (result: RateLimiterRes, allowed: boolean): BudgetState => ({
+    allowed,
+    limit,
+    remaining: Math.max(0, result.remainingPoints),
+    resetS: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+  });
+  return {
+    async consume(key, points) {
+      try {
+        return state(await limiter.consume(key, points), true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return state(rejection, false);
+        throw rejection;
+      }
+    },
+    async exhausted(key) {
+      const current = await limiter.get(key);
+      return current !== null && current.consumedPoints >= limit ? state(current, false) : undefined;
+    },
+  };
+}
+
+export function createRateLimits(config: RateLimitConfig, logger: Logger): RateLimits {
+  const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, logger);
+  const limiter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
+    const options = { keyPrefix, points, duration };
+    if (!redis) return new RateLimiterMemory(options);
+    return new RateLimiterRedis({
+      ...options,
+      storeClient: redis,
+      // Without a connection, go to the insurance limiter at once instead of queueing commands.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
+  };
+  return {
+    principal: config.points > 0 ? budget(limiter(KEY_PREFIX.principal, config.points, config.durationS), config.points) : undefined,
+    authFailures:
+      config.authFailures > 0
+        ? budget(limiter(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS), config.authFailures)
+        : undefined,
+    graphqlCostPerPoint: config.graphqlCostPerPoint,
+    async close() {
+      if (!redis) return;
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function connectRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  // ioredis reports every failed reconnection; one warning per outage is enough. Messages name host and
+  // port at most, never the URL's password.
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err: { message: error.message } }, 'Redis for rate limits is unreachable; counting in memory per instance until it is back');
+  });
+  redis.on('ready', () => {
+    if (down) logger.info('Redis for rate limits is reachable again');
+    down = false;
+  });
+  return redis;
+}
+
+/**
+ * The IETF draft's header names (draft-ietf-httpapi-ratelimit-headers): limit, remaining points and seconds
+ * until the window restarts; a refused request also gets Retry-After (RFC 9110).
+ */
+export function rateLimitHeaders(state: BudgetState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetS),
+    ...(!state.allowed && { 'Retry-After': String(state.resetS) }),
+  };
+}
+
+/** Headers browsers may read from cross-origin answers (CORS `Access-Control-Expose-Headers`). */
+export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'] as const;
