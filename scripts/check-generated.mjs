@@ -11,7 +11,7 @@ if (targets.length > 0) {
 }
 const stale = targets.filter((file) => readFileSync(file, 'utf8') !== before.get(file));
 if (stale.length > 0) {
-  console.error(`Generated files were stale and have been regenerated: ${stale.join(', ')}. Commit them.`);
+  process.stderr.write(`Generated files were stale and have been regenerated: ${stale.join(', ')}. Commit them.\n`);
   process.exit(1);
 }
-console.log(`Generated files up to date (${targets.length} checked).`);
+process.stdout.write(`Generated files up to date (${targets.length} checked).\n`);
