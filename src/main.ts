@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config/config.js';
+import { takeOverShutdownSignals } from './db/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
 import { startService } from './runtime.js';
 
@@ -34,13 +35,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  // This process owns its signals. embedded-postgres installs handlers (async-exit-hook) that stop
-  // the database at once and exit: requests still in flight would lose their database mid-way.
-  // The graceful stop above stops it last; on a crash its 'exit' hook still stops it.
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => shutdown(signal));
-  }
+  // The graceful stop above stops the embedded database last, after in-flight requests; its own
+  // signal handlers would stop it at once.
+  takeOverShutdownSignals();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
 }
 
 main().catch((error: unknown) => {

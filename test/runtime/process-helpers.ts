@@ -34,6 +34,13 @@ export function postmastersFor(clusterDir: string): number[] {
   return pids;
 }
 
+/** URL of the embedded server running for `dataDir`: port from postmaster.pid, password from DATA_DIR. */
+export function embeddedDatabaseUrl(dataDir: string): string {
+  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
+  const password = readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
 export const clusterIsStopped = (clusterDir: string) => postmastersFor(clusterDir).length === 0 && !existsSync(path.join(clusterDir, 'postmaster.pid'));
 
 export interface SpawnedService {

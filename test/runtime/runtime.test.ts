@@ -1,5 +1,4 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,7 +8,7 @@ import { readMigrations } from '../../src/db/migrations.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { TEST_PII_ENV } from '../support/service.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
-import { clusterIsStopped, memoryLogger, postmastersFor, spawnService } from './process-helpers.js';
+import { clusterIsStopped, embeddedDatabaseUrl, memoryLogger, postmastersFor, spawnService } from './process-helpers.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -55,22 +54,12 @@ async function sql<T extends pg.QueryResultRow>(url: string, text: string, value
   }
 }
 
-/** Sends a request line and one header, and the rest (ending the request) only on finish(). */
-async function openRequest(baseUrl: string, pathname: string) {
-  const { hostname, port } = new URL(baseUrl);
-  const socket = net.connect(Number(port), hostname);
-  await new Promise((resolve) => socket.once('connect', resolve));
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
-  const ended = new Promise((resolve) => socket.once('close', resolve));
-  socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\n`);
-  return {
-    async finish() {
-      socket.write('Connection: close\r\n\r\n');
-      await ended;
-      return received;
-    },
-  };
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('startService', () => {
@@ -142,14 +131,20 @@ describe('startService', () => {
     expect(readdirSync(dataDir).sort()).toEqual(['dev-api-token', 'pii-keys.dev.json', 'postgres', 'postgres-password']);
     expect(running.stderr()).toMatch(/Development bearer token/);
 
-    // A request in flight when the signal arrives (headers still arriving) must be answered in full,
-    // with the database still up: the database stops after the last request, not with the signal.
-    const inFlight = await openRequest(running.url, '/readyz');
+    // A request in flight when the signal arrives must be answered in full, with the database still
+    // up: the database stops after the last request, not with the signal. The readiness check reads
+    // _prisma_migrations; a lock held here keeps that request waiting on the database meanwhile.
+    const blocker = new pg.Client({ connectionString: embeddedDatabaseUrl(dataDir) });
+    await blocker.connect();
+    await blocker.query('BEGIN; LOCK TABLE "_prisma_migrations" IN ACCESS EXCLUSIVE MODE');
+    const inFlight = fetch(`${running.url}/readyz`).then(async (response) => ({ status: response.status, body: await response.json() }));
+    await waitFor(async () => (await blocker.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rowCount === 1);
     running.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const response = await inFlight.finish();
-    expect(response).toMatch(/^HTTP\/1\.1 200 /);
-    expect(response).toContain('"status":"ready"');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postmastersFor(clusterDir)).toHaveLength(1);
+    await blocker.query('COMMIT');
+    await blocker.end();
+    expect(await inFlight).toMatchObject({ status: 200, body: { status: 'ready' } });
     const exit = await running.exited;
 
     expect(exit).toEqual({ code: 0, signal: null });
