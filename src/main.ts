@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config/config.js';
+import { takeOverShutdownSignals } from './db/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
 import { startService } from './runtime.js';
 
@@ -34,8 +35,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // The graceful stop above stops the embedded database last, after in-flight requests; its own
+  // signal handlers would stop it at once.
+  takeOverShutdownSignals();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
 }
 
 main().catch((error: unknown) => {

@@ -215,7 +215,14 @@ function decodeKey(name: string, base64: string, problems: string[]): Buffer | u
   return key;
 }
 
-function parsePiiConfig(raw: z.infer<typeof envSchema>, problems: string[]): PiiConfig {
+interface RawPiiSettings {
+  PII_KEYS?: string | undefined;
+  PII_ACTIVE_KEY?: string | undefined;
+  PII_BLIND_INDEX_KEY?: string | undefined;
+}
+
+function parsePiiConfig(raw: RawPiiSettings, problems: string[]): PiiConfig {
+  const problemsBefore = problems.length;
   let keys: Map<string, Buffer> | undefined;
   if (raw.PII_KEYS !== undefined) {
     keys = new Map();
@@ -230,7 +237,7 @@ function parsePiiConfig(raw: z.infer<typeof envSchema>, problems: string[]): Pii
       const key = decodeKey(`PII_KEYS key "${kid}"`, pair.slice(separator + 1), problems);
       if (key) keys.set(kid, key);
     }
-    if (keys.size === 0 && problems.length === 0) problems.push('PII_KEYS must contain at least one kid:base64key pair');
+    if (keys.size === 0 && problems.length === problemsBefore) problems.push('PII_KEYS must contain at least one kid:base64key pair');
   }
   const activeKeyId = raw.PII_ACTIVE_KEY;
   if (activeKeyId !== undefined && keys === undefined) problems.push('PII_ACTIVE_KEY is set but PII_KEYS is not');
@@ -250,23 +257,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`));
-  }
-  const raw = parsed.data;
-  const problems: string[] = [];
-  const pii = parsePiiConfig(raw, problems);
-  const oidc = parseOidcConfig(raw, problems);
-  if (raw.API_TOKENS?.some((token) => token.startsWith('cas_'))) problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
-  if (oidc && raw.API_TOKENS?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
+  // The checks below read the raw strings so that they run, and report, even when other variables
+  // are bad: an operator fixes every problem in one go.
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+  const pii = parsePiiConfig({ PII_KEYS: present.PII_KEYS, PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(), PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim() }, problems);
+  const oidc = parsed.success ? parseOidcConfig(parsed.data, problems) : undefined;
+  const apiTokens = parsed.success ? parsed.data.API_TOKENS : undefined;
+  if (apiTokens?.some((token) => token.startsWith('cas_'))) problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
+  if (oidc && apiTokens?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
     problems.push('API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs');
   }
-  if (raw.NODE_ENV === 'production') {
-    if (raw.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
+  if (present.NODE_ENV === 'production') {
+    if (present.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
   }
-  if (raw.API_TOKENS !== undefined && raw.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const raw = parsed.data;
 
   return {
     nodeEnv: raw.NODE_ENV,

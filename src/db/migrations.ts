@@ -67,14 +67,16 @@ interface AppliedRow {
 
 export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigrations()): Promise<MigrationReport> {
   const client = await pool.connect();
+  const session = migrationSession(client);
   const report: MigrationReport = { applied: [], alreadyApplied: [], unknown: [] };
+  let failure: unknown;
   try {
-    // Migrations may legitimately take longer than a request's statement timeout.
-    await client.query('SET statement_timeout = 0');
-    await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
+    // A migration, or the wait for another instance's, may legitimately outlast a request's timeout.
+    await session.run('SET statement_timeout = 0');
+    await session.run('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
     try {
-      await client.query(CREATE_BOOKKEEPING_TABLE);
-      const { rows } = await client.query<AppliedRow>(
+      await session.run(CREATE_BOOKKEEPING_TABLE);
+      const { rows } = await session.run<AppliedRow>(
         'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL ORDER BY started_at',
       );
       const recorded = new Map(rows.map((row) => [row.migration_name, row]));
@@ -99,31 +101,51 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
           report.alreadyApplied.push(migration.name);
           continue;
         }
-        await applyOne(client, migration);
+        await applyOne(session, migration);
         report.applied.push(migration.name);
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
+      await session.run('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
     }
+    // The connection goes back to the shared pool: requests on it must get their timeout back.
+    await session.run('RESET statement_timeout');
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    client.release();
+    // After a failure the session's state is unknown (timeout, lock): discard the connection.
+    client.release(failure === undefined ? undefined : true);
   }
   return report;
 }
 
-async function applyOne(client: pg.PoolClient, migration: Migration): Promise<void> {
+type Session = ReturnType<typeof migrationSession>;
+
+/**
+ * Queries for the migration runner. The pool's client-side query timeout (meant for requests)
+ * would abort a long migration, or the wait for another instance's lock, halfway: lifted here.
+ */
+function migrationSession(client: pg.PoolClient) {
+  const NO_CLIENT_TIMEOUT_MS = 2_147_483_647; // the largest timer Node accepts (about 24.8 days)
+  return {
+    run: <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) =>
+      client.query<R>({ text, values, query_timeout: NO_CLIENT_TIMEOUT_MS } as pg.QueryConfig),
+  };
+}
+
+async function applyOne(session: Session, migration: Migration): Promise<void> {
   const id = randomUUID();
   try {
-    await client.query('BEGIN');
-    await client.query(
+    await session.run('BEGIN');
+    await session.run(
       'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)',
       [id, migration.checksum, migration.name],
     );
-    await client.query(migration.sql);
-    await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
-    await client.query('COMMIT');
+    await session.run(migration.sql);
+    await session.run('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+    await session.run('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await session.run('ROLLBACK').catch(() => undefined);
     throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -13,7 +13,8 @@ export const text = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
     .trim()
-    .min(1, 'Must not be empty.')
+    // abort: an empty value is one problem; rules that follow would only repeat it.
+    .min(1, { message: 'Must not be empty.', abort: true })
     .max(max, `Must be at most ${max} characters.`)
     .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.');
 
@@ -35,9 +36,9 @@ function detailCode(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return issue.input === undefined ? 'REQUIRED' : 'INVALID_TYPE';
     case 'too_big':
-      return 'TOO_LONG';
+      return issue.origin === 'number' ? 'TOO_LARGE' : 'TOO_LONG';
     case 'too_small':
-      return 'TOO_SHORT';
+      return issue.origin === 'number' ? 'TOO_SMALL' : 'TOO_SHORT';
     case 'invalid_format':
       return 'INVALID_FORMAT';
     default:
@@ -50,7 +51,11 @@ const fieldName = (path: readonly PropertyKey[]) => path.map(String).join('.');
 /** Turns zod issues into error details: one per problem, unknown keys one per key. */
 export function toErrorDetails(error: z.ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = [];
+  // zod still runs a schema's checks on a value of the wrong type (a string's length against an array's
+  // maximum); once a field has the wrong type, that is the only thing worth saying about it.
+  const wrongType = new Set(error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => fieldName(issue.path)));
   for (const issue of error.issues) {
+    if (issue.code !== 'invalid_type' && wrongType.has(fieldName(issue.path))) continue;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         details.push({ field: fieldName([...issue.path, key]), code: 'UNKNOWN_FIELD', message: 'Unknown field; remove it.' });
@@ -70,8 +75,8 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw validationFailed([{ code: 'INVALID_TYPE', message: 'The request body must be a JSON object.' }]);
   }
-  // reportInput lets detailCode tell a missing field (REQUIRED) from a wrong one (INVALID_TYPE); the
-  // ZodError, and the input in it, never leaves this function: only toErrorDetails' copies do.
+  // Issues must carry their input: it is how a missing field (REQUIRED) is told from a wrong type.
+  // They never leave this function; only code, field and message go into the details.
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw validationFailed(toErrorDetails(result.error));
   return result.data;

@@ -42,6 +42,9 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     // Automatic persisted queries would let any caller register documents in server memory; no client needs them.
     persistedQueries: false,
     parseOptions: { maxTokens: settings.maxTokens },
+    // Apollo would stop itself on SIGTERM and re-raise the signal, cutting the process's own graceful stop
+    // short (runtime.ts stops Apollo after in-flight requests, and the database last).
+    stopOnTerminationSignals: false,
     // Apollo's guard against fragment explosions; it also makes the rules below run only on documents that
     // passed the standard validation (known, acyclic fragments).
     maxRecursiveSelections: true,

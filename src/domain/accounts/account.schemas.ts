@@ -11,7 +11,8 @@ export const ACCOUNT_LIMITS = {
 
 const currencySchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
-  .regex(/^[A-Z]{3}$/, 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.')
+  // abort: a malformed code is one problem, not also "not an active currency".
+  .regex(/^[A-Z]{3}$/, { message: 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.', abort: true })
   .refine(isDepositCurrency, 'Must be an active ISO 4217 currency code.');
 
 const customerIdSchema = z

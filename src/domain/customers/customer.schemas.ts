@@ -24,7 +24,8 @@ export const CUSTOMER_LIMITS = {
 export const phoneSchema = z.strictObject({
   type: upperSnakeCase(CUSTOMER_LIMITS.typeLength),
   number: text(CUSTOMER_LIMITS.phoneNumberLength).regex(
-    /^\+?[0-9][0-9 ().-]*$/,
+    // At least one digit; "(555) 010-1234" is how US numbers are commonly written.
+    /^\+?[0-9 ().-]*[0-9][0-9 ().-]*$/,
     'Must be a phone number: digits, optionally a leading +, spaces, dots, dashes or parentheses.',
   ),
 });
@@ -49,8 +50,12 @@ function isRealPastDate(value: string, today: string): boolean {
 
 const dateOfBirthSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date in the form YYYY-MM-DD.')
-  .refine((value) => isRealPastDate(value, new Date().toISOString().slice(0, 10)), 'Must be a real calendar date, not in the future.')
+  // abort: each rule presumes the previous one holds; a malformed date gets one message, not three.
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Must be a date in the form YYYY-MM-DD.', abort: true })
+  .refine((value) => isRealPastDate(value, new Date().toISOString().slice(0, 10)), {
+    message: 'Must be a real calendar date, not in the future.',
+    abort: true,
+  })
   .refine((value) => value >= CUSTOMER_LIMITS.earliestDateOfBirth, `Must not be before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`);
 
 const ssnSchema = z
@@ -67,7 +72,8 @@ const ssnSchema = z
 
 const documentLocatorNumberSchema = z
   .number({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a number.') })
-  .int('Must be a whole number.')
+  // Not .int(): it also rejects unsafe integers, as "not a whole number"; .max says it precisely.
+  .refine(Number.isInteger, { message: 'Must be a whole number.', abort: true })
   .min(0, 'Must not be negative.')
   .max(Number.MAX_SAFE_INTEGER, 'Must be at most 9007199254740991.');
 

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+const key = () => randomBytes(32).toString('base64');
+const piiEnv = () => ({ PII_KEYS: `k1:${key()}`, PII_ACTIVE_KEY: 'k1', PII_BLIND_INDEX_KEY: key() });
+const productionEnv = () => ({ NODE_ENV: 'production', API_TOKENS: 'a'.repeat(32), ...piiEnv() });
+
+/** The problems loadConfig reports for `env`; fails the test if it accepts it. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^Invalid configuration:/);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for development', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: path.resolve('.data'),
+      embeddedPostgresPort: undefined,
+      databasePoolSize: 10,
+      apiTokens: undefined,
+      environments: ['sandbox'],
+      pii: { keys: undefined, activeKeyId: undefined, blindIndexKey: undefined },
+      logLevel: 'info',
+      logPretty: true,
+      bodyLimitBytes: 65536,
+      runMigrationsOnStart: true,
+    });
+  });
+
+  it('reads every variable it is given', () => {
+    const pii = piiEnv();
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: 'postgresql://u:p@db:5432/cas',
+      DATA_DIR: '/var/lib/cas',
+      DATABASE_POOL_SIZE: '25',
+      API_TOKENS: ` ${'a'.repeat(20)} , ${'b'.repeat(20)} `,
+      ENVIRONMENTS: 'sandbox, production-like,sandbox',
+      ...pii,
+      PII_KEYS: `old:${key()},${pii.PII_KEYS}`,
+      LOG_LEVEL: 'warn',
+      LOG_PRETTY: 'false',
+      BODY_LIMIT: '1mb',
+      MIGRATE_ON_START: '0',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: 'postgresql://u:p@db:5432/cas',
+      dataDir: '/var/lib/cas',
+      databasePoolSize: 25,
+      apiTokens: ['a'.repeat(20), 'b'.repeat(20)],
+      environments: ['sandbox', 'production-like'],
+      logLevel: 'warn',
+      logPretty: false,
+      bodyLimitBytes: 1024 * 1024,
+      runMigrationsOnStart: false,
+    });
+    expect([...config.pii.keys!.keys()]).toEqual(['old', 'k1']);
+    expect(config.pii.activeKeyId).toBe('k1');
+    expect(config.pii.blindIndexKey).toEqual(Buffer.from(pii.PII_BLIND_INDEX_KEY, 'base64'));
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({ port: 3000, databaseUrl: undefined, apiTokens: undefined });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }, /PORT must be a whole number/],
+    ['PORT', { PORT: '65536' }, /PORT must be between 0 and 65535/],
+    ['PORT', { PORT: '-1' }, /PORT must be a whole number/],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }, /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    ['ENVIRONMENTS', { ENVIRONMENTS: ',' }, /ENVIRONMENTS must name at least one environment/],
+    ['ENVIRONMENTS', { ENVIRONMENTS: 'Sandbox' }, /ENVIRONMENTS entries must be lower-case/],
+    ['ENVIRONMENTS', { ENVIRONMENTS: 'sandbox,graphql' }, /ENVIRONMENTS may not use a reserved name/],
+    ['API_TOKENS', { API_TOKENS: 'short' }, /API_TOKENS entries must be at least 16 characters/],
+    ['API_TOKENS', { API_TOKENS: `${'a'.repeat(16)} ${'b'.repeat(16)}` }, /API_TOKENS entries must be printable ASCII without spaces/],
+    ['NODE_ENV', { NODE_ENV: 'staging' }, /NODE_ENV must be development, test or production/],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of/],
+    ['BODY_LIMIT', { BODY_LIMIT: '1gb' }, /BODY_LIMIT must look like/],
+    ['MIGRATE_ON_START', { MIGRATE_ON_START: 'yes' }, /MIGRATE_ON_START must be true or false/],
+    ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be between 1 and 200/],
+  ])('names %s when its value is bad', (variable, env, message) => {
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(variable);
+    expect(problems[0]).toMatch(message);
+  });
+
+  it.each([
+    ['no kid', () => ({ ...piiEnv(), PII_KEYS: key() }), /PII_KEYS must be a comma-separated list of kid:base64key pairs/],
+    ['an empty kid', () => ({ ...piiEnv(), PII_KEYS: `:${key()}` }), /PII_KEYS must be a comma-separated list/],
+    ['a 16-byte key', () => ({ ...piiEnv(), PII_KEYS: `k1:${randomBytes(16).toString('base64')}` }), /PII_KEYS key "k1" must be 32 bytes/],
+    ['a key that is not base64', () => ({ ...piiEnv(), PII_KEYS: `k1:${'!'.repeat(44)}` }), /PII_KEYS key "k1" must be 32 bytes encoded in base64/],
+    ['the same kid twice', () => ({ ...piiEnv(), PII_KEYS: `k1:${key()},k1:${key()}` }), /PII_KEYS names key "k1" twice/],
+    ['an active key that is not in PII_KEYS', () => ({ ...piiEnv(), PII_ACTIVE_KEY: 'k2' }), /PII_ACTIVE_KEY "k2" is not one of the keys in PII_KEYS/],
+    ['no active key', () => ({ ...piiEnv(), PII_ACTIVE_KEY: undefined }), /PII_ACTIVE_KEY must name one of the keys/],
+    ['an active key without keys', () => ({ PII_ACTIVE_KEY: 'k1' }), /PII_ACTIVE_KEY is set but PII_KEYS is not/],
+    ['no blind index key', () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: undefined }), /PII_KEYS and PII_BLIND_INDEX_KEY must be set together/],
+    ['a short blind index key', () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: randomBytes(31).toString('base64') }), /PII_BLIND_INDEX_KEY must be 32 bytes/],
+  ])('rejects PII settings with %s', (_case, env, message) => {
+    const problems = problemsOf(env());
+    expect(problems.some((problem) => message.test(problem))).toBe(true);
+  });
+
+  it('never echoes a rejected secret', () => {
+    const secret = randomBytes(16).toString('base64');
+    const problems = problemsOf({ ...piiEnv(), PII_KEYS: `k1:${secret}`, API_TOKENS: 'tiny-secret-x' });
+    expect(problems.join('\n')).not.toContain(secret);
+    expect(problems.join('\n')).not.toContain('tiny-secret-x');
+  });
+
+  it('refuses production without API tokens or PII keys', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems).toEqual([
+      'API_TOKENS is required in production (NODE_ENV=production)',
+      'PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)',
+    ]);
+    expect(problemsOf({ ...productionEnv(), API_TOKENS: undefined })).toEqual(['API_TOKENS is required in production (NODE_ENV=production)']);
+    expect(loadConfig(productionEnv()).nodeEnv).toBe('production');
+  });
+
+  it('reports several problems at once', () => {
+    const problems = problemsOf({ PORT: 'x', DATABASE_URL: 'http://db', ENVIRONMENTS: 'UPPER', API_TOKENS: 'short', LOG_LEVEL: 'loud' });
+    for (const variable of ['PORT', 'DATABASE_URL', 'ENVIRONMENTS', 'API_TOKENS', 'LOG_LEVEL']) {
+      expect(problems.some((problem) => problem.startsWith(`${variable}:`))).toBe(true);
+    }
+  });
+
+  it('reports PII and production problems together with malformed variables', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', PORT: 'x', PII_KEYS: 'k1:short' });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PORT:/),
+        expect.stringContaining('PII_KEYS key "k1" must be 32 bytes'),
+        expect.stringContaining('PII_KEYS and PII_BLIND_INDEX_KEY must be set together'),
+        expect.stringContaining('API_TOKENS is required in production'),
+      ]),
+    );
+  });
+
+  it('reports PII problems together with production problems', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', PII_KEYS: `k1:${key()}`, PII_ACTIVE_KEY: 'nope' });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('PII_ACTIVE_KEY "nope"'),
+        expect.stringContaining('PII_BLIND_INDEX_KEY must be set together'),
+        expect.stringContaining('API_TOKENS is required in production'),
+      ]),
+    );
+  });
+});

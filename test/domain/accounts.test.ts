@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DomainHarness, createDomainHarness } from '../support/domain.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { databaseState, detailFields, expectRejectedWithoutChange } from './db-state.js';
+
+let h: DomainHarness;
+beforeAll(async () => {
+  h = await createDomainHarness();
+});
+afterAll(async () => h.close());
+
+const accounts = () => h.services.accounts;
+
+async function newCustomerId(environment = 'sandbox'): Promise<string> {
+  return (await h.services.customers.create(h.scope(environment), buildCustomerInput())).customerId;
+}
+
+/** A well-formed id that no customer has (UUIDv4 while the service hands out v7). */
+const unknownId = () => randomUUID();
+
+describe('creating an account', () => {
+  it('links the customers in the order given, with amount 0, no transactions and no flags', async () => {
+    const [first, second] = [await newCustomerId(), await newCustomerId()];
+    const account = await accounts().create(h.scope(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
+    expect(account).toEqual({
+      accountId: expect.any(String),
+      type: 'MONEY_MARKET',
+      name: 'Joint',
+      amount: '0',
+      currency: 'EUR',
+      customerIds: [second, first],
+      transactions: [],
+      flags: [],
+    });
+    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+    for (const customerId of [first, second]) {
+      expect((await h.services.customers.get(h.scope(), customerId)).accountIds).toEqual([account.accountId]);
+    }
+    const { rows } = await h.pool.query<{ amount: string }>('SELECT amount::text FROM accounts WHERE id = $1', [account.accountId]);
+    expect(rows[0]?.amount).toBe('0.000000');
+  });
+
+  it.each([
+    ['empty', []],
+    ['not a list', 'abc'],
+    ['a malformed id', ['not-a-uuid']],
+    ['a number', [42]],
+  ])('rejects associatedCustomerIds that is %s', async (_case, associatedCustomerIds) => {
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.scope(), { ...buildAccountInput([]), associatedCustomerIds }),
+      { code: 'VALIDATION_FAILED' },
+    );
+    expect(detailFields(error).some((field) => field?.startsWith('associatedCustomerIds'))).toBe(true);
+  });
+
+  it('rejects the same customer twice, whatever the letter case', async () => {
+    const customerId = await newCustomerId();
+    for (const ids of [
+      [customerId, customerId],
+      [customerId, customerId.toUpperCase()],
+    ]) {
+      const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput(ids)), { code: 'VALIDATION_FAILED' });
+      expect(detailFields(error)).toContain('associatedCustomerIds');
+    }
+  });
+
+  it('answers CUSTOMER_NOT_FOUND listing exactly the missing ids and creates nothing', async () => {
+    const existing = await newCustomerId();
+    const missing = [unknownId(), unknownId()];
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.scope(), buildAccountInput([missing[0]!, existing, missing[1]!])),
+      { code: 'CUSTOMER_NOT_FOUND', kind: 'unprocessable_reference' },
+    );
+    const listed = (error.details ?? []).map((detail) => /[0-9a-f-]{36}/.exec(detail.message)?.[0]);
+    expect(listed).toEqual(missing);
+    expect(JSON.stringify(error)).not.toContain(existing);
+    expect((await h.services.customers.get(h.scope(), existing)).accountIds).toEqual([]);
+  });
+
+  it('treats a customer of another environment as missing', async () => {
+    const local = await newCustomerId('sandbox');
+    const foreign = await newCustomerId('production-like');
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope('sandbox'), buildAccountInput([local, foreign])), {
+      code: 'CUSTOMER_NOT_FOUND',
+    });
+    expect(error.details).toHaveLength(1);
+    expect(error.details?.[0]?.message).toContain(foreign);
+  });
+
+  it.each(['USD', 'EUR', 'JPY', 'CHF', 'BHD'])('accepts the active currency %s', async (currency) => {
+    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { currency }));
+    expect(account.currency).toBe(currency);
+  });
+
+  it.each([
+    ['lower case', 'usd'],
+    ['mixed case', 'Usd'],
+    ['the testing code XTS', 'XTS'],
+    ['"no currency" XXX', 'XXX'],
+    ['gold XAU', 'XAU'],
+    ['the SDR', 'XDR'],
+    ['an unassigned code', 'ABC'],
+    ['a withdrawn code', 'DEM'],
+    ['two letters', 'US'],
+    ['four letters', 'USDT'],
+    ['a number', 840],
+    ['an empty string', ''],
+  ])('rejects a currency that is %s', async (_case, currency) => {
+    const customerId = await newCustomerId();
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), { ...buildAccountInput([customerId]), currency }), {
+      code: 'VALIDATION_FAILED',
+    });
+    expect(detailFields(error)).toEqual(['currency']);
+  });
+
+  it.each(['CHECKING', 'MONEY_MARKET', 'CD_12_MONTHS', 'IRA2'])('accepts the type %s', async (type) => {
+    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { type }));
+    expect(account.type).toBe(type);
+  });
+
+  it.each([
+    ['lower case', 'checking'],
+    ['mixed case', 'Checking'],
+    ['a dash', 'MONEY-MARKET'],
+    ['a space', 'MONEY MARKET'],
+    ['a double underscore', 'MONEY__MARKET'],
+    ['a leading underscore', '_CHECKING'],
+    ['a trailing underscore', 'CHECKING_'],
+    ['a leading digit', '1CHECKING'],
+    ['more than 64 characters', `A${'_B'.repeat(32)}`],
+    ['an empty string', ''],
+  ])('rejects a type with %s', async (_case, type) => {
+    const customerId = await newCustomerId();
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput([customerId], { type })), {
+      code: 'VALIDATION_FAILED',
+    });
+    expect(detailFields(error)).toEqual(['type']);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['over 100 characters', 'x'.repeat(101)],
+  ])('rejects a name that is %s', async (_case, name) => {
+    const customerId = await newCustomerId();
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput([customerId], { name })), {
+      code: 'VALIDATION_FAILED',
+    });
+    expect(detailFields(error)).toEqual(['name']);
+  });
+
+  it.each(['associatedCustomerIds', 'name', 'currency', 'type'])('requires %s', async (field) => {
+    const { [field as 'name']: _omitted, ...input } = buildAccountInput([await newCustomerId()]);
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), input), { code: 'VALIDATION_FAILED' });
+    expect(detailFields(error)).toEqual([field]);
+  });
+
+  it.each([
+    ['amount', 100],
+    ['flags', ['FROZEN']],
+    ['accountId', randomUUID()],
+    ['__proto__', { admin: true }],
+  ])('rejects the unknown or read-only field %s', async (field, value) => {
+    const customerId = await newCustomerId();
+    // Built through JSON.parse, as a request body is: that is how "__proto__" becomes an own key.
+    const json = JSON.stringify(buildAccountInput([customerId]));
+    const input: unknown = JSON.parse(`${json.slice(0, -1)},${JSON.stringify(field)}:${JSON.stringify(value)}}`);
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), input), { code: 'VALIDATION_FAILED' });
+    expect(detailFields(error)).toEqual([field]);
+  });
+});
+
+describe('updating an account', () => {
+  async function newAccount() {
+    const customerId = await newCustomerId();
+    return accounts().create(h.scope(), buildAccountInput([customerId]));
+  }
+
+  it('changes name and currency and nothing else', async () => {
+    const account = await newAccount();
+    const updated = await accounts().update(h.scope(), account.accountId, { name: 'Travel', currency: 'GBP' });
+    expect(updated).toEqual({ ...account, name: 'Travel', currency: 'GBP' });
+    expect(await accounts().get(h.scope(), account.accountId)).toEqual(updated);
+  });
+
+  it.each([
+    ['only a name', { name: 'Travel' }, 'currency'],
+    ['only a currency', { currency: 'GBP' }, 'name'],
+    ['nothing', {}, 'name'],
+    ['an inactive currency', { name: 'Travel', currency: 'XTS' }, 'currency'],
+    ['a lower-case currency', { name: 'Travel', currency: 'gbp' }, 'currency'],
+    ['a blank name', { name: ' ', currency: 'GBP' }, 'name'],
+    ['an unknown field', { name: 'Travel', currency: 'GBP', nickname: 'x' }, 'nickname'],
+  ])('rejects %s with VALIDATION_FAILED and changes nothing', async (_case, changes, field) => {
+    const account = await newAccount();
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().update(h.scope(), account.accountId, changes), { code: 'VALIDATION_FAILED' });
+    expect(detailFields(error)).toContain(field);
+    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+  });
+
+  it.each([
+    ['type', 'SAVINGS'],
+    ['type (unchanged value)', 'CHECKING'],
+    ['amount', 1000],
+    ['associatedCustomerIds', []],
+    ['flags', []],
+  ])('refuses %s with FIELD_NOT_UPDATABLE and changes nothing', async (label, value) => {
+    const field = label.split(' ')[0]!;
+    const account = await newAccount();
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().update(h.scope(), account.accountId, { name: 'Travel', currency: 'GBP', [field]: value }),
+      { code: 'FIELD_NOT_UPDATABLE', kind: 'invalid_input' },
+    );
+    expect(detailFields(error)).toEqual([field]);
+    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+  });
+
+  it('answers ACCOUNT_NOT_FOUND for an unknown, malformed or other-environment id', async () => {
+    const account = await newAccount();
+    for (const [environment, id] of [
+      ['sandbox', randomUUID()],
+      ['sandbox', 'nope'],
+      ['production-like', account.accountId],
+    ] as const) {
+      await expectRejectedWithoutChange(h.pool, () => accounts().update(h.scope(environment), id, { name: 'X', currency: 'USD' }), {
+        code: 'ACCOUNT_NOT_FOUND',
+        kind: 'not_found',
+      });
+    }
+  });
+});
+
+describe('deleting an account', () => {
+  it('removes the account and its links; its customers no longer list it, other accounts stay', async () => {
+    const [a, b] = [await newCustomerId(), await newCustomerId()];
+    const joint = await accounts().create(h.scope(), buildAccountInput([a, b]));
+    const own = await accounts().create(h.scope(), buildAccountInput([a]));
+    const before = await databaseState(h.pool);
+
+    await accounts().delete(h.scope(), joint.accountId);
+
+    const after = await databaseState(h.pool);
+    expect(after.counts).toEqual({ ...before.counts, accounts: before.counts.accounts! - 1, links: before.counts.links! - 2 });
+    expect((await h.pool.query('SELECT 1 FROM account_customers WHERE account_id = $1', [joint.accountId])).rows).toEqual([]);
+    expect((await h.services.customers.get(h.scope(), a)).accountIds).toEqual([own.accountId]);
+    expect((await h.services.customers.get(h.scope(), b)).accountIds).toEqual([]);
+    await expect(accounts().get(h.scope(), joint.accountId)).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
+    // b has no account left, so it can now be deleted; a still cannot.
+    await h.services.customers.delete(h.scope(), b);
+    await expect(h.services.customers.delete(h.scope(), a)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+  });
+
+  it('answers ACCOUNT_NOT_FOUND the second time, for another environment and for a malformed id', async () => {
+    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()]));
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope('production-like'), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
+    await accounts().delete(h.scope(), account.accountId);
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope(), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope(), 'nope'), { code: 'ACCOUNT_NOT_FOUND' });
+  });
+});
