@@ -2,6 +2,7 @@ import type { Authenticator } from '../auth/bearer-token.js';
 import type { Config } from '../config/config.js';
 import type { DomainServices } from '../domain/services.js';
 import type { Logger } from '../logging/logger.js';
+import type { ServiceMetrics } from './metrics.js';
 
 export interface Readiness {
   ready: boolean;
@@ -16,4 +17,6 @@ export interface HttpDependencies {
   authenticator: Authenticator;
   environments: ReadonlySet<string>;
   checkReadiness(): Promise<Readiness>;
+  /** Prometheus metrics; the GraphQL surface reports operations with `metrics.recordGraphqlOperation`. */
+  metrics?: ServiceMetrics;
 }
