@@ -26,7 +26,8 @@ describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
   });
 
   it('refuses a missing, wrong or API token with 401 and a Bearer challenge', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-the-metrics-token-at-all' }, { authorization: `Bearer ${service.token}` }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-metrics-token-at-all' }, { authorization: `Bearer ${service.token}` }];
+    for (const headers of attempts) {
       const res = await service.call('GET', '/metrics', { auth: false, headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
