@@ -1,15 +1,23 @@
-// Fails when committed generated files are stale: re-generates them into memory and compares.
-// Today: the GraphQL resolver types (src/graphql/generated). Run `npm run codegen` to refresh.
+// Fails when committed generated files are stale: re-generates them and compares.
+// - GraphQL resolver types (src/graphql/generated), by `npm run codegen`, when they exist;
+// - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
+//   by `npm run openapi`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-const targets = ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file));
-const before = new Map(targets.map((file) => [file, readFileSync(file, 'utf8')]));
-if (targets.length > 0) {
-  const result = spawnSync('npm', ['run', '--silent', 'codegen'], { stdio: 'inherit' });
+const generators = [
+  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
+  { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
+].filter((generator) => generator.files.length > 0);
+
+const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+const targets = generators.flatMap((generator) => generator.files);
+const before = new Map(targets.map((file) => [file, read(file)]));
+for (const { script } of generators) {
+  const result = spawnSync('npm', ['run', '--silent', script], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-const stale = targets.filter((file) => readFileSync(file, 'utf8') !== before.get(file));
+const stale = targets.filter((file) => read(file) !== before.get(file));
 if (stale.length > 0) {
   process.stderr.write(`Generated files were stale and have been regenerated: ${stale.join(', ')}. Commit them.\n`);
   process.exit(1);

@@ -2,14 +2,17 @@ import express from 'express';
 import { createGraphqlMiddleware } from './graphql/middleware.js';
 import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
+import { metricsEndpoint } from './http/metrics.js';
 import { requestLogging } from './http/request-logging.js';
 import { securityHeaders } from './http/security-headers.js';
+import { referencePagesRouter } from './openapi/reference-pages.js';
 import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
 import { createRestRouter } from './rest/router.js';
 
 /**
- * The HTTP application: one Express app carrying health checks, GraphQL at /{environment}/graphql
- * and the REST contract. Both surfaces receive the same dependencies (services, authenticator).
+ * The HTTP application: one Express app carrying health checks, metrics, the API reference (/openapi.json,
+ * /docs), GraphQL at /{environment}/graphql and the REST contract. Both surfaces receive the same
+ * dependencies (services, authenticator).
  */
 export async function createHttpApp(deps: HttpDependencies): Promise<{ app: express.Express; close(): Promise<void> }> {
   const app = express();
@@ -19,7 +22,14 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   if (deps.config.trustProxyHops > 0) app.set('trust proxy', deps.config.trustProxyHops);
   app.use(requestLogging(deps.logger));
   app.use(securityHeaders());
+  if (deps.metrics) {
+    app.use(deps.metrics.httpMiddleware);
+    // With METRICS_PORT the metrics have their own listener (src/runtime.ts); else only behind METRICS_TOKEN.
+    const { port, token } = deps.config.metrics;
+    if (port === undefined && token !== undefined) app.get('/metrics', metricsEndpoint(deps.metrics, token));
+  }
   app.use(healthRouter(deps));
+  app.use(referencePagesRouter([...deps.environments]));
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);
   app.use(createRestRouter(deps));

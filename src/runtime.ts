@@ -17,6 +17,8 @@ import { createPrismaClient } from './db/prisma-client.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { ServiceMetrics } from './http/metrics.js';
+import { startMetricsServer } from './http/metrics-server.js';
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
@@ -26,6 +28,8 @@ export interface RunningService {
   url: string;
   port: number;
   databaseUrl: string;
+  /** Base URL of the separate metrics listener, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   /** Graceful stop: refuse new connections, finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
@@ -45,15 +49,20 @@ export async function startService(config: Config, logger: Logger, options: Star
   };
   try {
     const databaseUrl = await resolveDatabase(config, logger, cleanups);
+    const metrics = new ServiceMetrics();
     const pool = createPool({
       connectionString: databaseUrl,
       max: config.databasePoolSize,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
-      onQuery: options.onQuery,
+      onQuery: (durationMs) => {
+        metrics.observeQuery(durationMs);
+        options.onQuery?.(durationMs);
+      },
       onError: (error) => logger.warn({ err: { message: error.message } }, 'idle database connection failed'),
     });
     cleanups.push(() => pool.end());
+    metrics.watchPool(pool);
 
     if (config.runMigrationsOnStart) {
       const report = await migrate(pool);
@@ -90,16 +99,23 @@ export async function startService(config: Config, logger: Logger, options: Star
       environments: new Set(config.environments),
       rateLimits,
       checkReadiness: readinessCheck(pool),
+      metrics,
     });
     cleanups.push(closeSurfaces);
 
     const server = await listen(app, config.host, config.port);
     cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs));
     const { port } = server.address() as AddressInfo;
+    let metricsUrl: string | undefined;
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await startMetricsServer({ ...config.metrics, port: config.metrics.port }, metrics);
+      cleanups.push(metricsServer.close);
+      metricsUrl = metricsServer.url;
+    }
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded' }, 'service listening');
+    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? (config.metrics.token ? 'main port' : 'off') }, 'service listening');
     let stopping: Promise<void> | undefined;
-    return { url: `http://${host}:${port}`, port, databaseUrl, stop: () => (stopping ??= stopAll()) };
+    return { url: `http://${host}:${port}`, port, databaseUrl, metricsUrl, stop: () => (stopping ??= stopAll()) };
   } catch (error) {
     await stopAll();
     throw error;

@@ -14,7 +14,7 @@ export interface RequestContext {
   logger: Logger;
 }
 
-const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is safe to echo and log, else a fresh UUID. */
 export const requestIdFrom = (header: string | undefined): string =>

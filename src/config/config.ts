@@ -26,6 +26,8 @@ export interface Config {
   pii: PiiConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logPretty: boolean;
+  /** GET /metrics: on `port` when set, else on the main port when `token` is set, else not served. */
+  metrics: MetricsConfig;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   runMigrationsOnStart: boolean;
@@ -73,6 +75,14 @@ export interface PiiConfig {
   keys: Map<string, Buffer> | undefined;
   activeKeyId: string | undefined;
   blindIndexKey: Buffer | undefined;
+}
+
+export interface MetricsConfig {
+  /** A separate listener for /metrics only; 0 picks a free port. */
+  port: number | undefined;
+  host: string;
+  /** Bearer token required on /metrics wherever it is served. */
+  token: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +157,13 @@ const envSchema = z.object({
   PII_BLIND_INDEX_KEY: z.string().trim().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   LOG_PRETTY: booleanFlag('LOG_PRETTY').optional(),
+  METRICS_PORT: integer('METRICS_PORT', 0, 65535).optional(),
+  METRICS_HOST: z.string().trim().min(1).optional(),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .refine((t) => t.length >= 16 && /^[\x21-\x7e]+$/.test(t), 'METRICS_TOKEN must be at least 16 printable ASCII characters without spaces')
+    .optional(),
   BODY_LIMIT: byteSize.default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
@@ -272,6 +289,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
   }
   if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT) {
+    problems.push('METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)');
+  }
+  if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
 
@@ -290,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pii,
     logLevel: raw.LOG_LEVEL,
     logPretty: raw.LOG_PRETTY ?? raw.NODE_ENV === 'development',
+    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? raw.HOST, token: raw.METRICS_TOKEN },
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,

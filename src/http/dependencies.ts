@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { DomainServices } from '../domain/services.js';
 import type { Logger } from '../logging/logger.js';
 import type { RateLimits } from './rate-limit.js';
+import type { ServiceMetrics } from './metrics.js';
 
 export interface Readiness {
   ready: boolean;
@@ -18,4 +19,6 @@ export interface HttpDependencies {
   environments: ReadonlySet<string>;
   rateLimits: RateLimits;
   checkReadiness(): Promise<Readiness>;
+  /** Prometheus metrics; the GraphQL surface reports operations with `metrics.recordGraphqlOperation`. */
+  metrics?: ServiceMetrics;
 }

@@ -1,35 +1,15 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
+import type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
+
+export type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
 
 /**
  * What leaves the service over REST, field by field. Whitelisting here (rather than spreading domain
- * objects) means a field added to the domain can never reach a client by accident.
+ * objects) means a field added to the domain can never reach a client by accident. The output types
+ * come from the published response schemas (src/rest/response-schemas.ts).
  */
-
-export interface CustomerData {
-  customerId: string;
-  accountIds: string[];
-  addresses: Address[];
-  dateOfBirth: string;
-  emails: string[];
-  firstName: string;
-  lastName: string;
-  middleName: string;
-  phoneNumbers: Phone[];
-  preferredName: string;
-}
-
-export interface AccountData {
-  accountId: string;
-  type: string;
-  name: string;
-  amount: number;
-  currency: string;
-  customers: string[];
-  transactions: never[];
-  flags: string[];
-}
 
 const presentPhone = (phone: Phone): Phone => ({ type: phone.type, number: phone.number });
 
@@ -67,19 +47,7 @@ export const presentAccount = (account: Account): AccountData => ({
   flags: [...account.flags],
 });
 
-export interface AuditEventData {
-  eventId: string;
-  occurredAt: string;
-  principalId: string;
-  operation: string;
-  resourceType: string;
-  resourceId: string;
-  requestId: string;
-  idempotencyKey: string | null;
-  changedFields: string[];
-}
-
-export const presentAuditPage = (page: AuditPage): { events: AuditEventData[]; nextCursor: string | null } => ({
+export const presentAuditPage = (page: AuditPage): AuditPageData => ({
   events: page.events.map((event) => ({
     eventId: event.eventId,
     occurredAt: event.occurredAt,

@@ -8,8 +8,7 @@ import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { createJsonBodyReader, type JsonBodyReader } from './json-body.js';
 import { presentAccount, presentAuditPage, presentCustomer } from './presenters.js';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+import { type HttpMethod, type OperationId, REST_ROUTES } from './routes.js';
 
 interface Call {
   scope: RequestScope;
@@ -36,10 +35,11 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
   headers: { Location: location, ...(replayed && { 'Idempotent-Replayed': 'true' }) },
 });
 
-const METHODS_WITH_BODY: ReadonlySet<Method> = new Set(['POST', 'PUT']);
+const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
 /**
- * The REST contract: eight operations on two resources. Every operation resolves the request context
+ * The REST contract: eight operations on two resources, plus the audit trail, as listed in
+ * src/rest/routes.ts (which the OpenAPI document describes). Every operation resolves the request context
  * (environment, bearer token and rate limits: src/http/authenticate-request.ts), reads the JSON body if
  * the method has one, calls the domain service and presents the result. Business rules live in the
  * services; errors go to the final error handler (src/rest/fallbacks.ts) through Express's async error
@@ -52,61 +52,53 @@ export function createRestRouter(deps: HttpDependencies): Router {
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   router.use(corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']));
 
-  const mount = (family: EnvelopeFamily, path: string, operations: Partial<Record<Method, Operation>>) => {
+  // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
+  const handlers: Record<OperationId, Operation> = {
+    createCustomer: async ({ scope, body, idempotencyKey }) => {
+      const result = await customers.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/customer/${result.customerId}`, { customerId: result.customerId }, isReplayed(result));
+    },
+    getCustomer: async ({ scope, params }) => ok(presentCustomer(await customers.get(scope, params.customerId!))),
+    updateCustomer: async ({ scope, params, body }) => ok(presentCustomer(await customers.update(scope, params.customerId!, body))),
+    deleteCustomer: async ({ scope, params }) => {
+      await customers.delete(scope, params.customerId!);
+      return ok({});
+    },
+    createAccount: async ({ scope, body, idempotencyKey }) => {
+      const account = await accounts.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), isReplayed(account));
+    },
+    getAccount: async ({ scope, params }) => ok(presentAccount(await accounts.get(scope, params.accountId!))),
+    updateAccount: async ({ scope, params, body }) => ok(presentAccount(await accounts.update(scope, params.accountId!, body))),
+    deleteAccount: async ({ scope, params }) => {
+      await accounts.delete(scope, params.accountId!);
+      return ok({});
+    },
+    listAuditEvents: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
+  };
+
+  const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
+  for (const path of paths) {
+    const routes = REST_ROUTES.filter((candidate) => candidate.path === path);
     const route = router.route(path);
-    const methods = Object.keys(operations) as Method[];
-    for (const method of methods) {
-      const handler = endpoint(deps, readBody, family, method, operations[method]!);
+    for (const { method, family, operationId } of routes) {
+      const handler = endpoint(deps, readBody, family, method, handlers[operationId]);
       if (method === 'GET') route.get(handler);
       else if (method === 'POST') route.post(handler);
       else if (method === 'PUT') route.put(handler);
       else route.delete(handler);
     }
     // Express answers HEAD with the GET handler, so HEAD is allowed wherever GET is.
-    const allowed = methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    const allowed = routes.flatMap(({ method }) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
     route.all(() => {
       throw methodNotAllowed(allowed);
     });
-  };
-
-  mount('customer', '/:environment/customer', {
-    POST: async ({ scope, body, idempotencyKey }) => {
-      const result = await customers.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/customer/${result.customerId}`, { customerId: result.customerId }, isReplayed(result));
-    },
-  });
-  mount('customer', '/:environment/customer/:customerId', {
-    GET: async ({ scope, params }) => ok(presentCustomer(await customers.get(scope, params.customerId!))),
-    PUT: async ({ scope, params, body }) => ok(presentCustomer(await customers.update(scope, params.customerId!, body))),
-    DELETE: async ({ scope, params }) => {
-      await customers.delete(scope, params.customerId!);
-      return ok({});
-    },
-  });
-  mount('account', '/:environment/account', {
-    POST: async ({ scope, body, idempotencyKey }) => {
-      const account = await accounts.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), isReplayed(account));
-    },
-  });
-  mount('account', '/:environment/account/:accountId', {
-    GET: async ({ scope, params }) => ok(presentAccount(await accounts.get(scope, params.accountId!))),
-    PUT: async ({ scope, params, body }) => ok(presentAccount(await accounts.update(scope, params.accountId!, body))),
-    DELETE: async ({ scope, params }) => {
-      await accounts.delete(scope, params.accountId!);
-      return ok({});
-    },
-  });
-
-  // Not in the spec: the audit trail (issue 5), read-only, with the customer endpoints' envelope.
-  mount('customer', '/:environment/audit-events', {
-    GET: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
-  });
+  }
 
   return router;
 }
 
-function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: Method, operation: Operation) {
+function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: HttpMethod, operation: Operation) {
   return async (req: Request, res: Response) => {
     const context = await authenticateRequest(req, res, pathParams(req).environment ?? '', deps);
     res.locals.logger = context.logger;

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { assertDocumentedResponse } from '../openapi/response-contract.js';
 import { assertNoSensitiveValues } from './factories.js';
 
 export const LOG_DIR = path.resolve('test-output/logs');
@@ -17,7 +18,10 @@ export interface TestService extends RunningService {
   logLines: string[];
   /** SQL statements executed so far (reset it to measure one operation). */
   statements: { count: number };
-  /** fetch against the service, with the bearer token unless `auth: false`; checks the body for sensitive values. */
+  /**
+   * fetch against the service, with the bearer token unless `auth: false`; checks the body for sensitive
+   * values and, for documented REST operations, against the OpenAPI document.
+   */
   call(method: string, pathname: string, options?: CallOptions): Promise<CallResult>;
 }
 
@@ -27,6 +31,12 @@ export interface CallOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   auth?: boolean;
+  /**
+   * Check the answer of a documented REST operation against openapi.json (status, headers, body schema);
+   * on by default so the whole REST suite tests the document. Off only for answers the document cannot
+   * describe on purpose.
+   */
+  validateResponse?: boolean;
 }
 
 export interface CallResult {
@@ -101,6 +111,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       const response = await fetch(`${running.url}${pathname}`, { method, headers, body });
       const text = await response.text();
       assertNoSensitiveValues(text, `the response to ${method} ${pathname}`);
+      if (options.validateResponse !== false) assertDocumentedResponse(method, pathname, response.status, response.headers, text);
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;

@@ -12,14 +12,14 @@ export interface CreateOptions {
   idempotencyKey?: string | undefined;
 }
 
-const optionsSchema = z.strictObject({
-  idempotencyKey: z
-    .string({ error: 'Must be a string.' })
-    .regex(/^[\x20-\x7e]*$/, 'Must contain printable ASCII characters only.')
-    .min(1, 'Must not be empty.')
-    .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`)
-    .optional(),
-});
+/** The key's rules; also the source of the published `Idempotency-Key` header schema. */
+export const idempotencyKeySchema = z
+  .string({ error: 'Must be a string.' })
+  .regex(/^[\x20-\x7e]*$/, 'Must contain printable ASCII characters only.')
+  .min(1, 'Must not be empty.')
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
+
+const optionsSchema = z.strictObject({ idempotencyKey: idempotencyKeySchema.optional() });
 
 /**
  * Results that are replays of an earlier creation. Kept beside the result rather than in it so that the

@@ -1,0 +1,105 @@
+import { randomInt } from 'node:crypto';
+import type { CreateAccountInput } from '../domain/accounts/account.schemas.js';
+import { isDomainError } from '../domain/errors.js';
+import { ACCESS_SCOPES, type RequestScope } from '../domain/scope.js';
+import type { DomainServices } from '../domain/services.js';
+
+/**
+ * A small, realistic data set for demos and the examples/ folder: households that share accounts, a
+ * customer with several accounts, one without any. Written through the domain services, so every rule,
+ * the encryption of identifiers and the audit trail apply exactly as for API calls.
+ */
+
+interface DemoPerson {
+  key: string;
+  preferredName: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  dateOfBirth: string;
+  emails: string[];
+  phoneNumbers: { type: string; number: string }[];
+  addresses: { type: string; street: string; city: string; state: string; zip: string }[];
+}
+
+interface DemoAccount {
+  key: string;
+  owners: string[];
+  name: string;
+  type: string;
+  currency: string;
+}
+
+const home = (street: string, city: string, state: string, zip: string) => [{ type: 'HOME', street, city, state, zip }];
+const mobile = (number: string) => [{ type: 'MOBILE', number }];
+
+// Names, addresses and 555-01xx numbers are fictional; e-mails use example.com (RFC 2606).
+const PEOPLE: DemoPerson[] = [
+  { key: 'alex', preferredName: 'Alex', firstName: 'Alexandra', middleName: 'Jane', lastName: 'Rivera', dateOfBirth: '1986-03-14', emails: ['alex.rivera@example.com'], phoneNumbers: mobile('+1 555 010 0101'), addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704') },
+  { key: 'jordan', preferredName: 'Jordan', firstName: 'Jordan', middleName: '', lastName: 'Rivera', dateOfBirth: '1984-11-02', emails: ['jordan.rivera@example.com'], phoneNumbers: mobile('+1 555 010 0102'), addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704') },
+  { key: 'priya', preferredName: 'Priya', firstName: 'Priya', middleName: 'Lakshmi', lastName: 'Natarajan', dateOfBirth: '1991-07-23', emails: ['priya.n@example.com', 'priya@work.example.com'], phoneNumbers: [...mobile('+1 555 010 0103'), { type: 'WORK', number: '+1 555 010 0199' }], addresses: home('400 Harbor Street, Apt 9C', 'Portland', 'OR', '97209') },
+  { key: 'samuel', preferredName: 'Sam', firstName: 'Samuel', middleName: 'Adebayo', lastName: 'Okafor', dateOfBirth: '1969-01-30', emails: ['sam.okafor@example.com'], phoneNumbers: mobile('+1 555 010 0104'), addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215') },
+  { key: 'grace', preferredName: 'Grace', firstName: 'Grace', middleName: 'Ifeoma', lastName: 'Okafor', dateOfBirth: '2009-05-18', emails: [], phoneNumbers: [], addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215') },
+  { key: 'mei', preferredName: 'Mei', firstName: 'Mei', middleName: '', lastName: 'Chen', dateOfBirth: '1978-09-09', emails: ['mei.chen@example.com'], phoneNumbers: mobile('+1 555 010 0106'), addresses: home('88 Ocean View Road', 'San Diego', 'CA', '92101') },
+];
+
+const ACCOUNTS: DemoAccount[] = [
+  { key: 'riveraJointChecking', owners: ['alex', 'jordan'], name: 'Rivera Household Checking', type: 'CHECKING', currency: 'USD' },
+  { key: 'alexSavings', owners: ['alex'], name: 'Rainy Day Savings', type: 'SAVINGS', currency: 'USD' },
+  { key: 'jordanChecking', owners: ['jordan'], name: 'Everyday Checking', type: 'CHECKING', currency: 'USD' },
+  { key: 'priyaChecking', owners: ['priya'], name: 'Everyday Checking', type: 'CHECKING', currency: 'USD' },
+  { key: 'priyaMoneyMarket', owners: ['priya'], name: 'Money Market', type: 'MONEY_MARKET', currency: 'USD' },
+  { key: 'priyaEuro', owners: ['priya'], name: 'Euro Travel Account', type: 'SAVINGS', currency: 'EUR' },
+  { key: 'okaforCollege', owners: ['samuel', 'grace'], name: 'College Fund', type: 'SAVINGS', currency: 'USD' },
+];
+
+export interface SeedReport {
+  environment: string;
+  createdAt: string;
+  customers: { key: string; customerId: string; name: string }[];
+  accounts: { key: string; accountId: string; name: string; customerIds: string[] }[];
+}
+
+/** The principal of the seed command in the audit trail. */
+export function seedScope(environment: string): RequestScope {
+  return {
+    environment,
+    principal: { id: 'cli:seed', kind: 'static-token', scopes: [...ACCESS_SCOPES], environments: [environment] },
+    requestId: `seed-${Date.now()}`,
+  };
+}
+
+/**
+ * Social security numbers from the range documentation uses (123-45-xxxx), never a real person's. Unique
+ * per environment, so a serial already taken by an earlier run is drawn again.
+ */
+const demoSsn = () => `123-45-${String(randomInt(1, 10_000)).padStart(4, '0')}`;
+
+export async function seedDemoData(services: DomainServices, scope: RequestScope): Promise<SeedReport> {
+  const customers: SeedReport['customers'] = [];
+  const ids = new Map<string, string>();
+  for (const { key, ...person } of PEOPLE) {
+    const customerId = await createWithFreshSsn(services, scope, person);
+    ids.set(key, customerId);
+    customers.push({ key, customerId, name: `${person.firstName} ${person.lastName}` });
+  }
+  const accounts: SeedReport['accounts'] = [];
+  for (const { key, owners, ...account } of ACCOUNTS) {
+    const input: CreateAccountInput = { ...account, associatedCustomerIds: owners.map((owner) => ids.get(owner)!) };
+    const created = await services.accounts.create(scope, input);
+    accounts.push({ key, accountId: created.accountId, name: created.name, customerIds: created.customerIds });
+  }
+  return { environment: scope.environment, createdAt: new Date().toISOString(), customers, accounts };
+}
+
+async function createWithFreshSsn(services: DomainServices, scope: RequestScope, person: Omit<DemoPerson, 'key'>): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const documentLocatorNumber = randomInt(10_000_000, 99_999_999);
+      const { customerId } = await services.customers.create(scope, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
+      return customerId;
+    } catch (error) {
+      if (attempt >= 20 || !isDomainError(error) || error.code !== 'CUSTOMER_ALREADY_EXISTS') throw error;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { createPrismaDatabase } from '../db/database.js';
+import { migrate } from '../db/migrations.js';
+import { createPrismaClient } from '../db/prisma-client.js';
+import { createDomainServices } from '../domain/services.js';
+import { resolvePiiKeyring } from '../pii/dev-keys.js';
+import { PiiCipher } from '../pii/pii-cipher.js';
+import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
+import { type SeedReport, seedDemoData, seedScope } from './demo-data.js';
+
+const USAGE = `Usage: npm run seed [-- --env <environment>]
+
+Creates a demo data set (6 customers, 7 accounts, two of them shared) through the domain services and
+writes its ids to DATA_DIR/seed.json, where examples/curl.sh finds them. Each run adds a new set.
+With the embedded database (no DATABASE_URL), stop the service first: only one process can run it.`;
+
+const out = (text: string) => process.stdout.write(`${text}\n`);
+
+/** `npm run seed`: the newcomer's demo data (see examples/README.md). */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { env: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) throw new UsageError(USAGE);
+  const config = loadConfig(process.env);
+  const environment = values.env ?? config.environments[0]!;
+  if (!config.environments.includes(environment)) throw new UsageError(`--env: unknown environment ${environment}; configured: ${config.environments.join(', ')}`);
+  const protector = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
+
+  const report = await withCliDatabase(config, async (pool) => {
+    // A fresh clone may seed before the first start: migrate as the service would.
+    if (config.runMigrationsOnStart) await migrate(pool);
+    const prisma = createPrismaClient(pool);
+    try {
+      const db = createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 });
+      const services = createDomainServices({ db, protector, idempotencyTtlHours: config.idempotencyTtlHours });
+      return await seedDemoData(services, seedScope(environment));
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  const file = path.join(config.dataDir, 'seed.json');
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  printReport(report, file);
+}
+
+function printReport(report: SeedReport, file: string): void {
+  out(`Demo data created in environment "${report.environment}" (ids also in ${file}):\n`);
+  out('Customers');
+  for (const customer of report.customers) out(`  ${customer.customerId}  ${customer.name}`);
+  out('\nAccounts');
+  const names = new Map(report.customers.map((customer) => [customer.customerId, customer.name]));
+  for (const account of report.accounts) {
+    out(`  ${account.accountId}  ${account.name.padEnd(26)} ${account.customerIds.map((id) => names.get(id)).join(' & ')}`);
+  }
+  out('\nNext: npm start, then bash examples/curl.sh (see examples/README.md).');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+  exitWithError(error, 'seed');
+});

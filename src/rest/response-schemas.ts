@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { AUDIT_OPERATIONS } from '../domain/audit/audit-event.js';
+
+/**
+ * The shapes of what REST sends, as zod schemas: the presenters' types are inferred from them and the
+ * OpenAPI document is generated from them, so the published response schemas cannot drift from the
+ * code. Strict objects: a documented response never carries a field the schema does not name.
+ */
+
+const recordId = z.uuid().describe('A UUID assigned by the service, lower case.');
+
+export const phoneDataSchema = z
+  .strictObject({
+    type: z.string().describe('What kind of number, upper case with underscores, e.g. MOBILE.'),
+    number: z.string().describe('The phone number.'),
+  })
+  .describe('A phone number of a customer.');
+
+export const addressDataSchema = z
+  .strictObject({
+    type: z.string().describe('What kind of address, upper case with underscores, e.g. HOME.'),
+    street: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+  })
+  .describe('A postal address of a customer.');
+
+export const customerDataSchema = z
+  .strictObject({
+    customerId: recordId,
+    accountIds: z.array(recordId).describe('Ids of the accounts associated with the customer.'),
+    addresses: z.array(addressDataSchema),
+    dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Legal date of birth, YYYY-MM-DD.'),
+    emails: z.array(z.string()),
+    firstName: z.string(),
+    lastName: z.string(),
+    middleName: z.string().describe('Empty when the customer has no middle name.'),
+    phoneNumbers: z.array(phoneDataSchema),
+    preferredName: z.string(),
+  })
+  .describe('A customer. The social security number and document locator number are never returned.');
+
+export const createdCustomerDataSchema = z
+  .strictObject({ customerId: recordId })
+  .describe('The id of the new customer; clients must store it.');
+
+export const accountDataSchema = z
+  .strictObject({
+    accountId: recordId,
+    type: z.string().describe('Upper-case words joined by underscores, e.g. CHECKING. Never changes.'),
+    name: z.string().describe('Colloquial name, for user interfaces.'),
+    amount: z.number().describe('The balance: negative for a debt. 0 on a new account.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+    customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order given at creation.'),
+    transactions: z.array(z.never()).max(0).describe('Transactions are not specified yet: always empty.'),
+    flags: z.array(z.string()).describe('Flags of the account; empty on a new account.'),
+  })
+  .describe('A depository account, owned by one or more customers.');
+
+export const emptyDataSchema = z.strictObject({}).describe('Deletions answer an empty object.');
+
+export const auditEventDataSchema = z
+  .strictObject({
+    eventId: recordId,
+    occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
+    principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret.'),
+    operation: z.enum(AUDIT_OPERATIONS),
+    resourceType: z.enum(['customer', 'account']),
+    resourceId: recordId,
+    requestId: z.string().describe('The requestId of the write.'),
+    idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),
+    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set.'),
+  })
+  .describe('One successful write.');
+
+export const auditPageDataSchema = z
+  .strictObject({
+    events: z.array(auditEventDataSchema).describe('Oldest first.'),
+    nextCursor: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+  })
+  .describe('A page of the audit trail.');
+
+export const errorDetailSchema = z
+  .strictObject({
+    field: z.string().optional().describe('The request field the problem is about (dotted path), when there is one.'),
+    code: z.string().describe('REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, UNKNOWN_FIELD, FIELD_NOT_UPDATABLE or CUSTOMER_NOT_FOUND.'),
+    message: z.string().describe('How to fix it; never repeats a submitted value.'),
+  })
+  .describe('One problem of a failed request.');
+
+export const errorBodySchema = z
+  .strictObject({
+    code: z.string().describe('Stable error code; each operation lists the codes it can answer, per status.'),
+    message: z.string().describe('For developers; never repeats a submitted value.'),
+    details: z.array(errorDetailSchema).optional(),
+  })
+  .describe('Why the request failed.');
+
+export type PhoneData = z.infer<typeof phoneDataSchema>;
+export type AddressData = z.infer<typeof addressDataSchema>;
+export type CustomerData = z.infer<typeof customerDataSchema>;
+export type AccountData = z.infer<typeof accountDataSchema>;
+export type AuditEventData = z.infer<typeof auditEventDataSchema>;
+export type AuditPageData = z.infer<typeof auditPageDataSchema>;

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+
+/** The variables the configuration schema reads: the keys of `envSchema` in src/config/config.ts. */
+function configuredVariables(): string[] {
+  const source = readFileSync('src/config/config.ts', 'utf8');
+  const schema = source.slice(source.indexOf('const envSchema = z.object({'), source.indexOf('\n});', source.indexOf('const envSchema')));
+  return [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]!);
+}
+
+describe('configuration documentation', () => {
+  const variables = configuredVariables();
+
+  it('finds the variables of the schema (the extraction itself works)', () => {
+    expect(variables).toEqual(expect.arrayContaining(['NODE_ENV', 'DATABASE_URL', 'PII_BLIND_INDEX_KEY', 'OIDC_ISSUER', 'LOG_LEVEL', 'LOG_PRETTY', 'METRICS_TOKEN']));
+    expect(variables.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('.env.example names every variable, with an example line', () => {
+    const example = readFileSync('.env.example', 'utf8');
+    const missing = variables.filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(example));
+    expect(missing).toEqual([]);
+    const unknown = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]!).filter((name) => !variables.includes(name));
+    expect(unknown).toEqual([]);
+  });
+
+  it('docs/operations.md has a row for every variable', () => {
+    const operations = readFileSync('docs/operations.md', 'utf8');
+    expect(variables.filter((name) => !operations.includes(`| \`${name}\` |`))).toEqual([]);
+  });
+
+  it('the defaults the documentation states are the defaults the code applies', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '0.0.0.0',
+      port: 3000,
+      databasePoolSize: 10,
+      databaseConnectTimeoutMs: 2000,
+      databaseStatementTimeoutMs: 5000,
+      environments: ['sandbox'],
+      logLevel: 'info',
+      logPretty: true,
+      bodyLimitBytes: 64 * 1024,
+      shutdownTimeoutMs: 10_000,
+      runMigrationsOnStart: true,
+      idempotencyTtlHours: 24,
+      metrics: { port: undefined, host: '0.0.0.0', token: undefined },
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).logPretty).toBe(false);
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { MAX_GRAPHQL_OPERATION_NAMES, ServiceMetrics } from '../../src/http/metrics.js';
+import { createCustomer } from '../rest/helpers.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
+
+/** The value of one sample line (`name{labels} value`), or undefined when absent. */
+function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of exposition.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.slice(name.length).split(' ')[0]!;
+    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
+  }
+  return undefined;
+}
+
+describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ METRICS_TOKEN });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('refuses a missing, wrong or API token with 401 and a Bearer challenge', async () => {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-metrics-token-at-all' }, { authorization: `Bearer ${service.token}` }];
+    for (const headers of attempts) {
+      const res = await service.call('GET', '/metrics', { auth: false, headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(res.text).not.toContain('http_requests_total');
+    }
+  });
+
+  it('counts requests by route pattern and status, never by concrete path; times queries; shows the pool and the process', async () => {
+    const { customerId } = await createCustomer(service);
+    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).status).toBe(200);
+    expect((await service.call('GET', '/sandbox/customer/0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10')).status).toBe(404);
+    expect((await service.call('GET', '/sandbox/no-such-thing')).status).toBe(404);
+
+    const res = await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = res.text;
+    const route = '/:environment/customer/:customerId';
+    expect(sample(text, 'http_requests_total', { method: 'GET', route, status: '200' })).toBe(1);
+    expect(sample(text, 'http_requests_total', { method: 'GET', route, status: '404' })).toBe(1);
+    expect(sample(text, 'http_requests_total', { method: 'POST', route: '/:environment/customer', status: '201' })).toBe(1);
+    expect(sample(text, 'http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).toBe(1);
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status: '200' })).toBe(1);
+    expect(text).not.toContain(customerId);
+    expect(text).not.toContain('no-such-thing');
+
+    expect(sample(text, 'db_query_duration_seconds_count')).toBeGreaterThan(0);
+    expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'db_pool_connections_max')).toBe(20);
+    expect(sample(text, 'db_pool_waiting_clients')).toBe(0);
+    expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('METRICS_PORT: a separate listener', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ METRICS_PORT: '0' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('serves /metrics there without a token, and nothing else; the API port does not serve it', async () => {
+    expect(service.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(service.metricsUrl).not.toBe(service.url);
+    const scrape = await fetch(`${service.metricsUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('# TYPE http_requests_total counter');
+    expect((await fetch(`${service.metricsUrl}/sandbox/customer`)).status).toBe(404);
+
+    const onApiPort = await service.call('GET', '/metrics', { auth: false });
+    expect(onApiPort.status).toBe(404);
+    expect(onApiPort.json.error.code).toBe('ROUTE_NOT_FOUND');
+  });
+});
+
+describe('METRICS_PORT with METRICS_TOKEN', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ METRICS_PORT: '0', METRICS_TOKEN });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('still requires the token on the metrics port', async () => {
+    expect((await fetch(`${service.metricsUrl}/metrics`)).status).toBe(401);
+    expect((await fetch(`${service.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
+  });
+});
+
+describe('without METRICS_PORT or METRICS_TOKEN', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('does not serve /metrics at all', async () => {
+    const res = await service.call('GET', '/metrics', { auth: false });
+    expect(res.status).toBe(404);
+    expect(service.metricsUrl).toBeUndefined();
+  });
+});
+
+describe('recordGraphqlOperation (the GraphQL surface\'s hook)', () => {
+  it('counts operations by name and outcome, anonymous ones as (anonymous), and caps the number of names', async () => {
+    const metrics = new ServiceMetrics({ processMetrics: false });
+    metrics.recordGraphqlOperation('CustomerWithAccounts', 'success', 0.012);
+    metrics.recordGraphqlOperation('CustomerWithAccounts', 'success', 0.02);
+    metrics.recordGraphqlOperation('CustomerWithAccounts', 'error', 0.01);
+    metrics.recordGraphqlOperation(undefined, 'rejected', 0.001);
+    metrics.recordGraphqlOperation('not a graphql name', 'rejected', 0.001);
+    for (let i = 0; i < MAX_GRAPHQL_OPERATION_NAMES + 50; i++) metrics.recordGraphqlOperation(`Generated${i}`, 'success', 0.001);
+    const { body } = await metrics.exposition();
+    expect(sample(body, 'graphql_operations_total', { operation: 'CustomerWithAccounts', outcome: 'success' })).toBe(2);
+    expect(sample(body, 'graphql_operations_total', { operation: 'CustomerWithAccounts', outcome: 'error' })).toBe(1);
+    expect(sample(body, 'graphql_operations_total', { operation: '(anonymous)', outcome: 'rejected' })).toBe(1);
+    expect(sample(body, 'graphql_operation_duration_seconds_count', { operation: 'CustomerWithAccounts', outcome: 'success' })).toBe(2);
+    // One name is already taken, so 199 generated names get their own series and 51 are folded.
+    expect(sample(body, 'graphql_operations_total', { operation: '(other)', outcome: 'success' })).toBe(51);
+    expect(sample(body, 'graphql_operations_total', { operation: '(other)', outcome: 'rejected' })).toBe(1);
+    expect(body).not.toContain('not a graphql name');
+  });
+});
+
+describe('metrics configuration', () => {
+  const base = { NODE_ENV: 'test' };
+  it('is off by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
+    expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '0.0.0.0', token: undefined });
+    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: undefined });
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
+    expect(() => loadConfig({ ...base, METRICS_HOST: '127.0.0.1' })).toThrow(/METRICS_HOST is set without METRICS_PORT/);
+  });
+});

@@ -1,0 +1,153 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { validate } from '@readme/openapi-parser';
+import spectralCore from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import spectralRulesets from '@stoplight/spectral-rulesets';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCodes } from '../../src/domain/errors.js';
+import { buildOpenApiDocument, openApiJson, openApiPath } from '../../src/openapi/document.js';
+import { REST_ROUTES } from '../../src/rest/routes.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const { Spectral, Document } = spectralCore;
+const OUTPUT_DIR = path.resolve('test-output/openapi');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** Every example value under a response (inline `example`, `examples.*.value`, or a referenced example). */
+function responseExamples(document: Json): unknown[] {
+  const values: unknown[] = Object.values(document.components.examples as Record<string, Json>).map((example) => example.value);
+  for (const operations of Object.values(document.paths as Record<string, Json>)) {
+    for (const operation of Object.values(operations as Record<string, Json>)) {
+      for (const response of Object.values(operation.responses as Record<string, Json>)) {
+        const media = response.content['application/json'];
+        if (media.example !== undefined) values.push(media.example);
+        for (const example of Object.values((media.examples ?? {}) as Record<string, Json>)) if (example.value !== undefined) values.push(example.value);
+      }
+    }
+  }
+  return values;
+}
+
+describe('the OpenAPI document', () => {
+  const document: Json = buildOpenApiDocument();
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('is served at GET /openapi.json without a token, byte for byte the committed ./openapi.json', async () => {
+    const res = await service.call('GET', '/openapi.json', { auth: false });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.text).toBe(openApiJson());
+    expect(readFileSync('openapi.json', 'utf8'), 'openapi.json is stale: run npm run openapi').toBe(openApiJson());
+  });
+
+  it('is a valid OpenAPI 3.1 document (@readme/openapi-parser)', async () => {
+    const result = await validate(structuredClone(document));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.specification).toBe('OpenAPI');
+    expect(document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('lints with 0 errors under Spectral\'s OAS ruleset (all rules); the result is written to test-output/openapi/spectral.json', async () => {
+    const spectral = new Spectral();
+    // Every rule of the ruleset, not only its recommended subset.
+    spectral.setRuleset({ extends: [[spectralRulesets.oas as spectralCore.RulesetDefinition, 'all']] });
+    const results = await spectral.run(new Document(openApiJson(), spectralParsers.Json, 'openapi.json'));
+    const summary = results.map((result) => ({ severity: ['error', 'warning', 'information', 'hint'][result.severity], rule: result.code, path: result.path.join('.'), message: result.message }));
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    writeFileSync(path.join(OUTPUT_DIR, 'spectral.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const count = (severity: string) => summary.filter((result) => result.severity === severity).length;
+    process.stdout.write(`Spectral (oas ruleset, all rules): ${count('error')} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints\n`);
+    expect(summary.filter((result) => result.severity === 'error')).toEqual([]);
+  });
+
+  it('describes exactly the operations the router mounts, with the spec\'s templated paths', () => {
+    const documented = Object.entries(document.paths as Record<string, Json>).flatMap(([template, operations]) =>
+      Object.entries(operations as Json).map(([method, operation]) => `${method.toUpperCase()} ${template} ${(operation as Json).operationId}`),
+    );
+    expect(documented.sort()).toEqual(REST_ROUTES.map((route) => `${route.method} ${openApiPath(route.path)} ${route.operationId}`).sort());
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/{environment}/customer', '/{environment}/customer/{customerId}', '/{environment}/account', '/{environment}/account/{accountId}', '/{environment}/audit-events']),
+    );
+  });
+
+  it('uses log_ref_id on customer operations and logRefId on account operations', () => {
+    const schemas = document.components.schemas;
+    for (const route of REST_ROUTES) {
+      const responses = document.paths[openApiPath(route.path)][route.method.toLowerCase()].responses;
+      for (const response of Object.values(responses as Record<string, Json>)) {
+        const schema = response.content['application/json'].schema;
+        const name = (schema.$ref ?? schema.allOf[0].$ref).split('/').pop();
+        const required = schemas[name].required as string[];
+        expect(required).toContain(route.family === 'account' ? 'logRefId' : 'log_ref_id');
+        expect(required).not.toContain(route.family === 'account' ? 'log_ref_id' : 'logRefId');
+      }
+    }
+  });
+
+  it('lists the error codes of each operation per status, and every code of the catalogue somewhere', () => {
+    const codesByOperation = new Map<string, Map<string, string[]>>();
+    for (const route of REST_ROUTES) {
+      const byStatus = new Map<string, string[]>();
+      for (const [status, response] of Object.entries(document.paths[openApiPath(route.path)][route.method.toLowerCase()].responses as Record<string, Json>)) {
+        if (status.startsWith('2')) continue;
+        byStatus.set(status, response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum);
+      }
+      codesByOperation.set(route.operationId, byStatus);
+    }
+    expect(codesByOperation.get('deleteCustomer')!.get('409')).toEqual(['CUSTOMER_HAS_ACCOUNTS']);
+    expect(codesByOperation.get('createAccount')!.get('422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'CUSTOMER_NOT_FOUND']);
+    expect(codesByOperation.get('getCustomer')!.get('404')).toEqual(['ENVIRONMENT_NOT_FOUND', 'CUSTOMER_NOT_FOUND']);
+    expect(codesByOperation.get('updateAccount')!.get('400')).toEqual(['MALFORMED_REQUEST', 'VALIDATION_FAILED', 'FIELD_NOT_UPDATABLE']);
+    for (const byStatus of codesByOperation.values()) {
+      expect([...byStatus.keys()]).toEqual(expect.arrayContaining(['401', '403', '404', '500', '503']));
+    }
+    const everyCode = new Set([...codesByOperation.values()].flatMap((byStatus) => [...byStatus.values()].flat()));
+    expect(ErrorCodes.filter((code) => !everyCode.has(code))).toEqual([]);
+    for (const code of ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']) expect(everyCode).toContain(code);
+  });
+
+  it('documents the bearer scheme and the Idempotency-Key, X-Request-Id, Location, Idempotent-Replayed and WWW-Authenticate headers', () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    const create = document.paths['/{environment}/customer'].post;
+    expect(create.parameters.map((parameter: Json) => parameter.$ref)).toEqual(expect.arrayContaining(['#/components/parameters/IdempotencyKey', '#/components/parameters/XRequestId']));
+    expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+    expect(Object.keys(create.responses['201'].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'Location', 'Idempotent-Replayed']);
+    expect(Object.keys(create.responses['401'].headers)).toContain('WWW-Authenticate');
+    expect(Object.keys(create.responses['503'].headers)).toContain('Retry-After');
+  });
+
+  it('takes request schemas from the domain: write-only identifiers, strict objects, the domain\'s limits', () => {
+    const create = document.components.schemas.CreateCustomerRequest;
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toHaveLength(10);
+    expect(create.properties.socialSecurityNumber.writeOnly).toBe(true);
+    expect(create.properties.documentLocatorNumber).toMatchObject({ type: 'integer', writeOnly: true });
+    expect(create.properties.emails).toMatchObject({ type: 'array', maxItems: 10, items: { format: 'email' } });
+    expect(document.components.schemas.UpdateCustomerRequest.required).toBeUndefined();
+    for (const name of ['Customer', 'Account']) {
+      const properties = Object.keys(document.components.schemas[name].properties);
+      expect(properties).not.toContain('socialSecurityNumber');
+      expect(properties).not.toContain('documentLocatorNumber');
+    }
+  });
+
+  it('shows no SSN-like value in any response example; the only request SSN is the documentation example 123-45-6789', () => {
+    const ssnLike = /(?<!\d)\d{3}-?\d{2}-?\d{4}(?!\d)/;
+    for (const example of responseExamples(document)) expect(JSON.stringify(example)).not.toMatch(ssnLike);
+    const requestSsns = REST_ROUTES.flatMap((route) => ('requestBody' in route ? [route.requestBody.example] : []))
+      .map((example) => (example as Json).socialSecurityNumber)
+      .filter(Boolean);
+    expect(requestSsns).toEqual(['123-45-6789']);
+  });
+});
