@@ -15,6 +15,11 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
+/** What the test reads of a rendered Swagger UI operation block (the suite compiles without the DOM lib). */
+interface RenderedOperation {
+  querySelector(selector: string): { textContent: string | null; getAttribute(name: string): string | null } | null;
+}
+
 describe('GET /docs, the offline API reference', () => {
   it('is served without a token from npm packages only, with a strict CSP and links to the GraphQL explorers', async () => {
     const page = await service.call('GET', '/docs', { auth: false });
@@ -73,7 +78,7 @@ describe('GET /docs, the offline API reference', () => {
       await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
 
       const listed = await page.locator('.opblock').evaluateAll((blocks) =>
-        blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+        (blocks as unknown as RenderedOperation[]).map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
       );
       const expected = REST_ROUTES.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
       expect(listed.sort()).toEqual(expected.sort());
