@@ -75,7 +75,9 @@ const documentLocatorNumberSchema = z
   // Not .int(): it also rejects unsafe integers, as "not a whole number"; .max says it precisely.
   .refine(Number.isInteger, { message: 'Must be a whole number.', abort: true })
   .min(0, 'Must not be negative.')
-  .max(Number.MAX_SAFE_INTEGER, 'Must be at most 9007199254740991.');
+  .max(Number.MAX_SAFE_INTEGER, 'Must be at most 9007199254740991.')
+  // The refine above makes it an integer, but JSON Schema generation cannot see through a refine.
+  .meta({ type: 'integer' });
 
 /** Middle names are legally absent for many people: the field is required but may be empty. */
 const middleNameSchema = z
