@@ -14,7 +14,9 @@ import {
   idempotencyKeyReused,
   insufficientScope,
   referencedCustomersNotFound,
+  rateLimited,
   serviceUnavailable,
+  tooManyFailedAuthentications,
   unauthenticated,
   validationFailed,
 } from '../domain/errors.js';
@@ -118,6 +120,8 @@ function requestFailures(scope: AccessScope): DocumentedFailure[] {
     failure('UNAUTHENTICATED_invalid', 'Unknown, expired or revoked token.', unauthenticated('The bearer token is not valid.', { error: 'invalid_token' })),
     failure('FORBIDDEN_environment', 'The token may not act in this environment.', environmentNotAllowed()),
     failure('FORBIDDEN_scope', `The token lacks the scope \`${scope}\`.`, insufficientScope(scope)),
+    failure('RATE_LIMITED_token', "The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.", rateLimited(12)),
+    failure('RATE_LIMITED_address', 'Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.', tooManyFailedAuthentications(120)),
   ];
 }
 

@@ -685,6 +685,25 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
             /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
             500: {
                 headers: {
@@ -866,6 +885,25 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -1104,6 +1142,25 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
             /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
             500: {
                 headers: {
@@ -1273,6 +1330,25 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CUSTOMER_HAS_ACCOUNTS";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -1532,6 +1608,25 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
             /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
             500: {
                 headers: {
@@ -1697,6 +1792,25 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -1917,6 +2031,25 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
             /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
             500: {
                 headers: {
@@ -2070,6 +2203,25 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -2267,6 +2419,25 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
