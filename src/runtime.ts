@@ -59,7 +59,7 @@ export async function startService(config: Config, logger: Logger, options: Star
         metrics.observeQuery(durationMs);
         options.onQuery?.(durationMs);
       },
-      onError: (error) => logger.warn({ err: { message: error.message } }, 'idle database connection failed'),
+      onError: (error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
     });
     cleanups.push(() => pool.end());
     metrics.watchPool(pool);
