@@ -106,6 +106,8 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
     };
     // Request ids of acknowledged writes (callers may send the same X-Request-Id twice: counted apart).
     const acknowledged = new Set<string>();
+    // fast-check's reports carry the counterexample; these first failures say what was wrong, briefly.
+    const failures: string[] = [];
 
     const property = fc.asyncProperty(restRequest(context), async (request) => {
       let response: RawResponse;
@@ -129,6 +131,7 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
         if (request.method === 'POST' && data?.accountId && data.customers) links.set(data.accountId, data.customers.length);
       }
       const problems = restAnswerProblems(request, response);
+      if (problems.length > 0) failures.push(`${problems.join('; ')} (HTTP ${response.status}) for ${describeFuzzRequest(request).slice(0, 600)}`);
       if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describeFuzzRequest(request)}`);
     });
 
@@ -136,7 +139,8 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
     const runs = await Promise.allSettled(
       Array.from({ length: options.workers }, (_, worker) => fc.assert(property, { numRuns: perWorker, seed: options.seed + worker, endOnFailure: false })),
     );
-    for (const run of runs) if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 3000));
+    for (const run of runs) if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 1500));
+    report.problems.push(...new Set(failures.slice(0, 10)));
 
     // What the tables should have become: exactly the acknowledged writes, each of which left one audit event.
     report.after = await rowCounts(options.pool);
