@@ -50,7 +50,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
       onQuery: options.onQuery,
-      onError: (error) => logger.warn({ err: { message: error.message } }, 'idle database connection failed'),
+      onError: (error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
     });
     cleanups.push(() => pool.end());
 

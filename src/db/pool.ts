@@ -28,6 +28,11 @@ export function createPool(options: PoolOptions): pg.Pool {
     application_name: 'customer-account-service',
   });
   pool.on('error', (error) => options.onError?.(error));
+  // The pool listens for errors of idle clients only. A client checked out (by Prisma's adapter, between two
+  // statements of a transaction) that PostgreSQL disconnects (restart, failover, pg_terminate_backend) emits
+  // 'error' with no listener, which ends the process. Its pending work fails anyway (SERVICE_UNAVAILABLE)
+  // and the pool discards it on release; this listener only keeps the process alive.
+  pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
   if (options.onQuery) {
     const onQuery = options.onQuery;
     pool.on('connect', (client) => {
