@@ -106,7 +106,9 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
       await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    // Destroyed, not returned: this session has no statement timeout, and a request given it later could
+    // wait on a lock for ever (found by scripts/reliability/slow-db.ts).
+    client.release(true);
   }
   return report;
 }
