@@ -19,7 +19,9 @@ const CURRENCIES = ['USD', 'EUR', 'GBP'];
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ DATABASE_POOL_SIZE: '20' });
+  // A connection per client and a patient connection wait: these tests are about correctness, and on a busy
+  // CI machine a request queued for a connection would otherwise (rightly) answer 503 SERVICE_UNAVAILABLE.
+  service = await startTestService({ DATABASE_POOL_SIZE: '32', DATABASE_CONNECT_TIMEOUT_MS: '10000' });
   await requireGraphqlEndpoint((path, body) => service.call('POST', path, { body }));
 });
 afterAll(async () => service?.stop());

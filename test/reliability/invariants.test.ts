@@ -17,7 +17,9 @@ const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 1_000_000);
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ DATABASE_POOL_SIZE: '20' });
+  // A connection per client and a patient connection wait: these tests are about correctness, and on a busy
+  // CI machine a request queued for a connection would otherwise (rightly) answer 503 SERVICE_UNAVAILABLE.
+  service = await startTestService({ DATABASE_POOL_SIZE: '32', DATABASE_CONNECT_TIMEOUT_MS: '10000' });
 });
 afterAll(async () => service?.stop());
 
