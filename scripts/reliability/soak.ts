@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
@@ -24,6 +26,7 @@ const opts = options(
     'capacity-seconds': { default: '15', help: 'length of the capacity measurement' },
     fraction: { default: '0.7', help: 'fraction of the measured capacity to hold' },
     rate: { default: '', help: 'fixed rate in requests/s instead of measuring capacity' },
+    'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
     record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
   },
   'npm run soak -- [options]',
@@ -114,7 +117,11 @@ runScript('soak', async () => {
   const durationMs = duration(opts.duration);
   const windowMs = duration(opts.window);
   buildOnce(log);
-  const postgres = await startDedicatedPostgres();
+  // The load generator, the service and PostgreSQL share this machine: anything else running skews capacity.
+  const loadAtStart = os.loadavg().map((n) => round(n, 2));
+  if (loadAtStart[0]! > os.availableParallelism() * 0.5) log(`WARNING: load average ${loadAtStart[0]} on ${os.availableParallelism()} cores before the soak: other work on this machine will skew the figures`);
+  const settings = Object.fromEntries(opts['postgres-settings'].split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+  const postgres = await startDedicatedPostgres({ settings });
   const secrets = runSecrets();
   const samplerFile = path.join(LOG_DIR, `soak-sampler-${Date.now()}.ndjson`);
   writeFileSync(samplerFile, '');
@@ -131,6 +138,7 @@ runScript('soak', async () => {
   let graphql: boolean;
   let startedAt = 0;
   let overloaded = 0;
+  const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
   try {
     const customers: string[] = [];
     for (let i = 0; i < 200; i += 20) {
@@ -152,7 +160,9 @@ runScript('soak', async () => {
       await sleep(2000);
     }
 
-    // Open loop: requests leave on schedule whatever the answers do.
+    // Open loop: requests leave on schedule whatever the answers do. The generator's own event loop is
+    // watched too: if it stalls, requests leave late and the latency (counted from schedule) says so.
+    generatorDelay.enable();
     startedAt = performance.now();
     let issued = 0;
     const inFlight = new Set<Promise<void>>();
@@ -218,6 +228,14 @@ runScript('soak', async () => {
     };
   });
   for (const w of perWindow) log(JSON.stringify(w));
+  log(`load generator event-loop delay: p99 ${round(generatorDelay.percentile(99) / 1e6, 2)} ms, max ${round(generatorDelay.max / 1e6, 2)} ms`);
+  // Per second, for a look at stalls: completions and p99 by scheduled second.
+  const seconds = Math.floor(durationMs / 1000);
+  const perSecond = Array.from({ length: seconds }, (_, i) => {
+    const inSecond = outcomes.filter((o) => o.at >= startedAt + i * 1000 && o.at < startedAt + (i + 1) * 1000);
+    return round(percentile(inSecond.map((o) => o.latencyMs), 99), 0);
+  });
+  writeFileSync(path.join(LOG_DIR, `soak-p99-per-second-${Date.now()}.json`), JSON.stringify(perSecond));
   const errors = outcomes.filter((o) => !o.ok);
   if (errors.length > 0) problems.push(`${errors.length} errors, e.g. ${[...new Set(errors.map((e) => e.detail))].slice(0, 5).join('; ')}`);
   const second = perWindow[1];
@@ -242,7 +260,7 @@ runScript('soak', async () => {
       result: passed ? summary : `${problems.join('; ')}. ${summary}`,
       passed,
       command: `npm run soak -- --duration ${opts.duration}`,
-      figures: { rate, capacity, overloaded, windows: perWindow, trend, node: process.version },
+      figures: { rate, capacity, overloaded, windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), node: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
     });
   }
   return passed;
