@@ -249,7 +249,7 @@ runScript('soak', async () => {
   for (const problem of problems) log(`PROBLEM: ${problem}`);
   const passed = problems.length === 0;
   const p99s = perWindow.map((w) => w.p99Ms);
-  const summary = `${errors.length} errors; p99 per window ${Math.min(...p99s)}–${Math.max(...p99s)} ms; RSS ${second?.rssMiB}→${last?.rssMiB} MiB (${trend?.rssGrowthPercent ?? '?'} %), event-loop delay p99 ${second?.eventLoopDelayP99Ms}→${last?.eventLoopDelayP99Ms} ms (${trend?.eventLoopDelayP99GrowthPercent ?? '?'} %) from window 2 to ${windows}`;
+  const summary = `${errors.length} errors (machine load average ${loadAtStart[0]} on ${os.availableParallelism()} cores at start); p99 per window ${Math.min(...p99s)}–${Math.max(...p99s)} ms; RSS ${second?.rssMiB}→${last?.rssMiB} MiB (${trend?.rssGrowthPercent ?? '?'} %), event-loop delay p99 ${second?.eventLoopDelayP99Ms}→${last?.eventLoopDelayP99Ms} ms (${trend?.eventLoopDelayP99GrowthPercent ?? '?'} %) from window 2 to ${windows}`;
   log(summary);
   if (opts.record === 'true') {
     recordResult({
