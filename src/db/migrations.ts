@@ -113,8 +113,9 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
     failure = error;
     throw error;
   } finally {
-    // After a failure the session's state is unknown (timeout, lock): discard the connection.
-    client.release(failure === undefined ? undefined : true);
+    // Destroyed, not returned: this session has no statement timeout, and a request given it later could
+    // wait on a lock for ever (found by scripts/reliability/slow-db.ts).
+    client.release(true);
   }
   return report;
 }

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './lib/results.js';
+import { log, round, runScript } from './lib/script.js';
+import { buildOnce } from './lib/service-process.js';
+
+/**
+ * `npm run reliability:faults`: the four fault scripts one after the other (crash, database outage, slow
+ * database, graceful shutdown), the service built once. Arguments after `--` go to every script
+ * (e.g. `-- --record false`). Exits non-zero if any of them failed; about two minutes on 2 cores.
+ */
+
+const SCRIPTS = ['crash', 'db-outage', 'slow-db', 'shutdown'];
+
+function run(script: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/reliability', `${script}.ts`), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, RELIABILITY_NO_BUILD: '1' },
+      stdio: 'inherit',
+    });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+runScript('reliability:faults', async () => {
+  buildOnce(log);
+  const outcomes: string[] = [];
+  let passed = true;
+  for (const script of SCRIPTS) {
+    const started = performance.now();
+    log(`--- ${script}`);
+    const code = await run(script, process.argv.slice(2));
+    outcomes.push(`${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${round((performance.now() - started) / 1000)} s`);
+    passed &&= code === 0;
+  }
+  for (const outcome of outcomes) log(outcome);
+  return passed;
+});

@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
+
+/**
+ * A PostgreSQL of the script's own (embedded PostgreSQL 18 in a temporary directory, on a fixed loopback
+ * port), so that a script can stop and restart it under the service's feet without touching anything else.
+ * PostgreSQL's default durability (fsync on): the crash scripts must not be flattered.
+ */
+export interface DedicatedPostgres {
+  dataDir: string;
+  port: number;
+  /** URL of the database the service uses. */
+  databaseUrl: string;
+  running(): boolean;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server if running and deletes its directory. */
+  dispose(): Promise<void>;
+}
+
+export const SERVICE_DATABASE = 'cas_reliability';
+
+export async function startDedicatedPostgres(options: { settings?: Record<string, string> } = {}): Promise<DedicatedPostgres> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-reliability-pg-'));
+  const port = await freePort();
+  const launch = () => startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings } });
+  let server: RunningPostgres | undefined = await launch();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${SERVICE_DATABASE}`);
+  await admin.end();
+  const url = new URL(server.url);
+  url.pathname = `/${SERVICE_DATABASE}`;
+  return {
+    dataDir,
+    port,
+    databaseUrl: url.toString(),
+    running: () => server !== undefined,
+    async stop() {
+      await server?.stop();
+      server = undefined;
+    },
+    async start() {
+      server ??= await launch();
+    },
+    async dispose() {
+      await server?.stop().catch(() => undefined);
+      server = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The cluster state PostgreSQL recorded in global/pg_control (ControlFileData.state, an int32 after the
+ * 8-byte system identifier and two uint32 versions): "shut down" only after a clean shutdown.
+ */
+export function clusterState(clusterDir: string): string {
+  const file = path.join(clusterDir, 'global', 'pg_control');
+  if (!existsSync(file)) return 'no pg_control';
+  const states = ['starting up', 'shut down', 'shut down in recovery', 'shutting down', 'in crash recovery', 'in archive recovery', 'in production'];
+  return states[readFileSync(file).readInt32LE(16)] ?? 'unknown';
+}

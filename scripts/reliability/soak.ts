@@ -1,0 +1,267 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
+import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { startDedicatedPostgres } from './lib/postgres.js';
+import { formatCount, recordResult, ROOT } from './lib/results.js';
+import { type Api, type ApiAnswer, createApi, duration, log, options, percentile, round, runScript } from './lib/script.js';
+import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
+
+/**
+ * `npm run soak`: measures the service's capacity for a mixed REST (+ GraphQL once its endpoint exists)
+ * load, then holds a fixed arrival rate at 70 % of it for the whole duration (open loop: latency counts
+ * from the scheduled send time, so a stall cannot hide itself). Reports per window: requests, errors,
+ * p50/p99 latency, RSS and event-loop delay (sampled inside the service by a preloaded module,
+ * lib/runtime-sampler.mjs). Pass: 0 errors, and RSS and event-loop delay p99 grow less than 10 % from
+ * window 2 to the last window.
+ */
+
+const opts = options(
+  {
+    duration: { default: '10m', help: 'length of the fixed-rate phase (e.g. 10m, 2m, 90s)' },
+    window: { default: '60s', help: 'reporting window' },
+    'capacity-seconds': { default: '15', help: 'length of the capacity measurement' },
+    fraction: { default: '0.7', help: 'fraction of the measured capacity to hold' },
+    rate: { default: '', help: 'fixed rate in requests/s instead of measuring capacity' },
+    'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
+    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+  },
+  'npm run soak -- [options]',
+);
+
+interface Request {
+  method: string;
+  path: string;
+  body?: unknown;
+  expect: number;
+  graphql?: boolean;
+  created?: 'account';
+}
+
+interface Outcome {
+  at: number;
+  latencyMs: number;
+  ok: boolean;
+  detail?: string;
+}
+
+interface Sample {
+  t: number;
+  rss: number;
+  heapUsed: number;
+  eventLoopDelayMeanMs: number;
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+}
+
+const GRAPHQL_CUSTOMER = 'query ($id: ID!) { customer(customerId: $id) { customerId preferredName accounts { accountId name customerIds } } }';
+
+class Workload {
+  private readonly random = seededRandom(42);
+  readonly accounts: string[] = [];
+
+  constructor(
+    readonly customers: string[],
+    private readonly graphql: boolean,
+  ) {}
+
+  next(): Request {
+    const r = this.random();
+    const customer = pick(this.random, this.customers);
+    if (r < 0.4) return { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
+    if (r < 0.55) return this.graphql ? { method: 'POST', path: '/sandbox/graphql', body: { query: GRAPHQL_CUSTOMER, variables: { id: customer } }, expect: 200, graphql: true } : { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
+    if (r < 0.65 && this.accounts.length > 0) return { method: 'GET', path: `/sandbox/account/${pick(this.random, this.accounts)}`, expect: 200 };
+    if (r < 0.75) return { method: 'POST', path: '/sandbox/customer', body: buildCustomerInput(), expect: 201 };
+    if (r < 0.85) return { method: 'POST', path: '/sandbox/account', body: buildAccountInput([customer]), expect: 201, created: 'account' };
+    if (r < 0.95) return { method: 'PUT', path: `/sandbox/customer/${customer}`, body: { preferredName: `soak ${Math.floor(r * 1e6)}` }, expect: 200 };
+    if (this.accounts.length > 0) return { method: 'PUT', path: `/sandbox/account/${pick(this.random, this.accounts)}`, body: { name: 'soak', currency: 'EUR' }, expect: 200 };
+    return { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
+  }
+
+  judge(request: Request, res: Pick<ApiAnswer, 'status' | 'json' | 'error'>): { ok: boolean; detail?: string } {
+    if (res.status !== request.expect) return { ok: false, detail: `${request.method} ${request.path.split('/').slice(0, 3).join('/')} ${res.status} ${res.error ?? res.json?.error?.code ?? ''}` };
+    if (request.graphql && res.json?.errors) return { ok: false, detail: `GraphQL ${res.json.errors[0]?.extensions?.code}` };
+    if (request.created === 'account' && this.accounts.length < 5000) this.accounts.push(res.json.data.accountId);
+    return { ok: true };
+  }
+}
+
+async function send(api: Api, request: Request): Promise<ApiAnswer> {
+  return api.send(request.method, request.path, request.body, {}, 10_000);
+}
+
+/** Closed loop at full concurrency: the throughput the service sustains here, now. */
+async function measureCapacity(api: Api, workload: Workload, seconds: number, connections: number): Promise<{ rps: number; errors: number }> {
+  let ok = 0;
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const request = workload.next();
+        const verdict = workload.judge(request, await send(api, request));
+        if (verdict.ok) ok += 1;
+        else errors += 1;
+      }
+    }),
+  );
+  return { rps: ok / seconds, errors };
+}
+
+const growth = (from: number, to: number) => (from === 0 ? 0 : round(((to - from) / from) * 100));
+
+runScript('soak', async () => {
+  const durationMs = duration(opts.duration);
+  const windowMs = duration(opts.window);
+  buildOnce(log);
+  // The load generator, the service and PostgreSQL share this machine: anything else running skews capacity.
+  const loadAtStart = os.loadavg().map((n) => round(n, 2));
+  if (loadAtStart[0]! > os.availableParallelism() * 0.5) log(`WARNING: load average ${loadAtStart[0]} on ${os.availableParallelism()} cores before the soak: other work on this machine will skew the figures`);
+  const settings = Object.fromEntries(opts['postgres-settings'].split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+  const postgres = await startDedicatedPostgres({ settings });
+  const secrets = runSecrets();
+  const samplerFile = path.join(LOG_DIR, `soak-sampler-${Date.now()}.ndjson`);
+  writeFileSync(samplerFile, '');
+  const service = await startServiceProcess({
+    name: 'soak',
+    env: { DATABASE_URL: postgres.databaseUrl, RELIABILITY_SAMPLER_FILE: samplerFile, ...secrets },
+    nodeArgs: ['--import', path.join(ROOT, 'scripts/reliability/lib/runtime-sampler.mjs')],
+  });
+  const api = createApi(service.url, secrets.API_TOKENS!, 256);
+  const outcomes: Outcome[] = [];
+  const problems: string[] = [];
+  let rate: number;
+  let capacity = { rps: 0, errors: 0 };
+  let graphql: boolean;
+  let startedAt = 0;
+  let overloaded = 0;
+  const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+  try {
+    const customers: string[] = [];
+    for (let i = 0; i < 200; i += 20) {
+      const batch = await Promise.all(Array.from({ length: 20 }, () => api.json('POST', '/sandbox/customer', buildCustomerInput())));
+      customers.push(...batch.map((res) => res.json.data.customerId as string));
+    }
+    const probe = await api.send('POST', '/sandbox/graphql', { query: '{ __typename }' });
+    graphql = probe.status === 200 && probe.json?.data?.__typename === 'Query';
+    log(graphql ? 'GraphQL endpoint found: 15 % of the reads go through it' : 'GraphQL endpoint not mounted (404): REST only');
+    const workload = new Workload(customers, graphql);
+    for (let i = 0; i < 200; i++) workload.judge({ method: 'POST', path: '', expect: 201, created: 'account' }, await api.json('POST', '/sandbox/account', buildAccountInput([pick(Math.random, customers)])));
+
+    if (opts.rate) rate = Number(opts.rate);
+    else {
+      await measureCapacity(api, workload, 3, 32); // warm-up: JIT, pools, caches
+      capacity = await measureCapacity(api, workload, Number(opts['capacity-seconds']), 32);
+      rate = Math.max(10, Math.round(capacity.rps * Number(opts.fraction)));
+      log(`capacity ${round(capacity.rps)} req/s (${capacity.errors} errors while measuring); holding ${rate} req/s for ${opts.duration}`);
+      await sleep(2000);
+    }
+
+    // Open loop: requests leave on schedule whatever the answers do. The generator's own event loop is
+    // watched too: if it stalls, requests leave late and the latency (counted from schedule) says so.
+    generatorDelay.enable();
+    startedAt = performance.now();
+    let issued = 0;
+    const inFlight = new Set<Promise<void>>();
+    let nextReport = startedAt + windowMs;
+    while (performance.now() - startedAt < durationMs) {
+      const due = Math.floor(((performance.now() - startedAt) / 1000) * rate);
+      while (issued < due) {
+        const scheduled = startedAt + (issued / rate) * 1000;
+        issued += 1;
+        if (inFlight.size >= 2000) {
+          overloaded += 1;
+          outcomes.push({ at: scheduled, latencyMs: 0, ok: false, detail: 'over 2,000 requests outstanding' });
+          continue;
+        }
+        const request = workload.next();
+        const task = send(api, request).then((res) => {
+          const verdict = workload.judge(request, res);
+          outcomes.push({ at: scheduled, latencyMs: performance.now() - scheduled, ok: verdict.ok, ...(verdict.detail && { detail: verdict.detail }) });
+        });
+        inFlight.add(task);
+        void task.finally(() => inFlight.delete(task));
+      }
+      if (performance.now() >= nextReport) {
+        const windowOutcomes = outcomes.filter((o) => o.at >= nextReport - windowMs && o.at < nextReport);
+        log(`window ${Math.round((nextReport - startedAt) / windowMs)}: ${windowOutcomes.length} requests, ${windowOutcomes.filter((o) => !o.ok).length} errors, p99 ${round(percentile(windowOutcomes.map((o) => o.latencyMs), 99))} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
+        nextReport += windowMs;
+      }
+      await sleep(2);
+    }
+    await Promise.all(inFlight);
+    if (!service.isRunning()) problems.push('the service exited during the soak');
+  } finally {
+    api.client.close();
+    await service.stop();
+    await postgres.dispose();
+  }
+
+  const samples = readFileSync(samplerFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Sample);
+  const wallStart = Date.now() - (performance.now() - startedAt);
+  const windows = Math.floor(durationMs / windowMs);
+  const perWindow = Array.from({ length: windows }, (_, i) => {
+    const from = startedAt + i * windowMs;
+    const to = from + windowMs;
+    const inWindow = outcomes.filter((o) => o.at >= from && o.at < to);
+    const latencies = inWindow.map((o) => o.latencyMs);
+    const wallFrom = wallStart + i * windowMs;
+    const inSamples = samples.filter((s) => s.t >= wallFrom && s.t < wallFrom + windowMs);
+    const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+    return {
+      window: i + 1,
+      requests: inWindow.length,
+      errors: inWindow.filter((o) => !o.ok).length,
+      p50Ms: round(percentile(latencies, 50)),
+      p99Ms: round(percentile(latencies, 99)),
+      maxMs: round(Math.max(0, ...latencies)),
+      rssMiB: round((inSamples.at(-1)?.rss ?? 0) / 2 ** 20),
+      heapUsedMiB: round((inSamples.at(-1)?.heapUsed ?? 0) / 2 ** 20),
+      eventLoopDelayP99Ms: round(mean(inSamples.map((s) => s.eventLoopDelayP99Ms)), 2),
+      eventLoopDelayMaxMs: round(Math.max(0, ...inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
+    };
+  });
+  for (const w of perWindow) log(JSON.stringify(w));
+  log(`load generator event-loop delay: p99 ${round(generatorDelay.percentile(99) / 1e6, 2)} ms, max ${round(generatorDelay.max / 1e6, 2)} ms`);
+  // Per second, for a look at stalls: completions and p99 by scheduled second.
+  const seconds = Math.floor(durationMs / 1000);
+  const perSecond = Array.from({ length: seconds }, (_, i) => {
+    const inSecond = outcomes.filter((o) => o.at >= startedAt + i * 1000 && o.at < startedAt + (i + 1) * 1000);
+    return round(percentile(inSecond.map((o) => o.latencyMs), 99), 0);
+  });
+  writeFileSync(path.join(LOG_DIR, `soak-p99-per-second-${Date.now()}.json`), JSON.stringify(perSecond));
+  const errors = outcomes.filter((o) => !o.ok);
+  if (errors.length > 0) problems.push(`${errors.length} errors, e.g. ${[...new Set(errors.map((e) => e.detail))].slice(0, 5).join('; ')}`);
+  const second = perWindow[1];
+  const last = perWindow.at(-1);
+  const trend = second && last && windows >= 3 ? { rssGrowthPercent: growth(second.rssMiB, last.rssMiB), eventLoopDelayP99GrowthPercent: growth(second.eventLoopDelayP99Ms, last.eventLoopDelayP99Ms) } : undefined;
+  if (!trend) problems.push(`a trend needs at least 3 windows (got ${windows}): use a longer --duration or a shorter --window`);
+  else {
+    if (trend.rssGrowthPercent >= 10) problems.push(`RSS grew ${trend.rssGrowthPercent} % from window 2 to window ${windows}`);
+    if (trend.eventLoopDelayP99GrowthPercent >= 10) problems.push(`event-loop delay p99 grew ${trend.eventLoopDelayP99GrowthPercent} % from window 2 to window ${windows}`);
+  }
+  for (const problem of problems) log(`PROBLEM: ${problem}`);
+  const passed = problems.length === 0;
+  const p99s = perWindow.map((w) => w.p99Ms);
+  const summary = `${errors.length} errors (machine load average ${loadAtStart[0]} on ${os.availableParallelism()} cores at start); p99 per window ${Math.min(...p99s)}–${Math.max(...p99s)} ms; RSS ${second?.rssMiB}→${last?.rssMiB} MiB (${trend?.rssGrowthPercent ?? '?'} %), event-loop delay p99 ${second?.eventLoopDelayP99Ms}→${last?.eventLoopDelayP99Ms} ms (${trend?.eventLoopDelayP99GrowthPercent ?? '?'} %) from window 2 to ${windows}`;
+  log(summary);
+  if (opts.record === 'true') {
+    recordResult({
+      id: 'soak',
+      test: `Soak: ${opts.duration} at ${Math.round(Number(opts.fraction) * 100)} % of measured capacity (${graphql ? 'REST + GraphQL' : 'REST only: GraphQL not mounted'})`,
+      operations: `${formatCount(outcomes.length)} requests at ${rate} req/s (capacity ${round(capacity.rps)} req/s), windows of ${opts.window}`,
+      faults: 'none: sustained load',
+      result: passed ? summary : `${problems.join('; ')}. ${summary}`,
+      passed,
+      command: `npm run soak -- --duration ${opts.duration}`,
+      figures: { rate, capacity, overloaded, windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), node: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
+    });
+  }
+  return passed;
+});

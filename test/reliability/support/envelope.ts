@@ -1,0 +1,112 @@
+import type { ErrorCode } from '../../../src/domain/errors.js';
+import type { HttpOnlyErrorCode } from '../../../src/rest/error-mapping.js';
+
+/**
+ * What a well-formed REST answer is, as data: every documented error code (src/domain/errors.ts and
+ * src/rest/error-mapping.ts; the Record type fails to compile when a code is added there and not here)
+ * with the statuses it may carry, and the detail codes of src/domain/validation.ts.
+ */
+export const STATUS_BY_CODE: Record<ErrorCode | HttpOnlyErrorCode, readonly number[]> = {
+  VALIDATION_FAILED: [400],
+  FIELD_NOT_UPDATABLE: [400],
+  CUSTOMER_NOT_FOUND: [404, 422],
+  ACCOUNT_NOT_FOUND: [404],
+  CUSTOMER_ALREADY_EXISTS: [409],
+  CUSTOMER_HAS_ACCOUNTS: [409],
+  SERVICE_UNAVAILABLE: [503],
+  UNAUTHENTICATED: [401],
+  FORBIDDEN: [403],
+  ENVIRONMENT_NOT_FOUND: [404],
+  IDEMPOTENCY_KEY_REUSED: [422],
+  IDEMPOTENCY_KEY_IN_PROGRESS: [409],
+  MALFORMED_REQUEST: [400],
+  ROUTE_NOT_FOUND: [404],
+  METHOD_NOT_ALLOWED: [405],
+  PAYLOAD_TOO_LARGE: [413],
+  UNSUPPORTED_MEDIA_TYPE: [415],
+  INTERNAL_ERROR: [500],
+};
+
+export const DETAIL_CODES = new Set([
+  'REQUIRED',
+  'INVALID_TYPE',
+  'TOO_LONG',
+  'TOO_SHORT',
+  'INVALID_FORMAT',
+  'INVALID_VALUE',
+  'UNKNOWN_FIELD',
+  'FIELD_NOT_UPDATABLE',
+  'CUSTOMER_NOT_FOUND',
+]);
+
+export interface Answer {
+  status: number;
+  /** Header lookup, lower-case names. */
+  header(name: string): string | undefined;
+  text: string;
+  json: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The envelope's log reference name for a path, by the rule of src/rest/envelope.ts (docs/decisions.md, "REST"). */
+export const logRefKeyFor = (path: string): 'logRefId' | 'log_ref_id' =>
+  path.split('?', 1)[0]!.split('/')[2] === 'account' ? 'logRefId' : 'log_ref_id';
+
+/**
+ * Everything wrong with one REST answer, as sentences (empty when it is well-formed): a JSON envelope with
+ * exactly the contract's keys, its log reference equal to requestId and to X-Request-Id, success and error
+ * consistent with the status, and a documented code with a status that code may have.
+ */
+export function envelopeProblems(answer: Answer, path: string): string[] {
+  const problems: string[] = [];
+  if (!(answer.header('content-type') ?? '').startsWith('application/json')) problems.push(`content-type is ${answer.header('content-type')}`);
+  const body = answer.json;
+  if (!isObject(body)) return [...problems, `body is not a JSON object: ${answer.text.slice(0, 200)}`];
+  const logRef = logRefKeyFor(path);
+  const expectedKeys = ['data', 'error', logRef, 'requestId', 'success'].sort();
+  const keys = Object.keys(body).sort();
+  if (keys.join() !== expectedKeys.join()) problems.push(`envelope keys are ${keys.join(',')}, expected ${expectedKeys.join(',')}`);
+  if (typeof body.requestId !== 'string' || body.requestId.length === 0) problems.push('requestId is not a non-empty string');
+  if (body[logRef] !== body.requestId) problems.push(`${logRef} differs from requestId`);
+  if (answer.header('x-request-id') !== body.requestId) problems.push('X-Request-Id differs from requestId');
+  if (answer.status >= 200 && answer.status < 300) {
+    if (body.success !== true || body.error !== null || !isObject(body.data)) problems.push('a 2xx answer without success: true, error: null and a data object');
+    return problems;
+  }
+  if (body.success !== false || body.data !== null || !isObject(body.error)) return [...problems, 'an error answer without success: false, data: null and an error object'];
+  const error = body.error;
+  const code = error.code as keyof typeof STATUS_BY_CODE;
+  const statuses = STATUS_BY_CODE[code];
+  if (statuses === undefined) problems.push(`undocumented error code ${String(error.code)}`);
+  else if (!statuses.includes(answer.status)) problems.push(`code ${code} with status ${answer.status} (documented: ${statuses.join(', ')})`);
+  if (typeof error.message !== 'string' || error.message.length === 0) problems.push('error.message is not a non-empty string');
+  const extraKeys = Object.keys(error).filter((key) => !['code', 'message', 'details'].includes(key));
+  if (extraKeys.length > 0) problems.push(`error has extra keys ${extraKeys.join(',')}`);
+  if (error.details !== undefined) {
+    if (!Array.isArray(error.details)) problems.push('error.details is not an array');
+    else {
+      for (const detail of error.details as unknown[]) {
+        if (!isObject(detail) || typeof detail.message !== 'string' || !DETAIL_CODES.has(String(detail.code))) {
+          problems.push(`malformed or undocumented detail ${JSON.stringify(detail).slice(0, 200)}`);
+          break;
+        }
+        if (Object.keys(detail).some((key) => !['code', 'field', 'message'].includes(key))) problems.push('a detail has extra keys');
+      }
+    }
+  }
+  return problems;
+}
+
+/** Headers of a fetch Response or of node:http's IncomingHttpHeaders, as an Answer. */
+export function answerOf(response: { status: number; text: string; json: unknown; headers: Headers | Record<string, string | string[] | undefined> }): Answer {
+  const { headers } = response;
+  const header =
+    headers instanceof Headers
+      ? (name: string) => headers.get(name) ?? undefined
+      : (name: string) => {
+          const value = headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        };
+  return { status: response.status, header, text: response.text, json: response.json };
+}
