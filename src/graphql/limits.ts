@@ -1,3 +1,4 @@
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import {
   type ComplexityEstimator,
@@ -103,6 +104,15 @@ export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAl
         }
         if (rootFields > limits.maxRootFields) {
           limit(GraphqlErrorCodes.tooManyRootFields, `The operation selects ${rootFields} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS).`);
+        }
+        // One write per request: with several non-null mutation fields, a later failure nulls the whole
+        // `data`, and the client would never learn that an earlier write was committed.
+        if (operation.operation === 'mutation' && rootFields > 1) {
+          limit(GraphqlErrorCodes.tooManyRootFields, `A mutation operation may contain one field; this one has ${rootFields}. Send one write per request.`);
+        }
+        // graphql-js would only fail at execution time, as an unexpected error.
+        if (operation.operation === 'subscription') {
+          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'This API has no subscriptions; use a query or a mutation.');
         }
         return false;
       },
