@@ -4,14 +4,16 @@ import { type Queryable, queryRows, statement } from './sql.js';
 
 /**
  * An account with its customer ids, in one statement. trim_scale gives the amount as the shortest exact
- * decimal ("0", "12.5"), never a float.
+ * decimal ("0", "12.5"), never a float. ACCOUNT_FIELDS are the columns after the id, in this order
+ * (customer.store.ts's linked-records query lines them up with customer columns).
  */
-const ACCOUNT_COLUMNS = `a.id, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   ARRAY(SELECT ac.customer_id FROM account_customers ac
         WHERE ac.account_id = a.id AND ac.environment = a.environment
         ORDER BY ac.position) AS customer_ids`;
+const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   type: string;
   name: string;
@@ -21,7 +23,7 @@ interface AccountRow {
   customer_ids: string[];
 }
 
-const toAccount = (row: AccountRow): Account => ({
+export const toAccount = (row: AccountRow): Account => ({
   accountId: row.id,
   type: row.type,
   name: row.name,

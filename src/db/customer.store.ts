@@ -1,6 +1,7 @@
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import { customerAlreadyExists } from '../domain/errors.js';
-import type { CustomerChanges, CustomerStore, NewCustomerRecord, PageRequest } from '../domain/ports.js';
+import type { CustomerChanges, CustomerStore, LinkedRecords, NewCustomerRecord, PageRequest } from '../domain/ports.js';
+import { ACCOUNT_FIELDS, type AccountRow, toAccount } from './account.store.js';
 import { isUniqueViolation } from './errors.js';
 import { jsonParameter, type Queryable, queryRows, statement } from './sql.js';
 
@@ -9,11 +10,17 @@ import { jsonParameter, type Queryable, queryRows, statement } from './sql.js';
  * are deliberately absent: what is never selected can never be returned. The account ids come in the
  * same statement (one round trip per read, or per batch of reads).
  */
-const CUSTOMER_COLUMNS = `c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
+const CUSTOMER_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
   c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses,
   ARRAY(SELECT ac.account_id FROM account_customers ac
         WHERE ac.customer_id = c.id AND ac.environment = c.environment
         ORDER BY ac.created_at, ac.account_id) AS account_ids`;
+const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
+
+/** Padding so customer and account rows share one result (same count, order and types as the *_FIELDS). */
+const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::uuid[]';
+const NO_ACCOUNT_FIELDS =
+  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::uuid[] AS customer_ids';
 
 interface CustomerRow {
   id: string;
@@ -72,6 +79,32 @@ const SQL = {
     'SELECT id FROM customers WHERE environment = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR KEY SHARE',
   ),
   listFirst: statement('customer_list_first', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 ORDER BY c.id LIMIT $2`),
+  /**
+   * Walks the links breadth-first from the roots up to $4 links (each record once per depth), then reads
+   * every record reached: customers and accounts in one result, told apart by `kind`.
+   */
+  linkedRecords: statement(
+    'customer_linked_records',
+    `WITH RECURSIVE walk(kind, id, depth) AS (
+         SELECT roots.kind, roots.id, 0
+         FROM (SELECT 'c' AS kind, unnest($2::uuid[]) AS id UNION ALL SELECT 'a', unnest($3::uuid[])) AS roots
+       UNION
+         SELECT step.kind, step.id, walk.depth + 1
+         FROM walk CROSS JOIN LATERAL (
+             SELECT 'a' AS kind, ac.account_id AS id FROM account_customers ac
+             WHERE walk.kind = 'c' AND ac.customer_id = walk.id AND ac.environment = $1
+           UNION ALL
+             SELECT 'c', ac.customer_id FROM account_customers ac
+             WHERE walk.kind = 'a' AND ac.account_id = walk.id AND ac.environment = $1
+         ) AS step
+         WHERE walk.depth < $4
+     )
+     SELECT 'c' AS kind, ${CUSTOMER_COLUMNS}, ${NO_ACCOUNT_FIELDS}
+     FROM customers c WHERE c.environment = $1 AND c.id IN (SELECT id FROM walk WHERE kind = 'c')
+     UNION ALL
+     SELECT 'a', a.id, ${NO_CUSTOMER_FIELDS}, ${ACCOUNT_FIELDS}
+     FROM accounts a WHERE a.environment = $1 AND a.id IN (SELECT id FROM walk WHERE kind = 'a')`,
+  ),
   listAfter: statement(
     'customer_list_after',
     `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id > $3 ORDER BY c.id LIMIT $2`,
@@ -145,6 +178,25 @@ export class PgCustomerStore implements CustomerStore {
   async lockForLinking(environment: string, ids: readonly string[]): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(this.db, SQL.lockForLinking, [environment, ids]);
     return rows.map((row) => row.id);
+  }
+
+  async findLinkedRecords(
+    environment: string,
+    roots: { customerIds: readonly string[]; accountIds: readonly string[] },
+    depth: number,
+  ): Promise<LinkedRecords> {
+    const rows = await queryRows<{ kind: 'c' | 'a' } & CustomerRow & AccountRow>(this.db, SQL.linkedRecords, [
+      environment,
+      roots.customerIds,
+      roots.accountIds,
+      depth,
+    ]);
+    const linked: LinkedRecords = { customers: [], accounts: [] };
+    for (const row of rows) {
+      if (row.kind === 'c') linked.customers.push(toCustomer(row));
+      else linked.accounts.push(toAccount(row));
+    }
+    return linked;
   }
 
   async list(environment: string, page: PageRequest): Promise<Customer[]> {

@@ -9,6 +9,7 @@ import { buildRequestContext, type RequestContext } from '../auth/request-contex
 import { type DomainError, environmentNotFound, isDomainError } from '../domain/errors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import type { Logger } from '../logging/logger.js';
+import { noStorePlugins } from './cache-policy.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { ClientFacingError, describeUnexpected, errorResponseBody, errorScope, formatGraphqlError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
@@ -43,7 +44,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     maxRecursiveSelections: true,
     validationRules: [operationShapeRule(settings)],
     logger: apolloLogger(deps.logger),
-    plugins: [costLimitPlugin(schema, settings.maxCost), landingPage(settings.explorer)],
+    plugins: [costLimitPlugin(schema, settings.maxCost), landingPage(settings.explorer), ...noStorePlugins()],
   });
   await server.start();
 
