@@ -1,6 +1,6 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { AccountStore, NewAccountRecord, PageRequest } from '../domain/ports.js';
-import { type Queryable, queryRows, statement } from './sql.js';
+import { idList, type Queryable, queryRows, statement } from './sql.js';
 
 /**
  * An account with its customer ids, in one statement. trim_scale gives the amount as the shortest exact
@@ -8,9 +8,9 @@ import { type Queryable, queryRows, statement } from './sql.js';
  * (customer.store.ts's linked-records query lines them up with customer columns).
  */
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
-  ARRAY(SELECT ac.customer_id FROM account_customers ac
-        WHERE ac.account_id = a.id AND ac.environment = a.environment
-        ORDER BY ac.position) AS customer_ids`;
+  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',') AS customer_ids`;
 const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 
 export interface AccountRow {
@@ -20,7 +20,8 @@ export interface AccountRow {
   currency: string;
   amount: string;
   flags: string[];
-  customer_ids: string[];
+  /** Comma-separated (see idList). */
+  customer_ids: string;
 }
 
 export const toAccount = (row: AccountRow): Account => ({
@@ -29,7 +30,7 @@ export const toAccount = (row: AccountRow): Account => ({
   name: row.name,
   amount: row.amount,
   currency: row.currency,
-  customerIds: row.customer_ids,
+  customerIds: idList(row.customer_ids),
   transactions: [],
   flags: row.flags,
 });
@@ -46,7 +47,7 @@ const SQL = {
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT $1, linked.customer_id, $2, linked.ordinality - 1 FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(customer_id, ordinality)
      )
-     SELECT account.*, $6::uuid[] AS customer_ids FROM account`,
+     SELECT account.*, array_to_string($6::uuid[], ',') AS customer_ids FROM account`,
   ),
   findById: statement('account_find_by_id', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1 AND a.environment = $2`),
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),

@@ -3,7 +3,7 @@ import { customerAlreadyExists } from '../domain/errors.js';
 import type { CustomerChanges, CustomerStore, LinkedRecords, NewCustomerRecord, PageRequest } from '../domain/ports.js';
 import { ACCOUNT_FIELDS, type AccountRow, toAccount } from './account.store.js';
 import { isUniqueViolation } from './errors.js';
-import { jsonParameter, type Queryable, queryRows, statement } from './sql.js';
+import { idList, jsonParameter, type Queryable, queryRows, statement } from './sql.js';
 
 /**
  * The columns a customer read may touch. The encrypted SSN, document locator number and blind index
@@ -12,15 +12,15 @@ import { jsonParameter, type Queryable, queryRows, statement } from './sql.js';
  */
 const CUSTOMER_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
   c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses,
-  ARRAY(SELECT ac.account_id FROM account_customers ac
-        WHERE ac.customer_id = c.id AND ac.environment = c.environment
-        ORDER BY ac.created_at, ac.account_id) AS account_ids`;
+  array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+                        WHERE ac.customer_id = c.id AND ac.environment = c.environment
+                        ORDER BY ac.created_at, ac.account_id), ',') AS account_ids`;
 const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 
 /** Padding so customer and account rows share one result (same count, order and types as the *_FIELDS). */
-const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::uuid[]';
+const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
 const NO_ACCOUNT_FIELDS =
-  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::uuid[] AS customer_ids';
+  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS customer_ids';
 
 interface CustomerRow {
   id: string;
@@ -32,12 +32,13 @@ interface CustomerRow {
   emails: string[];
   phone_numbers: unknown;
   addresses: unknown;
-  account_ids: string[];
+  /** Comma-separated (see idList). */
+  account_ids: string;
 }
 
 const toCustomer = (row: CustomerRow): Customer => ({
   customerId: row.id,
-  accountIds: row.account_ids,
+  accountIds: idList(row.account_ids),
   preferredName: row.preferred_name,
   firstName: row.first_name,
   middleName: row.middle_name,

@@ -33,3 +33,10 @@ export async function queryRows<R extends pg.QueryResultRow>(db: Queryable, sql:
 
 /** jsonb parameters go as JSON text: `pg` would turn a JavaScript array into a PostgreSQL array literal. */
 export const jsonParameter = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * Id lists travel as one comma-separated text (`array_to_string(ARRAY(…), ',')`) and are split here:
+ * ids are UUIDs, which never contain a comma, and splitting is several times cheaper than pg's
+ * character-by-character parser for PostgreSQL array literals (a visible share of a nested read's CPU).
+ */
+export const idList = (joined: string): string[] => (joined === '' ? [] : joined.split(','));
