@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditOperation, AuditQuery, AuditResourceType, AuditStore, NewAuditEvent } from '../domain/audit/audit-event.js';
-import { type Queryable, queryRows, statement } from './sql.js';
+import { type Queryable, runWrite, statement } from './sql.js';
 
 interface AuditRow {
   id: string;
@@ -40,18 +40,22 @@ const AUDIT_COLUMNS = 'id, occurred_at, principal_id, environment, operation, re
 export class PgAuditStore implements AuditStore {
   constructor(private readonly db: Queryable) {}
 
+  /** Inside a transaction, sent with the transaction's other writes (sql.ts, DeferredWrite). */
   async append(event: NewAuditEvent): Promise<void> {
-    await queryRows(this.db, APPEND, [
-      event.eventId,
-      event.principalId,
-      event.environment,
-      event.operation,
-      event.resourceType,
-      event.resourceId,
-      event.requestId,
-      event.idempotencyKey,
-      event.changedFields,
-    ]);
+    await runWrite(this.db, {
+      statement: APPEND,
+      values: [
+        event.eventId,
+        event.principalId,
+        event.environment,
+        event.operation,
+        event.resourceType,
+        event.resourceId,
+        event.requestId,
+        event.idempotencyKey,
+        event.changedFields,
+      ],
+    });
   }
 
   /**

@@ -3,7 +3,7 @@ import { customerAlreadyExists } from '../domain/errors.js';
 import type { CustomerChanges, CustomerStore, LinkedRecords, NewCustomerRecord, PageRequest } from '../domain/ports.js';
 import { ACCOUNT_FIELDS, type AccountRow, toAccount } from './account.store.js';
 import { isUniqueViolation } from './errors.js';
-import { idList, jsonParameter, type Queryable, queryRows, statement } from './sql.js';
+import { idList, jsonParameter, type Queryable, queryRows, runWrite, statement } from './sql.js';
 
 /**
  * The columns a customer read may touch. The encrypted SSN, document locator number and blind index
@@ -116,8 +116,9 @@ export class PgCustomerStore implements CustomerStore {
   constructor(private readonly db: Queryable) {}
 
   async insert(record: NewCustomerRecord): Promise<void> {
-    try {
-      await queryRows(this.db, SQL.insert, [
+    await runWrite(this.db, {
+      statement: SQL.insert,
+      values: [
         record.id,
         record.environment,
         Buffer.from(record.sealed.ssnBlindIndex),
@@ -132,12 +133,10 @@ export class PgCustomerStore implements CustomerStore {
         record.emails,
         jsonParameter(record.phoneNumbers),
         jsonParameter(record.addresses),
-      ]);
-    } catch (error) {
+      ],
       // The only unique key a new row can clash on is (environment, ssn_blind_index): ids are fresh UUIDs.
-      if (isUniqueViolation(error)) throw customerAlreadyExists();
-      throw error;
-    }
+      translate: (error) => (isUniqueViolation(error) && (error as { table?: unknown }).table === 'customers' ? customerAlreadyExists() : undefined),
+    });
   }
 
   async findById(environment: string, id: string): Promise<Customer | null> {

@@ -6,7 +6,7 @@ import { PgAuditStore } from './audit.store.js';
 import { PgCustomerStore } from './customer.store.js';
 import { translateDatabaseError, withTranslatedErrors } from './errors.js';
 import { PgIdempotencyStore } from './idempotency.store.js';
-import type { Queryable } from './sql.js';
+import { combineWrites, type DeferredWrite, type DeferringQueryable, type Queryable } from './sql.js';
 
 function storesOn(db: Queryable, limits: TransactionLimits): Stores {
   return {
@@ -24,20 +24,84 @@ export interface TransactionLimits {
   idempotencyWaitMs?: number;
 }
 
+const ignore = () => undefined;
+
 /**
- * One connection checked out for one transaction. Statements after the deadline are refused (the
- * transaction then rolls back), so a stuck request cannot hold its row locks longer than the limit;
- * the statement timeout bounds the statement running when the deadline passes.
+ * One connection checked out for one transaction, in pg's pipeline mode (src/db/pool.ts): statements
+ * are written without waiting for the previous answer, and answers come back in order. So BEGIN travels
+ * with the transaction's first statement, and writes nobody reads back (sql.ts, DeferredWrite) are held
+ * and sent as one statement together with the next statement or with COMMIT. A creation with an
+ * idempotency key is two round trips (BEGIN + claim; writes + COMMIT), an update two, a creation
+ * without a key one. Every answer is still awaited in order, and a failed statement is reported before
+ * anything after it: PostgreSQL has aborted the transaction by then, and turns its COMMIT into a rollback.
+ *
+ * Statements after the deadline are refused (the transaction then rolls back), so a stuck request
+ * cannot hold its row locks longer than the limit; the statement timeout bounds the statement running
+ * when the deadline passes.
  */
-class TransactionConnection implements Queryable {
+class TransactionConnection implements DeferringQueryable {
+  private pending: DeferredWrite[] = [];
+  private begun: Promise<unknown> | undefined;
+
   constructor(
     private readonly client: pg.PoolClient,
     private readonly deadline: number,
   ) {}
 
-  query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
-    if (performance.now() > this.deadline) return Promise.reject(serviceUnavailable());
-    return this.client.query<R>(config);
+  /** Sends BEGIN; its answer is awaited with the first statement's. */
+  begin(): void {
+    this.begun = this.client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    this.begun.catch(ignore);
+  }
+
+  defer(write: DeferredWrite): void {
+    this.pending.push(write);
+  }
+
+  async query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    const writes = this.sendWrites();
+    const result = this.send<R>(config);
+    await this.settle(writes);
+    return await result;
+  }
+
+  async commit(): Promise<void> {
+    const writes = this.sendWrites();
+    const commit = this.send({ text: 'COMMIT' });
+    await this.settle(writes);
+    await commit;
+  }
+
+  /** Awaits, in the order they were sent, BEGIN and the deferred writes sent before the current statement. */
+  private async settle(writes: Promise<unknown> | undefined): Promise<void> {
+    const begun = this.begun;
+    this.begun = undefined;
+    await begun;
+    await writes;
+  }
+
+  /** The deferred writes, if any, as one statement, with their error translated. */
+  private sendWrites(): Promise<unknown> | undefined {
+    if (this.pending.length === 0) return undefined;
+    const writes = this.pending;
+    this.pending = [];
+    const { statement, values } = combineWrites(writes);
+    const sent = this.send({ name: statement.name, text: statement.text, values }).catch((error: unknown) => {
+      for (const write of writes) {
+        const translated = write.translate?.(error);
+        if (translated !== undefined && translated !== error) throw translated;
+      }
+      throw error;
+    });
+    sent.catch(ignore);
+    return sent;
+  }
+
+  private send<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    const sent = performance.now() > this.deadline ? Promise.reject(serviceUnavailable()) : this.client.query<R>(config);
+    // Answers are awaited in order; one that fails while an earlier one is awaited is still reported.
+    sent.catch(ignore);
+    return sent;
   }
 }
 
@@ -59,9 +123,10 @@ export function createDatabase(pool: pg.Pool, limits: TransactionLimits): Databa
       // A connection whose state is unknown (a failed ROLLBACK) is closed rather than reused.
       let discard: Error | undefined;
       try {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-        const result = await work(storesOn(new TransactionConnection(client, performance.now() + limits.timeoutMs), limits));
-        await client.query('COMMIT');
+        const connection = new TransactionConnection(client, performance.now() + limits.timeoutMs);
+        connection.begin();
+        const result = await work(storesOn(connection, limits));
+        await connection.commit();
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: unknown) => {

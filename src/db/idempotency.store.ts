@@ -1,6 +1,6 @@
 import { idempotencyKeyInProgress } from '../domain/errors.js';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from '../domain/idempotency/idempotency-store.js';
-import { jsonParameter, type Queryable, queryRows, statement } from './sql.js';
+import { jsonParameter, type Queryable, queryRows, runWrite, statement } from './sql.js';
 
 /** How long a request waits for a concurrent request holding the same key before IDEMPOTENCY_KEY_IN_PROGRESS. */
 export const DEFAULT_IDEMPOTENCY_WAIT_MS = 2000;
@@ -15,15 +15,27 @@ function isLockTimeout(error: unknown): boolean {
 }
 
 const SQL = {
+  /**
+   * lock_timeout bounds the wait behind a concurrent holder of the key (below the statement timeout, so
+   * the caller gets a clear answer instead of a cancelled statement), for this statement only: set before
+   * the row is inserted (the INSERT reads from `setting`), restored once the insert is done (the outer
+   * SELECT reads the finished count). One round trip instead of SET, INSERT, SET.
+   */
   claim: statement(
     'idempotency_claim',
-    `INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (principal_id, environment, key) DO UPDATE
-       SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = NULL,
-           created_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at
-       WHERE idempotency_keys.expires_at <= CURRENT_TIMESTAMP
-     RETURNING 1 AS claimed`,
+    `WITH setting AS MATERIALIZED (
+       SELECT current_setting('lock_timeout') AS previous, set_config('lock_timeout', $7, true) AS applied
+     ), claimed AS (
+       INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, expires_at)
+       SELECT $1, $2, $3, $4, $5, $6 FROM setting
+       ON CONFLICT (principal_id, environment, key) DO UPDATE
+         SET operation = EXCLUDED.operation, fingerprint = EXCLUDED.fingerprint, result = NULL,
+             created_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_keys.expires_at <= CURRENT_TIMESTAMP
+       RETURNING 1
+     )
+     SELECT done.claimed, set_config('lock_timeout', (SELECT previous FROM setting), true) AS restored
+     FROM (SELECT count(*)::int AS claimed FROM claimed) AS done`,
   ),
   existing: statement(
     'idempotency_existing',
@@ -48,25 +60,23 @@ export class PgIdempotencyStore implements IdempotencyStore {
   ) {}
 
   async claim(claim: IdempotencyClaim): Promise<ClaimOutcome> {
-    // lock_timeout bounds the wait behind a concurrent holder of the key (below the statement timeout,
-    // so the caller gets a clear answer instead of a cancelled statement), for this statement only.
-    await this.db.query({ text: `SET LOCAL lock_timeout = ${Math.trunc(this.waitMs)}` });
-    let inserted: unknown[];
+    let claimed: boolean;
     try {
-      inserted = await queryRows(this.db, SQL.claim, [
+      const [row] = await queryRows<{ claimed: number }>(this.db, SQL.claim, [
         claim.principalId,
         claim.environment,
         claim.key,
         claim.operation,
         Buffer.from(claim.fingerprint),
         claim.expiresAt,
+        `${Math.trunc(this.waitMs)}ms`,
       ]);
+      claimed = row!.claimed > 0;
     } catch (error) {
       if (isLockTimeout(error)) throw idempotencyKeyInProgress();
       throw error;
     }
-    await this.db.query({ text: 'SET LOCAL lock_timeout TO DEFAULT' });
-    if (inserted.length > 0) return { claimed: true };
+    if (claimed) return { claimed: true };
     // The key is held by a committed, unexpired record (read with a fresh READ COMMITTED snapshot).
     const [existing] = await queryRows<{ operation: string; fingerprint: Buffer; result: unknown }>(this.db, SQL.existing, [
       claim.principalId,
@@ -77,8 +87,9 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return { claimed: false, existing };
   }
 
+  /** Inside the creation's transaction, sent with its other writes (sql.ts, DeferredWrite). */
   async complete(claim: Pick<IdempotencyClaim, 'principalId' | 'environment' | 'key'>, result: unknown): Promise<void> {
-    await queryRows(this.db, SQL.complete, [claim.principalId, claim.environment, claim.key, jsonParameter(result)]);
+    await runWrite(this.db, { statement: SQL.complete, values: [claim.principalId, claim.environment, claim.key, jsonParameter(result)] });
   }
 
   async purgeExpired(now: Date, limit: number): Promise<number> {

@@ -63,7 +63,11 @@ export interface LinkedRecords {
 }
 
 export interface CustomerStore {
-  /** Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is taken in the environment. */
+  /**
+   * Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is taken in the environment. Inside a
+   * transaction the row may be written with the transaction's other writes, up to its commit; the error
+   * then comes from there, and nothing is committed either way.
+   */
   insert(record: NewCustomerRecord): Promise<void>;
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
