@@ -8,7 +8,7 @@ import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
 import { PrismaApiTokenStore } from './db/api-token.store.js';
-import { createPrismaDatabase } from './db/database.js';
+import { createDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
@@ -74,8 +74,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const services = createDomainServices({
-      db: createPrismaDatabase(prisma, {
-        maxWaitMs: config.databaseConnectTimeoutMs,
+      db: createDatabase(pool, {
         timeoutMs: config.databaseStatementTimeoutMs * 2,
         // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
         idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),

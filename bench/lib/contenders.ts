@@ -13,12 +13,15 @@ function scriptArgs(node: string, script: string): string[] {
 
 export type ContenderName = 'service' | 'raw-floor' | 'postgraphile';
 
-/** The service exactly as production starts it (`node dist/main.js`), pointed at the bench database. */
-export function startService(ctx: BenchContext, node: string): Promise<RunningServer> {
+/**
+ * The service exactly as production starts it (`node dist/main.js`), pointed at the bench database;
+ * `nodeArgs` only for bench/profile.ts (`--cpu-prof`).
+ */
+export function startService(ctx: BenchContext, node: string, nodeArgs: string[] = []): Promise<RunningServer> {
   return startServer({
     name: 'service',
     command: node,
-    args: ['dist/main.js'],
+    args: [...nodeArgs, 'dist/main.js'],
     cwd: ctx.repoRoot,
     env: baseEnvironment({
       NODE_ENV: 'production',

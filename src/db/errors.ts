@@ -59,17 +59,23 @@ export function translateDatabaseError(error: unknown): unknown {
 
 /** Wraps every method of a store so that database failures reach the domain already translated. */
 export function withTranslatedErrors<T extends object>(store: T): T {
+  // One wrapper per method and store, made on first use (stores on the pool live as long as the process).
+  const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, property, receiver) {
+      const known = wrapped.get(property);
+      if (known !== undefined) return known;
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
+      const method = async (...args: unknown[]) => {
         try {
           return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         } catch (error) {
           throw translateDatabaseError(error);
         }
       };
+      wrapped.set(property, method);
+      return method;
     },
   });
 }

@@ -15,3 +15,7 @@ export function authorize(scope: RequestScope, required: AccessScope): void {
   if (!mayActIn(scope.principal, scope.environment)) throw environmentNotAllowed();
   if (!scope.principal.scopes.includes(required)) throw insufficientScope(required);
 }
+
+/** The same check as authorize(), answered instead of thrown: for reads that include what they may. */
+export const isAuthorized = (scope: RequestScope, required: AccessScope): boolean =>
+  mayActIn(scope.principal, scope.environment) && scope.principal.scopes.includes(required);

@@ -56,8 +56,18 @@ export interface PageRequest {
   after?: string | undefined;
 }
 
+/** Customers and accounts read together (see CustomerStore.findLinkedRecords). */
+export interface LinkedRecords {
+  customers: Customer[];
+  accounts: Account[];
+}
+
 export interface CustomerStore {
-  /** Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is taken in the environment. */
+  /**
+   * Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is taken in the environment. Inside a
+   * transaction the row may be written with the transaction's other writes, up to its commit; the error
+   * then comes from there, and nothing is committed either way.
+   */
   insert(record: NewCustomerRecord): Promise<void>;
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
@@ -71,6 +81,11 @@ export interface CustomerStore {
   /** Locks the rows so they cannot be deleted until the transaction ends; returns the ids that exist. */
   lockForLinking(environment: string, ids: readonly string[]): Promise<string[]>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
+  /**
+   * The customers and accounts named in `roots` and every record linked to them within `depth` links
+   * (customer → account is one link, account → customer the next), in one round trip; absent ids are skipped.
+   */
+  findLinkedRecords(environment: string, roots: { customerIds: readonly string[]; accountIds: readonly string[] }, depth: number): Promise<LinkedRecords>;
 }
 
 export interface NewAccountRecord {

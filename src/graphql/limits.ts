@@ -6,14 +6,20 @@ import {
   simpleEstimator,
 } from 'graphql-query-complexity';
 import {
+  type DocumentNode,
   type FragmentDefinitionNode,
   getDirectiveValues,
   getVariableValues,
   type GraphQLSchema,
+  isInterfaceType,
+  isObjectType,
   Kind,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
+  type ValueNode,
+  visit,
 } from 'graphql';
 import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
 
@@ -138,34 +144,94 @@ function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
 /** What happens with an accepted operation's cost (the rate limit charges it: src/graphql/rate-limit.ts). */
 export type CostListener<TContext extends BaseContext> = (cost: number, request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<void>;
 
+/** Names of the arguments any `@listSize` directive of the schema slices by (`first`). */
+function slicingArgumentNames(schema: GraphQLSchema): Set<string> {
+  const names = new Set<string>();
+  const directive = schema.getDirective('listSize');
+  if (!directive) return names;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!field.astNode) continue;
+      const values = getDirectiveValues(directive, field.astNode) as { slicingArguments?: string[] } | undefined;
+      for (const name of values?.slicingArguments ?? []) names.add(name);
+    }
+  }
+  return names;
+}
+
 /**
- * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs; an accepted
- * operation's cost goes to `onCost`, so the cost is estimated once per request.
+ * The variables whose values can change a document's cost: those used in a slicing argument or in a
+ * directive (@skip, @include). Others (ids, inputs) cannot, so their values need not key the cache.
+ */
+function costVariables(document: DocumentNode, slicing: ReadonlySet<string>): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) =>
+    visit(value, {
+      Variable(node) {
+        names.add(node.name.value);
+      },
+    });
+  visit(document, {
+    Field(node) {
+      for (const argument of node.arguments ?? []) if (slicing.has(argument.name.value)) collect(argument.value);
+    },
+    Directive(node) {
+      for (const argument of node.arguments ?? []) collect(argument.value);
+    },
+  });
+  return [...names].sort();
+}
+
+/** Costs remembered per document (Apollo's document cache hands back the same parsed object) and key. */
+const MAX_COSTS_PER_DOCUMENT = 64;
+
+/**
+ * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. The estimate
+ * walks the whole document; it is made once per document, operation and values of the variables that
+ * can change it, and then looked up. An accepted operation's cost goes to `onCost` (the rate limit).
  */
 export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>): ApolloServerPlugin<TContext> {
   const estimators = [listSizeEstimator(schema), simpleEstimator({ defaultComplexity: 1 })];
+  const slicing = slicingArgumentNames(schema);
+  const variablesByDocument = new WeakMap<DocumentNode, string[]>();
+  const costsByDocument = new WeakMap<DocumentNode, Map<string, number>>();
+
+  const costOf = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number | undefined => {
+    let names = variablesByDocument.get(document);
+    if (!names) variablesByDocument.set(document, (names = costVariables(document, slicing)));
+    const key = JSON.stringify([operation.name?.value ?? null, ...names.map((name) => (name in variables ? variables[name] : '(absent)'))]);
+    let costs = costsByDocument.get(document);
+    const known = costs?.get(key);
+    if (known !== undefined) return known;
+    // Invalid variables are reported by execution (BAD_USER_INPUT, values redacted); estimating with
+    // them would only produce a second, less precise error.
+    if (getVariableValues(schema, operation.variableDefinitions ?? [], variables).errors) return undefined;
+    let cost: number;
+    try {
+      cost = getComplexity({ schema, query: document, operationName: operation.name?.value, variables, estimators });
+    } catch {
+      cost = Number.POSITIVE_INFINITY; // too many nodes to even estimate
+    }
+    if (!costs) costsByDocument.set(document, (costs = new Map()));
+    if (costs.size < MAX_COSTS_PER_DOCUMENT) costs.set(key, cost);
+    return cost;
+  };
+
   return {
     async requestDidStart() {
       return {
         async didResolveOperation(requestContext) {
           const { request, document, operation } = requestContext;
           if (!operation) return;
-          // Invalid variables are reported by execution (BAD_USER_INPUT, values redacted); estimating with
-          // them would only produce a second, less precise error.
-          if (getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors) return;
-          let cost: number;
-          try {
-            cost = getComplexity({ schema, query: document, operationName: operation.name?.value, variables: request.variables ?? {}, estimators });
-          } catch {
-            cost = Number.POSITIVE_INFINITY; // too many nodes to even estimate
-          }
-          if (cost > maxCost) {
+          const cost = costOf(document, operation, request.variables ?? {});
+          if (cost !== undefined && cost > maxCost) {
             throw new ClientFacingError(
               `The operation's estimated cost is ${Number.isFinite(cost) ? cost : 'too large to compute'}; at most ${maxCost} is allowed (GRAPHQL_MAX_COST). Ask for smaller pages or fewer nested lists.`,
               { code: GraphqlErrorCodes.queryTooComplex, httpStatus: 400 },
             );
           }
-          await onCost?.(cost, requestContext);
+          if (cost !== undefined) await onCost?.(cost, requestContext);
         },
       };
     },

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { Account } from '../domain/accounts/account.js';
 import type { Customer } from '../domain/customers/customer.js';
 import type { RequestScope } from '../domain/scope.js';
@@ -9,20 +10,120 @@ import type { DomainServices } from '../domain/services.js';
  * of the execution is fetched with one findMany, so nested lists cost a constant number of SQL
  * statements instead of one per item (no N+1). New loaders per request: no data is shared between
  * callers or environments, and a mutation's reads are never stale from an earlier request.
+ *
+ * Look-ahead: a root field that selects nested customers/accounts (`customer { accounts { customers … } }`)
+ * reads its record and everything the nesting will walk in ONE statement (findLinkedRecords), and primes
+ * the two record loaders with the result, so the nested resolvers find their records already loaded.
  */
 export interface Loaders {
   customers: DataLoader<string, Customer | null>;
   accounts: DataLoader<string, Account | null>;
+  linked: DataLoader<LinkedKey, Customer | Account | null, string>;
+}
+
+type RecordKind = 'customer' | 'account';
+
+interface LinkedKey {
+  kind: RecordKind;
+  id: string;
+  /** Links the selection walks below the record. */
+  depth: number;
 }
 
 // Ids are UUIDs, which the database compares case-insensitively; one cache entry per record.
 const cacheKeyFn = (id: string) => id.toLowerCase();
 
 export function createLoaders(services: DomainServices, scope: RequestScope): Loaders {
-  return {
-    customers: new DataLoader((ids) => services.customers.findMany(scope, ids), { cacheKeyFn }),
-    accounts: new DataLoader((ids) => services.accounts.findMany(scope, ids), { cacheKeyFn }),
+  const customers = new DataLoader<string, Customer | null>((ids) => services.customers.findMany(scope, ids), { cacheKeyFn });
+  const accounts = new DataLoader<string, Account | null>((ids) => services.accounts.findMany(scope, ids), { cacheKeyFn });
+  const linked = new DataLoader<LinkedKey, Customer | Account | null, string>(
+    async (keys) => {
+      // The root fields of one request are read together, one statement per kind of root (so that a
+      // principal without accounts:read still gets its customers); the deepest selection sets the walk.
+      const read = async (kind: RecordKind) => {
+        const roots = keys.filter((key) => key.kind === kind);
+        if (roots.length === 0) return undefined;
+        const ids = roots.map((key) => key.id);
+        const depth = Math.max(...roots.map((key) => key.depth));
+        try {
+          return await services.customers.findLinkedRecords(scope, kind === 'customer' ? { customerIds: ids, accountIds: [] } : { customerIds: [], accountIds: ids }, depth);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      };
+      const results = { customer: await read('customer'), account: await read('account') };
+      const byId = new Map<string, Customer | Account>();
+      for (const found of Object.values(results)) {
+        if (found === undefined || found instanceof Error) continue;
+        for (const customer of found.customers) {
+          customers.prime(customer.customerId, customer);
+          byId.set(`customer:${customer.customerId}`, customer);
+        }
+        for (const account of found.accounts) {
+          accounts.prime(account.accountId, account);
+          byId.set(`account:${account.accountId}`, account);
+        }
+      }
+      return keys.map((key) => {
+        const result = results[key.kind];
+        return result instanceof Error ? result : (byId.get(`${key.kind}:${key.id.toLowerCase()}`) ?? null);
+      });
+    },
+    { cacheKeyFn: (key) => `${key.kind}:${key.depth}:${key.id.toLowerCase()}` },
+  );
+  return { customers, accounts, linked };
+}
+
+/**
+ * A root field's record, with the records its selection will walk below it read in the same statement.
+ * Without nested customers/accounts in the selection it is a plain (batched) look-up.
+ */
+export function loadWithLinked(loaders: Loaders, kind: 'customer', id: string, info: GraphQLResolveInfo): Promise<Customer | null>;
+export function loadWithLinked(loaders: Loaders, kind: 'account', id: string, info: GraphQLResolveInfo): Promise<Account | null>;
+export function loadWithLinked(loaders: Loaders, kind: RecordKind, id: string, info: GraphQLResolveInfo): Promise<Customer | Account | null> {
+  const depth = linkDepth(kind, info.fieldNodes, info);
+  if (depth === 0) return kind === 'customer' ? loaders.customers.load(id) : loaders.accounts.load(id);
+  return loaders.linked.load({ kind, id, depth });
+}
+
+/** The field through which each kind of record reaches the other kind (schema.graphql). */
+const LINK_FIELD: Record<RecordKind, { field: string; next: RecordKind }> = {
+  customer: { field: 'accounts', next: 'account' },
+  account: { field: 'customers', next: 'customer' },
+};
+
+const TYPE_KIND: Record<string, RecordKind> = { Customer: 'customer', Account: 'account' };
+
+/**
+ * How many links deep the selection walks from a record of `kind`: `{ accounts { customers { accountId } } }`
+ * on a customer is 2. Fragments and inline fragments count; @skip/@include are ignored (at worst a few
+ * records are read that the response leaves out).
+ */
+function linkDepth(kind: RecordKind, fields: readonly FieldNode[], info: GraphQLResolveInfo, visited = new Set<string>()): number {
+  let depth = 0;
+  const walk = (selectionSet: SelectionSetNode | undefined, current: RecordKind) => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === LINK_FIELD[current].field) {
+          const next = LINK_FIELD[current].next;
+          depth = Math.max(depth, 1 + linkDepth(next, [selection], info, visited));
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const typed = selection.typeCondition ? TYPE_KIND[selection.typeCondition.name.value] : current;
+        if (typed === current) walk(selection.selectionSet, current);
+      } else {
+        const fragment = info.fragments[selection.name.value];
+        // A fragment is counted once per path (validation already refused cycles).
+        if (!fragment || visited.has(`${current}:${fragment.name.value}`)) continue;
+        if (TYPE_KIND[fragment.typeCondition.name.value] !== current) continue;
+        visited.add(`${current}:${fragment.name.value}`);
+        walk(fragment.selectionSet, current);
+        visited.delete(`${current}:${fragment.name.value}`);
+      }
+    }
   };
+  for (const field of fields) walk(field.selectionSet, kind);
+  return depth;
 }
 
 /**

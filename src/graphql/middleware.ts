@@ -11,6 +11,7 @@ import { corsPolicy } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { allowOwnPagePolicy } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
+import { noStorePlugins } from './cache-policy.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { ClientFacingError, describeUnexpected, errorResponseBody, errorScope, formatGraphqlError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
@@ -50,7 +51,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     maxRecursiveSelections: true,
     validationRules: [operationShapeRule(settings)],
     logger: apolloLogger(deps.logger),
-    plugins: [costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)), idempotentReplayPlugin(), landingPage(settings.explorer)],
+    plugins: [costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)), idempotentReplayPlugin(), landingPage(settings.explorer), ...noStorePlugins()],
   });
   await server.start();
 

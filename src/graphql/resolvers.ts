@@ -2,7 +2,7 @@ import type { Account } from '../domain/accounts/account.js';
 import type { Customer } from '../domain/customers/customer.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
-import { loadExisting } from './loaders.js';
+import { loadExisting, loadWithLinked } from './loaders.js';
 import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
 
 /**
@@ -15,8 +15,8 @@ const isCustomer = (record: Customer | Account): record is Customer => 'customer
 
 export const resolvers: Resolvers = {
   Query: {
-    customer: (_parent, { customerId }, { loaders }) => loaders.customers.load(customerId),
-    account: (_parent, { accountId }, { loaders }) => loaders.accounts.load(accountId),
+    customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
+    account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
     customers: async (_parent, args, { services, scope, loaders }) => {
       const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(scope, request));
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { requestIdFrom } from '../auth/request-context.js';
-import type { Logger } from '../logging/logger.js';
+import { deferredChild, type Logger } from '../logging/logger.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -15,12 +15,18 @@ declare module 'express-serve-static-core' {
  * The line carries the route pattern, never the concrete path (ids) or any header or body.
  */
 export function requestLogging(logger: Logger) {
+  const accessLog = logger.isLevelEnabled('info');
   return (req: Request, res: Response, next: NextFunction) => {
     const requestId = requestIdFrom(req.get('x-request-id'));
     const started = performance.now();
     res.locals.requestId = requestId;
-    res.locals.logger = logger.child({ requestId });
+    res.locals.logger = deferredChild(logger, { requestId });
     res.setHeader('X-Request-Id', requestId);
+    // The level is fixed at start (LOG_LEVEL): below info there is no access line to prepare.
+    if (!accessLog) {
+      next();
+      return;
+    }
     res.on('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path;
       res.locals.logger.info(

@@ -43,3 +43,29 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });
   return pino(base);
 }
+
+const LEVEL_METHODS = new Set<PropertyKey>(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
+const noop = () => undefined;
+
+/**
+ * `parent.child(bindings)`, made only when a line is actually written. Per-request loggers are created
+ * on every request but most write nothing above the configured level, and pino's child() is not free
+ * (the bindings are serialised and redacted at creation). Children of a deferred child stay deferred,
+ * with the bindings merged, as pino would merge them.
+ */
+export function deferredChild(parent: Logger, bindings: pino.Bindings): Logger {
+  let child: Logger | undefined;
+  const real = () => (child ??= parent.child(bindings));
+  return new Proxy(parent, {
+    get(_target, property) {
+      if (LEVEL_METHODS.has(property) && child === undefined && !parent.isLevelEnabled(property as pino.Level)) return noop;
+      if (property === 'child' && child === undefined) {
+        return (more: pino.Bindings, options?: pino.ChildLoggerOptions) =>
+          options === undefined ? deferredChild(parent, { ...bindings, ...more }) : real().child(more, options);
+      }
+      const instance = real();
+      const value: unknown = Reflect.get(instance, property, instance);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(instance) : value;
+    },
+  });
+}

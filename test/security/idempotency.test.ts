@@ -123,8 +123,8 @@ describe('idempotency keys', () => {
     expect(isReplayed(second)).toBe(false);
 
     await h.pool.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1", [key]);
-    const { PrismaIdempotencyStore } = await import('../../src/db/idempotency.store.js');
-    expect(await new PrismaIdempotencyStore(h.prisma).purgeExpired(new Date(), 1000)).toBeGreaterThanOrEqual(1);
+    const { PgIdempotencyStore } = await import('../../src/db/idempotency.store.js');
+    expect(await new PgIdempotencyStore(h.pool).purgeExpired(new Date(), 1000)).toBeGreaterThanOrEqual(1);
     expect(await count(`idempotency_keys WHERE key = '${key}'`)).toBe(0);
   });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaDatabase } from '../../src/db/database.js';
+import { createDatabase } from '../../src/db/database.js';
 import { rotatePiiKeys } from '../../src/db/pii-rotation.js';
 import { createDomainServices } from '../../src/domain/services.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
@@ -75,7 +75,7 @@ describe('npm run pii:rotate', () => {
   });
 
   it('keeps duplicate detection working after rotation (the blind index key is separate)', async () => {
-    const services = createDomainServices({ db: createPrismaDatabase(h.prisma, { maxWaitMs: 5000, timeoutMs: 10_000 }), protector: cipherWith('new') });
+    const services = createDomainServices({ db: createDatabase(h.pool, { timeoutMs: 10_000 }), protector: cipherWith('new') });
     const [id, { environment, input }] = [...created.entries()][0]!;
     expect(id).toBeTruthy();
     await expect(services.customers.create(h.scope(environment), { ...input })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { createPrismaDatabase } from '../../src/db/database.js';
+import { createDatabase } from '../../src/db/database.js';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
 import { ACCESS_SCOPES, type Principal, type RequestScope } from '../../src/domain/scope.js';
@@ -33,7 +33,7 @@ export async function createDomainHarness(options: DomainHarnessOptions = {}): P
   const cipher = new PiiCipher(
     options.keyring ?? { keys: new Map([['test-1', randomBytes(32)]]), activeKeyId: 'test-1', blindIndexKey: randomBytes(32) },
   );
-  const db = createPrismaDatabase(prisma, { maxWaitMs: 5000, timeoutMs: 10_000, idempotencyWaitMs: options.idempotencyWaitMs });
+  const db = createDatabase(pool, { timeoutMs: 10_000, idempotencyWaitMs: options.idempotencyWaitMs });
   const services = createDomainServices({ db, protector: cipher });
   let requests = 0;
   return {

@@ -1,5 +1,5 @@
 import { auditEventFor } from '../audit/audit-event.js';
-import { authorize } from '../authorization.js';
+import { authorize, isAuthorized } from '../authorization.js';
 import {
   customerHasAccounts,
   customerNotFound,
@@ -7,7 +7,7 @@ import {
 } from '../errors.js';
 import type { CreateOptions, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { Database, PageRequest, PersonalDataProtector } from '../ports.js';
+import type { Database, LinkedRecords, PageRequest, PersonalDataProtector } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput, presentKeys } from '../validation.js';
 import type { Customer } from './customer.js';
@@ -17,6 +17,9 @@ import {
   UPDATABLE_CUSTOMER_FIELDS,
   updateCustomerSchema,
 } from './customer.schemas.js';
+
+/** How many links a nested read may prefetch in one statement; deeper levels are read level by level. */
+export const MAX_LINK_DEPTH = 4;
 
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
@@ -80,6 +83,27 @@ export class CustomerService {
     const found = valid.length > 0 ? await this.db.stores.customers.findByIds(scope.environment, valid) : [];
     const byId = new Map(found.map((customer) => [customer.customerId, customer]));
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+  }
+
+  /**
+   * Batch look-up for nested reads (GraphQL look-ahead): the customers and accounts named in `roots`,
+   * and the records linked to them within `depth` links, in one round trip. Roots need the read scope of
+   * their kind, as findMany does; links are followed only for a principal that may read both kinds (a
+   * nested read it may not make is refused later, by findMany, as without look-ahead). The depth is capped.
+   */
+  async findLinkedRecords(
+    scope: RequestScope,
+    roots: { customerIds: readonly string[]; accountIds: readonly string[] },
+    depth: number,
+  ): Promise<LinkedRecords> {
+    if (roots.customerIds.length > 0) authorize(scope, 'customers:read');
+    if (roots.accountIds.length > 0) authorize(scope, 'accounts:read');
+    const customerIds = roots.customerIds.filter(isRecordId);
+    const accountIds = roots.accountIds.filter(isRecordId);
+    if (customerIds.length === 0 && accountIds.length === 0) return { customers: [], accounts: [] };
+    const mayFollow = isAuthorized(scope, 'customers:read') && isAuthorized(scope, 'accounts:read');
+    const links = mayFollow ? Math.max(0, Math.min(Math.trunc(depth), MAX_LINK_DEPTH)) : 0;
+    return this.db.stores.customers.findLinkedRecords(scope.environment, { customerIds, accountIds }, links);
   }
 
   async list(scope: RequestScope, page: PageRequest): Promise<Customer[]> {

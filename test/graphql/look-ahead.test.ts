@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { issueApiToken } from '../support/api-tokens.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js';
+
+/**
+ * Look-ahead (src/graphql/loaders.ts): a root customer or account whose selection walks nested
+ * customers/accounts is read with everything below it in one statement (up to 4 links; deeper levels
+ * are read level by level). The answers must be exactly those of level-by-level loading, in the same
+ * order, and scopes must still be enforced field by field.
+ */
+let service: TestService;
+let owner: string;
+let coOwner: string;
+let shared: string;
+beforeAll(async () => {
+  service = await startTestService({ GRAPHQL_MAX_COST: '10000000', GRAPHQL_MAX_DEPTH: '12' });
+  [owner, coOwner] = await Promise.all([createCustomer(service, buildCustomerInput()), createCustomer(service, buildCustomerInput())]);
+  shared = await createAccount(service, buildAccountInput([owner, coOwner], { name: 'Joint' }));
+  await createAccount(service, buildAccountInput([owner], { name: 'Own' }));
+  await createAccount(service, buildAccountInput([coOwner], { name: 'Theirs' }));
+});
+afterAll(async () => service?.stop());
+
+async function counted(query: string, variables: Record<string, unknown>, headers?: Record<string, string>) {
+  service.statements.count = 0;
+  const result = await graphql(service, query, variables, { headers });
+  return { result, statements: service.statements.count };
+}
+
+type Node = { customerId?: string; accountId?: string; accountIds?: string[]; customerIds?: string[]; accounts?: Node[]; customers?: Node[] };
+
+/** Every nested list holds exactly the records, in the order, of the parent's id list. */
+function expectListsMatchIds(node: Node): void {
+  if (node.accounts) {
+    expect(node.accounts.map((account) => account.accountId)).toEqual(node.accountIds);
+    node.accounts.forEach(expectListsMatchIds);
+  }
+  if (node.customers) {
+    expect(node.customers.map((customer) => customer.customerId)).toEqual(node.customerIds);
+    node.customers.forEach(expectListsMatchIds);
+  }
+}
+
+describe('look-ahead from the selection set', () => {
+  it('reads customer -> accounts -> customers -> accounts in one statement, lists in the order of the id lists', async () => {
+    const { result, statements } = await counted(
+      `query($id: ID!) { customer(customerId: $id) { customerId accountIds accounts { accountId customerIds customers { customerId accountIds accounts { accountId name } } } } }`,
+      { id: owner },
+    );
+    expect(result.json.errors).toBeUndefined();
+    expect(statements).toBe(1);
+    const customer = result.json.data.customer as Node;
+    expect(customer.accounts).toHaveLength(2);
+    expectListsMatchIds(customer);
+  });
+
+  it('follows fragments and inline fragments, and starts from an account as well', async () => {
+    const { result, statements } = await counted(
+      `query($id: ID!) { account(accountId: $id) { ...Owners } }
+       fragment Owners on Account { accountId customerIds customers { ... on Customer { customerId accountIds accounts { accountId } } } }`,
+      { id: shared },
+    );
+    expect(result.json.errors).toBeUndefined();
+    expect(statements).toBe(1);
+    expectListsMatchIds(result.json.data.account as Node);
+  });
+
+  it('reads levels beyond 4 links level by level, with the same answers', async () => {
+    const deep = `query($id: ID!) { customer(customerId: $id) { customerId accountIds accounts { accountId customerIds customers {
+      customerId accountIds accounts { accountId customerIds customers { customerId accountIds accounts { accountId } } } } } } }`;
+    // A chain c1 -J1- c2 -J2- c3 -J3- c4: from c1, J3 is 5 links away.
+    const chain = await Promise.all(Array.from({ length: 4 }, () => createCustomer(service, buildCustomerInput())));
+    for (let i = 0; i < 3; i++) await createAccount(service, buildAccountInput([chain[i]!, chain[i + 1]!], { name: `J${i + 1}` }));
+    const { result, statements } = await counted(deep, { id: chain[0] });
+    expect(result.json.errors).toBeUndefined();
+    expect(statements).toBe(2);
+    expectListsMatchIds(result.json.data.customer as Node);
+    const fifthLevel = JSON.stringify(result.json.data).match(/"accountId":"[^"]+"/g)!;
+    expect(new Set(fifthLevel).size).toBe(3);
+  });
+
+  it('batches root fields of one request, one statement per kind of root', async () => {
+    const { result, statements } = await counted(
+      `query($c: ID!, $a: ID!, $d: ID!) {
+         a: customer(customerId: $c) { accountIds accounts { accountId } }
+         b: customer(customerId: $d) { accountIds accounts { accountId } }
+         c: account(accountId: $a) { customerIds customers { customerId } } }`,
+      { c: owner, d: coOwner, a: shared },
+    );
+    expect(result.json.errors).toBeUndefined();
+    expect(statements).toBe(2);
+    for (const node of Object.values(result.json.data as Record<string, Node>)) expectListsMatchIds(node);
+  });
+
+  it('still refuses nested accounts to a token without accounts:read, and answers its customers', async () => {
+    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
+    const headers = { authorization: `Bearer ${token}` };
+    const nested = await counted(`query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`, { id: owner }, headers);
+    expect(errorCodes(nested.result)).toEqual(['FORBIDDEN']);
+    const mixed = await counted(
+      `query($id: ID!, $a: ID!) { customer(customerId: $id) { customerId } account(accountId: $a) { accountId customers { customerId } } }`,
+      { id: owner, a: shared },
+      headers,
+    );
+    expect(mixed.result.json.data?.customer).toEqual({ customerId: owner });
+    expect(errorCodes(mixed.result)).toEqual(['FORBIDDEN']);
+  });
+});
