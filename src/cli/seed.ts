@@ -2,9 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createPrismaDatabase } from '../db/database.js';
+import { createDatabase } from '../db/database.js';
 import { migrate } from '../db/migrations.js';
-import { createPrismaClient } from '../db/prisma-client.js';
 import { createDomainServices } from '../domain/services.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
@@ -31,14 +30,9 @@ async function main(): Promise<void> {
   const report = await withCliDatabase(config, async (pool) => {
     // A fresh clone may seed before the first start: migrate as the service would.
     if (config.runMigrationsOnStart) await migrate(pool);
-    const prisma = createPrismaClient(pool);
-    try {
-      const db = createPrismaDatabase(prisma, { maxWaitMs: config.databaseConnectTimeoutMs, timeoutMs: config.databaseStatementTimeoutMs * 2 });
-      const services = createDomainServices({ db, protector, idempotencyTtlHours: config.idempotencyTtlHours });
-      return await seedDemoData(services, seedScope(environment));
-    } finally {
-      await prisma.$disconnect();
-    }
+    const db = createDatabase(pool, { timeoutMs: config.databaseStatementTimeoutMs * 2 });
+    const services = createDomainServices({ db, protector, idempotencyTtlHours: config.idempotencyTtlHours });
+    return seedDemoData(services, seedScope(environment));
   });
 
   const file = path.join(config.dataDir, 'seed.json');
