@@ -138,7 +138,8 @@ describe('startService', () => {
     await blocker.connect();
     await blocker.query('BEGIN; LOCK TABLE "_prisma_migrations" IN ACCESS EXCLUSIVE MODE');
     const inFlight = fetch(`${running.url}/readyz`).then(async (response) => ({ status: response.status, body: await response.json() }));
-    await waitFor(async () => (await blocker.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rowCount === 1);
+    // pg_locks, not pg_stat_activity: the waiting request may be a connection still starting up.
+    await waitFor(async () => (await blocker.query('SELECT 1 FROM pg_locks WHERE NOT granted')).rowCount === 1);
     running.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(postmastersFor(clusterDir)).toHaveLength(1);

@@ -119,20 +119,29 @@ describe('idempotency keys on create mutations', () => {
     expect(overRest.json.data.customerId).toBe(first.json.data.createCustomer.customerId);
   });
 
-  it('names replayed fields by their alias when one operation holds several creations', async () => {
+  it('names the replayed field by its alias, and refuses two creations in one operation (one write per request)', async () => {
     const key = randomUUID();
     const input = buildCustomerInput();
     await graphql(service, CREATE_WITH_KEY, { input, key });
+    const retried = await graphql(
+      service,
+      `mutation($again: CreateCustomerInput!, $key: String) { retried: createCustomer(input: $again, idempotencyKey: $key) { customerId } }`,
+      { again: input, key },
+    );
+    expect(retried.json.errors).toBeUndefined();
+    expect(retried.json.extensions.idempotentReplayed).toEqual(['retried']);
+
+    const before = await countRows(service, 'customers');
     const both = await graphql(
       service,
-      `mutation($again: CreateCustomerInput!, $fresh: CreateCustomerInput!, $key: String) {
-        retried: createCustomer(input: $again, idempotencyKey: $key) { customerId }
-        fresh: createCustomer(input: $fresh) { customerId }
+      `mutation($one: CreateCustomerInput!, $two: CreateCustomerInput!) {
+        one: createCustomer(input: $one) { customerId }
+        two: createCustomer(input: $two) { customerId }
       }`,
-      { again: input, fresh: buildCustomerInput(), key },
+      { one: buildCustomerInput(), two: buildCustomerInput() },
     );
-    expect(both.json.errors).toBeUndefined();
-    expect(both.json.extensions.idempotentReplayed).toEqual(['retried']);
+    expect(errorCodes(both)).toEqual(['TOO_MANY_ROOT_FIELDS']);
+    expect(await countRows(service, 'customers')).toBe(before);
   });
 
   it('createAccount replays the account as first created', async () => {

@@ -71,7 +71,19 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const started = performance.now();
   const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), 'dist/main.js'], {
     cwd: ROOT,
-    env: { ...base, NODE_ENV: 'production', HOST: '127.0.0.1', ENVIRONMENTS: 'sandbox', LOG_LEVEL: 'warn', ...spec.env, PORT: String(port) },
+    // Rate limits off: these scripts drive one token far past any sensible budget on purpose; the
+    // limits have their own tests (test/security-http/rate-limits*.test.ts).
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      ENVIRONMENTS: 'sandbox',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_POINTS: '0',
+      RATE_LIMIT_AUTH_FAILURES: '0',
+      ...spec.env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
