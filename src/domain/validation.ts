@@ -7,6 +7,15 @@ import { type ErrorDetail, validationFailed } from './errors.js';
  */
 
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
+// With the u flag a paired surrogate is one code point, so this only finds unpaired ones.
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/**
+ * JSON can carry unpaired UTF-16 surrogates ("\ud800"), which are not text: PostgreSQL refuses them
+ * in jsonb and UTF-8 cannot encode them. Refused here, with a message, instead of failing in storage.
+ */
+export const isWellFormedText = (value: string): boolean => !UNPAIRED_SURROGATE.test(value);
+export const WELL_FORMED_MESSAGE = 'Must be valid Unicode text (no unpaired surrogate code units).';
 
 /** A required, trimmed, single-line string of 1..max characters. */
 export const text = (max: number) =>
@@ -16,7 +25,8 @@ export const text = (max: number) =>
     // abort: an empty value is one problem; rules that follow would only repeat it.
     .min(1, { message: 'Must not be empty.', abort: true })
     .max(max, `Must be at most ${max} characters.`)
-    .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.');
+    .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.')
+    .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 
 /** Upper-case words joined by underscores: CHECKING, MONEY_MARKET, HOME. */
 export const upperSnakeCase = (max: number) =>

@@ -271,6 +271,17 @@ describe('creating a customer', () => {
     await expectInvalid({ ...buildCustomerInput(), lastName: 'Doe\u0000' }, 'lastName');
   });
 
+  // Found by npm run fuzz: PostgreSQL refuses unpaired surrogates in jsonb, which was a 500.
+  it.each([
+    ['a name', { lastName: 'Doe\ud800' }, 'lastName'],
+    ['a middle name', { middleName: '\udc00' }, 'middleName'],
+    ['an address field', { addresses: [{ type: 'HOME', street: '1 Main St\ud83d', city: 'Springfield', state: 'IL', zip: '62701' }] }, 'addresses.0.street'],
+  ])('rejects an unpaired surrogate in %s, and accepts a paired one (emoji)', async (_case, change, field) => {
+    await expectInvalid({ ...buildCustomerInput(), ...change }, field);
+    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
+    expect((await h.services.customers.get(h.scope(), customerId)).lastName).toBe('Doe 😀');
+  });
+
   it.each([
     ['an unknown field', '"nickname": "Al"', 'nickname'],
     ['a service-assigned field', '"customerId": "0190a0a0-0000-7000-8000-000000000000"', 'customerId'],

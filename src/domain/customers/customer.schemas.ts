@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { list, text, upperSnakeCase } from '../validation.js';
+import { isWellFormedText, list, text, upperSnakeCase, WELL_FORMED_MESSAGE } from '../validation.js';
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
 /**
@@ -84,7 +84,8 @@ const middleNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required (may be an empty string).' : 'Must be a string.') })
   .trim()
   .max(CUSTOMER_LIMITS.nameLength, `Must be at most ${CUSTOMER_LIMITS.nameLength} characters.`)
-  .regex(/^[^\p{Cc}]*$/u, 'Must not contain control characters.');
+  .regex(/^[^\p{Cc}]*$/u, 'Must not contain control characters.')
+  .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 
 const contactFields = {
   preferredName: text(CUSTOMER_LIMITS.nameLength),
