@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ROUTES } from '../../src/rest/routes.js';
 import { createCustomer } from '../rest/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-output/screenshots');
 
 let service: TestService;
@@ -48,8 +48,8 @@ describe('GET /docs, the offline API reference', () => {
     expect(slash.headers.get('location')).toBe('/docs');
   });
 
-  const browserTest = existsSync(CHROMIUM) ? it : it.skip;
-  if (!existsSync(CHROMIUM)) {
+  const browserTest = hasChromium() ? it : it.skip;
+  if (!hasChromium()) {
     process.stderr.write(`Skipping the headless Chromium test of /docs: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
   }
 
@@ -57,11 +57,7 @@ describe('GET /docs, the offline API reference', () => {
     const { customerId } = await createCustomer(service, { firstName: 'Ada', lastName: 'Lovelace' });
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchHeadlessChromium();
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve('test-output/screenshots');
 const STUDIO = 'https://studio.apollographql.com';
 
@@ -66,8 +66,8 @@ describe('offline GraphiQL explorer', () => {
     expect((await fetch(`${service.url}/sandbox/graphiql/assets/..%2Fpackage.json`)).status).toBe(404);
   });
 
-  const browserTest = existsSync(CHROMIUM) ? it : it.skip;
-  if (!existsSync(CHROMIUM)) {
+  const browserTest = hasChromium() ? it : it.skip;
+  if (!hasChromium()) {
     process.stderr.write(`Skipping the headless Chromium test of GraphiQL: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
   }
 
@@ -75,11 +75,7 @@ describe('offline GraphiQL explorer', () => {
     const customerId = await createCustomer(service, buildCustomerInput({ firstName: 'Grace', lastName: 'Hopper' }));
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchHeadlessChromium();
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
