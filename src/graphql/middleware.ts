@@ -16,6 +16,7 @@ import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { ClientFacingError, describeUnexpected, errorResponseBody, errorScope, formatGraphqlError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
 import { idempotentReplayPlugin } from './idempotency.js';
+import { metricsPlugin } from './metrics-plugin.js';
 import { costLimitPlugin, operationShapeRule } from './limits.js';
 import { chargeOperationCost } from './rate-limit.js';
 import { buildGraphqlSchema } from './schema.js';
@@ -51,7 +52,13 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     maxRecursiveSelections: true,
     validationRules: [operationShapeRule(settings)],
     logger: apolloLogger(deps.logger),
-    plugins: [costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)), idempotentReplayPlugin(), landingPage(settings.explorer), ...noStorePlugins()],
+    plugins: [
+      costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)),
+      idempotentReplayPlugin(),
+      landingPage(settings.explorer),
+      ...noStorePlugins(),
+      ...(deps.metrics ? [metricsPlugin<GraphqlContext>(deps.metrics)] : []),
+    ],
   });
   await server.start();
 

@@ -55,6 +55,16 @@ describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
     expect(text).not.toContain('no-such-thing');
 
     expect(sample(text, 'db_query_duration_seconds_count')).toBeGreaterThan(0);
+
+    // GraphQL operations by name and outcome.
+    const graphql = (query: string) => service.call('POST', '/sandbox/graphql', { body: { query } });
+    expect((await graphql(`query CustomerCard { customer(customerId: "${customerId}") { customerId } }`)).status).toBe(200);
+    expect((await graphql('query Broken { customer(customerId: "x") { noSuchField } }')).status).toBe(400);
+    const after = (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+    expect(sample(after, 'graphql_operations_total', { operation: 'CustomerCard', outcome: 'success' })).toBe(1);
+    // A document refused by validation never resolved an operation: its name is not trusted.
+    expect(sample(after, 'graphql_operations_total', { operation: '(anonymous)', outcome: 'rejected' })).toBe(1);
+    expect(sample(after, 'graphql_operation_duration_seconds_count', { operation: 'CustomerCard', outcome: 'success' })).toBe(1);
     expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'db_pool_connections_max')).toBe(20);
