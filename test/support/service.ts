@@ -94,9 +94,21 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     database,
     logLines,
     statements,
+    // Every test service, at its stop: none of the SSNs and document locator numbers this test process
+    // handed out (SENSITIVE_VALUES) and not the bearer token may be in any log line it wrote, and no SSN
+    // or DLN in any stored audit event or idempotency record. This covers the whole suite, file by file.
     async stop() {
       await running.stop();
-      await database.drop();
+      try {
+        assertNoSensitiveValues(logLines.join('\n'), `the log lines of a test service (${logFile})`);
+        if (logLines.some((line) => line.includes(token))) throw new Error(`The bearer token appeared in the log lines (${logFile})`);
+        const stored = await database.pool.query(
+          'SELECT (SELECT coalesce(json_agg(a), \'[]\') FROM audit_events a) AS audit, (SELECT coalesce(json_agg(i), \'[]\') FROM idempotency_keys i) AS idempotency',
+        );
+        assertNoSensitiveValues(JSON.stringify(stored.rows), 'the audit trail or the idempotency records');
+      } finally {
+        await database.drop();
+      }
     },
     async call(method, pathname, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
