@@ -28,6 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   // pool.end() resolves before its connections have closed, so DROP DATABASE ... WITH (FORCE) can
   // terminate one (57P01) after the pool let go of it: expected here, never a test failure.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('error', () => undefined); // the same, for a connection idle in the pool at that moment
   return {
     url,
     name,
