@@ -1,10 +1,10 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
-import type pg from 'pg';
 import { ErrorCodes } from '../../../src/domain/errors.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
-import { rowCounts, type RowCounts, storageProblems } from '../support/consistency.js';
+import { rowCounts, storageProblems } from '../support/consistency.js';
+import type { FuzzOptions, FuzzReport } from './fuzz-run.js';
 import { GRAPHQL_MISSING } from '../support/graphql.js';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
 import { graphqlRequest, type GraphqlFuzzContext, type GraphqlFuzzRequest } from './graphql-requests.js';
@@ -34,28 +34,11 @@ export const GRAPHQL_ERROR_CODES = new Set<string>([
   'RATE_LIMITED',
 ]);
 
-export interface GraphqlFuzzOptions {
-  baseUrl: string;
-  token: string;
-  pool: pg.Pool;
-  requests: number;
-  workers: number;
-  seed: number;
-  onProgress?: (done: number) => void;
-}
+export type GraphqlFuzzOptions = FuzzOptions;
 
-export interface GraphqlFuzzReport {
-  requests: number;
-  statusCounts: Record<string, number>;
-  errorCodes: Record<string, number>;
-  kinds: Record<string, number>;
+export interface GraphqlFuzzReport extends FuzzReport {
+  /** Answers that carried data (accepted operations). */
   answersWithData: number;
-  serverErrors: number;
-  maxLatencyMs: number;
-  before: RowCounts;
-  after: RowCounts;
-  problems: string[];
-  seed: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type pg from 'pg';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
 import { type RowCounts, rowCounts, storageProblems } from '../support/consistency.js';
+import type { FuzzOptions, FuzzReport } from './fuzz-run.js';
 import { answerOf, envelopeProblems } from '../support/envelope.js';
 import { describeFuzzRequest, type FuzzContext, type FuzzRequest, restRequest } from './rest-requests.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -15,30 +15,11 @@ import { buildAccountInput, buildCustomerInput } from '../../support/factories.j
  * a rejected request stored nothing.
  */
 
-export interface RestFuzzOptions {
-  baseUrl: string;
-  token: string;
-  /** A pool on the service's database, for the row counts. */
-  pool: pg.Pool;
-  requests: number;
-  workers: number;
-  seed: number;
-  /** Called every 1,000 requests. */
-  onProgress?: (done: number) => void;
-}
+export type RestFuzzOptions = FuzzOptions;
 
-export interface RestFuzzReport {
-  requests: number;
-  statusCounts: Record<string, number>;
-  errorCodes: Record<string, number>;
-  kinds: Record<string, number>;
+export interface RestFuzzReport extends FuzzReport {
+  /** 2xx answers to writes: the only changes the tables may show. */
   acknowledgedWrites: number;
-  serverErrors: number;
-  maxLatencyMs: number;
-  before: RowCounts;
-  after: RowCounts;
-  problems: string[];
-  seed: number;
 }
 
 const increment = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
