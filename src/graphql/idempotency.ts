@@ -6,8 +6,9 @@ import type { GraphqlContext } from './context.js';
 /**
  * Idempotency keys over GraphQL: create mutations take an optional `idempotencyKey` argument (not an input
  * field: the key names the request, it is not part of the record, and the input goes to the domain as is).
- * Replays are reported in the response's `extensions.idempotentReplayed`, the list of the response keys
- * (aliases) of the mutation fields whose result was replayed, since one operation may hold several.
+ * Replays are reported in the response's `extensions.idempotentReplayed`, the response key (alias) of the
+ * replayed mutation field, as a list so the shape stays the same if several writes per operation are allowed
+ * one day (today an operation holds one mutation field: src/graphql/limits.ts).
  */
 const replayedFields = new WeakMap<GraphqlContext, string[]>();
 
