@@ -4,7 +4,7 @@ import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
 import { metricsEndpoint } from './http/metrics.js';
 import { requestLogging } from './http/request-logging.js';
-import { securityHeaders } from './http/security-headers.js';
+import { apiSecurityHeaders } from './http/security-headers.js';
 import { referencePagesRouter } from './openapi/reference-pages.js';
 import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
 import { createRestRouter } from './rest/router.js';
@@ -21,18 +21,20 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   // req.ip (the per-address budget for failed authentication) is the client's only behind trusted proxies.
   if (deps.config.trustProxyHops > 0) app.set('trust proxy', deps.config.trustProxyHops);
   app.use(requestLogging(deps.logger));
-  app.use(securityHeaders());
+  app.use(apiSecurityHeaders());
   if (deps.metrics) {
     app.use(deps.metrics.httpMiddleware);
     // With METRICS_PORT the metrics have their own listener (src/runtime.ts); else only behind METRICS_TOKEN.
     const { port, token } = deps.config.metrics;
     if (port === undefined && token !== undefined) app.get('/metrics', metricsEndpoint(deps.metrics, token));
   }
+  // The REST router first: it claims only its own paths (/{environment}/customer…, /{environment}/account…),
+  // so the busiest requests skip the other routers' route tables, and no other path changes hands.
+  app.use(createRestRouter(deps));
   app.use(healthRouter(deps));
   app.use(referencePagesRouter([...deps.environments]));
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);
-  app.use(createRestRouter(deps));
   // Every response is an envelope, also for unknown paths and for errors of any router.
   app.use(unmatchedRoute);
   app.use(finalErrorHandler(deps.logger));

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type pg from 'pg';
+import type { Express } from 'express';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
@@ -19,6 +20,7 @@ import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
+import { createExpressServer } from './http/server.js';
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
@@ -182,11 +184,13 @@ function readinessCheck(pool: pg.Pool): () => Promise<Readiness> {
   };
 }
 
-function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
+function listen(app: Express, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = (app as unknown as import('express').Express).listen(port, host, (error?: Error) => {
-      if (error) reject(error);
-      else resolve(server);
+    const server = createExpressServer(app);
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
     });
   });
 }

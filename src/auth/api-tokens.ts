@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ACCESS_SCOPES, type AccessScope } from '../domain/scope.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 
@@ -35,7 +35,7 @@ export interface ApiTokenStore {
   touch(id: string, at: Date): Promise<void>;
 }
 
-const secretDigest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+const secretDigest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** A new token and the row that stores it; the token is shown once and never again. */
 export function generateApiToken(): { id: string; token: string; secretHash: Buffer } {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
+import { documentSecurityHeaders } from '../http/security-headers.js';
 
 /**
  * The offline explorer: GraphiQL served entirely from npm packages (GraphiQL 3's bundle and React 18's
@@ -81,24 +82,23 @@ function page(environment: string): string {
 `;
 }
 
-function securityHeaders(res: Response): void {
+/** The explorer's own policy for its own assets, in place of the API's (which forbids every script). */
+function pagePolicy(res: Response): void {
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
 }
 
 /** Routes of the explorer; `environmentGate` answers unknown environments before they run. */
 export function explorerRouter(environmentGate: (req: Request, res: Response, next: () => void) => void): Router {
   const router = Router();
   // The inline <style> needs 'unsafe-inline' for styles only; scripts stay 'self'.
-  router.get('/:environment/graphiql', environmentGate, (req, res) => {
-    securityHeaders(res);
+  router.get('/:environment/graphiql', environmentGate, documentSecurityHeaders(), (req, res) => {
+    pagePolicy(res);
     res.setHeader('Cache-Control', 'no-store');
     res.type('html').send(page(String(req.params.environment)));
   });
   router.get('/:environment/graphiql/assets/:file', environmentGate, (req, res, next) => {
     const name = String(req.params.file);
-    securityHeaders(res);
+    pagePolicy(res);
     if (name === 'explorer.js') {
       res.setHeader('Cache-Control', 'no-cache');
       res.type('text/javascript').send(BOOTSTRAP);

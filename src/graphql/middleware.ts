@@ -9,7 +9,7 @@ import { type DomainError, environmentNotFound, isDomainError } from '../domain/
 import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsPolicy } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
-import { allowOwnPagePolicy } from '../http/security-headers.js';
+import { allowOwnPagePolicy, documentSecurityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
 import { noStorePlugins } from './cache-policy.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
@@ -112,9 +112,13 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
 }
 
 /** The Sandbox landing page (GET from a browser) brings its own `<meta>` CSP for Apollo's CDN; the API's would block it. */
+const documentHeaders = documentSecurityHeaders();
+
 function sandboxPagePolicy(req: Request, res: Response, next: NextFunction): void {
-  if (req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') allowOwnPagePolicy(res);
-  next();
+  if (req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') {
+    allowOwnPagePolicy(res);
+    documentHeaders(req, res, next);
+  } else next();
 }
 
 function landingPage(enabled: boolean): ApolloServerPlugin {

@@ -2,21 +2,53 @@ import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
 /**
- * Security headers for every response, with helmet. The API answers JSON, so its Content-Security-Policy
- * lets nothing load and nothing frame it; the two HTML pages set their own: the offline GraphiQL a strict
- * policy for its own assets (src/graphql/explorer.ts), Apollo's Sandbox landing page a `<meta>` policy with
- * nonces for Apollo's CDN (see allowOwnPagePolicy). HSTS tells browsers to use HTTPS only (TLS is
- * terminated in front of the service; browsers ignore the header over plain HTTP).
+ * Security headers, with helmet, in two sets (docs/decisions.md, "Security headers"):
+ *
+ * - every response gets the set OWASP's REST Security Cheat Sheet lists for APIs: a Content-Security-Policy
+ *   that lets nothing load and nothing frame the answer, `X-Frame-Options: DENY`, `X-Content-Type-Options:
+ *   nosniff`, HSTS (TLS is terminated in front of the service; browsers ignore it over plain HTTP) and
+ *   `Cross-Origin-Resource-Policy: same-origin` (no other site may load an answer as a resource).
+ *   `Cache-Control: no-store` is set where the data is written (src/rest/envelope.ts, GraphQL).
+ * - the HTML pages (the API reference, GraphiQL, Apollo's Sandbox landing page) also get the headers that
+ *   only mean something for a document a browser renders: opener isolation, referrer policy, origin-keyed
+ *   agent cluster, no DNS prefetch, and the legacy IE and Flash switches. On a JSON answer they do nothing,
+ *   and every header costs each of the API's many small answers.
  */
-export function securityHeaders(): RequestHandler {
+export function apiSecurityHeaders(): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
     },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
     frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: { maxAge: 63_072_000, includeSubDomains: true },
+    xContentTypeOptions: true,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+}
+
+/** The document-only headers, added to apiSecurityHeaders() on the routes that answer HTML pages. */
+export function documentSecurityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: false,
+    frameguard: false,
+    strictTransportSecurity: false,
+    xContentTypeOptions: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    originAgentCluster: true,
+    referrerPolicy: { policy: 'no-referrer' },
+    xDnsPrefetchControl: { allow: false },
+    xDownloadOptions: true,
+    xPermittedCrossDomainPolicies: { permittedPolicies: 'none' },
+    xXssProtection: true,
   });
 }
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Router } from 'express';
+import { documentSecurityHeaders } from '../http/security-headers.js';
 import { openApiJson } from './document.js';
 
 /** Swagger UI's browser bundle, served from the npm package: the reference works without internet. */
@@ -95,7 +96,7 @@ export function referencePagesRouter(environments: readonly string[]): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/json').send(openApiJson());
   });
-  router.get('/docs', (_req, res) => {
+  router.get('/docs', documentSecurityHeaders(), (_req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_SECURITY_POLICY);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(html);

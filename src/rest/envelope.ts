@@ -47,6 +47,12 @@ export function sendEnvelope(
 ): void {
   // Bodies carry personal data: no shared cache or browser history may keep them.
   res.setHeader('Cache-Control', 'no-store');
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(status).json(envelope(family, res.locals.requestId, outcome));
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  // Written directly rather than with res.json(): the type is fixed, there is no ETag to compute (the
+  // answers are never cached) and node:http leaves the body out of HEAD answers by itself.
+  const body = JSON.stringify(envelope(family, res.locals.requestId, outcome));
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

@@ -50,7 +50,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
   const { customers, accounts, audit } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
-  router.use(corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']));
+  // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
+  const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 
   // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
   const handlers: Record<OperationId, Operation> = {
@@ -80,7 +81,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
   const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
   for (const path of paths) {
     const routes = REST_ROUTES.filter((candidate) => candidate.path === path);
-    const route = router.route(path);
+    const route = router.route(path).all(cors);
     for (const { method, family, operationId } of routes) {
       const handler = endpoint(deps, readBody, family, method, handlers[operationId]);
       if (method === 'GET') route.get(handler);
@@ -100,13 +101,14 @@ export function createRestRouter(deps: HttpDependencies): Router {
 
 function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: HttpMethod, operation: Operation) {
   return async (req: Request, res: Response) => {
-    const context = await authenticateRequest(req, res, pathParams(req).environment ?? '', deps);
+    const params = pathParams(req);
+    const context = await authenticateRequest(req, res, params.environment ?? '', deps);
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
     const reply = await operation({
       scope: context.scope,
-      params: pathParams(req),
+      params,
       query: queryParams(req),
       body,
       idempotencyKey: method === 'POST' ? req.get('idempotency-key') : undefined,
@@ -118,7 +120,10 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: Enve
 /** The route's named segments; this API's routes have no wildcard (array-valued) parameters. */
 function pathParams(req: Request): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.params)) if (typeof value === 'string') params[name] = value;
+  for (const name in req.params) {
+    const value = req.params[name];
+    if (typeof value === 'string') params[name] = value;
+  }
   return params;
 }
 

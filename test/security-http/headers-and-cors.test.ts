@@ -7,6 +7,16 @@ import { type CallResult, startTestService, type TestService } from '../support/
 /** helmet's headers on every kind of answer, the pages that set their own CSP, and one CORS allow-list for both surfaces. */
 const APP = 'https://app.bank.example';
 const API_CSP = "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'";
+/** Headers that only mean something for a rendered document: on the HTML pages, not on JSON answers. */
+const DOCUMENT_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
 
 let service: TestService;
 beforeAll(async () => {
@@ -14,36 +24,55 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-function expectSecurityHeaders(res: CallResult, csp = API_CSP): void {
+/** OWASP's set for APIs (REST Security Cheat Sheet, "Security headers"), on every answer. */
+function expectApiSecurityHeaders(res: CallResult, csp = API_CSP): void {
   expect(res.headers.get('x-powered-by')).toBeNull();
   expect(res.headers.get('content-security-policy')).toBe(csp);
   expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   expect(res.headers.get('x-frame-options')).toBe('DENY');
-  expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
-  expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
-  expect(res.headers.get('x-permitted-cross-domain-policies')).toBe('none');
+}
+
+function documentHeadersOf(res: CallResult): Record<string, string | null> {
+  return Object.fromEntries(Object.keys(DOCUMENT_HEADERS).map((name) => [name, res.headers.get(name)]));
 }
 
 describe('security headers (helmet)', () => {
-  it('on REST answers, successes and errors alike', async () => {
-    expectSecurityHeaders(await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }));
-    expectSecurityHeaders(await service.call('GET', `/sandbox/customer/${randomUUID()}`));
-    expectSecurityHeaders(await service.call('GET', '/sandbox/customer/x', { auth: false }));
-    expectSecurityHeaders(await service.call('GET', '/no/such/path'));
+  it('on REST answers, successes and errors alike, without the document-only headers', async () => {
+    const created = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() });
+    expect(created.status).toBe(201);
+    for (const res of [
+      created,
+      await service.call('GET', `/sandbox/customer/${String(created.json.data.customerId)}`),
+      await service.call('GET', `/sandbox/customer/${randomUUID()}`),
+      await service.call('GET', '/sandbox/customer/x', { auth: false }),
+      await service.call('GET', '/no/such/path'),
+    ]) {
+      expectApiSecurityHeaders(res);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(Object.values(documentHeadersOf(res)).every((value) => value === null)).toBe(true);
+    }
   });
 
   it('on GraphQL answers and health checks', async () => {
-    expectSecurityHeaders(await graphql(service, '{ __typename }'));
-    expectSecurityHeaders(await graphql(service, '{ __typename }', undefined, { auth: false }));
-    expectSecurityHeaders(await service.call('GET', '/healthz', { auth: false }));
+    expectApiSecurityHeaders(await graphql(service, '{ __typename }'));
+    expectApiSecurityHeaders(await graphql(service, '{ __typename }', undefined, { auth: false }));
+    expectApiSecurityHeaders(await service.call('GET', '/healthz', { auth: false }));
   });
 
-  it('leaves the offline GraphiQL its own strict policy', async () => {
+  it('gives the API reference page the document headers as well', async () => {
+    const page = await service.call('GET', '/docs', { auth: false });
+    expect(page.status).toBe(200);
+    expectApiSecurityHeaders(page, page.headers.get('content-security-policy')!);
+    expect(documentHeadersOf(page)).toEqual(DOCUMENT_HEADERS);
+  });
+
+  it('leaves the offline GraphiQL its own strict policy, with the document headers', async () => {
     const page = await service.call('GET', '/sandbox/graphiql', { auth: false });
-    expectSecurityHeaders(page, page.headers.get('content-security-policy')!);
+    expectApiSecurityHeaders(page, page.headers.get('content-security-policy')!);
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; /);
+    expect(documentHeadersOf(page)).toEqual(DOCUMENT_HEADERS);
   });
 
   it("lets the Sandbox landing page's own <meta> policy govern (Apollo's CDN, nonces), keeping frame-ancestors", async () => {
@@ -52,6 +81,7 @@ describe('security headers (helmet)', () => {
     expect(page.text).toContain('<meta http-equiv="Content-Security-Policy"');
     expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(documentHeadersOf(page)).toEqual(DOCUMENT_HEADERS);
   });
 });
 

