@@ -19,8 +19,8 @@ const config: CodegenConfig = {
         scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number' },
         contextType: '../context.js#GraphqlContext',
         mappers: {
-          Customer: '../../domain/customers/customer.js#Customer',
-          Account: '../../domain/accounts/account.js#Account',
+          Customer: '../parents.js#CustomerParent',
+          Account: '../parents.js#AccountParent',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
           AuditEvent: '../../domain/audit/audit-event.js#AuditEvent',

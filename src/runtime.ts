@@ -37,8 +37,8 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  /** Called after every SQL statement (metrics, statement counting in tests). */
-  onQuery?: (durationMs: number) => void;
+  /** Called after every SQL statement (metrics, statement counting in tests), with its prepared statement's name if any. */
+  onQuery?: (durationMs: number, statementName: string | undefined) => void;
   /** Stop an embedded database that start() launched; false leaves it to the caller. */
   ownsDatabase?: boolean;
 }
@@ -57,9 +57,9 @@ export async function startService(config: Config, logger: Logger, options: Star
       max: config.databasePoolSize,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
-      onQuery: (durationMs) => {
+      onQuery: (durationMs, statementName) => {
         metrics.observeQuery(durationMs);
-        options.onQuery?.(durationMs);
+        options.onQuery?.(durationMs, statementName);
       },
       onError: (error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
     });

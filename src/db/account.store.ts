@@ -7,10 +7,12 @@ import { idList, type Queryable, queryRows, statement } from './sql.js';
  * decimal ("0", "12.5"), never a float. ACCOUNT_FIELDS are the columns after the id, in this order
  * (customer.store.ts's linked-records query lines them up with customer columns).
  */
-export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
-  array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+/** The account's customer ids, comma-separated, in the order given at creation (see idList). */
+export const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
                         WHERE ac.account_id = a.id AND ac.environment = a.environment
-                        ORDER BY ac.position), ',') AS customer_ids`;
+                        ORDER BY ac.position), ',')`;
+export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  ${CUSTOMER_IDS_OF_ACCOUNT} AS customer_ids`;
 const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 
 export interface AccountRow {

@@ -1,7 +1,7 @@
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import { customerAlreadyExists } from '../domain/errors.js';
-import type { CustomerChanges, CustomerStore, LinkedRecords, NewCustomerRecord, PageRequest } from '../domain/ports.js';
-import { ACCOUNT_FIELDS, type AccountRow, toAccount } from './account.store.js';
+import type { CustomerChanges, CustomerStore, LinkedIds, LinkedRecords, LinkRoots, NewCustomerRecord, PageRequest } from '../domain/ports.js';
+import { ACCOUNT_FIELDS, type AccountRow, CUSTOMER_IDS_OF_ACCOUNT, toAccount } from './account.store.js';
 import { isUniqueViolation } from './errors.js';
 import { idList, jsonParameter, type Queryable, queryRows, runWrite, statement } from './sql.js';
 
@@ -10,11 +10,11 @@ import { idList, jsonParameter, type Queryable, queryRows, runWrite, statement }
  * are deliberately absent: what is never selected can never be returned. The account ids come in the
  * same statement (one round trip per read, or per batch of reads).
  */
-const CUSTOMER_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
-  c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses,
-  array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+const ACCOUNT_IDS_OF_CUSTOMER = `array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
-                        ORDER BY ac.created_at, ac.account_id), ',') AS account_ids`;
+                        ORDER BY ac.created_at, ac.account_id), ',')`;
+const CUSTOMER_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
+  c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses, ${ACCOUNT_IDS_OF_CUSTOMER} AS account_ids`;
 const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 
 /** Padding so customer and account rows share one result (same count, order and types as the *_FIELDS). */
@@ -49,6 +49,22 @@ const toCustomer = (row: CustomerRow): Customer => ({
   phoneNumbers: row.phone_numbers as Phone[],
   addresses: row.addresses as Address[],
 });
+
+/** The records reached from customer ids $2 and account ids $3 (environment $1) within $4 links: `walk(kind, id, depth)`. */
+const LINK_WALK = `WITH RECURSIVE walk(kind, id, depth) AS (
+         SELECT roots.kind, roots.id, 0
+         FROM (SELECT 'c' AS kind, unnest($2::uuid[]) AS id UNION ALL SELECT 'a', unnest($3::uuid[])) AS roots
+       UNION
+         SELECT step.kind, step.id, walk.depth + 1
+         FROM walk CROSS JOIN LATERAL (
+             SELECT 'a' AS kind, ac.account_id AS id FROM account_customers ac
+             WHERE walk.kind = 'c' AND ac.customer_id = walk.id AND ac.environment = $1
+           UNION ALL
+             SELECT 'c', ac.customer_id FROM account_customers ac
+             WHERE walk.kind = 'a' AND ac.account_id = walk.id AND ac.environment = $1
+         ) AS step
+         WHERE walk.depth < $4
+     )`;
 
 const SQL = {
   insert: statement(
@@ -86,24 +102,21 @@ const SQL = {
    */
   linkedRecords: statement(
     'customer_linked_records',
-    `WITH RECURSIVE walk(kind, id, depth) AS (
-         SELECT roots.kind, roots.id, 0
-         FROM (SELECT 'c' AS kind, unnest($2::uuid[]) AS id UNION ALL SELECT 'a', unnest($3::uuid[])) AS roots
-       UNION
-         SELECT step.kind, step.id, walk.depth + 1
-         FROM walk CROSS JOIN LATERAL (
-             SELECT 'a' AS kind, ac.account_id AS id FROM account_customers ac
-             WHERE walk.kind = 'c' AND ac.customer_id = walk.id AND ac.environment = $1
-           UNION ALL
-             SELECT 'c', ac.customer_id FROM account_customers ac
-             WHERE walk.kind = 'a' AND ac.account_id = walk.id AND ac.environment = $1
-         ) AS step
-         WHERE walk.depth < $4
-     )
+    `${LINK_WALK}
      SELECT 'c' AS kind, ${CUSTOMER_COLUMNS}, ${NO_ACCOUNT_FIELDS}
      FROM customers c WHERE c.environment = $1 AND c.id IN (SELECT id FROM walk WHERE kind = 'c')
      UNION ALL
      SELECT 'a', a.id, ${NO_CUSTOMER_FIELDS}, ${ACCOUNT_FIELDS}
+     FROM accounts a WHERE a.environment = $1 AND a.id IN (SELECT id FROM walk WHERE kind = 'a')`,
+  ),
+  /** The same walk and records, only their ids and links: nothing personal, and a fraction of the work. */
+  linkedIds: statement(
+    'customer_linked_ids',
+    `${LINK_WALK}
+     SELECT 'c' AS kind, c.id, ${ACCOUNT_IDS_OF_CUSTOMER} AS links
+     FROM customers c WHERE c.environment = $1 AND c.id IN (SELECT id FROM walk WHERE kind = 'c')
+     UNION ALL
+     SELECT 'a', a.id, ${CUSTOMER_IDS_OF_ACCOUNT}
      FROM accounts a WHERE a.environment = $1 AND a.id IN (SELECT id FROM walk WHERE kind = 'a')`,
   ),
   listAfter: statement(
@@ -180,11 +193,7 @@ export class PgCustomerStore implements CustomerStore {
     return rows.map((row) => row.id);
   }
 
-  async findLinkedRecords(
-    environment: string,
-    roots: { customerIds: readonly string[]; accountIds: readonly string[] },
-    depth: number,
-  ): Promise<LinkedRecords> {
+  async findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords> {
     const rows = await queryRows<{ kind: 'c' | 'a' } & CustomerRow & AccountRow>(this.db, SQL.linkedRecords, [
       environment,
       roots.customerIds,
@@ -195,6 +204,21 @@ export class PgCustomerStore implements CustomerStore {
     for (const row of rows) {
       if (row.kind === 'c') linked.customers.push(toCustomer(row));
       else linked.accounts.push(toAccount(row));
+    }
+    return linked;
+  }
+
+  async findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds> {
+    const rows = await queryRows<{ kind: 'c' | 'a'; id: string; links: string }>(this.db, SQL.linkedIds, [
+      environment,
+      roots.customerIds,
+      roots.accountIds,
+      depth,
+    ]);
+    const linked: LinkedIds = { customers: [], accounts: [] };
+    for (const row of rows) {
+      if (row.kind === 'c') linked.customers.push({ customerId: row.id, accountIds: idList(row.links) });
+      else linked.accounts.push({ accountId: row.id, customerIds: idList(row.links) });
     }
     return linked;
   }

@@ -5,8 +5,8 @@ export interface PoolOptions {
   max: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
-  /** Called after every statement with its duration; used for metrics and for counting statements in tests. */
-  onQuery?: (durationMs: number) => void;
+  /** Called after every statement with its duration and prepared statement name; for metrics and for counting statements in tests. */
+  onQuery?: (durationMs: number, statementName: string | undefined) => void;
   onError?: (error: Error) => void;
 }
 
@@ -47,11 +47,13 @@ export function createPool(options: PoolOptions): pg.Pool {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         const started = performance.now();
+        const config = args[0] as { name?: unknown } | string | undefined;
+        const name = typeof config === 'object' && typeof config?.name === 'string' ? config.name : undefined;
         const result = query(...args);
         if (result instanceof Promise) {
-          return result.finally(() => onQuery(performance.now() - started));
+          return result.finally(() => onQuery(performance.now() - started, name));
         }
-        onQuery(performance.now() - started);
+        onQuery(performance.now() - started, name);
         return result;
       };
     });

@@ -1,7 +1,7 @@
-import type { Account } from './accounts/account.js';
+import type { Account, AccountLinks } from './accounts/account.js';
 import type { AuditStore } from './audit/audit-event.js';
 import type { IdempotencyStore } from './idempotency/idempotency-store.js';
-import type { Address, Customer, Phone } from './customers/customer.js';
+import type { Address, Customer, CustomerLinks, Phone } from './customers/customer.js';
 
 /**
  * What the domain needs from the outside world. src/db implements the stores on PostgreSQL;
@@ -56,10 +56,22 @@ export interface PageRequest {
   after?: string | undefined;
 }
 
+/** Where a walk along the links starts. */
+export interface LinkRoots {
+  customerIds: readonly string[];
+  accountIds: readonly string[];
+}
+
 /** Customers and accounts read together (see CustomerStore.findLinkedRecords). */
 export interface LinkedRecords {
   customers: Customer[];
   accounts: Account[];
+}
+
+/** The same walk, ids and links only (see CustomerStore.findLinkedIds). */
+export interface LinkedIds {
+  customers: CustomerLinks[];
+  accounts: AccountLinks[];
 }
 
 export interface CustomerStore {
@@ -85,7 +97,9 @@ export interface CustomerStore {
    * The customers and accounts named in `roots` and every record linked to them within `depth` links
    * (customer → account is one link, account → customer the next), in one round trip; absent ids are skipped.
    */
-  findLinkedRecords(environment: string, roots: { customerIds: readonly string[]; accountIds: readonly string[] }, depth: number): Promise<LinkedRecords>;
+  findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords>;
+  /** As findLinkedRecords, reading only each record's id and links: no personal data, far less to read. */
+  findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds>;
 }
 
 export interface NewAccountRecord {

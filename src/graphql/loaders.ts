@@ -1,7 +1,9 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { Account } from '../domain/accounts/account.js';
-import type { Customer } from '../domain/customers/customer.js';
+import type { Account, AccountLinks } from '../domain/accounts/account.js';
+import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
+import type { LinkRoots } from '../domain/ports.js';
+import type { AccountParent, CustomerParent } from './parents.js';
 import type { RequestScope } from '../domain/scope.js';
 import type { DomainServices } from '../domain/services.js';
 
@@ -14,11 +16,16 @@ import type { DomainServices } from '../domain/services.js';
  * Look-ahead: a root field that selects nested customers/accounts (`customer { accounts { customers … } }`)
  * reads its record and everything the nesting will walk in ONE statement (findLinkedRecords), and primes
  * the two record loaders with the result, so the nested resolvers find their records already loaded.
+ * When the selection below the root asks for nothing but ids and links, the walk reads only those
+ * (findLinkedIds) into loaders of their own: the record loaders only ever hold whole records.
  */
 export interface Loaders {
   customers: DataLoader<string, Customer | null>;
   accounts: DataLoader<string, Account | null>;
   linked: DataLoader<LinkedKey, Customer | Account | null, string>;
+  customerLinks: DataLoader<string, CustomerLinks | null>;
+  accountLinks: DataLoader<string, AccountLinks | null>;
+  linkedIds: DataLoader<LinkedKey, CustomerLinks | AccountLinks | null, string>;
 }
 
 type RecordKind = 'customer' | 'account';
@@ -34,25 +41,48 @@ interface LinkedKey {
 const cacheKeyFn = (id: string) => id.toLowerCase();
 
 export function createLoaders(services: DomainServices, scope: RequestScope): Loaders {
-  const customers = new DataLoader<string, Customer | null>((ids) => services.customers.findMany(scope, ids), { cacheKeyFn });
-  const accounts = new DataLoader<string, Account | null>((ids) => services.accounts.findMany(scope, ids), { cacheKeyFn });
-  const linked = new DataLoader<LinkedKey, Customer | Account | null, string>(
+  const findCustomers = (ids: readonly string[]) => services.customers.findMany(scope, ids);
+  const findAccounts = (ids: readonly string[]) => services.accounts.findMany(scope, ids);
+  const customers = new DataLoader<string, Customer | null>(findCustomers, { cacheKeyFn });
+  const accounts = new DataLoader<string, Account | null>(findAccounts, { cacheKeyFn });
+  // Whole records are ids and links too: a look-up the walk did not prime reads records.
+  const customerLinks = new DataLoader<string, CustomerLinks | null>(findCustomers, { cacheKeyFn });
+  const accountLinks = new DataLoader<string, AccountLinks | null>(findAccounts, { cacheKeyFn });
+  return {
+    customers,
+    accounts,
+    linked: walkLoader((roots, depth) => services.customers.findLinkedRecords(scope, roots, depth), customers, accounts),
+    customerLinks,
+    accountLinks,
+    linkedIds: walkLoader((roots, depth) => services.customers.findLinkedIds(scope, roots, depth), customerLinks, accountLinks),
+  };
+}
+
+/**
+ * Root records with the records their selections walk, read by `walk` and primed into the two loaders.
+ * The root fields of one request are read together, one statement per kind of root (so that a principal
+ * without accounts:read still gets its customers); the deepest selection sets the walk.
+ */
+function walkLoader<C extends CustomerLinks, A extends AccountLinks>(
+  walk: (roots: LinkRoots, depth: number) => Promise<{ customers: C[]; accounts: A[] }>,
+  customers: DataLoader<string, C | null>,
+  accounts: DataLoader<string, A | null>,
+): DataLoader<LinkedKey, C | A | null, string> {
+  return new DataLoader<LinkedKey, C | A | null, string>(
     async (keys) => {
-      // The root fields of one request are read together, one statement per kind of root (so that a
-      // principal without accounts:read still gets its customers); the deepest selection sets the walk.
       const read = async (kind: RecordKind) => {
         const roots = keys.filter((key) => key.kind === kind);
         if (roots.length === 0) return undefined;
         const ids = roots.map((key) => key.id);
         const depth = Math.max(...roots.map((key) => key.depth));
         try {
-          return await services.customers.findLinkedRecords(scope, kind === 'customer' ? { customerIds: ids, accountIds: [] } : { customerIds: [], accountIds: ids }, depth);
+          return await walk(kind === 'customer' ? { customerIds: ids, accountIds: [] } : { customerIds: [], accountIds: ids }, depth);
         } catch (error) {
           return error instanceof Error ? error : new Error(String(error));
         }
       };
       const results = { customer: await read('customer'), account: await read('account') };
-      const byId = new Map<string, Customer | Account>();
+      const byId = new Map<string, C | A>();
       for (const found of Object.values(results)) {
         if (found === undefined || found instanceof Error) continue;
         for (const customer of found.customers) {
@@ -71,19 +101,53 @@ export function createLoaders(services: DomainServices, scope: RequestScope): Lo
     },
     { cacheKeyFn: (key) => `${key.kind}:${key.depth}:${key.id.toLowerCase()}` },
   );
-  return { customers, accounts, linked };
 }
 
 /**
  * A root field's record, with the records its selection will walk below it read in the same statement.
  * Without nested customers/accounts in the selection it is a plain (batched) look-up.
  */
-export function loadWithLinked(loaders: Loaders, kind: 'customer', id: string, info: GraphQLResolveInfo): Promise<Customer | null>;
-export function loadWithLinked(loaders: Loaders, kind: 'account', id: string, info: GraphQLResolveInfo): Promise<Account | null>;
-export function loadWithLinked(loaders: Loaders, kind: RecordKind, id: string, info: GraphQLResolveInfo): Promise<Customer | Account | null> {
+export function loadWithLinked(loaders: Loaders, kind: 'customer', id: string, info: GraphQLResolveInfo): Promise<CustomerParent | null>;
+export function loadWithLinked(loaders: Loaders, kind: 'account', id: string, info: GraphQLResolveInfo): Promise<AccountParent | null>;
+export function loadWithLinked(loaders: Loaders, kind: RecordKind, id: string, info: GraphQLResolveInfo): Promise<CustomerParent | AccountParent | null> {
   const depth = linkDepth(kind, info.fieldNodes, info);
+  if (selectsOnlyIdsAndLinks(kind, info.fieldNodes, info)) {
+    if (depth === 0) return kind === 'customer' ? loaders.customerLinks.load(id) : loaders.accountLinks.load(id);
+    return loaders.linkedIds.load({ kind, id, depth });
+  }
   if (depth === 0) return kind === 'customer' ? loaders.customers.load(id) : loaders.accounts.load(id);
   return loaders.linked.load({ kind, id, depth });
+}
+
+/** What the ids-and-links read answers on each kind of record. */
+const ID_AND_LINK_FIELDS: Record<RecordKind, ReadonlySet<string>> = {
+  customer: new Set(['__typename', 'id', 'customerId', 'accounts']),
+  account: new Set(['__typename', 'id', 'accountId', 'customers']),
+};
+
+/**
+ * Whether the selections below records of `kind` ask for nothing but ids and links, at every depth.
+ * Conservative: any other field anywhere (also one under @skip), or a fragment on any type but the
+ * record's own, answers no, and the whole records are read.
+ */
+function selectsOnlyIdsAndLinks(kind: RecordKind, fields: readonly FieldNode[], info: GraphQLResolveInfo): boolean {
+  const check = (selectionSet: SelectionSetNode | undefined, current: RecordKind): boolean => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (!ID_AND_LINK_FIELDS[current].has(selection.name.value)) return false;
+        if (selection.name.value === LINK_FIELD[current].field && !check(selection.selectionSet, LINK_FIELD[current].next)) return false;
+        continue;
+      }
+      // Validation refused fragment cycles, so this ends.
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
+      if (!fragment) return false;
+      const typeName = fragment.typeCondition?.name.value;
+      if (typeName !== undefined && TYPE_KIND[typeName] !== current) return false;
+      if (!check(fragment.selectionSet, current)) return false;
+    }
+    return true;
+  };
+  return fields.every((field) => check(field.selectionSet, kind));
 }
 
 /** The field through which each kind of record reaches the other kind (schema.graphql). */

@@ -7,7 +7,7 @@ import type { GraphQLError } from 'graphql';
 import type { RequestContext } from '../auth/request-context.js';
 import { type DomainError, environmentNotFound, isDomainError } from '../domain/errors.js';
 import { authenticateRequest } from '../http/authenticate-request.js';
-import { corsPolicy } from '../http/cors.js';
+import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { allowOwnPagePolicy, documentSecurityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
@@ -92,7 +92,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
   router
     .route(GRAPHQL_PATH)
     .all(
-      corsPolicy(deps.config.corsOrigins, ['GET', 'POST']),
+      corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'POST']),
       ...(settings.explorer ? [sandboxPagePolicy] : []),
       express.json({ limit: deps.config.bodyLimitBytes }),
       authenticate,

@@ -1,9 +1,8 @@
-import type { Account } from '../domain/accounts/account.js';
-import type { Customer } from '../domain/customers/customer.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
 import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
+import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
 
 /**
  * The resolvers only translate: arguments go to the domain services untouched (mutation inputs as
@@ -11,7 +10,7 @@ import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
  * types. Which fields leave is decided by schema.graphql, which has no field for the SSN or the
  * document locator number; the domain records do not carry them either. Scalars: see scalars.ts.
  */
-const isCustomer = (record: Customer | Account): record is Customer => 'customerId' in record;
+const isCustomer = (record: CustomerParent | AccountParent): record is CustomerParent => 'customerId' in record;
 
 export const resolvers: Resolvers = {
   Query: {
@@ -78,12 +77,15 @@ export const resolvers: Resolvers = {
 
   Customer: {
     id: (customer) => customer.customerId,
-    accounts: (customer, _args, { loaders }) => loadExisting(loaders.accounts, customer.accountIds),
+    // Below an ids-and-links read, the linked records are ids and links as well (loaders.ts).
+    accounts: (customer, _args, { loaders }) =>
+      isCustomerRecord(customer) ? loadExisting(loaders.accounts, customer.accountIds) : loadExisting(loaders.accountLinks, customer.accountIds),
   },
 
   Account: {
     id: (account) => account.accountId,
-    customers: (account, _args, { loaders }) => loadExisting(loaders.customers, account.customerIds),
+    customers: (account, _args, { loaders }) =>
+      isAccountRecord(account) ? loadExisting(loaders.customers, account.customerIds) : loadExisting(loaders.customerLinks, account.customerIds),
   },
 
   CustomerConnection: {

@@ -25,8 +25,9 @@ afterAll(async () => service?.stop());
 
 async function counted(query: string, variables: Record<string, unknown>, headers?: Record<string, string>) {
   service.statements.count = 0;
+  service.statements.names = [];
   const result = await graphql(service, query, variables, { headers });
-  return { result, statements: service.statements.count };
+  return { result, statements: service.statements.count, names: service.statements.names };
 }
 
 type Node = { customerId?: string; accountId?: string; accountIds?: string[]; customerIds?: string[]; accounts?: Node[]; customers?: Node[] };
@@ -92,6 +93,46 @@ describe('look-ahead from the selection set', () => {
     expect(result.json.errors).toBeUndefined();
     expect(statements).toBe(2);
     for (const node of Object.values(result.json.data as Record<string, Node>)) expectListsMatchIds(node);
+  });
+
+  it('reads only ids and links when the selection asks for nothing else, with the same answers', async () => {
+    const idsOnly = `query($id: ID!) { customer(customerId: $id) { customerId id __typename accounts { accountId customers {
+      ... on Customer { customerId accounts { ...AccountId } } } } } }
+      fragment AccountId on Account { accountId id }`;
+    const slim = await counted(idsOnly, { id: owner });
+    expect(slim.result.json.errors).toBeUndefined();
+    expect(slim.names).toEqual(['cas_customer_linked_ids']);
+    // The same walk with one personal field at the deepest level reads whole records; the ids agree.
+    const whole = await counted(idsOnly.replace('{ accountId id }', '{ accountId id name }'), { id: owner });
+    expect(whole.names).toEqual(['cas_customer_linked_records']);
+    const withoutNames = JSON.parse(JSON.stringify(whole.result.json.data, (key, value: unknown) => (key === 'name' ? undefined : value)));
+    expect(slim.result.json.data).toEqual(withoutNames);
+    const customer = slim.result.json.data.customer as Node & { accounts: Node[] };
+    expect(customer.accounts.map((account) => account.accountId).sort()).toEqual(
+      (whole.result.json.data.customer as { accounts: Node[] }).accounts.map((account) => account.accountId).sort(),
+    );
+    expect(customer.accounts).toHaveLength(2);
+  });
+
+  it('reads whole records as soon as any other field, fragment type or @skip-ped field appears', async () => {
+    for (const selection of [
+      'customerId accounts { accountId customers { customerId firstName } }',
+      'customerId accounts { accountId customers { customerId lastName @skip(if: true) } }',
+      'customerId accounts { accountId ... on Node { id } }',
+      'customerId accountIds accounts { accountId }',
+    ]) {
+      const { result, names } = await counted(`query($id: ID!) { customer(customerId: $id) { ${selection} } }`, { id: owner });
+      expect(result.json.errors, selection).toBeUndefined();
+      expect(names, selection).toEqual(['cas_customer_linked_records']);
+    }
+    // Without nested records, an ids-only root is one plain look-up of ids and links.
+    const { result, names } = await counted(`query($id: ID!) { account(accountId: $id) { accountId } }`, { id: shared });
+    expect(result.json.data.account).toEqual({ accountId: shared });
+    expect(names).toEqual(['cas_account_find_by_ids']);
+    const missing = await counted(`query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`, {
+      id: '01900000-0000-7000-8000-000000000000',
+    });
+    expect(missing.result.json.data.customer).toBeNull();
   });
 
   it('still refuses nested accounts to a token without accounts:read, and answers its customers', async () => {

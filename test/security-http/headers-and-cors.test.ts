@@ -122,5 +122,13 @@ describe('CORS from CORS_ORIGINS, on both surfaces', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
     const evil = await preflight('/sandbox/graphql', 'https://evil.example', 'POST');
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    // Without a listed Origin, OPTIONS is just an unsupported method, as PUT or DELETE would be.
+    const put = await service.call('PUT', '/sandbox/graphql', { auth: false });
+    for (const res of [evil, await service.call('OPTIONS', '/sandbox/graphql', { auth: false })]) {
+      expect(res.status).toBe(400);
+      expect(res.json.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(
+        put.json.errors.map((error: { extensions: { code: string } }) => error.extensions.code),
+      );
+    }
   });
 });

@@ -16,8 +16,8 @@ export interface TestService extends RunningService {
   database: TestDatabase;
   /** Every log line the service wrote so far. */
   logLines: string[];
-  /** SQL statements executed so far (reset it to measure one operation). */
-  statements: { count: number };
+  /** SQL statements executed so far, and the names of the prepared ones (reset them to measure one operation). */
+  statements: { count: number; names: string[] };
   /**
    * fetch against the service, with the bearer token unless `auth: false`; checks the body for sensitive
    * values and, for documented REST operations, against the OpenAPI document.
@@ -85,8 +85,13 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     },
   });
   const logger = createLogger({ level: config.logLevel, pretty: false, destination });
-  const statements = { count: 0 };
-  const running = await startService(config, logger, { onQuery: () => (statements.count += 1) });
+  const statements = { count: 0, names: [] as string[] };
+  const running = await startService(config, logger, {
+    onQuery: (_durationMs, name) => {
+      statements.count += 1;
+      if (name !== undefined) statements.names.push(name);
+    },
+  });
 
   return {
     ...running,

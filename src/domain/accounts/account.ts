@@ -12,3 +12,6 @@ export interface Account {
   transactions: never[];
   flags: string[];
 }
+
+/** An account's identity and links only; every Account is one. */
+export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;

@@ -7,7 +7,7 @@ import {
 } from '../errors.js';
 import type { CreateOptions, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { Database, LinkedRecords, PageRequest, PersonalDataProtector } from '../ports.js';
+import type { Database, LinkedIds, LinkedRecords, LinkRoots, PageRequest, PersonalDataProtector } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput, presentKeys } from '../validation.js';
 import type { Customer } from './customer.js';
@@ -91,19 +91,29 @@ export class CustomerService {
    * their kind, as findMany does; links are followed only for a principal that may read both kinds (a
    * nested read it may not make is refused later, by findMany, as without look-ahead). The depth is capped.
    */
-  async findLinkedRecords(
-    scope: RequestScope,
-    roots: { customerIds: readonly string[]; accountIds: readonly string[] },
-    depth: number,
-  ): Promise<LinkedRecords> {
+  async findLinkedRecords(scope: RequestScope, roots: LinkRoots, depth: number): Promise<LinkedRecords> {
+    const walk = this.linkWalk(scope, roots, depth);
+    if (!walk) return { customers: [], accounts: [] };
+    return this.db.stores.customers.findLinkedRecords(scope.environment, walk.roots, walk.links);
+  }
+
+  /** findLinkedRecords for a read that selects nothing but ids and links: the same rules, only those columns. */
+  async findLinkedIds(scope: RequestScope, roots: LinkRoots, depth: number): Promise<LinkedIds> {
+    const walk = this.linkWalk(scope, roots, depth);
+    if (!walk) return { customers: [], accounts: [] };
+    return this.db.stores.customers.findLinkedIds(scope.environment, walk.roots, walk.links);
+  }
+
+  /** The authorized, well-formed roots and the number of links the principal may follow; undefined: nothing to read. */
+  private linkWalk(scope: RequestScope, roots: LinkRoots, depth: number): { roots: LinkRoots; links: number } | undefined {
     if (roots.customerIds.length > 0) authorize(scope, 'customers:read');
     if (roots.accountIds.length > 0) authorize(scope, 'accounts:read');
     const customerIds = roots.customerIds.filter(isRecordId);
     const accountIds = roots.accountIds.filter(isRecordId);
-    if (customerIds.length === 0 && accountIds.length === 0) return { customers: [], accounts: [] };
+    if (customerIds.length === 0 && accountIds.length === 0) return undefined;
     const mayFollow = isAuthorized(scope, 'customers:read') && isAuthorized(scope, 'accounts:read');
     const links = mayFollow ? Math.max(0, Math.min(Math.trunc(depth), MAX_LINK_DEPTH)) : 0;
-    return this.db.stores.customers.findLinkedRecords(scope.environment, { customerIds, accountIds }, links);
+    return { roots: { customerIds, accountIds }, links };
   }
 
   async list(scope: RequestScope, page: PageRequest): Promise<Customer[]> {

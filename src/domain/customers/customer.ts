@@ -13,6 +13,9 @@ export interface Customer {
   addresses: Address[];
 }
 
+/** A customer's identity and links only; every Customer is one. */
+export type CustomerLinks = Pick<Customer, 'customerId' | 'accountIds'>;
+
 export interface Phone {
   type: string;
   number: string;
