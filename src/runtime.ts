@@ -104,7 +104,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     });
     cleanups.push(closeSurfaces);
 
-    const server = await listen(app, config.host, config.port);
+    const server = await listen(app, config);
     cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs));
     const { port } = server.address() as AddressInfo;
     let metricsUrl: string | undefined;
@@ -184,9 +184,9 @@ function readinessCheck(pool: pg.Pool): () => Promise<Readiness> {
   };
 }
 
-function listen(app: Express, host: string, port: number): Promise<Server> {
+function listen(app: Express, { host, port, keepAliveTimeoutMs }: Pick<Config, 'host' | 'port' | 'keepAliveTimeoutMs'>): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createExpressServer(app);
+    const server = createExpressServer(app, { keepAliveTimeoutMs });
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

@@ -8,7 +8,7 @@ import type { Express } from 'express';
  * slow dictionary mode: every later property access on it, by node:http, Express and the service, pays
  * for that. Setting the prototype an object already has is free. Measured with bench/instructions.ts.
  */
-export function createExpressServer(app: Express): http.Server {
+export function createExpressServer(app: Express, options: { keepAliveTimeoutMs: number }): http.Server {
   const IncomingMessage = function (socket: unknown) {
     return Reflect.construct(http.IncomingMessage, [socket], IncomingMessage);
   } as unknown as typeof http.IncomingMessage;
@@ -17,5 +17,9 @@ export function createExpressServer(app: Express): http.Server {
     return Reflect.construct(http.ServerResponse, [req, options], ServerResponse);
   } as unknown as typeof http.ServerResponse;
   ServerResponse.prototype = app.response;
-  return http.createServer({ IncomingMessage, ServerResponse }, app);
+  const server = http.createServer({ IncomingMessage, ServerResponse }, app);
+  server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  // The headers of a request on a kept-alive connection may take as long as the idle time before them.
+  server.headersTimeout = options.keepAliveTimeoutMs + 1000;
+  return server;
 }

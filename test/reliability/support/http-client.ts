@@ -30,7 +30,10 @@ export interface RawClient {
 
 export function createRawClient(baseUrl: string, options: { maxSockets?: number; timeoutMs?: number } = {}): RawClient {
   const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
+  // Idle sockets are closed by the client before the server's keep-alive timeout (the service's default is
+  // 65 s, Node's 5 s). Node 20's agent reads the server's `Keep-Alive: timeout` hint only when it has a
+  // timeout of its own; without one, a socket picked just as the server closes it fails with ECONNRESET.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64, timeout: 4000 });
   const defaultTimeout = options.timeoutMs ?? 10_000;
   return {
     baseUrl,
