@@ -4,7 +4,7 @@ import { answerOf, envelopeProblems } from '../../test/reliability/support/envel
 import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, options, percentile, round, runScript } from './lib/script.js';
+import { type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -148,8 +148,8 @@ runScript('db-outage', async () => {
   const figures = {
     requests: samples.length,
     statusCounts,
-    duringOutage: { requests: down.length, answered503: down.filter((s) => s.res.status === 503).length, p99Ms: round(percentile(down.map((s) => s.res.elapsedMs), 99)), maxMs: round(Math.max(0, ...down.map((s) => s.res.elapsedMs))) },
-    maxLatencyMs: round(Math.max(...samples.map((s) => s.res.elapsedMs))),
+    duringOutage: { requests: down.length, answered503: down.filter((s) => s.res.status === 503).length, p99Ms: round(percentile(down.map((s) => s.res.elapsedMs), 99)), maxMs: round(maximum(down.map((s) => s.res.elapsedMs))) },
+    maxLatencyMs: round(maximum(samples.map((s) => s.res.elapsedMs))),
     readyzDuringOutage: readiness.filter((r) => r.phase === 'down').map((r) => r.status),
     timelineMs: timeline,
     acknowledgedWritesChecked: acknowledged.length,

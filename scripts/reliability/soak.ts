@@ -8,7 +8,7 @@ import { buildAccountInput, buildCustomerInput } from '../../test/support/factor
 import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';
-import { type Api, type ApiAnswer, createApi, duration, log, options, percentile, round, runScript } from './lib/script.js';
+import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, round, runScript } from './lib/script.js';
 import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -24,7 +24,7 @@ const opts = options(
   {
     duration: { default: '10m', help: 'length of the fixed-rate phase (e.g. 10m, 2m, 90s)' },
     window: { default: '60s', help: 'reporting window' },
-    'capacity-seconds': { default: '15', help: 'length of the capacity measurement' },
+    'capacity-seconds': { default: '10', help: 'length of each of the three capacity measurements (the median is used)' },
     fraction: { default: '0.7', help: 'fraction of the measured capacity to hold' },
     rate: { default: '', help: 'fixed rate in requests/s instead of measuring capacity' },
     'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
@@ -210,9 +210,12 @@ runScript('soak', async () => {
     if (opts.rate) rate = Number(opts.rate);
     else {
       await measureCapacity(api, workload, 3, 32); // warm-up: JIT, pools, caches
-      capacity = await measureCapacity(api, workload, Number(opts['capacity-seconds']), 32);
+      // The median of three: one closed-loop run on a shared 2-core machine can read 20 % high.
+      const runs: { rps: number; errors: number }[] = [];
+      for (let i = 0; i < 3; i++) runs.push(await measureCapacity(api, workload, Number(opts['capacity-seconds']), 32));
+      capacity = [...runs].sort((a, b) => a.rps - b.rps)[1]!;
       rate = Math.max(10, Math.round(capacity.rps * Number(opts.fraction)));
-      log(`capacity ${round(capacity.rps)} req/s (${capacity.errors} errors while measuring); holding ${rate} req/s for ${opts.duration}`);
+      log(`capacity ${runs.map((run) => round(run.rps)).join(', ')} req/s (median ${round(capacity.rps)}; ${capacity.errors} errors while measuring); holding ${rate} req/s for ${opts.duration}`);
       await sleep(2000);
     }
 
@@ -243,7 +246,9 @@ runScript('soak', async () => {
       }
       if (performance.now() >= nextReport) {
         const windowOutcomes = outcomes.filter((o) => o.at >= nextReport - windowMs && o.at < nextReport);
-        log(`window ${Math.round((nextReport - startedAt) / windowMs)}: ${windowOutcomes.length} requests, ${windowOutcomes.filter((o) => !o.ok).length} errors, p99 ${round(percentile(windowOutcomes.map((o) => o.latencyMs), 99))} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
+        const failed = windowOutcomes.filter((o) => !o.ok);
+        const kinds = [...new Set(failed.map((o) => o.detail))].slice(0, 3).join('; ');
+        log(`window ${Math.round((nextReport - startedAt) / windowMs)}: ${windowOutcomes.length} requests, ${failed.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(percentile(windowOutcomes.map((o) => o.latencyMs), 99))} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
         nextReport += windowMs;
       }
       await sleep(2);
@@ -276,11 +281,11 @@ runScript('soak', async () => {
       errors: inWindow.filter((o) => !o.ok).length,
       p50Ms: round(percentile(latencies, 50)),
       p99Ms: round(percentile(latencies, 99)),
-      maxMs: round(Math.max(0, ...latencies)),
+      maxMs: round(maximum(latencies)),
       rssMiB: round((inSamples.at(-1)?.rss ?? 0) / 2 ** 20),
       heapUsedMiB: round((inSamples.at(-1)?.heapUsed ?? 0) / 2 ** 20),
       eventLoopDelayP99Ms: round(mean(inSamples.map((s) => s.eventLoopDelayP99Ms)), 2),
-      eventLoopDelayMaxMs: round(Math.max(0, ...inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
+      eventLoopDelayMaxMs: round(maximum(inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
     };
   });
   for (const w of perWindow) log(JSON.stringify(w));

@@ -31,6 +31,13 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/** The largest value, 0 for none; a loop, because Math.max(...values) overflows the stack past ~100k values. */
+export function maximum(values: readonly number[]): number {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export interface Api {
