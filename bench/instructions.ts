@@ -1,19 +1,16 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { migrate } from '../src/db/migrations.js';
 import { startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
-import type { BenchContext } from './lib/context.js';
+import { seedBenchContext } from './lib/context.js';
 import { measureRun } from './lib/measure.js';
 import { parseOptions } from './lib/options.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { killAllChildren, type RunningServer } from './lib/processes.js';
-import { generateBenchKeys, seed } from './lib/seed.js';
 import type { LoadKind } from './load/requests.js';
 
 /**
@@ -77,26 +74,7 @@ async function main(): Promise<void> {
   const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
-    await migrate(benchPool);
-    const keys = generateBenchKeys();
-    const data = await seed(benchPool, { customers, accounts: options.accounts }, keys);
-    const idsFile = path.join(workDir, 'ids.json');
-    writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
-    const ctx: BenchContext = {
-      options,
-      repoRoot,
-      workDir,
-      logDir: path.join(workDir, 'logs'),
-      referenceNode,
-      db,
-      benchPool,
-      keys,
-      token: `bench_${randomBytes(24).toString('base64url')}`,
-      data,
-      idsFile,
-      nextSsnSequence: data.nextSsnSequence,
-      log,
-    };
+    const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir: path.join(workDir, 'logs'), referenceNode, db, benchPool, log });
     const kind = values.scenario as LoadKind;
     const contenders: { name: string; kind?: LoadKind; start: () => Promise<RunningServer> }[] = [
       { name: 'this checkout', start: () => startService(ctx, referenceNode) },

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { migrate } from '../src/db/migrations.js';
 import { type ContenderName, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
-import type { BenchContext } from './lib/context.js';
+import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { type BenchOptions, parseOptions, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
@@ -14,7 +12,6 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { baseEnvironment, killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
-import { generateBenchKeys, seed } from './lib/seed.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 
 /**
@@ -111,29 +108,7 @@ async function main(): Promise<void> {
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
     log(`PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`);
-    await migrate(benchPool);
-    const seedStarted = performance.now();
-    const keys = generateBenchKeys();
-    const data = await seed(benchPool, { customers: options.customers, accounts: options.accounts }, keys);
-    log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
-    const idsFile = path.join(workDir, 'ids.json');
-    writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
-
-    const ctx: BenchContext = {
-      options,
-      repoRoot,
-      workDir,
-      logDir,
-      referenceNode,
-      db,
-      benchPool,
-      keys,
-      token: `bench_${randomBytes(24).toString('base64url')}`,
-      data,
-      idsFile,
-      nextSsnSequence: data.nextSsnSequence,
-      log,
-    };
+    const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
 
     const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
     const nodes = compareNode ? [referenceNode, compareNode] : [referenceNode];
@@ -180,7 +155,7 @@ async function main(): Promise<void> {
       options,
       machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
-      dataset: { customers: data.customers, accounts: data.accounts, sharedAccounts: data.sharedAccounts, links: data.links, nestedPopulation: data.nestedCustomerIds.length },
+      dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts, sharedAccounts: ctx.data.sharedAccounts, links: ctx.data.links, nestedPopulation: ctx.data.nestedCustomerIds.length },
       scenarios: scenarioResults,
       pgbench: pgbenchResult,
       startup: startupResults,

@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type pg from 'pg';
+import { migrate } from '../../src/db/migrations.js';
 import type { BenchOptions } from './options.js';
 import type { BenchPostgres } from './postgres.js';
-import type { BenchKeys, SeededData } from './seed.js';
+import { type BenchKeys, generateBenchKeys, type SeededData, seed } from './seed.js';
 
 /** Everything a scenario needs, built once by bench/run.ts. */
 export interface BenchContext {
@@ -23,4 +27,21 @@ export interface BenchContext {
   /** Next unused SSN sequence number; every create run takes a fresh block. */
   nextSsnSequence: number;
   log(line: string): void;
+}
+
+/**
+ * Migrates the bench database, seeds it (options.customers / options.accounts) and writes the ids the load
+ * generator picks from: the context every entry point (run.ts, profile.ts, instructions.ts) measures in.
+ */
+export async function seedBenchContext(
+  base: Pick<BenchContext, 'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'>,
+): Promise<BenchContext> {
+  await migrate(base.benchPool);
+  const seedStarted = performance.now();
+  const keys = generateBenchKeys();
+  const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
+  base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  const idsFile = path.join(base.workDir, 'ids.json');
+  writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
+  return { ...base, keys, token: `bench_${randomBytes(24).toString('base64url')}`, data, idsFile, nextSsnSequence: data.nextSsnSequence };
 }
