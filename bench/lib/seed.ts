@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
+import { seededRandom } from '../../test/reliability/support/concurrency.js';
 import { ssnForSequence } from './ssn-sequence.js';
 
 export const BENCH_ENVIRONMENT = 'sandbox';
@@ -40,18 +41,6 @@ export interface SeededData {
   nextSsnSequence: number;
 }
 
-/** Small deterministic PRNG (mulberry32) so that every run seeds the same shape of data. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FIRST_NAMES = ['Alexandra', 'Benjamin', 'Chloe', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiroshi', 'Isabel', 'Jamal', 'Katarzyna', 'Liam'];
 const LAST_NAMES = ['Doe', 'Nguyen', 'Garcia', 'Smith', 'Okafor', 'Kowalski', 'Hernandez', 'Brown', 'Tanaka', 'Schmidt', 'Rossi', 'Haddad'];
 const CITIES: [string, string, string][] = [['Springfield', 'IL', '62701'], ['Austin', 'TX', '73301'], ['Portland', 'OR', '97201'], ['Albany', 'NY', '12201']];
@@ -66,7 +55,7 @@ const BATCH = 1000;
 export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: number }, keys: BenchKeys): Promise<SeededData> {
   const keyring: PiiKeyring = { keys: new Map([[keys.keyId, keys.key]]), activeKeyId: keys.keyId, blindIndexKey: keys.blindIndexKey };
   const cipher = new PiiCipher(keyring);
-  const random = prng(42);
+  const random = seededRandom(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
   const customerIds = Array.from({ length: sizes.customers }, () => uuidv7());

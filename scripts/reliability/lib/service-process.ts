@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../../src/db/embedded-postgres.js';
 import { ROOT } from './results.js';
 
+export { residentBytes } from '../../../bench/lib/proc.js';
+
 /**
  * The service as operators run it: `node dist/main.js` (what `npm start` executes after building), a child
  * process of its own, so that a script can SIGKILL or SIGTERM it and watch it exit.
@@ -142,12 +144,3 @@ export function tail(file: string, lines = 20): string {
   }
 }
 
-/** Resident set size of a process, from /proc (bytes). */
-export function residentBytes(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}

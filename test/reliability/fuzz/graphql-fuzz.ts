@@ -4,7 +4,7 @@ import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } fro
 import { ErrorCodes } from '../../../src/domain/errors.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
 import { rowCounts, storageProblems } from '../support/consistency.js';
-import type { FuzzOptions, FuzzReport } from './fuzz-run.js';
+import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { GRAPHQL_MISSING } from '../support/graphql.js';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
 import { graphqlRequest, type GraphqlFuzzContext, type GraphqlFuzzRequest } from './graphql-requests.js';
@@ -126,12 +126,7 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
       if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describe(request)}`);
     });
 
-    const perWorker = Math.ceil(options.requests / options.workers);
-    const runs = await Promise.allSettled(
-      Array.from({ length: options.workers }, (_, worker) => fc.assert(property, { numRuns: perWorker, seed: options.seed + worker, endOnFailure: false })),
-    );
-    for (const run of runs) if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 1500));
-    report.problems.push(...new Set(failures.slice(0, 10)));
+    await runOnWorkers(property, options, report, failures);
 
     report.after = await rowCounts(options.pool);
     const rows = (await options.pool.query<{ id: string; request_id: string; operation: string }>('SELECT id::text AS id, request_id, operation FROM audit_events')).rows.filter((row) => !auditBefore.has(row.id));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
 import { type RowCounts, rowCounts, storageProblems } from '../support/consistency.js';
-import type { FuzzOptions, FuzzReport } from './fuzz-run.js';
+import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { answerOf, envelopeProblems } from '../support/envelope.js';
 import { describeFuzzRequest, type FuzzContext, type FuzzRequest, restRequest } from './rest-requests.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
@@ -116,12 +116,7 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
       if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describeFuzzRequest(request)}`);
     });
 
-    const perWorker = Math.ceil(options.requests / options.workers);
-    const runs = await Promise.allSettled(
-      Array.from({ length: options.workers }, (_, worker) => fc.assert(property, { numRuns: perWorker, seed: options.seed + worker, endOnFailure: false })),
-    );
-    for (const run of runs) if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 1500));
-    report.problems.push(...new Set(failures.slice(0, 10)));
+    await runOnWorkers(property, options, report, failures);
 
     // What the tables should have become: exactly the acknowledged writes, each of which left one audit event.
     report.after = await rowCounts(options.pool);
