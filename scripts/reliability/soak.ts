@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +9,7 @@ import { ensureReferenceNode } from '../../bench/lib/reference-node.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
+import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from './lib/postgres-log.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';
 import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, round, runScript } from './lib/script.js';
 import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
@@ -278,7 +279,12 @@ runScript('soak', async () => {
   const loadAtStart = os.loadavg().map((n) => round(n, 2));
   if (loadAtStart[0]! > os.availableParallelism() * 0.5) log(`WARNING: load average ${loadAtStart[0]} on ${os.availableParallelism()} cores before the soak: other work on this machine will skew the figures`);
   const settings = Object.fromEntries(opts['postgres-settings'].split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
-  const postgres = await startDedicatedPostgres({ settings });
+  // PostgreSQL logs its checkpoints and autovacuum runs beside the service's log, to set the slowest
+  // seconds beside what the database was doing then.
+  mkdirSync(LOG_DIR, { recursive: true });
+  const postgresLogFile = path.join(LOG_DIR, `soak-postgres-${Date.now()}.log`);
+  const postgresLog = createWriteStream(postgresLogFile);
+  const postgres = await startDedicatedPostgres({ settings: { ...backgroundWorkLogSettings(), ...settings }, serverLog: (chunk) => postgresLog.write(chunk) });
   const secrets = runSecrets();
   const samplerFile = path.join(LOG_DIR, `soak-sampler-${Date.now()}.ndjson`);
   writeFileSync(samplerFile, '');
@@ -353,16 +359,26 @@ runScript('soak', async () => {
     activityBefore = await backgroundActivity(postgres.databaseUrl);
     generatorDelay.enable();
     let nextReport = windowMs;
-    let reportedUpTo = 0;
+    let readUpTo = 0;
+    let windowAnswers = 0;
+    const windowFailures: string[] = [];
+    const windowLatencyUs = createHistogram();
     const run = await driveOpenLoop(api, workload, rate, durationMs, outcomes, (now, loopStartedAt) => {
+      // A little at every tick rather than all at once per window: sorting a window's 150,000 latencies
+      // stalled the generator for ~100 ms at each line, the requests due meanwhile left late, and the first
+      // second of every minute showed a latency spike that was the generator's own.
+      for (; readUpTo < outcomes.length; readUpTo++) {
+        const outcome = outcomes[readUpTo]!;
+        windowAnswers += 1;
+        if (!outcome.ok) windowFailures.push(outcome.detail ?? 'error');
+        windowLatencyUs.record(Math.max(1, Math.round(outcome.latencyMs * 1000)));
+      }
       if (now - loopStartedAt < nextReport) return;
-      // Only what completed since the last line: scanning every outcome so far stalled the generator's
-      // event loop for a noticeable time each window, and the requests scheduled meanwhile left late.
-      const windowOutcomes = outcomes.slice(reportedUpTo);
-      reportedUpTo = outcomes.length;
-      const failed = windowOutcomes.filter((o) => !o.ok);
-      const kinds = [...new Set(failed.map((o) => o.detail))].slice(0, 3).join('; ');
-      log(`window ${Math.round(nextReport / windowMs)}: ${windowOutcomes.length} answers, ${failed.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(percentile(windowOutcomes.map((o) => o.latencyMs), 99))} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
+      const kinds = [...new Set(windowFailures)].slice(0, 3).join('; ');
+      log(`window ${Math.round(nextReport / windowMs)}: ${windowAnswers} answers, ${windowFailures.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(windowLatencyUs.percentile(99) / 1000)} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
+      windowAnswers = 0;
+      windowFailures.length = 0;
+      windowLatencyUs.reset();
       nextReport += windowMs;
     });
     startedAt = run.startedAt;
@@ -373,6 +389,7 @@ runScript('soak', async () => {
     api.client.close();
     await service.stop();
     await postgres.dispose();
+    await new Promise<void>((resolve) => postgresLog.end(resolve));
   }
 
   const samples = readFileSync(samplerFile, 'utf8')
@@ -406,11 +423,17 @@ runScript('soak', async () => {
   log(`load generator event-loop delay: p99 ${round(generatorDelay.percentile(99) / 1e6, 2)} ms, max ${round(generatorDelay.max / 1e6, 2)} ms`);
   // Per second, for a look at stalls: completions and p99 by scheduled second.
   const seconds = Math.floor(durationMs / 1000);
-  const perSecond = Array.from({ length: seconds }, (_, i) => {
-    const inSecond = outcomes.filter((o) => o.at >= startedAt + i * 1000 && o.at < startedAt + (i + 1) * 1000);
-    return round(percentile(inSecond.map((o) => o.latencyMs), 99), 0);
-  });
+  const latenciesBySecond = Array.from({ length: seconds }, () => [] as number[]);
+  for (const o of outcomes) latenciesBySecond[Math.floor((o.at - startedAt) / 1000)]?.push(o.latencyMs);
+  const perSecond = latenciesBySecond.map((latencies) => round(percentile(latencies, 99), 0));
   writeFileSync(path.join(LOG_DIR, `soak-p99-per-second-${Date.now()}.json`), JSON.stringify(perSecond));
+  const backgroundEvents = readBackgroundEvents(postgresLogFile);
+  const slowestSeconds = perSecond
+    .map((p99Ms, i) => ({ second: i + 1, p99Ms, at: new Date(wallStart + i * 1000).toISOString().slice(11, 19), postgres: eventsDuring(backgroundEvents, wallStart + (i - 1) * 1000, wallStart + (i + 1) * 1000) }))
+    .sort((a, b) => b.p99Ms - a.p99Ms)
+    .slice(0, 8);
+  log(`slowest seconds (p99) and PostgreSQL's background work around them (${backgroundEvents.length} events logged):`);
+  for (const slow of slowestSeconds) log(`  second ${slow.second} (${slow.at}): p99 ${slow.p99Ms} ms; ${slow.postgres.join(', ') || 'no checkpoint or autovacuum'}`);
   const errors = outcomes.filter((o) => !o.ok);
   if (errors.length > 0) problems.push(`${errors.length} errors, e.g. ${[...new Set(errors.map((e) => e.detail))].slice(0, 5).join('; ')}`);
   const second = perWindow[1];
@@ -445,7 +468,7 @@ runScript('soak', async () => {
       result: passed ? summary : `${problems.join('; ')}. ${summary}`,
       passed,
       command: `npm run soak -- --duration ${opts.duration}`,
-      figures: { rate, capacity, closedLoopPeak: peak, capacitySteps, capacityP99BoundMs: Number(opts['capacity-p99-ms']), overloaded, postgresBackgroundActivity: activityDelta(activityBefore, activityAfter), windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), serviceNode: serviceNodeVersion, generatorNode: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
+      figures: { rate, capacity, closedLoopPeak: peak, capacitySteps, capacityP99BoundMs: Number(opts['capacity-p99-ms']), overloaded, slowestSeconds, postgresBackgroundActivity: activityDelta(activityBefore, activityAfter), windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), serviceNode: serviceNodeVersion, generatorNode: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
     });
   }
   return passed;

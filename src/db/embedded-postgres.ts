@@ -12,6 +12,8 @@ export interface EmbeddedPostgresOptions {
   /** Extra server settings, e.g. fsync=off for throw-away test clusters. */
   settings?: Record<string, string>;
   log?: (message: string) => void;
+  /** The server's own log output, as written (discarded by default). */
+  serverLog?: (chunk: string) => void;
 }
 
 export interface RunningPostgres {
@@ -92,7 +94,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     createPostgresUser: isRoot(),
     initdbFlags: ['--encoding=UTF8', '--auth=scram-sha-256'],
     postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-    onLog: () => undefined,
+    onLog: options.serverLog ?? (() => undefined),
     onError: (error: unknown) => options.log?.(`embedded PostgreSQL: ${String(error)}`),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await server.initialise();

@@ -23,10 +23,10 @@ export interface DedicatedPostgres {
 
 export const SERVICE_DATABASE = 'cas_reliability';
 
-export async function startDedicatedPostgres(options: { settings?: Record<string, string> } = {}): Promise<DedicatedPostgres> {
+export async function startDedicatedPostgres(options: { settings?: Record<string, string>; serverLog?: (chunk: string) => void } = {}): Promise<DedicatedPostgres> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-reliability-pg-'));
   const port = await freePort();
-  const launch = () => startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings } });
+  const launch = () => startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings }, ...(options.serverLog && { serverLog: options.serverLog }) });
   let server: RunningPostgres | undefined = await launch();
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
