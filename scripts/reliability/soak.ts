@@ -468,6 +468,7 @@ runScript('soak', async () => {
       result: passed ? summary : `${problems.join('; ')}. ${summary}`,
       passed,
       command: `npm run soak -- --duration ${opts.duration}`,
+      node: serviceNodeVersion,
       figures: { rate, capacity, closedLoopPeak: peak, capacitySteps, capacityP99BoundMs: Number(opts['capacity-p99-ms']), overloaded, slowestSeconds, postgresBackgroundActivity: activityDelta(activityBefore, activityAfter), windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), serviceNode: serviceNodeVersion, generatorNode: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
     });
   }
