@@ -5,10 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
  * latency spike in a load run can be set beside what the database was doing at that second.
  */
 
-/** Settings that make PostgreSQL log those events, with millisecond timestamps, to its standard error. */
+/** Settings that make PostgreSQL log those events, with millisecond UTC timestamps, to its standard error. */
 export function backgroundWorkLogSettings(): Record<string, string> {
   return {
     log_line_prefix: '%m ',
+    log_timezone: 'UTC',
     log_checkpoints: 'on',
     log_autovacuum_min_duration: '0',
   };
@@ -40,16 +41,21 @@ export function readBackgroundEvents(logFile: string): BackgroundEvent[] {
     const message = match[3]!;
     if (message.startsWith('checkpoint starting')) checkpointStart = at;
     else if (message.startsWith('checkpoint complete')) {
-      const sync = Number(/sync=([\d.]+) s/.exec(message)?.[1] ?? 0) * 1000;
+      const sync = Math.round(Number(/sync=([\d.]+) s/.exec(message)?.[1] ?? 0) * 1000);
       const written = /wrote (\d+) buffers/.exec(message)?.[1];
       if (checkpointStart !== undefined) events.push({ from: checkpointStart, to: at - sync, what: `checkpoint writes (${written} buffers)` });
       events.push({ from: at - sync, to: at, what: `checkpoint sync (${Math.round(sync)} ms)` });
       checkpointStart = undefined;
-    } else if (message.startsWith('automatic vacuum') || message.startsWith('automatic analyze')) {
-      const table = /of table "([^"]+)"/.exec(message)?.[1] ?? '?';
-      const detail = lines.slice(index + 1, index + 12).find((next) => !LINE.test(next) && next.includes('elapsed:'));
-      const elapsed = Number(/elapsed: ([\d.]+) s/.exec(detail ?? '')?.[1] ?? 0) * 1000;
-      events.push({ from: at - elapsed, to: at, what: `${message.startsWith('automatic vacuum') ? 'autovacuum' : 'autoanalyze'} ${table.split('.').at(-1)} (${Math.round(elapsed)} ms)` });
+    } else {
+      const run = /^automatic (?:aggressive )?(vacuum|analyze)\b.*?of table "([^"]+)"/.exec(message);
+      if (!run) return;
+      // The entry's continuation lines (no timestamp) end with "system usage: … elapsed: N s".
+      let elapsed = 0;
+      for (let next = index + 1; next < lines.length && !LINE.test(lines[next]!); next++) {
+        const seconds = /elapsed: ([\d.]+) s/.exec(lines[next]!)?.[1];
+        if (seconds) elapsed = Math.round(Number(seconds) * 1000);
+      }
+      events.push({ from: at - elapsed, to: at, what: `auto${run[1]} ${run[2]!.split('.').at(-1)} (${Math.round(elapsed)} ms)` });
     }
   });
   return events;

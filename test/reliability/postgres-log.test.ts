@@ -1,0 +1,86 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DedicatedPostgres, startDedicatedPostgres } from '../../scripts/reliability/lib/postgres.js';
+import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '../../scripts/reliability/lib/postgres-log.js';
+
+// The soak sets its slowest seconds beside PostgreSQL's checkpoints and autovacuum runs, read from the
+// server's own log: this checks the reading against what a real PostgreSQL writes.
+describe('PostgreSQL background work read from its log (soak diagnostics)', () => {
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cas-pg-log-')), 'postgres.log');
+  let postgres: DedicatedPostgres;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    postgres = await startDedicatedPostgres({
+      settings: { ...backgroundWorkLogSettings(), autovacuum_naptime: '1', fsync: 'off' },
+      serverLog: (chunk) => writeFileSync(logFile, chunk, { flag: 'a' }),
+    });
+    client = new pg.Client({ connectionString: postgres.databaseUrl });
+    await client.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await postgres?.dispose();
+  });
+
+  it('finds a checkpoint with its writes and sync, and an autoanalyze with its duration, at the times they ran', async () => {
+    const before = Date.now();
+    await client.query('CREATE TABLE soak_log_probe (id int)');
+    await client.query('INSERT INTO soak_log_probe SELECT generate_series(1, 5000)');
+    // An idle backend reports its table statistics only after 10 s; autovacuum needs them to see the rows.
+    await client.query('SELECT pg_stat_force_next_flush()');
+    await client.query('CHECKPOINT');
+    // autovacuum wakes every second here and analyses a table with 5,000 new rows (threshold 50 + 10 %).
+    let events = readBackgroundEvents(logFile);
+    for (let waited = 0; waited < 20_000 && !events.some((e) => e.what.startsWith('autoanalyze soak_log_probe')); waited += 250) {
+      await sleep(250);
+      events = readBackgroundEvents(logFile);
+    }
+    const after = Date.now();
+
+    const sync = events.find((e) => e.what.startsWith('checkpoint sync'));
+    expect(sync, JSON.stringify(events)).toBeDefined();
+    expect(sync!.from).toBeGreaterThanOrEqual(before - 1000);
+    expect(sync!.to).toBeLessThanOrEqual(after + 1000);
+    expect(events.some((e) => /^checkpoint writes \(\d+ buffers\)$/.test(e.what))).toBe(true);
+
+    const analyze = events.find((e) => e.what.startsWith('autoanalyze soak_log_probe'));
+    expect(analyze, JSON.stringify(events)).toBeDefined();
+    expect(analyze!.what).toMatch(/^autoanalyze soak_log_probe \(\d+ ms\)$/);
+    expect(analyze!.from).toBeLessThanOrEqual(analyze!.to);
+    expect(analyze!.to).toBeGreaterThanOrEqual(before - 1000);
+    expect(analyze!.to).toBeLessThanOrEqual(after + 1000);
+
+    expect(eventsDuring(events, analyze!.from, analyze!.to)).toContain(analyze!.what);
+    expect(eventsDuring(events, before - 60_000, before - 30_000)).toEqual([]);
+  }, 60_000);
+
+  it('reads multi-line autovacuum entries (aggressive runs included) up to their elapsed time', () => {
+    // An excerpt of a soak's log (PostgreSQL 18.4): continuation lines carry no timestamp.
+    const file = path.join(path.dirname(logFile), 'excerpt.log');
+    writeFileSync(
+      file,
+      [
+        '2026-11-22 05:32:05.286 UTC LOG:  automatic vacuum of table "cas_reliability.public.accounts": index scans: 1',
+        '\tpages: 0 removed, 603 remain, 603 scanned (100.00% of total), 0 eagerly scanned',
+        ...Array.from({ length: 12 }, (_, i) => `\tindex "accounts_idx_${i}": pages: 160 in total, 0 newly deleted, 0 currently deleted, 0 reusable`),
+        '\tsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.03 s',
+        '2026-11-22 05:32:05.380 UTC LOG:  automatic analyze of table "cas_reliability.public.accounts"',
+        '\tsystem usage: CPU: user: 0.05 s, system: 0.00 s, elapsed: 0.09 s',
+        '2026-11-22 05:32:06.271 UTC LOG:  automatic aggressive vacuum of table "template1.pg_catalog.pg_attribute": index scans: 0',
+        '\tsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 1.50 s',
+        '',
+      ].join('\n'),
+    );
+    expect(readBackgroundEvents(file)).toEqual([
+      { from: Date.parse('2026-11-22T05:32:05.256Z'), to: Date.parse('2026-11-22T05:32:05.286Z'), what: 'autovacuum accounts (30 ms)' },
+      { from: Date.parse('2026-11-22T05:32:05.290Z'), to: Date.parse('2026-11-22T05:32:05.380Z'), what: 'autoanalyze accounts (90 ms)' },
+      { from: Date.parse('2026-11-22T05:32:04.771Z'), to: Date.parse('2026-11-22T05:32:06.271Z'), what: 'autovacuum pg_attribute (1500 ms)' },
+    ]);
+  });
+});
