@@ -15,9 +15,10 @@ import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, p
 import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
- * `npm run soak`: measures the service's capacity for a mixed REST (+ GraphQL once its endpoint exists)
- * load, then holds a fixed arrival rate at 70 % of it for the whole duration (open loop: latency counts
- * from the scheduled send time, so a stall cannot hide itself). Reports per window: requests, errors,
+ * `npm run soak`: measures the service's capacity for a mixed REST + GraphQL load (the highest open-loop
+ * rate it sustains, found by stepping up from half its closed-loop peak), then holds a fixed arrival rate at
+ * 70 % of it for the whole duration (open loop: latency counts from the scheduled send time, so a stall
+ * cannot hide itself). Reports per window: requests, errors,
  * p50/p99 latency, RSS and event-loop delay (sampled inside the service by a preloaded module,
  * lib/runtime-sampler.mjs). Pass: 0 errors, and the trend lines of RSS and event-loop delay p99 grow less
  * than 10 % from window 2 to the last window.
@@ -27,7 +28,7 @@ const opts = options(
   {
     duration: { default: '10m', help: 'length of the fixed-rate phase (e.g. 10m, 2m, 90s)' },
     window: { default: '60s', help: 'reporting window' },
-    'capacity-seconds': { default: '10', help: 'length of each of the three capacity measurements (the median is used)' },
+    'capacity-seconds': { default: '10', help: 'length of each of the three closed-loop peak measurements (the median is used) and of each open-loop step' },
     fraction: { default: '0.7', help: 'fraction of the measured capacity to hold' },
     'capacity-p99-ms': { default: '100', help: 'latency bound of a sustained rate while stepping towards capacity' },
     rate: { default: '', help: 'fixed rate in requests/s instead of measuring capacity' },
@@ -462,12 +463,12 @@ runScript('soak', async () => {
   if (opts.record === 'true') {
     recordResult({
       id: 'soak',
-      test: `Soak: ${opts.duration} at ${Math.round(Number(opts.fraction) * 100)} % of measured capacity (${graphql ? 'REST + GraphQL' : 'REST only: GraphQL not mounted'})`,
-      operations: `${formatCount(outcomes.length)} requests at ${rate} req/s (capacity: ${capacity} req/s sustained in open loop with p99 ≤ ${opts['capacity-p99-ms']} ms; closed-loop peak ${round(peak.rps)} req/s), windows of ${opts.window}`,
+      test: `Soak: ${opts.duration} at ${opts.rate ? 'a fixed rate given on the command line' : `${Math.round(Number(opts.fraction) * 100)} % of measured capacity`} (${graphql ? 'REST + GraphQL' : 'REST only: GraphQL not mounted'})`,
+      operations: `${formatCount(outcomes.length)} requests at ${rate} req/s (${opts.rate ? '--rate, capacity not measured' : `capacity: ${capacity} req/s sustained in open loop with p99 ≤ ${opts['capacity-p99-ms']} ms; closed-loop peak ${round(peak.rps)} req/s`}), windows of ${opts.window}`,
       faults: 'none: sustained load',
       result: passed ? summary : `${problems.join('; ')}. ${summary}`,
       passed,
-      command: `npm run soak -- --duration ${opts.duration}`,
+      command: `npm run soak -- --duration ${opts.duration}${opts.rate ? ` --rate ${opts.rate}` : ''}`,
       node: serviceNodeVersion,
       figures: { rate, capacity, closedLoopPeak: peak, capacitySteps, capacityP99BoundMs: Number(opts['capacity-p99-ms']), overloaded, slowestSeconds, postgresBackgroundActivity: activityDelta(activityBefore, activityAfter), windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), serviceNode: serviceNodeVersion, generatorNode: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
     });
