@@ -1,9 +1,11 @@
-import type { Address, Customer, Phone } from '../domain/customers/customer.js';
+import type pg from 'pg';
+import type { Account, AccountLinks } from '../domain/accounts/account.js';
+import type { Address, Customer, CustomerLinks, Phone } from '../domain/customers/customer.js';
 import { customerAlreadyExists } from '../domain/errors.js';
 import type { CustomerChanges, CustomerStore, LinkedIds, LinkedRecords, LinkRoots, NewCustomerRecord, PageRequest } from '../domain/ports.js';
 import { ACCOUNT_FIELDS, type AccountRow, CUSTOMER_IDS_OF_ACCOUNT, toAccount } from './account.store.js';
 import { isUniqueViolation } from './errors.js';
-import { idList, jsonParameter, type Queryable, queryRows, runWrite, statement } from './sql.js';
+import { idList, jsonParameter, type Queryable, queryRows, runWrite, type Statement, statement } from './sql.js';
 
 /**
  * The columns a customer read may touch. The encrypted SSN, document locator number and blind index
@@ -194,31 +196,34 @@ export class PgCustomerStore implements CustomerStore {
   }
 
   async findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords> {
-    const rows = await queryRows<{ kind: 'c' | 'a' } & CustomerRow & AccountRow>(this.db, SQL.linkedRecords, [
-      environment,
-      roots.customerIds,
-      roots.accountIds,
-      depth,
-    ]);
-    const linked: LinkedRecords = { customers: [], accounts: [] };
-    for (const row of rows) {
-      if (row.kind === 'c') linked.customers.push(toCustomer(row));
-      else linked.accounts.push(toAccount(row));
-    }
-    return linked;
+    return this.walkLinks<CustomerRow & AccountRow, Customer, Account>(SQL.linkedRecords, environment, roots, depth, toCustomer, toAccount);
   }
 
   async findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds> {
-    const rows = await queryRows<{ kind: 'c' | 'a'; id: string; links: string }>(this.db, SQL.linkedIds, [
+    return this.walkLinks<{ id: string; links: string }, CustomerLinks, AccountLinks>(
+      SQL.linkedIds,
       environment,
-      roots.customerIds,
-      roots.accountIds,
+      roots,
       depth,
-    ]);
-    const linked: LinkedIds = { customers: [], accounts: [] };
+      (row) => ({ customerId: row.id, accountIds: idList(row.links) }),
+      (row) => ({ accountId: row.id, customerIds: idList(row.links) }),
+    );
+  }
+
+  /** Runs one of the two link walks (their rows say `kind` 'c' or 'a') and sorts what it found by kind. */
+  private async walkLinks<R extends pg.QueryResultRow, C, A>(
+    walk: Statement,
+    environment: string,
+    roots: LinkRoots,
+    depth: number,
+    toCustomerResult: (row: R) => C,
+    toAccountResult: (row: R) => A,
+  ): Promise<{ customers: C[]; accounts: A[] }> {
+    const rows = await queryRows<{ kind: 'c' | 'a' } & R>(this.db, walk, [environment, roots.customerIds, roots.accountIds, depth]);
+    const linked: { customers: C[]; accounts: A[] } = { customers: [], accounts: [] };
     for (const row of rows) {
-      if (row.kind === 'c') linked.customers.push({ customerId: row.id, accountIds: idList(row.links) });
-      else linked.accounts.push({ accountId: row.id, customerIds: idList(row.links) });
+      if (row.kind === 'c') linked.customers.push(toCustomerResult(row));
+      else linked.accounts.push(toAccountResult(row));
     }
     return linked;
   }
