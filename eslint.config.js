@@ -22,4 +22,21 @@ export default tseslint.config(
       ] }],
     },
   },
+  {
+    // Prisma Client is the one path to the database. pg is only the pool under Prisma's adapter
+    // (pool.ts, prisma-client.ts), the migration runner that must work before any client exists
+    // (migrations.ts), and the embedded server's bootstrap (embedded-postgres.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/pool.ts', 'src/db/prisma-client.ts', 'src/db/migrations.ts', 'src/db/embedded-postgres.ts', 'src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [
+        { name: 'pg', allowTypeImports: true, message: 'Reach PostgreSQL through Prisma Client (src/db/prisma-client.ts), not pg.' },
+        { name: 'postgres', message: 'Reach PostgreSQL through Prisma Client (src/db/prisma-client.ts).' },
+      ] }],
+      'no-restricted-syntax': ['error', {
+        selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(query|connect)$/]',
+        message: 'No pg queries outside the pool, the migration runner and the bootstrap: use Prisma Client (src/db/sql.ts for raw SQL).',
+      }],
+    },
+  },
 );

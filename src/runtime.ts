@@ -3,18 +3,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type pg from 'pg';
 import type { Express } from 'express';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
 import { PrismaApiTokenStore } from './db/api-token.store.js';
-import { createDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
-import { createPrismaClient } from './db/prisma-client.js';
+import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
+import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
@@ -76,8 +75,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const services = createDomainServices({
-      db: createDatabase(pool, {
-        timeoutMs: config.databaseStatementTimeoutMs * 2,
+      stores: createStores(prisma, {
         // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
         idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
       }),
@@ -99,7 +97,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: readinessCheck(pool),
+      checkReadiness: readinessCheck(prisma),
       metrics,
     });
     cleanups.push(closeSurfaces);
@@ -155,27 +153,22 @@ function developmentToken(config: Config): string {
   return token;
 }
 
-function readinessCheck(pool: pg.Pool): () => Promise<Readiness> {
+function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
   const expected = readMigrations().map((m) => m.name);
   let migrated = false;
   return async () => {
     const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending' };
     try {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT 1');
-        checks.database = 'ok';
-        if (!migrated) {
-          const { rows } = await client.query<{ migration_name: string }>(
-            'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-          );
-          const applied = new Set(rows.map((row) => row.migration_name));
-          migrated = expected.every((name) => applied.has(name));
-        }
-        checks.migrations = migrated ? 'ok' : 'failed';
-      } finally {
-        client.release();
+      await prisma.$queryRaw`SELECT 1`;
+      checks.database = 'ok';
+      if (!migrated) {
+        // _prisma_migrations is Prisma's own bookkeeping, not a model: raw SQL.
+        const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
+          SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+        const applied = new Set(rows.map((row) => row.migration_name));
+        migrated = expected.every((name) => applied.has(name));
       }
+      checks.migrations = migrated ? 'ok' : 'failed';
     } catch {
       if (checks.database === 'pending') checks.database = 'failed';
       if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';

@@ -1,7 +1,8 @@
-import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { migrate } from '../db/migrations.js';
 import { createPool } from '../db/pool.js';
+import { createPrismaClient, type PrismaClient } from '../db/prisma-client.js';
 
 /** Thrown for a wrong invocation: the message is for the operator, exit code 64 (EX_USAGE). */
 export class UsageError extends Error {
@@ -9,10 +10,12 @@ export class UsageError extends Error {
 }
 
 /**
- * Runs an operator command against DATABASE_URL, or against the embedded database in DATA_DIR (which
- * only one process can run at a time: stop the service first, or point DATABASE_URL at it).
+ * Runs an operator command, through Prisma Client, against DATABASE_URL or against the embedded database
+ * in DATA_DIR (which only one process can run at a time: stop the service first, or point DATABASE_URL
+ * at it). `migrateFirst` migrates as the service would on start (RUN_MIGRATIONS_ON_START), before any
+ * client exists.
  */
-export async function withCliDatabase<T>(config: Config, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaClient) => Promise<T>, options: { migrateFirst?: boolean } = {}): Promise<T> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   const pool = createPool({
     connectionString: config.databaseUrl ?? embedded!.url,
@@ -22,7 +25,13 @@ export async function withCliDatabase<T>(config: Config, work: (pool: pg.Pool) =
     statementTimeoutMs: Math.max(config.databaseStatementTimeoutMs, 60_000),
   });
   try {
-    return await work(pool);
+    if (options.migrateFirst && config.runMigrationsOnStart) await migrate(pool);
+    const prisma = createPrismaClient(pool);
+    try {
+      return await work(prisma);
+    } finally {
+      await prisma.$disconnect();
+    }
   } finally {
     await pool.end();
     await embedded?.stop();

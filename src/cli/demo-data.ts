@@ -86,7 +86,7 @@ export async function seedDemoData(services: DomainServices, scope: RequestScope
   const accounts: SeedReport['accounts'] = [];
   for (const { key, owners, ...account } of ACCOUNTS) {
     const input: CreateAccountInput = { ...account, associatedCustomerIds: owners.map((owner) => ids.get(owner)!) };
-    const created = await services.accounts.create(scope, input);
+    const { value: created } = await services.accounts.create(scope, input);
     accounts.push({ key, accountId: created.accountId, name: created.name, customerIds: created.customerIds });
   }
   return { environment: scope.environment, createdAt: new Date().toISOString(), customers, accounts };
@@ -96,8 +96,8 @@ async function createWithFreshSsn(services: DomainServices, scope: RequestScope,
   for (let attempt = 1; ; attempt++) {
     try {
       const documentLocatorNumber = randomInt(10_000_000, 99_999_999);
-      const { customerId } = await services.customers.create(scope, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
-      return customerId;
+      const { value } = await services.customers.create(scope, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
+      return value.customerId;
     } catch (error) {
       if (attempt >= 20 || !isDomainError(error) || error.code !== 'CUSTOMER_ALREADY_EXISTS') throw error;
     }

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { rotatePiiKeys } from '../db/pii-rotation.js';
+import { PrismaSealedCustomerStore } from '../db/sealed-customer.store.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
+import { rotatePiiKeys } from '../pii/pii-rotation.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
 /**
@@ -17,8 +18,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const cipher = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
 
-  const report = await withCliDatabase(config, (pool) =>
-    rotatePiiKeys(pool, cipher, { batchSize, onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`) }),
+  const report = await withCliDatabase(config, (prisma) =>
+    rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, { batchSize, onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`) }),
   );
   process.stdout.write(
     `${JSON.stringify({ activeKeyId: report.activeKeyId, reencrypted: report.reencrypted, batches: report.batches, failed: report.failed.length, remaining: report.remaining })}\n`,

@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createDatabase } from '../db/database.js';
-import { migrate } from '../db/migrations.js';
+import { createStores } from '../db/stores.js';
 import { createDomainServices } from '../domain/services.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
@@ -27,13 +26,15 @@ async function main(): Promise<void> {
   if (!config.environments.includes(environment)) throw new UsageError(`--env: unknown environment ${environment}; configured: ${config.environments.join(', ')}`);
   const protector = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
 
-  const report = await withCliDatabase(config, async (pool) => {
-    // A fresh clone may seed before the first start: migrate as the service would.
-    if (config.runMigrationsOnStart) await migrate(pool);
-    const db = createDatabase(pool, { timeoutMs: config.databaseStatementTimeoutMs * 2 });
-    const services = createDomainServices({ db, protector, idempotencyTtlHours: config.idempotencyTtlHours });
-    return seedDemoData(services, seedScope(environment));
-  });
+  // A fresh clone may seed before the first start: migrate as the service would.
+  const report = await withCliDatabase(
+    config,
+    async (prisma) => {
+      const services = createDomainServices({ stores: createStores(prisma), protector, idempotencyTtlHours: config.idempotencyTtlHours });
+      return seedDemoData(services, seedScope(environment));
+    },
+    { migrateFirst: true },
+  );
 
   const file = path.join(config.dataDir, 'seed.json');
   mkdirSync(config.dataDir, { recursive: true });

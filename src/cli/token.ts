@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { type ApiTokenSummary, generateApiToken, isAccessScope } from '../auth/api-tokens.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { PrismaApiTokenStore } from '../db/api-token.store.js';
-import { createPrismaClient } from '../db/prisma-client.js';
 import { ACCESS_SCOPES } from '../domain/scope.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
@@ -59,8 +58,7 @@ async function main(): Promise<void> {
   const request = command === 'create' ? parseCreate(values, config) : undefined;
   if (command === 'revoke' && rest.length !== 1) throw new UsageError('Usage: npm run token -- revoke <id>   (ids are shown by: npm run token -- list)');
 
-  await withCliDatabase(config, async (pool) => {
-    const prisma = createPrismaClient(pool);
+  await withCliDatabase(config, async (prisma) => {
     const store = new PrismaApiTokenStore(prisma);
     try {
       if (request) {

@@ -1,114 +1,118 @@
 import type { Account } from '../domain/accounts/account.js';
-import type { AccountStore, NewAccountRecord, PageRequest } from '../domain/ports.js';
-import { idList, type Queryable, queryRows, statement } from './sql.js';
+import { idempotencyKeyInProgress } from '../domain/errors.js';
+import type { AccountCreation, AccountStore, CreationEffects, NewAccountRecord, PageRequest, WriteEffects } from '../domain/ports.js';
+import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
+import { isLockTimeout } from './errors.js';
+import type { PrismaClient } from './prisma-client.js';
+import { idList, queryRows, statement } from './sql.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
 
 /**
- * An account with its customer ids, in one statement. trim_scale gives the amount as the shortest exact
- * decimal ("0", "12.5"), never a float. ACCOUNT_FIELDS are the columns after the id, in this order
- * (customer.store.ts's linked-records query lines them up with customer columns).
+ * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
+ * statement, written only when every customer ($6, in order) exists in the environment. The customers
+ * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
+ * foreign keys are checked when the statement ends. Raw SQL: the typed API cannot make this one statement.
  */
-/** The account's customer ids, comma-separated, in the order given at creation (see idList). */
-export const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
-                        WHERE ac.account_id = a.id AND ac.environment = a.environment
-                        ORDER BY ac.position), ',')`;
-export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
-  ${CUSTOMER_IDS_OF_ACCOUNT} AS customer_ids`;
-const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
-
-export interface AccountRow {
-  id: string;
-  type: string;
-  name: string;
-  currency: string;
-  amount: string;
-  flags: string[];
-  /** Comma-separated (see idList). */
-  customer_ids: string;
-}
-
-export const toAccount = (row: AccountRow): Account => ({
-  accountId: row.id,
-  type: row.type,
-  name: row.name,
-  amount: row.amount,
-  currency: row.currency,
-  customerIds: idList(row.customer_ids),
-  transactions: [],
-  flags: row.flags,
-});
-
-const SQL = {
-  // Account and links in one statement (a data-modifying WITH always runs to completion); the links'
-  // foreign keys are checked at the statement's end, when the account exists.
-  insert: statement(
-    'account_insert',
-    `WITH account AS (
-       INSERT INTO accounts (id, environment, type, name, currency) VALUES ($1, $2, $3, $4, $5)
-       RETURNING id, type, name, currency, trim_scale(amount)::text AS amount, coalesce(flags, '{}') AS flags
+const insertSql = (withKey: boolean) =>
+  `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
+     found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
+     ${withKey ? `${claimQueries(16, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
+     account AS (
+       INSERT INTO accounts (id, environment, type, name, currency)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
+       RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position)
-       SELECT $1, linked.customer_id, $2, linked.ordinality - 1 FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(customer_id, ordinality)
-     )
-     SELECT account.*, array_to_string($6::uuid[], ',') AS customer_ids FROM account`,
-  ),
-  findById: statement('account_find_by_id', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1 AND a.environment = $2`),
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
+     ), audit AS (${auditInsert(7, 'account')})
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
+
+const SQL = {
+  insert: statement('account_insert', insertSql(false)),
+  insertWithKey: statement('account_insert_with_key', insertSql(true)),
+  // Hot reads (every GET and GraphQL loader batch): one statement with the customer ids, named.
+  findById: statement('account_find_by_id', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2`),
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
   update: statement(
     'account_update',
-    `UPDATE accounts a SET name = $3, currency = $4, updated_at = CURRENT_TIMESTAMP
-     WHERE a.id = $1 AND a.environment = $2
-     RETURNING ${ACCOUNT_COLUMNS}`,
+    `WITH updated AS (
+       UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
+       WHERE a.id = $1::uuid AND a.environment = $2
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(5, 'updated')})
+     SELECT * FROM updated`,
   ),
   // Links go with the account (ON DELETE CASCADE), in the same statement.
-  delete: statement('account_delete', 'DELETE FROM accounts WHERE id = $1 AND environment = $2'),
-  listFirst: statement('account_list_first', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 ORDER BY a.id LIMIT $2`),
-  listAfter: statement(
-    'account_list_after',
-    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id > $3 ORDER BY a.id LIMIT $2`,
+  delete: statement(
+    'account_delete',
+    `WITH deleted AS (DELETE FROM accounts WHERE id = $1::uuid AND environment = $2 RETURNING id),
+          audit AS (${auditInsert(3, 'deleted')})
+     SELECT count(*)::int AS deleted FROM deleted`,
   ),
 };
 
-export class PgAccountStore implements AccountStore {
-  constructor(private readonly db: Queryable) {}
+/** Accounts on PostgreSQL, through Prisma Client. */
+export class PrismaAccountStore implements AccountStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
 
-  /** Must run inside a transaction that has locked the customers (see AccountService.create). */
-  async insert(record: NewAccountRecord): Promise<Account> {
-    const [row] = await queryRows<AccountRow>(this.db, SQL.insert, [
-      record.id,
-      record.environment,
-      record.type,
-      record.name,
-      record.currency,
-      record.customerIds,
-    ]);
-    return toAccount(row!);
+  async insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation> {
+    const values = [record.id, record.environment, record.type, record.name, record.currency, record.customerIds, ...auditValues(effects.audit)];
+    let row: { created: number; missing: string } | undefined;
+    try {
+      [row] = effects.idempotency
+        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
+    } catch (error) {
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      throw error;
+    }
+    const missing = idList(row!.missing);
+    if (missing.length > 0) return { outcome: 'customers-missing', missing };
+    return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
   }
 
   async findById(environment: string, id: string): Promise<Account | null> {
-    const [row] = await queryRows<AccountRow>(this.db, SQL.findById, [id, environment]);
+    const [row] = await queryRows<AccountRow>(this.prisma, SQL.findById, [id, environment]);
     return row ? toAccount(row) : null;
   }
 
   async findByIds(environment: string, ids: readonly string[]): Promise<Account[]> {
-    const rows = await queryRows<AccountRow>(this.db, SQL.findByIds, [environment, ids]);
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.findByIds, [environment, ids]);
     return rows.map(toAccount);
   }
 
-  async update(environment: string, id: string, changes: { name: string; currency: string }): Promise<Account | null> {
-    const [row] = await queryRows<AccountRow>(this.db, SQL.update, [id, environment, changes.name, changes.currency]);
+  async update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<Account | null> {
+    const [row] = await queryRows<AccountRow>(this.prisma, SQL.update, [id, environment, changes.name, changes.currency, ...auditValues(effects.audit)]);
     return row ? toAccount(row) : null;
   }
 
-  async delete(environment: string, id: string): Promise<boolean> {
-    const result = await this.db.query({ name: SQL.delete.name, text: SQL.delete.text, values: [id, environment] });
-    return (result.rowCount ?? 0) > 0;
+  async delete(environment: string, id: string, effects: WriteEffects): Promise<boolean> {
+    const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+    return row!.deleted > 0;
   }
 
+  /** A page in id order: the typed API (two statements: accounts, then their links), rare enough not to matter. */
   async list(environment: string, page: PageRequest): Promise<Account[]> {
-    const rows =
-      page.after === undefined
-        ? await queryRows<AccountRow>(this.db, SQL.listFirst, [environment, page.first])
-        : await queryRows<AccountRow>(this.db, SQL.listAfter, [environment, page.first, page.after]);
-    return rows.map(toAccount);
+    const accounts = await this.prisma.account.findMany({
+      where: { environment, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
+      orderBy: { id: 'asc' },
+      take: page.first,
+      select: { id: true, type: true, name: true, currency: true, amount: true, flags: true, customerLinks: { select: { customerId: true }, orderBy: { position: 'asc' } } },
+    });
+    return accounts.map((account) => ({
+      accountId: account.id,
+      type: account.type,
+      name: account.name,
+      // Prisma's Decimal prints the exact value in its shortest form ("0", "12.5"), as trim_scale does.
+      amount: account.amount.toFixed(),
+      currency: account.currency,
+      customerIds: account.customerLinks.map((link) => link.customerId),
+      transactions: [],
+      flags: account.flags,
+    }));
   }
 }

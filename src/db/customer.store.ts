@@ -1,238 +1,170 @@
-import type pg from 'pg';
-import type { Account, AccountLinks } from '../domain/accounts/account.js';
-import type { Address, Customer, CustomerLinks, Phone } from '../domain/customers/customer.js';
-import { customerAlreadyExists } from '../domain/errors.js';
-import type { CustomerChanges, CustomerStore, LinkedIds, LinkedRecords, LinkRoots, NewCustomerRecord, PageRequest } from '../domain/ports.js';
-import { ACCOUNT_FIELDS, type AccountRow, CUSTOMER_IDS_OF_ACCOUNT, toAccount } from './account.store.js';
-import { isUniqueViolation } from './errors.js';
-import { idList, jsonParameter, type Queryable, queryRows, runWrite, type Statement, statement } from './sql.js';
+import type { Customer } from '../domain/customers/customer.js';
+import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/errors.js';
+import type { CreationEffects, CreationOutcome, CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord, PageRequest, WriteEffects } from '../domain/ports.js';
+import { CUSTOMER_COLUMNS, type CustomerRow, toCustomer } from './columns.js';
+import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './errors.js';
+import type { PrismaClient } from './prisma-client.js';
+import { jsonParameter, queryRows, statement } from './sql.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
+
+/** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
+const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
+
+const INSERT_COLUMNS = `id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id,
+                            date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses`;
+const INSERT_VALUES = `$1::uuid, $2::varchar, $3::bytea, $4::bytea, $5::bytea, $6::varchar, $7::date, $8::text, $9::text, $10::text,
+                            $11::text, $12::text[], $13::jsonb, $14::jsonb`;
 
 /**
- * The columns a customer read may touch. The encrypted SSN, document locator number and blind index
- * are deliberately absent: what is never selected can never be returned. The account ids come in the
- * same statement (one round trip per read, or per batch of reads).
+ * The customer, its audit event ($15…) and, with an idempotency key, the key's record ($24…), in one
+ * statement (src/db/write-effects.ts). Raw SQL: the typed API cannot make the writes one statement.
  */
-const ACCOUNT_IDS_OF_CUSTOMER = `array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
-                        WHERE ac.customer_id = c.id AND ac.environment = c.environment
-                        ORDER BY ac.created_at, ac.account_id), ',')`;
-const CUSTOMER_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
-  c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses, ${ACCOUNT_IDS_OF_CUSTOMER} AS account_ids`;
-const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
-
-/** Padding so customer and account rows share one result (same count, order and types as the *_FIELDS). */
-const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
-const NO_ACCOUNT_FIELDS =
-  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS customer_ids';
-
-interface CustomerRow {
-  id: string;
-  date_of_birth: string;
-  preferred_name: string;
-  first_name: string;
-  middle_name: string;
-  last_name: string;
-  emails: string[];
-  phone_numbers: unknown;
-  addresses: unknown;
-  /** Comma-separated (see idList). */
-  account_ids: string;
-}
-
-const toCustomer = (row: CustomerRow): Customer => ({
-  customerId: row.id,
-  accountIds: idList(row.account_ids),
-  preferredName: row.preferred_name,
-  firstName: row.first_name,
-  middleName: row.middle_name,
-  lastName: row.last_name,
-  dateOfBirth: row.date_of_birth,
-  emails: row.emails,
-  // Only this store writes these columns, from validated domain values.
-  phoneNumbers: row.phone_numbers as Phone[],
-  addresses: row.addresses as Address[],
-});
-
-/** The records reached from customer ids $2 and account ids $3 (environment $1) within $4 links: `walk(kind, id, depth)`. */
-const LINK_WALK = `WITH RECURSIVE walk(kind, id, depth) AS (
-         SELECT roots.kind, roots.id, 0
-         FROM (SELECT 'c' AS kind, unnest($2::uuid[]) AS id UNION ALL SELECT 'a', unnest($3::uuid[])) AS roots
-       UNION
-         SELECT step.kind, step.id, walk.depth + 1
-         FROM walk CROSS JOIN LATERAL (
-             SELECT 'a' AS kind, ac.account_id AS id FROM account_customers ac
-             WHERE walk.kind = 'c' AND ac.customer_id = walk.id AND ac.environment = $1
-           UNION ALL
-             SELECT 'c', ac.customer_id FROM account_customers ac
-             WHERE walk.kind = 'a' AND ac.account_id = walk.id AND ac.environment = $1
-         ) AS step
-         WHERE walk.depth < $4
-     )`;
+const insertSql = (withKey: boolean) =>
+  `WITH ${withKey ? `${claimQueries(24)},` : ''}
+     customer AS (
+       INSERT INTO customers (${INSERT_COLUMNS})
+       SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
+       RETURNING id
+     ), audit AS (${auditInsert(15, 'customer')})
+   SELECT count(*)::int AS created FROM customer`;
 
 const SQL = {
-  insert: statement(
-    'customer_insert',
-    `INSERT INTO customers (id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id,
-                            date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::date, $8, $9, $10, $11, $12::text[], $13::jsonb, $14::jsonb)`,
-  ),
-  findById: statement('customer_find_by_id', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.id = $1 AND c.environment = $2`),
+  insert: statement('customer_insert', insertSql(false)),
+  insertWithKey: statement('customer_insert_with_key', insertSql(true)),
+  // Hot reads (every GET and GraphQL loader batch): one statement with the account ids, named.
+  findById: statement('customer_find_by_id', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.id = $1::uuid AND c.environment = $2`),
   findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
   // An absent change is NULL and keeps the stored value (the domain never sets these fields to null).
   update: statement(
     'customer_update',
-    `UPDATE customers c SET preferred_name = coalesce($3, c.preferred_name), emails = coalesce($4::text[], c.emails),
-            phone_numbers = coalesce($5::jsonb, c.phone_numbers), addresses = coalesce($6::jsonb, c.addresses),
-            updated_at = CURRENT_TIMESTAMP
-     WHERE c.id = $1 AND c.environment = $2
-     RETURNING ${CUSTOMER_COLUMNS}`,
+    `WITH updated AS (
+       UPDATE customers c SET preferred_name = coalesce($3::text, c.preferred_name), emails = coalesce($4::text[], c.emails),
+              phone_numbers = coalesce($5::jsonb, c.phone_numbers), addresses = coalesce($6::jsonb, c.addresses),
+              updated_at = CURRENT_TIMESTAMP
+       WHERE c.id = $1::uuid AND c.environment = $2
+       RETURNING ${CUSTOMER_COLUMNS}
+     ), audit AS (${auditInsert(7, 'updated')})
+     SELECT * FROM updated`,
   ),
-  lockForDeletion: statement('customer_lock_for_deletion', 'SELECT id FROM customers WHERE id = $1 AND environment = $2 FOR UPDATE'),
+  // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
+  delete: statement(
+    'customer_delete',
+    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 RETURNING id),
+          audit AS (${auditInsert(3, 'deleted')})
+     SELECT count(*)::int AS deleted FROM deleted`,
+  ),
   countLinkedAccounts: statement(
     'customer_count_linked_accounts',
-    'SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1 AND environment = $2',
-  ),
-  delete: statement('customer_delete', 'DELETE FROM customers WHERE id = $1 AND environment = $2'),
-  // FOR KEY SHARE blocks deletion (FOR UPDATE) but not contact-field updates; sorted to avoid deadlocks.
-  lockForLinking: statement(
-    'customer_lock_for_linking',
-    'SELECT id FROM customers WHERE environment = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR KEY SHARE',
-  ),
-  listFirst: statement('customer_list_first', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 ORDER BY c.id LIMIT $2`),
-  /**
-   * Walks the links breadth-first from the roots up to $4 links (each record once per depth), then reads
-   * every record reached: customers and accounts in one result, told apart by `kind`.
-   */
-  linkedRecords: statement(
-    'customer_linked_records',
-    `${LINK_WALK}
-     SELECT 'c' AS kind, ${CUSTOMER_COLUMNS}, ${NO_ACCOUNT_FIELDS}
-     FROM customers c WHERE c.environment = $1 AND c.id IN (SELECT id FROM walk WHERE kind = 'c')
-     UNION ALL
-     SELECT 'a', a.id, ${NO_CUSTOMER_FIELDS}, ${ACCOUNT_FIELDS}
-     FROM accounts a WHERE a.environment = $1 AND a.id IN (SELECT id FROM walk WHERE kind = 'a')`,
-  ),
-  /** The same walk and records, only their ids and links: nothing personal, and a fraction of the work. */
-  linkedIds: statement(
-    'customer_linked_ids',
-    `${LINK_WALK}
-     SELECT 'c' AS kind, c.id, ${ACCOUNT_IDS_OF_CUSTOMER} AS links
-     FROM customers c WHERE c.environment = $1 AND c.id IN (SELECT id FROM walk WHERE kind = 'c')
-     UNION ALL
-     SELECT 'a', a.id, ${CUSTOMER_IDS_OF_ACCOUNT}
-     FROM accounts a WHERE a.environment = $1 AND a.id IN (SELECT id FROM walk WHERE kind = 'a')`,
-  ),
-  listAfter: statement(
-    'customer_list_after',
-    `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id > $3 ORDER BY c.id LIMIT $2`,
+    'SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1::uuid AND environment = $2',
   ),
 };
 
-export class PgCustomerStore implements CustomerStore {
-  constructor(private readonly db: Queryable) {}
+/** Customers on PostgreSQL, through Prisma Client. */
+export class PrismaCustomerStore implements CustomerStore {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
 
-  async insert(record: NewCustomerRecord): Promise<void> {
-    await runWrite(this.db, {
-      statement: SQL.insert,
-      values: [
-        record.id,
-        record.environment,
-        Buffer.from(record.sealed.ssnBlindIndex),
-        Buffer.from(record.sealed.ssnCiphertext),
-        Buffer.from(record.sealed.documentLocatorNumberCiphertext),
-        record.sealed.keyId,
-        record.dateOfBirth,
-        record.preferredName,
-        record.firstName,
-        record.middleName,
-        record.lastName,
-        record.emails,
-        jsonParameter(record.phoneNumbers),
-        jsonParameter(record.addresses),
-      ],
-      // The only unique key a new row can clash on is (environment, ssn_blind_index): ids are fresh UUIDs.
-      translate: (error) => (isUniqueViolation(error) && (error as { table?: unknown }).table === 'customers' ? customerAlreadyExists() : undefined),
-    });
+  async insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome> {
+    const values = [
+      record.id,
+      record.environment,
+      Buffer.from(record.sealed.ssnBlindIndex),
+      Buffer.from(record.sealed.ssnCiphertext),
+      Buffer.from(record.sealed.documentLocatorNumberCiphertext),
+      record.sealed.keyId,
+      record.dateOfBirth,
+      record.preferredName,
+      record.firstName,
+      record.middleName,
+      record.lastName,
+      record.emails,
+      jsonParameter(record.phoneNumbers),
+      jsonParameter(record.addresses),
+      ...auditValues(effects.audit),
+    ];
+    try {
+      const [row] = effects.idempotency
+        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
+      return row!.created > 0 ? 'created' : 'key-taken';
+    } catch (error) {
+      if (violatedUniqueIndex(error) === SSN_UNIQUE_INDEX) throw customerAlreadyExists();
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      throw error;
+    }
   }
 
   async findById(environment: string, id: string): Promise<Customer | null> {
-    const [row] = await queryRows<CustomerRow>(this.db, SQL.findById, [id, environment]);
+    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.findById, [id, environment]);
     return row ? toCustomer(row) : null;
   }
 
   async findByIds(environment: string, ids: readonly string[]): Promise<Customer[]> {
-    const rows = await queryRows<CustomerRow>(this.db, SQL.findByIds, [environment, ids]);
+    const rows = await queryRows<CustomerRow>(this.prisma, SQL.findByIds, [environment, ids]);
     return rows.map(toCustomer);
   }
 
-  async update(environment: string, id: string, changes: CustomerChanges): Promise<Customer | null> {
-    const [row] = await queryRows<CustomerRow>(this.db, SQL.update, [
+  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null> {
+    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.update, [
       id,
       environment,
       changes.preferredName ?? null,
       changes.emails ?? null,
       changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
       changes.addresses === undefined ? null : jsonParameter(changes.addresses),
+      ...auditValues(effects.audit),
     ]);
     return row ? toCustomer(row) : null;
   }
 
-  async lockForDeletion(environment: string, id: string): Promise<boolean> {
-    const rows = await queryRows(this.db, SQL.lockForDeletion, [id, environment]);
-    return rows.length > 0;
-  }
-
-  async countLinkedAccounts(environment: string, id: string): Promise<number> {
-    const [row] = await queryRows<{ count: number }>(this.db, SQL.countLinkedAccounts, [id, environment]);
-    return row!.count;
-  }
-
-  async delete(environment: string, id: string): Promise<void> {
-    await queryRows(this.db, SQL.delete, [id, environment]);
-  }
-
-  async lockForLinking(environment: string, ids: readonly string[]): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(this.db, SQL.lockForLinking, [environment, ids]);
-    return rows.map((row) => row.id);
-  }
-
-  async findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords> {
-    return this.walkLinks<CustomerRow & AccountRow, Customer, Account>(SQL.linkedRecords, environment, roots, depth, toCustomer, toAccount);
-  }
-
-  async findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds> {
-    return this.walkLinks<{ id: string; links: string }, CustomerLinks, AccountLinks>(
-      SQL.linkedIds,
-      environment,
-      roots,
-      depth,
-      (row) => ({ customerId: row.id, accountIds: idList(row.links) }),
-      (row) => ({ accountId: row.id, customerIds: idList(row.links) }),
-    );
-  }
-
-  /** Runs one of the two link walks (their rows say `kind` 'c' or 'a') and sorts what it found by kind. */
-  private async walkLinks<R extends pg.QueryResultRow, C, A>(
-    walk: Statement,
-    environment: string,
-    roots: LinkRoots,
-    depth: number,
-    toCustomerResult: (row: R) => C,
-    toAccountResult: (row: R) => A,
-  ): Promise<{ customers: C[]; accounts: A[] }> {
-    const rows = await queryRows<{ kind: 'c' | 'a' } & R>(this.db, walk, [environment, roots.customerIds, roots.accountIds, depth]);
-    const linked: { customers: C[]; accounts: A[] } = { customers: [], accounts: [] };
-    for (const row of rows) {
-      if (row.kind === 'c') linked.customers.push(toCustomerResult(row));
-      else linked.accounts.push(toAccountResult(row));
+  async delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion> {
+    // An account linked and unlinked again between the refusal and the count: try once more.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+        return row!.deleted > 0 ? { outcome: 'deleted' } : { outcome: 'not-found' };
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
+        if (row!.count > 0 || attempt === 2) return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
+      }
     }
-    return linked;
   }
 
+  /** A page in id order: the typed API (two statements: customers, then their links), rare enough not to matter. */
   async list(environment: string, page: PageRequest): Promise<Customer[]> {
-    const rows =
-      page.after === undefined
-        ? await queryRows<CustomerRow>(this.db, SQL.listFirst, [environment, page.first])
-        : await queryRows<CustomerRow>(this.db, SQL.listAfter, [environment, page.first, page.after]);
-    return rows.map(toCustomer);
+    const customers = await this.prisma.customer.findMany({
+      where: { environment, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
+      orderBy: { id: 'asc' },
+      take: page.first,
+      select: {
+        id: true,
+        dateOfBirth: true,
+        preferredName: true,
+        firstName: true,
+        middleName: true,
+        lastName: true,
+        emails: true,
+        phoneNumbers: true,
+        addresses: true,
+        accountLinks: { select: { accountId: true }, orderBy: [{ createdAt: 'asc' }, { accountId: 'asc' }] },
+      },
+    });
+    return customers.map((customer) => ({
+      customerId: customer.id,
+      accountIds: customer.accountLinks.map((link) => link.accountId),
+      preferredName: customer.preferredName,
+      firstName: customer.firstName,
+      middleName: customer.middleName,
+      lastName: customer.lastName,
+      // A DATE arrives as midnight UTC.
+      dateOfBirth: customer.dateOfBirth.toISOString().slice(0, 10),
+      emails: customer.emails,
+      // Only this store writes these jsonb columns, from validated domain values.
+      phoneNumbers: customer.phoneNumbers as unknown as Customer['phoneNumbers'],
+      addresses: customer.addresses as unknown as Customer['addresses'],
+    }));
   }
 }

@@ -31,6 +31,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (e.name === 'PrismaClientInitializationError') return true;
     const code = typeof e.code === 'string' ? e.code : undefined;
     if (code && (PRISMA_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code) || PG_UNAVAILABLE_STATES.test(code))) return true;
+    if (typeof e.originalCode === 'string' && PG_UNAVAILABLE_STATES.test(e.originalCode)) return true;
     const kind = typeof e.kind === 'string' ? e.kind : undefined;
     if (kind && /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|TransactionAlreadyClosed)$/.test(kind)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
@@ -38,17 +39,36 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function isUniqueViolation(error: unknown): boolean {
+/**
+ * PostgreSQL's SQLSTATE of the error, wherever it sits: pg's own error (`code`), or the driver adapter's
+ * translation inside Prisma's P2010 (`meta.driverAdapterError.cause.originalCode`).
+ */
+export function sqlState(error: unknown): string | undefined {
   for (const e of causes(error)) {
-    if (e.code === 'P2002' || e.code === '23505' || e.kind === 'UniqueConstraintViolation') return true;
+    if (typeof e.originalCode === 'string') return e.originalCode;
+    // pg's errors carry a severity; Prisma's own codes (P2010 …) have the same shape but none.
+    if (typeof e.code === 'string' && typeof e.severity === 'string') return e.code;
   }
-  return false;
+  return undefined;
 }
 
-export function isRecordMissing(error: unknown): boolean {
-  for (const e of causes(error)) if (e.code === 'P2025') return true;
-  return false;
+/** The unique index a unique violation hit (adapter: `constraint.index`; pg: `constraint`). */
+export function violatedUniqueIndex(error: unknown): string | undefined {
+  for (const e of causes(error)) {
+    if (e.kind === 'UniqueConstraintViolation') {
+      const constraint = e.constraint as { index?: unknown } | undefined;
+      return typeof constraint?.index === 'string' ? constraint.index : undefined;
+    }
+    if (e.code === '23505' && typeof e.constraint === 'string') return e.constraint;
+  }
+  return undefined;
 }
+
+/** A row another row's foreign key still references (ON DELETE RESTRICT or NO ACTION). */
+export const isForeignKeyViolation = (error: unknown): boolean => ['23503', '23001'].includes(sqlState(error) ?? '');
+
+/** lock_timeout expired while the statement waited for a row lock. */
+export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '55P03';
 
 /** Domain errors pass through; an unreachable database becomes SERVICE_UNAVAILABLE; the rest stays unexpected. */
 export function translateDatabaseError(error: unknown): unknown {

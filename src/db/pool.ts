@@ -11,8 +11,8 @@ export interface PoolOptions {
 }
 
 /**
- * The one PostgreSQL connection pool of the process, shared by Prisma (through its pg adapter),
- * migrations and readiness checks. Timeouts make sure a dead or stuck database turns into a fast
+ * The one PostgreSQL connection pool of the process: Prisma Client runs on it (through its pg adapter),
+ * and the migration runner uses it before any client exists. Timeouts make sure a dead or stuck database turns into a fast
  * error instead of a hung request.
  */
 export function createPool(options: PoolOptions): pg.Pool {
@@ -26,14 +26,13 @@ export function createPool(options: PoolOptions): pg.Pool {
     query_timeout: options.statementTimeoutMs + 1000,
     keepAlive: true,
     application_name: 'customer-account-service',
-    // Statements are written without waiting for the previous answer when the caller issues several
-    // (transactions, src/db/database.ts); one statement at a time works as before.
-    pipeline: true,
     // Every statement the service prepares (src/db/sql.ts) is a keyed look-up or write whose best plan
     // does not depend on the parameter values. PostgreSQL's default re-plans a prepared statement on
     // every execution while it estimates the generic plan as dearer, which it always does for array
     // parameters: planning the nested-read walk cost more CPU than running it.
-    options: '-c plan_cache_mode=force_generic_plan',
+    // TimeZone=UTC: Prisma's adapter sends a JavaScript Date as UTC text without an offset, which
+    // PostgreSQL reads in the session's time zone.
+    options: '-c plan_cache_mode=force_generic_plan -c TimeZone=UTC',
   });
   pool.on('error', (error) => options.onError?.(error));
   // The pool listens for errors of idle clients only. A client checked out (by Prisma's adapter, between two

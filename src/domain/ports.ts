@@ -1,6 +1,6 @@
 import type { Account, AccountLinks } from './accounts/account.js';
-import type { AuditStore } from './audit/audit-event.js';
-import type { IdempotencyStore } from './idempotency/idempotency-store.js';
+import type { AuditStore, NewAuditEvent } from './audit/audit-event.js';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency/idempotency-store.js';
 import type { Address, Customer, CustomerLinks, Phone } from './customers/customer.js';
 
 /**
@@ -62,44 +62,55 @@ export interface LinkRoots {
   accountIds: readonly string[];
 }
 
-/** Customers and accounts read together (see CustomerStore.findLinkedRecords). */
+/** Customers and accounts read together (see LinkReadModel.findLinkedRecords). */
 export interface LinkedRecords {
   customers: Customer[];
   accounts: Account[];
 }
 
-/** The same walk, ids and links only (see CustomerStore.findLinkedIds). */
+/** The same walk, ids and links only (see LinkReadModel.findLinkedIds). */
 export interface LinkedIds {
   customers: CustomerLinks[];
   accounts: AccountLinks[];
 }
 
+/**
+ * A creation's idempotency key, with the result a retry will replay. The store writes it in the same
+ * statement as the record, and writes neither when another unexpired record holds the key.
+ */
+export interface IdempotencyRecord {
+  claim: IdempotencyClaim;
+  result: unknown;
+}
+
+/** What a write commits together with its change, atomically (one statement: all or nothing). */
+export interface WriteEffects {
+  audit: NewAuditEvent;
+}
+
+export interface CreationEffects extends WriteEffects {
+  idempotency?: IdempotencyRecord | undefined;
+}
+
+/** A creation made, or not made because another request's record holds its idempotency key. */
+export type CreationOutcome = 'created' | 'key-taken';
+
+export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'has-accounts'; linkedAccounts: number };
+
 export interface CustomerStore {
   /**
-   * Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is taken in the environment. Inside a
-   * transaction the row may be written with the transaction's other writes, up to its commit; the error
-   * then comes from there, and nothing is committed either way.
+   * Writes the customer with its effects. Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is
+   * taken in the environment; nothing is written then.
    */
-  insert(record: NewCustomerRecord): Promise<void>;
+  insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome>;
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
   findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;
-  /** Applies the changes atomically; null when the customer does not exist. */
-  update(environment: string, id: string, changes: CustomerChanges): Promise<Customer | null>;
-  /** Locks the customer row against concurrent linking until the transaction ends; false when absent. */
-  lockForDeletion(environment: string, id: string): Promise<boolean>;
-  countLinkedAccounts(environment: string, id: string): Promise<number>;
-  delete(environment: string, id: string): Promise<void>;
-  /** Locks the rows so they cannot be deleted until the transaction ends; returns the ids that exist. */
-  lockForLinking(environment: string, ids: readonly string[]): Promise<string[]>;
+  /** Applies the changes with their effects; null (and nothing written) when the customer does not exist. */
+  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null>;
+  /** Deletes the customer with its effects, unless an account is linked to it (then nothing is written). */
+  delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
-  /**
-   * The customers and accounts named in `roots` and every record linked to them within `depth` links
-   * (customer → account is one link, account → customer the next), in one round trip; absent ids are skipped.
-   */
-  findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords>;
-  /** As findLinkedRecords, reading only each record's id and links: no personal data, far less to read. */
-  findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds>;
 }
 
 export interface NewAccountRecord {
@@ -111,25 +122,42 @@ export interface NewAccountRecord {
   customerIds: string[];
 }
 
+export type AccountCreation = { outcome: CreationOutcome } | { outcome: 'customers-missing'; missing: string[] };
+
 export interface AccountStore {
-  insert(record: NewAccountRecord): Promise<Account>;
+  /**
+   * Writes the account, its links and its effects, unless a customer is missing from the environment
+   * (then nothing is written). The customers cannot be deleted while the links are being written.
+   */
+  insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
   findById(environment: string, id: string): Promise<Account | null>;
   findByIds(environment: string, ids: readonly string[]): Promise<Account[]>;
-  update(environment: string, id: string, changes: { name: string; currency: string }): Promise<Account | null>;
-  /** Deletes the account and its links; false when it did not exist. */
-  delete(environment: string, id: string): Promise<boolean>;
+  /** Applies the changes with their effects; null (and nothing written) when the account does not exist. */
+  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<Account | null>;
+  /** Deletes the account, its links and writes its effects; false (nothing written) when it did not exist. */
+  delete(environment: string, id: string, effects: WriteEffects): Promise<boolean>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
 }
 
+/** Reads across the customer–account links (GraphQL's nested reads). */
+export interface LinkReadModel {
+  /**
+   * The customers and accounts named in `roots` and every record linked to them within `depth` links
+   * (customer → account is one link, account → customer the next), in one round trip; absent ids are skipped.
+   */
+  findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords>;
+  /** As findLinkedRecords, reading only each record's id and links: no personal data, far less to read. */
+  findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds>;
+}
+
+/**
+ * Everything the domain reads and writes. Each write method is atomic on its own (the change and its
+ * effects in one statement), so the domain needs no transaction object.
+ */
 export interface Stores {
   customers: CustomerStore;
   accounts: AccountStore;
+  links: LinkReadModel;
   audit: AuditStore;
   idempotency: IdempotencyStore;
-}
-
-/** Stores outside a transaction, and a way to run work atomically on stores bound to one. */
-export interface Database {
-  stores: Stores;
-  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }

@@ -2,28 +2,31 @@ import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
-import type { Database, PersonalDataProtector } from './ports.js';
+import { LinkService } from './links/link.service.js';
+import type { PersonalDataProtector, Stores } from './ports.js';
 
 export interface DomainServices {
   customers: CustomerService;
   accounts: AccountService;
   audit: AuditService;
+  links: LinkService;
 }
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 
 /** The one place the domain services are built; REST and GraphQL receive the same instances. */
 export function createDomainServices(deps: {
-  db: Database;
+  stores: Stores;
   protector: PersonalDataProtector;
   /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
   idempotencyTtlHours?: number;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
-  const creation = new IdempotentCreation(deps.db, deps.protector, ttlMs);
+  const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
   return {
-    customers: new CustomerService(deps.db, deps.protector, creation),
-    accounts: new AccountService(deps.db, creation),
-    audit: new AuditService(deps.db),
+    customers: new CustomerService(deps.stores, deps.protector, creation),
+    accounts: new AccountService(deps.stores, creation),
+    audit: new AuditService(deps.stores),
+    links: new LinkService(deps.stores.links),
   };
 }

@@ -9,8 +9,10 @@ import { createLoaders, type Loaders } from './loaders.js';
 export interface GraphqlContext extends RequestContext {
   services: DomainServices;
   loaders: Loaders;
+  /** Response keys of the create mutations that replayed an earlier request (idempotency.ts). */
+  replayedFields: string[];
 }
 
 export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {
-  return { ...request, services, loaders: createLoaders(services, request.scope) };
+  return { ...request, services, loaders: createLoaders(services, request.scope), replayedFields: [] };
 }

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLResolveInfo } from 'graphql';
-import { isReplayed } from '../domain/idempotency/idempotent-creation.js';
+import type { Creation } from '../domain/idempotency/idempotent-creation.js';
 import type { GraphqlContext } from './context.js';
 
 /**
@@ -10,17 +10,13 @@ import type { GraphqlContext } from './context.js';
  * replayed mutation field, as a list so the shape stays the same if several writes per operation are allowed
  * one day (today an operation holds one mutation field: src/graphql/limits.ts).
  */
-const replayedFields = new WeakMap<GraphqlContext, string[]>();
-
 /** The domain's create options for a mutation's `idempotencyKey` argument (null means "none"). */
 export const createOptions = (idempotencyKey: string | null | undefined) => ({ idempotencyKey: idempotencyKey ?? undefined });
 
-/** Remembers that this field's result is a replay of an earlier creation. */
-export function noteReplay(context: GraphqlContext, info: GraphQLResolveInfo, result: object): void {
-  if (!isReplayed(result)) return;
-  const fields = replayedFields.get(context) ?? [];
-  fields.push(String(info.path.key));
-  replayedFields.set(context, fields);
+/** The created value; notes in the request's context when it is the replay of an earlier creation. */
+export function noteReplay<T>(context: GraphqlContext, info: GraphQLResolveInfo, creation: Creation<T>): T {
+  if (creation.replayed) context.replayedFields.push(String(info.path.key));
+  return creation.value;
 }
 
 export function idempotentReplayPlugin(): ApolloServerPlugin<GraphqlContext> {
@@ -28,8 +24,8 @@ export function idempotentReplayPlugin(): ApolloServerPlugin<GraphqlContext> {
     async requestDidStart() {
       return {
         async willSendResponse({ contextValue, response }) {
-          const fields = replayedFields.get(contextValue);
-          if (!fields || response.body.kind !== 'single') return;
+          const fields = contextValue.replayedFields;
+          if (fields.length === 0 || response.body.kind !== 'single') return;
           response.body.singleResult.extensions = { ...response.body.singleResult.extensions, idempotentReplayed: fields };
         },
       };

@@ -51,10 +51,10 @@ export function createLoaders(services: DomainServices, scope: RequestScope): Lo
   return {
     customers,
     accounts,
-    linked: walkLoader((roots, depth) => services.customers.findLinkedRecords(scope, roots, depth), customers, accounts),
+    linked: walkLoader((roots, depth) => services.links.findLinkedRecords(scope, roots, depth), customers, accounts),
     customerLinks,
     accountLinks,
-    linkedIds: walkLoader((roots, depth) => services.customers.findLinkedIds(scope, roots, depth), customerLinks, accountLinks),
+    linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(scope, roots, depth), customerLinks, accountLinks),
   };
 }
 

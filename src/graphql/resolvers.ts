@@ -36,8 +36,7 @@ export const resolvers: Resolvers = {
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, scope } = context;
-      const created = await services.customers.create(scope, input as unknown, createOptions(idempotencyKey));
-      noteReplay(context, info, created);
+      const created = noteReplay(context, info, await services.customers.create(scope, input as unknown, createOptions(idempotencyKey)));
       return services.customers.get(scope, created.customerId);
     },
     updateCustomer: async (_parent, { customerId, input }, { services, scope, loaders }) => {
@@ -52,8 +51,7 @@ export const resolvers: Resolvers = {
     },
     createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, scope, loaders } = context;
-      const account = await services.accounts.create(scope, input as unknown, createOptions(idempotencyKey));
-      noteReplay(context, info, account);
+      const account = noteReplay(context, info, await services.accounts.create(scope, input as unknown, createOptions(idempotencyKey)));
       // Links changed: customers read earlier in this request have stale accountIds.
       loaders.customers.clearAll();
       return account;

@@ -1,5 +1,4 @@
 import { type Request, type Response, Router } from 'express';
-import { isReplayed } from '../domain/idempotency/idempotent-creation.js';
 import type { RequestScope } from '../domain/scope.js';
 import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
@@ -56,8 +55,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
   // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
   const handlers: Record<OperationId, Operation> = {
     createCustomer: async ({ scope, body, idempotencyKey }) => {
-      const result = await customers.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/customer/${result.customerId}`, { customerId: result.customerId }, isReplayed(result));
+      const { value, replayed } = await customers.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
     },
     getCustomer: async ({ scope, params }) => ok(presentCustomer(await customers.get(scope, params.customerId!))),
     updateCustomer: async ({ scope, params, body }) => ok(presentCustomer(await customers.update(scope, params.customerId!, body))),
@@ -66,8 +65,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return ok({});
     },
     createAccount: async ({ scope, body, idempotencyKey }) => {
-      const account = await accounts.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), isReplayed(account));
+      const { value: account, replayed } = await accounts.create(scope, body, { idempotencyKey });
+      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), replayed);
     },
     getAccount: async ({ scope, params }) => ok(presentAccount(await accounts.get(scope, params.accountId!))),
     updateAccount: async ({ scope, params, body }) => ok(presentAccount(await accounts.update(scope, params.accountId!, body))),

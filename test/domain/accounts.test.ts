@@ -13,7 +13,7 @@ afterAll(async () => h.close());
 const accounts = () => h.services.accounts;
 
 async function newCustomerId(environment = 'sandbox'): Promise<string> {
-  return (await h.services.customers.create(h.scope(environment), buildCustomerInput())).customerId;
+  return (await h.services.customers.create(h.scope(environment), buildCustomerInput())).value.customerId;
 }
 
 /** A well-formed id that no customer has (UUIDv4 while the service hands out v7). */
@@ -22,7 +22,7 @@ const unknownId = () => randomUUID();
 describe('creating an account', () => {
   it('links the customers in the order given, with amount 0, no transactions and no flags', async () => {
     const [first, second] = [await newCustomerId(), await newCustomerId()];
-    const account = await accounts().create(h.scope(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
+    const { value: account } = await accounts().create(h.scope(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
     expect(account).toEqual({
       accountId: expect.any(String),
       type: 'MONEY_MARKET',
@@ -91,7 +91,7 @@ describe('creating an account', () => {
   });
 
   it.each(['USD', 'EUR', 'JPY', 'CHF', 'BHD'])('accepts the active currency %s', async (currency) => {
-    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { currency }));
+    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { currency }));
     expect(account.currency).toBe(currency);
   });
 
@@ -117,7 +117,7 @@ describe('creating an account', () => {
   });
 
   it.each(['CHECKING', 'MONEY_MARKET', 'CD_12_MONTHS', 'IRA2'])('accepts the type %s', async (type) => {
-    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { type }));
+    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { type }));
     expect(account.type).toBe(type);
   });
 
@@ -176,7 +176,7 @@ describe('creating an account', () => {
 describe('updating an account', () => {
   async function newAccount() {
     const customerId = await newCustomerId();
-    return accounts().create(h.scope(), buildAccountInput([customerId]));
+    return (await accounts().create(h.scope(), buildAccountInput([customerId]))).value;
   }
 
   it('changes name and currency and nothing else', async () => {
@@ -237,8 +237,8 @@ describe('updating an account', () => {
 describe('deleting an account', () => {
   it('removes the account and its links; its customers no longer list it, other accounts stay', async () => {
     const [a, b] = [await newCustomerId(), await newCustomerId()];
-    const joint = await accounts().create(h.scope(), buildAccountInput([a, b]));
-    const own = await accounts().create(h.scope(), buildAccountInput([a]));
+    const { value: joint } = await accounts().create(h.scope(), buildAccountInput([a, b]));
+    const { value: own } = await accounts().create(h.scope(), buildAccountInput([a]));
     const before = await databaseState(h.pool);
 
     await accounts().delete(h.scope(), joint.accountId);
@@ -255,7 +255,7 @@ describe('deleting an account', () => {
   });
 
   it('answers ACCOUNT_NOT_FOUND the second time, for another environment and for a malformed id', async () => {
-    const account = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()]));
+    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()]));
     await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope('production-like'), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
     await accounts().delete(h.scope(), account.accountId);
     await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope(), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const create = (input: unknown, environment = 'sandbox') => h.services.customers.create(h.scope(environment), input);
+const create = async (input: unknown, environment = 'sandbox') => (await h.services.customers.create(h.scope(environment), input)).value;
 
 /** Creating `input` must fail with VALIDATION_FAILED pointing at `field`, leaving the database untouched. */
 async function expectInvalid(input: unknown, field: string) {
@@ -278,7 +278,7 @@ describe('creating a customer', () => {
     ['an address field', { addresses: [{ type: 'HOME', street: '1 Main St\ud83d', city: 'Springfield', state: 'IL', zip: '62701' }] }, 'addresses.0.street'],
   ])('rejects an unpaired surrogate in %s, and accepts a paired one (emoji)', async (_case, change, field) => {
     await expectInvalid({ ...buildCustomerInput(), ...change }, field);
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
     expect((await h.services.customers.get(h.scope(), customerId)).lastName).toBe('Doe 😀');
   });
 

@@ -13,7 +13,7 @@ const customers = () => h.services.customers;
 
 async function newCustomer(overrides: Partial<CustomerInput> = {}) {
   const input = buildCustomerInput(overrides);
-  const { customerId } = await customers().create(h.scope(), input);
+  const { value: { customerId } } = await customers().create(h.scope(), input);
   return { customerId, input, customer: await customers().get(h.scope(), customerId) };
 }
 
@@ -141,7 +141,7 @@ describe('updating a customer', () => {
 describe('deleting a customer', () => {
   it('is refused with CUSTOMER_HAS_ACCOUNTS while an account is linked, and changes nothing', async () => {
     const { customerId, customer } = await newCustomer();
-    const account = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
+    const { value: account } = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
     await expectRejectedWithoutChange(h.pool, () => customers().delete(h.scope(), customerId), { code: 'CUSTOMER_HAS_ACCOUNTS', kind: 'conflict' });
     expect(await customers().get(h.scope(), customerId)).toEqual({ ...customer, accountIds: [account.accountId] });
   });
@@ -149,7 +149,7 @@ describe('deleting a customer', () => {
   it('removes the row with its ciphertexts and blind index, so the same SSN can be enrolled again', async () => {
     const ssn = uniqueSsn();
     const { customerId } = await newCustomer({ socialSecurityNumber: ssn });
-    const account = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
+    const { value: account } = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
     await h.services.accounts.delete(h.scope(), account.accountId);
     const sealed = (await encryptedColumns(customerId))!;
 
@@ -165,7 +165,7 @@ describe('deleting a customer', () => {
     await expect(customers().get(h.scope(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
 
     const again = await customers().create(h.scope(), buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }));
-    expect(again.customerId).not.toBe(customerId);
+    expect(again.value.customerId).not.toBe(customerId);
   });
 
   it('is irreversible: deleting twice answers CUSTOMER_NOT_FOUND the second time', async () => {

@@ -101,10 +101,10 @@ describe('look-ahead from the selection set', () => {
       fragment AccountId on Account { accountId id }`;
     const slim = await counted(idsOnly, { id: owner });
     expect(slim.result.json.errors).toBeUndefined();
-    expect(slim.names).toEqual(['cas_customer_linked_ids']);
+    expect(slim.names).toEqual(['cas_links_ids']);
     // The same walk with one personal field at the deepest level reads whole records; the ids agree.
     const whole = await counted(idsOnly.replace('{ accountId id }', '{ accountId id name }'), { id: owner });
-    expect(whole.names).toEqual(['cas_customer_linked_records']);
+    expect(whole.names).toEqual(['cas_links_records']);
     const withoutNames = JSON.parse(JSON.stringify(whole.result.json.data, (key, value: unknown) => (key === 'name' ? undefined : value)));
     expect(slim.result.json.data).toEqual(withoutNames);
     const customer = slim.result.json.data.customer as Node & { accounts: Node[] };
@@ -123,7 +123,7 @@ describe('look-ahead from the selection set', () => {
     ]) {
       const { result, names } = await counted(`query($id: ID!) { customer(customerId: $id) { ${selection} } }`, { id: owner });
       expect(result.json.errors, selection).toBeUndefined();
-      expect(names, selection).toEqual(['cas_customer_linked_records']);
+      expect(names, selection).toEqual(['cas_links_records']);
     }
     // Without nested records, an ids-only root is one plain look-up of ids and links.
     const { result, names } = await counted(`query($id: ID!) { account(accountId: $id) { accountId } }`, { id: shared });

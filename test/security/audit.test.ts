@@ -18,9 +18,9 @@ async function auditRowsText(): Promise<string> {
 describe('audit trail', () => {
   it('records every successful write with who, where, what and field names, in the same transaction', async () => {
     const createScope = tokenScope();
-    const { customerId } = await h.services.customers.create(createScope, buildCustomerInput(), { idempotencyKey: 'audit-create-1' });
+    const { value: { customerId } } = await h.services.customers.create(createScope, buildCustomerInput(), { idempotencyKey: 'audit-create-1' });
     await h.services.customers.update(tokenScope(), customerId, { preferredName: 'Sam', emails: ['sam@example.com'] });
-    const account = await h.services.accounts.create(tokenScope(), buildAccountInput([customerId]));
+    const { value: account } = await h.services.accounts.create(tokenScope(), buildAccountInput([customerId]));
     await h.services.accounts.update(tokenScope(), account.accountId, { name: 'Bills', currency: 'USD' });
     await h.services.accounts.delete(tokenScope(), account.accountId);
     await h.services.customers.delete(tokenScope(), customerId);
@@ -62,7 +62,7 @@ describe('audit trail', () => {
   });
 
   it('keeps a deleted customer\'s events (no foreign key to the record)', async () => {
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput());
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
     await h.services.customers.delete(h.scope(), customerId);
     const { rows } = await h.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [customerId]);
     expect(rows[0].n).toBe(2);
@@ -70,7 +70,7 @@ describe('audit trail', () => {
 
   it('writes nothing for a failed or refused write', async () => {
     const before = (await h.pool.query('SELECT count(*)::int AS n FROM audit_events')).rows[0].n;
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput());
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
     await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
     await expect(h.services.customers.delete(h.scope(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
     await expect(h.services.customers.update(h.scope(), customerId, { dateOfBirth: '1990-01-01' })).rejects.toMatchObject({ code: 'FIELD_NOT_UPDATABLE' });
@@ -82,7 +82,7 @@ describe('audit trail', () => {
 
   it('never holds an SSN or document locator number', async () => {
     const input = buildCustomerInput();
-    const { customerId } = await h.services.customers.create(h.scope(), input);
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), input);
     await h.services.customers.update(h.scope(), customerId, { preferredName: 'Kim' });
     const text = await auditRowsText();
     expect(text).toContain(customerId);
@@ -109,7 +109,7 @@ describe('reading the audit trail', () => {
   it('pages with first/after in time order and filters by operation, resource and time range', async () => {
     const environment = 'production-like';
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await h.services.customers.create(h.scope(environment), buildCustomerInput())).customerId);
+    for (let i = 0; i < 5; i++) ids.push((await h.services.customers.create(h.scope(environment), buildCustomerInput())).value.customerId);
     await h.services.customers.update(h.scope(environment), ids[0]!, { preferredName: 'Lee' });
 
     const all = await h.services.audit.list(h.scope(environment), { first: 100 });

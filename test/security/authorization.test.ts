@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const full = () => h.scope();
-const customer = async () => (await h.services.customers.create(full(), buildCustomerInput())).customerId;
-const account = async () => (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).accountId;
+const customer = async () => (await h.services.customers.create(full(), buildCustomerInput())).value.customerId;
+const account = async () => (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).value.accountId;
 
 async function writeCounts(): Promise<string> {
   const { rows } = await h.pool.query(
@@ -73,7 +73,7 @@ describe('scopes: each operation needs exactly its scope', () => {
 describe('environment-bound principals', () => {
   it('act in their environments and are refused in any other, even with every scope', async () => {
     const sandboxOnly = (environment: string) => h.scope(environment, { environments: ['sandbox'] });
-    const { customerId } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
+    const { value: { customerId } } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
     expect((await h.services.customers.get(sandboxOnly('sandbox'), customerId)).customerId).toBe(customerId);
 
     const before = await writeCounts();
@@ -89,6 +89,6 @@ describe('environment-bound principals', () => {
   });
 
   it("'*' means every environment", async () => {
-    await expect(h.services.customers.create(h.scope('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('customerId');
+    await expect(h.services.customers.create(h.scope('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('value.customerId');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isReplayed } from '../../src/domain/idempotency/idempotent-creation.js';
+import { createStores } from '../../src/db/stores.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 
@@ -19,14 +19,13 @@ describe('idempotency keys', () => {
     const input = buildCustomerInput();
     const key = newKey();
     const first = await h.services.customers.create(h.scope(), input, { idempotencyKey: key });
-    expect(isReplayed(first)).toBe(false);
+    expect(first.replayed).toBe(false);
     const customers = await count('customers');
     const audits = await count('audit_events');
 
     const again = await h.services.customers.create(h.scope(), { ...input }, { idempotencyKey: key });
-    expect(again).toEqual(first);
-    expect(isReplayed(again)).toBe(true);
-    expect(Object.keys(again)).toEqual(['customerId']); // the mark never becomes a field
+    expect(again).toEqual({ value: first.value, replayed: true });
+    expect(Object.keys(again.value)).toEqual(['customerId']); // the replay is a fact beside the value, never a field of it
     expect(await count('customers')).toBe(customers);
     expect(await count('audit_events')).toBe(audits);
   });
@@ -36,17 +35,16 @@ describe('idempotency keys', () => {
     const key = newKey();
     const first = await h.services.customers.create(h.scope(), input, { idempotencyKey: key });
     const reordered = Object.fromEntries(Object.entries({ ...input, socialSecurityNumber: input.socialSecurityNumber.replaceAll('-', '') }).reverse());
-    expect(await h.services.customers.create(h.scope(), reordered, { idempotencyKey: key })).toEqual(first);
+    expect(await h.services.customers.create(h.scope(), reordered, { idempotencyKey: key })).toEqual({ value: first.value, replayed: true });
   });
 
   it('replays an account creation with the whole stored account', async () => {
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput());
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
     const key = newKey();
     const first = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]), { idempotencyKey: key });
     const again = await h.services.accounts.create(h.scope(), buildAccountInput([customerId.toUpperCase()]), { idempotencyKey: key });
-    expect(again).toEqual(first);
-    expect(isReplayed(again)).toBe(true);
-    expect(await count(`accounts WHERE id = '${first.accountId}'`)).toBe(1);
+    expect(again).toEqual({ value: first.value, replayed: true });
+    expect(await count(`accounts WHERE id = '${first.value.accountId}'`)).toBe(1);
   });
 
   it('answers IDEMPOTENCY_KEY_REUSED for the same key with a different request, and creates nothing', async () => {
@@ -59,7 +57,7 @@ describe('idempotency keys', () => {
     expect(await count('customers')).toBe(before);
 
     // Another operation under the same key is a different request too.
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput());
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
     await expect(h.services.accounts.create(h.scope(), buildAccountInput([customerId]), { idempotencyKey: key })).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
@@ -68,7 +66,7 @@ describe('idempotency keys', () => {
     const mine = await h.services.customers.create(h.scope('sandbox', { id: 'token:aaaaaaaaaaaaaaaa' }), buildCustomerInput(), { idempotencyKey: key });
     const theirs = await h.services.customers.create(h.scope('sandbox', { id: 'token:bbbbbbbbbbbbbbbb' }), buildCustomerInput(), { idempotencyKey: key });
     const elsewhere = await h.services.customers.create(h.scope('production-like', { id: 'token:aaaaaaaaaaaaaaaa' }), buildCustomerInput(), { idempotencyKey: key });
-    expect(new Set([mine.customerId, theirs.customerId, elsewhere.customerId]).size).toBe(3);
+    expect(new Set([mine.value.customerId, theirs.value.customerId, elsewhere.value.customerId]).size).toBe(3);
   });
 
   it('creates exactly one record for 20 concurrent requests with one key', async () => {
@@ -76,8 +74,8 @@ describe('idempotency keys', () => {
     const key = newKey();
     const before = await count('customers');
     const results = await Promise.all(Array.from({ length: 20 }, () => h.services.customers.create(h.scope(), structuredClone(input), { idempotencyKey: key })));
-    expect(new Set(results.map((r) => r.customerId)).size).toBe(1);
-    expect(results.filter((r) => !isReplayed(r))).toHaveLength(1);
+    expect(new Set(results.map((r) => r.value.customerId)).size).toBe(1);
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await count('customers')).toBe(before + 1);
     expect(await count(`audit_events WHERE idempotency_key = '${key}'`)).toBe(1);
   });
@@ -101,14 +99,14 @@ describe('idempotency keys', () => {
       blocker.release();
     }
     // The holder gave up: the key is free and the request goes through.
-    await expect(h.services.customers.create(h.scope(), input, { idempotencyKey: key })).resolves.toHaveProperty('customerId');
+    await expect(h.services.customers.create(h.scope(), input, { idempotencyKey: key })).resolves.toHaveProperty('value.customerId');
   });
 
   it('keeps no key for a failed creation, so the corrected request can use it', async () => {
     const key = newKey();
     const bad = { ...buildCustomerInput(), dateOfBirth: '3000-01-01' };
     await expect(h.services.customers.create(h.scope(), bad, { idempotencyKey: key })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    const { customerId } = await h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: key });
+    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: key });
     expect(customerId).toBeTruthy();
     const unknown = await h.services.accounts.create(h.scope(), buildAccountInput(['0190f0f0-0000-7000-8000-000000000000']), { idempotencyKey: newKey() }).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
@@ -119,12 +117,11 @@ describe('idempotency keys', () => {
     const first = await h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: key });
     await h.pool.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1", [key]);
     const second = await h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: key });
-    expect(second.customerId).not.toBe(first.customerId);
-    expect(isReplayed(second)).toBe(false);
+    expect(second.value.customerId).not.toBe(first.value.customerId);
+    expect(second.replayed).toBe(false);
 
     await h.pool.query("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = $1", [key]);
-    const { PgIdempotencyStore } = await import('../../src/db/idempotency.store.js');
-    expect(await new PgIdempotencyStore(h.pool).purgeExpired(new Date(), 1000)).toBeGreaterThanOrEqual(1);
+    expect(await createStores(h.prisma).idempotency.purgeExpired(new Date(), 1000)).toBeGreaterThanOrEqual(1);
     expect(await count(`idempotency_keys WHERE key = '${key}'`)).toBe(0);
   });
 
@@ -135,7 +132,7 @@ describe('idempotency keys', () => {
         details: [expect.objectContaining({ field: 'idempotencyKey' })],
       });
     }
-    await expect(h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: 'k'.repeat(255) })).resolves.toHaveProperty('customerId');
+    await expect(h.services.customers.create(h.scope(), buildCustomerInput(), { idempotencyKey: 'k'.repeat(255) })).resolves.toHaveProperty('value.customerId');
   });
 
   it('stores a keyed fingerprint, never the input or an unkeyed hash of it', async () => {

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/database.js';
-import { rotatePiiKeys } from '../../src/db/pii-rotation.js';
+import { PrismaSealedCustomerStore } from '../../src/db/sealed-customer.store.js';
+import { createStores } from '../../src/db/stores.js';
 import { createDomainServices } from '../../src/domain/services.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
+import { rotatePiiKeys } from '../../src/pii/pii-rotation.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { buildCustomerInput, type CustomerInput } from '../support/factories.js';
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
   for (const environment of ['sandbox', 'sandbox', 'sandbox', 'sandbox', 'sandbox', 'production-like', 'production-like']) {
     const input = buildCustomerInput();
-    const { customerId } = await h.services.customers.create(h.scope(environment), input);
+    const { value: { customerId } } = await h.services.customers.create(h.scope(environment), input);
     created.set(customerId, { environment, input });
   }
 });
@@ -55,7 +56,7 @@ describe('npm run pii:rotate', () => {
     const before = await rows();
     expect(before.every((row) => row.pii_key_id === 'old')).toBe(true);
 
-    const report = await rotatePiiKeys(h.pool, cipherWith('new'), { batchSize: 3 });
+    const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 });
     expect(report).toEqual({ activeKeyId: 'new', reencrypted: 7, batches: 3, failed: [], remaining: 0 });
 
     const after = await rows();
@@ -70,12 +71,12 @@ describe('npm run pii:rotate', () => {
 
   it('does nothing on a second run', async () => {
     const before = await rows();
-    expect(await rotatePiiKeys(h.pool, cipherWith('new'), { batchSize: 3 })).toEqual({ activeKeyId: 'new', reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 })).toEqual({ activeKeyId: 'new', reencrypted: 0, batches: 0, failed: [], remaining: 0 });
     expect(await rows()).toEqual(before);
   });
 
   it('keeps duplicate detection working after rotation (the blind index key is separate)', async () => {
-    const services = createDomainServices({ db: createDatabase(h.pool, { timeoutMs: 10_000 }), protector: cipherWith('new') });
+    const services = createDomainServices({ stores: createStores(h.prisma), protector: cipherWith('new') });
     const [id, { environment, input }] = [...created.entries()][0]!;
     expect(id).toBeTruthy();
     await expect(services.customers.create(h.scope(environment), { ...input })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
@@ -88,14 +89,14 @@ describe('npm run pii:rotate', () => {
       await holder.query('BEGIN');
       await holder.query("UPDATE customers SET preferred_name = 'Busy' WHERE id = $1", [lockedId]);
       const started = Date.now();
-      const report = await rotatePiiKeys(h.pool, cipherWith('third'), { batchSize: 2 });
+      const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 });
       expect(Date.now() - started).toBeLessThan(5000); // did not wait for the lock
       expect(report).toMatchObject({ reencrypted: 6, remaining: 1, failed: [] });
     } finally {
       await holder.query('ROLLBACK');
       holder.release();
     }
-    expect(await rotatePiiKeys(h.pool, cipherWith('third'), { batchSize: 2 })).toMatchObject({ reencrypted: 1, remaining: 0 });
+    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 })).toMatchObject({ reencrypted: 1, remaining: 0 });
     expectAllReadable(cipherWith('third', ['third']), await rows());
   });
 
@@ -117,7 +118,7 @@ describe('npm run pii:rotate', () => {
   it('reports rows it cannot open by id (never by content) and re-encrypts the rest', async () => {
     const [brokenId] = [...created.keys()].slice(-1);
     await h.pool.query("UPDATE customers SET pii_key_id = 'retired-too-early' WHERE id = $1", [brokenId]);
-    const report = await rotatePiiKeys(h.pool, cipherWith('old'), { batchSize: 10 });
+    const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('old'), { batchSize: 10 });
     expect(report.reencrypted).toBe(6);
     expect(report.failed).toEqual([{ customerId: brokenId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }]);
     expect(report.remaining).toBe(1);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { createDatabase } from '../../src/db/database.js';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
+import { createStores } from '../../src/db/stores.js';
 import { ACCESS_SCOPES, type Principal, type RequestScope } from '../../src/domain/scope.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
@@ -33,8 +33,7 @@ export async function createDomainHarness(options: DomainHarnessOptions = {}): P
   const cipher = new PiiCipher(
     options.keyring ?? { keys: new Map([['test-1', randomBytes(32)]]), activeKeyId: 'test-1', blindIndexKey: randomBytes(32) },
   );
-  const db = createDatabase(pool, { timeoutMs: 10_000, idempotencyWaitMs: options.idempotencyWaitMs });
-  const services = createDomainServices({ db, protector: cipher });
+  const services = createDomainServices({ stores: createStores(prisma, { idempotencyWaitMs: options.idempotencyWaitMs }), protector: cipher });
   let requests = 0;
   return {
     services,

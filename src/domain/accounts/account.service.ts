@@ -1,12 +1,12 @@
 import { auditEventFor } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
 import { accountNotFound, fieldsNotUpdatable, referencedCustomersNotFound } from '../errors.js';
-import type { CreateOptions, IdempotentCreation } from '../idempotency/idempotent-creation.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { Database, PageRequest } from '../ports.js';
+import type { PageRequest, Stores } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput, presentKeys } from '../validation.js';
-import type { Account } from './account.js';
+import { type Account, newAccount } from './account.js';
 import {
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
@@ -17,37 +17,30 @@ import {
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
-    private readonly db: Database,
+    private readonly stores: Pick<Stores, 'accounts'>,
     private readonly creation: IdempotentCreation,
   ) {}
 
   /**
-   * Creates an account linked to at least one existing customer of the same environment. The
-   * customers are locked for the length of the transaction so none can be deleted mid-way. With an
-   * idempotency key, a retry of the same request returns the first result (isReplayed() tells).
+   * Creates an account linked to at least one existing customer of the same environment; none of them can
+   * be deleted while the account is being created. With an idempotency key, a retry of the same request
+   * returns the first result, marked as replayed.
    */
-  async create(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Account> {
+  async create(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<Account>> {
     authorize(scope, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
+    const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
+    const audit = auditEventFor(scope, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
-    return this.creation.run(scope, 'account.create', request, idempotencyKey, async ({ customers, accounts, audit }) => {
-      const existing = new Set(await customers.lockForLinking(scope.environment, customerIds));
-      const missing = customerIds.filter((id) => !existing.has(id));
-      if (missing.length > 0) throw referencedCustomersNotFound(missing);
-      const account = await accounts.insert({
-        id: newId(),
-        environment: scope.environment,
-        type: valid.type,
-        name: valid.name,
-        currency: valid.currency,
-        customerIds,
-      });
-      await audit.append(
-        auditEventFor(scope, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey }),
+    return this.creation.run(scope, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+      const creation = await this.stores.accounts.insert(
+        { id: account.accountId, environment: scope.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
+        { audit, idempotency },
       );
-      return account;
+      if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
+      return creation.outcome;
     });
   }
 
@@ -60,14 +53,14 @@ export class AccountService {
   async find(scope: RequestScope, accountId: string): Promise<Account | null> {
     authorize(scope, 'accounts:read');
     if (!isRecordId(accountId)) return null;
-    return this.db.stores.accounts.findById(scope.environment, accountId);
+    return this.stores.accounts.findById(scope.environment, accountId);
   }
 
   /** Batch look-up for per-request loaders: one entry per id, null where absent. */
   async findMany(scope: RequestScope, accountIds: readonly string[]): Promise<(Account | null)[]> {
     authorize(scope, 'accounts:read');
     const valid = accountIds.filter(isRecordId);
-    const found = valid.length > 0 ? await this.db.stores.accounts.findByIds(scope.environment, valid) : [];
+    const found = valid.length > 0 ? await this.stores.accounts.findByIds(scope.environment, valid) : [];
     const byId = new Map(found.map((account) => [account.accountId, account]));
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
@@ -75,7 +68,7 @@ export class AccountService {
   async list(scope: RequestScope, page: PageRequest): Promise<Account[]> {
     authorize(scope, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.db.stores.accounts.list(scope.environment, { first: page.first, after });
+    return this.stores.accounts.list(scope.environment, { first: page.first, after });
   }
 
   /** Renames or re-denominates an account; its type never changes. */
@@ -85,22 +78,17 @@ export class AccountService {
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    return this.db.transaction(async ({ accounts, audit }) => {
-      const updated = await accounts.update(scope.environment, accountId, changes);
-      if (!updated) throw accountNotFound();
-      await audit.append(auditEventFor(scope, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) }));
-      return updated;
-    });
+    const audit = auditEventFor(scope, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
+    const updated = await this.stores.accounts.update(scope.environment, accountId, changes, { audit });
+    if (!updated) throw accountNotFound();
+    return updated;
   }
 
   /** Deletes the account; its customers no longer list it. */
   async delete(scope: RequestScope, accountId: string): Promise<void> {
     authorize(scope, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
-    await this.db.transaction(async ({ accounts, audit }) => {
-      const deleted = await accounts.delete(scope.environment, accountId);
-      if (!deleted) throw accountNotFound();
-      await audit.append(auditEventFor(scope, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] }));
-    });
+    const audit = auditEventFor(scope, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
+    if (!(await this.stores.accounts.delete(scope.environment, accountId, { audit }))) throw accountNotFound();
   }
 }

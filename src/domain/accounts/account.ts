@@ -15,3 +15,11 @@ export interface Account {
 
 /** An account's identity and links only; every Account is one. */
 export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
+
+/** A new account: no money, no transactions, no flags yet. */
+export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds'>): Account => ({
+  ...fields,
+  amount: '0',
+  transactions: [],
+  flags: [],
+});

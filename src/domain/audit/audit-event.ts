@@ -47,9 +47,11 @@ export interface AuditQuery {
   to?: Date | undefined;
 }
 
-/** Append-only: the database refuses UPDATE, DELETE and TRUNCATE on the table behind it. */
+/**
+ * The trail's reads. Events are appended by the writes themselves (WriteEffects), in the same statement
+ * as their change; the database refuses UPDATE, DELETE and TRUNCATE on the table behind it.
+ */
 export interface AuditStore {
-  append(event: NewAuditEvent): Promise<void>;
   list(environment: string, query: AuditQuery): Promise<AuditEvent[]>;
 }
 

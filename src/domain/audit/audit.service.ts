@@ -1,5 +1,5 @@
 import { authorize } from '../authorization.js';
-import type { Database } from '../ports.js';
+import type { Stores } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput } from '../validation.js';
 import type { AuditEvent } from './audit-event.js';
@@ -13,7 +13,7 @@ import { auditQuerySchema } from './audit.schemas.js';
 
 /** Reads the audit trail of the scope's environment; writes happen inside each domain write's transaction. */
 export class AuditService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly stores: Pick<Stores, 'audit'>) {}
 
   /**
    * Events oldest first, filtered by resource, operation and time range (`from` inclusive, `to` exclusive);
@@ -23,7 +23,7 @@ export class AuditService {
     authorize(scope, 'audit:read');
     const valid = parseInput(auditQuerySchema, query);
     // One more than asked tells whether another page exists without a count query.
-    const found = await this.db.stores.audit.list(scope.environment, {
+    const found = await this.stores.audit.list(scope.environment, {
       ...valid,
       first: valid.first + 1,
       resourceId: valid.resourceId?.toLowerCase(),

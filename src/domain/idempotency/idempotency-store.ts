@@ -1,4 +1,4 @@
-/** A request's claim on an idempotency key, inserted in the same transaction as the creation it guards. */
+/** A request's claim on an idempotency key, written in the same statement as the creation it guards. */
 export interface IdempotencyClaim {
   principalId: string;
   environment: string;
@@ -12,22 +12,19 @@ export interface IdempotencyClaim {
 export interface StoredIdempotencyRecord {
   operation: string;
   fingerprint: Uint8Array;
-  /** The creation's result as first returned; null only while its transaction is still open. */
+  /** The creation's result as first returned. */
   result: unknown;
 }
 
-export type ClaimOutcome = { claimed: true } | { claimed: false; existing: StoredIdempotencyRecord };
+export type IdempotencyKeyId = Pick<IdempotencyClaim, 'principalId' | 'environment' | 'key'>;
 
+/**
+ * Idempotency records. They are written by the creation they guard (CreationEffects), so a record
+ * exists exactly when its creation committed; this store only reads and purges them.
+ */
 export interface IdempotencyStore {
-  /**
-   * Takes the key for this transaction, or answers the unexpired record that already holds it. A
-   * concurrent claim of the same key waits until the first transaction ends (then sees its record, or
-   * takes the key if it rolled back); a wait longer than the store's limit throws
-   * IDEMPOTENCY_KEY_IN_PROGRESS. An expired record is replaced, as if absent.
-   */
-  claim(claim: IdempotencyClaim): Promise<ClaimOutcome>;
-  /** Stores the result of the creation that claimed the key (same transaction). */
-  complete(claim: Pick<IdempotencyClaim, 'principalId' | 'environment' | 'key'>, result: unknown): Promise<void>;
+  /** The unexpired record holding the key, or null. */
+  find(key: IdempotencyKeyId): Promise<StoredIdempotencyRecord | null>;
   /** Deletes up to `limit` records that expired before `now`; returns how many. */
   purgeExpired(now: Date, limit: number): Promise<number>;
 }

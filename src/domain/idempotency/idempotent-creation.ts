@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { idempotencyKeyInProgress, idempotencyKeyReused } from '../errors.js';
-import type { Database, PersonalDataProtector, Stores } from '../ports.js';
+import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../errors.js';
+import type { CreationOutcome, IdempotencyRecord, PersonalDataProtector } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput } from '../validation.js';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
@@ -21,14 +22,12 @@ export const idempotencyKeySchema = z
 
 const optionsSchema = z.strictObject({ idempotencyKey: idempotencyKeySchema.optional() });
 
-/**
- * Results that are replays of an earlier creation. Kept beside the result rather than in it so that the
- * value a create method returns has exactly the shape it always had and no flag can leak into a response.
- */
-const replays = new WeakSet<object>();
-
-/** True when `result` came from an earlier request with the same idempotency key (REST: `Idempotent-Replayed: true`). */
-export const isReplayed = (result: object): boolean => replays.has(result);
+/** What a create method returns: the value, and whether it is the replay of an earlier request's. */
+export interface Creation<T> {
+  value: T;
+  /** True when an earlier request with the same idempotency key made it (REST: `Idempotent-Replayed: true`). */
+  replayed: boolean;
+}
 
 /** Object keys sorted at every level, so that the same input always yields the same fingerprint. */
 function canonicalJson(value: unknown): string {
@@ -53,16 +52,17 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const PURGE_BATCH = 1000;
 
 /**
- * Runs creations at most once per idempotency key. The key is claimed inside the creation's own
- * transaction, so the unique index on (principal, environment, key) serialises concurrent duplicates:
- * the second waits for the first to commit and then replays its stored result, or takes over the key
- * if the first rolled back. Failed creations therefore leave no record and can be retried with the same key.
+ * Runs creations at most once per idempotency key. The key's record, holding the result, is written in
+ * the same statement as the creation (CreationEffects), so a record exists exactly when its creation
+ * committed: a failed creation leaves none and can be retried with the same key. The key's unique index
+ * serialises concurrent duplicates: the second waits for the first to commit, writes nothing, and replays
+ * the first one's result; it takes over the key if the first failed.
  */
 export class IdempotentCreation {
   private lastPurge = 0;
 
   constructor(
-    private readonly db: Database,
+    private readonly idempotency: IdempotencyStore,
     private readonly fingerprinter: Pick<PersonalDataProtector, 'fingerprint'>,
     private readonly ttlMs: number,
     private readonly now: () => Date = () => new Date(),
@@ -74,20 +74,26 @@ export class IdempotentCreation {
   }
 
   /**
-   * `work` runs in a transaction; with a key, at most once per (principal, environment, key).
+   * Makes `value` with `write`, at most once per (principal, environment, key) when a key is given.
    * `request` is the validated input: with the operation it forms the fingerprint that tells a retry
-   * (replayed) from a different request reusing the key (IDEMPOTENCY_KEY_REUSED).
+   * (replayed) from a different request reusing the key (IDEMPOTENCY_KEY_REUSED). A creation refused
+   * with a domain error (a duplicate SSN, say) answers the key's earlier result if there is one: the
+   * earlier request with this key may be what the refusal is about.
    */
-  async run<T extends object>(
+  async run<T>(
     scope: RequestScope,
     operation: string,
     request: unknown,
     idempotencyKey: string | undefined,
-    work: (stores: Stores) => Promise<T>,
-  ): Promise<T> {
-    if (idempotencyKey === undefined) return this.db.transaction(work);
+    value: T,
+    write: (idempotency: IdempotencyRecord | undefined) => Promise<CreationOutcome>,
+  ): Promise<Creation<T>> {
+    if (idempotencyKey === undefined) {
+      await write(undefined);
+      return { value, replayed: false };
+    }
     const now = this.now();
-    const claim = {
+    const claim: IdempotencyClaim = {
       principalId: scope.principal.id,
       environment: scope.environment,
       key: idempotencyKey,
@@ -95,28 +101,31 @@ export class IdempotentCreation {
       fingerprint: this.fingerprinter.fingerprint(canonicalJson({ operation, request })),
       expiresAt: new Date(now.getTime() + this.ttlMs),
     };
-    const outcome = await this.db.transaction(async (stores) => {
-      const claimed = await stores.idempotency.claim(claim);
-      if (!claimed.claimed) {
-        const { existing } = claimed;
-        if (existing.operation !== operation || !sameBytes(existing.fingerprint, claim.fingerprint)) throw idempotencyKeyReused();
-        if (existing.result === null || typeof existing.result !== 'object') throw idempotencyKeyInProgress();
-        return { replayed: true, value: existing.result as T };
-      }
-      const value = await work(stores);
-      await stores.idempotency.complete(claim, value);
-      return { replayed: false, value };
-    });
-    if (outcome.replayed) replays.add(outcome.value);
     this.purgeIfDue(now);
-    return outcome.value;
+    // A record that expires (and is purged) between our write and our read frees the key: try once more.
+    for (let attempt = 1; ; attempt++) {
+      let refusal: DomainError | undefined;
+      try {
+        if ((await write({ claim, result: value })) === 'created') return { value, replayed: false };
+      } catch (error) {
+        if (!isDomainError(error) || error.kind === 'unavailable') throw error;
+        refusal = error;
+      }
+      const existing = await this.idempotency.find(claim);
+      if (existing) {
+        if (existing.operation !== operation || !sameBytes(existing.fingerprint, claim.fingerprint)) throw idempotencyKeyReused();
+        return { value: existing.result as T, replayed: true };
+      }
+      if (refusal) throw refusal;
+      if (attempt === 2) throw idempotencyKeyInProgress();
+    }
   }
 
-  /** Expired keys are already ignored by claim(); this only keeps the table small, at most every 10 minutes per instance. */
+  /** Expired keys are already ignored when claiming; this only keeps the table small, at most every 10 minutes per instance. */
   private purgeIfDue(now: Date): void {
     if (now.getTime() - this.lastPurge < PURGE_INTERVAL_MS) return;
     this.lastPurge = now.getTime();
-    this.db.stores.idempotency.purgeExpired(now, PURGE_BATCH).catch(() => {
+    this.idempotency.purgeExpired(now, PURGE_BATCH).catch(() => {
       // Best effort: the next purge retries, and expired rows are never used meanwhile.
     });
   }

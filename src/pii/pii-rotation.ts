@@ -1,0 +1,86 @@
+import type { PiiCipher } from './pii-cipher.js';
+
+export interface RotationReport {
+  activeKeyId: string;
+  reencrypted: number;
+  batches: number;
+  /** Rows that could not be opened (unknown key id, tampered ciphertext): listed by id, never by content. */
+  failed: { customerId: string; keyId: string; reason: string }[];
+  /** Rows still under another key after this run: the failed ones and any a request held locked meanwhile. */
+  remaining: number;
+}
+
+/** A customer's encrypted columns, as stored. */
+export interface SealedCustomer {
+  id: string;
+  environment: string;
+  keyId: string;
+  ssnCiphertext: Uint8Array;
+  documentLocatorNumberCiphertext: Uint8Array;
+}
+
+export interface ResealBatch {
+  activeKeyId: string;
+  /** Only customers whose id sorts after this one. */
+  after: string;
+  limit: number;
+  /** The new ciphertexts of a row, or undefined to leave it as it is. */
+  reseal(row: SealedCustomer): Pick<SealedCustomer, 'ssnCiphertext' | 'documentLocatorNumberCiphertext'> | undefined;
+}
+
+export interface SealedCustomerStore {
+  /**
+   * In one short transaction: locks up to `limit` customers not under the active key (skipping rows a
+   * request holds), reseals them and stores the result; returns the last id it looked at.
+   */
+  resealBatch(batch: ResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/**
+ * Re-encrypts every customer's SSN and document locator number that is not under the active PII key.
+ *
+ * - Batches in id order, one short transaction each, so the service keeps running: rows are locked
+ *   FOR NO KEY UPDATE (which does not block account creation's FOR KEY SHARE on customers) and rows a
+ *   request holds are SKIPPED, not waited for; they remain for the next run.
+ * - Resumable by construction: a row already under the active key is never selected again, so an
+ *   interrupted run simply continues where it stopped when started again.
+ * - Each value is opened with the key its row names and sealed under the active key with the same
+ *   associated data (environment, customer id, field), so the row binding is kept. The blind index is
+ *   left alone: it has its own key (rotating it is a separate, offline procedure, docs/security.md).
+ */
+export async function rotatePiiKeys(
+  store: SealedCustomerStore,
+  cipher: PiiCipher,
+  options: { batchSize?: number; onBatch?: (progress: { batch: number; reencrypted: number }) => void } = {},
+): Promise<RotationReport> {
+  const batchSize = options.batchSize ?? 500;
+  const report: RotationReport = { activeKeyId: cipher.activeKeyId, reencrypted: 0, batches: 0, failed: [], remaining: 0 };
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { lastId, resealed } = await store.resealBatch({
+      activeKeyId: report.activeKeyId,
+      after,
+      limit: batchSize,
+      reseal(row) {
+        const binding = { environment: row.environment, customerId: row.id };
+        try {
+          return {
+            ssnCiphertext: cipher.reseal(binding, 'ssn', row.keyId, row.ssnCiphertext),
+            documentLocatorNumberCiphertext: cipher.reseal(binding, 'document_locator_number', row.keyId, row.documentLocatorNumberCiphertext),
+          };
+        } catch (error) {
+          report.failed.push({ customerId: row.id, keyId: row.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+          return undefined;
+        }
+      },
+    });
+    if (lastId === undefined) break;
+    report.reencrypted += resealed;
+    report.batches += 1;
+    options.onBatch?.({ batch: report.batches, reencrypted: report.reencrypted });
+    after = lastId;
+  }
+  report.remaining = await store.countNotUnder(report.activeKeyId);
+  return report;
+}

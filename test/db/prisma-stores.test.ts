@@ -1,0 +1,177 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../../src/db/pool.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
+import { statement, statementName } from '../../src/db/sql.js';
+import { createStores } from '../../src/db/stores.js';
+import { ACCESS_SCOPES, type RequestScope } from '../../src/domain/scope.js';
+import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
+import { PiiCipher } from '../../src/pii/pii-cipher.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+
+/**
+ * The stores on Prisma Client (src/db/*.store.ts): every write is ONE statement carrying its audit event
+ * and idempotency record, prepared under its name; the typed API's statements stay unnamed. Every
+ * statement goes through the pool's instrumentation, so the tests see exactly what Prisma sent.
+ */
+let database: TestDatabase;
+let pool: pg.Pool;
+let prisma: PrismaClient;
+let services: DomainServices;
+const sent: { name: string | undefined; text: string }[] = [];
+const scope = (): RequestScope => ({
+  environment: 'sandbox',
+  principal: { id: 'test', kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
+  requestId: `req-${randomUUID()}`,
+});
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  pool = createPool({ connectionString: database.url, max: 4, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, ...rest: unknown[]) => {
+      const { name, text } = typeof config === 'string' ? { name: undefined, text: config } : (config as { name?: string; text: string });
+      sent.push({ name: name || undefined, text });
+      return query(config, ...rest);
+    };
+  });
+  prisma = createPrismaClient(pool);
+  const cipher = new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) });
+  services = createDomainServices({ stores: createStores(prisma), protector: cipher });
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await pool?.end();
+  await database?.drop();
+});
+
+const count = async (table: string, where = 'true', values: unknown[] = []) =>
+  (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values)).rows[0]!.n;
+
+/** The names of the statements `work` sent (undefined: unnamed), less the occasional background purge of expired keys. */
+async function statementsOf(work: () => Promise<unknown>): Promise<(string | undefined)[]> {
+  sent.length = 0;
+  await work();
+  return sent.map((query) => query.name).filter((name) => name !== 'cas_idempotency_purge');
+}
+
+describe('writes through Prisma: one statement each, no interactive transaction', () => {
+  it('creates a customer with its audit event in one named statement', async () => {
+    let customerId = '';
+    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(scope(), buildCustomerInput())));
+    expect(names).toEqual(['cas_customer_insert']);
+    expect(await count('customers', 'id = $1', [customerId])).toBe(1);
+    expect(await count('audit_events', 'resource_id = $1', [customerId])).toBe(1);
+  });
+
+  it('with an idempotency key, the key and its result are in the same statement; the lock timeout stays with it', async () => {
+    const key = randomUUID();
+    let customerId = '';
+    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(scope(), buildCustomerInput(), { idempotencyKey: key })));
+    expect(names).toEqual(['cas_customer_insert_with_key']);
+    const { rows } = await database.pool.query('SELECT result FROM idempotency_keys WHERE key = $1', [key]);
+    expect(rows).toEqual([{ result: { customerId } }]);
+    // set_config(…, true) in the statement's own transaction: no connection of the pool keeps it.
+    for (let i = 0; i < 4; i++) expect(await prisma.$queryRaw`SHOW lock_timeout`).toEqual([{ lock_timeout: '0' }]);
+  });
+
+  it('a replay is the write that found the key taken, then one read of the key', async () => {
+    const key = randomUUID();
+    const input = buildCustomerInput();
+    await services.customers.create(scope(), input, { idempotencyKey: key });
+    const names = await statementsOf(() => services.customers.create(scope(), input, { idempotencyKey: key }));
+    expect(names).toEqual(['cas_customer_insert_with_key', undefined]);
+    expect(await count('customers', 'ssn_blind_index = (SELECT ssn_blind_index FROM customers c JOIN idempotency_keys k ON k.result->>\'customerId\' = c.id::text WHERE k.key = $1)', [key])).toBe(1);
+  });
+
+  it('reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, and writes nothing of the statement', async () => {
+    const input = buildCustomerInput();
+    await services.customers.create(scope(), input);
+    const key = randomUUID();
+    const audits = await count('audit_events');
+    await expect(services.customers.create(scope(), { ...input, firstName: 'Other' }, { idempotencyKey: key })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    expect(await count('idempotency_keys', 'key = $1', [key])).toBe(0);
+    expect(await count('audit_events')).toBe(audits);
+    await expect(services.customers.create(scope(), buildCustomerInput(), { idempotencyKey: key })).resolves.toMatchObject({ replayed: false });
+  });
+
+  it('creates an account, its links and its audit event in one statement, or nothing when a customer is missing', async () => {
+    const { value } = await services.customers.create(scope(), buildCustomerInput());
+    const names = await statementsOf(() => services.accounts.create(scope(), buildAccountInput([value.customerId])));
+    expect(names).toEqual(['cas_account_insert']);
+    const missing = randomUUID();
+    const accounts = await count('accounts');
+    const audits = await count('audit_events');
+    await expect(services.accounts.create(scope(), buildAccountInput([value.customerId, missing]))).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', details: [{ field: 'associatedCustomerIds', message: `No customer ${missing} in this environment.` }] });
+    expect([await count('accounts'), await count('audit_events')]).toEqual([accounts, audits]);
+  });
+
+  it('updates and deletes with their audit events in one statement each; a linked customer is refused by the foreign key', async () => {
+    const { value: customer } = await services.customers.create(scope(), buildCustomerInput());
+    expect(await statementsOf(() => services.customers.update(scope(), customer.customerId, { preferredName: 'New' }))).toEqual(['cas_customer_update']);
+    const { value: account } = await services.accounts.create(scope(), buildAccountInput([customer.customerId]));
+    const audits = await count('audit_events');
+    expect(await statementsOf(() => services.customers.delete(scope(), customer.customerId).catch(() => undefined))).toEqual([
+      'cas_customer_delete',
+      'cas_customer_count_linked_accounts',
+    ]);
+    await expect(services.customers.delete(scope(), customer.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+    expect(await count('audit_events')).toBe(audits);
+    expect(await statementsOf(() => services.accounts.delete(scope(), account.accountId))).toEqual(['cas_account_delete']);
+    expect(await statementsOf(() => services.customers.delete(scope(), customer.customerId))).toEqual(['cas_customer_delete']);
+    expect(await count('audit_events', 'resource_id = ANY($1::uuid[])', [[customer.customerId, account.accountId]])).toBe(5);
+  });
+});
+
+describe('statement names', () => {
+  it('names exactly the declared raw statements: the typed API and ad-hoc raw SQL stay unnamed, so names are bounded', async () => {
+    await services.customers.create(scope(), buildCustomerInput());
+    const names = await statementsOf(async () => {
+      await services.customers.list(scope(), { first: 5 });
+      await services.audit.list(scope(), { first: 5, resourceId: randomUUID() });
+      await prisma.$queryRawUnsafe(`SELECT ${Math.random()}::text AS varying`);
+    });
+    expect(names.length).toBeGreaterThanOrEqual(4);
+    expect(names.every((name) => name === undefined)).toBe(true);
+    expect(statementName(sent.at(-1)!.text)).toBeUndefined();
+  });
+
+  it('refuses a second statement under one name, or one text under two names', () => {
+    statement('test_unique_name', 'SELECT 1 AS test_unique_name');
+    expect(() => statement('test_unique_name', 'SELECT 2')).toThrow(/used twice/);
+    expect(() => statement('test_other_name', 'SELECT 1 AS test_unique_name')).toThrow(/same text/);
+  });
+
+  it('sends no name at all when named statements are switched off (poolers in transaction mode)', async () => {
+    const unnamed = createPrismaClient(pool, { namedStatements: false });
+    try {
+      const { value } = await createDomainServices({ stores: createStores(unnamed), protector: new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) }) }).customers.create(scope(), buildCustomerInput());
+      const names = await statementsOf(() => createStores(unnamed).customers.findById('sandbox', value.customerId));
+      expect(names).toEqual([undefined]);
+    } finally {
+      await unnamed.$disconnect();
+    }
+  });
+});
+
+describe('types across Prisma', () => {
+  it('pins the session time zone to UTC, so a Date sent without offset is the same instant', async () => {
+    expect(await prisma.$queryRaw`SHOW TimeZone`).toEqual([{ TimeZone: 'UTC' }]);
+    const instant = new Date('2026-03-08T09:30:00.123Z');
+    const [row] = await prisma.$queryRaw<{ at: Date }[]>`SELECT ${instant}::timestamptz AS at`;
+    expect(row!.at.toISOString()).toBe(instant.toISOString());
+  });
+
+  it('keeps dates as calendar dates and amounts as exact decimals on every read path', async () => {
+    const { value } = await services.customers.create(scope(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
+    expect((await services.customers.get(scope(), value.customerId)).dateOfBirth).toBe('1969-12-31');
+    expect((await services.customers.list(scope(), { first: 100 })).find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
+    const { value: account } = await services.accounts.create(scope(), buildAccountInput([value.customerId]));
+    await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [account.accountId]);
+    expect((await services.accounts.get(scope(), account.accountId)).amount).toBe('123456789012345678.000001');
+    expect((await services.accounts.list(scope(), { first: 100 })).find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
+  });
+});
