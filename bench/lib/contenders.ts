@@ -55,6 +55,8 @@ export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningS
       POOL_SIZE: String(ctx.options.poolSize),
       API_TOKEN: ctx.token,
       ENVIRONMENT: BENCH_ENVIRONMENT,
+      // The write floor seals personal data with the service's keys.
+      ...piiEnvironment(ctx.keys),
     }),
     readyPath: '/healthz',
     readyStatus: 200,
