@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ContenderName, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
+import { type ContenderName, startExpressPrisma, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { type BenchOptions, parseOptions, USAGE, UsageError } from './lib/options.js';
@@ -16,7 +16,7 @@ import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioRe
 import { measureStartup, type StartupResult } from './lib/startup.js';
 
 /**
- * `npm run bench`: the service side by side with the raw floor, PostGraphile and pgbench on one
+ * `npm run bench`: the service side by side with the raw floor, idiomatic Express + Prisma, PostGraphile and pgbench on one
  * PostgreSQL, as described in docs/performance.md. Progress goes to stderr, the table to stdout and
  * to bench/results/.
  */
@@ -52,6 +52,7 @@ async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[],
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
     'raw-floor': startRawFloor,
+    'express-prisma': startExpressPrisma,
     postgraphile: startPostGraphile,
   };
   for (const name of needed) {

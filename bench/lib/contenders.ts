@@ -11,7 +11,7 @@ function scriptArgs(node: string, script: string): string[] {
   return nodeMajor(node) >= 24 ? ['--disable-warning=ExperimentalWarning', script] : ['--import', 'tsx', script];
 }
 
-export type ContenderName = 'service' | 'raw-floor' | 'postgraphile';
+export type ContenderName = 'service' | 'raw-floor' | 'express-prisma' | 'postgraphile';
 
 /**
  * The service exactly as production starts it (`node dist/main.js`), pointed at the bench database;
@@ -55,6 +55,32 @@ export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningS
       POOL_SIZE: String(ctx.options.poolSize),
       API_TOKEN: ctx.token,
       ENVIRONMENT: BENCH_ENVIRONMENT,
+      // The write floor seals personal data with the service's keys.
+      ...piiEnvironment(ctx.keys),
+    }),
+    readyPath: '/healthz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+  });
+}
+
+/**
+ * Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts): it loads the generated client
+ * from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
+ */
+export function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {
+  return startServer({
+    name: 'express-prisma',
+    command: node,
+    args: scriptArgs(node, 'bench/comparators/express-prisma.ts'),
+    cwd: ctx.repoRoot,
+    env: baseEnvironment({
+      NODE_ENV: 'production',
+      DATABASE_URL: ctx.db.benchUrl,
+      POOL_SIZE: String(ctx.options.poolSize),
+      API_TOKEN: ctx.token,
+      ENVIRONMENT: BENCH_ENVIRONMENT,
+      ...piiEnvironment(ctx.keys),
     }),
     readyPath: '/healthz',
     readyStatus: 200,

@@ -3,7 +3,8 @@ import type { RunMeasurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { StatementCounting } from './postgres.js';
-import type { ContenderResult, ScenarioResult } from './scenarios.js';
+import type { ContenderName } from './contenders.js';
+import { type ContenderResult, ratioOf, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 
 export interface BenchReport {
@@ -31,9 +32,11 @@ function errorsCell(run: RunMeasurement): string {
   return `${num(run.errors)}${share}`;
 }
 
-function contenderRow(scenario: ScenarioResult, contender: ContenderResult, isComparator: boolean): string {
+/** The ratio column: service req/s ÷ this contender's (so the service's own row is 1.00×). */
+function contenderRow(scenario: ScenarioResult, contender: ContenderResult): string {
   const m = contender.median;
-  const ratio = !isComparator && scenario.ratio !== null ? `${scenario.ratio.toFixed(2)}×` : isComparator ? '1.00×' : '–';
+  const value = contender.name === 'service' ? (m.rps > 0 ? 1 : null) : ratioOf(scenario, contender.name);
+  const ratio = value === null ? '–' : `${value.toFixed(2)}×`;
   return `| ${scenario.title} | ${scenario.nodeVersion} | ${contender.name} | ${num(m.rps)} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
 }
 
@@ -43,21 +46,40 @@ interface TargetRow {
   met: boolean | null;
 }
 
+const COMPARATOR_LABELS: Partial<Record<ContenderName, string>> = {
+  'raw-floor': 'the raw floor',
+  'express-prisma': 'idiomatic Express + Prisma',
+  postgraphile: 'PostGraphile',
+};
+
 function evaluateTargets(report: BenchReport): TargetRow[] {
   const reference = report.machine.nodeVersions.reference;
   const find = (name: string) => report.scenarios.find((s) => s.scenario === name && s.nodeVersion === reference);
-  const service = (name: string) => find(name)?.contenders.find((c) => c.name === 'service');
+  const contender = (name: string, who: ContenderName) => find(name)?.contenders.find((c) => c.name === who);
+  const service = (name: string) => contender(name, 'service');
   const clean = (c: ContenderResult | undefined) => c !== undefined && c.median.errors === 0 && c.median.responses > 0;
   const rows: TargetRow[] = [];
 
-  const getRatio = find('rest-get-customer')?.ratio ?? null;
+  /** Service ÷ comparator ≥ minimum, from the medians of this run; judged only when both ran without errors. */
+  const ratioTarget = (label: string, scenario: string, comparator: ContenderName, minimum: number, comparatorLabel = COMPARATOR_LABELS[comparator] ?? comparator) => {
+    const ratio = ratioOf(find(scenario), comparator);
+    const bothClean = clean(service(scenario)) && clean(contender(scenario, comparator));
+    rows.push({
+      target: `${label} ≥ ${minimum}× ${comparatorLabel}`,
+      measured: ratio !== null ? `${ratio.toFixed(2)}×` : 'not measured',
+      met: ratio !== null && bothClean ? ratio >= minimum : null,
+    });
+  };
+
+  ratioTarget('REST GET customer', 'rest-get-customer', 'raw-floor', 0.75);
+  ratioTarget('REST GET account', 'rest-get-account', 'raw-floor', 0.75);
+  ratioTarget('REST GET customer', 'rest-get-customer', 'express-prisma', 2);
+  ratioTarget('REST GET account', 'rest-get-account', 'express-prisma', 2);
   const getService = service('rest-get-customer');
-  rows.push({ target: 'REST GET by id ≥ 0.75× the raw floor', measured: getRatio !== null ? `${getRatio.toFixed(2)}×` : 'not measured', met: getRatio !== null && clean(getService) ? getRatio >= 0.75 : null });
   rows.push({ target: 'REST GET by id p99 ≤ 20 ms at 50 connections', measured: getService ? `${num(getService.median.p99Ms, 1)} ms` : 'not measured', met: clean(getService) ? getService!.median.p99Ms <= 20 : null });
 
-  const nestedRatio = find('graphql-nested')?.ratio ?? null;
+  ratioTarget('Nested GraphQL', 'graphql-nested', 'postgraphile', 1.2);
   const nestedService = service('graphql-nested');
-  rows.push({ target: 'Nested GraphQL ≥ 1.1× PostGraphile', measured: nestedRatio !== null ? `${nestedRatio.toFixed(2)}×` : 'not measured', met: nestedRatio !== null && clean(nestedService) ? nestedRatio >= 1.1 : null });
   const probe = nestedService?.statementProbe;
   const probeOk = probe !== undefined && probe.length > 0 && probe.every((p) => p.status === 200 && p.statements !== null);
   rows.push({
@@ -66,9 +88,12 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
     met: probeOk ? new Set(probe.map((p) => p.statements)).size === 1 : null,
   });
 
+  ratioTarget('Create customer (idempotency key)', 'rest-post-customer', 'raw-floor', 0.6, 'the raw write floor');
+  ratioTarget('Create customer (idempotency key)', 'rest-post-customer', 'express-prisma', 2);
   const create = service('rest-post-customer');
   rows.push({ target: 'Create customer ≥ 2,000/s', measured: create ? `${num(create.median.rps)}/s` : 'not measured', met: clean(create) ? create!.median.rps >= 2000 : null });
   rows.push({ target: 'Create customer p99 ≤ 40 ms', measured: create ? `${num(create.median.p99Ms, 1)} ms` : 'not measured', met: clean(create) ? create!.median.p99Ms <= 40 : null });
+  ratioTarget('Update customer', 'rest-put-customer', 'express-prisma', 2);
 
   const mixed = service('mixed');
   const mixedRss = mixed?.median.peakRssMb ?? null;
@@ -100,16 +125,17 @@ export function renderMarkdown(report: BenchReport): string {
   );
   lines.push(
     `- Load: autocannon in its own process, ${options.connections} connections, ${options.runs} run(s) × ${options.durationSeconds} s per contender ` +
-      `after ${options.warmupSeconds} s warm-up, service and comparator alternating run by run; medians. DB pool ${options.poolSize} for every server.`,
+      `after ${options.warmupSeconds} s warm-up, service and comparators alternating run by run; medians. DB pool ${options.poolSize} for every server.`,
   );
   lines.push(
-    `- req/s counts successful answers only; CPU is per response (server process; whole PostgreSQL server); SQL/op counted with ${report.database.statementCounting}.`,
+    `- req/s counts successful answers only; ratio = the service's req/s ÷ this contender's (medians of this run; > 1: the service is faster); ` +
+      `CPU is per response (server process; whole PostgreSQL server); SQL/op counted with ${report.database.statementCounting}.`,
   );
   lines.push('');
   lines.push('| Scenario | Node | Contender | req/s | ratio | p50 ms | p90 ms | p99 ms | errors | server CPU µs/req | PG CPU µs/req | SQL/op | peak RSS MB | check |');
   lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const scenario of report.scenarios) {
-    scenario.contenders.forEach((contender, index) => lines.push(contenderRow(scenario, contender, index > 0)));
+    for (const contender of scenario.contenders) lines.push(contenderRow(scenario, contender));
   }
   if (report.pgbench?.median) {
     const p = report.pgbench;

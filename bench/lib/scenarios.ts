@@ -11,21 +11,20 @@ export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup'>;
 
 interface ScenarioDefinition {
   title: string;
-  /** The service first, then its comparator (if any): runs alternate in this order. */
+  /** The service first, then its comparators (if any): runs alternate in this order. */
   contenders: { name: ContenderName; kind: LoadKind }[];
 }
 
+const each = (kind: LoadKind, ...names: ContenderName[]) => names.map((name) => ({ name, kind }));
+
 export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
-  'rest-get-customer': {
-    title: 'REST GET /{env}/customer/{id}',
-    contenders: [{ name: 'service', kind: 'rest-get-customer' }, { name: 'raw-floor', kind: 'rest-get-customer' }],
+  'rest-get-customer': { title: 'REST GET /{env}/customer/{id}', contenders: each('rest-get-customer', 'service', 'raw-floor', 'express-prisma') },
+  'rest-get-account': { title: 'REST GET /{env}/account/{id}', contenders: each('rest-get-account', 'service', 'raw-floor', 'express-prisma') },
+  'rest-post-customer': {
+    title: 'REST POST /{env}/customer (full write path)',
+    contenders: each('rest-post-customer', 'service', 'raw-floor', 'express-prisma'),
   },
-  'rest-get-account': {
-    title: 'REST GET /{env}/account/{id}',
-    contenders: [{ name: 'service', kind: 'rest-get-account' }, { name: 'raw-floor', kind: 'rest-get-account' }],
-  },
-  'rest-post-customer': { title: 'REST POST /{env}/customer (full write path)', contenders: [{ name: 'service', kind: 'rest-post-customer' }] },
-  'rest-put-customer': { title: 'REST PUT /{env}/customer/{id}', contenders: [{ name: 'service', kind: 'rest-put-customer' }] },
+  'rest-put-customer': { title: 'REST PUT /{env}/customer/{id}', contenders: each('rest-put-customer', 'service', 'express-prisma', 'raw-floor') },
   'graphql-nested': {
     title: 'GraphQL customer { accounts { customers { accounts } } }, 1–5 accounts',
     contenders: [{ name: 'service', kind: 'graphql-nested' }, { name: 'postgraphile', kind: 'postgraphile-nested' }],
@@ -47,9 +46,13 @@ export interface ScenarioResult {
   title: string;
   nodeVersion: string;
   contenders: ContenderResult[];
-  /** Service req/s ÷ comparator req/s (medians), when both answered. */
-  ratio: number | null;
+  /** Per comparator: service req/s ÷ comparator req/s (medians of this run), null unless both answered. */
+  ratios: { comparator: ContenderName; ratio: number | null }[];
 }
+
+/** Service ÷ `comparator` in `scenario`, or null (not run, or no answers). */
+export const ratioOf = (scenario: ScenarioResult | undefined, comparator: ContenderName): number | null =>
+  scenario?.ratios.find((r) => r.comparator === comparator)?.ratio ?? null;
 
 export type Servers = Partial<Record<ContenderName, RunningServer>>;
 
@@ -83,9 +86,14 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
     check: checks.get(name)?.check,
     statementProbe: checks.get(name)?.probe,
   }));
-  const [service, comparator] = results;
-  const ratio = service && comparator && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null;
-  return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratio };
+  const service = results.find((r) => r.name === 'service');
+  const ratios = results
+    .filter((r) => r.name !== 'service')
+    .map((comparator) => ({
+      comparator: comparator.name,
+      ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
+    }));
+  return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratios };
 }
 
 async function verifyContenders(
@@ -98,18 +106,24 @@ async function verifyContenders(
   const customerIds = sample(ctx.data.customerIds, 3);
   const probeCustomerIds = ctx.data.probeCustomers.filter((p) => p.accounts <= 5).map((p) => p.customerId);
 
-  if ((scenario === 'rest-get-customer' || scenario === 'rest-get-account') && servers.service && servers['raw-floor']) {
+  if ((scenario === 'rest-get-customer' || scenario === 'rest-get-account') && servers['raw-floor']) {
+    const floor = servers['raw-floor'];
     const ids = scenario === 'rest-get-customer' ? [...customerIds, ...probeCustomerIds] : sample(ctx.data.accountIds, 5);
-    const check = await checkSameRestJson(ctx, servers.service, servers['raw-floor'], scenario === 'rest-get-customer' ? 'customer' : 'account', ids);
-    outcome.set('service', { check });
-    if (scenario === 'rest-get-customer') {
-      const getCustomer = (id: string) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer/${id}` });
-      outcome.set('service', { check, probe: await probeStatements(ctx, servers.service, getCustomer) });
-      outcome.set('raw-floor', { probe: await probeStatements(ctx, servers['raw-floor'], getCustomer) });
+    const resource = scenario === 'rest-get-customer' ? 'customer' : 'account';
+    const getCustomer = (id: string) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer/${id}` });
+    for (const name of ['service', 'express-prisma', 'raw-floor'] as const) {
+      const server = servers[name];
+      if (!server) continue;
+      const check = name === 'raw-floor' ? undefined : await checkSameRestJson(ctx, { name, server }, floor, resource, ids);
+      const probe = scenario === 'rest-get-customer' ? await probeStatements(ctx, server, getCustomer) : undefined;
+      outcome.set(name, { ...(check !== undefined && { check }), ...(probe !== undefined && { probe }) });
     }
   }
-  if ((scenario === 'rest-post-customer' || scenario === 'rest-put-customer') && servers.service) {
-    outcome.set('service', { check: await checkWrites(ctx, servers.service, scenario) });
+  if (scenario === 'rest-post-customer' || scenario === 'rest-put-customer') {
+    for (const name of ['service', 'raw-floor', 'express-prisma'] as const) {
+      const server = servers[name];
+      if (server) outcome.set(name, { check: await checkWrites(ctx, { name, server }, scenario) });
+    }
   }
   if (scenario === 'graphql-nested') {
     for (const name of ['service', 'postgraphile'] as const) {

@@ -1,15 +1,23 @@
 import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
+import { PiiCipher } from '../../src/pii/pii-cipher.js';
 import { POSTGRAPHILE_NESTED_QUERY, RequestFactory, SERVICE_NESTED_QUERY } from '../load/requests.js';
 import type { BenchContext } from './context.js';
 import type { RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 
 /**
- * Before a contender's numbers mean anything, its answers must be the same data: the service and the
- * raw floor must return the same JSON, the service and PostGraphile the same nested tree (checked
- * against the tables directly). A failed check is reported beside the figures, never hidden.
+ * Before a contender's numbers mean anything, its answers must be the same data: the service and
+ * Express + Prisma must return the same JSON as the raw floor, the service and PostGraphile the same
+ * nested tree (checked against the tables directly), and every contender's writes must leave the same
+ * rows. A failed check is reported beside the figures, never hidden.
  */
+
+/** A contender under check, by the name its failures are reported under. */
+export interface NamedServer {
+  name: string;
+  server: RunningServer;
+}
 
 interface HttpAnswer {
   status: number;
@@ -37,22 +45,22 @@ const describeFailure = (name: string, answer: HttpAnswer): string => {
   return `${name} answered HTTP ${answer.status}${code ? ` ${code}` : ''}${errors?.[0]?.message ? `: ${errors[0].message}` : ''}`;
 };
 
-/** The service's REST answer against the raw floor's, for a few records: same keys, same data. */
+/** A contender's REST answer against the raw floor's, for a few records: same keys, same data. */
 export async function checkSameRestJson(
   ctx: BenchContext,
-  service: RunningServer,
+  contender: NamedServer,
   floor: RunningServer,
   resource: 'customer' | 'account',
   ids: string[],
 ): Promise<string> {
   for (const id of ids) {
     const urlPath = `/${BENCH_ENVIRONMENT}/${resource}/${id}`;
-    const [ours, reference] = await Promise.all([call(ctx, service, 'GET', urlPath), call(ctx, floor, 'GET', urlPath)]);
+    const [ours, reference] = await Promise.all([call(ctx, contender.server, 'GET', urlPath), call(ctx, floor, 'GET', urlPath)]);
     if (reference.status !== 200) return describeFailure('raw floor', reference);
-    if (ours.status !== 200) return describeFailure('service', ours);
+    if (ours.status !== 200) return describeFailure(contender.name, ours);
     const oursKeys = Object.keys(ours.body as object).sort();
     const referenceKeys = Object.keys(reference.body as object).sort();
-    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: service [${oursKeys.join(', ')}], raw floor [${referenceKeys.join(', ')}]`;
+    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], raw floor [${referenceKeys.join(', ')}]`;
     const oursData = (ours.body as { data: Record<string, unknown> }).data;
     const referenceData = (reference.body as { data: Record<string, unknown> }).data;
     for (const key of new Set([...Object.keys(oursData), ...Object.keys(referenceData)])) {
@@ -166,27 +174,74 @@ export async function checkNestedTree(ctx: BenchContext, server: RunningServer, 
   return `same nested data as the tables (${customerIds.length} customers)`;
 }
 
+const CUSTOMER_DATA_KEYS = ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName'];
+const CUSTOMER_ENVELOPE_KEYS = ['data', 'error', 'log_ref_id', 'requestId', 'success'];
+
+interface StoredCustomer {
+  ssn_ciphertext: Buffer;
+  ssn_blind_index: Buffer;
+  document_locator_number_ciphertext: Buffer;
+  pii_key_id: string;
+  audit_events: number;
+}
+
 /**
- * One create and one update through the service before the write scenarios: the create must answer
- * 201 with an id and leave a row with sealed personal data, the update 200 with the new value.
+ * One create (sent twice with its Idempotency-Key) and one update through a contender before the write
+ * scenarios. The create must answer 201 with an id, replay that id for the same key, and leave a row whose
+ * SSN, document locator number and blind index are what the service's own PiiCipher makes of the input
+ * (so every contender does the same cryptographic work), with one audit event; the update must answer 200
+ * with the whole customer (the service's envelope and keys) and the new value, and leave an audit event.
  */
-export async function checkWrites(ctx: BenchContext, service: RunningServer, scenario: 'rest-post-customer' | 'rest-put-customer'): Promise<string> {
+export async function checkWrites(ctx: BenchContext, contender: NamedServer, scenario: 'rest-post-customer' | 'rest-put-customer'): Promise<string> {
+  const { name, server } = contender;
   const factory = new RequestFactory(BENCH_ENVIRONMENT, { customerIds: ctx.data.customerIds, accountIds: [], nestedCustomerIds: [] }, ctx.nextSsnSequence);
   const request = factory.build(scenario);
   ctx.nextSsnSequence = factory.ssnSequencesUsed + 1;
-  const answer = await call(ctx, service, request.method as 'POST' | 'PUT', request.path!, JSON.parse(request.body as string), request.headers as Record<string, string> | undefined);
+  const sent = JSON.parse(request.body as string) as { socialSecurityNumber: string; documentLocatorNumber: number; preferredName: string };
+  const headers = request.headers as Record<string, string> | undefined;
+  const answer = await call(ctx, server, request.method as 'POST' | 'PUT', request.path!, sent, headers);
   const data = (answer.body as { data?: { customerId?: string; preferredName?: string } } | null)?.data;
   if (scenario === 'rest-post-customer') {
-    if (answer.status !== 201 || typeof data?.customerId !== 'string') return describeFailure('service', answer);
-    const { rows } = await ctx.benchPool.query<{ sealed: boolean }>(
-      'SELECT octet_length(ssn_ciphertext) > 16 AND octet_length(ssn_blind_index) = 32 AS sealed FROM customers WHERE id = $1',
-      [data.customerId],
+    if (answer.status !== 201 || typeof data?.customerId !== 'string') return describeFailure(name, answer);
+    const customerId = data.customerId;
+    const replay = await call(ctx, server, 'POST', request.path!, sent, headers);
+    const replayedId = (replay.body as { data?: { customerId?: string } } | null)?.data?.customerId;
+    if (replay.status !== 201 || replayedId !== customerId) return `the same Idempotency-Key again: ${describeFailure(name, replay)}, id ${replayedId ?? 'none'} (first ${customerId})`;
+    const { rows } = await ctx.benchPool.query<StoredCustomer>(
+      `SELECT ssn_ciphertext, ssn_blind_index, document_locator_number_ciphertext, pii_key_id,
+              (SELECT count(*)::int FROM audit_events a WHERE a.resource_id = c.id AND a.operation = 'customer.create') AS audit_events
+       FROM customers c WHERE id = $1`,
+      [customerId],
     );
-    return rows[0]?.sealed ? 'created: 201, row stored with sealed SSN' : `created ${data.customerId} but no sealed row found`;
+    const row = rows[0];
+    if (!row) return `created ${customerId} but no row found`;
+    const cipher = new PiiCipher({ keys: new Map([[ctx.keys.keyId, ctx.keys.key]]), activeKeyId: ctx.keys.keyId, blindIndexKey: ctx.keys.blindIndexKey });
+    const binding = { environment: BENCH_ENVIRONMENT, customerId };
+    const ssn = sent.socialSecurityNumber.replaceAll('-', '');
+    try {
+      if (cipher.open(binding, 'ssn', row.pii_key_id, row.ssn_ciphertext) !== ssn) return `created ${customerId} but its SSN does not decrypt to the one sent`;
+      if (cipher.open(binding, 'document_locator_number', row.pii_key_id, row.document_locator_number_ciphertext) !== String(sent.documentLocatorNumber)) {
+        return `created ${customerId} but its document locator number does not decrypt to the one sent`;
+      }
+    } catch (error) {
+      return `created ${customerId} but its personal data does not open with the service's keys (${(error as Error).message})`;
+    }
+    if (!cipher.blindIndex(BENCH_ENVIRONMENT, ssn).equals(row.ssn_blind_index)) return `created ${customerId} but its SSN blind index is not the service's`;
+    if (row.audit_events !== 1) return `created ${customerId} with ${row.audit_events} audit events`;
+    return 'created: 201, replayed by key, PII sealed as the service seals it, 1 audit event';
   }
-  const sent = (JSON.parse(request.body as string) as { preferredName: string }).preferredName;
-  if (answer.status !== 200 || data?.preferredName !== sent) return describeFailure('service', answer);
-  return 'updated: 200 with the new values';
+  if (answer.status !== 200 || data?.preferredName !== sent.preferredName) return describeFailure(name, answer);
+  const envelopeKeys = Object.keys(answer.body as object).sort();
+  if (!isDeepStrictEqual(envelopeKeys, CUSTOMER_ENVELOPE_KEYS)) return `update answered envelope keys [${envelopeKeys.join(', ')}]`;
+  const dataKeys = Object.keys(data).sort();
+  if (!isDeepStrictEqual(dataKeys, CUSTOMER_DATA_KEYS)) return `update answered data keys [${dataKeys.join(', ')}]`;
+  const customerId = request.path!.split('/').at(-1)!;
+  const { rows } = await ctx.benchPool.query<{ events: number }>(
+    "SELECT count(*)::int AS events FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update' AND request_id = $2",
+    [customerId, (answer.body as { requestId: string }).requestId],
+  );
+  if (rows[0]?.events !== 1) return `updated ${customerId} but found ${rows[0]?.events ?? 0} audit events for the request`;
+  return 'updated: 200 with the whole customer, 1 audit event';
 }
 
 export interface StatementProbe {
