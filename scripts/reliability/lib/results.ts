@@ -53,6 +53,7 @@ const ORDER = [
   'fuzz-graphql',
   'fault-crash',
   'fault-db-outage',
+  'fault-pg-kill',
   'fault-slow-db',
   'fault-shutdown',
   'soak',
