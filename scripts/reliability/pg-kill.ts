@@ -8,6 +8,7 @@ import { buildAccountInput, buildCustomerInput } from '../../test/support/factor
 import { checkAccountLinks, storageProblems } from '../../test/reliability/support/consistency.js';
 import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
 import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
 import { type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
@@ -20,6 +21,10 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
  * a 503 with the same request (creations with the same Idempotency-Key), as Retry-After asks. Afterwards
  * every acknowledged write must be there as acknowledged, no record half written, invariant 3 holding.
  * Recovery time: from the kill to the first /readyz 200.
+ *
+ * `--target external`: the same against a PostgreSQL of the script's own named by DATABASE_URL, which the
+ * script restarts `--restart-after` seconds after each kill, as systemd's Restart=always would; the service
+ * only has to reconnect.
  */
 
 const opts = options(
@@ -27,6 +32,8 @@ const opts = options(
     kills: { default: '10', help: 'SIGKILLs of the embedded postmaster' },
     clients: { default: '16', help: 'concurrent clients' },
     between: { default: '2', help: 'seconds of load after each recovery before the next kill' },
+    target: { default: 'embedded', help: 'embedded (the service restarts it) or external (DATABASE_URL; the script restarts it)' },
+    'restart-after': { default: '0.5', help: 'external: seconds before the script restarts the killed server' },
     seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
     record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
   },
@@ -83,11 +90,30 @@ const isAlive = (pid: number) => {
 runScript('pg-kill', async () => {
   const kills = Number(opts.kills);
   const clients = Number(opts.clients);
+  const target = opts.target;
+  if (target !== 'embedded' && target !== 'external') throw new Error('--target must be embedded or external');
   buildOnce(log);
   const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'cas-pg-kill-')), 'data');
+  const external: DedicatedPostgres | undefined = target === 'external' ? await startDedicatedPostgres() : undefined;
   const secrets = runSecrets();
   // LOG_LEVEL info: the supervisor's "is back" lines are counted below.
-  const service = await startServiceProcess({ name: 'pg-kill', env: { DATA_DIR: dataDir, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'info', ...secrets } });
+  const service = await startServiceProcess({
+    name: `pg-kill-${target}`,
+    env: { DATA_DIR: dataDir, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'info', ...(external && { DATABASE_URL: external.databaseUrl }), ...secrets },
+  });
+  const restarts: Promise<void>[] = [];
+  /** Kills the postmaster; the external one is restarted by the script after --restart-after seconds. */
+  const killPostgres = async (): Promise<number> => {
+    if (!external) {
+      const { pid } = embedded(dataDir);
+      if (!isAlive(pid)) throw new Error(`postmaster ${pid} is not running`);
+      process.kill(pid, 'SIGKILL');
+      return pid;
+    }
+    const pid = await external.kill();
+    restarts.push(sleep(Number(opts['restart-after']) * 1000).then(() => external.start()));
+    return pid;
+  };
   const api = createApi(service.url, secrets.API_TOKENS!, clients * 2);
   const problems: string[] = [];
   const customers = new Map<string, Customer>();
@@ -190,13 +216,11 @@ runScript('pg-kill', async () => {
     const workers = Array.from({ length: clients }, (_, client) => load(client));
     await sleep(Number(opts.between) * 1000);
     for (let kill = 1; kill <= kills && problems.length === 0; kill++) {
-      const { pid } = embedded(dataDir);
-      if (!isAlive(pid)) throw new Error(`postmaster ${pid} is not running before kill ${kill}`);
       const ackBefore = acknowledged;
       duringFault.length = 0;
       firstWriteAfterKill = undefined;
       killedAt = performance.now();
-      process.kill(pid, 'SIGKILL');
+      const pid = await killPostgres();
       let recoveredAt: number | undefined;
       let sawUnready = false;
       while (recoveredAt === undefined && performance.now() - killedAt < RECOVERY_LIMIT_MS) {
@@ -212,6 +236,7 @@ runScript('pg-kill', async () => {
         problems.push(`kill ${kill}: /readyz not 200 again within ${RECOVERY_LIMIT_MS} ms`);
         break;
       }
+      await Promise.all(restarts);
       const recoveryMs = Math.round(recoveredAt - killedAt);
       // Let the clients' pending retries land before the window closes.
       await sleep(300);
@@ -245,7 +270,7 @@ runScript('pg-kill', async () => {
     }
     const links = await checkAccountLinks(api.json, 'sandbox', customers.keys(), accounts.keys());
     verifyProblems.push(...links.problems);
-    monitor = new pg.Pool({ connectionString: embedded(dataDir).url, max: 2 });
+    monitor = new pg.Pool({ connectionString: external?.databaseUrl ?? embedded(dataDir).url, max: 2 });
     verifyProblems.push(...(await storageProblems(monitor)));
     const stored = await monitor.query<{ kind: string; id: string }>("SELECT 'customer' AS kind, id::text AS id FROM customers UNION ALL SELECT 'account', id::text FROM accounts");
     const unknown = stored.rows.filter((row) => (row.kind === 'customer' ? !customers.has(row.id) : !accounts.has(row.id)));
@@ -255,13 +280,15 @@ runScript('pg-kill', async () => {
     running = false;
     await monitor?.end();
     await service.stop();
+    await Promise.allSettled(restarts);
+    await external?.dispose();
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   }
 
   const serviceLog = readFileSync(service.logFile, 'utf8');
   const deaths = (serviceLog.match(/embedded PostgreSQL exited unexpectedly/g) ?? []).length;
   const backs = (serviceLog.match(/embedded PostgreSQL is back after/g) ?? []).length;
-  if (deaths !== recoveries.length || backs !== recoveries.length) problems.push(`the service logged ${deaths} deaths and ${backs} recoveries for ${recoveries.length} kills`);
+  if (!external && (deaths !== recoveries.length || backs !== recoveries.length)) problems.push(`the service logged ${deaths} deaths and ${backs} recoveries for ${recoveries.length} kills`);
   if (recoveries.length !== kills) problems.push(`${recoveries.length} of ${kills} kills recovered`);
 
   const unique = [...new Set(problems)];
@@ -283,19 +310,21 @@ runScript('pg-kill', async () => {
   log(JSON.stringify(figures));
   const passed = unique.length === 0;
   const summary = passed
-    ? `${recoveries.length} kills, each recovered by the service alone (readyz 200 again after median ${figures.recoveryMs.median} ms, max ${figures.recoveryMs.max} ms); ` +
+    ? `${recoveries.length} kills, each recovered ${external ? `(PostgreSQL restarted by the script after ${opts['restart-after']} s) without restarting the service` : 'by the service alone'} (readyz 200 again after median ${figures.recoveryMs.median} ms, max ${figures.recoveryMs.max} ms); ` +
       `requests meanwhile answered 503 SERVICE_UNAVAILABLE + Retry-After, 0 500s, 0 hangs; ${formatCount(acknowledged)} acknowledged writes all present, 0 partial records, invariant 3 holds`
     : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
   log(summary);
   if (opts.record === 'true') {
     recordResult({
-      id: 'fault-pg-kill',
-      test: 'PostgreSQL kill -9: the embedded postmaster SIGKILLed under a mixed write load',
+      id: external ? 'fault-pg-kill-external' : 'fault-pg-kill',
+      test: external ? 'PostgreSQL kill -9: an external postmaster SIGKILLed under a mixed write load' : 'PostgreSQL kill -9: the embedded postmaster SIGKILLed under a mixed write load',
       operations: `${formatCount(acknowledged)} acknowledged writes from ${clients} clients, ${formatCount(figures.requestsDuringFaults)} requests during the faults`,
-      faults: `${recoveries.length} × SIGKILL of the embedded PostgreSQL's postmaster (default npm start set-up)`,
+      faults: external
+        ? `${recoveries.length} × SIGKILL of the PostgreSQL named by DATABASE_URL, restarted by the script after ${opts['restart-after']} s`
+        : `${recoveries.length} × SIGKILL of the embedded PostgreSQL's postmaster (default npm start set-up)`,
       result: summary,
       passed,
-      command: `npm run reliability:pg-kill${kills === 10 ? '' : ` -- --kills ${kills}`}`,
+      command: ['npm run reliability:pg-kill', ...(kills !== 10 || external ? ['--'] : []), ...(kills !== 10 ? [`--kills ${kills}`] : []), ...(external ? ['--target external'] : [])].join(' '),
       figures,
     });
   }
