@@ -54,6 +54,7 @@ const ORDER = [
   'fault-crash',
   'fault-db-outage',
   'fault-pg-kill',
+  'fault-pg-kill-external',
   'fault-slow-db',
   'fault-shutdown',
   'soak',
