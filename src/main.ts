@@ -1,7 +1,12 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { takeOverShutdownSignals } from './db/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
-import { startService } from './runtime.js';
+import { type RunningService, startService } from './runtime.js';
+
+/** Exit code when the database is gone for good (sysexits.h EX_UNAVAILABLE). */
+const EX_UNAVAILABLE = 69;
+/** How long /healthz reports the loss before the process exits. */
+const LIVENESS_REPORT_MS = 1000;
 
 /** `npm start`: validate configuration, start everything, stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -16,7 +21,19 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
-  const service = await startService(config, logger);
+  // The embedded PostgreSQL died and could not be restarted in time: /healthz already answers 503; after a
+  // moment for probes to see it, stop what is left and exit non-zero so that whatever supervises this
+  // process (systemd, Kubernetes, docker --restart) restarts the whole unit.
+  const started: { service?: RunningService } = {};
+  const onDatabaseLost = (error: Error) => {
+    process.stderr.write(`Fatal: ${error.message}\n`);
+    setTimeout(() => {
+      const exit = () => process.exit(EX_UNAVAILABLE);
+      (started.service ? started.service.stop() : Promise.resolve()).then(exit, exit);
+    }, LIVENESS_REPORT_MS);
+  };
+  const service = await startService(config, logger, { onDatabaseLost });
+  started.service = service;
   process.stdout.write(`Customer & Account Service on ${service.url} (REST: ${service.url}/{environment}/customer, GraphQL: ${service.url}/${config.environments[0]}/graphql)\n`);
 
   let signals = 0;

@@ -9,6 +9,7 @@ import { createAuthenticator } from './auth/authenticator.js';
 import type { Config } from './config/config.js';
 import { PrismaApiTokenStore } from './db/api-token.store.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
+import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres-supervisor.js';
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
@@ -40,6 +41,11 @@ export interface StartOptions {
   onQuery?: (durationMs: number, statementName: string | undefined) => void;
   /** Stop an embedded database that start() launched; false leaves it to the caller. */
   ownsDatabase?: boolean;
+  /**
+   * The embedded PostgreSQL died and could not be restarted within EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS
+   * (/healthz answers 503 from then on); src/main.ts exits non-zero. Without it the service stays up, unhealthy.
+   */
+  onDatabaseLost?: (error: Error) => void;
 }
 
 /** The composition root: builds every part once, in order, and returns a handle to stop them in reverse. */
@@ -49,7 +55,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
   };
   try {
-    const databaseUrl = await resolveDatabase(config, logger, cleanups);
+    const { url: databaseUrl, supervisor } = await resolveDatabase(config, logger, cleanups, options.onDatabaseLost);
     const metrics = new ServiceMetrics();
     const pool = createPool({
       connectionString: databaseUrl,
@@ -97,7 +103,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: readinessCheck(prisma),
+      checkReadiness: supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma),
+      ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
     });
     cleanups.push(closeSurfaces);
@@ -121,17 +128,25 @@ export async function startService(config: Config, logger: Logger, options: Star
   }
 }
 
-async function resolveDatabase(config: Config, logger: Logger, cleanups: (() => Promise<void>)[]): Promise<string> {
-  if (config.databaseUrl) return config.databaseUrl;
+async function resolveDatabase(
+  config: Config,
+  logger: Logger,
+  cleanups: (() => Promise<void>)[],
+  onDatabaseLost: ((error: Error) => void) | undefined,
+): Promise<{ url: string; supervisor: PostgresSupervisor | undefined }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, supervisor: undefined };
   const started = performance.now();
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     port: config.embeddedPostgresPort,
-    log: (message) => logger.info(message),
+    startTimeoutMs: config.embeddedPostgresRestartTimeoutMs,
+    log: (message, level) => logger[level ?? 'info'](message),
   });
-  cleanups.push(() => embedded.stop());
+  // Restarts it when it dies (docs/operations.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
+  const supervisor = new PostgresSupervisor(embedded, { giveUpAfterMs: config.embeddedPostgresRestartTimeoutMs, logger, onGiveUp: onDatabaseLost });
+  cleanups.push(() => supervisor.stop());
   logger.info({ dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) }, 'embedded PostgreSQL started');
-  return embedded.url;
+  return { url: embedded.url, supervisor };
 }
 
 /**

@@ -17,6 +17,8 @@ export interface Config {
   dataDir: string;
   /** Fixed port for the embedded PostgreSQL; undefined picks a free one. */
   embeddedPostgresPort: number | undefined;
+  /** How long the embedded PostgreSQL may take to start, and to come back after it died, before the service gives up (exits). */
+  embeddedPostgresRestartTimeoutMs: number;
   databasePoolSize: number;
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
@@ -138,6 +140,7 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().trim().min(1).default('./.data'),
   EMBEDDED_POSTGRES_PORT: integer('EMBEDDED_POSTGRES_PORT', 1, 65535).optional(),
+  EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: integer('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS', 1000, 3_600_000).optional(),
   DATABASE_POOL_SIZE: integer('DATABASE_POOL_SIZE', 1, 200).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000).default(2000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000).default(5000),
@@ -295,6 +298,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT) {
     problems.push('METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)');
   }
+  if (parsed.success && parsed.data.DATABASE_URL !== undefined && parsed.data.EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS !== undefined) {
+    problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
+  }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -306,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: raw.DATABASE_URL,
     dataDir: path.resolve(raw.DATA_DIR),
     embeddedPostgresPort: raw.EMBEDDED_POSTGRES_PORT,
+    embeddedPostgresRestartTimeoutMs: raw.EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS ?? 60_000,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,

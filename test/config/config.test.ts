@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       dataDir: path.resolve('.data'),
       embeddedPostgresPort: undefined,
+      embeddedPostgresRestartTimeoutMs: 60_000,
       databasePoolSize: 10,
       apiTokens: undefined,
       environments: ['sandbox'],
@@ -77,6 +78,10 @@ describe('loadConfig', () => {
     expect(config.pii.blindIndexKey).toEqual(Buffer.from(pii.PII_BLIND_INDEX_KEY, 'base64'));
   });
 
+  it('reads the embedded PostgreSQL restart time-out', () => {
+    expect(loadConfig({ EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '15000' }).embeddedPostgresRestartTimeoutMs).toBe(15_000);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({ port: 3000, databaseUrl: undefined, apiTokens: undefined });
   });
@@ -96,6 +101,13 @@ describe('loadConfig', () => {
     ['BODY_LIMIT', { BODY_LIMIT: '1gb' }, /BODY_LIMIT must look like/],
     ['MIGRATE_ON_START', { MIGRATE_ON_START: 'yes' }, /MIGRATE_ON_START must be true or false/],
     ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be between 1 and 200/],
+    ['EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS', { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '500' }, /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be between 1000 and 3600000/],
+    ['EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS', { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '1m' }, /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be a whole number/],
+    [
+      'EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS',
+      { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '5000', DATABASE_URL: 'postgresql://u:p@db:5432/cas' },
+      /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set/,
+    ],
   ])('names %s when its value is bad', (variable, env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);

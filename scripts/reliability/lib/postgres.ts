@@ -16,6 +16,8 @@ export interface DedicatedPostgres {
   databaseUrl: string;
   running(): boolean;
   stop(): Promise<void>;
+  /** SIGKILL of the postmaster, as a crash would end it; resolves with its pid once it has exited. start() brings it back (crash recovery). */
+  kill(): Promise<number>;
   start(): Promise<void>;
   /** Stops the server if running and deletes its directory. */
   dispose(): Promise<void>;
@@ -42,6 +44,16 @@ export async function startDedicatedPostgres(options: { settings?: Record<string
     async stop() {
       await server?.stop();
       server = undefined;
+    },
+    async kill() {
+      const current = server;
+      if (current?.pid === undefined) throw new Error('PostgreSQL is not running');
+      const pid = current.pid;
+      const exited = new Promise((resolve) => current.onUnexpectedExit(resolve));
+      process.kill(pid, 'SIGKILL');
+      await exited;
+      server = undefined;
+      return pid;
     },
     async start() {
       server ??= await launch();

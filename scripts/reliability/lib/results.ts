@@ -53,6 +53,8 @@ const ORDER = [
   'fuzz-graphql',
   'fault-crash',
   'fault-db-outage',
+  'fault-pg-kill',
+  'fault-pg-kill-external',
   'fault-slow-db',
   'fault-shutdown',
   'soak',
