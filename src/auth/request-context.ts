@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mayActIn } from '../domain/authorization.js';
-import { type BearerChallenge, environmentNotAllowed, environmentNotFound, unauthenticated } from '../domain/errors.js';
+import { environmentNotAllowed } from '../domain/errors.js';
 import type { RequestScope } from '../domain/scope.js';
 import type { Logger } from '../logging/logger.js';
 import type { AuthenticationFailure, Authenticator } from './bearer-token.js';
+import { type BearerChallenge, environmentNotFound, unauthenticated } from './errors.js';
 
 /**
  * The one per-request context both surfaces use: who is calling, in which environment, under which

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
+import { isRequestError } from '../auth/errors.js';
 import { buildRequestContext, type RequestContext } from '../auth/request-context.js';
-import { isDomainError, rateLimited, tooManyFailedAuthentications } from '../domain/errors.js';
 import type { HttpDependencies } from './dependencies.js';
-import { type BudgetState, rateLimitHeaders } from './rate-limit.js';
+import { type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
 
 /**
  * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo):
@@ -11,8 +11,8 @@ import { type BudgetState, rateLimitHeaders } from './rate-limit.js';
  *    point of the address's failed-authentication budget;
  * 3. the principal's request budget, shared by REST and GraphQL, is charged one point (GraphQL adds the
  *    operation's cost later, src/graphql/rate-limit.ts).
- * RateLimit-* headers describe the budget the request was counted against; errors are DomainErrors, which
- * each surface renders in its own format.
+ * RateLimit-* headers describe the budget the request was counted against; errors are RequestErrors and
+ * DomainErrors, which each surface renders through src/http/errors.ts.
  */
 export async function authenticateRequest(
   req: Request,
@@ -37,7 +37,7 @@ export async function authenticateRequest(
     );
   } catch (error) {
     // Only presented-and-refused tokens count: a missing header or a token outside its environments is no guess.
-    if (authFailures && isDomainError(error) && error.challenge?.error === 'invalid_token') {
+    if (authFailures && isRequestError(error) && error.challenge?.error === 'invalid_token') {
       setHeaders(res, await authFailures.consume(address, 1));
     }
     throw error;
