@@ -76,9 +76,11 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       req.body = req.method === 'POST' ? await readBody(req, res) : undefined;
     } catch (error) {
       if (!isCallerError(error)) throw error;
-      // A browser opening the landing page sends no token, and still gets the page from Apollo; every
-      // other refused request is answered here, before its body is read.
-      if (error.code === 'ENVIRONMENT_NOT_FOUND' || !opensLandingPage(req)) {
+      // A refused operation (a POST, or a GET that is not a browser opening the landing page) is answered
+      // here, before its body is read. The landing page needs no token; other methods get Apollo's 400
+      // (unsupported method), as REST answers 405 before looking at the token.
+      const operation = req.method === 'POST' || (req.method === 'GET' && !opensLandingPage(req));
+      if (error.code === 'ENVIRONMENT_NOT_FOUND' || operation) {
         sendError(req, res, requestGraphqlError(error));
         return;
       }

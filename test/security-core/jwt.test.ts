@@ -172,7 +172,7 @@ describe('JWT bearer tokens in the request context', () => {
   it('act in their environments only (FORBIDDEN insufficient_scope elsewhere)', async () => {
     const token = await sign();
     expect((await context(token, 'sandbox')).scope.principal).toMatchObject({ id: 'jwt:user-123', kind: 'jwt' });
-    await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', challenge: { error: 'insufficient_scope' } });
+    await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', kind: 'forbidden', requiredScope: undefined });
   });
 
   it('expired tokens are UNAUTHENTICATED with an invalid_token challenge', async () => {
