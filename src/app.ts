@@ -2,7 +2,8 @@ import express from 'express';
 import { createGraphqlMiddleware } from './graphql/middleware.js';
 import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
-import { metricsEndpoint } from './http/metrics.js';
+import { authenticateOperator } from './http/authenticate-request.js';
+import { metricsExposition, metricsTokenGuard } from './http/metrics.js';
 import { requestLogging } from './http/request-logging.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { referencePagesRouter } from './openapi/reference-pages.js';
@@ -24,9 +25,20 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   app.use(apiSecurityHeaders());
   if (deps.metrics) {
     app.use(deps.metrics.httpMiddleware);
-    // With METRICS_PORT the metrics have their own listener (src/runtime.ts); else only behind METRICS_TOKEN.
+    // With METRICS_PORT the metrics have their own listener (src/runtime.ts). Else they are here, behind
+    // METRICS_TOKEN when set, or behind the API's bearer tokens with the metrics:read scope; refusals of the
+    // latter are answered by the final error handler (401/403 with WWW-Authenticate, or 429).
     const { port, token } = deps.config.metrics;
-    if (port === undefined && token !== undefined) app.get('/metrics', metricsEndpoint(deps.metrics, token));
+    if (port === undefined) {
+      const guard: express.RequestHandler =
+        token === undefined
+          ? async (req, res, next) => {
+              await authenticateOperator(req, res, 'metrics:read', deps);
+              next();
+            }
+          : metricsTokenGuard(token);
+      app.get('/metrics', guard, metricsExposition(deps.metrics));
+    }
   }
   // The REST router first: it claims only its own paths (/{environment}/customer…, /{environment}/account…),
   // so the busiest requests skip the other routers' route tables, and no other path changes hands.

@@ -119,7 +119,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       metricsUrl = metricsServer.url;
     }
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? (config.metrics.token ? 'main port' : 'off') }, 'service listening');
+    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? 'main port' }, 'service listening');
     let stopping: Promise<void> | undefined;
     return { url: `http://${host}:${port}`, port, databaseUrl, metricsUrl, stop: () => (stopping ??= stopAll()) };
   } catch (error) {

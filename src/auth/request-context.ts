@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mayActIn } from '../domain/authorization.js';
-import { type BearerChallenge, environmentNotAllowed, environmentNotFound, unauthenticated } from '../domain/errors.js';
-import type { RequestScope } from '../domain/scope.js';
+import { environmentNotAllowed } from '../domain/errors.js';
+import type { Principal, RequestScope } from '../domain/scope.js';
 import type { Logger } from '../logging/logger.js';
 import type { AuthenticationFailure, Authenticator } from './bearer-token.js';
+import { type BearerChallenge, environmentNotFound, unauthenticated } from './errors.js';
 
 /**
  * The one per-request context both surfaces use: who is calling, in which environment, under which
@@ -47,14 +48,23 @@ export async function buildRequestContext(
   deps: { environments: ReadonlySet<string>; authenticator: Authenticator },
 ): Promise<RequestContext> {
   if (!deps.environments.has(request.environment)) throw environmentNotFound([...deps.environments]);
-  const authentication = await deps.authenticator.authenticate(request.authorization);
+  const principal = await authenticatePrincipal(request.authorization, deps.authenticator);
+  if (!mayActIn(principal, request.environment)) throw environmentNotAllowed();
+  return {
+    scope: { environment: request.environment, principal, requestId: request.requestId },
+    logger: request.logger.child({ principal: principal.id, environment: request.environment }),
+  };
+}
+
+/**
+ * Who the Authorization header names, in no environment (the environment-free endpoints, e.g. /metrics);
+ * throws UNAUTHENTICATED with the RFC 6750 challenge, or SERVICE_UNAVAILABLE.
+ */
+export async function authenticatePrincipal(authorization: string | undefined, authenticator: Authenticator): Promise<Principal> {
+  const authentication = await authenticator.authenticate(authorization);
   if (!authentication.ok) {
     const failure = AUTH_FAILURES[authentication.reason];
     throw unauthenticated(failure.message, failure.challenge);
   }
-  if (!mayActIn(authentication.principal, request.environment)) throw environmentNotAllowed();
-  return {
-    scope: { environment: request.environment, principal: authentication.principal, requestId: request.requestId },
-    logger: request.logger.child({ principal: authentication.principal.id, environment: request.environment }),
-  };
+  return authentication.principal;
 }

@@ -28,7 +28,7 @@ export interface Config {
   pii: PiiConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logPretty: boolean;
-  /** GET /metrics: on `port` when set, else on the main port when `token` is set, else not served. */
+  /** GET /metrics: on `port` when set, else on the main port: behind `token` when set, else behind bearer tokens with `metrics:read`. */
   metrics: MetricsConfig;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
@@ -296,7 +296,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT) {
-    problems.push('METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT with METRICS_TOKEN)');
+    problems.push('METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT)');
   }
   if (parsed.success && parsed.data.DATABASE_URL !== undefined && parsed.data.EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS !== undefined) {
     problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');

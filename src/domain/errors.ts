@@ -1,7 +1,10 @@
+import type { AccessScope } from './scope.js';
+
 /**
- * The error catalogue. Every failure a caller can act on is a DomainError with a stable `code`;
- * REST (src/rest/error-mapping.ts) and GraphQL (src/graphql/error-mapping.ts) each translate the
- * `kind` once. Messages help a developer fix the call and never contain submitted values.
+ * The domain's error catalogue. Every failure of a domain rule is a DomainError with a stable `code`; the
+ * HTTP failure vocabulary (src/http/errors.ts) gives each `kind` its status once, for REST and GraphQL.
+ * The request layer's own failures (unauthenticated, unknown environment, rate limits) are in
+ * src/auth/errors.ts. Messages help a developer fix the call and never contain submitted values.
  */
 export const ErrorCodes = [
   'VALIDATION_FAILED',
@@ -11,12 +14,9 @@ export const ErrorCodes = [
   'CUSTOMER_ALREADY_EXISTS',
   'CUSTOMER_HAS_ACCOUNTS',
   'SERVICE_UNAVAILABLE',
-  'UNAUTHENTICATED',
   'FORBIDDEN',
-  'ENVIRONMENT_NOT_FOUND',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
-  'RATE_LIMITED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -27,25 +27,13 @@ export type ErrorKind =
   | 'unprocessable_reference' // the request refers to records that do not exist
   | 'conflict' // the request clashes with the current state
   | 'unavailable' // a dependency (the database) cannot be reached
-  | 'unauthenticated' // no valid credentials
   | 'forbidden' // valid credentials that may not do this
-  | 'unprocessable' // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
-  | 'rate_limited'; // the caller spent its request budget (raised by the HTTP layer's rate limits, src/http/rate-limit.ts)
+  | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
 
 export interface ErrorDetail {
   field?: string;
   code: string;
   message: string;
-}
-
-/**
- * What a refused bearer token should be told (RFC 6750 §3): REST renders it as a `WWW-Authenticate: Bearer`
- * header (src/auth/www-authenticate.ts), GraphQL as `extensions`. No `error` when no credentials were sent.
- */
-export interface BearerChallenge {
-  error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
-  /** The scope the refused operation needs (insufficient_scope only). */
-  scope?: string;
 }
 
 export class DomainError extends Error {
@@ -54,8 +42,8 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     message: string,
     readonly details?: ErrorDetail[],
-    /** Set on every UNAUTHENTICATED and FORBIDDEN error. */
-    readonly challenge?: BearerChallenge,
+    /** FORBIDDEN only: the access scope the refused operation needs, when a scope (not the environment) is missing. */
+    readonly requiredScope?: AccessScope,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -106,17 +94,13 @@ export const customerHasAccounts = (accountCount: number) =>
 export const serviceUnavailable = () =>
   new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');
 
-export const unauthenticated = (message: string, challenge: BearerChallenge = {}) =>
-  new DomainError('UNAUTHENTICATED', 'unauthenticated', message, undefined, challenge);
+export const forbidden = (message: string, requiredScope?: AccessScope) =>
+  new DomainError('FORBIDDEN', 'forbidden', message, undefined, requiredScope);
 
-export const forbidden = (message: string, challenge: BearerChallenge = { error: 'insufficient_scope' }) =>
-  new DomainError('FORBIDDEN', 'forbidden', message, undefined, challenge);
+export const insufficientScope = (required: AccessScope) =>
+  forbidden(`The token lacks the scope this operation needs: ${required}.`, required);
 
-export const insufficientScope = (required: string) =>
-  forbidden(`The token lacks the scope this operation needs: ${required}.`, { error: 'insufficient_scope', scope: required });
-
-export const environmentNotAllowed = () =>
-  forbidden('The token may not act in this environment.', { error: 'insufficient_scope' });
+export const environmentNotAllowed = () => forbidden('The token may not act in this environment.');
 
 /** The identity provider's keys cannot be fetched: the token is neither valid nor invalid yet. */
 export const authenticationUnavailable = () =>
@@ -135,14 +119,3 @@ export const idempotencyKeyInProgress = () =>
     'conflict',
     'A request with this Idempotency-Key is still being processed; retry shortly to receive its result.',
   );
-
-export const environmentNotFound = (configured: readonly string[]) =>
-  new DomainError('ENVIRONMENT_NOT_FOUND', 'not_found', `Unknown environment. Configured environments: ${configured.join(', ')}.`);
-
-/** The caller's budget is spent; the surfaces add Retry-After and RateLimit-* headers. */
-export const rateLimited = (retryAfterS: number) =>
-  new DomainError('RATE_LIMITED', 'rate_limited', `Too many requests for this token; retry in ${retryAfterS} s.`);
-
-/** Too many refused bearer tokens from one client address (token guessing is slowed down, not just refused). */
-export const tooManyFailedAuthentications = (retryAfterS: number) =>
-  new DomainError('RATE_LIMITED', 'rate_limited', `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`);

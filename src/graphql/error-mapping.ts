@@ -1,35 +1,30 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApolloServerErrorCode, unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { challengeHeaderFor } from '../auth/www-authenticate.js';
-import { type DomainError, type ErrorCode, isDomainError } from '../domain/errors.js';
+import { challengeFor } from '../auth/www-authenticate.js';
+import { type CallerError, headersOf, type HttpError, internalError, isCallerError, logUnexpected, statusOf } from '../http/errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
- * The one translation of failures into GraphQL errors. Every error a client sees leaves through
- * `formatGraphqlError` and is one of:
- * - a DomainError: `extensions.code` is the REST code, `extensions.details` the same details;
+ * The one translation of failures into GraphQL errors. Statuses, HTTP failures and the answer to anything
+ * unexpected come from the HTTP failure vocabulary REST uses too (src/http/errors.ts). Every error a client
+ * sees leaves through `formatGraphqlError` and is one of:
+ * - a DomainError or RequestError: `extensions.code` is the REST code, `extensions.details` the same details;
  * - an error this module's callers wrote for clients (`ClientFacingError`: limits, scalars, HTTP edge);
  * - a graphql-js / Apollo request error (syntax, validation, variables, bad request), its message
  *   rebuilt so that no submitted value can be echoed (values may be social security numbers);
- * - anything else: INTERNAL_ERROR with a fixed message, logged server-side without its message.
+ * - anything else: INTERNAL_ERROR with REST's fixed message, logged server-side without its message.
  * Every error carries `extensions.requestId`, the id in the X-Request-Id header and in the logs.
  */
 
-/** Codes only the GraphQL surface produces, beside the domain's and Apollo's. */
+/** Codes only the GraphQL surface produces, beside the domain's, HTTP's (src/http/errors.ts) and Apollo's. */
 export const GraphqlErrorCodes = {
-  internal: 'INTERNAL_ERROR',
-  malformedRequest: 'MALFORMED_REQUEST',
-  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
-  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   documentTooLarge: 'DOCUMENT_TOO_LARGE',
   queryTooDeep: 'QUERY_TOO_DEEP',
   tooManyAliases: 'TOO_MANY_ALIASES',
   tooManyRootFields: 'TOO_MANY_ROOT_FIELDS',
   queryTooComplex: 'QUERY_TOO_COMPLEX',
 } as const;
-
-const INTERNAL_MESSAGE = 'An unexpected error occurred. Quote the requestId when reporting it.';
 
 /**
  * An error whose message this service wrote and which never contains submitted values. With a `code`
@@ -54,25 +49,22 @@ export interface ErrorScope {
 }
 export const errorScope = new AsyncLocalStorage<ErrorScope>();
 
-// HTTP status of domain errors raised before execution (auth and environment); execution errors stay 200.
-const STATUS_BEFORE_EXECUTION: Partial<Record<DomainError['kind'], number>> = {
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  unavailable: 503,
-  rate_limited: 429,
-};
+const headerMap = (headers: Record<string, string>) => new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /**
- * A DomainError raised before execution (auth step, rate limits) as a GraphQLError with the HTTP status
- * REST would use; 401 and 403 carry the same `WWW-Authenticate` challenge as REST (RFC 6750).
+ * An error raised before execution (auth step, environment, rate limits) as a GraphQLError with the HTTP
+ * status and headers REST would answer (src/http/errors.ts): 401 and 403 carry the same `WWW-Authenticate`
+ * challenge (RFC 6750), 503 the same Retry-After. Execution errors stay in a 200.
  */
-export function requestGraphqlError(error: DomainError): GraphQLError {
-  const status = STATUS_BEFORE_EXECUTION[error.kind] ?? 400;
-  const headers = new Map<string, string>();
-  const challenge = challengeHeaderFor(error);
-  if (challenge !== undefined) headers.set('www-authenticate', challenge);
-  return new GraphQLError(error.message, { originalError: error, extensions: { code: error.code, http: { status, headers } } });
+export function requestGraphqlError(error: CallerError): GraphQLError {
+  return new GraphQLError(error.message, { originalError: error, extensions: { code: error.code, http: { status: statusOf(error), headers: headerMap(headersOf(error)) } } });
+}
+
+/** A failure of HTTP itself (reading the body, anything unexpected before Apollo) with REST's status, code and text. */
+export function httpGraphqlError(error: HttpError): ClientFacingError {
+  const graphqlError = new ClientFacingError(error.message, { code: error.code, httpStatus: error.status });
+  if (Object.keys(error.headers).length > 0) (graphqlError.extensions.http as { headers?: Map<string, string> }).headers = headerMap(error.headers);
+  return graphqlError;
 }
 
 /**
@@ -80,11 +72,13 @@ export function requestGraphqlError(error: DomainError): GraphQLError {
  * (`challenge: { error: "insufficient_scope", scope: "customers:write" }`), also when a single field was
  * refused and the response is a 200 with partial data.
  */
-function domainExtensions(error: DomainError): Record<string, unknown> {
-  const challenge = error.challenge && Object.keys(error.challenge).length > 0 ? { ...error.challenge } : undefined;
+function callerExtensions(error: CallerError): Record<string, unknown> {
+  const found = challengeFor(error);
+  const challenge = found && Object.keys(found).length > 0 ? { ...found } : undefined;
+  const details = 'details' in error ? error.details : undefined;
   return {
-    code: error.code satisfies ErrorCode,
-    ...(error.details !== undefined && { details: error.details }),
+    code: error.code,
+    ...(details !== undefined && { details }),
     ...(challenge !== undefined && { challenge }),
   };
 }
@@ -104,7 +98,7 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
 function clientView(formatted: GraphQLFormattedError, error: unknown, scope: ErrorScope | undefined): { message: string; extensions: Record<string, unknown> } {
   const original = unwrapResolverError(error);
   const cause = original instanceof GraphQLError && original.originalError ? original.originalError : original;
-  if (isDomainError(cause)) return { message: cause.message, extensions: domainExtensions(cause) };
+  if (isCallerError(cause)) return { message: cause.message, extensions: callerExtensions(cause) };
 
   const own = [original, cause].find((e): e is ClientFacingError => e instanceof ClientFacingError);
   const code = formatted.extensions?.code;
@@ -128,24 +122,12 @@ function clientView(formatted: GraphQLFormattedError, error: unknown, scope: Err
     case ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED:
       // Apollo's own request-shape messages: fixed texts naming parameters, never their values.
       return { message: formatted.message, extensions: { code } };
-    default:
-      scope?.logger.error({ err: describeUnexpected(cause), path: formatted.path }, 'unexpected error in a GraphQL request');
-      return { message: INTERNAL_MESSAGE, extensions: { code: GraphqlErrorCodes.internal } };
+    default: {
+      if (scope) logUnexpected(scope.logger, cause, { path: formatted.path });
+      const internal = internalError();
+      return { message: internal.message, extensions: { code: internal.code } };
+    }
   }
-}
-
-/**
- * What may be logged about an unexpected error: its type, driver code and stack frames, but not its
- * message, which for database errors can contain SQL and parameter values.
- */
-export function describeUnexpected(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
-  const code = (error as { code?: unknown }).code;
-  return {
-    type: error.name,
-    ...(typeof code === 'string' && { code }),
-    stack: (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 15),
-  };
 }
 
 /** A name a client may have sent that is safe to repeat: an identifier, not something that looks like data. */

@@ -2,18 +2,20 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { GraphQLError } from 'graphql';
+import { environmentNotFound } from '../auth/errors.js';
 import type { RequestContext } from '../auth/request-context.js';
-import { type DomainError, environmentNotFound, isDomainError } from '../domain/errors.js';
 import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
+import { bodyReadFailure, type CallerError, internalError, isCallerError, logUnexpected } from '../http/errors.js';
+import { createJsonBodyReader } from '../http/json-body.js';
 import { allowOwnPagePolicy, documentSecurityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
 import { noStorePlugins } from './cache-policy.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
-import { ClientFacingError, describeUnexpected, errorResponseBody, errorScope, formatGraphqlError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
+import { errorResponseBody, errorScope, formatGraphqlError, httpGraphqlError, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
 import { idempotentReplayPlugin } from './idempotency.js';
 import { metricsPlugin } from './metrics-plugin.js';
@@ -23,12 +25,14 @@ import { buildGraphqlSchema } from './schema.js';
 
 export const GRAPHQL_PATH = '/:environment/graphql';
 
-type ContextAttempt = { ok: true; context: RequestContext } | { ok: false; error: DomainError };
+type ContextAttempt = { ok: true; context: RequestContext } | { ok: false; error: CallerError };
 
 /**
  * GraphQL at /{environment}/graphql (POST, and GET for queries), the Apollo Sandbox landing page and the
- * offline GraphiQL explorer (GET /{environment}/graphiql). The request context comes from the same
- * buildRequestContext as REST; errors leave through src/graphql/error-mapping.ts only.
+ * offline GraphiQL explorer (GET /{environment}/graphiql). As in REST, the auth step
+ * (src/http/authenticate-request.ts) runs first and the JSON body (src/http/json-body.ts) is read only
+ * after it accepted the token; errors leave through src/graphql/error-mapping.ts only, with the statuses
+ * and texts of the HTTP failure vocabulary (src/http/errors.ts).
  */
 export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{ router: Router; close(): Promise<void> }> {
   const settings = deps.config.graphql;
@@ -63,18 +67,25 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
   await server.start();
 
   const attempts = new WeakMap<Request, ContextAttempt>();
+  const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
   const authenticate = async (req: Request, res: Response, next: NextFunction) => {
     try {
       const context = await authenticateRequest(req, res, String(req.params.environment), deps);
       attempts.set(req, { ok: true, context });
+      // Apollo wants `req.body` set, also to undefined (a GET, or a POST without a body: its BAD_REQUEST).
+      req.body = req.method === 'POST' ? await readBody(req, res) : undefined;
     } catch (error) {
-      if (!isDomainError(error)) throw error;
-      if (error.code === 'ENVIRONMENT_NOT_FOUND') {
+      if (!isCallerError(error)) throw error;
+      // A refused operation (a POST, or a GET that is not a browser opening the landing page) is answered
+      // here, before its body is read. The landing page needs no token; other methods get Apollo's 400
+      // (unsupported method), as REST answers 405 before looking at the token.
+      const operation = req.method === 'POST' || (req.method === 'GET' && !opensLandingPage(req));
+      if (error.code === 'ENVIRONMENT_NOT_FOUND' || operation) {
         sendError(req, res, requestGraphqlError(error));
         return;
       }
-      // Kept for Apollo: a browser opening the landing page sends no token, and still gets the page.
       attempts.set(req, { ok: false, error });
+      req.body = undefined;
     }
     next();
   };
@@ -94,7 +105,6 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     .all(
       corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'POST']),
       ...(settings.explorer ? [sandboxPagePolicy] : []),
-      express.json({ limit: deps.config.bodyLimitBytes }),
       authenticate,
       (req, res, next) => errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => apollo(req, res, next)),
     );
@@ -114,8 +124,11 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
 /** The Sandbox landing page (GET from a browser) brings its own `<meta>` CSP for Apollo's CDN; the API's would block it. */
 const documentHeaders = documentSecurityHeaders();
 
+/** A browser's GET for the landing page (Apollo's own test: HTML preferred to both JSON types). */
+const opensLandingPage = (req: Request) => req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+
 function sandboxPagePolicy(req: Request, res: Response, next: NextFunction): void {
-  if (req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') {
+  if (opensLandingPage(req)) {
     allowOwnPagePolicy(res);
     documentHeaders(req, res, next);
   } else next();
@@ -145,25 +158,21 @@ function sendError(req: Request, res: Response, error: GraphQLError): void {
 }
 
 /**
- * Errors before Apollo runs: body-parser's (whose error objects carry the raw body, which may hold an
- * SSN: they are never logged or echoed) and anything unexpected.
+ * Errors before Apollo runs, in the GraphQL response shape: the body reader's (classified by the HTTP
+ * failure vocabulary, which never reads body-parser's raw body: it may hold an SSN) and anything unexpected.
  */
 function edgeErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
   if (res.headersSent) {
     next(error);
     return;
   }
-  const type = (error as { type?: unknown }).type;
-  if (type === 'entity.parse.failed') {
-    sendError(req, res, new ClientFacingError('The request body is not valid JSON.', { code: GraphqlErrorCodes.malformedRequest, httpStatus: 400 }));
-  } else if (type === 'entity.too.large') {
-    sendError(req, res, new ClientFacingError('The request body is larger than the configured limit (BODY_LIMIT).', { code: GraphqlErrorCodes.payloadTooLarge, httpStatus: 413 }));
-  } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    sendError(req, res, new ClientFacingError('The request body must be UTF-8 JSON.', { code: GraphqlErrorCodes.unsupportedMediaType, httpStatus: 415 }));
-  } else {
-    res.locals.logger.error({ err: describeUnexpected(error) }, 'unexpected error on the GraphQL route');
-    sendError(req, res, new ClientFacingError('An unexpected error occurred. Quote the requestId when reporting it.', { code: GraphqlErrorCodes.internal, httpStatus: 500 }));
+  if (isCallerError(error)) {
+    sendError(req, res, requestGraphqlError(error));
+    return;
   }
+  const failure = bodyReadFailure(error);
+  if (failure === undefined) logUnexpected(res.locals.logger, error);
+  sendError(req, res, httpGraphqlError(failure ?? internalError()));
 }
 
 function apolloLogger(logger: Logger) {

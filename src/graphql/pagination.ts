@@ -2,13 +2,14 @@ import type { Account } from '../domain/accounts/account.js';
 import type { Customer } from '../domain/customers/customer.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
+import { pageSize } from '../domain/pagination.js';
 
 /**
  * Cursor pagination for the `customers` and `accounts` connections. The order is the id order, which the
  * domain's list() guarantees and UUIDv7 makes creation order, so a page never shifts when records are
  * added after it. Cursors are opaque to clients (base64url of kind and id) so the scheme can change.
+ * Page sizes are the domain's rule (src/domain/pagination.ts), shared with the audit trail.
  */
-export const PAGE_SIZE = { default: 20, max: 100 } as const;
 
 export interface Page<T> {
   items: T[];
@@ -32,10 +33,7 @@ function decodeCursor(kind: Kind, cursor: string): string {
 
 /** The domain's page request for these arguments; VALIDATION_FAILED when `first` or `after` is unusable. */
 export function pageRequest(kind: Kind, args: { first?: number | null; after?: string | null }): { first: number; after?: string } {
-  const first = args.first ?? PAGE_SIZE.default;
-  if (!Number.isInteger(first) || first < 1 || first > PAGE_SIZE.max) {
-    throw validationFailed([{ field: 'first', code: 'OUT_OF_RANGE', message: `Must be between 1 and ${PAGE_SIZE.max}.` }]);
-  }
+  const first = pageSize(args.first);
   return args.after === undefined || args.after === null ? { first } : { first, after: decodeCursor(kind, args.after) };
 }
 

@@ -1,5 +1,4 @@
-import { rateLimited } from '../domain/errors.js';
-import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import { rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
 import type { GraphqlContext } from './context.js';
 import { requestGraphqlError } from './error-mapping.js';
 import type { CostListener } from './limits.js';

@@ -1,3 +1,4 @@
+import { isAuthorized } from '../domain/authorization.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
@@ -26,9 +27,15 @@ export const resolvers: Resolvers = {
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },
-    // Ids are UUIDv7 for both kinds of record, so at most one of the two look-ups finds something.
-    node: async (_parent, { id }, { loaders }) => {
-      const [customer, account] = await Promise.all([loaders.customers.load(id), loaders.accounts.load(id)]);
+    // Ids are UUIDv7 for both kinds of record, so at most one of the two look-ups finds something. Only the
+    // kinds the token may read are looked up: a customers:read token gets its customer, and null for an
+    // account id (as for an unknown id), instead of the account look-up's FORBIDDEN. A token that may read
+    // neither kind is refused by the domain (FORBIDDEN, customers:read).
+    node: async (_parent, { id }, { loaders, scope }) => {
+      const customers = isAuthorized(scope, 'customers:read');
+      const accounts = isAuthorized(scope, 'accounts:read');
+      if (!customers && !accounts) return loaders.customers.load(id);
+      const [customer, account] = await Promise.all([customers ? loaders.customers.load(id) : null, accounts ? loaders.accounts.load(id) : null]);
       return customer ?? account;
     },
   },

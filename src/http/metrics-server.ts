@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { MetricsConfig } from '../config/config.js';
-import { metricsEndpoint, type ServiceMetrics } from './metrics.js';
+import { metricsExposition, metricsTokenGuard, type ServiceMetrics } from './metrics.js';
 
 export interface MetricsServer {
   url: string;
@@ -15,7 +15,7 @@ export interface MetricsServer {
 export async function startMetricsServer(config: MetricsConfig & { port: number }, metrics: ServiceMetrics): Promise<MetricsServer> {
   const app = express();
   app.disable('x-powered-by');
-  app.get('/metrics', metricsEndpoint(metrics, config.token));
+  app.get('/metrics', ...(config.token === undefined ? [] : [metricsTokenGuard(config.token)]), metricsExposition(metrics));
   app.use((_req: express.Request, res: express.Response) => {
     res.status(404).type('text/plain').send('Only GET /metrics is served on this port.\n');
   });

@@ -127,21 +127,27 @@ function routePattern(req: Request): string {
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * GET /metrics. With a token, only `Authorization: Bearer <METRICS_TOKEN>` is answered (compared in
- * constant time over digests); without one, the caller must have made the endpoint unreachable from
- * outside (a separate METRICS_PORT on an internal interface).
+ * Who may scrape GET /metrics: with METRICS_TOKEN only `Authorization: Bearer <METRICS_TOKEN>` (compared in
+ * constant time over digests; anything else is a text/plain 401); without it, the caller decides (the API
+ * port asks for a bearer token with `metrics:read`, src/app.ts; a METRICS_PORT listener is open, its host
+ * being the protection).
  */
-export function metricsEndpoint(metrics: ServiceMetrics, token: string | undefined): RequestHandler {
-  const expected = token === undefined ? undefined : digest(token);
-  return async (req, res) => {
-    if (expected) {
-      const presented = /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.get('authorization') ?? '')?.[1];
-      if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res.status(401).type('text/plain').send('Send Authorization: Bearer <METRICS_TOKEN>.\n');
-        return;
-      }
+export function metricsTokenGuard(token: string): RequestHandler {
+  const expected = digest(token);
+  return (req, res, next) => {
+    const presented = /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.get('authorization') ?? '')?.[1];
+    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      res.status(401).type('text/plain').send('Send Authorization: Bearer <METRICS_TOKEN>.\n');
+      return;
     }
+    next();
+  };
+}
+
+/** GET /metrics itself, behind whichever guard the caller mounted before it. */
+export function metricsExposition(metrics: ServiceMetrics): RequestHandler {
+  return async (_req, res) => {
     const { contentType, body } = await metrics.exposition();
     res.setHeader('Cache-Control', 'no-store');
     res.type(contentType).send(body);

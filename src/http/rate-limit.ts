@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RequestError } from '../auth/errors.js';
 import type { RateLimitConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -120,3 +121,11 @@ export function rateLimitHeaders(state: BudgetState): Record<string, string> {
 
 /** Headers browsers may read from cross-origin answers (CORS `Access-Control-Expose-Headers`). */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'] as const;
+
+/** The caller's budget is spent; the auth step has set Retry-After and RateLimit-* headers. */
+export const rateLimited = (retryAfterS: number) =>
+  new RequestError('RATE_LIMITED', 'rate_limited', `Too many requests for this token; retry in ${retryAfterS} s.`);
+
+/** Too many refused bearer tokens from one client address (token guessing is slowed down, not just refused). */
+export const tooManyFailedAuthentications = (retryAfterS: number) =>
+  new RequestError('RATE_LIMITED', 'rate_limited', `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`);

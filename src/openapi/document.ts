@@ -3,6 +3,7 @@ import { CALLER_REQUEST_ID } from '../auth/request-context.js';
 import { CUSTOMER_LIMITS, addressSchema, phoneSchema } from '../domain/customers/customer.schemas.js';
 import { SSN_RULE } from '../domain/customers/ssn.js';
 import { idempotencyKeySchema } from '../domain/idempotency/idempotent-creation.js';
+import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/scope.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
@@ -352,7 +353,7 @@ function queryParameters(route: RestRoute): JsonSchema[] {
 }
 
 const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
-  first: 'Page size, 1 to 100.',
+  first: `Page size, 1 to ${PAGE_SIZE.max}.`,
   after: 'The `nextCursor` of the previous page.',
   resourceId: 'Only the events of this customer or account.',
   operation: 'Only events of this operation.',

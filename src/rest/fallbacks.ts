@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { logUnexpected } from '../http/errors.js';
 import type { Logger } from '../logging/logger.js';
 import { envelopeFamilyOf, sendEnvelope } from './envelope.js';
 import { routeNotFound, toHttpFailure } from './error-mapping.js';
@@ -11,13 +12,13 @@ export const unmatchedRoute: RequestHandler = () => {
 /**
  * Last in the app, for every error of every router: answers in the envelope and replaces Express's
  * default handler, which would print the error (body-parser's includes the raw body, possibly an SSN).
- * Unexpected errors are logged with the request's logger, by name, message and stack only.
+ * Unexpected errors are logged with the request's logger, without their message (src/http/errors.ts).
  */
 export function finalErrorHandler(fallbackLogger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const logger = res.locals.logger ?? fallbackLogger;
     const failure = toHttpFailure(error);
-    if (failure.unexpected) logger.error({ error: describeUnexpected(error) }, 'unexpected error while handling a request');
+    if (failure.unexpected) logUnexpected(logger, error);
     if (res.headersSent) {
       // Too late for an envelope: cut the connection so the client sees a failure, not a truncated success.
       res.destroy();
@@ -25,9 +26,4 @@ export function finalErrorHandler(fallbackLogger: Logger): ErrorRequestHandler {
     }
     sendEnvelope(res, envelopeFamilyOf(req.originalUrl), failure.status, { error: failure.body }, failure.headers);
   };
-}
-
-function describeUnexpected(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
-  return { name: error.name, message: error.message, stack: error.stack };
 }

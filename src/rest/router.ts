@@ -3,9 +3,9 @@ import type { RequestScope } from '../domain/scope.js';
 import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
+import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { createJsonBodyReader, type JsonBodyReader } from './json-body.js';
 import { presentAccount, presentAuditPage, presentCustomer } from './presenters.js';
 import { type HttpMethod, type OperationId, REST_ROUTES } from './routes.js';
 

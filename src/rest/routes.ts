@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { environmentNotFound, unauthenticated } from '../auth/errors.js';
 import { createAccountSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../domain/accounts/account.schemas.js';
 import { auditQuerySchema } from '../domain/audit/audit.schemas.js';
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
@@ -8,22 +9,19 @@ import {
   customerHasAccounts,
   customerNotFound,
   environmentNotAllowed,
-  environmentNotFound,
   fieldsNotUpdatable,
   idempotencyKeyInProgress,
   idempotencyKeyReused,
   insufficientScope,
   referencedCustomersNotFound,
-  rateLimited,
   serviceUnavailable,
-  tooManyFailedAuthentications,
-  unauthenticated,
   validationFailed,
 } from '../domain/errors.js';
 import type { AccessScope } from '../domain/scope.js';
 import { parseInput } from '../domain/validation.js';
 import type { EnvelopeFamily } from './envelope.js';
-import { malformedRequest, payloadTooLarge, unsupportedMediaType } from './error-mapping.js';
+import { malformedRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
+import { rateLimited, tooManyFailedAuthentications } from '../http/rate-limit.js';
 import {
   accountDataSchema,
   auditPageDataSchema,

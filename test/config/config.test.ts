@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { configProblems } from '../support/config.js';
 
 const key = () => randomBytes(32).toString('base64');
 const piiEnv = () => ({ PII_KEYS: `k1:${key()}`, PII_ACTIVE_KEY: 'k1', PII_BLIND_INDEX_KEY: key() });
@@ -9,14 +10,8 @@ const productionEnv = () => ({ NODE_ENV: 'production', API_TOKENS: 'a'.repeat(32
 
 /** The problems loadConfig reports for `env`; fails the test if it accepts it. */
 function problemsOf(env: Record<string, string | undefined>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/^Invalid configuration:/);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('the configuration was accepted');
+  expect(() => loadConfig(env)).toThrow(/^Invalid configuration:/);
+  return configProblems(env);
 }
 
 describe('loadConfig', () => {

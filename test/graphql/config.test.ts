@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { configProblems } from '../support/config.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
 const base = { API_TOKENS: 'a-token-of-at-least-16-chars', ...TEST_PII_ENV };
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig({ ...base, ...env });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-};
+const problems = (env: Record<string, string>) => configProblems({ ...base, ...env });
 
 describe('GraphQL configuration', () => {
   it('defaults: explorers, introspection and Apollo Studio CORS outside production; none in production', () => {

@@ -1,6 +1,8 @@
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerNotFound, DomainError, fieldsNotUpdatable, rateLimited, referencedCustomersNotFound, unauthenticated, validationFailed } from '../../src/domain/errors.js';
+import { unauthenticated } from '../../src/auth/errors.js';
+import { customerNotFound, DomainError, fieldsNotUpdatable, referencedCustomersNotFound, validationFailed } from '../../src/domain/errors.js';
+import { rateLimited } from '../../src/http/rate-limit.js';
 import { errorScope, formatGraphqlError, redactSyntaxError, redactValidationError, requestGraphqlError } from '../../src/graphql/error-mapping.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
@@ -46,13 +48,13 @@ describe('error mapping (one module, same codes as REST)', () => {
       headers: new Map([['www-authenticate', 'Bearer realm="customer-account-service", error="invalid_token", error_description="The bearer token is not valid."']]),
     });
     expect(requestGraphqlError(rateLimited(7)).extensions.http).toMatchObject({ status: 429 });
-    expect(requestGraphqlError(new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'x')).extensions.http).toMatchObject({ status: 503 });
+    expect(requestGraphqlError(new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'x')).extensions.http).toEqual({ status: 503, headers: new Map([['retry-after', '1']]) });
   });
 
-  it('masks anything unexpected as INTERNAL_ERROR with a fixed message', () => {
+  it('masks anything unexpected as INTERNAL_ERROR with the fixed message REST answers', () => {
     const formatted = format(located(new Error('relation "accounts" does not exist: SELECT * FROM accounts WHERE ssn = 123456789')));
     expect(formatted).toEqual({
-      message: 'An unexpected error occurred. Quote the requestId when reporting it.',
+      message: 'Something went wrong on our side. Quote the requestId if you report it.',
       path: ['field'],
       extensions: { code: 'INTERNAL_ERROR', requestId: 'req-1' },
     });
@@ -85,7 +87,7 @@ describe('an unexpected failure on a live service', () => {
     expect(errorCodes(result)).toEqual(['INTERNAL_ERROR']);
     expect(result.json.data).toEqual({ account: null });
     expect(result.json.errors[0]).toEqual({
-      message: 'An unexpected error occurred. Quote the requestId when reporting it.',
+      message: 'Something went wrong on our side. Quote the requestId if you report it.',
       locations: [{ line: 1, column: 19 }],
       path: ['account'],
       extensions: { code: 'INTERNAL_ERROR', requestId: 'internal-error-1' },

@@ -177,6 +177,32 @@ describe('no submitted value is ever echoed in an error', () => {
     expect(errorCodes(result)).toEqual(['PAYLOAD_TOO_LARGE']);
   });
 
+  it('body failures have the status, code and text of REST (src/http/errors.ts)', async () => {
+    const rest = await service.call('POST', '/sandbox/customer', { rawBody: '{"firstName": ', headers: { 'content-type': 'application/json' } });
+    const graphqlBody = await service.call('POST', '/sandbox/graphql', { rawBody: '{"query": ', headers: { 'content-type': 'application/json' } });
+    expect(graphqlBody.status).toBe(rest.status);
+    expect(graphqlBody.json.errors[0]).toMatchObject({ message: rest.json.error.message, extensions: { code: rest.json.error.code } });
+
+    const big = { query: '{ __typename }', variables: { padding: 'x'.repeat(70 * 1024) } };
+    const restBig = await service.call('POST', '/sandbox/customer', { body: big });
+    const graphqlBig = await service.call('POST', '/sandbox/graphql', { body: big });
+    expect([graphqlBig.status, graphqlBig.json.errors[0].message]).toEqual([restBig.status, restBig.json.error.message]);
+
+    const utf16 = { rawBody: '{}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } };
+    const restCharset = await service.call('POST', '/sandbox/customer', utf16);
+    const graphqlCharset = await service.call('POST', '/sandbox/graphql', utf16);
+    expect([graphqlCharset.status, graphqlCharset.json.errors[0].extensions.code, graphqlCharset.json.errors[0].message]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE', restCharset.json.error.message]);
+  });
+
+  it('reads no body before the token is accepted: a broken body with a wrong token is 401, as in REST', async () => {
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer not-a-token-of-this-service' };
+    const result = await service.call('POST', '/sandbox/graphql', { auth: false, rawBody: '{"query": ', headers });
+    expect(result.status).toBe(401);
+    expect(errorCodes(result)).toEqual(['UNAUTHENTICATED']);
+    const rest = await service.call('POST', '/sandbox/customer', { auth: false, rawBody: '{"firstName": ', headers });
+    expect(rest.status).toBe(401);
+  });
+
   it('and no log line of this file contains a test SSN or document locator number', () => {
     expect(service.logLines.length).toBeGreaterThan(10);
     for (const line of service.logLines) assertNoSensitiveValues(line, 'a log line');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { MAX_GRAPHQL_OPERATION_NAMES, ServiceMetrics } from '../../src/http/metrics.js';
 import { createCustomer } from '../rest/helpers.js';
+import { issueApiToken } from '../support/api-tokens.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
@@ -112,7 +113,7 @@ describe('METRICS_PORT with METRICS_TOKEN', () => {
   });
 });
 
-describe('without METRICS_PORT or METRICS_TOKEN', () => {
+describe('without METRICS_PORT or METRICS_TOKEN (the default)', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();
@@ -121,10 +122,39 @@ describe('without METRICS_PORT or METRICS_TOKEN', () => {
     await service?.stop();
   });
 
-  it('does not serve /metrics at all', async () => {
-    const res = await service.call('GET', '/metrics', { auth: false });
-    expect(res.status).toBe(404);
+  const REALM = 'Bearer realm="customer-account-service"';
+  const scrape = (authorization?: string) => service.call('GET', '/metrics', { auth: false, headers: authorization === undefined ? {} : { authorization } });
+
+  it('serves /metrics on the API port to bearer tokens with metrics:read: every API_TOKENS token, and managed tokens granted it', async () => {
     expect(service.metricsUrl).toBeUndefined();
+    const withStatic = await scrape(`Bearer ${service.token}`);
+    expect(withStatic.status).toBe(200);
+    expect(withStatic.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(withStatic.text).toContain('# TYPE http_requests_total counter');
+
+    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['metrics:read'] });
+    expect((await scrape(`Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('answers 401 without a token or with a refused one, never 404, and 403 to a token without metrics:read', async () => {
+    const missing = await scrape();
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe(REALM);
+    expect(missing.json.error.code).toBe('UNAUTHENTICATED');
+    expect(missing.text).not.toContain('http_requests_total');
+
+    const wrong = await scrape('Bearer not-a-token-of-this-service');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe(`${REALM}, error="invalid_token", error_description="The bearer token is not valid."`);
+
+    const { token } = await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read', 'accounts:read', 'audit:read'] });
+    const refused = await scrape(`Bearer ${token}`);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('FORBIDDEN');
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `${REALM}, error="insufficient_scope", error_description="The token lacks the scope this operation needs: metrics:read.", scope="metrics:read"`,
+    );
+    expect(refused.text).not.toContain('http_requests_total');
   });
 });
 
@@ -151,7 +181,7 @@ describe('recordGraphqlOperation (the GraphQL surface\'s hook)', () => {
 
 describe('metrics configuration', () => {
   const base = { NODE_ENV: 'test' };
-  it('is off by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
+  it('has no port or token by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
     expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '0.0.0.0', token: undefined });
     expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: undefined });
     expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(ConfigError);

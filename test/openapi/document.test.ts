@@ -5,6 +5,7 @@ import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_ERROR_CODES } from '../../src/auth/errors.js';
 import { ErrorCodes } from '../../src/domain/errors.js';
 import { buildOpenApiDocument, openApiJson, openApiPath } from '../../src/openapi/document.js';
 import { REST_ROUTES } from '../../src/rest/routes.js';
@@ -112,7 +113,7 @@ describe('the OpenAPI document', () => {
       expect([...byStatus.keys()]).toEqual(expect.arrayContaining(['401', '403', '404', '500', '503']));
     }
     const everyCode = new Set([...codesByOperation.values()].flatMap((byStatus) => [...byStatus.values()].flat()));
-    expect(ErrorCodes.filter((code) => !everyCode.has(code))).toEqual([]);
+    expect([...ErrorCodes, ...REQUEST_ERROR_CODES].filter((code) => !everyCode.has(code))).toEqual([]);
     for (const code of ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']) expect(everyCode).toContain(code);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableCounts } from '../support/database.js';
+import { expectNoChange as expectNoChangeIn } from '../support/database.js';
 import { buildAccountInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { ACCOUNT_DATA_KEYS, createAccount, createCustomer, expectFailure, expectSuccess } from './helpers.js';
@@ -10,12 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-async function expectNoChange<T>(request: () => Promise<T>): Promise<T> {
-  const before = await tableCounts(service.database.pool);
-  const result = await request();
-  expect(await tableCounts(service.database.pool)).toEqual(before);
-  return result;
-}
+/** Runs a request that must be refused and asserts that no table changed. */
+const expectNoChange = <T>(request: () => Promise<T>): Promise<T> => expectNoChangeIn(service.database.pool, request);
 
 const MISSING_ID = '0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableCounts } from '../support/database.js';
+import { expectNoChange as expectNoChangeIn } from '../support/database.js';
 import { buildCustomerInput, SENSITIVE_VALUES, uniqueDocumentLocatorNumber, uniqueSsn } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, CUSTOMER_DATA_KEYS, expectFailure, expectSuccess } from './helpers.js';
@@ -11,12 +11,7 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 /** Runs a request that must be refused and asserts that no table changed. */
-async function expectNoChange<T>(request: () => Promise<T>): Promise<T> {
-  const before = await tableCounts(service.database.pool);
-  const result = await request();
-  expect(await tableCounts(service.database.pool)).toEqual(before);
-  return result;
-}
+const expectNoChange = <T>(request: () => Promise<T>): Promise<T> => expectNoChangeIn(service.database.pool, request);
 
 describe('POST /{environment}/customer', () => {
   it('creates a customer: 201, data is exactly {customerId}, Location names the new record', async () => {

@@ -54,6 +54,36 @@ describe('scopes and environments', () => {
     expect(nested.json.errors[0].extensions.challenge).toEqual({ error: 'insufficient_scope', scope: 'accounts:read' });
   });
 
+  it('node(id) answers what the token may read, for every combination of read scopes', async () => {
+    const customerId = await createCustomer(service, buildCustomerInput());
+    const accountId = await createAccount(service, buildAccountInput([customerId]));
+    const NODE = 'query($id: ID!) { node(id: $id) { __typename id } }';
+    const customer = { __typename: 'Customer', id: customerId };
+    const account = { __typename: 'Account', id: accountId };
+    const FORBIDDEN = 'FORBIDDEN';
+    const cases: { scopes: ('customers:read' | 'accounts:read')[]; forCustomer: object | typeof FORBIDDEN | null; forAccount: object | typeof FORBIDDEN | null }[] = [
+      { scopes: ['customers:read', 'accounts:read'], forCustomer: customer, forAccount: account },
+      { scopes: ['customers:read'], forCustomer: customer, forAccount: null },
+      { scopes: ['accounts:read'], forCustomer: null, forAccount: account },
+      { scopes: [], forCustomer: FORBIDDEN, forAccount: FORBIDDEN },
+    ];
+    for (const { scopes, forCustomer, forAccount } of cases) {
+      const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes });
+      for (const [id, expected] of [[customerId, forCustomer], [accountId, forAccount]] as const) {
+        const res = await graphql(service, NODE, { id }, { headers: bearer(token) });
+        const label = `${scopes.join('+') || 'no read scope'} → ${id === customerId ? 'customer' : 'account'} id`;
+        expect(res.status, label).toBe(200);
+        if (expected === FORBIDDEN) {
+          expect(res.json.data, label).toEqual({ node: null });
+          expect(errorCodes(res), label).toEqual(['FORBIDDEN']);
+          expect(res.json.errors[0].extensions.challenge, label).toEqual({ error: 'insufficient_scope', scope: 'customers:read' });
+        } else {
+          expect(res.json, label).toEqual({ data: { node: expected } });
+        }
+      }
+    }
+  });
+
   it('a token bound to sandbox is refused on production-like: 403 with the same WWW-Authenticate as REST', async () => {
     const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
     const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: 'production-like', headers: bearer(token) });

@@ -1,10 +1,9 @@
 import { MAX_BEARER_TOKEN_LENGTH } from '../../src/auth/authenticator.js';
 import { loadConfig } from '../../src/config/config.js';
 import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
-import { AUDIT_PAGE } from '../../src/domain/audit/audit.schemas.js';
 import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/domain/idempotency/idempotent-creation.js';
-import { PAGE_SIZE } from '../../src/graphql/pagination.js';
+import { PAGE_SIZE } from '../../src/domain/pagination.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
 /**
@@ -45,8 +44,7 @@ export function renderLimitsTable(): string {
     ['Account `name`', chars(A.nameLength), '–', VALIDATION],
     ['Account `type`', chars(A.typeLength), '–', VALIDATION],
     ['`associatedCustomerIds`', `${items(A.associatedCustomers, 1)}, distinct`, '–', VALIDATION],
-    ['Page size: GraphQL `customers`, `accounts` (`first`)', `1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}`, '–', VALIDATION],
-    ['Page size: audit events (`first`), REST and GraphQL', `1–${AUDIT_PAGE.max}, default ${AUDIT_PAGE.default}`, '–', VALIDATION],
+    ['Page size of every list (`first`): GraphQL `customers`, `accounts`, `auditEvents`; REST audit events', `1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}`, '–', VALIDATION],
     ['GraphQL document size', `${g.maxTokens} lexical tokens`, '`GRAPHQL_MAX_TOKENS`', '400 `DOCUMENT_TOO_LARGE`'],
     ['GraphQL depth', `${g.maxDepth} nested selection sets`, '`GRAPHQL_MAX_DEPTH`', '400 `QUERY_TOO_DEEP`'],
     ['GraphQL aliases per operation', String(g.maxAliases), '`GRAPHQL_MAX_ALIASES`', '400 `TOO_MANY_ALIASES`'],

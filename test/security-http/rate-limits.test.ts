@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { configProblems } from '../support/config.js';
 import { errorCodes, graphql } from '../graphql/helpers.js';
 import { expectFailure } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
@@ -142,15 +143,7 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
 
 describe('rate limit configuration', () => {
   const base = { API_TOKENS: 'a-token-of-at-least-16-chars', ...TEST_PII_ENV };
-  const problems = (env: Record<string, string>) => {
-    try {
-      loadConfig({ ...base, ...env });
-    } catch (error) {
-      if (error instanceof ConfigError) return error.problems;
-      throw error;
-    }
-    return [];
-  };
+  const problems = (env: Record<string, string>) => configProblems({ ...base, ...env });
 
   it('is on by default, off under NODE_ENV=test unless set', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'production' }).rateLimit).toEqual({

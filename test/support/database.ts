@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { withDatabase } from './urls.js';
 
 export interface TestDatabase {
@@ -53,4 +53,12 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
   );
   const row = rows[0]!;
   return { customers: Number(row.customers), accounts: Number(row.accounts), links: Number(row.links) };
+}
+
+/** Runs a request that must be refused and asserts that no table changed; answers what the request answered. */
+export async function expectNoChange<T>(pool: pg.Pool, request: () => Promise<T>): Promise<T> {
+  const before = await tableCounts(pool);
+  const result = await request();
+  expect(await tableCounts(pool)).toEqual(before);
+  return result;
 }

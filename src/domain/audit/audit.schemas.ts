@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { isRecordId } from '../ids.js';
+import { PAGE_SIZE } from '../pagination.js';
 import { AUDIT_OPERATIONS } from './audit-event.js';
-
-export const AUDIT_PAGE = { default: 20, max: 100 } as const;
 
 const recordId = (what: string) => z.string({ error: 'Must be a string.' }).refine(isRecordId, `Must be ${what}.`);
 
@@ -18,8 +17,8 @@ export const auditQuerySchema = z
       .number({ error: 'Must be a whole number.' })
       .int('Must be a whole number.')
       .min(1, 'Must be at least 1.')
-      .max(AUDIT_PAGE.max, `Must be at most ${AUDIT_PAGE.max}.`)
-      .default(AUDIT_PAGE.default),
+      .max(PAGE_SIZE.max, `Must be at most ${PAGE_SIZE.max}.`)
+      .default(PAGE_SIZE.default),
     after: recordId('an eventId from a previous page').optional(),
     resourceId: recordId('a customerId or accountId').optional(),
     operation: z.enum(AUDIT_OPERATIONS, { error: `Must be one of ${AUDIT_OPERATIONS.join(', ')}.` }).optional(),

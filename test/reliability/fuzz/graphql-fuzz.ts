@@ -1,6 +1,7 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
+import { REQUEST_ERROR_CODES } from '../../../src/auth/errors.js';
 import { ErrorCodes } from '../../../src/domain/errors.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
 import { rowCounts, storageProblems } from '../support/consistency.js';
@@ -22,6 +23,7 @@ import { graphqlRequest, type GraphqlFuzzContext, type GraphqlFuzzRequest } from
  */
 export const GRAPHQL_ERROR_CODES = new Set<string>([
   ...ErrorCodes,
+  ...REQUEST_ERROR_CODES,
   ...Object.values(ApolloServerErrorCode).filter((code) => code !== ApolloServerErrorCode.INTERNAL_SERVER_ERROR),
   'MALFORMED_REQUEST',
   'PAYLOAD_TOO_LARGE',
@@ -31,7 +33,6 @@ export const GRAPHQL_ERROR_CODES = new Set<string>([
   'TOO_MANY_ALIASES',
   'TOO_MANY_ROOT_FIELDS',
   'QUERY_TOO_COMPLEX',
-  'RATE_LIMITED',
 ]);
 
 export type GraphqlFuzzOptions = FuzzOptions;

@@ -1,12 +1,13 @@
+import type { RequestErrorCode } from '../../../src/auth/errors.js';
 import type { ErrorCode } from '../../../src/domain/errors.js';
-import type { HttpOnlyErrorCode } from '../../../src/rest/error-mapping.js';
+import type { HttpOnlyErrorCode } from '../../../src/http/errors.js';
 
 /**
- * What a well-formed REST answer is, as data: every documented error code (src/domain/errors.ts and
- * src/rest/error-mapping.ts; the Record type fails to compile when a code is added there and not here)
+ * What a well-formed REST answer is, as data: every documented error code (src/domain/errors.ts,
+ * src/auth/errors.ts and src/http/errors.ts; the Record type fails to compile when a code is added there and not here)
  * with the statuses it may carry, and the detail codes of src/domain/validation.ts.
  */
-export const STATUS_BY_CODE: Record<ErrorCode | HttpOnlyErrorCode, readonly number[]> = {
+export const STATUS_BY_CODE: Record<ErrorCode | RequestErrorCode | HttpOnlyErrorCode, readonly number[]> = {
   VALIDATION_FAILED: [400],
   FIELD_NOT_UPDATABLE: [400],
   CUSTOMER_NOT_FOUND: [404, 422],

@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { unsupportedMediaType } from './error-mapping.js';
+import { unsupportedMediaType } from './errors.js';
 
 export type JsonBodyReader = (req: Request, res: Response) => Promise<unknown>;
 
@@ -8,8 +8,9 @@ const announcesBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * Reads a JSON request body with express.json (body-parser): size limit, UTF-8 only. Called by a route
- * after authentication, so no unauthenticated caller makes the service buffer a body.
+ * Reads a JSON request body with express.json (body-parser): size limit, UTF-8 only. Both surfaces call it
+ * after authentication (REST in each endpoint, GraphQL before Apollo), so no unauthenticated caller makes
+ * the service buffer a body. Its failures are classified by `bodyReadFailure` (src/http/errors.ts).
  *
  * - No body at all resolves to undefined; the domain then answers VALIDATION_FAILED ("must be a JSON object").
  * - A body of another media type is UNSUPPORTED_MEDIA_TYPE; `application/*+json` types are not accepted

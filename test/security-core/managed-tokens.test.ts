@@ -70,7 +70,7 @@ describe('managed API tokens', () => {
     await expect(contextFor(authenticator, token, 'production-like')).rejects.toMatchObject({
       code: 'FORBIDDEN',
       kind: 'forbidden',
-      challenge: { error: 'insufficient_scope' },
+      requiredScope: undefined,
     });
     const everywhere = await issue(['*'], ['customers:read']);
     expect((await contextFor(authenticator, everywhere.token, 'production-like')).scope.principal.environments).toBe('*');

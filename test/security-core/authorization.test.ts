@@ -48,7 +48,7 @@ describe('scopes: each operation needs exactly its scope', () => {
       await expect(call(h.scope('sandbox', { scopes: others }))).rejects.toMatchObject({
         code: 'FORBIDDEN',
         kind: 'forbidden',
-        challenge: { error: 'insufficient_scope', scope: operation.required },
+        requiredScope: operation.required,
       });
       expect(await writeCounts()).toBe(before);
     });
@@ -83,7 +83,7 @@ describe('environment-bound principals', () => {
       () => h.services.accounts.list(sandboxOnly('production-like'), { first: 1 }),
       () => h.services.audit.list(sandboxOnly('production-like'), {}),
     ]) {
-      await expect(call()).rejects.toMatchObject({ code: 'FORBIDDEN', challenge: { error: 'insufficient_scope' } });
+      await expect(call()).rejects.toMatchObject({ code: 'FORBIDDEN', kind: 'forbidden', requiredScope: undefined });
     }
     expect(await writeCounts()).toBe(before);
   });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createAuthenticator, MAX_BEARER_TOKEN_LENGTH } from '../../src/auth/authenticator.js';
 import { buildRequestContext } from '../../src/auth/request-context.js';
-import { bearerChallengeHeader } from '../../src/auth/www-authenticate.js';
+import type { RequestError } from '../../src/auth/errors.js';
+import { bearerChallengeHeader, challengeHeaderFor } from '../../src/auth/www-authenticate.js';
 import { PrismaApiTokenStore } from '../../src/db/api-token.store.js';
 import { withTranslatedErrors } from '../../src/db/errors.js';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma-client.js';
-import { type DomainError, forbidden, insufficientScope } from '../../src/domain/errors.js';
+import { forbidden, insufficientScope } from '../../src/domain/errors.js';
 import { ACCESS_SCOPES } from '../../src/domain/scope.js';
 import { createLogger } from '../../src/logging/logger.js';
 
@@ -16,7 +17,7 @@ const environments = new Set(['sandbox', 'production-like']);
 const authenticator = createAuthenticator({ staticTokens: [STATIC] });
 const context = (authorization: string | undefined, environment = 'sandbox', auth = authenticator) =>
   buildRequestContext({ requestId: 'r-1', environment, authorization, logger }, { environments, authenticator: auth });
-const failure = (authorization: string | undefined, environment = 'sandbox') => context(authorization, environment).then(() => undefined, (error: DomainError) => error);
+const failure = (authorization: string | undefined, environment = 'sandbox') => context(authorization, environment).then(() => undefined, (error: RequestError) => error);
 
 describe('request context and RFC 6750 challenges', () => {
   it('gives static API_TOKENS every scope in every environment', async () => {
@@ -51,11 +52,11 @@ describe('request context and RFC 6750 challenges', () => {
 
   it('renders insufficient_scope with the scope needed, and strips characters RFC 6750 forbids', () => {
     const error = insufficientScope('customers:write');
-    expect(bearerChallengeHeader(error.challenge!, error.message)).toBe(
+    expect(challengeHeaderFor(error)).toBe(
       'Bearer realm="customer-account-service", error="insufficient_scope", error_description="The token lacks the scope this operation needs: customers:write.", scope="customers:write"',
     );
     const odd = forbidden('say "hi" \\ bye\n');
-    expect(bearerChallengeHeader(odd.challenge!, odd.message)).toBe('Bearer realm="customer-account-service", error="insufficient_scope", error_description="say hi  bye"');
+    expect(challengeHeaderFor(odd)).toBe('Bearer realm="customer-account-service", error="insufficient_scope", error_description="say hi  bye"');
   });
 
   it('answers SERVICE_UNAVAILABLE, not 401, when the token database cannot be reached', async () => {

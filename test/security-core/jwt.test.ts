@@ -5,6 +5,7 @@ import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { JwtAuthenticator, type JwtVerifierOptions } from '../../src/auth/jwt.js';
 import { buildRequestContext } from '../../src/auth/request-context.js';
 import { loadConfig } from '../../src/config/config.js';
+import { configProblems } from '../support/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE as AUDIENCE, TEST_ISSUER as ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
 
@@ -171,7 +172,7 @@ describe('JWT bearer tokens in the request context', () => {
   it('act in their environments only (FORBIDDEN insufficient_scope elsewhere)', async () => {
     const token = await sign();
     expect((await context(token, 'sandbox')).scope.principal).toMatchObject({ id: 'jwt:user-123', kind: 'jwt' });
-    await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', challenge: { error: 'insufficient_scope' } });
+    await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', kind: 'forbidden', requiredScope: undefined });
   });
 
   it('expired tokens are UNAUTHENTICATED with an invalid_token challenge', async () => {
@@ -189,14 +190,7 @@ describe('JWT bearer tokens in the request context', () => {
 
 describe('OIDC configuration', () => {
   const base = { NODE_ENV: 'test', OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: AUDIENCE };
-  const problems = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-      return '';
-    } catch (error) {
-      return (error as Error).message;
-    }
-  };
+  const problems = (env: Record<string, string>) => configProblems(env).join('\n');
   const pem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
