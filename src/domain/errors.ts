@@ -1,3 +1,4 @@
+import { isRecordId } from './ids.js';
 import type { AccessScope } from './scope.js';
 
 /**
@@ -69,12 +70,17 @@ export const customerNotFound = () =>
 export const accountNotFound = () =>
   new DomainError('ACCOUNT_NOT_FOUND', 'not_found', 'No account with this id exists in this environment.');
 
-export const referencedCustomersNotFound = (customerIds: string[]) =>
+export const referencedCustomersNotFound = (customerIds: readonly string[]) =>
   new DomainError(
     'CUSTOMER_NOT_FOUND',
     'unprocessable_reference',
     `${customerIds.length} of the associated customers do not exist in this environment; see details.`,
-    customerIds.map((id) => ({ field: 'associatedCustomerIds', code: 'CUSTOMER_NOT_FOUND', message: `No customer ${id} in this environment.` })),
+    // A well-formed id is named (ids are not personal data); any other text is never echoed.
+    customerIds.map((id) => ({
+      field: 'associatedCustomerIds',
+      code: 'CUSTOMER_NOT_FOUND',
+      message: isRecordId(id) ? `No customer ${id} in this environment.` : 'No customer has this id: it is not an id the service issued.',
+    })),
   );
 
 export const customerAlreadyExists = () =>

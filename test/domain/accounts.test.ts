@@ -44,7 +44,6 @@ describe('creating an account', () => {
   it.each([
     ['empty', []],
     ['not a list', 'abc'],
-    ['a malformed id', ['not-a-uuid']],
     ['a number', [42]],
   ])('rejects associatedCustomerIds that is %s', async (_case, associatedCustomerIds) => {
     const error = await expectRejectedWithoutChange(
@@ -53,6 +52,21 @@ describe('creating an account', () => {
       { code: 'VALIDATION_FAILED' },
     );
     expect(detailFields(error).some((field) => field?.startsWith('associatedCustomerIds'))).toBe(true);
+  });
+
+  it('answers CUSTOMER_NOT_FOUND for an id of the wrong shape, like a well-formed unknown id, without echoing it', async () => {
+    const existing = await newCustomerId();
+    const unknown = unknownId();
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.scope(), buildAccountInput([existing, 'not-a-uuid-123-45-6789', unknown])),
+      { code: 'CUSTOMER_NOT_FOUND', kind: 'unprocessable_reference' },
+    );
+    expect(error.details?.map((detail) => detail.message)).toEqual([
+      'No customer has this id: it is not an id the service issued.',
+      `No customer ${unknown} in this environment.`,
+    ]);
+    expect(JSON.stringify(error)).not.toContain('123-45-6789');
   });
 
   it('rejects the same customer twice, whatever the letter case', async () => {

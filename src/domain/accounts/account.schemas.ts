@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isRecordId } from '../ids.js';
 import { list, text, upperSnakeCase } from '../validation.js';
 import { isDepositCurrency } from './currencies.js';
 
@@ -7,6 +6,7 @@ export const ACCOUNT_LIMITS = {
   nameLength: 100,
   typeLength: 64,
   associatedCustomers: 20,
+  customerIdLength: 64,
 } as const;
 
 const currencySchema = z
@@ -15,9 +15,15 @@ const currencySchema = z
   .regex(/^[A-Z]{3}$/, { message: 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.', abort: true })
   .refine(isDepositCurrency, 'Must be an active ISO 4217 currency code.');
 
+/**
+ * Any string up to the length of a plausible id: an id of the wrong shape names no customer, so the account
+ * is refused with CUSTOMER_NOT_FOUND (422) like a well-formed unknown id, as `GET /{env}/customer/{malformed}`
+ * answers 404. Only a non-string or an absurd length is VALIDATION_FAILED.
+ */
 const customerIdSchema = z
   .string({ error: 'Must be a string.' })
-  .refine(isRecordId, 'Must be a customerId returned when the customer was created.');
+  .min(1, 'Must be a customerId returned when the customer was created.')
+  .max(ACCOUNT_LIMITS.customerIdLength, `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`);
 
 export const createAccountSchema = z.strictObject({
   associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(

@@ -17,7 +17,7 @@ import {
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
-    private readonly stores: Pick<Stores, 'accounts'>,
+    private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
     private readonly creation: IdempotentCreation,
   ) {}
 
@@ -31,6 +31,7 @@ export class AccountService {
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
+    if (!customerIds.every(isRecordId)) throw await this.missingCustomers(scope, customerIds);
     const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
     const audit = auditEventFor(scope, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
@@ -42,6 +43,13 @@ export class AccountService {
       if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
       return creation.outcome;
     });
+  }
+
+  /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
+  private async missingCustomers(scope: RequestScope, customerIds: readonly string[]) {
+    const found = await this.stores.customers.findByIds(scope.environment, customerIds.filter(isRecordId));
+    const existing = new Set(found.map((customer) => customer.customerId));
+    return referencedCustomersNotFound(customerIds.filter((id) => !existing.has(id)));
   }
 
   async get(scope: RequestScope, accountId: string): Promise<Account> {
