@@ -3,6 +3,7 @@ import { idempotencyKeyInProgress } from '../domain/errors.js';
 import type { AccountCreation, AccountStore, CreationEffects, NewAccountRecord, PageRequest, WriteEffects } from '../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
 import { isLockTimeout } from './errors.js';
+import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { idList, queryRows, statement } from './sql.js';
 import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
@@ -31,8 +32,7 @@ const insertSql = (withKey: boolean) =>
 const SQL = {
   insert: statement('account_insert', insertSql(false)),
   insertWithKey: statement('account_insert_with_key', insertSql(true)),
-  // Hot reads (every GET and GraphQL loader batch): one statement with the customer ids, named.
-  findById: statement('account_find_by_id', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2`),
+  // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
   update: statement(
     'account_update',
@@ -54,6 +54,8 @@ const SQL = {
 
 /** Accounts on PostgreSQL, through Prisma Client. */
 export class PrismaAccountStore implements AccountStore {
+  private readonly byId = new CoalescedReads<Account>((environment, ids) => this.findByIds(environment, ids), (account) => account.accountId);
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
@@ -75,9 +77,9 @@ export class PrismaAccountStore implements AccountStore {
     return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
   }
 
-  async findById(environment: string, id: string): Promise<Account | null> {
-    const [row] = await queryRows<AccountRow>(this.prisma, SQL.findById, [id, environment]);
-    return row ? toAccount(row) : null;
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/coalesced-reads.ts). */
+  findById(environment: string, id: string): Promise<Account | null> {
+    return this.byId.load(environment, id.toLowerCase());
   }
 
   async findByIds(environment: string, ids: readonly string[]): Promise<Account[]> {

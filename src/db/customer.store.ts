@@ -3,6 +3,7 @@ import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/error
 import type { CreationEffects, CreationOutcome, CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord, PageRequest, WriteEffects } from '../domain/ports.js';
 import { CUSTOMER_COLUMNS, type CustomerRow, toCustomer } from './columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './errors.js';
+import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { jsonParameter, queryRows, statement } from './sql.js';
 import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
@@ -31,8 +32,7 @@ const insertSql = (withKey: boolean) =>
 const SQL = {
   insert: statement('customer_insert', insertSql(false)),
   insertWithKey: statement('customer_insert_with_key', insertSql(true)),
-  // Hot reads (every GET and GraphQL loader batch): one statement with the account ids, named.
-  findById: statement('customer_find_by_id', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.id = $1::uuid AND c.environment = $2`),
+  // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
   findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
   // An absent change is NULL and keeps the stored value (the domain never sets these fields to null).
   update: statement(
@@ -61,6 +61,8 @@ const SQL = {
 
 /** Customers on PostgreSQL, through Prisma Client. */
 export class PrismaCustomerStore implements CustomerStore {
+  private readonly byId = new CoalescedReads<Customer>((environment, ids) => this.findByIds(environment, ids), (customer) => customer.customerId);
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
@@ -96,9 +98,9 @@ export class PrismaCustomerStore implements CustomerStore {
     }
   }
 
-  async findById(environment: string, id: string): Promise<Customer | null> {
-    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.findById, [id, environment]);
-    return row ? toCustomer(row) : null;
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/coalesced-reads.ts). */
+  findById(environment: string, id: string): Promise<Customer | null> {
+    return this.byId.load(environment, id.toLowerCase());
   }
 
   async findByIds(environment: string, ids: readonly string[]): Promise<Customer[]> {

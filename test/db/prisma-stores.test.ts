@@ -126,6 +126,39 @@ describe('writes through Prisma: one statement each, no interactive transaction'
   });
 });
 
+describe('look-ups by id from concurrent requests', () => {
+  it('are coalesced into one statement per environment, each caller getting its own record or null', async () => {
+    const stores = createStores(prisma);
+    const ids = await Promise.all([1, 2, 3].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId));
+    const unknown = randomUUID();
+    let found: unknown[] = [];
+    const names = await statementsOf(async () => {
+      found = await Promise.all([
+        ...ids.map((id) => stores.customers.findById('sandbox', id)),
+        stores.customers.findById('sandbox', ids[0]!.toUpperCase()),
+        stores.customers.findById('sandbox', unknown),
+        stores.customers.findById('production-like', ids[1]!),
+      ]);
+    });
+    expect(names).toEqual(['cas_customer_find_by_ids', 'cas_customer_find_by_ids']);
+    expect(found.map((customer) => (customer as { customerId: string } | null)?.customerId ?? null)).toEqual([...ids, ids[0], null, null]);
+  });
+
+  it('leave a lone look-up alone: one statement, no waiting for company', async () => {
+    const { value } = await services.customers.create(scope(), buildCustomerInput());
+    const names = await statementsOf(() => createStores(prisma).customers.findById('sandbox', value.customerId));
+    expect(names).toEqual(['cas_customer_find_by_ids']);
+  });
+
+  it('read afresh every time: a write acknowledged before the read is seen', async () => {
+    const stores = createStores(prisma);
+    const { value } = await services.customers.create(scope(), buildCustomerInput());
+    expect((await stores.customers.findById('sandbox', value.customerId))?.preferredName).not.toBe('Fresh');
+    await services.customers.update(scope(), value.customerId, { preferredName: 'Fresh' });
+    expect((await stores.customers.findById('sandbox', value.customerId))?.preferredName).toBe('Fresh');
+  });
+});
+
 describe('statement names', () => {
   it('names exactly the declared raw statements: the typed API and ad-hoc raw SQL stay unnamed, so names are bounded', async () => {
     await services.customers.create(scope(), buildCustomerInput());
