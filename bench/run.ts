@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type ContenderName, startExpressPrisma, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
-import { type BenchOptions, parseOptions, USAGE, UsageError } from './lib/options.js';
+import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from './lib/reference-node.js';
@@ -169,10 +169,32 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   const prefix = options.quick ? 'quick-' : '';
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const markdown = renderMarkdown(report);
+  // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
+  for (const old of readdirSync(outDir)) {
+    if (old.endsWith('.json') && old.startsWith(prefix) && (prefix !== '' || !old.startsWith('quick-'))) rmSync(path.join(outDir, old));
+  }
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
+  if (!options.quick && options.outDir === DEFAULT_OUT_DIR && SCENARIO_NAMES.every((name) => options.scenarios.includes(name))) updateReadme(markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
+}
+
+/** The README's performance table is the latest full run's, between its markers (never edited by hand). */
+function updateReadme(markdown: string): void {
+  const readme = path.join(repoRoot, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const start = '<!-- bench-results:start -->';
+  const end = '<!-- bench-results:end -->';
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) {
+    log('README.md has no bench-results markers: table not updated');
+    return;
+  }
+  const body = markdown.replace(/^## Benchmark .*\n/, `Latest full run (\`bench/results/latest.md\`):\n`);
+  writeFileSync(readme, `${text.slice(0, from + start.length)}\n${body.trim()}\n${text.slice(to)}`);
+  log('README.md performance table updated');
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 
+/** Where results go unless --out says otherwise; only a full run there updates the README's table. */
+export const DEFAULT_OUT_DIR = 'bench/results';
+
 export const SCENARIO_NAMES = [
   'rest-get-customer',
   'rest-get-account',
@@ -135,7 +138,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
     pgbenchScale: positiveInteger('--pgbench-scale', values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE, quick ? 1 : 10),
     build: !flag(values['no-build'], env.BENCH_NO_BUILD),
-    outDir: values.out ?? (env.BENCH_OUT || 'bench/results'),
+    outDir: values.out ?? (env.BENCH_OUT || DEFAULT_OUT_DIR),
     serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),
     keepData: flag(values['keep-data'], env.BENCH_KEEP_DATA),
   };

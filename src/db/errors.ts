@@ -77,7 +77,17 @@ export function translateDatabaseError(error: unknown): unknown {
   return error;
 }
 
-/** Wraps every method of a store so that database failures reach the domain already translated. */
+/** A serialization failure or a deadlock: PostgreSQL rolled the statement back, and running it again may succeed. */
+export const isRetryableConflict = (error: unknown): boolean => ['40001', '40P01'].includes(sqlState(error) ?? '');
+
+/** How many times a store call runs at most when PostgreSQL reports a retryable conflict. */
+export const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Wraps every method of a store so that database failures reach the domain already translated, and a
+ * serialization failure or deadlock is retried (every store method is one statement, or one transaction of
+ * its own, which PostgreSQL rolled back whole: running it again is safe) instead of surfacing as a 500.
+ */
 export function withTranslatedErrors<T extends object>(store: T): T {
   // One wrapper per method and store, made on first use (stores on the pool live as long as the process).
   const wrapped = new Map<PropertyKey, unknown>();
@@ -88,10 +98,13 @@ export function withTranslatedErrors<T extends object>(store: T): T {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       const method = async (...args: unknown[]) => {
-        try {
-          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        } catch (error) {
-          throw translateDatabaseError(error);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } catch (error) {
+            if (attempt < CONFLICT_ATTEMPTS && isRetryableConflict(error)) continue;
+            throw translateDatabaseError(error);
+          }
         }
       };
       wrapped.set(property, method);

@@ -126,6 +126,36 @@ describe('writes through Prisma: one statement each, no interactive transaction'
   });
 });
 
+describe('conflicts', () => {
+  it('retries a statement PostgreSQL aborted as a deadlock victim, instead of answering 500', async () => {
+    const ids = (await Promise.all([1, 2].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId))).sort();
+    const [first, second] = ids as [string, string];
+    const blocker = await database.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [second]);
+      sent.length = 0;
+      // The account's statement locks its customers in id order: it holds `first`, then waits for `second`.
+      const creation = services.accounts.create(scope(), buildAccountInput([first, second]));
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'");
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Now the blocker waits for `first`: a cycle. The statement that waited first detects it and is the victim.
+      await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [first]);
+      await blocker.query('ROLLBACK');
+      const { value: account } = await creation;
+      expect(account.customerIds).toEqual([first, second]);
+      expect(sent.filter((query) => query.name === 'cas_account_insert')).toHaveLength(2);
+      expect(await count('accounts', 'id = $1', [account.accountId])).toBe(1);
+      expect(await count('audit_events', 'resource_id = $1', [account.accountId])).toBe(1);
+    } finally {
+      blocker.release();
+    }
+  });
+});
+
 describe('look-ups by id from concurrent requests', () => {
   it('are coalesced into one statement per environment, each caller getting its own record or null', async () => {
     const stores = createStores(prisma);
