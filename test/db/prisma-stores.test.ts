@@ -189,6 +189,35 @@ describe('look-ups by id from concurrent requests', () => {
   });
 });
 
+describe('link walks from concurrent requests', () => {
+  it('share one statement, and each caller gets exactly what its own roots reach', async () => {
+    const stores = createStores(prisma);
+    const households = await Promise.all(
+      [1, 2].map(async () => {
+        const ids = await Promise.all([1, 2].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId));
+        const { value: account } = await services.accounts.create(scope(), buildAccountInput(ids));
+        return { customerIds: ids, accountId: account.accountId };
+      }),
+    );
+    let walks: { customers: { customerId: string }[]; accounts: { accountId: string }[] }[] = [];
+    const names = await statementsOf(async () => {
+      walks = await Promise.all([
+        stores.links.findLinkedIds('sandbox', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedIds('sandbox', { customerIds: [], accountIds: [households[1]!.accountId] }, 1),
+        stores.links.findLinkedIds('sandbox', { customerIds: [households[1]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedIds('production-like', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
+      ]);
+    });
+    // One statement per (environment, depth): sandbox at depth 2, sandbox at depth 1, production-like at depth 2.
+    expect(names).toEqual(['cas_links_ids', 'cas_links_ids', 'cas_links_ids']);
+    const ids = (walk: (typeof walks)[number]) => [...walk.customers.map((c) => c.customerId), ...walk.accounts.map((a) => a.accountId)].sort();
+    expect(ids(walks[0]!)).toEqual([...households[0]!.customerIds, households[0]!.accountId].sort());
+    expect(ids(walks[1]!)).toEqual([...households[1]!.customerIds, households[1]!.accountId].sort());
+    expect(ids(walks[2]!)).toEqual([...households[1]!.customerIds, households[1]!.accountId].sort());
+    expect(ids(walks[3]!)).toEqual([]);
+  });
+});
+
 describe('statement names', () => {
   it('names exactly the declared raw statements: the typed API and ad-hoc raw SQL stay unnamed, so names are bounded', async () => {
     await services.customers.create(scope(), buildCustomerInput());
