@@ -134,7 +134,8 @@ class CoalescedWalks<C, A> {
         const accountIds = [...new Set(group.flatMap((key) => key.roots.accountIds.map((id) => id.toLowerCase())))];
         try {
           const rows = await queryRows<WalkRow>(this.prisma, this.sql, [environment, customerIds, accountIds, depth]);
-          for (const key of group) results.set(key, this.reachedFrom(key.roots, rows));
+          const byRoot = indexByRoot(rows);
+          for (const key of group) results.set(key, this.reachedFrom(key.roots, byRoot));
         } catch (error) {
           for (const key of group) results.set(key, error instanceof Error ? error : new Error(String(error)));
         }
@@ -143,15 +144,31 @@ class CoalescedWalks<C, A> {
     return keys.map((key) => results.get(key)!);
   }
 
-  /** The rows reached from these roots, each record once, sorted by kind. */
-  private reachedFrom(roots: LinkRoots, rows: readonly WalkRow[]): { customers: C[]; accounts: A[] } {
-    const mine = new Set([...roots.customerIds, ...roots.accountIds].map((id) => id.toLowerCase()));
+  /** The records reached from these roots, each once, sorted by kind: work in the size of the answer, not of the batch. */
+  private reachedFrom(roots: LinkRoots, byRoot: ReadonlyMap<string, WalkRow[]>): { customers: C[]; accounts: A[] } {
+    const seen = new Set<WalkRow>();
     const linked: { customers: C[]; accounts: A[] } = { customers: [], accounts: [] };
-    for (const row of rows) {
-      if (!idList(row.roots).some((root) => mine.has(root))) continue;
-      if (row.kind === 'c') linked.customers.push(this.toCustomerResult(row));
-      else linked.accounts.push(this.toAccountResult(row));
+    for (const root of [...roots.customerIds, ...roots.accountIds]) {
+      for (const row of byRoot.get(root.toLowerCase()) ?? []) {
+        if (seen.has(row)) continue;
+        seen.add(row);
+        if (row.kind === 'c') linked.customers.push(this.toCustomerResult(row));
+        else linked.accounts.push(this.toAccountResult(row));
+      }
     }
     return linked;
   }
+}
+
+/** The walk's rows by each root that reached them (a row reached from several roots is listed under each). */
+function indexByRoot(rows: readonly WalkRow[]): Map<string, WalkRow[]> {
+  const byRoot = new Map<string, WalkRow[]>();
+  for (const row of rows) {
+    for (const root of idList(row.roots)) {
+      const reached = byRoot.get(root);
+      if (reached) reached.push(row);
+      else byRoot.set(root, [row]);
+    }
+  }
+  return byRoot;
 }
