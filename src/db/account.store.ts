@@ -1,6 +1,17 @@
 import type { Account } from '../domain/accounts/account.js';
 import { idempotencyKeyInProgress } from '../domain/errors.js';
-import type { AccountCreation, AccountStore, CreationEffects, NewAccountRecord, PageRequest, WriteEffects } from '../domain/ports.js';
+import type { AccountFlag } from '../domain/ledger/transaction.js';
+import type {
+  AccountChange,
+  AccountCreation,
+  AccountDeletion,
+  AccountStore,
+  AccountUpdate,
+  CreationEffects,
+  NewAccountRecord,
+  PageRequest,
+  WriteEffects,
+} from '../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
 import { isLockTimeout } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
@@ -34,21 +45,86 @@ const SQL = {
   insertWithKey: statement('account_insert_with_key', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
+  // The currency stays once the account has ledger entries (docs/decisions.md, "Ledger"): checked on the
+  // locked row, so a posting running at the same time cannot slip between the check and the change.
   update: statement(
     'account_update',
-    `WITH updated AS (
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed FROM accounts a
+       WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), updated AS (
        UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
-       WHERE a.id = $1::uuid AND a.environment = $2
+       FROM target t WHERE a.id = t.id AND t.allowed
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(5, 'updated')})
-     SELECT * FROM updated`,
+     SELECT (SELECT count(*)::int FROM target) AS found, updated.* FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
-  // Links go with the account (ON DELETE CASCADE), in the same statement.
+  // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
+  // CASCADE); its ledger entries stay (no foreign key), as the audit trail does.
   delete: statement(
     'account_delete',
-    `WITH deleted AS (DELETE FROM accounts WHERE id = $1::uuid AND environment = $2 RETURNING id),
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty FROM accounts a
+       WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
+     ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty RETURNING a.id),
           audit AS (${auditInsert(3, 'deleted')})
-     SELECT count(*)::int AS deleted FROM deleted`,
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM deleted) AS deleted`,
+  ),
+  list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
+  // The account is locked first (as a posting does), so two changes of its customers run one after the other.
+  addCustomer: statement(
+    'account_add_customer',
+    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+     customer AS MATERIALIZED (SELECT c.id FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present,
+              coalesce(max(ac.position), -1) AS last
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position)
+       SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
+       RETURNING account_id
+     ), audit AS (${auditInsert(5, 'changed')})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
+            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  removeCustomer: statement(
+    'account_remove_customer',
+    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       DELETE FROM account_customers ac USING target t, current cur
+       WHERE ac.account_id = t.id AND ac.customer_id = $3::uuid AND cur.linked > 1
+       RETURNING ac.account_id
+     ), audit AS (${auditInsert(4, 'changed')})
+     SELECT (SELECT count(*)::int FROM target) AS account, cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  setFlag: statement(
+    'account_set_flag',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), changed AS (
+       UPDATE accounts a SET flags = CASE WHEN $4::boolean THEN array_append(a.flags, $3::text) ELSE array_remove(a.flags, $3::text) END,
+              updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.present <> $4::boolean
+       RETURNING a.id
+     ), audit AS (${auditInsert(5, 'changed')})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  setOverdraftLimit: statement(
+    'account_set_overdraft_limit',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, a.overdraft_limit <> $3::numeric AS differs FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), changed AS (
+       UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.differs
+       RETURNING a.id
+     ), audit AS (${auditInsert(4, 'changed')})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
   ),
 };
 
@@ -87,34 +163,69 @@ export class PrismaAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<Account | null> {
-    const [row] = await queryRows<AccountRow>(this.prisma, SQL.update, [id, environment, changes.name, changes.currency, ...auditValues(effects.audit)]);
-    return row ? toAccount(row) : null;
+  async update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate> {
+    const [row] = await queryRows<{ found: number } & Partial<AccountRow>>(this.prisma, SQL.update, [id, environment, changes.name, changes.currency, ...auditValues(effects.audit)]);
+    if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.id === null || row!.id === undefined) return { outcome: 'currency-locked' };
+    return { outcome: 'updated', account: toAccount(row as AccountRow) };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects): Promise<boolean> {
-    const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
-    return row!.deleted > 0;
+  async delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion> {
+    const [row] = await queryRows<{ found: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+    if (row!.found === 0) return { outcome: 'not-found' };
+    return { outcome: row!.deleted > 0 ? 'deleted' : 'balance-not-zero' };
   }
 
-  /** A page in id order: the typed API (two statements: accounts, then their links), rare enough not to matter. */
+  async addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
+      id,
+      environment,
+      customerId,
+      limit,
+      ...auditValues(effects.audit),
+    ]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.customer === 0) return { outcome: 'customer-not-found' };
+    if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
+      id,
+      environment,
+      customerId,
+      ...auditValues(effects.audit),
+    ]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (!row!.present) return { outcome: 'customer-not-found' };
+    if (row!.changed === 0) return { outcome: 'last-customer' };
+    return this.changed(environment, id, true);
+  }
+
+  async setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setFlag, [id, environment, flag, on, ...auditValues(effects.audit)]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [id, environment, limit, ...auditValues(effects.audit)]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  /** The account as it is after a change (a second statement: these changes are rare). */
+  private async changed(environment: string, id: string, changed: boolean): Promise<AccountChange> {
+    const [account] = await this.findByIds(environment, [id]);
+    // Deleted between the change and this read: as if the change had found no account.
+    if (!account) return { outcome: 'account-not-found' };
+    return { outcome: changed ? 'changed' : 'unchanged', account };
+  }
+
+  /** A page in id order. */
   async list(environment: string, page: PageRequest): Promise<Account[]> {
-    const accounts = await this.prisma.account.findMany({
-      where: { environment, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
-      orderBy: { id: 'asc' },
-      take: page.first,
-      select: { id: true, type: true, name: true, currency: true, amount: true, flags: true, customerLinks: { select: { customerId: true }, orderBy: { position: 'asc' } } },
-    });
-    return accounts.map((account) => ({
-      accountId: account.id,
-      type: account.type,
-      name: account.name,
-      // Prisma's Decimal prints the exact value in its shortest form ("0", "12.5"), as trim_scale does.
-      amount: account.amount.toFixed(),
-      currency: account.currency,
-      customerIds: account.customerLinks.map((link) => link.customerId),
-      transactions: [],
-      flags: account.flags,
-    }));
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.list, [environment, page.after ?? null, page.first]);
+    return rows.map(toAccount);
   }
 }

@@ -1,6 +1,7 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
-import type { AccountModel, CustomerModel } from './generated/prisma/models.js';
+import { type EntryType, RECENT_TRANSACTIONS, type Transaction, type TransactionStatus } from '../domain/ledger/transaction.js';
+import type { AccountModel, CustomerModel, LedgerEntryModel } from './generated/prisma/models.js';
 import { idList } from './sql.js';
 
 /**
@@ -25,13 +26,38 @@ export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
 export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
 
+/** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
+const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A ledger entry (alias `e`) as a transaction. trim_scale gives every amount as the shortest exact
+ * decimal ("0", "12.5"), never a float; the instants are text so that rows and JSON aggregates agree.
+ */
+export const TRANSACTION_COLUMNS = `e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  ${isoInstant('e.created_at')} AS "createdAt", ${isoInstant('e.posted_at')} AS "postedAt", ${isoInstant('e.voided_at')} AS "voidedAt",
+  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId"`;
+
+/**
+ * The account's newest transactions as one JSON array. An account without entries (most reads) skips
+ * the look-up; otherwise it is one probe of the (account_id, seq) index.
+ */
+const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, ${TRANSACTION_COLUMNS} FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT ${RECENT_TRANSACTIONS}) recent) END`;
+
 /** trim_scale gives the amount as the shortest exact decimal ("0", "12.5"), never a float. */
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
-  ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds"`;
+  ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /** NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. */
 export const NO_ACCOUNT_FIELDS =
-  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds"';
+  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
+  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions';
 
 export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
 
@@ -46,11 +72,50 @@ export type CustomerRow = Pick<CustomerModel, 'id' | 'preferredName' | 'firstNam
 };
 
 export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' | 'flags'> & {
-  /** Exact decimal text (trim_scale). */
+  /** Exact decimal text (trim_scale), as are pending, available and overdraftLimit. */
   amount: string;
+  pending: string;
+  available: string;
+  overdraftLimit: string;
   /** Comma-separated (see idList). */
   customerIds: string;
+  /** TRANSACTION_COLUMNS of the newest entries, as JSON. */
+  transactions: TransactionRow[];
 };
+
+export type TransactionRow = Pick<LedgerEntryModel, 'currency' | 'description'> & {
+  transactionId: string;
+  accountId: string;
+  type: EntryType;
+  status: TransactionStatus;
+  amount: string;
+  authorizedAmount: string;
+  balanceAfter: string | null;
+  createdAt: string;
+  postedAt: string | null;
+  voidedAt: string | null;
+  expiresAt: string | null;
+  transferId: string | null;
+  reversesTransactionId: string | null;
+};
+
+export const toTransaction = (row: TransactionRow): Transaction => ({
+  transactionId: row.transactionId,
+  accountId: row.accountId,
+  type: row.type,
+  amount: row.amount,
+  authorizedAmount: row.authorizedAmount,
+  currency: row.currency,
+  description: row.description,
+  status: row.status,
+  balanceAfter: row.balanceAfter,
+  createdAt: row.createdAt,
+  postedAt: row.postedAt,
+  voidedAt: row.voidedAt,
+  expiresAt: row.expiresAt,
+  transferId: row.transferId,
+  reversesTransactionId: row.reversesTransactionId,
+});
 
 export const toCustomer = (row: CustomerRow): Customer => ({
   customerId: row.id,
@@ -72,6 +137,8 @@ export const toAccount = (row: AccountRow): Account => ({
   amount: row.amount,
   currency: row.currency,
   customerIds: idList(row.customerIds),
-  transactions: [],
+  transactions: row.transactions.map(toTransaction),
   flags: row.flags,
+  balance: { posted: row.amount, pending: row.pending, available: row.available },
+  overdraftLimit: row.overdraftLimit,
 });

@@ -4,6 +4,7 @@ import { PrismaAuditStore } from './audit.store.js';
 import { PrismaCustomerStore } from './customer.store.js';
 import { withTranslatedErrors } from './errors.js';
 import { PrismaIdempotencyStore } from './idempotency.store.js';
+import { PrismaLedgerStore } from './ledger.store.js';
 import { PrismaLinkReadModel } from './link.read-model.js';
 import type { PrismaClient } from './prisma-client.js';
 
@@ -21,6 +22,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
+    ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
     audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
     idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
   };

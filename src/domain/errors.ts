@@ -18,6 +18,23 @@ export const ErrorCodes = [
   'FORBIDDEN',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
+  // The ledger (src/domain/ledger): each refusal writes nothing.
+  'TRANSACTION_NOT_FOUND',
+  'INSUFFICIENT_FUNDS',
+  'CURRENCY_MISMATCH',
+  'ACCOUNT_FROZEN',
+  'DEBITS_BLOCKED',
+  'CREDITS_BLOCKED',
+  'TRANSACTION_NOT_PENDING',
+  'TRANSACTION_NOT_POSTED',
+  'TRANSACTION_ALREADY_REVERSED',
+  'REVERSAL_NOT_REVERSIBLE',
+  'HOLD_EXPIRED',
+  'AMOUNT_EXCEEDS_HOLD',
+  'ACCOUNT_BALANCE_NOT_ZERO',
+  'ACCOUNT_HAS_TRANSACTIONS',
+  'ACCOUNT_NEEDS_A_CUSTOMER',
+  'ACCOUNT_CUSTOMER_LIMIT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -125,3 +142,60 @@ export const idempotencyKeyInProgress = () =>
     'conflict',
     'A request with this Idempotency-Key is still being processed; retry shortly to receive its result.',
   );
+
+export const transactionNotFound = () =>
+  new DomainError('TRANSACTION_NOT_FOUND', 'not_found', 'No transaction with this id exists on this account.');
+
+/** A transfer names an account that does not exist: the request refers to it, it is not the addressed resource. */
+export const referencedAccountNotFound = (field: string) =>
+  new DomainError('ACCOUNT_NOT_FOUND', 'unprocessable_reference', 'An account of the transfer does not exist in this environment; see details.', [
+    { field, code: 'ACCOUNT_NOT_FOUND', message: 'No account with this id exists in this environment.' },
+  ]);
+
+export const insufficientFunds = () =>
+  new DomainError('INSUFFICIENT_FUNDS', 'conflict', 'The debit would take the available balance below the overdraft limit; nothing was posted.');
+
+export const currencyMismatch = () =>
+  new DomainError('CURRENCY_MISMATCH', 'unprocessable', 'Both accounts of a transfer must hold the same currency; nothing was posted.');
+
+export const accountFrozen = () =>
+  new DomainError('ACCOUNT_FROZEN', 'conflict', 'The account is frozen: nothing posts on it until the FROZEN flag is cleared.');
+
+export const debitsBlocked = () =>
+  new DomainError('DEBITS_BLOCKED', 'conflict', 'Debits are blocked on the account (flag DEBITS_BLOCKED); nothing was posted.');
+
+export const creditsBlocked = () =>
+  new DomainError('CREDITS_BLOCKED', 'conflict', 'Credits are blocked on the account (flag CREDITS_BLOCKED); nothing was posted.');
+
+export const transactionNotPending = () =>
+  new DomainError('TRANSACTION_NOT_PENDING', 'conflict', 'Only a pending hold can be posted or voided; this transaction is already posted or voided.');
+
+export const transactionNotPosted = () =>
+  new DomainError('TRANSACTION_NOT_POSTED', 'conflict', 'Only a posted transaction can be reversed; post or void the hold instead.');
+
+export const transactionAlreadyReversed = () =>
+  new DomainError('TRANSACTION_ALREADY_REVERSED', 'conflict', 'The transaction has already been reversed; a transaction is reversed at most once.');
+
+export const reversalNotReversible = () =>
+  new DomainError('REVERSAL_NOT_REVERSIBLE', 'conflict', 'A reversal cannot itself be reversed; post a new transaction instead.');
+
+export const holdExpired = () =>
+  new DomainError('HOLD_EXPIRED', 'conflict', 'The hold has expired and can no longer be posted; it is voided automatically.');
+
+export const amountExceedsHold = () =>
+  new DomainError('AMOUNT_EXCEEDS_HOLD', 'conflict', 'A hold can be posted for its amount or less, not more.');
+
+export const accountBalanceNotZero = () =>
+  new DomainError('ACCOUNT_BALANCE_NOT_ZERO', 'conflict', 'Only an account with a zero balance and no pending hold can be deleted; move the money out first.');
+
+export const accountHasTransactions = () =>
+  new DomainError('ACCOUNT_HAS_TRANSACTIONS', 'conflict', "The account's currency cannot change once it has transactions.");
+
+export const accountNeedsACustomer = () =>
+  new DomainError('ACCOUNT_NEEDS_A_CUSTOMER', 'conflict', 'The last customer of an account cannot be removed; an account always has at least one.');
+
+export const accountCustomerLimit = (limit: number) =>
+  new DomainError('ACCOUNT_CUSTOMER_LIMIT', 'conflict', `An account has at most ${limit} customers.`);
+
+export const customerNotLinked = () =>
+  new DomainError('CUSTOMER_NOT_FOUND', 'not_found', 'No customer with this id is a customer of this account.');

@@ -1,4 +1,5 @@
 import type { Account, AccountLinks } from './accounts/account.js';
+import type { AccountFlag, EntryType, Transaction } from './ledger/transaction.js';
 import type { AuditStore, NewAuditEvent } from './audit/audit-event.js';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency/idempotency-store.js';
 import type { Address, Customer, CustomerLinks, Phone } from './customers/customer.js';
@@ -124,6 +125,18 @@ export interface NewAccountRecord {
 
 export type AccountCreation = { outcome: CreationOutcome } | { outcome: 'customers-missing'; missing: string[] };
 
+/** What a change to an existing account's controls or customers found. */
+export type AccountChange =
+  | { outcome: 'changed'; account: Account }
+  | { outcome: 'unchanged'; account: Account }
+  | { outcome: 'account-not-found' }
+  | { outcome: 'customer-not-found' }
+  | { outcome: 'customer-limit' }
+  | { outcome: 'last-customer' };
+
+export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'currency-locked' };
+export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'balance-not-zero' };
+
 export interface AccountStore {
   /**
    * Writes the account, its links and its effects, unless a customer is missing from the environment
@@ -132,11 +145,100 @@ export interface AccountStore {
   insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
   findById(environment: string, id: string): Promise<Account | null>;
   findByIds(environment: string, ids: readonly string[]): Promise<Account[]>;
-  /** Applies the changes with their effects; null (and nothing written) when the account does not exist. */
-  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<Account | null>;
-  /** Deletes the account, its links and writes its effects; false (nothing written) when it did not exist. */
-  delete(environment: string, id: string, effects: WriteEffects): Promise<boolean>;
+  /**
+   * Applies the changes with their effects. Nothing is written when the account does not exist, or when
+   * the currency would change on an account that has ledger entries.
+   */
+  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate>;
+  /**
+   * Deletes the account and its links with its effects, only at a zero posted balance with no pending
+   * hold; its ledger entries stay.
+   */
+  delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
+  /** Links one more customer of the environment (after the others); 'unchanged' when already linked. */
+  addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
+  /** Unlinks a customer, never the last one. */
+  removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;
+  /** Sets or clears a flag; 'unchanged' (nothing written) when it already was so. */
+  setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange>;
+  setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange>;
+}
+
+/** One side of a posting. accountId null: the environment's settlement account of the currency. */
+export interface PostingLeg {
+  entryId: string;
+  accountId: string | null;
+  type: EntryType;
+}
+
+/** A balanced posting of `amount`: one DEBIT leg and one CREDIT leg. */
+export interface NewPosting {
+  environment: string;
+  postingId: string;
+  transferId: string | null;
+  legs: readonly [PostingLeg, PostingLeg];
+  amount: string;
+  /** Every account of the posting must be in this currency (CURRENCY_MISMATCH otherwise). */
+  currency: string;
+  description: string;
+  /** true: a hold (pending), which only reserves the amount. */
+  hold: boolean;
+  expiresAt: Date | null;
+}
+
+/** Why the ledger refused a write; nothing was written. */
+export type LedgerRefusal =
+  | 'ACCOUNT_NOT_FOUND'
+  | 'CURRENCY_MISMATCH'
+  | 'ACCOUNT_FROZEN'
+  | 'DEBITS_BLOCKED'
+  | 'CREDITS_BLOCKED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'TRANSACTION_NOT_FOUND'
+  | 'TRANSACTION_NOT_PENDING'
+  | 'TRANSACTION_NOT_POSTED'
+  | 'TRANSACTION_ALREADY_REVERSED'
+  | 'REVERSAL_NOT_REVERSIBLE'
+  | 'HOLD_EXPIRED'
+  | 'AMOUNT_EXCEEDS_HOLD';
+
+export type LedgerWrite =
+  | { outcome: 'written'; transactions: Transaction[] }
+  | { outcome: 'key-taken' }
+  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null };
+
+export type HoldSettlement = { action: 'post'; amount: string | null } | { action: 'void' };
+
+export interface NewReversal {
+  postingId: string;
+  /** Ids of the reversal's two entries. */
+  entryIds: readonly [string, string];
+  description: string;
+}
+
+export interface TransactionPage {
+  first: number;
+  /** A transactionId of the same account: the page starts after it (older). */
+  after?: string | undefined;
+}
+
+/**
+ * The double-entry ledger. Each write is one statement: it locks the accounts it moves money on (in id
+ * order, then the settlement account), checks every rule against what it locked, and writes the entries,
+ * the balances and its effects, or nothing.
+ */
+export interface LedgerStore {
+  post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite>;
+  /** Posts (all or part of) or voids the hold `transactionId` of `accountId`, both sides of it. */
+  settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite>;
+  /** Reverses the posted posting of `transactionId` (both sides), at most once. */
+  reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite>;
+  findTransactions(environment: string, transactionIds: readonly string[]): Promise<Transaction[]>;
+  /** Newest first. */
+  listTransactions(environment: string, accountId: string, page: TransactionPage): Promise<Transaction[]>;
+  /** Pending holds whose expiry has passed, oldest first. */
+  expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
 }
 
 /** Reads across the customer–account links (GraphQL's nested reads). */
@@ -158,6 +260,7 @@ export interface Stores {
   customers: CustomerStore;
   accounts: AccountStore;
   links: LinkReadModel;
+  ledger: LedgerStore;
   audit: AuditStore;
   idempotency: IdempotencyStore;
 }

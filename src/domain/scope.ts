@@ -9,7 +9,8 @@ export type AccessScope = (typeof ACCESS_SCOPES)[number];
 export interface Principal {
   /** Stable identifier for audit: a token id or a JWT subject; never the secret itself. */
   id: string;
-  kind: 'static-token' | 'api-token' | 'jwt';
+  /** 'system': the service's own jobs (voiding expired holds), named in the audit trail. */
+  kind: 'static-token' | 'api-token' | 'jwt' | 'system';
   /** The operations this principal may perform (src/domain/authorization.ts checks them). */
   scopes: readonly AccessScope[];
   /** The environments it may act in; '*' is every configured environment. */

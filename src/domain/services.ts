@@ -2,6 +2,7 @@ import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
+import { LedgerService } from './ledger/ledger.service.js';
 import { LinkService } from './links/link.service.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
 
@@ -10,6 +11,7 @@ export interface DomainServices {
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
+  ledger: LedgerService;
 }
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
@@ -28,5 +30,6 @@ export function createDomainServices(deps: {
     accounts: new AccountService(deps.stores, creation),
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),
+    ledger: new LedgerService(deps.stores, creation),
   };
 }

@@ -3,6 +3,7 @@ import { CALLER_REQUEST_ID } from '../auth/request-context.js';
 import { CUSTOMER_LIMITS, addressSchema, phoneSchema } from '../domain/customers/customer.schemas.js';
 import { SSN_RULE } from '../domain/customers/ssn.js';
 import { idempotencyKeySchema } from '../domain/idempotency/idempotent-creation.js';
+import { ACCOUNT_FLAGS } from '../domain/ledger/transaction.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/scope.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
@@ -15,7 +16,7 @@ import {
   errorDetailSchema,
   phoneDataSchema,
 } from '../rest/response-schemas.js';
-import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute } from '../rest/routes.js';
+import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 
 /**
@@ -168,6 +169,22 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.accountId,
     },
+    transactionId: {
+      name: 'transactionId',
+      in: 'path',
+      required: true,
+      description: 'The id of a transaction of the account (any case). A value that is not a UUID names no transaction.',
+      schema: { type: 'string' },
+      example: EXAMPLE_IDS.transactionId,
+    },
+    flag: {
+      name: 'flag',
+      in: 'path',
+      required: true,
+      description: `A flag the ledger enforces: ${ACCOUNT_FLAGS.join(', ')}.`,
+      schema: { type: 'string', enum: [...ACCOUNT_FLAGS] },
+      example: 'FROZEN',
+    },
     IdempotencyKey: {
       name: 'Idempotency-Key',
       in: 'header',
@@ -262,6 +279,55 @@ const AUDIT_PAGE_EXAMPLE = {
   nextCursor: null,
 };
 
+const TRANSACTION_EXAMPLE = {
+  transactionId: EXAMPLE_IDS.transactionId,
+  accountId: EXAMPLE_IDS.accountId,
+  type: 'CREDIT',
+  amount: 25.5,
+  authorizedAmount: 25.5,
+  currency: 'USD',
+  description: 'Payroll deposit',
+  status: 'POSTED',
+  balanceAfter: 125.5,
+  createdAt: '2026-11-24T09:30:00.000Z',
+  postedAt: '2026-11-24T09:30:00.000Z',
+  voidedAt: null,
+  expiresAt: null,
+  transferId: null,
+  reversesTransactionId: null,
+};
+const TRANSFER_ID = '0193a5c4-3e75-7048-9afc-6b8cad2e4f65';
+const TRANSFER_EXAMPLE = {
+  transferId: TRANSFER_ID,
+  amount: 100,
+  currency: 'USD',
+  description: 'Rent share',
+  debit: { ...TRANSACTION_EXAMPLE, type: 'DEBIT', amount: 100, authorizedAmount: 100, description: 'Rent share', balanceAfter: 25.5, transferId: TRANSFER_ID },
+  credit: {
+    ...TRANSACTION_EXAMPLE,
+    transactionId: '0193a5c4-3e75-7048-9afc-6b8cad2e4f66',
+    accountId: EXAMPLE_IDS.otherAccountId,
+    amount: 100,
+    authorizedAmount: 100,
+    description: 'Rent share',
+    balanceAfter: 100,
+    transferId: TRANSFER_ID,
+  },
+};
+
+function transactionExample(route: RestRoute): object {
+  switch (route.operationId) {
+    case 'postHold':
+      return { ...TRANSACTION_EXAMPLE, type: 'DEBIT', amount: 20, authorizedAmount: 25.5, balanceAfter: 80 };
+    case 'voidHold':
+      return { ...TRANSACTION_EXAMPLE, type: 'DEBIT', status: 'VOIDED', balanceAfter: null, postedAt: null, voidedAt: '2026-11-24T09:35:00.000Z' };
+    case 'reverseTransaction':
+      return { ...TRANSACTION_EXAMPLE, transactionId: '0193a5c4-4f86-7159-8b0d-7c9dbe3f5a76', type: 'DEBIT', balanceAfter: 100, description: 'Duplicate payment', reversesTransactionId: EXAMPLE_IDS.transactionId };
+    default:
+      return TRANSACTION_EXAMPLE;
+  }
+}
+
 function successExample(route: RestRoute): object {
   switch (route.success.component) {
     case 'CreatedCustomer':
@@ -272,6 +338,12 @@ function successExample(route: RestRoute): object {
       return route.operationId === 'updateAccount' ? { ...ACCOUNT_EXAMPLE, name: 'Household Checking' } : ACCOUNT_EXAMPLE;
     case 'AuditPage':
       return AUDIT_PAGE_EXAMPLE;
+    case 'Transaction':
+      return transactionExample(route);
+    case 'TransactionPage':
+      return { transactions: [TRANSACTION_EXAMPLE], nextAfter: null };
+    case 'Transfer':
+      return TRANSFER_EXAMPLE;
     default:
       return {};
   }
@@ -363,7 +435,7 @@ const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
 
 function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
-  if (route.method === 'POST') parameterRefs.push(ref('parameters', 'IdempotencyKey'));
+  if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
   return {
     operationId: route.operationId,
     tags: [route.tag],
@@ -415,6 +487,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Accounts', description: 'Depository accounts owned by one or more customers.' },
       { name: 'Audit', description: 'The append-only trail of successful writes.' },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
+      { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
     ],
     paths,
     components: {

@@ -30,12 +30,12 @@ export function envelope(family: EnvelopeFamily, requestId: string, outcome: Out
 
 /**
  * The family of a path no route claimed (unknown route, or an error before any route ran): paths whose
- * resource segment is `account` answer like the account endpoints, everything else like the customer
- * endpoints (docs/decisions.md, "REST").
+ * resource segment is `account` or `transfer` (money moving between accounts) answer like the account
+ * endpoints, everything else like the customer endpoints (docs/decisions.md, "REST").
  */
 export function envelopeFamilyOf(path: string): EnvelopeFamily {
   const resource = path.split('?', 1)[0]!.split('/')[2];
-  return resource === 'account' ? 'account' : 'customer';
+  return resource === 'account' || resource === 'transfer' ? 'account' : 'customer';
 }
 
 export function sendEnvelope(

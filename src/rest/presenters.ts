@@ -1,7 +1,9 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
-import type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
+import type { Transaction } from '../domain/ledger/transaction.js';
+import type { TransactionPageResult, Transfer } from '../domain/ledger/ledger.service.js';
+import type { AccountData, AuditPageData, CustomerData, TransactionData, TransactionPageData, TransferData } from './response-schemas.js';
 
 export type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
 
@@ -42,9 +44,41 @@ export const presentAccount = (account: Account): AccountData => ({
   amount: Number(account.amount),
   currency: account.currency,
   customers: [...account.customerIds],
-  // never[] today: when transactions get fields, this line stops compiling until they are whitelisted.
-  transactions: [...account.transactions],
-  flags: [...account.flags],
+  transactions: account.transactions.map(presentTransaction),
+  flags: account.flags as AccountData['flags'],
+});
+
+/** Amounts as JSON numbers, as the spec shows `amount`: exact, because they have at most the currency's minor-unit digits. */
+export const presentTransaction = (transaction: Transaction): TransactionData => ({
+  transactionId: transaction.transactionId,
+  accountId: transaction.accountId,
+  type: transaction.type,
+  amount: Number(transaction.amount),
+  authorizedAmount: Number(transaction.authorizedAmount),
+  currency: transaction.currency,
+  description: transaction.description,
+  status: transaction.status,
+  balanceAfter: transaction.balanceAfter === null ? null : Number(transaction.balanceAfter),
+  createdAt: transaction.createdAt,
+  postedAt: transaction.postedAt,
+  voidedAt: transaction.voidedAt,
+  expiresAt: transaction.expiresAt,
+  transferId: transaction.transferId,
+  reversesTransactionId: transaction.reversesTransactionId,
+});
+
+export const presentTransactionPage = (page: TransactionPageResult): TransactionPageData => ({
+  transactions: page.transactions.map(presentTransaction),
+  nextAfter: page.nextAfter,
+});
+
+export const presentTransfer = (transfer: Transfer): TransferData => ({
+  transferId: transfer.transferId,
+  amount: Number(transfer.amount),
+  currency: transfer.currency,
+  description: transfer.description,
+  debit: presentTransaction(transfer.debit),
+  credit: presentTransaction(transfer.credit),
 });
 
 export const presentAuditPage = (page: AuditPage): AuditPageData => ({

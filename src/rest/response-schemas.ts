@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_OPERATIONS } from '../domain/audit/audit-event.js';
+import { ACCOUNT_FLAGS, ENTRY_TYPES, RECENT_TRANSACTIONS, TRANSACTION_STATUSES } from '../domain/ledger/transaction.js';
 
 /**
  * The shapes of what REST sends, as zod schemas: the presenters' types are inferred from them and the
@@ -45,16 +46,59 @@ export const createdCustomerDataSchema = z
   .strictObject({ customerId: recordId })
   .describe('The id of the new customer; clients must store it.');
 
+const money = (description: string) => z.number().describe(`${description} A JSON number with at most the currency's minor-unit digits, exact in the ledger.`);
+
+export const transactionDataSchema = z
+  .strictObject({
+    transactionId: recordId,
+    accountId: recordId,
+    type: z.enum(ENTRY_TYPES).describe('CREDIT adds to the balance, DEBIT takes from it.'),
+    amount: money('What moved: once POSTED the posted amount, otherwise the amount authorised. Always positive.'),
+    authorizedAmount: money('For a hold, the amount authorised (it may post for less); otherwise equal to amount.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).describe("The account's ISO 4217 currency."),
+    description: z.string().describe('As sent; empty when none was sent.'),
+    status: z.enum(TRANSACTION_STATUSES).describe('PENDING (a hold), POSTED (final) or VOIDED (a released hold).'),
+    balanceAfter: z.number().nullable().describe("The account's posted balance just after this transaction posted; null while PENDING or VOIDED."),
+    createdAt: z.iso.datetime().describe('ISO 8601 UTC.'),
+    postedAt: z.iso.datetime().nullable().describe('When it posted; null while PENDING or VOIDED.'),
+    voidedAt: z.iso.datetime().nullable().describe('When the hold was voided (by a client or by its expiry).'),
+    expiresAt: z.iso.datetime().nullable().describe("A hold's expiry, after which it voids itself; null otherwise."),
+    transferId: recordId.nullable().describe('Both transactions of a transfer carry its id; null otherwise.'),
+    reversesTransactionId: recordId.nullable().describe('The transaction this one reverses; null otherwise.'),
+  })
+  .describe('One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed.');
+
+export const transactionPageDataSchema = z
+  .strictObject({
+    transactions: z.array(transactionDataSchema).describe('Newest first.'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next (older) page; null on the last page.'),
+  })
+  .describe("A page of an account's transactions.");
+
+export const transferDataSchema = z
+  .strictObject({
+    transferId: recordId,
+    amount: money('The amount moved.'),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    description: z.string(),
+    debit: transactionDataSchema.describe('The DEBIT on fromAccountId.'),
+    credit: transactionDataSchema.describe('The CREDIT on toAccountId.'),
+  })
+  .describe('Money moved between two accounts of the environment: both transactions, posted together.');
+
 export const accountDataSchema = z
   .strictObject({
     accountId: recordId,
     type: z.string().describe('Upper-case words joined by underscores, e.g. CHECKING. Never changes.'),
     name: z.string().describe('Colloquial name, for user interfaces.'),
-    amount: z.number().describe('The balance: negative for a debt. 0 on a new account.'),
+    amount: z.number().describe('The posted balance: negative for a debt (within the overdraft limit). 0 on a new account.'),
     currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
-    customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order given at creation.'),
-    transactions: z.array(z.never()).max(0).describe('Transactions are not specified yet: always empty.'),
-    flags: z.array(z.string()).describe('Flags of the account; empty on a new account.'),
+    customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order they were linked.'),
+    transactions: z
+      .array(transactionDataSchema)
+      .max(RECENT_TRANSACTIONS)
+      .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
+    flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
   })
   .describe('A depository account, owned by one or more customers.');
 
@@ -66,7 +110,7 @@ export const auditEventDataSchema = z
     occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
     principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret.'),
     operation: z.enum(AUDIT_OPERATIONS),
-    resourceType: z.enum(['customer', 'account']),
+    resourceType: z.enum(['customer', 'account', 'transaction', 'transfer']),
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),
@@ -103,3 +147,6 @@ export type CustomerData = z.infer<typeof customerDataSchema>;
 export type AccountData = z.infer<typeof accountDataSchema>;
 export type AuditEventData = z.infer<typeof auditEventDataSchema>;
 export type AuditPageData = z.infer<typeof auditPageDataSchema>;
+export type TransactionData = z.infer<typeof transactionDataSchema>;
+export type TransactionPageData = z.infer<typeof transactionPageDataSchema>;
+export type TransferData = z.infer<typeof transferDataSchema>;

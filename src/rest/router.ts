@@ -4,10 +4,10 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
-import { type EnvelopeFamily, sendEnvelope } from './envelope.js';
+import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { presentAccount, presentAuditPage, presentCustomer } from './presenters.js';
-import { type HttpMethod, type OperationId, REST_ROUTES } from './routes.js';
+import { presentAccount, presentAuditPage, presentCustomer, presentTransaction, presentTransactionPage, presentTransfer } from './presenters.js';
+import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
   scope: RequestScope;
@@ -34,6 +34,11 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
   headers: { Location: location, ...(replayed && { 'Idempotent-Replayed': 'true' }) },
 });
 
+/** A replayed idempotent request that is not a creation: same status, marked as a replay. */
+const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
+
+const transactionPath = (scope: RequestScope, accountId: string, transactionId: string) => `/${scope.environment}/account/${accountId}/transaction/${transactionId}`;
+
 const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
 /**
@@ -47,7 +52,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit } = deps.services;
+  const { customers, accounts, audit, ledger } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -74,23 +79,50 @@ export function createRestRouter(deps: HttpDependencies): Router {
       await accounts.delete(scope, params.accountId!);
       return ok({});
     },
+    addAccountCustomer: async ({ scope, params, body }) => ok(presentAccount(await accounts.addCustomer(scope, params.accountId!, body))),
+    removeAccountCustomer: async ({ scope, params }) => ok(presentAccount(await accounts.removeCustomer(scope, params.accountId!, params.customerId!))),
+    setAccountFlag: async ({ scope, params }) => ok(presentAccount(await accounts.setFlag(scope, params.accountId!, params.flag, true))),
+    clearAccountFlag: async ({ scope, params }) => ok(presentAccount(await accounts.setFlag(scope, params.accountId!, params.flag, false))),
+    setOverdraftLimit: async ({ scope, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(scope, params.accountId!, body))),
+    postTransaction: async ({ scope, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.postTransaction(scope, params.accountId!, body, { idempotencyKey });
+      return created(transactionPath(scope, value.accountId, value.transactionId), presentTransaction(value), replayed);
+    },
+    listTransactions: async ({ scope, params, query }) => ok(presentTransactionPage(await ledger.listTransactions(scope, params.accountId!, query))),
+    getTransaction: async ({ scope, params }) => ok(presentTransaction(await ledger.getTransaction(scope, params.accountId!, params.transactionId!))),
+    postHold: async ({ scope, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.postHold(scope, params.accountId!, params.transactionId!, body, { idempotencyKey });
+      return replay(ok(presentTransaction(value)), replayed);
+    },
+    voidHold: async ({ scope, params, idempotencyKey }) => {
+      const { value, replayed } = await ledger.voidHold(scope, params.accountId!, params.transactionId!, { idempotencyKey });
+      return replay(ok(presentTransaction(value)), replayed);
+    },
+    reverseTransaction: async ({ scope, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.reverse(scope, params.accountId!, params.transactionId!, body, { idempotencyKey });
+      return created(transactionPath(scope, value.accountId, value.transactionId), presentTransaction(value), replayed);
+    },
+    createTransfer: async ({ scope, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.transfer(scope, body, { idempotencyKey });
+      return created(transactionPath(scope, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
+    },
     listAuditEvents: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
   };
 
   const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
   for (const path of paths) {
     const routes = REST_ROUTES.filter((candidate) => candidate.path === path);
-    const route = router.route(path).all(cors);
-    for (const { method, family, operationId } of routes) {
-      const handler = endpoint(deps, readBody, family, method, handlers[operationId]);
-      if (method === 'GET') route.get(handler);
-      else if (method === 'POST') route.post(handler);
-      else if (method === 'PUT') route.put(handler);
-      else route.delete(handler);
+    const mounted = router.route(path).all(cors);
+    for (const route of routes as readonly RestRoute[]) {
+      const handler = endpoint(deps, readBody, route, handlers[route.operationId as OperationId]);
+      if (route.method === 'GET') mounted.get(handler);
+      else if (route.method === 'POST') mounted.post(handler);
+      else if (route.method === 'PUT') mounted.put(handler);
+      else mounted.delete(handler);
     }
     // Express answers HEAD with the GET handler, so HEAD is allowed wherever GET is.
     const allowed = routes.flatMap(({ method }) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
-    route.all(() => {
+    mounted.all(() => {
       throw methodNotAllowed(allowed);
     });
   }
@@ -98,7 +130,9 @@ export function createRestRouter(deps: HttpDependencies): Router {
   return router;
 }
 
-function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: EnvelopeFamily, method: HttpMethod, operation: Operation) {
+function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestRoute, operation: Operation) {
+  const { family, method } = route;
+  const withKey = takesIdempotencyKey(route);
   return async (req: Request, res: Response) => {
     const params = pathParams(req);
     const context = await authenticateRequest(req, res, params.environment ?? '', deps);
@@ -110,7 +144,7 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, family: Enve
       params,
       query: queryParams(req),
       body,
-      idempotencyKey: method === 'POST' ? req.get('idempotency-key') : undefined,
+      idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
     });
     sendEnvelope(res, family, reply.status, { data: reply.data }, reply.headers);
   };

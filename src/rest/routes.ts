@@ -4,7 +4,25 @@ import { createAccountSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } fr
 import { auditQuerySchema } from '../domain/audit/audit.schemas.js';
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
 import {
+  accountBalanceNotZero,
+  accountCustomerLimit,
+  accountFrozen,
+  accountHasTransactions,
+  accountNeedsACustomer,
   accountNotFound,
+  amountExceedsHold,
+  creditsBlocked,
+  currencyMismatch,
+  customerNotLinked,
+  debitsBlocked,
+  holdExpired,
+  insufficientFunds,
+  referencedAccountNotFound,
+  reversalNotReversible,
+  transactionAlreadyReversed,
+  transactionNotFound,
+  transactionNotPending,
+  transactionNotPosted,
   customerAlreadyExists,
   customerHasAccounts,
   customerNotFound,
@@ -17,6 +35,17 @@ import {
   serviceUnavailable,
   validationFailed,
 } from '../domain/errors.js';
+import { ACCOUNT_LIMITS } from '../domain/accounts/account.schemas.js';
+import {
+  addAccountCustomerSchema,
+  overdraftLimitSchema,
+  postHoldSchema,
+  postTransactionSchema,
+  reverseTransactionSchema,
+  transactionPageSchema,
+  transferSchema,
+} from '../domain/ledger/ledger.schemas.js';
+import { ACCOUNT_FLAGS, RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import type { AccessScope } from '../domain/scope.js';
 import { parseInput } from '../domain/validation.js';
 import type { EnvelopeFamily } from './envelope.js';
@@ -28,6 +57,9 @@ import {
   createdCustomerDataSchema,
   customerDataSchema,
   emptyDataSchema,
+  transactionDataSchema,
+  transactionPageDataSchema,
+  transferDataSchema,
 } from './response-schemas.js';
 
 /**
@@ -54,7 +86,7 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Audit';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Audit';
   summary: string;
   description: string;
   scope: AccessScope;
@@ -65,13 +97,21 @@ export interface RestRoute {
   success: { status: 200 | 201; description: string; data: z.ZodType; component: string };
   /** What can go wrong beyond what every operation of its kind can answer (see `failuresOf`). */
   failures: readonly DocumentedFailure[];
+  /** A POST that is idempotent by itself (repeating it changes nothing more), so it takes no Idempotency-Key. */
+  naturallyIdempotent?: true;
 }
+
+/** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
+export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent'>): boolean =>
+  route.method === 'POST' && route.naturallyIdempotent !== true;
 
 /** The id used in examples and in the error examples below. */
 export const EXAMPLE_IDS = {
   customerId: '0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10',
   otherCustomerId: '0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21',
   accountId: '0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32',
+  otherAccountId: '0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43',
+  transactionId: '0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54',
 } as const;
 
 /** Request examples. The SSN is the well-known documentation example (area 123), never a real person's. */
@@ -95,6 +135,8 @@ const EXAMPLE_CREATE_ACCOUNT = {
   type: 'CHECKING',
 };
 const EXAMPLE_UPDATE_ACCOUNT = { name: 'Household Checking', currency: 'USD' };
+const EXAMPLE_POST_TRANSACTION = { type: 'CREDIT', amount: 25.5, description: 'Payroll deposit' };
+const EXAMPLE_TRANSFER = { fromAccountId: EXAMPLE_IDS.accountId, toAccountId: EXAMPLE_IDS.otherAccountId, amount: 100, description: 'Rent share' };
 
 /** The real VALIDATION_FAILED of `schema` for `input`, so examples show the domain's own messages. */
 function validationFailureOf(schema: z.ZodType, input: unknown): unknown {
@@ -139,7 +181,7 @@ function bodyFailures(schema: z.ZodType, invalidExample: unknown): DocumentedFai
   ];
 }
 
-/** POST: creations take an Idempotency-Key. */
+/** POST: creations and postings take an Idempotency-Key. */
 const IDEMPOTENCY_FAILURES: DocumentedFailure[] = [
   failure('VALIDATION_FAILED_idempotency_key', 'The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.', validationFailed([{ field: 'idempotencyKey', code: 'TOO_SHORT', message: 'Must not be empty.' }])),
   failure('IDEMPOTENCY_KEY_REUSED', 'The Idempotency-Key was used before for a different request; nothing is created.', idempotencyKeyReused()),
@@ -151,7 +193,7 @@ export function failuresOf(route: RestRoute): DocumentedFailure[] {
   return [
     ...requestFailures(route.scope),
     ...(route.requestBody ? bodyFailures(route.requestBody.schema, invalidExampleOf(route)) : []),
-    ...(route.method === 'POST' ? IDEMPOTENCY_FAILURES : []),
+    ...(takesIdempotencyKey(route) ? IDEMPOTENCY_FAILURES : []),
     ...route.failures,
     ...SERVER_FAILURES,
   ];
@@ -162,11 +204,26 @@ const INVALID_EXAMPLES: Record<string, unknown> = {
   updateCustomer: { preferredName: '' },
   createAccount: { ...EXAMPLE_CREATE_ACCOUNT, currency: 'usd' },
   updateAccount: { name: 'Household Checking' },
+  postTransaction: { type: 'DEPOSIT', amount: 25.5 },
+  postHold: { amount: 12, currency: 'USD' },
+  reverseTransaction: { description: '' },
+  createTransfer: { fromAccountId: EXAMPLE_IDS.accountId, amount: 100 },
+  addAccountCustomer: {},
+  setOverdraftLimit: { overdraftLimit: true },
 };
 const invalidExampleOf = (route: RestRoute): unknown => INVALID_EXAMPLES[route.operationId] ?? {};
 
 const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
 const accountNotFoundFailure = failure('ACCOUNT_NOT_FOUND', 'No account with this id in this environment (an id that is not a UUID cannot name one).', accountNotFound());
+const transactionNotFoundFailure = failure('TRANSACTION_NOT_FOUND', 'No transaction with this id on this account.', transactionNotFound());
+/** What the ledger can refuse when a posting debits or credits an account; nothing is written. */
+const postingRefusals = [
+  failure('ACCOUNT_FROZEN', 'The account has the FROZEN flag.', accountFrozen()),
+  failure('DEBITS_BLOCKED', 'A debit on an account with the DEBITS_BLOCKED flag.', debitsBlocked()),
+  failure('CREDITS_BLOCKED', 'A credit on an account with the CREDITS_BLOCKED flag.', creditsBlocked()),
+  failure('INSUFFICIENT_FUNDS', 'A debit (or hold) would take the available balance below minus the overdraft limit.', insufficientFunds()),
+];
+const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
 export const REST_ROUTES = [
   {
@@ -272,6 +329,7 @@ export const REST_ROUTES = [
     failures: [
       failure('FIELD_NOT_UPDATABLE', 'The body names a field that cannot change; nothing changes.', fieldsNotUpdatable(['type'], UPDATABLE_ACCOUNT_FIELDS)),
       accountNotFoundFailure,
+      failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
     ],
   },
   {
@@ -281,10 +339,206 @@ export const REST_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Delete an account',
-    description: 'Deletes the account and its links to customers.',
+    description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
     scope: 'accounts:write',
     success: { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' },
+    failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
+  },
+  {
+    operationId: 'addAccountCustomer',
+    method: 'POST',
+    path: '/:environment/account/:accountId/customer',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Add a customer to an account',
+    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. Answers the full account.`,
+    scope: 'accounts:write',
+    naturallyIdempotent: true,
+    requestBody: { schema: addAccountCustomerSchema, component: 'AddAccountCustomerRequest', example: { customerId: EXAMPLE_IDS.otherCustomerId } },
+    success: { status: 200, description: 'The account with the customer.', data: accountDataSchema, component: 'Account' },
+    failures: [
+      accountNotFoundFailure,
+      failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
+      failure('ACCOUNT_CUSTOMER_LIMIT', `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`, accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers)),
+    ],
+  },
+  {
+    operationId: 'removeAccountCustomer',
+    method: 'DELETE',
+    path: '/:environment/account/:accountId/customer/:customerId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Remove a customer from an account',
+    description: 'The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.',
+    scope: 'accounts:write',
+    success: { status: 200, description: 'The account without the customer.', data: accountDataSchema, component: 'Account' },
+    failures: [
+      accountNotFoundFailure,
+      failure('CUSTOMER_NOT_FOUND', 'The customer is not a holder of this account.', customerNotLinked()),
+      failure('ACCOUNT_NEEDS_A_CUSTOMER', 'The customer is the last one of the account.', accountNeedsACustomer()),
+    ],
+  },
+  {
+    operationId: 'setAccountFlag',
+    method: 'PUT',
+    path: '/:environment/account/:accountId/flags/:flag',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Set a flag',
+    description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
+    scope: 'accounts:write',
+    success: { status: 200, description: 'The account with the flag.', data: accountDataSchema, component: 'Account' },
+    failures: [
+      failure('VALIDATION_FAILED_flag', `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`, validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }])),
+      accountNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'clearAccountFlag',
+    method: 'DELETE',
+    path: '/:environment/account/:accountId/flags/:flag',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Clear a flag',
+    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
+    scope: 'accounts:write',
+    success: { status: 200, description: 'The account without the flag.', data: accountDataSchema, component: 'Account' },
+    failures: [
+      failure('VALIDATION_FAILED_flag', `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`, validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }])),
+      accountNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'setOverdraftLimit',
+    method: 'PUT',
+    path: '/:environment/account/:accountId/overdraft-limit',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Set the overdraft limit',
+    description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.',
+    scope: 'accounts:write',
+    requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
+    success: { status: 200, description: 'The account with its new limit.', data: accountDataSchema, component: 'Account' },
     failures: [accountNotFoundFailure],
+  },
+  {
+    operationId: 'postTransaction',
+    method: 'POST',
+    path: '/:environment/account/:accountId/transaction',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Deposit, withdraw or hold',
+    description:
+      "Posts a CREDIT (money in) or DEBIT (money out) on the account against the environment's settlement account, in the account's currency. " +
+      'With `hold: true` the amount is only authorised (a hold): a DEBIT hold reduces the available balance at once and posts or voids later; `expiresAt` voids it by itself. ' +
+      'Answers the transaction; `Location` names it.',
+    scope: 'accounts:write',
+    requestBody: { schema: postTransactionSchema, component: 'PostTransactionRequest', example: EXAMPLE_POST_TRANSACTION },
+    success: { status: 201, description: 'Posted (or held).', data: transactionDataSchema, component: 'Transaction' },
+    failures: [accountNotFoundFailure, ...postingRefusals],
+  },
+  {
+    operationId: 'listTransactions',
+    method: 'GET',
+    path: '/:environment/account/:accountId/transaction',
+    family: 'account',
+    tag: 'Transactions',
+    summary: "List an account's transactions",
+    description: `Newest first, a page at a time (\`limit\` 1–100, default 20; \`after\`: the \`nextAfter\` of the previous page). The account itself carries its ${RECENT_TRANSACTIONS} newest.`,
+    scope: 'accounts:read',
+    query: { schema: transactionPageSchema, example: { limit: '20' } },
+    success: { status: 200, description: 'A page of transactions.', data: transactionPageDataSchema, component: 'TransactionPage' },
+    failures: [
+      failure('VALIDATION_FAILED', '`limit` is not a whole number between 1 and 100, or an unknown parameter.', validationFailureOf(transactionPageSchema, { limit: '0' })),
+      accountNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'getTransaction',
+    method: 'GET',
+    path: '/:environment/account/:accountId/transaction/:transactionId',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Retrieve a transaction',
+    description: 'One transaction of the account.',
+    scope: 'accounts:read',
+    success: { status: 200, description: 'The transaction.', data: transactionDataSchema, component: 'Transaction' },
+    failures: [accountNotFoundFailure, transactionNotFoundFailure],
+  },
+  {
+    operationId: 'postHold',
+    method: 'POST',
+    path: '/:environment/account/:accountId/transaction/:transactionId/post',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Post a hold',
+    description: 'Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released). Both sides of the hold post together. Answers the transaction, now POSTED.',
+    scope: 'accounts:write',
+    requestBody: { schema: postHoldSchema, component: 'PostHoldRequest', example: { amount: 20 } },
+    success: { status: 200, description: 'The posted transaction.', data: transactionDataSchema, component: 'Transaction' },
+    failures: [
+      accountNotFoundFailure,
+      transactionNotFoundFailure,
+      failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending()),
+      failure('HOLD_EXPIRED', 'The hold is past its expiresAt.', holdExpired()),
+      failure('AMOUNT_EXCEEDS_HOLD', '`amount` is more than the hold.', amountExceedsHold()),
+      failure('ACCOUNT_FROZEN', 'An account of the hold has the FROZEN flag.', accountFrozen()),
+    ],
+  },
+  {
+    operationId: 'voidHold',
+    method: 'POST',
+    path: '/:environment/account/:accountId/transaction/:transactionId/void',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Void a hold',
+    description: 'Releases a PENDING hold: its amount is available again. No body. Answers the transaction, now VOIDED.',
+    scope: 'accounts:write',
+    success: { status: 200, description: 'The voided transaction.', data: transactionDataSchema, component: 'Transaction' },
+    failures: [
+      accountNotFoundFailure,
+      transactionNotFoundFailure,
+      failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending()),
+    ],
+  },
+  {
+    operationId: 'reverseTransaction',
+    method: 'POST',
+    path: '/:environment/account/:accountId/transaction/:transactionId/reverse',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Reverse a transaction',
+    description:
+      'Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`); for a transfer, both sides are reversed together. ' +
+      'Posted transactions never change; each is reversed at most once. Answers the reversal on this account; `Location` names it.',
+    scope: 'accounts:write',
+    requestBody: { schema: reverseTransactionSchema, component: 'ReverseTransactionRequest', example: { description: 'Duplicate payment' } },
+    success: { status: 201, description: 'The reversal.', data: transactionDataSchema, component: 'Transaction' },
+    failures: [
+      accountNotFoundFailure,
+      transactionNotFoundFailure,
+      failure('TRANSACTION_NOT_POSTED', 'The transaction is a hold (post or void it instead).', transactionNotPosted()),
+      failure('TRANSACTION_ALREADY_REVERSED', 'The transaction was reversed before.', transactionAlreadyReversed()),
+      failure('REVERSAL_NOT_REVERSIBLE', 'The transaction is itself a reversal.', reversalNotReversible()),
+      ...postingRefusals,
+    ],
+  },
+  {
+    operationId: 'createTransfer',
+    method: 'POST',
+    path: '/:environment/transfer',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Transfer between accounts',
+    description: 'Moves money from one account of the environment to another in the same currency: a DEBIT and a CREDIT posted together, with one transferId. Answers both.',
+    scope: 'accounts:write',
+    requestBody: { schema: transferSchema, component: 'TransferRequest', example: EXAMPLE_TRANSFER },
+    success: { status: 201, description: 'Both transactions of the transfer.', data: transferDataSchema, component: 'Transfer' },
+    failures: [
+      failure('ACCOUNT_NOT_FOUND', 'fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.', referencedAccountNotFound('toAccountId')),
+      failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
+      ...postingRefusals,
+    ],
   },
   {
     operationId: 'listAuditEvents',

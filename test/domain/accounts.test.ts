@@ -32,6 +32,8 @@ describe('creating an account', () => {
       customerIds: [second, first],
       transactions: [],
       flags: [],
+      balance: { posted: '0', pending: '0', available: '0' },
+      overdraftLimit: '0',
     });
     expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
     for (const customerId of [first, second]) {

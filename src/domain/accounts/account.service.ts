@@ -1,13 +1,26 @@
 import { auditEventFor } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
-import { accountNotFound, fieldsNotUpdatable, referencedCustomersNotFound } from '../errors.js';
+import {
+  accountBalanceNotZero,
+  accountCustomerLimit,
+  accountHasTransactions,
+  accountNeedsACustomer,
+  accountNotFound,
+  customerNotLinked,
+  fieldsNotUpdatable,
+  referencedCustomersNotFound,
+  validationFailed,
+} from '../errors.js';
+import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } from '../ledger/ledger.schemas.js';
+import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { PageRequest, Stores } from '../ports.js';
+import type { AccountChange, PageRequest, Stores } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
 import {
+  ACCOUNT_LIMITS,
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
   UPDATABLE_ACCOUNT_FIELDS,
@@ -87,16 +100,83 @@ export class AccountService {
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(scope, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
-    const updated = await this.stores.accounts.update(scope.environment, accountId, changes, { audit });
-    if (!updated) throw accountNotFound();
-    return updated;
+    const update = await this.stores.accounts.update(scope.environment, accountId, changes, { audit });
+    if (update.outcome === 'not-found') throw accountNotFound();
+    if (update.outcome === 'currency-locked') throw accountHasTransactions();
+    return update.account;
   }
 
-  /** Deletes the account; its customers no longer list it. */
+  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. */
   async delete(scope: RequestScope, accountId: string): Promise<void> {
     authorize(scope, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(scope, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
-    if (!(await this.stores.accounts.delete(scope.environment, accountId, { audit }))) throw accountNotFound();
+    const deletion = await this.stores.accounts.delete(scope.environment, accountId, { audit });
+    if (deletion.outcome === 'not-found') throw accountNotFound();
+    if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
   }
+
+  /** Links one more existing customer of the environment (a joint holder); already linked: unchanged. */
+  async addCustomer(scope: RequestScope, accountId: string, input: unknown): Promise<Account> {
+    authorize(scope, 'accounts:write');
+    const { customerId } = parseInput(addAccountCustomerSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const id = customerId.toLowerCase();
+    if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
+    const audit = auditEventFor(scope, { operation: 'account.customer.add', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.addCustomer(scope.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
+    if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
+    if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
+    return changedAccount(change);
+  }
+
+  /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). */
+  async removeCustomer(scope: RequestScope, accountId: string, customerId: string): Promise<Account> {
+    authorize(scope, 'accounts:write');
+    if (!isRecordId(accountId)) throw accountNotFound();
+    if (!isRecordId(customerId)) throw customerNotLinked();
+    const audit = auditEventFor(scope, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.removeCustomer(scope.environment, accountId, customerId.toLowerCase(), { audit });
+    if (change.outcome === 'customer-not-found') throw customerNotLinked();
+    if (change.outcome === 'last-customer') throw accountNeedsACustomer();
+    return changedAccount(change);
+  }
+
+  /** Sets (on) or clears a flag the ledger enforces; setting a set flag changes nothing. */
+  async setFlag(scope: RequestScope, accountId: string, flag: unknown, on: boolean): Promise<Account> {
+    authorize(scope, 'accounts:write');
+    const valid = parseInput(accountFlagSchema, { flag });
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const operation = on ? 'account.flag.set' : 'account.flag.clear';
+    const audit = auditEventFor(scope, { operation, resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
+    return changedAccount(await this.stores.accounts.setFlag(scope.environment, accountId, valid.flag, on, { audit }));
+  }
+
+  /** How far below zero the available balance may go (0: no overdraft). */
+  async setOverdraftLimit(scope: RequestScope, accountId: string, input: unknown): Promise<Account> {
+    authorize(scope, 'accounts:write');
+    const valid = parseInput(overdraftLimitSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const account = await this.stores.accounts.findById(scope.environment, accountId.toLowerCase());
+    if (!account) throw accountNotFound();
+    const limit = overdraftLimitOf(valid.overdraftLimit, account.currency);
+    const audit = auditEventFor(scope, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
+    return changedAccount(await this.stores.accounts.setOverdraftLimit(scope.environment, accountId, limit, { audit }));
+  }
+}
+
+function changedAccount(change: AccountChange): Account {
+  if (change.outcome === 'changed' || change.outcome === 'unchanged') return change.account;
+  if (change.outcome === 'account-not-found') throw accountNotFound();
+  throw new Error(`unexpected account change outcome ${change.outcome}`);
+}
+
+/** 0 is a valid limit (no overdraft); otherwise the same rules as any amount of the currency. */
+function overdraftLimitOf(value: number | string, currency: string): string {
+  if (value === 0 || value === '0') return '0';
+  const exact = exactAmount(value, currency);
+  if ('problem' in exact) {
+    throw validationFailed([{ field: 'overdraftLimit', code: exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : 'OUT_OF_RANGE', message: amountProblemMessage(exact.problem, currency) }]);
+  }
+  return exact.amount;
 }

@@ -1,16 +1,21 @@
+import type { AccountBalance, Transaction } from '../ledger/transaction.js';
+
 /** An account as it leaves the domain. */
 export interface Account {
   accountId: string;
   type: string;
   name: string;
-  /** Exact decimal as a string (e.g. "0", "-12.5"); each surface decides how to render it. */
+  /** The posted balance, exact decimal text (e.g. "0", "-12.5"); each surface decides how to render it. */
   amount: string;
   currency: string;
-  /** Ids of the associated customers, in the order they were given at creation. */
+  /** Ids of the associated customers, in the order they were linked. */
   customerIds: string[];
-  /** No transaction endpoints exist yet (spec: "not shown"), so this is always empty. */
-  transactions: never[];
+  /** The newest transactions (at most RECENT_TRANSACTIONS), newest first; the full history is paged. */
+  transactions: Transaction[];
   flags: string[];
+  balance: AccountBalance;
+  /** How far below zero the available balance may go; "0" by default. */
+  overdraftLimit: string;
 }
 
 /** An account's identity and links only; every Account is one. */
@@ -22,4 +27,6 @@ export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' |
   amount: '0',
   transactions: [],
   flags: [],
+  balance: { posted: '0', pending: '0', available: '0' },
+  overdraftLimit: '0',
 });

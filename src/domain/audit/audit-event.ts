@@ -8,10 +8,21 @@ export const AUDIT_OPERATIONS = [
   'account.create',
   'account.update',
   'account.delete',
+  'account.customer.add',
+  'account.customer.remove',
+  'account.flag.set',
+  'account.flag.clear',
+  'account.overdraft_limit.set',
+  'transaction.create',
+  'transaction.post',
+  'transaction.void',
+  'transaction.expire',
+  'transaction.reverse',
+  'transfer.create',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
-export type AuditResourceType = 'customer' | 'account';
+export type AuditResourceType = 'customer' | 'account' | 'transaction' | 'transfer';
 
 /**
  * One successful write, as the audit trail keeps it: who, where, what and which fields, never the

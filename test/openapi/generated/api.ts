@@ -103,11 +103,243 @@ export interface paths {
         post?: never;
         /**
          * Delete an account
-         * @description Deletes the account and its links to customers.
+         * @description Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.
          *
          *     Requires the scope `accounts:write`.
          */
         delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a customer to an account
+         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["addAccountCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/customer/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a customer from an account
+         * @description The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        delete: operations["removeAccountCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/flags/{flag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a flag
+         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        put: operations["setAccountFlag"];
+        post?: never;
+        /**
+         * Clear a flag
+         * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. Answers the full account.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        delete: operations["clearAccountFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/overdraft-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the overdraft limit
+         * @description How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        put: operations["setOverdraftLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's transactions
+         * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        /**
+         * Deposit, withdraw or hold
+         * @description Posts a CREDIT (money in) or DEBIT (money out) on the account against the environment's settlement account, in the account's currency. With `hold: true` the amount is only authorised (a hold): a DEBIT hold reduces the available balance at once and posts or voids later; `expiresAt` voids it by itself. Answers the transaction; `Location` names it.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["postTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/transaction/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a transaction
+         * @description One transaction of the account.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/transaction/{transactionId}/post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a hold
+         * @description Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released). Both sides of the hold post together. Answers the transaction, now POSTED.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["postHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/transaction/{transactionId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a hold
+         * @description Releases a PENDING hold: its amount is available again. No body. Answers the transaction, now VOIDED.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["voidHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/transaction/{transactionId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a transaction
+         * @description Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`); for a transfer, both sides are reversed together. Posted transactions never change; each is reversed at most once. Answers the reversal on this account; `Location` names it.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["reverseTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer between accounts
+         * @description Moves money from one account of the environment to another in the same currency: a DEBIT and a CREDIT posted together, with one transferId. Answers both.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -181,9 +413,9 @@ export interface components {
             /** @description Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
             /** @enum {string} */
-            resourceType: "customer" | "account";
+            resourceType: "customer" | "account" | "transaction" | "transfer";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -297,22 +529,120 @@ export interface components {
             type: string;
             /** @description Colloquial name, for user interfaces. */
             name: string;
-            /** @description The balance: negative for a debt. 0 on a new account. */
+            /** @description The posted balance: negative for a debt (within the overdraft limit). 0 on a new account. */
             amount: number;
             /** @description ISO 4217 currency code. */
             currency: string;
-            /** @description Ids of the associated customers, in the order given at creation. */
+            /** @description Ids of the associated customers, in the order they were linked. */
             customers: string[];
-            /** @description Transactions are not specified yet: always empty. */
-            transactions: unknown[];
-            /** @description Flags of the account; empty on a new account. */
-            flags: string[];
+            /** @description The 10 newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction. */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account. */
+            flags: ("FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED")[];
         };
         /** @description The new name and currency; both required. */
         UpdateAccountRequest: {
             name: string;
             /** @description An active ISO 4217 currency code of deposit, e.g. USD. */
             currency: string;
+        };
+        AddAccountCustomerRequest: {
+            customerId: string;
+        };
+        OverdraftLimitRequest: {
+            overdraftLimit: number | string;
+        };
+        PostTransactionRequest: {
+            /** @enum {string} */
+            type: "CREDIT" | "DEBIT";
+            amount: number | string;
+            description?: string;
+            hold?: boolean;
+            /** Format: date-time */
+            expiresAt?: string;
+        };
+        /** @description One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed. */
+        Transaction: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            transactionId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /**
+             * @description CREDIT adds to the balance, DEBIT takes from it.
+             * @enum {string}
+             */
+            type: "CREDIT" | "DEBIT";
+            /** @description What moved: once POSTED the posted amount, otherwise the amount authorised. Always positive. A JSON number with at most the currency's minor-unit digits, exact in the ledger. */
+            amount: number;
+            /** @description For a hold, the amount authorised (it may post for less); otherwise equal to amount. A JSON number with at most the currency's minor-unit digits, exact in the ledger. */
+            authorizedAmount: number;
+            /** @description The account's ISO 4217 currency. */
+            currency: string;
+            /** @description As sent; empty when none was sent. */
+            description: string;
+            /**
+             * @description PENDING (a hold), POSTED (final) or VOIDED (a released hold).
+             * @enum {string}
+             */
+            status: "PENDING" | "POSTED" | "VOIDED";
+            /** @description The account's posted balance just after this transaction posted; null while PENDING or VOIDED. */
+            balanceAfter: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC.
+             */
+            createdAt: string;
+            /** @description When it posted; null while PENDING or VOIDED. */
+            postedAt: string | null;
+            /** @description When the hold was voided (by a client or by its expiry). */
+            voidedAt: string | null;
+            /** @description A hold's expiry, after which it voids itself; null otherwise. */
+            expiresAt: string | null;
+            /** @description Both transactions of a transfer carry its id; null otherwise. */
+            transferId: string | null;
+            /** @description The transaction this one reverses; null otherwise. */
+            reversesTransactionId: string | null;
+        };
+        /** @description A page of an account's transactions. */
+        TransactionPage: {
+            /** @description Newest first. */
+            transactions: components["schemas"]["Transaction"][];
+            /** @description Pass as `after` for the next (older) page; null on the last page. */
+            nextAfter: string | null;
+        };
+        PostHoldRequest: {
+            amount?: number | string;
+        };
+        ReverseTransactionRequest: {
+            description?: string;
+        };
+        TransferRequest: {
+            fromAccountId: string;
+            toAccountId: string;
+            amount: number | string;
+            description?: string;
+        };
+        /** @description Money moved between two accounts of the environment: both transactions, posted together. */
+        Transfer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            transferId: string;
+            /** @description The amount moved. A JSON number with at most the currency's minor-unit digits, exact in the ledger. */
+            amount: number;
+            currency: string;
+            description: string;
+            /** @description The DEBIT on fromAccountId. */
+            debit: components["schemas"]["Transaction"];
+            /** @description The CREDIT on toAccountId. */
+            credit: components["schemas"]["Transaction"];
         };
         /** @description A page of the audit trail. */
         AuditPage: {
@@ -376,6 +706,39 @@ export interface components {
             /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
             logRefId: string;
         };
+        /** @description Success on the account endpoints. */
+        TransactionResponse: {
+            data: components["schemas"]["Transaction"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        TransactionPageResponse: {
+            data: components["schemas"]["TransactionPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        TransferResponse: {
+            data: components["schemas"]["Transfer"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
         /** @description Success on the customer endpoints. */
         AuditPageResponse: {
             data: components["schemas"]["AuditPage"];
@@ -427,6 +790,16 @@ export interface components {
          * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
          */
         accountId: string;
+        /**
+         * @description The id of a transaction of the account (any case). A value that is not a UUID names no transaction.
+         * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
+         */
+        transactionId: string;
+        /**
+         * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+         * @example FROZEN
+         */
+        flag: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
         /**
          * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
          * @example onboarding-2026-11-21-0001
@@ -1999,6 +2372,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_HAS_TRANSACTIONS";
+                        };
+                    };
+                };
+            };
             /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
             413: {
                 headers: {
@@ -2207,6 +2596,2938 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `ACCOUNT_BALANCE_NOT_ZERO`: The account holds money or a pending hold. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_BALANCE_NOT_ZERO";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addAccountCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddAccountCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The account with the customer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_CUSTOMER_LIMIT";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description - `CUSTOMER_NOT_FOUND`: The customer does not exist in this environment; nothing changes. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CUSTOMER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removeAccountCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account without the customer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `ACCOUNT_NEEDS_A_CUSTOMER`: The customer is the last one of the account. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ACCOUNT_NEEDS_A_CUSTOMER";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setAccountFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+                 * @example FROZEN
+                 */
+                flag: components["parameters"]["flag"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account with the flag. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    clearAccountFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+                 * @example FROZEN
+                 */
+                flag: components["parameters"]["flag"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account without the flag. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setOverdraftLimit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overdraftLimit": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["OverdraftLimitRequest"];
+            };
+        };
+        responses: {
+            /** @description The account with its new limit. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description limit
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description The `nextCursor` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactions": [
+                     *           {
+                     *             "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "type": "CREDIT",
+                     *             "amount": 25.5,
+                     *             "authorizedAmount": 25.5,
+                     *             "currency": "USD",
+                     *             "description": "Payroll deposit",
+                     *             "status": "POSTED",
+                     *             "balanceAfter": 125.5,
+                     *             "createdAt": "2026-11-24T09:30:00.000Z",
+                     *             "postedAt": "2026-11-24T09:30:00.000Z",
+                     *             "voidedAt": null,
+                     *             "expiresAt": null,
+                     *             "transferId": null,
+                     *             "reversesTransactionId": null
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionPageResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
+                 * @example onboarding-2026-11-21-0001
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "CREDIT",
+                 *       "amount": 25.5,
+                 *       "description": "Payroll deposit"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostTransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description Posted (or held). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CREDIT",
+                     *         "amount": 25.5,
+                     *         "authorizedAmount": 25.5,
+                     *         "currency": "USD",
+                     *         "description": "Payroll deposit",
+                     *         "status": "POSTED",
+                     *         "balanceAfter": 125.5,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "postedAt": "2026-11-24T09:30:00.000Z",
+                     *         "voidedAt": null,
+                     *         "expiresAt": null,
+                     *         "transferId": null,
+                     *         "reversesTransactionId": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id of a transaction of the account (any case). A value that is not a UUID names no transaction.
+                 * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CREDIT",
+                     *         "amount": 25.5,
+                     *         "authorizedAmount": 25.5,
+                     *         "currency": "USD",
+                     *         "description": "Payroll deposit",
+                     *         "status": "POSTED",
+                     *         "balanceAfter": 125.5,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "postedAt": "2026-11-24T09:30:00.000Z",
+                     *         "voidedAt": null,
+                     *         "expiresAt": null,
+                     *         "transferId": null,
+                     *         "reversesTransactionId": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
+                 * @example onboarding-2026-11-21-0001
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id of a transaction of the account (any case). A value that is not a UUID names no transaction.
+                 * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostHoldRequest"];
+            };
+        };
+        responses: {
+            /** @description The posted transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "DEBIT",
+                     *         "amount": 20,
+                     *         "authorizedAmount": 25.5,
+                     *         "currency": "USD",
+                     *         "description": "Payroll deposit",
+                     *         "status": "POSTED",
+                     *         "balanceAfter": 80,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "postedAt": "2026-11-24T09:30:00.000Z",
+                     *         "voidedAt": null,
+                     *         "expiresAt": null,
+                     *         "transferId": null,
+                     *         "reversesTransactionId": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
+             *     - `HOLD_EXPIRED`: The hold is past its expiresAt.
+             *     - `AMOUNT_EXCEEDS_HOLD`: `amount` is more than the hold.
+             *     - `ACCOUNT_FROZEN`: An account of the hold has the FROZEN flag.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    voidHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
+                 * @example onboarding-2026-11-21-0001
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id of a transaction of the account (any case). A value that is not a UUID names no transaction.
+                 * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "DEBIT",
+                     *         "amount": 25.5,
+                     *         "authorizedAmount": 25.5,
+                     *         "currency": "USD",
+                     *         "description": "Payroll deposit",
+                     *         "status": "VOIDED",
+                     *         "balanceAfter": null,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "postedAt": null,
+                     *         "voidedAt": "2026-11-24T09:35:00.000Z",
+                     *         "expiresAt": null,
+                     *         "transferId": null,
+                     *         "reversesTransactionId": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING";
+                        };
+                    };
+                };
+            };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reverseTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
+                 * @example onboarding-2026-11-21-0001
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id of a transaction of the account (any case). A value that is not a UUID names no transaction.
+                 * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Duplicate payment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReverseTransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The reversal. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transactionId": "0193a5c4-4f86-7159-8b0d-7c9dbe3f5a76",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "DEBIT",
+                     *         "amount": 25.5,
+                     *         "authorizedAmount": 25.5,
+                     *         "currency": "USD",
+                     *         "description": "Duplicate payment",
+                     *         "status": "POSTED",
+                     *         "balanceAfter": 100,
+                     *         "createdAt": "2026-11-24T09:30:00.000Z",
+                     *         "postedAt": "2026-11-24T09:30:00.000Z",
+                     *         "voidedAt": null,
+                     *         "expiresAt": null,
+                     *         "transferId": null,
+                     *         "reversesTransactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `TRANSACTION_NOT_POSTED`: The transaction is a hold (post or void it instead).
+             *     - `TRANSACTION_ALREADY_REVERSED`: The transaction was reversed before.
+             *     - `REVERSAL_NOT_REVERSIBLE`: The transaction is itself a reversal.
+             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
+                 * @example onboarding-2026-11-21-0001
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromAccountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                 *       "toAccountId": "0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43",
+                 *       "amount": 100,
+                 *       "description": "Rent share"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description Both transactions of the transfer. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *         "amount": 100,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "debit": {
+                     *           "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *           "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *           "type": "DEBIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 25.5,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         },
+                     *         "credit": {
+                     *           "transactionId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f66",
+                     *           "accountId": "0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43",
+                     *           "type": "CREDIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 100,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransferResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
+             *     - `ACCOUNT_NOT_FOUND`: fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.
+             *     - `CURRENCY_MISMATCH`: The two accounts hold different currencies.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                        };
+                    };
+                };
+            };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
@@ -2277,7 +5598,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */

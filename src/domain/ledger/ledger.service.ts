@@ -1,0 +1,340 @@
+import type { Account } from '../accounts/account.js';
+import { auditEventFor, type AuditOperation } from '../audit/audit-event.js';
+import { authorize } from '../authorization.js';
+import {
+  accountFrozen,
+  accountNotFound,
+  amountExceedsHold,
+  creditsBlocked,
+  currencyMismatch,
+  debitsBlocked,
+  type DomainError,
+  holdExpired,
+  insufficientFunds,
+  referencedAccountNotFound,
+  reversalNotReversible,
+  transactionAlreadyReversed,
+  transactionNotFound,
+  transactionNotPending,
+  transactionNotPosted,
+  validationFailed,
+} from '../errors.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
+import { isRecordId, newId } from '../ids.js';
+import { PAGE_SIZE } from '../pagination.js';
+import type { IdempotencyRecord, LedgerRefusal, LedgerWrite, NewPosting, Stores } from '../ports.js';
+import type { Principal, RequestScope } from '../scope.js';
+import { parseInput } from '../validation.js';
+import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
+import { amountProblemMessage, exactAmount } from './money.js';
+import type { Transaction } from './transaction.js';
+
+/** Both sides of a transfer between two accounts of the environment. */
+export interface Transfer {
+  transferId: string;
+  amount: string;
+  currency: string;
+  description: string;
+  /** The transaction on the account the money left. */
+  debit: Transaction;
+  /** The transaction on the account the money reached. */
+  credit: Transaction;
+}
+
+export interface TransactionPageResult {
+  transactions: Transaction[];
+  /** Pass as `after` for the next (older) page; null on the last page. */
+  nextAfter: string | null;
+}
+
+/** Who voids expired holds: the service itself, named in the audit trail. */
+const HOLD_EXPIRY_PRINCIPAL: Principal = { id: 'system:hold-expiry', kind: 'system', scopes: ['accounts:write'], environments: '*' };
+const EXPIRY_BATCH = 100;
+
+/** What a ledger write stores under its idempotency key: the ids of what it wrote (a replay reads them). */
+interface WrittenIds {
+  transactionIds: string[];
+}
+
+/**
+ * Every rule about money. Amounts are validated here against the account's currency; the balance rules
+ * (funds, flags, currency, at-most-once reversal, a hold settled once) are decided by the store's one
+ * statement on the rows it locked, because only there are they true until commit. REST and GraphQL call
+ * these methods and only translate.
+ */
+export class LedgerService {
+  constructor(
+    private readonly stores: Pick<Stores, 'accounts' | 'ledger'>,
+    private readonly creation: IdempotentCreation,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A deposit (CREDIT) or withdrawal (DEBIT) against the environment's settlement account, or a hold of one. */
+  async postTransaction(scope: RequestScope, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(scope, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(postTransactionSchema, input);
+    const account = await this.addressedAccount(scope, accountId);
+    const amount = amountOf(valid.amount, account.currency, 'amount');
+    const expiresAt = valid.expiresAt === undefined ? null : this.holdExpiry(valid.expiresAt);
+    const entryId = newId();
+    const settlementLeg = { entryId: newId(), accountId: null, type: valid.type === 'CREDIT' ? 'DEBIT' : 'CREDIT' } as const;
+    const accountLeg = { entryId, accountId: account.accountId, type: valid.type };
+    const posting: NewPosting = {
+      environment: scope.environment,
+      postingId: newId(),
+      transferId: null,
+      legs: [accountLeg, settlementLeg],
+      amount,
+      currency: account.currency,
+      description: valid.description ?? '',
+      hold: valid.hold ?? false,
+      expiresAt,
+    };
+    const request = { accountId: account.accountId, ...valid, amount };
+    const { value, replayed } = await this.write(scope, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
+      this.stores.ledger.post(posting, { audit: this.audit(scope, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey), idempotency }),
+    );
+    return { value: value[0]!, replayed };
+  }
+
+  /** Moves money between two accounts of the environment, in one currency. */
+  async transfer(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<Transfer>> {
+    authorize(scope, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(transferSchema, input);
+    const fromAccountId = valid.fromAccountId.toLowerCase();
+    const toAccountId = valid.toAccountId.toLowerCase();
+    const [from, to] = await this.referencedAccounts(scope, fromAccountId, toAccountId);
+    if (from.currency !== to.currency) throw currencyMismatch();
+    const amount = amountOf(valid.amount, from.currency, 'amount');
+    const transferId = newId();
+    const debitId = newId();
+    const creditId = newId();
+    const posting: NewPosting = {
+      environment: scope.environment,
+      postingId: transferId,
+      transferId,
+      legs: [
+        { entryId: debitId, accountId: fromAccountId, type: 'DEBIT' },
+        { entryId: creditId, accountId: toAccountId, type: 'CREDIT' },
+      ],
+      amount,
+      currency: from.currency,
+      description: valid.description ?? '',
+      hold: false,
+      expiresAt: null,
+    };
+    const request = { ...valid, fromAccountId, toAccountId, amount };
+    const { value, replayed } = await this.write(
+      scope,
+      'transfer.create',
+      request,
+      idempotencyKey,
+      [debitId, creditId],
+      (idempotency) => this.stores.ledger.post(posting, { audit: this.audit(scope, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey), idempotency }),
+      { fromAccountId, toAccountId },
+    );
+    const [debit, credit] = value;
+    return {
+      value: { transferId: debit!.transferId ?? transferId, amount: debit!.amount, currency: debit!.currency, description: debit!.description, debit: debit!, credit: credit! },
+      replayed,
+    };
+  }
+
+  /** Posts a hold: all of it, or `amount` of it (the rest is released). */
+  async postHold(scope: RequestScope, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(scope, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(postHoldSchema, input ?? {});
+    const account = await this.addressedAccount(scope, accountId);
+    if (!isRecordId(transactionId)) throw transactionNotFound();
+    const amount = valid.amount === undefined ? null : amountOf(valid.amount, account.currency, 'amount');
+    const id = transactionId.toLowerCase();
+    const { value, replayed } = await this.write(scope, 'transaction.post', { accountId: account.accountId, transactionId: id, amount }, idempotencyKey, [id], (idempotency) =>
+      this.stores.ledger.settleHold(scope.environment, account.accountId, id, { action: 'post', amount }, {
+        audit: this.audit(scope, 'transaction.post', 'transaction', id, amount === null ? [] : ['amount'], idempotencyKey),
+        idempotency,
+      }),
+    );
+    return { value: value[0]!, replayed };
+  }
+
+  /** Voids a hold: its amount is available again. */
+  async voidHold(scope: RequestScope, accountId: string, transactionId: string, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(scope, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const account = await this.addressedAccount(scope, accountId);
+    if (!isRecordId(transactionId)) throw transactionNotFound();
+    const id = transactionId.toLowerCase();
+    const { value, replayed } = await this.write(scope, 'transaction.void', { accountId: account.accountId, transactionId: id }, idempotencyKey, [id], (idempotency) =>
+      this.stores.ledger.settleHold(scope.environment, account.accountId, id, { action: 'void' }, {
+        audit: this.audit(scope, 'transaction.void', 'transaction', id, [], idempotencyKey),
+        idempotency,
+      }),
+    );
+    return { value: value[0]!, replayed };
+  }
+
+  /** Undoes a posted transaction (both sides of its posting) with a new one that names it; at most once. */
+  async reverse(scope: RequestScope, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(scope, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(reverseTransactionSchema, input ?? {});
+    const account = await this.addressedAccount(scope, accountId);
+    if (!isRecordId(transactionId)) throw transactionNotFound();
+    const id = transactionId.toLowerCase();
+    const entryIds = [newId(), newId()] as const;
+    const reversal = { postingId: newId(), entryIds, description: valid.description ?? `Reversal of ${id}` };
+    const { value, replayed } = await this.write(scope, 'transaction.reverse', { accountId: account.accountId, transactionId: id, ...valid }, idempotencyKey, [...entryIds], (idempotency) =>
+      this.stores.ledger.reverse(scope.environment, account.accountId, id, reversal, {
+        audit: this.audit(scope, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
+        idempotency,
+      }),
+    );
+    return { value: value.find((transaction) => transaction.accountId === account.accountId)!, replayed };
+  }
+
+  async getTransaction(scope: RequestScope, accountId: string, transactionId: string): Promise<Transaction> {
+    authorize(scope, 'accounts:read');
+    const account = await this.addressedAccount(scope, accountId);
+    if (!isRecordId(transactionId)) throw transactionNotFound();
+    const [transaction] = await this.stores.ledger.findTransactions(scope.environment, [transactionId.toLowerCase()]);
+    if (!transaction || transaction.accountId !== account.accountId) throw transactionNotFound();
+    return transaction;
+  }
+
+  /** Newest first, a page at a time. */
+  async listTransactions(scope: RequestScope, accountId: string, query: unknown): Promise<TransactionPageResult> {
+    authorize(scope, 'accounts:read');
+    const valid = parseInput(transactionPageSchema, query ?? {});
+    const account = await this.addressedAccount(scope, accountId);
+    return this.pageOf(scope, account.accountId, valid.limit ?? PAGE_SIZE.default, valid.after);
+  }
+
+  /** The same page for GraphQL's connection (first/after), after the caller has the account. */
+  async pageOf(scope: RequestScope, accountId: string, first: number, after: string | undefined): Promise<TransactionPageResult> {
+    authorize(scope, 'accounts:read');
+    const cursor = after !== undefined && isRecordId(after) ? after.toLowerCase() : undefined;
+    if (after !== undefined && cursor === undefined) return { transactions: [], nextAfter: null };
+    const rows = await this.stores.ledger.listTransactions(scope.environment, accountId, { first: first + 1, after: cursor });
+    const transactions = rows.slice(0, first);
+    return { transactions, nextAfter: rows.length > first ? transactions.at(-1)!.transactionId : null };
+  }
+
+  /**
+   * Voids the holds whose expiry has passed, a batch at a time, each in its own statement (which finds
+   * it still pending, or leaves it). Safe to run on every instance of a fleet at once.
+   */
+  async voidExpiredHolds(): Promise<number> {
+    let voided = 0;
+    for (const hold of await this.stores.ledger.expiredHolds(this.now(), EXPIRY_BATCH)) {
+      const scope: RequestScope = { environment: hold.environment, principal: HOLD_EXPIRY_PRINCIPAL, requestId: newId() };
+      const result = await this.stores.ledger.settleHold(hold.environment, hold.accountId, hold.transactionId, { action: 'void' }, {
+        audit: this.audit(scope, 'transaction.expire', 'transaction', hold.transactionId, []),
+      });
+      if (result.outcome === 'written') voided++;
+    }
+    return voided;
+  }
+
+  /** The account a path names: ACCOUNT_NOT_FOUND (404) when it does not exist here. */
+  private async addressedAccount(scope: RequestScope, accountId: string): Promise<Account> {
+    const account = isRecordId(accountId) ? await this.stores.accounts.findById(scope.environment, accountId.toLowerCase()) : null;
+    if (!account) throw accountNotFound();
+    return account;
+  }
+
+  /** The accounts a body names: ACCOUNT_NOT_FOUND (422) naming the field of the first that does not exist. */
+  private async referencedAccounts(scope: RequestScope, fromAccountId: string, toAccountId: string): Promise<[Account, Account]> {
+    const ids = [fromAccountId, toAccountId].filter(isRecordId);
+    const found = ids.length > 0 ? await this.stores.accounts.findByIds(scope.environment, ids) : [];
+    const from = found.find((account) => account.accountId === fromAccountId);
+    const to = found.find((account) => account.accountId === toAccountId);
+    if (!from) throw referencedAccountNotFound('fromAccountId');
+    if (!to) throw referencedAccountNotFound('toAccountId');
+    return [from, to];
+  }
+
+  private holdExpiry(expiresAt: string): Date {
+    const at = new Date(expiresAt);
+    const seconds = (at.getTime() - this.now().getTime()) / 1000;
+    if (seconds <= 0 || seconds > LEDGER_LIMITS.maxHoldSeconds) {
+      throw validationFailed([{ field: 'expiresAt', code: 'OUT_OF_RANGE', message: `Must be in the future, at most ${LEDGER_LIMITS.maxHoldSeconds / 86400} days ahead.` }]);
+    }
+    return at;
+  }
+
+  private audit(scope: RequestScope, operation: AuditOperation, resourceType: 'transaction' | 'transfer', resourceId: string, changedFields: readonly string[], idempotencyKey?: string) {
+    return auditEventFor(scope, { operation, resourceType, resourceId, changedFields, idempotencyKey });
+  }
+
+  /**
+   * Runs one ledger write at most once per idempotency key. The key stores the ids of what was written;
+   * a replay reads those transactions as they are now (a replayed hold may have posted since).
+   */
+  private async write(
+    scope: RequestScope,
+    operation: AuditOperation,
+    request: unknown,
+    idempotencyKey: string | undefined,
+    ids: string[],
+    write: (idempotency: IdempotencyRecord | undefined) => Promise<LedgerWrite>,
+    transfer?: { fromAccountId: string; toAccountId: string },
+  ): Promise<Creation<Transaction[]>> {
+    let written: Transaction[] | undefined;
+    const { value, replayed } = await this.creation.run<WrittenIds>(scope, operation, request, idempotencyKey, { transactionIds: ids }, async (idempotency) => {
+      const result = await write(idempotency);
+      if (result.outcome === 'refused') throw refusalError(result.refusal, result.accountId, transfer);
+      if (result.outcome === 'key-taken') return 'key-taken';
+      written = result.transactions;
+      return 'created';
+    });
+    const transactions = !replayed && written ? written : await this.stores.ledger.findTransactions(scope.environment, value.transactionIds);
+    const byId = new Map(transactions.map((transaction) => [transaction.transactionId, transaction]));
+    return { value: value.transactionIds.map((id) => byId.get(id)).filter((transaction) => transaction !== undefined), replayed };
+  }
+}
+
+function amountOf(value: number | string, currency: string, field: string): string {
+  const exact = exactAmount(value, currency);
+  if ('problem' in exact) {
+    const code = exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : exact.problem === 'not-a-number' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE';
+    throw validationFailed([{ field, code, message: amountProblemMessage(exact.problem, currency) }]);
+  }
+  return exact.amount;
+}
+
+/** The domain error of a refusal the store's statement decided; nothing was written. */
+function refusalError(refusal: LedgerRefusal, accountId: string | null, transfer?: { fromAccountId: string; toAccountId: string }): DomainError {
+  switch (refusal) {
+    case 'ACCOUNT_NOT_FOUND':
+      // Deleted between the service's look-up and the statement.
+      if (!transfer) return accountNotFound();
+      return referencedAccountNotFound(accountId === transfer.toAccountId ? 'toAccountId' : 'fromAccountId');
+    case 'CURRENCY_MISMATCH':
+      return currencyMismatch();
+    case 'ACCOUNT_FROZEN':
+      return accountFrozen();
+    case 'DEBITS_BLOCKED':
+      return debitsBlocked();
+    case 'CREDITS_BLOCKED':
+      return creditsBlocked();
+    case 'INSUFFICIENT_FUNDS':
+      return insufficientFunds();
+    case 'TRANSACTION_NOT_FOUND':
+      return transactionNotFound();
+    case 'TRANSACTION_NOT_PENDING':
+      return transactionNotPending();
+    case 'TRANSACTION_NOT_POSTED':
+      return transactionNotPosted();
+    case 'TRANSACTION_ALREADY_REVERSED':
+      return transactionAlreadyReversed();
+    case 'REVERSAL_NOT_REVERSIBLE':
+      return reversalNotReversible();
+    case 'HOLD_EXPIRED':
+      return holdExpired();
+    case 'AMOUNT_EXCEEDS_HOLD':
+      return amountExceedsHold();
+  }
+}
