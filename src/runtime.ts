@@ -18,6 +18,7 @@ import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -88,6 +89,9 @@ export async function startService(config: Config, logger: Logger, options: Star
       protector: new PiiCipher(keyring),
       idempotencyTtlHours: config.idempotencyTtlHours,
     });
+
+    const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
+    cleanups.push(holdExpiry.stop);
 
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());

@@ -39,6 +39,8 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** How long an idempotency key and its stored result are kept. */
   idempotencyTtlHours: number;
+  /** How often each instance voids the holds past their expiry (HOLD_EXPIRY_INTERVAL_MS). */
+  holdExpiryIntervalMs: number;
 
   /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
   corsOrigins: string[];
@@ -174,6 +176,7 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 120_000).default(65_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
+  HOLD_EXPIRY_INTERVAL_MS: integer('HOLD_EXPIRY_INTERVAL_MS', 100, 3_600_000).default(5000),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -328,6 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runMigrationsOnStart: raw.MIGRATE_ON_START,
     oidc,
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
+    holdExpiryIntervalMs: raw.HOLD_EXPIRY_INTERVAL_MS,
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
     graphql: {

@@ -5,7 +5,8 @@ import { createAccount, createCustomer, expectFailure, expectSuccess } from './h
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  // The hold-expiry sweep every 200 ms, so a test sees an expired hold void itself.
+  service = await startTestService({ HOLD_EXPIRY_INTERVAL_MS: '200' });
 });
 afterAll(async () => service?.stop());
 
@@ -87,7 +88,7 @@ describe('holds', () => {
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
-  it('a voided hold frees the amount; an expired one voids itself and cannot post', async () => {
+  it('a voided hold frees the amount', async () => {
     const accountId = await newAccount();
     await post(accountId, { type: 'CREDIT', amount: 10 });
     const hold = await post(accountId, { type: 'DEBIT', amount: 10, hold: true });
@@ -96,6 +97,52 @@ describe('holds', () => {
     expect(voided.json.data).toMatchObject({ status: 'VOIDED', balanceAfter: null });
     expectSuccess(await post(accountId, { type: 'DEBIT', amount: 10 }), 'account', 201);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+});
+
+describe('hold expiry', () => {
+  it('an expired hold voids itself (audited as the service), and its amount is available again', async () => {
+    const accountId = await newAccount();
+    await post(accountId, { type: 'CREDIT', amount: 10 });
+    const expiresAt = new Date(Date.now() + 1000).toISOString();
+    const hold = await post(accountId, { type: 'DEBIT', amount: 10, hold: true, expiresAt });
+    expectSuccess(hold, 'account', 201);
+    expect(hold.json.data.expiresAt).toBe(expiresAt);
+    const path = `/sandbox/account/${accountId}/transaction/${hold.json.data.transactionId}`;
+    let status = 'PENDING';
+    for (let waited = 0; status === 'PENDING' && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await service.call('GET', path)).json.data.status;
+    }
+    expect(status).toBe('VOIDED');
+    expectFailure(await service.call('POST', `${path}/post`), 'account', 409, 'TRANSACTION_NOT_PENDING');
+    expectSuccess(await post(accountId, { type: 'DEBIT', amount: 10 }), 'account', 201);
+    const audit = await service.database.pool.query("SELECT principal_id FROM audit_events WHERE operation = 'transaction.expire' AND resource_id = $1", [hold.json.data.transactionId]);
+    expect(audit.rows).toEqual([{ principal_id: 'system:hold-expiry' }]);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('a hold past its expiry that the sweep has not reached yet cannot post: HOLD_EXPIRED', async () => {
+    const lazy = await startTestService({ HOLD_EXPIRY_INTERVAL_MS: '3600000' });
+    try {
+      const { customerId } = await createCustomer(lazy);
+      const account = await createAccount(lazy, [customerId]);
+      await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'CREDIT', amount: 5 } });
+      const hold = await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'DEBIT', amount: 5, hold: true, expiresAt: new Date(Date.now() + 300).toISOString() } });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const posted = await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction/${hold.json.data.transactionId}/post`);
+      expectFailure(posted, 'account', 409, 'HOLD_EXPIRED');
+      expectSuccess(await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction/${hold.json.data.transactionId}/void`), 'account', 200);
+    } finally {
+      await lazy.stop();
+    }
+  });
+
+  it('refuses an expiry in the past, too far ahead, or on a transaction that is not a hold', async () => {
+    const accountId = await newAccount();
+    expectFailure(await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, expiresAt: '2020-01-01T00:00:00Z' })), 'account', 400, 'VALIDATION_FAILED');
+    expectFailure(await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, expiresAt: '2999-01-01T00:00:00Z' })), 'account', 400, 'VALIDATION_FAILED');
+    expectFailure(await expectNoChange(() => post(accountId, { type: 'CREDIT', amount: 1, expiresAt: new Date(Date.now() + 60_000).toISOString() })), 'account', 400, 'VALIDATION_FAILED');
   });
 });
 
@@ -115,6 +162,49 @@ describe('transfers and reversals', () => {
     expect((await service.call('GET', `/sandbox/account/${from}`)).json.data.amount).toBe(50);
     const again = await service.call('POST', `/sandbox/account/${from}/transaction/${transfer.json.data.debit.transactionId}/reverse`, { body: {} });
     expectFailure(again, 'account', 409, 'TRANSACTION_ALREADY_REVERSED');
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('reverses a deposit against settlement; refuses reversing a hold, a reversal, or another account\'s transaction', async () => {
+    const accountId = await newAccount();
+    const other = await newAccount();
+    const deposit = await post(accountId, { type: 'CREDIT', amount: 12 });
+    const reversalPath = `/sandbox/account/${accountId}/transaction/${deposit.json.data.transactionId}/reverse`;
+    expectFailure(await expectNoChange(() => service.call('POST', `/sandbox/account/${other}/transaction/${deposit.json.data.transactionId}/reverse`, { body: {} })), 'account', 404, 'TRANSACTION_NOT_FOUND');
+    const reversal = await service.call('POST', reversalPath, { body: { description: 'Sent twice' } });
+    expectSuccess(reversal, 'account', 201);
+    expect(reversal.json.data).toMatchObject({ type: 'DEBIT', amount: 12, balanceAfter: 0, description: 'Sent twice' });
+    expectFailure(
+      await expectNoChange(() => service.call('POST', `/sandbox/account/${accountId}/transaction/${reversal.json.data.transactionId}/reverse`, { body: {} })),
+      'account',
+      409,
+      'REVERSAL_NOT_REVERSIBLE',
+    );
+    await post(accountId, { type: 'CREDIT', amount: 5 });
+    const hold = await post(accountId, { type: 'DEBIT', amount: 5, hold: true });
+    expectFailure(
+      await expectNoChange(() => service.call('POST', `/sandbox/account/${accountId}/transaction/${hold.json.data.transactionId}/reverse`, { body: {} })),
+      'account',
+      409,
+      'TRANSACTION_NOT_POSTED',
+    );
+    expectFailure(await service.call('GET', `/sandbox/account/${other}/transaction/${deposit.json.data.transactionId}`), 'account', 404, 'TRANSACTION_NOT_FOUND');
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it('opposite transfers between the same two accounts, all at once, neither deadlock nor lose money', async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    await post(a, { type: 'CREDIT', amount: 1000 });
+    await post(b, { type: 'CREDIT', amount: 1000 });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        service.call('POST', '/sandbox/transfer', { body: i % 2 === 0 ? { fromAccountId: a, toAccountId: b, amount: 3 } : { fromAccountId: b, toAccountId: a, amount: 2 } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const [balanceA, balanceB] = await Promise.all([a, b].map(async (id) => (await service.call('GET', `/sandbox/account/${id}`)).json.data.amount));
+    expect([balanceA, balanceB]).toEqual([1000 - 20 * 3 + 20 * 2, 1000 + 20 * 3 - 20 * 2]);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
-import { type RowCounts, rowCounts, storageProblems } from '../support/consistency.js';
+import { ledgerViolations, type RowCounts, rowCounts, storageProblems } from '../support/consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { answerOf, envelopeProblems } from '../support/envelope.js';
 import { describeFuzzRequest, type FuzzContext, type FuzzRequest, restRequest } from './rest-requests.js';
@@ -71,6 +71,7 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
   try {
     const { context, links } = await seed(client, options.token);
     const before = await rowCounts(options.pool);
+    const entriesBefore = Number((await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n);
     const auditBefore = new Set((await options.pool.query<{ id: string }>('SELECT id::text AS id FROM audit_events')).rows.map((row) => row.id));
     const report: RestFuzzReport = {
       requests: 0,
@@ -142,6 +143,10 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
     if (JSON.stringify(expected) !== JSON.stringify(report.after)) {
       report.problems.push(`row counts ${JSON.stringify(report.after)} differ from what the acknowledged writes explain ${JSON.stringify(expected)}`);
     }
+    const entries = Number((await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n);
+    const postings = count('transaction.create') + count('transfer.create') + count('transaction.reverse');
+    if (entries !== entriesBefore + 2 * postings) report.problems.push(`${entries - entriesBefore} ledger entries for ${postings} acknowledged postings (2 each)`);
+    report.problems.push(...(await ledgerViolations(options.pool)));
     report.problems.push(...(await storageProblems(options.pool)));
     const health = await client.send({ method: 'GET', path: '/healthz' });
     if (health.status !== 200) report.problems.push(`the service is not healthy after the run: ${health.status}`);

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { createAccountSchema, updateAccountSchema } from '../../../src/domain/accounts/account.schemas.js';
 import { createCustomerSchema, updateCustomerSchema } from '../../../src/domain/customers/customer.schemas.js';
+import { postTransactionSchema, transferSchema } from '../../../src/domain/ledger/ledger.schemas.js';
 import {
   adversarialValue,
   currency,
@@ -39,6 +40,7 @@ interface JsonSchema {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  enum?: unknown[];
 }
 
 const jsonSchemaOf = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -48,6 +50,8 @@ export const REQUEST_SCHEMAS = {
   updateCustomer: jsonSchemaOf(updateCustomerSchema),
   createAccount: jsonSchemaOf(createAccountSchema),
   updateAccount: jsonSchemaOf(updateAccountSchema),
+  postTransaction: jsonSchemaOf(postTransactionSchema),
+  createTransfer: jsonSchemaOf(transferSchema),
 };
 
 export interface FuzzContext {
@@ -70,7 +74,22 @@ export interface FuzzRequest {
 
 /** A value the schema accepts, chosen by the field's meaning where JSON Schema cannot say it. */
 function validFor(name: string, schema: JsonSchema, ctx: FuzzContext): fc.Arbitrary<unknown> {
+  if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (name) {
+    case 'amount':
+      // Mostly valid (whole and two-decimal amounts), some over-precise, negative, huge or as decimal text.
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.integer({ min: 1, max: 5000 }) },
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 500_000 }).map((cents) => cents / 100) },
+        { weight: 1, arbitrary: fc.constantFrom(0.001, 0, -5, 1e13, 1e-7, '12.50', '1e3', ' 7 ', '') },
+      );
+    case 'hold':
+      return fc.boolean();
+    case 'expiresAt':
+      return fc.integer({ min: -3600, max: 40 * 86400 }).map((seconds) => new Date(Date.now() + seconds * 1000).toISOString());
+    case 'fromAccountId':
+    case 'toAccountId':
+      return fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ctx.accountIds) }, { weight: 1, arbitrary: fc.uuid() });
     case 'socialSecurityNumber':
       return validSsn;
     case 'dateOfBirth':
@@ -196,7 +215,7 @@ const encodedBody = (value: unknown): fc.Arbitrary<{ text: string; broken: strin
 
 const environment = fc.constantFrom('sandbox', 'sandbox', 'sandbox', 'sandbox', 'production-like');
 
-/** Where a body goes: the four writes of the contract, on an existing record or not. */
+/** Where a body goes: the four writes of the contract and the ledger's two postings, on an existing record or not. */
 function writeTarget(ctx: FuzzContext) {
   const someId = (known: string[]) =>
     fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom(...known).map((id) => id.toUpperCase()) });
@@ -205,10 +224,17 @@ function writeTarget(ctx: FuzzContext) {
     fc.record({ op: fc.constant('updateCustomer' as const), method: fc.constant('PUT'), env: environment, id: someId(ctx.customerIds) }),
     fc.record({ op: fc.constant('createAccount' as const), method: fc.constant('POST'), env: environment, id: fc.constant('') }),
     fc.record({ op: fc.constant('updateAccount' as const), method: fc.constant('PUT'), env: environment, id: someId(ctx.accountIds) }),
+    fc.record({ op: fc.constant('postTransaction' as const), method: fc.constant('POST'), env: environment, id: someId(ctx.accountIds) }),
+    fc.record({ op: fc.constant('createTransfer' as const), method: fc.constant('POST'), env: environment, id: fc.constant('') }),
   );
 }
 
-const resourceOf = (op: keyof typeof REQUEST_SCHEMAS) => (op.endsWith('Customer') ? 'customer' : 'account');
+/** The path a write of `op` goes to. */
+function pathOf(op: keyof typeof REQUEST_SCHEMAS, env: string, id: string): string {
+  if (op === 'postTransaction') return `/${env}/account/${id}/transaction`;
+  if (op === 'createTransfer') return `/${env}/transfer`;
+  return `/${env}/${op.endsWith('Customer') ? 'customer' : 'account'}${id ? `/${id}` : ''}`;
+}
 
 const headerValue = (arb: fc.Arbitrary<string>) => arb.filter((value) => !/[^\t\x20-\x7e\x80-\xff]/.test(value));
 
@@ -313,7 +339,7 @@ export function schemaBodyRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     const schema = REQUEST_SCHEMAS[op];
     const valid = validFor(op, schema, ctx) as fc.Arbitrary<Record<string, unknown>>;
     const body = fc.tuple(valid, fc.array(mutation, { maxLength: 3 })).map(([v, mutations]) => (mutations.length === 0 ? v : mutate(v, schema, mutations)));
-    const path = `/${env}/${resourceOf(op)}${id ? `/${id}` : ''}`;
+    const path = pathOf(op, env, id);
     return fc.tuple(body, headersFor(ctx, method)).chain(([value, headers]) =>
       encodedBody(value).map(({ text, broken }) => finish(`schema:${op}${broken === 'none' ? '' : `:${broken}`}`, method, path, headers, text, secretsOf(value))),
     );
@@ -335,7 +361,7 @@ export function rawBodyRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return fc
     .tuple(writeTarget(ctx), raw)
     .chain(([target, text]) =>
-      headersFor(ctx, target.method).map((headers) => finish('raw-body', target.method, `/${target.env}/${resourceOf(target.op)}${target.id ? `/${target.id}` : ''}`, headers, text, [])),
+      headersFor(ctx, target.method).map((headers) => finish('raw-body', target.method, pathOf(target.op, target.env, target.id), headers, text, [])),
     );
 }
 
@@ -359,7 +385,7 @@ export function randomPathRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     { weight: 1, arbitrary: encoded(fc.string({ maxLength: 12 })) },
   );
   const resource = fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom('customer', 'account', 'audit-events') },
+    { weight: 5, arbitrary: fc.constantFrom('customer', 'account', 'audit-events', 'transfer') },
     { weight: 2, arbitrary: fc.constantFrom('Customer', 'customers', 'accounts', 'ACCOUNT', '%63ustomer', 'account;x', 'account%2f', '', 'healthz', '..', 'audit-events%00') },
     { weight: 1, arbitrary: encoded(fc.string({ maxLength: 12 })) },
   );
@@ -377,8 +403,14 @@ export function randomPathRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     { weight: 2, arbitrary: fc.constantFrom('?first=abc', '?first=-1', '?first=1e3', '?first=100&after=x', '?operation=customer.update', '?__proto__[x]=1', '?resourceId[]=a&resourceId[]=b', '?from=2026-01-01T00:00:00Z&to=2020-01-01T00:00:00Z', '?first=9007199254740993', '?a=%ff', '?%') },
     { weight: 1, arbitrary: fc.tuple(encoded(fc.string({ maxLength: 10 })), encoded(fc.string({ maxLength: 20 }))).map(([k, v]) => `?${k}=${v}`) },
   );
+  // Sub-resources of an account (the ledger's and the holders'), sometimes with an id and an action after them.
+  const extraSegment = fc.oneof(
+    { weight: 3, arbitrary: encoded(fc.string({ maxLength: 8 })) },
+    { weight: 2, arbitrary: fc.constantFrom('transaction', 'customer', 'flags/FROZEN', 'flags/frozen', 'overdraft-limit') },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('transaction', 'customer'), id, fc.constantFrom('', '/post', '/void', '/reverse', '/x')).map(([sub, i, action]) => `${sub}/${i}${action}`) },
+  );
   const path = fc
-    .tuple(env, resource, fc.option(id, { nil: undefined }), fc.option(encoded(fc.string({ maxLength: 8 })), { nil: undefined, freq: 6 }), fc.constantFrom('', '', '', '/', '//'), query, fc.boolean())
+    .tuple(env, resource, fc.option(id, { nil: undefined }), fc.option(extraSegment, { nil: undefined, freq: 4 }), fc.constantFrom('', '', '', '/', '//'), query, fc.boolean())
     .map(([e, r, i, extra, tail, q, doubleSlash]) => `/${e}${doubleSlash ? '//' : '/'}${r}${i === undefined ? '' : `/${i}`}${extra === undefined ? '' : `/${extra}`}${tail}${q}`)
     .filter((p) => !/\/graphql(\/|\?|$)/i.test(p)); // the GraphQL fuzzer covers that endpoint
   const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD') }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });

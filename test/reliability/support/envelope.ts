@@ -57,6 +57,9 @@ export const DETAIL_CODES = new Set([
   'UNKNOWN_FIELD',
   'FIELD_NOT_UPDATABLE',
   'CUSTOMER_NOT_FOUND',
+  'ACCOUNT_NOT_FOUND',
+  'OUT_OF_RANGE',
+  'TOO_PRECISE',
 ]);
 
 export interface Answer {
@@ -71,7 +74,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The envelope's log reference name for a path, by the rule of src/rest/envelope.ts (docs/decisions.md, "REST"). */
 export const logRefKeyFor = (path: string): 'logRefId' | 'log_ref_id' =>
-  path.split('?', 1)[0]!.split('/')[2] === 'account' ? 'logRefId' : 'log_ref_id';
+  ['account', 'transfer'].includes(path.split('?', 1)[0]!.split('/')[2]!) ? 'logRefId' : 'log_ref_id';
 
 /**
  * Everything wrong with one REST answer, as sentences (empty when it is well-formed): a JSON envelope with
