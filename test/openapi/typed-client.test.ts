@@ -69,4 +69,52 @@ describe('a typed client generated from openapi.json', () => {
     expect(refused.response.status).toBe(409);
     expect(refused.error!.error.code).toBe('CUSTOMER_HAS_ACCOUNTS');
   });
+
+  it('moves money through the ledger: deposit, transfer, hold, reversal, the paged history and a typed refusal', async () => {
+    const { data: customer } = await client.POST('/{environment}/customer', { params: { path: { environment: 'sandbox' } }, body: buildCustomerInput() });
+    const customerId = customer!.data.customerId;
+    const open = async () =>
+      (await client.POST('/{environment}/account', { params: { path: { environment: 'sandbox' } }, body: buildAccountInput([customerId]) })).data!.data.accountId;
+    const [from, to] = [await open(), await open()];
+    const path = { environment: 'sandbox', accountId: from };
+
+    const deposit = await client.POST('/{environment}/account/{accountId}/transaction', {
+      params: { path, header: { 'Idempotency-Key': `typed-deposit-${Date.now()}` } },
+      body: { type: 'CREDIT', amount: 100, description: 'Typed deposit' },
+    });
+    expect(deposit.response.status).toBe(201);
+    expect(deposit.data!.data).toMatchObject({ type: 'CREDIT', amount: 100, balanceAfter: 100, status: 'POSTED' });
+
+    const transfer = await client.POST('/{environment}/transfer', { params: { path: { environment: 'sandbox' } }, body: { fromAccountId: from, toAccountId: to, amount: 40 } });
+    expect(transfer.response.status).toBe(201);
+    expect(transfer.data!.data.debit.balanceAfter).toBe(60);
+    expect(transfer.data!.data.credit.accountId).toBe(to);
+
+    const hold = await client.POST('/{environment}/account/{accountId}/transaction', { params: { path }, body: { type: 'DEBIT', amount: 10, hold: true } });
+    const transactionId = hold.data!.data.transactionId;
+    const posted = await client.POST('/{environment}/account/{accountId}/transaction/{transactionId}/post', { params: { path: { ...path, transactionId } }, body: { amount: 5 } });
+    expect(posted.data!.data).toMatchObject({ status: 'POSTED', amount: 5, authorizedAmount: 10, balanceAfter: 55 });
+
+    // Reversing the deposit takes the account below zero: only within its overdraft limit.
+    const limited = await client.PUT('/{environment}/account/{accountId}/overdraft-limit', { params: { path }, body: { overdraftLimit: 50 } });
+    expect(limited.response.status).toBe(200);
+    const reversal = await client.POST('/{environment}/account/{accountId}/transaction/{transactionId}/reverse', {
+      params: { path: { ...path, transactionId: deposit.data!.data.transactionId } },
+      body: {},
+    });
+    expect(reversal.response.status).toBe(201);
+    expect(reversal.data!.data.reversesTransactionId).toBe(deposit.data!.data.transactionId);
+    expect(reversal.data!.data.balanceAfter).toBe(-45);
+
+    const page = await client.GET('/{environment}/account/{accountId}/transaction', { params: { path, query: { limit: '2' } } });
+    expect(page.data!.data.transactions.map((transaction) => transaction.transactionId)).toEqual([reversal.data!.data.transactionId, transactionId]);
+    expect(page.data!.data.nextAfter).toBe(transactionId);
+
+    const refused = await client.POST('/{environment}/account/{accountId}/transaction', { params: { path }, body: { type: 'DEBIT', amount: 5.01 } });
+    expect(refused.response.status).toBe(409);
+    expect(refused.error!.error.code).toBe('INSUFFICIENT_FUNDS');
+
+    const frozen = await client.PUT('/{environment}/account/{accountId}/flags/{flag}', { params: { path: { ...path, flag: 'FROZEN' } } });
+    expect(frozen.data!.data.flags).toEqual(['FROZEN']);
+  });
 });
