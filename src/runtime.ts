@@ -18,6 +18,7 @@ import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
@@ -81,17 +82,20 @@ export async function startService(config: Config, logger: Logger, options: Star
     const prisma = createPrismaClient(pool);
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
+    const stores = createStores(prisma, {
+      // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
+      idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
+    });
     const services = createDomainServices({
-      stores: createStores(prisma, {
-        // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
-        idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
-      }),
+      stores,
       protector: new PiiCipher(keyring),
       idempotencyTtlHours: config.idempotencyTtlHours,
     });
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
+    const outbox = startEventOutbox(stores.events, config.events, logger);
+    cleanups.push(outbox.stop);
 
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());

@@ -41,6 +41,8 @@ export interface Config {
   idempotencyTtlHours: number;
   /** How often each instance voids the holds past their expiry (HOLD_EXPIRY_INTERVAL_MS). */
   holdExpiryIntervalMs: number;
+  /** The outbox: how often each instance numbers new events, and how long events are kept. */
+  events: { sequencerIntervalMs: number; retentionDays: number };
 
   /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
   corsOrigins: string[];
@@ -177,6 +179,8 @@ const envSchema = z.object({
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
   HOLD_EXPIRY_INTERVAL_MS: integer('HOLD_EXPIRY_INTERVAL_MS', 100, 3_600_000).default(5000),
+  EVENT_SEQUENCER_INTERVAL_MS: integer('EVENT_SEQUENCER_INTERVAL_MS', 10, 60_000).default(100),
+  EVENT_RETENTION_DAYS: integer('EVENT_RETENTION_DAYS', 1, 3650).default(30),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -332,6 +336,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oidc,
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
     holdExpiryIntervalMs: raw.HOLD_EXPIRY_INTERVAL_MS,
+    events: { sequencerIntervalMs: raw.EVENT_SEQUENCER_INTERVAL_MS, retentionDays: raw.EVENT_RETENTION_DAYS },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
     graphql: {

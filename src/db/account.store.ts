@@ -17,7 +17,7 @@ import { isLockTimeout } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { idList, queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /**
  * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
@@ -25,6 +25,10 @@ import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENC
  * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
  * foreign keys are checked when the statement ends. Raw SQL: the typed API cannot make this one statement.
  */
+/** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
+const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb)`;
+
 const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
      found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
@@ -37,8 +41,13 @@ const insertSql = (withKey: boolean) =>
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
-     ), audit AS (${auditInsert(7, 'account')})
+     ), audit AS (${auditInsert(7, 'account')}),
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
+
+/** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
+const ACCOUNT_UPDATED = { type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)' };
+const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
 
 const SQL = {
   insert: statement('account_insert', insertSql(false)),
@@ -56,7 +65,8 @@ const SQL = {
        UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
        FROM target t WHERE a.id = t.id AND t.allowed
        RETURNING ${ACCOUNT_COLUMNS}
-     ), audit AS (${auditInsert(5, 'updated')})
+     ), audit AS (${auditInsert(5, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', ACCOUNT_UPDATED)})
      SELECT (SELECT count(*)::int FROM target) AS found, updated.* FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
@@ -67,7 +77,8 @@ const SQL = {
        SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty FROM accounts a
        WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
      ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty RETURNING a.id),
-          audit AS (${auditInsert(3, 'deleted')})
+          audit AS (${auditInsert(3, 'deleted')}),
+          event AS (${eventInsert('$2::varchar', 'deleted', { type: "'account.deleted'", resourceType: 'account', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
      SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM deleted) AS deleted`,
   ),
   list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
@@ -83,8 +94,9 @@ const SQL = {
      ), changed AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
-       RETURNING account_id
-     ), audit AS (${auditInsert(5, 'changed')})
+       RETURNING account_id, customer_id
+     ), audit AS (${auditInsert(5, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
             cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
@@ -98,8 +110,9 @@ const SQL = {
      ), changed AS (
        DELETE FROM account_customers ac USING target t, current cur
        WHERE ac.account_id = t.id AND ac.customer_id = $3::uuid AND cur.linked > 1
-       RETURNING ac.account_id
-     ), audit AS (${auditInsert(4, 'changed')})
+       RETURNING ac.account_id, ac.customer_id
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_removed'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
@@ -111,8 +124,9 @@ const SQL = {
        UPDATE accounts a SET flags = CASE WHEN $4::boolean THEN array_append(a.flags, $3::text) ELSE array_remove(a.flags, $3::text) END,
               updated_at = CURRENT_TIMESTAMP
        FROM target t WHERE a.id = t.id AND t.present <> $4::boolean
-       RETURNING a.id
-     ), audit AS (${auditInsert(5, 'changed')})
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(5, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', ACCOUNT_UPDATED)})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
   ),
   setOverdraftLimit: statement(
@@ -122,8 +136,9 @@ const SQL = {
      ), changed AS (
        UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
        FROM target t WHERE a.id = t.id AND t.differs
-       RETURNING a.id
-     ), audit AS (${auditInsert(4, 'changed')})
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', ACCOUNT_UPDATED)})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
   ),
 };

@@ -6,7 +6,7 @@ import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './err
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { jsonParameter, queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
@@ -23,10 +23,11 @@ const INSERT_VALUES = `$1::uuid, $2::varchar, $3::bytea, $4::bytea, $5::bytea, $
 const insertSql = (withKey: boolean) =>
   `WITH ${withKey ? `${claimQueries(24)},` : ''}
      customer AS (
-       INSERT INTO customers (${INSERT_COLUMNS})
+       INSERT INTO customers AS c (${INSERT_COLUMNS})
        SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
-       RETURNING id
-     ), audit AS (${auditInsert(15, 'customer')})
+       RETURNING ${CUSTOMER_COLUMNS}
+     ), audit AS (${auditInsert(15, 'customer')}),
+     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)' })})
    SELECT count(*)::int AS created FROM customer`;
 
 const SQL = {
@@ -43,14 +44,16 @@ const SQL = {
               updated_at = CURRENT_TIMESTAMP
        WHERE c.id = $1::uuid AND c.environment = $2
        RETURNING ${CUSTOMER_COLUMNS}
-     ), audit AS (${auditInsert(7, 'updated')})
+     ), audit AS (${auditInsert(7, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)' })})
      SELECT * FROM updated`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
   delete: statement(
     'customer_delete',
     `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 RETURNING id),
-          audit AS (${auditInsert(3, 'deleted')})
+          audit AS (${auditInsert(3, 'deleted')}),
+          event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
      SELECT count(*)::int AS deleted FROM deleted`,
   ),
   countLinkedAccounts: statement(

@@ -14,7 +14,7 @@ import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from './colum
 import { isLockTimeout, violatedUniqueIndex } from './errors.js';
 import type { PrismaClient } from './prisma-client.js';
 import { queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS } from './write-effects.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /**
  * The ledger's writes, each ONE statement (pgledger's discipline, without its functions):
@@ -32,6 +32,14 @@ import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENC
  * wrote it (prisma/migrations/20261124000000_ledger). Deadlocks and serialization failures are retried
  * by withTranslatedErrors (src/db/errors.ts).
  */
+
+/** One event per customer-account side of what `entries` wrote (the settlement side is the bank's own). */
+const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WHERE NOT is_settlement)', {
+  type: "CASE x.status WHEN 'POSTED' THEN 'transaction.posted' WHEN 'PENDING' THEN 'transaction.pending' ELSE 'transaction.voided' END",
+  resourceType: 'transaction',
+  resourceId: 'x."transactionId"',
+  payload: "to_jsonb(x) - 'is_settlement'",
+});
 
 /** The columns every legs CTE provides: entry_id, account_id (NULL: settlement), type, amount, currency, reverses, n. */
 interface LegsSource {
@@ -106,7 +114,8 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
        FROM legs l CROSS JOIN go LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
-     audit AS (${auditInsert(auditAt, 'go')})
+     audit AS (${auditInsert(auditAt, 'go')}),
+     event AS (${TRANSACTION_EVENTS})
    SELECT d.refusal, d.refused_account AS "refusedAccountId", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 }
@@ -215,7 +224,8 @@ const settleSql = (withKey: boolean) =>
        WHERE e.id = c.id
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
-     audit AS (${auditInsert(6, 'go')})
+     audit AS (${auditInsert(6, 'go')}),
+     event AS (${TRANSACTION_EVENTS})
    SELECT d.refusal, d.refused_account AS "refusedAccountId", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 

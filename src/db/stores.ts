@@ -4,6 +4,7 @@ import { PrismaAuditStore } from './audit.store.js';
 import { PrismaCustomerStore } from './customer.store.js';
 import { withTranslatedErrors } from './errors.js';
 import { PrismaIdempotencyStore } from './idempotency.store.js';
+import { PrismaEventStore } from './event.store.js';
 import { PrismaLedgerStore } from './ledger.store.js';
 import { PrismaLinkReadModel } from './link.read-model.js';
 import type { PrismaClient } from './prisma-client.js';
@@ -23,6 +24,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
+    events: withTranslatedErrors(new PrismaEventStore(prisma)),
     audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
     idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
   };

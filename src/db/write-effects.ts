@@ -68,3 +68,14 @@ export const claimValues = ({ claim, result }: IdempotencyRecord, waitMs: number
 
 /** How long a creation waits for a concurrent request holding the same key before IDEMPOTENCY_KEY_IN_PROGRESS. */
 export const DEFAULT_IDEMPOTENCY_WAIT_MS = 2000;
+
+/**
+ * The outbox: one event for each row of `source`, in the write's own statement, so an event exists
+ * exactly when its change committed (no event without its change, no change without its event). The
+ * payload is an SQL expression over the row (alias `x`), built from the reads' column lists: never an
+ * SSN or document locator number. The sequencer numbers the event after commit (src/db/event.store.ts).
+ */
+export function eventInsert(environment: string, source: string, event: { type: string; resourceType: string; resourceId: string; payload: string }): string {
+  return `INSERT INTO events (environment, type, resource_type, resource_id, payload)
+     SELECT ${environment}, ${event.type}, '${event.resourceType}', ${event.resourceId}, ${event.payload} FROM ${source} x`;
+}

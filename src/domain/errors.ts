@@ -35,6 +35,7 @@ export const ErrorCodes = [
   'ACCOUNT_HAS_TRANSACTIONS',
   'ACCOUNT_NEEDS_A_CUSTOMER',
   'ACCOUNT_CUSTOMER_LIMIT',
+  'EVENT_NOT_FOUND',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -199,3 +200,6 @@ export const accountCustomerLimit = (limit: number) =>
 
 export const customerNotLinked = () =>
   new DomainError('CUSTOMER_NOT_FOUND', 'not_found', 'No customer with this id is a customer of this account.');
+
+export const eventNotFound = () =>
+  new DomainError('EVENT_NOT_FOUND', 'not_found', 'No event with this id exists in this environment (or it has been pruned).');

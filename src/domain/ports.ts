@@ -1,4 +1,5 @@
 import type { Account, AccountLinks } from './accounts/account.js';
+import type { EventStore } from './events/event.js';
 import type { AccountFlag, EntryType, Transaction } from './ledger/transaction.js';
 import type { AuditStore, NewAuditEvent } from './audit/audit-event.js';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency/idempotency-store.js';
@@ -261,6 +262,7 @@ export interface Stores {
   accounts: AccountStore;
   links: LinkReadModel;
   ledger: LedgerStore;
+  events: EventStore;
   audit: AuditStore;
   idempotency: IdempotencyStore;
 }

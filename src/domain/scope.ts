@@ -1,8 +1,9 @@
 /**
  * What a token may do. Reads need `:read`, writes need `:write`; `audit:read` reads the audit trail;
+ * `events:read` reads the events (the outbox);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read', 'metrics:read'] as const;
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read', 'events:read', 'metrics:read'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

@@ -2,6 +2,7 @@ import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
+import { EventService } from './events/event.service.js';
 import { LedgerService } from './ledger/ledger.service.js';
 import { LinkService } from './links/link.service.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
@@ -12,6 +13,7 @@ export interface DomainServices {
   audit: AuditService;
   links: LinkService;
   ledger: LedgerService;
+  events: EventService;
 }
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
@@ -31,5 +33,6 @@ export function createDomainServices(deps: {
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),
     ledger: new LedgerService(deps.stores, creation),
+    events: new EventService(deps.stores.events),
   };
 }

@@ -177,6 +177,14 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.transactionId,
     },
+    eventId: {
+      name: 'eventId',
+      in: 'path',
+      required: true,
+      description: 'The id of an event of this environment.',
+      schema: { type: 'string' },
+      example: '0193a5c5-5a97-7260-9c1e-8daecf406b87',
+    },
     flag: {
       name: 'flag',
       in: 'path',
@@ -315,6 +323,16 @@ const TRANSFER_EXAMPLE = {
   },
 };
 
+const EVENT_EXAMPLE = {
+  eventId: '0193a5c5-5a97-7260-9c1e-8daecf406b87',
+  type: 'transaction.posted',
+  sequence: 42,
+  occurredAt: '2026-11-24T09:30:00.000Z',
+  resourceType: 'transaction',
+  resourceId: EXAMPLE_IDS.transactionId,
+  data: TRANSACTION_EXAMPLE,
+};
+
 function transactionExample(route: RestRoute): object {
   switch (route.operationId) {
     case 'postHold':
@@ -344,6 +362,10 @@ function successExample(route: RestRoute): object {
       return { transactions: [TRANSACTION_EXAMPLE], nextAfter: null };
     case 'Transfer':
       return TRANSFER_EXAMPLE;
+    case 'Event':
+      return EVENT_EXAMPLE;
+    case 'EventPage':
+      return { events: [EVENT_EXAMPLE], nextAfter: 42 };
     default:
       return {};
   }
@@ -487,6 +509,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Accounts', description: 'Depository accounts owned by one or more customers.' },
       { name: 'Audit', description: 'The append-only trail of successful writes.' },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
+      { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
       { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
     ],
     paths,

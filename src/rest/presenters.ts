@@ -1,9 +1,11 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
+import type { DomainEvent } from '../domain/events/event.js';
+import type { EventPage } from '../domain/events/event.service.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
 import type { TransactionPageResult, Transfer } from '../domain/ledger/ledger.service.js';
-import type { AccountData, AuditPageData, CustomerData, TransactionData, TransactionPageData, TransferData } from './response-schemas.js';
+import type { AccountData, AuditPageData, CustomerData, EventData, EventPageData, TransactionData, TransactionPageData, TransferData } from './response-schemas.js';
 
 export type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
 
@@ -95,3 +97,32 @@ export const presentAuditPage = (page: AuditPage): AuditPageData => ({
   })),
   nextCursor: page.nextCursor,
 });
+
+/** An event's resource through the resource's own presenter: the same fields as its endpoint answers. */
+function presentEventData(event: DomainEvent): EventData['data'] {
+  const { data } = event;
+  switch (data.kind) {
+    case 'customer':
+      return presentCustomer(data.customer);
+    case 'account':
+      return presentAccount(data.account);
+    case 'transaction':
+      return presentTransaction(data.transaction);
+    case 'holder':
+      return { accountId: data.accountId, customerId: data.customerId };
+    case 'deleted':
+      return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
+  }
+}
+
+export const presentEvent = (event: DomainEvent): EventData => ({
+  eventId: event.eventId,
+  type: event.type,
+  sequence: event.sequence,
+  occurredAt: event.occurredAt,
+  resourceType: event.resourceType,
+  resourceId: event.resourceId,
+  data: presentEventData(event),
+});
+
+export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.events.map(presentEvent), nextAfter: page.nextAfter });

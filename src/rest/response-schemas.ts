@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_OPERATIONS } from '../domain/audit/audit-event.js';
+import { EVENT_TYPES } from '../domain/events/event.js';
 import { ACCOUNT_FLAGS, ENTRY_TYPES, RECENT_TRANSACTIONS, TRANSACTION_STATUSES } from '../domain/ledger/transaction.js';
 
 /**
@@ -102,6 +103,34 @@ export const accountDataSchema = z
   })
   .describe('A depository account, owned by one or more customers.');
 
+export const eventDataSchema = z
+  .strictObject({
+    eventId: recordId,
+    type: z.enum(EVENT_TYPES).describe('What happened.'),
+    sequence: z.number().int().describe('Gapless and increasing per environment: the order to apply events in.'),
+    occurredAt: z.iso.datetime().describe('When the write committed, ISO 8601 UTC.'),
+    resourceType: z.enum(['customer', 'account', 'transaction']),
+    resourceId: recordId,
+    data: z
+      .union([
+        customerDataSchema,
+        accountDataSchema,
+        transactionDataSchema,
+        z.strictObject({ customerId: recordId }).describe('customer.deleted'),
+        z.strictObject({ accountId: recordId }).describe('account.deleted'),
+        z.strictObject({ accountId: recordId, customerId: recordId }).describe('account.customer_added / account.customer_removed'),
+      ])
+      .describe('The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id.'),
+  })
+  .describe('One committed change, from the outbox.');
+
+export const eventPageDataSchema = z
+  .strictObject({
+    events: z.array(eventDataSchema).describe('In sequence order.'),
+    nextAfter: z.number().int().describe('Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again).'),
+  })
+  .describe('A page of events.');
+
 export const emptyDataSchema = z.strictObject({}).describe('Deletions answer an empty object.');
 
 export const auditEventDataSchema = z
@@ -150,3 +179,5 @@ export type AuditPageData = z.infer<typeof auditPageDataSchema>;
 export type TransactionData = z.infer<typeof transactionDataSchema>;
 export type TransactionPageData = z.infer<typeof transactionPageDataSchema>;
 export type TransferData = z.infer<typeof transferDataSchema>;
+export type EventData = z.infer<typeof eventDataSchema>;
+export type EventPageData = z.infer<typeof eventPageDataSchema>;

@@ -6,7 +6,16 @@ import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { presentAccount, presentAuditPage, presentCustomer, presentTransaction, presentTransactionPage, presentTransfer } from './presenters.js';
+import {
+  presentAccount,
+  presentAuditPage,
+  presentCustomer,
+  presentEvent,
+  presentEventPage,
+  presentTransaction,
+  presentTransactionPage,
+  presentTransfer,
+} from './presenters.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
@@ -52,7 +61,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger } = deps.services;
+  const { customers, accounts, audit, ledger, events } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -106,6 +115,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value, replayed } = await ledger.transfer(scope, body, { idempotencyKey });
       return created(transactionPath(scope, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
     },
+    listEvents: async ({ scope, query }) => ok(presentEventPage(await events.list(scope, query))),
+    getEvent: async ({ scope, params }) => ok(presentEvent(await events.get(scope, params.eventId!))),
     listAuditEvents: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
   };
 

@@ -25,6 +25,7 @@ import {
   transactionNotPosted,
   customerAlreadyExists,
   customerHasAccounts,
+  eventNotFound,
   customerNotFound,
   environmentNotAllowed,
   fieldsNotUpdatable,
@@ -36,6 +37,8 @@ import {
   validationFailed,
 } from '../domain/errors.js';
 import { ACCOUNT_LIMITS } from '../domain/accounts/account.schemas.js';
+import { EVENT_TYPES } from '../domain/events/event.js';
+import { eventQuerySchema } from '../domain/events/event.schemas.js';
 import {
   addAccountCustomerSchema,
   overdraftLimitSchema,
@@ -57,6 +60,8 @@ import {
   createdCustomerDataSchema,
   customerDataSchema,
   emptyDataSchema,
+  eventDataSchema,
+  eventPageDataSchema,
   transactionDataSchema,
   transactionPageDataSchema,
   transferDataSchema,
@@ -86,7 +91,7 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Audit';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Audit';
   summary: string;
   description: string;
   scope: AccessScope;
@@ -539,6 +544,35 @@ export const REST_ROUTES = [
       failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
       ...postingRefusals,
     ],
+  },
+  {
+    operationId: 'listEvents',
+    method: 'GET',
+    path: '/:environment/event',
+    family: 'customer',
+    tag: 'Events',
+    summary: 'Read the events',
+    description:
+      'Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. ' +
+      'Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. ' +
+      `An event is readable within a moment of its commit, once numbered; \`sequence\` is gapless per environment. Types: ${EVENT_TYPES.join(', ')}. ` +
+      'Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints\' envelope (`log_ref_id`).',
+    scope: 'events:read',
+    query: { schema: eventQuerySchema, example: { after: '0', types: 'customer.created,transaction.posted', limit: '20' } },
+    success: { status: 200, description: 'A page of events.', data: eventPageDataSchema, component: 'EventPage' },
+    failures: [failure('VALIDATION_FAILED', '`after`, `types` or `limit` is malformed, or an unknown parameter.', validationFailureOf(eventQuerySchema, { limit: '0' }))],
+  },
+  {
+    operationId: 'getEvent',
+    method: 'GET',
+    path: '/:environment/event/:eventId',
+    family: 'customer',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'One event of this environment.',
+    scope: 'events:read',
+    success: { status: 200, description: 'The event.', data: eventDataSchema, component: 'Event' },
+    failures: [failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound())],
   },
   {
     operationId: 'listAuditEvents',

@@ -345,6 +345,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{environment}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the events
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         *
+         *     Requires the scope `events:read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/event/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description One event of this environment.
+         *
+         *     Requires the scope `events:read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{environment}/audit-events": {
         parameters: {
             query?: never;
@@ -644,6 +688,65 @@ export interface components {
             /** @description The CREDIT on toAccountId. */
             credit: components["schemas"]["Transaction"];
         };
+        /** @description A page of events. */
+        EventPage: {
+            /** @description In sequence order. */
+            events: components["schemas"]["Event"][];
+            /** @description Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again). */
+            nextAfter: number;
+        };
+        /** @description One committed change, from the outbox. */
+        Event: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            eventId: string;
+            /**
+             * @description What happened.
+             * @enum {string}
+             */
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            /** @description Gapless and increasing per environment: the order to apply events in. */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When the write committed, ISO 8601 UTC.
+             */
+            occurredAt: string;
+            /** @enum {string} */
+            resourceType: "customer" | "account" | "transaction";
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            resourceId: string;
+            /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. */
+            data: components["schemas"]["Customer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+            };
+        };
         /** @description A page of the audit trail. */
         AuditPage: {
             /** @description Oldest first. */
@@ -740,6 +843,28 @@ export interface components {
             logRefId: string;
         };
         /** @description Success on the customer endpoints. */
+        EventPageResponse: {
+            data: components["schemas"]["EventPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        EventResponse: {
+            data: components["schemas"]["Event"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
         AuditPageResponse: {
             data: components["schemas"]["AuditPage"];
             /** @constant */
@@ -795,6 +920,11 @@ export interface components {
          * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
          */
         transactionId: string;
+        /**
+         * @description The id of an event of this environment.
+         * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
+         */
+        eventId: string;
         /**
          * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
          * @example FROZEN
@@ -5573,6 +5703,422 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextCursor` of the previous page.
+                 * @example 0
+                 */
+                after?: string;
+                /**
+                 * @description types
+                 * @example customer.created,transaction.posted
+                 */
+                types?: string;
+                /**
+                 * @description limit
+                 * @example 20
+                 */
+                limit?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "eventId": "0193a5c5-5a97-7260-9c1e-8daecf406b87",
+                     *             "type": "transaction.posted",
+                     *             "sequence": 42,
+                     *             "occurredAt": "2026-11-24T09:30:00.000Z",
+                     *             "resourceType": "transaction",
+                     *             "resourceId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *             "data": {
+                     *               "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *               "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *               "type": "CREDIT",
+                     *               "amount": 25.5,
+                     *               "authorizedAmount": 25.5,
+                     *               "currency": "USD",
+                     *               "description": "Payroll deposit",
+                     *               "status": "POSTED",
+                     *               "balanceAfter": 125.5,
+                     *               "createdAt": "2026-11-24T09:30:00.000Z",
+                     *               "postedAt": "2026-11-24T09:30:00.000Z",
+                     *               "voidedAt": null,
+                     *               "expiresAt": null,
+                     *               "transferId": null,
+                     *               "reversesTransactionId": null
+                     *             }
+                     *           }
+                     *         ],
+                     *         "nextAfter": 42
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPageResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `after`, `types` or `limit` is malformed, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of an event of this environment.
+                 * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
+                 */
+                eventId: components["parameters"]["eventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventId": "0193a5c5-5a97-7260-9c1e-8daecf406b87",
+                     *         "type": "transaction.posted",
+                     *         "sequence": 42,
+                     *         "occurredAt": "2026-11-24T09:30:00.000Z",
+                     *         "resourceType": "transaction",
+                     *         "resourceId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *         "data": {
+                     *           "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *           "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *           "type": "CREDIT",
+                     *           "amount": 25.5,
+                     *           "authorizedAmount": 25.5,
+                     *           "currency": "USD",
+                     *           "description": "Payroll deposit",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 125.5,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": null,
+                     *           "reversesTransactionId": null
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "EVENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SERVICE_UNAVAILABLE";

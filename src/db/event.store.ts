@@ -1,0 +1,110 @@
+import type { DomainEvent, EventData, EventQuery, EventStore, EventType } from '../domain/events/event.js';
+import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
+import type { PrismaClient } from './prisma-client.js';
+import { queryRows, statement } from './sql.js';
+
+const EVENT_COLUMNS = `e.id AS "eventId", e.type, e.sequence::text AS sequence, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+  e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload`;
+
+const SQL = {
+  list: statement(
+    'event_list',
+    `SELECT ${EVENT_COLUMNS} FROM events e
+     WHERE e.environment = $1 AND e.sequence > $2::bigint AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))
+     ORDER BY e.sequence LIMIT $4`,
+  ),
+  find: statement('event_find', `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.environment = $1 AND e.id = $2::uuid AND e.sequence IS NOT NULL`),
+  /**
+   * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
+   * transactions older than every transaction still running (txid below the snapshot's xmin): any event
+   * that could still commit has a larger txid, so no number is ever followed by a smaller one. One
+   * sequencer at a time across the fleet (a transaction-scoped advisory lock; the others skip).
+   */
+  sequence: statement(
+    'event_sequence',
+    `WITH sequencer AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held),
+     ready AS MATERIALIZED (
+       SELECT e.id, e.environment, e.txid FROM events e
+       WHERE (SELECT held FROM sequencer) AND e.sequence IS NULL
+         AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+       ORDER BY e.txid, e.id LIMIT $1
+     ),
+     numbered AS (SELECT r.id, r.environment, row_number() OVER (PARTITION BY r.environment ORDER BY r.txid, r.id) AS n FROM ready r),
+     counts AS (SELECT r.environment, count(*) AS n FROM ready r GROUP BY r.environment),
+     bumped AS (
+       INSERT INTO event_sequences AS s (environment, last) SELECT c.environment, c.n FROM counts c
+       ON CONFLICT (environment) DO UPDATE SET last = s.last + EXCLUDED.last
+       RETURNING s.environment, s.last
+     ),
+     numbered_events AS (
+       UPDATE events e SET sequence = b.last - c.n + nb.n
+       FROM numbered nb JOIN counts c ON c.environment = nb.environment JOIN bumped b ON b.environment = nb.environment
+       WHERE e.id = nb.id
+       RETURNING e.id
+     )
+     SELECT count(*)::int AS sequenced FROM numbered_events`,
+  ),
+  prune: statement(
+    'event_prune',
+    `WITH doomed AS (SELECT e.id FROM events e WHERE e.occurred_at < $1::timestamptz AND e.sequence IS NOT NULL ORDER BY e.occurred_at LIMIT $2),
+          pruned AS (DELETE FROM events e USING doomed d WHERE e.id = d.id RETURNING e.id)
+     SELECT count(*)::int AS pruned FROM pruned`,
+  ),
+};
+
+interface EventRow {
+  eventId: string;
+  type: EventType;
+  sequence: string;
+  occurredAt: string;
+  resourceType: DomainEvent['resourceType'];
+  resourceId: string;
+  payload: Record<string, unknown>;
+}
+
+/** The payload is the row the reads select (src/db/columns.ts), so the reads' mappers make it a domain value. */
+function dataOf(row: EventRow): EventData {
+  if (row.type.endsWith('.deleted')) return { kind: 'deleted', id: row.resourceId };
+  if (row.type === 'account.customer_added' || row.type === 'account.customer_removed') {
+    return { kind: 'holder', accountId: String(row.payload.accountId), customerId: String(row.payload.customerId) };
+  }
+  if (row.resourceType === 'customer') return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
+  if (row.resourceType === 'account') return { kind: 'account', account: toAccount(row.payload as unknown as AccountRow) };
+  return { kind: 'transaction', transaction: toTransaction(row.payload as unknown as TransactionRow) };
+}
+
+const toEvent = (row: EventRow): DomainEvent => ({
+  eventId: row.eventId,
+  type: row.type,
+  sequence: Number(row.sequence),
+  occurredAt: row.occurredAt,
+  resourceType: row.resourceType,
+  resourceId: row.resourceId,
+  data: dataOf(row),
+});
+
+/** The outbox on PostgreSQL, through Prisma Client. The writes append to it themselves (src/db/write-effects.ts). */
+export class PrismaEventStore implements EventStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async list(environment: string, query: EventQuery): Promise<DomainEvent[]> {
+    const types = query.types && query.types.length > 0 ? [...query.types] : null;
+    const rows = await queryRows<EventRow>(this.prisma, SQL.list, [environment, query.after, types, query.limit]);
+    return rows.map(toEvent);
+  }
+
+  async find(environment: string, eventId: string): Promise<DomainEvent | null> {
+    const [row] = await queryRows<EventRow>(this.prisma, SQL.find, [environment, eventId]);
+    return row ? toEvent(row) : null;
+  }
+
+  async sequence(limit: number): Promise<number> {
+    const [row] = await queryRows<{ sequenced: number }>(this.prisma, SQL.sequence, [limit]);
+    return row!.sequenced;
+  }
+
+  async prune(before: Date, limit: number): Promise<number> {
+    const [row] = await queryRows<{ pruned: number }>(this.prisma, SQL.prune, [before, limit]);
+    return row!.pruned;
+  }
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { PAGE_SIZE } from '../pagination.js';
+import { EVENT_TYPES } from './event.js';
+
+/** Query of `GET /{environment}/event`: after (a sequence), types (comma-separated), limit. */
+export const eventQuerySchema = z.strictObject({
+  after: z.string().regex(/^\d{1,15}$/, 'Must be a sequence number (a whole number, 0 or more).').transform(Number).optional(),
+  types: z
+    .string()
+    .max(1000)
+    .transform((text) => text.split(',').map((type) => type.trim()).filter((type) => type !== ''))
+    .pipe(z.array(z.enum(EVENT_TYPES, { error: `Must be a comma-separated list of ${EVENT_TYPES.join(', ')}.` })))
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
+    .transform(Number)
+    .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
+    .optional(),
+});

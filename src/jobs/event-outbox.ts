@@ -1,0 +1,52 @@
+import type { EventStore } from '../domain/events/event.js';
+import type { Logger } from '../logging/logger.js';
+
+const SEQUENCE_BATCH = 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 5000;
+
+/**
+ * The outbox's housekeeping on every instance: number newly committed events every `sequencerIntervalMs`
+ * (one instance at a time does it: the statement takes an advisory lock, the others skip), and prune
+ * events older than the retention hourly. A failure (the database away) waits for the next tick.
+ */
+export function startEventOutbox(events: Pick<EventStore, 'sequence' | 'prune'>, options: { sequencerIntervalMs: number; retentionDays: number }, logger: Logger): { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  let lastPrune = 0;
+  let failing = false;
+
+  const tick = async () => {
+    try {
+      while (!stopped && (await events.sequence(SEQUENCE_BATCH)) === SEQUENCE_BATCH) {
+        // A full batch: more are waiting.
+      }
+      if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
+        lastPrune = Date.now();
+        const before = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000);
+        for (let pruned = await events.prune(before, PRUNE_BATCH); pruned === PRUNE_BATCH && !stopped; pruned = await events.prune(before, PRUNE_BATCH)) {
+          // Keep going while batches come back full.
+        }
+      }
+      failing = false;
+    } catch (error) {
+      // Logged once per outage, not ten times a second.
+      if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'could not number or prune events; retrying');
+      failing = true;
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= tick().finally(() => {
+      running = undefined;
+    });
+  }, options.sequencerIntervalMs);
+  timer.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
