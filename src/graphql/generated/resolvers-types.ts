@@ -160,15 +160,15 @@ export type AuditEvent = {
   idempotencyKey: Maybe<Scalars['String']['output']>;
   /** When the write happened: ISO 8601 in UTC. */
   occurredAt: Scalars['String']['output'];
-  /** `customer.create`, `customer.update`, `customer.delete`, `account.create`, `account.update` or `account.delete`. */
+  /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
   operation: Scalars['String']['output'];
   /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC) or `static:<digest prefix>` (API_TOKENS). */
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId or accountId written. */
+  /** The customerId, accountId, transactionId or transferId written. */
   resourceId: Scalars['ID']['output'];
-  /** `customer` or `account`. */
+  /** `customer`, `account`, `transaction` or `transfer`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -284,8 +284,8 @@ export type CustomerEdge = {
 };
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -383,8 +383,8 @@ export type Mutation = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationAddAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
@@ -393,8 +393,8 @@ export type MutationAddAccountCustomerArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
@@ -403,8 +403,8 @@ export type MutationClearAccountFlagArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationCreateAccountArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -413,8 +413,8 @@ export type MutationCreateAccountArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationCreateCustomerArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -423,8 +423,8 @@ export type MutationCreateCustomerArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
@@ -432,8 +432,8 @@ export type MutationDeleteAccountArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationDeleteCustomerArgs = {
   customerId: Scalars['ID']['input'];
@@ -441,8 +441,8 @@ export type MutationDeleteCustomerArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationPostHoldArgs = {
   accountId: Scalars['ID']['input'];
@@ -453,8 +453,8 @@ export type MutationPostHoldArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationPostTransactionArgs = {
   accountId: Scalars['ID']['input'];
@@ -464,8 +464,8 @@ export type MutationPostTransactionArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationRemoveAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
@@ -474,8 +474,8 @@ export type MutationRemoveAccountCustomerArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationReverseTransactionArgs = {
   accountId: Scalars['ID']['input'];
@@ -486,8 +486,8 @@ export type MutationReverseTransactionArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationSetAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
@@ -496,8 +496,8 @@ export type MutationSetAccountFlagArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationSetOverdraftLimitArgs = {
   accountId: Scalars['ID']['input'];
@@ -506,8 +506,8 @@ export type MutationSetOverdraftLimitArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationTransferArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -516,8 +516,8 @@ export type MutationTransferArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationUpdateAccountArgs = {
   accountId: Scalars['ID']['input'];
@@ -526,8 +526,8 @@ export type MutationUpdateAccountArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationUpdateCustomerArgs = {
   customerId: Scalars['ID']['input'];
@@ -536,8 +536,8 @@ export type MutationUpdateCustomerArgs = {
 
 
 /**
- * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name and
- * fails with the same error codes (`extensions.code`).
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
 export type MutationVoidHoldArgs = {
   accountId: Scalars['ID']['input'];
