@@ -52,12 +52,12 @@ const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::j
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
-  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions`;
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /** NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. */
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
-  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions';
+  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount"';
 
 export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
 
@@ -81,6 +81,8 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   customerIds: string;
   /** TRANSACTION_COLUMNS of the newest entries, as JSON. */
   transactions: TransactionRow[];
+  /** entry_count: the account's entries (its transactions) in all. */
+  transactionCount: number;
 };
 
 export type TransactionRow = Pick<LedgerEntryModel, 'currency' | 'description'> & {
@@ -138,6 +140,7 @@ export const toAccount = (row: AccountRow): Account => ({
   currency: row.currency,
   customerIds: idList(row.customerIds),
   transactions: row.transactions.map(toTransaction),
+  transactionCount: row.transactionCount,
   flags: row.flags,
   balance: { posted: row.amount, pending: row.pending, available: row.available },
   overdraftLimit: row.overdraftLimit,

@@ -9,7 +9,7 @@ import { createLoaders, type Loaders } from './loaders.js';
 export interface GraphqlContext extends RequestContext {
   services: DomainServices;
   loaders: Loaders;
-  /** Response keys of the create mutations that replayed an earlier request (idempotency.ts). */
+  /** Response keys of the idempotent mutations that replayed an earlier request (idempotency.ts). */
   replayedFields: string[];
 }
 

@@ -4,8 +4,10 @@ import type { Creation } from '../domain/idempotency/idempotent-creation.js';
 import type { GraphqlContext } from './context.js';
 
 /**
- * Idempotency keys over GraphQL: create mutations take an optional `idempotencyKey` argument (not an input
- * field: the key names the request, it is not part of the record, and the input goes to the domain as is).
+ * Idempotency keys over GraphQL: the create mutations and the ledger's writes (postTransaction, postHold,
+ * voidHold, reverseTransaction, transfer: the mutations whose REST POST takes an Idempotency-Key) take an
+ * optional `idempotencyKey` argument (not an input field: the key names the request, it is not part of the
+ * record, and the input goes to the domain as is).
  * Replays are reported in the response's `extensions.idempotentReplayed`, the response key (alias) of the
  * replayed mutation field, as a list so the shape stays the same if several writes per operation are allowed
  * one day (today an operation holds one mutation field: src/graphql/limits.ts).

@@ -1,11 +1,12 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { Customer } from '../domain/customers/customer.js';
+import type { Transaction } from '../domain/ledger/transaction.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
 import { pageSize } from '../domain/pagination.js';
 
 /**
- * Cursor pagination for the `customers` and `accounts` connections. The order is the id order, which the
+ * Cursor pagination for the `customers`, `accounts` and `Account.transactions` connections. The order is the id order, which the
  * domain's list() guarantees and UUIDv7 makes creation order, so a page never shifts when records are
  * added after it. Cursors are opaque to clients (base64url of kind and id) so the scheme can change.
  * Page sizes are the domain's rule (src/domain/pagination.ts), shared with the audit trail.
@@ -17,8 +18,10 @@ export interface Page<T> {
 }
 export type CustomerPage = Page<Customer>;
 export type AccountPage = Page<Account>;
+/** Newest first (the ledger's order, not the id order); the cursor is a transactionId all the same. */
+export type TransactionPage = Page<Transaction>;
 
-type Kind = 'customer' | 'account';
+type Kind = 'customer' | 'account' | 'transaction';
 
 export const encodeCursor = (kind: Kind, id: string): string => Buffer.from(`${kind}:${id}`, 'utf8').toString('base64url');
 

@@ -1,8 +1,11 @@
+import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
+import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
-import { encodeCursor, fetchPage, pageRequest } from './pagination.js';
+import { encodeCursor, fetchPage, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
 
 /**
@@ -12,6 +15,36 @@ import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRec
  * document locator number; the domain records do not carry them either. Scalars: see scalars.ts.
  */
 const isCustomer = (record: CustomerParent | AccountParent): record is CustomerParent => 'customerId' in record;
+
+/** The arguments that were given: an explicit null stays (the domain refuses it), an absent one is left out. */
+const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/**
+ * An account a ledger or account-control mutation changed: the request's loader answers it as it is now
+ * (primed with the record when the domain returned one), and customers read earlier may list stale links.
+ */
+function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Account | string)[]): void {
+  for (const account of accounts) {
+    if (typeof account === 'string') loaders.accounts.clear(account);
+    else loaders.accounts.clear(account.accountId).prime(account.accountId, account);
+  }
+}
+
+/**
+ * `Account.transactions`: the account row carries its newest RECENT_TRANSACTIONS transactions and how many
+ * it has in all (one statement per batch of accounts, src/db/columns.ts), so a first page of up to that
+ * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
+ * the ledger's (one read each).
+ */
+async function transactionPage(account: Account, args: { first?: number | null; after?: string | null }, { services, scope }: GraphqlContext): Promise<TransactionPage> {
+  // An explicit null `first` means the default, as an omitted one does.
+  const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
+  if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
+    return { items: account.transactions.slice(0, request.first), hasNextPage: account.transactionCount > request.first };
+  }
+  const page = await services.ledger.pageOf(scope, account.accountId, request.first, request.after);
+  return { items: page.transactions, hasNextPage: page.nextAfter !== null };
+}
 
 export const resolvers: Resolvers = {
   Query: {
@@ -74,6 +107,64 @@ export const resolvers: Resolvers = {
       loaders.customers.clearAll();
       return accountId;
     },
+    addAccountCustomer: async (_parent, { accountId, customerId }, context) => {
+      const account = await context.services.accounts.addCustomer(context.scope, accountId, { customerId });
+      changedAccounts(context, [account]);
+      context.loaders.customers.clearAll();
+      return account;
+    },
+    removeAccountCustomer: async (_parent, { accountId, customerId }, context) => {
+      const account = await context.services.accounts.removeCustomer(context.scope, accountId, customerId);
+      changedAccounts(context, [account]);
+      context.loaders.customers.clearAll();
+      return account;
+    },
+    setAccountFlag: async (_parent, { accountId, flag }, context) => {
+      const account = await context.services.accounts.setFlag(context.scope, accountId, flag, true);
+      changedAccounts(context, [account]);
+      return account;
+    },
+    clearAccountFlag: async (_parent, { accountId, flag }, context) => {
+      const account = await context.services.accounts.setFlag(context.scope, accountId, flag, false);
+      changedAccounts(context, [account]);
+      return account;
+    },
+    setOverdraftLimit: async (_parent, { accountId, overdraftLimit }, context) => {
+      const account = await context.services.accounts.setOverdraftLimit(context.scope, accountId, { overdraftLimit });
+      changedAccounts(context, [account]);
+      return account;
+    },
+    postTransaction: async (_parent, { accountId, input, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const transaction = noteReplay(context, info, await services.ledger.postTransaction(scope, accountId, input as unknown, createOptions(idempotencyKey)));
+      changedAccounts(context, [transaction.accountId]);
+      return transaction;
+    },
+    postHold: async (_parent, { accountId, transactionId, amount, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const transaction = noteReplay(context, info, await services.ledger.postHold(scope, accountId, transactionId, given({ amount }), createOptions(idempotencyKey)));
+      changedAccounts(context, [transaction.accountId]);
+      return transaction;
+    },
+    voidHold: async (_parent, { accountId, transactionId, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const transaction = noteReplay(context, info, await services.ledger.voidHold(scope, accountId, transactionId, createOptions(idempotencyKey)));
+      changedAccounts(context, [transaction.accountId]);
+      return transaction;
+    },
+    reverseTransaction: async (_parent, { accountId, transactionId, description, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const reversal = noteReplay(context, info, await services.ledger.reverse(scope, accountId, transactionId, given({ description }), createOptions(idempotencyKey)));
+      // A transfer's reversal moves money on the other account too.
+      context.loaders.accounts.clearAll();
+      return reversal;
+    },
+    transfer: async (_parent, { input, idempotencyKey }, context, info) => {
+      const { services, scope } = context;
+      const transfer = noteReplay(context, info, await services.ledger.transfer(scope, input as unknown, createOptions(idempotencyKey)));
+      changedAccounts(context, [transfer.debit.accountId, transfer.credit.accountId]);
+      return transfer;
+    },
   },
 
   Node: {
@@ -91,6 +182,22 @@ export const resolvers: Resolvers = {
     id: (account) => account.accountId,
     customers: (account, _args, { loaders }) =>
       isAccountRecord(account) ? loadExisting(loaders.customers, account.customerIds) : loadExisting(loaders.customerLinks, account.customerIds),
+    // `transactions` is no id or link field, so the look-ahead (loaders.ts) always hands it a whole record;
+    // the loader is only a fallback.
+    transactions: async (account, args, context) => {
+      const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
+      return record ? transactionPage(record, args, context) : { items: [], hasNextPage: false };
+    },
+  },
+
+  Transaction: {
+    account: (transaction, _args, { loaders }) => loaders.accounts.load(transaction.accountId),
+  },
+
+  TransactionConnection: {
+    edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('transaction', node.transactionId), node })),
+    nodes: (page) => page.items,
+    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
   },
 
   CustomerConnection: {
@@ -106,4 +213,4 @@ export const resolvers: Resolvers = {
   },
 };
 
-const endCursor = (kind: 'customer' | 'account', lastId: string | undefined) => (lastId === undefined ? null : encodeCursor(kind, lastId));
+const endCursor = (kind: 'customer' | 'account' | 'transaction', lastId: string | undefined) => (lastId === undefined ? null : encodeCursor(kind, lastId));

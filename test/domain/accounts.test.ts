@@ -31,6 +31,7 @@ describe('creating an account', () => {
       currency: 'EUR',
       customerIds: [second, first],
       transactions: [],
+      transactionCount: 0,
       flags: [],
       balance: { posted: '0', pending: '0', available: '0' },
       overdraftLimit: '0',

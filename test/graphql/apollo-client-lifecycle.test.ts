@@ -49,7 +49,7 @@ interface AccountParts {
   amount: string;
   currency: string;
   customerIds: string[];
-  transactions: { transactionId: string }[];
+  transactions: { nodes: { transactionId: string }[] };
   flags: string[];
 }
 type Vars = Record<string, unknown>;
@@ -67,7 +67,7 @@ const CREATE_CUSTOMER: TypedDocumentNode<{ createCustomer: CustomerParts }, Vars
 `;
 const CREATE_ACCOUNT: TypedDocumentNode<{ createAccount: AccountParts }, Vars> = gql`
   mutation CreateAccount($input: CreateAccountInput!) {
-    createAccount(input: $input) { id accountId type name amount currency customerIds transactions { transactionId } flags }
+    createAccount(input: $input) { id accountId type name amount currency customerIds transactions { nodes { transactionId } } flags }
   }
 `;
 const CUSTOMER_WITH_ACCOUNTS: TypedDocumentNode<
@@ -111,7 +111,7 @@ describe('Apollo Client drives the whole lifecycle', () => {
 
     // One account shared by both.
     const account = (await client.mutate({ mutation: CREATE_ACCOUNT, variables: { input: { associatedCustomerIds: [alice.customerId, bob.customerId], name: 'Joint Checking', currency: 'USD', type: 'CHECKING' } } })).data!.createAccount;
-    expect(account).toEqual({ __typename: 'Account', id: account.accountId, accountId: account.accountId, type: 'CHECKING', name: 'Joint Checking', amount: '0', currency: 'USD', customerIds: [alice.customerId, bob.customerId], transactions: [], flags: [] });
+    expect(account).toEqual({ __typename: 'Account', id: account.accountId, accountId: account.accountId, type: 'CHECKING', name: 'Joint Checking', amount: '0', currency: 'USD', customerIds: [alice.customerId, bob.customerId], transactions: { __typename: 'TransactionConnection', nodes: [] }, flags: [] });
 
     // Nested reads, customer -> accounts -> customers and account -> customers -> accounts.
     const aliceRead = (await client.query({ query: CUSTOMER_WITH_ACCOUNTS, variables: { id: alice.customerId }, fetchPolicy: 'network-only' })).data!.customer!;

@@ -38,10 +38,10 @@ describe('REST and GraphQL see the same records', () => {
     expect(customerNodeId).toBe(customerId);
     expect(customer).toEqual(viaRest);
     expect(customer.emails).toEqual(['ada@example.org']);
-    const { id: accountNodeId, customerIds, customers, amount, ...accountRest } = viaGraphql.account;
+    const { id: accountNodeId, customerIds, customers, amount, transactions, ...accountRest } = viaGraphql.account;
     expect(accountNodeId).toBe(accountId);
     expect(customers).toEqual([{ customerId }]);
-    expect({ ...accountRest, customers: customerIds, amount: Number(amount) }).toEqual(accountViaRest);
+    expect({ ...accountRest, customers: customerIds, amount: Number(amount), transactions: transactions.nodes }).toEqual(accountViaRest);
   });
 
   it('what GraphQL writes, REST reads', async () => {

@@ -23,7 +23,7 @@ export const CUSTOMER_FIELDS = `
   phoneNumbers { type number } addresses { type street city state zip }
 `;
 
-export const ACCOUNT_FIELDS = `id accountId type name amount currency customerIds transactions { transactionId } flags`;
+export const ACCOUNT_FIELDS = `id accountId type name amount currency customerIds transactions { nodes { transactionId } } flags`;
 
 export const CREATE_CUSTOMER = `mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { ${CUSTOMER_FIELDS} } }`;
 export const CREATE_ACCOUNT = `mutation CreateAccount($input: CreateAccountInput!) { createAccount(input: $input) { ${ACCOUNT_FIELDS} } }`;

@@ -12,6 +12,8 @@ export interface Account {
   customerIds: string[];
   /** The newest transactions (at most RECENT_TRANSACTIONS), newest first; the full history is paged. */
   transactions: Transaction[];
+  /** How many transactions the account has in all (every status): tells whether `transactions` is the whole history. */
+  transactionCount: number;
   flags: string[];
   balance: AccountBalance;
   /** How far below zero the available balance may go; "0" by default. */
@@ -26,6 +28,7 @@ export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' |
   ...fields,
   amount: '0',
   transactions: [],
+  transactionCount: 0,
   flags: [],
   balance: { posted: '0', pending: '0', available: '0' },
   overdraftLimit: '0',
