@@ -28,6 +28,8 @@ const config: CodegenConfig = {
           Transfer: '../../domain/ledger/ledger.service.js#Transfer',
           AuditEvent: '../../domain/audit/audit-event.js#AuditEvent',
           AuditEventConnection: '../../domain/audit/audit.service.js#AuditPage',
+          Event: '../../domain/events/event.js#DomainEvent',
+          EventPage: '../../domain/events/event.service.js#EventPage',
         },
         mapperTypeSuffix: 'Model',
         resolverTypeWrapperSignature: 'Promise<T> | T',

@@ -1,5 +1,6 @@
 import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
+import { isDomainError } from '../domain/errors.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -59,6 +60,17 @@ export const resolvers: Resolvers = {
       const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(scope, request));
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
+    },
+    // The domain parses the same query REST sends (after, types, limit), so both surfaces share every rule.
+    events: (_parent, { after, types, first }, { services, scope }) =>
+      services.events.list(scope, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
+    event: async (_parent, { eventId }, { services, scope }) => {
+      try {
+        return await services.events.get(scope, eventId);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'EVENT_NOT_FOUND') return null;
+        throw error;
+      }
     },
     // Ids are UUIDv7 for both kinds of record, so at most one of the two look-ups finds something. Only the
     // kinds the token may read are looked up: a customers:read token gets its customer, and null for an
@@ -192,6 +204,14 @@ export const resolvers: Resolvers = {
 
   Transaction: {
     account: (transaction, _args, { loaders }) => loaders.accounts.load(transaction.accountId),
+  },
+
+  Event: {
+    customer: (event) => (event.data.kind === 'customer' ? event.data.customer : null),
+    account: (event) => (event.data.kind === 'account' ? event.data.account : null),
+    transaction: (event) => (event.data.kind === 'transaction' ? event.data.transaction : null),
+    accountId: (event) => (event.data.kind === 'holder' ? event.data.accountId : event.data.kind === 'deleted' && event.resourceType === 'account' ? event.data.id : null),
+    customerId: (event) => (event.data.kind === 'holder' ? event.data.customerId : event.data.kind === 'deleted' && event.resourceType === 'customer' ? event.data.id : null),
   },
 
   TransactionConnection: {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
 import { SENSITIVE_VALUES } from '../support/factories.js';
+import { errorCodes, graphql } from '../graphql/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from './helpers.js';
 
@@ -98,5 +99,23 @@ describe('the outbox and GET /{environment}/event', () => {
     const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
     const res = await service.call('GET', '/sandbox/event', { auth: false, headers: { authorization: `Bearer ${token}` } });
     expectFailure(res, 'customer', 403, 'FORBIDDEN');
+  });
+});
+
+describe('GraphQL events and event(eventId)', () => {
+  it('answers the same events as REST, with the record each carries', async () => {
+    const rest = await eventsAfter(0, 1);
+    const result = await graphql(service, `query ($after: SafeInt) { events(after: $after, first: 100) { nextAfter events { eventId type sequence resourceId customer { customerId preferredName } transaction { transactionId amount } } } }`, { after: 0 });
+    expect(result.json.errors).toBeUndefined();
+    const events = result.json.data.events.events;
+    expect(events.slice(0, rest.length).map((event: Event) => [event.eventId, event.sequence])).toEqual(rest.map((event) => [event.eventId, event.sequence]));
+    const created = events.find((event: { type: string }) => event.type === 'customer.created');
+    expect(created.customer.customerId).toBe(created.resourceId);
+    const one = await graphql(service, 'query ($id: ID!) { event(eventId: $id) { eventId type } }', { id: created.eventId });
+    expect(one.json.data.event).toEqual({ eventId: created.eventId, type: 'customer.created' });
+    const none = await graphql(service, 'query { event(eventId: "0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e") { eventId } }');
+    expect(none.json.data.event).toBeNull();
+    const invalid = await graphql(service, 'query { events(types: ["customer.exploded"]) { nextAfter } }');
+    expect(errorCodes(invalid)).toEqual(['VALIDATION_FAILED']);
   });
 });

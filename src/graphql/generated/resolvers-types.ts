@@ -6,6 +6,8 @@ import type { Transaction as TransactionModel } from '../../domain/ledger/transa
 import type { Transfer as TransferModel } from '../../domain/ledger/ledger.service.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-event.js';
 import type { AuditPage as AuditPageModel } from '../../domain/audit/audit.service.js';
+import type { DomainEvent as DomainEventModel } from '../../domain/events/event.js';
+import type { EventPage as EventPageModel } from '../../domain/events/event.service.js';
 import type { GraphqlContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -281,6 +283,45 @@ export type CustomerEdge = {
   cursor: Scalars['String']['output'];
   /** The customer. */
   node: Customer;
+};
+
+/**
+ * One committed change, from the outbox. The record it carries is as it was right after the write (never an
+ * SSN or document locator number); fields reached from it (`Customer.accounts`, …) are read as they are now.
+ */
+export type Event = {
+  __typename?: 'Event';
+  /** The account right after the write (account.created, account.updated); null otherwise. */
+  account: Maybe<Account>;
+  /** The account of account.customer_added / account.customer_removed / account.deleted; null otherwise. */
+  accountId: Maybe<Scalars['ID']['output']>;
+  /** The customer right after the write (customer.created, customer.updated); null otherwise. */
+  customer: Maybe<Customer>;
+  /** The customer of account.customer_added / account.customer_removed / customer.deleted; null otherwise. */
+  customerId: Maybe<Scalars['ID']['output']>;
+  /** The event's id. */
+  eventId: Scalars['ID']['output'];
+  /** When the write committed: ISO 8601 in UTC. */
+  occurredAt: Scalars['String']['output'];
+  /** The id of the customer, account or transaction the event is about. */
+  resourceId: Scalars['ID']['output'];
+  /** `customer`, `account` or `transaction`. */
+  resourceType: Scalars['String']['output'];
+  /** Gapless and increasing per environment: the order to apply events in. */
+  sequence: Scalars['SafeInt']['output'];
+  /** The transaction right after the write (transaction.*); null otherwise. */
+  transaction: Maybe<Transaction>;
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  type: Scalars['String']['output'];
+};
+
+/** A page of events. */
+export type EventPage = {
+  __typename?: 'EventPage';
+  /** In sequence order. */
+  events: Array<Event>;
+  /** Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again). */
+  nextAfter: Scalars['SafeInt']['output'];
 };
 
 /**
@@ -612,6 +653,16 @@ export type Query = {
   customer: Maybe<Customer>;
   /** The customers of this environment, oldest first (ordered by id, which is time-ordered), a page at a time. */
   customers: CustomerConnection;
+  /** One event of this environment, or null when none has this id (or it was pruned). Needs `events:read`. */
+  event: Maybe<Event>;
+  /**
+   * The events of this environment: every committed change (customers, accounts, holders, flags,
+   * transactions), in `sequence` order, a page at a time. Each write appends its events in its own database
+   * statement (a transactional outbox), and an event becomes readable within a moment of its commit, once
+   * numbered. Needs a token with the `events:read` scope (FORBIDDEN otherwise). The same events as
+   * `GET /{environment}/event`; invalid arguments fail with VALIDATION_FAILED.
+   */
+  events: EventPage;
   /**
    * Any record by its id (Relay's object identification). Ids are the same `customerId` and `accountId`
    * values REST uses: they are UUIDs, unique across both kinds of record. Null when absent.
@@ -669,6 +720,26 @@ export type QueryCustomerArgs = {
 export type QueryCustomersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryEventArgs = {
+  eventId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryEventsArgs = {
+  after?: InputMaybe<Scalars['SafeInt']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 
@@ -908,6 +979,8 @@ export type ResolversTypes = {
   CustomerConnection: ResolverTypeWrapper<CustomerPageModel>;
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node: ResolversTypes['Customer'] }>;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  Event: ResolverTypeWrapper<DomainEventModel>;
+  EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -948,6 +1021,8 @@ export type ResolversParentTypes = {
   CustomerConnection: CustomerPageModel;
   CustomerEdge: Omit<CustomerEdge, 'node'> & { node: ResolversParentTypes['Customer'] };
   Decimal: Scalars['Decimal']['output'];
+  Event: DomainEventModel;
+  EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   Mutation: Record<PropertyKey, never>;
@@ -1070,6 +1145,25 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'Decimal';
 }
 
+export type EventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
+  account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
+  accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  customerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  resourceType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EventPage'] = ResolversParentTypes['EventPage']> = {
+  events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
+  nextAfter?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
@@ -1109,6 +1203,8 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   auditEvents?: Resolver<ResolversTypes['AuditEventConnection'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'first'>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'customerId'>>;
   customers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QueryCustomersArgs, 'first'>>;
+  event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
+  events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
 };
 
@@ -1168,6 +1264,8 @@ export type Resolvers<ContextType = GraphqlContext> = {
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
+  Event?: EventResolvers<ContextType>;
+  EventPage?: EventPageResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;

@@ -4,7 +4,7 @@ import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } fro
 import { REQUEST_ERROR_CODES } from '../../../src/auth/errors.js';
 import { ErrorCodes } from '../../../src/domain/errors.js';
 import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
-import { rowCounts, storageProblems } from '../support/consistency.js';
+import { ledgerViolations, rowCounts, storageProblems } from '../support/consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { GRAPHQL_MISSING } from '../support/graphql.js';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
@@ -145,6 +145,7 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
     if (explained.customers !== report.after.customers || explained.accounts !== report.after.accounts) {
       report.problems.push(`row counts ${JSON.stringify(report.after)} are not explained by the audit trail ${JSON.stringify(explained)}`);
     }
+    report.problems.push(...(await ledgerViolations(options.pool)));
     report.problems.push(...(await storageProblems(options.pool)));
     return report;
   } finally {
