@@ -312,6 +312,11 @@ export class BankModel {
     }
   }
 
+  /** Customer-side entries the acknowledged operations wrote (a transfer two, its reversal two, the rest one). */
+  expectedEntries(): number {
+    return this.postings.reduce((sum, posting) => sum + posting.legs.length, 0);
+  }
+
   /** Posted balance and pending amounts per account, in cents, as the acknowledged operations imply. */
   expectedBalances(): Map<string, { posted: number; pendingDebits: number; pendingCredits: number }> {
     const balances = new Map(this.accounts.map((id) => [id, { posted: 0, pendingDebits: 0, pendingCredits: 0 }]));
@@ -383,12 +388,12 @@ export function nextOp(model: BankModel, random: () => number): BankOp {
  * not definite (sleep and go on, or give up by returning false); a 5xx other than 503 is a problem but is
  * retried too, to reach the definite answer the model needs.
  */
-export async function untilDefinite(surface: BankSurface, op: BankOp, model: BankModel, retry: (answer: BankAnswer, attempt: number) => Promise<boolean>): Promise<BankAnswer | undefined> {
+export async function untilDefinite(surface: BankSurface, op: BankOp, model: BankModel, retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean>): Promise<BankAnswer | undefined> {
   for (let attempt = 1; ; attempt++) {
     const answer = await surface(op);
     if (answer.outcome === 'broken') model.problem(`${op.kind} ${op.key} answered ${answer.detail}`);
     if (answer.outcome === 'ack' || answer.outcome === 'refused') return answer;
-    if (!(await retry(answer, attempt))) return undefined;
+    if (!(await retry(answer, attempt, op))) return undefined;
   }
 }
 
@@ -438,6 +443,7 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
     if ((row.reverses_entry_id ?? null) !== (reversesId ?? null)) problems.push(`transaction ${row.id} reverses ${row.reverses_entry_id}, expected ${reversesId}`);
   }
   if (unknown > 0) problems.push(`${unknown} stored transactions no client was told of (duplicates or refused writes)`);
+  if (rows.length !== model.expectedEntries()) problems.push(`${rows.length} customer-side entries stored, ${model.expectedEntries()} acknowledged`);
   const reversalEntries = rows.filter((row) => row.reverses_entry_id !== null).length;
   const expectedReversalEntries = model.postings.filter((p) => p.reverses).reduce((sum, p) => sum + p.legs.length, 0);
   if (reversalEntries !== expectedReversalEntries) problems.push(`${reversalEntries} reversal entries stored, ${expectedReversalEntries} acknowledged`);
@@ -493,7 +499,7 @@ export type SetupCall = (method: string, path: string, body?: unknown) => Promis
 export async function openBank(
   call: SetupCall,
   surface: BankSurface,
-  options: { accounts: number; overdraftCents: number; fundCents: number; retry: (answer: BankAnswer, attempt: number) => Promise<boolean> },
+  options: { accounts: number; overdraftCents: number; fundCents: number; retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean> },
 ): Promise<{ model: BankModel; overdraftAccount: string }> {
   const customer = await call('POST', `/${ENVIRONMENT}/customer`, buildCustomerInput({ preferredName: 'Bank workload' }));
   if (customer.status !== 201) throw new Error(`creating the customer answered ${customer.status}`);
@@ -523,7 +529,7 @@ export interface ClientOptions {
   operations: number;
   /** Share of acknowledged operations sent again with the same key to check the replay. */
   replayShare: number;
-  retry: (answer: BankAnswer, attempt: number) => Promise<boolean>;
+  retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean>;
   /** Called with every definite answer (latency figures). */
   onAnswer?: (op: BankOp, answer: BankAnswer) => void;
   /** The next operation; the default is the workload's mix. */
