@@ -154,7 +154,7 @@ export const resolvers: Resolvers = {
     },
     postHold: async (_parent, { accountId, transactionId, amount, idempotencyKey }, context, info) => {
       const { services, scope } = context;
-      const transaction = noteReplay(context, info, await services.ledger.postHold(scope, accountId, transactionId, given({ amount }), createOptions(idempotencyKey)));
+      const transaction = noteReplay(context, info, await services.ledger.postHold(scope, accountId, transactionId, given({ amount: amount ?? undefined }), createOptions(idempotencyKey)));
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },

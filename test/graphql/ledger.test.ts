@@ -163,6 +163,9 @@ describe('holds', () => {
     // A whole hold posts without `amount`.
     const third = await posted(accountId, { type: 'DEBIT', amount: '5', hold: true });
     expect((await ok(graphql(service, POST_HOLD, { accountId, transactionId: third.transactionId }))).postHold).toMatchObject({ status: 'POSTED', amount: '5', balanceAfter: '50' });
+    // An explicit null `amount` means the same (the bank test found it refused once).
+    const fourth = await posted(accountId, { type: 'DEBIT', amount: '5', hold: true });
+    expect((await ok(graphql(service, POST_HOLD, { accountId, transactionId: fourth.transactionId, amount: null }))).postHold).toMatchObject({ status: 'POSTED', amount: '5', balanceAfter: '45' });
     await expectSoundLedger();
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordIfRequested } from '../../scripts/reliability/lib/results.js';
 import { ledgerViolations } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { type BankAnswer, bankProblems, type BankSurface, openBank, restSurface, runBankClient } from './support/bank.js';
+import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from './support/bank.js';
 import { runClients, seededRandom, sleep } from './support/concurrency.js';
 
 /**
@@ -32,17 +32,72 @@ const rest: BankSurface = restSurface(async (method, path, body, headers) => {
   return { status: res.status, json: res.json, text: res.text, header: (name) => res.headers.get(name) ?? undefined, elapsedMs: performance.now() - started };
 });
 
-/**
- * GRAPHQL CLIENTS PLUG IN HERE. schema.graphql has no ledger mutations on this branch yet, so every client
- * uses REST. Once it has them (postTransaction / transfer / postHold / voidHold / reverseTransaction with an
- * idempotencyKey argument), answer a BankSurface that sends each BankOp as the matching mutation and maps
- * the result onto a BankAnswer (ack with the transaction ids, refused with `extensions.code`, retry for
- * SERVICE_UNAVAILABLE / IDEMPOTENCY_KEY_IN_PROGRESS, replayed from `extensions.idempotentReplayed`); half
- * the clients then run on it, and every check below covers both surfaces unchanged.
- */
-function graphqlSurface(): BankSurface | undefined {
-  return undefined;
+const TRANSACTION_FIELDS = 'transactionId accountId type amount status reversesTransactionId';
+
+/** A BankOp as the matching GraphQL mutation (the same idempotency key; amounts as Decimal text). */
+function graphqlRequest(op: BankOp): { query: string; variables: Record<string, unknown> } {
+  const amount = (cents: number) => (cents / 100).toFixed(2);
+  const key = { key: op.key };
+  switch (op.kind) {
+    case 'deposit':
+    case 'withdrawal':
+    case 'hold':
+      return {
+        query: `mutation ($account: ID!, $input: PostTransactionInput!, $key: String) { result: postTransaction(accountId: $account, input: $input, idempotencyKey: $key) { ${TRANSACTION_FIELDS} } }`,
+        variables: {
+          ...key,
+          account: op.account,
+          input: op.kind === 'hold' ? { type: op.type, amount: amount(op.cents), hold: true } : { type: op.kind === 'deposit' ? 'CREDIT' : 'DEBIT', amount: amount(op.cents) },
+        },
+      };
+    case 'transfer':
+      return {
+        query: `mutation ($input: TransferInput!, $key: String) { result: transfer(input: $input, idempotencyKey: $key) { debit { ${TRANSACTION_FIELDS} } credit { ${TRANSACTION_FIELDS} } } }`,
+        variables: { ...key, input: { fromAccountId: op.from, toAccountId: op.to, amount: amount(op.cents) } },
+      };
+    case 'post':
+      return {
+        query: `mutation ($account: ID!, $id: ID!, $amount: Decimal, $key: String) { result: postHold(accountId: $account, transactionId: $id, amount: $amount, idempotencyKey: $key) { ${TRANSACTION_FIELDS} } }`,
+        variables: { ...key, account: op.account, id: op.transactionId, amount: op.cents === null ? null : amount(op.cents) },
+      };
+    case 'void':
+      return {
+        query: `mutation ($account: ID!, $id: ID!, $key: String) { result: voidHold(accountId: $account, transactionId: $id, idempotencyKey: $key) { ${TRANSACTION_FIELDS} } }`,
+        variables: { ...key, account: op.account, id: op.transactionId },
+      };
+    case 'reverse':
+      return {
+        query: `mutation ($account: ID!, $id: ID!, $key: String) { result: reverseTransaction(accountId: $account, transactionId: $id, idempotencyKey: $key) { ${TRANSACTION_FIELDS} } }`,
+        variables: { ...key, account: op.account, id: op.transactionId },
+      };
+  }
 }
+
+/**
+ * Half the clients move money through GraphQL: the same operations as mutations, mapped onto the REST
+ * answer's shape (an error's `extensions.code` and the status REST gives that code), so every check covers
+ * both surfaces unchanged.
+ */
+function graphqlSurface(): BankSurface {
+  return async (op) => {
+    const { query, variables } = graphqlRequest(op);
+    const started = performance.now();
+    const res = await service.call('POST', '/sandbox/graphql', { body: { query, variables } });
+    const elapsedMs = performance.now() - started;
+    const error = res.json?.errors?.[0];
+    if (error) {
+      const code: string = error.extensions?.code ?? 'INTERNAL_ERROR';
+      const status = code === 'SERVICE_UNAVAILABLE' ? 503 : code === 'INTERNAL_ERROR' ? 500 : REFUSAL_STATUS[code] ?? 409;
+      return restAnswer(op, status, { error: { code } }, undefined, elapsedMs, []);
+    }
+    const replayed = (res.json?.extensions?.idempotentReplayed ?? []).includes('result');
+    const data = res.json?.data?.result;
+    return restAnswer(op, ACK_STATUS[op.kind], { data }, replayed ? 'true' : undefined, elapsedMs, []);
+  };
+}
+
+/** The REST status of the refusals this workload meets, so GraphQL's answers read like REST's. */
+const REFUSAL_STATUS: Record<string, number> = { IDEMPOTENCY_KEY_IN_PROGRESS: 409, INSUFFICIENT_FUNDS: 409, TRANSACTION_NOT_PENDING: 409, TRANSACTION_ALREADY_REVERSED: 409, REVERSAL_NOT_REVERSIBLE: 409 };
 
 /** No fault is injected here: an answer that is not definite (no answer, a 503, a key in progress) is a failure. */
 const noRetry = async (answer: BankAnswer) => {
@@ -74,7 +129,7 @@ describe('bank: concurrent money movement among a few accounts', () => {
     const started = performance.now();
     try {
       await runClients(CLIENTS, (client) =>
-        runBankClient(model, graphql && client % 2 === 1 ? graphql : rest, seededRandom(SEED * 100 + client), {
+        runBankClient(model, client % 2 === 1 ? graphql : rest, seededRandom(SEED * 100 + client), {
           stopped: () => false,
           operations: OPERATIONS_PER_CLIENT,
           replayShare: 0.1,
