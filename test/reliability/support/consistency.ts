@@ -91,6 +91,45 @@ export async function checkAccountLinks(call: JsonCall, environment: string, cus
  * no link to a missing record, no idempotency key claimed but never completed, and an audit trail that
  * matches what exists (one create event per record; every vanished record has its delete event).
  */
+/** Audit operations and the outbox event each one appends for its resource (one each). */
+const EVENT_OF_OPERATION: [string, string][] = [
+  ['customer.create', 'customer.created'],
+  ['customer.update', 'customer.updated'],
+  ['customer.delete', 'customer.deleted'],
+  ['account.create', 'account.created'],
+  ['account.delete', 'account.deleted'],
+  ['account.customer.add', 'account.customer_added'],
+  ['account.customer.remove', 'account.customer_removed'],
+];
+
+const OUTBOX_CHECKS: [string, string][] = [
+  ...EVENT_OF_OPERATION.map(([operation, type]): [string, string] => [
+    `resources whose ${operation} audit events and ${type} outbox events differ in number`,
+    `SELECT count(*) AS n FROM (
+       SELECT resource_id FROM audit_events WHERE operation = '${operation}'
+       UNION SELECT resource_id FROM events WHERE type = '${type}'
+     ) r
+     WHERE (SELECT count(*) FROM audit_events a WHERE a.resource_id = r.resource_id AND a.operation = '${operation}')
+        <> (SELECT count(*) FROM events v WHERE v.resource_id = r.resource_id AND v.type = '${type}')`,
+  ]),
+  [
+    'accounts whose in-place changes (update, flags, overdraft limit) and account.updated events differ in number',
+    `SELECT count(*) AS n FROM (SELECT DISTINCT resource_id FROM events WHERE type = 'account.updated'
+                                UNION SELECT resource_id FROM audit_events WHERE operation IN ('account.update', 'account.flag.set', 'account.flag.clear', 'account.overdraft_limit.set')) r
+     WHERE (SELECT count(*) FROM audit_events a WHERE a.resource_id = r.resource_id
+              AND a.operation IN ('account.update', 'account.flag.set', 'account.flag.clear', 'account.overdraft_limit.set'))
+        <> (SELECT count(*) FROM events v WHERE v.resource_id = r.resource_id AND v.type = 'account.updated')`,
+  ],
+  [
+    // One transaction event per customer-side entry written, and one more per customer-side entry of each
+    // hold settled (posted, voided or expired: one audit event each, holds are against settlement).
+    'transaction events more or fewer than the entries and hold settlements explain',
+    `SELECT abs((SELECT count(*) FROM events WHERE type LIKE 'transaction.%')
+              - (SELECT count(*) FROM ledger_entries WHERE NOT is_settlement)
+              - (SELECT count(*) FROM audit_events WHERE operation IN ('transaction.post', 'transaction.void', 'transaction.expire'))) AS n`,
+  ],
+];
+
 export async function storageProblems(pool: pg.Pool): Promise<string[]> {
   const checks: [string, string][] = [
     ['accounts without any customer', 'SELECT count(*) AS n FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM account_customers l WHERE l.account_id = a.id)'],
@@ -113,6 +152,9 @@ export async function storageProblems(pool: pg.Pool): Promise<string[]> {
       'account.create events of missing accounts without an account.delete event',
       "SELECT count(*) AS n FROM audit_events e WHERE e.operation = 'account.create' AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = e.resource_id) AND NOT EXISTS (SELECT 1 FROM audit_events d WHERE d.resource_id = e.resource_id AND d.operation = 'account.delete')",
     ],
+    // The outbox (issue 16): every committed write has its events and no event lacks its write. Both are
+    // written by one statement, so after any crash the two sides must still agree exactly.
+    ...OUTBOX_CHECKS,
   ];
   const problems: string[] = [];
   for (const [what, sql] of checks) {
