@@ -1,5 +1,6 @@
 import type { EventStore } from '../domain/events/event.js';
 import type { Logger } from '../logging/logger.js';
+import { startIntervalJob } from './interval-job.js';
 
 const SEQUENCE_BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -11,20 +12,17 @@ const PRUNE_BATCH = 5000;
  * events older than the retention hourly. A failure (the database away) waits for the next tick.
  */
 export function startEventOutbox(events: Pick<EventStore, 'sequence' | 'prune'>, options: { sequencerIntervalMs: number; retentionDays: number }, logger: Logger): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
   let lastPrune = 0;
   let failing = false;
-
-  const tick = async () => {
+  return startIntervalJob(async (stopped) => {
     try {
-      while (!stopped && (await events.sequence(SEQUENCE_BATCH)) === SEQUENCE_BATCH) {
+      while (!stopped() && (await events.sequence(SEQUENCE_BATCH)) === SEQUENCE_BATCH) {
         // A full batch: more are waiting.
       }
       if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         const before = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000);
-        for (let pruned = await events.prune(before, PRUNE_BATCH); pruned === PRUNE_BATCH && !stopped; pruned = await events.prune(before, PRUNE_BATCH)) {
+        while (!stopped() && (await events.prune(before, PRUNE_BATCH)) === PRUNE_BATCH) {
           // Keep going while batches come back full.
         }
       }
@@ -34,19 +32,5 @@ export function startEventOutbox(events: Pick<EventStore, 'sequence' | 'prune'>,
       if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'could not number or prune events; retrying');
       failing = true;
     }
-  };
-  const timer = setInterval(() => {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
   }, options.sequencerIntervalMs);
-  timer.unref();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

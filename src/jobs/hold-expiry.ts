@@ -1,5 +1,6 @@
 import type { LedgerService } from '../domain/ledger/ledger.service.js';
 import type { Logger } from '../logging/logger.js';
+import { startIntervalJob } from './interval-job.js';
 
 /**
  * Voids the holds past their expiry, every `intervalMs`, on every instance: each hold is voided by its
@@ -7,30 +8,13 @@ import type { Logger } from '../logging/logger.js';
  * that finds a full batch starts the next at once; a failure (the database away) waits for the next tick.
  */
 export function startHoldExpiry(ledger: Pick<LedgerService, 'voidExpiredHolds'>, intervalMs: number, logger: Logger): { stop: () => Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  const sweep = async () => {
+  return startIntervalJob(async (stopped) => {
     try {
-      for (let voided = await ledger.voidExpiredHolds(); voided > 0 && !stopped; voided = await ledger.voidExpiredHolds()) {
+      for (let voided = await ledger.voidExpiredHolds(); voided > 0 && !stopped(); voided = await ledger.voidExpiredHolds()) {
         logger.info({ voided }, 'expired holds voided');
       }
     } catch (error) {
       logger.warn({ err: { message: (error as Error).message } }, 'could not void expired holds; retrying at the next interval');
     }
-  };
-  const timer = setInterval(() => {
-    running ??= sweep().finally(() => {
-      running = undefined;
-    });
   }, intervalMs);
-  timer.unref();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

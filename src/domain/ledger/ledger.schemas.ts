@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { text } from '../validation.js';
-import { MAX_AMOUNT } from './money.js';
 import { ACCOUNT_FLAGS, ENTRY_TYPES } from './transaction.js';
 
 export const LEDGER_LIMITS = {
@@ -75,4 +74,3 @@ export const transactionPageSchema = z.strictObject({
   after: idSchema.optional(),
 });
 
-export { MAX_AMOUNT };
