@@ -50,6 +50,15 @@ call 201 POST "/$ENVIRONMENT/account" "{\"associatedCustomerIds\":[\"$ALEX\",\"$
 SHARED=$(json "$BODY" 'it.data.accountId')
 call 200 PUT "/$ENVIRONMENT/account/$SHARED" '{"name":"Shared Household Expenses","currency":"USD"}'
 
+echo; echo "== Money: a deposit, a hold posted for less, and a transfer to the seeded joint account"
+call 201 POST "/$ENVIRONMENT/account/$SHARED/transaction" '{"type":"CREDIT","amount":100,"description":"Opening deposit"}'
+call 201 POST "/$ENVIRONMENT/account/$SHARED/transaction" '{"type":"DEBIT","amount":30,"hold":true,"description":"Card authorisation"}'
+HOLD=$(json "$BODY" 'it.data.transactionId')
+call 200 POST "/$ENVIRONMENT/account/$SHARED/transaction/$HOLD/post" '{"amount":25}'
+call 201 POST "/$ENVIRONMENT/transfer" "{\"fromAccountId\":\"$SHARED\",\"toAccountId\":\"$JOINT\",\"amount\":75,\"description\":\"Move the rest\"}"
+call 200 GET "/$ENVIRONMENT/account/$SHARED/transaction?limit=5"
+call 200 GET "/$ENVIRONMENT/event?types=transaction.posted&limit=3"
+
 echo; echo "== Deleting a customer who still has an account is refused; delete the account first"
 call 409 DELETE "/$ENVIRONMENT/customer/$SKY"
 call 200 DELETE "/$ENVIRONMENT/account/$SHARED"
