@@ -64,6 +64,14 @@ export const resolvers: Resolvers = {
     // The domain parses the same query REST sends (after, types, limit), so both surfaces share every rule.
     events: (_parent, { after, types, first }, { services, scope }) =>
       services.events.list(scope, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
+    transaction: async (_parent, { accountId, transactionId }, { services, scope }) => {
+      try {
+        return await services.ledger.getTransaction(scope, accountId, transactionId);
+      } catch (error) {
+        if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND')) return null;
+        throw error;
+      }
+    },
     event: async (_parent, { eventId }, { services, scope }) => {
       try {
         return await services.events.get(scope, eventId);

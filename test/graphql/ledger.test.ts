@@ -163,6 +163,10 @@ describe('holds', () => {
     // A whole hold posts without `amount`.
     const third = await posted(accountId, { type: 'DEBIT', amount: '5', hold: true });
     expect((await ok(graphql(service, POST_HOLD, { accountId, transactionId: third.transactionId }))).postHold).toMatchObject({ status: 'POSTED', amount: '5', balanceAfter: '50' });
+    const read = await graphql(service, 'query ($a: ID!, $t: ID!) { transaction(accountId: $a, transactionId: $t) { transactionId status amount } }', { a: accountId, t: third.transactionId });
+    expect(read.json.data.transaction).toEqual({ transactionId: third.transactionId, status: 'POSTED', amount: '5' });
+    const elsewhere = await graphql(service, 'query ($t: ID!) { transaction(accountId: "0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e", transactionId: $t) { transactionId } }', { t: third.transactionId });
+    expect(elsewhere.json.data.transaction).toBeNull();
     // An explicit null `amount` means the same (the bank test found it refused once).
     const fourth = await posted(accountId, { type: 'DEBIT', amount: '5', hold: true });
     expect((await ok(graphql(service, POST_HOLD, { accountId, transactionId: fourth.transactionId, amount: null }))).postHold).toMatchObject({ status: 'POSTED', amount: '5', balanceAfter: '45' });

@@ -668,6 +668,8 @@ export type Query = {
    * values REST uses: they are UUIDs, unique across both kinds of record. Null when absent.
    */
   node: Maybe<Node>;
+  /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
+  transaction: Maybe<Transaction>;
 };
 
 
@@ -749,6 +751,16 @@ export type QueryEventsArgs = {
  */
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryTransactionArgs = {
+  accountId: Scalars['ID']['input'];
+  transactionId: Scalars['ID']['input'];
 };
 
 /**
@@ -1206,6 +1218,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
 };
 
 export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
