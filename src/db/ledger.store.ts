@@ -61,11 +61,17 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
        WHERE a.environment = $1::varchar AND a.id IN (SELECT legs.account_id FROM legs WHERE legs.account_id IS NOT NULL)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
+     -- The posting's currency: given by the legs (a reversal's), else the first account's, as locked.
+     posting AS MATERIALIZED (
+       SELECT coalesce((SELECT l.currency FROM legs l WHERE l.currency IS NOT NULL LIMIT 1),
+                       (SELECT k.currency FROM legs l JOIN locked k ON k.id = l.account_id ORDER BY l.n LIMIT 1)) AS currency
+     ),
      checked AS (
        SELECT l.n, l.account_id, CASE
          WHEN l.account_id IS NULL THEN NULL
          WHEN k.id IS NULL THEN 'ACCOUNT_NOT_FOUND'
-         WHEN k.currency <> l.currency THEN 'CURRENCY_MISMATCH'
+         WHEN k.currency <> (SELECT p.currency FROM posting p) THEN 'CURRENCY_MISMATCH'
+         WHEN scale(trim_scale(l.amount)) > currency_minor_digits(k.currency) THEN 'AMOUNT_TOO_PRECISE'
          WHEN 'FROZEN' = ANY(k.flags) THEN 'ACCOUNT_FROZEN'
          WHEN l.type = 'DEBIT' AND 'DEBITS_BLOCKED' = ANY(k.flags) THEN 'DEBITS_BLOCKED'
          WHEN l.type = 'CREDIT' AND 'CREDITS_BLOCKED' = ANY(k.flags) THEN 'CREDITS_BLOCKED'
@@ -92,11 +98,11 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
      ),
      settled AS (
        INSERT INTO ledger_settlement_accounts AS s (environment, currency, amount, pending_debits, pending_credits)
-       SELECT $1::varchar, l.currency,
+       SELECT $1::varchar, p.currency,
               CASE WHEN $5::boolean THEN 0 WHEN l.type = 'CREDIT' THEN l.amount ELSE -l.amount END,
               CASE WHEN $5::boolean AND l.type = 'DEBIT' THEN l.amount ELSE 0 END,
               CASE WHEN $5::boolean AND l.type = 'CREDIT' THEN l.amount ELSE 0 END
-       FROM legs l, go WHERE l.account_id IS NULL
+       FROM legs l, go, posting p WHERE l.account_id IS NULL
        ON CONFLICT (environment, currency) DO UPDATE SET
          amount = s.amount + EXCLUDED.amount,
          pending_debits = s.pending_debits + EXCLUDED.pending_debits,
@@ -107,20 +113,23 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
                                    currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at)
        SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
-              CASE WHEN $5::boolean THEN NULL ELSE l.amount END, l.currency, $4::text,
+              CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
               l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END
-       FROM legs l CROSS JOIN go LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
+       FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
      audit AS (${auditInsert(auditAt, 'go')}),
      event AS (${TRANSACTION_EVENTS})
-   SELECT d.refusal, d.refused_account AS "refusedAccountId", e.*
+   SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
 }
 
-/** Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 currency. */
+/**
+ * Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 the
+ * currency the accounts must hold (NULL: the first account's, as locked: no read before the write).
+ */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
        SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses, l.n
@@ -256,7 +265,7 @@ const SQL = {
   ),
 };
 
-type WriteRow = { refusal: LedgerRefusal | null; refusedAccountId: string | null } & Partial<TransactionRow>;
+type WriteRow = { refusal: LedgerRefusal | null; refusedAccountId: string | null; postingCurrency?: string | null } & Partial<TransactionRow>;
 
 /** The ledger on PostgreSQL, through Prisma Client. */
 export class PrismaLedgerStore implements LedgerStore {
@@ -309,7 +318,7 @@ export class PrismaLedgerStore implements LedgerStore {
       throw error;
     }
     const [first] = rows;
-    if (first!.refusal) return { outcome: 'refused', refusal: first!.refusal, accountId: first!.refusedAccountId };
+    if (first!.refusal) return { outcome: 'refused', refusal: first!.refusal, accountId: first!.refusedAccountId, currency: first!.postingCurrency ?? null };
     const transactions = rows.filter((row) => row.transactionId !== null && row.transactionId !== undefined).map((row) => toTransaction(row as TransactionRow));
     return transactions.length > 0 ? { outcome: 'written', transactions } : { outcome: 'key-taken' };
   }

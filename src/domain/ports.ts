@@ -180,8 +180,11 @@ export interface NewPosting {
   transferId: string | null;
   legs: readonly [PostingLeg, PostingLeg];
   amount: string;
-  /** Every account of the posting must be in this currency (CURRENCY_MISMATCH otherwise). */
-  currency: string;
+  /**
+   * Every account of the posting must be in this currency (CURRENCY_MISMATCH otherwise); null: the first
+   * account's, as the statement locked it, so a posting needs no read before its write.
+   */
+  currency: string | null;
   description: string;
   /** true: a hold (pending), which only reserves the amount. */
   hold: boolean;
@@ -202,12 +205,14 @@ export type LedgerRefusal =
   | 'TRANSACTION_ALREADY_REVERSED'
   | 'REVERSAL_NOT_REVERSIBLE'
   | 'HOLD_EXPIRED'
-  | 'AMOUNT_EXCEEDS_HOLD';
+  | 'AMOUNT_EXCEEDS_HOLD'
+  /** More decimals than the posting currency's minor unit. */
+  | 'AMOUNT_TOO_PRECISE';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }
   | { outcome: 'key-taken' }
-  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null };
+  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null; currency?: string | null };
 
 export type HoldSettlement = { action: 'post'; amount: string | null } | { action: 'void' };
 

@@ -69,45 +69,54 @@ export class LedgerService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A deposit (CREDIT) or withdrawal (DEBIT) against the environment's settlement account, or a hold of one. */
+  /**
+   * A deposit (CREDIT) or withdrawal (DEBIT) against the environment's settlement account, or a hold of one.
+   * No read before the write: the statement finds the account (ACCOUNT_NOT_FOUND), its currency and the
+   * amount's precision in it (TOO_PRECISE) on the row it locks.
+   */
   async postTransaction(scope: RequestScope, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
     authorize(scope, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postTransactionSchema, input);
-    const account = await this.addressedAccount(scope, accountId);
-    const amount = amountOf(valid.amount, account.currency, 'amount');
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const id = accountId.toLowerCase();
+    const amount = amountOf(valid.amount, null, 'amount');
     const expiresAt = valid.expiresAt === undefined ? null : this.holdExpiry(valid.expiresAt);
     const entryId = newId();
     const settlementLeg = { entryId: newId(), accountId: null, type: valid.type === 'CREDIT' ? 'DEBIT' : 'CREDIT' } as const;
-    const accountLeg = { entryId, accountId: account.accountId, type: valid.type };
+    const accountLeg = { entryId, accountId: id, type: valid.type };
     const posting: NewPosting = {
       environment: scope.environment,
       postingId: newId(),
       transferId: null,
       legs: [accountLeg, settlementLeg],
       amount,
-      currency: account.currency,
+      currency: null,
       description: valid.description ?? '',
       hold: valid.hold ?? false,
       expiresAt,
     };
-    const request = { accountId: account.accountId, ...valid, amount };
+    const request = { accountId: id, ...valid, amount };
     const { value, replayed } = await this.write(scope, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
       this.stores.ledger.post(posting, { audit: this.audit(scope, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey), idempotency }),
     );
     return { value: value[0]!, replayed };
   }
 
-  /** Moves money between two accounts of the environment, in one currency. */
+  /**
+   * Moves money between two accounts of the environment, in one currency. No read before the write: the
+   * statement finds both accounts and refuses a missing one (naming its field), another currency
+   * (CURRENCY_MISMATCH) or a too precise amount.
+   */
   async transfer(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<Transfer>> {
     authorize(scope, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(transferSchema, input);
     const fromAccountId = valid.fromAccountId.toLowerCase();
     const toAccountId = valid.toAccountId.toLowerCase();
-    const [from, to] = await this.referencedAccounts(scope, fromAccountId, toAccountId);
-    if (from.currency !== to.currency) throw currencyMismatch();
-    const amount = amountOf(valid.amount, from.currency, 'amount');
+    if (!isRecordId(fromAccountId)) throw referencedAccountNotFound('fromAccountId');
+    if (!isRecordId(toAccountId)) throw referencedAccountNotFound('toAccountId');
+    const amount = amountOf(valid.amount, null, 'amount');
     const transferId = newId();
     const debitId = newId();
     const creditId = newId();
@@ -120,7 +129,7 @@ export class LedgerService {
         { entryId: creditId, accountId: toAccountId, type: 'CREDIT' },
       ],
       amount,
-      currency: from.currency,
+      currency: null,
       description: valid.description ?? '',
       hold: false,
       expiresAt: null,
@@ -245,17 +254,6 @@ export class LedgerService {
     return account;
   }
 
-  /** The accounts a body names: ACCOUNT_NOT_FOUND (422) naming the field of the first that does not exist. */
-  private async referencedAccounts(scope: RequestScope, fromAccountId: string, toAccountId: string): Promise<[Account, Account]> {
-    const ids = [fromAccountId, toAccountId].filter(isRecordId);
-    const found = ids.length > 0 ? await this.stores.accounts.findByIds(scope.environment, ids) : [];
-    const from = found.find((account) => account.accountId === fromAccountId);
-    const to = found.find((account) => account.accountId === toAccountId);
-    if (!from) throw referencedAccountNotFound('fromAccountId');
-    if (!to) throw referencedAccountNotFound('toAccountId');
-    return [from, to];
-  }
-
   private holdExpiry(expiresAt: string): Date {
     const at = new Date(expiresAt);
     const seconds = (at.getTime() - this.now().getTime()) / 1000;
@@ -285,7 +283,7 @@ export class LedgerService {
     let written: Transaction[] | undefined;
     const { value, replayed } = await this.creation.run<WrittenIds>(scope, operation, request, idempotencyKey, { transactionIds: ids }, async (idempotency) => {
       const result = await write(idempotency);
-      if (result.outcome === 'refused') throw refusalError(result.refusal, result.accountId, transfer);
+      if (result.outcome === 'refused') throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
       if (result.outcome === 'key-taken') return 'key-taken';
       written = result.transactions;
       return 'created';
@@ -296,7 +294,7 @@ export class LedgerService {
   }
 }
 
-function amountOf(value: number | string, currency: string, field: string): string {
+function amountOf(value: number | string, currency: string | null, field: string): string {
   const exact = exactAmount(value, currency);
   if ('problem' in exact) {
     const code = exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : exact.problem === 'not-a-number' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE';
@@ -306,10 +304,9 @@ function amountOf(value: number | string, currency: string, field: string): stri
 }
 
 /** The domain error of a refusal the store's statement decided; nothing was written. */
-function refusalError(refusal: LedgerRefusal, accountId: string | null, transfer?: { fromAccountId: string; toAccountId: string }): DomainError {
+function refusalError(refusal: LedgerRefusal, accountId: string | null, currency: string | null, transfer?: { fromAccountId: string; toAccountId: string }): DomainError {
   switch (refusal) {
     case 'ACCOUNT_NOT_FOUND':
-      // Deleted between the service's look-up and the statement.
       if (!transfer) return accountNotFound();
       return referencedAccountNotFound(accountId === transfer.toAccountId ? 'toAccountId' : 'fromAccountId');
     case 'CURRENCY_MISMATCH':
@@ -336,5 +333,7 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, transfer
       return holdExpired();
     case 'AMOUNT_EXCEEDS_HOLD':
       return amountExceedsHold();
+    case 'AMOUNT_TOO_PRECISE':
+      return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
   }
 }

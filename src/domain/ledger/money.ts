@@ -19,10 +19,17 @@ export function minorUnitDigits(currency: string): number {
   return currencyCodes.code(currency)?.digits ?? 2;
 }
 
+/** No ISO 4217 currency has more (CLF and UYW have 4): the check before the currency is known. */
+export const MOST_MINOR_UNIT_DIGITS = 4;
+
 export type AmountProblem = 'not-a-number' | 'not-positive' | 'too-large' | 'too-many-decimals';
 
-/** The amount as exact decimal text, or what is wrong with it. `value` is a number or decimal text. */
-export function exactAmount(value: number | string, currency: string): { amount: string } | { problem: AmountProblem } {
+/**
+ * The amount as exact decimal text, or what is wrong with it. `value` is a number or decimal text. Without
+ * a currency (a posting, whose statement checks the account's currency itself: currency_minor_digits),
+ * only what no currency allows is refused here.
+ */
+export function exactAmount(value: number | string, currency: string | null): { amount: string } | { problem: AmountProblem } {
   if (typeof value === 'number' && !Number.isFinite(value)) return { problem: 'not-a-number' };
   const text = typeof value === 'number' ? String(value) : value.trim();
   if (typeof value === 'number' && value <= 0) return { problem: 'not-positive' };
@@ -35,11 +42,11 @@ export function exactAmount(value: number | string, currency: string): { amount:
   const normalized = `${whole!.replace(/^0+(?=\d)/, '')}${trimmedFraction ? `.${trimmedFraction}` : ''}`;
   if (Number(normalized) <= 0) return { problem: 'not-positive' };
   if (Number(normalized) >= MAX_AMOUNT) return { problem: 'too-large' };
-  if (trimmedFraction.length > minorUnitDigits(currency)) return { problem: 'too-many-decimals' };
+  if (trimmedFraction.length > (currency === null ? MOST_MINOR_UNIT_DIGITS : minorUnitDigits(currency))) return { problem: 'too-many-decimals' };
   return { amount: normalized };
 }
 
-export function amountProblemMessage(problem: AmountProblem, currency: string): string {
+export function amountProblemMessage(problem: AmountProblem, currency: string | null): string {
   switch (problem) {
     case 'not-a-number':
       return 'Must be a decimal number such as 25.5.';
@@ -48,6 +55,7 @@ export function amountProblemMessage(problem: AmountProblem, currency: string): 
     case 'too-large':
       return `Must be less than ${MAX_AMOUNT}.`;
     case 'too-many-decimals': {
+      if (currency === null) return `Must have at most ${MOST_MINOR_UNIT_DIGITS} decimals.`;
       const digits = minorUnitDigits(currency);
       return digits === 0 ? `Must be a whole number: ${currency} has no minor unit.` : `Must have at most ${digits} decimals for ${currency}.`;
     }
