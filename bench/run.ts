@@ -148,7 +148,11 @@ async function main(): Promise<void> {
       options,
       machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
-      dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts, sharedAccounts: ctx.data.sharedAccounts, links: ctx.data.links, nestedPopulation: ctx.data.nestedCustomerIds.length },
+      dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts, sharedAccounts: ctx.data.sharedAccounts, links: ctx.data.links, nestedPopulation: ctx.data.nestedCustomerIds.length,
+        ...(ctx.ledger && {
+          ledger: { fundedAccounts: ctx.ledger.transferAccountIds.length, accountsWithTransactions: ctx.ledger.accountsWithTransactions.length, entries: ctx.ledger.entries },
+        }),
+      },
       scenarios: scenarioResults,
       pgbench: pgbenchResult,
       startup: startupResults,
@@ -165,17 +169,19 @@ async function main(): Promise<void> {
 function writeResults(report: BenchReport, options: BenchOptions): void {
   const outDir = path.resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
-  // Smoke runs never overwrite the real figures.
-  const prefix = options.quick ? 'quick-' : '';
+  // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md, the README).
+  const full = SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
+  const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
+  const kindOf = (file: string) => (file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '');
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const markdown = renderMarkdown(report);
   // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
   for (const old of readdirSync(outDir)) {
-    if (old.endsWith('.json') && old.startsWith(prefix) && (prefix !== '' || !old.startsWith('quick-'))) rmSync(path.join(outDir, old));
+    if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
   }
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
-  if (!options.quick && options.outDir === DEFAULT_OUT_DIR && SCENARIO_NAMES.every((name) => options.scenarios.includes(name))) updateReadme(markdown);
+  if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) updateReadme(markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
 }

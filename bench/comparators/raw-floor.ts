@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 
 /**
  * The raw floor: the least an HTTP service on these tables can do for `GET /{env}/customer/{id}`
- * (and `GET /{env}/account/{id}`): node:http, one pooled `pg` connection, one prepared SQL statement,
+ * (and `GET /{env}/account/{id}`, with its 10 newest transactions): node:http, one pooled `pg` connection, one prepared SQL statement,
  * the same JSON with the same envelope, and the checks any real endpoint must keep (bearer token,
  * environment, id shape).
  *
@@ -124,12 +124,27 @@ const INSERT_UPDATE_AUDIT_EVENT = {
          WHERE EXISTS (SELECT 1 FROM customers WHERE id = $4::uuid AND environment = $3::varchar)`,
 };
 
+const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The account with its 10 newest transactions (the service's `transactions`), in the same statement: a
+ * JSON array built by PostgreSQL, amounts as JSON numbers. An account with no entries skips the look-up,
+ * as the service does.
+ */
 const ACCOUNT_BY_ID = {
   name: 'bench_account_by_id',
   text: `SELECT a.id::text AS id, a.type, a.name, a.amount::text AS amount, a.currency, a.flags,
                 ARRAY(SELECT ac.customer_id::text FROM account_customers ac
                       WHERE ac.account_id = a.id AND ac.environment = a.environment
-                      ORDER BY ac.position) AS customer_ids
+                      ORDER BY ac.position) AS customer_ids,
+                CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+                  SELECT coalesce(json_agg(json_build_object(
+                    'transactionId', e.id, 'accountId', e.account_id, 'type', e.type, 'amount', coalesce(e.posted_amount, e.amount),
+                    'authorizedAmount', e.amount, 'currency', e.currency, 'description', e.description, 'status', e.status,
+                    'balanceAfter', e.balance_after, 'createdAt', ${isoInstant('e.created_at')}, 'postedAt', ${isoInstant('e.posted_at')},
+                    'voidedAt', ${isoInstant('e.voided_at')}, 'expiresAt', ${isoInstant('e.expires_at')}, 'transferId', e.transfer_id,
+                    'reversesTransactionId', e.reverses_entry_id) ORDER BY e.seq DESC), '[]'::json)
+                  FROM (SELECT * FROM ledger_entries e WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) e) END AS transactions
          FROM accounts a WHERE a.id = $1 AND a.environment = $2`,
 };
 
@@ -154,6 +169,7 @@ interface AccountRow {
   currency: string;
   flags: string[] | null;
   customer_ids: string[];
+  transactions: unknown[];
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
@@ -478,7 +494,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
     amount: Number(row.amount),
     currency: row.currency,
     customers: row.customer_ids,
-    transactions: [],
+    transactions: row.transactions,
     flags: row.flags ?? [],
   };
   return send(res, 200, envelope('logRefId', requestId, data, null), requestId);

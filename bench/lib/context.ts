@@ -3,9 +3,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { migrate } from '../../src/db/migrations.js';
-import type { BenchOptions } from './options.js';
+import { type BenchOptions, LEDGER_SCENARIOS } from './options.js';
 import type { BenchPostgres } from './postgres.js';
-import { type BenchKeys, generateBenchKeys, type SeededData, seed } from './seed.js';
+import { type BenchKeys, generateBenchKeys, type LedgerData, type SeededData, seed, seedLedger } from './seed.js';
 
 /** Everything a scenario needs, built once by bench/run.ts. */
 export interface BenchContext {
@@ -22,6 +22,8 @@ export interface BenchContext {
   keys: BenchKeys;
   token: string;
   data: SeededData;
+  /** The ledger's seed, when a ledger scenario is selected. */
+  ledger: LedgerData | undefined;
   /** JSON file with the ids the load generator picks from. */
   idsFile: string;
   /** Next unused SSN sequence number; every create run takes a fresh block. */
@@ -41,7 +43,27 @@ export async function seedBenchContext(
   const keys = generateBenchKeys();
   const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
   base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  let ledger: LedgerData | undefined;
+  if (base.options.scenarios.some((name) => LEDGER_SCENARIOS.includes(name))) {
+    const ledgerStarted = performance.now();
+    const readAccounts = base.options.quick ? 50 : 2000;
+    ledger = await seedLedger(base.benchPool, { transferAccounts: base.options.ledgerAccounts, readAccounts }, data.customerIds);
+    base.log(
+      `seeded the ledger: ${ledger.transferAccountIds.length} funded accounts + 1 hot, ${readAccounts} accounts with 10 transactions, ` +
+        `${ledger.entries} entries in ${((performance.now() - ledgerStarted) / 1000).toFixed(1)} s`,
+    );
+  }
   const idsFile = path.join(base.workDir, 'ids.json');
-  writeFileSync(idsFile, JSON.stringify({ customerIds: data.customerIds, accountIds: data.accountIds, nestedCustomerIds: data.nestedCustomerIds }));
-  return { ...base, keys, token: `bench_${randomBytes(24).toString('base64url')}`, data, idsFile, nextSsnSequence: data.nextSsnSequence };
+  writeFileSync(
+    idsFile,
+    JSON.stringify({
+      customerIds: data.customerIds,
+      accountIds: data.accountIds,
+      nestedCustomerIds: data.nestedCustomerIds,
+      transferAccountIds: ledger?.transferAccountIds ?? [],
+      hotAccountId: ledger?.hotAccountId ?? null,
+      accountsWithTransactions: ledger?.accountsWithTransactions ?? [],
+    }),
+  );
+  return { ...base, keys, token: `bench_${randomBytes(24).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
 }

@@ -10,10 +10,16 @@ export const SCENARIO_NAMES = [
   'rest-put-customer',
   'graphql-nested',
   'mixed',
+  'rest-transfer-uniform',
+  'rest-transfer-hot',
+  'rest-get-account-with-transactions',
   'pgbench',
   'startup',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */
+export const LEDGER_SCENARIOS: readonly ScenarioName[] = ['rest-transfer-uniform', 'rest-transfer-hot', 'rest-get-account-with-transactions'];
 
 export interface BenchOptions {
   quick: boolean;
@@ -33,6 +39,10 @@ export interface BenchOptions {
   /** Connections per server pool, the same for the service and every comparator. */
   poolSize: number;
   pgbenchScale: number;
+  /** pgbench -i scale of the TPC-B-like ceiling of the transfer scenarios (pgbench's rule: at least the client count). */
+  pgbenchTpcbScale: number;
+  /** Funded accounts the transfer scenarios move money among. */
+  ledgerAccounts: number;
   build: boolean;
   outDir: string;
   /** Extra environment for the service, e.g. to raise a rate limit for the benchmark. */
@@ -54,7 +64,9 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --node PATH               reference Node binary (default .tools/node26, installed) BENCH_NODE
   --compare-node PATH       second Node for comparison ("system" = this Node)        BENCH_COMPARE_NODE
   --pool-size N             DB pool size of every server (default 10)                BENCH_POOL_SIZE
-  --pgbench-scale N         pgbench -i scale (default 10)                            BENCH_PGBENCH_SCALE
+  --pgbench-scale N         pgbench -i scale of the -S run (default 10)              BENCH_PGBENCH_SCALE
+  --pgbench-tpcb-scale N    pgbench -i scale of the tpcb-like ceiling (default 50)   BENCH_PGBENCH_TPCB_SCALE
+  --ledger-accounts N       funded accounts for the transfers (default 10000)        BENCH_LEDGER_ACCOUNTS
   --no-build                skip "npm run build" (dist/ must be current)             BENCH_NO_BUILD=1
   --out DIR                 results directory (default bench/results)                BENCH_OUT
   --service-env K=V,K=V     extra environment for the service                        BENCH_SERVICE_ENV
@@ -113,6 +125,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       'compare-node': { type: 'string' },
       'pool-size': { type: 'string' },
       'pgbench-scale': { type: 'string' },
+      'pgbench-tpcb-scale': { type: 'string' },
+      'ledger-accounts': { type: 'string' },
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
       'service-env': { type: 'string' },
@@ -137,6 +151,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
     pgbenchScale: positiveInteger('--pgbench-scale', values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE, quick ? 1 : 10),
+    pgbenchTpcbScale: positiveInteger('--pgbench-tpcb-scale', values['pgbench-tpcb-scale'] ?? env.BENCH_PGBENCH_TPCB_SCALE, quick ? 5 : 50),
+    ledgerAccounts: positiveInteger('--ledger-accounts', values['ledger-accounts'] ?? env.BENCH_LEDGER_ACCOUNTS, quick ? 200 : 10_000),
     build: !flag(values['no-build'], env.BENCH_NO_BUILD),
     outDir: values.out ?? (env.BENCH_OUT || DEFAULT_OUT_DIR),
     serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),

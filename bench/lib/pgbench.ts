@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { BenchContext } from './context.js';
-import { median } from './measure.js';
+import { median, type RunMeasurement } from './measure.js';
+import { PGBENCH_DATABASE } from './postgres.js';
 import { baseEnvironment, runToCompletion } from './processes.js';
 import { processTreeCpuMicros } from './proc.js';
 
@@ -26,23 +28,123 @@ function connectionArgs(url: string): { args: string[]; env: Record<string, stri
   };
 }
 
+/** The scale cas_pgbench holds now (pgbench -i drops and recreates its tables), per server. */
+const initialisedScale = new WeakMap<object, number>();
+
+interface Pgbench {
+  binary: string;
+  version: string;
+  run(args: string[]): Promise<string>;
+}
+
+async function pgbenchOf(ctx: BenchContext): Promise<Pgbench | undefined> {
+  const binary = CANDIDATES.find((candidate) => existsSync(candidate));
+  if (!binary) return undefined;
+  const { args: connection, env: passwordEnv } = connectionArgs(ctx.db.pgbenchUrl);
+  const env = baseEnvironment(passwordEnv);
+  const version = (await runToCompletion(binary, ['--version'], { cwd: ctx.repoRoot, env })).trim();
+  return { binary, version, run: (args: string[]) => runToCompletion(binary, [...args, ...connection], { cwd: ctx.repoRoot, env }) };
+}
+
+/** pgbench's tables at `scale` in their own database (server-side generation), unless already there. */
+async function ensureScale(ctx: BenchContext, pgbench: Pgbench, scale: number): Promise<void> {
+  if (initialisedScale.get(ctx.db) === scale) return;
+  ctx.log(`[pgbench] initialising scale ${scale}`);
+  await pgbench.run(['-i', '-q', '-I', 'dtGvp', '-s', String(scale)]);
+  initialisedScale.set(ctx.db, scale);
+}
+
+const NO_PGBENCH = 'pgbench not found (apt-get install postgresql-client-15 or postgresql-15)';
+
+/** What the transfer scenarios set beside the service: PostgreSQL's own bank workload. */
+export const TPCB_CONTENDER = 'pgbench tpcb-like';
+
+export interface TpcbCeiling {
+  description: string;
+  /** One unmeasured run, then measure(seconds) per alternating run. */
+  warmUp(seconds: number): Promise<void>;
+  measure(seconds: number): Promise<RunMeasurement>;
+}
+
+/**
+ * `pgbench -b tpcb-like -M prepared -c <connections> -j <cores>` at --pgbench-tpcb-scale (pgbench's own
+ * rule: a scale of at least the client count, or the 1-per-scale branches rows become the bottleneck):
+ * per transaction BEGIN, UPDATE an account, SELECT its balance, UPDATE a teller, UPDATE a branch, INSERT a
+ * history row, END, with PostgreSQL's default durability. Latency percentiles come from pgbench's
+ * per-transaction log (-l), statements per transaction from pg_stat_statements on its database.
+ */
+export async function tpcbCeiling(ctx: BenchContext): Promise<TpcbCeiling | string> {
+  const pgbench = await pgbenchOf(ctx);
+  if (!pgbench) return NO_PGBENCH;
+  const scale = ctx.options.pgbenchTpcbScale;
+  const clients = ctx.options.connections;
+  const threads = String(Math.min(clients, os.availableParallelism()));
+  let counter = 0;
+  // Before any warm-up: the initialisation writes the whole scale, and its checkpoint must not land in a measured run.
+  if (initialisedScale.get(ctx.db) !== scale) {
+    await ensureScale(ctx, pgbench, scale);
+    await ctx.benchPool.query('CHECKPOINT').catch(() => undefined);
+  }
+  const tpcb = async (seconds: number, logDir?: string) => {
+    await ensureScale(ctx, pgbench, scale);
+    const logArgs = logDir ? ['-l', `--log-prefix=${path.join(logDir, 'tpcb')}`] : [];
+    return pgbench.run(['-b', 'tpcb-like', '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
+  };
+  return {
+    description: `pgbench -b tpcb-like -M prepared, scale ${scale}, ${clients} clients (${pgbench.version.replace(/^pgbench \(PostgreSQL\) /, 'pgbench ')})`,
+    warmUp: async (seconds) => void (await tpcb(seconds)),
+    measure: async (seconds) => {
+      const logDir = path.join(ctx.workDir, `tpcb-${++counter}`);
+      mkdirSync(logDir);
+      await ctx.db.statements.reset();
+      const cpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
+      const output = await tpcb(seconds, logDir);
+      const cpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
+      const statements = await ctx.db.statements.read(PGBENCH_DATABASE);
+      // Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.
+      const latencies: number[] = [];
+      for (const file of readdirSync(logDir)) {
+        for (const line of readFileSync(path.join(logDir, file), 'utf8').split('\n')) {
+          const fields = line.split(' ');
+          if (fields.length >= 3) latencies.push(Number(fields[2]) / 1000);
+        }
+      }
+      rmSync(logDir, { recursive: true, force: true });
+      latencies.sort((a, b) => a - b);
+      const percentile = (p: number) => (latencies.length === 0 ? Number.NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!);
+      const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1] ?? 0);
+      const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0);
+      const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+      // A run too short for 50 clients to connect (--quick) processes nothing: say so on its row, keep the service's.
+      const sampleError = Number.isFinite(tps) && transactions > 0 ? undefined : `pgbench processed no transaction: ${output.replace(/\s+/g, ' ').slice(-300)}`;
+      return {
+        rps: tps,
+        p50Ms: percentile(50),
+        p90Ms: percentile(90),
+        p99Ms: percentile(99),
+        responses: transactions + failed,
+        errors: failed,
+        serverCpuUsPerRequest: null,
+        postgresCpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined || transactions === 0 ? null : (cpuAfter - cpuBefore) / transactions,
+        statementsPerOperation: transactions === 0 ? null : statements / transactions,
+        peakRssMb: null,
+        statusCodes: {},
+        sampleError,
+      };
+    },
+  };
+}
+
 /**
  * `pgbench -S -M prepared`: the database's own select-only ceiling on this machine, with the same
  * number of clients as the HTTP scenarios' connections, in its own database on the same server.
  */
 export async function runPgbench(ctx: BenchContext): Promise<PgbenchResult> {
-  const binary = CANDIDATES.find((candidate) => existsSync(candidate));
   const clients = ctx.options.connections;
-  const empty = (note: string): PgbenchResult => ({ binary: binary ?? 'pgbench', version: 'n/a', scale: ctx.options.pgbenchScale, clients, runs: [], median: null, note });
-  if (!binary) return empty('pgbench not found (apt-get install postgresql-client-15 or postgresql-15)');
-
-  const { args: connection, env: passwordEnv } = connectionArgs(ctx.db.pgbenchUrl);
-  const env = baseEnvironment(passwordEnv);
-  const run = (args: string[]) => runToCompletion(binary, [...args, ...connection], { cwd: ctx.repoRoot, env });
-  const version = (await runToCompletion(binary, ['--version'], { cwd: ctx.repoRoot, env })).trim();
-
-  ctx.log(`[pgbench] initialising scale ${ctx.options.pgbenchScale}`);
-  await run(['-i', '-q', '-s', String(ctx.options.pgbenchScale)]);
+  const pgbench = await pgbenchOf(ctx);
+  if (!pgbench) return { binary: 'pgbench', version: 'n/a', scale: ctx.options.pgbenchScale, clients, runs: [], median: null, note: NO_PGBENCH };
+  const { binary, version, run } = pgbench;
+  await ensureScale(ctx, pgbench, ctx.options.pgbenchScale);
   const threads = String(Math.min(clients, os.availableParallelism()));
   const select = (seconds: number) => run(['-S', '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds)]);
   await select(ctx.options.warmupSeconds);

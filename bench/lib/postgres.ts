@@ -17,8 +17,10 @@ export interface StatementCounter {
   /** False when backends publish the counts late (up to 10 s): fine over a run, useless for one request. */
   readonly exact: boolean;
   reset(): Promise<void>;
-  /** Statements (or transactions) executed in the bench database since the last reset. */
-  read(): Promise<number>;
+  /** Statements (or transactions) executed in the bench database (or `database`) since the last reset. */
+  read(database?: string): Promise<number>;
+  /** With pg_stat_statements: each statement executed in the bench database since the last reset, with its calls. */
+  queries(): Promise<{ query: string; calls: number }[]>;
 }
 
 export interface BenchPostgres {
@@ -122,12 +124,20 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
       reset: async () => {
         await monitor.query('SELECT pg_stat_statements_reset()');
       },
-      read: async () => {
+      read: async (database = BENCH_DATABASE) => {
         const { rows } = await monitor.query<{ calls: string }>(
           'SELECT coalesce(sum(calls), 0)::text AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)',
-          [BENCH_DATABASE],
+          [database],
         );
         return Number(rows[0]!.calls);
+      },
+      queries: async () => {
+        const { rows } = await monitor.query<{ query: string; calls: string }>(
+          `SELECT query, calls::text AS calls FROM pg_stat_statements
+           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) ORDER BY calls DESC, query`,
+          [BENCH_DATABASE],
+        );
+        return rows.map((row) => ({ query: row.query, calls: Number(row.calls) }));
       },
       close,
     };
@@ -135,23 +145,24 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
     // Not loaded on this server (shared_preload_libraries is not ours to change on DATABASE_URL):
     // leave the server as we found it.
     if (!existed) await admin.query('DROP EXTENSION IF EXISTS pg_stat_statements').catch(() => undefined);
-    const readTransactions = async () => {
+    const readTransactions = async (database: string) => {
       // Busy backends publish their counters about once a second (idle ones up to 10 s later).
       await sleep(1100);
       const { rows } = await monitor.query<{ xacts: string }>(
         'SELECT (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = $1',
-        [BENCH_DATABASE],
+        [database],
       );
       return Number(rows[0]?.xacts ?? 0);
     };
-    let baseline = 0;
+    const baselines = new Map<string, number>();
     return {
       counting: 'transactions (pg_stat_database, approximate)',
       exact: false,
       reset: async () => {
-        baseline = await readTransactions();
+        for (const database of [BENCH_DATABASE, PGBENCH_DATABASE]) baselines.set(database, await readTransactions(database));
       },
-      read: async () => (await readTransactions()) - baseline,
+      read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
+      queries: async () => [],
       close,
     };
   }

@@ -3,8 +3,8 @@ import type { RunMeasurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { StatementCounting } from './postgres.js';
-import type { ContenderName } from './contenders.js';
-import { type ContenderResult, ratioOf, type ScenarioResult } from './scenarios.js';
+import { TPCB_CONTENDER } from './pgbench.js';
+import { type ContenderResult, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 
 export interface BenchReport {
@@ -15,7 +15,15 @@ export interface BenchReport {
   options: BenchOptions;
   machine: MachineInfo;
   database: { server: string; embedded: boolean; statementCounting: StatementCounting };
-  dataset: { customers: number; accounts: number; sharedAccounts: number; links: number; nestedPopulation: number };
+  dataset: {
+    customers: number;
+    accounts: number;
+    sharedAccounts: number;
+    links: number;
+    nestedPopulation: number;
+    /** The ledger scenarios' own accounts (seedLedger), when one ran. */
+    ledger?: { fundedAccounts: number; accountsWithTransactions: number; entries: number };
+  };
   scenarios: ScenarioResult[];
   pgbench: PgbenchResult | null;
   startup: StartupResult[];
@@ -37,7 +45,8 @@ function contenderRow(scenario: ScenarioResult, contender: ContenderResult): str
   const m = contender.median;
   const value = contender.name === 'service' ? (m.rps > 0 ? 1 : null) : ratioOf(scenario, contender.name);
   const ratio = value === null ? '–' : `${value.toFixed(2)}×`;
-  return `| ${scenario.title} | ${scenario.nodeVersion} | ${contender.name} | ${num(m.rps)} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
+  const rate = contender.name === TPCB_CONTENDER ? `${num(m.rps)} tps` : num(m.rps);
+  return `| ${scenario.title} | ${scenario.nodeVersion} | ${contender.name} | ${rate} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
 }
 
 interface TargetRow {
@@ -46,7 +55,8 @@ interface TargetRow {
   met: boolean | null;
 }
 
-const COMPARATOR_LABELS: Partial<Record<ContenderName, string>> = {
+const COMPARATOR_LABELS: Partial<Record<ResultName, string>> = {
+  [TPCB_CONTENDER]: "pgbench tpcb-like's tps",
   'raw-floor': 'the raw floor',
   'express-prisma': 'idiomatic Express + Prisma',
   postgraphile: 'PostGraphile',
@@ -55,13 +65,13 @@ const COMPARATOR_LABELS: Partial<Record<ContenderName, string>> = {
 function evaluateTargets(report: BenchReport): TargetRow[] {
   const reference = report.machine.nodeVersions.reference;
   const find = (name: string) => report.scenarios.find((s) => s.scenario === name && s.nodeVersion === reference);
-  const contender = (name: string, who: ContenderName) => find(name)?.contenders.find((c) => c.name === who);
+  const contender = (name: string, who: ResultName) => find(name)?.contenders.find((c) => c.name === who);
   const service = (name: string) => contender(name, 'service');
   const clean = (c: ContenderResult | undefined) => c !== undefined && c.median.errors === 0 && c.median.responses > 0;
   const rows: TargetRow[] = [];
 
   /** Service ÷ comparator ≥ minimum, from the medians of this run; judged only when both ran without errors. */
-  const ratioTarget = (label: string, scenario: string, comparator: ContenderName, minimum: number, comparatorLabel = COMPARATOR_LABELS[comparator] ?? comparator) => {
+  const ratioTarget = (label: string, scenario: string, comparator: ResultName, minimum: number, comparatorLabel = COMPARATOR_LABELS[comparator] ?? comparator) => {
     const ratio = ratioOf(find(scenario), comparator);
     const bothClean = clean(service(scenario)) && clean(contender(scenario, comparator));
     rows.push({
@@ -95,6 +105,10 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   rows.push({ target: 'Create customer p99 ≤ 40 ms', measured: create ? `${num(create.median.p99Ms, 1)} ms` : 'not measured', met: clean(create) ? create!.median.p99Ms <= 40 : null });
   ratioTarget('Update customer', 'rest-put-customer', 'express-prisma', 2);
 
+  ratioTarget('Transfers, uniform (random pairs of 10,000 accounts)', 'rest-transfer-uniform', TPCB_CONTENDER, 0.5);
+  ratioTarget('Transfers, one hot account', 'rest-transfer-hot', TPCB_CONTENDER, 0.2);
+  ratioTarget('REST GET account with 10 recent transactions', 'rest-get-account-with-transactions', 'raw-floor', 0.75, 'the raw floor (same JSON, one statement)');
+
   const mixed = service('mixed');
   const mixedRss = mixed?.median.peakRssMb ?? null;
   rows.push({ target: 'Peak RSS ≤ 250 MB under the mixed load', measured: mixedRss !== null ? `${num(mixedRss)} MB` : 'not measured', met: clean(mixed) && mixedRss !== null ? mixedRss <= 250 : null });
@@ -123,6 +137,13 @@ export function renderMarkdown(report: BenchReport): string {
     `- Data: ${num(dataset.customers)} customers, ${num(dataset.accounts)} accounts (${num(dataset.sharedAccounts)} shared by 2–3 customers, ` +
       `${num(dataset.links)} links); nested GraphQL picks among the ${num(dataset.nestedPopulation)} customers with 1–5 accounts.`,
   );
+  if (dataset.ledger) {
+    lines.push(
+      `- Ledger: ${num(dataset.ledger.fundedAccounts)} funded USD accounts (1,000,000 each) + 1 hot account for the transfers (0.01–10.00, a new ` +
+        `Idempotency-Key each), ${num(dataset.ledger.accountsWithTransactions)} accounts with 10 posted deposits for the read; ${num(dataset.ledger.entries)} seeded entries. ` +
+        'Transfer ratios are the service\'s transfers/s ÷ pgbench tpcb-like tps, run alternately with the service on the same server.',
+    );
+  }
   lines.push(
     `- Load: autocannon in its own process, ${options.connections} connections, ${options.runs} run(s) × ${options.durationSeconds} s per contender ` +
       `after ${options.warmupSeconds} s warm-up, service and comparators alternating run by run; medians. DB pool ${options.poolSize} for every server.`,
@@ -169,6 +190,21 @@ export function renderMarkdown(report: BenchReport): string {
         return probe.status === 200 ? String(probe.statements ?? '?') : `HTTP ${probe.status}`;
       });
       lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${contender.name} | ${cells.join(' | ')} |`);
+    }
+  }
+
+  const transfers = report.scenarios.filter((s) => s.oneRequestStatements !== undefined && s.oneRequestStatements.length > 0);
+  if (transfers.length > 0) {
+    lines.push('');
+    lines.push('### SQL statements of one transfer sent alone (pg_stat_statements, before the runs)');
+    lines.push('');
+    lines.push('| Scenario | Node | calls | statement |');
+    lines.push('|---|---|--:|---|');
+    for (const scenario of transfers) {
+      for (const q of scenario.oneRequestStatements!) {
+        const text = q.query.replace(/\s+/g, ' ').replaceAll('|', '\\|');
+        lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${q.calls} | \`${text.length > 90 ? `${text.slice(0, 90)}…` : text}\` |`);
+      }
     }
   }
 

@@ -3,16 +3,22 @@ import type { ContenderName } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { measureRun, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
+import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
 import { nodeVersion, type RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
-import { checkNestedTree, checkSameRestJson, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
+import { checkNestedTree, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
 export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup'>;
+
+/** A row of a scenario's results: an HTTP contender, or PostgreSQL's own pgbench workload set beside it. */
+export type ResultName = ContenderName | typeof TPCB_CONTENDER;
 
 interface ScenarioDefinition {
   title: string;
   /** The service first, then its comparators (if any): runs alternate in this order. */
   contenders: { name: ContenderName; kind: LoadKind }[];
+  /** PostgreSQL's own bank workload, run last in each round of the alternation (service, pgbench, service, …). */
+  ceiling?: typeof TPCB_CONTENDER;
 }
 
 const each = (kind: LoadKind, ...names: ContenderName[]) => names.map((name) => ({ name, kind }));
@@ -30,10 +36,24 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
     contenders: [{ name: 'service', kind: 'graphql-nested' }, { name: 'postgraphile', kind: 'postgraphile-nested' }],
   },
   mixed: { title: 'Mixed 80/20 read/write, REST + GraphQL', contenders: [{ name: 'service', kind: 'mixed' }] },
+  'rest-transfer-uniform': {
+    title: 'REST POST /{env}/transfer, random pairs of 10,000 funded accounts, Idempotency-Key',
+    contenders: each('rest-transfer-uniform', 'service'),
+    ceiling: TPCB_CONTENDER,
+  },
+  'rest-transfer-hot': {
+    title: 'REST POST /{env}/transfer, random account → one hot account, Idempotency-Key',
+    contenders: each('rest-transfer-hot', 'service'),
+    ceiling: TPCB_CONTENDER,
+  },
+  'rest-get-account-with-transactions': {
+    title: 'REST GET /{env}/account/{id}, 10 recent transactions',
+    contenders: each('rest-get-account-with-transactions', 'service', 'raw-floor'),
+  },
 };
 
 export interface ContenderResult {
-  name: ContenderName;
+  name: ResultName;
   runs: RunMeasurement[];
   median: RunMeasurement;
   /** Whether its answers are the expected data (see verify.ts). */
@@ -47,11 +67,13 @@ export interface ScenarioResult {
   nodeVersion: string;
   contenders: ContenderResult[];
   /** Per comparator: service req/s ÷ comparator req/s (medians of this run), null unless both answered. */
-  ratios: { comparator: ContenderName; ratio: number | null }[];
+  ratios: { comparator: ResultName; ratio: number | null }[];
+  /** The transfer scenarios: what PostgreSQL ran for one transfer sent alone (pg_stat_statements). */
+  oneRequestStatements?: { query: string; calls: number }[] | undefined;
 }
 
 /** Service ÷ `comparator` in `scenario`, or null (not run, or no answers). */
-export const ratioOf = (scenario: ScenarioResult | undefined, comparator: ContenderName): number | null =>
+export const ratioOf = (scenario: ScenarioResult | undefined, comparator: ResultName): number | null =>
   scenario?.ratios.find((r) => r.comparator === comparator)?.ratio ?? null;
 
 export type Servers = Partial<Record<ContenderName, RunningServer>>;
@@ -65,27 +87,43 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
   const contenders = definition.contenders.filter(({ name }) => servers[name] !== undefined);
 
   const checks = await verifyContenders(ctx, scenario, servers);
-  for (const { name, kind } of contenders) {
-    ctx.log(`[${scenario}] ${name}: warm-up ${ctx.options.warmupSeconds} s`);
-    await measureRun(ctx, servers[name]!, kind, ctx.options.warmupSeconds);
+  // Each measured step is an HTTP contender's run or the ceiling's pgbench run, alternating in that order.
+  const steps: { name: ResultName; warmUp: (seconds: number) => Promise<unknown>; measure: (seconds: number) => Promise<RunMeasurement> }[] = contenders.map(({ name, kind }) => ({
+    name,
+    warmUp: (seconds) => measureRun(ctx, servers[name]!, kind, seconds),
+    measure: (seconds) => measureRun(ctx, servers[name]!, kind, seconds),
+  }));
+  let ceilingNote: string | undefined;
+  if (definition.ceiling) {
+    const ceiling: TpcbCeiling | string = await tpcbCeiling(ctx);
+    if (typeof ceiling === 'string') ceilingNote = ceiling;
+    else {
+      steps.push({ name: definition.ceiling, warmUp: ceiling.warmUp, measure: ceiling.measure });
+      ceilingNote = ceiling.description;
+    }
   }
-  const runs = new Map<ContenderName, RunMeasurement[]>(contenders.map(({ name }) => [name, []]));
+  for (const step of steps) {
+    ctx.log(`[${scenario}] ${step.name}: warm-up ${ctx.options.warmupSeconds} s`);
+    await step.warmUp(ctx.options.warmupSeconds);
+  }
+  const runs = new Map<ResultName, RunMeasurement[]>(steps.map(({ name }) => [name, []]));
   for (let run = 1; run <= ctx.options.runs; run++) {
-    for (const { name, kind } of contenders) {
-      const measurement = await measureRun(ctx, servers[name]!, kind, ctx.options.durationSeconds);
-      runs.get(name)!.push(measurement);
-      ctx.log(`[${scenario}] ${name} run ${run}/${ctx.options.runs}: ${format(measurement)}`);
-      if (measurement.sampleError && run === 1) ctx.log(`[${scenario}] ${name} first error: ${measurement.sampleError}`);
+    for (const step of steps) {
+      const measurement = await step.measure(ctx.options.durationSeconds);
+      runs.get(step.name)!.push(measurement);
+      ctx.log(`[${scenario}] ${step.name} run ${run}/${ctx.options.runs}: ${format(measurement)}`);
+      if (measurement.sampleError && run === 1) ctx.log(`[${scenario}] ${step.name} first error: ${measurement.sampleError}`);
     }
   }
 
-  const results: ContenderResult[] = contenders.map(({ name }) => ({
+  const results: ContenderResult[] = steps.map(({ name }) => ({
     name,
     runs: runs.get(name)!,
     median: medianOfRuns(runs.get(name)!),
-    check: checks.get(name)?.check,
-    statementProbe: checks.get(name)?.probe,
+    check: name === TPCB_CONTENDER ? ceilingNote : checks.get(name as ContenderName)?.check,
+    statementProbe: name === TPCB_CONTENDER ? undefined : checks.get(name as ContenderName)?.probe,
   }));
+  if (definition.ceiling && !runs.has(definition.ceiling)) results.push({ name: definition.ceiling, runs: [], median: medianOfRuns([]), check: ceilingNote, statementProbe: undefined });
   const service = results.find((r) => r.name === 'service');
   const ratios = results
     .filter((r) => r.name !== 'service')
@@ -93,22 +131,25 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
       comparator: comparator.name,
       ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
     }));
-  return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratios };
+  return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratios, oneRequestStatements: checks.get('service')?.queries };
 }
 
 async function verifyContenders(
   ctx: BenchContext,
   scenario: HttpScenarioName,
   servers: Servers,
-): Promise<Map<ContenderName, { check?: string; probe?: StatementProbe[] }>> {
-  const outcome = new Map<ContenderName, { check?: string; probe?: StatementProbe[] }>();
+): Promise<Map<ContenderName, { check?: string; probe?: StatementProbe[]; queries?: { query: string; calls: number }[] }>> {
+  const outcome = new Map<ContenderName, { check?: string; probe?: StatementProbe[]; queries?: { query: string; calls: number }[] }>();
   const sample = <T>(items: T[], count: number) => items.filter((_, i) => i % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
   const customerIds = sample(ctx.data.customerIds, 3);
   const probeCustomerIds = ctx.data.probeCustomers.filter((p) => p.accounts <= 5).map((p) => p.customerId);
 
-  if ((scenario === 'rest-get-customer' || scenario === 'rest-get-account') && servers['raw-floor']) {
+  if ((scenario === 'rest-get-customer' || scenario === 'rest-get-account' || scenario === 'rest-get-account-with-transactions') && servers['raw-floor']) {
     const floor = servers['raw-floor'];
-    const ids = scenario === 'rest-get-customer' ? [...customerIds, ...probeCustomerIds] : sample(ctx.data.accountIds, 5);
+    const ids =
+      scenario === 'rest-get-customer'
+        ? [...customerIds, ...probeCustomerIds]
+        : sample(scenario === 'rest-get-account' ? ctx.data.accountIds : (ctx.ledger?.accountsWithTransactions ?? []), 5);
     const resource = scenario === 'rest-get-customer' ? 'customer' : 'account';
     const getCustomer = (id: string) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer/${id}` });
     for (const name of ['service', 'express-prisma', 'raw-floor'] as const) {
@@ -124,6 +165,9 @@ async function verifyContenders(
       const server = servers[name];
       if (server) outcome.set(name, { check: await checkWrites(ctx, { name, server }, scenario) });
     }
+  }
+  if ((scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') && servers.service) {
+    outcome.set('service', await checkTransfer(ctx, servers.service, scenario === 'rest-transfer-hot'));
   }
   if (scenario === 'graphql-nested') {
     for (const name of ['service', 'postgraphile'] as const) {

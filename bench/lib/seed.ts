@@ -162,3 +162,100 @@ export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: 
     nextSsnSequence: customerIds.length,
   };
 }
+
+/** What the ledger scenarios pick from (bench/load/requests.ts). */
+export interface LedgerData {
+  /** Funded USD accounts the transfers move money among, the hot account excluded. */
+  transferAccountIds: string[];
+  /** The one account every transfer of rest-transfer-hot pays into. */
+  hotAccountId: string;
+  /** Accounts with RECENT_TRANSACTIONS posted deposits each: the population of rest-get-account-with-transactions. */
+  accountsWithTransactions: string[];
+  /** Entries written by the seed (both sides of every posting). */
+  entries: number;
+}
+
+/** Every funded account starts with this much: thousands of transfers of at most 10.00 never run one dry. */
+const FUNDING = '1000000.00';
+const DEPOSITS_PER_READ_ACCOUNT = 10;
+
+/**
+ * The ledger's seed, in a few bulk statements on the bench's own connection: `transferAccounts` + 1 USD
+ * accounts (the last is the hot one) funded with one deposit each, and `readAccounts` accounts with 10
+ * deposits each, every account linked to one seeded customer. Each deposit is a real posting: the account's
+ * entry (CREDIT, balance_after its running balance) and the settlement account's (DEBIT), inserted in one
+ * statement so the database's own balanced-posting trigger checks them; account balances, entry counts and
+ * the settlement account's balance agree with the entries, as if the service had posted them.
+ */
+export async function seedLedger(pool: pg.Pool, sizes: { transferAccounts: number; readAccounts: number }, customerIds: string[]): Promise<LedgerData> {
+  const funded = Array.from({ length: sizes.transferAccounts + 1 }, () => uuidv7());
+  const withTransactions = Array.from({ length: sizes.readAccounts }, () => uuidv7());
+  const all = [...funded, ...withTransactions];
+  const owners = all.map((_, index) => customerIds[index % customerIds.length]!);
+  const deposits = all.map((_, index) => (index < funded.length ? 1 : DEPOSITS_PER_READ_ACCOUNT));
+  const client = await pool.connect();
+  let entries = 0;
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO ledger_settlement_accounts (environment, currency) VALUES ($1, 'USD') ON CONFLICT (environment, currency) DO NOTHING`,
+      [BENCH_ENVIRONMENT],
+    );
+    for (let start = 0; start < all.length; start += BATCH * 5) {
+      const ids = all.slice(start, start + BATCH * 5);
+      const counts = deposits.slice(start, start + BATCH * 5);
+      const result = await client.query(
+        `WITH acct AS (SELECT t.id, t.deposits, t.ord FROM unnest($1::uuid[], $2::int[]) WITH ORDINALITY AS t(id, deposits, ord)),
+         deposit AS (
+           SELECT a.id AS account_id, a.ord, d.n, gen_random_uuid() AS posting_id, gen_random_uuid() AS entry_id, gen_random_uuid() AS settlement_entry_id,
+                  CASE WHEN a.deposits = 1 THEN $3::numeric ELSE (10 + (a.ord * 7 + d.n * 13) % 490)::numeric + d.n / 100.0 END AS amount
+           FROM acct a CROSS JOIN LATERAL generate_series(1, a.deposits) AS d(n)
+         ),
+         running AS (
+           SELECT d.*, sum(d.amount) OVER (PARTITION BY d.account_id ORDER BY d.n) AS balance,
+                  sum(d.amount) OVER (ORDER BY d.ord, d.n) AS moved
+           FROM deposit d
+         ),
+         settlement AS (SELECT s.id, s.amount FROM ledger_settlement_accounts s WHERE s.environment = $4 AND s.currency = 'USD'),
+         legs AS (
+           SELECT r.ord, r.n, 0 AS side, r.entry_id AS id, r.account_id, false AS is_settlement, r.posting_id, 'CREDIT' AS type, r.amount, r.balance AS balance_after
+           FROM running r
+           UNION ALL
+           SELECT r.ord, r.n, 1, r.settlement_entry_id, s.id, true, r.posting_id, 'DEBIT', r.amount, s.amount - r.moved
+           FROM running r, settlement s
+         )
+         INSERT INTO ledger_entries (id, environment, account_id, is_settlement, posting_id, type, amount, posted_amount, currency, description, status, balance_after, posted_at)
+         SELECT l.id, $4, l.account_id, l.is_settlement, l.posting_id, l.type, l.amount, l.amount, 'USD', 'Bench deposit ' || l.n, 'POSTED', l.balance_after, CURRENT_TIMESTAMP
+         FROM legs l ORDER BY l.ord, l.n, l.side`,
+        [ids, counts, FUNDING, BENCH_ENVIRONMENT],
+      );
+      entries += result.rowCount ?? 0;
+      await client.query(
+        `WITH totals AS (
+           SELECT e.account_id, sum(e.amount) AS amount, count(*) AS entries FROM ledger_entries e
+           WHERE e.account_id = ANY($1::uuid[]) GROUP BY e.account_id
+         ), accounts AS (
+           INSERT INTO accounts (id, environment, type, name, currency, amount, entry_count)
+           SELECT t.account_id, $2, 'CHECKING', 'Bench Ledger', 'USD', t.amount, t.entries FROM totals t
+           RETURNING id
+         )
+         UPDATE ledger_settlement_accounts s SET amount = s.amount - (SELECT sum(t.amount) FROM totals t)
+         WHERE s.environment = $2 AND s.currency = 'USD'`,
+        [ids, BENCH_ENVIRONMENT],
+      );
+      await client.query(
+        `INSERT INTO account_customers (account_id, customer_id, environment, position)
+         SELECT t.account_id, t.customer_id, $3, 0 FROM unnest($1::uuid[], $2::uuid[]) AS t(account_id, customer_id)`,
+        [ids, owners.slice(start, start + BATCH * 5), BENCH_ENVIRONMENT],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  await pool.query('ANALYZE accounts, account_customers, ledger_entries, ledger_settlement_accounts');
+  return { transferAccountIds: funded.slice(0, -1), hotAccountId: funded.at(-1)!, accountsWithTransactions: withTransactions, entries };
+}

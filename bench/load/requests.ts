@@ -10,12 +10,19 @@ export type LoadKind =
   | 'rest-put-customer'
   | 'graphql-nested'
   | 'postgraphile-nested'
-  | 'mixed';
+  | 'mixed'
+  | 'rest-transfer-uniform'
+  | 'rest-transfer-hot'
+  | 'rest-get-account-with-transactions';
 
 export interface LoadIds {
   customerIds: string[];
   accountIds: string[];
   nestedCustomerIds: string[];
+  /** The ledger's seed (bench/lib/seed.ts, seedLedger); empty unless a ledger scenario runs. */
+  transferAccountIds?: string[];
+  hotAccountId?: string | null;
+  accountsWithTransactions?: string[];
 }
 
 /** The service's nested query (issue 4's schema): customer → accounts → customers → accounts. */
@@ -83,6 +90,12 @@ export class RequestFactory {
         return this.graphql(POSTGRAPHILE_NESTED_QUERY);
       case 'mixed':
         return this.build(mixedKind());
+      case 'rest-transfer-uniform':
+        return this.transfer(false);
+      case 'rest-transfer-hot':
+        return this.transfer(true);
+      case 'rest-get-account-with-transactions':
+        return { method: 'GET', path: `/${this.environment}/account/${pick(this.ids.accountsWithTransactions ?? [])}` };
     }
   }
 
@@ -105,6 +118,23 @@ export class RequestFactory {
       path: `/${this.environment}/customer`,
       headers: { 'idempotency-key': randomUUID() },
       body: JSON.stringify(body),
+    };
+  }
+
+  /**
+   * A transfer of 0.01–10.00 USD between two funded accounts, with an Idempotency-Key as a real client sends
+   * it. Uniform: a random pair. Hot: from a random account into the one hot account.
+   */
+  transfer(hot: boolean): Request {
+    const accounts = this.ids.transferAccountIds ?? [];
+    const fromAccountId = pick(accounts);
+    let toAccountId = hot ? this.ids.hotAccountId! : pick(accounts);
+    while (toAccountId === fromAccountId) toAccountId = pick(accounts);
+    return {
+      method: 'POST',
+      path: `/${this.environment}/transfer`,
+      headers: { 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ fromAccountId, toAccountId, amount: randomInt(1, 1001) / 100, description: 'bench transfer' }),
     };
   }
 
