@@ -157,7 +157,7 @@ describe('bank: concurrent money movement among a few accounts', () => {
     const refusals = Object.entries(model.counts).filter(([name]) => name.startsWith('refused'));
     recordIfRequested({
       id: 'invariant-ledger-bank',
-      test: 'Ledger: 16 clients moving money among 6 accounts (REST)',
+      test: 'Ledger: 16 clients moving money among 6 accounts (REST and GraphQL)',
       operations: `${model.acknowledged.size + model.refused.size} writes in ${seconds.toFixed(1)} s (${model.acknowledged.size} acknowledged, ${model.refused.size} refused), ${model.replaysChecked} replays, ${snapshots} invariant snapshots`,
       faults: 'transfers, deposits, withdrawals, holds (posted for less, voided) and reversals racing on the same accounts',
       result: `0 invariant violations in ${snapshots} snapshots; 0 5xx; every acknowledged posting stored exactly once, nothing refused stored; final balances = acknowledged operations (overdraft account at ${(balances.get(overdraftAccount)!.posted / 100).toFixed(2)})`,
