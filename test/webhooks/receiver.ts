@@ -47,7 +47,8 @@ export async function startReceiver(): Promise<Receiver> {
       const key = `${request.path} ${headers['webhook-id']}`;
       const nth = (seen.get(key) ?? 0) + 1;
       seen.set(key, nth);
-      const answer = (behaviours.get(request.path) ?? (() => ({})))(nth, request);
+      const behaviour: Behaviour = behaviours.get(request.path) ?? (() => ({}));
+      const answer = behaviour(nth, request);
       if (answer.hang) {
         hanging.add(res);
         return;
