@@ -20,6 +20,10 @@ import type { Readiness } from './http/dependencies.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
+import { startWebhookDelivery } from './jobs/webhook-delivery.js';
+import { createUrlGuard } from './jobs/webhook-http.js';
+import { listenForNotifications } from './db/notifications.js';
+import { WEBHOOK_CHANNEL } from './db/webhook.store.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -86,15 +90,22 @@ export async function startService(config: Config, logger: Logger, options: Star
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
       idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
     });
+    const cipher = new PiiCipher(keyring);
     const services = createDomainServices({
       stores,
-      protector: new PiiCipher(keyring),
+      protector: cipher,
       idempotencyTtlHours: config.idempotencyTtlHours,
+      webhooks: { urlGuard: createUrlGuard(config.webhooks.allowPrivateNetworks), secretOverlapMs: config.webhooks.secretOverlapMs },
     });
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
-    const outbox = startEventOutbox(stores.events, config.events, logger);
+    const webhooks = startWebhookDelivery(stores.webhooks, cipher, config.webhooks, logger);
+    cleanups.push(webhooks.stop);
+    // Another instance's fan-out (or a redelivery) made deliveries due: claim them now rather than at the next poll.
+    const notifications = listenForNotifications(databaseUrl, WEBHOOK_CHANNEL, webhooks.wake, logger);
+    cleanups.push(notifications.stop);
+    const outbox = startEventOutbox(stores.events, { ...config.events, onSequenced: webhooks.wake }, logger);
     cleanups.push(outbox.stop);
 
     const rateLimits = createRateLimits(config.rateLimit, logger);

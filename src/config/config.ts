@@ -43,6 +43,8 @@ export interface Config {
   holdExpiryIntervalMs: number;
   /** The outbox: how often each instance numbers new events, and how long events are kept. */
   events: { sequencerIntervalMs: number; retentionDays: number };
+  /** Webhook delivery (docs/decisions.md, "Webhooks"). */
+  webhooks: WebhooksConfig;
 
   /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */
   corsOrigins: string[];
@@ -51,6 +53,31 @@ export interface Config {
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
   trustProxyHops: number;
 }
+
+export interface WebhooksConfig {
+  /** Deliver to private, loopback and link-local addresses too: tests only, refused in production. */
+  allowPrivateNetworks: boolean;
+  /** One attempt's time-out. */
+  timeoutMs: number;
+  /** The delay before each retry; after the last one the delivery is exhausted. Their sum is the window after which a failing endpoint is disabled. */
+  retryScheduleMs: number[];
+  /** How long the secret before a rotation keeps signing. */
+  secretOverlapMs: number;
+  /** How often each instance looks for due deliveries besides LISTEN/NOTIFY. */
+  pollIntervalMs: number;
+  /** Attempts in flight at once per instance. */
+  concurrency: number;
+}
+
+/** Standard Webhooks' (and Svix's) schedule: the first attempt at once, then these delays. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+const DURATION = /^(\d+)(ms|s|m|h)$/;
+const DURATION_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const durationMs = (text: string): number => {
+  const [, amount, unit] = DURATION.exec(text)!;
+  return Number(amount) * DURATION_MS[unit as keyof typeof DURATION_MS];
+};
 
 /** Request budgets (docs/security.md, "Rate limits"); 0 points turns a budget off. */
 export interface RateLimitConfig {
@@ -181,6 +208,18 @@ const envSchema = z.object({
   HOLD_EXPIRY_INTERVAL_MS: integer('HOLD_EXPIRY_INTERVAL_MS', 100, 3_600_000).default(5000),
   EVENT_SEQUENCER_INTERVAL_MS: integer('EVENT_SEQUENCER_INTERVAL_MS', 10, 60_000).default(100),
   EVENT_RETENTION_DAYS: integer('EVENT_RETENTION_DAYS', 1, 3650).default(30),
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanFlag('WEBHOOKS_ALLOW_PRIVATE_NETWORKS').default(false),
+  WEBHOOKS_TIMEOUT_MS: integer('WEBHOOKS_TIMEOUT_MS', 100, 60_000).default(10_000),
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .transform(commaList)
+    .refine((delays) => delays.length >= 1 && delays.length <= 20 && delays.every((delay) => DURATION.test(delay)), 'WEBHOOKS_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 500ms, 5s, 5m or 2h')
+    .transform((delays) => delays.map(durationMs))
+    .refine((delays) => delays.every((delay) => delay <= 24 * 3_600_000), 'WEBHOOKS_RETRY_SCHEDULE delays must be at most 24h each')
+    .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(durationMs)),
+  WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
+  WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
+  WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -300,6 +339,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (present.NODE_ENV === 'production') {
     if (present.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
+    if (parsed.success && parsed.data.WEBHOOKS_ALLOW_PRIVATE_NETWORKS) {
+      problems.push('WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production (NODE_ENV=production): webhooks could reach internal services');
+    }
   }
   if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT) {
@@ -337,6 +379,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
     holdExpiryIntervalMs: raw.HOLD_EXPIRY_INTERVAL_MS,
     events: { sequencerIntervalMs: raw.EVENT_SEQUENCER_INTERVAL_MS, retentionDays: raw.EVENT_RETENTION_DAYS },
+    webhooks: {
+      allowPrivateNetworks: raw.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+      timeoutMs: raw.WEBHOOKS_TIMEOUT_MS,
+      retryScheduleMs: raw.WEBHOOKS_RETRY_SCHEDULE,
+      secretOverlapMs: raw.WEBHOOKS_SECRET_OVERLAP_S * 1000,
+      pollIntervalMs: raw.WEBHOOKS_POLL_INTERVAL_MS,
+      concurrency: raw.WEBHOOKS_CONCURRENCY,
+    },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
     graphql: {

@@ -3,7 +3,7 @@ import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction
 import type { PrismaClient } from './prisma-client.js';
 import { queryRows, statement } from './sql.js';
 
-const EVENT_COLUMNS = `e.id AS "eventId", e.type, e.sequence::text AS sequence, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+export const EVENT_COLUMNS = `e.id AS "eventId", e.type, e.sequence::text AS sequence, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload`;
 
 const SQL = {
@@ -52,7 +52,7 @@ const SQL = {
   ),
 };
 
-interface EventRow {
+export interface EventRow {
   eventId: string;
   type: EventType;
   sequence: string;
@@ -73,7 +73,7 @@ function dataOf(row: EventRow): EventData {
   return { kind: 'transaction', transaction: toTransaction(row.payload as unknown as TransactionRow) };
 }
 
-const toEvent = (row: EventRow): DomainEvent => ({
+export const toEvent = (row: EventRow): DomainEvent => ({
   eventId: row.eventId,
   type: row.type,
   sequence: Number(row.sequence),

@@ -8,6 +8,7 @@ import { PrismaEventStore } from './event.store.js';
 import { PrismaLedgerStore } from './ledger.store.js';
 import { PrismaLinkReadModel } from './link.read-model.js';
 import type { PrismaClient } from './prisma-client.js';
+import { PrismaWebhookStore } from './webhook.store.js';
 
 export interface StoreOptions {
   /** How long a creation waits behind a concurrent one holding its idempotency key; default 2 s. */
@@ -25,6 +26,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
+    webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),
     audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
     idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
   };

@@ -36,6 +36,10 @@ export const ErrorCodes = [
   'ACCOUNT_NEEDS_A_CUSTOMER',
   'ACCOUNT_CUSTOMER_LIMIT',
   'EVENT_NOT_FOUND',
+  // Webhooks (src/domain/webhooks/webhook.errors.ts).
+  'WEBHOOK_ENDPOINT_NOT_FOUND',
+  'WEBHOOK_URL_NOT_ALLOWED',
+  'WEBHOOK_ENDPOINT_DISABLED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

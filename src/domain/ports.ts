@@ -1,5 +1,6 @@
 import type { Account, AccountLinks } from './accounts/account.js';
 import type { EventStore } from './events/event.js';
+import type { WebhookStore } from './webhooks/webhook.js';
 import type { AccountFlag, EntryType, Transaction } from './ledger/transaction.js';
 import type { AuditStore, NewAuditEvent } from './audit/audit-event.js';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency/idempotency-store.js';
@@ -268,6 +269,7 @@ export interface Stores {
   links: LinkReadModel;
   ledger: LedgerStore;
   events: EventStore;
+  webhooks: WebhookStore;
   audit: AuditStore;
   idempotency: IdempotencyStore;
 }

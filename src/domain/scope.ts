@@ -1,9 +1,11 @@
 /**
  * What a token may do. Reads need `:read`, writes need `:write`; `audit:read` reads the audit trail;
  * `events:read` reads the events (the outbox);
+ * `webhooks:read` / `webhooks:write` read / manage webhook endpoints (their deliveries carry every event, so
+ * registering one is as strong as `events:read`, and more: it is its own scope);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read', 'events:read', 'metrics:read'] as const;
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'metrics:read'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

@@ -6,6 +6,8 @@ import { EventService } from './events/event.service.js';
 import { LedgerService } from './ledger/ledger.service.js';
 import { LinkService } from './links/link.service.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
+import type { SecretSealer } from './webhooks/webhook.js';
+import { WebhookService, type WebhookServiceOptions } from './webhooks/webhook.service.js';
 
 export interface DomainServices {
   customers: CustomerService;
@@ -14,6 +16,7 @@ export interface DomainServices {
   links: LinkService;
   ledger: LedgerService;
   events: EventService;
+  webhooks: WebhookService;
 }
 
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
@@ -21,7 +24,9 @@ export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
 /** The one place the domain services are built; REST and GraphQL receive the same instances. */
 export function createDomainServices(deps: {
   stores: Stores;
-  protector: PersonalDataProtector;
+  protector: PersonalDataProtector & SecretSealer;
+  /** Webhook endpoint management: the URL guard and the secret rotation overlap. */
+  webhooks?: WebhookServiceOptions;
   /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
   idempotencyTtlHours?: number;
 }): DomainServices {
@@ -34,5 +39,6 @@ export function createDomainServices(deps: {
     links: new LinkService(deps.stores.links),
     ledger: new LedgerService(deps.stores, creation),
     events: new EventService(deps.stores.events),
+    webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
   };
 }

@@ -11,14 +11,24 @@ const PRUNE_BATCH = 5000;
  * (one instance at a time does it: the statement takes an advisory lock, the others skip), and prune
  * events older than the retention hourly. A failure (the database away) waits for the next tick.
  */
-export function startEventOutbox(events: Pick<EventStore, 'sequence' | 'prune'>, options: { sequencerIntervalMs: number; retentionDays: number }, logger: Logger): { stop: () => Promise<void> } {
+export function startEventOutbox(
+  events: Pick<EventStore, 'sequence' | 'prune'>,
+  options: { sequencerIntervalMs: number; retentionDays: number; onSequenced?: () => void },
+  logger: Logger,
+): { stop: () => Promise<void> } {
   let lastPrune = 0;
   let failing = false;
   return startIntervalJob(async (stopped) => {
     try {
-      while (!stopped() && (await events.sequence(SEQUENCE_BATCH)) === SEQUENCE_BATCH) {
+      let sequenced = 0;
+      for (;;) {
+        const numbered = await events.sequence(SEQUENCE_BATCH);
+        sequenced += numbered;
         // A full batch: more are waiting.
+        if (numbered < SEQUENCE_BATCH || stopped()) break;
       }
+      // Newly numbered events: the webhook fan-out need not wait for its own poll.
+      if (sequenced > 0) options.onSequenced?.();
       if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         const before = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000);

@@ -185,6 +185,14 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: '0193a5c5-5a97-7260-9c1e-8daecf406b87',
     },
+    endpointId: {
+      name: 'endpointId',
+      in: 'path',
+      required: true,
+      description: 'The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.',
+      schema: { type: 'string' },
+      example: EXAMPLE_IDS.endpointId,
+    },
     flag: {
       name: 'flag',
       in: 'path',
@@ -346,6 +354,20 @@ function transactionExample(route: RestRoute): object {
   }
 }
 
+const WEBHOOK_ENDPOINT_EXAMPLE = {
+  endpointId: EXAMPLE_IDS.endpointId,
+  url: 'https://hooks.example.com/cas',
+  eventTypes: ['customer.created', 'transaction.posted'],
+  enabled: true,
+  disabledReason: null,
+  createdAt: '2026-11-25T08:00:00.000Z',
+  updatedAt: '2026-11-25T08:00:00.000Z',
+  failingSince: null,
+  previousSecretExpiresAt: null,
+};
+// Not a real secret: the documentation's own, shown so the format is clear.
+const EXAMPLE_WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
 function successExample(route: RestRoute): object {
   switch (route.success.component) {
     case 'CreatedCustomer':
@@ -366,6 +388,21 @@ function successExample(route: RestRoute): object {
       return EVENT_EXAMPLE;
     case 'EventPage':
       return { events: [EVENT_EXAMPLE], nextAfter: 42 };
+    case 'CreatedWebhookEndpoint':
+      return { endpointId: EXAMPLE_IDS.endpointId, url: WEBHOOK_ENDPOINT_EXAMPLE.url, eventTypes: WEBHOOK_ENDPOINT_EXAMPLE.eventTypes, secret: EXAMPLE_WEBHOOK_SECRET, enabled: true };
+    case 'WebhookEndpoint':
+      return route.operationId === 'disableWebhookEndpoint' ? { ...WEBHOOK_ENDPOINT_EXAMPLE, enabled: false, disabledReason: 'Disabled by a client.' } : WEBHOOK_ENDPOINT_EXAMPLE;
+    case 'RotatedWebhookSecret':
+      return { endpointId: EXAMPLE_IDS.endpointId, secret: EXAMPLE_WEBHOOK_SECRET, previousSecretExpiresAt: '2026-11-26T08:00:00.000Z' };
+    case 'WebhookAttemptPage':
+      return {
+        attempts: [
+          { attemptId: '0193a5c7-5a97-7c6a-9c1e-8daecf406b87', eventId: EVENT_EXAMPLE.eventId, attemptedAt: '2026-11-25T08:00:05.000Z', statusCode: 200, latencyMs: 84, succeeded: true, error: null },
+          { attemptId: '0193a5c7-4a97-7c6a-9c1e-8daecf406b86', eventId: EVENT_EXAMPLE.eventId, attemptedAt: '2026-11-25T08:00:00.000Z', statusCode: 503, latencyMs: 12, succeeded: false, error: 'HTTP 503: upstream unavailable' },
+        ],
+      };
+    case 'Redelivery':
+      return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
     default:
       return {};
   }
@@ -510,6 +547,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Audit', description: 'The append-only trail of successful writes.' },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
+      { name: 'Webhooks', description: 'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.' },
       { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
     ],
     paths,

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { PersonalDataProtector, SealedPersonalData } from '../domain/ports.js';
+import type { SealedSecret, SecretSealer } from '../domain/webhooks/webhook.js';
 
 export interface PiiKeyring {
   /** kid → 32-byte AES-256 key. Old keys stay here so rows sealed under them can still be read. */
@@ -20,7 +21,7 @@ const VERSION = 1;
  * binds each ciphertext to its environment, customer and field, so a ciphertext copied onto another
  * row or column fails to decrypt instead of silently answering for the wrong person.
  */
-export class PiiCipher implements PersonalDataProtector {
+export class PiiCipher implements PersonalDataProtector, SecretSealer {
   private readonly activeKey: Buffer;
   /** Derived from the blind index key, so idempotency fingerprints need no extra configuration. */
   private readonly fingerprintKey: Buffer;
@@ -60,17 +61,7 @@ export class PiiCipher implements PersonalDataProtector {
     keyId: string,
     ciphertext: Uint8Array,
   ): string {
-    const key = this.keyring.keys.get(keyId);
-    if (!key) throw new Error(`PII key "${keyId}" is not configured`);
-    const bytes = Buffer.from(ciphertext);
-    if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new Error('PII ciphertext is malformed');
-    const iv = bytes.subarray(1, 1 + IV_BYTES);
-    const tag = bytes.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
-    // authTagLength pins the tag to 16 bytes: without it Node accepts truncated tags.
-    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-    decipher.setAAD(associatedData(binding, field));
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    return this.decrypt(keyId, ciphertext, associatedData(binding, field));
   }
 
   /**
@@ -86,6 +77,18 @@ export class PiiCipher implements PersonalDataProtector {
     return this.encrypt(this.open(binding, field, keyId, ciphertext), associatedData(binding, field));
   }
 
+  /**
+   * Webhook signing secrets at rest, under the same keys and layout; `binding` (the environment and endpoint
+   * id) is the associated data, so a ciphertext copied onto another endpoint fails to open.
+   */
+  sealSecret(binding: string, secret: string): SealedSecret {
+    return { keyId: this.keyring.activeKeyId, ciphertext: this.encrypt(secret, Buffer.from(binding, 'utf8')) };
+  }
+
+  openSecret(binding: string, sealed: SealedSecret): string {
+    return this.decrypt(sealed.keyId, sealed.ciphertext, Buffer.from(binding, 'utf8'));
+  }
+
   fingerprint(material: string): Buffer {
     return createHmac('sha256', this.fingerprintKey).update(material, 'utf8').digest();
   }
@@ -93,6 +96,20 @@ export class PiiCipher implements PersonalDataProtector {
   /** Deterministic keyed digest of a normalised SSN, scoped to the environment. */
   blindIndex(environment: string, normalisedSsn: string): Buffer {
     return createHmac('sha256', this.keyring.blindIndexKey).update(`${environment}\u0000${normalisedSsn}`).digest();
+  }
+
+  private decrypt(keyId: string, ciphertext: Uint8Array, aad: Buffer): string {
+    const key = this.keyring.keys.get(keyId);
+    if (!key) throw new Error(`PII key "${keyId}" is not configured`);
+    const bytes = Buffer.from(ciphertext);
+    if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new Error('PII ciphertext is malformed');
+    const iv = bytes.subarray(1, 1 + IV_BYTES);
+    const tag = bytes.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+    // authTagLength pins the tag to 16 bytes: without it Node accepts truncated tags.
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(aad);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
 
   private encrypt(plaintext: string, aad: Buffer): Buffer {

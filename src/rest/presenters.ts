@@ -4,8 +4,20 @@ import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import type { DomainEvent } from '../domain/events/event.js';
 import type { EventPage } from '../domain/events/event.service.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
+import type { WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
 import type { TransactionPageResult, Transfer } from '../domain/ledger/ledger.service.js';
-import type { AccountData, AuditPageData, CustomerData, EventData, EventPageData, TransactionData, TransactionPageData, TransferData } from './response-schemas.js';
+import type {
+  AccountData,
+  AuditPageData,
+  CustomerData,
+  EventData,
+  EventPageData,
+  TransactionData,
+  TransactionPageData,
+  TransferData,
+  WebhookAttemptPageData,
+  WebhookEndpointData,
+} from './response-schemas.js';
 
 export type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
 
@@ -126,3 +138,28 @@ export const presentEvent = (event: DomainEvent): EventData => ({
 });
 
 export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.events.map(presentEvent), nextAfter: page.nextAfter });
+
+/** Never the secret: it is answered only by the creation and the rotation, by their own handlers. */
+export const presentWebhookEndpoint = (endpoint: WebhookEndpoint): WebhookEndpointData => ({
+  endpointId: endpoint.endpointId,
+  url: endpoint.url,
+  eventTypes: [...endpoint.eventTypes],
+  enabled: endpoint.enabled,
+  disabledReason: endpoint.disabledReason,
+  createdAt: endpoint.createdAt,
+  updatedAt: endpoint.updatedAt,
+  failingSince: endpoint.failingSince,
+  previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
+});
+
+export const presentWebhookAttempts = (attempts: WebhookAttempt[]): WebhookAttemptPageData => ({
+  attempts: attempts.map((attempt) => ({
+    attemptId: attempt.attemptId,
+    eventId: attempt.eventId,
+    attemptedAt: attempt.attemptedAt,
+    statusCode: attempt.statusCode,
+    latencyMs: attempt.latencyMs,
+    succeeded: attempt.succeeded,
+    error: attempt.error,
+  })),
+});

@@ -15,6 +15,8 @@ import {
   presentTransaction,
   presentTransactionPage,
   presentTransfer,
+  presentWebhookAttempts,
+  presentWebhookEndpoint,
 } from './presenters.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
@@ -61,7 +63,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger, events } = deps.services;
+  const { customers, accounts, audit, ledger, events, webhooks } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -117,6 +119,31 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     listEvents: async ({ scope, query }) => ok(presentEventPage(await events.list(scope, query))),
     getEvent: async ({ scope, params }) => ok(presentEvent(await events.get(scope, params.eventId!))),
+    createWebhookEndpoint: async ({ scope, body }) => {
+      const { endpoint, secret } = await webhooks.create(scope, body);
+      return created(
+        `/${scope.environment}/webhook-endpoint/${endpoint.endpointId}`,
+        { endpointId: endpoint.endpointId, url: endpoint.url, eventTypes: [...endpoint.eventTypes], secret, enabled: endpoint.enabled },
+        false,
+      );
+    },
+    getWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.get(scope, params.endpointId!))),
+    updateWebhookEndpoint: async ({ scope, params, body }) => ok(presentWebhookEndpoint(await webhooks.update(scope, params.endpointId!, body))),
+    deleteWebhookEndpoint: async ({ scope, params }) => {
+      await webhooks.delete(scope, params.endpointId!);
+      return ok({});
+    },
+    listWebhookAttempts: async ({ scope, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(scope, params.endpointId!, query))),
+    rotateWebhookSecret: async ({ scope, params }) => {
+      const { endpoint, secret } = await webhooks.rotateSecret(scope, params.endpointId!);
+      return ok({ endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt });
+    },
+    enableWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(scope, params.endpointId!, true))),
+    disableWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(scope, params.endpointId!, false))),
+    redeliverWebhook: async ({ scope, params }) => {
+      await webhooks.redeliver(scope, params.endpointId!, params.eventId!);
+      return ok({ endpointId: params.endpointId!.toLowerCase(), eventId: params.eventId!.toLowerCase() });
+    },
     listAuditEvents: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
   };
 

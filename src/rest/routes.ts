@@ -39,6 +39,8 @@ import {
 import { ACCOUNT_LIMITS } from '../domain/accounts/account.schemas.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
 import { eventQuerySchema } from '../domain/events/event.schemas.js';
+import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from '../domain/webhooks/webhook.schemas.js';
+import { webhookEndpointDisabled, webhookEndpointNotFound, webhookUrlNotAllowed } from '../domain/webhooks/webhook.errors.js';
 import {
   addAccountCustomerSchema,
   overdraftLimitSchema,
@@ -58,6 +60,11 @@ import {
   accountDataSchema,
   auditPageDataSchema,
   createdCustomerDataSchema,
+  createdWebhookEndpointDataSchema,
+  redeliveryDataSchema,
+  rotatedWebhookSecretDataSchema,
+  webhookAttemptPageDataSchema,
+  webhookEndpointDataSchema,
   customerDataSchema,
   emptyDataSchema,
   eventDataSchema,
@@ -91,7 +98,7 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Audit';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Webhooks' | 'Audit';
   summary: string;
   description: string;
   scope: AccessScope;
@@ -104,11 +111,13 @@ export interface RestRoute {
   failures: readonly DocumentedFailure[];
   /** A POST that is idempotent by itself (repeating it changes nothing more), so it takes no Idempotency-Key. */
   naturallyIdempotent?: true;
+  /** A POST that takes no Idempotency-Key for this reason (e.g. its answer holds a secret no record may keep). */
+  withoutIdempotencyKey?: string;
 }
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
-export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent'>): boolean =>
-  route.method === 'POST' && route.naturallyIdempotent !== true;
+export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>
+  route.method === 'POST' && route.naturallyIdempotent !== true && route.withoutIdempotencyKey === undefined;
 
 /** The id used in examples and in the error examples below. */
 export const EXAMPLE_IDS = {
@@ -117,6 +126,8 @@ export const EXAMPLE_IDS = {
   accountId: '0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32',
   otherAccountId: '0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43',
   transactionId: '0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54',
+  endpointId: '0193a5c5-3e75-7a48-9afc-6b8cad2e4f65',
+  eventId: '0193a5c6-4f86-7b59-8b0d-7c9dbe3f5a76',
 } as const;
 
 /** Request examples. The SSN is the well-known documentation example (area 123), never a real person's. */
@@ -215,6 +226,8 @@ const INVALID_EXAMPLES: Record<string, unknown> = {
   createTransfer: { fromAccountId: EXAMPLE_IDS.accountId, amount: 100 },
   addAccountCustomer: {},
   setOverdraftLimit: { overdraftLimit: true },
+  createWebhookEndpoint: { url: 'ftp://example.com/hooks' },
+  updateWebhookEndpoint: { eventTypes: ['customer.exploded'] },
 };
 const invalidExampleOf = (route: RestRoute): unknown => INVALID_EXAMPLES[route.operationId] ?? {};
 
@@ -228,6 +241,13 @@ const postingRefusals = [
   failure('CREDITS_BLOCKED', 'A credit on an account with the CREDITS_BLOCKED flag.', creditsBlocked()),
   failure('INSUFFICIENT_FUNDS', 'A debit (or hold) would take the available balance below minus the overdraft limit.', insufficientFunds()),
 ];
+const webhookEndpointNotFoundFailure = failure('WEBHOOK_ENDPOINT_NOT_FOUND', 'No webhook endpoint with this id in this environment.', webhookEndpointNotFound());
+const webhookUrlRefusal = failure(
+  'WEBHOOK_URL_NOT_ALLOWED',
+  'The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.',
+  webhookUrlNotAllowed('the host resolves to a loopback address'),
+);
+const SECRET_NO_KEY = 'Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.';
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
 export const REST_ROUTES = [
@@ -573,6 +593,137 @@ export const REST_ROUTES = [
     scope: 'events:read',
     success: { status: 200, description: 'The event.', data: eventDataSchema, component: 'Event' },
     failures: [failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound())],
+  },
+  {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/:environment/webhook-endpoint',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      'Not in the contract: the events of this environment numbered from now on are POSTed to `url` as Standard Webhooks requests (headers `webhook-id` (the event id), `webhook-timestamp`, `webhook-signature`; body `{ type, timestamp, data }`, `data` being the event as GET /{environment}/event/{eventId} answers it). ' +
+      'Delivery is at least once, retried on failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default); first attempts go out in sequence order per endpoint. ' +
+      'The URL must be public: private, loopback, link-local and multicast addresses are refused, at registration and at every delivery. ' +
+      'Answers the signing secret, this once. ' + SECRET_NO_KEY,
+    scope: 'webhooks:write',
+    withoutIdempotencyKey: SECRET_NO_KEY,
+    requestBody: { schema: createWebhookEndpointSchema, component: 'CreateWebhookEndpointRequest', example: { url: 'https://hooks.example.com/cas', eventTypes: ['customer.created', 'transaction.posted'] } },
+    success: { status: 201, description: 'Registered. `Location` names the endpoint.', data: createdWebhookEndpointDataSchema, component: 'CreatedWebhookEndpoint' },
+    failures: [webhookUrlRefusal],
+  },
+  {
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: '/:environment/webhook-endpoint/:endpointId',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Retrieve a webhook endpoint',
+    description: 'The endpoint, without its secret, with why it is disabled if it is.',
+    scope: 'webhooks:read',
+    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    failures: [webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'updateWebhookEndpoint',
+    method: 'PUT',
+    path: '/:environment/webhook-endpoint/:endpointId',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Update a webhook endpoint',
+    description: 'Partial update: send `url`, `eventTypes` or both. Deliveries already due go to the new URL.',
+    scope: 'webhooks:write',
+    requestBody: { schema: updateWebhookEndpointSchema, component: 'UpdateWebhookEndpointRequest', example: { eventTypes: [] } },
+    success: { status: 200, description: 'The updated endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    failures: [webhookUrlRefusal, webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/:environment/webhook-endpoint/:endpointId',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook endpoint',
+    description: 'Deletes the endpoint, its pending deliveries and its attempts; an attempt in flight may still arrive.',
+    scope: 'webhooks:write',
+    success: { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' },
+    failures: [webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'listWebhookAttempts',
+    method: 'GET',
+    path: '/:environment/webhook-endpoint/:endpointId/attempts',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: "List an endpoint's delivery attempts",
+    description: `The latest attempts, newest first (\`limit\` 1–100, default 20): status, latency and a short error. Kept as long as their event (EVENT_RETENTION_DAYS).`,
+    scope: 'webhooks:read',
+    query: { schema: webhookAttemptsQuerySchema, example: { limit: '20' } },
+    success: { status: 200, description: 'The attempts.', data: webhookAttemptPageDataSchema, component: 'WebhookAttemptPage' },
+    failures: [
+      failure('VALIDATION_FAILED', '`limit` is not a whole number between 1 and 100, or an unknown parameter.', validationFailureOf(webhookAttemptsQuerySchema, { limit: '0' })),
+      webhookEndpointNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/:environment/webhook-endpoint/:endpointId/rotate-secret',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'Answers a new secret, this once. Until `previousSecretExpiresAt` (WEBHOOKS_SECRET_OVERLAP_S, default 24 h) every delivery carries two signatures, one per secret, so a receiver verifies with either while it switches. ' +
+      'Rotating again within the overlap drops the oldest secret at once. No body. ' + SECRET_NO_KEY,
+    scope: 'webhooks:write',
+    withoutIdempotencyKey: SECRET_NO_KEY,
+    success: { status: 200, description: 'The new secret.', data: rotatedWebhookSecretDataSchema, component: 'RotatedWebhookSecret' },
+    failures: [webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'enableWebhookEndpoint',
+    method: 'POST',
+    path: '/:environment/webhook-endpoint/:endpointId/enable',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Enable a webhook endpoint',
+    description:
+      'Delivers again: forgets the failures, and retries waiting for a later time are due at once. Events numbered while it was disabled are not sent (read them with GET /{environment}/event, or redeliver one). Enabling an enabled endpoint changes nothing. No body.',
+    scope: 'webhooks:write',
+    naturallyIdempotent: true,
+    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    failures: [webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'disableWebhookEndpoint',
+    method: 'POST',
+    path: '/:environment/webhook-endpoint/:endpointId/disable',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Disable a webhook endpoint',
+    description: 'Stops deliveries (an attempt in flight still completes). The service disables an endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. No body.',
+    scope: 'webhooks:write',
+    naturallyIdempotent: true,
+    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    failures: [webhookEndpointNotFoundFailure],
+  },
+  {
+    operationId: 'redeliverWebhook',
+    method: 'POST',
+    path: '/:environment/webhook-endpoint/:endpointId/delivery/:eventId/redeliver',
+    family: 'customer',
+    tag: 'Webhooks',
+    summary: 'Redeliver an event',
+    description:
+      'Sends the event to the endpoint again (or for the first time: an event of before its creation, of the disabled period or of a type it does not take), as soon as a dispatcher is free, with the same `webhook-id`; a failure is retried on what remains of the schedule. No body.',
+    scope: 'webhooks:write',
+    naturallyIdempotent: true,
+    success: { status: 200, description: 'Scheduled.', data: redeliveryDataSchema, component: 'Redelivery' },
+    failures: [
+      webhookEndpointNotFoundFailure,
+      failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound()),
+      failure('WEBHOOK_ENDPOINT_DISABLED', 'The endpoint is disabled; enable it first.', webhookEndpointDisabled()),
+    ],
   },
   {
     operationId: 'listAuditEvents',

@@ -10,7 +10,15 @@ import { assertDocumentedResponse } from '../openapi/response-contract.js';
 import { assertNoSensitiveValues } from './factories.js';
 
 /** Statements of the service's background jobs (src/jobs), left out of the per-request statement counts. */
-const BACKGROUND_STATEMENTS = new Set(['cas_event_sequence', 'cas_event_prune', 'cas_ledger_expired_holds']);
+const BACKGROUND_STATEMENTS = new Set([
+  'cas_event_sequence',
+  'cas_event_prune',
+  'cas_ledger_expired_holds',
+  'cas_webhook_fan_out',
+  'cas_webhook_claim',
+  'cas_webhook_complete',
+  'cas_webhook_notify',
+]);
 
 export const LOG_DIR = path.resolve('test-output/logs');
 

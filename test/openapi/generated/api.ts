@@ -389,6 +389,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{environment}/webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Not in the contract: the events of this environment numbered from now on are POSTed to `url` as Standard Webhooks requests (headers `webhook-id` (the event id), `webhook-timestamp`, `webhook-signature`; body `{ type, timestamp, data }`, `data` being the event as GET /{environment}/event/{eventId} answers it). Delivery is at least once, retried on failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default); first attempts go out in sequence order per endpoint. The URL must be public: private, loopback, link-local and multicast addresses are refused, at registration and at every delivery. Answers the signing secret, this once. Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a webhook endpoint
+         * @description The endpoint, without its secret, with why it is disabled if it is.
+         *
+         *     Requires the scope `webhooks:read`.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Update a webhook endpoint
+         * @description Partial update: send `url`, `eventTypes` or both. Deliveries already due go to the new URL.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint, its pending deliveries and its attempts; an attempt in flight may still arrive.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts
+         * @description The latest attempts, newest first (`limit` 1–100, default 20): status, latency and a short error. Kept as long as their event (EVENT_RETENTION_DAYS).
+         *
+         *     Requires the scope `webhooks:read`.
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Answers a new secret, this once. Until `previousSecretExpiresAt` (WEBHOOKS_SECRET_OVERLAP_S, default 24 h) every delivery carries two signatures, one per secret, so a receiver verifies with either while it switches. Rotating again within the overlap drops the oldest secret at once. No body. Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a webhook endpoint
+         * @description Delivers again: forgets the failures, and retries waiting for a later time are due at once. Events numbered while it was disabled are not sent (read them with GET /{environment}/event, or redeliver one). Enabling an enabled endpoint changes nothing. No body.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a webhook endpoint
+         * @description Stops deliveries (an attempt in flight still completes). The service disables an endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. No body.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        post: operations["disableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/webhook-endpoint/{endpointId}/delivery/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Sends the event to the endpoint again (or for the first time: an event of before its creation, of the disabled period or of a type it does not take), as soon as a dispatcher is free, with the same `webhook-id`; a failure is retried on what remains of the schedule. No body.
+         *
+         *     Requires the scope `webhooks:write`.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{environment}/audit-events": {
         parameters: {
             query?: never;
@@ -476,7 +642,7 @@ export interface components {
         ErrorDetail: {
             /** @description The request field the problem is about (dotted path), when there is one. */
             field?: string;
-            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, FIELD_NOT_UPDATABLE, CUSTOMER_NOT_FOUND or ACCOUNT_NOT_FOUND. */
+            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, CUSTOMER_NOT_FOUND or ACCOUNT_NOT_FOUND. */
             code: string;
             /** @description How to fix it; never repeats a submitted value. */
             message: string;
@@ -747,6 +913,104 @@ export interface components {
                 customerId: string;
             };
         };
+        CreateWebhookEndpointRequest: {
+            /** @description Where the events are POSTed: a public http(s) URL (https strongly advised). */
+            url: string;
+            /** @description The event types to deliver; empty or absent: every type. */
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+        };
+        /** @description The new endpoint and its signing secret, shown this once. */
+        CreatedWebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            endpointId: string;
+            url: string;
+            /** @description The event types delivered; empty: every type. */
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
+            secret: string;
+            enabled: boolean;
+        };
+        /** @description A webhook endpoint. Its signing secret is never answered after its creation or rotation. */
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            endpointId: string;
+            /** @description Where the events are POSTed. */
+            url: string;
+            /** @description The event types delivered; empty: every type. */
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
+            enabled: boolean;
+            /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Since when every attempt failed; null after a success. */
+            failingSince: string | null;
+            /** @description Until when deliveries also carry a signature with the secret before the last rotation; null when none. */
+            previousSecretExpiresAt: string | null;
+        };
+        UpdateWebhookEndpointRequest: {
+            url?: string;
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+        };
+        /** @description The endpoint's latest delivery attempts. */
+        WebhookAttemptPage: {
+            /** @description Newest first. */
+            attempts: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                attemptId: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                eventId: string;
+                /** Format: date-time */
+                attemptedAt: string;
+                /** @description The receiver's HTTP status; null when no answer came (time-out, refused address, connection error). */
+                statusCode: number | null;
+                latencyMs: number;
+                /** @description A 2xx answer. */
+                succeeded: boolean;
+                /** @description What went wrong, at most 200 characters: never more of the receiver's answer than a short excerpt. */
+                error: string | null;
+            }[];
+        };
+        /** @description The new signing secret, shown this once. */
+        RotatedWebhookSecret: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            endpointId: string;
+            /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
+            secret: string;
+            /** @description Until then deliveries carry signatures with both secrets (null when WEBHOOKS_SECRET_OVERLAP_S is 0). */
+            previousSecretExpiresAt: string | null;
+        };
+        /** @description The event is due for the endpoint now; the attempt follows within a moment. */
+        Redelivery: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            endpointId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            eventId: string;
+        };
         /** @description A page of the audit trail. */
         AuditPage: {
             /** @description Oldest first. */
@@ -865,6 +1129,61 @@ export interface components {
             log_ref_id: string;
         };
         /** @description Success on the customer endpoints. */
+        CreatedWebhookEndpointResponse: {
+            data: components["schemas"]["CreatedWebhookEndpoint"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        WebhookAttemptPageResponse: {
+            data: components["schemas"]["WebhookAttemptPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        RotatedWebhookSecretResponse: {
+            data: components["schemas"]["RotatedWebhookSecret"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        RedeliveryResponse: {
+            data: components["schemas"]["Redelivery"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
         AuditPageResponse: {
             data: components["schemas"]["AuditPage"];
             /** @constant */
@@ -925,6 +1244,11 @@ export interface components {
          * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
          */
         eventId: string;
+        /**
+         * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+         * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+         */
+        endpointId: string;
         /**
          * @description A flag the ledger enforces: FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
          * @example FROZEN
@@ -6070,6 +6394,1800 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "EVENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/cas",
+                 *       "eventTypes": [
+                 *         "customer.created",
+                 *         "transaction.posted"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. `Location` names the endpoint. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "url": "https://hooks.example.com/cas",
+                     *         "eventTypes": [
+                     *           "customer.created",
+                     *           "transaction.posted"
+                     *         ],
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *         "enabled": true
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `WEBHOOK_URL_NOT_ALLOWED`: The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "WEBHOOK_URL_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "url": "https://hooks.example.com/cas",
+                     *         "eventTypes": [
+                     *           "customer.created",
+                     *           "transaction.posted"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T08:00:00.000Z",
+                     *         "updatedAt": "2026-11-25T08:00:00.000Z",
+                     *         "failingSince": null,
+                     *         "previousSecretExpiresAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventTypes": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "url": "https://hooks.example.com/cas",
+                     *         "eventTypes": [
+                     *           "customer.created",
+                     *           "transaction.posted"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T08:00:00.000Z",
+                     *         "updatedAt": "2026-11-25T08:00:00.000Z",
+                     *         "failingSince": null,
+                     *         "previousSecretExpiresAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `WEBHOOK_URL_NOT_ALLOWED`: The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "WEBHOOK_URL_NOT_ALLOWED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; `data` is an empty object. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {},
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerDeletedResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description limit
+                 * @example 20
+                 */
+                limit?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attempts": [
+                     *           {
+                     *             "attemptId": "0193a5c7-5a97-7c6a-9c1e-8daecf406b87",
+                     *             "eventId": "0193a5c5-5a97-7260-9c1e-8daecf406b87",
+                     *             "attemptedAt": "2026-11-25T08:00:05.000Z",
+                     *             "statusCode": 200,
+                     *             "latencyMs": 84,
+                     *             "succeeded": true,
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "attemptId": "0193a5c7-4a97-7c6a-9c1e-8daecf406b86",
+                     *             "eventId": "0193a5c5-5a97-7260-9c1e-8daecf406b87",
+                     *             "attemptedAt": "2026-11-25T08:00:00.000Z",
+                     *             "statusCode": 503,
+                     *             "latencyMs": 12,
+                     *             "succeeded": false,
+                     *             "error": "HTTP 503: upstream unavailable"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookAttemptPageResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *         "previousSecretExpiresAt": "2026-11-26T08:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RotatedWebhookSecretResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "url": "https://hooks.example.com/cas",
+                     *         "eventTypes": [
+                     *           "customer.created",
+                     *           "transaction.posted"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T08:00:00.000Z",
+                     *         "updatedAt": "2026-11-25T08:00:00.000Z",
+                     *         "failingSince": null,
+                     *         "previousSecretExpiresAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    disableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "url": "https://hooks.example.com/cas",
+                     *         "eventTypes": [
+                     *           "customer.created",
+                     *           "transaction.posted"
+                     *         ],
+                     *         "enabled": false,
+                     *         "disabledReason": "Disabled by a client.",
+                     *         "createdAt": "2026-11-25T08:00:00.000Z",
+                     *         "updatedAt": "2026-11-25T08:00:00.000Z",
+                     *         "failingSince": null,
+                     *         "previousSecretExpiresAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.
+                 * @example 0193a5c5-3e75-7a48-9afc-6b8cad2e4f65
+                 */
+                endpointId: components["parameters"]["endpointId"];
+                /**
+                 * @description The id of an event of this environment.
+                 * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
+                 */
+                eventId: components["parameters"]["eventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scheduled. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "0193a5c5-3e75-7a48-9afc-6b8cad2e4f65",
+                     *         "eventId": "0193a5c5-5a97-7260-9c1e-8daecf406b87"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedeliveryResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+             *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `WEBHOOK_ENDPOINT_DISABLED`: The endpoint is disabled; enable it first. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "WEBHOOK_ENDPOINT_DISABLED";
                         };
                     };
                 };

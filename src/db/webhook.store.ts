@@ -1,0 +1,312 @@
+import type { EventType } from '../domain/events/event.js';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  NewEndpointRecord,
+  RedeliveryOutcome,
+  SealedSecret,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookStore,
+} from '../domain/webhooks/webhook.js';
+import { EVENT_COLUMNS, type EventRow, toEvent } from './event.store.js';
+import type { PrismaClient } from './prisma-client.js';
+import { execute, queryRows, statement } from './sql.js';
+
+/** The channel every instance's dispatcher listens on (src/db/notifications.ts). */
+export const WEBHOOK_CHANNEL = 'cas_webhooks';
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const ENDPOINT_COLUMNS = `w.id AS "endpointId", w.url, w.event_types AS "eventTypes", w.enabled, w.disabled_reason AS "disabledReason",
+  ${iso('w.created_at')} AS "createdAt", ${iso('w.updated_at')} AS "updatedAt", ${iso('w.failing_since')} AS "failingSince",
+  CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN ${iso('w.previous_secret_expires_at')} END AS "previousSecretExpiresAt"`;
+
+const SQL = {
+  // A new endpoint receives the events numbered after its creation: its cursor starts at the environment's last sequence.
+  create: statement(
+    'webhook_create',
+    `INSERT INTO webhook_endpoints AS w (id, environment, url, event_types, secret_key_id, secret_ciphertext, last_sequence)
+     VALUES ($1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bytea, coalesce((SELECT s.last FROM event_sequences s WHERE s.environment = $2::varchar), 0))
+     RETURNING ${ENDPOINT_COLUMNS}`,
+  ),
+  find: statement('webhook_find', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid`),
+  update: statement(
+    'webhook_update',
+    `UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types), updated_at = CURRENT_TIMESTAMP
+     WHERE w.environment = $1 AND w.id = $2::uuid
+     RETURNING ${ENDPOINT_COLUMNS}`,
+  ),
+  delete: statement('webhook_delete', 'DELETE FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid'),
+  // Enabling forgets the failures and makes the endpoint's waiting retries due now.
+  setEnabled: statement(
+    'webhook_set_enabled',
+    `WITH changed AS (
+       UPDATE webhook_endpoints w SET enabled = $3::boolean,
+         disabled_reason = CASE WHEN $3::boolean THEN NULL WHEN w.enabled THEN $4::varchar ELSE w.disabled_reason END,
+         failing_since = CASE WHEN $3::boolean THEN NULL ELSE w.failing_since END,
+         updated_at = CURRENT_TIMESTAMP
+       WHERE w.environment = $1 AND w.id = $2::uuid
+       RETURNING w.*
+     ),
+     resumed AS (
+       UPDATE webhook_deliveries d SET next_attempt_at = CURRENT_TIMESTAMP FROM changed c
+       WHERE $3::boolean AND d.endpoint_id = c.id AND d.next_attempt_at > CURRENT_TIMESTAMP AND d.lease_id IS NULL
+     )
+     SELECT ${ENDPOINT_COLUMNS} FROM changed w`,
+  ),
+  rotate: statement(
+    'webhook_rotate',
+    `UPDATE webhook_endpoints w SET previous_secret_key_id = w.secret_key_id, previous_secret_ciphertext = w.secret_ciphertext,
+       previous_secret_expires_at = $5::timestamptz, secret_key_id = $3::varchar, secret_ciphertext = $4::bytea, updated_at = CURRENT_TIMESTAMP
+     WHERE w.environment = $1 AND w.id = $2::uuid
+     RETURNING ${ENDPOINT_COLUMNS}`,
+  ),
+  attempts: statement(
+    'webhook_attempts',
+    `SELECT a.id AS "attemptId", a.event_id AS "eventId", ${iso('a.attempted_at')} AS "attemptedAt", a.status_code AS "statusCode",
+       a.latency_ms AS "latencyMs", a.succeeded, a.error
+     FROM webhook_endpoints w
+     LEFT JOIN LATERAL (SELECT * FROM webhook_attempts a WHERE a.endpoint_id = w.id ORDER BY a.attempted_at DESC, a.id DESC LIMIT $3) a ON true
+     WHERE w.environment = $1 AND w.id = $2::uuid
+     ORDER BY a.attempted_at DESC, a.id DESC`,
+  ),
+  redeliver: statement(
+    'webhook_redeliver',
+    `WITH endpoint AS (SELECT w.id, w.enabled FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid),
+     event AS (SELECT e.id, e.sequence FROM events e WHERE e.environment = $1 AND e.id = $3::uuid AND e.sequence IS NOT NULL),
+     scheduled AS (
+       INSERT INTO webhook_deliveries AS d (endpoint_id, event_id, sequence, next_attempt_at)
+       SELECT w.id, e.id, e.sequence, CURRENT_TIMESTAMP FROM endpoint w, event e WHERE w.enabled
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', next_attempt_at = CURRENT_TIMESTAMP
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM endpoint)::int AS endpoints, (SELECT count(*) FROM endpoint WHERE enabled)::int AS enabled,
+            (SELECT count(*) FROM event)::int AS events, (SELECT count(*) FROM scheduled)::int AS scheduled`,
+  ),
+  /**
+   * The fan-out, one instance at a time (an advisory lock; the others skip): for every endpoint, the next
+   * events of its environment after its cursor, in sequence order; a delivery for each the endpoint wants
+   * (enabled, type matching), then the cursor moves past all of them. Re-running it creates nothing twice
+   * (the unique (endpoint, event) index and the cursor), so a crash anywhere only means doing it again.
+   */
+  fanOut: statement(
+    'webhook_fan_out',
+    `WITH fanout AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('cas_webhook_fanout')) AS held),
+     candidates AS MATERIALIZED (
+       SELECT w.id AS endpoint_id, w.enabled, w.event_types, e.id AS event_id, e.sequence, e.type
+       FROM webhook_endpoints w
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.sequence, e.type FROM events e
+         WHERE e.environment = w.environment AND e.sequence > w.last_sequence ORDER BY e.sequence LIMIT $1
+       ) e
+       WHERE (SELECT held FROM fanout)
+     ),
+     inserted AS (
+       INSERT INTO webhook_deliveries (endpoint_id, event_id, sequence, next_attempt_at)
+       SELECT c.endpoint_id, c.event_id, c.sequence, CURRENT_TIMESTAMP FROM candidates c
+       WHERE c.enabled AND (cardinality(c.event_types) = 0 OR c.type = ANY(c.event_types))
+       ORDER BY c.endpoint_id, c.sequence
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       RETURNING 1
+     ),
+     advanced AS (
+       UPDATE webhook_endpoints w SET last_sequence = c.last
+       FROM (SELECT endpoint_id, max(sequence) AS last FROM candidates GROUP BY endpoint_id) c
+       WHERE w.id = c.endpoint_id AND w.last_sequence < c.last
+     )
+     SELECT (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM candidates GROUP BY endpoint_id) x)::int AS fullest,
+            (SELECT count(*) FROM inserted)::int AS created`,
+  ),
+  /**
+   * Claims due deliveries of enabled endpoints, skipping rows another dispatcher is claiming. A delivery
+   * that never had an attempt is claimable only when no earlier event (lower sequence) of the same endpoint
+   * is still waiting for its first attempt to finish (claimed or not): first attempts go out one at a time
+   * per endpoint, in sequence order. The claim is a lease: next_attempt_at moves past the attempt's
+   * time-out, so a dispatcher that dies mid-attempt leaves the delivery due again.
+   */
+  claim: statement(
+    'webhook_claim',
+    `WITH due AS (
+       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE d.next_attempt_at <= CURRENT_TIMESTAMP AND w.enabled
+         AND (d.attempts > 0 OR NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries p
+           WHERE p.endpoint_id = d.endpoint_id AND p.attempts = 0 AND p.sequence < d.sequence AND p.next_attempt_at IS NOT NULL))
+       ORDER BY d.next_attempt_at, d.sequence
+       LIMIT $1
+       FOR UPDATE OF d SKIP LOCKED
+     ),
+     claimed AS (
+       UPDATE webhook_deliveries d SET next_attempt_at = CURRENT_TIMESTAMP + $2::int * interval '1 millisecond', lease_id = gen_random_uuid()
+       FROM due WHERE d.id = due.id
+       RETURNING d.id, d.lease_id, d.endpoint_id, d.event_id, d.attempts, d.sequence
+     )
+     SELECT c.id AS "deliveryId", c.lease_id AS "leaseId", c.endpoint_id AS "endpointId", c.attempts, w.environment, w.url,
+       w.secret_key_id AS "secretKeyId", w.secret_ciphertext AS "secretCiphertext",
+       CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_key_id END AS "previousSecretKeyId",
+       CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_ciphertext END AS "previousSecretCiphertext",
+       ${EVENT_COLUMNS}
+     FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id
+     ORDER BY c.endpoint_id, c.sequence`,
+  ),
+  /**
+   * One attempt's outcome: the attempt row; the delivery (only if this dispatcher still holds the lease);
+   * the endpoint's failure streak, disabling it on a 410 or when it has failed for the whole window.
+   */
+  complete: statement(
+    'webhook_complete',
+    `WITH attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, endpoint_id, event_id, status_code, latency_ms, succeeded, error)
+       SELECT d.id, $3::uuid, $4::uuid, $6::int, $7::int, $5::boolean, $8::varchar FROM webhook_deliveries d WHERE d.id = $1::uuid
+     ),
+     delivery AS (
+       UPDATE webhook_deliveries d SET attempts = d.attempts + 1,
+         status = CASE WHEN $5::boolean THEN 'delivered' WHEN $9::int IS NULL THEN 'exhausted' ELSE 'failed' END,
+         next_attempt_at = CASE WHEN $5::boolean OR $9::int IS NULL THEN NULL ELSE CURRENT_TIMESTAMP + $9::int * interval '1 millisecond' END,
+         lease_id = NULL, last_attempt_at = CURRENT_TIMESTAMP, last_status_code = $6::int, last_error = $8::varchar, last_latency_ms = $7::int
+       WHERE d.id = $1::uuid AND d.lease_id = $2::uuid
+       RETURNING d.id
+     ),
+     endpoint AS (
+       UPDATE webhook_endpoints w SET
+         failing_since = CASE WHEN $5::boolean THEN NULL ELSE coalesce(w.failing_since, CURRENT_TIMESTAMP) END,
+         enabled = w.enabled AND ($5::boolean OR NOT ($10::boolean OR coalesce(w.failing_since <= CURRENT_TIMESTAMP - $11::bigint * interval '1 millisecond', false))),
+         disabled_reason = CASE
+           WHEN NOT w.enabled THEN w.disabled_reason
+           WHEN $5::boolean THEN NULL
+           WHEN $10::boolean THEN 'The endpoint answered 410 Gone.'
+           WHEN w.failing_since <= CURRENT_TIMESTAMP - $11::bigint * interval '1 millisecond' THEN 'Every attempt failed for a whole retry window.'
+         END
+       WHERE w.id = $3::uuid AND EXISTS (SELECT 1 FROM delivery)
+     )
+     SELECT (SELECT count(*) FROM delivery)::int AS recorded`,
+  ),
+  notify: statement('webhook_notify', `SELECT pg_notify('${WEBHOOK_CHANNEL}', '') IS NULL AS sent`),
+};
+
+interface EndpointRow extends Omit<WebhookEndpoint, 'eventTypes'> {
+  eventTypes: string[];
+}
+
+const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
+  endpointId: row.endpointId,
+  url: row.url,
+  eventTypes: row.eventTypes as EventType[],
+  enabled: row.enabled,
+  disabledReason: row.disabledReason,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  failingSince: row.failingSince,
+  previousSecretExpiresAt: row.previousSecretExpiresAt,
+});
+
+interface ClaimRow extends EventRow {
+  deliveryId: string;
+  leaseId: string;
+  endpointId: string;
+  attempts: number;
+  environment: string;
+  url: string;
+  secretKeyId: string;
+  secretCiphertext: Uint8Array;
+  previousSecretKeyId: string | null;
+  previousSecretCiphertext: Uint8Array | null;
+}
+
+const bytes = (value: Uint8Array): Buffer => Buffer.from(value);
+
+/** Webhook endpoints, deliveries and attempts on PostgreSQL, through Prisma Client; each operation one statement. */
+export class PrismaWebhookStore implements WebhookStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(record: NewEndpointRecord): Promise<WebhookEndpoint> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.create, [
+      record.id,
+      record.environment,
+      record.url,
+      record.eventTypes,
+      record.secret.keyId,
+      bytes(record.secret.ciphertext),
+    ]);
+    return toEndpoint(row!);
+  }
+
+  async find(environment: string, endpointId: string): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.find, [environment, endpointId]);
+    return row ? toEndpoint(row) : null;
+  }
+
+  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null]);
+    return row ? toEndpoint(row) : null;
+  }
+
+  async delete(environment: string, endpointId: string): Promise<boolean> {
+    return (await execute(this.prisma, SQL.delete, [environment, endpointId])) > 0;
+  }
+
+  async setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.setEnabled, [environment, endpointId, enabled, reason]);
+    return row ? toEndpoint(row) : null;
+  }
+
+  async rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.rotate, [environment, endpointId, secret.keyId, bytes(secret.ciphertext), previousExpiresAt]);
+    return row ? toEndpoint(row) : null;
+  }
+
+  async listAttempts(environment: string, endpointId: string, limit: number): Promise<WebhookAttempt[] | null> {
+    const rows = await queryRows<WebhookAttempt & { attemptId: string | null }>(this.prisma, SQL.attempts, [environment, endpointId, limit]);
+    if (rows.length === 0) return null;
+    return rows.filter((row) => row.attemptId !== null);
+  }
+
+  async redeliver(environment: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
+    const [row] = await queryRows<{ endpoints: number; enabled: number; events: number }>(this.prisma, SQL.redeliver, [environment, endpointId, eventId]);
+    if (row!.endpoints === 0) return 'endpoint_not_found';
+    if (row!.events === 0) return 'event_not_found';
+    if (row!.enabled === 0) return 'endpoint_disabled';
+    return 'scheduled';
+  }
+
+  async fanOut(limit: number): Promise<{ considered: number; created: number }> {
+    const [row] = await queryRows<{ fullest: number; created: number }>(this.prisma, SQL.fanOut, [limit]);
+    return { considered: row!.fullest, created: row!.created };
+  }
+
+  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [limit, Math.ceil(leaseMs)]);
+    return rows.map((row) => ({
+      deliveryId: row.deliveryId,
+      leaseId: row.leaseId,
+      endpointId: row.endpointId,
+      environment: row.environment,
+      url: row.url,
+      attempts: row.attempts,
+      secret: { keyId: row.secretKeyId, ciphertext: row.secretCiphertext },
+      previousSecret: row.previousSecretKeyId && row.previousSecretCiphertext ? { keyId: row.previousSecretKeyId, ciphertext: row.previousSecretCiphertext } : null,
+      event: toEvent(row),
+    }));
+  }
+
+  async complete(outcome: AttemptOutcome): Promise<void> {
+    await queryRows(this.prisma, SQL.complete, [
+      outcome.deliveryId,
+      outcome.leaseId,
+      outcome.endpointId,
+      outcome.eventId,
+      outcome.succeeded,
+      outcome.statusCode,
+      Math.round(outcome.latencyMs),
+      outcome.error,
+      outcome.retryInMs === null ? null : Math.round(outcome.retryInMs),
+      outcome.gone,
+      Math.round(outcome.disableAfterMs),
+    ]);
+  }
+
+  async notifyDue(): Promise<void> {
+    await queryRows(this.prisma, SQL.notify, []);
+  }
+}

@@ -1,0 +1,15 @@
+import { DomainError } from '../errors.js';
+
+/** The webhooks' refusals, with stable codes (listed in src/domain/errors.ts, ErrorCodes). */
+
+export const webhookEndpointNotFound = () =>
+  new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', 'not_found', 'No webhook endpoint with this id exists in this environment.');
+
+/** The URL is not http(s), or its host is (or resolves to) an address webhooks may not reach. */
+export const webhookUrlNotAllowed = (reason: string) =>
+  new DomainError('WEBHOOK_URL_NOT_ALLOWED', 'invalid_input', `Webhooks cannot be sent to this URL: ${reason}.`, [
+    { field: 'url', code: 'WEBHOOK_URL_NOT_ALLOWED', message: `Must be a public http(s) URL: ${reason}.` },
+  ]);
+
+export const webhookEndpointDisabled = () =>
+  new DomainError('WEBHOOK_ENDPOINT_DISABLED', 'conflict', 'The webhook endpoint is disabled; enable it first.');

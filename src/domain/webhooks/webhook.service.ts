@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { authorize } from '../authorization.js';
+import { eventNotFound } from '../errors.js';
+import { isRecordId, newId } from '../ids.js';
+import { PAGE_SIZE } from '../pagination.js';
+import type { RequestScope } from '../scope.js';
+import { parseInput } from '../validation.js';
+import { forbiddenAddressReason } from './addresses.js';
+import {
+  type EndpointWithSecret,
+  secretBinding,
+  type SecretSealer,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+  type WebhookStore,
+  type WebhookUrlGuard,
+} from './webhook.js';
+import { webhookEndpointDisabled, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
+import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from './webhook.schemas.js';
+
+export const DEFAULT_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Standard Webhooks secrets: `whsec_` and 24–64 random bytes in base64. */
+const SECRET_BYTES = 32;
+
+export const newWebhookSecret = (): string => `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
+
+/**
+ * Without the runtime's resolving guard (src/jobs/webhook-http.ts): refuses only IP literals in the
+ * forbidden ranges and `localhost` names. The dispatcher checks every resolved address anyway.
+ */
+export const literalUrlGuard: WebhookUrlGuard = {
+  async check(url) {
+    const host = url.hostname.toLowerCase();
+    if (host === 'localhost' || host.endsWith('.localhost')) return 'the host is a loopback name';
+    const reason = /^[\d.]+$|^\[.*\]$/.test(host) ? forbiddenAddressReason(host) : null;
+    return reason === null ? null : `the address is ${reason}`;
+  },
+};
+
+export interface WebhookServiceOptions {
+  /** How long the secret before a rotation keeps signing deliveries (WEBHOOKS_SECRET_OVERLAP_S). */
+  secretOverlapMs?: number;
+  urlGuard?: WebhookUrlGuard;
+  now?: () => Date;
+}
+
+/** Managing webhook endpoints; the delivery itself is a job (src/jobs/webhook-delivery.ts). */
+export class WebhookService {
+  private readonly overlapMs: number;
+  private readonly guard: WebhookUrlGuard;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly sealer: SecretSealer,
+    options: WebhookServiceOptions = {},
+  ) {
+    this.overlapMs = options.secretOverlapMs ?? DEFAULT_SECRET_OVERLAP_MS;
+    this.guard = options.urlGuard ?? literalUrlGuard;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async create(scope: RequestScope, input: unknown): Promise<EndpointWithSecret> {
+    authorize(scope, 'webhooks:write');
+    const valid = parseInput(createWebhookEndpointSchema, input ?? {});
+    await this.checkUrl(valid.url);
+    const id = newId();
+    const secret = newWebhookSecret();
+    const endpoint = await this.webhooks.create({
+      id,
+      environment: scope.environment,
+      url: valid.url,
+      eventTypes: valid.eventTypes ?? [],
+      secret: this.sealer.sealSecret(secretBinding(scope.environment, id), secret),
+    });
+    return { endpoint, secret };
+  }
+
+  async get(scope: RequestScope, endpointId: string): Promise<WebhookEndpoint> {
+    authorize(scope, 'webhooks:read');
+    return found(isRecordId(endpointId) ? await this.webhooks.find(scope.environment, endpointId.toLowerCase()) : null);
+  }
+
+  async update(scope: RequestScope, endpointId: string, input: unknown): Promise<WebhookEndpoint> {
+    authorize(scope, 'webhooks:write');
+    const valid = parseInput(updateWebhookEndpointSchema, input ?? {});
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    if (valid.url !== undefined) await this.checkUrl(valid.url);
+    return found(await this.webhooks.update(scope.environment, endpointId.toLowerCase(), valid));
+  }
+
+  async delete(scope: RequestScope, endpointId: string): Promise<void> {
+    authorize(scope, 'webhooks:write');
+    if (!isRecordId(endpointId) || !(await this.webhooks.delete(scope.environment, endpointId.toLowerCase()))) throw webhookEndpointNotFound();
+  }
+
+  /** Enabling forgets past failures and resumes the deliveries that were due; events of the disabled period are not sent. */
+  async setEnabled(scope: RequestScope, endpointId: string, enabled: boolean): Promise<WebhookEndpoint> {
+    authorize(scope, 'webhooks:write');
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    return found(await this.webhooks.setEnabled(scope.environment, endpointId.toLowerCase(), enabled, enabled ? null : 'Disabled by a client.'));
+  }
+
+  /** A new secret; the current one keeps signing (a second signature) for the overlap. */
+  async rotateSecret(scope: RequestScope, endpointId: string): Promise<EndpointWithSecret> {
+    authorize(scope, 'webhooks:write');
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    const id = endpointId.toLowerCase();
+    const secret = newWebhookSecret();
+    const sealed = this.sealer.sealSecret(secretBinding(scope.environment, id), secret);
+    const endpoint = found(await this.webhooks.rotateSecret(scope.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs)));
+    return { endpoint, secret };
+  }
+
+  async listAttempts(scope: RequestScope, endpointId: string, query: unknown): Promise<WebhookAttempt[]> {
+    authorize(scope, 'webhooks:read');
+    const valid = parseInput(webhookAttemptsQuerySchema, query ?? {});
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    const attempts = await this.webhooks.listAttempts(scope.environment, endpointId.toLowerCase(), valid.limit ?? PAGE_SIZE.default);
+    if (attempts === null) throw webhookEndpointNotFound();
+    return attempts;
+  }
+
+  /** Sends the event to the endpoint again (or for the first time), as soon as a dispatcher is free. */
+  async redeliver(scope: RequestScope, endpointId: string, eventId: string): Promise<void> {
+    authorize(scope, 'webhooks:write');
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    if (!isRecordId(eventId)) throw eventNotFound();
+    const outcome = await this.webhooks.redeliver(scope.environment, endpointId.toLowerCase(), eventId.toLowerCase());
+    if (outcome === 'endpoint_not_found') throw webhookEndpointNotFound();
+    if (outcome === 'event_not_found') throw eventNotFound();
+    if (outcome === 'endpoint_disabled') throw webhookEndpointDisabled();
+    await this.webhooks.notifyDue();
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const reason = await this.guard.check(new URL(url));
+    if (reason !== null) throw webhookUrlNotAllowed(reason);
+  }
+}
+
+function found(endpoint: WebhookEndpoint | null): WebhookEndpoint {
+  if (!endpoint) throw webhookEndpointNotFound();
+  return endpoint;
+}

@@ -1,0 +1,160 @@
+import type { DomainEvent } from '../domain/events/event.js';
+import { type ClaimedDelivery, secretBinding, type SecretSealer, type WebhookStore } from '../domain/webhooks/webhook.js';
+import type { Logger } from '../logging/logger.js';
+import { presentEvent } from '../rest/presenters.js';
+import { sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
+
+export interface WebhookDeliveryOptions {
+  /** One attempt's time-out, connection to the last byte read (WEBHOOKS_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The delay before each retry; once used up, the delivery is exhausted (WEBHOOKS_RETRY_SCHEDULE). */
+  retryScheduleMs: readonly number[];
+  /** The safety net behind LISTEN/NOTIFY: retries falling due, a lost notification (WEBHOOKS_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  /** Attempts in flight at once on this instance (WEBHOOKS_CONCURRENCY). */
+  concurrency: number;
+  /** Tests only: receivers on 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE_NETWORKS; refused in production). */
+  allowPrivateNetworks: boolean;
+}
+
+type Send = (url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivateNetworks: boolean }) => Promise<SendResult>;
+
+const FAN_OUT_BATCH = 500;
+/** A claim outlives the attempt's time-out by this much before another dispatcher may take the delivery over. */
+const LEASE_MARGIN_MS = 10_000;
+
+/** The Standard Webhooks body: the event as `GET /{environment}/event/{eventId}` answers it, never an SSN. */
+export const webhookBody = (event: DomainEvent): string => JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: presentEvent(event) });
+
+/**
+ * Webhook delivery on every instance (docs/decisions.md, "Webhooks"): the fan-out turns newly numbered
+ * events into deliveries (one instance at a time, advisory lock), the dispatcher claims due deliveries
+ * with FOR UPDATE SKIP LOCKED (so instances share the work and an event goes to an endpoint once between
+ * them) and makes one attempt each. Woken by `wake()` (the sequencer numbered events, a NOTIFY from another
+ * instance, an attempt finished) and every `pollIntervalMs`. A failure (the database away) waits for the
+ * next wake; claimed deliveries whose outcome could not be recorded are due again when their lease ends.
+ */
+export function startWebhookDelivery(
+  store: WebhookStore,
+  sealer: SecretSealer,
+  options: WebhookDeliveryOptions,
+  logger: Logger,
+  send: Send = sendWebhook,
+): { wake: () => void; stop: () => Promise<void> } {
+  const disableAfterMs = options.retryScheduleMs.reduce((sum, delay) => sum + delay, 0);
+  const maxDelayMs = Math.max(0, ...options.retryScheduleMs);
+  const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
+  const inFlight = new Set<Promise<void>>();
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let failing = false;
+
+  /** The next attempt's delay after `attemptsBefore + 1` failed attempts; null once the schedule is used up. */
+  const retryDelay = (attemptsBefore: number, retryAfterMs: number | null): number | null => {
+    const scheduled = options.retryScheduleMs[attemptsBefore];
+    if (scheduled === undefined) return null;
+    return retryAfterMs === null ? scheduled : Math.min(Math.max(retryAfterMs, 0), Math.max(maxDelayMs, scheduled));
+  };
+
+  const attempt = async (delivery: ClaimedDelivery) => {
+    const { event } = delivery;
+    let result: SendResult;
+    try {
+      const binding = secretBinding(delivery.environment, delivery.endpointId);
+      const secrets = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map((sealed) => sealer.openSecret(binding, sealed));
+      const timestamp = Math.floor(Date.now() / 1000);
+      const body = webhookBody(event);
+      const headers = {
+        'webhook-id': event.eventId,
+        'webhook-timestamp': String(timestamp),
+        // During a rotation's overlap both secrets sign, space-separated: a receiver with either verifies.
+        'webhook-signature': secrets.map((secret) => signatureOf(secret, event.eventId, timestamp, body)).join(' '),
+      };
+      result = await send(delivery.url, headers, body, { timeoutMs: options.timeoutMs, allowPrivateNetworks: options.allowPrivateNetworks });
+    } catch (error) {
+      logger.error({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not prepare a webhook attempt');
+      result = { succeeded: false, statusCode: null, latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };
+    }
+    const gone = result.statusCode === 410;
+    try {
+      await store.complete({
+        deliveryId: delivery.deliveryId,
+        leaseId: delivery.leaseId,
+        endpointId: delivery.endpointId,
+        eventId: event.eventId,
+        succeeded: result.succeeded,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        retryInMs: result.succeeded ? null : retryDelay(delivery.attempts, result.retryAfterMs),
+        gone,
+        disableAfterMs,
+      });
+    } catch (error) {
+      // The lease runs out and the delivery is attempted again: at least once, never lost.
+      logger.warn({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not record a webhook attempt; it will be retried');
+    }
+    if (!result.succeeded) logger.info({ endpointId: delivery.endpointId, eventId: event.eventId, statusCode: result.statusCode, attempt: delivery.attempts + 1 }, 'webhook attempt failed');
+  };
+
+  const tick = async () => {
+    try {
+      let created = 0;
+      for (;;) {
+        const round = await store.fanOut(FAN_OUT_BATCH);
+        created += round.created;
+        if (round.considered < FAN_OUT_BATCH || stopped) break;
+      }
+      // The other instances' dispatchers share the new work.
+      if (created > 0) await store.notifyDue();
+      while (!stopped) {
+        const free = options.concurrency - inFlight.size;
+        if (free <= 0) break;
+        const claimed = await store.claim(free, leaseMs);
+        for (const delivery of claimed) {
+          const running = attempt(delivery).finally(() => {
+            inFlight.delete(running);
+            // A finished first attempt lets the endpoint's next event go; a freed slot takes more work.
+            wake();
+          });
+          inFlight.add(running);
+        }
+        if (claimed.length < free) break;
+      }
+      failing = false;
+    } catch (error) {
+      if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'could not fan out or claim webhook deliveries; retrying');
+      failing = true;
+    }
+  };
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = tick().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        wake();
+      }
+    });
+  }
+
+  const timer = setInterval(wake, options.pollIntervalMs);
+  timer.unref();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      // Attempts in flight finish (each bounded by the time-out) and record their outcome.
+      await Promise.all([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrismaEventStore } from '../../src/db/event.store.js';
+import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
+import type { AttemptOutcome, ClaimedDelivery } from '../../src/domain/webhooks/webhook.js';
+import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { buildCustomerInput } from '../support/factories.js';
+
+/**
+ * The delivery table's concurrency rules, on the store: several dispatchers claiming at once each get
+ * different deliveries, first attempts follow sequence order per endpoint, and a claim whose dispatcher
+ * died is due again when its lease ends.
+ */
+let h: DomainHarness;
+let webhooks: PrismaWebhookStore;
+let events: PrismaEventStore;
+beforeAll(async () => {
+  h = await createDomainHarness();
+  webhooks = new PrismaWebhookStore(h.prisma);
+  events = new PrismaEventStore(h.prisma);
+});
+afterAll(async () => h.close());
+
+const success = (delivery: ClaimedDelivery, overrides: Partial<AttemptOutcome> = {}): AttemptOutcome => ({
+  deliveryId: delivery.deliveryId,
+  leaseId: delivery.leaseId,
+  endpointId: delivery.endpointId,
+  eventId: delivery.event.eventId,
+  succeeded: true,
+  statusCode: 200,
+  latencyMs: 3,
+  error: null,
+  retryInMs: null,
+  gone: false,
+  disableAfterMs: 60_000,
+  ...overrides,
+});
+
+async function newEvents(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await h.services.customers.create(h.scope(), buildCustomerInput());
+  await events.sequence(1000);
+}
+
+describe('webhook deliveries under concurrent dispatchers', () => {
+  it('fan-out is idempotent; four dispatchers claim every delivery exactly once, first attempts in sequence order per endpoint', async () => {
+    const endpoints = await Promise.all(['a', 'b', 'c'].map((name) => h.services.webhooks.create(h.scope(), { url: `https://hooks.example.com/${name}` })));
+    await newEvents(15);
+    expect((await webhooks.fanOut(500)).created).toBe(45);
+    expect((await webhooks.fanOut(500)).created).toBe(0);
+
+    const claims: string[] = [];
+    const completedOrder = new Map<string, number[]>();
+    const dispatcher = async () => {
+      for (let idle = 0; idle < 20; ) {
+        const claimed = await webhooks.claim(4, 60_000);
+        if (claimed.length === 0) {
+          idle += 1;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          continue;
+        }
+        idle = 0;
+        for (const delivery of claimed) {
+          claims.push(delivery.deliveryId);
+          const order = completedOrder.get(delivery.endpointId) ?? [];
+          order.push(delivery.event.sequence);
+          completedOrder.set(delivery.endpointId, order);
+          await webhooks.complete(success(delivery));
+        }
+      }
+    };
+    await Promise.all([dispatcher(), dispatcher(), dispatcher(), dispatcher()]);
+    expect(claims).toHaveLength(45);
+    expect(new Set(claims).size).toBe(45);
+    for (const { endpoint } of endpoints) {
+      const order = completedOrder.get(endpoint.endpointId)!;
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    }
+    const { rows } = await h.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND attempts = 1");
+    expect(rows[0].n).toBe(45);
+  });
+
+  it('a claim whose dispatcher died is due again when its lease ends; the stale dispatcher cannot record over the new claim', async () => {
+    await h.pool.query('DELETE FROM webhook_endpoints');
+    const { endpoint } = await h.services.webhooks.create(h.scope(), { url: 'https://hooks.example.com/lease' });
+    await newEvents(2);
+    await webhooks.fanOut(500);
+    const [first] = await webhooks.claim(10, 300);
+    expect(first).toBeDefined();
+    // Its first attempt has not finished: the endpoint's next event waits, and the leased one is not due.
+    expect(await webhooks.claim(10, 300)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const [again] = await webhooks.claim(10, 60_000);
+    expect(again!.deliveryId).toBe(first!.deliveryId);
+    expect(again!.leaseId).not.toBe(first!.leaseId);
+    await webhooks.complete(success(first!, { succeeded: false, statusCode: 500, retryInMs: 1000 }));
+    const { rows } = await h.pool.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [first!.deliveryId]);
+    expect(rows[0]).toEqual({ status: 'pending', attempts: 0 });
+    await webhooks.complete(success(again!));
+    const [next] = await webhooks.claim(10, 60_000);
+    expect(next!.event.sequence).toBeGreaterThan(again!.event.sequence);
+    expect(endpoint.enabled).toBe(true);
+  });
+});
