@@ -84,7 +84,7 @@ runScript('full-disk', async () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${opts.size},mode=0755`, 'tmpfs', mountPoint], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     rmSync(mountPoint, { recursive: true, force: true });
-    throw new Error(`cannot mount a tmpfs here (root or CAP_SYS_ADMIN is needed): ${(error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message}`);
+    throw new Error(`cannot mount a tmpfs here (root or CAP_SYS_ADMIN is needed): ${(error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message}`, { cause: error });
   }
   const serverLog: { atMs: number; line: string }[] = [];
   const t0 = performance.now();
@@ -100,8 +100,6 @@ runScript('full-disk', async () => {
   };
   const exits: { atMs: number; code: number | null; signal: string | null }[] = [];
   const starts: { atMs: number; ok: boolean; error?: string }[] = [];
-  let ballastBytes = 0;
-  let acknowledged = 0;
   let stopOrchestrator = false;
   let orchestrator: Promise<void> = Promise.resolve();
   const ballast = path.join(mountPoint, 'ballast');
@@ -150,7 +148,7 @@ runScript('full-disk', async () => {
     await sleep(Number(opts.healthy) * 1000);
 
     enter('full');
-    ballastBytes = fillUp(ballast);
+    let ballastBytes = fillUp(ballast);
     log(`ballast: ${round(ballastBytes / 2 ** 20)} MiB; the tmpfs is full`);
     if (opts['switch-wal'] === 'true') {
       const admin = new pg.Client({ connectionString: pgServer.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 5000 });
@@ -192,7 +190,7 @@ runScript('full-disk', async () => {
     if (recoveredAt === undefined) problems.push(`no write acknowledged within ${opts['recovery-limit']} s of freeing the disk`);
     else await sleep(Math.max(0, recoveredAt + Number(opts.after) * 1000 - performance.now()));
     await load.stop();
-    acknowledged = load.acknowledgedWrites();
+    const acknowledged = load.acknowledgedWrites();
     if (!service.isRunning()) problems.push('the service exited');
     problems.push(...(await verifyAcknowledged(api, load)));
 

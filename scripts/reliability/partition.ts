@@ -111,7 +111,6 @@ runScript('partition', async () => {
     }
   })();
   const leftInTransaction: number[] = [];
-  let acknowledged = 0;
   try {
     await sleep(Number(opts.healthy) * 1000);
     enter('black-hole');
@@ -128,7 +127,6 @@ runScript('partition', async () => {
     await sleep(Number(opts.heal) * 1000);
     probing = false;
     await Promise.all([load.stop(), probe, sessionProbe]);
-    acknowledged = load.acknowledgedWrites();
     if (!service.isRunning()) problems.push('the service exited');
 
     problems.push(...(await verifyAcknowledged(api, load)));
@@ -147,6 +145,7 @@ runScript('partition', async () => {
   }
 
   const samples = load.samples;
+  const acknowledged = load.acknowledgedWrites();
   for (const sample of samples) problems.push(...answerProblems(sample, boundMs));
   const within = (p: Phase) => samples.filter((s) => s.phase === p && s.endPhase === p);
   // Inside a fault nothing can succeed: every request that left and was answered inside it is a 503.
