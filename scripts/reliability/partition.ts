@@ -80,13 +80,13 @@ runScript('partition', async () => {
   };
   enter('healthy');
   const load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: () => phase, requestTimeoutMs: boundMs + 5000 });
-  const readiness: { phase: Phase; status: number; elapsedMs: number }[] = [];
+  const readiness: { phase: Phase; endPhase: Phase; status: number; elapsedMs: number }[] = [];
   let probing = true;
   const probe = (async () => {
     while (probing) {
       const p = phase;
       const res = await api.send('GET', '/readyz', undefined, {}, boundMs + 5000);
-      readiness.push({ phase: p, status: res.status, elapsedMs: res.elapsedMs });
+      readiness.push({ phase: p, endPhase: phase, status: res.status, elapsedMs: res.elapsedMs });
       await sleep(250);
     }
   })();
@@ -152,7 +152,8 @@ runScript('partition', async () => {
   for (const p of ['black-hole', 'reset'] as const) {
     const bad = within(p).filter((s) => s.res.status !== 503);
     if (bad.length > 0) problems.push(`${bad.length} requests inside the ${p} answered ${JSON.stringify(statusCounts(bad))}`);
-    const ready = readiness.filter((r) => r.phase === p).slice(1); // the first probe may have left before the fault
+    // Probes that left and were answered inside the fault (one that straddles the heal may succeed).
+    const ready = readiness.filter((r) => r.phase === p && r.endPhase === p);
     if (ready.length === 0 || ready.some((r) => r.status !== 503)) problems.push(`/readyz during the ${p}: ${ready.map((r) => r.status).join(',')}`);
   }
   const heals: Record<string, unknown> = {};
@@ -192,7 +193,7 @@ runScript('partition', async () => {
     blackHole: faultSummary('black-hole'),
     reset: faultSummary('reset'),
     heals,
-    readyzDuringFaults: Object.fromEntries((['black-hole', 'reset'] as const).map((p) => [p, readiness.filter((r) => r.phase === p).map((r) => `${r.status}@${Math.round(r.elapsedMs)}ms`)])),
+    readyzDuringFaults: Object.fromEntries((['black-hole', 'reset'] as const).map((p) => [p, readiness.filter((r) => r.phase === p && r.endPhase === p).map((r) => `${r.status}@${Math.round(r.elapsedMs)}ms`)])),
     serviceSessionsIdleInTransaction: Object.fromEntries((['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [p, maximum(sessions.filter((x) => x.phase === p).map((x) => x.idleInTransaction))])),
     serviceSessionsWaitingOnLock: Object.fromEntries((['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [p, maximum(sessions.filter((x) => x.phase === p).map((x) => x.waitingOnLock))])),
     proxy: proxy.stats(),
