@@ -9,7 +9,7 @@ import { buildOnce } from './lib/service-process.js';
  * kill -9 in its short form, slow database, network partition, full disk and slow disk in their short
  * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form), the
  * service built once. Arguments after `--` go to every script (e.g. `-- --record false`). Exits non-zero
- * if any of them failed; about four and a half minutes on 2 cores. Full disk and slow disk mount file
+ * if any of them failed; about three and a half minutes on 2 cores. Full disk and slow disk mount file
  * systems and use a cgroup: without root they are skipped, and the summary says so.
  */
 
