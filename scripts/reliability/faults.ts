@@ -6,18 +6,23 @@ import { buildOnce } from './lib/service-process.js';
 
 /**
  * `npm run reliability:faults`: the fault scripts one after the other (crash, database outage, PostgreSQL
- * kill -9 in its short form, slow database, graceful shutdown, the bank's ledger under service and
- * PostgreSQL kills in its short form), the service built once. Arguments after `--`
- * go to every script (e.g. `-- --record false`). Exits non-zero if any of them failed; about three and a half minutes on
- * 2 cores.
+ * kill -9 in its short form, slow database, network partition, full disk and slow disk in their short
+ * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form), the
+ * service built once. Arguments after `--` go to every script (e.g. `-- --record false`). Exits non-zero
+ * if any of them failed; about three and a half minutes on 2 cores. Full disk and slow disk mount file
+ * systems and use a cgroup: without root they are skipped, and the summary says so.
  */
 
-/** Each script with the arguments of its short form, if it has one. */
-const SCRIPTS: [string, string[]][] = [
+/** Each script with the arguments of its short form, if it has one, and whether it needs root. */
+const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   ['crash', []],
   ['db-outage', []],
   ['pg-kill', ['--kills', '3', '--between', '1']],
   ['slow-db', []],
+  // Short forms, about 25 s each: shorter phases, the same assertions.
+  ['partition', ['--healthy', '2', '--black-hole', '3', '--heal', '4', '--reset', '2']],
+  ['full-disk', ['--healthy', '2', '--full', '4', '--after', '5'], { root: true }],
+  ['slow-disk', ['--healthy', '2', '--slow', '4', '--after', '4'], { root: true }],
   ['shutdown', []],
   // The ledger under faults, short form (about 30 s): 3 service kills, 1 PostgreSQL kill, 2 s per throughput phase.
   ['bank', ['--service-kills', '3', '--pg-kills', '1', '--hot-seconds', '2']],
@@ -38,7 +43,11 @@ runScript('reliability:faults', async () => {
   buildOnce(log);
   const outcomes: string[] = [];
   let passed = true;
-  for (const [script, shortForm] of SCRIPTS) {
+  for (const [script, shortForm, needs] of SCRIPTS) {
+    if (needs?.root && process.getuid?.() !== 0) {
+      outcomes.push(`${script}: SKIPPED (needs root: mount, losetup, cgroup)`);
+      continue;
+    }
     const started = performance.now();
     log(`--- ${script}`);
     const code = await run(script, [...shortForm, ...process.argv.slice(2)]);

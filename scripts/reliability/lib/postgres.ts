@@ -21,14 +21,28 @@ export interface DedicatedPostgres {
   start(): Promise<void>;
   /** Stops the server if running and deletes its directory. */
   dispose(): Promise<void>;
+  /** Called whenever the postmaster ends without stop() or kill() ending it (a PANIC it could not recover from, say); start() brings it back. */
+  onUnexpectedExit(listener: (exit: { pid: number; code: number | null; signal: NodeJS.Signals | null }) => void): void;
 }
 
 export const SERVICE_DATABASE = 'cas_reliability';
 
-export async function startDedicatedPostgres(options: { settings?: Record<string, string>; serverLog?: (chunk: string) => void } = {}): Promise<DedicatedPostgres> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-reliability-pg-'));
+export async function startDedicatedPostgres(
+  options: { settings?: Record<string, string>; serverLog?: (chunk: string) => void; /** Where its directory is made (default: the system's temporary directory). */ parentDir?: string } = {},
+): Promise<DedicatedPostgres> {
+  const dataDir = mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'cas-reliability-pg-'));
   const port = await freePort();
-  const launch = () => startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings }, ...(options.serverLog && { serverLog: options.serverLog }) });
+  const exitListeners: ((exit: { pid: number; code: number | null; signal: NodeJS.Signals | null }) => void)[] = [];
+  let killing = false;
+  const launch = async () => {
+    const started = await startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings }, ...(options.serverLog && { serverLog: options.serverLog }) });
+    started.onUnexpectedExit((exit) => {
+      if (killing || server !== started) return;
+      server = undefined;
+      for (const listener of exitListeners) listener(exit);
+    });
+    return started;
+  };
   let server: RunningPostgres | undefined = await launch();
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
@@ -50,13 +64,18 @@ export async function startDedicatedPostgres(options: { settings?: Record<string
       if (current?.pid === undefined) throw new Error('PostgreSQL is not running');
       const pid = current.pid;
       const exited = new Promise((resolve) => current.onUnexpectedExit(resolve));
+      killing = true;
       process.kill(pid, 'SIGKILL');
       await exited;
+      killing = false;
       server = undefined;
       return pid;
     },
     async start() {
       server ??= await launch();
+    },
+    onUnexpectedExit(listener) {
+      exitListeners.push(listener);
     },
     async dispose() {
       await server?.stop().catch(() => undefined);

@@ -58,6 +58,9 @@ const ORDER = [
   'fault-pg-kill-external',
   'fault-bank',
   'fault-slow-db',
+  'fault-partition',
+  'fault-full-disk',
+  'fault-slow-disk',
   'fault-shutdown',
   'soak',
 ];

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildCustomerInput } from '../../../test/support/factories.js';
+import { answerOf, envelopeProblems } from '../../../test/reliability/support/envelope.js';
+import { pick, seededRandom } from '../../../test/reliability/support/concurrency.js';
+import type { Api, ApiAnswer } from './script.js';
+
+/**
+ * A steady mixed load for the infrastructure-fault scripts (network partition, full disk, slow disk): each
+ * client reads customers, creates customers with an Idempotency-Key and updates its own customers. A write
+ * answered 503 (or not at all) is retried as a client following Retry-After would (shortened to
+ * `retryPauseMs`): a creation with the same key, an update with the same body, until it succeeds or the
+ * load stops. Every answer is kept with the phase it started and ended in, for the script's assertions;
+ * every acknowledged write is tracked for `verifyAcknowledged`.
+ */
+
+export type LoadKind = 'read' | 'create' | 'update';
+
+export interface LoadSample {
+  kind: LoadKind;
+  method: string;
+  path: string;
+  /** The script's phase when the request left, and when its answer came. */
+  phase: string;
+  endPhase: string;
+  /** performance.now() when it left. */
+  startedAt: number;
+  res: ApiAnswer;
+}
+
+export interface TrackedCustomer {
+  id: string;
+  /** The last preferredName a 2xx acknowledged. */
+  acknowledged: string;
+  /** Names sent after it whose answer was not a success: each may or may not have been applied (a 503 is "outcome unknown"). */
+  unknown: string[];
+}
+
+export interface MixedLoadOptions {
+  clients: number;
+  seed: number;
+  /** The script's current phase, read when each request leaves and when its answer comes. */
+  phase: () => string;
+  /** Shares of reads and creations; the rest are updates. */
+  readShare?: number;
+  createShare?: number;
+  /** Client-side time-out of one request: an answer later than this counts as a hang (status 0). */
+  requestTimeoutMs: number;
+  retryPauseMs?: number;
+}
+
+export interface MixedLoad {
+  samples: LoadSample[];
+  customers: Map<string, TrackedCustomer>;
+  /** Writes acknowledged with a 2xx. */
+  acknowledgedWrites(): number;
+  /** Stops issuing requests (pending retries are abandoned) and waits for the clients. */
+  stop(): Promise<void>;
+}
+
+export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
+  const { clients, seed, phase, requestTimeoutMs } = options;
+  const readShare = options.readShare ?? 0.5;
+  const createShare = options.createShare ?? 0.25;
+  const retryPauseMs = options.retryPauseMs ?? 100;
+  const samples: LoadSample[] = [];
+  const customers = new Map<string, TrackedCustomer>();
+  const known: TrackedCustomer[] = [];
+  let acknowledged = 0;
+  let running = true;
+
+  const send = async (kind: LoadKind, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
+    const startedAt = performance.now();
+    const startPhase = phase();
+    const res = await api.send(method, path, body, headers, requestTimeoutMs);
+    samples.push({ kind, method, path, phase: startPhase, endPhase: phase(), startedAt, res });
+    return res;
+  };
+
+  /** Sends until a definite answer (not 503, no answer or a key still in progress) or the load stops. */
+  const untilDefinite = async (kind: LoadKind, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer | undefined> => {
+    while (running) {
+      const res = await send(kind, method, path, body, headers);
+      const retry = res.status === 503 || res.status === 0 || (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      if (!retry) return res;
+      await sleep(retryPauseMs);
+    }
+    return undefined;
+  };
+
+  const create = async (mine: TrackedCustomer[]) => {
+    const body = buildCustomerInput({ preferredName: `n${randomUUID().slice(0, 8)}` });
+    const res = await untilDefinite('create', 'POST', '/sandbox/customer', body, { 'idempotency-key': randomUUID() });
+    if (res?.status !== 201) return;
+    acknowledged += 1;
+    const id = res.json.data.customerId as string;
+    if (customers.has(id)) return;
+    const customer: TrackedCustomer = { id, acknowledged: body.preferredName!, unknown: [] };
+    customers.set(id, customer);
+    known.push(customer);
+    mine.push(customer);
+  };
+
+  const update = async (customer: TrackedCustomer, random: () => number) => {
+    const name = `u${Math.floor(random() * 1e9)}`;
+    const path = `/sandbox/customer/${customer.id}`;
+    const res = await untilDefinite('update', 'PUT', path, { preferredName: name });
+    if (res?.status === 200) {
+      acknowledged += 1;
+      customer.acknowledged = name;
+      customer.unknown = [];
+    } else customer.unknown.push(name);
+  };
+
+  const client = async (index: number) => {
+    const random = seededRandom(seed * 100 + index);
+    const mine: TrackedCustomer[] = [];
+    while (running) {
+      const roll = random();
+      if (mine.length === 0 || (roll >= readShare && roll < readShare + createShare)) await create(mine);
+      else if (roll < readShare && known.length > 0) {
+        const res = await send('read', 'GET', `/sandbox/customer/${pick(random, known).id}`);
+        if (res.status === 503 || res.status === 0) await sleep(retryPauseMs);
+      } else await update(pick(random, mine), random);
+    }
+  };
+
+  const workers = Array.from({ length: clients }, (_, index) => client(index));
+  return {
+    samples,
+    customers,
+    acknowledgedWrites: () => acknowledged,
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}
+
+/**
+ * What is wrong with one answer, whatever the phase: no answer at all (a hang past the client's time-out, a
+ * reset), an answer outside the envelope, a 5xx other than 503 SERVICE_UNAVAILABLE with Retry-After: 1, or
+ * an answer slower than `boundMs`.
+ */
+export function answerProblems(sample: LoadSample, boundMs: number): string[] {
+  const { res } = sample;
+  const what = `${sample.method} ${sample.kind} during ${sample.phase}${sample.endPhase === sample.phase ? '' : `→${sample.endPhase}`}`;
+  if (res.status === 0) return [`${what}: no answer (${res.error}) after ${Math.round(res.elapsedMs)} ms`];
+  const problems = envelopeProblems(answerOf(res), sample.path).map((p) => `${what}: ${p}`);
+  if (res.status >= 500 && !(res.status === 503 && res.json?.error?.code === 'SERVICE_UNAVAILABLE')) problems.push(`${what} answered ${res.status} ${res.json?.error?.code ?? ''}`);
+  if (res.status === 503 && res.headers['retry-after'] !== '1') problems.push(`${what}: a 503 without Retry-After: 1`);
+  if (res.elapsedMs > boundMs) problems.push(`${what} answered after ${Math.round(res.elapsedMs)} ms (bound ${boundMs} ms)`);
+  return problems;
+}
+
+/** Every acknowledged customer reads back as acknowledged (or with a later value whose write answered 503). */
+export async function verifyAcknowledged(api: Api, load: MixedLoad): Promise<string[]> {
+  const problems: string[] = [];
+  for (const customer of load.customers.values()) {
+    const res = await api.send('GET', `/sandbox/customer/${customer.id}`, undefined, {}, 10_000);
+    if (res.status !== 200) problems.push(`acknowledged customer ${customer.id} answers ${res.status}`);
+    else if (res.json.data.preferredName !== customer.acknowledged && !customer.unknown.includes(res.json.data.preferredName)) {
+      problems.push(`customer ${customer.id} reads "${res.json.data.preferredName}", not its last acknowledged "${customer.acknowledged}" (nor a later attempt)`);
+    }
+  }
+  return problems;
+}
+
+/** Status counts of a list of samples, e.g. { "200": 812, "503": 40 }. */
+export function statusCounts(samples: readonly LoadSample[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const sample of samples) counts[sample.res.status] = (counts[sample.res.status] ?? 0) + 1;
+  return counts;
+}
