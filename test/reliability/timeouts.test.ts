@@ -40,7 +40,7 @@ describe('statement timeouts', () => {
     const busyServiceSessions = async () =>
       (
         await service.database.pool.query<{ n: string }>(
-          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service' AND (state <> 'idle' OR wait_event_type = 'Lock')",
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service' AND (state LIKE 'idle in transaction%' OR wait_event_type = 'Lock')",
         )
       ).rows[0]!.n;
 

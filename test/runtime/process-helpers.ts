@@ -31,7 +31,17 @@ export function postmastersFor(clusterDir: string): number[] {
       // the process ended while we looked
     }
   }
-  return pids;
+  // A backend just forked still shows its postmaster's command line until it sets its own title: only
+  // the processes whose parent is not one of them are postmasters.
+  return pids.filter((pid) => !pids.includes(parentOf(pid)));
+}
+
+function parentOf(pid: number): number {
+  try {
+    return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** URL of the embedded server running for `dataDir`: port from postmaster.pid, password from DATA_DIR. */
