@@ -152,6 +152,9 @@ runScript('full-disk', async () => {
     log(`ballast: ${round(ballastBytes / 2 ** 20)} MiB; the tmpfs is full`);
     if (opts['switch-wal'] === 'true') {
       const admin = new pg.Client({ connectionString: pgServer.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 5000 });
+      // PostgreSQL may PANIC (and end this session) between two queries: the next query fails, and is caught
+      // below; without a listener the connection's 'error' event would end the script.
+      admin.on('error', () => undefined);
       try {
         await admin.connect();
         await sleep(500);
