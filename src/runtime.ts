@@ -22,8 +22,6 @@ import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { createUrlGuard } from './jobs/webhook-http.js';
-import { listenForNotifications } from './db/notifications.js';
-import { WEBHOOK_CHANNEL } from './db/webhook.store.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -102,9 +100,6 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(holdExpiry.stop);
     const webhooks = startWebhookDelivery(stores.webhooks, cipher, config.webhooks, logger);
     cleanups.push(webhooks.stop);
-    // Another instance's fan-out (or a redelivery) made deliveries due: claim them now rather than at the next poll.
-    const notifications = listenForNotifications(databaseUrl, WEBHOOK_CHANNEL, webhooks.wake, logger);
-    cleanups.push(notifications.stop);
     const outbox = startEventOutbox(stores.events, { ...config.events, onSequenced: webhooks.wake }, logger);
     cleanups.push(outbox.stop);
 

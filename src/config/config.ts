@@ -63,7 +63,7 @@ export interface WebhooksConfig {
   retryScheduleMs: number[];
   /** How long the secret before a rotation keeps signing. */
   secretOverlapMs: number;
-  /** How often each instance looks for due deliveries besides LISTEN/NOTIFY. */
+  /** How often each instance looks for due deliveries (other instances' work, redeliveries, retries). */
   pollIntervalMs: number;
   /** Attempts in flight at once per instance. */
   concurrency: number;

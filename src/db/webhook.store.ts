@@ -13,8 +13,6 @@ import { EVENT_COLUMNS, type EventRow, toEvent } from './event.store.js';
 import type { PrismaClient } from './prisma-client.js';
 import { execute, queryRows, statement } from './sql.js';
 
-/** The channel every instance's dispatcher listens on (src/db/notifications.ts). */
-export const WEBHOOK_CHANNEL = 'cas_webhooks';
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -182,7 +180,6 @@ const SQL = {
      )
      SELECT (SELECT count(*) FROM delivery)::int AS recorded`,
   ),
-  notify: statement('webhook_notify', `SELECT pg_notify('${WEBHOOK_CHANNEL}', '') IS NULL AS sent`),
 };
 
 interface EndpointRow extends Omit<WebhookEndpoint, 'eventTypes'> {
@@ -304,9 +301,5 @@ export class PrismaWebhookStore implements WebhookStore {
       outcome.gone,
       Math.round(outcome.disableAfterMs),
     ]);
-  }
-
-  async notifyDue(): Promise<void> {
-    await queryRows(this.prisma, SQL.notify, []);
   }
 }

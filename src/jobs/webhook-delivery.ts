@@ -9,7 +9,7 @@ export interface WebhookDeliveryOptions {
   timeoutMs: number;
   /** The delay before each retry; once used up, the delivery is exhausted (WEBHOOKS_RETRY_SCHEDULE). */
   retryScheduleMs: readonly number[];
-  /** The safety net behind LISTEN/NOTIFY: retries falling due, a lost notification (WEBHOOKS_POLL_INTERVAL_MS). */
+  /** How other instances' work, redeliveries and retries falling due are found (WEBHOOKS_POLL_INTERVAL_MS). */
   pollIntervalMs: number;
   /** Attempts in flight at once on this instance (WEBHOOKS_CONCURRENCY). */
   concurrency: number;
@@ -30,8 +30,8 @@ export const webhookBody = (event: DomainEvent): string => JSON.stringify({ type
  * Webhook delivery on every instance (docs/decisions.md, "Webhooks"): the fan-out turns newly numbered
  * events into deliveries (one instance at a time, advisory lock), the dispatcher claims due deliveries
  * with FOR UPDATE SKIP LOCKED (so instances share the work and an event goes to an endpoint once between
- * them) and makes one attempt each. Woken by `wake()` (the sequencer numbered events, a NOTIFY from another
- * instance, an attempt finished) and every `pollIntervalMs`. A failure (the database away) waits for the
+ * them) and makes one attempt each. Woken by `wake()` (this instance's sequencer numbered events, an attempt
+ * finished) and every `pollIntervalMs` (how other instances' new work and redeliveries are found). A failure (the database away) waits for the
  * next wake; claimed deliveries whose outcome could not be recorded are due again when their lease ends.
  */
 export function startWebhookDelivery(
@@ -100,14 +100,10 @@ export function startWebhookDelivery(
 
   const tick = async () => {
     try {
-      let created = 0;
       for (;;) {
         const round = await store.fanOut(FAN_OUT_BATCH);
-        created += round.created;
         if (round.considered < FAN_OUT_BATCH || stopped) break;
       }
-      // The other instances' dispatchers share the new work.
-      if (created > 0) await store.notifyDue();
       while (!stopped) {
         const free = options.concurrency - inFlight.size;
         if (free <= 0) break;

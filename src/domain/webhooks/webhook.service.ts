@@ -130,7 +130,6 @@ export class WebhookService {
     if (outcome === 'endpoint_not_found') throw webhookEndpointNotFound();
     if (outcome === 'event_not_found') throw eventNotFound();
     if (outcome === 'endpoint_disabled') throw webhookEndpointDisabled();
-    await this.webhooks.notifyDue();
   }
 
   private async checkUrl(url: string): Promise<void> {

@@ -125,8 +125,6 @@ export interface WebhookStore {
   claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt and its consequences for the delivery and the endpoint, in one statement. */
   complete(outcome: AttemptOutcome): Promise<void>;
-  /** Wakes every instance's dispatcher (NOTIFY). */
-  notifyDue(): Promise<void>;
 }
 
 export const WEBHOOK_LIMITS = { url: 2048, eventTypes: 50, attemptsPage: 100 } as const;
