@@ -17,6 +17,7 @@ import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
 import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
+import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
@@ -36,7 +37,7 @@ export interface RunningService {
   databaseUrl: string;
   /** Base URL of the separate metrics listener, when METRICS_PORT is set. */
   metricsUrl: string | undefined;
-  /** Graceful stop: refuse new connections, finish in-flight requests, close the pool, stop the embedded database. */
+  /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
 
@@ -103,6 +104,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     const outbox = startEventOutbox(stores.events, { ...config.events, onSequenced: webhooks.wake }, logger);
     cleanups.push(outbox.stop);
 
+    const drain = createDrain(config.shutdownDrainMs, logger);
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());
     const { app, close: closeSurfaces } = await createHttpApp({
@@ -117,7 +119,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma),
+      checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
     });
@@ -135,7 +137,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? 'main port' }, 'service listening');
     let stopping: Promise<void> | undefined;
-    return { url: `http://${host}:${port}`, port, databaseUrl, metricsUrl, stop: () => (stopping ??= stopAll()) };
+    return { url: `http://${host}:${port}`, port, databaseUrl, metricsUrl, stop: () => (stopping ??= drain.drain().then(stopAll)) };
   } catch (error) {
     await stopAll();
     throw error;

@@ -32,6 +32,8 @@ export interface Config {
   metrics: MetricsConfig;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served, before the graceful stop (SHUTDOWN_DRAIN_MS). */
+  shutdownDrainMs: number;
   /** How long an idle keep-alive connection stays open: longer than the load balancer's idle timeout. */
   keepAliveTimeoutMs: number;
   runMigrationsOnStart: boolean;
@@ -202,6 +204,7 @@ const envSchema = z.object({
     .optional(),
   BODY_LIMIT: byteSize.default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
+  SHUTDOWN_DRAIN_MS: integer('SHUTDOWN_DRAIN_MS', 0, 120_000).default(0),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 120_000).default(65_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
@@ -373,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? raw.HOST, token: raw.METRICS_TOKEN },
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS,
     keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
     oidc,
