@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       `  GraphQL              ${fleet.url}/sandbox/graphql`,
       `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl}metrics)`,
       ...fleet.instances.map((instance) => `  instance ${instance.name}        http://${instance.address}`),
+      `  PostgreSQL           ${new URL(fleet.databaseUrl).host} (HAProxy: the primary, the replica after a failover; the instances' DATABASE_URL)`,
       `  PostgreSQL primary   127.0.0.1:${fleet.primary.port} (read-write)`,
       `  PostgreSQL replica   127.0.0.1:${fleet.replica.port} (streaming, hot standby)`,
       `  Redis                ${fleet.redisUrl}`,

@@ -63,7 +63,7 @@ export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy
  * HAProxy on deploy/haproxy/haproxy.cfg. For other than three instances, a copy with one `server` line per
  * instance is written beside the logs; the file's other lines are used as they are.
  */
-export async function startHaproxy(options: { port: number; statsPort: number; instances: string[]; workDir: string }): Promise<Daemon & { statsSocket: string; configFile: string }> {
+export async function startHaproxy(options: { port: number; statsPort: number; postgresPort: number; primary: string; replica: string; instances: string[]; workDir: string }): Promise<Daemon & { statsSocket: string; configFile: string }> {
   const template = readFileSync(HAPROXY_CONFIG, 'utf8');
   const serverLine = /^\s*server app1 .*$/m.exec(template)![0];
   const servers = options.instances.map((_, i) => serverLine.replace('app1', `app${i + 1}`).replace('CAS_INSTANCE_1', `CAS_INSTANCE_${i + 1}`)).join('\n');
@@ -74,9 +74,12 @@ export async function startHaproxy(options: { port: number; statsPort: number; i
     HAPROXY_BIND: `127.0.0.1:${options.port}`,
     HAPROXY_STATS_BIND: `127.0.0.1:${options.statsPort}`,
     HAPROXY_STATS_SOCKET: statsSocket,
+    HAPROXY_POSTGRES_BIND: `127.0.0.1:${options.postgresPort}`,
+    PG_PRIMARY: options.primary,
+    PG_REPLICA: options.replica,
     ...Object.fromEntries(options.instances.map((address, i) => [`CAS_INSTANCE_${i + 1}`, address])),
   };
-  const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], { logDir: options.workDir, env, readyPort: options.port });
+  const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], { logDir: options.workDir, env, readyPort: options.postgresPort });
   return { ...daemon, statsSocket, configFile };
 }
 
@@ -93,8 +96,8 @@ export function haproxyCommand(statsSocket: string, command: string): Promise<st
 }
 
 /** Each server's operational state as HAProxy sees it: 2 is UP, 0 is DOWN (`show servers state`). */
-export async function serverStates(statsSocket: string): Promise<Record<string, { up: boolean; admin: number }>> {
-  const text = await haproxyCommand(statsSocket, 'show servers state service');
+export async function serverStates(statsSocket: string, backend = 'service'): Promise<Record<string, { up: boolean; admin: number }>> {
+  const text = await haproxyCommand(statsSocket, `show servers state ${backend}`);
   const states: Record<string, { up: boolean; admin: number }> = {};
   for (const line of text.split('\n')) {
     const fields = line.trim().split(/\s+/);

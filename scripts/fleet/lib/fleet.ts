@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../../src/db/embedded-postgres.js';
 import { ROOT } from '../../reliability/lib/results.js';
@@ -11,7 +11,7 @@ import { type PostgresServer, setSynchronous, startPrimary, startStandby } from 
 /**
  * The deployment a bank runs, on one machine: N stateless instances of the service behind HAProxy, one
  * PostgreSQL primary with a streaming replica, and Redis for the limits the instances share. What
- * `npm run fleet` starts, and what the fleet proofs (scripts/fleet/proofs) drive and break.
+ * `npm run fleet` starts, and what the fleet proofs (scripts/reliability/fleet.ts) drive and break.
  */
 
 export interface FleetOptions {
@@ -43,6 +43,8 @@ export interface Fleet {
   primary: PostgresServer;
   replica: PostgresServer;
   redisUrl: string;
+  /** PostgreSQL through HAProxy: the primary, or after a failover the promoted replica. */
+  databaseUrl: string;
   haproxy: Daemon & { statsSocket: string; configFile: string };
   instances: Instance[];
   /** Settings every instance runs with (secrets included). */
@@ -66,6 +68,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { log } = options;
   ensureDebianPackages(log);
   mkdirSync(options.dir, { recursive: true });
+  // PostgreSQL runs as its own user, which must be able to reach its directory inside this one.
+  chmodSync(options.dir, 0o711);
   const logDir = path.join(options.dir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const stops: { name: string; run: () => Promise<void> }[] = [];
@@ -95,26 +99,44 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     started('Redis', () => redis.stop());
     const redisUrl = `redis://127.0.0.1:${redisPort}/0`;
 
+    const instances: Instance[] = [];
+    for (let i = 0; i < options.instances; i++) {
+      const port = await freePort();
+      instances.push({ name: `app${i + 1}`, port, address: `127.0.0.1:${port}` });
+    }
+    const port = options.port === 0 ? await freePort() : options.port;
+    const statsPort = await freePort();
+    const postgresPort = await freePort();
+    const haproxy = await startHaproxy({
+      port,
+      statsPort,
+      postgresPort,
+      primary: `127.0.0.1:${primary.port}`,
+      replica: `127.0.0.1:${replica.port}`,
+      instances: instances.map((instance) => instance.address),
+      workDir: logDir,
+    });
+    started('HAProxy', () => haproxy.stop());
+    // The instances reach PostgreSQL through HAProxy, so a failover needs no change on their side.
+    const databaseUrl = Object.assign(new URL(primary.url), { port: String(postgresPort) }).toString();
+
     const secrets = fleetSecrets(options.dir);
     const instanceEnv: Record<string, string> = {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      DATABASE_URL: primary.url,
+      DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       // Migrations run once, before the instances, as a deployment's migration job does.
       MIGRATE_ON_START: 'false',
+      // Longer than HAProxy's health checks need to take a draining instance out (2 × 500 ms).
+      SHUTDOWN_DRAIN_MS: '1500',
       ...secrets,
       ...options.instanceEnv,
     };
     log('applying migrations (npm run db:migrate, once for the fleet)');
     execFileSync(process.execPath, ['dist/db/migrate-cli.js'], { cwd: ROOT, env: { ...process.env, ...instanceEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
 
-    const instances: Instance[] = [];
-    for (let i = 0; i < options.instances; i++) {
-      const port = await freePort();
-      instances.push({ name: `app${i + 1}`, port, address: `127.0.0.1:${port}` });
-    }
     const startInstance = async (index: number) => {
       const instance = instances[index]!;
       instance.process = await startServiceProcess({ name: instance.name, port: instance.port, env: instanceEnv, defaults: {}, logDir });
@@ -124,11 +146,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await Promise.all(instances.map((_, i) => startInstance(i)));
     options.signal?.throwIfAborted();
     log(`${instances.length} instances: ${instances.map((instance) => instance.address).join(', ')}`);
-
-    const port = options.port === 0 ? await freePort() : options.port;
-    const statsPort = await freePort();
-    const haproxy = await startHaproxy({ port, statsPort, instances: instances.map((instance) => instance.address), workDir: logDir });
-    started('HAProxy', () => haproxy.stop());
     return {
       url: `http://127.0.0.1:${port}`,
       statsUrl: `http://127.0.0.1:${statsPort}/`,
@@ -136,6 +153,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       primary,
       replica,
       redisUrl,
+      databaseUrl,
       haproxy,
       instances,
       instanceEnv,

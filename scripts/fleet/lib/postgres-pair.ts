@@ -146,7 +146,7 @@ export async function startStandby(dir: string, primary: PostgresServer, port: n
     await pgCommand('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', REPLICATION_ROLE, '-D', dataDir, '-R', '-X', 'stream', '-C', '-S', slot, '--checkpoint=fast'], {
       PGPASSWORD: creds.replicationPassword,
     });
-    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# The fleet's standby settings: deploy/postgres/standby.conf\ninclude '${path.join(DEPLOY_POSTGRES, 'standby.conf')}'\n`);
+    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# The fleet's standby settings: deploy/postgres/standby.conf\ninclude '${path.join(DEPLOY_POSTGRES, 'standby.conf')}'\n# The name the primary knows it by (synchronous_standby_names, pg_stat_replication): the walreceiver's application_name.\ncluster_name = '${name}'\n`);
     // -R wrote primary_conninfo with the password into postgresql.auto.conf, readable by the server user only.
   }
   await standby.start();
