@@ -14,6 +14,7 @@ import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
+import { startReadReplica } from './db/replica/read-replica.js';
 import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
@@ -62,17 +63,17 @@ export async function startService(config: Config, logger: Logger, options: Star
   try {
     const { url: databaseUrl, supervisor } = await resolveDatabase(config, logger, cleanups, options.onDatabaseLost);
     const metrics = new ServiceMetrics();
-    const pool = createPool({
-      connectionString: databaseUrl,
+    const poolOptions = {
       max: config.databasePoolSize,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
-      onQuery: (durationMs, statementName) => {
+      onQuery: (durationMs: number, statementName: string | undefined) => {
         metrics.observeQuery(durationMs);
         options.onQuery?.(durationMs, statementName);
       },
-      onError: (error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
-    });
+      onError: (error: Error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
+    };
+    const pool = createPool({ connectionString: databaseUrl, ...poolOptions });
     cleanups.push(() => pool.end());
     metrics.watchPool(pool);
 
@@ -85,10 +86,13 @@ export async function startService(config: Config, logger: Logger, options: Star
     const prisma = createPrismaClient(pool);
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
-    const stores = createStores(prisma, {
+    const storeOptions = {
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
       idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
-    });
+    };
+    const replica = config.databaseReplica && (await startReadReplica({ config: config.databaseReplica, pool: poolOptions, primary: prisma, logger, registry: metrics.registry }));
+    if (replica) cleanups.push(replica.stop);
+    const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
     const services = createDomainServices({
       stores,
@@ -122,6 +126,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
+      ...(replica && { readConsistency: replica.router }),
     });
     cleanups.push(closeSurfaces);
 

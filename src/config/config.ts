@@ -22,6 +22,8 @@ export interface Config {
   databasePoolSize: number;
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /** A streaming replica for the reads that tolerate lag (docs/decisions.md, "Read replicas"); undefined: every read on the primary. */
+  databaseReplica: ReplicaConfig | undefined;
   /** Static full-access bearer tokens; undefined in development means "generate one". */
   apiTokens: string[] | undefined;
   environments: string[];
@@ -55,6 +57,18 @@ export interface Config {
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
   trustProxyHops: number;
 }
+
+export interface ReplicaConfig {
+  url: string;
+  /** How long a read presenting a consistency token may wait for the replica to replay it before the primary answers it. */
+  maxWaitMs: number;
+  /** Past this much lag the replica answers no read at all. */
+  maxLagMs: number;
+  /** How often the replica's health, position and lag are checked (and how soon a recovered replica is used again). */
+  checkIntervalMs: number;
+}
+
+export const REPLICA_DEFAULTS = { maxWaitMs: 150, maxLagMs: 10_000, checkIntervalMs: 1000 } as const;
 
 export interface WebhooksConfig {
   /** Deliver to private, loopback and link-local addresses too: tests only, refused in production. */
@@ -177,6 +191,14 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: integer('DATABASE_POOL_SIZE', 1, 200).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000).default(2000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000).default(5000),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_REPLICA_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_REPLICA_MAX_WAIT_MS: integer('DATABASE_REPLICA_MAX_WAIT_MS', 0, 10_000).optional(),
+  DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 100, 86_400_000).optional(),
+  DATABASE_REPLICA_CHECK_INTERVAL_MS: integer('DATABASE_REPLICA_CHECK_INTERVAL_MS', 50, 60_000).optional(),
   API_TOKENS: z
     .string()
     .transform(commaList)
@@ -324,6 +346,21 @@ function parsePiiConfig(raw: RawPiiSettings, problems: string[]): PiiConfig {
   return { keys, activeKeyId, blindIndexKey };
 }
 
+type ReplicaSettings = Pick<
+  z.infer<typeof envSchema>,
+  'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_REPLICA_MAX_WAIT_MS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'
+>;
+
+function replicaProblems(raw: ReplicaSettings, problems: string[]): void {
+  if (raw.DATABASE_REPLICA_URL === undefined) {
+    const orphans = (['DATABASE_REPLICA_MAX_WAIT_MS', 'DATABASE_REPLICA_MAX_LAG_MS', 'DATABASE_REPLICA_CHECK_INTERVAL_MS'] as const).filter((name) => raw[name] !== undefined);
+    for (const name of orphans) problems.push(`${name} applies only to a read replica, but DATABASE_REPLICA_URL is not set`);
+    return;
+  }
+  if (raw.DATABASE_URL === undefined) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary it replicates): the embedded PostgreSQL has no replica');
+  else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL) problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
+}
+
 /** Reads and validates the configuration; throws ConfigError listing every bad value at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most deployment tools.
@@ -354,6 +391,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
   }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
+  if (parsed.success) replicaProblems(parsed.data, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
 
@@ -368,6 +406,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: raw.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseReplica:
+      raw.DATABASE_REPLICA_URL === undefined
+        ? undefined
+        : {
+            url: raw.DATABASE_REPLICA_URL,
+            maxWaitMs: raw.DATABASE_REPLICA_MAX_WAIT_MS ?? REPLICA_DEFAULTS.maxWaitMs,
+            maxLagMs: raw.DATABASE_REPLICA_MAX_LAG_MS ?? REPLICA_DEFAULTS.maxLagMs,
+            checkIntervalMs: raw.DATABASE_REPLICA_CHECK_INTERVAL_MS ?? REPLICA_DEFAULTS.checkIntervalMs,
+          },
     apiTokens: raw.API_TOKENS,
     environments: [...new Set(raw.ENVIRONMENTS)],
     pii,

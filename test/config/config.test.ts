@@ -77,6 +77,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '15000' }).embeddedPostgresRestartTimeoutMs).toBe(15_000);
   });
 
+  it('reads the read replica settings, with their defaults', () => {
+    const primary = 'postgresql://u:p@db:5432/cas';
+    const replica = 'postgresql://u:p@db-replica:5432/cas';
+    expect(loadConfig({ DATABASE_URL: primary }).databaseReplica).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica }).databaseReplica).toEqual({ url: replica, maxWaitMs: 150, maxLagMs: 10_000, checkIntervalMs: 1000 });
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, DATABASE_REPLICA_MAX_WAIT_MS: '0', DATABASE_REPLICA_MAX_LAG_MS: '2000', DATABASE_REPLICA_CHECK_INTERVAL_MS: '250' })
+        .databaseReplica,
+    ).toEqual({ url: replica, maxWaitMs: 0, maxLagMs: 2000, checkIntervalMs: 250 });
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({ port: 3000, databaseUrl: undefined, apiTokens: undefined });
   });
@@ -103,6 +114,21 @@ describe('loadConfig', () => {
       { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '5000', DATABASE_URL: 'postgresql://u:p@db:5432/cas' },
       /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set/,
     ],
+    ['DATABASE_REPLICA_URL', { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'db-replica:5432' }, /DATABASE_REPLICA_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    ['DATABASE_REPLICA_URL', { DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas' }, /DATABASE_REPLICA_URL needs DATABASE_URL/],
+    [
+      'DATABASE_REPLICA_URL',
+      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db:5432/cas' },
+      /DATABASE_REPLICA_URL must name the replica, not the primary/,
+    ],
+    ['DATABASE_REPLICA_MAX_WAIT_MS', { DATABASE_REPLICA_MAX_WAIT_MS: '100' }, /DATABASE_REPLICA_MAX_WAIT_MS applies only to a read replica, but DATABASE_REPLICA_URL is not set/],
+    [
+      'DATABASE_REPLICA_MAX_WAIT_MS',
+      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas', DATABASE_REPLICA_MAX_WAIT_MS: '20000' },
+      /DATABASE_REPLICA_MAX_WAIT_MS must be between 0 and 10000/,
+    ],
+    ['DATABASE_REPLICA_MAX_LAG_MS', { DATABASE_REPLICA_MAX_LAG_MS: '5000' }, /DATABASE_REPLICA_MAX_LAG_MS applies only to a read replica/],
+    ['DATABASE_REPLICA_CHECK_INTERVAL_MS', { DATABASE_REPLICA_CHECK_INTERVAL_MS: '10' }, /DATABASE_REPLICA_CHECK_INTERVAL_MS must be between 50 and 60000/],
   ])('names %s when its value is bad', (variable, env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
