@@ -126,6 +126,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
+      // Reads that tolerate lag go to the replica; a write's Consistency-Token brings read-your-writes.
+      DATABASE_REPLICA_URL: replica.url,
       REDIS_URL: redisUrl,
       // Migrations run once, before the instances, as a deployment's migration job does.
       MIGRATE_ON_START: 'false',
