@@ -23,7 +23,7 @@ import { createRateLimits } from './http/rate-limit.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
-import { createUrlGuard } from './jobs/webhook-http.js';
+import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -98,7 +98,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       stores,
       protector: cipher,
       idempotencyTtlHours: config.idempotencyTtlHours,
-      webhooks: { urlGuard: createUrlGuard(config.webhooks.allowPrivateNetworks), secretOverlapMs: config.webhooks.secretOverlapMs },
+      webhooks: webhookServiceOptions(config.webhooks),
     });
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);

@@ -4,7 +4,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { forbiddenAddressReason } from '../domain/webhooks/addresses.js';
+import type { WebhooksConfig } from '../config/config.js';
 import type { WebhookUrlGuard } from '../domain/webhooks/webhook.js';
+import type { WebhookServiceOptions } from '../domain/webhooks/webhook.service.js';
 
 /**
  * The outbound side of webhooks: the SSRF guard, Standard Webhooks signatures, and one bounded POST.
@@ -65,6 +67,12 @@ export function createUrlGuard(allowPrivateNetworks: boolean): WebhookUrlGuard {
     },
   };
 }
+
+/** How the service and the operator CLI build the WebhookService: the same guard, the same rotation overlap. */
+export const webhookServiceOptions = (config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs'>): WebhookServiceOptions => ({
+  urlGuard: createUrlGuard(config.allowPrivateNetworks),
+  secretOverlapMs: config.secretOverlapMs,
+});
 
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded part of the `whsec_`
