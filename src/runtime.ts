@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres-supervisor.js';
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
+import { readOutboxBacklog } from './db/outbox-backlog.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
 import { startReadReplica } from './db/replica/read-replica.js';
@@ -103,10 +104,11 @@ export async function startService(config: Config, logger: Logger, options: Star
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
-    const webhooks = startWebhookDelivery(stores.webhooks, cipher, config.webhooks, logger);
+    const webhooks = startWebhookDelivery(stores.webhooks, cipher, { ...config.webhooks, onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) }, logger);
     cleanups.push(webhooks.stop);
     const outbox = startEventOutbox(stores.events, { ...config.events, onSequenced: webhooks.wake }, logger);
     cleanups.push(outbox.stop);
+    metrics.watchOutbox(() => readOutboxBacklog(prisma));
 
     const drain = createDrain(config.shutdownDrainMs, logger);
     const rateLimits = createRateLimits(config.rateLimit, logger);
