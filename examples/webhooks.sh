@@ -11,8 +11,13 @@ DATA_DIR=${DATA_DIR:-.data}
 TOKEN=${TOKEN:-$(cat "$DATA_DIR/dev-api-token" 2>/dev/null || true)}
 ENVIRONMENT=${ENVIRONMENT:-sandbox}
 RECEIVER_PORT=${RECEIVER_PORT:-4000}
-# How to run the CLI (the suite runs the source with tsx instead of building).
-read -r -a WEBHOOK_CLI <<< "${WEBHOOK_CLI:-npm run --silent webhook --}"
+# How to run the CLI: by default built once here, then `node dist/cli/webhook.js` (what `npm run webhook --`
+# runs after its build); the suite runs the source with tsx instead.
+if [ -z "${WEBHOOK_CLI:-}" ]; then
+  npm run --silent build >&2
+  WEBHOOK_CLI="node dist/cli/webhook.js"
+fi
+read -r -a WEBHOOK_CLI <<< "$WEBHOOK_CLI"
 # The CLI checks the URL as the service does at registration: it must accept 127.0.0.1 as well.
 export WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true
 
