@@ -14,6 +14,7 @@ import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
+import { readSessionSettings } from './db/session-settings.js';
 import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
@@ -81,7 +82,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
     }
 
-    const prisma = createPrismaClient(pool);
+    const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const stores = createStores(prisma, {
@@ -117,7 +118,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma),
+      checkReadiness: supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
     });
@@ -182,14 +183,16 @@ function developmentToken(config: Config): string {
   return token;
 }
 
-function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
+function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Readiness> {
   const expected = readMigrations().map((m) => m.name);
   let migrated = false;
+  const timeZone = sessionTimeZoneCheck(prisma, logger);
   return async () => {
-    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending' };
+    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending', timeZone: timeZone.state() };
     try {
       await prisma.$queryRaw`SELECT 1`;
       checks.database = 'ok';
+      checks.timeZone = await timeZone.check();
       if (!migrated) {
         // _prisma_migrations is Prisma's own bookkeeping, not a model: raw SQL.
         const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
@@ -202,7 +205,38 @@ function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
       if (checks.database === 'pending') checks.database = 'failed';
       if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';
     }
-    return { ready: checks.database === 'ok' && checks.migrations === 'ok', checks };
+    return { ready: checks.database === 'ok' && checks.migrations === 'ok' && checks.timeZone === 'ok', checks };
+  };
+}
+
+/**
+ * Readiness waits until the sessions are known to be in UTC (src/db/session-settings.ts); checked until it
+ * passes once, then cached. A wrong zone or a missing statement timeout is logged once, with the fix.
+ */
+function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
+  let state: 'ok' | 'failed' | 'pending' = 'pending';
+  let reported = false;
+  return {
+    state: () => state,
+    async check(): Promise<'ok' | 'failed'> {
+      if (state === 'ok') return state;
+      const settings = await readSessionSettings(prisma);
+      state = settings.utc ? 'ok' : 'failed';
+      if (!reported) {
+        reported = true;
+        const fix = 'Behind a connection pooler the service\'s startup settings do not arrive: set them on the role, e.g. ALTER ROLE <service role> SET';
+        if (!settings.utc) {
+          logger.error(
+            { timeZone: settings.timeZone },
+            `the database sessions' TimeZone is not UTC, so timestamps the service writes would be shifted; not ready until it is. ${fix} timezone = 'UTC'`,
+          );
+        }
+        if (settings.statementTimeout === '0') {
+          logger.warn(`the database sessions have no statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS did not arrive). ${fix} statement_timeout = '5s'`);
+        }
+      }
+      return state;
+    },
   };
 }
 

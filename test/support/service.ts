@@ -64,18 +64,23 @@ export const TEST_PII_ENV = {
   PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
 };
 
+export interface TestServiceOptions {
+  /** How the service reaches its fresh database, e.g. through a connection pooler; the database's own URL by default. */
+  databaseUrl?: (database: TestDatabase) => string | Promise<string>;
+}
+
 /**
  * The whole service on a fresh database, listening on a free port, as `npm start` builds it.
  * Log lines are captured (and appended to test-output/logs for the suite-wide sensitive-data scan).
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   const database = await createTestDatabase();
   const token = `test_${randomBytes(18).toString('base64url')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
-    DATABASE_URL: database.url,
+    DATABASE_URL: (await options.databaseUrl?.(database)) ?? database.url,
     API_TOKENS: token,
     ENVIRONMENTS: 'sandbox,production-like',
     LOG_LEVEL: 'info',
