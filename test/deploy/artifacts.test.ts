@@ -425,7 +425,7 @@ describe('deploy/haproxy.cfg', () => {
         const deadline = Date.now() + 10_000;
         let states = '';
         while (Date.now() < deadline) {
-          states = await adminCommand(env.CAS_HAPROXY_SOCKET, 'show stat');
+          states = await adminCommand(env.CAS_HAPROXY_SOCKET!, 'show stat');
           if (/^cas,cas2,.*DOWN/m.test(states) && /^cas,cas3,.*DOWN/m.test(states)) break;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }

@@ -33,6 +33,7 @@ describe('configuration documentation', () => {
       databasePoolSize: 10,
       databaseConnectTimeoutMs: 2000,
       databaseStatementTimeoutMs: 5000,
+      databasePreparedStatements: true,
       environments: ['sandbox'],
       logLevel: 'info',
       logPretty: true,
