@@ -40,13 +40,16 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
    * The service on a fresh database, reached through pgbouncer; the database carries the session settings
    * the pooler drops from the service's connection start (as an operator sets them on the service role).
    */
-  async function serviceThroughPgbouncer(env: Record<string, string>, sessionSettings: Record<string, string> = { timezone: 'UTC', statement_timeout: '5s' }) {
+  async function serviceThroughPgbouncer(
+    env: Record<string, string>,
+    { sessionSettings = { timezone: 'UTC', statement_timeout: '5s' }, urlParameters = '' }: { sessionSettings?: Record<string, string>; urlParameters?: string } = {},
+  ) {
     const service = await startTestService(
       { MIGRATE_ON_START: 'false', DATABASE_POOL_SIZE: '10', EVENT_SEQUENCER_INTERVAL_MS: '20', ...env },
       {
         databaseUrl: async (database: TestDatabase) => {
           for (const [name, value] of Object.entries(sessionSettings)) await database.pool.query(`ALTER DATABASE ${database.name} SET ${name} = '${value}'`);
-          return bouncer.urlFor(database.url);
+          return `${bouncer.urlFor(database.url)}${urlParameters}`;
         },
       },
     );
@@ -62,7 +65,8 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
 
   it('with named statements off: REST writes and reads, a transfer, an idempotent replay, GraphQL and the event sequencer all work', async () => {
     const statsBefore = await transactionsThroughPgbouncer();
-    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' });
+    // Prisma's URL flag too: it means the same, and the pg driver must accept a URL that carries it.
+    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' }, { urlParameters: '?pgbouncer=true' });
 
     const ready = await service.call('GET', '/readyz');
     expect(ready.status, ready.text).toBe(200);
@@ -118,7 +122,7 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
   });
 
   it('not ready while the sessions are not in UTC (the pooler dropped the TimeZone the service asks for), and says why', async () => {
-    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' }, { timezone: 'America/New_York' });
+    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' }, { sessionSettings: { timezone: 'America/New_York' } });
     const ready = await service.call('GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.json.checks).toMatchObject({ database: 'ok', timeZone: 'failed' });
