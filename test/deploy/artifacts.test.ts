@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -384,8 +384,11 @@ describe('deploy/haproxy.cfg', () => {
 
   describe.skipIf(!installed)('with a real HAProxy', () => {
     let service: TestService | undefined;
+    let haproxy: ChildProcess | undefined;
     const work = mkdtempSync(path.join(os.tmpdir(), 'cas-haproxy-'));
     afterAll(async () => {
+      // Also when a test timed out before its own clean-up ran.
+      if (haproxy && haproxy.exitCode === null && haproxy.signalCode === null) haproxy.kill('SIGKILL');
       await service?.stop();
       rmSync(work, { recursive: true, force: true });
     });
@@ -409,9 +412,9 @@ describe('deploy/haproxy.cfg', () => {
       service = await startTestService();
       const [listen, stats, down2, down3] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
       const env = fleetEnvironment(listen, [service.port, down2, down3], stats);
-      const haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', 'deploy/haproxy.cfg'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', 'deploy/haproxy.cfg'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
       let output = '';
-      haproxy.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      haproxy.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       try {
         await waitForPort(listen, () => output);
         // The checks on /readyz find the instance up and the two closed ports down (bounded wait).
@@ -453,8 +456,9 @@ describe('deploy/haproxy.cfg', () => {
           .reduce((sum, line) => sum + Number(line.split(',')[16]), 0);
         expect(redispatched).toBeGreaterThan(0);
       } finally {
-        haproxy.kill('SIGTERM');
-        await new Promise((resolve) => haproxy.once('exit', resolve));
+        const running = haproxy;
+        running.kill('SIGTERM');
+        await new Promise((resolve) => running.once('exit', resolve));
       }
     });
 
