@@ -16,6 +16,7 @@ import { readOutboxBacklog } from './db/outbox-backlog.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
 import { startReadReplica } from './db/replica/read-replica.js';
+import { readSessionSettings } from './db/session-settings.js';
 import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
@@ -84,14 +85,14 @@ export async function startService(config: Config, logger: Logger, options: Star
       if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
     }
 
-    const prisma = createPrismaClient(pool);
+    const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const storeOptions = {
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
       idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
     };
-    const replica = config.databaseReplica && (await startReadReplica({ config: config.databaseReplica, pool: poolOptions, primary: prisma, logger, registry: metrics.registry }));
+    const replica = config.databaseReplica && (await startReadReplica({ config: config.databaseReplica, pool: poolOptions, primary: prisma, namedStatements: config.databasePreparedStatements, logger, registry: metrics.registry }));
     if (replica) cleanups.push(replica.stop);
     const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
@@ -125,7 +126,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma)),
+      checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
       ...(replica && { readConsistency: replica.router }),
@@ -191,14 +192,16 @@ function developmentToken(config: Config): string {
   return token;
 }
 
-function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
+function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Readiness> {
   const expected = readMigrations().map((m) => m.name);
   let migrated = false;
+  const timeZone = sessionTimeZoneCheck(prisma, logger);
   return async () => {
-    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending' };
+    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending', timeZone: timeZone.state() };
     try {
       await prisma.$queryRaw`SELECT 1`;
       checks.database = 'ok';
+      checks.timeZone = await timeZone.check();
       if (!migrated) {
         // _prisma_migrations is Prisma's own bookkeeping, not a model: raw SQL.
         const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
@@ -211,7 +214,38 @@ function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
       if (checks.database === 'pending') checks.database = 'failed';
       if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';
     }
-    return { ready: checks.database === 'ok' && checks.migrations === 'ok', checks };
+    return { ready: checks.database === 'ok' && checks.migrations === 'ok' && checks.timeZone === 'ok', checks };
+  };
+}
+
+/**
+ * Readiness waits until the sessions are known to be in UTC (src/db/session-settings.ts); checked until it
+ * passes once, then cached. A wrong zone or a missing statement timeout is logged once, with the fix.
+ */
+function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
+  let state: 'ok' | 'failed' | 'pending' = 'pending';
+  let reported = false;
+  return {
+    state: () => state,
+    async check(): Promise<'ok' | 'failed'> {
+      if (state === 'ok') return state;
+      const settings = await readSessionSettings(prisma);
+      state = settings.utc ? 'ok' : 'failed';
+      if (!reported) {
+        reported = true;
+        const fix = 'Behind a connection pooler the service\'s startup settings do not arrive: set them on the role, e.g. ALTER ROLE <service role> SET';
+        if (!settings.utc) {
+          logger.error(
+            { timeZone: settings.timeZone },
+            `the database sessions' TimeZone is not UTC, so timestamps the service writes would be shifted; not ready until it is. ${fix} timezone = 'UTC'`,
+          );
+        }
+        if (settings.statementTimeout === '0') {
+          logger.warn(`the database sessions have no statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS did not arrive). ${fix} statement_timeout = '5s'`);
+        }
+      }
+      return state;
+    },
   };
 }
 

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       `Fleet ready (${instances} instances, ${values.synchronous ? 'synchronous' : 'asynchronous'} replication):`,
       `  API through HAProxy  ${fleet.url}   e.g. curl -H 'Authorization: Bearer ${fleet.token}' ${fleet.url}/sandbox/customer/…`,
       `  GraphQL              ${fleet.url}/sandbox/graphql`,
-      `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl}metrics)`,
+      `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl.replace(/stats$/, "metrics")})`,
       ...fleet.instances.map((instance) => `  instance ${instance.name}        http://${instance.address}`),
       `  PostgreSQL           ${new URL(fleet.databaseUrl).host} (HAProxy: the primary, the replica after a failover; the instances' DATABASE_URL)`,
       `  PostgreSQL primary   127.0.0.1:${fleet.primary.port} (read-write)`,

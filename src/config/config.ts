@@ -24,6 +24,12 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** A streaming replica for the reads that tolerate lag (docs/decisions.md, "Read replicas"); undefined: every read on the primary. */
   databaseReplica: ReplicaConfig | undefined;
+  /**
+   * Named prepared statements (src/db/sql.ts). False when DATABASE_URL goes through a connection pooler in
+   * transaction mode that cannot keep them (pgbouncer before 1.21): DATABASE_PREPARED_STATEMENTS=false, or
+   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
+   */
+  databasePreparedStatements: boolean;
   /** Static full-access bearer tokens; undefined in development means "generate one". */
   apiTokens: string[] | undefined;
   environments: string[];
@@ -199,6 +205,7 @@ const envSchema = z.object({
   DATABASE_REPLICA_MAX_WAIT_MS: integer('DATABASE_REPLICA_MAX_WAIT_MS', 0, 10_000).optional(),
   DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 100, 86_400_000).optional(),
   DATABASE_REPLICA_CHECK_INTERVAL_MS: integer('DATABASE_REPLICA_CHECK_INTERVAL_MS', 50, 60_000).optional(),
+  DATABASE_PREPARED_STATEMENTS: booleanFlag('DATABASE_PREPARED_STATEMENTS').optional(),
   API_TOKENS: z
     .string()
     .transform(commaList)
@@ -361,8 +368,36 @@ function replicaProblems(raw: ReplicaSettings, problems: string[]): void {
   else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL) problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
 }
 
+/**
+ * Prisma's own flag for "this URL is a pgbouncer in transaction mode" (`?pgbouncer=true`): Prisma users put
+ * it in their URLs, and the pg driver would ignore it silently, so it is honoured here rather than left a trap.
+ */
+function pgbouncerFlag(databaseUrl: string | undefined, problems: string[]): boolean | undefined {
+  if (databaseUrl === undefined) return undefined;
+  let value: string | null;
+  try {
+    value = new URL(databaseUrl).searchParams.get('pgbouncer');
+  } catch {
+    return undefined; // not a URL: the schema's check reports it
+  }
+  if (value === null) return undefined;
+  if (value !== 'true' && value !== 'false') {
+    problems.push('DATABASE_URL: its pgbouncer parameter must be true or false');
+    return undefined;
+  }
+  return value === 'true';
+}
+
+export interface LoadConfigOptions {
+  /**
+   * For `npm run db:migrate`, which reaches only the database: production's tokens and keys are not
+   * required (a migration job should not hold them), and MIGRATE_ON_START does not apply.
+   */
+  databaseOnly?: boolean;
+}
+
 /** Reads and validates the configuration; throws ConfigError listing every bad value at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): Config {
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
@@ -376,7 +411,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (oidc && apiTokens?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
     problems.push('API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs');
   }
-  if (present.NODE_ENV === 'production') {
+  const behindPgbouncer = pgbouncerFlag(parsed.success ? parsed.data.DATABASE_URL : undefined, problems);
+  const preparedStatements = parsed.success ? (parsed.data.DATABASE_PREPARED_STATEMENTS ?? behindPgbouncer !== true) : true;
+  if (behindPgbouncer === true && parsed.success && parsed.data.DATABASE_PREPARED_STATEMENTS === true) {
+    problems.push('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true (a pooler in transaction mode, where named prepared statements fail): remove one of them');
+  }
+  if (!preparedStatements && parsed.success && parsed.data.MIGRATE_ON_START && !options.databaseOnly) {
+    problems.push(
+      'MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler (DATABASE_PREPARED_STATEMENTS=false or pgbouncer=true): ' +
+        'migrations hold a session advisory lock and session settings, which such a pooler hands on to other clients. ' +
+        'Run npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly.',
+    );
+  }
+  if (present.NODE_ENV === 'production' && !options.databaseOnly) {
     if (present.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
     if (parsed.success && parsed.data.WEBHOOKS_ALLOW_PRIVATE_NETWORKS) {
@@ -415,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             maxLagMs: raw.DATABASE_REPLICA_MAX_LAG_MS ?? REPLICA_DEFAULTS.maxLagMs,
             checkIntervalMs: raw.DATABASE_REPLICA_CHECK_INTERVAL_MS ?? REPLICA_DEFAULTS.checkIntervalMs,
           },
+    databasePreparedStatements: preparedStatements,
     apiTokens: raw.API_TOKENS,
     environments: [...new Set(raw.ENVIRONMENTS)],
     pii,

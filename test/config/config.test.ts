@@ -188,6 +188,45 @@ describe('loadConfig', () => {
     );
   });
 
+  describe('behind a connection pooler in transaction mode', () => {
+    const url = 'postgresql://cas_app:secret-pw@pgbouncer.internal:6432/cas';
+
+    it('prepares named statements unless DATABASE_PREPARED_STATEMENTS=false or the URL says pgbouncer=true (Prisma\'s flag)', () => {
+      expect(loadConfig({ DATABASE_URL: url }).databasePreparedStatements).toBe(true);
+      expect(loadConfig({}).databasePreparedStatements).toBe(true);
+      expect(loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require&pgbouncer=false` }).databasePreparedStatements).toBe(true);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+    });
+
+    it('refuses settings that contradict each other, without echoing the URL', () => {
+      expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).toEqual(['DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be true or false']);
+      const contradiction = problemsOf({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'true', MIGRATE_ON_START: 'false' });
+      expect(contradiction).toEqual([expect.stringContaining('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true')]);
+      const badFlag = problemsOf({ DATABASE_URL: `${url}?pgbouncer=yes` });
+      expect(badFlag).toEqual(['DATABASE_URL: its pgbouncer parameter must be true or false']);
+      expect([...contradiction, ...badFlag].join('\n')).not.toContain('secret-pw');
+    });
+
+    it('refuses to migrate on start through the pooler (session advisory lock), naming the way out', () => {
+      for (const env of [{ DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${url}?pgbouncer=true` }, { DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'true' }]) {
+        const problems = problemsOf({ DATABASE_URL: url, ...env });
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(/^MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler/);
+        expect(problems[0]).toContain('npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly');
+      }
+    });
+  });
+
+  it('for the migration command (databaseOnly), needs no production tokens or keys, and ignores MIGRATE_ON_START', () => {
+    const migration = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' }, { databaseOnly: true });
+    expect(migration).toMatchObject({ nodeEnv: 'production', apiTokens: undefined, pii: { keys: undefined } });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://owner:pw@db:5432/cas?pgbouncer=true' }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(/API_TOKENS is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' }, { databaseOnly: true })).toThrow(/PORT must be a whole number/);
+  });
+
   it('reports PII problems together with production problems', () => {
     const problems = problemsOf({ NODE_ENV: 'production', PII_KEYS: `k1:${key()}`, PII_ACTIVE_KEY: 'nope' });
     expect(problems).toEqual(

@@ -57,27 +57,30 @@ export function startRedis(port: number, logDir: string): Promise<Daemon> {
   return startDaemon('redis', '/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { logDir, readyPort: port });
 }
 
-export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy/haproxy/haproxy.cfg');
+export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy/haproxy.cfg');
 
 /**
- * HAProxy on deploy/haproxy/haproxy.cfg. For other than three instances, a copy with one `server` line per
- * instance is written beside the logs; the file's other lines are used as they are.
+ * HAProxy on deploy/haproxy.cfg (compose.yaml's too), its addresses from the environment. For other than
+ * three instances, a copy with one `server` line per instance is written beside the logs; the file's other
+ * lines are used as they are.
  */
 export async function startHaproxy(options: { port: number; statsPort: number; postgresPort: number; primary: string; replica: string; instances: string[]; workDir: string }): Promise<Daemon & { statsSocket: string; configFile: string }> {
   const template = readFileSync(HAPROXY_CONFIG, 'utf8');
-  const serverLine = /^\s*server app1 .*$/m.exec(template)![0];
-  const servers = options.instances.map((_, i) => serverLine.replace('app1', `app${i + 1}`).replace('CAS_INSTANCE_1', `CAS_INSTANCE_${i + 1}`)).join('\n');
+  const serverLine = /^\s*server cas1 .*$/m.exec(template)![0];
+  const servers = options.instances.map((_, i) => serverLine.replaceAll('cas1', `cas${i + 1}`).replaceAll('_1', `_${i + 1}`).replaceAll('app-1', `app-${i + 1}`)).join('\n');
   const configFile = options.instances.length === 3 ? HAPROXY_CONFIG : path.join(options.workDir, 'haproxy.cfg');
-  if (configFile !== HAPROXY_CONFIG) writeFileSync(configFile, template.replace(/(^\s*server app\d+ .*\n)+/m, `${servers}\n`));
+  if (configFile !== HAPROXY_CONFIG) writeFileSync(configFile, template.replace(/(^\s*server cas\d+ .*\n)+/m, `${servers}\n`));
   const statsSocket = path.join(options.workDir, 'haproxy.sock');
   const env = {
-    HAPROXY_BIND: `127.0.0.1:${options.port}`,
-    HAPROXY_STATS_BIND: `127.0.0.1:${options.statsPort}`,
-    HAPROXY_STATS_SOCKET: statsSocket,
-    HAPROXY_POSTGRES_BIND: `127.0.0.1:${options.postgresPort}`,
-    PG_PRIMARY: options.primary,
-    PG_REPLICA: options.replica,
-    ...Object.fromEntries(options.instances.map((address, i) => [`CAS_INSTANCE_${i + 1}`, address])),
+    CAS_LISTEN: `127.0.0.1:${options.port}`,
+    CAS_HAPROXY_STATS: `127.0.0.1:${options.statsPort}`,
+    CAS_HAPROXY_SOCKET: statsSocket,
+    // Quicker than the file's default: one machine, and the drain (SHUTDOWN_DRAIN_MS) sized to match.
+    CAS_CHECK_INTERVAL: '500ms',
+    CAS_POSTGRES_LISTEN: `127.0.0.1:${options.postgresPort}`,
+    CAS_POSTGRES_PRIMARY: options.primary,
+    CAS_POSTGRES_REPLICA: options.replica,
+    ...Object.fromEntries(options.instances.map((address, i) => [`CAS_BACKEND_${i + 1}`, address])),
   };
   const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], { logDir: options.workDir, env, readyPort: options.postgresPort });
   return { ...daemon, statsSocket, configFile };
@@ -96,7 +99,7 @@ export function haproxyCommand(statsSocket: string, command: string): Promise<st
 }
 
 /** Each server's operational state as HAProxy sees it: 2 is UP, 0 is DOWN (`show servers state`). */
-export async function serverStates(statsSocket: string, backend = 'service'): Promise<Record<string, { up: boolean; admin: number }>> {
+export async function serverStates(statsSocket: string, backend = 'cas'): Promise<Record<string, { up: boolean; admin: number }>> {
   const text = await haproxyCommand(statsSocket, `show servers state ${backend}`);
   const states: Record<string, { up: boolean; admin: number }> = {};
   for (const line of text.split('\n')) {

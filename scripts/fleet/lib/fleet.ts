@@ -102,7 +102,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const instances: Instance[] = [];
     for (let i = 0; i < options.instances; i++) {
       const port = await freePort();
-      instances.push({ name: `app${i + 1}`, port, address: `127.0.0.1:${port}` });
+      instances.push({ name: `cas${i + 1}`, port, address: `127.0.0.1:${port}` });
     }
     const port = options.port === 0 ? await freePort() : options.port;
     const statsPort = await freePort();
@@ -131,8 +131,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       REDIS_URL: redisUrl,
       // Migrations run once, before the instances, as a deployment's migration job does.
       MIGRATE_ON_START: 'false',
-      // Longer than HAProxy's health checks need to take a draining instance out (2 × 500 ms).
-      SHUTDOWN_DRAIN_MS: '1500',
+      // Longer than HAProxy's checks need to take a draining instance out (2 failures 500 ms apart, up to 3 s
+      // each for an answer on a busy machine).
+      SHUTDOWN_DRAIN_MS: '2500',
       ...secrets,
       ...options.instanceEnv,
     };
@@ -150,7 +151,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     log(`${instances.length} instances: ${instances.map((instance) => instance.address).join(', ')}`);
     return {
       url: `http://127.0.0.1:${port}`,
-      statsUrl: `http://127.0.0.1:${statsPort}/`,
+      statsUrl: `http://127.0.0.1:${statsPort}/stats`,
       token: secrets.API_TOKENS!,
       primary,
       replica,

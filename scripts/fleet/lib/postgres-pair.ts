@@ -10,8 +10,8 @@ const run = promisify(execFile);
 /**
  * A PostgreSQL 15 primary and a streaming replica made the way an operator makes them: `initdb`, a
  * replication role and slot, `pg_basebackup -R` for the standby, `pg_ctl promote` for a failover. Their
- * settings are the files in deploy/postgres/ (included from each server's postgresql.conf), so what the
- * fleet proves is what those files say.
+ * settings are deploy/postgres/postgresql.conf (included from each server's postgresql.conf; the port,
+ * address and socket directory are given on the command line), so what the fleet proves is what that file says.
  */
 
 export const DEPLOY_POSTGRES = path.resolve(import.meta.dirname, '../../../deploy/postgres');
@@ -117,7 +117,7 @@ export async function startPrimary(dir: string, port: number): Promise<PostgresS
     writeFileSync(passwordFile, `${creds.superuserPassword}\n`, { mode: 0o600 });
     if (process.getuid?.() === 0) chownSync(passwordFile, ...postgresIds());
     await pgCommand('initdb', ['-D', dataDir, '-U', 'postgres', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C.UTF-8']);
-    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# The fleet's settings: deploy/postgres/primary.conf\ninclude '${path.join(DEPLOY_POSTGRES, 'primary.conf')}'\n`);
+    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# The deployment's settings (compose.yaml's too): deploy/postgres/postgresql.conf\ninclude '${path.join(DEPLOY_POSTGRES, 'postgresql.conf')}'\n`);
     appendFileSync(path.join(dataDir, 'pg_hba.conf'), `\nhost replication ${REPLICATION_ROLE} 127.0.0.1/32 scram-sha-256\n`);
   }
   await primary.start();
@@ -146,7 +146,9 @@ export async function startStandby(dir: string, primary: PostgresServer, port: n
     await pgCommand('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', REPLICATION_ROLE, '-D', dataDir, '-R', '-X', 'stream', '-C', '-S', slot, '--checkpoint=fast'], {
       PGPASSWORD: creds.replicationPassword,
     });
-    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\n# The fleet's standby settings: deploy/postgres/standby.conf\ninclude '${path.join(DEPLOY_POSTGRES, 'standby.conf')}'\n# The name the primary knows it by (synchronous_standby_names, pg_stat_replication): the walreceiver's application_name.\ncluster_name = '${name}'\n`);
+    // The same settings file as the primary's (pg_basebackup copied its include line); the name the primary
+    // knows it by (synchronous_standby_names, pg_stat_replication) is the walreceiver's application_name.
+    appendFileSync(path.join(dataDir, 'postgresql.conf'), `\ncluster_name = '${name}'\n`);
     // -R wrote primary_conninfo with the password into postgresql.auto.conf, readable by the server user only.
   }
   await standby.start();

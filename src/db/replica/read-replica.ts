@@ -20,6 +20,8 @@ export interface ReadReplicaOptions {
   /** The primary's pool settings; the replica's pool takes the same, on its own URL. */
   pool: Omit<PoolOptions, 'connectionString'>;
   primary: PrismaClient;
+  /** As the primary's client: false behind a transaction-mode pooler (DATABASE_PREPARED_STATEMENTS). */
+  namedStatements: boolean;
   logger: Logger;
   registry: Registry;
 }
@@ -31,7 +33,7 @@ export interface ReadReplicaOptions {
  */
 export async function startReadReplica(options: ReadReplicaOptions): Promise<ReadReplica> {
   const pool = createPool({ ...options.pool, connectionString: options.config.url });
-  const replica = createPrismaClient(pool);
+  const replica = createPrismaClient(pool, { namedStatements: options.namedStatements });
   const logger = options.logger.child({ database: 'replica' });
   const monitor = new ReplicaMonitor({
     replica,
