@@ -410,8 +410,8 @@ describe('deploy/haproxy.cfg', () => {
 
     it('marks the two closed ports down and the instance up by its /readyz checks, sends every request to the instance, and retries elsewhere what an instance refuses', async () => {
       service = await startTestService();
-      const [listen, stats, down2, down3] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-      const env = fleetEnvironment(listen, [service.port, down2, down3], stats);
+      const [listen, stats, down2, down3, postgres] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+      const env = fleetEnvironment(listen, [service.port, down2, down3], stats, postgres);
       haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', 'deploy/haproxy.cfg'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
       let output = '';
       haproxy.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -462,9 +462,13 @@ describe('deploy/haproxy.cfg', () => {
       }
     });
 
-    function fleetEnvironment(listen: number, backends: number[], stats: number): Record<string, string> {
+    function fleetEnvironment(listen: number, backends: number[], stats: number, postgres = listen + 1): Record<string, string> {
       return {
         CAS_LISTEN: `127.0.0.1:${listen}`,
+        // The `postgres` listener's servers: nothing listens there in these tests (closed ports: checked down).
+        CAS_POSTGRES_LISTEN: `127.0.0.1:${postgres}`,
+        CAS_POSTGRES_PRIMARY: '127.0.0.1:1',
+        CAS_POSTGRES_REPLICA: '127.0.0.1:2',
         ...Object.fromEntries(backends.map((port, i) => [`CAS_BACKEND_${i + 1}`, `127.0.0.1:${port}`])),
         CAS_HAPROXY_STATS: `127.0.0.1:${stats}`,
         CAS_HAPROXY_SOCKET: path.join(work, `admin-${listen}.sock`),
