@@ -18,6 +18,7 @@ import { PiiCipher } from '../../src/pii/pii-cipher.js';
 import { rotatePiiKeys, rotateWebhookSecrets } from '../../src/pii/pii-rotation.js';
 import { memoryLogger } from '../runtime/process-helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput, type CustomerInput } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
@@ -142,7 +143,7 @@ describe('npm run pii:rotate', () => {
     // A dispatcher holding only the new key signs with the secrets the receivers were given.
     const [someone] = [...created.keys()];
     await h.services.customers.update(h.scope(), someone!, { preferredName: 'Rotated' });
-    await new PrismaEventStore(h.prisma).sequence(1000);
+    await sequenceAll(new PrismaEventStore(h.prisma), h.pool);
     const { logger } = memoryLogger();
     const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: 2000, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
     try {

@@ -5,6 +5,7 @@ import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
 import { ServiceMetrics } from '../../src/http/metrics.js';
 import { createCustomer } from '../rest/helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
@@ -131,7 +132,7 @@ describe('the outbox backlog statement (read at scrape time)', () => {
     expect(waiting.oldestUnsequencedSeconds).toBeGreaterThanOrEqual(90);
     expect((await readOutboxBacklog(h.prisma, 2)).unsequencedEvents).toBe(2);
 
-    await events.sequence(1000);
+    await sequenceAll(events, h.pool);
     await webhooks.fanOut(500);
     const pending = await readOutboxBacklog(h.prisma);
     expect(pending).toMatchObject({ unsequencedEvents: 0, oldestUnsequencedSeconds: 0, pendingFirstAttempts: 8, pendingRetries: 0 });
