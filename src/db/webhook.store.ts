@@ -29,6 +29,8 @@ const SQL = {
      RETURNING ${ENDPOINT_COLUMNS}`,
   ),
   find: statement('webhook_find', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid`),
+  // Ids are UUIDv7: their order is the creation order.
+  list: statement('webhook_list', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 ORDER BY w.id`),
   update: statement(
     'webhook_update',
     `UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types), updated_at = CURRENT_TIMESTAMP
@@ -232,6 +234,10 @@ export class PrismaWebhookStore implements WebhookStore {
   async find(environment: string, endpointId: string): Promise<WebhookEndpoint | null> {
     const [row] = await queryRows<EndpointRow>(this.prisma, SQL.find, [environment, endpointId]);
     return row ? toEndpoint(row) : null;
+  }
+
+  async list(environment: string): Promise<WebhookEndpoint[]> {
+    return (await queryRows<EndpointRow>(this.prisma, SQL.list, [environment])).map(toEndpoint);
   }
 
   async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null> {

@@ -81,6 +81,12 @@ export class WebhookService {
     return found(isRecordId(endpointId) ? await this.webhooks.find(scope.environment, endpointId.toLowerCase()) : null);
   }
 
+  /** Every endpoint of the environment, oldest first, without secrets. */
+  async list(scope: RequestScope): Promise<WebhookEndpoint[]> {
+    authorize(scope, 'webhooks:read');
+    return this.webhooks.list(scope.environment);
+  }
+
   async update(scope: RequestScope, endpointId: string, input: unknown): Promise<WebhookEndpoint> {
     authorize(scope, 'webhooks:write');
     const valid = parseInput(updateWebhookEndpointSchema, input ?? {});

@@ -108,6 +108,8 @@ export interface AttemptOutcome {
 export interface WebhookStore {
   create(record: NewEndpointRecord): Promise<WebhookEndpoint>;
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
+  /** The environment's endpoints, oldest first. */
+  list(environment: string): Promise<WebhookEndpoint[]>;
   update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null>;
   delete(environment: string, endpointId: string): Promise<boolean>;
   /** Enabling also forgets the failures (failingSince) and resumes the endpoint's outstanding deliveries. */
