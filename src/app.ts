@@ -1,5 +1,6 @@
 import express from 'express';
 import { createGraphqlMiddleware } from './graphql/middleware.js';
+import type { SubscriptionServer } from './graphql/websocket.js';
 import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
 import { authenticateOperator } from './http/authenticate-request.js';
@@ -14,9 +15,10 @@ import { createRestRouter } from './rest/router.js';
 /**
  * The HTTP application: one Express app carrying health checks, metrics, the API reference (/openapi.json,
  * /docs), GraphQL at /{environment}/graphql and the REST contract. Both surfaces receive the same
- * dependencies (services, authenticator).
+ * dependencies (services, authenticator). GraphQL subscriptions are WebSocket upgrades, which Express does not
+ * see: the server hands them to `subscriptions` (src/runtime.ts).
  */
-export async function createHttpApp(deps: HttpDependencies): Promise<{ app: express.Express; close(): Promise<void> }> {
+export async function createHttpApp(deps: HttpDependencies): Promise<{ app: express.Express; subscriptions: SubscriptionServer; close(): Promise<void> }> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -53,5 +55,5 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   // Every response is an envelope, also for unknown paths and for errors of any router.
   app.use(unmatchedRoute);
   app.use(finalErrorHandler(deps.logger));
-  return { app, close: graphql.close };
+  return { app, subscriptions: graphql.subscriptions, close: graphql.close };
 }

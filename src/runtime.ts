@@ -22,6 +22,7 @@ import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
+import { startEventFeed } from './jobs/event-feed.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
@@ -40,7 +41,9 @@ export interface RunningService {
   databaseUrl: string;
   /** Base URL of the separate metrics listener, when METRICS_PORT is set. */
   metricsUrl: string | undefined;
-  /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, finish in-flight requests, close the pool, stop the embedded database. */
+  /** GraphQL subscriptions now: open WebSocket connections, and subscriptions following the event feed. */
+  subscriptions: { connections(): number; followers(): number };
+  /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
 
@@ -96,9 +99,13 @@ export async function startService(config: Config, logger: Logger, options: Star
     if (replica) cleanups.push(replica.stop);
     const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
+    // GraphQL subscriptions' source: reads newly numbered events while someone subscribes.
+    const eventFeed = startEventFeed(stores.events, { pollIntervalMs: config.graphql.subscriptionPollIntervalMs }, logger);
+    cleanups.push(eventFeed.stop);
     const services = createDomainServices({
       stores,
       protector: cipher,
+      eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
       webhooks: webhookServiceOptions(config.webhooks),
     });
@@ -107,14 +114,24 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(holdExpiry.stop);
     const webhooks = startWebhookDelivery(stores.webhooks, cipher, { ...config.webhooks, onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) }, logger);
     cleanups.push(webhooks.stop);
-    const outbox = startEventOutbox(stores.events, { ...config.events, onSequenced: webhooks.wake }, logger);
+    const outbox = startEventOutbox(
+      stores.events,
+      {
+        ...config.events,
+        onSequenced: () => {
+          webhooks.wake();
+          eventFeed.wake();
+        },
+      },
+      logger,
+    );
     cleanups.push(outbox.stop);
     metrics.watchOutbox(() => readOutboxBacklog(prisma));
 
     const drain = createDrain(config.shutdownDrainMs, logger);
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());
-    const { app, close: closeSurfaces } = await createHttpApp({
+    const { app, subscriptions, close: closeSurfaces } = await createHttpApp({
       config,
       logger,
       services,
@@ -134,7 +151,8 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(closeSurfaces);
 
     const server = await listen(app, config);
-    cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs));
+    server.on('upgrade', subscriptions.handleUpgrade);
+    cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs, subscriptions.close));
     const { port } = server.address() as AddressInfo;
     let metricsUrl: string | undefined;
     if (config.metrics.port !== undefined) {
@@ -145,7 +163,14 @@ export async function startService(config: Config, logger: Logger, options: Star
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? 'main port' }, 'service listening');
     let stopping: Promise<void> | undefined;
-    return { url: `http://${host}:${port}`, port, databaseUrl, metricsUrl, stop: () => (stopping ??= drain.drain().then(stopAll)) };
+    return {
+      url: `http://${host}:${port}`,
+      port,
+      databaseUrl,
+      metricsUrl,
+      subscriptions: { connections: subscriptions.connections, followers: eventFeed.followers },
+      stop: () => (stopping ??= drain.drain().then(stopAll)),
+    };
   } catch (error) {
     await stopAll();
     throw error;
@@ -260,11 +285,16 @@ function listen(app: Express, { host, port, keepAliveTimeoutMs }: Pick<Config, '
   });
 }
 
-async function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+/**
+ * Stops accepting, closes the WebSocket connections (they are no HTTP requests: nothing else would end them),
+ * and lets the requests in flight finish, within `timeoutMs`.
+ */
+async function closeGracefully(server: Server, timeoutMs: number, closeWebSockets: () => Promise<void>): Promise<void> {
   // A request that still arrives on an open keep-alive connection is answered, with `Connection: close`,
   // so each client leaves its connection after that answer instead of racing the idle sweep below
   // (scripts/reliability/shutdown.ts). Prepended: it must run before any handler can send the headers.
   server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+  const webSockets = closeWebSockets();
   await new Promise<void>((resolve) => {
     // A keep-alive connection whose request finishes after close() began turns idle later; without the
     // sweep, close() waits for the client to drop it (seconds) instead of ending once requests are done.
@@ -282,4 +312,5 @@ async function closeGracefully(server: Server, timeoutMs: number): Promise<void>
     });
     server.closeIdleConnections();
   });
+  await webSockets;
 }

@@ -125,6 +125,8 @@ export interface GraphqlConfig {
   maxRootFields: number;
   maxCost: number;
   maxTokens: number;
+  /** How often the subscriptions' event feed reads the outbox besides this instance's sequencer waking it (events other instances numbered). */
+  subscriptionPollIntervalMs: number;
 }
 
 export interface PiiConfig {
@@ -274,6 +276,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_ROOT_FIELDS: integer('GRAPHQL_MAX_ROOT_FIELDS', 1, 1000).default(20),
   GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
+  GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
 
   RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
   RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
@@ -496,6 +499,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRootFields: raw.GRAPHQL_MAX_ROOT_FIELDS,
       maxCost: raw.GRAPHQL_MAX_COST,
       maxTokens: raw.GRAPHQL_MAX_TOKENS,
+      subscriptionPollIntervalMs: raw.GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS,
     },
     rateLimit: {
       points: raw.RATE_LIMIT_POINTS ?? (raw.NODE_ENV === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),

@@ -44,6 +44,7 @@ const SQL = {
      )
      SELECT count(*)::int AS sequenced FROM numbered_events`,
   ),
+  lastSequence: statement('event_last_sequence', `SELECT s.last::text AS last FROM event_sequences s WHERE s.environment = $1`),
   prune: statement(
     'event_prune',
     `WITH doomed AS (SELECT e.id FROM events e WHERE e.occurred_at < $1::timestamptz AND e.sequence IS NOT NULL ORDER BY e.occurred_at LIMIT $2),
@@ -101,6 +102,11 @@ export class PrismaEventStore implements EventStore {
   async sequence(limit: number): Promise<number> {
     const [row] = await queryRows<{ sequenced: number }>(this.prisma, SQL.sequence, [limit]);
     return row!.sequenced;
+  }
+
+  async lastSequence(environment: string): Promise<number> {
+    const [row] = await queryRows<{ last: string }>(this.prisma, SQL.lastSequence, [environment]);
+    return row ? Number(row.last) : 0;
   }
 
   async prune(before: Date, limit: number): Promise<number> {

@@ -2,6 +2,7 @@ import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
+import type { EventFeed } from './events/event-feed.js';
 import { EventService } from './events/event.service.js';
 import { LedgerService } from './ledger/ledger.service.js';
 import { LinkService } from './links/link.service.js';
@@ -29,6 +30,8 @@ export function createDomainServices(deps: {
   webhooks?: WebhookServiceOptions;
   /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
   idempotencyTtlHours?: number;
+  /** Live events for GraphQL subscriptions (src/jobs/event-feed.ts); absent, nothing can be followed. */
+  eventFeed?: EventFeed;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -38,7 +41,7 @@ export function createDomainServices(deps: {
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),
     ledger: new LedgerService(deps.stores, creation),
-    events: new EventService(deps.stores.events),
+    events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
   };
 }

@@ -24,6 +24,7 @@ export const GraphqlErrorCodes = {
   tooManyAliases: 'TOO_MANY_ALIASES',
   tooManyRootFields: 'TOO_MANY_ROOT_FIELDS',
   queryTooComplex: 'QUERY_TOO_COMPLEX',
+  subscriptionTooSlow: 'SUBSCRIPTION_TOO_SLOW',
 } as const;
 
 /**

@@ -7,7 +7,8 @@ import { documentSecurityHeaders } from '../http/security-headers.js';
  * The offline explorer: GraphiQL served entirely from npm packages (GraphiQL 3's bundle and React 18's
  * UMD files from node_modules), so it works on air-gapped networks where Apollo's hosted Sandbox
  * cannot load. Page: GET /{environment}/graphiql; it queries /{environment}/graphql with whatever
- * Authorization header the user types into its Headers tab (never persisted to localStorage).
+ * Authorization header the user types into its Headers tab (never persisted to localStorage), and runs
+ * subscriptions over ws(s)://…/{environment}/graphql with the same headers as connection parameters.
  */
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
@@ -20,6 +21,8 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 const DEFAULT_QUERY = `# Set the Authorization header in the Headers tab below, then run (Ctrl-Enter).
+# Subscriptions run over WebSocket with the same header, e.g.
+#   subscription { events { type sequence resourceId } }
 query FirstCustomers {
   customers(first: 5) {
     nodes {
@@ -36,9 +39,12 @@ query FirstCustomers {
 // The bootstrap is a script file, not inline, so the page's CSP can forbid inline scripts.
 const BOOTSTRAP = `(function () {
   var endpoint = window.location.pathname.replace(/\\/graphiql\\/?$/, '/graphql');
+  // Subscriptions: the same path over WebSocket. GraphiQL sends the Headers tab as the connection_init
+  // payload, so the Authorization header typed there authenticates the connection too.
+  var subscriptionUrl = (window.location.protocol === 'https:' ? 'wss://' : 'ws://') + window.location.host + endpoint;
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, {
-    fetcher: GraphiQL.createFetcher({ url: endpoint }),
+    fetcher: GraphiQL.createFetcher({ url: endpoint, subscriptionUrl: subscriptionUrl }),
     defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
     defaultHeaders: ${JSON.stringify(JSON.stringify({ Authorization: 'Bearer <your API token>' }, null, 2))},
     defaultEditorToolsVisibility: 'headers',

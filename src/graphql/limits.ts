@@ -92,8 +92,14 @@ function rootFieldCount(selectionSet: SelectionSetNode, context: ValidationConte
   return count;
 }
 
-/** Maximum depth, aliases and root fields, per operation. */
-export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAliases' | 'maxRootFields'>): ValidationRule {
+/**
+ * Where an operation arrived: subscriptions are served over WebSocket only (src/graphql/websocket.ts), and the
+ * WebSocket serves subscriptions only (queries and mutations keep HTTP's rate limits, idempotency and metrics).
+ */
+export type Transport = 'http' | 'websocket';
+
+/** Maximum depth, aliases and root fields, per operation; the operation types the transport serves. */
+export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAliases' | 'maxRootFields'>, transport: Transport = 'http'): ValidationRule {
   return (context) => {
     const fragments = new Map<string, Shape>();
     return {
@@ -116,9 +122,12 @@ export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAl
         if (operation.operation === 'mutation' && rootFields > 1) {
           limit(GraphqlErrorCodes.tooManyRootFields, `A mutation operation may contain one field; this one has ${rootFields}. Send one write per request.`);
         }
-        // graphql-js would only fail at execution time, as an unexpected error.
-        if (operation.operation === 'subscription') {
-          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'This API has no subscriptions; use a query or a mutation.');
+        // Over HTTP, graphql-js would only fail at execution time, as an unexpected error.
+        if (transport === 'http' && operation.operation === 'subscription') {
+          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'Subscriptions are served over WebSocket at this path (graphql-ws, subprotocol graphql-transport-ws), not over HTTP.');
+        }
+        if (transport === 'websocket' && operation.operation !== 'subscription') {
+          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'Over WebSocket this API serves subscriptions only; send queries and mutations over HTTP (POST to this path).');
         }
         return false;
       },
@@ -187,17 +196,19 @@ function costVariables(document: DocumentNode, slicing: ReadonlySet<string>): st
 const MAX_COSTS_PER_DOCUMENT = 64;
 
 /**
- * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. The estimate
- * walks the whole document; it is made once per document, operation and values of the variables that
- * can change it, and then looked up. An accepted operation's cost goes to `onCost` (the rate limit).
+ * The estimated cost of an operation; undefined when its variables are invalid (execution reports them).
+ * The estimate walks the whole document; it is made once per document, operation and values of the
+ * variables that can change it, and then looked up.
  */
-export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>): ApolloServerPlugin<TContext> {
+export type CostEstimator = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>) => number | undefined;
+
+export function costEstimator(schema: GraphQLSchema): CostEstimator {
   const estimators = [listSizeEstimator(schema), simpleEstimator({ defaultComplexity: 1 })];
   const slicing = slicingArgumentNames(schema);
   const variablesByDocument = new WeakMap<DocumentNode, string[]>();
   const costsByDocument = new WeakMap<DocumentNode, Map<string, number>>();
 
-  const costOf = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number | undefined => {
+  return (document, operation, variables) => {
     let names = variablesByDocument.get(document);
     if (!names) variablesByDocument.set(document, (names = costVariables(document, slicing)));
     const key = JSON.stringify([operation.name?.value ?? null, ...names.map((name) => (name in variables ? variables[name] : '(absent)'))]);
@@ -217,7 +228,23 @@ export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSch
     if (costs.size < MAX_COSTS_PER_DOCUMENT) costs.set(key, cost);
     return cost;
   };
+}
 
+/** QUERY_TOO_COMPLEX when `cost` is over the limit (GRAPHQL_MAX_COST); undefined when it is within. */
+export function costLimitError(cost: number | undefined, maxCost: number): ClientFacingError | undefined {
+  if (cost === undefined || cost <= maxCost) return undefined;
+  return new ClientFacingError(
+    `The operation's estimated cost is ${Number.isFinite(cost) ? cost : 'too large to compute'}; at most ${maxCost} is allowed (GRAPHQL_MAX_COST). Ask for smaller pages or fewer nested lists.`,
+    { code: GraphqlErrorCodes.queryTooComplex, httpStatus: 400 },
+  );
+}
+
+/**
+ * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. An accepted
+ * operation's cost goes to `onCost` (the rate limit).
+ */
+export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>): ApolloServerPlugin<TContext> {
+  const costOf = costEstimator(schema);
   return {
     async requestDidStart() {
       return {
@@ -225,12 +252,8 @@ export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSch
           const { request, document, operation } = requestContext;
           if (!operation) return;
           const cost = costOf(document, operation, request.variables ?? {});
-          if (cost !== undefined && cost > maxCost) {
-            throw new ClientFacingError(
-              `The operation's estimated cost is ${Number.isFinite(cost) ? cost : 'too large to compute'}; at most ${maxCost} is allowed (GRAPHQL_MAX_COST). Ask for smaller pages or fewer nested lists.`,
-              { code: GraphqlErrorCodes.queryTooComplex, httpStatus: 400 },
-            );
-          }
+          const refusal = costLimitError(cost, maxCost);
+          if (refusal) throw refusal;
           if (cost !== undefined) await onCost?.(cost, requestContext);
         },
       };

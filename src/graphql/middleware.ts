@@ -23,6 +23,7 @@ import { metricsPlugin } from './metrics-plugin.js';
 import { costLimitPlugin, operationShapeRule } from './limits.js';
 import { chargeOperationCost } from './rate-limit.js';
 import { buildGraphqlSchema } from './schema.js';
+import { createSubscriptionServer, type SubscriptionServer } from './websocket.js';
 
 export const GRAPHQL_PATH = '/:environment/graphql';
 
@@ -30,12 +31,13 @@ type ContextAttempt = { ok: true; context: RequestContext } | { ok: false; error
 
 /**
  * GraphQL at /{environment}/graphql (POST, and GET for queries), the Apollo Sandbox landing page and the
- * offline GraphiQL explorer (GET /{environment}/graphiql). As in REST, the auth step
+ * offline GraphiQL explorer (GET /{environment}/graphiql); subscriptions are the same path's WebSocket
+ * upgrade (src/graphql/websocket.ts), which the HTTP server hands to `subscriptions.handleUpgrade`. As in REST, the auth step
  * (src/http/authenticate-request.ts) runs first and the JSON body (src/http/json-body.ts) is read only
  * after it accepted the token; errors leave through src/graphql/error-mapping.ts only, with the statuses
  * and texts of the HTTP failure vocabulary (src/http/errors.ts).
  */
-export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{ router: Router; close(): Promise<void> }> {
+export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{ router: Router; subscriptions: SubscriptionServer; close(): Promise<void> }> {
   const settings = deps.config.graphql;
   const schema = buildGraphqlSchema();
   const server = new ApolloServer<GraphqlContext>({
@@ -120,7 +122,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
   }
   router.use(edgeErrorHandler);
 
-  return { router, close: () => server.stop() };
+  return { router, subscriptions: createSubscriptionServer(deps, schema), close: () => server.stop() };
 }
 
 /** The Sandbox landing page (GET from a browser) brings its own `<meta>` CSP for Apollo's CDN; the API's would block it. */

@@ -5,6 +5,8 @@ import type { GraphQLSchema } from 'graphql';
 import { auditResolvers } from './audit.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
+import { subscriptionResolvers } from './subscriptions.js';
+import { webhookResolvers } from './webhooks.js';
 
 /** schema.graphql at the top of the repository is the source of truth (same path from src/ and dist/). */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
@@ -12,7 +14,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.
 export function buildGraphqlSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [resolvers, auditResolvers, scalarResolvers],
+    resolvers: [resolvers, auditResolvers, webhookResolvers, subscriptionResolvers, scalarResolvers],
     // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
   });

@@ -1,13 +1,14 @@
 import type { Request, Response } from 'express';
 import { isRequestError } from '../auth/errors.js';
-import { authenticatePrincipal, buildRequestContext, type RequestContext } from '../auth/request-context.js';
+import { authenticatePrincipal, buildRequestContext, type ContextRequest, type RequestContext } from '../auth/request-context.js';
 import { insufficientScope } from '../domain/errors.js';
 import type { AccessScope, Principal } from '../domain/scope.js';
 import type { HttpDependencies } from './dependencies.js';
 import { type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
 
 /**
- * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo):
+ * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo, and
+ * once per GraphQL WebSocket connection):
  * 1. an address that has sent too many refused tokens is answered RATE_LIMITED without looking at its token;
  * 2. buildRequestContext resolves environment and principal; a refused token (invalid_token) spends one
  *    point of the address's failed-authentication budget;
@@ -22,13 +23,41 @@ export async function authenticateRequest(
   environment: string,
   deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
 ): Promise<RequestContext> {
-  const context = await withFailedAuthenticationBudget(req, res, deps, () =>
-    buildRequestContext({ requestId: res.locals.requestId, environment, authorization: req.get('authorization'), logger: res.locals.logger }, deps),
+  return authenticateCaller(
+    { requestId: res.locals.requestId, environment, authorization: req.get('authorization'), logger: res.locals.logger },
+    clientAddress(req),
+    deps,
+    (state) => setHeaders(res, state),
   );
+}
+
+/**
+ * The same auth step for a GraphQL WebSocket connection (src/graphql/websocket.ts): the token comes from the
+ * `connection_init` payload instead of a header, and there are no response headers to describe the budgets.
+ * Opening the connection costs one point of the token's request budget, as a request does.
+ */
+export function authenticateConnection(
+  request: ContextRequest,
+  address: string,
+  deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
+): Promise<RequestContext> {
+  return authenticateCaller(request, address, deps, () => undefined);
+}
+
+/** The client's address: the TCP peer, or the one trusted proxies name (Express's `req.ip`, TRUST_PROXY_HOPS). */
+export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+async function authenticateCaller(
+  request: ContextRequest,
+  address: string,
+  deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
+  describe: (state: BudgetState) => void,
+): Promise<RequestContext> {
+  const context = await withFailedAuthenticationBudget(address, describe, deps, () => buildRequestContext(request, deps));
   const requestBudget = deps.rateLimits.principal;
   if (requestBudget) {
     const state = await requestBudget.consume(context.scope.principal.id, 1);
-    setHeaders(res, state);
+    describe(state);
     if (!state.allowed) throw rateLimited(state.resetS);
   }
   return context;
@@ -45,19 +74,25 @@ export async function authenticateOperator(
   required: AccessScope,
   deps: Pick<HttpDependencies, 'authenticator' | 'rateLimits'>,
 ): Promise<Principal> {
-  const principal = await withFailedAuthenticationBudget(req, res, deps, () => authenticatePrincipal(req.get('authorization'), deps.authenticator));
+  const principal = await withFailedAuthenticationBudget(clientAddress(req), (state) => setHeaders(res, state), deps, () =>
+    authenticatePrincipal(req.get('authorization'), deps.authenticator),
+  );
   if (!principal.scopes.includes(required)) throw insufficientScope(required);
   return principal;
 }
 
 /** Steps 1 and 2 above: a spent address is refused outright; a refused token spends one point of its budget. */
-async function withFailedAuthenticationBudget<T>(req: Request, res: Response, deps: Pick<HttpDependencies, 'rateLimits'>, authenticate: () => Promise<T>): Promise<T> {
+async function withFailedAuthenticationBudget<T>(
+  address: string,
+  describe: (state: BudgetState) => void,
+  deps: Pick<HttpDependencies, 'rateLimits'>,
+  authenticate: () => Promise<T>,
+): Promise<T> {
   const { authFailures } = deps.rateLimits;
-  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   if (authFailures) {
     const spent = await authFailures.exhausted(address);
     if (spent) {
-      setHeaders(res, spent);
+      describe(spent);
       throw tooManyFailedAuthentications(spent.resetS);
     }
   }
@@ -66,7 +101,7 @@ async function withFailedAuthenticationBudget<T>(req: Request, res: Response, de
   } catch (error) {
     // Only presented-and-refused tokens count: a missing header or a token outside its environments is no guess.
     if (authFailures && isRequestError(error) && error.challenge?.error === 'invalid_token') {
-      setHeaders(res, await authFailures.consume(address, 1));
+      describe(await authFailures.consume(address, 1));
     }
     throw error;
   }

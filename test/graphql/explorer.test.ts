@@ -71,7 +71,7 @@ describe('offline GraphiQL explorer', () => {
     process.stderr.write(`Skipping the headless Chromium test of GraphiQL: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
   }
 
-  browserTest('renders in headless Chromium and runs a query with an Authorization header', async () => {
+  browserTest('renders in headless Chromium and runs a query, then a subscription over WebSocket, with an Authorization header', async () => {
     const customerId = await createCustomer(service, buildCustomerInput({ firstName: 'Grace', lastName: 'Hopper' }));
     let browser: Browser | undefined;
     try {
@@ -120,6 +120,27 @@ describe('offline GraphiQL explorer', () => {
         await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer.png'), fullPage: true });
       }
       expect(await result.innerText()).toContain(customerId);
+
+      // A subscription, over ws://…/sandbox/graphql with the same Authorization header (GraphiQL's Headers tab
+      // becomes the connection_init payload): a customer created over REST shows up in the result pane.
+      await page.locator('.graphiql-query-editor .CodeMirror').click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText('subscription NewCustomers { events(types: ["customer.created"]) { type customer { lastName } } }');
+      await expect
+        .poll(async () => {
+          if (service.subscriptions.followers() === 0) {
+            await page.locator('.graphiql-execute-button').click();
+            await page.waitForTimeout(300);
+          }
+          return service.subscriptions.followers();
+        }, { timeout: 15_000 })
+        .toBe(1);
+      await createCustomer(service, buildCustomerInput({ firstName: 'Ada', lastName: 'Lovelace' }));
+      try {
+        await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('Lovelace');
+      } finally {
+        await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer-subscription.png'), fullPage: true });
+      }
       expect(problems).toEqual([]);
       expect(offline).toEqual([]);
     } finally {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
+import { connect } from './subscription-client.js';
 
 /** NODE_ENV=production: no introspection, no schema hints in errors, no explorers, no CORS grants by default. */
 let service: TestService;
@@ -21,6 +22,17 @@ describe('GraphQL in production mode', () => {
     const result = await graphql(service, '{ customers { nodez { customerId } } }');
     expect(errorCodes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(result.json.errors[0].message).toBe('Cannot query field "nodez" on type "CustomerConnection".');
+  });
+
+  it('gives none over the subscriptions\' WebSocket either', async () => {
+    const client = connect(service);
+    try {
+      const subscription = client.subscribe('subscription { events { eventz } }');
+      await subscription.done;
+      expect(subscription.failure).toEqual([expect.objectContaining({ message: 'Cannot query field "eventz" on type "Event".', extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('still serves queries, and masks unexpected errors the same way', async () => {

@@ -4,6 +4,8 @@ import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/domain/idempotency/idempotent-creation.js';
 import { PAGE_SIZE } from '../../src/domain/pagination.js';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/graphql/websocket.js';
+import { DEFAULT_FOLLOWER_BUFFER } from '../../src/jobs/event-feed.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
 /**
@@ -50,6 +52,9 @@ export function renderLimitsTable(): string {
     ['GraphQL aliases per operation', String(g.maxAliases), '`GRAPHQL_MAX_ALIASES`', '400 `TOO_MANY_ALIASES`'],
     ['GraphQL root fields per operation', String(g.maxRootFields), '`GRAPHQL_MAX_ROOT_FIELDS`', '400 `TOO_MANY_ROOT_FIELDS`'],
     ['GraphQL estimated cost per operation', String(g.maxCost), '`GRAPHQL_MAX_COST`', '400 `QUERY_TOO_COMPLEX`'],
+    ['GraphQL WebSocket message (subscriptions)', `${config.bodyLimitBytes} bytes`, '`BODY_LIMIT`', 'the connection is closed (1009)'],
+    ['GraphQL subscriptions open on one WebSocket connection', String(MAX_SUBSCRIPTIONS_PER_CONNECTION), '–', '`error` message `TOO_MANY_SUBSCRIPTIONS`'],
+    ['Values a subscription leaves unread', String(DEFAULT_FOLLOWER_BUFFER), '–', '`SUBSCRIPTION_TOO_SLOW`, then the subscription ends'],
     [
       'Requests per token (REST and GraphQL share it)',
       `${r.points} points per ${r.durationS} s; a REST request costs 1, a GraphQL operation 1 + ⌊cost / ${r.graphqlCostPerPoint}⌋`,

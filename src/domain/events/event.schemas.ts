@@ -18,3 +18,6 @@ export const eventQuerySchema = z.strictObject({
     .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
     .optional(),
 });
+
+/** What a live follow of the events takes: the same `types` as `GET /{environment}/event`. */
+export const eventWatchSchema = eventQuerySchema.pick({ types: true });

@@ -1,11 +1,15 @@
+import type { Account } from '../accounts/account.js';
 import { authorize } from '../authorization.js';
-import { eventNotFound } from '../errors.js';
+import { accountNotFound, eventNotFound } from '../errors.js';
 import { isRecordId } from '../ids.js';
+import type { Transaction } from '../ledger/transaction.js';
 import { PAGE_SIZE } from '../pagination.js';
+import type { Stores } from '../ports.js';
 import type { RequestScope } from '../scope.js';
 import { parseInput } from '../validation.js';
-import type { DomainEvent, EventStore } from './event.js';
-import { eventQuerySchema } from './event.schemas.js';
+import type { DomainEvent } from './event.js';
+import type { EventFeed, EventStream } from './event-feed.js';
+import { eventQuerySchema, eventWatchSchema } from './event.schemas.js';
 
 export interface EventPage {
   events: DomainEvent[];
@@ -13,22 +17,76 @@ export interface EventPage {
   nextAfter: number;
 }
 
-/** The events API: the outbox, read in sequence order. */
+/**
+ * The events API: the outbox, read in sequence order, and followed live (GraphQL subscriptions) through the
+ * feed. A follow checks what the equivalent read checks (scope, existence in the environment) when it
+ * starts; from then on it receives the events numbered after it started, and nothing before.
+ */
 export class EventService {
-  constructor(private readonly events: EventStore) {}
+  constructor(
+    private readonly stores: Pick<Stores, 'events' | 'accounts'>,
+    private readonly feed?: EventFeed,
+  ) {}
 
   async list(scope: RequestScope, query: unknown): Promise<EventPage> {
     authorize(scope, 'events:read');
     const valid = parseInput(eventQuerySchema, query ?? {});
     const after = valid.after ?? 0;
-    const events = await this.events.list(scope.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
+    const events = await this.stores.events.list(scope.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
     return { events, nextAfter: events.at(-1)?.sequence ?? after };
   }
 
   async get(scope: RequestScope, eventId: string): Promise<DomainEvent> {
     authorize(scope, 'events:read');
-    const event = isRecordId(eventId) ? await this.events.find(scope.environment, eventId.toLowerCase()) : null;
+    const event = isRecordId(eventId) ? await this.stores.events.find(scope.environment, eventId.toLowerCase()) : null;
     if (!event) throw eventNotFound();
     return event;
+  }
+
+  /** The environment's events from now on, of the given types (the same `types` rules as `list`); needs `events:read`. */
+  async follow(scope: RequestScope, query: unknown): Promise<EventStream<DomainEvent>> {
+    authorize(scope, 'events:read');
+    const valid = parseInput(eventWatchSchema, query ?? {});
+    const types = valid.types && valid.types.length > 0 ? new Set<string>(valid.types) : undefined;
+    return this.liveFeed().follow(scope.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: event } : 'skip'));
+  }
+
+  /**
+   * The account after each of its changes from now on (account.updated: name, currency, flags, overdraft
+   * limit); ends when the account is deleted. Needs `accounts:read`, as reading the account does;
+   * ACCOUNT_NOT_FOUND when it does not exist in this environment.
+   */
+  async followAccount(scope: RequestScope, accountId: string): Promise<EventStream<Account>> {
+    const id = await this.existingAccount(scope, accountId);
+    return this.liveFeed().follow(scope.environment, (event) => {
+      if (event.resourceId !== id) return 'skip';
+      if (event.type === 'account.deleted') return 'end';
+      return event.type === 'account.updated' && event.data.kind === 'account' ? { deliver: event.data.account } : 'skip';
+    });
+  }
+
+  /**
+   * The account's transactions as they post from now on (transaction.posted: a deposit, a withdrawal, a
+   * transfer's side, a hold's posting, a reversal); ends when the account is deleted. As `followAccount`.
+   */
+  async followPostedTransactions(scope: RequestScope, accountId: string): Promise<EventStream<Transaction>> {
+    const id = await this.existingAccount(scope, accountId);
+    return this.liveFeed().follow(scope.environment, (event) => {
+      if (event.type === 'account.deleted' && event.resourceId === id) return 'end';
+      return event.type === 'transaction.posted' && event.data.kind === 'transaction' && event.data.transaction.accountId === id ? { deliver: event.data.transaction } : 'skip';
+    });
+  }
+
+  private async existingAccount(scope: RequestScope, accountId: string): Promise<string> {
+    authorize(scope, 'accounts:read');
+    const id = accountId.toLowerCase();
+    if (!isRecordId(id) || !(await this.stores.accounts.findById(scope.environment, id))) throw accountNotFound();
+    return id;
+  }
+
+  private liveFeed(): EventFeed {
+    // Only the runtime (src/runtime.ts) has a feed; a CLI building the services follows nothing.
+    if (!this.feed) throw new Error('No event feed is configured in this process');
+    return this.feed;
   }
 }

@@ -57,4 +57,6 @@ export interface EventStore {
   sequence(limit: number): Promise<number>;
   /** Deletes sequenced events older than `before`, at most `limit`; answers how many. */
   prune(before: Date, limit: number): Promise<number>;
+  /** The last sequence number given in the environment; 0 before its first event. */
+  lastSequence(environment: string): Promise<number>;
 }

@@ -8,6 +8,7 @@ import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-eve
 import type { AuditPage as AuditPageModel } from '../../domain/audit/audit.service.js';
 import type { DomainEvent as DomainEventModel } from '../../domain/events/event.js';
 import type { EventPage as EventPageModel } from '../../domain/events/event.service.js';
+import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../domain/webhooks/webhook.js';
 import type { GraphqlContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -233,6 +234,14 @@ export type CreateCustomerInput = {
   socialSecurityNumber: Scalars['String']['input'];
 };
 
+/** A new webhook endpoint. */
+export type CreateWebhookEndpointInput = {
+  /** The event types to deliver (at most 50); absent or empty: every type. */
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Where the events are POSTed: a public http(s) URL (https strongly advised), at most 2048 characters, without credentials or fragment. */
+  url: Scalars['String']['input'];
+};
+
 /**
  * A person or entity that may hold accounts. The social security number and document locator number are
  * kept by the service but never returned: clients must keep them themselves.
@@ -351,6 +360,15 @@ export type Mutation = {
    */
   createCustomer: Customer;
   /**
+   * Registers a webhook endpoint: the events of this environment numbered from now on are POSTed to `url` as
+   * Standard Webhooks requests, signed with the secret answered here, and only here (store it now; rotate it
+   * with `rotateWebhookSecret` if it is lost). Needs `webhooks:write`. Fails with VALIDATION_FAILED or
+   * WEBHOOK_URL_NOT_ALLOWED (a private, loopback, link-local or multicast address). REST's
+   * `POST /{environment}/webhook-endpoint`; like it, takes no idempotency key (the key's record would keep the
+   * secret).
+   */
+  createWebhookEndpoint: WebhookEndpointSecret;
+  /**
    * Deletes an account and its links to customers, and returns its id, only at a zero balance with no pending
    * hold (ACCOUNT_BALANCE_NOT_ZERO otherwise); its transactions stay in the ledger. ACCOUNT_NOT_FOUND when it
    * does not exist.
@@ -361,6 +379,23 @@ export type Mutation = {
    * still linked to it; CUSTOMER_NOT_FOUND when it does not exist.
    */
   deleteCustomer: Scalars['ID']['output'];
+  /**
+   * Deletes an endpoint, its pending deliveries and its attempts, and returns its id; an attempt in flight may
+   * still arrive. Needs `webhooks:write`. Fails with WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  deleteWebhookEndpoint: Scalars['ID']['output'];
+  /**
+   * Stops deliveries to an endpoint (an attempt in flight still completes). The service also disables an
+   * endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. Needs `webhooks:write`.
+   * Fails with WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  disableWebhookEndpoint: WebhookEndpoint;
+  /**
+   * Delivers again to a disabled endpoint: forgets its failures, and retries waiting for a later time are due
+   * at once. Events numbered while it was disabled are not sent (read them with `events`, or redeliver one).
+   * Enabling an enabled endpoint changes nothing. Needs `webhooks:write`. Fails with WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  enableWebhookEndpoint: WebhookEndpoint;
   /**
    * Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released), and returns it,
    * now POSTED. Fails with ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING (already posted
@@ -377,6 +412,13 @@ export type Mutation = {
    */
   postTransaction: Transaction;
   /**
+   * Sends the event to the endpoint again (or for the first time: an event of before its creation, of a
+   * disabled period or of a type it does not take), as soon as a dispatcher is free, with the same
+   * `webhook-id`. Needs `webhooks:write`. Fails with WEBHOOK_ENDPOINT_NOT_FOUND, EVENT_NOT_FOUND or
+   * WEBHOOK_ENDPOINT_DISABLED.
+   */
+  redeliverWebhook: WebhookRedelivery;
+  /**
    * The customer stops being a holder of the account; returns the account. Fails with ACCOUNT_NOT_FOUND,
    * CUSTOMER_NOT_FOUND when the customer is not a holder of the account, or ACCOUNT_NEEDS_A_CUSTOMER for the
    * last one (delete the account instead).
@@ -390,6 +432,13 @@ export type Mutation = {
    * posting (INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED).
    */
   reverseTransaction: Transaction;
+  /**
+   * Gives the endpoint a new signing secret, answered here only. Until `previousSecretExpiresAt`
+   * (WEBHOOKS_SECRET_OVERLAP_S, default 24 h) every delivery carries two signatures, one per secret; rotating
+   * again within the overlap drops the oldest secret at once. Needs `webhooks:write`. Fails with
+   * WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  rotateWebhookSecret: WebhookEndpointSecret;
   /**
    * Sets a flag the ledger enforces and returns the account; setting a set flag changes nothing. Fails with
    * ACCOUNT_NOT_FOUND.
@@ -415,6 +464,12 @@ export type Mutation = {
    * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent).
    */
   updateCustomer: Customer;
+  /**
+   * Changes an endpoint's `url`, `eventTypes` or both and returns it; deliveries already due go to the new URL.
+   * Needs `webhooks:write`. Fails with WEBHOOK_ENDPOINT_NOT_FOUND, VALIDATION_FAILED (also when no field is
+   * sent) or WEBHOOK_URL_NOT_ALLOWED.
+   */
+  updateWebhookEndpoint: WebhookEndpoint;
   /**
    * Releases a PENDING hold (its amount is available again) and returns it, now VOIDED. Fails with
    * ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND or TRANSACTION_NOT_PENDING.
@@ -467,6 +522,15 @@ export type MutationCreateCustomerArgs = {
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
  * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
+export type MutationCreateWebhookEndpointArgs = {
+  input: CreateWebhookEndpointInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
 };
@@ -478,6 +542,33 @@ export type MutationDeleteAccountArgs = {
  */
 export type MutationDeleteCustomerArgs = {
   customerId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
+export type MutationDeleteWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
+export type MutationDisableWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
+export type MutationEnableWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
 };
 
 
@@ -508,6 +599,16 @@ export type MutationPostTransactionArgs = {
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
  * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
  */
+export type MutationRedeliverWebhookArgs = {
+  endpointId: Scalars['ID']['input'];
+  eventId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
 export type MutationRemoveAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
   customerId: Scalars['ID']['input'];
@@ -523,6 +624,15 @@ export type MutationReverseTransactionArgs = {
   description?: InputMaybe<Scalars['String']['input']>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   transactionId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
+export type MutationRotateWebhookSecretArgs = {
+  endpointId: Scalars['ID']['input'];
 };
 
 
@@ -573,6 +683,16 @@ export type MutationUpdateAccountArgs = {
 export type MutationUpdateCustomerArgs = {
   customerId: Scalars['ID']['input'];
   input: UpdateCustomerInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ */
+export type MutationUpdateWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+  input: UpdateWebhookEndpointInput;
 };
 
 
@@ -670,6 +790,13 @@ export type Query = {
   node: Maybe<Node>;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
   transaction: Maybe<Transaction>;
+  /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
+  webhookEndpoint: Maybe<WebhookEndpoint>;
+  /**
+   * The webhook endpoints of this environment, oldest first, without their secrets. Needs `webhooks:read`. The
+   * same endpoints as `GET /{environment}/webhook-endpoint/{endpointId}` answers one by one.
+   */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -761,6 +888,80 @@ export type QueryNodeArgs = {
 export type QueryTransactionArgs = {
   accountId: Scalars['ID']['input'];
   transactionId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QueryWebhookEndpointArgs = {
+  endpointId: Scalars['ID']['input'];
+};
+
+/**
+ * Live changes, over WebSocket at the same path as queries and mutations (`ws(s)://…/{environment}/graphql`,
+ * the GraphQL over WebSocket protocol of the graphql-ws library, subprotocol `graphql-transport-ws`). Send the
+ * bearer token in the `connection_init` payload: `{ "authorization": "Bearer <token>" }`. A subscription
+ * receives the events numbered after it started, in sequence order, whichever instance wrote them; nothing
+ * from before it started (no replay: read `events(after:)` for that). See docs/graphql.md, "Subscriptions".
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * The account after each change of its own (name, currency, flags, overdraft limit: the `account.updated`
+   * event), presented as the `account` query presents it. Balance changes come as `transactionPosted`. Ends
+   * when the account is deleted. Needs `accounts:read`; ACCOUNT_NOT_FOUND when it does not exist in this
+   * environment.
+   */
+  accountUpdated: Account;
+  /**
+   * Every event of this environment as it is numbered, presented as the `events` query presents it. Needs
+   * `events:read`; VALIDATION_FAILED for an unknown type.
+   */
+  events: Event;
+  /**
+   * Each transaction of the account as it posts (the `transaction.posted` event: a deposit, a withdrawal, a
+   * transfer's side, a hold's posting, a reversal), presented as the `transaction` query presents it. Ends when
+   * the account is deleted. Needs `accounts:read`; ACCOUNT_NOT_FOUND when it does not exist in this environment.
+   */
+  transactionPosted: Transaction;
+};
+
+
+/**
+ * Live changes, over WebSocket at the same path as queries and mutations (`ws(s)://…/{environment}/graphql`,
+ * the GraphQL over WebSocket protocol of the graphql-ws library, subprotocol `graphql-transport-ws`). Send the
+ * bearer token in the `connection_init` payload: `{ "authorization": "Bearer <token>" }`. A subscription
+ * receives the events numbered after it started, in sequence order, whichever instance wrote them; nothing
+ * from before it started (no replay: read `events(after:)` for that). See docs/graphql.md, "Subscriptions".
+ */
+export type SubscriptionAccountUpdatedArgs = {
+  accountId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Live changes, over WebSocket at the same path as queries and mutations (`ws(s)://…/{environment}/graphql`,
+ * the GraphQL over WebSocket protocol of the graphql-ws library, subprotocol `graphql-transport-ws`). Send the
+ * bearer token in the `connection_init` payload: `{ "authorization": "Bearer <token>" }`. A subscription
+ * receives the events numbered after it started, in sequence order, whichever instance wrote them; nothing
+ * from before it started (no replay: read `events(after:)` for that). See docs/graphql.md, "Subscriptions".
+ */
+export type SubscriptionEventsArgs = {
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+/**
+ * Live changes, over WebSocket at the same path as queries and mutations (`ws(s)://…/{environment}/graphql`,
+ * the GraphQL over WebSocket protocol of the graphql-ws library, subprotocol `graphql-transport-ws`). Send the
+ * bearer token in the `connection_init` payload: `{ "authorization": "Bearer <token>" }`. A subscription
+ * receives the events numbered after it started, in sequence order, whichever instance wrote them; nothing
+ * from before it started (no replay: read `events(after:)` for that). See docs/graphql.md, "Subscriptions".
+ */
+export type SubscriptionTransactionPostedArgs = {
+  accountId: Scalars['ID']['input'];
 };
 
 /**
@@ -894,6 +1095,93 @@ export type UpdateCustomerInput = {
   preferredName?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The fields of an endpoint to change; send at least one. An explicit null is refused with VALIDATION_FAILED. */
+export type UpdateWebhookEndpointInput = {
+  /** The new event types; empty: every type. */
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The new URL, with the same rules as on creation. */
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** One attempt to deliver an event to an endpoint. */
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  /** The attempt's id. */
+  attemptId: Scalars['ID']['output'];
+  /** When it was made: ISO 8601 in UTC. */
+  attemptedAt: Scalars['String']['output'];
+  /** What went wrong, at most 200 characters (never more of the receiver's answer than a short excerpt); null on success. */
+  error: Maybe<Scalars['String']['output']>;
+  /** The event it delivered (its `webhook-id`). */
+  eventId: Scalars['ID']['output'];
+  /** Connection to the last byte read, in milliseconds. */
+  latencyMs: Scalars['Int']['output'];
+  /** The receiver's HTTP status; null when no answer came (time-out, refused address, connection error). */
+  statusCode: Maybe<Scalars['Int']['output']>;
+  /** A 2xx answer. */
+  succeeded: Scalars['Boolean']['output'];
+};
+
+/**
+ * A receiver of this environment's events: each event it takes is POSTed to `url` as a Standard Webhooks
+ * request (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{ type, timestamp, data }`).
+ * Its signing secret is answered only by `createWebhookEndpoint` and `rotateWebhookSecret`.
+ */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  /**
+   * The latest delivery attempts, newest first: status, latency and a short error. Kept as long as their event
+   * (EVENT_RETENTION_DAYS). VALIDATION_FAILED when `first` is outside 1 to 100.
+   */
+  attempts: Array<WebhookAttempt>;
+  /** When it was registered: ISO 8601 in UTC. */
+  createdAt: Scalars['String']['output'];
+  /** Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
+  disabledReason: Maybe<Scalars['String']['output']>;
+  /** False: nothing is delivered (events of the disabled period are not sent later; read them with `events`). */
+  enabled: Scalars['Boolean']['output'];
+  /** The endpoint's id. */
+  endpointId: Scalars['ID']['output'];
+  /** The event types delivered; empty: every type. */
+  eventTypes: Array<Scalars['String']['output']>;
+  /** Since when every attempt failed: ISO 8601 in UTC; null after a success. */
+  failingSince: Maybe<Scalars['String']['output']>;
+  /** Until when deliveries also carry a signature with the secret before the last rotation; null when none. */
+  previousSecretExpiresAt: Maybe<Scalars['String']['output']>;
+  /** When it last changed: ISO 8601 in UTC. */
+  updatedAt: Scalars['String']['output'];
+  /** Where the events are POSTed. */
+  url: Scalars['String']['output'];
+};
+
+
+/**
+ * A receiver of this environment's events: each event it takes is POSTed to `url` as a Standard Webhooks
+ * request (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`; body `{ type, timestamp, data }`).
+ * Its signing secret is answered only by `createWebhookEndpoint` and `rotateWebhookSecret`.
+ */
+export type WebhookEndpointAttemptsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** An endpoint with its signing secret: answered by its creation and by a rotation, never again. */
+export type WebhookEndpointSecret = {
+  __typename?: 'WebhookEndpointSecret';
+  /** The endpoint. */
+  endpoint: WebhookEndpoint;
+  /** The signing secret, `whsec_` and base64: verify deliveries with any Standard Webhooks library. */
+  secret: Scalars['String']['output'];
+};
+
+/** A redelivery that was scheduled. */
+export type WebhookRedelivery = {
+  __typename?: 'WebhookRedelivery';
+  /** The endpoint. */
+  endpointId: Scalars['ID']['output'];
+  /** The event that will be sent again. */
+  eventId: Scalars['ID']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -987,6 +1275,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: ResolverTypeWrapper<CustomerParentModel>;
   CustomerConnection: ResolverTypeWrapper<CustomerPageModel>;
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node: ResolversTypes['Customer'] }>;
@@ -1004,6 +1293,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionModel>;
   TransactionConnection: ResolverTypeWrapper<TransactionPageModel>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
@@ -1013,6 +1303,11 @@ export type ResolversTypes = {
   TransferInput: TransferInput;
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttemptModel>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointModel>;
+  WebhookEndpointSecret: ResolverTypeWrapper<EndpointWithSecretModel>;
+  WebhookRedelivery: ResolverTypeWrapper<WebhookRedelivery>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1029,6 +1324,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: CustomerParentModel;
   CustomerConnection: CustomerPageModel;
   CustomerEdge: Omit<CustomerEdge, 'node'> & { node: ResolversParentTypes['Customer'] };
@@ -1046,6 +1342,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Transaction: TransactionModel;
   TransactionConnection: TransactionPageModel;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
@@ -1053,6 +1350,11 @@ export type ResolversParentTypes = {
   TransferInput: TransferInput;
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  WebhookAttempt: WebhookAttemptModel;
+  WebhookEndpoint: WebhookEndpointModel;
+  WebhookEndpointSecret: EndpointWithSecretModel;
+  WebhookRedelivery: WebhookRedelivery;
 };
 
 export type ListSizeDirectiveArgs = {
@@ -1181,17 +1483,24 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
+  createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteAccount?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'accountId'>>;
   deleteCustomer?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteCustomerArgs, 'customerId'>>;
+  deleteWebhookEndpoint?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'endpointId'>>;
+  disableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'endpointId'>>;
+  enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'endpointId'>>;
   postHold?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostHoldArgs, 'accountId' | 'transactionId'>>;
   postTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostTransactionArgs, 'accountId' | 'input'>>;
+  redeliverWebhook?: Resolver<ResolversTypes['WebhookRedelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'endpointId' | 'eventId'>>;
   removeAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationRemoveAccountCustomerArgs, 'accountId' | 'customerId'>>;
   reverseTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationReverseTransactionArgs, 'accountId' | 'transactionId'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'endpointId'>>;
   setAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetAccountFlagArgs, 'accountId' | 'flag'>>;
   setOverdraftLimit?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetOverdraftLimitArgs, 'accountId' | 'overdraftLimit'>>;
   transfer?: Resolver<ResolversTypes['Transfer'], ParentType, ContextType, RequireFields<MutationTransferArgs, 'input'>>;
   updateAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationUpdateAccountArgs, 'accountId' | 'input'>>;
   updateCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'customerId' | 'input'>>;
+  updateWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'endpointId' | 'input'>>;
   voidHold?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationVoidHoldArgs, 'accountId' | 'transactionId'>>;
 };
 
@@ -1219,11 +1528,19 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
+  webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
 
 export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
   name: 'SafeInt';
 }
+
+export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  accountUpdated?: SubscriptionResolver<ResolversTypes['Account'], "accountUpdated", ParentType, ContextType, RequireFields<SubscriptionAccountUpdatedArgs, 'accountId'>>;
+  events?: SubscriptionResolver<ResolversTypes['Event'], "events", ParentType, ContextType, Partial<SubscriptionEventsArgs>>;
+  transactionPosted?: SubscriptionResolver<ResolversTypes['Transaction'], "transactionPosted", ParentType, ContextType, RequireFields<SubscriptionTransactionPostedArgs, 'accountId'>>;
+};
 
 export type TransactionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Transaction'] = ResolversParentTypes['Transaction']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
@@ -1264,6 +1581,39 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type WebhookAttemptResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  attemptId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  attemptedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  latencyMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  statusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  attempts?: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType, RequireFields<WebhookEndpointAttemptsArgs, 'first'>>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  endpointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventTypes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  previousSecretExpiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointSecretResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookEndpointSecret'] = ResolversParentTypes['WebhookEndpointSecret']> = {
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookRedeliveryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookRedelivery'] = ResolversParentTypes['WebhookRedelivery']> = {
+  endpointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphqlContext> = {
   Account?: AccountResolvers<ContextType>;
   AccountBalance?: AccountBalanceResolvers<ContextType>;
@@ -1285,10 +1635,15 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Phone?: PhoneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SafeInt?: GraphQLScalarType;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Transfer?: TransferResolvers<ContextType>;
+  WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointSecret?: WebhookEndpointSecretResolvers<ContextType>;
+  WebhookRedelivery?: WebhookRedeliveryResolvers<ContextType>;
 };
 
 export type DirectiveResolvers<ContextType = GraphqlContext> = {

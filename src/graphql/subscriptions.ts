@@ -1,0 +1,40 @@
+import { type FeedOverflow, isFeedOverflow } from '../domain/events/event-feed.js';
+import type { GraphqlContext } from './context.js';
+import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
+import type { Resolvers } from './generated/resolvers-types.js';
+import { createLoaders } from './loaders.js';
+
+/**
+ * The subscriptions (served over WebSocket by src/graphql/websocket.ts). `subscribe` asks the domain to
+ * follow (which checks the scope and the account as the equivalent query would); `resolve` presents each
+ * value through the same output types and resolvers as the queries. Each value is executed like a request
+ * of its own: fresh loaders, so nested fields (`Account.customers`) read what is current rather than what
+ * an earlier value cached.
+ */
+function present<T>(value: T | FeedOverflow, _args: unknown, context: GraphqlContext): T {
+  if (isFeedOverflow(value)) {
+    throw new ClientFacingError(
+      `The subscription was ended: ${value.buffered} values were waiting that the client did not read. Subscribe again, and read what was missed with the \`events\` query (\`after\`).`,
+      { code: GraphqlErrorCodes.subscriptionTooSlow },
+    );
+  }
+  context.loaders = createLoaders(context.services, context.scope);
+  return value;
+}
+
+export const subscriptionResolvers: Pick<Resolvers, 'Subscription'> = {
+  Subscription: {
+    accountUpdated: {
+      subscribe: (_parent, { accountId }, { services, scope }) => services.events.followAccount(scope, accountId),
+      resolve: present,
+    },
+    transactionPosted: {
+      subscribe: (_parent, { accountId }, { services, scope }) => services.events.followPostedTransactions(scope, accountId),
+      resolve: present,
+    },
+    events: {
+      subscribe: (_parent, { types }, { services, scope }) => services.events.follow(scope, types ? { types: types.join(',') } : {}),
+      resolve: present,
+    },
+  },
+};
