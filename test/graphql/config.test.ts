@@ -9,7 +9,7 @@ const problems = (env: Record<string, string>) => configProblems({ ...base, ...e
 describe('GraphQL configuration', () => {
   it('defaults: explorers, introspection and Apollo Studio CORS outside production; none in production', () => {
     const development = loadConfig(base);
-    expect(development.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 10, maxAliases: 30, maxRootFields: 20, maxCost: 5000, maxTokens: 2000 });
+    expect(development.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 10, maxAliases: 30, maxRootFields: 20, maxCost: 5000, maxTokens: 2000, subscriptionPollIntervalMs: 1000 });
     expect(development.corsOrigins).toEqual(['https://studio.apollographql.com']);
     const production = loadConfig({ ...base, NODE_ENV: 'production' });
     expect(production.graphql).toMatchObject({ introspection: false, explorer: false });
@@ -27,15 +27,17 @@ describe('GraphQL configuration', () => {
       GRAPHQL_MAX_ROOT_FIELDS: '2',
       GRAPHQL_MAX_COST: '100',
       GRAPHQL_MAX_TOKENS: '500',
+      GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '250',
       CORS_ORIGINS: 'https://studio.apollographql.com, http://localhost:5173',
     });
-    expect(config.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 7, maxAliases: 0, maxRootFields: 2, maxCost: 100, maxTokens: 500 });
+    expect(config.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 7, maxAliases: 0, maxRootFields: 2, maxCost: 100, maxTokens: 500, subscriptionPollIntervalMs: 250 });
     expect(config.corsOrigins).toEqual(['https://studio.apollographql.com', 'http://localhost:5173']);
   });
 
   it('names the variable and the rule when a value is wrong', () => {
     expect(problems({ GRAPHQL_MAX_DEPTH: '0' })).toEqual(['GRAPHQL_MAX_DEPTH: GRAPHQL_MAX_DEPTH must be between 1 and 100']);
     expect(problems({ GRAPHQL_MAX_COST: 'lots' })).toEqual(['GRAPHQL_MAX_COST: GRAPHQL_MAX_COST must be a whole number']);
+    expect(problems({ GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '5' })).toEqual(['GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS must be between 10 and 60000']);
     expect(problems({ GRAPHQL_INTROSPECTION: 'yes' })).toEqual(['GRAPHQL_INTROSPECTION: GRAPHQL_INTROSPECTION must be true or false']);
     expect(problems({ CORS_ORIGINS: 'https://studio.apollographql.com/path' })[0]).toMatch(/^CORS_ORIGINS: CORS_ORIGINS must be a comma-separated list of origins/);
     expect(problems({ CORS_ORIGINS: '*' })[0]).toMatch(/^CORS_ORIGINS/);
