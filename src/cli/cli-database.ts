@@ -36,7 +36,7 @@ export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaCl
   });
   try {
     if (options.migrateFirst && config.runMigrationsOnStart) await migrate(pool);
-    const prisma = createPrismaClient(pool);
+    const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     try {
       return await work(prisma);
     } finally {
