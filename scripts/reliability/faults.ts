@@ -7,9 +7,9 @@ import { buildOnce } from './lib/service-process.js';
 /**
  * `npm run reliability:faults`: the fault scripts one after the other (crash, database outage, PostgreSQL
  * kill -9 in its short form, slow database, network partition, full disk and slow disk in their short
- * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form), the
- * service built once. Arguments after `--` go to every script (e.g. `-- --record false`). Exits non-zero
- * if any of them failed; about three and a half minutes on 2 cores. Full disk and slow disk mount file
+ * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form, webhooks
+ * under service kills in its short form), the service built once. Arguments after `--` go to every script (e.g. `-- --record false`). Exits non-zero
+ * if any of them failed; about four and a half minutes on 2 cores. Full disk and slow disk mount file
  * systems and use a cgroup: without root they are skipped, and the summary says so.
  */
 
@@ -26,6 +26,9 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   ['shutdown', []],
   // The ledger under faults, short form (about 30 s): 3 service kills, 1 PostgreSQL kill, 2 s per throughput phase.
   ['bank', ['--service-kills', '3', '--pg-kills', '1', '--hot-seconds', '2']],
+  // Webhooks under kill -9, short form (about 45 s): 3 kills (one while a receiver holds a request open, one
+  // with two instances sharing the database), the same checks of every delivery.
+  ['webhooks', ['--kills', '3', '--between', '1.5', '--two-instances-from', '3']],
 ];
 
 function run(script: string, args: string[]): Promise<number> {
