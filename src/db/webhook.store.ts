@@ -125,15 +125,30 @@ const SQL = {
    * is still waiting for its first attempt to finish (claimed or not): first attempts go out one at a time
    * per endpoint, in sequence order. The claim is a lease: next_attempt_at moves past the attempt's
    * time-out, so a dispatcher that dies mid-attempt leaves the delivery due again.
+   *
+   * The candidates are each endpoint's queue head (one index probe per endpoint) and the due retries, looked
+   * up by id: testing every due delivery against its endpoint's earlier ones made a claim cost grow with
+   * the backlog times itself (10,000 first attempts waiting: 36–79 ms per claim, now under 2 ms), and one
+   * endpoint's backlog slowed every endpoint's deliveries (docs/reliability.md, bugs found).
    */
   claim: statement(
     'webhook_claim',
-    `WITH due AS (
-       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-       WHERE d.next_attempt_at <= CURRENT_TIMESTAMP AND w.enabled
-         AND (d.attempts > 0 OR NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries p
-           WHERE p.endpoint_id = d.endpoint_id AND p.attempts = 0 AND p.sequence < d.sequence AND p.next_attempt_at IS NOT NULL))
+    `WITH candidates AS MATERIALIZED (
+       SELECT h.id FROM webhook_endpoints w
+       CROSS JOIN LATERAL (
+         SELECT p.id, p.next_attempt_at FROM webhook_deliveries p
+         WHERE p.endpoint_id = w.id AND p.attempts = 0 AND p.next_attempt_at IS NOT NULL
+         ORDER BY p.sequence LIMIT 1
+       ) h
+       WHERE w.enabled AND h.next_attempt_at <= CURRENT_TIMESTAMP
+       UNION ALL
+       (SELECT r.id FROM webhook_deliveries r JOIN webhook_endpoints w ON w.id = r.endpoint_id
+        WHERE r.next_attempt_at <= CURRENT_TIMESTAMP AND r.attempts > 0 AND w.enabled
+        ORDER BY r.next_attempt_at LIMIT $1)
+     ),
+     due AS (
+       SELECT d.id FROM webhook_deliveries d
+       WHERE d.id = ANY (ARRAY(SELECT id FROM candidates)) AND d.next_attempt_at <= CURRENT_TIMESTAMP
        ORDER BY d.next_attempt_at, d.sequence
        LIMIT $1
        FOR UPDATE OF d SKIP LOCKED

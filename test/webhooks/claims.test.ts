@@ -79,6 +79,42 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     expect(rows[0].n).toBe(45);
   });
 
+  it("a claim looks at each endpoint's next first attempt and the due retries, not at every waiting delivery: its table scans do not grow with the backlog", async () => {
+    await h.pool.query('DELETE FROM webhook_endpoints');
+    const created = await Promise.all(['x', 'y'].map((name) => h.services.webhooks.create(h.scope(), { url: `https://hooks.example.com/backlog-${name}` })));
+    await newEvents(1);
+    // A backlog of 300 events (copies of a real customer.created event), numbered and fanned out: 600 first attempts due.
+    await h.pool.query(
+      `INSERT INTO events (environment, type, resource_type, resource_id, payload)
+       SELECT e.environment, e.type, e.resource_type, e.resource_id, e.payload FROM (SELECT * FROM events WHERE type = 'customer.created' ORDER BY sequence DESC LIMIT 1) e, generate_series(1, 300)`,
+    );
+    await events.sequence(1000);
+    await webhooks.fanOut(500);
+    // One endpoint's earlier delivery failed and its retry is due: retries are not held back by the order.
+    const x = created[0]!.endpoint.endpointId;
+    await h.pool.query("UPDATE webhook_deliveries SET attempts = 1, status = 'failed' WHERE id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence DESC LIMIT 1)", [x]);
+
+    // The claim's own scans of webhook_deliveries: PostgreSQL's counters of this session not yet flushed
+    // (pg_stat_xact_user_tables), read on the claim's connection just before and just after it.
+    const { claimed, scans } = await h.prisma.$transaction(async (tx) => {
+      const count = async () =>
+        (await tx.$queryRawUnsafe<{ scans: number }[]>("SELECT (seq_scan + coalesce(idx_scan, 0))::int AS scans FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'"))[0]!.scans;
+      const before = await count();
+      const claimed = await new PrismaWebhookStore(tx as unknown as typeof h.prisma).claim(10, 60_000);
+      return { claimed, scans: (await count()) - before };
+    });
+    const { rows } = await h.pool.query('SELECT endpoint_id, min(sequence)::int AS first FROM webhook_deliveries WHERE attempts = 0 GROUP BY endpoint_id');
+    const firstOf = new Map(rows.map((row) => [row.endpoint_id as string, row.first as number]));
+    // Each endpoint's lowest waiting sequence, plus endpoint x's due retry: three, whatever the backlog.
+    expect(claimed).toHaveLength(3);
+    for (const delivery of claimed) {
+      if (delivery.attempts === 0) expect(delivery.event.sequence).toBe(firstOf.get(delivery.endpointId));
+      else expect(delivery.endpointId).toBe(x);
+    }
+    // Testing each of the 600 waiting deliveries against its endpoint's earlier ones took one scan per delivery.
+    expect(scans).toBeLessThan(40);
+  });
+
   it('a claim whose dispatcher died is due again when its lease ends; the stale dispatcher cannot record over the new claim', async () => {
     await h.pool.query('DELETE FROM webhook_endpoints');
     const { endpoint } = await h.services.webhooks.create(h.scope(), { url: 'https://hooks.example.com/lease' });

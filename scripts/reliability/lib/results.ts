@@ -57,6 +57,7 @@ const ORDER = [
   'fault-pg-kill',
   'fault-pg-kill-external',
   'fault-bank',
+  'fault-webhooks',
   'fault-slow-db',
   'fault-partition',
   'fault-full-disk',
