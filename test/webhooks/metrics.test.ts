@@ -32,7 +32,9 @@ describe('webhook delivery metrics in /metrics', () => {
       EVENT_SEQUENCER_INTERVAL_MS: '20',
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms',
-      WEBHOOKS_TIMEOUT_MS: '300',
+      // Long enough that no answered attempt times out on a loaded machine (a 300 ms time-out did, in CI),
+      // so only the hanging receiver's first attempt counts as a time-out.
+      WEBHOOKS_TIMEOUT_MS: '2000',
       WEBHOOKS_POLL_INTERVAL_MS: '50',
     });
   });
@@ -70,7 +72,7 @@ describe('webhook delivery metrics in /metrics', () => {
     expect(sample(text, 'webhook_delivery_attempts_total', { outcome: 'connection_error' })).toBeUndefined();
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'success' })).toBe(3);
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'timeout' })).toBe(1);
-    // The timed-out attempt took at least the whole time-out (300 ms).
+    // The timed-out attempt took at least the whole time-out (2 s).
     expect(sample(text, 'webhook_delivery_duration_seconds_bucket', { outcome: 'timeout', le: '0.25' })).toBe(0);
     // Three deliveries succeeded (one at its first attempt, two at their second); the 410 never did.
     expect(sample(text, 'webhook_delivery_age_seconds_count')).toBe(3);
