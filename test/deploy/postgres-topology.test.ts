@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +12,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { TEST_PII_ENV } from '../support/service.js';
+import { freePort } from '../../src/db/embedded-postgres.js';
 
 /**
  * The database side of compose.yaml's topology, with Debian's PostgreSQL 15 (the version compose runs):
@@ -165,12 +165,3 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}

@@ -93,6 +93,8 @@ describe('the event feed', () => {
   it('ends a stream when its selection says so, and only its own', async () => {
     const running = feed();
     const { customerId } = await createCustomer(service);
+    // A follow starts after the events numbered so far; the creation must be among them, or `watching` sees it.
+    await numbered(customerId);
     const ending = await running.follow('sandbox', (event) => (event.resourceId === customerId && event.type === 'customer.deleted' ? 'end' : 'skip'));
     const watching = await running.follow('sandbox', everything);
     expectSuccess(await service.call('DELETE', `/sandbox/customer/${customerId}`), 'customer', 200);

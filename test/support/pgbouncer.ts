@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../../src/db/embedded-postgres.js';
 
 /** Debian's package installs it here (apt-get install pgbouncer; .ci/run does). */
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';
@@ -40,16 +41,6 @@ export function pgbouncerSection(text: string): Record<string, string> {
     if (section === 'pgbouncer' && separator > 0) settings[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
   }
   return settings;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 /** pgbouncer refuses to run as root: as root it runs as `nobody`, which must own its directory. */
