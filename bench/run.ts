@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type ContenderName, startExpressPrisma, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
+import { startOutboxContenders } from './lib/outbox.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
@@ -14,6 +15,7 @@ import { killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompl
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
+import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 
 /**
  * `npm run bench`: the service side by side with the raw floor, idiomatic Express + Prisma, PostGraphile and pgbench on one
@@ -47,13 +49,16 @@ function describeCommand(argv: string[]): string {
 }
 
 async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[], node: string, failures: string[]): Promise<Servers> {
-  const needed = new Set<ContenderName>(scenarios.flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
+  const needed = new Set<ContenderName>(scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
   const servers: Servers = {};
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
     'raw-floor': startRawFloor,
     'express-prisma': startExpressPrisma,
     postgraphile: startPostGraphile,
+    // Started by the outbox-cost scenario itself, each with a database of its own (bench/lib/outbox.ts).
+    'no-outbox': () => Promise.reject(new Error('started by outbox-cost')),
+    'pre-outbox': () => Promise.reject(new Error('started by outbox-cost')),
   };
   for (const name of needed) {
     if (name === 'postgraphile' && nodeMajor(node) < 22) {
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
   const scenarioResults: ScenarioResult[] = [];
   const startupResults: StartupResult[] = [];
   let pgbenchResult: PgbenchResult | null = null;
+  let webhookResult: WebhookDeliveryResult | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
   const compareNode = resolveCompareNode(options);
@@ -111,6 +117,15 @@ async function main(): Promise<void> {
         try {
           for (const scenario of httpScenarios) {
             try {
+              if (scenario === 'outbox-cost') {
+                const own = await startOutboxContenders(ctx, node, failures);
+                try {
+                  scenarioResults.push(await runHttpScenario(ctx, scenario, own, node));
+                } finally {
+                  for (const server of Object.values(own)) await server.stop();
+                }
+                continue;
+              }
               scenarioResults.push(await runHttpScenario(ctx, scenario, servers, node));
             } catch (error) {
               failures.push(`${scenario} on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
@@ -120,6 +135,14 @@ async function main(): Promise<void> {
         } finally {
           for (const server of Object.values(servers)) await server.stop();
         }
+      }
+    }
+    if (options.scenarios.includes('webhook-delivery')) {
+      try {
+        webhookResult = await runWebhookDelivery(ctx, referenceNode);
+      } catch (error) {
+        failures.push(`webhook-delivery failed: ${(error as Error).message.split('\n')[0]}`);
+        log(`webhook-delivery failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
     if (options.scenarios.includes('pgbench')) {
@@ -155,6 +178,7 @@ async function main(): Promise<void> {
       },
       scenarios: scenarioResults,
       pgbench: pgbenchResult,
+      webhooks: webhookResult,
       startup: startupResults,
       failures,
     };

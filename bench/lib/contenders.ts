@@ -11,7 +11,27 @@ function scriptArgs(node: string, script: string): string[] {
   return nodeMajor(node) >= 24 ? ['--disable-warning=ExperimentalWarning', script] : ['--import', 'tsx', script];
 }
 
-export type ContenderName = 'service' | 'raw-floor' | 'express-prisma' | 'postgraphile';
+/** `no-outbox` and `pre-outbox`: builds of the service without the outbox, on databases of their own (bench/lib/outbox.ts). */
+export type ContenderName = 'service' | 'raw-floor' | 'express-prisma' | 'postgraphile' | 'no-outbox' | 'pre-outbox';
+
+/** The service's environment exactly as production sets it, on `databaseUrl` (the bench database by default). */
+export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.benchUrl, dataDir = path.join(ctx.workDir, 'service-data'), extra: Record<string, string> = {}): Record<string, string> {
+  return baseEnvironment({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(ctx.options.poolSize),
+    DATA_DIR: dataDir,
+    API_TOKENS: ctx.token,
+    ENVIRONMENTS: BENCH_ENVIRONMENT,
+    LOG_LEVEL: 'warn',
+    // The rate limiter runs (its cost is measured) but never refuses the load generator's one token.
+    RATE_LIMIT_POINTS: '1000000000',
+    ...piiEnvironment(ctx.keys),
+    ...ctx.options.serviceEnv,
+    ...extra,
+  });
+}
 
 /**
  * The service exactly as production starts it (`node dist/main.js`), pointed at the bench database;
@@ -23,20 +43,7 @@ export function startService(ctx: BenchContext, node: string, nodeArgs: string[]
     command: node,
     args: [...nodeArgs, 'dist/main.js'],
     cwd: ctx.repoRoot,
-    env: baseEnvironment({
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      DATABASE_URL: ctx.db.benchUrl,
-      DATABASE_POOL_SIZE: String(ctx.options.poolSize),
-      DATA_DIR: path.join(ctx.workDir, 'service-data'),
-      API_TOKENS: ctx.token,
-      ENVIRONMENTS: BENCH_ENVIRONMENT,
-      LOG_LEVEL: 'warn',
-      // The rate limiter runs (its cost is measured) but never refuses the load generator's one token.
-      RATE_LIMIT_POINTS: '1000000000',
-      ...piiEnvironment(ctx.keys),
-      ...ctx.options.serviceEnv,
-    }),
+    env: serviceEnvironment(ctx),
     readyPath: '/readyz',
     readyStatus: 200,
     logDir: ctx.logDir,

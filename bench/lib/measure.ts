@@ -31,7 +31,7 @@ let specCounter = 0;
  * around it: CPU of the server process and of the whole PostgreSQL server (/proc), statements executed
  * in the bench database, and the server's peak RSS sampled every 200 ms.
  */
-export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number): Promise<RunMeasurement> {
+export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number, rate?: number): Promise<RunMeasurement> {
   const spec: LoadSpec = {
     baseUrl: server.baseUrl,
     kind,
@@ -41,6 +41,7 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
     connections: ctx.options.connections,
     idsFile: ctx.idsFile,
     ssnSequenceStart: ctx.nextSsnSequence,
+    ...(rate !== undefined && { rate }),
   };
   const specFile = path.join(ctx.workDir, `load-${++specCounter}.json`);
   writeFileSync(specFile, JSON.stringify(spec));
@@ -61,7 +62,7 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
   }
   const serverCpuAfter = processCpuMicros(server.pid);
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
-  const statements = await ctx.db.statements.read();
+  const statements = await ctx.db.statements.read(server.database);
 
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
   ctx.nextSsnSequence = result.ssnSequenceEnd + 1;

@@ -13,6 +13,8 @@ export const SCENARIO_NAMES = [
   'rest-transfer-uniform',
   'rest-transfer-hot',
   'rest-get-account-with-transactions',
+  'outbox-cost',
+  'webhook-delivery',
   'pgbench',
   'startup',
 ] as const;

@@ -49,6 +49,8 @@ export interface RunningServer {
   /** Milliseconds from spawn to the first successful readiness probe. */
   readyAfterMs: number;
   logFile: string;
+  /** The database it serves from, when not the bench database (statements are counted there). */
+  database?: string;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,8 @@ export interface ServerSpec {
   timeoutMs?: number;
   /** The port to listen on (passed as PORT); a free one when absent. */
   port?: number;
+  /** Its database, when not the bench database. */
+  database?: string;
 }
 
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
@@ -105,6 +109,7 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     node: spec.command,
     readyAfterMs,
     logFile,
+    ...(spec.database !== undefined && { database: spec.database }),
     stop: async () => {
       await stopChild(child, exited);
       children.delete(child);

@@ -6,6 +6,7 @@ import type { StatementCounting } from './postgres.js';
 import { TPCB_CONTENDER } from './pgbench.js';
 import { type ContenderResult, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
+import type { WebhookDeliveryResult } from './webhooks.js';
 
 export interface BenchReport {
   startedAt: string;
@@ -26,6 +27,8 @@ export interface BenchReport {
   };
   scenarios: ScenarioResult[];
   pgbench: PgbenchResult | null;
+  /** The webhook-delivery scenario (absent in reports written before it existed). */
+  webhooks?: WebhookDeliveryResult | null;
   startup: StartupResult[];
   /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
   failures: string[];
@@ -108,6 +111,23 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   ratioTarget('Transfers, uniform (random pairs of 10,000 accounts)', 'rest-transfer-uniform', TPCB_CONTENDER, 0.5);
   ratioTarget('Transfers, one hot account', 'rest-transfer-hot', TPCB_CONTENDER, 0.2);
   ratioTarget('REST GET account with 10 recent transactions', 'rest-get-account-with-transactions', 'raw-floor', 0.75, 'the raw floor (same JSON, one statement)');
+
+  // Issue 16: the outbox may cost at most 10 % of create-customer throughput. On a CPU-bound machine the
+  // throughput a creation allows is set by the CPU it takes (server + PostgreSQL), which is what decides here.
+  ratioTarget('Create customer with the outbox', 'outbox-cost', 'no-outbox', 0.9, 'the same build without the outbox insert (req/s)');
+  ratioTarget('Create customer with the outbox', 'outbox-cost', 'pre-outbox', 0.9, 'the commit before the outbox (req/s)');
+  const cpuPerCreation = (c: ContenderResult | undefined) =>
+    c && c.median.serverCpuUsPerRequest !== null && c.median.postgresCpuUsPerRequest !== null ? c.median.serverCpuUsPerRequest + c.median.postgresCpuUsPerRequest : null;
+  for (const [comparator, label] of [['no-outbox', 'the same build without the outbox insert'], ['pre-outbox', 'the commit before the outbox']] as const) {
+    const withOutbox = cpuPerCreation(service('outbox-cost'));
+    const without = cpuPerCreation(contender('outbox-cost', comparator));
+    const ratio = withOutbox !== null && without !== null && withOutbox > 0 ? without / withOutbox : null;
+    rows.push({
+      target: `Create customer with the outbox ≥ 0.9× ${label}, by CPU per creation (server + PostgreSQL; without ÷ with)`,
+      measured: ratio === null ? 'not measured' : `${ratio.toFixed(2)}× (${num(withOutbox)} vs ${num(without)} µs)`,
+      met: ratio !== null && clean(service('outbox-cost')) && clean(contender('outbox-cost', comparator)) ? ratio >= 0.9 : null,
+    });
+  }
 
   const mixed = service('mixed');
   const mixedRss = mixed?.median.peakRssMb ?? null;
@@ -205,6 +225,28 @@ export function renderMarkdown(report: BenchReport): string {
         const text = q.query.replace(/\s+/g, ' ').replaceAll('|', '\\|');
         lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${q.calls} | \`${text.length > 90 ? `${text.slice(0, 90)}…` : text}\` |`);
       }
+    }
+  }
+
+  if (report.webhooks) {
+    const w = report.webhooks;
+    lines.push('');
+    lines.push(`### Webhook delivery to a local receiver (service on ${w.nodeVersion}, default webhook settings; ${w.check})`);
+    lines.push('');
+    lines.push('| Measure | Endpoints | Runs | deliveries/s (median) | per run | server CPU µs/delivery | PG CPU µs/delivery |');
+    lines.push('|---|--:|--:|--:|---|--:|--:|');
+    for (const t of w.throughput) {
+      lines.push(
+        `| backlog of ${num(t.runs[0]?.events)} events committed at once, until all delivered | ${t.endpoints} | ${t.runs.length} | ${num(t.medianPerSecond)} | ${t.runs.map((r) => num(r.perSecond)).join(' / ')} | ${num(t.medianServerCpuUsPerDelivery)} | ${num(t.medianPostgresCpuUsPerDelivery)} |`,
+      );
+    }
+    lines.push('');
+    lines.push('| Latency: event occurredAt → receiver | Endpoints | creations/s | Runs | deliveries | p50 ms | p90 ms | p99 ms | max ms |');
+    lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+    for (const l of w.latency) {
+      lines.push(
+        `| customers created through the API at a fixed rate | ${l.endpoints} | ${l.ratePerSecond} | ${l.runs.length} | ${num(l.runs.reduce((sum, r) => sum + r.deliveries, 0))} | ${num(l.medianP50Ms, 1)} | ${num(l.medianP90Ms, 1)} | ${num(l.medianP99Ms, 1)} | ${num(l.maxMs)} |`,
+      );
     }
   }
 

@@ -4,11 +4,12 @@ import type { BenchContext } from './context.js';
 import { measureRun, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
 import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
+import { checkOutboxContender } from './outbox.js';
 import { nodeVersion, type RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { checkNestedTree, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
-export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup'>;
+export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery'>;
 
 /** A row of a scenario's results: an HTTP contender, or PostgreSQL's own pgbench workload set beside it. */
 export type ResultName = ContenderName | typeof TPCB_CONTENDER;
@@ -19,6 +20,8 @@ interface ScenarioDefinition {
   contenders: { name: ContenderName; kind: LoadKind }[];
   /** PostgreSQL's own bank workload, run last in each round of the alternation (service, pgbench, service, …). */
   ceiling?: typeof TPCB_CONTENDER;
+  /** At least this many alternating runs whatever --runs says (not with --quick): a ratio that decides a rule. */
+  minRuns?: number;
 }
 
 const each = (kind: LoadKind, ...names: ContenderName[]) => names.map((name) => ({ name, kind }));
@@ -49,6 +52,12 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   'rest-get-account-with-transactions': {
     title: 'REST GET /{env}/account/{id}, 10 recent transactions',
     contenders: each('rest-get-account-with-transactions', 'service', 'raw-floor'),
+  },
+  // Issue 16's rule: the outbox costs at most 10 % of create-customer throughput (bench/lib/outbox.ts).
+  'outbox-cost': {
+    title: 'REST POST /{env}/customer with the outbox vs without (each on its own database)',
+    contenders: each('rest-post-customer', 'service', 'no-outbox', 'pre-outbox'),
+    minRuns: 5,
   },
 };
 
@@ -107,11 +116,12 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
     await step.warmUp(ctx.options.warmupSeconds);
   }
   const runs = new Map<ResultName, RunMeasurement[]>(steps.map(({ name }) => [name, []]));
-  for (let run = 1; run <= ctx.options.runs; run++) {
+  const runCount = ctx.options.quick ? ctx.options.runs : Math.max(ctx.options.runs, definition.minRuns ?? 0);
+  for (let run = 1; run <= runCount; run++) {
     for (const step of steps) {
       const measurement = await step.measure(ctx.options.durationSeconds);
       runs.get(step.name)!.push(measurement);
-      ctx.log(`[${scenario}] ${step.name} run ${run}/${ctx.options.runs}: ${format(measurement)}`);
+      ctx.log(`[${scenario}] ${step.name} run ${run}/${runCount}: ${format(measurement)}`);
       if (measurement.sampleError && run === 1) ctx.log(`[${scenario}] ${step.name} first error: ${measurement.sampleError}`);
     }
   }
@@ -164,6 +174,12 @@ async function verifyContenders(
     for (const name of ['service', 'raw-floor', 'express-prisma'] as const) {
       const server = servers[name];
       if (server) outcome.set(name, { check: await checkWrites(ctx, { name, server }, scenario) });
+    }
+  }
+  if (scenario === 'outbox-cost') {
+    for (const name of ['service', 'no-outbox', 'pre-outbox'] as const) {
+      const server = servers[name];
+      if (server) outcome.set(name, { check: await checkOutboxContender(ctx, name, server) });
     }
   }
   if ((scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') && servers.service) {

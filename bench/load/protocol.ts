@@ -11,6 +11,8 @@ export interface LoadSpec {
   connections: number;
   idsFile: string;
   ssnSequenceStart: number;
+  /** Requests per second across all connections (autocannon's overallRate); absent: as fast as answered. */
+  rate?: number;
 }
 
 export interface LoadResult {

@@ -24,6 +24,7 @@ const result = await autocannon({
   duration: spec.durationSeconds,
   pipelining: 1,
   timeout: 10,
+  ...(spec.rate !== undefined && { overallRate: spec.rate }),
   headers: { authorization: `Bearer ${spec.token}`, 'content-type': 'application/json' },
   requests: [
     {

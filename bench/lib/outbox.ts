@@ -1,0 +1,190 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import type { BenchContext } from './context.js';
+import { type RunningServer, runToCompletion, startServer } from './processes.js';
+import { withDatabase } from './postgres.js';
+import { serviceEnvironment } from './contenders.js';
+import { BENCH_ENVIRONMENT, seed } from './seed.js';
+import { ssnForSequence } from './ssn-sequence.js';
+
+/**
+ * The outbox's cost (issue 16: at most 10 % of create-customer throughput), measured against two builds
+ * without it, each a real `node dist/main.js` on a database of its own seeded like the bench's:
+ *
+ * - `no-outbox`: this checkout with ONE change, the creation statement as it was before the outbox (no
+ *   `event` insert, `RETURNING id`; src/db/customer.store.ts). Everything else is the same code, the
+ *   sequencer and the webhook jobs included (they find nothing to do): the difference is the outbox's
+ *   work for one creation, the insert into `events` and its indexes, and the sequencer numbering it.
+ * - `pre-outbox`: the commit before the outbox landed (the parent of the commit that added the events
+ *   migration), built from `git archive`. Honest about history, but it also lacks what came after the
+ *   outbox (webhooks, their jobs); the ratio against it is the outbox plus everything since.
+ *
+ * Builds are cached in the system's temporary directory: pre-outbox by commit, no-outbox by this
+ * checkout's HEAD and uncommitted diff.
+ */
+
+export type OutboxVariant = 'no-outbox' | 'pre-outbox';
+
+const VARIANT_ROOT = path.join(os.tmpdir(), 'cas-bench-variants');
+const EVENTS_MIGRATION = 'prisma/migrations/20261124010000_events';
+
+const git = (repoRoot: string, args: string[]): string => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+
+/** The parent of the commit that added the events table: the last commit without the outbox. */
+export function preOutboxCommit(repoRoot: string): string {
+  const added = git(repoRoot, ['log', '--format=%H', '--diff-filter=A', '--', EVENTS_MIGRATION]).split('\n').filter(Boolean).at(-1);
+  if (!added) throw new Error(`no commit adds ${EVENTS_MIGRATION}: cannot find the build before the outbox`);
+  return git(repoRoot, ['rev-parse', `${added}^`]);
+}
+
+/** The creation statement of src/db/customer.store.ts with its outbox insert, and what replaces it. */
+const WITH_OUTBOX = /RETURNING \$\{CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(15, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
+
+export function withoutOutbox(customerStore: string): string {
+  if (!WITH_OUTBOX.test(customerStore)) {
+    throw new Error("src/db/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
+  }
+  return customerStore.replace(WITH_OUTBOX, 'RETURNING id$1');
+}
+
+async function build(dir: string, repoRoot: string, log: (line: string) => void): Promise<void> {
+  if (!existsSync(path.join(dir, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  log(`building ${path.basename(dir)} (npm run build)`);
+  await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: dir, env: { ...process.env } as Record<string, string> });
+  writeFileSync(path.join(dir, '.built'), new Date().toISOString());
+}
+
+/** The variant's directory, built (reused when its key matches). */
+export async function prepareVariant(variant: OutboxVariant, repoRoot: string, log: (line: string) => void): Promise<{ dir: string; description: string }> {
+  mkdirSync(VARIANT_ROOT, { recursive: true });
+  if (variant === 'pre-outbox') {
+    const commit = preOutboxCommit(repoRoot);
+    const dir = path.join(VARIANT_ROOT, `pre-outbox-${commit.slice(0, 12)}`);
+    if (!existsSync(path.join(dir, '.built'))) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      execFileSync('bash', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: repoRoot });
+      await build(dir, repoRoot, log);
+    }
+    return { dir, description: `commit ${commit.slice(0, 7)}, the last before the outbox` };
+  }
+  const head = git(repoRoot, ['rev-parse', 'HEAD']);
+  const key = createHash('sha256').update(head).update(git(repoRoot, ['diff', 'HEAD'])).digest('hex').slice(0, 12);
+  const dir = path.join(VARIANT_ROOT, `no-outbox-${key}`);
+  if (!existsSync(path.join(dir, '.built'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // The tracked files as they are in this checkout (uncommitted changes included), then the one change.
+    execFileSync('bash', ['-c', `git ls-files -z | tar --null -T - -cf - | tar -xf - -C '${dir}'`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+    const store = path.join(dir, 'src/db/customer.store.ts');
+    writeFileSync(store, withoutOutbox(readFileSync(store, 'utf8')));
+    await build(dir, repoRoot, log);
+  }
+  return { dir, description: `this checkout (${head.slice(0, 7)}) without the creation's outbox insert` };
+}
+
+const databaseOf = (variant: OutboxVariant | 'with-outbox') => `cas_bench_${variant.replace('-', '_')}`;
+
+/**
+ * The three contenders of the scenario, each on a fresh database of its own seeded alike (the bench
+ * database has grown by the earlier write scenarios by then): this checkout as built (`service`), and
+ * the two builds without the outbox. A contender that cannot be built or started is reported and left out.
+ */
+export async function startOutboxContenders(ctx: BenchContext, node: string, failures: string[]): Promise<Partial<Record<'service' | OutboxVariant, RunningServer>>> {
+  const servers: Partial<Record<'service' | OutboxVariant, RunningServer>> = {};
+  for (const variant of ['with-outbox', 'no-outbox', 'pre-outbox'] as const) {
+    const name = variant === 'with-outbox' ? 'service' : variant;
+    try {
+      servers[name] = await startOutboxVariant(ctx, node, variant);
+      ctx.log(`[outbox-cost] ${name} ready at ${servers[name].baseUrl} (pid ${servers[name].pid}, database ${servers[name].database})`);
+    } catch (error) {
+      failures.push(`outbox-cost: ${name} did not start: ${(error as Error).message.split('\n')[0]}`);
+      ctx.log(`[outbox-cost] ${name} did not start: ${(error as Error).message}`);
+    }
+  }
+  return servers;
+}
+
+/**
+ * Starts a build on a database of its own: created (dropped first), migrated with the build's own
+ * migrations, seeded with the bench's data set and keys, then the server as production starts it.
+ */
+async function startOutboxVariant(ctx: BenchContext, node: string, variant: OutboxVariant | 'with-outbox'): Promise<RunningServer> {
+  const { dir, description } = variant === 'with-outbox' ? { dir: ctx.repoRoot, description: 'this checkout as built' } : await prepareVariant(variant, ctx.repoRoot, ctx.log);
+  const database = databaseOf(variant);
+  const admin = new pg.Client({ connectionString: ctx.db.adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(ctx.db.adminUrl, database);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    const { migrate } = (await import(pathToFileURL(path.join(dir, 'dist/db/migrations.js')).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
+    await migrate(pool);
+    await seed(pool, { customers: ctx.options.customers, accounts: ctx.options.accounts }, ctx.keys);
+  } finally {
+    await pool.end();
+  }
+  ctx.log(`${variant}: ${description}; database ${database} migrated and seeded`);
+  return startServer({
+    name: variant === 'with-outbox' ? 'service-own-database' : variant,
+    command: node,
+    args: ['dist/main.js'],
+    cwd: dir,
+    env: serviceEnvironment(ctx, url, path.join(ctx.workDir, `${variant}-data`)),
+    readyPath: '/readyz',
+    readyStatus: 200,
+    logDir: ctx.logDir,
+    database,
+  });
+}
+
+/**
+ * Before measuring: one creation per contender answers 201, leaves one customer and one audit event, and
+ * an outbox event only where there is an outbox (the variants must really be without it).
+ */
+export async function checkOutboxContender(ctx: BenchContext, name: string, server: RunningServer): Promise<string> {
+  const sequence = ctx.nextSsnSequence++;
+  const res = await fetch(`${server.baseUrl}/${BENCH_ENVIRONMENT}/customer`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({
+      socialSecurityNumber: ssnForSequence(sequence),
+      dateOfBirth: '1985-04-12',
+      documentLocatorNumber: 20_000_000_000 + sequence,
+      preferredName: 'Check',
+      firstName: 'Check',
+      middleName: 'O',
+      lastName: 'Outbox',
+      emails: ['check@example.com'],
+      phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
+      addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
+    }),
+  });
+  const body = (await res.json()) as { data?: { customerId?: string } };
+  const customerId = body.data?.customerId;
+  if (res.status !== 201 || !customerId) return `FAILED: create answered ${res.status}`;
+  const pool = new pg.Pool({ connectionString: withDatabase(ctx.db.adminUrl, server.database ?? 'cas_bench'), max: 1 });
+  try {
+    const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql, [customerId])).rows[0]!.n);
+    const customers = await count('SELECT count(*) AS n FROM customers WHERE id = $1');
+    const audits = await count("SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND operation = 'customer.create'");
+    const hasEvents = (await pool.query("SELECT to_regclass('events') IS NOT NULL AS present")).rows[0].present as boolean;
+    const events = hasEvents ? await count("SELECT count(*) AS n FROM events WHERE resource_id = $1 AND type = 'customer.created'") : 0;
+    const expectedEvents = name === 'service' ? 1 : 0;
+    const ok = customers === 1 && audits === 1 && events === expectedEvents;
+    const what = hasEvents ? `${events} customer.created event${events === 1 ? '' : 's'}` : 'no events table';
+    return `${ok ? '' : 'FAILED: '}created: 201, 1 row, 1 audit event, ${what}`;
+  } finally {
+    await pool.end();
+  }
+}
