@@ -5,6 +5,7 @@ import type { HttpDependencies } from './http/dependencies.js';
 import { healthRouter } from './http/health.js';
 import { authenticateOperator } from './http/authenticate-request.js';
 import { metricsExposition, metricsTokenGuard } from './http/metrics.js';
+import { readScope } from './http/read-consistency.js';
 import { requestLogging } from './http/request-logging.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { referencePagesRouter } from './openapi/reference-pages.js';
@@ -42,6 +43,8 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
       app.get('/metrics', guard, metricsExposition(deps.metrics));
     }
   }
+  // With a read replica: where each request's reads may go, and its writes' consistency token.
+  if (deps.readConsistency) app.use(readScope(deps.readConsistency));
   // The REST router first: it claims only its own paths (/{environment}/customer…, /{environment}/account…),
   // so the busiest requests skip the other routers' route tables, and no other path changes hands.
   app.use(createRestRouter(deps));

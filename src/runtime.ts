@@ -12,17 +12,21 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres-supervisor.js';
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
+import { readOutboxBacklog } from './db/outbox-backlog.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
+import { startReadReplica } from './db/replica/read-replica.js';
+import { readSessionSettings } from './db/session-settings.js';
 import { createStores } from './db/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
+import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startEventFeed } from './jobs/event-feed.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
-import { createUrlGuard } from './jobs/webhook-http.js';
+import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -39,7 +43,7 @@ export interface RunningService {
   metricsUrl: string | undefined;
   /** GraphQL subscriptions now: open WebSocket connections, and subscriptions following the event feed. */
   subscriptions: { connections(): number; followers(): number };
-  /** Graceful stop: refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
+  /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
 
@@ -64,17 +68,17 @@ export async function startService(config: Config, logger: Logger, options: Star
   try {
     const { url: databaseUrl, supervisor } = await resolveDatabase(config, logger, cleanups, options.onDatabaseLost);
     const metrics = new ServiceMetrics();
-    const pool = createPool({
-      connectionString: databaseUrl,
+    const poolOptions = {
       max: config.databasePoolSize,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
-      onQuery: (durationMs, statementName) => {
+      onQuery: (durationMs: number, statementName: string | undefined) => {
         metrics.observeQuery(durationMs);
         options.onQuery?.(durationMs, statementName);
       },
-      onError: (error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
-    });
+      onError: (error: Error) => logger.warn({ err: { message: error.message } }, 'a database connection failed'),
+    };
+    const pool = createPool({ connectionString: databaseUrl, ...poolOptions });
     cleanups.push(() => pool.end());
     metrics.watchPool(pool);
 
@@ -84,13 +88,16 @@ export async function startService(config: Config, logger: Logger, options: Star
       if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
     }
 
-    const prisma = createPrismaClient(pool);
+    const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     cleanups.push(() => prisma.$disconnect());
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
-    const stores = createStores(prisma, {
+    const storeOptions = {
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
       idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
-    });
+    };
+    const replica = config.databaseReplica && (await startReadReplica({ config: config.databaseReplica, pool: poolOptions, primary: prisma, namedStatements: config.databasePreparedStatements, logger, registry: metrics.registry }));
+    if (replica) cleanups.push(replica.stop);
+    const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
     // GraphQL subscriptions' source: reads newly numbered events while someone subscribes.
     const eventFeed = startEventFeed(stores.events, { pollIntervalMs: config.graphql.subscriptionPollIntervalMs }, logger);
@@ -100,12 +107,12 @@ export async function startService(config: Config, logger: Logger, options: Star
       protector: cipher,
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
-      webhooks: { urlGuard: createUrlGuard(config.webhooks.allowPrivateNetworks), secretOverlapMs: config.webhooks.secretOverlapMs },
+      webhooks: webhookServiceOptions(config.webhooks),
     });
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
-    const webhooks = startWebhookDelivery(stores.webhooks, cipher, config.webhooks, logger);
+    const webhooks = startWebhookDelivery(stores.webhooks, cipher, { ...config.webhooks, onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) }, logger);
     cleanups.push(webhooks.stop);
     const outbox = startEventOutbox(
       stores.events,
@@ -119,7 +126,9 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
     );
     cleanups.push(outbox.stop);
+    metrics.watchOutbox(() => readOutboxBacklog(prisma));
 
+    const drain = createDrain(config.shutdownDrainMs, logger);
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());
     const { app, subscriptions, close: closeSurfaces } = await createHttpApp({
@@ -134,9 +143,10 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
-      checkReadiness: supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma)) : readinessCheck(prisma),
+      checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
+      ...(replica && { readConsistency: replica.router }),
     });
     cleanups.push(closeSurfaces);
 
@@ -159,7 +169,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       databaseUrl,
       metricsUrl,
       subscriptions: { connections: subscriptions.connections, followers: eventFeed.followers },
-      stop: () => (stopping ??= stopAll()),
+      stop: () => (stopping ??= drain.drain().then(stopAll)),
     };
   } catch (error) {
     await stopAll();
@@ -207,14 +217,16 @@ function developmentToken(config: Config): string {
   return token;
 }
 
-function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
+function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Readiness> {
   const expected = readMigrations().map((m) => m.name);
   let migrated = false;
+  const timeZone = sessionTimeZoneCheck(prisma, logger);
   return async () => {
-    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending' };
+    const checks: Readiness['checks'] = { database: 'pending', migrations: 'pending', timeZone: timeZone.state() };
     try {
       await prisma.$queryRaw`SELECT 1`;
       checks.database = 'ok';
+      checks.timeZone = await timeZone.check();
       if (!migrated) {
         // _prisma_migrations is Prisma's own bookkeeping, not a model: raw SQL.
         const rows = await prisma.$queryRaw<{ migration_name: string }[]>`
@@ -227,7 +239,38 @@ function readinessCheck(prisma: PrismaClient): () => Promise<Readiness> {
       if (checks.database === 'pending') checks.database = 'failed';
       if (checks.migrations === 'pending') checks.migrations = migrated ? 'ok' : 'failed';
     }
-    return { ready: checks.database === 'ok' && checks.migrations === 'ok', checks };
+    return { ready: checks.database === 'ok' && checks.migrations === 'ok' && checks.timeZone === 'ok', checks };
+  };
+}
+
+/**
+ * Readiness waits until the sessions are known to be in UTC (src/db/session-settings.ts); checked until it
+ * passes once, then cached. A wrong zone or a missing statement timeout is logged once, with the fix.
+ */
+function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
+  let state: 'ok' | 'failed' | 'pending' = 'pending';
+  let reported = false;
+  return {
+    state: () => state,
+    async check(): Promise<'ok' | 'failed'> {
+      if (state === 'ok') return state;
+      const settings = await readSessionSettings(prisma);
+      state = settings.utc ? 'ok' : 'failed';
+      if (!reported) {
+        reported = true;
+        const fix = 'Behind a connection pooler the service\'s startup settings do not arrive: set them on the role, e.g. ALTER ROLE <service role> SET';
+        if (!settings.utc) {
+          logger.error(
+            { timeZone: settings.timeZone },
+            `the database sessions' TimeZone is not UTC, so timestamps the service writes would be shifted; not ready until it is. ${fix} timezone = 'UTC'`,
+          );
+        }
+        if (settings.statementTimeout === '0') {
+          logger.warn(`the database sessions have no statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS did not arrive). ${fix} statement_timeout = '5s'`);
+        }
+      }
+      return state;
+    },
   };
 }
 

@@ -7,7 +7,8 @@ import { buildOnce } from './lib/service-process.js';
 /**
  * `npm run reliability:faults`: the fault scripts one after the other (crash, database outage, PostgreSQL
  * kill -9 in its short form, slow database, network partition, full disk and slow disk in their short
- * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form), the
+ * forms, graceful shutdown, the bank's ledger under service and PostgreSQL kills in its short form, the
+ * fleet's proofs), the
  * service built once. Arguments after `--` go to every script (e.g. `-- --record false`). Exits non-zero
  * if any of them failed; about three and a half minutes on 2 cores. Full disk and slow disk mount file
  * systems and use a cgroup: without root they are skipped, and the summary says so.
@@ -26,6 +27,9 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   ['shutdown', []],
   // The ledger under faults, short form (about 30 s): 3 service kills, 1 PostgreSQL kill, 2 s per throughput phase.
   ['bank', ['--service-kills', '3', '--pg-kills', '1', '--hot-seconds', '2']],
+  // The fleet (HAProxy, 3 instances, PostgreSQL 15 primary + replica, Redis from Debian's packages, installed
+  // as root when missing): shared limits and keys, rolling restart, kill -9 of an instance, failover (about 2 min).
+  ['fleet', ['--seconds', '3'], { root: true }],
 ];
 
 function run(script: string, args: string[]): Promise<number> {

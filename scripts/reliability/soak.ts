@@ -36,6 +36,7 @@ const opts = options(
     'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
     customers: { default: '2000', help: 'customers created before the capacity measurement (each with one account)' },
     record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    'cpu-profiles': { default: '', help: 'V8 CPU profiles of the service to write beside the sampler file, as <start s>+<length s> from its start, e.g. 200+30,700+30 (summarise each with npx tsx bench/profile.ts --summarise FILE)' },
   },
   'npm run soak -- [options]',
 );
@@ -66,6 +67,8 @@ interface Sample {
   t: number;
   rss: number;
   heapUsed: number;
+  cpuUserUs?: number;
+  cpuSystemUs?: number;
   eventLoopDelayMeanMs: number;
   eventLoopDelayP99Ms: number;
   eventLoopDelayMaxMs: number;
@@ -295,7 +298,7 @@ runScript('soak', async () => {
   const service = await startServiceProcess({
     name: 'soak',
     nodeBinary: serviceNode,
-    env: { DATABASE_URL: postgres.databaseUrl, RELIABILITY_SAMPLER_FILE: samplerFile, ...secrets },
+    env: { DATABASE_URL: postgres.databaseUrl, RELIABILITY_SAMPLER_FILE: samplerFile, RELIABILITY_CPU_PROFILES: opts['cpu-profiles'], ...secrets },
     nodeArgs: ['--import', path.join(ROOT, 'scripts/reliability/lib/runtime-sampler.mjs')],
   });
   const api = createApi(service.url, secrets.API_TOKENS!, 256);
@@ -416,6 +419,9 @@ runScript('soak', async () => {
       maxMs: round(maximum(latencies)),
       rssMiB: round((inSamples.at(-1)?.rss ?? 0) / 2 ** 20),
       heapUsedMiB: round((inSamples.at(-1)?.heapUsed ?? 0) / 2 ** 20),
+      // The service's CPU time per answered request: per-request work that grows shows here first, free of
+      // the machine's noise that moves the event-loop delay.
+      cpuUsPerRequest: inWindow.length === 0 ? 0 : round(inSamples.reduce((sum, s) => sum + (s.cpuUserUs ?? 0) + (s.cpuSystemUs ?? 0), 0) / inWindow.length, 1),
       eventLoopDelayP99Ms: round(mean(inSamples.map((s) => s.eventLoopDelayP99Ms)), 2),
       eventLoopDelayMaxMs: round(maximum(inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
     };

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { migrate } from '../db/migrations.js';
 import { createPool } from '../db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../db/prisma-client.js';
@@ -9,16 +9,26 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+export interface CliDatabaseOptions {
+  /** Migrate as the service would on start (RUN_MIGRATIONS_ON_START), before any client exists. */
+  migrateFirst?: boolean;
+  /**
+   * Without DATABASE_URL, connect to the embedded PostgreSQL a running service serves from DATA_DIR when
+   * there is one, instead of refusing to start a second server on the same directory.
+   */
+  shareRunningEmbedded?: boolean;
+}
+
 /**
  * Runs an operator command, through Prisma Client, against DATABASE_URL or against the embedded database
- * in DATA_DIR (which only one process can run at a time: stop the service first, or point DATABASE_URL
- * at it). `migrateFirst` migrates as the service would on start (RUN_MIGRATIONS_ON_START), before any
- * client exists.
+ * in DATA_DIR (which only one process can run at a time: stop the service first, point DATABASE_URL at
+ * it, or, for a command that asks for it, share the one the running service started).
  */
-export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaClient) => Promise<T>, options: { migrateFirst?: boolean } = {}): Promise<T> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
+export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaClient) => Promise<T>, options: CliDatabaseOptions = {}): Promise<T> {
+  const shared = !config.databaseUrl && options.shareRunningEmbedded ? runningEmbeddedPostgresUrl(config.dataDir) : undefined;
+  const embedded = config.databaseUrl || shared ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   const pool = createPool({
-    connectionString: config.databaseUrl ?? embedded!.url,
+    connectionString: config.databaseUrl ?? shared ?? embedded!.url,
     max: 2,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     // Operator commands work in batches that may legitimately outlast a request's statement timeout.

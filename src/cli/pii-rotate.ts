@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { PrismaSealedCustomerStore } from '../db/sealed-customer.store.js';
+import { PrismaSealedWebhookSecretStore } from '../db/sealed-webhook-secret.store.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
-import { rotatePiiKeys } from '../pii/pii-rotation.js';
+import { rotatePiiKeys, rotateWebhookSecrets } from '../pii/pii-rotation.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
 /**
- * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer not under PII_ACTIVE_KEY.
+ * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer's SSN and document locator number,
+ * then every webhook signing secret, not under PII_ACTIVE_KEY.
  * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
  */
 async function main(): Promise<void> {
@@ -18,15 +20,31 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const cipher = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
 
-  const report = await withCliDatabase(config, (prisma) =>
-    rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, { batchSize, onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`) }),
-  );
+  const { report, secrets } = await withCliDatabase(config, async (prisma) => ({
+    report: await rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, {
+      batchSize,
+      onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+    }),
+    secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
+      batchSize,
+      onBatch: ({ batch, reencrypted }) => process.stderr.write(`webhook secrets, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+    }),
+  }));
   process.stdout.write(
-    `${JSON.stringify({ activeKeyId: report.activeKeyId, reencrypted: report.reencrypted, batches: report.batches, failed: report.failed.length, remaining: report.remaining })}\n`,
+    `${JSON.stringify({
+      activeKeyId: report.activeKeyId,
+      reencrypted: report.reencrypted,
+      batches: report.batches,
+      failed: report.failed.length,
+      remaining: report.remaining,
+      webhookSecrets: { reencrypted: secrets.reencrypted, batches: secrets.batches, failed: secrets.failed.length, remaining: secrets.remaining },
+    })}\n`,
   );
   for (const failure of report.failed) process.stderr.write(`customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`);
-  if (report.failed.length > 0) process.exit(1);
-  if (report.remaining > 0) process.stderr.write(`${report.remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
+  for (const failure of secrets.failed) process.stderr.write(`webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`);
+  if (report.failed.length > 0 || secrets.failed.length > 0) process.exit(1);
+  const remaining = report.remaining + secrets.remaining;
+  if (remaining > 0) process.stderr.write(`${remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,14 @@ export interface Config {
   databasePoolSize: number;
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /** A streaming replica for the reads that tolerate lag (docs/decisions.md, "Read replicas"); undefined: every read on the primary. */
+  databaseReplica: ReplicaConfig | undefined;
+  /**
+   * Named prepared statements (src/db/sql.ts). False when DATABASE_URL goes through a connection pooler in
+   * transaction mode that cannot keep them (pgbouncer before 1.21): DATABASE_PREPARED_STATEMENTS=false, or
+   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
+   */
+  databasePreparedStatements: boolean;
   /** Static full-access bearer tokens; undefined in development means "generate one". */
   apiTokens: string[] | undefined;
   environments: string[];
@@ -32,6 +40,8 @@ export interface Config {
   metrics: MetricsConfig;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, how long /readyz answers 503 while requests are still served, before the graceful stop (SHUTDOWN_DRAIN_MS). */
+  shutdownDrainMs: number;
   /** How long an idle keep-alive connection stays open: longer than the load balancer's idle timeout. */
   keepAliveTimeoutMs: number;
   runMigrationsOnStart: boolean;
@@ -53,6 +63,18 @@ export interface Config {
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
   trustProxyHops: number;
 }
+
+export interface ReplicaConfig {
+  url: string;
+  /** How long a read presenting a consistency token may wait for the replica to replay it before the primary answers it. */
+  maxWaitMs: number;
+  /** Past this much lag the replica answers no read at all. */
+  maxLagMs: number;
+  /** How often the replica's health, position and lag are checked (and how soon a recovered replica is used again). */
+  checkIntervalMs: number;
+}
+
+export const REPLICA_DEFAULTS = { maxWaitMs: 150, maxLagMs: 10_000, checkIntervalMs: 1000 } as const;
 
 export interface WebhooksConfig {
   /** Deliver to private, loopback and link-local addresses too: tests only, refused in production. */
@@ -177,6 +199,15 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: integer('DATABASE_POOL_SIZE', 1, 200).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: integer('DATABASE_CONNECT_TIMEOUT_MS', 100, 60_000).default(2000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000).default(5000),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_REPLICA_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_REPLICA_MAX_WAIT_MS: integer('DATABASE_REPLICA_MAX_WAIT_MS', 0, 10_000).optional(),
+  DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 100, 86_400_000).optional(),
+  DATABASE_REPLICA_CHECK_INTERVAL_MS: integer('DATABASE_REPLICA_CHECK_INTERVAL_MS', 50, 60_000).optional(),
+  DATABASE_PREPARED_STATEMENTS: booleanFlag('DATABASE_PREPARED_STATEMENTS').optional(),
   API_TOKENS: z
     .string()
     .transform(commaList)
@@ -204,6 +235,7 @@ const envSchema = z.object({
     .optional(),
   BODY_LIMIT: byteSize.default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
+  SHUTDOWN_DRAIN_MS: integer('SHUTDOWN_DRAIN_MS', 0, 120_000).default(0),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 120_000).default(65_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
@@ -324,8 +356,51 @@ function parsePiiConfig(raw: RawPiiSettings, problems: string[]): PiiConfig {
   return { keys, activeKeyId, blindIndexKey };
 }
 
+type ReplicaSettings = Pick<
+  z.infer<typeof envSchema>,
+  'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_REPLICA_MAX_WAIT_MS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'
+>;
+
+function replicaProblems(raw: ReplicaSettings, problems: string[]): void {
+  if (raw.DATABASE_REPLICA_URL === undefined) {
+    const orphans = (['DATABASE_REPLICA_MAX_WAIT_MS', 'DATABASE_REPLICA_MAX_LAG_MS', 'DATABASE_REPLICA_CHECK_INTERVAL_MS'] as const).filter((name) => raw[name] !== undefined);
+    for (const name of orphans) problems.push(`${name} applies only to a read replica, but DATABASE_REPLICA_URL is not set`);
+    return;
+  }
+  if (raw.DATABASE_URL === undefined) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary it replicates): the embedded PostgreSQL has no replica');
+  else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL) problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
+}
+
+/**
+ * Prisma's own flag for "this URL is a pgbouncer in transaction mode" (`?pgbouncer=true`): Prisma users put
+ * it in their URLs, and the pg driver would ignore it silently, so it is honoured here rather than left a trap.
+ */
+function pgbouncerFlag(databaseUrl: string | undefined, problems: string[]): boolean | undefined {
+  if (databaseUrl === undefined) return undefined;
+  let value: string | null;
+  try {
+    value = new URL(databaseUrl).searchParams.get('pgbouncer');
+  } catch {
+    return undefined; // not a URL: the schema's check reports it
+  }
+  if (value === null) return undefined;
+  if (value !== 'true' && value !== 'false') {
+    problems.push('DATABASE_URL: its pgbouncer parameter must be true or false');
+    return undefined;
+  }
+  return value === 'true';
+}
+
+export interface LoadConfigOptions {
+  /**
+   * For `npm run db:migrate`, which reaches only the database: production's tokens and keys are not
+   * required (a migration job should not hold them), and MIGRATE_ON_START does not apply.
+   */
+  databaseOnly?: boolean;
+}
+
 /** Reads and validates the configuration; throws ConfigError listing every bad value at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): Config {
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
@@ -339,7 +414,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (oidc && apiTokens?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
     problems.push('API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs');
   }
-  if (present.NODE_ENV === 'production') {
+  const behindPgbouncer = pgbouncerFlag(parsed.success ? parsed.data.DATABASE_URL : undefined, problems);
+  const preparedStatements = parsed.success ? (parsed.data.DATABASE_PREPARED_STATEMENTS ?? behindPgbouncer !== true) : true;
+  if (behindPgbouncer === true && parsed.success && parsed.data.DATABASE_PREPARED_STATEMENTS === true) {
+    problems.push('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true (a pooler in transaction mode, where named prepared statements fail): remove one of them');
+  }
+  if (!preparedStatements && parsed.success && parsed.data.MIGRATE_ON_START && !options.databaseOnly) {
+    problems.push(
+      'MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler (DATABASE_PREPARED_STATEMENTS=false or pgbouncer=true): ' +
+        'migrations hold a session advisory lock and session settings, which such a pooler hands on to other clients. ' +
+        'Run npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly.',
+    );
+  }
+  if (present.NODE_ENV === 'production' && !options.databaseOnly) {
     if (present.API_TOKENS === undefined) problems.push('API_TOKENS is required in production (NODE_ENV=production)');
     if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
     if (parsed.success && parsed.data.WEBHOOKS_ALLOW_PRIVATE_NETWORKS) {
@@ -354,6 +441,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
   }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
+  if (parsed.success) replicaProblems(parsed.data, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
 
@@ -368,6 +456,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: raw.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStatementTimeoutMs: raw.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseReplica:
+      raw.DATABASE_REPLICA_URL === undefined
+        ? undefined
+        : {
+            url: raw.DATABASE_REPLICA_URL,
+            maxWaitMs: raw.DATABASE_REPLICA_MAX_WAIT_MS ?? REPLICA_DEFAULTS.maxWaitMs,
+            maxLagMs: raw.DATABASE_REPLICA_MAX_LAG_MS ?? REPLICA_DEFAULTS.maxLagMs,
+            checkIntervalMs: raw.DATABASE_REPLICA_CHECK_INTERVAL_MS ?? REPLICA_DEFAULTS.checkIntervalMs,
+          },
+    databasePreparedStatements: preparedStatements,
     apiTokens: raw.API_TOKENS,
     environments: [...new Set(raw.ENVIRONMENTS)],
     pii,
@@ -376,6 +474,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? raw.HOST, token: raw.METRICS_TOKEN },
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS,
     keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
     oidc,

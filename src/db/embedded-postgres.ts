@@ -234,6 +234,31 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 }
 
+/**
+ * The URL of the embedded PostgreSQL another process (a running `npm start`) serves from `dataDir`, or
+ * undefined when none runs there: read from its postmaster.pid (pid, port, state) and the password kept
+ * beside the cluster. Lets an operator command share the running server instead of failing to start a
+ * second one on the same directory.
+ */
+export function runningEmbeddedPostgresUrl(dataDir: string): string | undefined {
+  const clusterDir = path.join(path.resolve(dataDir), 'postgres');
+  const passwordFile = path.join(path.dirname(clusterDir), 'postgres-password');
+  let lines: string[];
+  let password: string;
+  try {
+    lines = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
+    password = readFileSync(passwordFile, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  // Line 8 is the server's state; only a server accepting connections is worth sharing.
+  const ready = lines[7]?.trim() === 'ready';
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !ready || !processesIn(clusterDir).includes(pid)) return undefined;
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
 /** Signals a postmaster (SIGINT: fast shutdown; SIGQUIT: immediate) and waits until it has exited. */
 async function endProcess(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;

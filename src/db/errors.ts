@@ -6,10 +6,11 @@ const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P
 // shutdown, 57P02 crash shutdown: another backend PANICked, 57P03 cannot connect now); a statement or lock
 // wait cut short by statement_timeout / lock_timeout (57014, 55P03); every insufficient-resources error
 // (class 53: 53100 disk_full, 53200 out_of_memory, 53300 too_many_connections, 53400 configuration limit);
-// a failing disk's I/O error (58030 io_error). Nothing in the request caused them: the database cannot take
+// a failing disk's I/O error (58030 io_error); a write that reached a read-only server (25006: during a
+// failover, before the standby the connections now reach is promoted). Nothing in the request caused them: the database cannot take
 // the work right now, and a retry may succeed once PostgreSQL or its operator has removed the cause
 // (docs/reliability.md, "Full disk"). Never a 500.
-const PG_UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|55P03|53...|58030)$/;
+const PG_UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|55P03|53...|58030|25006)$/;
 const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 // "Query read timeout" is pg's own query_timeout, the backstop behind statement_timeout.
 const UNAVAILABLE_MESSAGES =

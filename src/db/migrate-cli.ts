@@ -3,9 +3,20 @@ import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { migrate } from './migrations.js';
 import { createPool } from './pool.js';
 
-/** `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded database) and exit. */
+/**
+ * `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded database) and exit. It needs
+ * only the database settings (a migration job holds no tokens or PII keys), and it refuses a transaction-mode
+ * pooler: the runner's session advisory lock and `SET statement_timeout` would stay on whichever server
+ * connection the pooler picked, blocking the next migration run and leaving another client without a timeout.
+ */
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const config = loadConfig(process.env, { databaseOnly: true });
+  if (!config.databasePreparedStatements) {
+    throw new MigrationRefused(
+      'Migrations cannot run through a transaction-mode connection pooler (DATABASE_PREPARED_STATEMENTS=false or pgbouncer=true in DATABASE_URL). ' +
+        'Point DATABASE_URL at the PostgreSQL primary directly (as the schema owner) and unset those.',
+    );
+  }
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   const pool = createPool({
     connectionString: config.databaseUrl ?? embedded!.url,
@@ -26,7 +37,9 @@ async function main(): Promise<void> {
   }
 }
 
+class MigrationRefused extends Error {}
+
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? '' : 'Migration failed: '}${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${error instanceof ConfigError || error instanceof MigrationRefused ? '' : 'Migration failed: '}${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

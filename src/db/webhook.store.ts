@@ -3,6 +3,7 @@ import type {
   AttemptOutcome,
   ClaimedDelivery,
   NewEndpointRecord,
+  RecordedAttempt,
   RedeliveryOutcome,
   SealedSecret,
   WebhookAttempt,
@@ -152,11 +153,17 @@ const SQL = {
   ),
   /**
    * One attempt's outcome: the attempt row; the delivery (only if this dispatcher still holds the lease);
-   * the endpoint's failure streak, disabling it on a 410 or when it has failed for the whole window.
+   * the endpoint's failure streak, disabling it on a 410 or when it has failed for the whole window. It
+   * answers, from the rows as they were before it (`before`), whether an earlier attempt had delivered the
+   * event and whether this one disabled the endpoint: the delivery metrics need both.
    */
   complete: statement(
     'webhook_complete',
-    `WITH attempt AS (
+    `WITH before AS MATERIALIZED (
+       SELECT w.enabled, EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = $1::uuid AND a.succeeded) AS delivered
+       FROM webhook_endpoints w WHERE w.id = $3::uuid
+     ),
+     attempt AS (
        INSERT INTO webhook_attempts (delivery_id, endpoint_id, event_id, status_code, latency_ms, succeeded, error)
        SELECT d.id, $3::uuid, $4::uuid, $6::int, $7::int, $5::boolean, $8::varchar FROM webhook_deliveries d WHERE d.id = $1::uuid
      ),
@@ -179,8 +186,10 @@ const SQL = {
            WHEN w.failing_since <= CURRENT_TIMESTAMP - $11::bigint * interval '1 millisecond' THEN 'Every attempt failed for a whole retry window.'
          END
        WHERE w.id = $3::uuid AND EXISTS (SELECT 1 FROM delivery)
+       RETURNING w.enabled
      )
-     SELECT (SELECT count(*) FROM delivery)::int AS recorded`,
+     SELECT (SELECT count(*) FROM delivery)::int AS recorded, coalesce((SELECT delivered FROM before), false) AS "deliveredBefore",
+            coalesce((SELECT b.enabled AND NOT e.enabled FROM before b, endpoint e), false) AS "disabledEndpoint"`,
   ),
 };
 
@@ -293,8 +302,8 @@ export class PrismaWebhookStore implements WebhookStore {
     }));
   }
 
-  async complete(outcome: AttemptOutcome): Promise<void> {
-    await queryRows(this.prisma, SQL.complete, [
+  async complete(outcome: AttemptOutcome): Promise<RecordedAttempt> {
+    const [row] = await queryRows<{ recorded: number; deliveredBefore: boolean; disabledEndpoint: boolean }>(this.prisma, SQL.complete, [
       outcome.deliveryId,
       outcome.leaseId,
       outcome.endpointId,
@@ -307,5 +316,6 @@ export class PrismaWebhookStore implements WebhookStore {
       outcome.gone,
       Math.round(outcome.disableAfterMs),
     ]);
+    return { recorded: row!.recorded > 0, deliveredBefore: row!.deliveredBefore, disabledEndpoint: row!.disabledEndpoint };
   }
 }

@@ -14,6 +14,7 @@ import { createJsonBodyReader } from '../http/json-body.js';
 import { allowOwnPagePolicy, documentSecurityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logging/logger.js';
 import { noStorePlugins } from './cache-policy.js';
+import { consistencyPlugin } from './consistency.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { errorResponseBody, errorScope, formatGraphqlError, httpGraphqlError, requestGraphqlError } from './error-mapping.js';
 import { explorerRouter } from './explorer.js';
@@ -64,6 +65,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       landingPage(settings.explorer),
       ...noStorePlugins(),
       ...(deps.metrics ? [metricsPlugin<GraphqlContext>(deps.metrics)] : []),
+      ...(deps.readConsistency ? [consistencyPlugin<GraphqlContext>(deps.readConsistency)] : []),
     ],
   });
   await server.start();

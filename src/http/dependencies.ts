@@ -19,6 +19,19 @@ export interface Liveness {
   message?: string;
 }
 
+/**
+ * Read replicas (DATABASE_REPLICA_URL; docs/decisions.md, "Read replicas"). Each request runs in a read scope
+ * that says whether its reads tolerate lag and which consistency token it presented; a request that wrote
+ * gets its writes' token back.
+ */
+export interface ReadConsistency {
+  run<T>(request: { lagTolerant: boolean; presentedToken: string | undefined }, handle: () => T): T;
+  /** For GraphQL, where only the parsed document says whether the operation is a query. */
+  allowLagTolerantReads(allowed: boolean): void;
+  /** The consistency token of the current request's writes; undefined when it wrote nothing. */
+  currentToken(): string | undefined;
+}
+
 /** Everything the HTTP surfaces need, built once by the composition root (src/runtime.ts). */
 export interface HttpDependencies {
   config: Config;
@@ -32,4 +45,6 @@ export interface HttpDependencies {
   checkLiveness?: () => Liveness;
   /** Prometheus metrics; the GraphQL surface reports operations with `metrics.recordGraphqlOperation`. */
   metrics?: ServiceMetrics;
+  /** Absent without DATABASE_REPLICA_URL: every read on the primary, no consistency tokens. */
+  readConsistency?: ReadConsistency;
 }

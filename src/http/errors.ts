@@ -1,5 +1,6 @@
 import { isRequestError, type RequestError } from '../auth/errors.js';
 import { challengeHeaderFor } from '../auth/www-authenticate.js';
+import { sqlState } from '../db/errors.js';
 import { type DomainError, isDomainError } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -107,16 +108,20 @@ export function bodyReadFailure(error: unknown): HttpError | undefined {
 }
 
 /**
- * What may be logged about an unexpected error: its type, driver code and stack frames, never its
- * message, which can hold submitted values (a database error quotes the row it refused, body-parser's the
- * raw body). The stack's first line repeats the message, so only its frames are kept.
+ * What may be logged about an unexpected error: its type, driver code, PostgreSQL's SQLSTATE (five
+ * characters; Prisma's P2010 alone does not tell "prepared statement already exists" behind a pooler from
+ * any other failed statement) and stack frames, never its message, which can hold submitted values (a
+ * database error quotes the row it refused, body-parser's the raw body). The stack's first line repeats
+ * the message, so only its frames are kept.
  */
 export function describeUnexpected(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { type: typeof error };
   const code = (error as { code?: unknown }).code;
+  const state = sqlState(error);
   return {
     name: error.name,
     ...(typeof code === 'string' && { code }),
+    ...(state !== undefined && state !== code && /^[0-9A-Z]{5}$/.test(state) && { sqlState: state }),
     stack: (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 15),
   };
 }

@@ -11,11 +11,43 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * GraphQL operation names are capped (see `recordGraphqlOperation`).
  */
 
+/** One finished webhook attempt (src/jobs/webhook-delivery.ts, AttemptReport). */
+export interface WebhookAttemptSample {
+  statusCode: number | null;
+  failure: 'address_refused' | 'timeout' | 'connection_error' | 'not_sent' | null;
+  firstAttempt: boolean;
+  latencyMs: number;
+  deliveredAfterMs: number | null;
+  disabledEndpoint: 'gone' | 'failing_window' | null;
+}
+
+/**
+ * The outbox's backlog as one cheap statement reads it at scrape time (src/db/outbox-backlog.ts): counts
+ * capped at `countCap` (a capped count means "at least"), ages in seconds (0 when nothing waits).
+ */
+export interface OutboxBacklog {
+  unsequencedEvents: number;
+  oldestUnsequencedSeconds: number;
+  pendingFirstAttempts: number;
+  pendingRetries: number;
+  oldestPendingFirstAttemptSeconds: number;
+  enabledEndpoints: number;
+  disabledEndpoints: number;
+}
+
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */
 export type GraphqlOutcome = 'success' | 'error' | 'rejected';
 
 const HTTP_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+/** Webhook attempts: from a fast local receiver to WEBHOOKS_TIMEOUT_MS (at most 60 s). */
+const WEBHOOK_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** Commit to delivery: a moment when all is well, hours when a receiver was down and retries caught up. */
+const DELIVERY_AGE_BUCKETS_S = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 48 * 3600];
+/** How long one scrape waits for the backlog statement before answering without it. */
+const BACKLOG_TIMEOUT_MS = 2000;
+/** Several gauges read the same backlog; one statement serves a whole scrape (and scrapes this close). */
+const BACKLOG_REUSE_MS = 1000;
 const UNMATCHED_ROUTE = '(unmatched)';
 const ANONYMOUS_OPERATION = '(anonymous)';
 const OTHER_OPERATIONS = '(other)';
@@ -35,6 +67,10 @@ export class ServiceMetrics {
   private readonly graphqlOperations: Counter<'operation' | 'outcome'>;
   private readonly graphqlDuration: Histogram<'operation' | 'outcome'>;
   private readonly queryDuration: Histogram;
+  private readonly webhookAttempts: Counter<'outcome' | 'attempt'>;
+  private readonly webhookDuration: Histogram<'outcome'>;
+  private readonly webhookDeliveryAge: Histogram;
+  private readonly webhookEndpointsDisabled: Counter<'reason'>;
   private readonly operationNames = new Set<string>();
 
   constructor(options: ServiceMetricsOptions = {}) {
@@ -56,6 +92,32 @@ export class ServiceMetrics {
       registers,
     });
     this.queryDuration = new Histogram({ name: 'db_query_duration_seconds', help: 'SQL statement duration, as seen by the connection pool.', buckets: QUERY_BUCKETS_S, registers });
+    // Labels are a fixed vocabulary, never an endpoint id or URL: clients create endpoints without bound.
+    this.webhookAttempts = new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts made by this instance, by outcome (success, http_3xx, http_4xx, http_5xx, http_other, timeout, connection_error, address_refused, not_sent) and attempt (first, retry).',
+      labelNames: ['outcome', 'attempt'],
+      registers,
+    });
+    this.webhookDuration = new Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'One webhook attempt, from the request to the answer\'s status line (or the failure), by outcome.',
+      labelNames: ['outcome'],
+      buckets: WEBHOOK_BUCKETS_S,
+      registers,
+    });
+    this.webhookDeliveryAge = new Histogram({
+      name: 'webhook_delivery_age_seconds',
+      help: 'From an event\'s commit to its first successful delivery to an endpoint (retries included): end-to-end webhook latency.',
+      buckets: DELIVERY_AGE_BUCKETS_S,
+      registers,
+    });
+    this.webhookEndpointsDisabled = new Counter({
+      name: 'webhook_endpoints_disabled_total',
+      help: 'Webhook endpoints this instance disabled after an attempt, by reason (gone: a 410 answer; failing_window: every attempt failed for the whole retry schedule).',
+      labelNames: ['reason'],
+      registers,
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -83,6 +145,76 @@ export class ServiceMetrics {
   /** For the pool's onQuery callback (src/db/pool.ts). */
   observeQuery(durationMs: number): void {
     this.queryDuration.observe(durationMs / 1000);
+  }
+
+  /** For the webhook dispatcher's onAttempt hook (src/jobs/webhook-delivery.ts). */
+  recordWebhookAttempt(sample: WebhookAttemptSample): void {
+    const outcome = webhookOutcome(sample);
+    this.webhookAttempts.inc({ outcome, attempt: sample.firstAttempt ? 'first' : 'retry' });
+    // An attempt never sent took no time on the wire.
+    if (outcome !== 'not_sent') this.webhookDuration.observe({ outcome }, sample.latencyMs / 1000);
+    if (sample.deliveredAfterMs !== null) this.webhookDeliveryAge.observe(sample.deliveredAfterMs / 1000);
+    if (sample.disabledEndpoint) this.webhookEndpointsDisabled.inc({ reason: sample.disabledEndpoint });
+  }
+
+  /**
+   * The outbox's backlog, read when scraped: one statement per scrape (reused for a second by the other
+   * gauges), abandoned after 2 s; when it fails, `outbox_backlog_up` is 0 and the other gauges are NaN.
+   */
+  watchOutbox(read: () => Promise<OutboxBacklog>): void {
+    let last: { at: number; backlog: Promise<OutboxBacklog | undefined> } | undefined;
+    const backlog = () => {
+      if (!last || Date.now() - last.at > BACKLOG_REUSE_MS) last = { at: Date.now(), backlog: withinTime(read(), BACKLOG_TIMEOUT_MS).catch(() => undefined) };
+      return last.backlog;
+    };
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, value: (backlog: OutboxBacklog) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const current = await backlog();
+          this.set(current ? value(current) : Number.NaN);
+        },
+      });
+    new Gauge({
+      name: 'outbox_backlog_up',
+      help: 'Whether the last scrape could read the outbox backlog below (1) or not (0: the database did not answer within 2 s).',
+      registers,
+      async collect() {
+        this.set((await backlog()) ? 1 : 0);
+      },
+    });
+    gauge('events_unsequenced', 'Committed events not numbered yet (the sequencer\'s backlog; capped at 10000).', (b) => b.unsequencedEvents);
+    gauge('events_oldest_unsequenced_age_seconds', 'Age of the oldest committed event not numbered yet; 0 when none waits (a long-running transaction holds numbering back).', (b) => b.oldestUnsequencedSeconds);
+    new Gauge({
+      name: 'webhook_deliveries_pending',
+      help: 'Webhook deliveries not finished yet (neither delivered nor exhausted), of any endpoint, by state (first_attempt: waiting for or in its first attempt; retry: an attempt failed, the next is scheduled); both together capped at 10000.',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const current = await backlog();
+        this.set({ state: 'first_attempt' }, current ? current.pendingFirstAttempts : Number.NaN);
+        this.set({ state: 'retry' }, current ? current.pendingRetries : Number.NaN);
+      },
+    });
+    gauge(
+      'webhook_delivery_oldest_pending_age_seconds',
+      'Age (since its event\'s commit) of the oldest delivery to an enabled endpoint still waiting for its first attempt; 0 when none waits.',
+      (b) => b.oldestPendingFirstAttemptSeconds,
+    );
+    new Gauge({
+      name: 'webhook_endpoints',
+      help: 'Webhook endpoints, by state (enabled, disabled).',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const current = await backlog();
+        this.set({ state: 'enabled' }, current ? current.enabledEndpoints : Number.NaN);
+        this.set({ state: 'disabled' }, current ? current.disabledEndpoints : Number.NaN);
+      },
+    });
   }
 
   /** Exposes the pool's connections (total, idle, in use) and waiting clients, read at each scrape. */
@@ -116,6 +248,23 @@ export class ServiceMetrics {
     this.operationNames.add(name);
     return name;
   }
+}
+
+/** The attempt's class: success, the status class of a refusal, or why no answer came. */
+function webhookOutcome({ statusCode, failure }: Pick<WebhookAttemptSample, 'statusCode' | 'failure'>): string {
+  if (statusCode === null) return failure ?? 'connection_error';
+  if (statusCode >= 200 && statusCode < 300) return 'success';
+  if (statusCode >= 300 && statusCode < 600) return `http_${Math.floor(statusCode / 100)}xx`;
+  return 'http_other';
+}
+
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** The pattern of the route that answered (`/:environment/customer/:customerId`), never the concrete path. */

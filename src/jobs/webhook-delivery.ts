@@ -1,8 +1,22 @@
 import type { DomainEvent } from '../domain/events/event.js';
-import { type ClaimedDelivery, secretBinding, type SecretSealer, type WebhookStore } from '../domain/webhooks/webhook.js';
+import { type ClaimedDelivery, type RecordedAttempt, secretBinding, type SecretSealer, type WebhookStore } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
 import { presentEvent } from '../rest/presenters.js';
-import { sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
+import { type SendFailure, sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
+
+/** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */
+export interface AttemptReport {
+  /** The receiver's status; null when no answer came (then `failure` says why). */
+  statusCode: number | null;
+  failure: SendFailure | null;
+  /** The delivery's first attempt (a retry or a redelivery otherwise). */
+  firstAttempt: boolean;
+  latencyMs: number;
+  /** From the event's commit to this attempt's success, when it is the delivery's first success; else null. */
+  deliveredAfterMs: number | null;
+  /** This attempt disabled its endpoint: a 410 Gone, or the end of a whole retry window of failures. */
+  disabledEndpoint: 'gone' | 'failing_window' | null;
+}
 
 export interface WebhookDeliveryOptions {
   /** One attempt's time-out, connection to the last byte read (WEBHOOKS_TIMEOUT_MS). */
@@ -15,6 +29,8 @@ export interface WebhookDeliveryOptions {
   concurrency: number;
   /** Tests only: receivers on 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE_NETWORKS; refused in production). */
   allowPrivateNetworks: boolean;
+  /** Told about every finished attempt (the delivery metrics). */
+  onAttempt?: (report: AttemptReport) => void;
 }
 
 type Send = (url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivateNetworks: boolean }) => Promise<SendResult>;
@@ -74,11 +90,13 @@ export function startWebhookDelivery(
       result = await send(delivery.url, headers, body, { timeoutMs: options.timeoutMs, allowPrivateNetworks: options.allowPrivateNetworks });
     } catch (error) {
       logger.error({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not prepare a webhook attempt');
-      result = { succeeded: false, statusCode: null, latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };
+      result = { succeeded: false, statusCode: null, failure: 'not_sent', latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };
     }
     const gone = result.statusCode === 410;
+    const finishedAt = Date.now();
+    let recorded: RecordedAttempt | undefined;
     try {
-      await store.complete({
+      recorded = await store.complete({
         deliveryId: delivery.deliveryId,
         leaseId: delivery.leaseId,
         endpointId: delivery.endpointId,
@@ -95,6 +113,17 @@ export function startWebhookDelivery(
       // The lease runs out and the delivery is attempted again: at least once, never lost.
       logger.warn({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not record a webhook attempt; it will be retried');
     }
+    const disabledEndpoint = recorded?.disabledEndpoint ? (gone ? 'gone' : 'failing_window') : null;
+    if (disabledEndpoint) logger.warn({ endpointId: delivery.endpointId, reason: disabledEndpoint }, 'webhook endpoint disabled');
+    options.onAttempt?.({
+      statusCode: result.statusCode,
+      failure: result.failure,
+      firstAttempt: delivery.attempts === 0,
+      latencyMs: result.latencyMs,
+      // Counted once per delivery: by the dispatcher whose success was recorded, unless one came before.
+      deliveredAfterMs: result.succeeded && recorded?.recorded && !recorded.deliveredBefore ? Math.max(0, finishedAt - Date.parse(event.occurredAt)) : null,
+      disabledEndpoint,
+    });
     if (!result.succeeded) logger.info({ endpointId: delivery.endpointId, eventId: event.eventId, statusCode: result.statusCode, attempt: delivery.attempts + 1 }, 'webhook attempt failed');
   };
 

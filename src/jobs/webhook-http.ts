@@ -4,7 +4,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { forbiddenAddressReason } from '../domain/webhooks/addresses.js';
+import type { WebhooksConfig } from '../config/config.js';
 import type { WebhookUrlGuard } from '../domain/webhooks/webhook.js';
+import type { WebhookServiceOptions } from '../domain/webhooks/webhook.service.js';
 
 /**
  * The outbound side of webhooks: the SSRF guard, Standard Webhooks signatures, and one bounded POST.
@@ -66,6 +68,12 @@ export function createUrlGuard(allowPrivateNetworks: boolean): WebhookUrlGuard {
   };
 }
 
+/** How the service and the operator CLI build the WebhookService: the same guard, the same rotation overlap. */
+export const webhookServiceOptions = (config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs'>): WebhookServiceOptions => ({
+  urlGuard: createUrlGuard(config.allowPrivateNetworks),
+  secretOverlapMs: config.secretOverlapMs,
+});
+
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded part of the `whsec_`
  * secret (Standard Webhooks, "Signature scheme").
@@ -80,10 +88,18 @@ export interface SendOptions {
   allowPrivateNetworks: boolean;
 }
 
+/**
+ * Why no answer came: the guard refused the address, the time-out passed, the connection failed, or (the
+ * dispatcher's own) the request could not be prepared, e.g. no key opens the signing secret.
+ */
+export type SendFailure = 'address_refused' | 'timeout' | 'connection_error' | 'not_sent';
+
 export interface SendResult {
   succeeded: boolean;
   /** null when no answer came. */
   statusCode: number | null;
+  /** Set exactly when statusCode is null. */
+  failure: SendFailure | null;
   /** Until the answer's status line (or the failure). */
   latencyMs: number;
   /** At most 200 characters; never more of the receiver's body than a short excerpt. */
@@ -128,21 +144,21 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
       clearTimeout(timer);
       resolve({ latencyMs: elapsed(), ...result });
     };
-    const failure = (error: string): Omit<SendResult, 'latencyMs'> => ({ succeeded: false, statusCode: null, error: short(error), retryAfterMs: null });
+    const failure = (kind: SendFailure, error: string): Omit<SendResult, 'latencyMs'> => ({ succeeded: false, statusCode: null, failure: kind, error: short(error), retryAfterMs: null });
 
     const url = new URL(target);
     const literal = unbracketed(url.hostname);
     if (isIP(literal) && !options.allowPrivateNetworks) {
       const reason = forbiddenAddressReason(literal);
-      if (reason !== null) return settle(failure(`refused: the address is ${reason}`));
+      if (reason !== null) return settle(failure('address_refused', `refused: the address is ${reason}`));
     }
     const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-    if (!client) return settle(failure('refused: only http and https URLs are allowed'));
+    if (!client) return settle(failure('address_refused', 'refused: only http and https URLs are allowed'));
 
     const controller = new AbortController();
     timer = setTimeout(() => {
       controller.abort();
-      settle(failure(`timed out after ${options.timeoutMs} ms`));
+      settle(failure('timeout', `timed out after ${options.timeoutMs} ms`));
     }, options.timeoutMs);
 
     const request = client.request(
@@ -164,7 +180,7 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
         const finish = () => {
           const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_LENGTH);
           const error = succeeded ? null : short(`HTTP ${statusCode}${statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : ''}${excerpt.trim() ? `: ${excerpt}` : ''}`);
-          settle({ succeeded, statusCode, latencyMs, error, retryAfterMs });
+          settle({ succeeded, statusCode, failure: null, latencyMs, error, retryAfterMs });
           response.destroy();
         };
         // A success needs no body: nothing of it is read.
@@ -180,8 +196,8 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === REFUSED) return settle(failure(error.message));
-      settle(failure(`${error.code ?? error.name}: ${error.message}`));
+      if (error.code === REFUSED) return settle(failure('address_refused', error.message));
+      settle(failure('connection_error', `${error.code ?? error.name}: ${error.message}`));
     });
     request.end(body);
   });

@@ -211,6 +211,17 @@ function parameters(): Record<string, JsonSchema> {
       schema: toJsonSchema(idempotencyKeySchema),
       example: 'onboarding-2026-11-21-0001',
     },
+    ConsistencyToken: {
+      name: 'Consistency-Token',
+      in: 'header',
+      required: false,
+      description:
+        'The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the ' +
+        'service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and ' +
+        'the header changes nothing. Opaque: send it back as received.',
+      schema: { type: 'string' },
+      example: 'v1.000000000301a2b8',
+    },
     XRequestId: {
       name: 'X-Request-Id',
       in: 'header',
@@ -227,6 +238,12 @@ function headers(): Record<string, JsonSchema> {
     XRequestId: { description: 'The request id (yours when valid, else a new UUID); equals `requestId` in the body.', required: true, schema: { type: 'string' } },
     CacheControl: { description: 'Always `no-store`: bodies carry personal data.', schema: { type: 'string', const: 'no-store' } },
     Location: { description: 'The path of the new record, e.g. `/sandbox/customer/{customerId}`.', required: true, schema: { type: 'string' } },
+    ConsistencyToken: {
+      description:
+        'Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` ' +
+        'header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary.',
+      schema: { type: 'string' },
+    },
     IdempotentReplayed: { description: 'Present, `true`, when this answer replays an earlier request with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
     WWWAuthenticate: { description: 'RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply.', required: true, schema: { type: 'string' } },
     RetryAfter: { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string' } },
@@ -244,6 +261,7 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders.Location = ref('headers', 'Location');
     responseHeaders['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   }
+  if (route.method !== 'GET') responseHeaders['Consistency-Token'] = ref('headers', 'ConsistencyToken');
   return {
     description: route.success.description,
     headers: responseHeaders,
@@ -495,6 +513,7 @@ const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
 function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
+  if (route.method === 'GET') parameterRefs.push(ref('parameters', 'ConsistencyToken'));
   return {
     operationId: route.operationId,
     tags: [route.tag],

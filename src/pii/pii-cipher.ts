@@ -89,6 +89,11 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
     return this.decrypt(sealed.keyId, sealed.ciphertext, Buffer.from(binding, 'utf8'));
   }
 
+  /** The same secret sealed again under the active key (key rotation only), bound to the same row. */
+  resealSecret(binding: string, sealed: SealedSecret): SealedSecret {
+    return this.sealSecret(binding, this.openSecret(binding, sealed));
+  }
+
   fingerprint(material: string): Buffer {
     return createHmac('sha256', this.fingerprintKey).update(material, 'utf8').digest();
   }

@@ -1,3 +1,4 @@
+import { secretBinding, type SealedSecret } from '../domain/webhooks/webhook.js';
 import type { PiiCipher } from './pii-cipher.js';
 
 export interface RotationReport {
@@ -82,5 +83,83 @@ export async function rotatePiiKeys(
     after = lastId;
   }
   report.remaining = await store.countNotUnder(report.activeKeyId);
+  return report;
+}
+
+export interface WebhookSecretRotationReport {
+  reencrypted: number;
+  batches: number;
+  /** Endpoints whose secret could not be opened: listed by id and key id, never by content. */
+  failed: { endpointId: string; keyId: string; reason: string }[];
+  /** Endpoints with a secret still under another key after this run (failed, or held locked meanwhile). */
+  remaining: number;
+}
+
+/** An endpoint's sealed secrets, as stored: the current one and, after a rotation, the previous one. */
+export interface SealedWebhookSecrets {
+  id: string;
+  environment: string;
+  secret: SealedSecret;
+  previous: SealedSecret | null;
+  /** The previous secret's overlap is over: it signs nothing any more. */
+  previousExpired: boolean;
+}
+
+export interface WebhookSecretResealBatch {
+  activeKeyId: string;
+  /** Only endpoints whose id sorts after this one. */
+  after: string;
+  limit: number;
+  /** Both secrets sealed under the active key (previous: null to drop an expired one), or undefined to leave the row. */
+  reseal(row: SealedWebhookSecrets): { secret: SealedSecret; previous: SealedSecret | null } | undefined;
+}
+
+export interface SealedWebhookSecretStore {
+  /** As SealedCustomerStore.resealBatch, for endpoints with a secret (current or previous) not under the active key. */
+  resealBatch(batch: WebhookSecretResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/**
+ * Re-encrypts every webhook signing secret that is not under the active PII key, like rotatePiiKeys: in
+ * batches, online, resumable, skipping rows a request holds. The secret itself does not change (receivers
+ * keep verifying with it); only its sealing does, with the same binding to its environment and endpoint.
+ * A previous secret whose overlap has ended is dropped rather than resealed: nothing uses it any more.
+ */
+export async function rotateWebhookSecrets(
+  store: SealedWebhookSecretStore,
+  cipher: PiiCipher,
+  options: { batchSize?: number; onBatch?: (progress: { batch: number; reencrypted: number }) => void } = {},
+): Promise<WebhookSecretRotationReport> {
+  const activeKeyId = cipher.activeKeyId;
+  const report: WebhookSecretRotationReport = { reencrypted: 0, batches: 0, failed: [], remaining: 0 };
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { lastId, resealed } = await store.resealBatch({
+      activeKeyId,
+      after,
+      limit: options.batchSize ?? 500,
+      reseal(row) {
+        const binding = secretBinding(row.environment, row.id);
+        let opening = row.secret;
+        const under = (sealed: SealedSecret) => {
+          opening = sealed;
+          return sealed.keyId === activeKeyId ? sealed : cipher.resealSecret(binding, sealed);
+        };
+        try {
+          return { secret: under(row.secret), previous: row.previous && !row.previousExpired ? under(row.previous) : null };
+        } catch (error) {
+          report.failed.push({ endpointId: row.id, keyId: opening.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+          return undefined;
+        }
+      },
+    });
+    if (lastId === undefined) break;
+    report.reencrypted += resealed;
+    report.batches += 1;
+    options.onBatch?.({ batch: report.batches, reencrypted: report.reencrypted });
+    after = lastId;
+  }
+  report.remaining = await store.countNotUnder(activeKeyId);
   return report;
 }

@@ -4,6 +4,7 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
+import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import {
@@ -184,7 +185,8 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       body,
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
     });
-    sendEnvelope(res, family, reply.status, { data: reply.data }, reply.headers);
+    const token = deps.readConsistency?.currentToken();
+    sendEnvelope(res, family, reply.status, { data: reply.data }, token === undefined ? reply.headers : { ...reply.headers, [CONSISTENCY_TOKEN_HEADER]: token });
   };
 }
 

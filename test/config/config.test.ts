@@ -77,6 +77,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '15000' }).embeddedPostgresRestartTimeoutMs).toBe(15_000);
   });
 
+  it('reads the read replica settings, with their defaults', () => {
+    const primary = 'postgresql://u:p@db:5432/cas';
+    const replica = 'postgresql://u:p@db-replica:5432/cas';
+    expect(loadConfig({ DATABASE_URL: primary }).databaseReplica).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica }).databaseReplica).toEqual({ url: replica, maxWaitMs: 150, maxLagMs: 10_000, checkIntervalMs: 1000 });
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, DATABASE_REPLICA_MAX_WAIT_MS: '0', DATABASE_REPLICA_MAX_LAG_MS: '2000', DATABASE_REPLICA_CHECK_INTERVAL_MS: '250' })
+        .databaseReplica,
+    ).toEqual({ url: replica, maxWaitMs: 0, maxLagMs: 2000, checkIntervalMs: 250 });
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({ port: 3000, databaseUrl: undefined, apiTokens: undefined });
   });
@@ -103,6 +114,21 @@ describe('loadConfig', () => {
       { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '5000', DATABASE_URL: 'postgresql://u:p@db:5432/cas' },
       /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set/,
     ],
+    ['DATABASE_REPLICA_URL', { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'db-replica:5432' }, /DATABASE_REPLICA_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    ['DATABASE_REPLICA_URL', { DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas' }, /DATABASE_REPLICA_URL needs DATABASE_URL/],
+    [
+      'DATABASE_REPLICA_URL',
+      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db:5432/cas' },
+      /DATABASE_REPLICA_URL must name the replica, not the primary/,
+    ],
+    ['DATABASE_REPLICA_MAX_WAIT_MS', { DATABASE_REPLICA_MAX_WAIT_MS: '100' }, /DATABASE_REPLICA_MAX_WAIT_MS applies only to a read replica, but DATABASE_REPLICA_URL is not set/],
+    [
+      'DATABASE_REPLICA_MAX_WAIT_MS',
+      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas', DATABASE_REPLICA_MAX_WAIT_MS: '20000' },
+      /DATABASE_REPLICA_MAX_WAIT_MS must be between 0 and 10000/,
+    ],
+    ['DATABASE_REPLICA_MAX_LAG_MS', { DATABASE_REPLICA_MAX_LAG_MS: '5000' }, /DATABASE_REPLICA_MAX_LAG_MS applies only to a read replica/],
+    ['DATABASE_REPLICA_CHECK_INTERVAL_MS', { DATABASE_REPLICA_CHECK_INTERVAL_MS: '10' }, /DATABASE_REPLICA_CHECK_INTERVAL_MS must be between 50 and 60000/],
   ])('names %s when its value is bad', (variable, env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -160,6 +186,45 @@ describe('loadConfig', () => {
         expect.stringContaining('API_TOKENS is required in production'),
       ]),
     );
+  });
+
+  describe('behind a connection pooler in transaction mode', () => {
+    const url = 'postgresql://cas_app:secret-pw@pgbouncer.internal:6432/cas';
+
+    it('prepares named statements unless DATABASE_PREPARED_STATEMENTS=false or the URL says pgbouncer=true (Prisma\'s flag)', () => {
+      expect(loadConfig({ DATABASE_URL: url }).databasePreparedStatements).toBe(true);
+      expect(loadConfig({}).databasePreparedStatements).toBe(true);
+      expect(loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require&pgbouncer=false` }).databasePreparedStatements).toBe(true);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+    });
+
+    it('refuses settings that contradict each other, without echoing the URL', () => {
+      expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).toEqual(['DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be true or false']);
+      const contradiction = problemsOf({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'true', MIGRATE_ON_START: 'false' });
+      expect(contradiction).toEqual([expect.stringContaining('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true')]);
+      const badFlag = problemsOf({ DATABASE_URL: `${url}?pgbouncer=yes` });
+      expect(badFlag).toEqual(['DATABASE_URL: its pgbouncer parameter must be true or false']);
+      expect([...contradiction, ...badFlag].join('\n')).not.toContain('secret-pw');
+    });
+
+    it('refuses to migrate on start through the pooler (session advisory lock), naming the way out', () => {
+      for (const env of [{ DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${url}?pgbouncer=true` }, { DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'true' }]) {
+        const problems = problemsOf({ DATABASE_URL: url, ...env });
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(/^MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler/);
+        expect(problems[0]).toContain('npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly');
+      }
+    });
+  });
+
+  it('for the migration command (databaseOnly), needs no production tokens or keys, and ignores MIGRATE_ON_START', () => {
+    const migration = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' }, { databaseOnly: true });
+    expect(migration).toMatchObject({ nodeEnv: 'production', apiTokens: undefined, pii: { keys: undefined } });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://owner:pw@db:5432/cas?pgbouncer=true' }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(/API_TOKENS is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' }, { databaseOnly: true })).toThrow(/PORT must be a whole number/);
   });
 
   it('reports PII problems together with production problems', () => {

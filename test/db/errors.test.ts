@@ -20,6 +20,7 @@ describe('database errors that become 503 SERVICE_UNAVAILABLE', () => {
     ['58030', 'could not write to file "pg_wal/xlogtemp.123": No space left on device'],
     ['57P02', 'terminating connection because of crash of another server process'],
     ['57P03', 'the database system is in recovery mode'],
+    ['25006', 'cannot execute INSERT in a read-only transaction'],
   ];
 
   it.each(unavailable)('SQLSTATE %s (%s), from pg and from inside Prisma', (code, message) => {

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-
-/** The variables the configuration schema reads: the keys of `envSchema` in src/config/config.ts. */
-function configuredVariables(): string[] {
-  const source = readFileSync('src/config/config.ts', 'utf8');
-  const schema = source.slice(source.indexOf('const envSchema = z.object({'), source.indexOf('\n});', source.indexOf('const envSchema')));
-  return [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]!);
-}
+import { configuredVariables } from '../support/config.js';
 
 describe('configuration documentation', () => {
   const variables = configuredVariables();
@@ -39,6 +33,7 @@ describe('configuration documentation', () => {
       databasePoolSize: 10,
       databaseConnectTimeoutMs: 2000,
       databaseStatementTimeoutMs: 5000,
+      databasePreparedStatements: true,
       environments: ['sandbox'],
       logLevel: 'info',
       logPretty: true,

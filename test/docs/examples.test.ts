@@ -5,6 +5,7 @@ import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedReport } from '../../src/cli/demo-data.js';
+import { freePort } from '../../src/db/embedded-postgres.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 
 /** Runs a command to its end; resolves with its exit code and output. */
@@ -81,4 +82,38 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stdout).toContain('Rivera Family Checking');
   }, 60_000);
+});
+
+describe('the webhooks tour: examples/webhooks.sh', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', EVENT_SEQUENCER_INTERVAL_MS: '20', WEBHOOKS_POLL_INTERVAL_MS: '50' });
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('registers a local receiver with the CLI, makes a change, and the receiver verifies the signed delivery', async () => {
+    const result = await run('bash', ['examples/webhooks.sh'], {
+      BASE: service.url,
+      TOKEN: service.token,
+      RECEIVER_PORT: String(await freePort()),
+      // The CLI from source (npm run webhook builds first), on the service's database, with its keys.
+      WEBHOOK_CLI: `${path.resolve('node_modules/.bin/tsx')} src/cli/webhook.ts`,
+      DATABASE_URL: service.database.url,
+      NODE_ENV: 'test',
+      API_TOKENS: service.token,
+      ENVIRONMENTS: 'sandbox,production-like',
+      ...TEST_PII_ENV,
+    });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const verified = result.stdout.split('\n').filter((line) => line.startsWith('{"verified"')).map((line) => JSON.parse(line));
+    expect(verified).toEqual([{ verified: true, webhookId: expect.any(String), type: 'customer.created', sequence: expect.any(Number), resourceId: expect.any(String) }]);
+    expect(result.stdout).toContain('"statusCode": 204');
+    expect(result.stdout).toContain('Done');
+    expect(result.stdout).not.toMatch(DEMO_SSN);
+    // It cleans up after itself: the endpoint and the customer are gone.
+    expect((await service.database.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints')).rows[0].n).toBe(0);
+    expect((await service.call('GET', `/sandbox/customer/${verified[0].resourceId}`)).status).toBe(404);
+  }, 120_000);
 });

@@ -117,13 +117,18 @@ describe('the OpenAPI document', () => {
     for (const code of ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']) expect(everyCode).toContain(code);
   });
 
-  it('documents the bearer scheme and the Idempotency-Key, X-Request-Id, Location, Idempotent-Replayed and WWW-Authenticate headers', () => {
+  it('documents the bearer scheme and the Idempotency-Key, X-Request-Id, Location, Idempotent-Replayed, Consistency-Token and WWW-Authenticate headers', () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     const create = document.paths['/{environment}/customer'].post;
     expect(create.parameters.map((parameter: Json) => parameter.$ref)).toEqual(expect.arrayContaining(['#/components/parameters/IdempotencyKey', '#/components/parameters/XRequestId']));
     expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
-    expect(Object.keys(create.responses['201'].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'Location', 'Idempotent-Replayed']);
+    expect(Object.keys(create.responses['201'].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'Location', 'Idempotent-Replayed', 'Consistency-Token']);
+    // Read-your-writes: every write answers a token, every read may present one.
+    const read = document.paths['/{environment}/customer/{customerId}'].get;
+    expect(read.parameters.map((parameter: Json) => parameter.$ref)).toContain('#/components/parameters/ConsistencyToken');
+    expect(Object.keys(read.responses['200'].headers)).not.toContain('Consistency-Token');
+    expect(Object.keys(document.paths['/{environment}/customer/{customerId}'].put.responses['200'].headers)).toContain('Consistency-Token');
     expect(Object.keys(create.responses['401'].headers)).toContain('WWW-Authenticate');
     expect(Object.keys(create.responses['503'].headers)).toContain('Retry-After');
   });

@@ -86,6 +86,23 @@ describe('startService', () => {
     }
   });
 
+  it('drains before it stops (SHUTDOWN_DRAIN_MS): /readyz answers 503 while requests are still served, then the listener closes', async () => {
+    const db = await createEmptyDatabase();
+    cleanups.push(() => db.drop());
+    const { service, lines } = await start({ DATABASE_URL: db.url, DATA_DIR: tempDataDir(), SHUTDOWN_DRAIN_MS: '1500' });
+    expect(await getJson(service, '/readyz')).toMatchObject({ status: 200 });
+
+    const stopped = service.stop();
+    expect(await getJson(service, '/readyz')).toEqual({ status: 503, body: { status: 'unready', checks: { shutdown: 'pending' } } });
+    const served = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, { headers: { authorization: 'Bearer runtime-test-token-0123456789' } });
+    expect(served.status).toBe(404);
+    await served.arrayBuffer();
+    await stopped;
+
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    expect(lines().map((line) => line.msg)).toContain('draining: /readyz answers 503 while requests are still served');
+  });
+
   it('runs an embedded PostgreSQL on a free port whose data persists across a restart with the same DATA_DIR', async () => {
     const dataDir = tempDataDir();
     const clusterDir = path.join(dataDir, 'postgres');

@@ -2,14 +2,25 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrismaEventStore } from '../../src/db/event.store.js';
 import { PrismaSealedCustomerStore } from '../../src/db/sealed-customer.store.js';
+import { PrismaSealedWebhookSecretStore } from '../../src/db/sealed-webhook-secret.store.js';
 import { createStores } from '../../src/db/stores.js';
+import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
 import { createDomainServices } from '../../src/domain/services.js';
+import { secretBinding } from '../../src/domain/webhooks/webhook.js';
+import { WebhookService } from '../../src/domain/webhooks/webhook.service.js';
+import { startWebhookDelivery } from '../../src/jobs/webhook-delivery.js';
+import { createUrlGuard } from '../../src/jobs/webhook-http.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
-import { rotatePiiKeys } from '../../src/pii/pii-rotation.js';
+import { rotatePiiKeys, rotateWebhookSecrets } from '../../src/pii/pii-rotation.js';
+import { memoryLogger } from '../runtime/process-helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput, type CustomerInput } from '../support/factories.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const run = promisify(execFile);
 const keys = { old: randomBytes(32), new: randomBytes(32), third: randomBytes(32) };
@@ -41,6 +52,35 @@ function expectAllReadable(cipher: PiiCipher, all: Row[]) {
   }
 }
 
+/** Webhook endpoints and the secrets they were given (after a rotation: the previous one too). */
+const endpoints = new Map<string, { environment: string; secret: string; previous?: string }>();
+let receiver: Receiver;
+/** Endpoint management as the runtime builds it, reaching the test receiver on 127.0.0.1. */
+let webhookService: WebhookService;
+
+interface EndpointRow {
+  id: string;
+  environment: string;
+  secret_key_id: string;
+  secret_ciphertext: Buffer;
+  previous_secret_key_id: string | null;
+  previous_secret_ciphertext: Buffer | null;
+}
+const endpointRows = async () =>
+  (await h.pool.query<EndpointRow>('SELECT id::text, environment, secret_key_id, secret_ciphertext, previous_secret_key_id, previous_secret_ciphertext FROM webhook_endpoints ORDER BY id')).rows;
+
+/** Every endpoint's secrets open, under the keys their row names, to exactly the secrets it was given. */
+function expectSecretsReadable(cipher: PiiCipher, all: EndpointRow[]) {
+  for (const row of all) {
+    const binding = secretBinding(row.environment, row.id);
+    const given = endpoints.get(row.id)!;
+    expect(cipher.openSecret(binding, { keyId: row.secret_key_id, ciphertext: row.secret_ciphertext }) === given.secret).toBe(true);
+    if (row.previous_secret_ciphertext) {
+      expect(cipher.openSecret(binding, { keyId: row.previous_secret_key_id!, ciphertext: row.previous_secret_ciphertext }) === given.previous).toBe(true);
+    }
+  }
+}
+
 beforeAll(async () => {
   h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
   for (const environment of ['sandbox', 'sandbox', 'sandbox', 'sandbox', 'sandbox', 'production-like', 'production-like']) {
@@ -48,8 +88,24 @@ beforeAll(async () => {
     const { value: { customerId } } = await h.services.customers.create(h.scope(environment), input);
     created.set(customerId, { environment, input });
   }
+  receiver = await startReceiver();
+  webhookService = new WebhookService(createStores(h.prisma).webhooks, h.cipher, { urlGuard: createUrlGuard(true) });
+  // Sealed under 'old': one plain, one rotated (its previous secret still signs), one whose previous secret
+  // expired (dropped by the re-encryption, not resealed). Only the first takes the test's events.
+  const plain = await webhookService.create(h.scope(), { url: receiver.url('/plain'), eventTypes: ['customer.updated'] });
+  endpoints.set(plain.endpoint.endpointId, { environment: 'sandbox', secret: plain.secret });
+  const rotating = await webhookService.create(h.scope(), { url: receiver.url('/rotated'), eventTypes: ['customer.updated'] });
+  const rotated = await webhookService.rotateSecret(h.scope(), rotating.endpoint.endpointId);
+  endpoints.set(rotating.endpoint.endpointId, { environment: 'sandbox', secret: rotated.secret, previous: rotating.secret });
+  const expiring = await webhookService.create(h.scope('production-like'), { url: 'https://hooks.example.com/expired', eventTypes: ['account.deleted'] });
+  const renewed = await webhookService.rotateSecret(h.scope('production-like'), expiring.endpoint.endpointId);
+  await h.pool.query("UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [expiring.endpoint.endpointId]);
+  endpoints.set(expiring.endpoint.endpointId, { environment: 'production-like', secret: renewed.secret });
 });
-afterAll(async () => h.close());
+afterAll(async () => {
+  await receiver?.close();
+  await h.close();
+});
 
 describe('npm run pii:rotate', () => {
   it('re-encrypts every row under the active key in batches, keeping values, bindings and blind indexes', async () => {
@@ -67,6 +123,40 @@ describe('npm run pii:rotate', () => {
     }
     // Readable with the new key alone: the old one can now be retired from PII_KEYS.
     expectAllReadable(cipherWith('new', ['new']), after);
+  });
+
+  it('re-encrypts webhook secrets too: none stays under the retired key, and deliveries verify with the same secrets', async () => {
+    const before = await endpointRows();
+    expect(before.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['old', null], ['old', 'old'], ['old', 'old']]);
+
+    const report = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 });
+    expect(report).toEqual({ reencrypted: 3, batches: 2, failed: [], remaining: 0 });
+    const after = await endpointRows();
+    // The expired previous secret is gone (and its expiry with it); the one still in its overlap is resealed.
+    expect(after.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['third', null], ['third', 'third'], ['third', null]]);
+    expect((await h.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE previous_secret_expires_at IS NOT NULL')).rows[0].n).toBe(1);
+    for (const [i, row] of after.entries()) expect(row.secret_ciphertext.equals(before[i]!.secret_ciphertext)).toBe(false);
+    // Readable with the new key alone: 'old' can leave PII_KEYS.
+    expectSecretsReadable(cipherWith('third', ['third']), after);
+    expect(await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 })).toEqual({ reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+
+    // A dispatcher holding only the new key signs with the secrets the receivers were given.
+    const [someone] = [...created.keys()];
+    await h.services.customers.update(h.scope(), someone!, { preferredName: 'Rotated' });
+    await sequenceAll(new PrismaEventStore(h.prisma), h.pool);
+    const { logger } = memoryLogger();
+    const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: 2000, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
+    try {
+      dispatcher.wake();
+      const [plain] = await receiver.waitFor('/plain', 1);
+      const [rotated] = await receiver.waitFor('/rotated', 1);
+      const [plainId, rotatedId] = [...endpoints.keys()];
+      expect(new Webhook(endpoints.get(plainId!)!.secret).verify(plain!.body, plain!.headers)).toMatchObject({ type: 'customer.updated' });
+      expect(new Webhook(endpoints.get(rotatedId!)!.secret).verify(rotated!.body, rotated!.headers)).toMatchObject({ type: 'customer.updated' });
+      expect(new Webhook(endpoints.get(rotatedId!)!.previous!).verify(rotated!.body, rotated!.headers)).toMatchObject({ type: 'customer.updated' });
+    } finally {
+      await dispatcher.stop();
+    }
   });
 
   it('does nothing on a second run', async () => {
@@ -111,8 +201,18 @@ describe('npm run pii:rotate', () => {
       PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
     };
     const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['src/cli/pii-rotate.ts', '--batch-size', '4'], { env });
-    expect(JSON.parse(stdout)).toEqual({ activeKeyId: 'new', reencrypted: 7, batches: 2, failed: 0, remaining: 0 });
+    expect(JSON.parse(stdout)).toEqual({
+      activeKeyId: 'new',
+      reencrypted: 7,
+      batches: 2,
+      failed: 0,
+      remaining: 0,
+      webhookSecrets: { reencrypted: 3, batches: 1, failed: 0, remaining: 0 },
+    });
     expectAllReadable(cipherWith('new', ['new']), await rows());
+    const secrets = await endpointRows();
+    expect(secrets.every((row) => row.secret_key_id === 'new' && (row.previous_secret_key_id ?? 'new') === 'new')).toBe(true);
+    expectSecretsReadable(cipherWith('new', ['new']), secrets);
   });
 
   it('reports rows it cannot open by id (never by content) and re-encrypts the rest', async () => {
@@ -122,5 +222,12 @@ describe('npm run pii:rotate', () => {
     expect(report.reencrypted).toBe(6);
     expect(report.failed).toEqual([{ customerId: brokenId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }]);
     expect(report.remaining).toBe(1);
+
+    // The same for a webhook secret: named by endpoint id, its sealing left as it was, the others resealed.
+    const [, rotatedId] = [...endpoints.keys()];
+    await h.pool.query("UPDATE webhook_endpoints SET previous_secret_key_id = 'retired-too-early' WHERE id = $1", [rotatedId]);
+    const secrets = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('old'), { batchSize: 10 });
+    expect(secrets).toEqual({ reencrypted: 2, batches: 1, failed: [{ endpointId: rotatedId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }], remaining: 1 });
+    expect((await endpointRows()).find((row) => row.id === rotatedId)).toMatchObject({ secret_key_id: 'new', previous_secret_key_id: 'retired-too-early' });
   });
 });

@@ -18,6 +18,10 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_webhook_claim',
   'cas_webhook_complete',
   'cas_webhook_notify',
+  // The read replica's health checks and replay polls (src/db/replica/replica-monitor.ts).
+  'cas_replica_state',
+  'cas_replica_replayed',
+  'cas_primary_flushed',
 ]);
 
 export const LOG_DIR = path.resolve('test-output/logs');
@@ -64,18 +68,26 @@ export const TEST_PII_ENV = {
   PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
 };
 
+export interface TestServiceOptions {
+  /** How the service reaches its fresh database, e.g. through a connection pooler; the database's own URL by default. */
+  databaseUrl?: (database: TestDatabase) => string | Promise<string>;
+  /** A database of the caller's (e.g. on a replicated cluster) instead of a fresh one. */
+  database?: TestDatabase;
+}
+
 /**
  * The whole service on a fresh database, listening on a free port, as `npm start` builds it.
  * Log lines are captured (and appended to test-output/logs for the suite-wide sensitive-data scan).
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const database = await createTestDatabase();
+export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  // A database of the caller's (e.g. on a replicated cluster) is dropped by its stop(), after the checks below.
+  const database = options.database ?? (await createTestDatabase());
   const token = `test_${randomBytes(18).toString('base64url')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
-    DATABASE_URL: database.url,
+    DATABASE_URL: (await options.databaseUrl?.(database)) ?? database.url,
     API_TOKENS: token,
     ENVIRONMENTS: 'sandbox,production-like',
     LOG_LEVEL: 'info',

@@ -3,6 +3,7 @@ import { PrismaEventStore } from '../../src/db/event.store.js';
 import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
 import type { AttemptOutcome, ClaimedDelivery } from '../../src/domain/webhooks/webhook.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput } from '../support/factories.js';
 
 /**
@@ -37,7 +38,7 @@ const success = (delivery: ClaimedDelivery, overrides: Partial<AttemptOutcome> =
 
 async function newEvents(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await h.services.customers.create(h.scope(), buildCustomerInput());
-  await events.sequence(1000);
+  await sequenceAll(events, h.pool);
 }
 
 describe('webhook deliveries under concurrent dispatchers', () => {

@@ -47,6 +47,8 @@ export interface MixedLoadOptions {
   /** Client-side time-out of one request: an answer later than this counts as a hang (status 0). */
   requestTimeoutMs: number;
   retryPauseMs?: number;
+  /** Answers retried (default: 503, no answer, a key still in progress); e.g. a load balancer's 502 too. */
+  retryable?: (res: ApiAnswer) => boolean;
 }
 
 export interface MixedLoad {
@@ -58,11 +60,15 @@ export interface MixedLoad {
   stop(): Promise<void>;
 }
 
+/** What a client retries: 503 (Retry-After), no answer, and a key whose first request is still running. */
+export const isRetryable = (res: ApiAnswer): boolean => res.status === 503 || res.status === 0 || (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+
 export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
   const { clients, seed, phase, requestTimeoutMs } = options;
   const readShare = options.readShare ?? 0.5;
   const createShare = options.createShare ?? 0.25;
   const retryPauseMs = options.retryPauseMs ?? 100;
+  const retryable = options.retryable ?? isRetryable;
   const samples: LoadSample[] = [];
   const customers = new Map<string, TrackedCustomer>();
   const known: TrackedCustomer[] = [];
@@ -81,8 +87,7 @@ export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
   const untilDefinite = async (kind: LoadKind, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer | undefined> => {
     while (running) {
       const res = await send(kind, method, path, body, headers);
-      const retry = res.status === 503 || res.status === 0 || (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      if (!retry) return res;
+      if (!retryable(res)) return res;
       await sleep(retryPauseMs);
     }
     return undefined;

@@ -63,28 +63,39 @@ export interface ServiceSpec {
   /** The Node binary to run it on (default: this script's). */
   nodeBinary?: string;
   readyTimeoutMs?: number;
+  /** Where its log goes (default LOG_DIR). */
+  logDir?: string;
+  /** Settings under `env` (default: the reliability scripts' own, RELIABILITY_DEFAULTS). */
+  defaults?: Record<string, string>;
 }
 
+/**
+ * Rate limits off: these scripts drive one token far past any sensible budget on purpose; the limits have
+ * their own tests (test/security-http/rate-limits*.test.ts).
+ */
+export const RELIABILITY_DEFAULTS: Record<string, string> = {
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  ENVIRONMENTS: 'sandbox',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_POINTS: '0',
+  RATE_LIMIT_AUTH_FAILURES: '0',
+};
+
 export async function startServiceProcess(spec: ServiceSpec): Promise<ServiceProcess> {
-  mkdirSync(LOG_DIR, { recursive: true });
+  const logDir = spec.logDir ?? LOG_DIR;
+  mkdirSync(logDir, { recursive: true });
   const port = spec.port ?? (await freePort());
-  const logFile = path.join(LOG_DIR, `${spec.name}-${port}-${Date.now()}.log`);
+  const logFile = path.join(logDir, `${spec.name}-${port}-${Date.now()}.log`);
   const log = createWriteStream(logFile);
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
   const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
   const started = performance.now();
   const child = spawn(spec.nodeBinary ?? process.execPath, [...(spec.nodeArgs ?? []), 'dist/main.js'], {
     cwd: ROOT,
-    // Rate limits off: these scripts drive one token far past any sensible budget on purpose; the
-    // limits have their own tests (test/security-http/rate-limits*.test.ts).
     env: {
       ...base,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      ENVIRONMENTS: 'sandbox',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_POINTS: '0',
-      RATE_LIMIT_AUTH_FAILURES: '0',
+      ...(spec.defaults ?? RELIABILITY_DEFAULTS),
       ...spec.env,
       PORT: String(port),
     },

@@ -105,6 +105,16 @@ export interface AttemptOutcome {
   disableAfterMs: number;
 }
 
+/** What recording an attempt did (for metrics and the log). */
+export interface RecordedAttempt {
+  /** False when the lease had run out: another dispatcher owns the delivery now; only the attempt row was kept. */
+  recorded: boolean;
+  /** An earlier attempt of this delivery had succeeded (this one is a redelivery). */
+  deliveredBefore: boolean;
+  /** This attempt disabled the endpoint (a 410, or the end of a whole window of failures). */
+  disabledEndpoint: boolean;
+}
+
 export interface WebhookStore {
   create(record: NewEndpointRecord): Promise<WebhookEndpoint>;
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
@@ -126,7 +136,7 @@ export interface WebhookStore {
   /** Claims due deliveries (FOR UPDATE SKIP LOCKED), leasing each for `leaseMs`. */
   claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt and its consequences for the delivery and the endpoint, in one statement. */
-  complete(outcome: AttemptOutcome): Promise<void>;
+  complete(outcome: AttemptOutcome): Promise<RecordedAttempt>;
 }
 
 export const WEBHOOK_LIMITS = { url: 2048, eventTypes: 50, attemptsPage: 100 } as const;

@@ -1260,6 +1260,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+         * @example v1.000000000301a2b8
+         */
+        ConsistencyToken: string;
+        /**
          * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
          * @example checkout-42.retry-1
          */
@@ -1273,6 +1278,8 @@ export interface components {
         CacheControl: "no-store";
         /** @description The path of the new record, e.g. `/sandbox/customer/{customerId}`. */
         Location: string;
+        /** @description Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary. */
+        ConsistencyToken: string;
         /** @description Present, `true`, when this answer replays an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /** @description RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply. */
@@ -1350,6 +1357,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1583,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -1813,6 +1826,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,6 +2068,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2263,6 +2278,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2514,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -2718,6 +2739,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2959,6 +2981,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,6 +3183,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3421,6 +3445,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3656,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +3853,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4027,6 +4054,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,6 +4265,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -4477,6 +4510,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4722,6 +4756,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -4961,6 +5000,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +5279,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5491,6 +5532,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,6 +5818,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6061,6 +6104,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -6261,6 +6309,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -6493,6 +6546,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6690,6 +6744,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -6910,6 +6969,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7196,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7296,6 +7357,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**
@@ -7518,6 +7584,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7698,6 +7765,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7887,6 +7955,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8081,6 +8150,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8274,6 +8344,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
                 /**

@@ -1,0 +1,47 @@
+import type { PrismaClient } from './prisma-client.js';
+import { queryRows, statement } from './sql.js';
+
+/** Counts stop here: a scrape reads at most this many index entries per count, however large a backlog grows. */
+export const BACKLOG_COUNT_CAP = 10_000;
+
+export interface OutboxBacklogRow {
+  unsequencedEvents: number;
+  oldestUnsequencedSeconds: number;
+  /** Of at most BACKLOG_COUNT_CAP deliveries not finished: those waiting for (or in) their first attempt, and the others. */
+  pendingFirstAttempts: number;
+  pendingRetries: number;
+  oldestPendingFirstAttemptSeconds: number;
+  enabledEndpoints: number;
+  disabledEndpoints: number;
+}
+
+/**
+ * The outbox's backlog for /metrics (docs/operations.md, "Metrics"), in one statement whose cost does not
+ * grow with the backlog: counts read at most BACKLOG_COUNT_CAP rows of a partial index (the sequencer's
+ * unnumbered events; the deliveries not finished, of any endpoint: the two states split that sample), the
+ * oldest unsequenced event is the first of the sequencer's index (by txid), and the oldest delivery waiting
+ * for its first attempt is read per enabled endpoint from the first-attempt index (by sequence). So the work
+ * is bounded by the cap and the number of endpoints; disabled endpoints, which wait for nobody, are left
+ * out of the age.
+ */
+const SQL = statement(
+  'outbox_backlog',
+  `SELECT
+     (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.sequence IS NULL LIMIT $1) x)::int AS "unsequencedEvents",
+     coalesce((SELECT extract(epoch FROM CURRENT_TIMESTAMP - e.occurred_at) FROM events e WHERE e.sequence IS NULL ORDER BY e.txid LIMIT 1), 0)::float8
+       AS "oldestUnsequencedSeconds",
+     pending."pendingFirstAttempts", pending."pendingRetries",
+     coalesce((SELECT max(extract(epoch FROM CURRENT_TIMESTAMP - e.occurred_at)) FROM webhook_endpoints w
+        CROSS JOIN LATERAL (SELECT d.event_id FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.attempts = 0 ORDER BY d.sequence LIMIT 1) first
+        JOIN events e ON e.id = first.event_id
+        WHERE w.enabled), 0)::float8 AS "oldestPendingFirstAttemptSeconds",
+     (SELECT count(*) FROM webhook_endpoints w WHERE w.enabled)::int AS "enabledEndpoints",
+     (SELECT count(*) FROM webhook_endpoints w WHERE NOT w.enabled)::int AS "disabledEndpoints"
+   FROM (SELECT count(*) FILTER (WHERE d.attempts = 0)::int AS "pendingFirstAttempts", count(*) FILTER (WHERE d.attempts > 0)::int AS "pendingRetries"
+         FROM (SELECT d.attempts FROM webhook_deliveries d WHERE d.next_attempt_at IS NOT NULL LIMIT $1) d) pending`,
+);
+
+export async function readOutboxBacklog(prisma: PrismaClient, countCap = BACKLOG_COUNT_CAP): Promise<OutboxBacklogRow> {
+  const [row] = await queryRows<OutboxBacklogRow>(prisma, SQL, [countCap]);
+  return row!;
+}

@@ -1,0 +1,18 @@
+import type pg from 'pg';
+import type { EventStore } from '../../src/domain/events/event.js';
+
+/**
+ * Numbers every event committed so far, as the sequencer job would over a few ticks. One call is not
+ * enough in the suite: the sequencer numbers only events older than every transaction still running in the
+ * whole cluster, and other test files (other databases, same server) may have one open at that moment.
+ */
+export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await events.sequence(1000);
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE sequence IS NULL');
+    if (rows[0]!.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} events still unnumbered after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
