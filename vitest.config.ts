@@ -11,8 +11,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: CI runs on shared 2-core machines where a test that spawns processes can take several times its quiet-day time.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     sequence: { shuffle: { files: false, tests: false } },
     reporters: process.env.CI ? ['default'] : ['default'],
   },

@@ -125,7 +125,7 @@ describe('npm run token (the CLI, as a process)', () => {
     expect(revoked.stdout).toMatch(/Revoked token/);
     expect(await verifier.verify(created.token)).toEqual({ ok: false, reason: 'revoked' });
     expect(JSON.parse((await cli('list', '--json')).stdout).find((t: { id: string }) => t.id === created.id).revokedAt).not.toBeNull();
-  });
+  }, 120_000); // five rounds of CLI processes, each a TypeScript start through tsx
 
   it('refuses bad input with a clear message and exit code 64', async () => {
     const [noScopes, badScope, badEnv, unknownId] = await Promise.all([
