@@ -19,7 +19,16 @@ async function eventsAfter(after: number, atLeast: number, environment = 'sandbo
   for (let waited = 0; ; waited += 20) {
     const res = await service.call('GET', `/${environment}/event?after=${after}&limit=100`);
     expectSuccess(res, 'customer', 200);
-    if (res.json.data.events.length >= atLeast || waited > 5000) return res.json.data.events;
+    if (res.json.data.events.length >= atLeast || waited > 20_000) return res.json.data.events;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Resolves once the sequencer has numbered the event of `type` about `resourceId` (this file's database holds few). */
+async function numbered(type: string, resourceId: string): Promise<void> {
+  for (;;) {
+    const res = await service.call('GET', `/sandbox/event?types=${type}&limit=100`);
+    if ((res.json.data.events as Event[]).some((event) => event.resourceId === resourceId)) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -56,8 +65,7 @@ describe('the outbox and GET /{environment}/event', () => {
     const { customerId } = await createCustomer(service);
     const from = await createAccount(service, [customerId]);
     const to = await createAccount(service, [customerId]);
-    await eventsAfter(0, 0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await numbered('account.created', to.accountId); // and so every write before it: `start` must be past them all
     const start = await lastSequence();
     const refused = await service.call('POST', '/sandbox/transfer', { body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 5 } });
     expectFailure(refused, 'account', 409, 'INSUFFICIENT_FUNDS');
