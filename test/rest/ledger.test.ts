@@ -128,8 +128,9 @@ describe('hold expiry', () => {
       const { customerId } = await createCustomer(lazy);
       const account = await createAccount(lazy, [customerId]);
       await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'CREDIT', amount: 5 } });
-      const hold = await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'DEBIT', amount: 5, hold: true, expiresAt: new Date(Date.now() + 300).toISOString() } });
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      const hold = await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'DEBIT', amount: 5, hold: true, expiresAt: new Date(Date.now() + 1500).toISOString() } });
+      expectSuccess(hold, 'account', 201); // 1.5 s: room for a loaded machine to answer before the expiry
+      await new Promise((resolve) => setTimeout(resolve, 1600));
       const posted = await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction/${hold.json.data.transactionId}/post`);
       expectFailure(posted, 'account', 409, 'HOLD_EXPIRED');
       expectSuccess(await lazy.call('POST', `/sandbox/account/${account.accountId}/transaction/${hold.json.data.transactionId}/void`), 'account', 200);

@@ -120,11 +120,12 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     const { endpoint } = await h.services.webhooks.create(h.scope(), { url: 'https://hooks.example.com/lease' });
     await newEvents(2);
     await webhooks.fanOut(500);
-    const [first] = await webhooks.claim(10, 300);
+    // A lease of 1.5 s: long enough that the second claim comes before it ends, even on a loaded machine.
+    const [first] = await webhooks.claim(10, 1500);
     expect(first).toBeDefined();
     // Its first attempt has not finished: the endpoint's next event waits, and the leased one is not due.
-    expect(await webhooks.claim(10, 300)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await webhooks.claim(10, 1500)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
     const [again] = await webhooks.claim(10, 60_000);
     expect(again!.deliveryId).toBe(first!.deliveryId);
     expect(again!.leaseId).not.toBe(first!.leaseId);
