@@ -19,7 +19,7 @@ beforeAll(async () => {
     EVENT_SEQUENCER_INTERVAL_MS: '20',
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms',
-    WEBHOOKS_TIMEOUT_MS: '500',
+    WEBHOOKS_TIMEOUT_MS: '1000', // a receiver on this machine answers well within it, also under load
     WEBHOOKS_POLL_INTERVAL_MS: '50',
     WEBHOOKS_SECRET_OVERLAP_S: '3600',
   });
