@@ -38,6 +38,20 @@ function workingTreeMigrations(): string[] {
     .sort();
 }
 
+/**
+ * Why this clone cannot tell the previous release, or undefined when it can: a shallow clone lacks the
+ * history (`.ci/run` deepens one first). The test is then reported as skipped with this reason, as the
+ * deploy tests are where HAProxy is not installed; everywhere else a missing commit is a failure.
+ */
+export function missingHistory(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.ROLLOUT_PREVIOUS_RELEASE?.trim()) return undefined;
+  try {
+    return git(['rev-parse', '--is-shallow-repository']) === 'true' ? 'this clone is shallow (git fetch --unshallow)' : undefined;
+  } catch {
+    return 'this is not a git checkout';
+  }
+}
+
 export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): PreviousRelease {
   let inside: string;
   try {
