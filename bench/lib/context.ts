@@ -34,13 +34,14 @@ export interface BenchContext {
 /**
  * Migrates the bench database, seeds it (options.customers / options.accounts) and writes the ids the load
  * generator picks from: the context every entry point (run.ts, profile.ts, instructions.ts) measures in.
+ * Keys and token are generated here unless given (fleet-scaling.ts starts its instances before seeding).
  */
 export async function seedBenchContext(
-  base: Pick<BenchContext, 'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'>,
+  base: Pick<BenchContext, 'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'> & Partial<Pick<BenchContext, 'keys' | 'token'>>,
 ): Promise<BenchContext> {
   await migrate(base.benchPool);
   const seedStarted = performance.now();
-  const keys = generateBenchKeys();
+  const keys = base.keys ?? generateBenchKeys();
   const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
   base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
   let ledger: LedgerData | undefined;
@@ -65,5 +66,5 @@ export async function seedBenchContext(
       accountsWithTransactions: ledger?.accountsWithTransactions ?? [],
     }),
   );
-  return { ...base, keys, token: `bench_${randomBytes(24).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
+  return { ...base, keys, token: base.token ?? `bench_${randomBytes(24).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
 }

@@ -73,10 +73,18 @@ export interface TpcbCeiling {
  * history row, END, with PostgreSQL's default durability. Latency percentiles come from pgbench's
  * per-transaction log (-l), statements per transaction from pg_stat_statements on its database.
  */
-export async function tpcbCeiling(ctx: BenchContext): Promise<TpcbCeiling | string> {
+export function tpcbCeiling(ctx: BenchContext): Promise<TpcbCeiling | string> {
+  return pgbenchCeiling(ctx, 'tpcb-like', ctx.options.pgbenchTpcbScale);
+}
+
+/**
+ * One of pgbench's built-in workloads as alternating runs (warm-up, then measure per run), at `scale` with
+ * --connections clients: `tpcb-like` (above) or `select-only` (`-S`: one primary-key SELECT per transaction).
+ * Both at one scale when alternated: a change of scale re-initialises the tables.
+ */
+export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 'select-only', scale: number): Promise<TpcbCeiling | string> {
   const pgbench = await pgbenchOf(ctx);
   if (!pgbench) return NO_PGBENCH;
-  const scale = ctx.options.pgbenchTpcbScale;
   const clients = ctx.options.connections;
   const threads = String(Math.min(clients, os.availableParallelism()));
   let counter = 0;
@@ -88,10 +96,10 @@ export async function tpcbCeiling(ctx: BenchContext): Promise<TpcbCeiling | stri
   const tpcb = async (seconds: number, logDir?: string) => {
     await ensureScale(ctx, pgbench, scale);
     const logArgs = logDir ? ['-l', `--log-prefix=${path.join(logDir, 'tpcb')}`] : [];
-    return pgbench.run(['-b', 'tpcb-like', '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
+    return pgbench.run(['-b', workload, '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
   };
   return {
-    description: `pgbench -b tpcb-like -M prepared, scale ${scale}, ${clients} clients (${pgbench.version.replace(/^pgbench \(PostgreSQL\) /, 'pgbench ')})`,
+    description: `pgbench -b ${workload} -M prepared, scale ${scale}, ${clients} clients (${pgbench.version.replace(/^pgbench \(PostgreSQL\) /, 'pgbench ')})`,
     warmUp: async (seconds) => void (await tpcb(seconds)),
     measure: async (seconds) => {
       const logDir = path.join(ctx.workDir, `tpcb-${++counter}`);

@@ -19,8 +19,8 @@ export interface StatementCounter {
   reset(): Promise<void>;
   /** Statements (or transactions) executed in the bench database (or `database`) since the last reset. */
   read(database?: string): Promise<number>;
-  /** With pg_stat_statements: each statement executed in the bench database since the last reset, with its calls. */
-  queries(): Promise<{ query: string; calls: number }[]>;
+  /** With pg_stat_statements: each statement executed in the bench database (or `database`) since the last reset, with its calls. */
+  queries(database?: string): Promise<{ query: string; calls: number }[]>;
 }
 
 export interface BenchPostgres {
@@ -108,9 +108,9 @@ function localPostmaster(backendPid: number): number | undefined {
 /**
  * The extension lives in the maintenance database, and the counter reads it from there: the bench
  * database stays exactly as the migrations made it (PostGraphile would otherwise see the view), and
- * the monitoring queries are never counted against the scenario.
+ * the monitoring queries are never counted against the scenario. `admin` is connected to `adminUrl`.
  */
-async function createStatementCounter(adminUrl: string, admin: pg.Client): Promise<StatementCounter & { close(): Promise<void> }> {
+export async function createStatementCounter(adminUrl: string, admin: pg.Client): Promise<StatementCounter & { close(): Promise<void> }> {
   const monitor = new pg.Client({ connectionString: adminUrl });
   await monitor.connect();
   const close = () => monitor.end();
@@ -131,11 +131,11 @@ async function createStatementCounter(adminUrl: string, admin: pg.Client): Promi
         );
         return Number(rows[0]!.calls);
       },
-      queries: async () => {
+      queries: async (database = BENCH_DATABASE) => {
         const { rows } = await monitor.query<{ query: string; calls: string }>(
           `SELECT query, calls::text AS calls FROM pg_stat_statements
            WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) ORDER BY calls DESC, query`,
-          [BENCH_DATABASE],
+          [database],
         );
         return rows.map((row) => ({ query: row.query, calls: Number(row.calls) }));
       },

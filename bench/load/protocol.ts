@@ -28,4 +28,6 @@ export interface LoadResult {
   ssnSequenceEnd: number;
   /** First error body seen, shortened, to explain an error count in the report. */
   sampleError: string | undefined;
+  /** CPU time (user + system) the load generator itself spent while driving the load, in microseconds. */
+  cpuMicros?: number;
 }

@@ -18,6 +18,8 @@ let sampleError: string | undefined;
 // Error pages may be HTML: keep their text only, on one line, for the report.
 const plain = (body: string) => body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 
+// The generator's own CPU over the run (start-up and module loading left out): the scaling bench reports it.
+const cpuAtStart = process.cpuUsage();
 const result = await autocannon({
   url: spec.baseUrl,
   connections: spec.connections,
@@ -41,6 +43,7 @@ const result = await autocannon({
   ],
 });
 
+const cpuUsed = process.cpuUsage(cpuAtStart);
 const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]));
 const responses = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
 const output: LoadResult = {
@@ -53,5 +56,6 @@ const output: LoadResult = {
   latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, mean: result.latency.mean, max: result.latency.max },
   ssnSequenceEnd: factory.ssnSequencesUsed,
   sampleError,
+  cpuMicros: cpuUsed.user + cpuUsed.system,
 };
 process.stdout.write(`\n${JSON.stringify(output)}\n`);

@@ -24,6 +24,12 @@ export interface FleetOptions {
   synchronous: boolean;
   /** Extra settings for every instance. */
   instanceEnv?: Record<string, string>;
+  /** The Node the instances run on (default: this script's); the benchmarks' is Node 26. */
+  nodeBinary?: string;
+  /** Settings on the primary's command line, e.g. `shared_preload_libraries` for statement counting. */
+  primarySettings?: Record<string, string>;
+  /** Lag-tolerant reads go to the replica (DATABASE_REPLICA_URL); default true. */
+  replicaReads?: boolean;
   log: (line: string) => void;
   /** Aborted (Ctrl-C during startup): what was started is stopped and startFleet rejects. */
   signal?: AbortSignal;
@@ -43,6 +49,7 @@ export interface Fleet {
   primary: PostgresServer;
   replica: PostgresServer;
   redisUrl: string;
+  redis: Daemon;
   /** PostgreSQL through HAProxy: the primary, or after a failover the promoted replica. */
   databaseUrl: string;
   haproxy: Daemon & { statsSocket: string; configFile: string };
@@ -86,7 +93,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   };
   try {
     const postgresDir = path.join(options.dir, 'postgres');
-    const primary = await startPrimary(postgresDir, await freePort());
+    const primary = await startPrimary(postgresDir, await freePort(), options.primarySettings);
     started('the primary', () => primary.stop());
     log(`PostgreSQL primary on 127.0.0.1:${primary.port}`);
     const replica = await startStandby(postgresDir, primary, await freePort(), STANDBY_NAME);
@@ -127,7 +134,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
       // Reads that tolerate lag go to the replica; a write's Consistency-Token brings read-your-writes.
-      DATABASE_REPLICA_URL: replica.url,
+      ...(options.replicaReads !== false && { DATABASE_REPLICA_URL: replica.url }),
       REDIS_URL: redisUrl,
       // Migrations run once, before the instances, as a deployment's migration job does.
       MIGRATE_ON_START: 'false',
@@ -142,7 +149,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
     const startInstance = async (index: number) => {
       const instance = instances[index]!;
-      instance.process = await startServiceProcess({ name: instance.name, port: instance.port, env: instanceEnv, defaults: {}, logDir });
+      instance.process = await startServiceProcess({ name: instance.name, port: instance.port, env: instanceEnv, defaults: {}, logDir, ...(options.nodeBinary !== undefined && { nodeBinary: options.nodeBinary }) });
       return instance.process;
     };
     stops.push({ name: 'the instances', run: async () => void (await Promise.all(instances.map((instance) => instance.process?.stop()))) });
@@ -156,6 +163,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       primary,
       replica,
       redisUrl,
+      redis,
       databaseUrl,
       haproxy,
       instances,

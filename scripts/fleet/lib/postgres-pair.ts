@@ -60,8 +60,10 @@ function serverOwned(dir: string): void {
   if (process.getuid?.() === 0) chownSync(dir, ...postgresIds());
 }
 
-function server(name: string, dir: string, dataDir: string, port: number, creds: Credentials): PostgresServer {
+function server(name: string, dir: string, dataDir: string, port: number, creds: Credentials, settings: Record<string, string> = {}): PostgresServer {
   const socketDir = path.join(dir, 'sockets');
+  // Extra settings on the command line (values without spaces), e.g. the scaling bench's pg_stat_statements.
+  const extra = Object.entries(settings).map(([key, value]) => ` -c ${key}=${value}`).join('');
   const logFile = path.join(dir, `${name}.log`);
   const url = `postgresql://postgres:${creds.superuserPassword}@127.0.0.1:${port}/${SERVICE_DATABASE}`;
   const self: PostgresServer = {
@@ -78,7 +80,7 @@ function server(name: string, dir: string, dataDir: string, port: number, creds:
       }
     },
     async start() {
-      await pgCommand('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '120', '-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1`, 'start']);
+      await pgCommand('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '120', '-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1${extra}`, 'start']);
     },
     async stop() {
       if (await self.running()) await pgCommand('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
@@ -104,13 +106,16 @@ function server(name: string, dir: string, dataDir: string, port: number, creds:
   return self;
 }
 
-/** The primary in `<dir>/primary`, created on first use (database `cas`, a replication role), started. */
-export async function startPrimary(dir: string, port: number): Promise<PostgresServer> {
+/**
+ * The primary in `<dir>/primary`, created on first use (database `cas`, a replication role), started;
+ * `settings` are added on its command line (deploy/postgres/postgresql.conf stays as it is).
+ */
+export async function startPrimary(dir: string, port: number, settings: Record<string, string> = {}): Promise<PostgresServer> {
   serverOwned(dir);
   serverOwned(path.join(dir, 'sockets'));
   const creds = credentials(dir);
   const dataDir = path.join(dir, 'primary');
-  const primary = server('primary', dir, dataDir, port, creds);
+  const primary = server('primary', dir, dataDir, port, creds, settings);
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   if (fresh) {
     const passwordFile = path.join(dir, 'superuser-password');

@@ -63,6 +63,7 @@ const ORDER = [
   'fault-full-disk',
   'fault-slow-disk',
   'fault-shutdown',
+  'fleet',
   'soak',
 ];
 
