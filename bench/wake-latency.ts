@@ -16,8 +16,9 @@ import { buildCustomerInput } from '../test/support/factories.js';
  * instances"). Three instances on one embedded PostgreSQL, default settings otherwise (sequencer every 100 ms,
  * subscription feed polling every 1 s): A numbers every event; B and C never do (their sequencers wait a
  * minute). B listens, C has DATABASE_LISTEN=false. A GraphQL subscriber on each; customers are created on A at
- * irregular moments (so as not to beat in step with the polls), and the time from the creation's answer (its
- * commit) to the event's arrival is recorded per instance. Run: `npx tsx bench/wake-latency.ts [count]`.
+ * random moments (uniform over a poll period, so as not to beat in step with the polls), and the time from
+ * the creation's answer (its commit) to the event's arrival is recorded per instance.
+ * Run: `npx tsx bench/wake-latency.ts [count]`.
  */
 
 const COUNT = Number(process.argv[2] ?? 40);
@@ -83,7 +84,8 @@ try {
   for (let i = 0; i < COUNT; i++) {
     const id = await create();
     await waitFor(() => [...arrivals.values()].every((seen) => seen.has(id)), 5000);
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
+    // Uniform over a poll period: the next creation falls anywhere in C's polling cycle, not just after a poll.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
   }
   process.stdout.write(`commit (POST answered) -> subscription event, ${COUNT} customers created on A, ms:\n`);
   for (const [name, seen] of arrivals) {
