@@ -25,9 +25,10 @@ export default tseslint.config(
   {
     // Prisma Client is the one path to the database. pg is only the pool under Prisma's adapter
     // (pool.ts, prisma-client.ts), the migration runner that must work before any client exists
-    // (migrations.ts), and the embedded server's bootstrap (embedded-postgres.ts).
+    // (migrations.ts), the embedded server's bootstrap (embedded-postgres.ts), and the one connection per
+    // process that LISTENs for wake-ups (notifications.ts: no data access, and Prisma has no notification API).
     files: ['src/**/*.ts'],
-    ignores: ['src/db/pool.ts', 'src/db/prisma-client.ts', 'src/db/migrations.ts', 'src/db/embedded-postgres.ts', 'src/domain/**/*.ts'],
+    ignores: ['src/db/pool.ts', 'src/db/prisma-client.ts', 'src/db/migrations.ts', 'src/db/embedded-postgres.ts', 'src/db/notifications.ts', 'src/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [
         { name: 'pg', allowTypeImports: true, message: 'Reach PostgreSQL through Prisma Client (src/db/prisma-client.ts), not pg.' },

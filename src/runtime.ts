@@ -13,6 +13,7 @@ import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './d
 import { withTranslatedErrors } from './db/errors.js';
 import { migrate, readMigrations } from './db/migrations.js';
 import { readOutboxBacklog } from './db/outbox-backlog.js';
+import { startDatabaseListener } from './db/notifications.js';
 import { createPool } from './db/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
 import { startReadReplica } from './db/replica/read-replica.js';
@@ -126,6 +127,22 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
     );
     cleanups.push(outbox.stop);
+    // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/decisions.md,
+    // "Waking other instances"); both keep polling, which is all they do when listening is off or down.
+    if (config.databaseListen) {
+      const listenerMetrics = metrics.watchListener();
+      const listener = startDatabaseListener({
+        // The primary: DATABASE_LISTEN_URL when DATABASE_URL is a transaction-mode pooler; never the replica.
+        connectionString: config.databaseListenUrl ?? databaseUrl,
+        connectTimeoutMs: config.databaseConnectTimeoutMs,
+        logger,
+        onConnectionChange: listenerMetrics.connectionChanged,
+        onNotification: listenerMetrics.notified,
+      });
+      cleanups.push(listener.stop);
+      listener.onEventsNumbered(() => eventFeed.wake());
+      listener.onDeliveriesDue(() => webhooks.wake());
+    }
     metrics.watchOutbox(() => readOutboxBacklog(prisma));
 
     const drain = createDrain(config.shutdownDrainMs, logger);

@@ -30,6 +30,13 @@ export interface Config {
    * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
    */
   databasePreparedStatements: boolean;
+  /**
+   * LISTEN for other instances' wake-ups on one dedicated connection (docs/decisions.md, "Waking other
+   * instances"); false (DATABASE_LISTEN=false): other instances' work is found by polling only.
+   */
+  databaseListen: boolean;
+  /** Where to LISTEN: the primary directly or through a session-mode pooler; undefined means DATABASE_URL (or the embedded server). */
+  databaseListenUrl: string | undefined;
   /** Static full-access bearer tokens; undefined in development means "generate one". */
   apiTokens: string[] | undefined;
   environments: string[];
@@ -85,7 +92,7 @@ export interface WebhooksConfig {
   retryScheduleMs: number[];
   /** How long the secret before a rotation keeps signing. */
   secretOverlapMs: number;
-  /** How often each instance looks for due deliveries (other instances' work, redeliveries, retries). */
+  /** How often each instance looks for due deliveries besides being woken (retries, and everything while the listener is down). */
   pollIntervalMs: number;
   /** Attempts in flight at once per instance. */
   concurrency: number;
@@ -125,7 +132,7 @@ export interface GraphqlConfig {
   maxRootFields: number;
   maxCost: number;
   maxTokens: number;
-  /** How often the subscriptions' event feed reads the outbox besides this instance's sequencer waking it (events other instances numbered). */
+  /** How often the subscriptions' event feed reads the outbox besides being woken (the fallback for events other instances numbered). */
   subscriptionPollIntervalMs: number;
 }
 
@@ -208,6 +215,12 @@ const envSchema = z.object({
   DATABASE_REPLICA_MAX_LAG_MS: integer('DATABASE_REPLICA_MAX_LAG_MS', 100, 86_400_000).optional(),
   DATABASE_REPLICA_CHECK_INTERVAL_MS: integer('DATABASE_REPLICA_CHECK_INTERVAL_MS', 50, 60_000).optional(),
   DATABASE_PREPARED_STATEMENTS: booleanFlag('DATABASE_PREPARED_STATEMENTS').optional(),
+  DATABASE_LISTEN: booleanFlag('DATABASE_LISTEN').optional(),
+  DATABASE_LISTEN_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
   API_TOKENS: z
     .string()
     .transform(commaList)
@@ -371,6 +384,42 @@ function replicaProblems(raw: ReplicaSettings, problems: string[]): void {
   else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL) problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
 }
 
+type ListenSettings = Pick<z.infer<typeof envSchema>, 'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_LISTEN' | 'DATABASE_LISTEN_URL'>;
+
+/**
+ * Where the wake-ups are LISTENed for. A transaction-mode pooler hands the LISTEN to whichever server
+ * connection ran it and then to other clients, so nothing would ever arrive, silently: behind one the operator
+ * says where to listen (a direct or session-mode URL to the primary) or that polling is enough. A standby
+ * refuses LISTEN and never sees the primary's notifications, so the replica is never the place either.
+ */
+function listenProblems(raw: ListenSettings, preparedStatements: boolean, databaseOnly: boolean, problems: string[]): void {
+  const url = raw.DATABASE_LISTEN_URL;
+  if (url !== undefined) {
+    if (raw.DATABASE_LISTEN === false) problems.push('DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them');
+    if (raw.DATABASE_URL === undefined) problems.push('DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself');
+    let pgbouncer: string | null = null;
+    try {
+      pgbouncer = new URL(url).searchParams.get('pgbouncer');
+    } catch {
+      // not a URL: the schema's check reports it
+    }
+    if (pgbouncer === 'true') {
+      problems.push('DATABASE_LISTEN_URL says pgbouncer=true (a pooler in transaction mode), through which LISTEN receives nothing: point it at the PostgreSQL primary directly, or at a pooler in session mode');
+    }
+    if (raw.DATABASE_REPLICA_URL !== undefined && url === raw.DATABASE_REPLICA_URL) {
+      problems.push('DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary\'s notifications');
+    }
+    return;
+  }
+  if (!preparedStatements && raw.DATABASE_LISTEN !== false && !databaseOnly) {
+    problems.push(
+      'DATABASE_URL goes through a transaction-mode pooler (DATABASE_PREPARED_STATEMENTS=false or pgbouncer=true), through which LISTEN receives no notifications: ' +
+        'set DATABASE_LISTEN_URL to a direct (or session-mode) connection to the PostgreSQL primary, ' +
+        'or DATABASE_LISTEN=false to have other instances\' work found by polling only (WEBHOOKS_POLL_INTERVAL_MS, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS).',
+    );
+  }
+}
+
 /**
  * Prisma's own flag for "this URL is a pgbouncer in transaction mode" (`?pgbouncer=true`): Prisma users put
  * it in their URLs, and the pg driver would ignore it silently, so it is honoured here rather than left a trap.
@@ -442,6 +491,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
   if (parsed.success) replicaProblems(parsed.data, problems);
+  if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
 
@@ -466,6 +516,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             checkIntervalMs: raw.DATABASE_REPLICA_CHECK_INTERVAL_MS ?? REPLICA_DEFAULTS.checkIntervalMs,
           },
     databasePreparedStatements: preparedStatements,
+    databaseListen: raw.DATABASE_LISTEN ?? true,
+    databaseListenUrl: raw.DATABASE_LISTEN_URL,
     apiTokens: raw.API_TOKENS,
     environments: [...new Set(raw.ENVIRONMENTS)],
     pii,

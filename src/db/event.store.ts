@@ -1,5 +1,6 @@
 import type { DomainEvent, EventData, EventQuery, EventStore, EventType } from '../domain/events/event.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
+import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
 import { queryRows, statement } from './sql.js';
 
@@ -18,7 +19,10 @@ const SQL = {
    * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
    * transactions older than every transaction still running (txid below the snapshot's xmin): any event
    * that could still commit has a larger txid, so no number is ever followed by a smaller one. One
-   * sequencer at a time across the fleet (a transaction-scoped advisory lock; the others skip).
+   * sequencer at a time across the fleet (a transaction-scoped advisory lock; the others skip). It NOTIFYs,
+   * like the webhook fan-out (and two rare management requests), but no write of a customer, account or
+   * posting does: PostgreSQL serialises the commits of notifying transactions (a cluster-wide lock held
+   * through commit), which one-at-a-time jobs do not feel and every write of the fleet would.
    */
   sequence: statement(
     'event_sequence',
@@ -42,7 +46,11 @@ const SQL = {
        WHERE e.id = nb.id
        RETURNING e.id
      )
-     SELECT count(*)::int AS sequenced FROM numbered_events`,
+     SELECT count(*)::int AS sequenced,
+       -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
+       -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
+       (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', b.environment)) FROM bumped b)::int AS notified
+     FROM numbered_events`,
   ),
   lastSequence: statement('event_last_sequence', `SELECT s.last::text AS last FROM event_sequences s WHERE s.environment = $1`),
   prune: statement(

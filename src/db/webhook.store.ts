@@ -11,9 +11,16 @@ import type {
   WebhookStore,
 } from '../domain/webhooks/webhook.js';
 import { EVENT_COLUMNS, type EventRow, toEvent } from './event.store.js';
+import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
 import { execute, queryRows, statement } from './sql.js';
 
+/**
+ * Wakes every instance's dispatcher (src/db/notifications.ts) when the named CTE made deliveries due: one
+ * notification per statement, delivered by PostgreSQL at its commit, so the rows are there to be claimed.
+ */
+const notifyDeliveriesDue = (cte: string) =>
+  `(SELECT count(pg_notify('${WAKE_CHANNELS.deliveriesDue}', '')) FROM (SELECT 1 FROM ${cte} LIMIT 1) due)::int AS notified`;
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -53,8 +60,9 @@ const SQL = {
      resumed AS (
        UPDATE webhook_deliveries d SET next_attempt_at = CURRENT_TIMESTAMP FROM changed c
        WHERE $3::boolean AND d.endpoint_id = c.id AND d.next_attempt_at > CURRENT_TIMESTAMP AND d.lease_id IS NULL
+       RETURNING 1
      )
-     SELECT ${ENDPOINT_COLUMNS} FROM changed w`,
+     SELECT ${ENDPOINT_COLUMNS}, ${notifyDeliveriesDue('resumed')} FROM changed w`,
   ),
   rotate: statement(
     'webhook_rotate',
@@ -83,7 +91,8 @@ const SQL = {
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM endpoint)::int AS endpoints, (SELECT count(*) FROM endpoint WHERE enabled)::int AS enabled,
-            (SELECT count(*) FROM event)::int AS events, (SELECT count(*) FROM scheduled)::int AS scheduled`,
+            (SELECT count(*) FROM event)::int AS events, (SELECT count(*) FROM scheduled)::int AS scheduled,
+            ${notifyDeliveriesDue('scheduled')}`,
   ),
   /**
    * The fan-out, one instance at a time (an advisory lock; the others skip): for every endpoint, the next
@@ -117,7 +126,7 @@ const SQL = {
        WHERE w.id = c.endpoint_id AND w.last_sequence < c.last
      )
      SELECT (SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM candidates GROUP BY endpoint_id) x)::int AS fullest,
-            (SELECT count(*) FROM inserted)::int AS created`,
+            (SELECT count(*) FROM inserted)::int AS created, ${notifyDeliveriesDue('inserted')}`,
   ),
   /**
    * Claims due deliveries of enabled endpoints, skipping rows another dispatcher is claiming. A delivery

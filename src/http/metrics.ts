@@ -217,6 +217,35 @@ export class ServiceMetrics {
     });
   }
 
+  /**
+   * The wake-up listener's (src/db/notifications.ts): whether it is LISTENing, how often it (re)connected,
+   * and the notifications it received by channel. Registered only when the service listens
+   * (DATABASE_LISTEN), so that a fleet that polls on purpose raises no "not connected" alert.
+   */
+  watchListener(): { connectionChanged(connected: boolean): void; notified(channel: 'events_numbered' | 'deliveries_due'): void } {
+    const registers = [this.registry];
+    const connected = new Gauge({ name: 'db_listener_connected', help: 'Whether this instance\'s LISTEN connection for wake-ups is up (1) or reconnecting (0: other instances\' work is found by polling meanwhile).', registers });
+    connected.set(0);
+    const connections = new Counter({ name: 'db_listener_connections_total', help: 'Times the LISTEN connection was established (more than 1: it was lost and came back).', registers });
+    const notifications = new Counter({
+      name: 'db_listener_notifications_total',
+      help: 'Wake-ups received on the LISTEN connection, by channel (events_numbered: a sequencer numbered events; deliveries_due: webhook deliveries became due).',
+      labelNames: ['channel'],
+      registers,
+    });
+    notifications.inc({ channel: 'events_numbered' }, 0);
+    notifications.inc({ channel: 'deliveries_due' }, 0);
+    return {
+      connectionChanged(up) {
+        connected.set(up ? 1 : 0);
+        if (up) connections.inc();
+      },
+      notified(channel) {
+        notifications.inc({ channel });
+      },
+    };
+  }
+
   /** Exposes the pool's connections (total, idle, in use) and waiting clients, read at each scrape. */
   watchPool(pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount' | 'options'>): void {
     const registers = [this.registry];

@@ -10,7 +10,7 @@ export interface EventFeedOptions {
 }
 
 export interface RunningEventFeed extends EventFeed {
-  /** Read now: this instance's sequencer numbered events. */
+  /** Read now: this instance's sequencer, or another's (a notification), numbered events. */
   wake(): void;
   /** Ends every stream (done) and stops reading; later follows fail. */
   stop(): Promise<void>;
@@ -25,8 +25,9 @@ export const DEFAULT_FOLLOWER_BUFFER = 1000;
  * The process's one reader of newly sequenced events (docs/decisions.md, "GraphQL subscriptions"): for
  * each environment that has at least one follower, it reads the events after its cursor from the outbox
  * (the same statement as the events API), in sequence order, and hands each to every follower of the
- * environment, in process. Woken by this instance's sequencer; every `pollIntervalMs` too, which is how
- * events numbered by another instance's sequencer arrive. Nothing is read while nobody follows.
+ * environment, in process. Woken by this instance's sequencer and, through the WakeUps port (LISTEN/NOTIFY), by
+ * any instance's; every `pollIntervalMs` too, the fallback while the listener is down. Nothing is read while
+ * nobody follows.
  */
 export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>, options: EventFeedOptions, logger: Logger): RunningEventFeed {
   const bufferLimit = options.bufferLimit ?? DEFAULT_FOLLOWER_BUFFER;

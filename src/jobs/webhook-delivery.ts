@@ -23,7 +23,7 @@ export interface WebhookDeliveryOptions {
   timeoutMs: number;
   /** The delay before each retry; once used up, the delivery is exhausted (WEBHOOKS_RETRY_SCHEDULE). */
   retryScheduleMs: readonly number[];
-  /** How other instances' work, redeliveries and retries falling due are found (WEBHOOKS_POLL_INTERVAL_MS). */
+  /** How retries falling due are found, and other instances' work while the listener is down (WEBHOOKS_POLL_INTERVAL_MS). */
   pollIntervalMs: number;
   /** Attempts in flight at once on this instance (WEBHOOKS_CONCURRENCY). */
   concurrency: number;
@@ -47,8 +47,9 @@ export const webhookBody = (event: DomainEvent): string => JSON.stringify({ type
  * events into deliveries (one instance at a time, advisory lock), the dispatcher claims due deliveries
  * with FOR UPDATE SKIP LOCKED (so instances share the work and an event goes to an endpoint once between
  * them) and makes one attempt each. Woken by `wake()` (this instance's sequencer numbered events, an attempt
- * finished) and every `pollIntervalMs` (how other instances' new work and redeliveries are found). A failure (the database away) waits for the
- * next wake; claimed deliveries whose outcome could not be recorded are due again when their lease ends.
+ * finished, any instance's fan-out or redelivery made deliveries due: the composition root subscribes it to the
+ * WakeUps port) and every `pollIntervalMs` (the fallback). A failure (the database away) waits for the next
+ * wake; claimed deliveries whose outcome could not be recorded are due again when their lease ends.
  */
 export function startWebhookDelivery(
   store: WebhookStore,

@@ -194,10 +194,10 @@ describe('loadConfig', () => {
     it('prepares named statements unless DATABASE_PREPARED_STATEMENTS=false or the URL says pgbouncer=true (Prisma\'s flag)', () => {
       expect(loadConfig({ DATABASE_URL: url }).databasePreparedStatements).toBe(true);
       expect(loadConfig({}).databasePreparedStatements).toBe(true);
-      expect(loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
-      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
       expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require&pgbouncer=false` }).databasePreparedStatements).toBe(true);
-      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false' }).databasePreparedStatements).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
     });
 
     it('refuses settings that contradict each other, without echoing the URL', () => {
@@ -211,10 +211,61 @@ describe('loadConfig', () => {
 
     it('refuses to migrate on start through the pooler (session advisory lock), naming the way out', () => {
       for (const env of [{ DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${url}?pgbouncer=true` }, { DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'true' }]) {
-        const problems = problemsOf({ DATABASE_URL: url, ...env });
+        const problems = problemsOf({ DATABASE_URL: url, DATABASE_LISTEN: 'false', ...env });
         expect(problems).toHaveLength(1);
         expect(problems[0]).toMatch(/^MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler/);
         expect(problems[0]).toContain('npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly');
+      }
+    });
+  });
+
+  describe('where the wake-ups are LISTENed for (DATABASE_LISTEN, DATABASE_LISTEN_URL)', () => {
+    const primary = 'postgresql://cas_app:secret-pw@db.internal:5432/cas';
+    const pooler = 'postgresql://cas_app:secret-pw@pgbouncer.internal:6432/cas';
+    const direct = 'postgresql://cas_listen:listen-pw@db.internal:5432/cas';
+
+    it('listens by default, on DATABASE_URL (or the embedded server); DATABASE_LISTEN_URL names another way to the primary', () => {
+      expect(loadConfig({})).toMatchObject({ databaseListen: true, databaseListenUrl: undefined });
+      expect(loadConfig({ DATABASE_URL: primary })).toMatchObject({ databaseListen: true, databaseListenUrl: undefined });
+      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'false' })).toMatchObject({ databaseListen: false, databaseListenUrl: undefined });
+      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN_URL: direct })).toMatchObject({ databaseListen: true, databaseListenUrl: direct });
+      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'true', DATABASE_LISTEN_URL: direct }).databaseListenUrl).toBe(direct);
+    });
+
+    it('behind a transaction-mode pooler, refuses to start until the operator says where to listen, or that polling is enough', () => {
+      for (const env of [{ DATABASE_URL: pooler, DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${pooler}?pgbouncer=true` }]) {
+        const problems = problemsOf({ ...env, MIGRATE_ON_START: 'false' });
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(/^DATABASE_URL goes through a transaction-mode pooler .* through which LISTEN receives no notifications/);
+        expect(problems[0]).toContain('set DATABASE_LISTEN_URL to a direct (or session-mode) connection to the PostgreSQL primary');
+        expect(problems[0]).toContain('or DATABASE_LISTEN=false');
+        expect(problems[0]).not.toContain('secret-pw');
+        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN_URL: direct })).toMatchObject({ databasePreparedStatements: false, databaseListen: true, databaseListenUrl: direct });
+        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' })).toMatchObject({ databasePreparedStatements: false, databaseListen: false });
+      }
+      // The migration command listens to nothing.
+      expect(loadConfig({ DATABASE_URL: `${pooler}?pgbouncer=true` }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
+    });
+
+    it('refuses a DATABASE_LISTEN_URL that cannot work or contradicts another setting, without echoing any URL', () => {
+      const cases: [Record<string, string>, string][] = [
+        [{ DATABASE_LISTEN_URL: 'mysql://db.internal/cas', DATABASE_URL: primary }, 'DATABASE_LISTEN_URL: DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL'],
+        [{ DATABASE_LISTEN: 'maybe' }, 'DATABASE_LISTEN: DATABASE_LISTEN must be true or false'],
+        [{ DATABASE_URL: primary, DATABASE_LISTEN: 'false', DATABASE_LISTEN_URL: direct }, 'DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them'],
+        [{ DATABASE_LISTEN_URL: direct }, 'DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself'],
+        [
+          { DATABASE_URL: pooler, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN_URL: `${pooler}?pgbouncer=true` },
+          'DATABASE_LISTEN_URL says pgbouncer=true (a pooler in transaction mode), through which LISTEN receives nothing: point it at the PostgreSQL primary directly, or at a pooler in session mode',
+        ],
+        [
+          { DATABASE_URL: primary, DATABASE_REPLICA_URL: direct, DATABASE_LISTEN_URL: direct },
+          'DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary\'s notifications',
+        ],
+      ];
+      for (const [env, problem] of cases) {
+        const problems = problemsOf(env);
+        expect(problems).toEqual([problem]);
+        expect(problems.join('\n')).not.toMatch(/secret-pw|listen-pw/);
       }
     });
   });

@@ -51,6 +51,8 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
           for (const [name, value] of Object.entries(sessionSettings)) await database.pool.query(`ALTER DATABASE ${database.name} SET ${name} = '${value}'`);
           return `${bouncer.urlFor(database.url)}${urlParameters}`;
         },
+        // LISTEN goes to the server directly, never through the pooler (where it would receive nothing).
+        env: (database: TestDatabase) => ({ DATABASE_LISTEN_URL: database.url }),
       },
     );
     services.push(service);
@@ -116,6 +118,10 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
 
     // All of it went through pgbouncer, on at most its two server connections.
     expect(await transactionsThroughPgbouncer()).toBeGreaterThan(statsBefore + 50);
+    // The sequencer's NOTIFY, sent through the pooler inside its statement, reached the listener on its direct connection.
+    const metrics = (await service.call('GET', '/metrics', { validateResponse: false })).text;
+    expect(metrics).toMatch(/^db_listener_connected 1$/m);
+    expect(Number(/^db_listener_notifications_total\{channel="events_numbered"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
     const servers = await bouncer.admin<{ database: string }>(adminUrl, 'SHOW SERVERS');
     expect(servers.filter((server) => server.database === service.database.name).length).toBeLessThanOrEqual(SERVER_CONNECTIONS);
     expect(service.logLines.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);

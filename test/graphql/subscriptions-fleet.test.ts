@@ -11,7 +11,8 @@ import { connect, followers } from './subscription-client.js';
 /**
  * Subscriptions across a fleet and through a shutdown. Instance A never numbers events itself (its
  * sequencer waits a minute), so what its subscribers receive was numbered by instance B, sharing the
- * database, and found by A's feed polling the outbox.
+ * database, and found by A's feed when B's NOTIFY woke it or by its polling, whichever came first
+ * (test/webhooks/wake-ups.test.ts isolates the wake-up).
  */
 let first: TestService;
 let second: RunningService;

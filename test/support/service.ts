@@ -17,7 +17,6 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_webhook_fan_out',
   'cas_webhook_claim',
   'cas_webhook_complete',
-  'cas_webhook_notify',
   // The read replica's health checks and replay polls (src/db/replica/replica-monitor.ts).
   'cas_replica_state',
   'cas_replica_replayed',
@@ -73,6 +72,8 @@ export interface TestServiceOptions {
   databaseUrl?: (database: TestDatabase) => string | Promise<string>;
   /** A database of the caller's (e.g. on a replicated cluster) instead of a fresh one. */
   database?: TestDatabase;
+  /** Settings that name the fresh database (e.g. DATABASE_LISTEN_URL), added to `env`. */
+  env?: (database: TestDatabase) => Record<string, string>;
 }
 
 /**
@@ -95,6 +96,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     DATABASE_POOL_SIZE: '20',
     ...TEST_PII_ENV,
     ...env,
+    ...options.env?.(database),
   });
   const logLines: string[] = [];
   mkdirSync(LOG_DIR, { recursive: true });
