@@ -83,9 +83,10 @@ describe('the outbox and GET /{environment}/event', () => {
   });
 
   it('filters by type and pages by sequence; never carries an SSN or document locator number', async () => {
-    for (let i = 0; i < 3; i++) await createCustomer(service);
+    let last = '';
+    for (let i = 0; i < 3; i++) last = (await createCustomer(service)).customerId;
+    await numbered('customer.created', last);
     const all = await eventsAfter(0, 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const created = await service.call('GET', '/sandbox/event?types=customer.created&limit=2');
     expect(created.json.data.events.every((event: Event) => event.type === 'customer.created')).toBe(true);
     const next = await service.call('GET', `/sandbox/event?types=customer.created&limit=2&after=${created.json.data.nextAfter}`);
