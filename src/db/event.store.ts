@@ -53,10 +53,24 @@ const SQL = {
      FROM numbered_events`,
   ),
   lastSequence: statement('event_last_sequence', `SELECT s.last::text AS last FROM event_sequences s WHERE s.environment = $1`),
+  /**
+   * Retention: numbered events older than `$1`, taken from the head of each environment's numbering (the
+   * `(environment, sequence)` index; no index by age on the write path). Numbering follows transaction
+   * start, so age and sequence agree but for transactions that overlapped: an event is never pruned
+   * younger than the retention, and one a little older may wait behind a younger head for the next round.
+   * Unnumbered events are never pruned.
+   */
   prune: statement(
     'event_prune',
-    `WITH doomed AS (SELECT e.id FROM events e WHERE e.occurred_at < $1::timestamptz AND e.sequence IS NOT NULL ORDER BY e.occurred_at LIMIT $2),
-          pruned AS (DELETE FROM events e USING doomed d WHERE e.id = d.id RETURNING e.id)
+    `WITH doomed AS (
+       SELECT h.id FROM event_sequences s
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.occurred_at FROM events e WHERE e.environment = s.environment AND e.sequence IS NOT NULL ORDER BY e.sequence LIMIT $2
+       ) h
+       WHERE h.occurred_at < $1::timestamptz
+       LIMIT $2
+     ),
+     pruned AS (DELETE FROM events e USING doomed d WHERE e.id = d.id RETURNING e.id)
      SELECT count(*)::int AS pruned FROM pruned`,
   ),
 };
