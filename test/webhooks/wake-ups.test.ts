@@ -138,7 +138,8 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
 
     // A numbers it and fans it out (its own sequencer woke it) but has no free slot; B claims it.
     await until('deliveries to /second', async () => deliveredCustomers('/second', second.secret), (ids) => ids.includes(customerId));
-    expect(await metric(b.service, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}')).toBe(1);
+    // B counts the attempt once the receiver's answer is recorded, a moment after the receiver has it.
+    await until('B\'s successful first attempts', () => metric(b.service, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}'), (value) => value === 1);
     expect(await metric(b.service, 'db_listener_notifications_total{channel="deliveries_due"}')).toBeGreaterThanOrEqual(1);
     // A's attempt to /held has not finished: A delivered nothing.
     expect(await metric(a, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}')).toBeUndefined();
