@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 
 export const AUDIT_OPERATIONS = [
   'customer.create',
@@ -66,9 +66,9 @@ export interface AuditStore {
   list(environment: string, query: AuditQuery): Promise<AuditEvent[]>;
 }
 
-/** The audit event of a write performed under `scope`. */
+/** The audit event of a write made by `caller`. */
 export function auditEventFor(
-  scope: RequestScope,
+  caller: Caller,
   write: {
     operation: AuditOperation;
     resourceType: AuditResourceType;
@@ -79,12 +79,12 @@ export function auditEventFor(
 ): NewAuditEvent {
   return {
     eventId: newId(),
-    principalId: scope.principal.id,
-    environment: scope.environment,
+    principalId: caller.principal.id,
+    environment: caller.environment,
     operation: write.operation,
     resourceType: write.resourceType,
     resourceId: write.resourceId,
-    requestId: scope.requestId,
+    requestId: caller.requestId,
     idempotencyKey: write.idempotencyKey ?? null,
     changedFields: [...write.changedFields],
   };
