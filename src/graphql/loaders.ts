@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { Account, AccountLinks } from '../domain/accounts/account.js';
 import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
-import type { LinkRoots } from '../domain/ports.js';
+import type { LinkRoots } from '../domain/links/ports.js';
 import type { AccountParent, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../domain/services.js';

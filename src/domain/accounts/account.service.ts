@@ -15,7 +15,8 @@ import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } fro
 import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { AccountChange, PageRequest, Stores } from '../ports.js';
+import type { AccountChange } from './ports.js';
+import type { PageRequest, Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../errors.js';
-import type { CreationOutcome, IdempotencyRecord, PersonalDataProtector } from '../ports.js';
+import type { CreationOutcome, PersonalDataProtector } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
-import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './ports.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 

@@ -22,7 +22,9 @@ import {
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import { PAGE_SIZE } from '../pagination.js';
-import type { IdempotencyRecord, LedgerRefusal, LedgerWrite, NewPosting, Stores } from '../ports.js';
+import type { IdempotencyRecord } from '../idempotency/ports.js';
+import type { LedgerRefusal, LedgerWrite, NewPosting } from './ports.js';
+import type { Stores } from '../ports.js';
 import type { Caller, Principal } from '../caller.js';
 import { parseInput } from '../validation.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';

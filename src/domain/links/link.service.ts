@@ -1,6 +1,6 @@
 import { authorize, isAuthorized } from '../authorization.js';
 import { isRecordId } from '../ids.js';
-import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../ports.js';
+import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
 import type { Caller } from '../caller.js';
 
 /** How many links a nested read may prefetch in one statement; deeper levels are read level by level. */
