@@ -11,8 +11,8 @@ import {
   openBank,
   restSurface,
   runBankClient,
-} from '../../test/reliability/support/bank.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+} from './lib/bank.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
 import { type Api, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
@@ -20,7 +20,7 @@ import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from 
 
 /**
  * The bank under faults (issue 15, "Correctness under concurrency and faults"): the workload of
- * test/reliability/bank.test.ts (clients moving money at random among a few accounts, every write with an
+ * scripts/reliability/test/bank.test.ts (clients moving money at random among a few accounts, every write with an
  * Idempotency-Key) against `node dist/main.js` on a PostgreSQL of the script's own (fsync on), while the
  * service is killed with SIGKILL `--service-kills` times and PostgreSQL `--pg-kills` times, each followed by
  * a restart. Every client retries its request with the same key until a definite answer (acknowledged or

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { answerOf, envelopeProblems } from './lib/envelope.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
 import { type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';

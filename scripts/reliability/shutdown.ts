@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { clusterState } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
 import { type ApiAnswer, createApi, log, options, round, runScript } from './lib/script.js';

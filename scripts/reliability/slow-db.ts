@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { buildCustomerInput } from '../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
+import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { recordResult } from './lib/results.js';
 import { type ApiAnswer, createApi, log, options, round, runScript } from './lib/script.js';

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ensureReferenceNode } from '../../bench/lib/reference-node.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from './lib/postgres-log.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';

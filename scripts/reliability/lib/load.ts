@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCustomerInput } from '../../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../../test/reliability/support/envelope.js';
-import { pick, seededRandom } from '../../../test/reliability/support/concurrency.js';
+import { answerOf, envelopeProblems } from './envelope.js';
+import { pick, seededRandom } from './concurrency.js';
 import type { Api, ApiAnswer } from './script.js';
 
 /**

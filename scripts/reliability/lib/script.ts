@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createRawClient, type RawClient, type RawResponse } from '../../../test/reliability/support/http-client.js';
-import type { JsonCall } from '../../../test/reliability/support/consistency.js';
+import { createRawClient, type RawClient, type RawResponse } from './http-client.js';
+import type { JsonCall } from './consistency.js';
 
 /** Small pieces every reliability script uses: logging, options, statistics, an API client, the exit code. */
 

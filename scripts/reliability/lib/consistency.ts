@@ -189,4 +189,4 @@ export async function rowCounts(pool: pg.Pool): Promise<RowCounts> {
   };
 }
 
-export { ledgerViolations } from '../../support/ledger-invariants.js';
+export { ledgerViolations } from '../../../test/support/ledger-invariants.js';
