@@ -3,8 +3,7 @@ import pg from 'pg';
 import { buildCustomerInput } from '../../test/support/factories.js';
 import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, options, round, runScript } from './lib/script.js';
+import { type ApiAnswer, conclude, createApi, log, options, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -129,25 +128,19 @@ runScript('slow-db', async () => {
     await postgres.dispose();
   }
 
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
-  const passed = unique.length === 0;
   const requests = scenarios.reduce((sum, s) => sum + s.requests, 0);
-  const summary = passed
-    ? `${requests} stuck requests all answered 503 SERVICE_UNAVAILABLE within their bound (max ${Math.max(...scenarios.map((s) => s.maxMs))} ms with a ${statementTimeout} ms statement timeout); connections released, 0 refused writes stored`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems,
+    passSummary: () =>
+      `${requests} stuck requests all answered 503 SERVICE_UNAVAILABLE within their bound (max ${Math.max(...scenarios.map((s) => s.maxMs))} ms with a ${statementTimeout} ms statement timeout); connections released, 0 refused writes stored`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-slow-db',
       test: 'Slow database: row and table locks held by another session',
       operations: `${requests} stuck requests in ${scenarios.length} scenarios (pool of ${poolSize})`,
       faults: `locks that never release; DATABASE_STATEMENT_TIMEOUT_MS=${statementTimeout}, DATABASE_CONNECT_TIMEOUT_MS=${connectTimeout}`,
-      result: summary,
-      passed,
       command: 'npm run reliability:slow-db',
       figures: { scenarios },
-    });
-  }
-  return passed;
+    },
+  });
 });

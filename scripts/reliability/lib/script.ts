@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createRawClient, type RawClient, type RawResponse } from './http-client.js';
 import type { JsonCall } from './consistency.js';
+import { type ReliabilityResult, recordResult } from './results.js';
 
 /** Small pieces every reliability script uses: logging, options, statistics, an API client, the exit code. */
 
@@ -89,6 +90,38 @@ export function createApi(baseUrl: string, token: string, maxSockets = 64): Api 
       return res;
     },
   };
+}
+
+export interface Conclusion {
+  /** Everything found wrong; repeats are counted once. */
+  problems: readonly string[];
+  /** How many problems to print (default 20). */
+  shown?: number;
+  /** What else a pass needs besides no problems (e.g. every cycle ran). */
+  complete?: boolean;
+  /** The outcome in one line when it passed; asked only then (a failed run may lack its figures). */
+  passSummary: () => string;
+  /** The script's `--record` option. */
+  record: boolean;
+  /** The table row, but for its result and verdict. */
+  row: Omit<ReliabilityResult, 'result' | 'passed'>;
+}
+
+/**
+ * How every fault script ends: prints the problems, then the outcome in one line, records it in the
+ * results table (unless `--record false`), and answers whether the run passed.
+ */
+export function conclude(conclusion: Conclusion): boolean {
+  const unique = [...new Set(conclusion.problems)];
+  for (const problem of unique.slice(0, conclusion.shown ?? 20)) log(`PROBLEM: ${problem}`);
+  const passed = unique.length === 0 && (conclusion.complete ?? true);
+  const summary = passed ? conclusion.passSummary() : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
+  log(summary);
+  if (conclusion.record) {
+    const { id, test, operations, faults, command, ...rest } = conclusion.row;
+    recordResult({ id, test, operations, faults, result: summary, passed, command, ...rest });
+  }
+  return passed;
 }
 
 /** Runs a script's body, prints the verdict, and exits 0 only when it passed. */
