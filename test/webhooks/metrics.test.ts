@@ -7,20 +7,11 @@ import { createCustomer } from '../rest/helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput } from '../support/factories.js';
+import { metricSample as sample } from '../support/metrics.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-for-webhooks-0123';
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0]!;
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
-  }
-  return undefined;
-}
 
 describe('webhook delivery metrics in /metrics', () => {
   let service: TestService;
