@@ -12,7 +12,8 @@ import { startDedicatedPostgres } from './lib/postgres.js';
 import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from './lib/postgres-log.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';
 import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, round, runScript } from './lib/script.js';
-import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
+import { buildOnce, LOG_DIR, runSecrets, startServiceProcess } from './lib/service-process.js';
+import { residentBytes } from '../../bench/lib/proc.js';
 
 /**
  * `npm run soak`: measures the service's capacity for a mixed REST + GraphQL load (the highest open-loop

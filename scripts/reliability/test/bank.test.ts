@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordIfRequested } from '../lib/results.js';
-import { ledgerViolations } from '../../../test/support/database.js';
+import { ledgerViolations } from '../../../test/support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from '../lib/bank.js';
 import { runClients, seededRandom, sleep } from '../lib/concurrency.js';

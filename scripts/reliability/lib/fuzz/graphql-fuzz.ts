@@ -4,7 +4,8 @@ import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } fro
 import { REQUEST_ERROR_CODES } from '../../../../src/auth/errors.js';
 import { ErrorCodes } from '../../../../src/domain/errors.js';
 import { buildAccountInput, buildCustomerInput } from '../../../../test/support/factories.js';
-import { ledgerViolations, rowCounts, storageProblems } from '../consistency.js';
+import { ledgerViolations } from '../../../../test/support/ledger-invariants.js';
+import { rowCounts, storageProblems } from '../consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { GRAPHQL_MISSING } from '../graphql.js';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../http-client.js';

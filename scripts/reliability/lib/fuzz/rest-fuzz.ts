@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../http-client.js';
-import { ledgerViolations, type RowCounts, rowCounts, storageProblems } from '../consistency.js';
+import { ledgerViolations } from '../../../../test/support/ledger-invariants.js';
+import { type RowCounts, rowCounts, storageProblems } from '../consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
 import { answerOf, envelopeProblems } from '../envelope.js';
 import { describeFuzzRequest, type FuzzContext, type FuzzRequest, restRequest } from './rest-requests.js';
