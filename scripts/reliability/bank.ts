@@ -15,7 +15,7 @@ import {
 import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { type Api, conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { type Api, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -38,8 +38,8 @@ const opts = options(
     accounts: { default: '6', help: 'accounts the money moves among (the first has an overdraft limit)' },
     'ops-between': { default: '60', help: 'definite answers (about) between two faults' },
     'hot-seconds': { default: '10', help: 'seconds of the hot-account phase (and of the spread phase it is compared with)' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:bank -- [options]   (short form, as CI runs it: --service-kills 3 --pg-kills 1 --hot-seconds 2)',
 );

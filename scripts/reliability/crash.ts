@@ -8,7 +8,7 @@ import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { startClients } from './lib/load.js';
 import { formatCount } from './lib/results.js';
-import { type Api, type ApiAnswer, conclude, createApi, log, options, runScript } from './lib/script.js';
+import { type Api, type ApiAnswer, conclude, createApi, log, options, RECORD_OPTION, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -23,8 +23,8 @@ const opts = options(
     cycles: { default: '3', help: 'kill -9 / restart cycles' },
     clients: { default: '32', help: 'concurrent clients' },
     writes: { default: '1000', help: 'acknowledged writes per cycle (about) before the kill' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:crash -- [options]',
 );

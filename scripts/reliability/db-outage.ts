@@ -4,7 +4,7 @@ import { pick } from './lib/concurrency.js';
 import { answerProblems, sampleAnswers, startClients, statusCounts } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -20,7 +20,7 @@ const opts = options(
     before: { default: '3', help: 'seconds of load before the outage' },
     outage: { default: '6', help: 'seconds PostgreSQL stays down' },
     after: { default: '6', help: 'seconds of load after PostgreSQL is back' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:db-outage -- [options]',
 );

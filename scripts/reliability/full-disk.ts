@@ -7,7 +7,7 @@ import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -41,9 +41,9 @@ const opts = options(
     'switch-wal': { default: 'true', help: 'call pg_switch_wal() while the disk is full (a new WAL segment is needed at once)' },
     'restart-every': { default: '1', help: 'seconds between the orchestrator\'s attempts to start an exited PostgreSQL' },
     'statement-timeout': { default: '2000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...CONNECT_TIMEOUT_OPTION,
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:full-disk -- [options]   (short form: --full 5 --after 6 --healthy 2)',
 );

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 import { startTcpProxy } from './lib/tcp-proxy.js';
 
@@ -35,10 +35,10 @@ const opts = options(
     settle: { default: '3', help: 'seconds after a heal from which every request must succeed' },
     'recovery-limit': { default: '5', help: 'seconds after a heal within which the first success must come' },
     'statement-timeout': { default: '1000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
+    ...CONNECT_TIMEOUT_OPTION,
     'pool-size': { default: '8', help: 'DATABASE_POOL_SIZE given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:partition -- [options]   (short form: --black-hole 3 --reset 2 --heal 4 --healthy 2)',
 );

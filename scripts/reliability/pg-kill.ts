@@ -10,7 +10,7 @@ import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { pick, seededRandom } from './lib/concurrency.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { type ApiAnswer, conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { type ApiAnswer, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -34,8 +34,8 @@ const opts = options(
     between: { default: '2', help: 'seconds of load after each recovery before the next kill' },
     target: { default: 'embedded', help: 'embedded (the service restarts it) or external (DATABASE_URL; the script restarts it)' },
     'restart-after': { default: '0.5', help: 'external: seconds before the script restarts the killed server' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:pg-kill -- [options]   (short form: --kills 3 --between 1)',
 );

@@ -10,7 +10,7 @@ import { pick } from './lib/concurrency.js';
 import { sampleAnswers, startClients } from './lib/load.js';
 import { clusterState } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { type ApiAnswer, conclude, createApi, log, options, round, runScript } from './lib/script.js';
+import { type ApiAnswer, conclude, createApi, log, options, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -25,7 +25,7 @@ const opts = options(
   {
     clients: { default: '16', help: 'concurrent clients' },
     'held-requests': { default: '4', help: 'requests held in flight by a row lock at SIGTERM' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:shutdown -- [options]',
 );

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { buildCustomerInput } from '../../test/support/factories.js';
 import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { type ApiAnswer, conclude, createApi, log, options, round, runScript } from './lib/script.js';
+import { type ApiAnswer, conclude, CONNECT_TIMEOUT_OPTION, createApi, log, options, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -17,9 +17,9 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
 const opts = options(
   {
     'statement-timeout': { default: '1000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
+    ...CONNECT_TIMEOUT_OPTION,
     'pool-size': { default: '4', help: 'DATABASE_POOL_SIZE given to the service' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:slow-db -- [options]',
 );

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -37,9 +37,9 @@ const opts = options(
     settle: { default: '3', help: 'seconds after lifting from which every request must succeed' },
     'recovery-limit': { default: '5', help: 'seconds after lifting within which a write must be acknowledged' },
     'statement-timeout': { default: '2000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...CONNECT_TIMEOUT_OPTION,
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:slow-disk -- [options]   (short form: --slow 5 --after 5 --healthy 2)',
 );

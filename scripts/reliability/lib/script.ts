@@ -19,6 +19,11 @@ export function options<T extends Record<string, { default: string; help: string
   return Object.fromEntries(Object.entries(spec).map(([name, o]) => [name, (values as Record<string, unknown>)[name] ?? o.default])) as { [K in keyof T]: string };
 }
 
+/** Options several scripts take, worded once; spread them into a script's `options()` spec. */
+export const RECORD_OPTION = { record: { default: 'true', help: 'write the result to docs/reliability-results.json' } };
+export const SEED_OPTION = { seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' } };
+export const CONNECT_TIMEOUT_OPTION = { 'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' } };
+
 /** "10m", "90s", "2m30s" or plain seconds → milliseconds. */
 export function duration(text: string): number {
   const match = /^(?:(\d+)m)?(?:(\d+)s?)?$/.exec(text.trim());
