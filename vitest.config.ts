@@ -7,7 +7,7 @@ export default defineConfig({
   // graphql-tools, so our code must get the same instance or `instanceof GraphQLError` fails across them.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'scripts/reliability/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

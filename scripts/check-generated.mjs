@@ -1,13 +1,16 @@
 // Fails when committed generated files are stale: re-generates them and compares.
 // - GraphQL resolver types (src/graphql/generated), by `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
-//   by `npm run openapi`.
+//   by `npm run openapi`;
+// - the Reliability tables of README.md and docs/reliability.md, from docs/reliability-results.json, by
+//   `npm run reliability:tables`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const generators = [
   { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
   { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
+  { script: 'reliability:tables', files: ['README.md', 'docs/reliability.md'] },
 ].filter((generator) => generator.files.length > 0);
 
 const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);

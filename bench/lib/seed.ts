@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
-import { seededRandom } from '../../test/reliability/support/concurrency.js';
+import { seededRandom } from '../../scripts/reliability/lib/concurrency.js';
 import { ssnForSequence } from './ssn-sequence.js';
 
 export const BENCH_ENVIRONMENT = 'sandbox';

@@ -11,16 +11,16 @@ import {
   openBank,
   restSurface,
   runBankClient,
-} from '../../test/reliability/support/bank.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+} from './lib/bank.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { type Api, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { type Api, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
  * The bank under faults (issue 15, "Correctness under concurrency and faults"): the workload of
- * test/reliability/bank.test.ts (clients moving money at random among a few accounts, every write with an
+ * scripts/reliability/test/bank.test.ts (clients moving money at random among a few accounts, every write with an
  * Idempotency-Key) against `node dist/main.js` on a PostgreSQL of the script's own (fsync on), while the
  * service is killed with SIGKILL `--service-kills` times and PostgreSQL `--pg-kills` times, each followed by
  * a restart. Every client retries its request with the same key until a definite answer (acknowledged or
@@ -38,8 +38,8 @@ const opts = options(
     accounts: { default: '6', help: 'accounts the money moves among (the first has an overdraft limit)' },
     'ops-between': { default: '60', help: 'definite answers (about) between two faults' },
     'hot-seconds': { default: '10', help: 'seconds of the hot-account phase (and of the spread phase it is compared with)' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:bank -- [options]   (short form, as CI runs it: --service-kills 3 --pg-kills 1 --hot-seconds 2)',
 );
@@ -269,9 +269,6 @@ runScript('bank', async () => {
   const serviceFaults = faults.filter((f) => f.kind === 'service');
   const pgFaults = faults.filter((f) => f.kind === 'postgres');
   if (serviceFaults.length !== serviceKills || pgFaults.length !== pgKills) problems.push(`${serviceFaults.length} of ${serviceKills} service kills and ${pgFaults.length} of ${pgKills} PostgreSQL kills done`);
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
-  const passed = unique.length === 0;
   const recovery = (list: FaultFigures[]) => ({ median: percentile(list.map((f) => f.recoveryMs), 50), max: maximum(list.map((f) => f.recoveryMs)) });
   const figures = {
     seed,
@@ -299,23 +296,20 @@ runScript('bank', async () => {
   };
   log(JSON.stringify({ ...figures, faults: undefined }));
   const hotText = hot && spread ? `; hot account (every transfer touches it, ${clients} clients): ${hot.throughput} transfers/s, p99 ${hot.p99Ms} ms (spread over ${bank.accounts.length} accounts: ${spread.throughput}/s, p99 ${spread.p99Ms} ms)` : '';
-  const summary = passed
-    ? `0 acknowledged postings lost, 0 duplicated (${formatCount(storedEntries ?? 0)} entries stored = ${formatCount(bank.expectedEntries())} acknowledged; 1 idempotency record and 1 audit event per acknowledged key), 0 left by ${formatCount(bank.refused.size)} refusals; ` +
+  return conclude({
+    problems,
+    passSummary: () =>
+      `0 acknowledged postings lost, 0 duplicated (${formatCount(storedEntries ?? 0)} entries stored = ${formatCount(bank.expectedEntries())} acknowledged; 1 idempotency record and 1 audit event per acknowledged key), 0 left by ${formatCount(bank.refused.size)} refusals; ` +
       `invariants held after all ${checksAfterRestart} restarts and at the end; final balances = acknowledged operations; 0 500s; ${interrupted.requests} interrupted requests retried with their keys ` +
-      `(${interrupted.answeredByReplay} had committed and replayed, ${interrupted.writtenOnRetry} written on retry, ${interrupted.refusedOnRetry} refused)${hotText}`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+      `(${interrupted.answeredByReplay} had committed and replayed, ${interrupted.writtenOnRetry} written on retry, ${interrupted.refusedOnRetry} refused)${hotText}`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-bank',
       test: 'Bank: money moving among 6 accounts while the service and PostgreSQL are SIGKILLed',
       operations: `${formatCount(bank.acknowledged.size + bank.refused.size)} writes from ${clients} clients (${formatCount(bank.acknowledged.size)} acknowledged, ${formatCount(bank.refused.size)} refused), ${bank.replaysChecked} replays checked`,
       faults: `${serviceFaults.length} × SIGKILL of the service (restart in median ${figures.serviceRecoveryMs.median} ms), ${pgFaults.length} × SIGKILL of PostgreSQL, fsync on (ready again in median ${figures.pgRecoveryMs.median} ms); retries with the same Idempotency-Key`,
-      result: summary,
-      passed,
       command: ['npm run reliability:bank', ...(serviceKills !== 50 || pgKills !== 10 ? ['--', `--service-kills ${serviceKills}`, `--pg-kills ${pgKills}`] : [])].join(' '),
       figures,
-    });
-  }
-  return passed;
+    },
+  });
 });

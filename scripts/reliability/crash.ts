@@ -3,11 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres.js';
 import { type AccountInput, buildAccountInput, buildCustomerInput, type CustomerInput } from '../../test/support/factories.js';
-import { checkAccountLinks, storageProblems } from '../../test/reliability/support/consistency.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { checkAccountLinks, storageProblems } from './lib/consistency.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { type Api, type ApiAnswer, createApi, log, options, runScript } from './lib/script.js';
+import { startClients } from './lib/load.js';
+import { formatCount } from './lib/results.js';
+import { type Api, type ApiAnswer, conclude, createApi, log, options, RECORD_OPTION, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -22,8 +23,8 @@ const opts = options(
     cycles: { default: '3', help: 'kill -9 / restart cycles' },
     clients: { default: '32', help: 'concurrent clients' },
     writes: { default: '1000', help: 'acknowledged writes per cycle (about) before the kill' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:crash -- [options]',
 );
@@ -267,24 +268,24 @@ runScript('crash', async () => {
       const startWrites = model.acknowledgedWrites;
       const killAt = startWrites + Math.round(writesPerCycle * (0.7 + 0.3 * random()));
       const inFlight = new Map<number, Op>();
-      let killed = false;
-      const running = Array.from({ length: clients }, async (_, client) => {
-        const clientRandom = seededRandom(Number(opts.seed) * 1000 + cycle * 100 + client);
-        while (!killed) {
+      const load = startClients(
+        clients,
+        (client) => Number(opts.seed) * 1000 + cycle * 100 + client,
+        (client, clientRandom) => async () => {
           const op = nextOp(model, client, clientRandom);
           inFlight.set(client, op);
           const res = await send(api, op);
-          if (res.status === 0) return; // the crash: this request stays in flight, unresolved
+          if (res.status === 0) return 'stop'; // the crash: this request stays in flight, unresolved
           inFlight.delete(client);
           model.acknowledge(client, op, res);
-        }
-      });
+        },
+      );
       while (model.acknowledgedWrites < killAt && model.problems.length === 0) await sleep(2);
       const current = service;
       current.signal('SIGKILL');
-      killed = true;
+      const stopped = load.stop();
       const exit = await current.exited;
-      await Promise.all(running);
+      await stopped;
       cycleFigures.acknowledgedWrites = model.acknowledgedWrites - startWrites;
       log(`cycle ${cycle}: kill -9 after ${cycleFigures.acknowledgedWrites} acknowledged writes (${exit.signal}); ${inFlight.size} requests in flight`);
       api.client.close();
@@ -307,27 +308,21 @@ runScript('crash', async () => {
     await postgres.dispose();
   }
 
-  const problems = [...new Set(model.problems)];
-  for (const problem of problems.slice(0, 20)) log(`PROBLEM: ${problem}`);
   const total = figures.reduce((sum, f) => sum + f.acknowledgedWrites, 0);
   const inFlightTotal = figures.reduce((sum, f) => sum + Object.values(f.inFlightAtKill).reduce((a, b) => a + b, 0), 0);
   const retried = figures.reduce((sum, f) => sum + f.retriedCreates, 0);
-  const passed = problems.length === 0 && figures.length === cycles;
-  const summary = passed
-    ? `0 acknowledged writes lost, 0 partial records, invariant 3 holds; ${retried} interrupted creations retried with their keys, each created exactly once`
-    : `${problems.length} problems: ${problems.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems: model.problems,
+    complete: figures.length === cycles,
+    passSummary: () => `0 acknowledged writes lost, 0 partial records, invariant 3 holds; ${retried} interrupted creations retried with their keys, each created exactly once`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-crash',
       test: 'Crash: kill -9 under write-heavy load, restart on the same database',
       operations: `${figures.length} crashes during ${formatCount(total)} acknowledged writes (${clients} clients); ${inFlightTotal} requests in flight at the kills`,
       faults: 'SIGKILL of the service mid-flight',
-      result: summary,
-      passed,
       command: 'npm run reliability:crash',
       figures: { cycles: figures, verified, seed: Number(opts.seed) },
-    });
-  }
-  return passed;
+    },
+  });
 });

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { pick } from './lib/concurrency.js';
+import { answerProblems, sampleAnswers, startClients, statusCounts } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -20,20 +20,12 @@ const opts = options(
     before: { default: '3', help: 'seconds of load before the outage' },
     outage: { default: '6', help: 'seconds PostgreSQL stays down' },
     after: { default: '6', help: 'seconds of load after PostgreSQL is back' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:db-outage -- [options]',
 );
 
 type Phase = 'before' | 'stopping' | 'down' | 'recovering' | 'after';
-interface Sample {
-  /** The phase when the request left, and when its answer came. */
-  phase: Phase;
-  endPhase: Phase;
-  method: string;
-  path: string;
-  res: ApiAnswer;
-}
 
 const ANSWER_WITHIN_MS = 2000;
 
@@ -45,9 +37,10 @@ runScript('db-outage', async () => {
   const service = await startServiceProcess({ name: 'db-outage', env: { DATABASE_URL: postgres.databaseUrl, ...secrets } });
   const api = createApi(service.url, secrets.API_TOKENS!, clients * 2);
   const problems: string[] = [];
-  const samples: Sample[] = [];
-  const readiness: { phase: Phase; status: number }[] = [];
   let phase: Phase = 'before';
+  const traffic = sampleAnswers(api, { phase: () => phase, requestTimeoutMs: 10_000 });
+  const samples = traffic.samples;
+  const readiness: { phase: Phase; status: number }[] = [];
   const timeline: Record<string, number> = {};
   const t0 = performance.now();
   const mark = (name: string) => (timeline[name] = Math.round(performance.now() - t0));
@@ -60,27 +53,26 @@ runScript('db-outage', async () => {
     for (const id of customers) acknowledged.push({ kind: 'customer', id });
 
     let running = true;
-    const load = Array.from({ length: clients }, async (_, client) => {
-      const random = seededRandom(client + 1);
-      while (running) {
+    const load = startClients(
+      clients,
+      (client) => client + 1,
+      (client, random) => async () => {
         const roll = random();
-        const [method, path, body] =
+        const [kind, method, path, body] =
           roll < 0.4
-            ? ['GET', `/sandbox/customer/${pick(random, customers)}`, undefined]
+            ? ['read', 'GET', `/sandbox/customer/${pick(random, customers)}`, undefined]
             : roll < 0.6
-              ? ['POST', '/sandbox/customer', buildCustomerInput()]
+              ? ['create', 'POST', '/sandbox/customer', buildCustomerInput()]
               : roll < 0.8
-                ? ['POST', '/sandbox/account', buildAccountInput([pick(random, customers)])]
-                : ['PUT', `/sandbox/customer/${pick(random, customers)}`, { preferredName: `p${client}` }];
-        const phaseAtStart = phase;
-        const res = await api.send(method, path, body, {}, 10_000);
-        samples.push({ phase: phaseAtStart, endPhase: phase, method, path, res });
+                ? ['create account', 'POST', '/sandbox/account', buildAccountInput([pick(random, customers)])]
+                : ['update', 'PUT', `/sandbox/customer/${pick(random, customers)}`, { preferredName: `p${client}` }];
+        const res = await traffic.send(kind, method, path, body);
         if (res.status === 201) acknowledged.push(method === 'POST' && path.endsWith('customer') ? { kind: 'customer', id: res.json.data.customerId } : { kind: 'account', id: res.json.data.accountId });
         if (res.status !== 0 && recoveredAt === undefined && phase === 'recovering' && res.status < 300) recoveredAt = performance.now();
         // Clients that are told to retry later do, after a short pause (as Retry-After: 1 suggests, shortened).
         if (res.status === 503) await sleep(50);
-      }
-    });
+      },
+    );
     const probe = (async () => {
       while (running) {
         const res = await api.send('GET', '/readyz', undefined, {}, 5000);
@@ -107,20 +99,13 @@ runScript('db-outage', async () => {
     mark('after');
     await sleep(Number(opts.after) * 1000);
     running = false;
-    await Promise.all([...load, probe]);
+    await Promise.all([load.stop(), probe]);
     if (!service.isRunning()) problems.push('the service exited during the outage');
 
     // Every answer: no 5xx but 503 SERVICE_UNAVAILABLE, always an envelope, always within 2 s.
     for (const sample of samples) {
-      if (sample.res.status === 0) {
-        problems.push(`no answer (${sample.res.error}) to ${sample.method} during ${sample.phase}`);
-        continue;
-      }
-      const envelope = envelopeProblems(answerOf(sample.res), sample.path);
-      if (envelope.length > 0) problems.push(`${sample.method} during ${sample.phase}: ${envelope.join('; ')}`);
-      if (sample.res.status >= 500 && !(sample.res.status === 503 && sample.res.json?.error?.code === 'SERVICE_UNAVAILABLE')) problems.push(`${sample.method} during ${sample.phase} answered ${sample.res.status}`);
-      if (sample.res.status === 503 && sample.res.headers['retry-after'] !== '1') problems.push('a 503 without Retry-After');
-      if (sample.res.elapsedMs > ANSWER_WITHIN_MS) problems.push(`${sample.method} during ${sample.phase} took ${Math.round(sample.res.elapsedMs)} ms`);
+      problems.push(...answerProblems(sample, ANSWER_WITHIN_MS));
+      if (sample.res.status === 0) continue;
       // Requests that overlap a transition may go either way; those wholly inside a phase may not.
       const within = (p: Phase) => sample.phase === p && sample.endPhase === p;
       if (within('before') && sample.res.status >= 300) problems.push(`${sample.method} before the outage answered ${sample.res.status}`);
@@ -144,10 +129,9 @@ runScript('db-outage', async () => {
 
   const byPhase = (p: Phase) => samples.filter((s) => s.phase === p && s.endPhase === p);
   const down = byPhase('down');
-  const statusCounts = Object.fromEntries([...new Set(samples.map((s) => s.res.status))].map((status) => [status, samples.filter((s) => s.res.status === status).length]));
   const figures = {
     requests: samples.length,
-    statusCounts,
+    statusCounts: statusCounts(samples),
     duringOutage: { requests: down.length, answered503: down.filter((s) => s.res.status === 503).length, p99Ms: round(percentile(down.map((s) => s.res.elapsedMs), 99)), maxMs: round(maximum(down.map((s) => s.res.elapsedMs))) },
     maxLatencyMs: round(maximum(samples.map((s) => s.res.elapsedMs))),
     readyzDuringOutage: readiness.filter((r) => r.phase === 'down').map((r) => r.status),
@@ -155,24 +139,18 @@ runScript('db-outage', async () => {
     acknowledgedWritesChecked: acknowledged.length,
   };
   log(JSON.stringify(figures));
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
-  const passed = unique.length === 0;
-  const summary = passed
-    ? `${figures.duringOutage.answered503} of ${figures.duringOutage.requests} requests during the outage answered 503 SERVICE_UNAVAILABLE (max ${figures.duringOutage.maxMs} ms); 0 500s, 0 hangs, /readyz 503; first success ${timeline.firstSuccessAfterStart} ms after PostgreSQL was back, no restart; ${acknowledged.length} acknowledged records intact`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems,
+    passSummary: () =>
+      `${figures.duringOutage.answered503} of ${figures.duringOutage.requests} requests during the outage answered 503 SERVICE_UNAVAILABLE (max ${figures.duringOutage.maxMs} ms); 0 500s, 0 hangs, /readyz 503; first success ${timeline.firstSuccessAfterStart} ms after PostgreSQL was back, no restart; ${acknowledged.length} acknowledged records intact`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-db-outage',
       test: 'Database outage: PostgreSQL stopped under load, then restarted',
       operations: `${formatCount(samples.length)} requests from ${clients} clients (${opts.outage} s outage)`,
       faults: 'PostgreSQL stopped (fast shutdown) and restarted under the running service',
-      result: summary,
-      passed,
       command: 'npm run reliability:db-outage',
       figures,
-    });
-  }
-  return passed;
+    },
+  });
 });

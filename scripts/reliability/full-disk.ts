@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -41,9 +41,9 @@ const opts = options(
     'switch-wal': { default: 'true', help: 'call pg_switch_wal() while the disk is full (a new WAL segment is needed at once)' },
     'restart-every': { default: '1', help: 'seconds between the orchestrator\'s attempts to start an exited PostgreSQL' },
     'statement-timeout': { default: '2000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...CONNECT_TIMEOUT_OPTION,
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:full-disk -- [options]   (short form: --full 5 --after 6 --healthy 2)',
 );
@@ -247,29 +247,24 @@ runScript('full-disk', async () => {
     };
     log(`PostgreSQL's log from the fill on:\n${significant.slice(0, 40).map((l) => `  +${l.atMs - Math.round(phaseStart.full! - t0)} ms ${l.line}`).join('\n')}`);
     log(JSON.stringify(figures));
-    const unique = [...new Set(problems)];
-    for (const problem of unique.slice(0, 25)) log(`PROBLEM: ${problem}`);
-    const passed = unique.length === 0;
     const crashed = exits.length > 0 || panics.length > 0;
-    const summary = passed
-      ? `while full: writes ${JSON.stringify(figures.duringFull.writes)}, reads ${JSON.stringify(figures.duringFull.reads)} (max ${figures.duringFull.maxMs} ms, bound ${boundMs} ms); 0 500s, 0 hangs; ` +
+    return conclude({
+      problems,
+      shown: 25,
+      passSummary: () =>
+        `while full: writes ${JSON.stringify(figures.duringFull.writes)}, reads ${JSON.stringify(figures.duringFull.reads)} (max ${figures.duringFull.maxMs} ms, bound ${boundMs} ms); 0 500s, 0 hangs; ` +
         `PostgreSQL ${crashed ? `PANICked (${panics.length} PANIC lines) and ${exits.length > 0 ? `exited ${exits.length}×, restarted by the script` : 'restarted its backends itself'}` : 'refused the writes (ERROR 53100) and stayed up'}; ` +
-        `first acknowledged write ${figures.recovery.firstAcknowledgedWriteAfterFreeingMs} ms after freeing, no service restart; ${formatCount(acknowledged)} acknowledged writes all present`
-      : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-    log(summary);
-    if (opts.record === 'true') {
-      recordResult({
+        `first acknowledged write ${figures.recovery.firstAcknowledgedWriteAfterFreeingMs} ms after freeing, no service restart; ${formatCount(acknowledged)} acknowledged writes all present`,
+      record: opts.record === 'true',
+      row: {
         id: 'fault-full-disk',
         test: 'Full disk: PostgreSQL\'s data and WAL on a tmpfs filled up under load, then freed',
         operations: `${formatCount(samples.length)} requests from ${clients} clients (reads, keyed creations, updates)`,
         faults: `tmpfs of ${opts.size} filled to the last byte for ${opts.full} s${opts['switch-wal'] === 'true' ? ', pg_switch_wal() meanwhile' : ''}; an exited PostgreSQL restarted by the script every ${opts['restart-every']} s`,
-        result: summary,
-        passed,
         command: 'npm run reliability:full-disk',
         figures,
-      });
-    }
-    return passed;
+      },
+    });
   } finally {
     stopOrchestrator = true;
     await load?.stop();

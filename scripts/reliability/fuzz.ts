@@ -1,13 +1,13 @@
 import pg from 'pg';
-import { runGraphqlFuzz } from '../../test/reliability/fuzz/graphql-fuzz.js';
-import { runRestFuzz } from '../../test/reliability/fuzz/rest-fuzz.js';
+import { runGraphqlFuzz } from './lib/fuzz/graphql-fuzz.js';
+import { runRestFuzz } from './lib/fuzz/rest-fuzz.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
 import { log, options, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
- * `npm run fuzz`: the suite's REST and GraphQL fuzzers (test/reliability/fuzz/) at full size against the
+ * `npm run fuzz`: the suite's REST and GraphQL fuzzers (scripts/reliability/lib/fuzz/) at full size against the
  * service as operators run it (`node dist/main.js`, production mode, a dedicated PostgreSQL). The GraphQL
  * part fails loudly while the endpoint is missing. Replay a failure with the seed it prints.
  */

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 import { startTcpProxy } from './lib/tcp-proxy.js';
 
@@ -35,10 +35,10 @@ const opts = options(
     settle: { default: '3', help: 'seconds after a heal from which every request must succeed' },
     'recovery-limit': { default: '5', help: 'seconds after a heal within which the first success must come' },
     'statement-timeout': { default: '1000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
+    ...CONNECT_TIMEOUT_OPTION,
     'pool-size': { default: '8', help: 'DATABASE_POOL_SIZE given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:partition -- [options]   (short form: --black-hole 3 --reset 2 --heal 4 --healthy 2)',
 );
@@ -203,28 +203,23 @@ runScript('partition', async () => {
     seed: Number(opts.seed),
   };
   log(JSON.stringify(figures));
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 25)) log(`PROBLEM: ${problem}`);
-  const passed = unique.length === 0;
   const h1 = heals['heal-1'] as { firstSuccessMs: number; lastFailureMs: number };
   const h2 = heals['heal-2'] as { firstSuccessMs: number; lastFailureMs: number };
-  const summary = passed
-    ? `black hole: ${figures.blackHole.statuses['503'] ?? 0} answers 503 SERVICE_UNAVAILABLE (max ${figures.blackHole.maxMs} ms, bound ${boundMs} ms); reset: ${figures.reset.statuses['503'] ?? 0} × 503 (max ${figures.reset.maxMs} ms); ` +
+  return conclude({
+    problems,
+    shown: 25,
+    passSummary: () =>
+      `black hole: ${figures.blackHole.statuses['503'] ?? 0} answers 503 SERVICE_UNAVAILABLE (max ${figures.blackHole.maxMs} ms, bound ${boundMs} ms); reset: ${figures.reset.statuses['503'] ?? 0} × 503 (max ${figures.reset.maxMs} ms); ` +
       `0 500s, 0 hangs, /readyz 503 during both; first success ${h1.firstSuccessMs} ms / ${h2.firstSuccessMs} ms after healing, last failure ${h1.lastFailureMs} / ${h2.lastFailureMs} ms after; ` +
-      `${formatCount(acknowledged)} acknowledged writes all present, 0 sessions left in a transaction`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+      `${formatCount(acknowledged)} acknowledged writes all present, 0 sessions left in a transaction`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-partition',
       test: 'Network partition between the service and PostgreSQL (TCP proxy): black hole, then resets',
       operations: `${formatCount(samples.length)} requests from ${clients} clients (reads, keyed creations, updates)`,
       faults: `${opts['black-hole']} s black hole (nothing forwarded, sockets open), heal, ${opts.reset} s of TCP RST on every connection, heal; DATABASE_STATEMENT_TIMEOUT_MS=${statementTimeout}, DATABASE_CONNECT_TIMEOUT_MS=${connectTimeout}`,
-      result: summary,
-      passed,
       command: 'npm run reliability:partition',
       figures,
-    });
-  }
-  return passed;
+    },
+  });
 });

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { checkAccountLinks, storageProblems } from '../../test/reliability/support/consistency.js';
-import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { checkAccountLinks, storageProblems } from './lib/consistency.js';
+import { answerOf, envelopeProblems } from './lib/envelope.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { type ApiAnswer, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -34,8 +34,8 @@ const opts = options(
     between: { default: '2', help: 'seconds of load after each recovery before the next kill' },
     target: { default: 'embedded', help: 'embedded (the service restarts it) or external (DATABASE_URL; the script restarts it)' },
     'restart-after': { default: '0.5', help: 'external: seconds before the script restarts the killed server' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:pg-kill -- [options]   (short form: --kills 3 --between 1)',
 );
@@ -291,8 +291,6 @@ runScript('pg-kill', async () => {
   if (!external && (deaths !== recoveries.length || backs !== recoveries.length)) problems.push(`the service logged ${deaths} deaths and ${backs} recoveries for ${recoveries.length} kills`);
   if (recoveries.length !== kills) problems.push(`${recoveries.length} of ${kills} kills recovered`);
 
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
   const recoveryTimes = recoveries.map((r) => r.recoveryMs);
   const figures = {
     kills: recoveries.length,
@@ -308,25 +306,21 @@ runScript('pg-kill', async () => {
     seed,
   };
   log(JSON.stringify(figures));
-  const passed = unique.length === 0;
-  const summary = passed
-    ? `${recoveries.length} kills, each recovered ${external ? `(PostgreSQL restarted by the script after ${opts['restart-after']} s) without restarting the service` : 'by the service alone'} (readyz 200 again after median ${figures.recoveryMs.median} ms, max ${figures.recoveryMs.max} ms); ` +
-      `requests meanwhile answered 503 SERVICE_UNAVAILABLE + Retry-After, 0 500s, 0 hangs; ${formatCount(acknowledged)} acknowledged writes all present, 0 partial records, invariant 3 holds`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems,
+    passSummary: () =>
+      `${recoveries.length} kills, each recovered ${external ? `(PostgreSQL restarted by the script after ${opts['restart-after']} s) without restarting the service` : 'by the service alone'} (readyz 200 again after median ${figures.recoveryMs.median} ms, max ${figures.recoveryMs.max} ms); ` +
+      `requests meanwhile answered 503 SERVICE_UNAVAILABLE + Retry-After, 0 500s, 0 hangs; ${formatCount(acknowledged)} acknowledged writes all present, 0 partial records, invariant 3 holds`,
+    record: opts.record === 'true',
+    row: {
       id: external ? 'fault-pg-kill-external' : 'fault-pg-kill',
       test: external ? 'PostgreSQL kill -9: an external postmaster SIGKILLed under a mixed write load' : 'PostgreSQL kill -9: the embedded postmaster SIGKILLed under a mixed write load',
       operations: `${formatCount(acknowledged)} acknowledged writes from ${clients} clients, ${formatCount(figures.requestsDuringFaults)} requests during the faults`,
       faults: external
         ? `${recoveries.length} × SIGKILL of the PostgreSQL named by DATABASE_URL, restarted by the script after ${opts['restart-after']} s`
         : `${recoveries.length} × SIGKILL of the embedded PostgreSQL's postmaster (default npm start set-up)`,
-      result: summary,
-      passed,
       command: ['npm run reliability:pg-kill', ...(kills !== 10 || external ? ['--'] : []), ...(kills !== 10 ? [`--kills ${kills}`] : []), ...(external ? ['--target external'] : [])].join(' '),
       figures,
-    });
-  }
-  return passed;
+    },
+  });
 });

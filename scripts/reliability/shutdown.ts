@@ -6,10 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { pick } from './lib/concurrency.js';
+import { sampleAnswers, startClients } from './lib/load.js';
 import { clusterState } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, options, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { type ApiAnswer, conclude, createApi, log, options, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -24,17 +25,10 @@ const opts = options(
   {
     clients: { default: '16', help: 'concurrent clients' },
     'held-requests': { default: '4', help: 'requests held in flight by a row lock at SIGTERM' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:shutdown -- [options]',
 );
-
-interface Sample {
-  startedAt: number;
-  endedAt: number;
-  res: ApiAnswer;
-  method: string;
-}
 
 const EXIT_WITHIN_MS = 10_000;
 
@@ -58,7 +52,6 @@ runScript('shutdown', async () => {
   const secrets = runSecrets();
   const env = { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(postgresPort), ...secrets };
   const problems: string[] = [];
-  const samples: Sample[] = [];
   const heldAnswers: ApiAnswer[] = [];
   const acknowledged: { kind: 'customer' | 'account'; id: string }[] = [];
   const figures: Record<string, unknown> = {};
@@ -76,24 +69,24 @@ runScript('shutdown', async () => {
     holder.on('error', () => undefined);
     await holder.connect();
 
-    let running = true;
-    const load = Array.from({ length: clients }, async (_, client) => {
-      const random = seededRandom(client + 11);
-      while (running) {
+    const traffic = sampleAnswers(api, { requestTimeoutMs: 15_000 });
+    const samples = traffic.samples;
+    const load = startClients(
+      clients,
+      (client) => client + 11,
+      (_, random) => async () => {
         const roll = random();
-        const [method, route, body] =
+        const [kind, method, route, body] =
           roll < 0.5
-            ? ['GET', `/sandbox/customer/${pick(random, customers)}`, undefined]
+            ? ['read', 'GET', `/sandbox/customer/${pick(random, customers)}`, undefined]
             : roll < 0.75
-              ? ['POST', '/sandbox/customer', buildCustomerInput()]
-              : ['POST', '/sandbox/account', buildAccountInput([pick(random, customers.slice(1))])];
-        const startedAt = performance.now();
-        const res = await api.send(method, route, body, {}, 15_000);
-        samples.push({ startedAt, endedAt: performance.now(), res, method });
+              ? ['create', 'POST', '/sandbox/customer', buildCustomerInput()]
+              : ['create account', 'POST', '/sandbox/account', buildAccountInput([pick(random, customers.slice(1))])];
+        const res = await traffic.send(kind, method, route, body);
         if (res.status === 201) acknowledged.push(route.endsWith('customer') ? { kind: 'customer', id: res.json.data.customerId } : { kind: 'account', id: res.json.data.accountId });
         if (res.status === 0) await sleep(20); // refused: a real client backs off
-      }
-    });
+      },
+    );
 
     await sleep(1500);
     await holder.query('BEGIN');
@@ -118,8 +111,7 @@ runScript('shutdown', async () => {
     await Promise.all(heldRequests);
     const exit = await Promise.race([service.exited, sleep(15_000).then(() => undefined)]);
     await sleep(200);
-    running = false;
-    await Promise.all(load);
+    await load.stop();
     api.client.close();
 
     const exitMs = exit ? Math.round(exit.atMs - signalledAt) : undefined;
@@ -185,25 +177,19 @@ runScript('shutdown', async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
   log(JSON.stringify(figures));
-  const passed = unique.length === 0;
-  const summary = passed
-    ? `${figures.inFlightAtSigterm} requests in flight at SIGTERM all completed (${held} held by a lock, answered 200 after it); ${figures.refusedAfterSigterm} later requests refused, 0 5xx; exit 0 after ${figures.exitMs} ms; embedded PostgreSQL "${figures.clusterState}"; ${acknowledged.length} acknowledged writes found after restart`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems,
+    passSummary: () =>
+      `${figures.inFlightAtSigterm} requests in flight at SIGTERM all completed (${held} held by a lock, answered 200 after it); ${figures.refusedAfterSigterm} later requests refused, 0 5xx; exit 0 after ${figures.exitMs} ms; embedded PostgreSQL "${figures.clusterState}"; ${acknowledged.length} acknowledged writes found after restart`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-shutdown',
       test: 'Graceful shutdown: SIGTERM under load (node dist/main.js, embedded PostgreSQL)',
       operations: `${formatCount(Number(figures.requests ?? 0))} requests from ${clients} clients`,
       faults: `SIGTERM with ${held} requests held in flight by a row lock`,
-      result: summary,
-      passed,
       command: 'npm run reliability:shutdown',
       figures,
-    });
-  }
-  return passed;
+    },
+  });
 });

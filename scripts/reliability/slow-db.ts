@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { buildCustomerInput } from '../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../test/reliability/support/envelope.js';
+import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { recordResult } from './lib/results.js';
-import { type ApiAnswer, createApi, log, options, round, runScript } from './lib/script.js';
+import { type ApiAnswer, conclude, CONNECT_TIMEOUT_OPTION, createApi, log, options, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -18,9 +17,9 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
 const opts = options(
   {
     'statement-timeout': { default: '1000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
+    ...CONNECT_TIMEOUT_OPTION,
     'pool-size': { default: '4', help: 'DATABASE_POOL_SIZE given to the service' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
   },
   'npm run reliability:slow-db -- [options]',
 );
@@ -129,25 +128,19 @@ runScript('slow-db', async () => {
     await postgres.dispose();
   }
 
-  const unique = [...new Set(problems)];
-  for (const problem of unique.slice(0, 20)) log(`PROBLEM: ${problem}`);
-  const passed = unique.length === 0;
   const requests = scenarios.reduce((sum, s) => sum + s.requests, 0);
-  const summary = passed
-    ? `${requests} stuck requests all answered 503 SERVICE_UNAVAILABLE within their bound (max ${Math.max(...scenarios.map((s) => s.maxMs))} ms with a ${statementTimeout} ms statement timeout); connections released, 0 refused writes stored`
-    : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-  log(summary);
-  if (opts.record === 'true') {
-    recordResult({
+  return conclude({
+    problems,
+    passSummary: () =>
+      `${requests} stuck requests all answered 503 SERVICE_UNAVAILABLE within their bound (max ${Math.max(...scenarios.map((s) => s.maxMs))} ms with a ${statementTimeout} ms statement timeout); connections released, 0 refused writes stored`,
+    record: opts.record === 'true',
+    row: {
       id: 'fault-slow-db',
       test: 'Slow database: row and table locks held by another session',
       operations: `${requests} stuck requests in ${scenarios.length} scenarios (pool of ${poolSize})`,
       faults: `locks that never release; DATABASE_STATEMENT_TIMEOUT_MS=${statementTimeout}, DATABASE_CONNECT_TIMEOUT_MS=${connectTimeout}`,
-      result: summary,
-      passed,
       command: 'npm run reliability:slow-db',
       figures: { scenarios },
-    });
-  }
-  return passed;
+    },
+  });
 });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
-import { formatCount, recordResult } from './lib/results.js';
-import { createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import { formatCount } from './lib/results.js';
+import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -37,9 +37,9 @@ const opts = options(
     settle: { default: '3', help: 'seconds after lifting from which every request must succeed' },
     'recovery-limit': { default: '5', help: 'seconds after lifting within which a write must be acknowledged' },
     'statement-timeout': { default: '2000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
-    'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
-    seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...CONNECT_TIMEOUT_OPTION,
+    ...SEED_OPTION,
+    ...RECORD_OPTION,
   },
   'npm run reliability:slow-disk -- [options]   (short form: --slow 5 --after 5 --healthy 2)',
 );
@@ -133,29 +133,24 @@ runScript('slow-disk', async () => {
       seed: Number(opts.seed),
     };
     log(JSON.stringify(figures));
-    const unique = [...new Set(problems)];
-    for (const problem of unique.slice(0, 25)) log(`PROBLEM: ${problem}`);
-    const passed = unique.length === 0;
     const w = figures.duringSlow.writes;
     const r = figures.duringSlow.reads;
-    const summary = passed
-      ? `at ${opts.iops} writes/s: writes ${JSON.stringify(w.statuses)} (acknowledged in p50 ${w.successP50Ms} ms), reads ${JSON.stringify(r.statuses)} (p99 ${r.successP99Ms} ms); max ${figures.maxLatencyMs} ms (bound ${boundMs} ms), 0 500s, 0 hangs; ` +
-        `first write acknowledged ${firstWriteMs} ms after lifting; ${formatCount(figures.acknowledgedWrites)} acknowledged writes all present`
-      : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
-    log(summary);
-    if (opts.record === 'true') {
-      recordResult({
+    return conclude({
+      problems,
+      shown: 25,
+      passSummary: () =>
+        `at ${opts.iops} writes/s: writes ${JSON.stringify(w.statuses)} (acknowledged in p50 ${w.successP50Ms} ms), reads ${JSON.stringify(r.statuses)} (p99 ${r.successP99Ms} ms); max ${figures.maxLatencyMs} ms (bound ${boundMs} ms), 0 500s, 0 hangs; ` +
+        `first write acknowledged ${firstWriteMs} ms after lifting; ${formatCount(figures.acknowledgedWrites)} acknowledged writes all present`,
+      record: opts.record === 'true',
+      row: {
         id: 'fault-slow-disk',
         test: 'Slow disk: PostgreSQL\'s writes and fsyncs throttled (loop device, cgroup blkio) under load',
         operations: `${formatCount(samples.length)} requests from ${clients} clients (reads, keyed creations, updates)`,
         faults: `${opts.slow} s at ${opts.iops} writes/s for every PostgreSQL process (blkio.throttle.write_iops_device on an ext4 loop device); DATABASE_STATEMENT_TIMEOUT_MS=${statementTimeout}`,
-        result: summary,
-        passed,
         command: 'npm run reliability:slow-disk',
         figures,
-      });
-    }
-    return passed;
+      },
+    });
   } finally {
     await load?.stop();
     await service?.stop();

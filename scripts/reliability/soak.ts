@@ -7,12 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ensureReferenceNode } from '../../bench/lib/reference-node.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
-import { pick, seededRandom } from '../../test/reliability/support/concurrency.js';
+import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from './lib/postgres-log.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';
-import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, round, runScript } from './lib/script.js';
-import { buildOnce, LOG_DIR, residentBytes, runSecrets, startServiceProcess } from './lib/service-process.js';
+import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
+import { buildOnce, LOG_DIR, runSecrets, startServiceProcess } from './lib/service-process.js';
+import { residentBytes } from '../../bench/lib/proc.js';
 
 /**
  * `npm run soak`: measures the service's capacity for a mixed REST + GraphQL load (the highest open-loop
@@ -35,7 +36,7 @@ const opts = options(
     node: { default: 'reference', help: "the service's Node: reference (Node 26 in .tools/node26, installed if missing, as the benchmarks use), current (this script's), or a path" },
     'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
     customers: { default: '2000', help: 'customers created before the capacity measurement (each with one account)' },
-    record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
+    ...RECORD_OPTION,
     'cpu-profiles': { default: '', help: 'V8 CPU profiles of the service to write beside the sampler file, as <start s>+<length s> from its start, e.g. 200+30,700+30 (summarise each with npx tsx bench/profile.ts --summarise FILE)' },
   },
   'npm run soak -- [options]',

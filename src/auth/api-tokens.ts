@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACCESS_SCOPES, type AccessScope } from '../domain/scope.js';
+import { ACCESS_SCOPES, type AccessScope } from '../domain/caller.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 
 /**

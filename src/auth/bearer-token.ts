@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { ACCESS_SCOPES, type Principal } from '../domain/scope.js';
+import { ACCESS_SCOPES, type Principal } from '../domain/caller.js';
 
 /** Why a bearer token proves nothing; request-context.ts turns each into a message and an RFC 6750 error. */
 export type AuthenticationFailure = 'missing' | 'malformed' | 'invalid' | 'expired' | 'revoked';

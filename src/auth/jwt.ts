@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { authenticationUnavailable } from '../domain/errors.js';
-import type { Principal } from '../domain/scope.js';
+import type { Principal } from '../domain/caller.js';
 import { isAccessScope } from './api-tokens.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mayActIn } from '../domain/authorization.js';
 import { environmentNotAllowed } from '../domain/errors.js';
-import type { Principal, RequestScope } from '../domain/scope.js';
+import type { Caller, Principal } from '../domain/caller.js';
 import type { Logger } from '../logging/logger.js';
 import type { AuthenticationFailure, Authenticator } from './bearer-token.js';
 import { type BearerChallenge, environmentNotFound, unauthenticated } from './errors.js';
@@ -11,7 +11,7 @@ import { type BearerChallenge, environmentNotFound, unauthenticated } from './er
  * request id, with a logger that stamps every line with that id.
  */
 export interface RequestContext {
-  scope: RequestScope;
+  caller: Caller;
   logger: Logger;
 }
 
@@ -51,7 +51,7 @@ export async function buildRequestContext(
   const principal = await authenticatePrincipal(request.authorization, deps.authenticator);
   if (!mayActIn(principal, request.environment)) throw environmentNotAllowed();
   return {
-    scope: { environment: request.environment, principal, requestId: request.requestId },
+    caller: { environment: request.environment, principal, requestId: request.requestId },
     logger: request.logger.child({ principal: principal.id, environment: request.environment }),
   };
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CreateAccountInput } from '../domain/accounts/account.schemas.js';
 import { isDomainError } from '../domain/errors.js';
-import { ACCESS_SCOPES, type RequestScope } from '../domain/scope.js';
+import { ACCESS_SCOPES, type Caller } from '../domain/caller.js';
 import type { DomainServices } from '../domain/services.js';
 
 /**
@@ -61,7 +61,7 @@ export interface SeedReport {
 }
 
 /** The principal of the seed command in the audit trail. */
-export function seedScope(environment: string): RequestScope {
+export function seedCaller(environment: string): Caller {
   return {
     environment,
     principal: { id: 'cli:seed', kind: 'static-token', scopes: [...ACCESS_SCOPES], environments: [environment] },
@@ -75,28 +75,28 @@ export function seedScope(environment: string): RequestScope {
  */
 const demoSsn = () => `123-45-${String(randomInt(1, 10_000)).padStart(4, '0')}`;
 
-export async function seedDemoData(services: DomainServices, scope: RequestScope): Promise<SeedReport> {
+export async function seedDemoData(services: DomainServices, caller: Caller): Promise<SeedReport> {
   const customers: SeedReport['customers'] = [];
   const ids = new Map<string, string>();
   for (const { key, ...person } of PEOPLE) {
-    const customerId = await createWithFreshSsn(services, scope, person);
+    const customerId = await createWithFreshSsn(services, caller, person);
     ids.set(key, customerId);
     customers.push({ key, customerId, name: `${person.firstName} ${person.lastName}` });
   }
   const accounts: SeedReport['accounts'] = [];
   for (const { key, owners, ...account } of ACCOUNTS) {
     const input: CreateAccountInput = { ...account, associatedCustomerIds: owners.map((owner) => ids.get(owner)!) };
-    const { value: created } = await services.accounts.create(scope, input);
+    const { value: created } = await services.accounts.create(caller, input);
     accounts.push({ key, accountId: created.accountId, name: created.name, customerIds: created.customerIds });
   }
-  return { environment: scope.environment, createdAt: new Date().toISOString(), customers, accounts };
+  return { environment: caller.environment, createdAt: new Date().toISOString(), customers, accounts };
 }
 
-async function createWithFreshSsn(services: DomainServices, scope: RequestScope, person: Omit<DemoPerson, 'key'>): Promise<string> {
+async function createWithFreshSsn(services: DomainServices, caller: Caller, person: Omit<DemoPerson, 'key'>): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       const documentLocatorNumber = randomInt(10_000_000, 99_999_999);
-      const { value } = await services.customers.create(scope, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
+      const { value } = await services.customers.create(caller, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
       return value.customerId;
     } catch (error) {
       if (attempt >= 20 || !isDomainError(error) || error.code !== 'CUSTOMER_ALREADY_EXISTS') throw error;

@@ -7,7 +7,7 @@ import { createDomainServices } from '../domain/services.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
-import { type SeedReport, seedDemoData, seedScope } from './demo-data.js';
+import { type SeedReport, seedCaller, seedDemoData } from './demo-data.js';
 
 const USAGE = `Usage: npm run seed [-- --env <environment>]
 
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     config,
     async (prisma) => {
       const services = createDomainServices({ stores: createStores(prisma), protector, idempotencyTtlHours: config.idempotencyTtlHours });
-      return seedDemoData(services, seedScope(environment));
+      return seedDemoData(services, seedCaller(environment));
     },
     { migrateFirst: true },
   );

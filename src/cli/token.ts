@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type ApiTokenSummary, generateApiToken, isAccessScope } from '../auth/api-tokens.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { PrismaApiTokenStore } from '../db/api-token.store.js';
-import { ACCESS_SCOPES } from '../domain/scope.js';
+import { ACCESS_SCOPES } from '../domain/caller.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
 const USAGE = `Usage:

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
-import type { RequestScope } from '../domain/scope.js';
+import type { Caller } from '../domain/caller.js';
 import type { WebhookService } from '../domain/webhooks/webhook.service.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../rest/presenters.js';
 import { UsageError } from './cli-database.js';
@@ -97,7 +97,7 @@ export function parseInvocation(argv: string[], config: Pick<Config, 'environmen
 }
 
 /** The operator's principal: webhooks in this one environment, nothing else. */
-const cliScope = (environment: string): RequestScope => ({
+const cliCaller = (environment: string): Caller => ({
   environment,
   principal: { id: 'cli:webhook', kind: 'static-token', scopes: ['webhooks:read', 'webhooks:write'], environments: [environment] },
   requestId: randomUUID(),
@@ -105,35 +105,35 @@ const cliScope = (environment: string): RequestScope => ({
 
 /** Runs one command through the WebhookService (the rules REST applies); answers the JSON to print. */
 export async function runCommand(webhooks: WebhookService, { command, environment, args, values }: Invocation): Promise<unknown> {
-  const scope = cliScope(environment);
+  const caller = cliCaller(environment);
   const endpointId = args.endpointId ?? '';
   switch (command) {
     case 'create': {
-      const { endpoint, secret } = await webhooks.create(scope, { url: values.url, ...(values.types !== undefined && { eventTypes: typeList(values.types) }) });
+      const { endpoint, secret } = await webhooks.create(caller, { url: values.url, ...(values.types !== undefined && { eventTypes: typeList(values.types) }) });
       return { ...presentWebhookEndpoint(endpoint), secret };
     }
     case 'list':
-      return { endpoints: (await webhooks.list(scope)).map(presentWebhookEndpoint) };
+      return { endpoints: (await webhooks.list(caller)).map(presentWebhookEndpoint) };
     case 'show':
-      return presentWebhookEndpoint(await webhooks.get(scope, endpointId));
+      return presentWebhookEndpoint(await webhooks.get(caller, endpointId));
     case 'update': {
       const changes = { ...(values.url !== undefined && { url: values.url }), ...(values.types !== undefined && { eventTypes: typeList(values.types) }) };
-      return presentWebhookEndpoint(await webhooks.update(scope, endpointId, changes));
+      return presentWebhookEndpoint(await webhooks.update(caller, endpointId, changes));
     }
     case 'delete':
-      await webhooks.delete(scope, endpointId);
+      await webhooks.delete(caller, endpointId);
       return { endpointId: endpointId.toLowerCase(), deleted: true };
     case 'enable':
     case 'disable':
-      return presentWebhookEndpoint(await webhooks.setEnabled(scope, endpointId, command === 'enable'));
+      return presentWebhookEndpoint(await webhooks.setEnabled(caller, endpointId, command === 'enable'));
     case 'rotate-secret': {
-      const { endpoint, secret } = await webhooks.rotateSecret(scope, endpointId);
+      const { endpoint, secret } = await webhooks.rotateSecret(caller, endpointId);
       return { endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt };
     }
     case 'attempts':
-      return presentWebhookAttempts(await webhooks.listAttempts(scope, endpointId, values.limit === undefined ? {} : { limit: values.limit }));
+      return presentWebhookAttempts(await webhooks.listAttempts(caller, endpointId, values.limit === undefined ? {} : { limit: values.limit }));
     case 'redeliver':
-      await webhooks.redeliver(scope, endpointId, args.eventId!);
+      await webhooks.redeliver(caller, endpointId, args.eventId!);
       return { endpointId: endpointId.toLowerCase(), eventId: args.eventId!.toLowerCase(), scheduled: true };
   }
 }

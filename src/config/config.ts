@@ -2,7 +2,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import { type OidcConfig, parseOidcConfig } from './oidc.js';
 
-export type { OidcConfig } from './oidc.js';
 
 /**
  * The service's whole configuration, read from the environment once at startup (see README,

@@ -1,17 +1,8 @@
 import type { Account } from '../domain/accounts/account.js';
 import { idempotencyKeyInProgress } from '../domain/errors.js';
 import type { AccountFlag } from '../domain/ledger/transaction.js';
-import type {
-  AccountChange,
-  AccountCreation,
-  AccountDeletion,
-  AccountStore,
-  AccountUpdate,
-  CreationEffects,
-  NewAccountRecord,
-  PageRequest,
-  WriteEffects,
-} from '../domain/ports.js';
+import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../domain/accounts/ports.js';
+import type { CreationEffects, PageRequest, WriteEffects } from '../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
 import { isLockTimeout } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';

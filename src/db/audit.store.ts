@@ -1,4 +1,5 @@
-import type { AuditEvent, AuditOperation, AuditQuery, AuditResourceType, AuditStore } from '../domain/audit/audit-event.js';
+import type { AuditEvent, AuditOperation, AuditResourceType } from '../domain/audit/audit-event.js';
+import type { AuditQuery, AuditStore } from '../domain/audit/ports.js';
 import type { PrismaClient } from './prisma-client.js';
 
 /**

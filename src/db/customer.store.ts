@@ -1,6 +1,7 @@
 import type { Customer } from '../domain/customers/customer.js';
 import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/errors.js';
-import type { CreationEffects, CreationOutcome, CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord, PageRequest, WriteEffects } from '../domain/ports.js';
+import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../domain/ports.js';
+import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../domain/customers/ports.js';
 import { CUSTOMER_COLUMNS, type CustomerRow, toCustomer } from './columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';

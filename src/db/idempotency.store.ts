@@ -1,4 +1,4 @@
-import type { IdempotencyKeyId, IdempotencyStore, StoredIdempotencyRecord } from '../domain/idempotency/idempotency-store.js';
+import type { IdempotencyKeyId, IdempotencyStore, StoredIdempotencyRecord } from '../domain/idempotency/ports.js';
 import type { PrismaClient } from './prisma-client.js';
 import { execute, statement } from './sql.js';
 

@@ -1,15 +1,7 @@
 import { idempotencyKeyInProgress } from '../domain/errors.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
-import type {
-  CreationEffects,
-  HoldSettlement,
-  LedgerRefusal,
-  LedgerStore,
-  LedgerWrite,
-  NewPosting,
-  NewReversal,
-  TransactionPage,
-} from '../domain/ports.js';
+import type { CreationEffects } from '../domain/ports.js';
+import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, NewReversal, TransactionPage } from '../domain/ledger/ports.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from './columns.js';
 import { isLockTimeout, violatedUniqueIndex } from './errors.js';
 import type { PrismaClient } from './prisma-client.js';

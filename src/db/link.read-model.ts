@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Account, AccountLinks } from '../domain/accounts/account.js';
 import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
-import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../domain/ports.js';
+import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../domain/links/ports.js';
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_IDS_OF,

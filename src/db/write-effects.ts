@@ -1,5 +1,5 @@
 import type { NewAuditEvent } from '../domain/audit/audit-event.js';
-import type { IdempotencyRecord } from '../domain/ports.js';
+import type { IdempotencyRecord } from '../domain/idempotency/ports.js';
 import { jsonParameter } from './sql.js';
 
 /**

@@ -1,5 +1,5 @@
 import { environmentNotAllowed, insufficientScope } from './errors.js';
-import type { AccessScope, Principal, RequestScope } from './scope.js';
+import type { AccessScope, Caller, Principal } from './caller.js';
 
 /** True when the principal may act in `environment` at all. */
 export const mayActIn = (principal: Principal, environment: string): boolean =>
@@ -8,14 +8,14 @@ export const mayActIn = (principal: Principal, environment: string): boolean =>
 /**
  * The one permission check, called first thing by every domain operation, so REST and GraphQL enforce
  * the same rules without repeating them. The environment is checked again here (the auth step already
- * refuses a token outside its environments) so that no caller can skip it by building a scope by hand.
+ * refuses a token outside its environments) so that no code can skip it by building a `Caller` by hand.
  * Throws FORBIDDEN with an insufficient_scope challenge naming the scope that is missing.
  */
-export function authorize(scope: RequestScope, required: AccessScope): void {
-  if (!mayActIn(scope.principal, scope.environment)) throw environmentNotAllowed();
-  if (!scope.principal.scopes.includes(required)) throw insufficientScope(required);
+export function authorize(caller: Caller, required: AccessScope): void {
+  if (!mayActIn(caller.principal, caller.environment)) throw environmentNotAllowed();
+  if (!caller.principal.scopes.includes(required)) throw insufficientScope(required);
 }
 
 /** The same check as authorize(), answered instead of thrown: for reads that include what they may. */
-export const isAuthorized = (scope: RequestScope, required: AccessScope): boolean =>
-  mayActIn(scope.principal, scope.environment) && scope.principal.scopes.includes(required);
+export const isAuthorized = (caller: Caller, required: AccessScope): boolean =>
+  mayActIn(caller.principal, caller.environment) && caller.principal.scopes.includes(required);

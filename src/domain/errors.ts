@@ -1,5 +1,5 @@
 import { isRecordId } from './ids.js';
-import type { AccessScope } from './scope.js';
+import type { AccessScope } from './caller.js';
 
 /**
  * The domain's error catalogue. Every failure of a domain rule is a DomainError with a stable `code`; the

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { validationFailed } from './errors.js';
 
 /**
@@ -15,3 +16,10 @@ export function pageSize(first: number | null | undefined): number {
   }
   return size;
 }
+
+/** A query string's `limit` (REST lists paged by `limit`): a whole number from 1 to PAGE_SIZE.max. */
+export const limitParameter = z
+  .string()
+  .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
+  .transform(Number)
+  .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`);

@@ -8,9 +8,9 @@ import type { Resolvers } from './generated/resolvers-types.js';
  */
 export const auditResolvers: Pick<Resolvers, 'Query' | 'AuditEventConnection'> = {
   Query: {
-    auditEvents: (_parent, args, { services, scope }) =>
+    auditEvents: (_parent, args, { services, caller }) =>
       // An explicit null means "no filter", as an omitted argument does.
-      services.audit.list(scope, Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined))),
+      services.audit.list(caller, Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined))),
   },
   AuditEventConnection: {
     edges: (page: AuditPage) => page.events.map((node) => ({ cursor: node.eventId, node })),

@@ -3,7 +3,7 @@ import type { DomainServices } from '../domain/services.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /**
- * What every resolver receives: the request context REST also uses (scope and logger, built by the same
+ * What every resolver receives: the request context REST also uses (caller and logger, built by the same
  * buildRequestContext), the domain services, and this request's batching loaders.
  */
 export interface GraphqlContext extends RequestContext {
@@ -14,5 +14,5 @@ export interface GraphqlContext extends RequestContext {
 }
 
 export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {
-  return { ...request, services, loaders: createLoaders(services, request.scope), replayedFields: [] };
+  return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [] };
 }

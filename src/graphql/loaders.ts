@@ -2,9 +2,9 @@ import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { Account, AccountLinks } from '../domain/accounts/account.js';
 import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
-import type { LinkRoots } from '../domain/ports.js';
+import type { LinkRoots } from '../domain/links/ports.js';
 import type { AccountParent, CustomerParent } from './parents.js';
-import type { RequestScope } from '../domain/scope.js';
+import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../domain/services.js';
 
 /**
@@ -40,9 +40,9 @@ interface LinkedKey {
 // Ids are UUIDs, which the database compares case-insensitively; one cache entry per record.
 const cacheKeyFn = (id: string) => id.toLowerCase();
 
-export function createLoaders(services: DomainServices, scope: RequestScope): Loaders {
-  const findCustomers = (ids: readonly string[]) => services.customers.findMany(scope, ids);
-  const findAccounts = (ids: readonly string[]) => services.accounts.findMany(scope, ids);
+export function createLoaders(services: DomainServices, caller: Caller): Loaders {
+  const findCustomers = (ids: readonly string[]) => services.customers.findMany(caller, ids);
+  const findAccounts = (ids: readonly string[]) => services.accounts.findMany(caller, ids);
   const customers = new DataLoader<string, Customer | null>(findCustomers, { cacheKeyFn });
   const accounts = new DataLoader<string, Account | null>(findAccounts, { cacheKeyFn });
   // Whole records are ids and links too: a look-up the walk did not prime reads records.
@@ -51,10 +51,10 @@ export function createLoaders(services: DomainServices, scope: RequestScope): Lo
   return {
     customers,
     accounts,
-    linked: walkLoader((roots, depth) => services.links.findLinkedRecords(scope, roots, depth), customers, accounts),
+    linked: walkLoader((roots, depth) => services.links.findLinkedRecords(caller, roots, depth), customers, accounts),
     customerLinks,
     accountLinks,
-    linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(scope, roots, depth), customerLinks, accountLinks),
+    linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(caller, roots, depth), customerLinks, accountLinks),
   };
 }
 

@@ -14,7 +14,7 @@ export function chargeOperationCost(rateLimits: RateLimits): CostListener<Graphq
     const budget = rateLimits.principal;
     const points = Math.floor(cost / rateLimits.graphqlCostPerPoint);
     if (!budget || points === 0) return;
-    const state = await budget.consume(contextValue.scope.principal.id, points);
+    const state = await budget.consume(contextValue.caller.principal.id, points);
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) response.http.headers.set(name, value);
     if (!state.allowed) throw requestGraphqlError(rateLimited(state.resetS));
   };

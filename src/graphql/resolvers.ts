@@ -37,13 +37,13 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */
-async function transactionPage(account: Account, args: { first?: number | null; after?: string | null }, { services, scope }: GraphqlContext): Promise<TransactionPage> {
+async function transactionPage(account: Account, args: { first?: number | null; after?: string | null }, { services, caller }: GraphqlContext): Promise<TransactionPage> {
   // An explicit null `first` means the default, as an omitted one does.
   const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
   if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
     return { items: account.transactions.slice(0, request.first), hasNextPage: account.transactionCount > request.first };
   }
-  const page = await services.ledger.pageOf(scope, account.accountId, request.first, request.after);
+  const page = await services.ledger.pageOf(caller, account.accountId, request.first, request.after);
   return { items: page.transactions, hasNextPage: page.nextAfter !== null };
 }
 
@@ -51,30 +51,30 @@ export const resolvers: Resolvers = {
   Query: {
     customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
     account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
-    customers: async (_parent, args, { services, scope, loaders }) => {
-      const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(scope, request));
+    customers: async (_parent, args, { services, caller, loaders }) => {
+      const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(caller, request));
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },
-    accounts: async (_parent, args, { services, scope, loaders }) => {
-      const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(scope, request));
+    accounts: async (_parent, args, { services, caller, loaders }) => {
+      const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(caller, request));
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },
     // The domain parses the same query REST sends (after, types, limit), so both surfaces share every rule.
-    events: (_parent, { after, types, first }, { services, scope }) =>
-      services.events.list(scope, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
-    transaction: async (_parent, { accountId, transactionId }, { services, scope }) => {
+    events: (_parent, { after, types, first }, { services, caller }) =>
+      services.events.list(caller, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
+    transaction: async (_parent, { accountId, transactionId }, { services, caller }) => {
       try {
-        return await services.ledger.getTransaction(scope, accountId, transactionId);
+        return await services.ledger.getTransaction(caller, accountId, transactionId);
       } catch (error) {
         if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND')) return null;
         throw error;
       }
     },
-    event: async (_parent, { eventId }, { services, scope }) => {
+    event: async (_parent, { eventId }, { services, caller }) => {
       try {
-        return await services.events.get(scope, eventId);
+        return await services.events.get(caller, eventId);
       } catch (error) {
         if (isDomainError(error) && error.code === 'EVENT_NOT_FOUND') return null;
         throw error;
@@ -84,9 +84,9 @@ export const resolvers: Resolvers = {
     // kinds the token may read are looked up: a customers:read token gets its customer, and null for an
     // account id (as for an unknown id), instead of the account look-up's FORBIDDEN. A token that may read
     // neither kind is refused by the domain (FORBIDDEN, customers:read).
-    node: async (_parent, { id }, { loaders, scope }) => {
-      const customers = isAuthorized(scope, 'customers:read');
-      const accounts = isAuthorized(scope, 'accounts:read');
+    node: async (_parent, { id }, { loaders, caller }) => {
+      const customers = isAuthorized(caller, 'customers:read');
+      const accounts = isAuthorized(caller, 'accounts:read');
       if (!customers && !accounts) return loaders.customers.load(id);
       const [customer, account] = await Promise.all([customers ? loaders.customers.load(id) : null, accounts ? loaders.accounts.load(id) : null]);
       return customer ?? account;
@@ -95,93 +95,93 @@ export const resolvers: Resolvers = {
 
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const created = noteReplay(context, info, await services.customers.create(scope, input as unknown, createOptions(idempotencyKey)));
-      return services.customers.get(scope, created.customerId);
+      const { services, caller } = context;
+      const created = noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
+      return services.customers.get(caller, created.customerId);
     },
-    updateCustomer: async (_parent, { customerId, input }, { services, scope, loaders }) => {
-      const customer = await services.customers.update(scope, customerId, input as unknown);
+    updateCustomer: async (_parent, { customerId, input }, { services, caller, loaders }) => {
+      const customer = await services.customers.update(caller, customerId, input as unknown);
       loaders.customers.clear(customerId).prime(customerId, customer);
       return customer;
     },
-    deleteCustomer: async (_parent, { customerId }, { services, scope, loaders }) => {
-      await services.customers.delete(scope, customerId);
+    deleteCustomer: async (_parent, { customerId }, { services, caller, loaders }) => {
+      await services.customers.delete(caller, customerId);
       loaders.customers.clear(customerId);
       return customerId;
     },
     createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
-      const { services, scope, loaders } = context;
-      const account = noteReplay(context, info, await services.accounts.create(scope, input as unknown, createOptions(idempotencyKey)));
+      const { services, caller, loaders } = context;
+      const account = noteReplay(context, info, await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)));
       // Links changed: customers read earlier in this request have stale accountIds.
       loaders.customers.clearAll();
       return account;
     },
-    updateAccount: async (_parent, { accountId, input }, { services, scope, loaders }) => {
-      const account = await services.accounts.update(scope, accountId, input as unknown);
+    updateAccount: async (_parent, { accountId, input }, { services, caller, loaders }) => {
+      const account = await services.accounts.update(caller, accountId, input as unknown);
       loaders.accounts.clear(accountId).prime(accountId, account);
       return account;
     },
-    deleteAccount: async (_parent, { accountId }, { services, scope, loaders }) => {
-      await services.accounts.delete(scope, accountId);
+    deleteAccount: async (_parent, { accountId }, { services, caller, loaders }) => {
+      await services.accounts.delete(caller, accountId);
       loaders.accounts.clear(accountId);
       loaders.customers.clearAll();
       return accountId;
     },
     addAccountCustomer: async (_parent, { accountId, customerId }, context) => {
-      const account = await context.services.accounts.addCustomer(context.scope, accountId, { customerId });
+      const account = await context.services.accounts.addCustomer(context.caller, accountId, { customerId });
       changedAccounts(context, [account]);
       context.loaders.customers.clearAll();
       return account;
     },
     removeAccountCustomer: async (_parent, { accountId, customerId }, context) => {
-      const account = await context.services.accounts.removeCustomer(context.scope, accountId, customerId);
+      const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId);
       changedAccounts(context, [account]);
       context.loaders.customers.clearAll();
       return account;
     },
     setAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.scope, accountId, flag, true);
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, true);
       changedAccounts(context, [account]);
       return account;
     },
     clearAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.scope, accountId, flag, false);
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, false);
       changedAccounts(context, [account]);
       return account;
     },
     setOverdraftLimit: async (_parent, { accountId, overdraftLimit }, context) => {
-      const account = await context.services.accounts.setOverdraftLimit(context.scope, accountId, { overdraftLimit });
+      const account = await context.services.accounts.setOverdraftLimit(context.caller, accountId, { overdraftLimit });
       changedAccounts(context, [account]);
       return account;
     },
     postTransaction: async (_parent, { accountId, input, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const transaction = noteReplay(context, info, await services.ledger.postTransaction(scope, accountId, input as unknown, createOptions(idempotencyKey)));
+      const { services, caller } = context;
+      const transaction = noteReplay(context, info, await services.ledger.postTransaction(caller, accountId, input as unknown, createOptions(idempotencyKey)));
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     postHold: async (_parent, { accountId, transactionId, amount, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const transaction = noteReplay(context, info, await services.ledger.postHold(scope, accountId, transactionId, given({ amount: amount ?? undefined }), createOptions(idempotencyKey)));
+      const { services, caller } = context;
+      const transaction = noteReplay(context, info, await services.ledger.postHold(caller, accountId, transactionId, given({ amount: amount ?? undefined }), createOptions(idempotencyKey)));
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     voidHold: async (_parent, { accountId, transactionId, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const transaction = noteReplay(context, info, await services.ledger.voidHold(scope, accountId, transactionId, createOptions(idempotencyKey)));
+      const { services, caller } = context;
+      const transaction = noteReplay(context, info, await services.ledger.voidHold(caller, accountId, transactionId, createOptions(idempotencyKey)));
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     reverseTransaction: async (_parent, { accountId, transactionId, description, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const reversal = noteReplay(context, info, await services.ledger.reverse(scope, accountId, transactionId, given({ description }), createOptions(idempotencyKey)));
+      const { services, caller } = context;
+      const reversal = noteReplay(context, info, await services.ledger.reverse(caller, accountId, transactionId, given({ description }), createOptions(idempotencyKey)));
       // A transfer's reversal moves money on the other account too.
       context.loaders.accounts.clearAll();
       return reversal;
     },
     transfer: async (_parent, { input, idempotencyKey }, context, info) => {
-      const { services, scope } = context;
-      const transfer = noteReplay(context, info, await services.ledger.transfer(scope, input as unknown, createOptions(idempotencyKey)));
+      const { services, caller } = context;
+      const transfer = noteReplay(context, info, await services.ledger.transfer(caller, input as unknown, createOptions(idempotencyKey)));
       changedAccounts(context, [transfer.debit.accountId, transfer.credit.accountId]);
       return transfer;
     },

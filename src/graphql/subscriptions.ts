@@ -18,22 +18,22 @@ function present<T>(value: T | FeedOverflow, _args: unknown, context: GraphqlCon
       { code: GraphqlErrorCodes.subscriptionTooSlow },
     );
   }
-  context.loaders = createLoaders(context.services, context.scope);
+  context.loaders = createLoaders(context.services, context.caller);
   return value;
 }
 
 export const subscriptionResolvers: Pick<Resolvers, 'Subscription'> = {
   Subscription: {
     accountUpdated: {
-      subscribe: (_parent, { accountId }, { services, scope }) => services.events.followAccount(scope, accountId),
+      subscribe: (_parent, { accountId }, { services, caller }) => services.events.followAccount(caller, accountId),
       resolve: present,
     },
     transactionPosted: {
-      subscribe: (_parent, { accountId }, { services, scope }) => services.events.followPostedTransactions(scope, accountId),
+      subscribe: (_parent, { accountId }, { services, caller }) => services.events.followPostedTransactions(caller, accountId),
       resolve: present,
     },
     events: {
-      subscribe: (_parent, { types }, { services, scope }) => services.events.follow(scope, types ? { types: types.join(',') } : {}),
+      subscribe: (_parent, { types }, { services, caller }) => services.events.follow(caller, types ? { types: types.join(',') } : {}),
       resolve: present,
     },
   },

@@ -9,11 +9,11 @@ import type { Resolvers } from './generated/resolvers-types.js';
  */
 export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEndpoint' | 'WebhookEndpointSecret'> = {
   Query: {
-    webhookEndpoints: (_parent, _args, { services, scope }) => services.webhooks.list(scope),
+    webhookEndpoints: (_parent, _args, { services, caller }) => services.webhooks.list(caller),
     // null for an unknown id, as `customer`, `account` and `event` answer.
-    webhookEndpoint: async (_parent, { endpointId }, { services, scope }) => {
+    webhookEndpoint: async (_parent, { endpointId }, { services, caller }) => {
       try {
-        return await services.webhooks.get(scope, endpointId);
+        return await services.webhooks.get(caller, endpointId);
       } catch (error) {
         if (isDomainError(error) && error.code === 'WEBHOOK_ENDPOINT_NOT_FOUND') return null;
         throw error;
@@ -22,17 +22,17 @@ export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEn
   },
 
   Mutation: {
-    createWebhookEndpoint: (_parent, { input }, { services, scope }) => services.webhooks.create(scope, input as unknown),
-    updateWebhookEndpoint: (_parent, { endpointId, input }, { services, scope }) => services.webhooks.update(scope, endpointId, input as unknown),
-    deleteWebhookEndpoint: async (_parent, { endpointId }, { services, scope }) => {
-      await services.webhooks.delete(scope, endpointId);
+    createWebhookEndpoint: (_parent, { input }, { services, caller }) => services.webhooks.create(caller, input as unknown),
+    updateWebhookEndpoint: (_parent, { endpointId, input }, { services, caller }) => services.webhooks.update(caller, endpointId, input as unknown),
+    deleteWebhookEndpoint: async (_parent, { endpointId }, { services, caller }) => {
+      await services.webhooks.delete(caller, endpointId);
       return endpointId;
     },
-    enableWebhookEndpoint: (_parent, { endpointId }, { services, scope }) => services.webhooks.setEnabled(scope, endpointId, true),
-    disableWebhookEndpoint: (_parent, { endpointId }, { services, scope }) => services.webhooks.setEnabled(scope, endpointId, false),
-    rotateWebhookSecret: (_parent, { endpointId }, { services, scope }) => services.webhooks.rotateSecret(scope, endpointId),
-    redeliverWebhook: async (_parent, { endpointId, eventId }, { services, scope }) => {
-      await services.webhooks.redeliver(scope, endpointId, eventId);
+    enableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) => services.webhooks.setEnabled(caller, endpointId, true),
+    disableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) => services.webhooks.setEnabled(caller, endpointId, false),
+    rotateWebhookSecret: (_parent, { endpointId }, { services, caller }) => services.webhooks.rotateSecret(caller, endpointId),
+    redeliverWebhook: async (_parent, { endpointId, eventId }, { services, caller }) => {
+      await services.webhooks.redeliver(caller, endpointId, eventId);
       return { endpointId: endpointId.toLowerCase(), eventId: eventId.toLowerCase() };
     },
   },
@@ -40,7 +40,7 @@ export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEn
   WebhookEndpoint: {
     eventTypes: (endpoint) => [...endpoint.eventTypes],
     // The domain parses the query REST sends (`limit`), so both surfaces share the page rules.
-    attempts: (endpoint, { first }, { services, scope }) => services.webhooks.listAttempts(scope, endpoint.endpointId, { limit: String(first ?? 20) }),
+    attempts: (endpoint, { first }, { services, caller }) => services.webhooks.listAttempts(caller, endpoint.endpointId, { limit: String(first ?? 20) }),
   },
 
   WebhookEndpointSecret: {

@@ -21,7 +21,7 @@ import { environmentNotFound, unauthenticated } from '../auth/errors.js';
 import { type RequestContext, requestIdFrom } from '../auth/request-context.js';
 import { isAuthorized, mayActIn } from '../domain/authorization.js';
 import { environmentNotAllowed } from '../domain/errors.js';
-import type { AccessScope } from '../domain/scope.js';
+import type { AccessScope } from '../domain/caller.js';
 import { authenticateConnection, clientAddress } from '../http/authenticate-request.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { type CallerError, isCallerError, logUnexpected } from '../http/errors.js';
@@ -113,7 +113,7 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
           if (authorization === undefined && isCallerError(error) && error.code === 'UNAUTHENTICATED') throw unauthenticated('Send {"authorization": "Bearer <token>"} as the connection_init payload.');
           throw error;
         });
-        if (!SUBSCRIPTION_SCOPES.some((scope) => isAuthorized(context.scope, scope))) {
+        if (!SUBSCRIPTION_SCOPES.some((scope) => isAuthorized(context.caller, scope))) {
           connection.close(CLOSE.forbidden, `FORBIDDEN: The token may not subscribe: it holds neither ${SUBSCRIPTION_SCOPES.join(' nor ')}.`);
           return false;
         }
@@ -140,7 +140,7 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
         }
         const refusal = await revalidate(connection);
         if (refusal) return [requestGraphqlError(refusal)];
-        return prepare({ ...context, scope: { ...context.scope, requestId }, logger: scope.logger }, payload);
+        return prepare({ ...context, caller: { ...context.caller, requestId }, logger: scope.logger }, payload);
       });
     },
     onNext(ctx, id, _payload, _args, result) {
@@ -193,7 +193,7 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
     // One point for the operation, as a request pays, plus its cost's share (src/graphql/rate-limit.ts).
     const budget = deps.rateLimits.principal;
     if (budget) {
-      const state = await budget.consume(request.scope.principal.id, 1 + Math.floor((cost ?? 0) / deps.rateLimits.graphqlCostPerPoint));
+      const state = await budget.consume(request.caller.principal.id, 1 + Math.floor((cost ?? 0) / deps.rateLimits.graphqlCostPerPoint));
       if (!state.allowed) return [requestGraphqlError(rateLimited(state.resetS))];
     }
     request.logger.debug('graphql subscription started');

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { isRequestError } from '../auth/errors.js';
 import { authenticatePrincipal, buildRequestContext, type ContextRequest, type RequestContext } from '../auth/request-context.js';
 import { insufficientScope } from '../domain/errors.js';
-import type { AccessScope, Principal } from '../domain/scope.js';
+import type { AccessScope, Principal } from '../domain/caller.js';
 import type { HttpDependencies } from './dependencies.js';
 import { type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
 
@@ -56,7 +56,7 @@ async function authenticateCaller(
   const context = await withFailedAuthenticationBudget(address, describe, deps, () => buildRequestContext(request, deps));
   const requestBudget = deps.rateLimits.principal;
   if (requestBudget) {
-    const state = await requestBudget.consume(context.scope.principal.id, 1);
+    const state = await requestBudget.consume(context.caller.principal.id, 1);
     describe(state);
     if (!state.allowed) throw rateLimited(state.resetS);
   }

@@ -5,7 +5,7 @@ import { SSN_RULE } from '../domain/customers/ssn.js';
 import { idempotencyKeySchema } from '../domain/idempotency/idempotent-creation.js';
 import { ACCOUNT_FLAGS } from '../domain/ledger/transaction.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
-import { ACCESS_SCOPES } from '../domain/scope.js';
+import { ACCESS_SCOPES } from '../domain/caller.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
 import {

@@ -50,40 +50,53 @@ export interface SealedCustomerStore {
  *   associated data (environment, customer id, field), so the row binding is kept. The blind index is
  *   left alone: it has its own key (rotating it is a separate, offline procedure, docs/security.md).
  */
-export async function rotatePiiKeys(
-  store: SealedCustomerStore,
-  cipher: PiiCipher,
-  options: { batchSize?: number; onBatch?: (progress: { batch: number; reencrypted: number }) => void } = {},
-): Promise<RotationReport> {
-  const batchSize = options.batchSize ?? 500;
-  const report: RotationReport = { activeKeyId: cipher.activeKeyId, reencrypted: 0, batches: 0, failed: [], remaining: 0 };
+export async function rotatePiiKeys(store: SealedCustomerStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<RotationReport> {
+  const failed: RotationReport['failed'] = [];
+  const progress = await resealInBatches(store, cipher.activeKeyId, options, (row: SealedCustomer) => {
+    const binding = { environment: row.environment, customerId: row.id };
+    try {
+      return {
+        ssnCiphertext: cipher.reseal(binding, 'ssn', row.keyId, row.ssnCiphertext),
+        documentLocatorNumberCiphertext: cipher.reseal(binding, 'document_locator_number', row.keyId, row.documentLocatorNumberCiphertext),
+      };
+    } catch (error) {
+      failed.push({ customerId: row.id, keyId: row.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+      return undefined;
+    }
+  });
+  return { activeKeyId: cipher.activeKeyId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
+}
+
+interface BatchOptions {
+  batchSize?: number;
+  onBatch?: (progress: { batch: number; reencrypted: number }) => void;
+}
+
+/** What both rotations' stores do: reseal a batch of rows not under the active key, count those left. */
+interface ResealingStore<Row, Resealed> {
+  resealBatch(batch: { activeKeyId: string; after: string; limit: number; reseal(row: Row): Resealed | undefined }): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/** The batch loop of both rotations: in id order until a batch finds nothing, then what is left under another key. */
+async function resealInBatches<Row, Resealed>(
+  store: ResealingStore<Row, Resealed>,
+  activeKeyId: string,
+  options: BatchOptions,
+  reseal: (row: Row) => Resealed | undefined,
+): Promise<{ reencrypted: number; batches: number; remaining: number }> {
+  let reencrypted = 0;
+  let batches = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const { lastId, resealed } = await store.resealBatch({
-      activeKeyId: report.activeKeyId,
-      after,
-      limit: batchSize,
-      reseal(row) {
-        const binding = { environment: row.environment, customerId: row.id };
-        try {
-          return {
-            ssnCiphertext: cipher.reseal(binding, 'ssn', row.keyId, row.ssnCiphertext),
-            documentLocatorNumberCiphertext: cipher.reseal(binding, 'document_locator_number', row.keyId, row.documentLocatorNumberCiphertext),
-          };
-        } catch (error) {
-          report.failed.push({ customerId: row.id, keyId: row.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
-          return undefined;
-        }
-      },
-    });
+    const { lastId, resealed } = await store.resealBatch({ activeKeyId, after, limit: options.batchSize ?? 500, reseal });
     if (lastId === undefined) break;
-    report.reencrypted += resealed;
-    report.batches += 1;
-    options.onBatch?.({ batch: report.batches, reencrypted: report.reencrypted });
+    reencrypted += resealed;
+    batches += 1;
+    options.onBatch?.({ batch: batches, reencrypted });
     after = lastId;
   }
-  report.remaining = await store.countNotUnder(report.activeKeyId);
-  return report;
+  return { reencrypted, batches, remaining: await store.countNotUnder(activeKeyId) };
 }
 
 export interface WebhookSecretRotationReport {
@@ -126,40 +139,22 @@ export interface SealedWebhookSecretStore {
  * keep verifying with it); only its sealing does, with the same binding to its environment and endpoint.
  * A previous secret whose overlap has ended is dropped rather than resealed: nothing uses it any more.
  */
-export async function rotateWebhookSecrets(
-  store: SealedWebhookSecretStore,
-  cipher: PiiCipher,
-  options: { batchSize?: number; onBatch?: (progress: { batch: number; reencrypted: number }) => void } = {},
-): Promise<WebhookSecretRotationReport> {
+export async function rotateWebhookSecrets(store: SealedWebhookSecretStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<WebhookSecretRotationReport> {
   const activeKeyId = cipher.activeKeyId;
-  const report: WebhookSecretRotationReport = { reencrypted: 0, batches: 0, failed: [], remaining: 0 };
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (;;) {
-    const { lastId, resealed } = await store.resealBatch({
-      activeKeyId,
-      after,
-      limit: options.batchSize ?? 500,
-      reseal(row) {
-        const binding = secretBinding(row.environment, row.id);
-        let opening = row.secret;
-        const under = (sealed: SealedSecret) => {
-          opening = sealed;
-          return sealed.keyId === activeKeyId ? sealed : cipher.resealSecret(binding, sealed);
-        };
-        try {
-          return { secret: under(row.secret), previous: row.previous && !row.previousExpired ? under(row.previous) : null };
-        } catch (error) {
-          report.failed.push({ endpointId: row.id, keyId: opening.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
-          return undefined;
-        }
-      },
-    });
-    if (lastId === undefined) break;
-    report.reencrypted += resealed;
-    report.batches += 1;
-    options.onBatch?.({ batch: report.batches, reencrypted: report.reencrypted });
-    after = lastId;
-  }
-  report.remaining = await store.countNotUnder(activeKeyId);
-  return report;
+  const failed: WebhookSecretRotationReport['failed'] = [];
+  const progress = await resealInBatches(store, activeKeyId, options, (row: SealedWebhookSecrets) => {
+    const binding = secretBinding(row.environment, row.id);
+    let opening = row.secret;
+    const under = (sealed: SealedSecret) => {
+      opening = sealed;
+      return sealed.keyId === activeKeyId ? sealed : cipher.resealSecret(binding, sealed);
+    };
+    try {
+      return { secret: under(row.secret), previous: row.previous && !row.previousExpired ? under(row.previous) : null };
+    } catch (error) {
+      failed.push({ endpointId: row.id, keyId: opening.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+      return undefined;
+    }
+  });
+  return { reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
 }

@@ -19,7 +19,6 @@ import type {
   WebhookEndpointData,
 } from './response-schemas.js';
 
-export type { AccountData, AuditPageData, CustomerData } from './response-schemas.js';
 
 /**
  * What leaves the service over REST, field by field. Whitelisting here (rather than spreading domain

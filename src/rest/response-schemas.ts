@@ -221,11 +221,8 @@ export const errorBodySchema = z
   })
   .describe('Why the request failed.');
 
-export type PhoneData = z.infer<typeof phoneDataSchema>;
-export type AddressData = z.infer<typeof addressDataSchema>;
 export type CustomerData = z.infer<typeof customerDataSchema>;
 export type AccountData = z.infer<typeof accountDataSchema>;
-export type AuditEventData = z.infer<typeof auditEventDataSchema>;
 export type AuditPageData = z.infer<typeof auditPageDataSchema>;
 export type TransactionData = z.infer<typeof transactionDataSchema>;
 export type TransactionPageData = z.infer<typeof transactionPageDataSchema>;

@@ -1,5 +1,5 @@
 import { type Request, type Response, Router } from 'express';
-import type { RequestScope } from '../domain/scope.js';
+import type { Caller } from '../domain/caller.js';
 import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
@@ -22,7 +22,7 @@ import {
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
-  scope: RequestScope;
+  caller: Caller;
   params: Record<string, string>;
   query: Record<string, string>;
   body: unknown;
@@ -49,7 +49,7 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
 /** A replayed idempotent request that is not a creation: same status, marked as a replay. */
 const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
 
-const transactionPath = (scope: RequestScope, accountId: string, transactionId: string) => `/${scope.environment}/account/${accountId}/transaction/${transactionId}`;
+const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
 const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
@@ -71,81 +71,81 @@ export function createRestRouter(deps: HttpDependencies): Router {
 
   // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
   const handlers: Record<OperationId, Operation> = {
-    createCustomer: async ({ scope, body, idempotencyKey }) => {
-      const { value, replayed } = await customers.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
+    createCustomer: async ({ caller, body, idempotencyKey }) => {
+      const { value, replayed } = await customers.create(caller, body, { idempotencyKey });
+      return created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
     },
-    getCustomer: async ({ scope, params }) => ok(presentCustomer(await customers.get(scope, params.customerId!))),
-    updateCustomer: async ({ scope, params, body }) => ok(presentCustomer(await customers.update(scope, params.customerId!, body))),
-    deleteCustomer: async ({ scope, params }) => {
-      await customers.delete(scope, params.customerId!);
+    getCustomer: async ({ caller, params }) => ok(presentCustomer(await customers.get(caller, params.customerId!))),
+    updateCustomer: async ({ caller, params, body }) => ok(presentCustomer(await customers.update(caller, params.customerId!, body))),
+    deleteCustomer: async ({ caller, params }) => {
+      await customers.delete(caller, params.customerId!);
       return ok({});
     },
-    createAccount: async ({ scope, body, idempotencyKey }) => {
-      const { value: account, replayed } = await accounts.create(scope, body, { idempotencyKey });
-      return created(`/${scope.environment}/account/${account.accountId}`, presentAccount(account), replayed);
+    createAccount: async ({ caller, body, idempotencyKey }) => {
+      const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
+      return created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed);
     },
-    getAccount: async ({ scope, params }) => ok(presentAccount(await accounts.get(scope, params.accountId!))),
-    updateAccount: async ({ scope, params, body }) => ok(presentAccount(await accounts.update(scope, params.accountId!, body))),
-    deleteAccount: async ({ scope, params }) => {
-      await accounts.delete(scope, params.accountId!);
+    getAccount: async ({ caller, params }) => ok(presentAccount(await accounts.get(caller, params.accountId!))),
+    updateAccount: async ({ caller, params, body }) => ok(presentAccount(await accounts.update(caller, params.accountId!, body))),
+    deleteAccount: async ({ caller, params }) => {
+      await accounts.delete(caller, params.accountId!);
       return ok({});
     },
-    addAccountCustomer: async ({ scope, params, body }) => ok(presentAccount(await accounts.addCustomer(scope, params.accountId!, body))),
-    removeAccountCustomer: async ({ scope, params }) => ok(presentAccount(await accounts.removeCustomer(scope, params.accountId!, params.customerId!))),
-    setAccountFlag: async ({ scope, params }) => ok(presentAccount(await accounts.setFlag(scope, params.accountId!, params.flag, true))),
-    clearAccountFlag: async ({ scope, params }) => ok(presentAccount(await accounts.setFlag(scope, params.accountId!, params.flag, false))),
-    setOverdraftLimit: async ({ scope, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(scope, params.accountId!, body))),
-    postTransaction: async ({ scope, params, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.postTransaction(scope, params.accountId!, body, { idempotencyKey });
-      return created(transactionPath(scope, value.accountId, value.transactionId), presentTransaction(value), replayed);
+    addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
+    removeAccountCustomer: async ({ caller, params }) => ok(presentAccount(await accounts.removeCustomer(caller, params.accountId!, params.customerId!))),
+    setAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, true))),
+    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, false))),
+    setOverdraftLimit: async ({ caller, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(caller, params.accountId!, body))),
+    postTransaction: async ({ caller, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });
+      return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);
     },
-    listTransactions: async ({ scope, params, query }) => ok(presentTransactionPage(await ledger.listTransactions(scope, params.accountId!, query))),
-    getTransaction: async ({ scope, params }) => ok(presentTransaction(await ledger.getTransaction(scope, params.accountId!, params.transactionId!))),
-    postHold: async ({ scope, params, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.postHold(scope, params.accountId!, params.transactionId!, body, { idempotencyKey });
+    listTransactions: async ({ caller, params, query }) => ok(presentTransactionPage(await ledger.listTransactions(caller, params.accountId!, query))),
+    getTransaction: async ({ caller, params }) => ok(presentTransaction(await ledger.getTransaction(caller, params.accountId!, params.transactionId!))),
+    postHold: async ({ caller, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.postHold(caller, params.accountId!, params.transactionId!, body, { idempotencyKey });
       return replay(ok(presentTransaction(value)), replayed);
     },
-    voidHold: async ({ scope, params, idempotencyKey }) => {
-      const { value, replayed } = await ledger.voidHold(scope, params.accountId!, params.transactionId!, { idempotencyKey });
+    voidHold: async ({ caller, params, idempotencyKey }) => {
+      const { value, replayed } = await ledger.voidHold(caller, params.accountId!, params.transactionId!, { idempotencyKey });
       return replay(ok(presentTransaction(value)), replayed);
     },
-    reverseTransaction: async ({ scope, params, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.reverse(scope, params.accountId!, params.transactionId!, body, { idempotencyKey });
-      return created(transactionPath(scope, value.accountId, value.transactionId), presentTransaction(value), replayed);
+    reverseTransaction: async ({ caller, params, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.reverse(caller, params.accountId!, params.transactionId!, body, { idempotencyKey });
+      return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);
     },
-    createTransfer: async ({ scope, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.transfer(scope, body, { idempotencyKey });
-      return created(transactionPath(scope, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
+    createTransfer: async ({ caller, body, idempotencyKey }) => {
+      const { value, replayed } = await ledger.transfer(caller, body, { idempotencyKey });
+      return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
     },
-    listEvents: async ({ scope, query }) => ok(presentEventPage(await events.list(scope, query))),
-    getEvent: async ({ scope, params }) => ok(presentEvent(await events.get(scope, params.eventId!))),
-    createWebhookEndpoint: async ({ scope, body }) => {
-      const { endpoint, secret } = await webhooks.create(scope, body);
+    listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
+    getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
+    createWebhookEndpoint: async ({ caller, body }) => {
+      const { endpoint, secret } = await webhooks.create(caller, body);
       return created(
-        `/${scope.environment}/webhook-endpoint/${endpoint.endpointId}`,
+        `/${caller.environment}/webhook-endpoint/${endpoint.endpointId}`,
         { endpointId: endpoint.endpointId, url: endpoint.url, eventTypes: [...endpoint.eventTypes], secret, enabled: endpoint.enabled },
         false,
       );
     },
-    getWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.get(scope, params.endpointId!))),
-    updateWebhookEndpoint: async ({ scope, params, body }) => ok(presentWebhookEndpoint(await webhooks.update(scope, params.endpointId!, body))),
-    deleteWebhookEndpoint: async ({ scope, params }) => {
-      await webhooks.delete(scope, params.endpointId!);
+    getWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.get(caller, params.endpointId!))),
+    updateWebhookEndpoint: async ({ caller, params, body }) => ok(presentWebhookEndpoint(await webhooks.update(caller, params.endpointId!, body))),
+    deleteWebhookEndpoint: async ({ caller, params }) => {
+      await webhooks.delete(caller, params.endpointId!);
       return ok({});
     },
-    listWebhookAttempts: async ({ scope, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(scope, params.endpointId!, query))),
-    rotateWebhookSecret: async ({ scope, params }) => {
-      const { endpoint, secret } = await webhooks.rotateSecret(scope, params.endpointId!);
+    listWebhookAttempts: async ({ caller, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(caller, params.endpointId!, query))),
+    rotateWebhookSecret: async ({ caller, params }) => {
+      const { endpoint, secret } = await webhooks.rotateSecret(caller, params.endpointId!);
       return ok({ endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt });
     },
-    enableWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(scope, params.endpointId!, true))),
-    disableWebhookEndpoint: async ({ scope, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(scope, params.endpointId!, false))),
-    redeliverWebhook: async ({ scope, params }) => {
-      await webhooks.redeliver(scope, params.endpointId!, params.eventId!);
+    enableWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, true))),
+    disableWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, false))),
+    redeliverWebhook: async ({ caller, params }) => {
+      await webhooks.redeliver(caller, params.endpointId!, params.eventId!);
       return ok({ endpointId: params.endpointId!.toLowerCase(), eventId: params.eventId!.toLowerCase() });
     },
-    listAuditEvents: async ({ scope, query }) => ok(presentAuditPage(await audit.list(scope, query))),
+    listAuditEvents: async ({ caller, query }) => ok(presentAuditPage(await audit.list(caller, query))),
   };
 
   const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
@@ -179,7 +179,7 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
     const reply = await operation({
-      scope: context.scope,
+      caller: context.caller,
       params,
       query: queryParams(req),
       body,

@@ -51,7 +51,7 @@ import {
   transferSchema,
 } from '../domain/ledger/ledger.schemas.js';
 import { ACCOUNT_FLAGS, RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
-import type { AccessScope } from '../domain/scope.js';
+import type { AccessScope } from '../domain/caller.js';
 import { parseInput } from '../domain/validation.js';
 import type { EnvelopeFamily } from './envelope.js';
 import { malformedRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.js';

@@ -5,7 +5,7 @@ import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
 import { statement, statementName } from '../../src/db/sql.js';
 import { createStores } from '../../src/db/stores.js';
-import { ACCESS_SCOPES, type RequestScope } from '../../src/domain/scope.js';
+import { ACCESS_SCOPES, type Caller } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -21,7 +21,7 @@ let pool: pg.Pool;
 let prisma: PrismaClient;
 let services: DomainServices;
 const sent: { name: string | undefined; text: string }[] = [];
-const scope = (): RequestScope => ({
+const caller = (): Caller => ({
   environment: 'sandbox',
   principal: { id: 'test', kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
   requestId: `req-${randomUUID()}`,
@@ -61,7 +61,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<(string | und
 describe('writes through Prisma: one statement each, no interactive transaction', () => {
   it('creates a customer with its audit event in one named statement', async () => {
     let customerId = '';
-    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(scope(), buildCustomerInput())));
+    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(caller(), buildCustomerInput())));
     expect(names).toEqual(['cas_customer_insert']);
     expect(await count('customers', 'id = $1', [customerId])).toBe(1);
     expect(await count('audit_events', 'resource_id = $1', [customerId])).toBe(1);
@@ -70,7 +70,7 @@ describe('writes through Prisma: one statement each, no interactive transaction'
   it('with an idempotency key, the key and its result are in the same statement; the lock timeout stays with it', async () => {
     const key = randomUUID();
     let customerId = '';
-    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(scope(), buildCustomerInput(), { idempotencyKey: key })));
+    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })));
     expect(names).toEqual(['cas_customer_insert_with_key']);
     const { rows } = await database.pool.query('SELECT result FROM idempotency_keys WHERE key = $1', [key]);
     expect(rows).toEqual([{ result: { customerId } }]);
@@ -81,54 +81,54 @@ describe('writes through Prisma: one statement each, no interactive transaction'
   it('a replay is the write that found the key taken, then one read of the key', async () => {
     const key = randomUUID();
     const input = buildCustomerInput();
-    await services.customers.create(scope(), input, { idempotencyKey: key });
-    const names = await statementsOf(() => services.customers.create(scope(), input, { idempotencyKey: key }));
+    await services.customers.create(caller(), input, { idempotencyKey: key });
+    const names = await statementsOf(() => services.customers.create(caller(), input, { idempotencyKey: key }));
     expect(names).toEqual(['cas_customer_insert_with_key', undefined]);
     expect(await count('customers', 'ssn_blind_index = (SELECT ssn_blind_index FROM customers c JOIN idempotency_keys k ON k.result->>\'customerId\' = c.id::text WHERE k.key = $1)', [key])).toBe(1);
   });
 
   it('reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, and writes nothing of the statement', async () => {
     const input = buildCustomerInput();
-    await services.customers.create(scope(), input);
+    await services.customers.create(caller(), input);
     const key = randomUUID();
     const audits = await count('audit_events');
-    await expect(services.customers.create(scope(), { ...input, firstName: 'Other' }, { idempotencyKey: key })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    await expect(services.customers.create(caller(), { ...input, firstName: 'Other' }, { idempotencyKey: key })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
     expect(await count('idempotency_keys', 'key = $1', [key])).toBe(0);
     expect(await count('audit_events')).toBe(audits);
-    await expect(services.customers.create(scope(), buildCustomerInput(), { idempotencyKey: key })).resolves.toMatchObject({ replayed: false });
+    await expect(services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })).resolves.toMatchObject({ replayed: false });
   });
 
   it('creates an account, its links and its audit event in one statement, or nothing when a customer is missing', async () => {
-    const { value } = await services.customers.create(scope(), buildCustomerInput());
-    const names = await statementsOf(() => services.accounts.create(scope(), buildAccountInput([value.customerId])));
+    const { value } = await services.customers.create(caller(), buildCustomerInput());
+    const names = await statementsOf(() => services.accounts.create(caller(), buildAccountInput([value.customerId])));
     expect(names).toEqual(['cas_account_insert']);
     const missing = randomUUID();
     const accounts = await count('accounts');
     const audits = await count('audit_events');
-    await expect(services.accounts.create(scope(), buildAccountInput([value.customerId, missing]))).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', details: [{ field: 'associatedCustomerIds', message: `No customer ${missing} in this environment.` }] });
+    await expect(services.accounts.create(caller(), buildAccountInput([value.customerId, missing]))).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', details: [{ field: 'associatedCustomerIds', message: `No customer ${missing} in this environment.` }] });
     expect([await count('accounts'), await count('audit_events')]).toEqual([accounts, audits]);
   });
 
   it('updates and deletes with their audit events in one statement each; a linked customer is refused by the foreign key', async () => {
-    const { value: customer } = await services.customers.create(scope(), buildCustomerInput());
-    expect(await statementsOf(() => services.customers.update(scope(), customer.customerId, { preferredName: 'New' }))).toEqual(['cas_customer_update']);
-    const { value: account } = await services.accounts.create(scope(), buildAccountInput([customer.customerId]));
+    const { value: customer } = await services.customers.create(caller(), buildCustomerInput());
+    expect(await statementsOf(() => services.customers.update(caller(), customer.customerId, { preferredName: 'New' }))).toEqual(['cas_customer_update']);
+    const { value: account } = await services.accounts.create(caller(), buildAccountInput([customer.customerId]));
     const audits = await count('audit_events');
-    expect(await statementsOf(() => services.customers.delete(scope(), customer.customerId).catch(() => undefined))).toEqual([
+    expect(await statementsOf(() => services.customers.delete(caller(), customer.customerId).catch(() => undefined))).toEqual([
       'cas_customer_delete',
       'cas_customer_count_linked_accounts',
     ]);
-    await expect(services.customers.delete(scope(), customer.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+    await expect(services.customers.delete(caller(), customer.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
     expect(await count('audit_events')).toBe(audits);
-    expect(await statementsOf(() => services.accounts.delete(scope(), account.accountId))).toEqual(['cas_account_delete']);
-    expect(await statementsOf(() => services.customers.delete(scope(), customer.customerId))).toEqual(['cas_customer_delete']);
+    expect(await statementsOf(() => services.accounts.delete(caller(), account.accountId))).toEqual(['cas_account_delete']);
+    expect(await statementsOf(() => services.customers.delete(caller(), customer.customerId))).toEqual(['cas_customer_delete']);
     expect(await count('audit_events', 'resource_id = ANY($1::uuid[])', [[customer.customerId, account.accountId]])).toBe(5);
   });
 });
 
 describe('conflicts', () => {
   it('retries a statement PostgreSQL aborted as a deadlock victim, instead of answering 500', async () => {
-    const ids = (await Promise.all([1, 2].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId))).sort();
+    const ids = (await Promise.all([1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId))).sort();
     const [first, second] = ids as [string, string];
     const blocker = await database.pool.connect();
     try {
@@ -136,7 +136,7 @@ describe('conflicts', () => {
       await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [second]);
       sent.length = 0;
       // The account's statement locks its customers in id order: it holds `first`, then waits for `second`.
-      const creation = services.accounts.create(scope(), buildAccountInput([first, second]));
+      const creation = services.accounts.create(caller(), buildAccountInput([first, second]));
       for (let i = 0; i < 200; i++) {
         const { rows } = await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'");
         if (rows.length > 0) break;
@@ -159,7 +159,7 @@ describe('conflicts', () => {
 describe('look-ups by id from concurrent requests', () => {
   it('are coalesced into one statement per environment, each caller getting its own record or null', async () => {
     const stores = createStores(prisma);
-    const ids = await Promise.all([1, 2, 3].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId));
+    const ids = await Promise.all([1, 2, 3].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId));
     const unknown = randomUUID();
     let found: unknown[] = [];
     const names = await statementsOf(async () => {
@@ -175,16 +175,16 @@ describe('look-ups by id from concurrent requests', () => {
   });
 
   it('leave a lone look-up alone: one statement, no waiting for company', async () => {
-    const { value } = await services.customers.create(scope(), buildCustomerInput());
+    const { value } = await services.customers.create(caller(), buildCustomerInput());
     const names = await statementsOf(() => createStores(prisma).customers.findById('sandbox', value.customerId));
     expect(names).toEqual(['cas_customer_find_by_ids']);
   });
 
   it('read afresh every time: a write acknowledged before the read is seen', async () => {
     const stores = createStores(prisma);
-    const { value } = await services.customers.create(scope(), buildCustomerInput());
+    const { value } = await services.customers.create(caller(), buildCustomerInput());
     expect((await stores.customers.findById('sandbox', value.customerId))?.preferredName).not.toBe('Fresh');
-    await services.customers.update(scope(), value.customerId, { preferredName: 'Fresh' });
+    await services.customers.update(caller(), value.customerId, { preferredName: 'Fresh' });
     expect((await stores.customers.findById('sandbox', value.customerId))?.preferredName).toBe('Fresh');
   });
 });
@@ -194,8 +194,8 @@ describe('link walks from concurrent requests', () => {
     const stores = createStores(prisma);
     const households = await Promise.all(
       [1, 2].map(async () => {
-        const ids = await Promise.all([1, 2].map(async () => (await services.customers.create(scope(), buildCustomerInput())).value.customerId));
-        const { value: account } = await services.accounts.create(scope(), buildAccountInput(ids));
+        const ids = await Promise.all([1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId));
+        const { value: account } = await services.accounts.create(caller(), buildAccountInput(ids));
         return { customerIds: ids, accountId: account.accountId };
       }),
     );
@@ -220,10 +220,10 @@ describe('link walks from concurrent requests', () => {
 
 describe('statement names', () => {
   it('names exactly the declared raw statements: the typed API and ad-hoc raw SQL stay unnamed, so names are bounded', async () => {
-    await services.customers.create(scope(), buildCustomerInput());
+    await services.customers.create(caller(), buildCustomerInput());
     const names = await statementsOf(async () => {
-      await services.customers.list(scope(), { first: 5 });
-      await services.audit.list(scope(), { first: 5, resourceId: randomUUID() });
+      await services.customers.list(caller(), { first: 5 });
+      await services.audit.list(caller(), { first: 5, resourceId: randomUUID() });
       await prisma.$queryRawUnsafe(`SELECT ${Math.random()}::text AS varying`);
     });
     expect(names.length).toBeGreaterThanOrEqual(4);
@@ -240,7 +240,7 @@ describe('statement names', () => {
   it('sends no name at all when named statements are switched off (poolers in transaction mode)', async () => {
     const unnamed = createPrismaClient(pool, { namedStatements: false });
     try {
-      const { value } = await createDomainServices({ stores: createStores(unnamed), protector: new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) }) }).customers.create(scope(), buildCustomerInput());
+      const { value } = await createDomainServices({ stores: createStores(unnamed), protector: new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) }) }).customers.create(caller(), buildCustomerInput());
       const names = await statementsOf(() => createStores(unnamed).customers.findById('sandbox', value.customerId));
       expect(names).toEqual([undefined]);
     } finally {
@@ -258,12 +258,12 @@ describe('types across Prisma', () => {
   });
 
   it('keeps dates as calendar dates and amounts as exact decimals on every read path', async () => {
-    const { value } = await services.customers.create(scope(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
-    expect((await services.customers.get(scope(), value.customerId)).dateOfBirth).toBe('1969-12-31');
-    expect((await services.customers.list(scope(), { first: 100 })).find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
-    const { value: account } = await services.accounts.create(scope(), buildAccountInput([value.customerId]));
+    const { value } = await services.customers.create(caller(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
+    expect((await services.customers.get(caller(), value.customerId)).dateOfBirth).toBe('1969-12-31');
+    expect((await services.customers.list(caller(), { first: 100 })).find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
+    const { value: account } = await services.accounts.create(caller(), buildAccountInput([value.customerId]));
     await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [account.accountId]);
-    expect((await services.accounts.get(scope(), account.accountId)).amount).toBe('123456789012345678.000001');
-    expect((await services.accounts.list(scope(), { first: 100 })).find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
+    expect((await services.accounts.get(caller(), account.accountId)).amount).toBe('123456789012345678.000001');
+    expect((await services.accounts.list(caller(), { first: 100 })).find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
   });
 });

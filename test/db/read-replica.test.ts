@@ -4,6 +4,7 @@ import { lsnToText, parseConsistencyToken } from '../../src/db/replica/consisten
 import { CUSTOMER_FIELDS, graphql } from '../graphql/helpers.js';
 import { createCustomer } from '../rest/helpers.js';
 import { buildCustomerInput } from '../support/factories.js';
+import { metricSample } from '../support/metrics.js';
 import { type CallResult, startTestService, type TestService } from '../support/service.js';
 import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/streaming-replica.js';
 
@@ -14,15 +15,8 @@ import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/str
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The value of one sample line (`name{labels} value`); 0 when absent (a counter not incremented yet). */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0]!;
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
-  }
-  return 0;
-}
+/** The value of one sample line; 0 when absent (a counter not incremented yet). */
+const sample = (exposition: string, name: string, labels: Record<string, string> = {}): number => metricSample(exposition, name, labels) ?? 0;
 
 /** Where the service routed lag-tolerant reads so far, as `target/reason` → requests. */
 async function routing(service: TestService): Promise<(target: string, reason: string) => number> {

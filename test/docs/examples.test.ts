@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,20 +5,11 @@ import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedReport } from '../../src/cli/demo-data.js';
 import { freePort } from '../../src/db/embedded-postgres.js';
+import { runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 
-/** Runs a command to its end; resolves with its exit code and output. */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs a command to its end with this process's environment and `env`. */
+const run = (command: string, args: string[], env: Record<string, string>) => runProcess(command, args, { ...process.env, ...env });
 
 const DEMO_SSN = /123-?45-?\d{4}/;
 

@@ -13,7 +13,7 @@ afterAll(async () => h.close());
 const accounts = () => h.services.accounts;
 
 async function newCustomerId(environment = 'sandbox'): Promise<string> {
-  return (await h.services.customers.create(h.scope(environment), buildCustomerInput())).value.customerId;
+  return (await h.services.customers.create(h.caller(environment), buildCustomerInput())).value.customerId;
 }
 
 /** A well-formed id that no customer has (UUIDv4 while the service hands out v7). */
@@ -22,7 +22,7 @@ const unknownId = () => randomUUID();
 describe('creating an account', () => {
   it('links the customers in the order given, with amount 0, no transactions and no flags', async () => {
     const [first, second] = [await newCustomerId(), await newCustomerId()];
-    const { value: account } = await accounts().create(h.scope(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
+    const { value: account } = await accounts().create(h.caller(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
     expect(account).toEqual({
       accountId: expect.any(String),
       type: 'MONEY_MARKET',
@@ -36,9 +36,9 @@ describe('creating an account', () => {
       balance: { posted: '0', pending: '0', available: '0' },
       overdraftLimit: '0',
     });
-    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+    expect(await accounts().get(h.caller(), account.accountId)).toEqual(account);
     for (const customerId of [first, second]) {
-      expect((await h.services.customers.get(h.scope(), customerId)).accountIds).toEqual([account.accountId]);
+      expect((await h.services.customers.get(h.caller(), customerId)).accountIds).toEqual([account.accountId]);
     }
     const { rows } = await h.pool.query<{ amount: string }>('SELECT amount::text FROM accounts WHERE id = $1', [account.accountId]);
     expect(rows[0]?.amount).toBe('0.000000');
@@ -51,7 +51,7 @@ describe('creating an account', () => {
   ])('rejects associatedCustomerIds that is %s', async (_case, associatedCustomerIds) => {
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => accounts().create(h.scope(), { ...buildAccountInput([]), associatedCustomerIds }),
+      () => accounts().create(h.caller(), { ...buildAccountInput([]), associatedCustomerIds }),
       { code: 'VALIDATION_FAILED' },
     );
     expect(detailFields(error).some((field) => field?.startsWith('associatedCustomerIds'))).toBe(true);
@@ -62,7 +62,7 @@ describe('creating an account', () => {
     const unknown = unknownId();
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => accounts().create(h.scope(), buildAccountInput([existing, 'not-a-uuid-123-45-6789', unknown])),
+      () => accounts().create(h.caller(), buildAccountInput([existing, 'not-a-uuid-123-45-6789', unknown])),
       { code: 'CUSTOMER_NOT_FOUND', kind: 'unprocessable_reference' },
     );
     expect(error.details?.map((detail) => detail.message)).toEqual([
@@ -78,7 +78,7 @@ describe('creating an account', () => {
       [customerId, customerId],
       [customerId, customerId.toUpperCase()],
     ]) {
-      const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput(ids)), { code: 'VALIDATION_FAILED' });
+      const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput(ids)), { code: 'VALIDATION_FAILED' });
       expect(detailFields(error)).toContain('associatedCustomerIds');
     }
   });
@@ -88,19 +88,19 @@ describe('creating an account', () => {
     const missing = [unknownId(), unknownId()];
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => accounts().create(h.scope(), buildAccountInput([missing[0]!, existing, missing[1]!])),
+      () => accounts().create(h.caller(), buildAccountInput([missing[0]!, existing, missing[1]!])),
       { code: 'CUSTOMER_NOT_FOUND', kind: 'unprocessable_reference' },
     );
     const listed = (error.details ?? []).map((detail) => /[0-9a-f-]{36}/.exec(detail.message)?.[0]);
     expect(listed).toEqual(missing);
     expect(JSON.stringify(error)).not.toContain(existing);
-    expect((await h.services.customers.get(h.scope(), existing)).accountIds).toEqual([]);
+    expect((await h.services.customers.get(h.caller(), existing)).accountIds).toEqual([]);
   });
 
   it('treats a customer of another environment as missing', async () => {
     const local = await newCustomerId('sandbox');
     const foreign = await newCustomerId('production-like');
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope('sandbox'), buildAccountInput([local, foreign])), {
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller('sandbox'), buildAccountInput([local, foreign])), {
       code: 'CUSTOMER_NOT_FOUND',
     });
     expect(error.details).toHaveLength(1);
@@ -108,7 +108,7 @@ describe('creating an account', () => {
   });
 
   it.each(['USD', 'EUR', 'JPY', 'CHF', 'BHD'])('accepts the active currency %s', async (currency) => {
-    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { currency }));
+    const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()], { currency }));
     expect(account.currency).toBe(currency);
   });
 
@@ -127,14 +127,14 @@ describe('creating an account', () => {
     ['an empty string', ''],
   ])('rejects a currency that is %s', async (_case, currency) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), { ...buildAccountInput([customerId]), currency }), {
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), { ...buildAccountInput([customerId]), currency }), {
       code: 'VALIDATION_FAILED',
     });
     expect(detailFields(error)).toEqual(['currency']);
   });
 
   it.each(['CHECKING', 'MONEY_MARKET', 'CD_12_MONTHS', 'IRA2'])('accepts the type %s', async (type) => {
-    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()], { type }));
+    const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()], { type }));
     expect(account.type).toBe(type);
   });
 
@@ -151,7 +151,7 @@ describe('creating an account', () => {
     ['an empty string', ''],
   ])('rejects a type with %s', async (_case, type) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput([customerId], { type })), {
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput([customerId], { type })), {
       code: 'VALIDATION_FAILED',
     });
     expect(detailFields(error)).toEqual(['type']);
@@ -163,7 +163,7 @@ describe('creating an account', () => {
     ['over 100 characters', 'x'.repeat(101)],
   ])('rejects a name that is %s', async (_case, name) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), buildAccountInput([customerId], { name })), {
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput([customerId], { name })), {
       code: 'VALIDATION_FAILED',
     });
     expect(detailFields(error)).toEqual(['name']);
@@ -171,7 +171,7 @@ describe('creating an account', () => {
 
   it.each(['associatedCustomerIds', 'name', 'currency', 'type'])('requires %s', async (field) => {
     const { [field as 'name']: _omitted, ...input } = buildAccountInput([await newCustomerId()]);
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), input), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), { code: 'VALIDATION_FAILED' });
     expect(detailFields(error)).toEqual([field]);
   });
 
@@ -185,7 +185,7 @@ describe('creating an account', () => {
     // Built through JSON.parse, as a request body is: that is how "__proto__" becomes an own key.
     const json = JSON.stringify(buildAccountInput([customerId]));
     const input: unknown = JSON.parse(`${json.slice(0, -1)},${JSON.stringify(field)}:${JSON.stringify(value)}}`);
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.scope(), input), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), { code: 'VALIDATION_FAILED' });
     expect(detailFields(error)).toEqual([field]);
   });
 });
@@ -193,14 +193,14 @@ describe('creating an account', () => {
 describe('updating an account', () => {
   async function newAccount() {
     const customerId = await newCustomerId();
-    return (await accounts().create(h.scope(), buildAccountInput([customerId]))).value;
+    return (await accounts().create(h.caller(), buildAccountInput([customerId]))).value;
   }
 
   it('changes name and currency and nothing else', async () => {
     const account = await newAccount();
-    const updated = await accounts().update(h.scope(), account.accountId, { name: 'Travel', currency: 'GBP' });
+    const updated = await accounts().update(h.caller(), account.accountId, { name: 'Travel', currency: 'GBP' });
     expect(updated).toEqual({ ...account, name: 'Travel', currency: 'GBP' });
-    expect(await accounts().get(h.scope(), account.accountId)).toEqual(updated);
+    expect(await accounts().get(h.caller(), account.accountId)).toEqual(updated);
   });
 
   it.each([
@@ -213,9 +213,9 @@ describe('updating an account', () => {
     ['an unknown field', { name: 'Travel', currency: 'GBP', nickname: 'x' }, 'nickname'],
   ])('rejects %s with VALIDATION_FAILED and changes nothing', async (_case, changes, field) => {
     const account = await newAccount();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().update(h.scope(), account.accountId, changes), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().update(h.caller(), account.accountId, changes), { code: 'VALIDATION_FAILED' });
     expect(detailFields(error)).toContain(field);
-    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+    expect(await accounts().get(h.caller(), account.accountId)).toEqual(account);
   });
 
   it.each([
@@ -229,11 +229,11 @@ describe('updating an account', () => {
     const account = await newAccount();
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => accounts().update(h.scope(), account.accountId, { name: 'Travel', currency: 'GBP', [field]: value }),
+      () => accounts().update(h.caller(), account.accountId, { name: 'Travel', currency: 'GBP', [field]: value }),
       { code: 'FIELD_NOT_UPDATABLE', kind: 'invalid_input' },
     );
     expect(detailFields(error)).toEqual([field]);
-    expect(await accounts().get(h.scope(), account.accountId)).toEqual(account);
+    expect(await accounts().get(h.caller(), account.accountId)).toEqual(account);
   });
 
   it('answers ACCOUNT_NOT_FOUND for an unknown, malformed or other-environment id', async () => {
@@ -243,7 +243,7 @@ describe('updating an account', () => {
       ['sandbox', 'nope'],
       ['production-like', account.accountId],
     ] as const) {
-      await expectRejectedWithoutChange(h.pool, () => accounts().update(h.scope(environment), id, { name: 'X', currency: 'USD' }), {
+      await expectRejectedWithoutChange(h.pool, () => accounts().update(h.caller(environment), id, { name: 'X', currency: 'USD' }), {
         code: 'ACCOUNT_NOT_FOUND',
         kind: 'not_found',
       });
@@ -254,28 +254,28 @@ describe('updating an account', () => {
 describe('deleting an account', () => {
   it('removes the account and its links; its customers no longer list it, other accounts stay', async () => {
     const [a, b] = [await newCustomerId(), await newCustomerId()];
-    const { value: joint } = await accounts().create(h.scope(), buildAccountInput([a, b]));
-    const { value: own } = await accounts().create(h.scope(), buildAccountInput([a]));
+    const { value: joint } = await accounts().create(h.caller(), buildAccountInput([a, b]));
+    const { value: own } = await accounts().create(h.caller(), buildAccountInput([a]));
     const before = await databaseState(h.pool);
 
-    await accounts().delete(h.scope(), joint.accountId);
+    await accounts().delete(h.caller(), joint.accountId);
 
     const after = await databaseState(h.pool);
     expect(after.counts).toEqual({ ...before.counts, accounts: before.counts.accounts! - 1, links: before.counts.links! - 2 });
     expect((await h.pool.query('SELECT 1 FROM account_customers WHERE account_id = $1', [joint.accountId])).rows).toEqual([]);
-    expect((await h.services.customers.get(h.scope(), a)).accountIds).toEqual([own.accountId]);
-    expect((await h.services.customers.get(h.scope(), b)).accountIds).toEqual([]);
-    await expect(accounts().get(h.scope(), joint.accountId)).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
+    expect((await h.services.customers.get(h.caller(), a)).accountIds).toEqual([own.accountId]);
+    expect((await h.services.customers.get(h.caller(), b)).accountIds).toEqual([]);
+    await expect(accounts().get(h.caller(), joint.accountId)).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
     // b has no account left, so it can now be deleted; a still cannot.
-    await h.services.customers.delete(h.scope(), b);
-    await expect(h.services.customers.delete(h.scope(), a)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+    await h.services.customers.delete(h.caller(), b);
+    await expect(h.services.customers.delete(h.caller(), a)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
   });
 
   it('answers ACCOUNT_NOT_FOUND the second time, for another environment and for a malformed id', async () => {
-    const { value: account } = await accounts().create(h.scope(), buildAccountInput([await newCustomerId()]));
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope('production-like'), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
-    await accounts().delete(h.scope(), account.accountId);
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope(), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.scope(), 'nope'), { code: 'ACCOUNT_NOT_FOUND' });
+    const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()]));
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller('production-like'), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
+    await accounts().delete(h.caller(), account.accountId);
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), 'nope'), { code: 'ACCOUNT_NOT_FOUND' });
   });
 });

@@ -25,7 +25,7 @@ describe('concurrent requests', () => {
     const ssn = uniqueSsn();
     const outcomes = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        settle(h.services.customers.create(h.scope(), buildCustomerInput({ socialSecurityNumber: i % 2 ? ssn : ssn.replaceAll('-', '') })).then((c) => c.value)),
+        settle(h.services.customers.create(h.caller(), buildCustomerInput({ socialSecurityNumber: i % 2 ? ssn : ssn.replaceAll('-', '') })).then((c) => c.value)),
       ),
     );
     const created = outcomes.filter((o) => o.ok);
@@ -48,11 +48,11 @@ describe('concurrent requests', () => {
     // with a small random head start, until both outcomes have happened: each is a race the
     // invariants below must survive, and a run that saw only one outcome did not test the other.
     for (let round = 0; round < 60 && (round < 10 || seen.deleted === 0 || seen.kept === 0); round++) {
-      const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
-      const deleteCustomer = () => settle(h.services.customers.delete(h.scope(), customerId));
+      const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
+      const deleteCustomer = () => settle(h.services.customers.delete(h.caller(), customerId));
       const createAccounts = () =>
         Array.from({ length: CREATES }, (_, i) =>
-          settle(h.services.accounts.create(h.scope(), buildAccountInput([customerId], { name: `Round ${round} #${i}` })).then((c) => c.value)),
+          settle(h.services.accounts.create(h.caller(), buildAccountInput([customerId], { name: `Round ${round} #${i}` })).then((c) => c.value)),
         );
       const headStart = Math.floor(Math.random() * 6);
       let deletion: Promise<Outcome<void>>;
@@ -106,12 +106,12 @@ describe('concurrent requests', () => {
   it('keeps a joint account creation atomic when one of its customers is deleted meanwhile', async () => {
     for (let round = 0; round < 6; round++) {
       const [stays, goes] = [
-        (await h.services.customers.create(h.scope(), buildCustomerInput())).value.customerId,
-        (await h.services.customers.create(h.scope(), buildCustomerInput())).value.customerId,
+        (await h.services.customers.create(h.caller(), buildCustomerInput())).value.customerId,
+        (await h.services.customers.create(h.caller(), buildCustomerInput())).value.customerId,
       ];
       const [created, deleted] = await Promise.all([
-        settle(h.services.accounts.create(h.scope(), buildAccountInput([stays, goes])).then((c) => c.value)),
-        settle(h.services.customers.delete(h.scope(), goes)),
+        settle(h.services.accounts.create(h.caller(), buildAccountInput([stays, goes])).then((c) => c.value)),
+        settle(h.services.customers.delete(h.caller(), goes)),
       ]);
       const links = (await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = ANY($1::uuid[])', [[stays, goes]])).rows;
       if (created.ok) {

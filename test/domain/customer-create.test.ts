@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const create = async (input: unknown, environment = 'sandbox') => (await h.services.customers.create(h.scope(environment), input)).value;
+const create = async (input: unknown, environment = 'sandbox') => (await h.services.customers.create(h.caller(environment), input)).value;
 
 /** Creating `input` must fail with VALIDATION_FAILED pointing at `field`, leaving the database untouched. */
 async function expectInvalid(input: unknown, field: string) {
@@ -45,7 +45,7 @@ describe('creating a customer', () => {
   it('stores a valid customer with no accounts and returns exactly the contract fields', async () => {
     const input = buildCustomerInput({ emails: ['a@example.com', 'b@example.org'] });
     const { customerId } = await create(input);
-    const customer = await h.services.customers.get(h.scope(), customerId);
+    const customer = await h.services.customers.get(h.caller(), customerId);
     expect(Object.keys(customer).sort()).toEqual(
       ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName'].sort(),
     );
@@ -121,7 +121,7 @@ describe('creating a customer', () => {
     ['the earliest accepted date', '1900-01-01'],
   ])('accepts a date of birth on %s', async (_case, dateOfBirth) => {
     const { customerId } = await create(buildCustomerInput({ dateOfBirth }));
-    expect((await h.services.customers.get(h.scope(), customerId)).dateOfBirth).toBe(dateOfBirth);
+    expect((await h.services.customers.get(h.caller(), customerId)).dateOfBirth).toBe(dateOfBirth);
   });
 
   it.each([
@@ -169,7 +169,7 @@ describe('creating a customer', () => {
 
   it('accepts empty contact lists and an empty middle name', async () => {
     const { customerId } = await create(buildCustomerInput({ middleName: '', emails: [], phoneNumbers: [], addresses: [] }));
-    expect(await h.services.customers.get(h.scope(), customerId)).toMatchObject({ middleName: '', emails: [], phoneNumbers: [], addresses: [] });
+    expect(await h.services.customers.get(h.caller(), customerId)).toMatchObject({ middleName: '', emails: [], phoneNumbers: [], addresses: [] });
   });
 
   it.each([
@@ -198,7 +198,7 @@ describe('creating a customer', () => {
         addresses: [{ type: 'MAILING', street: '2 Side St', city: 'Springfield', state: 'IL', zip: '62702' }],
       }),
     );
-    const customer = await h.services.customers.get(h.scope(), customerId);
+    const customer = await h.services.customers.get(h.caller(), customerId);
     expect(customer.firstName).toBe('Alexandra');
     expect(customer.phoneNumbers).toEqual([{ type: 'WORK_MOBILE', number: '(555) 010-1234' }]);
     expect(customer.addresses[0]?.type).toBe('MAILING');
@@ -278,8 +278,8 @@ describe('creating a customer', () => {
     ['an address field', { addresses: [{ type: 'HOME', street: '1 Main St\ud83d', city: 'Springfield', state: 'IL', zip: '62701' }] }, 'addresses.0.street'],
   ])('rejects an unpaired surrogate in %s, and accepts a paired one (emoji)', async (_case, change, field) => {
     await expectInvalid({ ...buildCustomerInput(), ...change }, field);
-    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
-    expect((await h.services.customers.get(h.scope(), customerId)).lastName).toBe('Doe 😀');
+    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
+    expect((await h.services.customers.get(h.caller(), customerId)).lastName).toBe('Doe 😀');
   });
 
   it.each([
@@ -340,8 +340,8 @@ describe('SSN uniqueness', () => {
     expect(b.environment).toBe('production-like');
     expect(a.ssn_blind_index.equals(b.ssn_blind_index)).toBe(false);
     // Environments are partitions: neither customer is visible from the other environment.
-    await expect(h.services.customers.get(h.scope('production-like'), inSandbox.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-    await expect(h.services.customers.get(h.scope('sandbox'), elsewhere.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+    await expect(h.services.customers.get(h.caller('production-like'), inSandbox.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+    await expect(h.services.customers.get(h.caller('sandbox'), elsewhere.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
   });
 });
 
@@ -351,11 +351,11 @@ describe('retrieving a customer', () => {
     ['a malformed id', 'not-a-uuid'],
     ['an SQL fragment', "' OR 1=1 --"],
   ])('answers CUSTOMER_NOT_FOUND for %s', async (_case, id) => {
-    await expect(h.services.customers.get(h.scope(), id)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', kind: 'not_found' });
+    await expect(h.services.customers.get(h.caller(), id)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', kind: 'not_found' });
   });
 
   it('finds an id written in upper case', async () => {
     const { customerId } = await create(buildCustomerInput());
-    expect((await h.services.customers.get(h.scope(), customerId.toUpperCase())).customerId).toBe(customerId);
+    expect((await h.services.customers.get(h.caller(), customerId.toUpperCase())).customerId).toBe(customerId);
   });
 });

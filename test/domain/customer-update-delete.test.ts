@@ -13,8 +13,8 @@ const customers = () => h.services.customers;
 
 async function newCustomer(overrides: Partial<CustomerInput> = {}) {
   const input = buildCustomerInput(overrides);
-  const { value: { customerId } } = await customers().create(h.scope(), input);
-  return { customerId, input, customer: await customers().get(h.scope(), customerId) };
+  const { value: { customerId } } = await customers().create(h.caller(), input);
+  return { customerId, input, customer: await customers().get(h.caller(), customerId) };
 }
 
 async function encryptedColumns(customerId: string) {
@@ -29,9 +29,9 @@ describe('updating a customer', () => {
   it('changes only the fields sent and returns the full updated customer', async () => {
     const { customerId, customer } = await newCustomer();
     const before = await encryptedColumns(customerId);
-    const updated = await customers().update(h.scope(), customerId, { preferredName: 'Sasha' });
+    const updated = await customers().update(h.caller(), customerId, { preferredName: 'Sasha' });
     expect(updated).toEqual({ ...customer, preferredName: 'Sasha' });
-    expect(await customers().get(h.scope(), customerId)).toEqual(updated);
+    expect(await customers().get(h.caller(), customerId)).toEqual(updated);
     expect(await encryptedColumns(customerId)).toEqual(before);
   });
 
@@ -43,7 +43,7 @@ describe('updating a customer', () => {
         { type: 'HOME', number: '555 0102' },
       ],
     });
-    const updated = await customers().update(h.scope(), customerId, {
+    const updated = await customers().update(h.caller(), customerId, {
       emails: ['three@example.com'],
       phoneNumbers: [{ type: 'WORK', number: '555 0103' }],
       addresses: [],
@@ -54,7 +54,7 @@ describe('updating a customer', () => {
       phoneNumbers: [{ type: 'WORK', number: '555 0103' }],
       addresses: [],
     });
-    expect(await customers().get(h.scope(), customerId)).toEqual(updated);
+    expect(await customers().get(h.caller(), customerId)).toEqual(updated);
   });
 
   const identityFields = {
@@ -70,25 +70,25 @@ describe('updating a customer', () => {
     const { customerId, customer } = await newCustomer();
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => customers().update(h.scope(), customerId, { preferredName: 'Changed', [field]: value }),
+      () => customers().update(h.caller(), customerId, { preferredName: 'Changed', [field]: value }),
       { code: 'FIELD_NOT_UPDATABLE', kind: 'invalid_input' },
     );
     expect(detailFields(error)).toEqual([field]);
     expect(error.message).toContain(field);
-    expect(await customers().get(h.scope(), customerId)).toEqual(customer);
+    expect(await customers().get(h.caller(), customerId)).toEqual(customer);
   });
 
   it('names every non-updatable field sent, documentLocatorNumber included', async () => {
     const { customerId, customer } = await newCustomer();
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => customers().update(h.scope(), customerId, { ...identityFields, emails: ['new@example.com'] }),
+      () => customers().update(h.caller(), customerId, { ...identityFields, emails: ['new@example.com'] }),
       { code: 'FIELD_NOT_UPDATABLE' },
     );
     expect(detailFields(error).sort()).toEqual(Object.keys(identityFields).sort());
     for (const field of Object.keys(identityFields)) expect(error.message).toContain(field);
     expect(error.message).not.toContain('123-45-6789');
-    expect(await customers().get(h.scope(), customerId)).toEqual(customer);
+    expect(await customers().get(h.caller(), customerId)).toEqual(customer);
   });
 
   it.each([
@@ -96,7 +96,7 @@ describe('updating a customer', () => {
     ['accountIds', []],
   ])('refuses the read-only field %s', async (field, value) => {
     const { customerId } = await newCustomer();
-    const error = await expectRejectedWithoutChange(h.pool, () => customers().update(h.scope(), customerId, { [field]: value }), {
+    const error = await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, { [field]: value }), {
       code: 'FIELD_NOT_UPDATABLE',
     });
     expect(detailFields(error)).toEqual([field]);
@@ -111,16 +111,16 @@ describe('updating a customer', () => {
     ['an unknown field', { preferredName: 'Ok', nickname: 'Al' }, 'nickname'],
   ])('rejects %s with VALIDATION_FAILED and changes nothing', async (_case, changes, field) => {
     const { customerId, customer } = await newCustomer();
-    const error = await expectRejectedWithoutChange(h.pool, () => customers().update(h.scope(), customerId, changes), {
+    const error = await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, changes), {
       code: 'VALIDATION_FAILED',
     });
     expect(detailFields(error)).toContain(field);
-    expect(await customers().get(h.scope(), customerId)).toEqual(customer);
+    expect(await customers().get(h.caller(), customerId)).toEqual(customer);
   });
 
   it('rejects an update that changes nothing', async () => {
     const { customerId } = await newCustomer();
-    await expectRejectedWithoutChange(h.pool, () => customers().update(h.scope(), customerId, {}), { code: 'VALIDATION_FAILED' });
+    await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, {}), { code: 'VALIDATION_FAILED' });
   });
 
   it('answers CUSTOMER_NOT_FOUND for an unknown, malformed or other-environment id, changing nothing', async () => {
@@ -130,7 +130,7 @@ describe('updating a customer', () => {
       ['sandbox', 'nope'],
       ['production-like', customerId],
     ] as const) {
-      await expectRejectedWithoutChange(h.pool, () => customers().update(h.scope(environment), id, { preferredName: 'X' }), {
+      await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(environment), id, { preferredName: 'X' }), {
         code: 'CUSTOMER_NOT_FOUND',
         kind: 'not_found',
       });
@@ -141,19 +141,19 @@ describe('updating a customer', () => {
 describe('deleting a customer', () => {
   it('is refused with CUSTOMER_HAS_ACCOUNTS while an account is linked, and changes nothing', async () => {
     const { customerId, customer } = await newCustomer();
-    const { value: account } = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.scope(), customerId), { code: 'CUSTOMER_HAS_ACCOUNTS', kind: 'conflict' });
-    expect(await customers().get(h.scope(), customerId)).toEqual({ ...customer, accountIds: [account.accountId] });
+    const { value: account } = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]));
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), { code: 'CUSTOMER_HAS_ACCOUNTS', kind: 'conflict' });
+    expect(await customers().get(h.caller(), customerId)).toEqual({ ...customer, accountIds: [account.accountId] });
   });
 
   it('removes the row with its ciphertexts and blind index, so the same SSN can be enrolled again', async () => {
     const ssn = uniqueSsn();
     const { customerId } = await newCustomer({ socialSecurityNumber: ssn });
-    const { value: account } = await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
-    await h.services.accounts.delete(h.scope(), account.accountId);
+    const { value: account } = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]));
+    await h.services.accounts.delete(h.caller(), account.accountId);
     const sealed = (await encryptedColumns(customerId))!;
 
-    await customers().delete(h.scope(), customerId);
+    await customers().delete(h.caller(), customerId);
 
     const { rows } = await h.pool.query(
       `SELECT id FROM customers
@@ -162,33 +162,33 @@ describe('deleting a customer', () => {
     );
     expect(rows).toEqual([]);
     expect((await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = $1', [customerId])).rows).toEqual([]);
-    await expect(customers().get(h.scope(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+    await expect(customers().get(h.caller(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
 
-    const again = await customers().create(h.scope(), buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }));
+    const again = await customers().create(h.caller(), buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }));
     expect(again.value.customerId).not.toBe(customerId);
   });
 
   it('is irreversible: deleting twice answers CUSTOMER_NOT_FOUND the second time', async () => {
     const { customerId } = await newCustomer();
-    await customers().delete(h.scope(), customerId);
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.scope(), customerId), { code: 'CUSTOMER_NOT_FOUND' });
+    await customers().delete(h.caller(), customerId);
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), { code: 'CUSTOMER_NOT_FOUND' });
   });
 
   it('cannot delete a customer of another environment, nor a malformed id', async () => {
     const { customerId } = await newCustomer();
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.scope('production-like'), customerId), { code: 'CUSTOMER_NOT_FOUND' });
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.scope(), 'not-an-id'), { code: 'CUSTOMER_NOT_FOUND' });
-    expect((await customers().get(h.scope(), customerId)).customerId).toBe(customerId);
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller('production-like'), customerId), { code: 'CUSTOMER_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), 'not-an-id'), { code: 'CUSTOMER_NOT_FOUND' });
+    expect((await customers().get(h.caller(), customerId)).customerId).toBe(customerId);
   });
 
   it('leaves every other customer untouched', async () => {
     const keep = await newCustomer();
     const remove = await newCustomer();
     const before = await databaseState(h.pool);
-    await customers().delete(h.scope(), remove.customerId);
+    await customers().delete(h.caller(), remove.customerId);
     const after = await databaseState(h.pool);
     expect(after.counts.customers).toBe(before.counts.customers! - 1);
     expect(after.customers).toEqual((before.customers as { id: string }[]).filter((row) => row.id !== remove.customerId));
-    expect(await customers().get(h.scope(), keep.customerId)).toEqual(keep.customer);
+    expect(await customers().get(h.caller(), keep.customerId)).toEqual(keep.customer);
   });
 });

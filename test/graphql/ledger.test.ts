@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insufficientFunds } from '../../src/domain/errors.js';
 import { encodeCursor } from '../../src/graphql/pagination.js';
-import { expectNoChange as expectNoChangeIn, ledgerViolations } from '../support/database.js';
+import { expectNoChange as expectNoChangeIn } from '../support/database.js';
+import { ledgerViolations } from '../support/ledger-invariants.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js';

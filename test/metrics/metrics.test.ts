@@ -3,19 +3,10 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { MAX_GRAPHQL_OPERATION_NAMES, ServiceMetrics } from '../../src/http/metrics.js';
 import { createCustomer } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
+import { metricSample as sample } from '../support/metrics.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0]!;
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
-  }
-  return undefined;
-}
 
 describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
   let service: TestService;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoChange as expectNoChangeIn, ledgerViolations } from '../support/database.js';
+import { expectNoChange as expectNoChangeIn } from '../support/database.js';
+import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from './helpers.js';
 

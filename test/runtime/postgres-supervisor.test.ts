@@ -1,46 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { describe, expect, it } from 'vitest';
 import { freePort, type PostmasterExit, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { PostgresSupervisor } from '../../src/db/postgres-supervisor.js';
-import { type RunningService, startService } from '../../src/runtime.js';
+import type { RunningService } from '../../src/runtime.js';
 import { buildCustomerInput } from '../support/factories.js';
-import { TEST_PII_ENV } from '../support/service.js';
-import { clusterIsStopped, memoryLogger, postmastersFor, spawnService } from './process-helpers.js';
+import { clusterIsStopped, memoryLogger, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
 
 const TOKEN = 'supervisor-test-token-0123456789';
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDataDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-supervisor-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, 'data');
-}
-
-const baseEnv = (extra: Record<string, string>) => ({
-  NODE_ENV: 'test',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  API_TOKENS: TOKEN,
-  LOG_LEVEL: 'info',
-  LOG_PRETTY: 'false',
-  ...TEST_PII_ENV,
-  ...extra,
-});
-
-async function start(env: Record<string, string>) {
-  const { logger, lines } = memoryLogger();
-  const service = await startService(loadConfig(baseEnv(env)), logger);
-  cleanups.push(() => service.stop());
-  return { service, lines };
-}
+const { cleanups, tempDataDir, baseEnv, start } = runtimeTestKit({ token: TOKEN, tempPrefix: 'cas-supervisor-' });
 
 async function call(service: RunningService | { url: string }, method: string, pathname: string, body?: unknown) {
   const response = await fetch(`${service.url}${pathname}`, {

@@ -1,8 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { afterEach } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { createLogger, type Logger } from '../../src/logging/logger.js';
+import { startService } from '../../src/runtime.js';
+import { TEST_PII_ENV } from '../support/service.js';
 
 /** A logger that keeps its lines in memory, for asserting what the service said. */
 export function memoryLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
@@ -17,6 +22,40 @@ export function memoryLogger(): { logger: Logger; lines: () => Record<string, un
     logger: createLogger({ level: 'info', pretty: false, destination }),
     lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
   };
+}
+
+/**
+ * What a runtime test file sets up: `cleanups` run in reverse after each test; temporary DATA_DIRs; the
+ * service's environment with a static token; and `start`, the whole service in this process with its log
+ * lines kept in memory, stopped after the test.
+ */
+export function runtimeTestKit(options: { token: string; tempPrefix: string }) {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const tempDataDir = (): string => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), options.tempPrefix));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return path.join(dir, 'data');
+  };
+  const baseEnv = (extra: Record<string, string>) => ({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    API_TOKENS: options.token,
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    ...TEST_PII_ENV,
+    ...extra,
+  });
+  const start = async (env: Record<string, string>) => {
+    const { logger, lines } = memoryLogger();
+    const service = await startService(loadConfig(baseEnv(env)), logger);
+    cleanups.push(() => service.stop());
+    return { service, lines };
+  };
+  return { cleanups, tempDataDir, baseEnv, start };
 }
 
 /** Pids of PostgreSQL postmasters serving `clusterDir` (their command line carries `-D <dir>`). */

@@ -1,43 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
+import { describe, expect, it } from 'vitest';
 import { readMigrations } from '../../src/db/migrations.js';
-import { type RunningService, startService } from '../../src/runtime.js';
-import { TEST_PII_ENV } from '../support/service.js';
+import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
-import { clusterIsStopped, embeddedDatabaseUrl, memoryLogger, postmastersFor, spawnService } from './process-helpers.js';
+import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDataDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-runtime-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return path.join(dir, 'data');
-}
-
-const baseEnv = (extra: Record<string, string>) => ({
-  NODE_ENV: 'test',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  API_TOKENS: 'runtime-test-token-0123456789',
-  LOG_LEVEL: 'info',
-  LOG_PRETTY: 'false',
-  ...TEST_PII_ENV,
-  ...extra,
-});
-
-async function start(env: Record<string, string>) {
-  const { logger, lines } = memoryLogger();
-  const service = await startService(loadConfig(baseEnv(env)), logger);
-  cleanups.push(() => service.stop());
-  return { service, lines };
-}
+const { cleanups, tempDataDir, start } = runtimeTestKit({ token: 'runtime-test-token-0123456789', tempPrefix: 'cas-runtime-' });
 
 async function getJson(service: RunningService, pathname: string) {
   const response = await fetch(`${service.url}${pathname}`);

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const tokenScope = (environment = 'sandbox') => h.scope(environment, { id: 'token:0123456789abcdef', kind: 'api-token' });
+const tokenScope = (environment = 'sandbox') => h.caller(environment, { id: 'token:0123456789abcdef', kind: 'api-token' });
 
 async function auditRowsText(): Promise<string> {
   const { rows } = await h.pool.query('SELECT * FROM audit_events');
@@ -25,7 +25,7 @@ describe('audit trail', () => {
     await h.services.accounts.delete(tokenScope(), account.accountId);
     await h.services.customers.delete(tokenScope(), customerId);
 
-    const customerEvents = (await h.services.audit.list(h.scope(), { resourceId: customerId })).events;
+    const customerEvents = (await h.services.audit.list(h.caller(), { resourceId: customerId })).events;
     expect(customerEvents.map((e) => e.operation)).toEqual(['customer.create', 'customer.update', 'customer.delete']);
     const [created, updated, deleted] = customerEvents;
     expect(created).toMatchObject({
@@ -44,7 +44,7 @@ describe('audit trail', () => {
     expect(deleted!.changedFields).toEqual([]);
     expect(Date.parse(created!.occurredAt)).not.toBeNaN();
 
-    const accountEvents = (await h.services.audit.list(h.scope(), { resourceId: account.accountId })).events;
+    const accountEvents = (await h.services.audit.list(h.caller(), { resourceId: account.accountId })).events;
     expect(accountEvents.map((e) => [e.operation, e.resourceType, [...e.changedFields].sort()])).toEqual([
       ['account.create', 'account', ['associatedCustomerIds', 'currency', 'name', 'type']],
       ['account.update', 'account', ['currency', 'name']],
@@ -54,7 +54,7 @@ describe('audit trail', () => {
 
   it('is written in the same transaction: when the audit row cannot be stored, the write is undone', async () => {
     // A request id longer than the column allows makes the audit INSERT fail after the customer INSERT.
-    const scope = { ...h.scope(), requestId: 'r'.repeat(200) };
+    const scope = { ...h.caller(), requestId: 'r'.repeat(200) };
     const count = async () => (await h.pool.query('SELECT count(*)::int AS n FROM customers')).rows[0].n as number;
     const before = await count();
     await expect(h.services.customers.create(scope, buildCustomerInput())).rejects.toThrow();
@@ -62,28 +62,28 @@ describe('audit trail', () => {
   });
 
   it('keeps a deleted customer\'s events (no foreign key to the record)', async () => {
-    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
-    await h.services.customers.delete(h.scope(), customerId);
+    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
+    await h.services.customers.delete(h.caller(), customerId);
     const { rows } = await h.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [customerId]);
     expect(rows[0].n).toBe(2);
   });
 
   it('writes nothing for a failed or refused write', async () => {
     const before = (await h.pool.query('SELECT count(*)::int AS n FROM audit_events')).rows[0].n;
-    const { value: { customerId } } = await h.services.customers.create(h.scope(), buildCustomerInput());
-    await h.services.accounts.create(h.scope(), buildAccountInput([customerId]));
-    await expect(h.services.customers.delete(h.scope(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
-    await expect(h.services.customers.update(h.scope(), customerId, { dateOfBirth: '1990-01-01' })).rejects.toMatchObject({ code: 'FIELD_NOT_UPDATABLE' });
-    await expect(h.services.customers.update(h.scope(), '0190f0f0-0000-7000-8000-000000000000', { preferredName: 'X' })).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-    await expect(h.services.customers.create(h.scope('sandbox', { scopes: ['customers:read'] }), buildCustomerInput())).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
+    await h.services.accounts.create(h.caller(), buildAccountInput([customerId]));
+    await expect(h.services.customers.delete(h.caller(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+    await expect(h.services.customers.update(h.caller(), customerId, { dateOfBirth: '1990-01-01' })).rejects.toMatchObject({ code: 'FIELD_NOT_UPDATABLE' });
+    await expect(h.services.customers.update(h.caller(), '0190f0f0-0000-7000-8000-000000000000', { preferredName: 'X' })).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+    await expect(h.services.customers.create(h.caller('sandbox', { scopes: ['customers:read'] }), buildCustomerInput())).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const after = (await h.pool.query('SELECT count(*)::int AS n FROM audit_events')).rows[0].n;
     expect(after - before).toBe(2); // the customer and the account creations only
   });
 
   it('never holds an SSN or document locator number', async () => {
     const input = buildCustomerInput();
-    const { value: { customerId } } = await h.services.customers.create(h.scope(), input);
-    await h.services.customers.update(h.scope(), customerId, { preferredName: 'Kim' });
+    const { value: { customerId } } = await h.services.customers.create(h.caller(), input);
+    await h.services.customers.update(h.caller(), customerId, { preferredName: 'Kim' });
     const text = await auditRowsText();
     expect(text).toContain(customerId);
     assertNoSensitiveValues(text, 'audit_events');
@@ -91,7 +91,7 @@ describe('audit trail', () => {
   });
 
   it('is append-only in the database itself: UPDATE, DELETE and TRUNCATE are refused', async () => {
-    await h.services.customers.create(h.scope(), buildCustomerInput());
+    await h.services.customers.create(h.caller(), buildCustomerInput());
     const client = await h.pool.connect();
     try {
       await expect(client.query("UPDATE audit_events SET principal_id = 'someone-else'")).rejects.toMatchObject({ code: '42501', message: expect.stringContaining('append-only') });
@@ -109,39 +109,39 @@ describe('reading the audit trail', () => {
   it('pages with first/after in time order and filters by operation, resource and time range', async () => {
     const environment = 'production-like';
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await h.services.customers.create(h.scope(environment), buildCustomerInput())).value.customerId);
-    await h.services.customers.update(h.scope(environment), ids[0]!, { preferredName: 'Lee' });
+    for (let i = 0; i < 5; i++) ids.push((await h.services.customers.create(h.caller(environment), buildCustomerInput())).value.customerId);
+    await h.services.customers.update(h.caller(environment), ids[0]!, { preferredName: 'Lee' });
 
-    const all = await h.services.audit.list(h.scope(environment), { first: 100 });
+    const all = await h.services.audit.list(h.caller(environment), { first: 100 });
     expect(all.events).toHaveLength(6);
     expect(all.nextCursor).toBeNull();
     expect(all.events.every((e) => e.environment === environment)).toBe(true);
 
-    const firstPage = await h.services.audit.list(h.scope(environment), { first: '4' });
+    const firstPage = await h.services.audit.list(h.caller(environment), { first: '4' });
     expect(firstPage.nextCursor).toBe(firstPage.events.at(-1)!.eventId);
-    const secondPage = await h.services.audit.list(h.scope(environment), { first: 4, after: firstPage.nextCursor });
+    const secondPage = await h.services.audit.list(h.caller(environment), { first: 4, after: firstPage.nextCursor });
     expect(secondPage.nextCursor).toBeNull();
     expect([...firstPage.events, ...secondPage.events].map((e) => e.eventId)).toEqual(all.events.map((e) => e.eventId));
-    const exact = await h.services.audit.list(h.scope(environment), { first: 6 });
+    const exact = await h.services.audit.list(h.caller(environment), { first: 6 });
     expect(exact.nextCursor).toBeNull();
 
-    const updates = await h.services.audit.list(h.scope(environment), { operation: 'customer.update' });
+    const updates = await h.services.audit.list(h.caller(environment), { operation: 'customer.update' });
     expect(updates.events.map((e) => e.resourceId)).toEqual([ids[0]]);
 
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await h.services.audit.list(h.scope(environment), { from: future })).events).toEqual([]);
-    expect((await h.services.audit.list(h.scope(environment), { to: future })).events).toHaveLength(6);
+    expect((await h.services.audit.list(h.caller(environment), { from: future })).events).toEqual([]);
+    expect((await h.services.audit.list(h.caller(environment), { to: future })).events).toHaveLength(6);
     // Other environments' events are invisible.
-    expect((await h.services.audit.list(h.scope('sandbox'), { first: 100 })).events.some((e) => e.environment !== 'sandbox')).toBe(false);
+    expect((await h.services.audit.list(h.caller('sandbox'), { first: 100 })).events.some((e) => e.environment !== 'sandbox')).toBe(false);
   });
 
   it('validates its filters', async () => {
-    await expect(h.services.audit.list(h.scope(), { first: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'first' })] });
-    await expect(h.services.audit.list(h.scope(), { first: 101 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.scope(), { operation: 'customer.read' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.scope(), { from: 'yesterday' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.scope(), { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.scope(), { resourceId: 'not-an-id' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.scope(), { sort: 'desc' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ code: 'UNKNOWN_FIELD' })] });
+    await expect(h.services.audit.list(h.caller(), { first: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'first' })] });
+    await expect(h.services.audit.list(h.caller(), { first: 101 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.list(h.caller(), { operation: 'customer.read' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.list(h.caller(), { from: 'yesterday' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.list(h.caller(), { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.list(h.caller(), { resourceId: 'not-an-id' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.list(h.caller(), { sort: 'desc' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ code: 'UNKNOWN_FIELD' })] });
   });
 });

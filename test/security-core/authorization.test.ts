@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_SCOPES, type AccessScope, type RequestScope } from '../../src/domain/scope.js';
+import { ACCESS_SCOPES, type AccessScope, type Caller } from '../../src/domain/caller.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const full = () => h.scope();
+const full = () => h.caller();
 const customer = async () => (await h.services.customers.create(full(), buildCustomerInput())).value.customerId;
 const account = async () => (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).value.accountId;
 
@@ -21,7 +21,7 @@ async function writeCounts(): Promise<string> {
 }
 
 /** Every domain operation, the one scope it needs, and a call that succeeds when that scope is held. */
-const OPERATIONS: { name: string; required: AccessScope; prepare: () => Promise<(scope: RequestScope) => Promise<unknown>> }[] = [
+const OPERATIONS: { name: string; required: AccessScope; prepare: () => Promise<(caller: Caller) => Promise<unknown>> }[] = [
   { name: 'customers.create', required: 'customers:write', prepare: async () => (s) => h.services.customers.create(s, buildCustomerInput()) },
   { name: 'customers.get', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.get(s, id); } },
   { name: 'customers.find', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.find(s, id); } },
@@ -45,7 +45,7 @@ describe('scopes: each operation needs exactly its scope', () => {
       const call = await operation.prepare();
       const before = await writeCounts();
       const others = ACCESS_SCOPES.filter((scope) => scope !== operation.required);
-      await expect(call(h.scope('sandbox', { scopes: others }))).rejects.toMatchObject({
+      await expect(call(h.caller('sandbox', { scopes: others }))).rejects.toMatchObject({
         code: 'FORBIDDEN',
         kind: 'forbidden',
         requiredScope: operation.required,
@@ -56,23 +56,23 @@ describe('scopes: each operation needs exactly its scope', () => {
     it(`${operation.name} succeeds with ${operation.required} alone`, async () => {
       const call = await operation.prepare();
       // Throws (and fails the test) on any refusal.
-      await call(h.scope('sandbox', { scopes: [operation.required] }));
+      await call(h.caller('sandbox', { scopes: [operation.required] }));
     });
   }
 
   it('a principal without any scope can do nothing, not even read', async () => {
     const id = await customer();
-    await expect(h.services.customers.get(h.scope('sandbox', { scopes: [] }), id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(h.services.customers.get(h.caller('sandbox', { scopes: [] }), id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('refuses before validating: an unauthorised caller learns nothing about the input rules', async () => {
-    await expect(h.services.customers.create(h.scope('sandbox', { scopes: ['customers:read'] }), { nonsense: true })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(h.services.customers.create(h.caller('sandbox', { scopes: ['customers:read'] }), { nonsense: true })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
 describe('environment-bound principals', () => {
   it('act in their environments and are refused in any other, even with every scope', async () => {
-    const sandboxOnly = (environment: string) => h.scope(environment, { environments: ['sandbox'] });
+    const sandboxOnly = (environment: string) => h.caller(environment, { environments: ['sandbox'] });
     const { value: { customerId } } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
     expect((await h.services.customers.get(sandboxOnly('sandbox'), customerId)).customerId).toBe(customerId);
 
@@ -89,6 +89,6 @@ describe('environment-bound principals', () => {
   });
 
   it("'*' means every environment", async () => {
-    await expect(h.services.customers.create(h.scope('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('value.customerId');
+    await expect(h.services.customers.create(h.caller('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('value.customerId');
   });
 });

@@ -171,7 +171,7 @@ describe('JWT bearer tokens in the request context', () => {
 
   it('act in their environments only (FORBIDDEN insufficient_scope elsewhere)', async () => {
     const token = await sign();
-    expect((await context(token, 'sandbox')).scope.principal).toMatchObject({ id: 'jwt:user-123', kind: 'jwt' });
+    expect((await context(token, 'sandbox')).caller.principal).toMatchObject({ id: 'jwt:user-123', kind: 'jwt' });
     await expect(context(token, 'production-like')).rejects.toMatchObject({ code: 'FORBIDDEN', kind: 'forbidden', requiredScope: undefined });
   });
 
@@ -184,7 +184,7 @@ describe('JWT bearer tokens in the request context', () => {
   });
 
   it('static API_TOKENS keep working next to OIDC', async () => {
-    expect((await context('static-token-for-tests-0001', 'production-like')).scope.principal).toMatchObject({ kind: 'static-token', environments: '*' });
+    expect((await context('static-token-for-tests-0001', 'production-like')).caller.principal).toMatchObject({ kind: 'static-token', environments: '*' });
   });
 });
 

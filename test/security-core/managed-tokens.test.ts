@@ -66,14 +66,14 @@ describe('managed API tokens', () => {
     const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     const context = await contextFor(authenticator, token, 'sandbox');
-    expect(context.scope.principal.id).toBe(`token:${id}`);
+    expect(context.caller.principal.id).toBe(`token:${id}`);
     await expect(contextFor(authenticator, token, 'production-like')).rejects.toMatchObject({
       code: 'FORBIDDEN',
       kind: 'forbidden',
       requiredScope: undefined,
     });
     const everywhere = await issue(['*'], ['customers:read']);
-    expect((await contextFor(authenticator, everywhere.token, 'production-like')).scope.principal.environments).toBe('*');
+    expect((await contextFor(authenticator, everywhere.token, 'production-like')).caller.principal.environments).toBe('*');
   });
 
   it('stop working on the very next request once revoked', async () => {

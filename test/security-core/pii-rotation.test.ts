@@ -85,20 +85,20 @@ beforeAll(async () => {
   h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
   for (const environment of ['sandbox', 'sandbox', 'sandbox', 'sandbox', 'sandbox', 'production-like', 'production-like']) {
     const input = buildCustomerInput();
-    const { value: { customerId } } = await h.services.customers.create(h.scope(environment), input);
+    const { value: { customerId } } = await h.services.customers.create(h.caller(environment), input);
     created.set(customerId, { environment, input });
   }
   receiver = await startReceiver();
   webhookService = new WebhookService(createStores(h.prisma).webhooks, h.cipher, { urlGuard: createUrlGuard(true) });
   // Sealed under 'old': one plain, one rotated (its previous secret still signs), one whose previous secret
   // expired (dropped by the re-encryption, not resealed). Only the first takes the test's events.
-  const plain = await webhookService.create(h.scope(), { url: receiver.url('/plain'), eventTypes: ['customer.updated'] });
+  const plain = await webhookService.create(h.caller(), { url: receiver.url('/plain'), eventTypes: ['customer.updated'] });
   endpoints.set(plain.endpoint.endpointId, { environment: 'sandbox', secret: plain.secret });
-  const rotating = await webhookService.create(h.scope(), { url: receiver.url('/rotated'), eventTypes: ['customer.updated'] });
-  const rotated = await webhookService.rotateSecret(h.scope(), rotating.endpoint.endpointId);
+  const rotating = await webhookService.create(h.caller(), { url: receiver.url('/rotated'), eventTypes: ['customer.updated'] });
+  const rotated = await webhookService.rotateSecret(h.caller(), rotating.endpoint.endpointId);
   endpoints.set(rotating.endpoint.endpointId, { environment: 'sandbox', secret: rotated.secret, previous: rotating.secret });
-  const expiring = await webhookService.create(h.scope('production-like'), { url: 'https://hooks.example.com/expired', eventTypes: ['account.deleted'] });
-  const renewed = await webhookService.rotateSecret(h.scope('production-like'), expiring.endpoint.endpointId);
+  const expiring = await webhookService.create(h.caller('production-like'), { url: 'https://hooks.example.com/expired', eventTypes: ['account.deleted'] });
+  const renewed = await webhookService.rotateSecret(h.caller('production-like'), expiring.endpoint.endpointId);
   await h.pool.query("UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [expiring.endpoint.endpointId]);
   endpoints.set(expiring.endpoint.endpointId, { environment: 'production-like', secret: renewed.secret });
 });
@@ -142,7 +142,7 @@ describe('npm run pii:rotate', () => {
 
     // A dispatcher holding only the new key signs with the secrets the receivers were given.
     const [someone] = [...created.keys()];
-    await h.services.customers.update(h.scope(), someone!, { preferredName: 'Rotated' });
+    await h.services.customers.update(h.caller(), someone!, { preferredName: 'Rotated' });
     await sequenceAll(new PrismaEventStore(h.prisma), h.pool);
     const { logger } = memoryLogger();
     const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: 2000, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
@@ -169,7 +169,7 @@ describe('npm run pii:rotate', () => {
     const services = createDomainServices({ stores: createStores(h.prisma), protector: cipherWith('new') });
     const [id, { environment, input }] = [...created.entries()][0]!;
     expect(id).toBeTruthy();
-    await expect(services.customers.create(h.scope(environment), { ...input })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    await expect(services.customers.create(h.caller(environment), { ...input })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
   });
 
   it('skips rows a running request holds locked, and picks them up on the next run', async () => {

@@ -8,7 +8,7 @@ import { withTranslatedErrors } from '../../src/db/errors.js';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient } from '../../src/db/prisma-client.js';
 import { forbidden, insufficientScope } from '../../src/domain/errors.js';
-import { ACCESS_SCOPES } from '../../src/domain/scope.js';
+import { ACCESS_SCOPES } from '../../src/domain/caller.js';
 import { createLogger } from '../../src/logging/logger.js';
 
 const STATIC = 'static-token-for-tests-0001';
@@ -22,7 +22,7 @@ const failure = (authorization: string | undefined, environment = 'sandbox') => 
 describe('request context and RFC 6750 challenges', () => {
   it('gives static API_TOKENS every scope in every environment', async () => {
     for (const environment of environments) {
-      expect((await context(`Bearer ${STATIC}`, environment)).scope.principal).toMatchObject({ kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' });
+      expect((await context(`Bearer ${STATIC}`, environment)).caller.principal).toMatchObject({ kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' });
     }
   });
 
@@ -67,7 +67,7 @@ describe('request context and RFC 6750 challenges', () => {
       const token = `cas_0123456789abcdef_${'A'.repeat(43)}`;
       await expect(context(`Bearer ${token}`, 'sandbox', managed)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', kind: 'unavailable' });
       // Static tokens need no database.
-      expect((await context(`Bearer ${STATIC}`, 'sandbox', managed)).scope.principal.kind).toBe('static-token');
+      expect((await context(`Bearer ${STATIC}`, 'sandbox', managed)).caller.principal.kind).toBe('static-token');
     } finally {
       await prisma.$disconnect();
       await pool.end();

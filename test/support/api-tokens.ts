@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { generateApiToken } from '../../src/auth/api-tokens.js';
-import type { AccessScope } from '../../src/domain/scope.js';
+import type { AccessScope } from '../../src/domain/caller.js';
 
 /** A managed API token, as `npm run token -- create` makes it, straight into the test database. */
 export async function issueApiToken(

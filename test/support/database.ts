@@ -56,7 +56,6 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
   return { customers: Number(row.customers), accounts: Number(row.accounts), links: Number(row.links), entries: Number(row.entries) };
 }
 
-export { ledgerViolations } from './ledger-invariants.js';
 
 /** Runs a request that must be refused and asserts that no table changed; answers what the request answered. */
 export async function expectNoChange<T>(pool: pg.Pool, request: () => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { createPool } from '../../src/db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
 import { createStores } from '../../src/db/stores.js';
-import { ACCESS_SCOPES, type Principal, type RequestScope } from '../../src/domain/scope.js';
+import { ACCESS_SCOPES, type Caller, type Principal } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -14,8 +14,8 @@ export interface DomainHarness {
   database: TestDatabase;
   pool: pg.Pool;
   prisma: PrismaClient;
-  /** A request scope with full access (like a static API_TOKENS token), or with the principal's fields given. */
-  scope(environment?: string, principal?: Partial<Principal>): RequestScope;
+  /** A caller with full access (like a static API_TOKENS token), or with the principal's fields given. */
+  caller(environment?: string, principal?: Partial<Principal>): Caller;
   close(): Promise<void>;
 }
 
@@ -41,7 +41,7 @@ export async function createDomainHarness(options: DomainHarnessOptions = {}): P
     database,
     pool,
     prisma,
-    scope: (environment = 'sandbox', principal = {}) => ({
+    caller: (environment = 'sandbox', principal = {}) => ({
       environment,
       principal: { id: 'test', kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*', ...principal },
       requestId: `req-${++requests}`,

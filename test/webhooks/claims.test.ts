@@ -37,13 +37,13 @@ const success = (delivery: ClaimedDelivery, overrides: Partial<AttemptOutcome> =
 });
 
 async function newEvents(count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await h.services.customers.create(h.scope(), buildCustomerInput());
+  for (let i = 0; i < count; i++) await h.services.customers.create(h.caller(), buildCustomerInput());
   await sequenceAll(events, h.pool);
 }
 
 describe('webhook deliveries under concurrent dispatchers', () => {
   it('fan-out is idempotent; four dispatchers claim every delivery exactly once, first attempts in sequence order per endpoint', async () => {
-    const endpoints = await Promise.all(['a', 'b', 'c'].map((name) => h.services.webhooks.create(h.scope(), { url: `https://hooks.example.com/${name}` })));
+    const endpoints = await Promise.all(['a', 'b', 'c'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` })));
     await newEvents(15);
     expect((await webhooks.fanOut(500)).created).toBe(45);
     expect((await webhooks.fanOut(500)).created).toBe(0);
@@ -81,7 +81,7 @@ describe('webhook deliveries under concurrent dispatchers', () => {
 
   it("a claim looks at each endpoint's next first attempt and the due retries, not at every waiting delivery: its table scans do not grow with the backlog", async () => {
     await h.pool.query('DELETE FROM webhook_endpoints');
-    const created = await Promise.all(['x', 'y'].map((name) => h.services.webhooks.create(h.scope(), { url: `https://hooks.example.com/backlog-${name}` })));
+    const created = await Promise.all(['x', 'y'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/backlog-${name}` })));
     await newEvents(1);
     // A backlog of 300 events (copies of a real customer.created event), numbered and fanned out: 600 first attempts due.
     await h.pool.query(
@@ -117,7 +117,7 @@ describe('webhook deliveries under concurrent dispatchers', () => {
 
   it('a claim whose dispatcher died is due again when its lease ends; the stale dispatcher cannot record over the new claim', async () => {
     await h.pool.query('DELETE FROM webhook_endpoints');
-    const { endpoint } = await h.services.webhooks.create(h.scope(), { url: 'https://hooks.example.com/lease' });
+    const { endpoint } = await h.services.webhooks.create(h.caller(), { url: 'https://hooks.example.com/lease' });
     await newEvents(2);
     await webhooks.fanOut(500);
     // A lease of 1.5 s: long enough that the second claim comes before it ends, even on a loaded machine.

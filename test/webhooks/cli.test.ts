@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,8 @@ import { createDomainServices, type DomainServices } from '../../src/domain/serv
 import { webhookServiceOptions } from '../../src/jobs/webhook-http.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
 import { createCustomer, expectSuccess } from '../rest/helpers.js';
+import { eventually } from '../support/eventually.js';
+import { type ProcessResult, runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
@@ -60,16 +61,8 @@ afterAll(async () => {
 });
 
 /** The CLI as `npm run webhook` runs it (minus the build): exit code, stdout, stderr. */
-function cli(args: string[], env: Record<string, string> = cliEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/cli/webhook.ts', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string> = cliEnv): Promise<ProcessResult> {
+  return runProcess(TSX, ['src/cli/webhook.ts', ...args], { PATH: process.env.PATH ?? '', ...env });
 }
 
 /** One command through the CLI's parser and runner; a refusal comes back as its code. */
@@ -233,11 +226,3 @@ describe('npm run webhook with the embedded database a running service started',
   }, 120_000);
 });
 
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -7,20 +7,11 @@ import { createCustomer } from '../rest/helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput } from '../support/factories.js';
+import { metricSample as sample } from '../support/metrics.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-for-webhooks-0123';
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of exposition.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0]!;
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').pop());
-  }
-  return undefined;
-}
 
 describe('webhook delivery metrics in /metrics', () => {
   let service: TestService;
@@ -122,12 +113,12 @@ describe('the outbox backlog statement (read at scrape time)', () => {
       enabledEndpoints: 0,
       disabledEndpoints: 0,
     });
-    const [a, b] = await Promise.all(['a', 'b'].map((name) => h.services.webhooks.create(h.scope(), { url: `https://hooks.example.com/${name}` })));
+    const [a, b] = await Promise.all(['a', 'b'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` })));
     // An event committed 90 s ago (events never change once written, so it is written that way), then three more.
     await h.pool.query(
       "INSERT INTO events (environment, type, resource_type, resource_id, payload, occurred_at) VALUES ('sandbox', 'customer.deleted', 'customer', gen_random_uuid(), '{}', now() - interval '90 seconds')",
     );
-    for (let i = 0; i < 3; i++) await h.services.customers.create(h.scope(), buildCustomerInput());
+    for (let i = 0; i < 3; i++) await h.services.customers.create(h.caller(), buildCustomerInput());
     // Committed, not numbered yet: the sequencer has not run.
     const waiting = await readOutboxBacklog(h.prisma);
     expect(waiting).toMatchObject({ unsequencedEvents: 4, pendingFirstAttempts: 0, enabledEndpoints: 2 });
@@ -167,8 +158,8 @@ describe('the outbox backlog statement (read at scrape time)', () => {
     expect(afterAttempts.oldestPendingFirstAttemptSeconds).toBeLessThan(90);
 
     // Disabled, a's deliveries still count as unfinished, but nothing waits for them.
-    await h.services.webhooks.setEnabled(h.scope(), a!.endpoint.endpointId, false);
-    await h.services.webhooks.delete(h.scope(), b!.endpoint.endpointId);
+    await h.services.webhooks.setEnabled(h.caller(), a!.endpoint.endpointId, false);
+    await h.services.webhooks.delete(h.caller(), b!.endpoint.endpointId);
     expect(await readOutboxBacklog(h.prisma)).toEqual({
       unsequencedEvents: 0,
       oldestUnsequencedSeconds: 0,

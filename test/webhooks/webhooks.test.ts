@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWebhook } from '../../src/jobs/webhook-http.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { assertNoSensitiveValues } from '../support/factories.js';
+import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
@@ -60,15 +61,6 @@ async function endpoint(endpointId: string) {
 async function deliveries(endpointId: string): Promise<{ status: string; attempts: number; sequence: string }[]> {
   const { rows } = await service.database.pool.query('SELECT status, attempts, sequence::text FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence', [endpointId]);
   return rows;
-}
-
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('webhook delivery (Standard Webhooks)', () => {

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildCustomerInput } from '../../../test/support/factories.js';
-import { answerOf, envelopeProblems } from '../../../test/reliability/support/envelope.js';
-import { pick, seededRandom } from '../../../test/reliability/support/concurrency.js';
+import { answerOf, envelopeProblems } from './envelope.js';
+import { pick, seededRandom } from './concurrency.js';
 import type { Api, ApiAnswer } from './script.js';
 
 /**
- * A steady mixed load for the infrastructure-fault scripts (network partition, full disk, slow disk): each
+ * The fault scripts' load, written once: `startClients` runs seeded clients until stopped, `sampleAnswers`
+ * keeps every answer with the phase it left and came back in, and `startMixedLoad` is the mixed load built
+ * on them.
+ *
+ * The mixed load (network partition, full disk, slow disk, the fleet): each
  * client reads customers, creates customers with an Idempotency-Key and updates its own customers. A write
  * answered 503 (or not at all) is retried as a client following Retry-After would (shortened to
  * `retryPauseMs`): a creation with the same key, an update with the same body, until it succeeds or the
@@ -17,15 +21,67 @@ import type { Api, ApiAnswer } from './script.js';
 export type LoadKind = 'read' | 'create' | 'update';
 
 export interface LoadSample {
-  kind: LoadKind;
+  /** What the request does, in the script's words (the mixed load's: a LoadKind). */
+  kind: string;
   method: string;
   path: string;
   /** The script's phase when the request left, and when its answer came. */
   phase: string;
   endPhase: string;
-  /** performance.now() when it left. */
+  /** performance.now() when it left, and when its answer (or its failure) came. */
   startedAt: number;
+  endedAt: number;
   res: ApiAnswer;
+}
+
+export interface Clients {
+  /** Stops the clients after their current step and waits for them. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` clients, each with its own random sequence (`seedOf(index)`), each repeating the step that
+ * `client(index, random)` builds (so a client keeps its own state in it) until stop(); a step answering
+ * 'stop' ends its client.
+ */
+export function startClients(
+  count: number,
+  seedOf: (index: number) => number,
+  client: (index: number, random: () => number) => () => Promise<void | 'stop'>,
+): Clients {
+  let running = true;
+  const workers = Array.from({ length: count }, async (_, index) => {
+    const step = client(index, seededRandom(seedOf(index)));
+    while (running) if ((await step()) === 'stop') return;
+  });
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}
+
+export interface SampledApi {
+  samples: LoadSample[];
+  /** Sends through the API and keeps the answer as a sample. */
+  send(kind: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
+}
+
+/** Every answer kept with the phase (`phase()`) its request left in and came back in. */
+export function sampleAnswers(api: Api, options: { phase?: () => string; requestTimeoutMs: number }): SampledApi {
+  const phase = options.phase ?? (() => '');
+  const samples: LoadSample[] = [];
+  return {
+    samples,
+    async send(kind, method, path, body, headers = {}) {
+      const startedAt = performance.now();
+      const startPhase = phase();
+      const res = await api.send(method, path, body, headers, options.requestTimeoutMs);
+      samples.push({ kind, method, path, phase: startPhase, endPhase: phase(), startedAt, endedAt: performance.now(), res });
+      return res;
+    },
+  };
 }
 
 export interface TrackedCustomer {
@@ -69,19 +125,11 @@ export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
   const createShare = options.createShare ?? 0.25;
   const retryPauseMs = options.retryPauseMs ?? 100;
   const retryable = options.retryable ?? isRetryable;
-  const samples: LoadSample[] = [];
+  const { samples, send } = sampleAnswers(api, { phase, requestTimeoutMs });
   const customers = new Map<string, TrackedCustomer>();
   const known: TrackedCustomer[] = [];
   let acknowledged = 0;
   let running = true;
-
-  const send = async (kind: LoadKind, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
-    const startedAt = performance.now();
-    const startPhase = phase();
-    const res = await api.send(method, path, body, headers, requestTimeoutMs);
-    samples.push({ kind, method, path, phase: startPhase, endPhase: phase(), startedAt, res });
-    return res;
-  };
 
   /** Sends until a definite answer (not 503, no answer or a key still in progress) or the load stops. */
   const untilDefinite = async (kind: LoadKind, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer | undefined> => {
@@ -117,27 +165,28 @@ export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
     } else customer.unknown.push(name);
   };
 
-  const client = async (index: number) => {
-    const random = seededRandom(seed * 100 + index);
-    const mine: TrackedCustomer[] = [];
-    while (running) {
-      const roll = random();
-      if (mine.length === 0 || (roll >= readShare && roll < readShare + createShare)) await create(mine);
-      else if (roll < readShare && known.length > 0) {
-        const res = await send('read', 'GET', `/sandbox/customer/${pick(random, known).id}`);
-        if (res.status === 503 || res.status === 0) await sleep(retryPauseMs);
-      } else await update(pick(random, mine), random);
-    }
-  };
-
-  const workers = Array.from({ length: clients }, (_, index) => client(index));
+  const workers = startClients(
+    clients,
+    (index) => seed * 100 + index,
+    (_, random) => {
+      const mine: TrackedCustomer[] = [];
+      return async () => {
+        const roll = random();
+        if (mine.length === 0 || (roll >= readShare && roll < readShare + createShare)) await create(mine);
+        else if (roll < readShare && known.length > 0) {
+          const res = await send('read', 'GET', `/sandbox/customer/${pick(random, known).id}`);
+          if (res.status === 503 || res.status === 0) await sleep(retryPauseMs);
+        } else await update(pick(random, mine), random);
+      };
+    },
+  );
   return {
     samples,
     customers,
     acknowledgedWrites: () => acknowledged,
     async stop() {
       running = false;
-      await Promise.all(workers);
+      await workers.stop();
     },
   };
 }

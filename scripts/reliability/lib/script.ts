@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createRawClient, type RawClient, type RawResponse } from '../../../test/reliability/support/http-client.js';
-import type { JsonCall } from '../../../test/reliability/support/consistency.js';
+import { createRawClient, type RawClient, type RawResponse } from './http-client.js';
+import type { JsonCall } from './consistency.js';
+import { type ReliabilityResult, recordResult } from './results.js';
 
 /** Small pieces every reliability script uses: logging, options, statistics, an API client, the exit code. */
 
@@ -17,6 +18,11 @@ export function options<T extends Record<string, { default: string; help: string
   }
   return Object.fromEntries(Object.entries(spec).map(([name, o]) => [name, (values as Record<string, unknown>)[name] ?? o.default])) as { [K in keyof T]: string };
 }
+
+/** Options several scripts take, worded once; spread them into a script's `options()` spec. */
+export const RECORD_OPTION = { record: { default: 'true', help: 'write the result to docs/reliability-results.json' } };
+export const SEED_OPTION = { seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' } };
+export const CONNECT_TIMEOUT_OPTION = { 'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' } };
 
 /** "10m", "90s", "2m30s" or plain seconds → milliseconds. */
 export function duration(text: string): number {
@@ -89,6 +95,38 @@ export function createApi(baseUrl: string, token: string, maxSockets = 64): Api 
       return res;
     },
   };
+}
+
+export interface Conclusion {
+  /** Everything found wrong; repeats are counted once. */
+  problems: readonly string[];
+  /** How many problems to print (default 20). */
+  shown?: number;
+  /** What else a pass needs besides no problems (e.g. every cycle ran). */
+  complete?: boolean;
+  /** The outcome in one line when it passed; asked only then (a failed run may lack its figures). */
+  passSummary: () => string;
+  /** The script's `--record` option. */
+  record: boolean;
+  /** The table row, but for its result and verdict. */
+  row: Omit<ReliabilityResult, 'result' | 'passed'>;
+}
+
+/**
+ * How every fault script ends: prints the problems, then the outcome in one line, records it in the
+ * results table (unless `--record false`), and answers whether the run passed.
+ */
+export function conclude(conclusion: Conclusion): boolean {
+  const unique = [...new Set(conclusion.problems)];
+  for (const problem of unique.slice(0, conclusion.shown ?? 20)) log(`PROBLEM: ${problem}`);
+  const passed = unique.length === 0 && (conclusion.complete ?? true);
+  const summary = passed ? conclusion.passSummary() : `${unique.length} problems: ${unique.slice(0, 3).join('; ')}`;
+  log(summary);
+  if (conclusion.record) {
+    const { id, test, operations, faults, command, ...rest } = conclusion.row;
+    recordResult({ id, test, operations, faults, result: summary, passed, command, ...rest });
+  }
+  return passed;
 }
 
 /** Runs a script's body, prints the verdict, and exits 0 only when it passed. */

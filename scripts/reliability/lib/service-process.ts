@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../../src/db/embedded-postgres.js';
 import { ROOT } from './results.js';
 
-export { residentBytes } from '../../../bench/lib/proc.js';
 
 /**
  * The service as operators run it: `node dist/main.js` (what `npm start` executes after building), a child

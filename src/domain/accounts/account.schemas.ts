@@ -53,4 +53,3 @@ export const updateAccountSchema = z.strictObject({
   name: text(ACCOUNT_LIMITS.nameLength),
   currency: currencySchema,
 });
-export type UpdateAccountInput = z.output<typeof updateAccountSchema>;

@@ -15,8 +15,9 @@ import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } fro
 import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { AccountChange, PageRequest, Stores } from '../ports.js';
-import type { RequestScope } from '../scope.js';
+import type { AccountChange } from './ports.js';
+import type { PageRequest, Stores } from '../ports.js';
+import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
 import {
@@ -39,18 +40,18 @@ export class AccountService {
    * be deleted while the account is being created. With an idempotency key, a retry of the same request
    * returns the first result, marked as replayed.
    */
-  async create(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<Account>> {
-    authorize(scope, 'accounts:write');
+  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Account>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
-    if (!customerIds.every(isRecordId)) throw await this.missingCustomers(scope, customerIds);
+    if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
     const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
-    const audit = auditEventFor(scope, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
+    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
-    return this.creation.run(scope, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+    return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
       const creation = await this.stores.accounts.insert(
-        { id: account.accountId, environment: scope.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
+        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
         { audit, idempotency },
       );
       if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
@@ -59,109 +60,109 @@ export class AccountService {
   }
 
   /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
-  private async missingCustomers(scope: RequestScope, customerIds: readonly string[]) {
-    const found = await this.stores.customers.findByIds(scope.environment, customerIds.filter(isRecordId));
+  private async missingCustomers(caller: Caller, customerIds: readonly string[]) {
+    const found = await this.stores.customers.findByIds(caller.environment, customerIds.filter(isRecordId));
     const existing = new Set(found.map((customer) => customer.customerId));
     return referencedCustomersNotFound(customerIds.filter((id) => !existing.has(id)));
   }
 
-  async get(scope: RequestScope, accountId: string): Promise<Account> {
-    const account = await this.find(scope, accountId);
+  async get(caller: Caller, accountId: string): Promise<Account> {
+    const account = await this.find(caller, accountId);
     if (!account) throw accountNotFound();
     return account;
   }
 
-  async find(scope: RequestScope, accountId: string): Promise<Account | null> {
-    authorize(scope, 'accounts:read');
+  async find(caller: Caller, accountId: string): Promise<Account | null> {
+    authorize(caller, 'accounts:read');
     if (!isRecordId(accountId)) return null;
-    return this.stores.accounts.findById(scope.environment, accountId);
+    return this.stores.accounts.findById(caller.environment, accountId);
   }
 
   /** Batch look-up for per-request loaders: one entry per id, null where absent. */
-  async findMany(scope: RequestScope, accountIds: readonly string[]): Promise<(Account | null)[]> {
-    authorize(scope, 'accounts:read');
+  async findMany(caller: Caller, accountIds: readonly string[]): Promise<(Account | null)[]> {
+    authorize(caller, 'accounts:read');
     const valid = accountIds.filter(isRecordId);
-    const found = valid.length > 0 ? await this.stores.accounts.findByIds(scope.environment, valid) : [];
+    const found = valid.length > 0 ? await this.stores.accounts.findByIds(caller.environment, valid) : [];
     const byId = new Map(found.map((account) => [account.accountId, account]));
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(scope: RequestScope, page: PageRequest): Promise<Account[]> {
-    authorize(scope, 'accounts:read');
+  async list(caller: Caller, page: PageRequest): Promise<Account[]> {
+    authorize(caller, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.accounts.list(scope.environment, { first: page.first, after });
+    return this.stores.accounts.list(caller.environment, { first: page.first, after });
   }
 
   /** Renames or re-denominates an account; its type never changes. */
-  async update(scope: RequestScope, accountId: string, input: unknown): Promise<Account> {
-    authorize(scope, 'accounts:write');
+  async update(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+    authorize(caller, 'accounts:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_ACCOUNT_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(scope, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
-    const update = await this.stores.accounts.update(scope.environment, accountId, changes, { audit });
+    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
+    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit });
     if (update.outcome === 'not-found') throw accountNotFound();
     if (update.outcome === 'currency-locked') throw accountHasTransactions();
     return update.account;
   }
 
   /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. */
-  async delete(scope: RequestScope, accountId: string): Promise<void> {
-    authorize(scope, 'accounts:write');
+  async delete(caller: Caller, accountId: string): Promise<void> {
+    authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(scope, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
-    const deletion = await this.stores.accounts.delete(scope.environment, accountId, { audit });
+    const audit = auditEventFor(caller, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
+    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit });
     if (deletion.outcome === 'not-found') throw accountNotFound();
     if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
   }
 
   /** Links one more existing customer of the environment (a joint holder); already linked: unchanged. */
-  async addCustomer(scope: RequestScope, accountId: string, input: unknown): Promise<Account> {
-    authorize(scope, 'accounts:write');
+  async addCustomer(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+    authorize(caller, 'accounts:write');
     const { customerId } = parseInput(addAccountCustomerSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const id = customerId.toLowerCase();
     if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
-    const audit = auditEventFor(scope, { operation: 'account.customer.add', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
-    const change = await this.stores.accounts.addCustomer(scope.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
+    const audit = auditEventFor(caller, { operation: 'account.customer.add', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.addCustomer(caller.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
     if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
     if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
     return changedAccount(change);
   }
 
   /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). */
-  async removeCustomer(scope: RequestScope, accountId: string, customerId: string): Promise<Account> {
-    authorize(scope, 'accounts:write');
+  async removeCustomer(caller: Caller, accountId: string, customerId: string): Promise<Account> {
+    authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     if (!isRecordId(customerId)) throw customerNotLinked();
-    const audit = auditEventFor(scope, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
-    const change = await this.stores.accounts.removeCustomer(scope.environment, accountId, customerId.toLowerCase(), { audit });
+    const audit = auditEventFor(caller, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.removeCustomer(caller.environment, accountId, customerId.toLowerCase(), { audit });
     if (change.outcome === 'customer-not-found') throw customerNotLinked();
     if (change.outcome === 'last-customer') throw accountNeedsACustomer();
     return changedAccount(change);
   }
 
   /** Sets (on) or clears a flag the ledger enforces; setting a set flag changes nothing. */
-  async setFlag(scope: RequestScope, accountId: string, flag: unknown, on: boolean): Promise<Account> {
-    authorize(scope, 'accounts:write');
+  async setFlag(caller: Caller, accountId: string, flag: unknown, on: boolean): Promise<Account> {
+    authorize(caller, 'accounts:write');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
     const operation = on ? 'account.flag.set' : 'account.flag.clear';
-    const audit = auditEventFor(scope, { operation, resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
-    return changedAccount(await this.stores.accounts.setFlag(scope.environment, accountId, valid.flag, on, { audit }));
+    const audit = auditEventFor(caller, { operation, resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
+    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId, valid.flag, on, { audit }));
   }
 
   /** How far below zero the available balance may go (0: no overdraft). */
-  async setOverdraftLimit(scope: RequestScope, accountId: string, input: unknown): Promise<Account> {
-    authorize(scope, 'accounts:write');
+  async setOverdraftLimit(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+    authorize(caller, 'accounts:write');
     const valid = parseInput(overdraftLimitSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const account = await this.stores.accounts.findById(scope.environment, accountId.toLowerCase());
+    const account = await this.stores.accounts.findById(caller.environment, accountId.toLowerCase());
     if (!account) throw accountNotFound();
     const limit = overdraftLimitOf(valid.overdraftLimit, account.currency);
-    const audit = auditEventFor(scope, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
-    return changedAccount(await this.stores.accounts.setOverdraftLimit(scope.environment, accountId, limit, { audit }));
+    const audit = auditEventFor(caller, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
+    return changedAccount(await this.stores.accounts.setOverdraftLimit(caller.environment, accountId, limit, { audit }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 
 export const AUDIT_OPERATIONS = [
   'customer.create',
@@ -46,29 +46,9 @@ export interface AuditEvent {
 
 export type NewAuditEvent = Omit<AuditEvent, 'occurredAt'>;
 
-export interface AuditQuery {
-  first: number;
-  /** Events whose id sorts after this one (ids are time-ordered UUIDv7). */
-  after?: string | undefined;
-  resourceId?: string | undefined;
-  operation?: AuditOperation | undefined;
-  /** Inclusive lower bound of occurredAt. */
-  from?: Date | undefined;
-  /** Exclusive upper bound of occurredAt. */
-  to?: Date | undefined;
-}
-
-/**
- * The trail's reads. Events are appended by the writes themselves (WriteEffects), in the same statement
- * as their change; the database refuses UPDATE, DELETE and TRUNCATE on the table behind it.
- */
-export interface AuditStore {
-  list(environment: string, query: AuditQuery): Promise<AuditEvent[]>;
-}
-
-/** The audit event of a write performed under `scope`. */
+/** The audit event of a write made by `caller`. */
 export function auditEventFor(
-  scope: RequestScope,
+  caller: Caller,
   write: {
     operation: AuditOperation;
     resourceType: AuditResourceType;
@@ -79,12 +59,12 @@ export function auditEventFor(
 ): NewAuditEvent {
   return {
     eventId: newId(),
-    principalId: scope.principal.id,
-    environment: scope.environment,
+    principalId: caller.principal.id,
+    environment: caller.environment,
     operation: write.operation,
     resourceType: write.resourceType,
     resourceId: write.resourceId,
-    requestId: scope.requestId,
+    requestId: caller.requestId,
     idempotencyKey: write.idempotencyKey ?? null,
     changedFields: [...write.changedFields],
   };

@@ -1,6 +1,6 @@
 import { authorize } from '../authorization.js';
 import type { Stores } from '../ports.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import type { AuditEvent } from './audit-event.js';
 
@@ -11,7 +11,7 @@ export interface AuditPage {
 }
 import { auditQuerySchema } from './audit.schemas.js';
 
-/** Reads the audit trail of the scope's environment; writes happen inside each domain write's transaction. */
+/** Reads the audit trail of the caller's environment; writes happen inside each domain write's transaction. */
 export class AuditService {
   constructor(private readonly stores: Pick<Stores, 'audit'>) {}
 
@@ -19,11 +19,11 @@ export class AuditService {
    * Events oldest first, filtered by resource, operation and time range (`from` inclusive, `to` exclusive);
    * `after` continues from the last eventId of the previous page. Needs `audit:read`.
    */
-  async list(scope: RequestScope, query: unknown = {}): Promise<AuditPage> {
-    authorize(scope, 'audit:read');
+  async list(caller: Caller, query: unknown = {}): Promise<AuditPage> {
+    authorize(caller, 'audit:read');
     const valid = parseInput(auditQuerySchema, query);
     // One more than asked tells whether another page exists without a count query.
-    const found = await this.stores.audit.list(scope.environment, {
+    const found = await this.stores.audit.list(caller.environment, {
       ...valid,
       first: valid.first + 1,
       resourceId: valid.resourceId?.toLowerCase(),

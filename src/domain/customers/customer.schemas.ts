@@ -103,7 +103,6 @@ export const createCustomerSchema = z.strictObject({
   lastName: text(CUSTOMER_LIMITS.nameLength),
   ...contactFields,
 });
-export type CreateCustomerInput = z.output<typeof createCustomerSchema>;
 
 /** The fields an update may change; arrays are replaced whole. */
 export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbers', 'addresses'] as const;
@@ -135,4 +134,3 @@ export const updateCustomerSchema = z
   .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
     message: `Send at least one field to change: ${UPDATABLE_CUSTOMER_FIELDS.join(', ')}.`,
   });
-export type UpdateCustomerInput = z.output<typeof updateCustomerSchema>;

@@ -8,7 +8,7 @@ import {
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { PageRequest, PersonalDataProtector, Stores } from '../ports.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import type { Customer } from './customer.js';
 import {
@@ -30,16 +30,16 @@ export class CustomerService {
    * Validates and stores a new customer (no accounts, no restrictions); returns its new id. With an
    * idempotency key, a retry of the same request returns the first result, marked as replayed.
    */
-  async create(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<{ customerId: string }>> {
-    authorize(scope, 'customers:write');
+  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<{ customerId: string }>> {
+    authorize(caller, 'customers:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createCustomerSchema, input);
     const customerId = newId();
     const record = {
       id: customerId,
-      environment: scope.environment,
+      environment: caller.environment,
       sealed: this.protector.seal(
-        { environment: scope.environment, customerId },
+        { environment: caller.environment, customerId },
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
       dateOfBirth: valid.dateOfBirth,
@@ -51,50 +51,50 @@ export class CustomerService {
       phoneNumbers: valid.phoneNumbers,
       addresses: valid.addresses,
     };
-    const audit = auditEventFor(scope, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey });
-    return this.creation.run(scope, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey });
+    return this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
       this.stores.customers.insert(record, { audit, idempotency }),
     );
   }
 
-  async get(scope: RequestScope, customerId: string): Promise<Customer> {
-    const customer = await this.find(scope, customerId);
+  async get(caller: Caller, customerId: string): Promise<Customer> {
+    const customer = await this.find(caller, customerId);
     if (!customer) throw customerNotFound();
     return customer;
   }
 
-  /** The customer, or null when it does not exist in the scope's environment. */
-  async find(scope: RequestScope, customerId: string): Promise<Customer | null> {
-    authorize(scope, 'customers:read');
+  /** The customer, or null when it does not exist in the caller's environment. */
+  async find(caller: Caller, customerId: string): Promise<Customer | null> {
+    authorize(caller, 'customers:read');
     if (!isRecordId(customerId)) return null;
-    return this.stores.customers.findById(scope.environment, customerId);
+    return this.stores.customers.findById(caller.environment, customerId);
   }
 
   /** Batch look-up for per-request loaders: one entry per id, null where absent. */
-  async findMany(scope: RequestScope, customerIds: readonly string[]): Promise<(Customer | null)[]> {
-    authorize(scope, 'customers:read');
+  async findMany(caller: Caller, customerIds: readonly string[]): Promise<(Customer | null)[]> {
+    authorize(caller, 'customers:read');
     const valid = customerIds.filter(isRecordId);
-    const found = valid.length > 0 ? await this.stores.customers.findByIds(scope.environment, valid) : [];
+    const found = valid.length > 0 ? await this.stores.customers.findByIds(caller.environment, valid) : [];
     const byId = new Map(found.map((customer) => [customer.customerId, customer]));
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(scope: RequestScope, page: PageRequest): Promise<Customer[]> {
-    authorize(scope, 'customers:read');
+  async list(caller: Caller, page: PageRequest): Promise<Customer[]> {
+    authorize(caller, 'customers:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.customers.list(scope.environment, { first: page.first, after });
+    return this.stores.customers.list(caller.environment, { first: page.first, after });
   }
 
   /** Partial update of the contact fields; identity fields can never change. */
-  async update(scope: RequestScope, customerId: string, input: unknown): Promise<Customer> {
-    authorize(scope, 'customers:write');
+  async update(caller: Caller, customerId: string, input: unknown): Promise<Customer> {
+    authorize(caller, 'customers:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
     const changes = parseInput(updateCustomerSchema, input);
     if (!isRecordId(customerId)) throw customerNotFound();
     const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
-    const audit = auditEventFor(scope, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
-    const updated = await this.stores.customers.update(scope.environment, customerId, changes, { audit });
+    const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
+    const updated = await this.stores.customers.update(caller.environment, customerId, changes, { audit });
     if (!updated) throw customerNotFound();
     return updated;
   }
@@ -103,11 +103,11 @@ export class CustomerService {
    * Irreversible; refused while any account is linked. The database's foreign key decides, so a customer
    * can never be deleted while an account is being linked to it.
    */
-  async delete(scope: RequestScope, customerId: string): Promise<void> {
-    authorize(scope, 'customers:write');
+  async delete(caller: Caller, customerId: string): Promise<void> {
+    authorize(caller, 'customers:write');
     if (!isRecordId(customerId)) throw customerNotFound();
-    const audit = auditEventFor(scope, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
-    const deletion = await this.stores.customers.delete(scope.environment, customerId, { audit });
+    const audit = auditEventFor(caller, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
+    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit });
     if (deletion.outcome === 'not-found') throw customerNotFound();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
   }

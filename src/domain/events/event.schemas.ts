@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_SIZE } from '../pagination.js';
+import { limitParameter } from '../pagination.js';
 import { EVENT_TYPES } from './event.js';
 
 /** Query of `GET /{environment}/event`: after (a sequence), types (comma-separated), limit. */
@@ -11,12 +11,7 @@ export const eventQuerySchema = z.strictObject({
     .transform((text) => text.split(',').map((type) => type.trim()).filter((type) => type !== ''))
     .pipe(z.array(z.enum(EVENT_TYPES, { error: `Must be a comma-separated list of ${EVENT_TYPES.join(', ')}.` })))
     .optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
-    .transform(Number)
-    .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
-    .optional(),
+  limit: limitParameter.optional(),
 });
 
 /** What a live follow of the events takes: the same `types` as `GET /{environment}/event`. */

@@ -5,7 +5,7 @@ import { isRecordId } from '../ids.js';
 import type { Transaction } from '../ledger/transaction.js';
 import { PAGE_SIZE } from '../pagination.js';
 import type { Stores } from '../ports.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import type { DomainEvent } from './event.js';
 import type { EventFeed, EventStream } from './event-feed.js';
@@ -28,27 +28,27 @@ export class EventService {
     private readonly feed?: EventFeed,
   ) {}
 
-  async list(scope: RequestScope, query: unknown): Promise<EventPage> {
-    authorize(scope, 'events:read');
+  async list(caller: Caller, query: unknown): Promise<EventPage> {
+    authorize(caller, 'events:read');
     const valid = parseInput(eventQuerySchema, query ?? {});
     const after = valid.after ?? 0;
-    const events = await this.stores.events.list(scope.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
+    const events = await this.stores.events.list(caller.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
     return { events, nextAfter: events.at(-1)?.sequence ?? after };
   }
 
-  async get(scope: RequestScope, eventId: string): Promise<DomainEvent> {
-    authorize(scope, 'events:read');
-    const event = isRecordId(eventId) ? await this.stores.events.find(scope.environment, eventId.toLowerCase()) : null;
+  async get(caller: Caller, eventId: string): Promise<DomainEvent> {
+    authorize(caller, 'events:read');
+    const event = isRecordId(eventId) ? await this.stores.events.find(caller.environment, eventId.toLowerCase()) : null;
     if (!event) throw eventNotFound();
     return event;
   }
 
   /** The environment's events from now on, of the given types (the same `types` rules as `list`); needs `events:read`. */
-  async follow(scope: RequestScope, query: unknown): Promise<EventStream<DomainEvent>> {
-    authorize(scope, 'events:read');
+  async follow(caller: Caller, query: unknown): Promise<EventStream<DomainEvent>> {
+    authorize(caller, 'events:read');
     const valid = parseInput(eventWatchSchema, query ?? {});
     const types = valid.types && valid.types.length > 0 ? new Set<string>(valid.types) : undefined;
-    return this.liveFeed().follow(scope.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: event } : 'skip'));
+    return this.liveFeed().follow(caller.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: event } : 'skip'));
   }
 
   /**
@@ -56,9 +56,9 @@ export class EventService {
    * limit); ends when the account is deleted. Needs `accounts:read`, as reading the account does;
    * ACCOUNT_NOT_FOUND when it does not exist in this environment.
    */
-  async followAccount(scope: RequestScope, accountId: string): Promise<EventStream<Account>> {
-    const id = await this.existingAccount(scope, accountId);
-    return this.liveFeed().follow(scope.environment, (event) => {
+  async followAccount(caller: Caller, accountId: string): Promise<EventStream<Account>> {
+    const id = await this.existingAccount(caller, accountId);
+    return this.liveFeed().follow(caller.environment, (event) => {
       if (event.resourceId !== id) return 'skip';
       if (event.type === 'account.deleted') return 'end';
       return event.type === 'account.updated' && event.data.kind === 'account' ? { deliver: event.data.account } : 'skip';
@@ -69,18 +69,18 @@ export class EventService {
    * The account's transactions as they post from now on (transaction.posted: a deposit, a withdrawal, a
    * transfer's side, a hold's posting, a reversal); ends when the account is deleted. As `followAccount`.
    */
-  async followPostedTransactions(scope: RequestScope, accountId: string): Promise<EventStream<Transaction>> {
-    const id = await this.existingAccount(scope, accountId);
-    return this.liveFeed().follow(scope.environment, (event) => {
+  async followPostedTransactions(caller: Caller, accountId: string): Promise<EventStream<Transaction>> {
+    const id = await this.existingAccount(caller, accountId);
+    return this.liveFeed().follow(caller.environment, (event) => {
       if (event.type === 'account.deleted' && event.resourceId === id) return 'end';
       return event.type === 'transaction.posted' && event.data.kind === 'transaction' && event.data.transaction.accountId === id ? { deliver: event.data.transaction } : 'skip';
     });
   }
 
-  private async existingAccount(scope: RequestScope, accountId: string): Promise<string> {
-    authorize(scope, 'accounts:read');
+  private async existingAccount(caller: Caller, accountId: string): Promise<string> {
+    authorize(caller, 'accounts:read');
     const id = accountId.toLowerCase();
-    if (!isRecordId(id) || !(await this.stores.accounts.findById(scope.environment, id))) throw accountNotFound();
+    if (!isRecordId(id) || !(await this.stores.accounts.findById(caller.environment, id))) throw accountNotFound();
     return id;
   }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../errors.js';
-import type { CreationOutcome, IdempotencyRecord, PersonalDataProtector } from '../ports.js';
-import type { RequestScope } from '../scope.js';
+import type { CreationOutcome, PersonalDataProtector } from '../ports.js';
+import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
-import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './ports.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
@@ -81,7 +81,7 @@ export class IdempotentCreation {
    * earlier request with this key may be what the refusal is about.
    */
   async run<T>(
-    scope: RequestScope,
+    caller: Caller,
     operation: string,
     request: unknown,
     idempotencyKey: string | undefined,
@@ -94,8 +94,8 @@ export class IdempotentCreation {
     }
     const now = this.now();
     const claim: IdempotencyClaim = {
-      principalId: scope.principal.id,
-      environment: scope.environment,
+      principalId: caller.principal.id,
+      environment: caller.environment,
       key: idempotencyKey,
       operation,
       fingerprint: this.fingerprinter.fingerprint(canonicalJson({ operation, request })),

@@ -31,7 +31,6 @@ export const postTransactionSchema = z
     expiresAt: z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T12:00:00Z.' }).optional(),
   })
   .refine((input) => input.expiresAt === undefined || input.hold === true, { message: 'Only a hold (hold: true) can expire.', path: ['expiresAt'] });
-export type PostTransactionInput = z.output<typeof postTransactionSchema>;
 
 export const postHoldSchema = z.strictObject({
   /** Less than the hold to post part of it (the rest is released); absent: the whole hold. */
@@ -51,7 +50,6 @@ export const transferSchema = z
     message: 'Must be another account than fromAccountId.',
     path: ['toAccountId'],
   });
-export type TransferInput = z.output<typeof transferSchema>;
 
 export const addAccountCustomerSchema = z.strictObject({ customerId: idSchema });
 

@@ -22,8 +22,10 @@ import {
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import { PAGE_SIZE } from '../pagination.js';
-import type { IdempotencyRecord, LedgerRefusal, LedgerWrite, NewPosting, Stores } from '../ports.js';
-import type { Principal, RequestScope } from '../scope.js';
+import type { IdempotencyRecord } from '../idempotency/ports.js';
+import type { LedgerRefusal, LedgerWrite, NewPosting } from './ports.js';
+import type { Stores } from '../ports.js';
+import type { Caller, Principal } from '../caller.js';
 import { parseInput } from '../validation.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
 import { amountProblemMessage, exactAmount } from './money.js';
@@ -74,8 +76,8 @@ export class LedgerService {
    * No read before the write: the statement finds the account (ACCOUNT_NOT_FOUND), its currency and the
    * amount's precision in it (TOO_PRECISE) on the row it locks.
    */
-  async postTransaction(scope: RequestScope, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(scope, 'accounts:write');
+  async postTransaction(caller: Caller, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postTransactionSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
@@ -86,7 +88,7 @@ export class LedgerService {
     const settlementLeg = { entryId: newId(), accountId: null, type: valid.type === 'CREDIT' ? 'DEBIT' : 'CREDIT' } as const;
     const accountLeg = { entryId, accountId: id, type: valid.type };
     const posting: NewPosting = {
-      environment: scope.environment,
+      environment: caller.environment,
       postingId: newId(),
       transferId: null,
       legs: [accountLeg, settlementLeg],
@@ -97,8 +99,8 @@ export class LedgerService {
       expiresAt,
     };
     const request = { accountId: id, ...valid, amount };
-    const { value, replayed } = await this.write(scope, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
-      this.stores.ledger.post(posting, { audit: this.audit(scope, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey), idempotency }),
+    const { value, replayed } = await this.write(caller, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
+      this.stores.ledger.post(posting, { audit: this.audit(caller, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey), idempotency }),
     );
     return { value: value[0]!, replayed };
   }
@@ -108,8 +110,8 @@ export class LedgerService {
    * statement finds both accounts and refuses a missing one (naming its field), another currency
    * (CURRENCY_MISMATCH) or a too precise amount.
    */
-  async transfer(scope: RequestScope, input: unknown, options?: CreateOptions): Promise<Creation<Transfer>> {
-    authorize(scope, 'accounts:write');
+  async transfer(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Transfer>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(transferSchema, input);
     const fromAccountId = valid.fromAccountId.toLowerCase();
@@ -121,7 +123,7 @@ export class LedgerService {
     const debitId = newId();
     const creditId = newId();
     const posting: NewPosting = {
-      environment: scope.environment,
+      environment: caller.environment,
       postingId: transferId,
       transferId,
       legs: [
@@ -136,12 +138,12 @@ export class LedgerService {
     };
     const request = { ...valid, fromAccountId, toAccountId, amount };
     const { value, replayed } = await this.write(
-      scope,
+      caller,
       'transfer.create',
       request,
       idempotencyKey,
       [debitId, creditId],
-      (idempotency) => this.stores.ledger.post(posting, { audit: this.audit(scope, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey), idempotency }),
+      (idempotency) => this.stores.ledger.post(posting, { audit: this.audit(caller, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey), idempotency }),
       { fromAccountId, toAccountId },
     );
     const [debit, credit] = value;
@@ -152,17 +154,17 @@ export class LedgerService {
   }
 
   /** Posts a hold: all of it, or `amount` of it (the rest is released). */
-  async postHold(scope: RequestScope, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(scope, 'accounts:write');
+  async postHold(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postHoldSchema, input ?? {});
-    const account = await this.addressedAccount(scope, accountId);
+    const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
     const amount = valid.amount === undefined ? null : amountOf(valid.amount, account.currency, 'amount');
     const id = transactionId.toLowerCase();
-    const { value, replayed } = await this.write(scope, 'transaction.post', { accountId: account.accountId, transactionId: id, amount }, idempotencyKey, [id], (idempotency) =>
-      this.stores.ledger.settleHold(scope.environment, account.accountId, id, { action: 'post', amount }, {
-        audit: this.audit(scope, 'transaction.post', 'transaction', id, amount === null ? [] : ['amount'], idempotencyKey),
+    const { value, replayed } = await this.write(caller, 'transaction.post', { accountId: account.accountId, transactionId: id, amount }, idempotencyKey, [id], (idempotency) =>
+      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'post', amount }, {
+        audit: this.audit(caller, 'transaction.post', 'transaction', id, amount === null ? [] : ['amount'], idempotencyKey),
         idempotency,
       }),
     );
@@ -170,15 +172,15 @@ export class LedgerService {
   }
 
   /** Voids a hold: its amount is available again. */
-  async voidHold(scope: RequestScope, accountId: string, transactionId: string, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(scope, 'accounts:write');
+  async voidHold(caller: Caller, accountId: string, transactionId: string, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
-    const account = await this.addressedAccount(scope, accountId);
+    const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
     const id = transactionId.toLowerCase();
-    const { value, replayed } = await this.write(scope, 'transaction.void', { accountId: account.accountId, transactionId: id }, idempotencyKey, [id], (idempotency) =>
-      this.stores.ledger.settleHold(scope.environment, account.accountId, id, { action: 'void' }, {
-        audit: this.audit(scope, 'transaction.void', 'transaction', id, [], idempotencyKey),
+    const { value, replayed } = await this.write(caller, 'transaction.void', { accountId: account.accountId, transactionId: id }, idempotencyKey, [id], (idempotency) =>
+      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'void' }, {
+        audit: this.audit(caller, 'transaction.void', 'transaction', id, [], idempotencyKey),
         idempotency,
       }),
     );
@@ -186,47 +188,47 @@ export class LedgerService {
   }
 
   /** Undoes a posted transaction (both sides of its posting) with a new one that names it; at most once. */
-  async reverse(scope: RequestScope, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(scope, 'accounts:write');
+  async reverse(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+    authorize(caller, 'accounts:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(reverseTransactionSchema, input ?? {});
-    const account = await this.addressedAccount(scope, accountId);
+    const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
     const id = transactionId.toLowerCase();
     const entryIds = [newId(), newId()] as const;
     const reversal = { postingId: newId(), entryIds, description: valid.description ?? `Reversal of ${id}` };
-    const { value, replayed } = await this.write(scope, 'transaction.reverse', { accountId: account.accountId, transactionId: id, ...valid }, idempotencyKey, [...entryIds], (idempotency) =>
-      this.stores.ledger.reverse(scope.environment, account.accountId, id, reversal, {
-        audit: this.audit(scope, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
+    const { value, replayed } = await this.write(caller, 'transaction.reverse', { accountId: account.accountId, transactionId: id, ...valid }, idempotencyKey, [...entryIds], (idempotency) =>
+      this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
+        audit: this.audit(caller, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
         idempotency,
       }),
     );
     return { value: value.find((transaction) => transaction.accountId === account.accountId)!, replayed };
   }
 
-  async getTransaction(scope: RequestScope, accountId: string, transactionId: string): Promise<Transaction> {
-    authorize(scope, 'accounts:read');
-    const account = await this.addressedAccount(scope, accountId);
+  async getTransaction(caller: Caller, accountId: string, transactionId: string): Promise<Transaction> {
+    authorize(caller, 'accounts:read');
+    const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
-    const [transaction] = await this.stores.ledger.findTransactions(scope.environment, [transactionId.toLowerCase()]);
+    const [transaction] = await this.stores.ledger.findTransactions(caller.environment, [transactionId.toLowerCase()]);
     if (!transaction || transaction.accountId !== account.accountId) throw transactionNotFound();
     return transaction;
   }
 
   /** Newest first, a page at a time. */
-  async listTransactions(scope: RequestScope, accountId: string, query: unknown): Promise<TransactionPageResult> {
-    authorize(scope, 'accounts:read');
+  async listTransactions(caller: Caller, accountId: string, query: unknown): Promise<TransactionPageResult> {
+    authorize(caller, 'accounts:read');
     const valid = parseInput(transactionPageSchema, query ?? {});
-    const account = await this.addressedAccount(scope, accountId);
-    return this.pageOf(scope, account.accountId, valid.limit ?? PAGE_SIZE.default, valid.after);
+    const account = await this.addressedAccount(caller, accountId);
+    return this.pageOf(caller, account.accountId, valid.limit ?? PAGE_SIZE.default, valid.after);
   }
 
   /** The same page for GraphQL's connection (first/after), after the caller has the account. */
-  async pageOf(scope: RequestScope, accountId: string, first: number, after: string | undefined): Promise<TransactionPageResult> {
-    authorize(scope, 'accounts:read');
+  async pageOf(caller: Caller, accountId: string, first: number, after: string | undefined): Promise<TransactionPageResult> {
+    authorize(caller, 'accounts:read');
     const cursor = after !== undefined && isRecordId(after) ? after.toLowerCase() : undefined;
     if (after !== undefined && cursor === undefined) return { transactions: [], nextAfter: null };
-    const rows = await this.stores.ledger.listTransactions(scope.environment, accountId, { first: first + 1, after: cursor });
+    const rows = await this.stores.ledger.listTransactions(caller.environment, accountId, { first: first + 1, after: cursor });
     const transactions = rows.slice(0, first);
     return { transactions, nextAfter: rows.length > first ? transactions.at(-1)!.transactionId : null };
   }
@@ -238,9 +240,9 @@ export class LedgerService {
   async voidExpiredHolds(): Promise<number> {
     let voided = 0;
     for (const hold of await this.stores.ledger.expiredHolds(this.now(), EXPIRY_BATCH)) {
-      const scope: RequestScope = { environment: hold.environment, principal: HOLD_EXPIRY_PRINCIPAL, requestId: newId() };
+      const caller: Caller = { environment: hold.environment, principal: HOLD_EXPIRY_PRINCIPAL, requestId: newId() };
       const result = await this.stores.ledger.settleHold(hold.environment, hold.accountId, hold.transactionId, { action: 'void' }, {
-        audit: this.audit(scope, 'transaction.expire', 'transaction', hold.transactionId, []),
+        audit: this.audit(caller, 'transaction.expire', 'transaction', hold.transactionId, []),
       });
       if (result.outcome === 'written') voided++;
     }
@@ -248,8 +250,8 @@ export class LedgerService {
   }
 
   /** The account a path names: ACCOUNT_NOT_FOUND (404) when it does not exist here. */
-  private async addressedAccount(scope: RequestScope, accountId: string): Promise<Account> {
-    const account = isRecordId(accountId) ? await this.stores.accounts.findById(scope.environment, accountId.toLowerCase()) : null;
+  private async addressedAccount(caller: Caller, accountId: string): Promise<Account> {
+    const account = isRecordId(accountId) ? await this.stores.accounts.findById(caller.environment, accountId.toLowerCase()) : null;
     if (!account) throw accountNotFound();
     return account;
   }
@@ -263,8 +265,8 @@ export class LedgerService {
     return at;
   }
 
-  private audit(scope: RequestScope, operation: AuditOperation, resourceType: 'transaction' | 'transfer', resourceId: string, changedFields: readonly string[], idempotencyKey?: string) {
-    return auditEventFor(scope, { operation, resourceType, resourceId, changedFields, idempotencyKey });
+  private audit(caller: Caller, operation: AuditOperation, resourceType: 'transaction' | 'transfer', resourceId: string, changedFields: readonly string[], idempotencyKey?: string) {
+    return auditEventFor(caller, { operation, resourceType, resourceId, changedFields, idempotencyKey });
   }
 
   /**
@@ -272,7 +274,7 @@ export class LedgerService {
    * a replay reads those transactions as they are now (a replayed hold may have posted since).
    */
   private async write(
-    scope: RequestScope,
+    caller: Caller,
     operation: AuditOperation,
     request: unknown,
     idempotencyKey: string | undefined,
@@ -281,14 +283,14 @@ export class LedgerService {
     transfer?: { fromAccountId: string; toAccountId: string },
   ): Promise<Creation<Transaction[]>> {
     let written: Transaction[] | undefined;
-    const { value, replayed } = await this.creation.run<WrittenIds>(scope, operation, request, idempotencyKey, { transactionIds: ids }, async (idempotency) => {
+    const { value, replayed } = await this.creation.run<WrittenIds>(caller, operation, request, idempotencyKey, { transactionIds: ids }, async (idempotency) => {
       const result = await write(idempotency);
       if (result.outcome === 'refused') throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
       if (result.outcome === 'key-taken') return 'key-taken';
       written = result.transactions;
       return 'created';
     });
-    const transactions = !replayed && written ? written : await this.stores.ledger.findTransactions(scope.environment, value.transactionIds);
+    const transactions = !replayed && written ? written : await this.stores.ledger.findTransactions(caller.environment, value.transactionIds);
     const byId = new Map(transactions.map((transaction) => [transaction.transactionId, transaction]));
     return { value: value.transactionIds.map((id) => byId.get(id)).filter((transaction) => transaction !== undefined), replayed };
   }

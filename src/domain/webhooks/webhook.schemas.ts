@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/event.js';
-import { PAGE_SIZE } from '../pagination.js';
+import { limitParameter } from '../pagination.js';
 import { isWellFormedText, list } from '../validation.js';
 import { WEBHOOK_LIMITS } from './webhook.js';
 
@@ -42,10 +42,5 @@ export const updateWebhookEndpointSchema = z
 
 /** Query of `GET …/webhook-endpoint/{endpointId}/attempts`. */
 export const webhookAttemptsQuerySchema = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
-    .transform(Number)
-    .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
-    .optional(),
+  limit: limitParameter.optional(),
 });

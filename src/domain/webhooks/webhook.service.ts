@@ -3,7 +3,7 @@ import { authorize } from '../authorization.js';
 import { eventNotFound } from '../errors.js';
 import { isRecordId, newId } from '../ids.js';
 import { PAGE_SIZE } from '../pagination.js';
-import type { RequestScope } from '../scope.js';
+import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import { forbiddenAddressReason } from './addresses.js';
 import {
@@ -60,79 +60,79 @@ export class WebhookService {
     this.now = options.now ?? (() => new Date());
   }
 
-  async create(scope: RequestScope, input: unknown): Promise<EndpointWithSecret> {
-    authorize(scope, 'webhooks:write');
+  async create(caller: Caller, input: unknown): Promise<EndpointWithSecret> {
+    authorize(caller, 'webhooks:write');
     const valid = parseInput(createWebhookEndpointSchema, input ?? {});
     await this.checkUrl(valid.url);
     const id = newId();
     const secret = newWebhookSecret();
     const endpoint = await this.webhooks.create({
       id,
-      environment: scope.environment,
+      environment: caller.environment,
       url: valid.url,
       eventTypes: valid.eventTypes ?? [],
-      secret: this.sealer.sealSecret(secretBinding(scope.environment, id), secret),
+      secret: this.sealer.sealSecret(secretBinding(caller.environment, id), secret),
     });
     return { endpoint, secret };
   }
 
-  async get(scope: RequestScope, endpointId: string): Promise<WebhookEndpoint> {
-    authorize(scope, 'webhooks:read');
-    return found(isRecordId(endpointId) ? await this.webhooks.find(scope.environment, endpointId.toLowerCase()) : null);
+  async get(caller: Caller, endpointId: string): Promise<WebhookEndpoint> {
+    authorize(caller, 'webhooks:read');
+    return found(isRecordId(endpointId) ? await this.webhooks.find(caller.environment, endpointId.toLowerCase()) : null);
   }
 
   /** Every endpoint of the environment, oldest first, without secrets. */
-  async list(scope: RequestScope): Promise<WebhookEndpoint[]> {
-    authorize(scope, 'webhooks:read');
-    return this.webhooks.list(scope.environment);
+  async list(caller: Caller): Promise<WebhookEndpoint[]> {
+    authorize(caller, 'webhooks:read');
+    return this.webhooks.list(caller.environment);
   }
 
-  async update(scope: RequestScope, endpointId: string, input: unknown): Promise<WebhookEndpoint> {
-    authorize(scope, 'webhooks:write');
+  async update(caller: Caller, endpointId: string, input: unknown): Promise<WebhookEndpoint> {
+    authorize(caller, 'webhooks:write');
     const valid = parseInput(updateWebhookEndpointSchema, input ?? {});
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     if (valid.url !== undefined) await this.checkUrl(valid.url);
-    return found(await this.webhooks.update(scope.environment, endpointId.toLowerCase(), valid));
+    return found(await this.webhooks.update(caller.environment, endpointId.toLowerCase(), valid));
   }
 
-  async delete(scope: RequestScope, endpointId: string): Promise<void> {
-    authorize(scope, 'webhooks:write');
-    if (!isRecordId(endpointId) || !(await this.webhooks.delete(scope.environment, endpointId.toLowerCase()))) throw webhookEndpointNotFound();
+  async delete(caller: Caller, endpointId: string): Promise<void> {
+    authorize(caller, 'webhooks:write');
+    if (!isRecordId(endpointId) || !(await this.webhooks.delete(caller.environment, endpointId.toLowerCase()))) throw webhookEndpointNotFound();
   }
 
   /** Enabling forgets past failures and resumes the deliveries that were due; events of the disabled period are not sent. */
-  async setEnabled(scope: RequestScope, endpointId: string, enabled: boolean): Promise<WebhookEndpoint> {
-    authorize(scope, 'webhooks:write');
+  async setEnabled(caller: Caller, endpointId: string, enabled: boolean): Promise<WebhookEndpoint> {
+    authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
-    return found(await this.webhooks.setEnabled(scope.environment, endpointId.toLowerCase(), enabled, enabled ? null : 'Disabled by a client.'));
+    return found(await this.webhooks.setEnabled(caller.environment, endpointId.toLowerCase(), enabled, enabled ? null : 'Disabled by a client.'));
   }
 
   /** A new secret; the current one keeps signing (a second signature) for the overlap. */
-  async rotateSecret(scope: RequestScope, endpointId: string): Promise<EndpointWithSecret> {
-    authorize(scope, 'webhooks:write');
+  async rotateSecret(caller: Caller, endpointId: string): Promise<EndpointWithSecret> {
+    authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     const id = endpointId.toLowerCase();
     const secret = newWebhookSecret();
-    const sealed = this.sealer.sealSecret(secretBinding(scope.environment, id), secret);
-    const endpoint = found(await this.webhooks.rotateSecret(scope.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs)));
+    const sealed = this.sealer.sealSecret(secretBinding(caller.environment, id), secret);
+    const endpoint = found(await this.webhooks.rotateSecret(caller.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs)));
     return { endpoint, secret };
   }
 
-  async listAttempts(scope: RequestScope, endpointId: string, query: unknown): Promise<WebhookAttempt[]> {
-    authorize(scope, 'webhooks:read');
+  async listAttempts(caller: Caller, endpointId: string, query: unknown): Promise<WebhookAttempt[]> {
+    authorize(caller, 'webhooks:read');
     const valid = parseInput(webhookAttemptsQuerySchema, query ?? {});
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
-    const attempts = await this.webhooks.listAttempts(scope.environment, endpointId.toLowerCase(), valid.limit ?? PAGE_SIZE.default);
+    const attempts = await this.webhooks.listAttempts(caller.environment, endpointId.toLowerCase(), valid.limit ?? PAGE_SIZE.default);
     if (attempts === null) throw webhookEndpointNotFound();
     return attempts;
   }
 
   /** Sends the event to the endpoint again (or for the first time), as soon as a dispatcher is free. */
-  async redeliver(scope: RequestScope, endpointId: string, eventId: string): Promise<void> {
-    authorize(scope, 'webhooks:write');
+  async redeliver(caller: Caller, endpointId: string, eventId: string): Promise<void> {
+    authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     if (!isRecordId(eventId)) throw eventNotFound();
-    const outcome = await this.webhooks.redeliver(scope.environment, endpointId.toLowerCase(), eventId.toLowerCase());
+    const outcome = await this.webhooks.redeliver(caller.environment, endpointId.toLowerCase(), eventId.toLowerCase());
     if (outcome === 'endpoint_not_found') throw webhookEndpointNotFound();
     if (outcome === 'event_not_found') throw eventNotFound();
     if (outcome === 'endpoint_disabled') throw webhookEndpointDisabled();

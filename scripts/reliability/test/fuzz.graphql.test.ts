@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCount, recordIfRequested } from '../../scripts/reliability/lib/results.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { runGraphqlFuzz } from './fuzz/graphql-fuzz.js';
-import { requireGraphqlEndpoint } from './support/graphql.js';
+import { formatCount, recordIfRequested } from '../lib/results.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { runGraphqlFuzz } from '../lib/fuzz/graphql-fuzz.js';
+import { requireGraphqlEndpoint } from '../lib/graphql.js';
 
 /**
  * Property-based fuzzing of the GraphQL surface (issue 4's schema, read by introspection): random
  * operations over the schema with valid and adversarial arguments and variables, broken documents,
  * floods and malformed HTTP requests. Fails loudly while the endpoint is not mounted.
- * Replay: FUZZ_SEED=<seed> npx vitest run test/reliability/fuzz.graphql.test.ts
+ * Replay: FUZZ_SEED=<seed> npx vitest run scripts/reliability/test/fuzz.graphql.test.ts
  */
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2000);
@@ -36,7 +36,7 @@ describe('GraphQL fuzzing', () => {
       faults: 'schema-driven operations with adversarial arguments and variables, broken documents, depth/alias/token floods, malformed requests',
       result: `0 responses 5xx; every answer a GraphQL response with documented codes; ${report.answersWithData} answers with data, tables changed only by those`,
       passed: true,
-      command: 'npx vitest run test/reliability/fuzz.graphql.test.ts',
+      command: 'npx vitest run scripts/reliability/test/fuzz.graphql.test.ts',
       figures: { statusCounts: report.statusCounts, errorCodes: report.errorCodes, kinds: report.kinds, maxLatencyMs: Math.round(report.maxLatencyMs) },
     });
   });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordIfRequested } from '../../scripts/reliability/lib/results.js';
-import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { type CallResult, startTestService, type TestService } from '../support/service.js';
-import { pick, runClients, seededRandom } from './support/concurrency.js';
-import { checkAccountLinks, storageProblems } from './support/consistency.js';
-import { ACCOUNT_LINKS, CREATE_ACCOUNT, CUSTOMER_LINKS, DELETE_ACCOUNT, dataOf, errorCodes, graphql, requireGraphqlEndpoint, UPDATE_ACCOUNT } from './support/graphql.js';
+import { recordIfRequested } from '../lib/results.js';
+import { buildAccountInput, buildCustomerInput } from '../../../test/support/factories.js';
+import { type CallResult, startTestService, type TestService } from '../../../test/support/service.js';
+import { pick, runClients, seededRandom } from '../lib/concurrency.js';
+import { checkAccountLinks, storageProblems } from '../lib/consistency.js';
+import { ACCOUNT_LINKS, CREATE_ACCOUNT, CUSTOMER_LINKS, DELETE_ACCOUNT, dataOf, errorCodes, graphql, requireGraphqlEndpoint, UPDATE_ACCOUNT } from '../lib/graphql.js';
 
 /**
  * Invariant 3 through GraphQL (issue 4's schema): half the clients write through GraphQL mutations, half
@@ -117,7 +117,7 @@ describe('invariant 3 through GraphQL', () => {
       faults: 'concurrent create/update/delete of the same accounts on both surfaces',
       result: `accountIds = accounts listing the customer on REST and GraphQL for all 8 customers; ${rest.liveAccounts} live, ${deleted.size} deleted as acknowledged`,
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.graphql.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.graphql.test.ts',
       figures: { seed: SEED },
     });
   });

@@ -20,8 +20,11 @@ export interface Principal {
   environments: '*' | readonly string[];
 }
 
-/** Everything a domain operation needs to know about the request it serves. */
-export interface RequestScope {
+/**
+ * Who is calling, in which environment, for which request: the first argument of every domain operation.
+ * Not to be confused with an AccessScope, one of the things a principal may do.
+ */
+export interface Caller {
   environment: string;
   principal: Principal;
   requestId: string;

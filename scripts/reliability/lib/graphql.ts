@@ -1,4 +1,4 @@
-import type { CallResult, TestService } from '../../support/service.js';
+import type { CallResult, TestService } from '../../../test/support/service.js';
 
 /**
  * GraphQL helpers for the reliability tests, written against issue 4's schema (schema.graphql:

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrations.js';
-import { createPool } from '../../src/db/pool.js';
-import { createTestDatabase } from '../support/database.js';
-import { buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { answerOf, envelopeProblems } from './support/envelope.js';
+import { migrate } from '../../../src/db/migrations.js';
+import { createPool } from '../../../src/db/pool.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { buildCustomerInput } from '../../../test/support/factories.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { answerOf, envelopeProblems } from '../lib/envelope.js';
 
 /**
  * A stuck statement cannot hold a request or a connection past the configured timeouts (the slow-database

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { pick, runClients, seededRandom, sleep } from './support/concurrency.js';
-import { storageProblems } from './support/consistency.js';
-import { answerOf, envelopeProblems } from './support/envelope.js';
+import { buildAccountInput, buildCustomerInput } from '../../../test/support/factories.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { pick, runClients, seededRandom, sleep } from '../lib/concurrency.js';
+import { storageProblems } from '../lib/consistency.js';
+import { answerOf, envelopeProblems } from '../lib/envelope.js';
 
 /**
  * PostgreSQL ending the service's connections under write load (what a database restart, failover or an

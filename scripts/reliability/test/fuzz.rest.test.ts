@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCount, recordIfRequested } from '../../scripts/reliability/lib/results.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { runRestFuzz } from './fuzz/rest-fuzz.js';
+import { formatCount, recordIfRequested } from '../lib/results.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { runRestFuzz } from '../lib/fuzz/rest-fuzz.js';
 
 /**
  * Property-based fuzzing of the REST surface (fast-check), over real HTTP against the whole service:
  * bodies derived from the zod request schemas and mutated, raw bodies, random paths, methods, headers and
  * content types. `npm run fuzz` runs the same generators for 50,000 requests against a child process.
- * Replay a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run test/reliability/fuzz.rest.test.ts
+ * Replay a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run scripts/reliability/test/fuzz.rest.test.ts
  */
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2400);
@@ -37,7 +37,7 @@ describe('REST fuzzing', () => {
       faults: 'schema-derived bodies mutated, raw bodies, random paths, methods, headers, content types',
       result: `0 responses 5xx; every answer a documented envelope; ${report.acknowledgedWrites} acknowledged writes, row counts changed by exactly those`,
       passed: true,
-      command: 'npx vitest run test/reliability/fuzz.rest.test.ts',
+      command: 'npx vitest run scripts/reliability/test/fuzz.rest.test.ts',
       figures: { statusCounts: report.statusCounts, errorCodes: report.errorCodes, kinds: report.kinds, maxLatencyMs: Math.round(report.maxLatencyMs) },
     });
   });

@@ -1,13 +1,14 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
-import { REQUEST_ERROR_CODES } from '../../../src/auth/errors.js';
-import { ErrorCodes } from '../../../src/domain/errors.js';
-import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
-import { ledgerViolations, rowCounts, storageProblems } from '../support/consistency.js';
+import { REQUEST_ERROR_CODES } from '../../../../src/auth/errors.js';
+import { ErrorCodes } from '../../../../src/domain/errors.js';
+import { buildAccountInput, buildCustomerInput } from '../../../../test/support/factories.js';
+import { ledgerViolations } from '../../../../test/support/ledger-invariants.js';
+import { rowCounts, storageProblems } from '../consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
-import { GRAPHQL_MISSING } from '../support/graphql.js';
-import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
+import { GRAPHQL_MISSING } from '../graphql.js';
+import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../http-client.js';
 import { graphqlRequest, type GraphqlFuzzContext, type GraphqlFuzzRequest } from './graphql-requests.js';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type pg from 'pg';
-import type { RowCounts } from '../support/consistency.js';
+import type { RowCounts } from '../consistency.js';
 
 /** What both fuzzers (REST and GraphQL) take: where to send, how much, and a seed to replay a run. */
 export interface FuzzOptions {

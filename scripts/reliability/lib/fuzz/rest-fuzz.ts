@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../support/http-client.js';
-import { ledgerViolations, type RowCounts, rowCounts, storageProblems } from '../support/consistency.js';
+import { createRawClient, jsonRequest, type RawClient, type RawResponse } from '../http-client.js';
+import { ledgerViolations } from '../../../../test/support/ledger-invariants.js';
+import { type RowCounts, rowCounts, storageProblems } from '../consistency.js';
 import { type FuzzOptions, type FuzzReport, runOnWorkers } from './fuzz-run.js';
-import { answerOf, envelopeProblems } from '../support/envelope.js';
+import { answerOf, envelopeProblems } from '../envelope.js';
 import { describeFuzzRequest, type FuzzContext, type FuzzRequest, restRequest } from './rest-requests.js';
-import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
+import { buildAccountInput, buildCustomerInput } from '../../../../test/support/factories.js';
 
 /**
  * Runs the REST fuzzer against a running service: `requests` generated requests from `workers` parallel

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { ledgerViolations } from '../../support/ledger-invariants.js';
+import { ledgerViolations } from '../../../test/support/ledger-invariants.js';
 import { pick } from './concurrency.js';
 import { envelopeProblems } from './envelope.js';
-import { buildAccountInput, buildCustomerInput } from '../../support/factories.js';
+import { buildAccountInput, buildCustomerInput } from '../../../test/support/factories.js';
 
 /**
  * The bank workload (issue 15, "Correctness under concurrency and faults"), shared by the suite's
- * test/reliability/bank.test.ts and the fault script scripts/reliability/bank.ts: clients move money at
+ * scripts/reliability/test/bank.test.ts and the fault script scripts/reliability/bank.ts: clients move money at
  * random among a few accounts (transfers, deposits, withdrawals, holds posted for less or voided, reversals),
  * every write with an Idempotency-Key of its own, on purpose on the same rows. A client-side model applies
  * every acknowledged answer; the checks below compare it with the tables.
@@ -130,7 +130,7 @@ function transactionOf(data: any): AnsweredTransaction | undefined {
 
 /**
  * A REST answer as a BankAnswer. `json` is the parsed envelope, `replayedHeader` the Idempotent-Replayed
- * header, `envelope` what is wrong with the envelope (test/reliability/support/envelope.ts).
+ * header, `envelope` what is wrong with the envelope (scripts/reliability/lib/envelope.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function restAnswer(op: BankOp, status: number, json: any, replayedHeader: string | undefined, elapsedMs: number, envelope: string[], error?: string): BankAnswer {

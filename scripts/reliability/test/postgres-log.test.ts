@@ -4,8 +4,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DedicatedPostgres, startDedicatedPostgres } from '../../scripts/reliability/lib/postgres.js';
-import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '../../scripts/reliability/lib/postgres-log.js';
+import { type DedicatedPostgres, startDedicatedPostgres } from '../lib/postgres.js';
+import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '../lib/postgres-log.js';
 
 // The soak sets its slowest seconds beside PostgreSQL's checkpoints and autovacuum runs, read from the
 // server's own log: this checks the reading against what a real PostgreSQL writes.

@@ -189,4 +189,3 @@ export async function rowCounts(pool: pg.Pool): Promise<RowCounts> {
   };
 }
 
-export { ledgerViolations } from '../../support/ledger-invariants.js';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordIfRequested } from '../../scripts/reliability/lib/results.js';
-import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
-import { type CallResult, startTestService, type TestService } from '../support/service.js';
-import { pick, runClients, seededRandom, sleep, type Timed, timed } from './support/concurrency.js';
-import { checkAccountLinks, type JsonCall, rowCounts, storageProblems } from './support/consistency.js';
-import { answerOf, envelopeProblems } from './support/envelope.js';
+import { recordIfRequested } from '../lib/results.js';
+import { buildAccountInput, buildCustomerInput } from '../../../test/support/factories.js';
+import { type CallResult, startTestService, type TestService } from '../../../test/support/service.js';
+import { pick, runClients, seededRandom, sleep, type Timed, timed } from '../lib/concurrency.js';
+import { checkAccountLinks, type JsonCall, rowCounts, storageProblems } from '../lib/consistency.js';
+import { answerOf, envelopeProblems } from '../lib/envelope.js';
 
 /**
  * The five invariants of issue 6, each under at least 16 concurrent clients, over real HTTP against the
@@ -69,7 +69,7 @@ describe('invariant 1: parallel creates with one SSN', () => {
       faults: 'race on the unique SSN',
       result: '1 customer per round, the other 23 answered 409 CUSTOMER_ALREADY_EXISTS',
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
     });
   });
 });
@@ -154,7 +154,7 @@ describe('invariant 2: deleting a customer while accounts are being created for 
       faults: 'customer deletion racing account creation',
       result: `0 accounts linked to a missing customer; ${totals.refusedAfterDeletion} creations answered 422 after the deletion, all consistent with the final state`,
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
       figures: { seed: SEED, ...totals },
     });
   });
@@ -239,7 +239,7 @@ describe('invariant 3: accountIds and customers agree after random concurrent ac
       faults: 'concurrent create/update/delete of the same accounts',
       result: `accountIds = accounts listing the customer for all 8 customers; ${report.liveAccounts} live and ${report.goneAccounts} deleted accounts all as acknowledged`,
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
       figures: { seed: SEED, links: report.links, tableLinks: counts.links },
     });
   });
@@ -286,7 +286,7 @@ describe('invariant 4: concurrent updates of one customer', () => {
       faults: 'concurrent writers of the same row',
       result: `final state = one submitted update, whole; ${acknowledged} acknowledged updates = ${acknowledged} customer.update audit events`,
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
     });
   });
 });
@@ -354,7 +354,7 @@ describe('invariant 5: concurrent retries with one Idempotency-Key', () => {
       faults: 'duplicate deliveries racing each other',
       result: '1 record per key; 1 original answer, the others replays (Idempotent-Replayed: true), IN_PROGRESS or REUSED',
       passed: true,
-      command: 'npx vitest run test/reliability/invariants.test.ts',
+      command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
     });
   });
 });

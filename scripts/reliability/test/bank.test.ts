@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordIfRequested } from '../../scripts/reliability/lib/results.js';
-import { ledgerViolations } from '../support/database.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from './support/bank.js';
-import { runClients, seededRandom, sleep } from './support/concurrency.js';
+import { recordIfRequested } from '../lib/results.js';
+import { ledgerViolations } from '../../../test/support/ledger-invariants.js';
+import { startTestService, type TestService } from '../../../test/support/service.js';
+import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from '../lib/bank.js';
+import { runClients, seededRandom, sleep } from '../lib/concurrency.js';
 
 /**
  * The bank (issue 15, "Correctness under concurrency and faults"): 16 clients move money at random among 6
  * accounts (one with an overdraft limit): transfers, deposits, withdrawals, holds posted for less or voided,
  * reversals, each with an Idempotency-Key, on the same rows on purpose. Meanwhile a reader checks the
  * ledger's invariants in consistent snapshots (ledgerViolations). At the end the tables must be exactly what
- * the acknowledged answers imply (test/reliability/support/bank.ts, bankProblems): nothing lost, nothing
+ * the acknowledged answers imply (scripts/reliability/lib/bank.ts, bankProblems): nothing lost, nothing
  * duplicated, nothing refused left behind. The fault version is `npm run reliability:bank`.
  */
 
@@ -162,7 +162,7 @@ describe('bank: concurrent money movement among a few accounts', () => {
       faults: 'transfers, deposits, withdrawals, holds (posted for less, voided) and reversals racing on the same accounts',
       result: `0 invariant violations in ${snapshots} snapshots; 0 5xx; every acknowledged posting stored exactly once, nothing refused stored; final balances = acknowledged operations (overdraft account at ${(balances.get(overdraftAccount)!.posted / 100).toFixed(2)})`,
       passed: true,
-      command: 'npx vitest run test/reliability/bank.test.ts',
+      command: 'npx vitest run scripts/reliability/test/bank.test.ts',
       figures: { seed: SEED, counts: model.counts, refusals: Object.fromEntries(refusals), statuses },
     });
     // About 8 s on an idle 2-core machine; the bound leaves room for a machine shared with other work.

@@ -28,3 +28,12 @@ export interface IdempotencyStore {
   /** Deletes up to `limit` records that expired before `now`; returns how many. */
   purgeExpired(now: Date, limit: number): Promise<number>;
 }
+
+/**
+ * A creation's idempotency key, with the result a retry will replay. The store writes it in the same
+ * statement as the record, and writes neither when another unexpired record holds the key.
+ */
+export interface IdempotencyRecord {
+  claim: IdempotencyClaim;
+  result: unknown;
+}

@@ -1,0 +1,56 @@
+import type { AccountFlag } from '../ledger/transaction.js';
+import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../ports.js';
+import type { Account } from './account.js';
+
+/** What the account service needs from storage (src/db/account.store.ts implements it). */
+
+export interface NewAccountRecord {
+  id: string;
+  environment: string;
+  type: string;
+  name: string;
+  currency: string;
+  customerIds: string[];
+}
+
+export type AccountCreation = { outcome: CreationOutcome } | { outcome: 'customers-missing'; missing: string[] };
+
+/** What a change to an existing account's controls or customers found. */
+export type AccountChange =
+  | { outcome: 'changed'; account: Account }
+  | { outcome: 'unchanged'; account: Account }
+  | { outcome: 'account-not-found' }
+  | { outcome: 'customer-not-found' }
+  | { outcome: 'customer-limit' }
+  | { outcome: 'last-customer' };
+
+export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'currency-locked' };
+export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'balance-not-zero' };
+
+export interface AccountStore {
+  /**
+   * Writes the account, its links and its effects, unless a customer is missing from the environment
+   * (then nothing is written). The customers cannot be deleted while the links are being written.
+   */
+  insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
+  findById(environment: string, id: string): Promise<Account | null>;
+  findByIds(environment: string, ids: readonly string[]): Promise<Account[]>;
+  /**
+   * Applies the changes with their effects. Nothing is written when the account does not exist, or when
+   * the currency would change on an account that has ledger entries.
+   */
+  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate>;
+  /**
+   * Deletes the account and its links with its effects, only at a zero posted balance with no pending
+   * hold; its ledger entries stay.
+   */
+  delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
+  list(environment: string, page: PageRequest): Promise<Account[]>;
+  /** Links one more customer of the environment (after the others); 'unchanged' when already linked. */
+  addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
+  /** Unlinks a customer, never the last one. */
+  removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;
+  /** Sets or clears a flag; 'unchanged' (nothing written) when it already was so. */
+  setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange>;
+  setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange>;
+}

@@ -1,0 +1,23 @@
+import type { AuditEvent, AuditOperation } from './audit-event.js';
+
+/** What the audit service needs from storage (src/db/audit.store.ts implements it). */
+
+export interface AuditQuery {
+  first: number;
+  /** Events whose id sorts after this one (ids are time-ordered UUIDv7). */
+  after?: string | undefined;
+  resourceId?: string | undefined;
+  operation?: AuditOperation | undefined;
+  /** Inclusive lower bound of occurredAt. */
+  from?: Date | undefined;
+  /** Exclusive upper bound of occurredAt. */
+  to?: Date | undefined;
+}
+
+/**
+ * The trail's reads. Events are appended by the writes themselves (WriteEffects), in the same statement
+ * as their change; the database refuses UPDATE, DELETE and TRUNCATE on the table behind it.
+ */
+export interface AuditStore {
+  list(environment: string, query: AuditQuery): Promise<AuditEvent[]>;
+}

@@ -1,0 +1,43 @@
+import type { CreationEffects, CreationOutcome, PageRequest, SealedPersonalData, WriteEffects } from '../ports.js';
+import type { Address, Customer, Phone } from './customer.js';
+
+/** What the customer service needs from storage (src/db/customer.store.ts implements it). */
+
+export interface NewCustomerRecord {
+  id: string;
+  environment: string;
+  sealed: SealedPersonalData;
+  dateOfBirth: string;
+  preferredName: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  emails: string[];
+  phoneNumbers: Phone[];
+  addresses: Address[];
+}
+
+export interface CustomerChanges {
+  preferredName?: string | undefined;
+  emails?: string[] | undefined;
+  phoneNumbers?: Phone[] | undefined;
+  addresses?: Address[] | undefined;
+}
+
+export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'has-accounts'; linkedAccounts: number };
+
+export interface CustomerStore {
+  /**
+   * Writes the customer with its effects. Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is
+   * taken in the environment; nothing is written then.
+   */
+  insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome>;
+  findById(environment: string, id: string): Promise<Customer | null>;
+  /** The customers that exist among `ids`, in any order. */
+  findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;
+  /** Applies the changes with their effects; null (and nothing written) when the customer does not exist. */
+  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null>;
+  /** Deletes the customer with its effects, unless an account is linked to it (then nothing is written). */
+  delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion>;
+  list(environment: string, page: PageRequest): Promise<Customer[]>;
+}

@@ -1,0 +1,85 @@
+import type { CreationEffects } from '../ports.js';
+import type { EntryType, Transaction } from './transaction.js';
+
+/** What the ledger service needs from storage (src/db/ledger.store.ts implements it). */
+
+/** One side of a posting. accountId null: the environment's settlement account of the currency. */
+export interface PostingLeg {
+  entryId: string;
+  accountId: string | null;
+  type: EntryType;
+}
+
+/** A balanced posting of `amount`: one DEBIT leg and one CREDIT leg. */
+export interface NewPosting {
+  environment: string;
+  postingId: string;
+  transferId: string | null;
+  legs: readonly [PostingLeg, PostingLeg];
+  amount: string;
+  /**
+   * Every account of the posting must be in this currency (CURRENCY_MISMATCH otherwise); null: the first
+   * account's, as the statement locked it, so a posting needs no read before its write.
+   */
+  currency: string | null;
+  description: string;
+  /** true: a hold (pending), which only reserves the amount. */
+  hold: boolean;
+  expiresAt: Date | null;
+}
+
+/** Why the ledger refused a write; nothing was written. */
+export type LedgerRefusal =
+  | 'ACCOUNT_NOT_FOUND'
+  | 'CURRENCY_MISMATCH'
+  | 'ACCOUNT_FROZEN'
+  | 'DEBITS_BLOCKED'
+  | 'CREDITS_BLOCKED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'TRANSACTION_NOT_FOUND'
+  | 'TRANSACTION_NOT_PENDING'
+  | 'TRANSACTION_NOT_POSTED'
+  | 'TRANSACTION_ALREADY_REVERSED'
+  | 'REVERSAL_NOT_REVERSIBLE'
+  | 'HOLD_EXPIRED'
+  | 'AMOUNT_EXCEEDS_HOLD'
+  /** More decimals than the posting currency's minor unit. */
+  | 'AMOUNT_TOO_PRECISE';
+
+export type LedgerWrite =
+  | { outcome: 'written'; transactions: Transaction[] }
+  | { outcome: 'key-taken' }
+  | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null; currency?: string | null };
+
+export type HoldSettlement = { action: 'post'; amount: string | null } | { action: 'void' };
+
+export interface NewReversal {
+  postingId: string;
+  /** Ids of the reversal's two entries. */
+  entryIds: readonly [string, string];
+  description: string;
+}
+
+export interface TransactionPage {
+  first: number;
+  /** A transactionId of the same account: the page starts after it (older). */
+  after?: string | undefined;
+}
+
+/**
+ * The double-entry ledger. Each write is one statement: it locks the accounts it moves money on (in id
+ * order, then the settlement account), checks every rule against what it locked, and writes the entries,
+ * the balances and its effects, or nothing.
+ */
+export interface LedgerStore {
+  post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite>;
+  /** Posts (all or part of) or voids the hold `transactionId` of `accountId`, both sides of it. */
+  settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite>;
+  /** Reverses the posted posting of `transactionId` (both sides), at most once. */
+  reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite>;
+  findTransactions(environment: string, transactionIds: readonly string[]): Promise<Transaction[]>;
+  /** Newest first. */
+  listTransactions(environment: string, accountId: string, page: TransactionPage): Promise<Transaction[]>;
+  /** Pending holds whose expiry has passed, oldest first. */
+  expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
+}
