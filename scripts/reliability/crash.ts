@@ -159,10 +159,10 @@ async function settleInFlight(api: Api, model: Model, inFlight: Map<number, Op>,
       if (op.kind === 'createCustomer' || op.kind === 'createAccount') {
         figures.retriedCreates += 1;
         // Two retries racing, as an impatient client would send them.
-        let answers: ApiAnswer[] = await Promise.all([send(api, op), send(api, op)]);
+        let answers: ApiAnswer[] = await Promise.all([untilServed(() => send(api, op)), untilServed(() => send(api, op))]);
         for (let attempt = 0; attempt < 5 && answers.some((a) => a.status === 409); attempt++) {
           await sleep(200);
-          answers = await Promise.all(answers.map((a) => (a.status === 409 ? send(api, op) : Promise.resolve(a))));
+          answers = await Promise.all(answers.map((a) => (a.status === 409 ? untilServed(() => send(api, op)) : Promise.resolve(a))));
         }
         const ids = new Set(answers.map((a) => (op.kind === 'createCustomer' ? a.json?.data?.customerId : a.json?.data?.accountId)));
         if (answers.some((a) => a.status !== 201) || ids.size !== 1) {
@@ -179,21 +179,41 @@ async function settleInFlight(api: Api, model: Model, inFlight: Map<number, Op>,
         return;
       }
       if (op.kind === 'updateCustomer') {
-        const now = await api.json('GET', `/sandbox/customer/${op.customer.id}`);
+        const now = await untilServed(() => api.json('GET', `/sandbox/customer/${op.customer.id}`));
+        if (now.status !== 200) {
+          model.problems.push(`customer ${op.customer.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`);
+          return;
+        }
         const state = contactOf(now.json.data);
         if (!same(state, op.customer.contact) && !same(state, op.contact)) model.problems.push(`an interrupted customer update left a mixed state on ${op.customer.id}`);
       } else if (op.kind === 'updateAccount') {
-        const now = await api.json('GET', `/sandbox/account/${op.account.id}`);
+        const now = await untilServed(() => api.json('GET', `/sandbox/account/${op.account.id}`));
+        if (now.status !== 200) {
+          model.problems.push(`account ${op.account.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`);
+          return;
+        }
         const state = `${now.json.data.name}/${now.json.data.currency}`;
         if (state !== `${op.account.name}/${op.account.currency}` && state !== `${op.name}/${op.currency}`) model.problems.push(`an interrupted account update left a mixed state on ${op.account.id}`);
       }
-      const retry = await send(api, op);
+      const retry = await untilServed(() => send(api, op));
       if (op.kind === 'deleteAccount' && retry.status === 404) {
         retry.status = 200; // the interrupted delete had committed: the retry finds it done
       }
       model.acknowledge(client, op, retry);
     }),
   );
+}
+
+/**
+ * A request right after the restart: a loaded machine may still answer 503 SERVICE_UNAVAILABLE (its pool
+ * reconnecting), which tells a client to retry, as the script's clients do; anything else is the answer.
+ */
+async function untilServed<T extends { status: number }>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await request();
+    if (answer.status !== 503 || attempt >= 40) return answer;
+    await sleep(250);
+  }
 }
 
 /** Everything acknowledged is there as acknowledged; nothing else is. */
