@@ -1,6 +1,7 @@
 import type { DomainEvent, EventStore } from '../domain/events/event.js';
 import type { EventFeed, EventStream, FeedOverflow, FeedSelection } from '../domain/events/event-feed.js';
 import type { Logger } from '../logging/logger.js';
+import { startWakeableJob } from './interval-job.js';
 
 export interface EventFeedOptions {
   /** How often the environments with followers are read besides the wake-ups (GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS). */
@@ -33,8 +34,6 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
   const bufferLimit = options.bufferLimit ?? DEFAULT_FOLLOWER_BUFFER;
   /** Per environment: the sequence read up to (undefined until its first follower's start is known) and its followers. */
   const environments = new Map<string, { cursor: number | undefined; followers: Set<Follower<unknown>> }>();
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
   let failing = false;
 
@@ -72,23 +71,7 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
     }
   };
 
-  function wake(): void {
-    if (stopped || environments.size === 0) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        wake();
-      }
-    });
-  }
-
-  const timer = setInterval(wake, options.pollIntervalMs);
-  timer.unref();
+  const job = startWakeableJob(tick, options.pollIntervalMs, () => stopped || environments.size === 0);
 
   return {
     async follow<T>(environment: string, select: (event: DomainEvent) => FeedSelection<T>): Promise<EventStream<T>> {
@@ -110,12 +93,11 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
       }
       return follower;
     },
-    wake,
+    wake: job.wake,
     followers: () => [...environments.values()].reduce((sum, feed) => sum + [...feed.followers].filter((follower) => follower.started).length, 0),
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await running;
+      await job.stop();
       for (const feed of [...environments.values()]) for (const follower of [...feed.followers]) follower.finish();
       environments.clear();
     },

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../domain/events/event.js';
 import { type ClaimedDelivery, type RecordedAttempt, secretBinding, type SecretSealer, type WebhookStore } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
+import { startWakeableJob } from './interval-job.js';
 import { presentEvent } from '../rest/presenters.js';
 import { type SendFailure, sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
 
@@ -62,8 +63,6 @@ export function startWebhookDelivery(
   const maxDelayMs = Math.max(0, ...options.retryScheduleMs);
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Set<Promise<void>>();
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
   let failing = false;
 
@@ -142,7 +141,7 @@ export function startWebhookDelivery(
           const running = attempt(delivery).finally(() => {
             inFlight.delete(running);
             // A finished first attempt lets the endpoint's next event go; a freed slot takes more work.
-            wake();
+            job.wake();
           });
           inFlight.add(running);
         }
@@ -155,30 +154,13 @@ export function startWebhookDelivery(
     }
   };
 
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        wake();
-      }
-    });
-  }
-
-  const timer = setInterval(wake, options.pollIntervalMs);
-  timer.unref();
+  const job = startWakeableJob(tick, options.pollIntervalMs, () => stopped);
 
   return {
-    wake,
+    wake: job.wake,
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await running;
+      await job.stop();
       // Attempts in flight finish (each bounded by the time-out) and record their outcome.
       await Promise.all([...inFlight]);
     },

@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded-postgres.js';
 import { migrate, readMigrations } from '../../src/db/migrations.js';
 import { createPool } from '../../src/db/pool.js';
-import type { TestDatabase } from '../support/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 import { assertNoSensitiveValues } from '../support/factories.js';
 import { LOG_DIR, startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
-import { withDatabase } from '../support/urls.js';
 import { type ExtractedRelease, extractRelease, missingHistory, type PreviousRelease, type ReleaseProcess, resolvePreviousRelease, ROOT, startRelease, unknownVariables } from './previous-release.js';
 import { expectEvents, readBack, readContract, ReleaseClient, smokeWorkload, type Written } from './rollout-workload.js';
 
@@ -35,28 +33,6 @@ let oldClient: ReleaseClient;
 let current: TestService | undefined;
 let dataDir: string | undefined;
 const started = Date.now();
-
-async function createEmptyDatabase(): Promise<TestDatabase> {
-  const adminUrl = inject('adminDatabaseUrl');
-  const name = `cas_test_rollout_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
-  const url = withDatabase(adminUrl, name);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => undefined);
-  return {
-    url,
-    name,
-    pool,
-    async drop() {
-      await pool.end();
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => dropper.end());
-    },
-  };
-}
 
 async function migrateWith(url: string, migrationsDir: string) {
   const pool = createPool({ connectionString: url, max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 60_000 });
@@ -120,7 +96,7 @@ describe.skipIf(skipReason !== undefined)('a rollout: the previous release keeps
     const unknown = unknownVariables(tree.dir, Object.keys(environment));
     if (unknown.length > 0) throw new Error(`The previous release (${previous.commit.slice(0, 12)}) does not know ${unknown.join(', ')} (not in its .env.example): adapt the test's environment for it`);
 
-    database = await createEmptyDatabase();
+    database = await createTestDatabase({ migrated: false, prefix: 'cas_test_rollout' });
     const own = await migrateWith(database.url, path.join(tree.dir, 'prisma/migrations'));
     log(`database ${database.name} at the previous release's schema: ${own.applied.length} migrations`);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-rollout-data-'));

@@ -11,15 +11,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database cloned from the migrated template: no test sees another's data. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database cloned from the migrated template: no test sees another's data. `{ migrated: false }`:
+ * an empty one instead, for a test that applies migrations itself (the rollout test).
+ */
+export async function createTestDatabase(options: { migrated?: boolean; prefix?: string } = {}): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
-  const template = inject('templateDatabase');
-  const name = `cas_test_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated === false ? undefined : inject('templateDatabase');
+  const name = `${options.prefix ?? 'cas_test'}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
