@@ -84,7 +84,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     metrics.watchPool(pool);
 
     if (config.runMigrationsOnStart) {
-      const report = await migrate(pool);
+      const report = await migrate(pool, readMigrations(), { ...config.migrations, onRetry: (retry) => logger.warn(retry, 'a migration lost a lock conflict with the running fleet; rolled back, running it again') });
       logger.info({ applied: report.applied, alreadyApplied: report.alreadyApplied.length }, 'database migrations checked');
       if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
     }

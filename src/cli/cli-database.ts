@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '../db/embedded-postgres.js';
-import { migrate } from '../db/migrations.js';
+import { migrate, readMigrations } from '../db/migrations.js';
 import { createPool } from '../db/pool.js';
 import { createPrismaClient, type PrismaClient } from '../db/prisma-client.js';
 
@@ -35,7 +35,7 @@ export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaCl
     statementTimeoutMs: Math.max(config.databaseStatementTimeoutMs, 60_000),
   });
   try {
-    if (options.migrateFirst && config.runMigrationsOnStart) await migrate(pool);
+    if (options.migrateFirst && config.runMigrationsOnStart) await migrate(pool, readMigrations(), config.migrations);
     const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     try {
       return await work(prisma);

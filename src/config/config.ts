@@ -51,6 +51,8 @@ export interface Config {
   /** How long an idle keep-alive connection stays open: longer than the load balancer's idle timeout. */
   keepAliveTimeoutMs: number;
   runMigrationsOnStart: boolean;
+  /** How a migration behaves beside a serving fleet: src/db/migrations.ts. */
+  migrations: { lockTimeoutMs: number; attempts: number };
   /** OIDC/JWT bearer tokens; undefined when OIDC_ISSUER is not set. */
   oidc: OidcConfig | undefined;
   /** How long an idempotency key and its stored result are kept. */
@@ -250,6 +252,8 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_MS: integer('SHUTDOWN_DRAIN_MS', 0, 120_000).default(0),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 120_000).default(65_000),
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
+  MIGRATION_LOCK_TIMEOUT_MS: integer('MIGRATION_LOCK_TIMEOUT_MS', 100, 600_000).default(5000),
+  MIGRATION_ATTEMPTS: integer('MIGRATION_ATTEMPTS', 1, 100).default(8),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
   HOLD_EXPIRY_INTERVAL_MS: integer('HOLD_EXPIRY_INTERVAL_MS', 100, 3_600_000).default(5000),
   EVENT_SEQUENCER_INTERVAL_MS: integer('EVENT_SEQUENCER_INTERVAL_MS', 10, 60_000).default(100),
@@ -528,6 +532,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS,
     keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
+    migrations: { lockTimeoutMs: raw.MIGRATION_LOCK_TIMEOUT_MS, attempts: raw.MIGRATION_ATTEMPTS },
     oidc,
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
     holdExpiryIntervalMs: raw.HOLD_EXPIRY_INTERVAL_MS,

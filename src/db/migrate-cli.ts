@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../config/config.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { migrate } from './migrations.js';
+import { migrate, readMigrations } from './migrations.js';
 import { createPool } from './pool.js';
 
 /**
@@ -25,7 +25,10 @@ async function main(): Promise<void> {
     statementTimeoutMs: config.databaseStatementTimeoutMs,
   });
   try {
-    const report = await migrate(pool);
+    const report = await migrate(pool, readMigrations(), {
+      ...config.migrations,
+      onRetry: (retry) => process.stdout.write(`${retry.migration}: attempt ${retry.attempt} rolled back (${retry.reason}); running it again.\n`),
+    });
     process.stdout.write(
       `Applied ${report.applied.length} migration(s)${report.applied.length ? `: ${report.applied.join(', ')}` : ''}; ` +
         `${report.alreadyApplied.length} already applied.\n`,

@@ -11,7 +11,13 @@ import type pg from 'pg';
  * - the same `_prisma_migrations` table, with the SHA-256 of each migration.sql as its checksum;
  * - the same advisory lock key Prisma's engine takes, so our runner, Prisma's and several starting
  *   instances all apply each migration exactly once;
- * - one transaction per migration: a failure leaves no trace and no half-applied schema.
+ * - one transaction per migration: a failure leaves no trace and no half-applied schema;
+ * - safe beside a serving fleet: a migration waits at most `lockTimeoutMs` for each lock (so the writes
+ *   queued behind its lock request are not stalled for long), and is run again, whole, when it lost a
+ *   deadlock to the running service or timed out on a lock. A migration that builds an index and then
+ *   drops one upgrades its lock on the table (SHARE, then ACCESS EXCLUSIVE); a transaction of the
+ *   running release that read the table and then writes it deadlocks with it. PostgreSQL rolls one of
+ *   the two back; when that is the migration, it is retried instead of failing the deploy.
  */
 
 export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
@@ -30,6 +36,8 @@ export interface Migration {
 
 export interface MigrationReport {
   applied: string[];
+  /** Attempts that were rolled back and run again: a lost deadlock or a lock wait past lockTimeoutMs. */
+  retried: MigrationRetry[];
   alreadyApplied: string[];
   /** Recorded in the database but absent from this build (a newer build migrated it). */
   unknown: string[];
@@ -65,10 +73,33 @@ interface AppliedRow {
   rolled_back_at: Date | null;
 }
 
-export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigrations()): Promise<MigrationReport> {
+export interface MigrationOptions {
+  /** How long one statement of a migration may wait for a lock before the attempt is rolled back (MIGRATION_LOCK_TIMEOUT_MS). */
+  lockTimeoutMs: number;
+  /** How many times a migration runs at most when it loses a deadlock or times out on a lock (MIGRATION_ATTEMPTS). */
+  attempts: number;
+  /** The pause before the second attempt; doubled before each further one (with jitter), at most 8 s. */
+  firstBackoffMs?: number;
+  /** Told of each rolled-back attempt as it happens (a deploy waiting on the fleet's locks says so). */
+  onRetry?: (retry: MigrationRetry) => void;
+}
+
+export interface MigrationRetry {
+  migration: string;
+  attempt: number;
+  reason: string;
+}
+
+export const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { lockTimeoutMs: 5_000, attempts: 8 };
+
+export async function migrate(
+  pool: pg.Pool,
+  migrations: Migration[] = readMigrations(),
+  options: MigrationOptions = DEFAULT_MIGRATION_OPTIONS,
+): Promise<MigrationReport> {
   const client = await pool.connect();
   const session = migrationSession(client);
-  const report: MigrationReport = { applied: [], alreadyApplied: [], unknown: [] };
+  const report: MigrationReport = { applied: [], retried: [], alreadyApplied: [], unknown: [] };
   try {
     // A migration, or the wait for another instance's, may legitimately outlast a request's timeout.
     await session.run('SET statement_timeout = 0');
@@ -100,7 +131,7 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = readMigra
           report.alreadyApplied.push(migration.name);
           continue;
         }
-        await applyOne(session, migration);
+        await applyWithRetries(session, migration, options, report);
         report.applied.push(migration.name);
       }
     } finally {
@@ -128,10 +159,38 @@ function migrationSession(client: pg.PoolClient) {
   };
 }
 
-async function applyOne(session: Session, migration: Migration): Promise<void> {
+/** PostgreSQL rolled the attempt back because of another session's locks: running it again may succeed. */
+function lockConflict(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code === '40P01') return 'deadlock with a running transaction';
+  if (code === '55P03') return 'lock wait past the lock timeout';
+  return undefined;
+}
+
+async function applyWithRetries(session: Session, migration: Migration, options: MigrationOptions, report: MigrationReport): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyOne(session, migration, options.lockTimeoutMs);
+    } catch (error) {
+      const reason = lockConflict(error);
+      if (!reason || attempt >= options.attempts) {
+        const tries = attempt > 1 ? ` (attempt ${attempt} of ${options.attempts})` : '';
+        throw new MigrationError(`Migration ${migration.name} failed and was rolled back${tries}: ${(error as Error).message}`, { cause: error });
+      }
+      const retry = { migration: migration.name, attempt, reason };
+      report.retried.push(retry);
+      options.onRetry?.(retry);
+      const backoff = Math.min(8_000, (options.firstBackoffMs ?? 250) * 2 ** (attempt - 1));
+      await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * (backoff / 2)));
+    }
+  }
+}
+
+async function applyOne(session: Session, migration: Migration, lockTimeoutMs: number): Promise<void> {
   const id = randomUUID();
   try {
     await session.run('BEGIN');
+    await session.run(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     await session.run(
       'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)',
       [id, migration.checksum, migration.name],
@@ -141,6 +200,6 @@ async function applyOne(session: Session, migration: Migration): Promise<void> {
     await session.run('COMMIT');
   } catch (error) {
     await session.run('ROLLBACK').catch(() => undefined);
-    throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, { cause: error });
+    throw error;
   }
 }

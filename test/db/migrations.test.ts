@@ -74,7 +74,7 @@ describe('migrations', () => {
     const onDisk = migrationsOnDisk();
 
     const first = await migrate(pool);
-    expect(first).toEqual({ applied: onDisk.map((m) => m.name), alreadyApplied: [], unknown: [] });
+    expect(first).toEqual({ applied: onDisk.map((m) => m.name), retried: [], alreadyApplied: [], unknown: [] });
     const rows = await bookkeeping(pool);
     expect(rows.map(({ migration_name, checksum }) => ({ name: migration_name, checksum }))).toEqual(onDisk);
     for (const row of rows) {
@@ -88,7 +88,7 @@ describe('migrations', () => {
     for (const table of ['customers', 'accounts', 'account_customers']) expect(await tableExists(pool, table)).toBe(true);
 
     const second = await migrate(pool);
-    expect(second).toEqual({ applied: [], alreadyApplied: onDisk.map((m) => m.name), unknown: [] });
+    expect(second).toEqual({ applied: [], retried: [], alreadyApplied: onDisk.map((m) => m.name), unknown: [] });
     expect(await bookkeeping(pool)).toEqual(rows);
   });
 
@@ -174,12 +174,99 @@ describe('migrations', () => {
     await expect(pool.query('SELECT pg_sleep(1)')).rejects.toThrow(/statement timeout/);
   });
 
+  describe('beside a serving fleet', () => {
+    /** A table the "fleet" uses, and a migration that upgrades its lock on it: SHARE (index build), then ACCESS EXCLUSIVE (drop). */
+    async function servedTable(db: EmptyDatabase) {
+      const pool = db.pool(3);
+      await migrate(pool);
+      await pool.query('CREATE TABLE served (id integer); CREATE INDEX served_old ON served (id)');
+      const dir = migrationsCopy();
+      addMigration(dir, '29990101000000_swap_index', 'CREATE INDEX served_new ON served (id);\nDROP INDEX served_old;\n');
+      return { pool, migrations: readMigrations(dir) };
+    }
+
+    /** Resolves once a session holds (granted) or waits for (not granted) a lock of this mode on `served`. */
+    async function untilLockOnServed(pool: pg.Pool, mode: string, granted: boolean) {
+      for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = await pool.query("SELECT 1 FROM pg_locks WHERE relation = 'served'::regclass AND mode = $1 AND granted = $2", [mode, granted]);
+        if (rows.length > 0) return;
+      }
+      throw new Error(`no session ${granted ? 'held' : 'waited for'} ${mode} on served within 20 s`);
+    }
+
+    it('run a migration again, whole, when it lost a deadlock to a transaction of the running service, and apply it once', async () => {
+      const db = await emptyDatabase();
+      const pool = db.pool(4);
+      await migrate(pool);
+      await pool.query('CREATE TABLE served (id integer); CREATE INDEX served_old ON served (id)');
+      const dir = migrationsCopy();
+      // The gate (an advisory lock the test holds) orders the steps; it is free when the migration runs again.
+      addMigration(dir, '29990101000000_swap_index', 'CREATE INDEX served_new ON served (id);\nSELECT pg_advisory_xact_lock(4242);\nDROP INDEX served_old;\n');
+      const gate = await pool.connect();
+      cleanups.push(() => gate.release());
+      await gate.query('SELECT pg_advisory_lock(4242)');
+      // The running service: a transaction that read the table, as the event sequencer does before it writes.
+      const service = await pool.connect();
+      cleanups.push(() => service.release());
+      await service.query('BEGIN');
+      await service.query('SELECT count(*) FROM served');
+      const retries: unknown[] = [];
+
+      const migrating = migrate(db.pool(1), readMigrations(dir), { lockTimeoutMs: 30_000, attempts: 3, firstBackoffMs: 10, onRetry: (retry) => retries.push(retry) });
+      await untilLockOnServed(pool, 'ShareLock', true);
+      // The service now writes: it waits for the migration's SHARE lock (the index build)...
+      const writing = service.query('INSERT INTO served VALUES (1)');
+      await untilLockOnServed(pool, 'RowExclusiveLock', false);
+      // ...and the migration goes on to DROP INDEX, whose ACCESS EXCLUSIVE lock waits for the service's read: a deadlock.
+      await gate.query('SELECT pg_advisory_unlock(4242)');
+      await writing;
+      await service.query('COMMIT');
+      const report = await migrating;
+
+      expect(report.applied).toEqual(['29990101000000_swap_index']);
+      expect(report.retried).toEqual([{ migration: '29990101000000_swap_index', attempt: 1, reason: 'deadlock with a running transaction' }]);
+      expect(retries).toEqual(report.retried);
+      const indexes = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'served'");
+      expect(indexes.rows.map((row) => row.indexname)).toEqual(['served_new']);
+      expect((await pool.query('SELECT id FROM served')).rows).toEqual([{ id: 1 }]);
+      const rows = await bookkeeping(pool);
+      expect(rows.filter((row) => row.migration_name === '29990101000000_swap_index')).toHaveLength(1);
+    });
+
+    it('give up a lock wait after MIGRATION_LOCK_TIMEOUT_MS, run again, and fail clearly, changing nothing, after the last attempt', async () => {
+      const db = await emptyDatabase();
+      const { pool, migrations } = await servedTable(db);
+      // A long transaction of the running service holds ACCESS SHARE on the table throughout.
+      const service = await pool.connect();
+      cleanups.push(() => service.release());
+      await service.query('BEGIN');
+      await service.query('SELECT count(*) FROM served');
+      const before = await bookkeeping(pool);
+
+      const error = await migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 3, firstBackoffMs: 10 }).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(MigrationError);
+      expect((error as Error).message).toMatch(/^Migration 29990101000000_swap_index failed and was rolled back \(attempt 3 of 3\): canceling statement due to lock timeout/);
+      expect(await bookkeeping(pool)).toEqual(before);
+      const indexes = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'served'");
+      expect(indexes.rows.map((row) => row.indexname)).toEqual(['served_old']);
+
+      // Once the transaction ends, the same migration applies, after waiting for it if it must.
+      const migrating = migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 50, firstBackoffMs: 10 });
+      await new Promise((r) => setTimeout(r, 300));
+      await service.query('COMMIT');
+      const report = await migrating;
+      expect(report.applied).toEqual(['29990101000000_swap_index']);
+      expect(report.retried.every((retry) => retry.reason === 'lock wait past the lock timeout')).toBe(true);
+    });
+  });
+
   it('report migrations recorded by a newer build without failing', async () => {
     const pool = (await emptyDatabase()).pool();
     const dir = migrationsCopy();
     addMigration(dir, '29990101000000_from_the_future', 'CREATE TABLE future_probe (id integer);\n');
     await migrate(pool, readMigrations(dir));
     const report = await migrate(pool);
-    expect(report).toEqual({ applied: [], alreadyApplied: migrationsOnDisk().map((m) => m.name), unknown: ['29990101000000_from_the_future'] });
+    expect(report).toEqual({ applied: [], retried: [], alreadyApplied: migrationsOnDisk().map((m) => m.name), unknown: ['29990101000000_from_the_future'] });
   });
 });

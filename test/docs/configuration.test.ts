@@ -33,6 +33,7 @@ describe('configuration documentation', () => {
       databasePoolSize: 10,
       databaseConnectTimeoutMs: 2000,
       databaseStatementTimeoutMs: 5000,
+      migrations: { lockTimeoutMs: 5000, attempts: 8 },
       databasePreparedStatements: true,
       environments: ['sandbox'],
       logLevel: 'info',
