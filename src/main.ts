@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config/config.js';
+import { applyHeapGrowingPercent } from './config/heap-growth.js';
 import { takeOverShutdownSignals } from './db/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
 import { type RunningService, startService } from './runtime.js';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
+  logger.info({ heapGrowth: applyHeapGrowingPercent(config.heapGrowingPercent) }, 'V8 heap growth set');
   // The embedded PostgreSQL died and could not be restarted in time: /healthz already answers 503; after a
   // moment for probes to see it, stop what is left and exit non-zero so that whatever supervises this
   // process (systemd, Kubernetes, docker --restart) restarts the whole unit.

@@ -53,6 +53,8 @@ export interface Config {
   runMigrationsOnStart: boolean;
   /** How a migration behaves beside a serving fleet: src/db/migrations.ts. */
   migrations: { lockTimeoutMs: number; attempts: number };
+  /** V8's old-generation growth factor, in percent over what survived (src/config/heap-growth.ts); 0: V8's own. */
+  heapGrowingPercent: number;
   /** OIDC/JWT bearer tokens; undefined when OIDC_ISSUER is not set. */
   oidc: OidcConfig | undefined;
   /** How long an idempotency key and its stored result are kept. */
@@ -254,6 +256,7 @@ const envSchema = z.object({
   MIGRATE_ON_START: booleanFlag('MIGRATE_ON_START').default(true),
   MIGRATION_LOCK_TIMEOUT_MS: integer('MIGRATION_LOCK_TIMEOUT_MS', 100, 600_000).default(5000),
   MIGRATION_ATTEMPTS: integer('MIGRATION_ATTEMPTS', 1, 100).default(8),
+  HEAP_GROWING_PERCENT: integer('HEAP_GROWING_PERCENT', 0, 1000).default(50),
   IDEMPOTENCY_TTL_HOURS: integer('IDEMPOTENCY_TTL_HOURS', 1, 720).default(24),
   HOLD_EXPIRY_INTERVAL_MS: integer('HOLD_EXPIRY_INTERVAL_MS', 100, 3_600_000).default(5000),
   EVENT_SEQUENCER_INTERVAL_MS: integer('EVENT_SEQUENCER_INTERVAL_MS', 10, 60_000).default(100),
@@ -533,6 +536,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: raw.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     runMigrationsOnStart: raw.MIGRATE_ON_START,
     migrations: { lockTimeoutMs: raw.MIGRATION_LOCK_TIMEOUT_MS, attempts: raw.MIGRATION_ATTEMPTS },
+    heapGrowingPercent: raw.HEAP_GROWING_PERCENT,
     oidc,
     idempotencyTtlHours: raw.IDEMPOTENCY_TTL_HOURS,
     holdExpiryIntervalMs: raw.HOLD_EXPIRY_INTERVAL_MS,

@@ -34,6 +34,7 @@ describe('configuration documentation', () => {
       databaseConnectTimeoutMs: 2000,
       databaseStatementTimeoutMs: 5000,
       migrations: { lockTimeoutMs: 5000, attempts: 8 },
+      heapGrowingPercent: 50,
       databasePreparedStatements: true,
       environments: ['sandbox'],
       logLevel: 'info',
