@@ -5,6 +5,7 @@ import { createCustomer } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
+import { fastDeliverySettings } from './settings.js';
 import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
 
 /**
@@ -16,14 +17,7 @@ let service: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({
-    EVENT_SEQUENCER_INTERVAL_MS: '20',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms',
-    WEBHOOKS_TIMEOUT_MS: '1000', // a receiver on this machine answers well within it, also under load
-    WEBHOOKS_POLL_INTERVAL_MS: '50',
-    WEBHOOKS_SECRET_OVERLAP_S: '3600',
-  });
+  service = await startTestService(fastDeliverySettings([100, 200]));
 });
 afterAll(async () => {
   await service?.stop();

@@ -7,6 +7,7 @@ import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
+import { fastDeliverySettings } from './settings.js';
 import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
 
 // Short retries: 4 attempts at most (at once, then after 100 ms, 200 ms and 1.5 s); an endpoint failing
@@ -17,14 +18,7 @@ let service: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({
-    EVENT_SEQUENCER_INTERVAL_MS: '20',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOKS_RETRY_SCHEDULE: RETRY_SCHEDULE.map((ms) => `${ms}ms`).join(','),
-    WEBHOOKS_TIMEOUT_MS: '1000', // a receiver on this machine answers well within it, also under load
-    WEBHOOKS_POLL_INTERVAL_MS: '50',
-    WEBHOOKS_SECRET_OVERLAP_S: '3600',
-  });
+  service = await startTestService(fastDeliverySettings(RETRY_SCHEDULE));
 });
 afterAll(async () => {
   await service?.stop();
