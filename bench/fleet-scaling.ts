@@ -13,15 +13,14 @@ import { type Fleet, startFleet } from '../scripts/fleet/lib/fleet.js';
 import { SERVICE_DATABASE } from '../scripts/fleet/lib/postgres-pair.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine, type MachineInfo } from './lib/machine.js';
-import { median, type RunMeasurement } from './lib/measure.js';
+import { median, type RunMeasurement, runLoadWorker } from './lib/measure.js';
 import { type BenchOptions, parseOptions, UsageError } from './lib/options.js';
 import { pgbenchCeiling } from './lib/pgbench.js';
 import { type BenchPostgres, createStatementCounter, PGBENCH_DATABASE, withDatabase } from './lib/postgres.js';
 import { processCpuMicros, processTreeCpuMicros } from './lib/proc.js';
-import { baseEnvironment, killAllChildren, nodeVersion, runToCompletion } from './lib/processes.js';
+import { killAllChildren, nodeVersion, runToCompletion } from './lib/processes.js';
 import { ensureReferenceNode } from './lib/reference-node.js';
 import { BENCH_ENVIRONMENT, generateBenchKeys, piiEnvironment } from './lib/seed.js';
-import type { LoadResult, LoadSpec } from './load/protocol.js';
 
 /**
  * `npm run bench:fleet`: the fleet of `npm run fleet` (N instances of the service behind HAProxy, one
@@ -192,40 +191,18 @@ async function useInstances(fleet: Fleet, count: number): Promise<number[]> {
   return fleet.instances.slice(0, count).map((instance) => instance.process!.pid);
 }
 
-let specCounter = 0;
-
-/** The bench's load generator (its own process, on the reference Node) against HAProxy's front end. */
-async function driveLoad(ctx: BenchContext, url: string, seconds: number): Promise<LoadResult> {
-  const spec: LoadSpec = {
-    baseUrl: url,
-    kind: 'scaling-mix',
-    environment: BENCH_ENVIRONMENT,
-    token: ctx.token,
-    durationSeconds: seconds,
-    connections: ctx.options.connections,
-    idsFile: ctx.idsFile,
-    ssnSequenceStart: ctx.nextSsnSequence,
-  };
-  const specFile = path.join(ctx.workDir, `load-${++specCounter}.json`);
-  writeFileSync(specFile, JSON.stringify(spec));
-  const stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], { cwd: ctx.repoRoot, env: baseEnvironment({ NODE_ENV: 'production' }) });
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
-  ctx.nextSsnSequence = result.ssnSequenceEnd + 1;
-  return result;
-}
-
 function httpStep(ctx: BenchContext, fleet: Fleet, count: number): Step {
   return {
     name: `${count} instance${count === 1 ? '' : 's'}`,
     instances: count,
     prepare: async () => {
       const pids = await useInstances(fleet, count);
-      await driveLoad(ctx, fleet.url, ctx.options.warmupSeconds);
+      await runLoadWorker(ctx, fleet.url, 'scaling-mix', ctx.options.warmupSeconds);
       return pids;
     },
     run: async (seconds) => {
       await ctx.db.statements.reset();
-      const result = await driveLoad(ctx, fleet.url, seconds);
+      const result = await runLoadWorker(ctx, fleet.url, 'scaling-mix', seconds);
       const statements = await ctx.db.statements.read(SERVICE_DATABASE);
       return {
         rps: result.ok / result.durationSeconds,

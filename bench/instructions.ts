@@ -1,18 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
-import { seedBenchContext } from './lib/context.js';
 import { measureRun } from './lib/measure.js';
-import { parseOptions } from './lib/options.js';
-import { startBenchPostgres } from './lib/postgres.js';
+import { scratchBenchOptions, withScratchBench } from './lib/scratch-bench.js';
 import { killAllChildren, type RunningServer } from './lib/processes.js';
 import type { LoadKind } from './load/requests.js';
-import { REFERENCE_NODE } from './lib/reference-node.js';
 
 /**
  * `npx tsx bench/instructions.ts --scenario rest-get-customer [--variant DIR ...]`: CPU instructions
@@ -35,7 +30,6 @@ function perfCountsInstructions(): boolean {
   return /^\d+,/m.test(probe.stderr);
 }
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stderr.write(`[instructions] ${line}\n`);
 
 interface Counted {
@@ -73,74 +67,65 @@ async function main(): Promise<void> {
       'keep-logs': { type: 'boolean', default: false },
     },
   });
-  const customers = Number(values.customers);
-  const options = parseOptions(
-    ['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build', ...(values['service-env'] ? ['--service-env', values['service-env']] : [])],
-    {},
-  );
+  const options = scratchBenchOptions(Number(values.customers), values['service-env'] ? ['--service-env', values['service-env']] : []);
   if (options === 'help') return;
-  const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-instructions-'));
-  mkdirSync(path.join(workDir, 'logs'));
-  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });
-  const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
-    const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir: path.join(workDir, 'logs'), referenceNode, db, benchPool, log });
-    const kind = values.scenario as LoadKind;
-    const contenders: { name: string; kind?: LoadKind; start: () => Promise<RunningServer> }[] = [
-      { name: 'this checkout', start: () => startService(ctx, referenceNode) },
-      ...values.variant.map((dir) => ({ name: dir, start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, referenceNode) })),
-      ...(values['no-comparator']
-        ? []
-        : kind.startsWith('graphql')
-          ? [{ name: 'postgraphile', kind: 'postgraphile-nested' as const, start: () => startPostGraphile(ctx, referenceNode) }]
-          : [{ name: 'raw floor', start: () => startRawFloor(ctx, referenceNode) }]),
-    ];
-    const counters = perfCountsInstructions();
-    log(counters ? 'measuring: CPU instructions per request (perf stat)' : 'measuring: server CPU µs per request (perf stat has no hardware counters on this machine)');
-    const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[]; rssMb: number[] }>();
-    for (let run = 0; run < Number(values.runs); run++) {
-      for (const contender of contenders) {
-        const server = await contender.start();
-        try {
-          await measureRun(ctx, server, contender.kind ?? kind, 2);
-          const stop = counters ? countInstructions(server.pid) : undefined;
-          const measured = await measureRun(ctx, server, contender.kind ?? kind, Number(values.duration));
-          const counted = await stop?.();
-          const requests = measured.responses;
-          const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [], rssMb: [] };
-          // Without counters the column holds CPU µs per request (printed as such below).
-          entry.perRequest.push(counted ? counted.instructions / requests : (measured.serverCpuUsPerRequest ?? Number.NaN));
-          entry.cyclesPerRequest.push(counted ? counted.cycles / requests : Number.NaN);
-          entry.rps.push(measured.rps);
-          entry.rssMb.push(measured.peakRssMb ?? Number.NaN);
-          results.set(contender.name, entry);
-          const cost = counted ? `${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req` : `${(measured.serverCpuUsPerRequest ?? Number.NaN).toFixed(1)} µs CPU/req`;
-          log(`${contender.name}: ${cost}, ${measured.rps.toFixed(0)} req/s, ${measured.errors} errors`);
-        } finally {
-          await server.stop();
+    await withScratchBench(options, workDir, log, async (ctx) => {
+      const kind = values.scenario as LoadKind;
+      const contenders: { name: string; kind?: LoadKind; start: () => Promise<RunningServer> }[] = [
+        { name: 'this checkout', start: () => startService(ctx, ctx.referenceNode) },
+        ...values.variant.map((dir) => ({ name: dir, start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, ctx.referenceNode) })),
+        ...(values['no-comparator']
+          ? []
+          : kind.startsWith('graphql')
+            ? [{ name: 'postgraphile', kind: 'postgraphile-nested' as const, start: () => startPostGraphile(ctx, ctx.referenceNode) }]
+            : [{ name: 'raw floor', start: () => startRawFloor(ctx, ctx.referenceNode) }]),
+      ];
+      const counters = perfCountsInstructions();
+      log(counters ? 'measuring: CPU instructions per request (perf stat)' : 'measuring: server CPU µs per request (perf stat has no hardware counters on this machine)');
+      const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[]; rssMb: number[] }>();
+      for (let run = 0; run < Number(values.runs); run++) {
+        for (const contender of contenders) {
+          const server = await contender.start();
+          try {
+            await measureRun(ctx, server, contender.kind ?? kind, 2);
+            const stop = counters ? countInstructions(server.pid) : undefined;
+            const measured = await measureRun(ctx, server, contender.kind ?? kind, Number(values.duration));
+            const counted = await stop?.();
+            const requests = measured.responses;
+            const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [], rssMb: [] };
+            // Without counters the column holds CPU µs per request (printed as such below).
+            entry.perRequest.push(counted ? counted.instructions / requests : (measured.serverCpuUsPerRequest ?? Number.NaN));
+            entry.cyclesPerRequest.push(counted ? counted.cycles / requests : Number.NaN);
+            entry.rps.push(measured.rps);
+            entry.rssMb.push(measured.peakRssMb ?? Number.NaN);
+            results.set(contender.name, entry);
+            const cost = counted ? `${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req` : `${(measured.serverCpuUsPerRequest ?? Number.NaN).toFixed(1)} µs CPU/req`;
+            log(`${contender.name}: ${cost}, ${measured.rps.toFixed(0)} req/s, ${measured.errors} errors`);
+          } finally {
+            await server.stop();
+          }
         }
       }
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    if (counters) {
-      process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
-      for (const [name, entry] of results) {
-        process.stdout.write(
-          `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
-        );
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      if (counters) {
+        process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
+        for (const [name, entry] of results) {
+          process.stdout.write(
+            `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
+          );
+        }
+      } else {
+        process.stdout.write(`| ${kind} (server CPU time: no hardware counters here) | CPU µs/req (median) | runs | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
+        for (const [name, entry] of results) {
+          process.stdout.write(
+            `| ${name} | ${median(entry.perRequest).toFixed(1)} | ${entry.perRequest.map((v) => v.toFixed(0)).join(' / ')} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
+          );
+        }
       }
-    } else {
-      process.stdout.write(`| ${kind} (server CPU time: no hardware counters here) | CPU µs/req (median) | runs | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
-      for (const [name, entry] of results) {
-        process.stdout.write(
-          `| ${name} | ${median(entry.perRequest).toFixed(1)} | ${entry.perRequest.map((v) => v.toFixed(0)).join(' / ')} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
-        );
-      }
-    }
+    });
   } finally {
-    await benchPool.end();
-    await db.stop();
     if (values['keep-logs']) log(`server logs kept in ${path.join(workDir, 'logs')}`);
     else rmSync(workDir, { recursive: true, force: true });
   }

@@ -1,17 +1,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { startService } from './lib/contenders.js';
-import { seedBenchContext } from './lib/context.js';
-import { parseOptions } from './lib/options.js';
-import { startBenchPostgres } from './lib/postgres.js';
 import { killAllChildren } from './lib/processes.js';
 import { measureRun } from './lib/measure.js';
+import { scratchBenchOptions, withScratchBench } from './lib/scratch-bench.js';
 import type { LoadKind } from './load/requests.js';
-import { REFERENCE_NODE } from './lib/reference-node.js';
 
 /**
  * `npx tsx bench/profile.ts --scenario rest-get-customer`: the service under `node --cpu-prof` on the
@@ -31,7 +26,6 @@ const USAGE = `npx tsx bench/profile.ts [options]
   --summarise FILE    only summarise an existing .cpuprofile
 `;
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 
 interface ProfileNode {
@@ -131,44 +125,35 @@ async function main(): Promise<void> {
     return;
   }
 
-  const customers = Number(values.customers);
-  const argv = ['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build'];
-  if (values.node) argv.push('--node', values.node);
-  const options = parseOptions(argv, {});
+  const options = scratchBenchOptions(Number(values.customers), values.node ? ['--node', values.node] : []);
   if (options === 'help') return;
-  const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-profile-'));
   const profileDir = values.out ? path.resolve(values.out) : path.join(workDir, 'profile');
   mkdirSync(profileDir, { recursive: true });
-  mkdirSync(path.join(workDir, 'logs'));
-
-  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });
-  const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
-    const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir: path.join(workDir, 'logs'), referenceNode, db, benchPool, log });
-    const kind = values.scenario as LoadKind;
-    const server = await startService(ctx, referenceNode, [...values['node-arg'], '--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
-    // Start-up and warm-up are left out of the summary (the .cpuprofile keeps them).
-    const skipMicros = (server.readyAfterMs + 3000) * 1000;
-    try {
-      await measureRun(ctx, server, kind, 3);
-      const run = await measureRun(ctx, server, kind, Number(values.duration));
-      log(
-        `${kind}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99Ms} ms, ${run.errors} errors, server CPU ${run.serverCpuUsPerRequest?.toFixed(0)} µs/req, ` +
-          `PG CPU ${run.postgresCpuUsPerRequest?.toFixed(0)} µs/req, SQL/op ${run.statementsPerOperation?.toFixed(2)}, peak RSS ${run.peakRssMb?.toFixed(0)} MB` +
-          (run.sampleError ? `, e.g. ${run.sampleError}` : ''),
-      );
-    } finally {
-      await server.stop();
-    }
-    const file = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().at(-1);
-    if (!file) throw new Error(`no .cpuprofile in ${profileDir} (did the service exit cleanly?)`);
-    const profilePath = path.join(profileDir, file);
-    log(`profile: ${profilePath}`);
-    process.stdout.write(`${summarise(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, top, skipMicros)}\n`);
+    await withScratchBench(options, workDir, log, async (ctx) => {
+      const kind = values.scenario as LoadKind;
+      const server = await startService(ctx, ctx.referenceNode, [...values['node-arg'], '--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      // Start-up and warm-up are left out of the summary (the .cpuprofile keeps them).
+      const skipMicros = (server.readyAfterMs + 3000) * 1000;
+      try {
+        await measureRun(ctx, server, kind, 3);
+        const run = await measureRun(ctx, server, kind, Number(values.duration));
+        log(
+          `${kind}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99Ms} ms, ${run.errors} errors, server CPU ${run.serverCpuUsPerRequest?.toFixed(0)} µs/req, ` +
+            `PG CPU ${run.postgresCpuUsPerRequest?.toFixed(0)} µs/req, SQL/op ${run.statementsPerOperation?.toFixed(2)}, peak RSS ${run.peakRssMb?.toFixed(0)} MB` +
+            (run.sampleError ? `, e.g. ${run.sampleError}` : ''),
+        );
+      } finally {
+        await server.stop();
+      }
+      const file = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().at(-1);
+      if (!file) throw new Error(`no .cpuprofile in ${profileDir} (did the service exit cleanly?)`);
+      const profilePath = path.join(profileDir, file);
+      log(`profile: ${profilePath}`);
+      process.stdout.write(`${summarise(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, top, skipMicros)}\n`);
+    });
   } finally {
-    await benchPool.end();
-    await db.stop();
     rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });
   }
 }

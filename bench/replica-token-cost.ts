@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config/config.js';
-import { createLogger } from '../src/logging/logger.js';
 import { startService } from '../src/runtime.js';
+import { inProcessServiceSettings } from './lib/in-process-service.js';
 import { buildCustomerInput } from '../test/support/factories.js';
 import { startReplicatedPostgres } from '../test/support/streaming-replica.js';
 
@@ -17,20 +15,8 @@ const ROUNDS = 6;
 const PER_ROUND = 200;
 
 const cluster = await startReplicatedPostgres();
-const token = `bench_${randomBytes(18).toString('base64url')}`;
+const { token, env, logger } = inProcessServiceSettings(cluster.primaryUrl);
 const statementMs = new Map<string, number[]>();
-const logger = createLogger({ level: 'warn', pretty: false, destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-const env = {
-  NODE_ENV: 'test',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  DATABASE_URL: cluster.primaryUrl,
-  API_TOKENS: token,
-  LOG_PRETTY: 'false',
-  PII_KEYS: `k:${randomBytes(32).toString('base64')}`,
-  PII_ACTIVE_KEY: 'k',
-  PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
-};
 const onQuery = (ms: number, name: string | undefined) => {
   if (name === undefined) return;
   const list = statementMs.get(name) ?? [];

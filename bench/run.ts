@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from './lib/reference-node.js';
 import { killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
+import { renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
@@ -204,27 +205,11 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
   }
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
-  if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) updateReadme(markdown);
+  // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.
+  if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
+  else writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
   process.stdout.write(`\n${markdown}\n`);
   log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
-}
-
-/** The README's performance table is the latest full run's, between its markers (never edited by hand). */
-function updateReadme(markdown: string): void {
-  const readme = path.join(repoRoot, 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  const start = '<!-- bench-results:start -->';
-  const end = '<!-- bench-results:end -->';
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) {
-    log('README.md has no bench-results markers: table not updated');
-    return;
-  }
-  const body = markdown.replace(/^## Benchmark .*\n/, `Latest full run (\`bench/results/latest.md\`):\n`);
-  writeFileSync(readme, `${text.slice(0, from + start.length)}\n${body.trim()}\n${text.slice(to)}`);
-  log('README.md performance table updated');
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

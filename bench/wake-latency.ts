@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config/config.js';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
-import { createLogger } from '../src/logging/logger.js';
 import { startService } from '../src/runtime.js';
+import { inProcessServiceSettings } from './lib/in-process-service.js';
 import { buildCustomerInput } from '../test/support/factories.js';
 
 /**
@@ -24,19 +22,7 @@ import { buildCustomerInput } from '../test/support/factories.js';
 const COUNT = Number(process.argv[2] ?? 40);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-wake-latency-'));
 const server = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
-const token = `bench_${randomBytes(18).toString('base64url')}`;
-const logger = createLogger({ level: 'warn', pretty: false, destination: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-const env = {
-  NODE_ENV: 'test',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  DATABASE_URL: server.url,
-  API_TOKENS: token,
-  LOG_PRETTY: 'false',
-  PII_KEYS: `k:${randomBytes(32).toString('base64')}`,
-  PII_ACTIVE_KEY: 'k',
-  PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
-};
+const { token, env, logger } = inProcessServiceSettings(server.url);
 const a = await startService(loadConfig(env), logger);
 const b = await startService(loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000' }), logger);
 const c = await startService(loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000', DATABASE_LISTEN: 'false' }), logger);

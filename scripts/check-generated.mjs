@@ -3,7 +3,9 @@
 // - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
 //   by `npm run openapi`;
 // - the Reliability tables of README.md and docs/reliability.md, from docs/reliability-results.json, by
-//   `npm run reliability:tables`.
+//   `npm run reliability:tables`;
+// - the benchmark's tables (bench/results/latest.md, README.md's Performance section), from the stored full
+//   run's JSON in bench/results, by `npm run bench:tables` (it renders; it never measures).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -11,10 +13,11 @@ const generators = [
   { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
   { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
   { script: 'reliability:tables', files: ['README.md', 'docs/reliability.md'] },
+  { script: 'bench:tables', files: ['README.md', 'bench/results/latest.md'] },
 ].filter((generator) => generator.files.length > 0);
 
 const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
-const targets = generators.flatMap((generator) => generator.files);
+const targets = [...new Set(generators.flatMap((generator) => generator.files))];
 const before = new Map(targets.map((file) => [file, read(file)]));
 for (const { script } of generators) {
   const result = spawnSync('npm', ['run', '--silent', script], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -254,6 +254,31 @@ app.get('/:env/account/:id', async (req, res) => {
   }, null);
 });
 
+/** The audit event a customer write commits in its own transaction, with the names of the fields it set. */
+async function recordAudit(
+  tx: Prisma.TransactionClient,
+  res: Response,
+  operation: 'customer.create' | 'customer.update',
+  customerId: string,
+  changedFields: string[],
+  idempotencyKey?: string,
+): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      id: uuidv7(),
+      principalId,
+      environment,
+      operation,
+      resourceType: 'customer',
+      resourceId: customerId,
+      requestId: res.locals.requestId as string,
+      idempotencyKey: idempotencyKey ?? null,
+      changedFields,
+    },
+    select: { id: true },
+  });
+}
+
 app.post('/:env/customer', async (req, res) => {
   const idempotencyKey = req.get('idempotency-key');
   if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
@@ -309,20 +334,7 @@ app.post('/:env/customer', async (req, res) => {
       if (isPrismaError(error, 'P2002')) throw new HttpError(409, 'CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number already exists in this environment.');
       throw error;
     }
-    await tx.auditEvent.create({
-      data: {
-        id: uuidv7(),
-        principalId,
-        environment,
-        operation: 'customer.create',
-        resourceType: 'customer',
-        resourceId: customerId,
-        requestId: res.locals.requestId as string,
-        idempotencyKey: idempotencyKey ?? null,
-        changedFields: Object.keys(req.body as object),
-      },
-      select: { id: true },
-    });
+    await recordAudit(tx, res, 'customer.create', customerId, Object.keys(req.body as object), idempotencyKey);
     const data = { customerId };
     if (idempotencyKey !== undefined) await tx.idempotencyKey.update({ where: { principalId_environment_key: keyId }, data: { result: data }, select: { key: true } });
     return { replayed: false, data };
@@ -345,19 +357,8 @@ app.put('/:env/customer/:id', async (req, res) => {
       if (isPrismaError(error, 'P2025')) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
       throw error;
     }
-    await tx.auditEvent.create({
-      data: {
-        id: uuidv7(),
-        principalId,
-        environment,
-        operation: 'customer.update',
-        resourceType: 'customer',
-        resourceId: id,
-        requestId: res.locals.requestId as string,
-        changedFields: Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined),
-      },
-      select: { id: true },
-    });
+    const changedFields = Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined);
+    await recordAudit(tx, res, 'customer.update', id, changedFields);
     return customer;
   });
   send(res, 'customer', 200, presentCustomer(updated), null);

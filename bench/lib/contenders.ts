@@ -50,11 +50,16 @@ export function startService(ctx: BenchContext, node: string, nodeArgs: string[]
   });
 }
 
-export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningServer> {
+/**
+ * A hand-written comparator (bench/comparators/<name>.ts), on the service's database, pool size, token and
+ * environment; it seals personal data with the service's keys, as the service does. express-prisma loads
+ * the generated client from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
+ */
+function startComparator(ctx: BenchContext, node: string, name: 'raw-floor' | 'express-prisma'): Promise<RunningServer> {
   return startServer({
-    name: 'raw-floor',
+    name,
     command: node,
-    args: scriptArgs(node, 'bench/comparators/raw-floor.ts'),
+    args: scriptArgs(node, `bench/comparators/${name}.ts`),
     cwd: ctx.repoRoot,
     env: baseEnvironment({
       NODE_ENV: 'production',
@@ -62,7 +67,6 @@ export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningS
       POOL_SIZE: String(ctx.options.poolSize),
       API_TOKEN: ctx.token,
       ENVIRONMENT: BENCH_ENVIRONMENT,
-      // The write floor seals personal data with the service's keys.
       ...piiEnvironment(ctx.keys),
     }),
     readyPath: '/healthz',
@@ -71,29 +75,11 @@ export function startRawFloor(ctx: BenchContext, node: string): Promise<RunningS
   });
 }
 
-/**
- * Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts): it loads the generated client
- * from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
- */
-export function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {
-  return startServer({
-    name: 'express-prisma',
-    command: node,
-    args: scriptArgs(node, 'bench/comparators/express-prisma.ts'),
-    cwd: ctx.repoRoot,
-    env: baseEnvironment({
-      NODE_ENV: 'production',
-      DATABASE_URL: ctx.db.benchUrl,
-      POOL_SIZE: String(ctx.options.poolSize),
-      API_TOKEN: ctx.token,
-      ENVIRONMENT: BENCH_ENVIRONMENT,
-      ...piiEnvironment(ctx.keys),
-    }),
-    readyPath: '/healthz',
-    readyStatus: 200,
-    logDir: ctx.logDir,
-  });
-}
+/** The floor: the same operations in raw SQL on node:http (bench/comparators/raw-floor.ts). */
+export const startRawFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'raw-floor');
+
+/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts). */
+export const startExpressPrisma = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'express-prisma');
 
 export function startPostGraphile(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({

@@ -27,13 +27,12 @@ export interface RunMeasurement {
 let specCounter = 0;
 
 /**
- * Drives `kind` against `server` for `seconds` with the load generator in its own process, and reads
- * around it: CPU of the server process and of the whole PostgreSQL server (/proc), statements executed
- * in the bench database, and the server's peak RSS sampled every 200 ms.
+ * The load generator (bench/load/worker.ts), in its own process on the reference Node, driving `kind` against
+ * `baseUrl` for `seconds`; the creations it made move the context's SSN sequence on, so the next run's are new.
  */
-export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number, rate?: number): Promise<RunMeasurement> {
+export async function runLoadWorker(ctx: BenchContext, baseUrl: string, kind: LoadKind, seconds: number, rate?: number): Promise<LoadResult> {
   const spec: LoadSpec = {
-    baseUrl: server.baseUrl,
+    baseUrl,
     kind,
     environment: BENCH_ENVIRONMENT,
     token: ctx.token,
@@ -45,18 +44,29 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
   };
   const specFile = path.join(ctx.workDir, `load-${++specCounter}.json`);
   writeFileSync(specFile, JSON.stringify(spec));
+  const stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], {
+    cwd: ctx.repoRoot,
+    env: baseEnvironment({ NODE_ENV: 'production' }),
+  });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
+  ctx.nextSsnSequence = result.ssnSequenceEnd + 1;
+  return result;
+}
 
+/**
+ * Drives `kind` against `server` for `seconds` with the load generator in its own process, and reads
+ * around it: CPU of the server process and of the whole PostgreSQL server (/proc), statements executed
+ * in the bench database, and the server's peak RSS sampled every 200 ms.
+ */
+export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number, rate?: number): Promise<RunMeasurement> {
   await ctx.db.statements.reset();
   const serverCpuBefore = processCpuMicros(server.pid);
   const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const rss = samplePeakRss(server.pid);
-  let stdout: string;
+  let result: LoadResult;
   let peakRss: number | undefined;
   try {
-    stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], {
-      cwd: ctx.repoRoot,
-      env: baseEnvironment({ NODE_ENV: 'production' }),
-    });
+    result = await runLoadWorker(ctx, server.baseUrl, kind, seconds, rate);
   } finally {
     peakRss = rss.stop();
   }
@@ -64,8 +74,6 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const statements = await ctx.db.statements.read(server.database);
 
-  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
-  ctx.nextSsnSequence = result.ssnSequenceEnd + 1;
   const perRequest = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined || result.responses === 0 ? null : (after - before) / result.responses;
   return {

@@ -10,7 +10,7 @@ import { type RunningServer, runToCompletion, startServer } from './processes.js
 import { withDatabase } from './postgres.js';
 import { serviceEnvironment } from './contenders.js';
 import { BENCH_ENVIRONMENT, seed } from './seed.js';
-import { ssnForSequence } from './ssn-sequence.js';
+import { customerForSequence } from './ssn-sequence.js';
 
 /**
  * The outbox's cost (issue 16: at most 10 % of create-customer throughput), measured against two builds
@@ -153,22 +153,10 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
  * an outbox event only where there is an outbox (the variants must really be without it).
  */
 export async function checkOutboxContender(ctx: BenchContext, name: string, server: RunningServer): Promise<string> {
-  const sequence = ctx.nextSsnSequence++;
   const res = await fetch(`${server.baseUrl}/${BENCH_ENVIRONMENT}/customer`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({
-      socialSecurityNumber: ssnForSequence(sequence),
-      dateOfBirth: '1985-04-12',
-      documentLocatorNumber: 20_000_000_000 + sequence,
-      preferredName: 'Check',
-      firstName: 'Check',
-      middleName: 'O',
-      lastName: 'Outbox',
-      emails: ['check@example.com'],
-      phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
-      addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
-    }),
+    body: JSON.stringify(customerForSequence(ctx.nextSsnSequence++)),
   });
   const body = (await res.json()) as { data?: { customerId?: string } };
   const customerId = body.data?.customerId;

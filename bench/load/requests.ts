@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
-import { ssnForSequence } from '../lib/ssn-sequence.js';
+import { customerForSequence } from '../lib/ssn-sequence.js';
 
 /** What a load generator sends for each scenario; every request is built per call (fresh ids and bodies). */
 export type LoadKind =
@@ -103,24 +103,11 @@ export class RequestFactory {
   }
 
   private createCustomer(): Request {
-    const sequence = this.nextSsnSequence++;
-    const body = {
-      socialSecurityNumber: ssnForSequence(sequence),
-      dateOfBirth: '1985-04-12',
-      documentLocatorNumber: 20_000_000_000 + sequence,
-      preferredName: 'Alex',
-      firstName: 'Alexandra',
-      middleName: 'Jane',
-      lastName: 'Doe',
-      emails: [`alex.${sequence}@example.com`],
-      phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
-      addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
-    };
     return {
       method: 'POST',
       path: `/${this.environment}/customer`,
       headers: { 'idempotency-key': randomUUID() },
-      body: JSON.stringify(body),
+      body: JSON.stringify(customerForSequence(this.nextSsnSequence++)),
     };
   }
 

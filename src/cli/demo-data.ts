@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { CreateAccountInput } from '../domain/accounts/account.schemas.js';
+import type { Customer } from '../domain/customers/customer.js';
 import { isDomainError } from '../domain/errors.js';
 import { ACCESS_SCOPES, type Caller } from '../domain/caller.js';
 import type { DomainServices } from '../domain/services.js';
@@ -10,16 +11,9 @@ import type { DomainServices } from '../domain/services.js';
  * the encryption of identifiers and the audit trail apply exactly as for API calls.
  */
 
-interface DemoPerson {
+/** A customer as the demo writes it, without the identifiers it draws fresh for each run; `key` names it below. */
+interface DemoPerson extends Omit<Customer, 'customerId' | 'accountIds'> {
   key: string;
-  preferredName: string;
-  firstName: string;
-  middleName: string;
-  lastName: string;
-  dateOfBirth: string;
-  emails: string[];
-  phoneNumbers: { type: string; number: string }[];
-  addresses: { type: string; street: string; city: string; state: string; zip: string }[];
 }
 
 interface DemoAccount {

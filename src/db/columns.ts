@@ -1,7 +1,7 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
-import { type EntryType, RECENT_TRANSACTIONS, type Transaction, type TransactionStatus } from '../domain/ledger/transaction.js';
-import type { AccountModel, CustomerModel, LedgerEntryModel } from './generated/prisma/models.js';
+import { RECENT_TRANSACTIONS, type Transaction } from '../domain/ledger/transaction.js';
+import type { AccountModel, CustomerModel } from './generated/prisma/models.js';
 import { idList } from './sql.js';
 
 /**
@@ -85,21 +85,12 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   transactionCount: number;
 };
 
-export type TransactionRow = Pick<LedgerEntryModel, 'currency' | 'description'> & {
-  transactionId: string;
-  accountId: string;
-  type: EntryType;
-  status: TransactionStatus;
-  amount: string;
-  authorizedAmount: string;
-  balanceAfter: string | null;
-  createdAt: string;
-  postedAt: string | null;
-  voidedAt: string | null;
-  expiresAt: string | null;
-  transferId: string | null;
-  reversesTransactionId: string | null;
-};
+/**
+ * TRANSACTION_COLUMNS answer the domain's own names and forms (exact decimal text, ISO 8601 instants), so a
+ * row is a Transaction already; toTransaction still copies the fields one by one, so that no other column a
+ * statement selects can leave with it.
+ */
+export type TransactionRow = Transaction;
 
 export const toTransaction = (row: TransactionRow): Transaction => ({
   transactionId: row.transactionId,

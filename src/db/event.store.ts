@@ -1,4 +1,5 @@
-import type { DomainEvent, EventData, EventQuery, EventStore, EventType } from '../domain/events/event.js';
+import type { DomainEvent, EventData, EventType } from '../domain/events/event.js';
+import type { EventQuery, EventStore } from '../domain/events/ports.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';

@@ -4,7 +4,12 @@ import { queryRows, statement } from './sql.js';
 /** Counts stop here: a scrape reads at most this many index entries per count, however large a backlog grows. */
 export const BACKLOG_COUNT_CAP = 10_000;
 
-export interface OutboxBacklogRow {
+/**
+ * The outbox's backlog as one cheap statement reads it at scrape time, for the gauges of src/http/metrics.ts:
+ * counts capped at the statement's cap (a capped count means "at least"), ages in seconds (0 when nothing
+ * waits).
+ */
+export interface OutboxBacklog {
   unsequencedEvents: number;
   oldestUnsequencedSeconds: number;
   /** Of at most BACKLOG_COUNT_CAP deliveries not finished: those waiting for (or in) their first attempt, and the others. */
@@ -41,7 +46,7 @@ const SQL = statement(
          FROM (SELECT d.attempts FROM webhook_deliveries d WHERE d.next_attempt_at IS NOT NULL LIMIT $1) d) pending`,
 );
 
-export async function readOutboxBacklog(prisma: PrismaClient, countCap = BACKLOG_COUNT_CAP): Promise<OutboxBacklogRow> {
-  const [row] = await queryRows<OutboxBacklogRow>(prisma, SQL, [countCap]);
+export async function readOutboxBacklog(prisma: PrismaClient, countCap = BACKLOG_COUNT_CAP): Promise<OutboxBacklog> {
+  const [row] = await queryRows<OutboxBacklog>(prisma, SQL, [countCap]);
   return row!;
 }

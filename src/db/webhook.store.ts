@@ -1,15 +1,6 @@
 import type { EventType } from '../domain/events/event.js';
-import type {
-  AttemptOutcome,
-  ClaimedDelivery,
-  NewEndpointRecord,
-  RecordedAttempt,
-  RedeliveryOutcome,
-  SealedSecret,
-  WebhookAttempt,
-  WebhookEndpoint,
-  WebhookStore,
-} from '../domain/webhooks/webhook.js';
+import type { AttemptOutcome, ClaimedDelivery, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
+import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
 import { EVENT_COLUMNS, type EventRow, toEvent } from './event.store.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';

@@ -2,11 +2,11 @@ import type { AccountStore } from './accounts/ports.js';
 import type { NewAuditEvent } from './audit/audit-event.js';
 import type { AuditStore } from './audit/ports.js';
 import type { CustomerStore } from './customers/ports.js';
-import type { EventStore } from './events/event.js';
+import type { EventStore } from './events/ports.js';
 import type { IdempotencyRecord, IdempotencyStore } from './idempotency/ports.js';
 import type { LedgerStore } from './ledger/ports.js';
 import type { LinkReadModel } from './links/ports.js';
-import type { WebhookStore } from './webhooks/webhook.js';
+import type { WebhookStore } from './webhooks/ports.js';
 
 /**
  * What the domain needs from the outside world, in what every feature shares: the write effects, paging,

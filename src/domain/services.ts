@@ -2,12 +2,12 @@ import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
-import type { EventFeed } from './events/event-feed.js';
+import type { EventFeed } from './events/ports.js';
 import { EventService } from './events/event.service.js';
 import { LedgerService } from './ledger/ledger.service.js';
 import { LinkService } from './links/link.service.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
-import type { SecretSealer } from './webhooks/webhook.js';
+import type { SecretSealer } from './webhooks/ports.js';
 import { WebhookService, type WebhookServiceOptions } from './webhooks/webhook.service.js';
 
 export interface DomainServices {

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OutboxBacklog } from '../db/outbox-backlog.js';
 
 /**
  * The service's Prometheus metrics (docs/operations.md, "Metrics"). One instance per running service,
@@ -19,20 +20,6 @@ export interface WebhookAttemptSample {
   latencyMs: number;
   deliveredAfterMs: number | null;
   disabledEndpoint: 'gone' | 'failing_window' | null;
-}
-
-/**
- * The outbox's backlog as one cheap statement reads it at scrape time (src/db/outbox-backlog.ts): counts
- * capped at `countCap` (a capped count means "at least"), ages in seconds (0 when nothing waits).
- */
-export interface OutboxBacklog {
-  unsequencedEvents: number;
-  oldestUnsequencedSeconds: number;
-  pendingFirstAttempts: number;
-  pendingRetries: number;
-  oldestPendingFirstAttemptSeconds: number;
-  enabledEndpoints: number;
-  disabledEndpoints: number;
 }
 
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */

@@ -1,5 +1,6 @@
-import type { DomainEvent, EventStore } from '../domain/events/event.js';
-import type { EventFeed, EventStream, FeedOverflow, FeedSelection } from '../domain/events/event-feed.js';
+import type { DomainEvent } from '../domain/events/event.js';
+import type { EventStream, FeedOverflow, FeedSelection } from '../domain/events/event-feed.js';
+import type { EventFeed, EventStore } from '../domain/events/ports.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 

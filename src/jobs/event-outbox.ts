@@ -1,4 +1,4 @@
-import type { EventStore } from '../domain/events/event.js';
+import type { EventStore } from '../domain/events/ports.js';
 import type { Logger } from '../logging/logger.js';
 import { startIntervalJob } from './interval-job.js';
 

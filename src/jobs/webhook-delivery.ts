@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../domain/events/event.js';
-import { type ClaimedDelivery, type RecordedAttempt, secretBinding, type SecretSealer, type WebhookStore } from '../domain/webhooks/webhook.js';
+import type { ClaimedDelivery, RecordedAttempt, SecretSealer, WebhookStore } from '../domain/webhooks/ports.js';
+import { secretBinding } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 import { presentEvent } from '../rest/presenters.js';

@@ -5,7 +5,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { forbiddenAddressReason } from '../domain/webhooks/addresses.js';
 import type { WebhooksConfig } from '../config/config.js';
-import type { WebhookUrlGuard } from '../domain/webhooks/webhook.js';
+import type { WebhookUrlGuard } from '../domain/webhooks/ports.js';
 import type { WebhookServiceOptions } from '../domain/webhooks/webhook.service.js';
 
 /**

@@ -234,6 +234,19 @@ const invalidExampleOf = (route: RestRoute): unknown => INVALID_EXAMPLES[route.o
 const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
 const accountNotFoundFailure = failure('ACCOUNT_NOT_FOUND', 'No account with this id in this environment (an id that is not a UUID cannot name one).', accountNotFound());
 const transactionNotFoundFailure = failure('TRANSACTION_NOT_FOUND', 'No transaction with this id on this account.', transactionNotFound());
+const transactionNotPendingFailure = failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending());
+const eventNotFoundFailure = failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound());
+const flagValidationFailure = failure(
+  'VALIDATION_FAILED_flag',
+  `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`,
+  validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
+);
+/** A partial update naming a field that never changes; `example` is such a field. */
+const fieldNotUpdatableFailure = (example: string[], updatable: readonly string[]): DocumentedFailure =>
+  failure('FIELD_NOT_UPDATABLE', 'The body names a field that cannot change; nothing changes.', fieldsNotUpdatable(example, updatable));
+/** A page's `limit` out of range, with the message the query's own schema gives. */
+const limitValidationFailure = (schema: z.ZodType): DocumentedFailure =>
+  failure('VALIDATION_FAILED', '`limit` is not a whole number between 1 and 100, or an unknown parameter.', validationFailureOf(schema, { limit: '0' }));
 /** What the ledger can refuse when a posting debits or credits an account; nothing is written. */
 const postingRefusals = [
   failure('ACCOUNT_FROZEN', 'The account has the FROZEN flag.', accountFrozen()),
@@ -247,6 +260,11 @@ const webhookUrlRefusal = failure(
   'The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.',
   webhookUrlNotAllowed('the host resolves to a loopback address'),
 );
+/** The success answers operations share: the whole record they changed or read, or nothing after a deletion. */
+const DELETED: RestRoute['success'] = { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' };
+const answersAccount = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: accountDataSchema, component: 'Account' });
+const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: transactionDataSchema, component: 'Transaction' });
+const answersEndpoint = (description: string): RestRoute['success'] => ({ status: 200, description, data: webhookEndpointDataSchema, component: 'WebhookEndpoint' });
 const SECRET_NO_KEY = 'Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.';
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
@@ -293,10 +311,7 @@ export const REST_ROUTES = [
     scope: 'customers:write',
     requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
     success: { status: 200, description: 'The updated customer.', data: customerDataSchema, component: 'Customer' },
-    failures: [
-      failure('FIELD_NOT_UPDATABLE', 'The body names a field that cannot change; nothing changes.', fieldsNotUpdatable(['lastName'], UPDATABLE_CUSTOMER_FIELDS)),
-      customerNotFoundFailure,
-    ],
+    failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure],
   },
   {
     operationId: 'deleteCustomer',
@@ -307,7 +322,7 @@ export const REST_ROUTES = [
     summary: 'Delete a customer',
     description: 'Deletes the customer for good. Refused while any account is associated with it: delete those first.',
     scope: 'customers:write',
-    success: { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' },
+    success: DELETED,
     failures: [
       customerNotFoundFailure,
       failure('CUSTOMER_HAS_ACCOUNTS', 'The customer still has accounts.', customerHasAccounts(2)),
@@ -323,7 +338,7 @@ export const REST_ROUTES = [
     description: 'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.',
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
-    success: { status: 201, description: 'Created. `Location` names the new account.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('Created. `Location` names the new account.', 201),
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
     ],
@@ -337,7 +352,7 @@ export const REST_ROUTES = [
     summary: 'Retrieve an account',
     description: 'Answers the account with the ids of its customers.',
     scope: 'accounts:read',
-    success: { status: 200, description: 'The account.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('The account.'),
     failures: [accountNotFoundFailure],
   },
   {
@@ -350,9 +365,9 @@ export const REST_ROUTES = [
     description: `Sets the account's ${UPDATABLE_ACCOUNT_FIELDS.join(' and ')} (both required); its type never changes. Answers the full account.`,
     scope: 'accounts:write',
     requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
-    success: { status: 200, description: 'The updated account.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('The updated account.'),
     failures: [
-      failure('FIELD_NOT_UPDATABLE', 'The body names a field that cannot change; nothing changes.', fieldsNotUpdatable(['type'], UPDATABLE_ACCOUNT_FIELDS)),
+      fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
       accountNotFoundFailure,
       failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
     ],
@@ -366,7 +381,7 @@ export const REST_ROUTES = [
     summary: 'Delete an account',
     description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
     scope: 'accounts:write',
-    success: { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' },
+    success: DELETED,
     failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
   },
   {
@@ -380,7 +395,7 @@ export const REST_ROUTES = [
     scope: 'accounts:write',
     naturallyIdempotent: true,
     requestBody: { schema: addAccountCustomerSchema, component: 'AddAccountCustomerRequest', example: { customerId: EXAMPLE_IDS.otherCustomerId } },
-    success: { status: 200, description: 'The account with the customer.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('The account with the customer.'),
     failures: [
       accountNotFoundFailure,
       failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
@@ -396,7 +411,7 @@ export const REST_ROUTES = [
     summary: 'Remove a customer from an account',
     description: 'The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.',
     scope: 'accounts:write',
-    success: { status: 200, description: 'The account without the customer.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('The account without the customer.'),
     failures: [
       accountNotFoundFailure,
       failure('CUSTOMER_NOT_FOUND', 'The customer is not a holder of this account.', customerNotLinked()),
@@ -412,11 +427,8 @@ export const REST_ROUTES = [
     summary: 'Set a flag',
     description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
     scope: 'accounts:write',
-    success: { status: 200, description: 'The account with the flag.', data: accountDataSchema, component: 'Account' },
-    failures: [
-      failure('VALIDATION_FAILED_flag', `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`, validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }])),
-      accountNotFoundFailure,
-    ],
+    success: answersAccount('The account with the flag.'),
+    failures: [flagValidationFailure, accountNotFoundFailure],
   },
   {
     operationId: 'clearAccountFlag',
@@ -427,11 +439,8 @@ export const REST_ROUTES = [
     summary: 'Clear a flag',
     description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
     scope: 'accounts:write',
-    success: { status: 200, description: 'The account without the flag.', data: accountDataSchema, component: 'Account' },
-    failures: [
-      failure('VALIDATION_FAILED_flag', `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`, validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }])),
-      accountNotFoundFailure,
-    ],
+    success: answersAccount('The account without the flag.'),
+    failures: [flagValidationFailure, accountNotFoundFailure],
   },
   {
     operationId: 'setOverdraftLimit',
@@ -443,7 +452,7 @@ export const REST_ROUTES = [
     description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.',
     scope: 'accounts:write',
     requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
-    success: { status: 200, description: 'The account with its new limit.', data: accountDataSchema, component: 'Account' },
+    success: answersAccount('The account with its new limit.'),
     failures: [accountNotFoundFailure],
   },
   {
@@ -459,7 +468,7 @@ export const REST_ROUTES = [
       'Answers the transaction; `Location` names it.',
     scope: 'accounts:write',
     requestBody: { schema: postTransactionSchema, component: 'PostTransactionRequest', example: EXAMPLE_POST_TRANSACTION },
-    success: { status: 201, description: 'Posted (or held).', data: transactionDataSchema, component: 'Transaction' },
+    success: answersTransaction('Posted (or held).', 201),
     failures: [accountNotFoundFailure, ...postingRefusals],
   },
   {
@@ -473,10 +482,7 @@ export const REST_ROUTES = [
     scope: 'accounts:read',
     query: { schema: transactionPageSchema, example: { limit: '20' } },
     success: { status: 200, description: 'A page of transactions.', data: transactionPageDataSchema, component: 'TransactionPage' },
-    failures: [
-      failure('VALIDATION_FAILED', '`limit` is not a whole number between 1 and 100, or an unknown parameter.', validationFailureOf(transactionPageSchema, { limit: '0' })),
-      accountNotFoundFailure,
-    ],
+    failures: [limitValidationFailure(transactionPageSchema), accountNotFoundFailure],
   },
   {
     operationId: 'getTransaction',
@@ -487,7 +493,7 @@ export const REST_ROUTES = [
     summary: 'Retrieve a transaction',
     description: 'One transaction of the account.',
     scope: 'accounts:read',
-    success: { status: 200, description: 'The transaction.', data: transactionDataSchema, component: 'Transaction' },
+    success: answersTransaction('The transaction.'),
     failures: [accountNotFoundFailure, transactionNotFoundFailure],
   },
   {
@@ -500,11 +506,11 @@ export const REST_ROUTES = [
     description: 'Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released). Both sides of the hold post together. Answers the transaction, now POSTED.',
     scope: 'accounts:write',
     requestBody: { schema: postHoldSchema, component: 'PostHoldRequest', example: { amount: 20 } },
-    success: { status: 200, description: 'The posted transaction.', data: transactionDataSchema, component: 'Transaction' },
+    success: answersTransaction('The posted transaction.'),
     failures: [
       accountNotFoundFailure,
       transactionNotFoundFailure,
-      failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending()),
+      transactionNotPendingFailure,
       failure('HOLD_EXPIRED', 'The hold is past its expiresAt.', holdExpired()),
       failure('AMOUNT_EXCEEDS_HOLD', '`amount` is more than the hold.', amountExceedsHold()),
       failure('ACCOUNT_FROZEN', 'An account of the hold has the FROZEN flag.', accountFrozen()),
@@ -519,12 +525,8 @@ export const REST_ROUTES = [
     summary: 'Void a hold',
     description: 'Releases a PENDING hold: its amount is available again. No body. Answers the transaction, now VOIDED.',
     scope: 'accounts:write',
-    success: { status: 200, description: 'The voided transaction.', data: transactionDataSchema, component: 'Transaction' },
-    failures: [
-      accountNotFoundFailure,
-      transactionNotFoundFailure,
-      failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending()),
-    ],
+    success: answersTransaction('The voided transaction.'),
+    failures: [accountNotFoundFailure, transactionNotFoundFailure, transactionNotPendingFailure],
   },
   {
     operationId: 'reverseTransaction',
@@ -538,7 +540,7 @@ export const REST_ROUTES = [
       'Posted transactions never change; each is reversed at most once. Answers the reversal on this account; `Location` names it.',
     scope: 'accounts:write',
     requestBody: { schema: reverseTransactionSchema, component: 'ReverseTransactionRequest', example: { description: 'Duplicate payment' } },
-    success: { status: 201, description: 'The reversal.', data: transactionDataSchema, component: 'Transaction' },
+    success: answersTransaction('The reversal.', 201),
     failures: [
       accountNotFoundFailure,
       transactionNotFoundFailure,
@@ -592,7 +594,7 @@ export const REST_ROUTES = [
     description: 'One event of this environment.',
     scope: 'events:read',
     success: { status: 200, description: 'The event.', data: eventDataSchema, component: 'Event' },
-    failures: [failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound())],
+    failures: [eventNotFoundFailure],
   },
   {
     operationId: 'createWebhookEndpoint',
@@ -621,7 +623,7 @@ export const REST_ROUTES = [
     summary: 'Retrieve a webhook endpoint',
     description: 'The endpoint, without its secret, with why it is disabled if it is.',
     scope: 'webhooks:read',
-    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    success: answersEndpoint('The endpoint.'),
     failures: [webhookEndpointNotFoundFailure],
   },
   {
@@ -634,7 +636,7 @@ export const REST_ROUTES = [
     description: 'Partial update: send `url`, `eventTypes` or both. Deliveries already due go to the new URL.',
     scope: 'webhooks:write',
     requestBody: { schema: updateWebhookEndpointSchema, component: 'UpdateWebhookEndpointRequest', example: { eventTypes: [] } },
-    success: { status: 200, description: 'The updated endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    success: answersEndpoint('The updated endpoint.'),
     failures: [webhookUrlRefusal, webhookEndpointNotFoundFailure],
   },
   {
@@ -646,7 +648,7 @@ export const REST_ROUTES = [
     summary: 'Delete a webhook endpoint',
     description: 'Deletes the endpoint, its pending deliveries and its attempts; an attempt in flight may still arrive.',
     scope: 'webhooks:write',
-    success: { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' },
+    success: DELETED,
     failures: [webhookEndpointNotFoundFailure],
   },
   {
@@ -660,10 +662,7 @@ export const REST_ROUTES = [
     scope: 'webhooks:read',
     query: { schema: webhookAttemptsQuerySchema, example: { limit: '20' } },
     success: { status: 200, description: 'The attempts.', data: webhookAttemptPageDataSchema, component: 'WebhookAttemptPage' },
-    failures: [
-      failure('VALIDATION_FAILED', '`limit` is not a whole number between 1 and 100, or an unknown parameter.', validationFailureOf(webhookAttemptsQuerySchema, { limit: '0' })),
-      webhookEndpointNotFoundFailure,
-    ],
+    failures: [limitValidationFailure(webhookAttemptsQuerySchema), webhookEndpointNotFoundFailure],
   },
   {
     operationId: 'rotateWebhookSecret',
@@ -691,7 +690,7 @@ export const REST_ROUTES = [
       'Delivers again: forgets the failures, and retries waiting for a later time are due at once. Events numbered while it was disabled are not sent (read them with GET /{environment}/event, or redeliver one). Enabling an enabled endpoint changes nothing. No body.',
     scope: 'webhooks:write',
     naturallyIdempotent: true,
-    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    success: answersEndpoint('The endpoint.'),
     failures: [webhookEndpointNotFoundFailure],
   },
   {
@@ -704,7 +703,7 @@ export const REST_ROUTES = [
     description: 'Stops deliveries (an attempt in flight still completes). The service disables an endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. No body.',
     scope: 'webhooks:write',
     naturallyIdempotent: true,
-    success: { status: 200, description: 'The endpoint.', data: webhookEndpointDataSchema, component: 'WebhookEndpoint' },
+    success: answersEndpoint('The endpoint.'),
     failures: [webhookEndpointNotFoundFailure],
   },
   {
@@ -721,7 +720,7 @@ export const REST_ROUTES = [
     success: { status: 200, description: 'Scheduled.', data: redeliveryDataSchema, component: 'Redelivery' },
     failures: [
       webhookEndpointNotFoundFailure,
-      failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound()),
+      eventNotFoundFailure,
       failure('WEBHOOK_ENDPOINT_DISABLED', 'The endpoint is disabled; enable it first.', webhookEndpointDisabled()),
     ],
   },

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventStore } from '../../src/domain/events/event.js';
+import type { EventStore } from '../../src/domain/events/ports.js';
 
 /**
  * Numbers every event committed so far, as the sequencer job would over a few ticks. One call is not

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { EXAMPLE_CREATE_CUSTOMER } from '../../src/rest/routes.js';
 
 /**
  * Test data builders. Every SSN and document locator number handed out is remembered in
@@ -41,18 +42,15 @@ export interface CustomerInput {
   addresses: { type: string; street: string; city: string; state: string; zip: string }[];
 }
 
+/**
+ * The reference's example customer (src/rest/routes.ts), with an SSN and a document locator number of its own;
+ * a copy, so a test that changes its lists changes no other test's.
+ */
 export function buildCustomerInput(overrides: Partial<CustomerInput> = {}): CustomerInput {
   return {
+    ...structuredClone(EXAMPLE_CREATE_CUSTOMER),
     socialSecurityNumber: uniqueSsn(),
-    dateOfBirth: '1985-04-12',
     documentLocatorNumber: uniqueDocumentLocatorNumber(),
-    preferredName: 'Alex',
-    firstName: 'Alexandra',
-    middleName: 'Jane',
-    lastName: 'Doe',
-    emails: ['alex.doe@example.com'],
-    phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
-    addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
     ...overrides,
   };
 }

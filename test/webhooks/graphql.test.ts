@@ -5,6 +5,8 @@ import { createCustomer } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
+import { fastDeliverySettings } from './settings.js';
+import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
 
 /**
  * GraphQL management of webhook endpoints, the twin of the REST routes tested in webhooks.test.ts: the same
@@ -15,14 +17,7 @@ let service: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({
-    EVENT_SEQUENCER_INTERVAL_MS: '20',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms',
-    WEBHOOKS_TIMEOUT_MS: '1000', // a receiver on this machine answers well within it, also under load
-    WEBHOOKS_POLL_INTERVAL_MS: '50',
-    WEBHOOKS_SECRET_OVERLAP_S: '3600',
-  });
+  service = await startTestService(fastDeliverySettings([100, 200]));
 });
 afterAll(async () => {
   await service?.stop();
@@ -178,18 +173,10 @@ describe('webhook endpoints over GraphQL', () => {
 });
 
 describe('webhook endpoints over GraphQL: the SSRF guard (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
-  let strict: TestService;
-  beforeAll(async () => {
-    strict = await startTestService({ WEBHOOKS_POLL_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => strict?.stop());
+  const strict = serviceWithSsrfGuard();
 
-  it.each([
-    ['loopback', 'http://127.0.0.1:8080/hook'],
-    ['cloud metadata (link-local)', 'http://169.254.169.254/latest/meta-data/'],
-    ['a name resolving to loopback', 'http://localhost:8080/hook'],
-  ])('refuses to register %s with WEBHOOK_URL_NOT_ALLOWED, without echoing the URL', async (_name, url) => {
-    const result = await graphql(strict, 'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }', { input: { url } });
+  it.each(REFUSED_WEBHOOK_URLS)('refuses to register %s with WEBHOOK_URL_NOT_ALLOWED, without echoing the URL', async (_name, url) => {
+    const result = await graphql(strict(), 'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }', { input: { url } });
     expect(errorCodes(result)).toEqual(['WEBHOOK_URL_NOT_ALLOWED']);
     expect(result.json.errors[0].extensions.details).toEqual([expect.objectContaining({ field: 'url', code: 'WEBHOOK_URL_NOT_ALLOWED' })]);
     expect(result.text).not.toContain(url);

@@ -7,6 +7,8 @@ import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
+import { fastDeliverySettings } from './settings.js';
+import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
 
 // Short retries: 4 attempts at most (at once, then after 100 ms, 200 ms and 1.5 s); an endpoint failing
 // for 1.8 s without a success is disabled.
@@ -16,14 +18,7 @@ let service: TestService;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({
-    EVENT_SEQUENCER_INTERVAL_MS: '20',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOKS_RETRY_SCHEDULE: RETRY_SCHEDULE.map((ms) => `${ms}ms`).join(','),
-    WEBHOOKS_TIMEOUT_MS: '1000', // a receiver on this machine answers well within it, also under load
-    WEBHOOKS_POLL_INTERVAL_MS: '50',
-    WEBHOOKS_SECRET_OVERLAP_S: '3600',
-  });
+  service = await startTestService(fastDeliverySettings(RETRY_SCHEDULE));
 });
 afterAll(async () => {
   await service?.stop();
@@ -264,24 +259,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
 });
 
 describe('the SSRF guard (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
-  let strict: TestService;
-  beforeAll(async () => {
-    strict = await startTestService({ WEBHOOKS_POLL_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => strict?.stop());
+  const strict = serviceWithSsrfGuard();
 
-  it.each([
-    ['loopback', 'http://127.0.0.1:8080/hook'],
-    ['private 10/8', 'http://10.1.2.3/hook'],
-    ['private 192.168/16', 'https://192.168.0.10/hook'],
-    ['cloud metadata (link-local)', 'http://169.254.169.254/latest/meta-data/'],
-    ['IPv6 loopback', 'http://[::1]:8080/hook'],
-    ['IPv4-mapped IPv6 loopback', 'http://[::ffff:127.0.0.1]/hook'],
-    ['IPv6 unique local', 'http://[fd00::1]/hook'],
-    ['unspecified', 'http://0.0.0.0/hook'],
-    ['a name resolving to loopback', 'http://localhost:8080/hook'],
-  ])('refuses to register %s', async (_name, url) => {
-    const res = await strict.call('POST', '/sandbox/webhook-endpoint', { body: { url } });
+  it.each(REFUSED_WEBHOOK_URLS)('refuses to register %s', async (_name, url) => {
+    const res = await strict().call('POST', '/sandbox/webhook-endpoint', { body: { url } });
     expectFailure(res, 'customer', 400, 'WEBHOOK_URL_NOT_ALLOWED');
     expect(res.text).not.toContain(url);
   });

@@ -1,9 +1,8 @@
-import type { DomainEvent } from './event.js';
-
 /**
  * Live events (docs/decisions.md, "GraphQL subscriptions"): what a follower of an environment's events
  * receives from the moment it starts. The source is the outbox itself (the sequenced events, whichever
- * instance wrote them); src/jobs/event-feed.ts implements it for this process.
+ * instance wrote them); src/jobs/event-feed.ts implements it for this process. This file holds what a
+ * stream carries; the port itself, `EventFeed`, is in ports.ts.
  */
 
 /** What a follower makes of one event: a value to deliver, nothing (`skip`), or the end of its stream (`end`). */
@@ -28,13 +27,4 @@ export const isFeedOverflow = (value: unknown): value is FeedOverflow =>
  */
 export interface EventStream<T> extends AsyncIterableIterator<T | FeedOverflow> {
   return(): Promise<IteratorResult<T | FeedOverflow>>;
-}
-
-export interface EventFeed {
-  /**
-   * Follows the environment's events: the stream receives, through `select`, every event whose sequence is
-   * greater than the environment's last sequence number at the moment this call resolves, in sequence
-   * order, nothing twice and nothing skipped (except what `select` skips). No event before that: no replay.
-   */
-  follow<T>(environment: string, select: (event: DomainEvent) => FeedSelection<T>): Promise<EventStream<T>>;
 }

@@ -8,7 +8,8 @@ import type { Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import type { DomainEvent } from './event.js';
-import type { EventFeed, EventStream } from './event-feed.js';
+import type { EventStream } from './event-feed.js';
+import type { EventFeed } from './ports.js';
 import { eventQuerySchema, eventWatchSchema } from './event.schemas.js';
 
 export interface EventPage {

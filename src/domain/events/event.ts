@@ -41,22 +41,3 @@ export interface DomainEvent {
   resourceId: string;
   data: EventData;
 }
-
-export interface EventQuery {
-  /** Events with a greater sequence; 0 from the start. */
-  after: number;
-  types?: readonly EventType[] | undefined;
-  limit: number;
-}
-
-export interface EventStore {
-  list(environment: string, query: EventQuery): Promise<DomainEvent[]>;
-  /** Only sequenced events: an event becomes readable once numbered (within a moment of its commit). */
-  find(environment: string, eventId: string): Promise<DomainEvent | null>;
-  /** Numbers the committed events not numbered yet, at most `limit`; answers how many it numbered. */
-  sequence(limit: number): Promise<number>;
-  /** Deletes sequenced events older than `before`, at most `limit`; answers how many. */
-  prune(before: Date, limit: number): Promise<number>;
-  /** The last sequence number given in the environment; 0 before its first event. */
-  lastSequence(environment: string): Promise<number>;
-}

@@ -6,15 +6,8 @@ import { PAGE_SIZE } from '../pagination.js';
 import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import { forbiddenAddressReason } from './addresses.js';
-import {
-  type EndpointWithSecret,
-  secretBinding,
-  type SecretSealer,
-  type WebhookAttempt,
-  type WebhookEndpoint,
-  type WebhookStore,
-  type WebhookUrlGuard,
-} from './webhook.js';
+import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';
+import { type EndpointWithSecret, secretBinding, type WebhookAttempt, type WebhookEndpoint } from './webhook.js';
 import { webhookEndpointDisabled, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from './webhook.schemas.js';
 

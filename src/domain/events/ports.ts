@@ -1,0 +1,54 @@
+import type { DomainEvent, EventType } from './event.js';
+import type { EventStream, FeedSelection } from './event-feed.js';
+
+/**
+ * What the event service and the jobs need from outside the domain: the outbox's store
+ * (src/db/event.store.ts), the live feed (src/jobs/event-feed.ts) and the wake-ups other instances send
+ * (src/db/notifications.ts).
+ */
+
+export interface EventQuery {
+  /** Events with a greater sequence; 0 from the start. */
+  after: number;
+  types?: readonly EventType[] | undefined;
+  limit: number;
+}
+
+export interface EventStore {
+  list(environment: string, query: EventQuery): Promise<DomainEvent[]>;
+  /** Only sequenced events: an event becomes readable once numbered (within a moment of its commit). */
+  find(environment: string, eventId: string): Promise<DomainEvent | null>;
+  /** Numbers the committed events not numbered yet, at most `limit`; answers how many it numbered. */
+  sequence(limit: number): Promise<number>;
+  /** Deletes sequenced events older than `before`, at most `limit`; answers how many. */
+  prune(before: Date, limit: number): Promise<number>;
+  /** The last sequence number given in the environment; 0 before its first event. */
+  lastSequence(environment: string): Promise<number>;
+}
+
+export interface EventFeed {
+  /**
+   * Follows the environment's events: the stream receives, through `select`, every event whose sequence is
+   * greater than the environment's last sequence number at the moment this call resolves, in sequence
+   * order, nothing twice and nothing skipped (except what `select` skips). No event before that: no replay.
+   */
+  follow<T>(environment: string, select: (event: DomainEvent) => FeedSelection<T>): Promise<EventStream<T>>;
+}
+
+/**
+ * What other instances did that this one's background work can act on at once, instead of at its next poll
+ * (docs/decisions.md, "Waking other instances"). The database tells it (src/db/notifications.ts: LISTEN on one
+ * dedicated connection, NOTIFY sent by the sequencer's and the fan-out's own statements); polling stays the
+ * fallback, so a lost wake-up only costs latency. Each subscription answers a function that ends it.
+ */
+export interface WakeUps {
+  /**
+   * Events of `environment` were numbered (by any instance's sequencer): the event feed can read them.
+   * `undefined`: maybe any environment (the connection was just (re)established, and what was sent while it
+   * was down is lost).
+   */
+  onEventsNumbered(listener: (environment: string | undefined) => void): () => void;
+  /** Webhook deliveries became due (a fan-out created them, a redelivery scheduled one): dispatchers can claim them. */
+  onDeliveriesDue(listener: () => void): () => void;
+}
+
