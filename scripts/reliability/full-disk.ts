@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
+import { phaseClock } from './lib/phases.js';
 import { formatCount } from './lib/results.js';
 import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
@@ -90,14 +91,11 @@ runScript('full-disk', async () => {
   const t0 = performance.now();
   let postgres: DedicatedPostgres | undefined;
   const problems: string[] = [];
-  let phase: Phase = 'healthy';
-  const phaseStart: Partial<Record<Phase, number>> = {};
-  const enter = (next: Phase) => {
-    phase = next;
-    phaseStart[next] = performance.now();
+  const phases = phaseClock<Phase>('healthy', log, () => {
     const { bavail, bsize } = statfsSync(mountPoint);
-    log(`phase ${next} (${round((bavail * bsize) / 2 ** 20)} MiB free on the tmpfs)`);
-  };
+    return `${round((bavail * bsize) / 2 ** 20)} MiB free on the tmpfs`;
+  });
+  const enter = phases.enter;
   const exits: { atMs: number; code: number | null; signal: string | null }[] = [];
   const starts: { atMs: number; ok: boolean; error?: string }[] = [];
   let stopOrchestrator = false;
@@ -144,7 +142,7 @@ runScript('full-disk', async () => {
     });
     const api = createApi(service.url, secrets.API_TOKENS!, clients * 2 + 4);
     enter('healthy');
-    load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: () => phase, requestTimeoutMs: boundMs + 5000 });
+    load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: phases.current, requestTimeoutMs: boundMs + 5000 });
     await sleep(Number(opts.healthy) * 1000);
 
     enter('full');
@@ -170,7 +168,7 @@ runScript('full-disk', async () => {
       }
       log(`pg_switch_wal() and a write after it: ${switchedWal}`);
     }
-    const fullUntil = phaseStart.full! + Number(opts.full) * 1000;
+    const fullUntil = phases.startOf('full') + Number(opts.full) * 1000;
     while (performance.now() < fullUntil) {
       ballastBytes += fillUp(ballast); // keep it full
       await sleep(200);
@@ -212,7 +210,7 @@ runScript('full-disk', async () => {
     const refusedWrites = writesInFull.filter((s) => s.res.status === 503).length;
     if (writesInFull.length > 0 && refusedWrites === 0) problems.push('no write was refused while the disk was full: the fault did not bite');
     // PostgreSQL's own account, without the statements and hints: what it did, in order.
-    const significant = serverLog.filter((l) => l.atMs >= phaseStart.full! - t0 && /^\S+ \S+ \S+ \[\d+\] (PANIC|FATAL|LOG|ERROR|WARNING):/.test(l.line));
+    const significant = serverLog.filter((l) => l.atMs >= phases.startOf('full') - t0 && /^\S+ \S+ \S+ \[\d+\] (PANIC|FATAL|LOG|ERROR|WARNING):/.test(l.line));
     const bare = (line: string) => line.replace(/^\S+ \S+ \S+ \[\d+\] /, '').replace(/"[^"]*\/\d+"/g, '"…"').replace(/\b(PID|pid) \d+/g, '$1 N');
     const panics = serverLog.filter((l) => /PANIC/.test(l.line));
     const diskFull = serverLog.filter((l) => /No space left on device/.test(l.line));
@@ -230,8 +228,8 @@ runScript('full-disk', async () => {
       },
       recovery: {
         firstAcknowledgedWriteAfterFreeingMs: recoveredAt === undefined ? undefined : Math.round(recoveredAt - freedAt),
-        postgresExits: exits.map((e) => ({ ...e, atMs: e.atMs - Math.round(phaseStart.full! - t0) })),
-        startAttempts: starts.map((s) => ({ ...s, atMs: s.atMs - Math.round(phaseStart.full! - t0) })),
+        postgresExits: exits.map((e) => ({ ...e, atMs: e.atMs - Math.round(phases.startOf('full') - t0) })),
+        startAttempts: starts.map((s) => ({ ...s, atMs: s.atMs - Math.round(phases.startOf('full') - t0) })),
       },
       switchWal: switchedWal,
       postgresSaid: {
@@ -245,7 +243,7 @@ runScript('full-disk', async () => {
       serviceRestarts: 0,
       seed: Number(opts.seed),
     };
-    log(`PostgreSQL's log from the fill on:\n${significant.slice(0, 40).map((l) => `  +${l.atMs - Math.round(phaseStart.full! - t0)} ms ${l.line}`).join('\n')}`);
+    log(`PostgreSQL's log from the fill on:\n${significant.slice(0, 40).map((l) => `  +${l.atMs - Math.round(phases.startOf('full') - t0)} ms ${l.line}`).join('\n')}`);
     log(JSON.stringify(figures));
     const crashed = exits.length > 0 || panics.length > 0;
     return conclude({

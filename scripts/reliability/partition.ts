@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
+import { phaseClock } from './lib/phases.js';
 import { formatCount } from './lib/results.js';
 import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
@@ -71,22 +72,17 @@ runScript('partition', async () => {
   });
   const api = createApi(service.url, secrets.API_TOKENS!, clients * 2 + 4);
   const problems: string[] = [];
-  let phase: Phase = 'healthy';
-  const phaseStart: Partial<Record<Phase, number>> = {};
-  const enter = (next: Phase) => {
-    phase = next;
-    phaseStart[next] = performance.now();
-    log(`phase ${next} (proxy: ${JSON.stringify(proxy.stats())})`);
-  };
+  const phases = phaseClock<Phase>('healthy', log, () => `proxy: ${JSON.stringify(proxy.stats())}`);
+  const enter = phases.enter;
   enter('healthy');
-  const load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: () => phase, requestTimeoutMs: boundMs + 5000 });
+  const load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: phases.current, requestTimeoutMs: boundMs + 5000 });
   const readiness: { phase: Phase; endPhase: Phase; status: number; elapsedMs: number }[] = [];
   let probing = true;
   const probe = (async () => {
     while (probing) {
-      const p = phase;
+      const p = phases.current();
       const res = await api.send('GET', '/readyz', undefined, {}, boundMs + 5000);
-      readiness.push({ phase: p, endPhase: phase, status: res.status, elapsedMs: res.elapsedMs });
+      readiness.push({ phase: p, endPhase: phases.current(), status: res.status, elapsedMs: res.elapsedMs });
       await sleep(250);
     }
   })();
@@ -97,13 +93,13 @@ runScript('partition', async () => {
   const sessions: { phase: Phase; atMs: number; idleInTransaction: number; waitingOnLock: number }[] = [];
   const sessionProbe = (async () => {
     while (probing) {
-      const p = phase;
+      const p = phases.current();
       const { rows } = await monitor.query<{ state: string | null; wait: string | null }>(
         "SELECT state, wait_event_type AS wait FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service'",
       );
       sessions.push({
         phase: p,
-        atMs: Math.round(performance.now() - phaseStart[p]!),
+        atMs: Math.round(performance.now() - phases.startOf(p)),
         idleInTransaction: rows.filter((r) => r.state?.startsWith('idle in transaction')).length,
         waitingOnLock: rows.filter((r) => r.wait === 'Lock').length,
       });
@@ -158,7 +154,7 @@ runScript('partition', async () => {
   }
   const heals: Record<string, unknown> = {};
   for (const p of ['heal-1', 'heal-2'] as const) {
-    const healedAt = phaseStart[p]!;
+    const healedAt = phases.startOf(p);
     // Requests that left after the heal and were answered before the next fault (or the end).
     const after = samples.filter((s) => s.startedAt >= healedAt && s.phase === p && s.endPhase === p);
     const firstSuccess = after.filter((s) => s.res.status >= 200 && s.res.status < 300).map((s) => s.startedAt + s.res.elapsedMs - healedAt);
