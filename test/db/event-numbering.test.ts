@@ -130,6 +130,18 @@ describe('numbering an event', () => {
   });
 });
 
+describe('planner statistics', () => {
+  it('are gathered for every column an event is found by, and not for its payload, which nothing filters on', async () => {
+    await insertEvents(50);
+    await store.sequence(1000);
+    await database.pool.query('ANALYZE events');
+    const { rows } = await database.pool.query<{ attname: string }>("SELECT attname FROM pg_stats WHERE schemaname = 'public' AND tablename = 'events' ORDER BY attname");
+    const analysed = rows.map((row) => row.attname);
+    expect(analysed).toEqual(expect.arrayContaining(['environment', 'id', 'sequence', 'txid', 'type']));
+    expect(analysed).not.toContain('payload');
+  });
+});
+
 describe('retention', () => {
   it('prunes numbered events older than the retention from the head of each environment, never younger or unnumbered ones', async () => {
     await insertEvents(30, { ageDays: 40 });
