@@ -72,7 +72,7 @@ export function violatedUniqueIndex(error: unknown): string | undefined {
 /** A row another row's foreign key still references (ON DELETE RESTRICT or NO ACTION). */
 export const isForeignKeyViolation = (error: unknown): boolean => ['23503', '23001'].includes(sqlState(error) ?? '');
 
-/** lock_timeout expired while the statement waited for a row lock. */
+/** lock_timeout expired while the statement waited for a lock (a row lock, or a migration's table lock). */
 export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '55P03';
 
 /** Domain errors pass through; an unreachable database becomes SERVICE_UNAVAILABLE; the rest stays unexpected. */

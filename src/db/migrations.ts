@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { isLockTimeout, isRetryableConflict } from './errors.js';
 
 /**
  * Applies prisma/migrations without Prisma's migrate engine (it cannot be downloaded here, nor on
@@ -161,9 +162,8 @@ function migrationSession(client: pg.PoolClient) {
 
 /** PostgreSQL rolled the attempt back because of another session's locks: running it again may succeed. */
 function lockConflict(error: unknown): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (code === '40P01') return 'deadlock with a running transaction';
-  if (code === '55P03') return 'lock wait past the lock timeout';
+  if (isLockTimeout(error)) return 'lock wait past the lock timeout';
+  if (isRetryableConflict(error)) return 'deadlock with a running transaction';
   return undefined;
 }
 
