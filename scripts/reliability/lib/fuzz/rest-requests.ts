@@ -159,7 +159,8 @@ function mutate(body: Record<string, unknown>, schema: JsonSchema, mutations: Mu
         set(target, m.key, m.value);
         break;
       case 'nested': {
-        const list = Object.values(target).find((v): v is Record<string, unknown>[] => Array.isArray(v) && typeof v[0] === 'object' && v[0] !== null);
+        // A list of records (addresses, phone numbers); not a list of lists, whose `length` cannot be redefined.
+        const list = Object.values(target).find((v): v is Record<string, unknown>[] => Array.isArray(v) && typeof v[0] === 'object' && v[0] !== null && !Array.isArray(v[0]));
         if (list) set(list[0]!, m.index % 2 === 0 ? m.key : Object.keys(list[0]!)[m.index % Object.keys(list[0]!).length]!, m.value);
         else set(target, key, [m.value]);
         break;
