@@ -71,6 +71,8 @@ interface Kill {
   kill: number;
   /** Date.now() of the SIGKILL. */
   at: number;
+  /** Date.now() once this script saw the killed instance exit. */
+  exitedAt: number;
   instance: string;
   instancesRunning: number;
   /** A receiver held a request of this instance open when it was killed. */
@@ -244,9 +246,10 @@ runScript('webhooks', async () => {
       const killedAt = Date.now();
       victim.signal('SIGKILL');
       await victim.exited;
+      const exitedAt = Date.now();
       instances[slot] = undefined;
       const leased = await leaseIds();
-      const entry: Kill = { kill, at: killedAt, instance: names[slot]!, instancesRunning: both ? 2 : 1, whileHolding, leasedAtKill: leased.length, orphanedLeases: 0, restartMs: 0 };
+      const entry: Kill = { kill, at: killedAt, exitedAt, instance: names[slot]!, instancesRunning: both ? 2 : 1, whileHolding, leasedAtKill: leased.length, orphanedLeases: 0, restartMs: 0 };
       // Leases of the survivor end within the time-out; the dead instance's stay until they run out.
       orphanChecks.push(
         sleep(Math.max(0, killedAt + TIMEOUT_MS + 500 - Date.now())).then(async () => {
@@ -367,13 +370,20 @@ runScript('webhooks', async () => {
       if (times.length < 2) continue;
       duplicates += times.length - 1;
       for (let i = 1; i < times.length; i++) {
-        if (killLog.some((k) => k.at >= times[i - 1]! && k.at <= times[i]!)) continue;
+        // The receivers run in this process: a request the victim sent before it died can be read here after
+        // the kill was sent, while this script waits for the exit. So a kill explains a repeat when the first
+        // acceptance came before the victim was seen exited and the second after the kill.
+        if (killLog.some((k) => times[i - 1]! <= k.exitedAt && k.at <= times[i]!)) continue;
         if (timedOut.has(`${endpoint.endpointId} ${eventId}`)) {
           afterTimeOut += 1;
           continue;
         }
         unexplained += 1;
-        if (unexplained <= 3) problems.push(`${endpoint.path}: event ${byId.get(eventId)?.sequence} accepted twice with no kill between and no time-out recorded`);
+        if (unexplained <= 3) {
+          const nearest = killLog.reduce<Kill | undefined>((best, k) => (!best || Math.abs(k.at - times[i - 1]!) < Math.abs(best.at - times[i - 1]!) ? k : best), undefined);
+          const around = nearest ? ` (accepted ${times[i - 1]! - nearest.at} ms and ${times[i]! - nearest.at} ms after kill ${nearest.kill}, which took ${nearest.exitedAt - nearest.at} ms to exit)` : '';
+          problems.push(`${endpoint.path}: event ${byId.get(eventId)?.sequence} accepted twice with no kill between and no time-out recorded${around}`);
+        }
       }
     }
 
