@@ -142,6 +142,8 @@ runScript('webhooks', async () => {
 
   const endpoints: Endpoint[] = [];
   const killLog: Kill[] = [];
+  /** "endpointId eventId" of deliveries a killed instance had claimed and never recorded, to the kill. */
+  const cutByKill = new Map<string, Kill>();
   const statuses: Record<string, number> = {};
   let acknowledgedWrites = 0;
   let running = true;
@@ -253,8 +255,9 @@ runScript('webhooks', async () => {
       // Leases of the survivor end within the time-out; the dead instance's stay until they run out.
       orphanChecks.push(
         sleep(Math.max(0, killedAt + TIMEOUT_MS + 500 - Date.now())).then(async () => {
-          const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE lease_id = ANY($1::uuid[])', [leased]);
-          entry.orphanedLeases = rows[0]!.n;
+          const { rows } = await db.query<{ key: string }>("SELECT endpoint_id || ' ' || event_id AS key FROM webhook_deliveries WHERE lease_id = ANY($1::uuid[])", [leased]);
+          entry.orphanedLeases = rows.length;
+          for (const row of rows) cutByKill.set(row.key, entry);
         }),
       );
       const restarting = performance.now();
@@ -372,8 +375,11 @@ runScript('webhooks', async () => {
       for (let i = 1; i < times.length; i++) {
         // The receivers run in this process: a request the victim sent before it died can be read here after
         // the kill was sent, while this script waits for the exit. So a kill explains a repeat when the first
-        // acceptance came before the victim was seen exited and the second after the kill.
+        // acceptance came before the victim was seen exited and the second after the kill; or when the delivery
+        // was one the victim had claimed and never recorded (its lease outlived the kill).
         if (killLog.some((k) => times[i - 1]! <= k.exitedAt && k.at <= times[i]!)) continue;
+        const cut = cutByKill.get(`${endpoint.endpointId} ${eventId}`);
+        if (cut && cut.at <= times[i]!) continue;
         if (timedOut.has(`${endpoint.endpointId} ${eventId}`)) {
           afterTimeOut += 1;
           continue;
