@@ -43,7 +43,7 @@ export function preOutboxCommit(repoRoot: string): string {
 }
 
 /** The creation statement of src/db/customer.store.ts with its outbox insert, and what replaces it. */
-const WITH_OUTBOX = /RETURNING \$\{CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(15, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
+const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(15, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
 
 export function withoutOutbox(customerStore: string): string {
   if (!WITH_OUTBOX.test(customerStore)) {

@@ -2,7 +2,7 @@ import type { Customer } from '../domain/customers/customer.js';
 import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/errors.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../domain/ports.js';
 import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../domain/customers/ports.js';
-import { CUSTOMER_COLUMNS, type CustomerRow, toCustomer } from './columns.js';
+import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from './columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
@@ -26,7 +26,7 @@ const insertSql = (withKey: boolean) =>
      customer AS (
        INSERT INTO customers AS c (${INSERT_COLUMNS})
        SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
-       RETURNING ${CUSTOMER_COLUMNS}
+       RETURNING ${NEW_CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(15, 'customer')}),
      event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)' })})
    SELECT count(*)::int AS created FROM customer`;
