@@ -250,7 +250,14 @@ export interface StatementProbe {
   status: number;
 }
 
-/** SQL statements one request costs, for customers with 1, 2, … accounts: constant is the goal. */
+/**
+ * SQL statements one request costs, for customers with 1, 2, … accounts: constant is the goal. The count is
+ * of the whole database, so a tick of the service's own jobs (the event sequencer every 100 ms, webhook and
+ * hold-expiry polls) that falls inside the request adds its statements: each probe is sent 3 times and the
+ * fewest counted is the request's (a job can only add). One run of 2026-11-24 showed "4 accounts → 3" that way.
+ */
+const PROBE_ATTEMPTS = 3;
+
 export async function probeStatements(
   ctx: BenchContext,
   server: RunningServer,
@@ -260,9 +267,14 @@ export async function probeStatements(
   if (!ctx.db.statements.exact) return probes;
   for (const { accounts, customerId } of ctx.data.probeCustomers) {
     const { method, path, body } = request(customerId);
-    await ctx.db.statements.reset();
-    const answer = await call(ctx, server, method, path, body);
-    probes.push({ accounts, statements: await ctx.db.statements.read(), status: answer.status });
+    let fewest: StatementProbe | undefined;
+    for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
+      await ctx.db.statements.reset();
+      const answer = await call(ctx, server, method, path, body);
+      const statements = await ctx.db.statements.read();
+      if (!fewest || (statements !== null && (fewest.statements === null || statements < fewest.statements))) fewest = { accounts, statements, status: answer.status };
+    }
+    probes.push(fewest!);
   }
   return probes;
 }

@@ -13,7 +13,7 @@ import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '.
 import { formatCount, recordResult, ROOT } from './lib/results.js';
 import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, LOG_DIR, runSecrets, startServiceProcess } from './lib/service-process.js';
-import { residentBytes } from '../../bench/lib/proc.js';
+import { processTreeCpuMicros, residentBytes } from '../../bench/lib/proc.js';
 
 /**
  * `npm run soak`: measures the service's capacity for a mixed REST + GraphQL load (the highest open-loop
@@ -313,6 +313,8 @@ runScript('soak', async () => {
   let activityAfter: BackgroundActivity;
   let graphql: boolean;
   let startedAt = 0;
+  /** PostgreSQL's CPU (µs) at the start of the measurement and at the end of each window. */
+  const postgresCpuAtWindowEnds: number[] = [];
   let overloaded: number;
   const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
   try {
@@ -368,6 +370,8 @@ runScript('soak', async () => {
     let windowAnswers = 0;
     const windowFailures: string[] = [];
     const windowLatencyUs = createHistogram();
+    const postgresCpu = () => processTreeCpuMicros(postgres.pid() ?? 0) ?? Number.NaN;
+    postgresCpuAtWindowEnds.push(postgresCpu());
     const run = await driveOpenLoop(api, workload, rate, durationMs, outcomes, (now, loopStartedAt) => {
       // A little at every tick rather than all at once per window: sorting a window's 150,000 latencies
       // stalled the generator for ~100 ms at each line, the requests due meanwhile left late, and the first
@@ -379,6 +383,7 @@ runScript('soak', async () => {
         windowLatencyUs.record(Math.max(1, Math.round(outcome.latencyMs * 1000)));
       }
       if (now - loopStartedAt < nextReport) return;
+      postgresCpuAtWindowEnds.push(postgresCpu());
       const kinds = [...new Set(windowFailures)].slice(0, 3).join('; ');
       log(`window ${Math.round(nextReport / windowMs)}: ${windowAnswers} answers, ${windowFailures.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(windowLatencyUs.percentile(99) / 1000)} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
       windowAnswers = 0;
@@ -423,6 +428,9 @@ runScript('soak', async () => {
       // The service's CPU time per answered request: per-request work that grows shows here first, free of
       // the machine's noise that moves the event-loop delay.
       cpuUsPerRequest: inWindow.length === 0 ? 0 : round(inSamples.reduce((sum, s) => sum + (s.cpuUserUs ?? 0) + (s.cpuSystemUs ?? 0), 0) / inWindow.length, 1),
+      // PostgreSQL's (every backend and background worker, autovacuum and checkpointer included) on the same
+      // cores: what the database's own growth costs, window by window.
+      postgresCpuUsPerRequest: inWindow.length === 0 || postgresCpuAtWindowEnds[i + 1] === undefined ? null : round((postgresCpuAtWindowEnds[i + 1]! - postgresCpuAtWindowEnds[i]!) / inWindow.length, 1),
       eventLoopDelayP99Ms: round(mean(inSamples.map((s) => s.eventLoopDelayP99Ms)), 2),
       eventLoopDelayMaxMs: round(maximum(inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
     };
@@ -453,6 +461,9 @@ runScript('soak', async () => {
       ? {
           rssGrowthPercent: trendGrowth(steady.map((w) => w.rssMiB)),
           eventLoopDelayP99GrowthPercent: trendGrowth(steady.map((w) => w.eventLoopDelayP99Ms)),
+          // Reported, not judged: whether the service's work per request grows, or PostgreSQL's beside it.
+          serviceCpuPerRequestGrowthPercent: trendGrowth(steady.map((w) => w.cpuUsPerRequest)),
+          postgresCpuPerRequestGrowthPercent: steady.every((w) => w.postgresCpuUsPerRequest !== null && Number.isFinite(w.postgresCpuUsPerRequest)) ? trendGrowth(steady.map((w) => w.postgresCpuUsPerRequest!)) : null,
           rssWindowToWindowPercent: growth(second.rssMiB, last.rssMiB),
           eventLoopDelayP99WindowToWindowPercent: growth(second.eventLoopDelayP99Ms, last.eventLoopDelayP99Ms),
         }
@@ -465,7 +476,7 @@ runScript('soak', async () => {
   for (const problem of problems) log(`PROBLEM: ${problem}`);
   const passed = problems.length === 0;
   const p99s = perWindow.map((w) => w.p99Ms);
-  const summary = `${errors.length} errors (machine load average ${loadAtStart[0]} on ${os.availableParallelism()} cores at start); p99 per window ${Math.min(...p99s)}–${Math.max(...p99s)} ms; RSS ${second?.rssMiB}→${last?.rssMiB} MiB (trend ${trend?.rssGrowthPercent ?? '?'} %), event-loop delay p99 ${second?.eventLoopDelayP99Ms}→${last?.eventLoopDelayP99Ms} ms (trend ${trend?.eventLoopDelayP99GrowthPercent ?? '?'} %) from window 2 to ${windows}`;
+  const summary = `${errors.length} errors (machine load average ${loadAtStart[0]} on ${os.availableParallelism()} cores at start); p99 per window ${Math.min(...p99s)}–${Math.max(...p99s)} ms; RSS ${second?.rssMiB}→${last?.rssMiB} MiB (trend ${trend?.rssGrowthPercent ?? '?'} %), event-loop delay p99 ${second?.eventLoopDelayP99Ms}→${last?.eventLoopDelayP99Ms} ms (trend ${trend?.eventLoopDelayP99GrowthPercent ?? '?'} %) from window 2 to ${windows}; CPU per request trend: service ${trend?.serviceCpuPerRequestGrowthPercent ?? '?'} %, PostgreSQL ${trend?.postgresCpuPerRequestGrowthPercent ?? '?'} %`;
   log(summary);
   if (opts.record === 'true') {
     recordResult({

@@ -15,6 +15,8 @@ export interface DedicatedPostgres {
   /** URL of the database the service uses. */
   databaseUrl: string;
   running(): boolean;
+  /** The postmaster's pid while it runs (its process tree is PostgreSQL's CPU). */
+  pid(): number | undefined;
   stop(): Promise<void>;
   /** SIGKILL of the postmaster, as a crash would end it; resolves with its pid once it has exited. start() brings it back (crash recovery). */
   kill(): Promise<number>;
@@ -55,6 +57,7 @@ export async function startDedicatedPostgres(
     port,
     databaseUrl: url.toString(),
     running: () => server !== undefined,
+    pid: () => server?.pid,
     async stop() {
       await server?.stop();
       server = undefined;
