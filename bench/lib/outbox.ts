@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,8 +52,27 @@ export function withoutOutbox(customerStore: string): string {
   return customerStore.replace(WITH_OUTBOX, 'RETURNING id$1');
 }
 
+/**
+ * The variant runs on this checkout's dependencies, linked afresh each time: a cached build keeps its
+ * directory across checkouts, and a link to a worktree since removed made pre-outbox exit at start-up
+ * ("Cannot find package 'zod'") in every run from 2026-11-24 11:50 until this was found.
+ */
+function linkDependencies(dir: string, repoRoot: string): void {
+  const link = path.join(dir, 'node_modules');
+  const target = path.join(repoRoot, 'node_modules');
+  let current: string | undefined;
+  try {
+    current = lstatSync(link).isSymbolicLink() ? readlinkSync(link) : 'not a link';
+  } catch {
+    current = undefined;
+  }
+  if (current === target) return;
+  if (current !== undefined) rmSync(link, { recursive: true, force: true });
+  symlinkSync(target, link);
+}
+
 async function build(dir: string, repoRoot: string, log: (line: string) => void): Promise<void> {
-  if (!existsSync(path.join(dir, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  linkDependencies(dir, repoRoot);
   log(`building ${path.basename(dir)} (npm run build)`);
   await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: dir, env: { ...process.env } as Record<string, string> });
   writeFileSync(path.join(dir, '.built'), new Date().toISOString());
@@ -71,6 +90,7 @@ export async function prepareVariant(variant: OutboxVariant, repoRoot: string, l
       execFileSync('bash', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: repoRoot });
       await build(dir, repoRoot, log);
     }
+    linkDependencies(dir, repoRoot);
     return { dir, description: `commit ${commit.slice(0, 7)}, the last before the outbox` };
   }
   const head = git(repoRoot, ['rev-parse', 'HEAD']);
@@ -85,6 +105,7 @@ export async function prepareVariant(variant: OutboxVariant, repoRoot: string, l
     writeFileSync(store, withoutOutbox(readFileSync(store, 'utf8')));
     await build(dir, repoRoot, log);
   }
+  linkDependencies(dir, repoRoot);
   return { dir, description: `this checkout (${head.slice(0, 7)}) without the creation's outbox insert` };
 }
 

@@ -391,6 +391,8 @@ runScript('soak', async () => {
       windowLatencyUs.reset();
       nextReport += windowMs;
     });
+    // The last window ends with the loop, after its last tick.
+    if (postgresCpuAtWindowEnds.length <= Math.floor(durationMs / windowMs)) postgresCpuAtWindowEnds.push(postgresCpu());
     startedAt = run.startedAt;
     overloaded = run.overloaded;
     activityAfter = await backgroundActivity(postgres.databaseUrl);
