@@ -26,7 +26,7 @@ export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOME
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**
  * A customer as the statement creating it returns it (its `customer.created` payload): no account can be
- * linked to it yet, so its link list is empty without the look-up (measured: a tenth of what the outbox
+ * linked to it yet, so its link list is empty without the look-up (measured: about a fifth of what the outbox
  * costs PostgreSQL per creation; docs/performance.md, issue 16).
  */
 export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
