@@ -251,9 +251,12 @@ describe('migrations', () => {
       const indexes = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'served'");
       expect(indexes.rows.map((row) => row.indexname)).toEqual(['served_old']);
 
-      // Once the transaction ends, the same migration applies, after waiting for it if it must.
-      const migrating = migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 50, firstBackoffMs: 10 });
-      await new Promise((r) => setTimeout(r, 300));
+      // Once the transaction ends, the same migration applies: it times out at least once while the transaction
+      // still runs (the transaction ends only when the first retry is reported, whatever the machine's speed).
+      let firstRetry!: () => void;
+      const retried = new Promise<void>((resolve) => (firstRetry = resolve));
+      const migrating = migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 50, firstBackoffMs: 10, onRetry: () => firstRetry() });
+      await retried;
       await service.query('COMMIT');
       const report = await migrating;
       expect(report.applied).toEqual(['29990101000000_swap_index']);

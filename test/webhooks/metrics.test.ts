@@ -60,6 +60,11 @@ describe('webhook delivery metrics in /metrics', () => {
       if (expected.every(([labels, value]) => sample(text, 'webhook_delivery_attempts_total', labels) === value)) break;
     }
     for (const [labels, value] of expected) expect(sample(text, 'webhook_delivery_attempts_total', labels), JSON.stringify(labels)).toBe(value);
+    // The counters move with each attempt; the backlog gauges are read from the database and reused for a
+    // second (src/http/metrics.ts), so a scrape may still show the slow delivery's retry pending: wait for a
+    // reading taken after the last attempt.
+    const settled = (t: string) => sample(t, 'webhook_deliveries_pending', { state: 'retry' }) === 1 && sample(t, 'webhook_deliveries_pending', { state: 'first_attempt' }) === 0;
+    for (const deadline = Date.now() + 10_000; !settled(text) && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) text = await scrape();
     expect(sample(text, 'webhook_delivery_attempts_total', { outcome: 'connection_error' })).toBeUndefined();
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'success' })).toBe(3);
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'timeout' })).toBe(1);
