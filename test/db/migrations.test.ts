@@ -256,7 +256,15 @@ describe('migrations', () => {
       let firstRetry!: () => void;
       const retried = new Promise<void>((resolve) => (firstRetry = resolve));
       const migrating = migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 50, firstBackoffMs: 10, onRetry: () => firstRetry() });
-      await retried;
+      // A migration that applied without waiting, or failed, would never report a retry: say which, not hang.
+      const firstOutcome = await Promise.race([
+        retried.then(() => 'timed out and retried'),
+        migrating.then(
+          () => 'applied without waiting for the transaction',
+          (error: unknown) => `failed: ${(error as Error).message}`,
+        ),
+      ]);
+      expect(firstOutcome).toBe('timed out and retried');
       await service.query('COMMIT');
       const report = await migrating;
       expect(report.applied).toEqual(['29990101000000_swap_index']);
