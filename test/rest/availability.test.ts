@@ -192,9 +192,11 @@ describe('graceful shutdown', () => {
       expect(parsedLogLines(service).some((line) => line.requestId === 'in-flight-delete' && line.status === 200)).toBe(true);
       locker.release();
       released = true;
-      // Stopping ends once the last request is done; it does not wait for clients to drop keep-alive connections.
+      // Stopping ends once the last request is done; it does not wait for clients to drop keep-alive connections
+      // (that would take until SHUTDOWN_TIMEOUT_MS, 10 s, forced it). The bound sits well below that: stopping the
+      // jobs and the pool took 1.96 s once in CI on a loaded machine, over the 1.5 s this said before.
       await stopping;
-      expect(performance.now() - inFlightDoneAt).toBeLessThan(1500);
+      expect(performance.now() - inFlightDoneAt).toBeLessThan(5000);
     } finally {
       if (!released) locker.release();
       await (stopping ?? service.stop());
