@@ -10,8 +10,10 @@ import type { Prisma, PrismaClient as PrismaClientInstance } from '../../src/db/
  * The idiomatic comparator: what a competent team writes with Express 5 and Prisma 7 without tuning
  * anything. `express.json()`, a bearer-token middleware, one PrismaClient on `PrismaPg` with the same
  * pool size as every contender, the typed model API (`findFirst` with a `select` whitelist and the
- * relation, `create`, `update`) and `$transaction(async tx => …)` for the writes: the customer and its
- * audit event, with the Idempotency-Key record found, created and completed in the same transaction.
+ * relation, `create`, `update`) and `$transaction(async tx => …)` for the writes: the customer, its
+ * audit event and its outbox event (issue 16: every write appends its event in its own transaction; the
+ * service's sequencer, running beside it in the bench, numbers it), with the Idempotency-Key record found,
+ * created and completed in the same transaction.
  * Personal data sealed as the service seals it (AES-256-GCM, HMAC-SHA-256 blind index, the layout of
  * src/pii/pii-cipher.ts), with the keys the bench gives the service. The same JSON and envelope as the
  * service and the raw floor (checked before measuring, bench/lib/verify.ts). Dev-only: never imported by src/.
@@ -279,6 +281,11 @@ async function recordAudit(
   });
 }
 
+/** The outbox event a customer write commits in its own transaction: the customer as the API presents it. */
+async function recordEvent(tx: Prisma.TransactionClient, type: 'customer.created' | 'customer.updated', customerId: string, payload: object): Promise<void> {
+  await tx.event.create({ data: { environment, type, resourceType: 'customer', resourceId: customerId, payload: payload as Prisma.InputJsonValue }, select: { id: true } });
+}
+
 app.post('/:env/customer', async (req, res) => {
   const idempotencyKey = req.get('idempotency-key');
   if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
@@ -335,6 +342,8 @@ app.post('/:env/customer', async (req, res) => {
       throw error;
     }
     await recordAudit(tx, res, 'customer.create', customerId, Object.keys(req.body as object), idempotencyKey);
+    const { ssn: _ssn, documentLocatorNumber: _dln, ...presented } = input;
+    await recordEvent(tx, 'customer.created', customerId, { customerId, accountIds: [], ...presented });
     const data = { customerId };
     if (idempotencyKey !== undefined) await tx.idempotencyKey.update({ where: { principalId_environment_key: keyId }, data: { result: data }, select: { key: true } });
     return { replayed: false, data };
@@ -359,6 +368,7 @@ app.put('/:env/customer/:id', async (req, res) => {
     }
     const changedFields = Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined);
     await recordAudit(tx, res, 'customer.update', id, changedFields);
+    await recordEvent(tx, 'customer.updated', id, presentCustomer(customer));
     return customer;
   });
   send(res, 'customer', 200, presentCustomer(updated), null);

@@ -13,8 +13,10 @@ import { v7 as uuidv7 } from 'uuid';
  * personal data sealed as the service seals it (AES-256-GCM, HMAC-SHA-256 blind index, the layout of
  * src/pii/pii-cipher.ts, the keys the bench gives the service), and the writes in ONE pipelined
  * transaction (pg's `pipeline: true`): BEGIN, [the Idempotency-Key record, already holding its result],
- * the customer INSERT (or UPDATE … RETURNING), the audit event INSERT and COMMIT written without waiting
- * for each answer: one round trip. A key already held makes its INSERT fail, PostgreSQL turns the
+ * the customer INSERT (or UPDATE … RETURNING), the audit event INSERT, the outbox event INSERT (issue 16:
+ * every write appends its `customer.created` / `customer.updated` event in its own transaction, so the
+ * floor writes it too; the service's sequencer, running beside it in the bench, numbers it) and COMMIT
+ * written without waiting for each answer: one round trip. A key already held makes its INSERT fail, PostgreSQL turns the
  * COMMIT into a rollback, and only then is the stored record read to replay (or refuse) the request.
  * Dev-only: never imported by src/.
  *
@@ -114,6 +116,23 @@ const INSERT_AUDIT_EVENT = {
   name: 'bench_audit_insert',
   text: `INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
          VALUES ($1, $2, $3, 'customer.create', 'customer', $4, $5, $6, $7::text[])`,
+};
+
+/** The creation's outbox event, its payload built here from the request (the customer as the reads present it). */
+const INSERT_CREATED_EVENT = {
+  name: 'bench_event_created',
+  text: `INSERT INTO events (environment, type, resource_type, resource_id, payload) VALUES ($1, 'customer.created', 'customer', $2, $3::jsonb)`,
+};
+
+/** The update's outbox event, read from the row the UPDATE before it in the pipeline wrote (none if there is none). */
+const INSERT_UPDATED_EVENT = {
+  name: 'bench_event_updated',
+  text: `INSERT INTO events (environment, type, resource_type, resource_id, payload)
+         SELECT c.environment, 'customer.updated', 'customer', c.id,
+                jsonb_build_object('id', c.id, 'dateOfBirth', to_char(c.date_of_birth, 'YYYY-MM-DD'), 'preferredName', c.preferred_name,
+                  'firstName', c.first_name, 'middleName', c.middle_name, 'lastName', c.last_name, 'emails', c.emails,
+                  'phoneNumbers', c.phone_numbers, 'addresses', c.addresses, 'accountIds', '')
+         FROM customers c WHERE c.id = $1::uuid AND c.environment = $2::varchar`,
 };
 
 /** Sent in the same pipeline as the UPDATE, whose outcome it cannot wait for: no event for a customer that is not there. */
@@ -411,6 +430,19 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
       ],
     });
     statements.push({ ...INSERT_AUDIT_EVENT, values: [uuidv7(), principalId, environment, customerId, requestId, idempotencyKey ?? null, changedFields] });
+    const presented = {
+      id: customerId,
+      dateOfBirth: input.dateOfBirth,
+      preferredName: input.preferredName,
+      firstName: input.firstName,
+      middleName: input.middleName,
+      lastName: input.lastName,
+      emails: input.emails,
+      phoneNumbers: input.phoneNumbers,
+      addresses: input.addresses,
+      accountIds: '',
+    };
+    statements.push({ ...INSERT_CREATED_EVENT, values: [environment, customerId, JSON.stringify(presented)] });
 
     let replayed: { customerId: string } | undefined;
     try {
@@ -448,6 +480,7 @@ async function updateCustomer(req: http.IncomingMessage, res: http.ServerRespons
       ],
     },
     { ...INSERT_UPDATE_AUDIT_EVENT, values: [uuidv7(), principalId, environment, id, requestId, changedFields] },
+    { ...INSERT_UPDATED_EVENT, values: [id, environment] },
   ]);
   const row = updated!.rows[0] as CustomerRow | undefined;
   if (!row) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');

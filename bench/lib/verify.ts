@@ -183,6 +183,8 @@ interface StoredCustomer {
   document_locator_number_ciphertext: Buffer;
   pii_key_id: string;
   audit_events: number;
+  /** `customer.created` events of the customer whose payload carries its last name and neither its SSN nor its document locator number. */
+  outbox_events: number;
 }
 
 /**
@@ -199,6 +201,10 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
   ctx.nextSsnSequence = factory.ssnSequencesUsed + 1;
   const sent = JSON.parse(request.body as string) as { socialSecurityNumber: string; documentLocatorNumber: number; preferredName: string };
   const headers = request.headers as Record<string, string> | undefined;
+  const updatedEvents = async () =>
+    (await ctx.benchPool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE resource_id = $1::uuid AND type = 'customer.updated'", [request.path!.split('/').at(-1)]))
+      .rows[0]!.n;
+  const updatedBefore = scenario === 'rest-put-customer' ? await updatedEvents() : 0;
   const answer = await call(ctx, server, request.method as 'POST' | 'PUT', request.path!, sent, headers);
   const data = (answer.body as { data?: { customerId?: string; preferredName?: string } } | null)?.data;
   if (scenario === 'rest-post-customer') {
@@ -209,9 +215,11 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
     if (replay.status !== 201 || replayedId !== customerId) return `the same Idempotency-Key again: ${describeFailure(name, replay)}, id ${replayedId ?? 'none'} (first ${customerId})`;
     const { rows } = await ctx.benchPool.query<StoredCustomer>(
       `SELECT ssn_ciphertext, ssn_blind_index, document_locator_number_ciphertext, pii_key_id,
-              (SELECT count(*)::int FROM audit_events a WHERE a.resource_id = c.id AND a.operation = 'customer.create') AS audit_events
+              (SELECT count(*)::int FROM audit_events a WHERE a.resource_id = c.id AND a.operation = 'customer.create') AS audit_events,
+              (SELECT count(*)::int FROM events e WHERE e.resource_id = c.id AND e.type = 'customer.created' AND e.payload->>'lastName' = c.last_name
+                 AND strpos(e.payload::text, $2) = 0 AND strpos(e.payload::text, $3) = 0) AS outbox_events
        FROM customers c WHERE id = $1`,
-      [customerId],
+      [customerId, sent.socialSecurityNumber.replaceAll('-', ''), String(sent.documentLocatorNumber)],
     );
     const row = rows[0];
     if (!row) return `created ${customerId} but no row found`;
@@ -228,7 +236,8 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
     }
     if (!cipher.blindIndex(BENCH_ENVIRONMENT, ssn).equals(row.ssn_blind_index)) return `created ${customerId} but its SSN blind index is not the service's`;
     if (row.audit_events !== 1) return `created ${customerId} with ${row.audit_events} audit events`;
-    return 'created: 201, replayed by key, PII sealed as the service seals it, 1 audit event';
+    if (row.outbox_events !== 1) return `created ${customerId} with ${row.outbox_events} customer.created events carrying it (and no SSN or document locator number)`;
+    return 'created: 201, replayed by key, PII sealed as the service seals it, 1 audit event, 1 customer.created event';
   }
   if (answer.status !== 200 || data?.preferredName !== sent.preferredName) return describeFailure(name, answer);
   const envelopeKeys = Object.keys(answer.body as object).sort();
@@ -236,12 +245,15 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
   const dataKeys = Object.keys(data).sort();
   if (!isDeepStrictEqual(dataKeys, CUSTOMER_DATA_KEYS)) return `update answered data keys [${dataKeys.join(', ')}]`;
   const customerId = request.path!.split('/').at(-1)!;
-  const { rows } = await ctx.benchPool.query<{ events: number }>(
-    "SELECT count(*)::int AS events FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update' AND request_id = $2",
-    [customerId, (answer.body as { requestId: string }).requestId],
+  const { rows } = await ctx.benchPool.query<{ events: number; named: number }>(
+    `SELECT (SELECT count(*)::int FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update' AND request_id = $2) AS events,
+            (SELECT count(*)::int FROM events WHERE resource_id = $1 AND type = 'customer.updated' AND payload->>'preferredName' = $3) AS named`,
+    [customerId, (answer.body as { requestId: string }).requestId, sent.preferredName],
   );
   if (rows[0]?.events !== 1) return `updated ${customerId} but found ${rows[0]?.events ?? 0} audit events for the request`;
-  return 'updated: 200 with the whole customer, 1 audit event';
+  const written = (await updatedEvents()) - updatedBefore;
+  if (written !== 1 || rows[0].named < 1) return `updated ${customerId} but wrote ${written} customer.updated events (${rows[0].named} with its new preferredName)`;
+  return 'updated: 200 with the whole customer, 1 audit event, 1 customer.updated event';
 }
 
 export interface StatementProbe {
