@@ -118,7 +118,10 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
   const runs = new Map<ResultName, RunMeasurement[]>(steps.map(({ name }) => [name, []]));
   const runCount = ctx.options.quick ? ctx.options.runs : Math.max(ctx.options.runs, definition.minRuns ?? 0);
   for (let run = 1; run <= runCount; run++) {
-    for (const step of steps) {
+    // Each cycle starts one contender later: the background work a run leaves behind (autovacuum of what it
+    // wrote, a checkpoint, the service's jobs catching up) lands in a different contender's next run each
+    // cycle, not always in the same one's.
+    for (const step of steps.map((_, i) => steps[(i + run - 1) % steps.length]!)) {
       const measurement = await step.measure(ctx.options.durationSeconds);
       runs.get(step.name)!.push(measurement);
       ctx.log(`[${scenario}] ${step.name} run ${run}/${runCount}: ${format(measurement)}`);

@@ -256,7 +256,8 @@ describe('PostgresSupervisor', () => {
     await sleep(50);
     const started = performance.now();
     await supervisor.stop();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Well under the 10 s wait it cancels, with room for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(5000);
     expect(supervisor.status().state).toBe('stopped');
     expect(attempts).toHaveLength(1);
   });
