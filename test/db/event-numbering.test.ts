@@ -104,7 +104,7 @@ describe('numbering an event', () => {
       );
     const before = await pageOf();
     // Until all are numbered: another file's open transaction can hold the horizon back (test/support/events.ts).
-    await sequenceAll(store, database.pool);
+    expect(await sequenceAll(store, database.pool)).toBe(120);
     const after = await pageOf();
     expect(after).toEqual(before);
     expect(await sequencesOf('sandbox')).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));

@@ -5,13 +5,15 @@ import type { EventStore } from '../../src/domain/events/ports.js';
  * Numbers every event committed so far, as the sequencer job would over a few ticks. One call is not
  * enough in the suite: the sequencer numbers only events older than every transaction still running in the
  * whole cluster, and other test files (other databases, same server) may have one open at that moment.
+ * Answers how many events the calls numbered.
  */
-export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
+export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = 10_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
+  let numbered = 0;
   for (;;) {
-    await events.sequence(1000);
+    numbered += await events.sequence(1000);
     const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE sequence IS NULL');
-    if (rows[0]!.n === 0) return;
+    if (rows[0]!.n === 0) return numbered;
     if (Date.now() > deadline) throw new Error(`${rows[0]!.n} events still unnumbered after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
