@@ -1,80 +1,129 @@
 import type { DomainEvent, EventData, EventType } from '../domain/events/event.js';
-import type { EventQuery, EventStore } from '../domain/events/ports.js';
+import type { EventQuery, EventStore, PruneOutcome } from '../domain/events/ports.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
 import { queryRows, statement } from './sql.js';
 
-export const EVENT_COLUMNS = `e.id AS "eventId", e.type, e.sequence::text AS sequence, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+/** An event's columns but its number, which every statement computes (src/db/event-rounds.ts). */
+export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload`;
+
+/** The sequencer's lock: one sequencer at a time across the fleet (the previous releases take the same one). */
+const SEQUENCER_LOCK = `pg_try_advisory_xact_lock(hashtext('cas_event_sequencer'))`;
 
 const SQL = {
   list: statement(
     'event_list',
-    `SELECT ${EVENT_COLUMNS} FROM events e
-     WHERE e.environment = $1 AND e.sequence > $2::bigint AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))
-     ORDER BY e.sequence LIMIT $4`,
+    `SELECT l."eventId", l.type, l.sequence::text AS sequence, l."occurredAt", l."resourceType", l."resourceId", l.payload FROM (
+       ${numberedEventsAfter({ environment: '$1', after: '$2::bigint', columns: EVENT_FIELDS, where: '($3::text[] IS NULL OR n.type = ANY($3::text[]))', limit: '$4' })}
+     ) l`,
   ),
-  find: statement('event_find', `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.environment = $1 AND e.id = $2::uuid AND e.sequence IS NOT NULL`),
+  find: statement(
+    'event_find',
+    `SELECT ${EVENT_FIELDS}, (${numberOf('e', 'r')})::text AS sequence
+     FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
+     WHERE e.environment = $1 AND e.id = $2::uuid AND (r.first_txid, r.first_id) <= (e.txid, e.id)`,
+  ),
+  sequencerLock: statement('event_sequencer_lock', `SELECT ${SEQUENCER_LOCK} AS held`),
   /**
    * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
    * transactions older than every transaction still running (txid below the snapshot's xmin): any event
-   * that could still commit has a larger txid, so no number is ever followed by a smaller one. One
-   * sequencer at a time across the fleet (a transaction-scoped advisory lock; the others skip). It NOTIFYs,
-   * like the webhook fan-out (and two rare management requests), but no write of a customer, account or
-   * posting does: PostgreSQL serialises the commits of notifying transactions (a cluster-wide lock held
-   * through commit), which one-at-a-time jobs do not feel and every write of the fleet would.
+   * that could still commit has a larger txid, so no number is ever followed by a smaller one. It appends
+   * one round per environment (src/db/event-rounds.ts); events are not updated. It runs in the sequencer's
+   * transaction after its lock is taken (`sequence()`), so its snapshot sees every earlier round.
+   *
+   * The previous release still reads `events.sequence` and numbers the events it finds without one, by the
+   * same order and counter: this release writes the column too (`numbered_events`; its next release does not),
+   * and adopts what the previous one numbered (those events are the first of the next round, with the numbers
+   * the round gives them). Both keep `event_sequences` as the last number given.
+   *
+   * It NOTIFYs, like the webhook fan-out (and two rare management requests), but no write of a customer,
+   * account or posting does: PostgreSQL serialises the commits of notifying transactions (a cluster-wide
+   * lock held through commit), which one-at-a-time jobs do not feel and every write of the fleet would.
    */
   sequence: statement(
     'event_sequence',
-    `WITH sequencer AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held),
+    `WITH RECURSIVE ${ENVIRONMENTS_WITH_EVENTS},
+     ${HEADS},
      ready AS MATERIALIZED (
-       SELECT e.id, e.environment, e.txid FROM events e
-       WHERE (SELECT held FROM sequencer) AND e.sequence IS NULL
-         AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-       ORDER BY e.txid, e.id LIMIT $1
+       SELECT h.environment, h.last_sequence + row_number() OVER (PARTITION BY h.environment ORDER BY x.txid, x.id) AS sequence, x.txid, x.id
+       FROM heads h
+       CROSS JOIN LATERAL (
+         SELECT e.txid, e.id FROM events e
+         WHERE e.environment = h.environment AND (e.txid, e.id) > (h.last_txid, h.last_id)
+           AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+         ORDER BY e.txid, e.id LIMIT $1
+       ) x
      ),
-     numbered AS (SELECT r.id, r.environment, row_number() OVER (PARTITION BY r.environment ORDER BY r.txid, r.id) AS n FROM ready r),
-     counts AS (SELECT r.environment, count(*) AS n FROM ready r GROUP BY r.environment),
+     rounds AS (
+       INSERT INTO event_rounds (environment, first_sequence, last_sequence, first_txid, first_id, last_txid, last_id)
+       SELECT r.environment, min(r.sequence), max(r.sequence),
+              (array_agg(r.txid ORDER BY r.sequence))[1], (array_agg(r.id ORDER BY r.sequence))[1],
+              (array_agg(r.txid ORDER BY r.sequence DESC))[1], (array_agg(r.id ORDER BY r.sequence DESC))[1]
+       FROM ready r GROUP BY r.environment
+       RETURNING environment, last_sequence
+     ),
      bumped AS (
-       INSERT INTO event_sequences AS s (environment, last) SELECT c.environment, c.n FROM counts c
-       ON CONFLICT (environment) DO UPDATE SET last = s.last + EXCLUDED.last
-       RETURNING s.environment, s.last
+       INSERT INTO event_sequences AS s (environment, last) SELECT r.environment, r.last_sequence FROM rounds r
+       ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)
      ),
      numbered_events AS (
-       UPDATE events e SET sequence = b.last - c.n + nb.n
-       FROM numbered nb JOIN counts c ON c.environment = nb.environment JOIN bumped b ON b.environment = nb.environment
-       WHERE e.id = nb.id
-       RETURNING e.id
+       UPDATE events e SET sequence = r.sequence FROM ready r WHERE e.id = r.id AND e.sequence IS NULL
      )
-     SELECT count(*)::int AS sequenced,
+     SELECT (SELECT count(*) FROM ready)::int AS sequenced,
        -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
-       -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
-       (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', b.environment)) FROM bumped b)::int AS notified
-     FROM numbered_events`,
+       -- numbered; PostgreSQL delivers it at this transaction's commit, once the numbers are visible.
+       (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', r.environment)) FROM rounds r)::int AS notified`,
   ),
-  lastSequence: statement('event_last_sequence', `SELECT s.last::text AS last FROM event_sequences s WHERE s.environment = $1`),
+  lastSequence: statement(
+    'event_last_sequence',
+    `SELECT r.last_sequence::text AS last FROM event_rounds r WHERE r.environment = $1 ORDER BY r.last_sequence DESC LIMIT 1`,
+  ),
   /**
-   * Retention: numbered events older than `$1`, taken from the head of each environment's numbering (the
-   * `(environment, sequence)` index; no index by age on the write path). Numbering follows transaction
-   * start, so age and sequence agree but for transactions that overlapped: an event is never pruned
-   * younger than the retention, and one a little older may wait behind a younger head for the next round.
-   * Unnumbered events are never pruned.
+   * Retention: per environment, its oldest rounds (at most `$2` a call, by the primary key) up to the first
+   * one holding an event younger than `$1`: their events are deleted. Numbers are counted within a round,
+   * so deleting a round changes no other event's number. The newest round of an environment keeps its row,
+   * emptied (first_sequence past last_sequence): the next round continues from its number.
    */
   prune: statement(
     'event_prune',
-    `WITH doomed AS (
-       SELECT h.id FROM event_sequences s
+    `WITH candidates AS MATERIALIZED (
+       SELECT c.environment, c.last_sequence, c.first_txid, c.first_id, c.last_txid, c.last_id,
+              c.last_sequence = s.head AS newest,
+              EXISTS (SELECT 1 FROM events e WHERE e.environment = c.environment
+                        AND (e.txid, e.id) >= (c.first_txid, c.first_id) AND (e.txid, e.id) <= (c.last_txid, c.last_id)
+                        AND e.occurred_at >= $1::timestamptz) AS young
+       FROM (SELECT DISTINCT ON (r.environment) r.environment, r.last_sequence AS head FROM event_rounds r ORDER BY r.environment, r.last_sequence DESC) s
        CROSS JOIN LATERAL (
-         SELECT e.id, e.occurred_at FROM events e WHERE e.environment = s.environment AND e.sequence IS NOT NULL ORDER BY e.sequence LIMIT $2
-       ) h
-       WHERE h.occurred_at < $1::timestamptz
-       LIMIT $2
+         SELECT r.* FROM event_rounds r WHERE r.environment = s.environment AND r.last_sequence >= r.first_sequence
+         ORDER BY r.last_sequence LIMIT $2
+       ) c
      ),
-     pruned AS (DELETE FROM events e USING doomed d WHERE e.id = d.id RETURNING e.id)
-     SELECT count(*)::int AS pruned FROM pruned`,
+     doomed AS MATERIALIZED (
+       SELECT c.* FROM candidates c
+       WHERE NOT c.young AND NOT EXISTS (SELECT 1 FROM candidates y WHERE y.environment = c.environment AND y.young AND y.last_sequence < c.last_sequence)
+     ),
+     pruned AS (
+       DELETE FROM events e USING doomed d
+       WHERE e.environment = d.environment AND (e.txid, e.id) >= (d.first_txid, d.first_id) AND (e.txid, e.id) <= (d.last_txid, d.last_id)
+       RETURNING e.id
+     ),
+     emptied AS (
+       UPDATE event_rounds r SET first_sequence = r.last_sequence + 1 FROM doomed d
+       WHERE d.newest AND r.environment = d.environment AND r.last_sequence = d.last_sequence
+     ),
+     dropped AS (
+       DELETE FROM event_rounds r USING doomed d
+       WHERE NOT d.newest AND r.environment = d.environment AND r.last_sequence = d.last_sequence
+     )
+     SELECT (SELECT count(*) FROM doomed)::int AS rounds, (SELECT count(*) FROM pruned)::int AS events`,
   ),
 };
+
+/** For the tests that read their plans. */
+export const EVENT_STATEMENTS = SQL;
 
 export interface EventRow {
   eventId: string;
@@ -123,8 +172,14 @@ export class PrismaEventStore implements EventStore {
   }
 
   async sequence(limit: number): Promise<number> {
-    const [row] = await queryRows<{ sequenced: number }>(this.prisma, SQL.sequence, [limit]);
-    return row!.sequenced;
+    // The lock first, in its own statement: a statement's snapshot is taken when it starts, so one that
+    // took the lock itself could start before the previous holder's commit and not see its round.
+    return this.prisma.$transaction(async (tx) => {
+      const [lock] = await queryRows<{ held: boolean }>(tx, SQL.sequencerLock, []);
+      if (!lock!.held) return 0;
+      const [row] = await queryRows<{ sequenced: number }>(tx, SQL.sequence, [limit]);
+      return row!.sequenced;
+    });
   }
 
   async lastSequence(environment: string): Promise<number> {
@@ -132,8 +187,8 @@ export class PrismaEventStore implements EventStore {
     return row ? Number(row.last) : 0;
   }
 
-  async prune(before: Date, limit: number): Promise<number> {
-    const [row] = await queryRows<{ pruned: number }>(this.prisma, SQL.prune, [before, limit]);
-    return row!.pruned;
+  async prune(before: Date, maxRounds: number): Promise<PruneOutcome> {
+    const [row] = await queryRows<PruneOutcome>(this.prisma, SQL.prune, [before, maxRounds]);
+    return row!;
   }
 }

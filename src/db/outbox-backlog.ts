@@ -1,4 +1,5 @@
 import type { PrismaClient } from './prisma-client.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS } from './event-rounds.js';
 import { queryRows, statement } from './sql.js';
 
 /** Counts stop here: a scrape reads at most this many index entries per count, however large a backlog grows. */
@@ -22,19 +23,29 @@ export interface OutboxBacklog {
 
 /**
  * The outbox's backlog for /metrics (docs/operations.md, "Metrics"), in one statement whose cost does not
- * grow with the backlog: counts read at most BACKLOG_COUNT_CAP rows of a partial index (the sequencer's
- * unnumbered events; the deliveries not finished, of any endpoint: the two states split that sample), the
- * oldest unsequenced event is the first of the sequencer's index (by txid), and the oldest delivery waiting
+ * grow with the backlog: counts read at most BACKLOG_COUNT_CAP index entries (the unnumbered events, those after
+ * each environment's newest round in the `(environment, txid, id)` index; the deliveries not finished, of any
+ * endpoint: the two states split that sample), the oldest unsequenced event is the oldest of that sample (events
+ * are numbered in txid order, which follows time but for overlapping transactions), and the oldest delivery waiting
  * for its first attempt is read per enabled endpoint from the first-attempt index (by sequence). So the work
  * is bounded by the cap and the number of endpoints; disabled endpoints, which wait for nobody, are left
  * out of the age.
  */
 const SQL = statement(
   'outbox_backlog',
-  `SELECT
-     (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.sequence IS NULL LIMIT $1) x)::int AS "unsequencedEvents",
-     coalesce((SELECT extract(epoch FROM CURRENT_TIMESTAMP - e.occurred_at) FROM events e WHERE e.sequence IS NULL ORDER BY e.txid LIMIT 1), 0)::float8
-       AS "oldestUnsequencedSeconds",
+  `WITH RECURSIVE ${ENVIRONMENTS_WITH_EVENTS},
+   ${HEADS},
+   unsequenced AS MATERIALIZED (
+     SELECT x.occurred_at FROM heads h
+     CROSS JOIN LATERAL (
+       SELECT e.occurred_at FROM events e WHERE e.environment = h.environment AND (e.txid, e.id) > (h.last_txid, h.last_id)
+       ORDER BY e.txid, e.id LIMIT $1
+     ) x
+     LIMIT $1
+   )
+   SELECT
+     (SELECT count(*) FROM unsequenced)::int AS "unsequencedEvents",
+     coalesce((SELECT extract(epoch FROM CURRENT_TIMESTAMP - min(u.occurred_at)) FROM unsequenced u), 0)::float8 AS "oldestUnsequencedSeconds",
      pending."pendingFirstAttempts", pending."pendingRetries",
      coalesce((SELECT max(extract(epoch FROM CURRENT_TIMESTAMP - e.occurred_at)) FROM webhook_endpoints w
         CROSS JOIN LATERAL (SELECT d.event_id FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.attempts = 0 ORDER BY d.sequence LIMIT 1) first

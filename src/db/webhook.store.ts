@@ -1,7 +1,8 @@
 import type { EventType } from '../domain/events/event.js';
 import type { AttemptOutcome, ClaimedDelivery, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
-import { EVENT_COLUMNS, type EventRow, toEvent } from './event.store.js';
+import { numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
+import { EVENT_FIELDS, type EventRow, toEvent } from './event.store.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
 import { execute, queryRows, statement } from './sql.js';
@@ -74,7 +75,10 @@ const SQL = {
   redeliver: statement(
     'webhook_redeliver',
     `WITH endpoint AS (SELECT w.id, w.enabled FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid),
-     event AS (SELECT e.id, e.sequence FROM events e WHERE e.environment = $1 AND e.id = $3::uuid AND e.sequence IS NOT NULL),
+     event AS (
+       SELECT e.id, ${numberOf('e', 'r')} AS sequence FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
+       WHERE e.environment = $1 AND e.id = $3::uuid AND (r.first_txid, r.first_id) <= (e.txid, e.id)
+     ),
      scheduled AS (
        INSERT INTO webhook_deliveries AS d (endpoint_id, event_id, sequence, next_attempt_at)
        SELECT w.id, e.id, e.sequence, CURRENT_TIMESTAMP FROM endpoint w, event e WHERE w.enabled
@@ -98,8 +102,7 @@ const SQL = {
        SELECT w.id AS endpoint_id, w.enabled, w.event_types, e.id AS event_id, e.sequence, e.type
        FROM webhook_endpoints w
        CROSS JOIN LATERAL (
-         SELECT e.id, e.sequence, e.type FROM events e
-         WHERE e.environment = w.environment AND e.sequence > w.last_sequence ORDER BY e.sequence LIMIT $1
+         ${numberedEventsAfter({ environment: 'w.environment', after: 'w.last_sequence', columns: 'e.id, e.type', limit: '$1' })}
        ) e
        WHERE (SELECT held FROM fanout)
      ),
@@ -162,7 +165,7 @@ const SQL = {
        w.secret_key_id AS "secretKeyId", w.secret_ciphertext AS "secretCiphertext",
        CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_key_id END AS "previousSecretKeyId",
        CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_ciphertext END AS "previousSecretCiphertext",
-       ${EVENT_COLUMNS}
+       ${EVENT_FIELDS}, c.sequence::text AS sequence
      FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id
      ORDER BY c.endpoint_id, c.sequence`,
   ),

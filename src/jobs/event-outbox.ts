@@ -4,11 +4,12 @@ import { startIntervalJob } from './interval-job.js';
 
 const SEQUENCE_BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const PRUNE_BATCH = 5000;
+/** Rounds per environment and statement: a round is one sequencer batch at most (SEQUENCE_BATCH events). */
+const PRUNE_ROUNDS = 20;
 
 /**
  * The outbox's housekeeping on every instance: number newly committed events every `sequencerIntervalMs`
- * (one instance at a time does it: the statement takes an advisory lock, the others skip), and prune
+ * (one instance at a time does it: its transaction takes an advisory lock, the others skip), and prune
  * events older than the retention hourly. A failure (the database away) waits for the next tick.
  */
 export function startEventOutbox(
@@ -32,7 +33,7 @@ export function startEventOutbox(
       if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         const before = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000);
-        while (!stopped() && (await events.prune(before, PRUNE_BATCH)) === PRUNE_BATCH) {
+        while (!stopped() && (await events.prune(before, PRUNE_ROUNDS)).rounds > 0) {
           // Keep going while batches come back full.
         }
       }

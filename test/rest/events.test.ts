@@ -34,7 +34,7 @@ async function numbered(type: string, resourceId: string): Promise<void> {
 }
 
 async function lastSequence(): Promise<number> {
-  const { rows } = await service.database.pool.query<{ last: string | null }>("SELECT max(sequence)::text AS last FROM events WHERE environment = 'sandbox'");
+  const { rows } = await service.database.pool.query<{ last: string | null }>("SELECT max(last_sequence)::text AS last FROM event_rounds WHERE environment = 'sandbox'");
   return Number(rows[0]!.last ?? 0);
 }
 

@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import type { EventStore } from '../../src/domain/events/ports.js';
 
+/** Events after their environment's newest round (src/db/event-rounds.ts): not numbered yet. */
+export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e
+  WHERE NOT EXISTS (SELECT 1 FROM event_rounds r WHERE r.environment = e.environment AND (r.last_txid, r.last_id) >= (e.txid, e.id))`;
+
 /**
  * Numbers every event committed so far, as the sequencer job would over a few ticks. One call is not
  * enough in the suite: the sequencer numbers only events older than every transaction still running in the
@@ -12,7 +16,7 @@ export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg
   let numbered = 0;
   for (;;) {
     numbered += await events.sequence(1000);
-    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE sequence IS NULL');
+    const { rows } = await pool.query<{ n: number }>(UNNUMBERED);
     if (rows[0]!.n === 0) return numbered;
     if (Date.now() > deadline) throw new Error(`${rows[0]!.n} events still unnumbered after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));

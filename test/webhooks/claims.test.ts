@@ -86,7 +86,7 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     // A backlog of 300 events (copies of a real customer.created event), numbered and fanned out: 600 first attempts due.
     await h.pool.query(
       `INSERT INTO events (environment, type, resource_type, resource_id, payload)
-       SELECT e.environment, e.type, e.resource_type, e.resource_id, e.payload FROM (SELECT * FROM events WHERE type = 'customer.created' ORDER BY sequence DESC LIMIT 1) e, generate_series(1, 300)`,
+       SELECT e.environment, e.type, e.resource_type, e.resource_id, e.payload FROM (SELECT * FROM events WHERE type = 'customer.created' ORDER BY txid DESC, id DESC LIMIT 1) e, generate_series(1, 300)`,
     );
     await events.sequence(1000);
     await webhooks.fanOut(500);

@@ -20,10 +20,19 @@ export interface EventStore {
   find(environment: string, eventId: string): Promise<DomainEvent | null>;
   /** Numbers the committed events not numbered yet, at most `limit`; answers how many it numbered. */
   sequence(limit: number): Promise<number>;
-  /** Deletes sequenced events older than `before`, at most `limit`; answers how many. */
-  prune(before: Date, limit: number): Promise<number>;
+  /**
+   * Deletes numbered events older than `before`, a sequencer round at a time (each environment's oldest
+   * first, at most `maxRounds` per environment): a round goes when every event in it is older.
+   */
+  prune(before: Date, maxRounds: number): Promise<PruneOutcome>;
   /** The last sequence number given in the environment; 0 before its first event. */
   lastSequence(environment: string): Promise<number>;
+}
+
+export interface PruneOutcome {
+  /** Rounds whose events were deleted: fewer than `maxRounds` in every environment means nothing more is due. */
+  rounds: number;
+  events: number;
 }
 
 export interface EventFeed {
