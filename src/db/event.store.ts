@@ -34,10 +34,10 @@ const SQL = {
    * one round per environment (src/db/event-rounds.ts); events are not updated. It runs in the sequencer's
    * transaction after its lock is taken (`sequence()`), so its snapshot sees every earlier round.
    *
-   * The previous release still reads `events.sequence` and numbers the events it finds without one, by the
-   * same order and counter: this release writes the column too (`numbered_events`; its next release does not),
-   * and adopts what the previous one numbered (those events are the first of the next round, with the numbers
-   * the round gives them). Both keep `event_sequences` as the last number given.
+   * Nothing here writes `events.sequence` (read by no release since the rounds came). The previous release
+   * (20261130000000_events_numbered_by_rounds) still writes it for the one before; during a rollout its
+   * sequencer and this one take turns under the same lock, appending rounds alike. Both keep
+   * `event_sequences` as the last number given.
    *
    * It NOTIFYs, like the webhook fan-out (and two rare management requests), but no write of a customer,
    * account or posting does: PostgreSQL serialises the commits of notifying transactions (a cluster-wide
@@ -68,9 +68,6 @@ const SQL = {
      bumped AS (
        INSERT INTO event_sequences AS s (environment, last) SELECT r.environment, r.last_sequence FROM rounds r
        ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)
-     ),
-     numbered_events AS (
-       UPDATE events e SET sequence = r.sequence FROM ready r WHERE e.id = r.id AND e.sequence IS NULL
      )
      SELECT (SELECT count(*) FROM ready)::int AS sequenced,
        -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment

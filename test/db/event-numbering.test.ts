@@ -9,16 +9,61 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sequenceAll, UNNUMBERED } from '../support/events.js';
 
 /**
- * The outbox's numbering since migration 20261130000000_events_numbered_by_rounds (docs/decisions.md,
- * "Events", "Numbered by rounds"): a sequencer round appends one row per environment, an event's number is
- * read from its round, retention deletes whole rounds, and the previous release's statements (an expand
- * step: they keep working on this schema during a rolling deploy) number the same events the same way.
+ * The outbox's numbering since migrations 20261130000000_events_numbered_by_rounds (expand) and
+ * 20261201000000_events_numbers_not_stored (contract; docs/decisions.md, "Events", "Numbered by rounds"): a
+ * sequencer round appends one row per environment, an event is inserted once and never updated, its number
+ * is read from its round, retention deletes whole rounds. The previous release's sequencer (which still
+ * writes `events.sequence`) takes turns with this one during a rollout; a database the releases before the
+ * rounds numbered reads the same numbers after both migrations.
  */
 
 const ROUNDS_MIGRATION = '20261130000000_events_numbered_by_rounds';
 
-/** The previous release's outbox statements (commit 79f5644, src/db/event.store.ts and src/db/webhook.store.ts), verbatim. */
-const PREVIOUS = {
+/** The previous release's sequencer (commit 3f59bf8, src/db/event.store.ts), verbatim: after its lock, in its transaction. */
+const PREVIOUS_SEQUENCE = `WITH RECURSIVE environments(environment) AS (
+       (SELECT e.environment FROM events e ORDER BY e.environment LIMIT 1)
+       UNION ALL
+       SELECT (SELECT e.environment FROM events e WHERE e.environment > v.environment ORDER BY e.environment LIMIT 1)
+       FROM environments v WHERE v.environment IS NOT NULL
+     ),
+     heads AS MATERIALIZED (
+       SELECT v.environment, coalesce(h.last_sequence, 0) AS last_sequence,
+              coalesce(h.last_txid, -1) AS last_txid, coalesce(h.last_id, '00000000-0000-0000-0000-000000000000'::uuid) AS last_id
+       FROM environments v
+       LEFT JOIN LATERAL (SELECT r.last_sequence, r.last_txid, r.last_id FROM event_rounds r WHERE r.environment = v.environment
+                          ORDER BY r.last_sequence DESC LIMIT 1) h ON true
+       WHERE v.environment IS NOT NULL
+     ),
+     ready AS MATERIALIZED (
+       SELECT h.environment, h.last_sequence + row_number() OVER (PARTITION BY h.environment ORDER BY x.txid, x.id) AS sequence, x.txid, x.id
+       FROM heads h
+       CROSS JOIN LATERAL (
+         SELECT e.txid, e.id FROM events e
+         WHERE e.environment = h.environment AND (e.txid, e.id) > (h.last_txid, h.last_id)
+           AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+         ORDER BY e.txid, e.id LIMIT $1
+       ) x
+     ),
+     rounds AS (
+       INSERT INTO event_rounds (environment, first_sequence, last_sequence, first_txid, first_id, last_txid, last_id)
+       SELECT r.environment, min(r.sequence), max(r.sequence),
+              (array_agg(r.txid ORDER BY r.sequence))[1], (array_agg(r.id ORDER BY r.sequence))[1],
+              (array_agg(r.txid ORDER BY r.sequence DESC))[1], (array_agg(r.id ORDER BY r.sequence DESC))[1]
+       FROM ready r GROUP BY r.environment
+       RETURNING environment, last_sequence
+     ),
+     bumped AS (
+       INSERT INTO event_sequences AS s (environment, last) SELECT r.environment, r.last_sequence FROM rounds r
+       ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)
+     ),
+     numbered_events AS (
+       UPDATE events e SET sequence = r.sequence FROM ready r WHERE e.id = r.id AND e.sequence IS NULL
+     )
+     SELECT (SELECT count(*) FROM ready)::int AS sequenced,
+       (SELECT count(pg_notify('cas_events_numbered', r.environment)) FROM rounds r)::int AS notified`;
+
+/** The outbox statements of the last release before the rounds (commit 79f5644, src/db/event.store.ts), verbatim. */
+const BEFORE_ROUNDS = {
   list: `SELECT e.id AS "eventId", e.type, e.sequence::text AS sequence FROM events e
      WHERE e.environment = $1 AND e.sequence > $2::bigint AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))
      ORDER BY e.sequence LIMIT $4`,
@@ -127,15 +172,18 @@ describe('numbering by rounds', () => {
   it('numbers each environment gapless in commit order, one round row per environment and round; reads, finds and the stored column agree', async () => {
     await insertEvents(25);
     await insertEvents(4, { environment: 'production' });
+    const versions = async () => (await database.pool.query<{ v: string }>('SELECT ctid::text || xmin::text AS v FROM events ORDER BY id')).rows.map((r) => r.v);
+    const inserted = await versions();
     expect(await sequenceAll(store, database.pool)).toBe(29);
+    // Numbering wrote no new version of any event (same place, same writing transaction), nor its old column.
+    expect(await versions()).toEqual(inserted);
     await insertEvents(10);
     expect(await sequenceAll(store, database.pool)).toBe(10);
 
     const sandbox = await readAll('sandbox');
     expect(sandbox.map(([, n]) => n)).toEqual(oneTo(35));
     expect((await readAll('production')).map(([, n]) => n)).toEqual(oneTo(4));
-    // The previous release reads the same numbers from the column this release still writes for it.
-    expect(await storedNumbers('sandbox')).toEqual(sandbox);
+    expect((await storedNumbers('sandbox')).every(([, n]) => n === null)).toBe(true);
 
     const { rows: rounds } = await database.pool.query<{ environment: string; first: number; last: number }>(
       'SELECT environment, first_sequence::int AS first, last_sequence::int AS last FROM event_rounds ORDER BY environment, last_sequence',
@@ -176,11 +224,18 @@ describe('numbering by rounds', () => {
     expect(rows[0]!.overlaps).toBe(0);
   });
 
-  it('refuses any change to an event but its first numbering', async () => {
+  it('refuses any change to an event', async () => {
     await insertEvents(2);
     await sequenceAll(store, database.pool);
-    await expect(database.pool.query("UPDATE events SET payload = '{}' WHERE sequence = 1")).rejects.toThrow(/an event never changes/);
-    await expect(database.pool.query('UPDATE events SET sequence = 999 WHERE sequence = 2')).rejects.toThrow(/an event never changes/);
+    await expect(database.pool.query("UPDATE events SET payload = '{}'")).rejects.toThrow(/an event never changes/);
+    await expect(database.pool.query("UPDATE events SET type = 'customer.deleted', sequence = 5")).rejects.toThrow(/an event never changes/);
+  });
+
+  it('keeps no index only the releases before the rounds read, and fills its pages (events are never updated)', async () => {
+    const { rows } = await database.pool.query<{ name: string }>("SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events'::regclass ORDER BY 1");
+    expect(rows.map((r) => r.name)).toEqual(['events_environment_txid_id_idx', 'events_pkey']);
+    const { rows: options } = await database.pool.query<{ reloptions: string[] }>("SELECT reloptions FROM pg_class WHERE oid = 'events'::regclass");
+    expect(options[0]!.reloptions).toContain('fillfactor=100');
   });
 
   it('reads a page from the rounds it needs only, not from every round before or after it', async () => {
@@ -193,6 +248,7 @@ describe('numbering by rounds', () => {
     try {
       // The statement as the store sends it, planned generically (as a prepared statement runs).
       await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query('SET enable_seqscan = off'); // 200 events fit in a few pages: ask whether the indexes CAN serve it
       const page = await store.list('sandbox', { after: 150, limit: 5 });
       expect(page.map((e) => e.sequence)).toEqual(oneTo(5, 151));
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(
@@ -202,7 +258,7 @@ describe('numbering by rounds', () => {
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       // The rounds are read in order from the one holding number 151, and the walk stops with the page.
       expect(plan).toMatch(/Index Scan using event_rounds_pkey on event_rounds r \(actual rows=[1-3](\.00)? loops=1\)/);
-      expect(plan).toMatch(/Index Scan using events_environment_txid_id_idx/);
+      expect(plan).toMatch(/(Index Scan using|Bitmap Index Scan on) events_environment_txid_id_idx/);
     } finally {
       await client.query('RESET ALL');
       client.release();
@@ -242,34 +298,39 @@ describe('retention', () => {
   });
 });
 
-describe("the previous release's statements on this schema (expand step)", () => {
-  it('number, read and prune interleaved with this release: the same numbers both ways, gapless, nothing numbered twice', async () => {
+describe("the previous releases' statements on this schema", () => {
+  it("the previous release's sequencer takes turns with this one: one numbering, gapless, nothing numbered twice", async () => {
+    const previousSequencer = async () => {
+      const client = await database.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query("SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held");
+        if (rows[0].held) await client.query(PREVIOUS_SEQUENCE, [1000]);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    };
     for (let round = 0; round < 6; round++) {
-      await insertEvents(7, { ageDays: round < 2 ? 40 : 0 });
+      await insertEvents(7);
       await insertEvents(2, { environment: 'production' });
-      if (round % 2 === 0) await database.pool.query(PREVIOUS.sequence, [1000]);
+      if (round % 2 === 0) await previousSequencer();
       else await sequenceAll(store, database.pool);
     }
-    await database.pool.query(PREVIOUS.sequence, [1000]);
-    await insertEvents(3);
     await sequenceAll(store, database.pool);
     const sandbox = await readAll('sandbox');
-    expect(sandbox.map(([, n]) => n)).toEqual(oneTo(45));
-    expect(await storedNumbers('sandbox')).toEqual(sandbox);
+    expect(sandbox.map(([, n]) => n)).toEqual(oneTo(42));
     expect((await readAll('production')).map(([, n]) => n)).toEqual(oneTo(12));
+    // What the previous release wrote into the old column, for the release before it, agrees.
+    const stored = new Map(await storedNumbers('sandbox'));
+    const written = sandbox.filter(([id]) => stored.get(id) !== null);
+    expect(written.length).toBeGreaterThan(0);
+    for (const [id, n] of written) expect(stored.get(id)).toBe(n);
     const { rows: last } = await database.pool.query('SELECT environment, last::int FROM event_sequences ORDER BY environment');
     expect(last).toEqual([
       { environment: 'production', last: 12 },
-      { environment: 'sandbox', last: 45 },
+      { environment: 'sandbox', last: 42 },
     ]);
-
-    const { rows: page } = await database.pool.query(PREVIOUS.list, ['sandbox', 40, null, 10]);
-    expect(page.map((r) => Number(r.sequence))).toEqual(oneTo(5, 41));
-
-    // The previous release prunes event by event from the head: this release's numbers of the rest do not move.
-    const { rows: pruned } = await database.pool.query(PREVIOUS.prune, [retention(), 1000]);
-    expect(pruned[0].pruned).toBe(14);
-    expect(await readAll('sandbox')).toEqual(sandbox.slice(14));
   });
 
   it("number from where the migration left them: a database the previous release numbered (and pruned, leaving holes) reads the same numbers after it", async () => {
@@ -283,9 +344,9 @@ describe("the previous release's statements on this schema (expand step)", () =>
       await insertEvents(5, { ageDays: 40, on: old.pool });
       await insertEvents(1200, { on: old.pool });
       await insertEvents(3, { environment: 'production', ageDays: 40, on: old.pool });
-      for (let n = 1; n > 0; ) n = (await old.pool.query(PREVIOUS.sequence, [1000])).rows[0]?.sequenced ?? 0;
+      for (let n = 1; n > 0; ) n = (await old.pool.query(BEFORE_ROUNDS.sequence, [1000])).rows[0]?.sequenced ?? 0;
       // The previous release's prune takes 1–5 and 7–11, leaving 6 (younger): a hole; production is emptied.
-      await old.pool.query(PREVIOUS.prune, [retention(), 1000]);
+      await old.pool.query(BEFORE_ROUNDS.prune, [retention(), 1000]);
       await insertEvents(2, { on: old.pool }); // committed, not numbered yet
       const before = (await storedNumbers('sandbox', old.pool)).filter(([, n]) => n !== null);
       expect(before.map(([, n]) => n)).toEqual([6, ...oneTo(1200, 12)]);

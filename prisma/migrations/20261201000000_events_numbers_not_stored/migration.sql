@@ -1,0 +1,19 @@
+-- CONTRACT step of 20261130000000_events_numbered_by_rounds (issue 16: the outbox's cost). Since that
+-- release no statement reads events by `sequence`, and from this one no sequencer writes it: an event is
+-- inserted once and never updated. What only the releases before the rounds read goes:
+--
+-- * the index by (environment, sequence), which their reads walked;
+-- * the partial index by txid of unnumbered events, their sequencer's work list (an entry per insert,
+--   dead at numbering, for vacuum to remove).
+--
+-- The previous release (the one this migration runs under during a rollout) reads by rounds and finds its
+-- events through `events_environment_txid_id_idx`; its sequencer still writes `sequence`, by primary key,
+-- which the column and the immutability trigger keep allowing until a later contract step drops them.
+-- The ACCESS EXCLUSIVE locks are held only for the drops; the migration runner retries a drop that waits
+-- for its lock longer than MIGRATION_LOCK_TIMEOUT_MS.
+DROP INDEX "events_environment_sequence_key";
+DROP INDEX "events_txid_idx";
+
+-- Events are no longer updated: pages written from now on are filled (the half kept free for the numbered
+-- version, 20261126000000, only made the table larger). No rewrite; SHARE UPDATE EXCLUSIVE lock.
+ALTER TABLE "events" SET (fillfactor = 100);
