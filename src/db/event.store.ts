@@ -26,13 +26,15 @@ const SQL = {
      FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
      WHERE e.environment = $1 AND e.id = $2::uuid AND (r.first_txid, r.first_id) <= (e.txid, e.id)`,
   ),
-  sequencerLock: statement('event_sequencer_lock', `SELECT ${SEQUENCER_LOCK} AS held`),
   /**
    * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
    * transactions older than every transaction still running (txid below the snapshot's xmin): any event
    * that could still commit has a larger txid, so no number is ever followed by a smaller one. It appends
-   * one round per environment (src/db/event-rounds.ts); events are not updated. It runs in the sequencer's
-   * transaction after its lock is taken (`sequence()`), so its snapshot sees every earlier round.
+   * one round per environment (src/db/event-rounds.ts); events are not updated. One sequencer at a time
+   * across the fleet (a transaction-scoped advisory lock; the others skip). The statement's snapshot is taken
+   * before it takes the lock, so it may miss a round the previous holder committed in between: its round
+   * would then start at the same number as that one, which the unique index on (environment,
+   * first_sequence) turns into nothing (ON CONFLICT DO NOTHING); the next tick numbers them afresh.
    *
    * Nothing here writes `events.sequence` (read by no release since the rounds came). The previous release
    * (20261130000000_events_numbered_by_rounds) still writes it for the one before; during a rollout its
@@ -45,7 +47,8 @@ const SQL = {
    */
   sequence: statement(
     'event_sequence',
-    `WITH RECURSIVE ${ENVIRONMENTS_WITH_EVENTS},
+    `WITH RECURSIVE sequencer AS MATERIALIZED (SELECT ${SEQUENCER_LOCK} AS held),
+     ${ENVIRONMENTS_WITH_EVENTS},
      ${HEADS},
      ready AS MATERIALIZED (
        SELECT h.environment, h.last_sequence + row_number() OVER (PARTITION BY h.environment ORDER BY x.txid, x.id) AS sequence, x.txid, x.id
@@ -56,6 +59,7 @@ const SQL = {
            AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
          ORDER BY e.txid, e.id LIMIT $1
        ) x
+       WHERE (SELECT held FROM sequencer)
      ),
      rounds AS (
        INSERT INTO event_rounds (environment, first_sequence, last_sequence, first_txid, first_id, last_txid, last_id)
@@ -63,15 +67,16 @@ const SQL = {
               (array_agg(r.txid ORDER BY r.sequence))[1], (array_agg(r.id ORDER BY r.sequence))[1],
               (array_agg(r.txid ORDER BY r.sequence DESC))[1], (array_agg(r.id ORDER BY r.sequence DESC))[1]
        FROM ready r GROUP BY r.environment
-       RETURNING environment, last_sequence
+       ON CONFLICT (environment, first_sequence) WHERE first_sequence <= last_sequence DO NOTHING
+       RETURNING environment, first_sequence, last_sequence
      ),
      bumped AS (
        INSERT INTO event_sequences AS s (environment, last) SELECT r.environment, r.last_sequence FROM rounds r
        ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)
      )
-     SELECT (SELECT count(*) FROM ready)::int AS sequenced,
+     SELECT (SELECT coalesce(sum(r.last_sequence - r.first_sequence + 1), 0) FROM rounds r)::int AS sequenced,
        -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
-       -- numbered; PostgreSQL delivers it at this transaction's commit, once the numbers are visible.
+       -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
        (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', r.environment)) FROM rounds r)::int AS notified`,
   ),
   lastSequence: statement(
@@ -169,14 +174,8 @@ export class PrismaEventStore implements EventStore {
   }
 
   async sequence(limit: number): Promise<number> {
-    // The lock first, in its own statement: a statement's snapshot is taken when it starts, so one that
-    // took the lock itself could start before the previous holder's commit and not see its round.
-    return this.prisma.$transaction(async (tx) => {
-      const [lock] = await queryRows<{ held: boolean }>(tx, SQL.sequencerLock, []);
-      if (!lock!.held) return 0;
-      const [row] = await queryRows<{ sequenced: number }>(tx, SQL.sequence, [limit]);
-      return row!.sequenced;
-    });
+    const [row] = await queryRows<{ sequenced: number }>(this.prisma, SQL.sequence, [limit]);
+    return row!.sequenced;
   }
 
   async lastSequence(environment: string): Promise<number> {

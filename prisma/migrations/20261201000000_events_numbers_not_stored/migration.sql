@@ -17,3 +17,10 @@ DROP INDEX "events_txid_idx";
 -- Events are no longer updated: pages written from now on are filled (the half kept free for the numbered
 -- version, 20261126000000, only made the table larger). No rewrite; SHARE UPDATE EXCLUSIVE lock.
 ALTER TABLE "events" SET (fillfactor = 100);
+
+-- Two sequencers cannot append rounds from the same head: the sequencer takes its lock inside its one
+-- statement, whose snapshot may predate the previous holder's commit; its round would then start at the same
+-- number as the one it missed, and this index turns it into nothing (src/db/event.store.ts). Empty rounds
+-- (first_sequence past last_sequence: an environment's pruned head) are left out.
+CREATE UNIQUE INDEX "event_rounds_environment_first_sequence_key" ON "event_rounds"("environment", "first_sequence")
+    WHERE "first_sequence" <= "last_sequence";
