@@ -23,7 +23,7 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
   ],
   idempotency_keys: ['fingerprint', 'result'],
   audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields'],
-  events: ['payload'],
+  events: ['payload', 'sequence', 'resource_type', 'resource_id'],
 };
 
 /** The columns the service's queries filter, join or sort on (src/db/*.store.ts). */
@@ -31,7 +31,7 @@ const QUERIED: Record<string, string[]> = {
   customers: ['id', 'environment', 'ssn_blind_index', 'pii_key_id'],
   idempotency_keys: ['principal_id', 'environment', 'key', 'expires_at'],
   audit_events: ['id', 'environment', 'operation', 'resource_id', 'occurred_at'],
-  events: ['id', 'environment', 'type', 'sequence', 'txid'],
+  events: ['id', 'environment', 'type', 'txid', 'occurred_at'],
 };
 
 let db: TestDatabase;
