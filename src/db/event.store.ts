@@ -97,7 +97,11 @@ const SQL = {
               EXISTS (SELECT 1 FROM events e WHERE e.environment = c.environment
                         AND (e.txid, e.id) >= (c.first_txid, c.first_id) AND (e.txid, e.id) <= (c.last_txid, c.last_id)
                         AND e.occurred_at >= $1::timestamptz) AS young
-       FROM (SELECT DISTINCT ON (r.environment) r.environment, r.last_sequence AS head FROM event_rounds r ORDER BY r.environment, r.last_sequence DESC) s
+       FROM (
+         -- Each environment's newest round: one probe of the primary key per environment (every environment
+         -- with rounds has its counter row).
+         SELECT q.environment, (SELECT max(r.last_sequence) FROM event_rounds r WHERE r.environment = q.environment) AS head FROM event_sequences q
+       ) s
        CROSS JOIN LATERAL (
          SELECT r.* FROM event_rounds r WHERE r.environment = s.environment AND r.last_sequence >= r.first_sequence
          ORDER BY r.last_sequence LIMIT $2
