@@ -131,7 +131,11 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
   /** Every event of the database numbered: a new endpoint then starts after all of them. */
   const settled = async () => {
     for (let waited = 0; waited < 60_000; waited += 100) {
-      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE sequence IS NULL');
+      // Not numbered: after its environment's newest numbering round (src/db/event-rounds.ts).
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM events e
+         WHERE NOT EXISTS (SELECT 1 FROM event_rounds r WHERE r.environment = e.environment AND (r.last_txid, r.last_id) >= (e.txid, e.id))`,
+      );
       if (rows[0]!.n === 0) return;
       await sleep(100);
     }
