@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CUSTOMER_COLUMNS } from '../../src/db/columns.js';
+import { notNumbered } from '../../src/db/event-rounds.js';
 import type { ReceivedDelivery, ReceiverCommand, ReceiverReply } from '../load/webhook-receiver.js';
 import { serviceEnvironment } from './contenders.js';
 import type { BenchContext } from './context.js';
@@ -131,10 +132,8 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
   /** Every event of the database numbered: a new endpoint then starts after all of them. */
   const settled = async () => {
     for (let waited = 0; waited < 60_000; waited += 100) {
-      // Not numbered: after its environment's newest numbering round (src/db/event-rounds.ts).
       const { rows } = await pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM events e
-         WHERE NOT EXISTS (SELECT 1 FROM event_rounds r WHERE r.environment = e.environment AND (r.last_txid, r.last_id) >= (e.txid, e.id))`,
+        `SELECT count(*)::int AS n FROM events e WHERE ${notNumbered('e')}`,
       );
       if (rows[0]!.n === 0) return;
       await sleep(100);

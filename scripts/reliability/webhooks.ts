@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres.js';
+import { notNumbered } from '../../src/db/event-rounds.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';
@@ -277,8 +278,7 @@ runScript('webhooks', async () => {
     const deadline = Date.now() + Number(opts['drain-timeout']) * 1000;
     for (;;) {
       const { rows } = await db.query<{ unnumbered: number; behind: number; undelivered: number; leased: number }>(
-        `SELECT (SELECT count(*) FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_rounds r
-                  WHERE r.environment = e.environment AND (r.last_txid, r.last_id) >= (e.txid, e.id)))::int AS unnumbered,
+        `SELECT (SELECT count(*) FROM events e WHERE ${notNumbered('e')})::int AS unnumbered,
                 (SELECT count(*) FROM webhook_endpoints w WHERE w.last_sequence < (SELECT coalesce(max(s.last), 0) FROM event_sequences s WHERE s.environment = w.environment))::int AS behind,
                 (SELECT count(*) FROM webhook_deliveries WHERE status <> 'delivered')::int AS undelivered,
                 (SELECT count(*) FROM webhook_deliveries WHERE lease_id IS NOT NULL)::int AS leased`,

@@ -64,3 +64,10 @@ export const HEADS = `heads AS MATERIALIZED (
                           ORDER BY r.last_sequence DESC LIMIT 1) h ON true
        WHERE v.environment IS NOT NULL
      )`;
+
+/**
+ * Whether event `e` (alias) is not numbered yet: no round reaches it. For checks from outside the statements
+ * above (the tests, the benchmark, the fault scripts), which count what the sequencer still has to do.
+ */
+export const notNumbered = (event: string): string =>
+  `NOT EXISTS (SELECT 1 FROM event_rounds r WHERE r.environment = ${event}.environment AND (r.last_txid, r.last_id) >= (${event}.txid, ${event}.id))`;

@@ -1,9 +1,9 @@
 import type pg from 'pg';
+import { notNumbered } from '../../src/db/event-rounds.js';
 import type { EventStore } from '../../src/domain/events/ports.js';
 
 /** Events after their environment's newest round (src/db/event-rounds.ts): not numbered yet. */
-export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e
-  WHERE NOT EXISTS (SELECT 1 FROM event_rounds r WHERE r.environment = e.environment AND (r.last_txid, r.last_id) >= (e.txid, e.id))`;
+export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNumbered('e')}`;
 
 /**
  * Numbers every event committed so far, as the sequencer job would over a few ticks. One call is not
