@@ -119,8 +119,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       stores.events,
       {
         ...config.events,
-        onSequenced: () => {
-          webhooks.wake();
+        onSequenced: ({ forWebhooks }) => {
+          if (forWebhooks) webhooks.wake();
           eventFeed.wake();
         },
       },

@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData, EventType } from '../domain/events/event.js';
-import type { EventQuery, EventStore, PruneOutcome } from '../domain/events/ports.js';
+import type { EventQuery, EventStore, PruneOutcome, SequencerRound } from '../domain/events/ports.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
@@ -12,6 +12,13 @@ export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT
 
 /** The sequencer's lock: one sequencer at a time across the fleet (the previous releases take the same one). */
 const SEQUENCER_LOCK = `pg_try_advisory_xact_lock(hashtext('cas_event_sequencer'))`;
+
+/**
+ * The events a round may take after `head` (an alias with environment, last_txid, last_id): those of
+ * transactions older than every transaction still running, which no event can come before any more.
+ */
+const afterHead = (head: string) =>
+  `e.environment = ${head}.environment AND (e.txid, e.id) > (${head}.last_txid, ${head}.last_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
 
 const SQL = {
   list: statement(
@@ -50,23 +57,40 @@ const SQL = {
     `WITH RECURSIVE sequencer AS MATERIALIZED (SELECT ${SEQUENCER_LOCK} AS held),
      ${ENVIRONMENTS_WITH_EVENTS},
      ${HEADS},
-     ready AS MATERIALIZED (
-       SELECT h.environment, h.last_sequence + row_number() OVER (PARTITION BY h.environment ORDER BY x.txid, x.id) AS sequence, x.txid, x.id
+     -- What each environment's round would take: how many events follow its head, at most $1, all of
+     -- transactions older than every one still running. Counted on the index, not numbered one by one.
+     batches AS MATERIALIZED (
+       SELECT h.environment, h.last_sequence, h.last_txid, h.last_id, b.n
        FROM heads h
        CROSS JOIN LATERAL (
-         SELECT e.txid, e.id FROM events e
-         WHERE e.environment = h.environment AND (e.txid, e.id) > (h.last_txid, h.last_id)
-           AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-         ORDER BY e.txid, e.id LIMIT $1
-       ) x
-       WHERE (SELECT held FROM sequencer)
+         SELECT count(*) AS n FROM (
+           SELECT 1 FROM events e
+           WHERE ${afterHead('h')}
+           ORDER BY e.txid, e.id LIMIT $1
+         ) w
+       ) b
+       WHERE (SELECT held FROM sequencer) AND b.n > 0
      ),
      rounds AS (
        INSERT INTO event_rounds (environment, first_sequence, last_sequence, first_txid, first_id, last_txid, last_id)
-       SELECT r.environment, min(r.sequence), max(r.sequence),
-              (array_agg(r.txid ORDER BY r.sequence))[1], (array_agg(r.id ORDER BY r.sequence))[1],
-              (array_agg(r.txid ORDER BY r.sequence DESC))[1], (array_agg(r.id ORDER BY r.sequence DESC))[1]
-       FROM ready r GROUP BY r.environment
+       SELECT b.environment, b.last_sequence + 1, b.last_sequence + b.n, f.txid, f.id, l.txid, l.id
+       FROM batches b
+       CROSS JOIN LATERAL (
+         SELECT e.txid, e.id FROM events e
+         WHERE ${afterHead('b')}
+         ORDER BY e.txid, e.id LIMIT 1
+       ) f
+       -- The round's last event: the newest one it may take when that is all of them (one probe from the
+       -- index's other end), else the $1-th (a full batch: a backlog being caught up).
+       CROSS JOIN LATERAL (
+         (SELECT e.txid, e.id FROM events e
+          WHERE b.n < $1 AND ${afterHead('b')}
+          ORDER BY e.txid DESC, e.id DESC LIMIT 1)
+         UNION ALL
+         (SELECT e.txid, e.id FROM events e
+          WHERE b.n = $1 AND ${afterHead('b')}
+          ORDER BY e.txid, e.id OFFSET $1 - 1 LIMIT 1)
+       ) l
        ON CONFLICT (environment, first_sequence) WHERE first_sequence <= last_sequence DO NOTHING
        RETURNING environment, first_sequence, last_sequence
      ),
@@ -75,6 +99,9 @@ const SQL = {
        ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)
      )
      SELECT (SELECT coalesce(sum(r.last_sequence - r.first_sequence + 1), 0) FROM rounds r)::int AS sequenced,
+       -- Whether the fan-out has work: woken for environments without endpoints, it ran its two
+       -- statements each round for nothing (docs/performance.md, issue 16, "The fan-out woken for nothing").
+       EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment IN (SELECT r.environment FROM rounds r)) AS "forWebhooks",
        -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
        -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
        (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', r.environment)) FROM rounds r)::int AS notified`,
@@ -177,9 +204,9 @@ export class PrismaEventStore implements EventStore {
     return row ? toEvent(row) : null;
   }
 
-  async sequence(limit: number): Promise<number> {
-    const [row] = await queryRows<{ sequenced: number }>(this.prisma, SQL.sequence, [limit]);
-    return row!.sequenced;
+  async sequence(limit: number): Promise<SequencerRound> {
+    const [row] = await queryRows<{ sequenced: number; forWebhooks: boolean }>(this.prisma, SQL.sequence, [limit]);
+    return { numbered: row!.sequenced, forWebhooks: row!.forWebhooks };
   }
 
   async lastSequence(environment: string): Promise<number> {

@@ -14,7 +14,12 @@ const PRUNE_ROUNDS = 20;
  */
 export function startEventOutbox(
   events: Pick<EventStore, 'sequence' | 'prune'>,
-  options: { sequencerIntervalMs: number; retentionDays: number; onSequenced?: () => void },
+  options: {
+    sequencerIntervalMs: number;
+    retentionDays: number;
+    /** Events were numbered; `forWebhooks`: in an environment with webhook endpoints (SequencerRound). */
+    onSequenced?: (numbered: { forWebhooks: boolean }) => void;
+  },
   logger: Logger,
 ): { stop: () => Promise<void> } {
   let lastPrune = 0;
@@ -22,14 +27,16 @@ export function startEventOutbox(
   return startIntervalJob(async (stopped) => {
     try {
       let sequenced = 0;
+      let forWebhooks = false;
       for (;;) {
-        const numbered = await events.sequence(SEQUENCE_BATCH);
-        sequenced += numbered;
+        const round = await events.sequence(SEQUENCE_BATCH);
+        sequenced += round.numbered;
+        forWebhooks ||= round.forWebhooks;
         // A full batch: more are waiting.
-        if (numbered < SEQUENCE_BATCH || stopped()) break;
+        if (round.numbered < SEQUENCE_BATCH || stopped()) break;
       }
-      // Newly numbered events: the webhook fan-out need not wait for its own poll.
-      if (sequenced > 0) options.onSequenced?.();
+      // Newly numbered events: the event feed and the webhook fan-out need not wait for their own poll.
+      if (sequenced > 0) options.onSequenced?.({ forWebhooks });
       if (Date.now() - lastPrune >= PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         const before = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000);

@@ -15,7 +15,7 @@ export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg
   const deadline = Date.now() + timeoutMs;
   let numbered = 0;
   for (;;) {
-    numbered += await events.sequence(1000);
+    numbered += (await events.sequence(1000)).numbered;
     const { rows } = await pool.query<{ n: number }>(UNNUMBERED);
     if (rows[0]!.n === 0) return numbered;
     if (Date.now() > deadline) throw new Error(`${rows[0]!.n} events still unnumbered after ${timeoutMs} ms`);

@@ -18,8 +18,8 @@ export interface EventStore {
   list(environment: string, query: EventQuery): Promise<DomainEvent[]>;
   /** Only sequenced events: an event becomes readable once numbered (within a moment of its commit). */
   find(environment: string, eventId: string): Promise<DomainEvent | null>;
-  /** Numbers the committed events not numbered yet, at most `limit`; answers how many it numbered. */
-  sequence(limit: number): Promise<number>;
+  /** Numbers the committed events not numbered yet, at most `limit`. */
+  sequence(limit: number): Promise<SequencerRound>;
   /**
    * Deletes numbered events older than `before`, a sequencer round at a time (each environment's oldest
    * first, at most `maxRounds` per environment): a round goes when every event in it is older.
@@ -27,6 +27,16 @@ export interface EventStore {
   prune(before: Date, maxRounds: number): Promise<PruneOutcome>;
   /** The last sequence number given in the environment; 0 before its first event. */
   lastSequence(environment: string): Promise<number>;
+}
+
+export interface SequencerRound {
+  /** Events numbered by this call. */
+  numbered: number;
+  /**
+   * Whether an environment it numbered events of has a webhook endpoint: only then has the fan-out work
+   * (an endpoint created later starts after the events numbered before it).
+   */
+  forWebhooks: boolean;
 }
 
 export interface PruneOutcome {
