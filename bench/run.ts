@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type ContenderName, startExpressPrisma, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
-import { startOutboxContenders } from './lib/outbox.js';
+import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   const startupResults: StartupResult[] = [];
   let pgbenchResult: PgbenchResult | null = null;
   let webhookResult: WebhookDeliveryResult | null = null;
+  let outboxSideBySide: OutboxSideBySide | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
   const compareNode = resolveCompareNode(options);
@@ -122,6 +123,14 @@ async function main(): Promise<void> {
                 const own = await startOutboxContenders(ctx, node, failures);
                 try {
                   scenarioResults.push(await runHttpScenario(ctx, scenario, own, node));
+                  if (node === referenceNode) {
+                    try {
+                      outboxSideBySide = await measureOutboxSideBySide(ctx, own, { runs: options.quick ? options.runs : Math.max(options.runs, HTTP_SCENARIOS[scenario].minRuns ?? 0), seconds: options.durationSeconds, warmUpSeconds: options.warmupSeconds });
+                    } catch (error) {
+                      failures.push(`outbox-cost side by side failed: ${(error as Error).message.split('\n')[0]}`);
+                      log(`outbox-cost side by side failed: ${(error as Error).stack ?? String(error)}`);
+                    }
+                  }
                 } finally {
                   for (const server of Object.values(own)) await server.stop();
                 }
@@ -180,6 +189,7 @@ async function main(): Promise<void> {
       scenarios: scenarioResults,
       pgbench: pgbenchResult,
       webhooks: webhookResult,
+      outboxSideBySide,
       startup: startupResults,
       failures,
     };

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { BenchContext } from './context.js';
+import { runLoadWorker } from './measure.js';
+import { processCpuMicros, processTreeCpuMicros } from './proc.js';
 import { type RunningServer, runToCompletion, startServer } from './processes.js';
 import { withDatabase } from './postgres.js';
 import { serviceEnvironment } from './contenders.js';
@@ -195,5 +197,112 @@ export async function checkOutboxContender(ctx: BenchContext, name: string, serv
     return `${ok ? '' : 'FAILED: '}created: 201, 1 row, 1 audit event, ${what}`;
   } finally {
     await pool.end();
+  }
+}
+
+/** One contender in one side-by-side run: what it did and the CPU it and its own PostgreSQL backends used. */
+export interface SideBySideSample {
+  creations: number;
+  errors: number;
+  serverCpuUs: number;
+  backendsCpuUs: number;
+}
+
+export interface SideBySideRun {
+  contenders: Partial<Record<'service' | OutboxVariant, SideBySideSample>>;
+  /** CPU of the rest of PostgreSQL (WAL writer, checkpointer, autovacuum, exited connections), shared by all. */
+  restOfPostgresCpuUs: number;
+}
+
+/** The outbox's cost with every build loaded at the same time (docs/performance.md, issue 16, "Side by side"). */
+export interface OutboxSideBySide {
+  seconds: number;
+  runs: SideBySideRun[];
+  /** Per comparator, per run: the service's req/s ÷ the comparator's, and its CPU per creation ÷ the service's. */
+  ratios: Partial<Record<OutboxVariant, { rps: number[]; cpu: number[] }>>;
+}
+
+/** The pids of the client backends connected to `database` now: the server's pool, once warmed up. */
+async function backendPids(admin: pg.Client, database: string): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [database]);
+  return rows.map((row) => row.pid);
+}
+
+const cpuOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpuMicros(pid) ?? 0), 0);
+
+/** One run: every server driven at once by a load generator of its own, for `seconds`. */
+async function runTogether(ctx: BenchContext, admin: pg.Client, servers: [string, RunningServer][], seconds: number): Promise<SideBySideRun> {
+  const pids = await Promise.all(servers.map(([, server]) => backendPids(admin, server.database!)));
+  const before = servers.map(([, server], i) => ({ server: processCpuMicros(server.pid)!, backends: cpuOfAll(pids[i]!) }));
+  const treeBefore = processTreeCpuMicros(ctx.db.postmasterPid!)!;
+  const start = ctx.nextSsnSequence;
+  const results = await Promise.all(
+    servers.map(([, server], i) => {
+      // Each its own block of SSNs (runLoadWorker reads the sequence before its first await).
+      ctx.nextSsnSequence = start + i * SSN_BLOCK;
+      return runLoadWorker(ctx, server.baseUrl, 'rest-post-customer', seconds);
+    }),
+  );
+  ctx.nextSsnSequence = start + servers.length * SSN_BLOCK;
+  const tree = processTreeCpuMicros(ctx.db.postmasterPid!)! - treeBefore;
+  const run: SideBySideRun = { contenders: {}, restOfPostgresCpuUs: tree };
+  servers.forEach(([name, server], i) => {
+    const sample = {
+      creations: results[i]!.ok,
+      errors: results[i]!.errors,
+      serverCpuUs: processCpuMicros(server.pid)! - before[i]!.server,
+      backendsCpuUs: cpuOfAll(pids[i]!) - before[i]!.backends,
+    };
+    run.contenders[name as 'service' | OutboxVariant] = sample;
+    run.restOfPostgresCpuUs -= sample.backendsCpuUs;
+  });
+  return run;
+}
+
+/** More creations than one load generator makes in a run: the blocks never overlap. */
+const SSN_BLOCK = 1_000_000;
+
+/**
+ * The outbox's cost with the builds loaded AT THE SAME TIME, each on its own database of the one PostgreSQL.
+ * Alternating runs cannot decide a 10 % rule on a machine whose speed moves by up to 2× between runs (the
+ * same build's CPU per creation went from 630 to 1,180 µs within a morning); loaded together, every build
+ * sees the same machine at every moment, and each run's ratio is free of that drift. Per creation it divides
+ * each server's CPU and that of the PostgreSQL backends of its own pool (by pid, from /proc); the rest of
+ * PostgreSQL is shared and reported apart. A warm-up run comes first and is not kept.
+ */
+export async function measureOutboxSideBySide(
+  ctx: BenchContext,
+  servers: Partial<Record<'service' | OutboxVariant, RunningServer>>,
+  options: { runs: number; seconds: number; warmUpSeconds: number },
+): Promise<OutboxSideBySide> {
+  if (!servers.service) throw new Error('outbox side by side: the service did not start');
+  if (ctx.db.postmasterPid === undefined) throw new Error('outbox side by side: needs the PostgreSQL server on this machine (its processes are read from /proc)');
+  const present = (['service', 'no-outbox', 'pre-outbox'] as const).flatMap((name) => (servers[name] ? [[name, servers[name]] as [string, RunningServer]] : []));
+  const admin = new pg.Client({ connectionString: withDatabase(ctx.db.adminUrl, 'postgres') });
+  await admin.connect();
+  try {
+    ctx.log(`[outbox-cost] side by side: ${present.map(([name]) => name).join(', ')} loaded at once, ${options.warmUpSeconds} s warm-up then ${options.runs} × ${options.seconds} s`);
+    await runTogether(ctx, admin, present, options.warmUpSeconds);
+    const runs: SideBySideRun[] = [];
+    const ratios: OutboxSideBySide['ratios'] = {};
+    for (let i = 0; i < options.runs; i++) {
+      const run = await runTogether(ctx, admin, present, options.seconds);
+      runs.push(run);
+      const service = run.contenders.service!;
+      const cpuPerCreation = (s: SideBySideSample) => (s.serverCpuUs + s.backendsCpuUs) / Math.max(1, s.creations);
+      for (const variant of ['no-outbox', 'pre-outbox'] as const) {
+        const other = run.contenders[variant];
+        if (!other || other.creations === 0 || service.creations === 0) continue;
+        const entry = (ratios[variant] ??= { rps: [], cpu: [] });
+        entry.rps.push(service.creations / other.creations);
+        entry.cpu.push(cpuPerCreation(other) / cpuPerCreation(service));
+      }
+      ctx.log(
+        `[outbox-cost] side by side run ${i + 1}: ${present.map(([name]) => `${name} ${(run.contenders[name as 'service']!.creations / options.seconds).toFixed(0)}/s, ${cpuPerCreation(run.contenders[name as 'service']!).toFixed(0)} µs`).join('; ')}`,
+      );
+    }
+    return { seconds: options.seconds, runs, ratios };
+  } finally {
+    await admin.end();
   }
 }
