@@ -18,6 +18,8 @@ import { sequenceAll, UNNUMBERED } from '../support/events.js';
  */
 
 const ROUNDS_MIGRATION = '20261130000000_events_numbered_by_rounds';
+/** The last contract step: `events.sequence` and its row trigger dropped. */
+const COLUMN_DROPPED_MIGRATION = '20261202000000_events_sequence_column_dropped';
 
 /** The previous release's sequencer (commit 3f59bf8, src/db/event.store.ts), verbatim: after its lock, in its transaction. */
 const PREVIOUS_SEQUENCE = `WITH RECURSIVE environments(environment) AS (
@@ -149,18 +151,18 @@ async function insertEvents(count: number, options: { environment?: string; ageD
   }
 }
 
-/** Every event of the environment as this release reads it, page by page: [id, number]. */
-async function readAll(environment: string): Promise<[string, number][]> {
+/** Every event of the environment as this release reads it (through `from`), page by page: [id, number]. */
+async function readAll(environment: string, from: PrismaEventStore = store): Promise<[string, number][]> {
   const read: [string, number][] = [];
   for (let after = 0; ; ) {
-    const page = await store.list(environment, { after, limit: 7 });
+    const page = await from.list(environment, { after, limit: 7 });
     if (page.length === 0) return read;
     for (const event of page) read.push([event.eventId, event.sequence]);
     after = page.at(-1)!.sequence;
   }
 }
 
-/** The numbers the previous release reads (events.sequence), in numbering order. */
+/** The numbers the releases before the rounds read (events.sequence, until 20261202000000), in numbering order. */
 const storedNumbers = async (environment: string, on: pg.Pool = database.pool) =>
   (
     await on.query<{ id: string; sequence: string | null }>('SELECT id, sequence::text FROM events WHERE environment = $1 ORDER BY txid, id', [environment])
@@ -169,13 +171,13 @@ const storedNumbers = async (environment: string, on: pg.Pool = database.pool) =
 const oneTo = (n: number, from = 1) => Array.from({ length: n }, (_, i) => i + from);
 
 describe('numbering by rounds', () => {
-  it('numbers each environment gapless in commit order, one round row per environment and round; reads, finds and the stored column agree', async () => {
+  it('numbers each environment gapless in commit order, one round row per environment and round; reads and finds agree', async () => {
     await insertEvents(25);
     await insertEvents(4, { environment: 'production' });
     const versions = async () => (await database.pool.query<{ v: string }>('SELECT ctid::text || xmin::text AS v FROM events ORDER BY id')).rows.map((r) => r.v);
     const inserted = await versions();
     expect(await sequenceAll(store, database.pool)).toBe(29);
-    // Numbering wrote no new version of any event (same place, same writing transaction), nor its old column.
+    // Numbering wrote no new version of any event (same place, same writing transaction).
     expect(await versions()).toEqual(inserted);
     await insertEvents(10);
     expect(await sequenceAll(store, database.pool)).toBe(10);
@@ -183,7 +185,7 @@ describe('numbering by rounds', () => {
     const sandbox = await readAll('sandbox');
     expect(sandbox.map(([, n]) => n)).toEqual(oneTo(35));
     expect((await readAll('production')).map(([, n]) => n)).toEqual(oneTo(4));
-    expect((await storedNumbers('sandbox')).every(([, n]) => n === null)).toBe(true);
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'sequence'")).rows[0].n).toBe(0);
 
     const { rows: rounds } = await database.pool.query<{ environment: string; first: number; last: number }>(
       'SELECT environment, first_sequence::int AS first, last_sequence::int AS last FROM event_rounds ORDER BY environment, last_sequence',
@@ -254,7 +256,9 @@ describe('numbering by rounds', () => {
     await insertEvents(2);
     await sequenceAll(store, database.pool);
     await expect(database.pool.query("UPDATE events SET payload = '{}'")).rejects.toThrow(/an event never changes/);
-    await expect(database.pool.query("UPDATE events SET type = 'customer.deleted', sequence = 5")).rejects.toThrow(/an event never changes/);
+    await expect(database.pool.query("UPDATE events SET type = 'customer.deleted' WHERE false")).rejects.toThrow(/an event never changes/);
+    // Retention deletes; nothing else may.
+    expect((await database.pool.query('DELETE FROM events')).rowCount).toBe(2);
   });
 
   it('keeps no index only the releases before the rounds read, and fills its pages (events are never updated)', async () => {
@@ -325,38 +329,58 @@ describe('retention', () => {
 });
 
 describe("the previous releases' statements on this schema", () => {
-  it("the previous release's sequencer takes turns with this one: one numbering, gapless, nothing numbered twice", async () => {
-    const previousSequencer = async () => {
-      const client = await database.pool.connect();
-      try {
-        await client.query('BEGIN');
-        const { rows } = await client.query("SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held");
-        if (rows[0].held) await client.query(PREVIOUS_SEQUENCE, [1000]);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
+  it("the expand release's sequencer takes turns with the first contract release: one numbering, gapless, nothing numbered twice; dropping the column then changes no number", async () => {
+    // That rollout's schema: every migration before the column was dropped.
+    const step = await createTestDatabase({ migrated: false, prefix: 'cas_turns' });
+    const stepPool = createPool({ connectionString: step.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+    const stepPrisma = createPrismaClient(stepPool);
+    try {
+      await migrate(step.pool, readMigrations().filter((m) => m.name < COLUMN_DROPPED_MIGRATION));
+      const stepStore = new PrismaEventStore(stepPrisma);
+      const previousSequencer = async () => {
+        const client = await step.pool.connect();
+        try {
+          await client.query('BEGIN');
+          const { rows } = await client.query("SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held");
+          if (rows[0].held) await client.query(PREVIOUS_SEQUENCE, [1000]);
+          await client.query('COMMIT');
+        } finally {
+          client.release();
+        }
+      };
+      for (let round = 0; round < 6; round++) {
+        await insertEvents(7, { on: step.pool });
+        await insertEvents(2, { environment: 'production', on: step.pool });
+        if (round % 2 === 0) await previousSequencer();
+        else await sequenceAll(stepStore, step.pool);
       }
-    };
-    for (let round = 0; round < 6; round++) {
-      await insertEvents(7);
-      await insertEvents(2, { environment: 'production' });
-      if (round % 2 === 0) await previousSequencer();
-      else await sequenceAll(store, database.pool);
+      await sequenceAll(stepStore, step.pool);
+      const sandbox = await readAll('sandbox', stepStore);
+      expect(sandbox.map(([, n]) => n)).toEqual(oneTo(42));
+      expect((await readAll('production', stepStore)).map(([, n]) => n)).toEqual(oneTo(12));
+      // What the expand release wrote into the old column, for the release before it, agrees.
+      const stored = new Map(await storedNumbers('sandbox', step.pool));
+      const written = sandbox.filter(([id]) => stored.get(id) !== null);
+      expect(written.length).toBeGreaterThan(0);
+      for (const [id, n] of written) expect(stored.get(id)).toBe(n);
+      const { rows: last } = await step.pool.query('SELECT environment, last::int FROM event_sequences ORDER BY environment');
+      expect(last).toEqual([
+        { environment: 'production', last: 12 },
+        { environment: 'sandbox', last: 42 },
+      ]);
+
+      // The last contract step on that database: the column goes, every number stays.
+      const report = await migrate(step.pool, readMigrations());
+      expect(report.applied).toContain(COLUMN_DROPPED_MIGRATION);
+      expect(await readAll('sandbox', stepStore)).toEqual(sandbox);
+      await insertEvents(3, { on: step.pool });
+      await sequenceAll(stepStore, step.pool);
+      expect((await readAll('sandbox', stepStore)).map(([, n]) => n)).toEqual(oneTo(45));
+    } finally {
+      await stepPrisma.$disconnect();
+      await stepPool.end();
+      await step.drop();
     }
-    await sequenceAll(store, database.pool);
-    const sandbox = await readAll('sandbox');
-    expect(sandbox.map(([, n]) => n)).toEqual(oneTo(42));
-    expect((await readAll('production')).map(([, n]) => n)).toEqual(oneTo(12));
-    // What the previous release wrote into the old column, for the release before it, agrees.
-    const stored = new Map(await storedNumbers('sandbox'));
-    const written = sandbox.filter(([id]) => stored.get(id) !== null);
-    expect(written.length).toBeGreaterThan(0);
-    for (const [id, n] of written) expect(stored.get(id)).toBe(n);
-    const { rows: last } = await database.pool.query('SELECT environment, last::int FROM event_sequences ORDER BY environment');
-    expect(last).toEqual([
-      { environment: 'production', last: 12 },
-      { environment: 'sandbox', last: 42 },
-    ]);
   });
 
   it("number from where the migration left them: a database the previous release numbered (and pruned, leaving holes) reads the same numbers after it", async () => {
