@@ -100,7 +100,7 @@ const SQL = {
      )
      SELECT (SELECT coalesce(sum(r.last_sequence - r.first_sequence + 1), 0) FROM rounds r)::int AS sequenced,
        -- Whether the fan-out has work: woken for environments without endpoints, it ran its two
-       -- statements each round for nothing (docs/performance.md, issue 16, "The fan-out woken for nothing").
+       -- statements each round for nothing (docs/performance.md, issue 16, "Side by side").
        EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment IN (SELECT r.environment FROM rounds r)) AS "forWebhooks",
        -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
        -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
