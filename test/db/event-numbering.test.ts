@@ -328,15 +328,28 @@ describe('retention', () => {
   });
 });
 
+/**
+ * A database of its own migrated up to (not including) `before`, and this release's event store on it, for
+ * `use`; dropped afterwards. The schema a rollout step ran on.
+ */
+async function withDatabaseBefore(before: string, prefix: string, use: (db: TestDatabase, events: PrismaEventStore) => Promise<void>): Promise<void> {
+  const db = await createTestDatabase({ migrated: false, prefix });
+  const dbPool = createPool({ connectionString: db.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  const dbPrisma = createPrismaClient(dbPool);
+  try {
+    await migrate(db.pool, readMigrations().filter((m) => m.name < before));
+    await use(db, new PrismaEventStore(dbPrisma));
+  } finally {
+    await dbPrisma.$disconnect();
+    await dbPool.end();
+    await db.drop();
+  }
+}
+
 describe("the previous releases' statements on this schema", () => {
   it("the expand release's sequencer takes turns with the first contract release: one numbering, gapless, nothing numbered twice; dropping the column then changes no number", async () => {
     // That rollout's schema: every migration before the column was dropped.
-    const step = await createTestDatabase({ migrated: false, prefix: 'cas_turns' });
-    const stepPool = createPool({ connectionString: step.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
-    const stepPrisma = createPrismaClient(stepPool);
-    try {
-      await migrate(step.pool, readMigrations().filter((m) => m.name < COLUMN_DROPPED_MIGRATION));
-      const stepStore = new PrismaEventStore(stepPrisma);
+    await withDatabaseBefore(COLUMN_DROPPED_MIGRATION, 'cas_turns', async (step, stepStore) => {
       const previousSequencer = async () => {
         const client = await step.pool.connect();
         try {
@@ -376,19 +389,11 @@ describe("the previous releases' statements on this schema", () => {
       await insertEvents(3, { on: step.pool });
       await sequenceAll(stepStore, step.pool);
       expect((await readAll('sandbox', stepStore)).map(([, n]) => n)).toEqual(oneTo(45));
-    } finally {
-      await stepPrisma.$disconnect();
-      await stepPool.end();
-      await step.drop();
-    }
+    });
   });
 
   it("number from where the migration left them: a database the previous release numbered (and pruned, leaving holes) reads the same numbers after it", async () => {
-    const old = await createTestDatabase({ migrated: false, prefix: 'cas_rounds' });
-    const oldPool = createPool({ connectionString: old.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
-    const oldPrisma = createPrismaClient(oldPool);
-    try {
-      await migrate(old.pool, readMigrations().filter((m) => m.name < ROUNDS_MIGRATION));
+    await withDatabaseBefore(ROUNDS_MIGRATION, 'cas_rounds', async (old, oldStore) => {
       await insertEvents(5, { ageDays: 40, on: old.pool });
       await insertEvents(1, { ageDays: 1, on: old.pool });
       await insertEvents(5, { ageDays: 40, on: old.pool });
@@ -407,7 +412,6 @@ describe("the previous releases' statements on this schema", () => {
 
       const report = await migrate(old.pool, readMigrations());
       expect(report.applied).toContain(ROUNDS_MIGRATION);
-      const oldStore = new PrismaEventStore(oldPrisma);
       const read = async (environment: string) => {
         const all: [string, number][] = [];
         for (let after = 0; ; ) {
@@ -428,10 +432,6 @@ describe("the previous releases' statements on this schema", () => {
       await insertEvents(1, { environment: 'production', on: old.pool });
       await sequenceAll(oldStore, old.pool);
       expect((await read('production')).map(([, n]) => n)).toEqual([4]);
-    } finally {
-      await oldPrisma.$disconnect();
-      await oldPool.end();
-      await old.drop();
-    }
+    });
   });
 });
