@@ -1,11 +1,15 @@
 /**
- * What a token may do. Reads need `:read`, writes need `:write`; `audit:read` reads the audit trail;
+ * What a token may do, divided by duty (docs/adr/0001-scopes-by-duty.md). Reads need `:read`, writes need
+ * `:write`; `accounts:write` opens, renames, deletes accounts and manages their holders, nothing more;
+ * `transactions:write` moves money (deposits, withdrawals, holds, reversals, transfers);
+ * `accounts:controls` sets and clears the ledger's flags (FROZEN included) and overdraft limits, so the
+ * integration that moves money is not the one that lifts a freeze; `audit:read` reads the audit trail;
  * `events:read` reads the events (the outbox);
  * `webhooks:read` / `webhooks:write` read / manage webhook endpoints (their deliveries carry every event, so
  * registering one is as strong as `events:read`, and more: it is its own scope);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'metrics:read'] as const;
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'metrics:read'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

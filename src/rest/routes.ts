@@ -426,7 +426,7 @@ export const REST_ROUTES = [
     tag: 'Accounts',
     summary: 'Set a flag',
     description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
-    scope: 'accounts:write',
+    scope: 'accounts:controls',
     success: answersAccount('The account with the flag.'),
     failures: [flagValidationFailure, accountNotFoundFailure],
   },
@@ -438,7 +438,7 @@ export const REST_ROUTES = [
     tag: 'Accounts',
     summary: 'Clear a flag',
     description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
-    scope: 'accounts:write',
+    scope: 'accounts:controls',
     success: answersAccount('The account without the flag.'),
     failures: [flagValidationFailure, accountNotFoundFailure],
   },
@@ -450,7 +450,7 @@ export const REST_ROUTES = [
     tag: 'Accounts',
     summary: 'Set the overdraft limit',
     description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.',
-    scope: 'accounts:write',
+    scope: 'accounts:controls',
     requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
     success: answersAccount('The account with its new limit.'),
     failures: [accountNotFoundFailure],
@@ -466,7 +466,7 @@ export const REST_ROUTES = [
       "Posts a CREDIT (money in) or DEBIT (money out) on the account against the environment's settlement account, in the account's currency. " +
       'With `hold: true` the amount is only authorised (a hold): a DEBIT hold reduces the available balance at once and posts or voids later; `expiresAt` voids it by itself. ' +
       'Answers the transaction; `Location` names it.',
-    scope: 'accounts:write',
+    scope: 'transactions:write',
     requestBody: { schema: postTransactionSchema, component: 'PostTransactionRequest', example: EXAMPLE_POST_TRANSACTION },
     success: answersTransaction('Posted (or held).', 201),
     failures: [accountNotFoundFailure, ...postingRefusals],
@@ -504,7 +504,7 @@ export const REST_ROUTES = [
     tag: 'Transactions',
     summary: 'Post a hold',
     description: 'Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released). Both sides of the hold post together. Answers the transaction, now POSTED.',
-    scope: 'accounts:write',
+    scope: 'transactions:write',
     requestBody: { schema: postHoldSchema, component: 'PostHoldRequest', example: { amount: 20 } },
     success: answersTransaction('The posted transaction.'),
     failures: [
@@ -524,7 +524,7 @@ export const REST_ROUTES = [
     tag: 'Transactions',
     summary: 'Void a hold',
     description: 'Releases a PENDING hold: its amount is available again. No body. Answers the transaction, now VOIDED.',
-    scope: 'accounts:write',
+    scope: 'transactions:write',
     success: answersTransaction('The voided transaction.'),
     failures: [accountNotFoundFailure, transactionNotFoundFailure, transactionNotPendingFailure],
   },
@@ -538,7 +538,7 @@ export const REST_ROUTES = [
     description:
       'Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`); for a transfer, both sides are reversed together. ' +
       'Posted transactions never change; each is reversed at most once. Answers the reversal on this account; `Location` names it.',
-    scope: 'accounts:write',
+    scope: 'transactions:write',
     requestBody: { schema: reverseTransactionSchema, component: 'ReverseTransactionRequest', example: { description: 'Duplicate payment' } },
     success: answersTransaction('The reversal.', 201),
     failures: [
@@ -558,7 +558,7 @@ export const REST_ROUTES = [
     tag: 'Transactions',
     summary: 'Transfer between accounts',
     description: 'Moves money from one account of the environment to another in the same currency: a DEBIT and a CREDIT posted together, with one transferId. Answers both.',
-    scope: 'accounts:write',
+    scope: 'transactions:write',
     requestBody: { schema: transferSchema, component: 'TransferRequest', example: EXAMPLE_TRANSFER },
     success: { status: 201, description: 'Both transactions of the transfer.', data: transferDataSchema, component: 'Transfer' },
     failures: [

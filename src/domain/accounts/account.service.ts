@@ -145,7 +145,7 @@ export class AccountService {
 
   /** Sets (on) or clears a flag the ledger enforces; setting a set flag changes nothing. */
   async setFlag(caller: Caller, accountId: string, flag: unknown, on: boolean): Promise<Account> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
     const operation = on ? 'account.flag.set' : 'account.flag.clear';
@@ -155,7 +155,7 @@ export class AccountService {
 
   /** How far below zero the available balance may go (0: no overdraft). */
   async setOverdraftLimit(caller: Caller, accountId: string, input: unknown): Promise<Account> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'accounts:controls');
     const valid = parseInput(overdraftLimitSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const account = await this.stores.accounts.findById(caller.environment, accountId.toLowerCase());

@@ -57,6 +57,19 @@ export class CustomerService {
     );
   }
 
+  /**
+   * create(), answering the stored customer instead of its id (GraphQL's `createCustomer` returns one). Needs
+   * `customers:write` only: the writer reads back what it has just written, and `update` answers a whole
+   * customer to the same scope already.
+   */
+  async createAndGet(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
+    const created = await this.create(caller, input, options);
+    const customer = await this.stores.customers.findById(caller.environment, created.value.customerId);
+    // A replay of a creation whose customer has been deleted since.
+    if (!customer) throw customerNotFound();
+    return { value: customer, replayed: created.replayed };
+  }
+
   async get(caller: Caller, customerId: string): Promise<Customer> {
     const customer = await this.find(caller, customerId);
     if (!customer) throw customerNotFound();

@@ -50,7 +50,7 @@ export interface TransactionPageResult {
 }
 
 /** Who voids expired holds: the service itself, named in the audit trail. */
-const HOLD_EXPIRY_PRINCIPAL: Principal = { id: 'system:hold-expiry', kind: 'system', scopes: ['accounts:write'], environments: '*' };
+const HOLD_EXPIRY_PRINCIPAL: Principal = { id: 'system:hold-expiry', kind: 'system', scopes: ['transactions:write'], environments: '*' };
 const EXPIRY_BATCH = 100;
 
 /** What a ledger write stores under its idempotency key: the ids of what it wrote (a replay reads them). */
@@ -77,7 +77,7 @@ export class LedgerService {
    * amount's precision in it (TOO_PRECISE) on the row it locks.
    */
   async postTransaction(caller: Caller, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postTransactionSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
@@ -111,7 +111,7 @@ export class LedgerService {
    * (CURRENCY_MISMATCH) or a too precise amount.
    */
   async transfer(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Transfer>> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(transferSchema, input);
     const fromAccountId = valid.fromAccountId.toLowerCase();
@@ -155,7 +155,7 @@ export class LedgerService {
 
   /** Posts a hold: all of it, or `amount` of it (the rest is released). */
   async postHold(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postHoldSchema, input ?? {});
     const account = await this.addressedAccount(caller, accountId);
@@ -173,7 +173,7 @@ export class LedgerService {
 
   /** Voids a hold: its amount is available again. */
   async voidHold(caller: Caller, accountId: string, transactionId: string, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
@@ -189,7 +189,7 @@ export class LedgerService {
 
   /** Undoes a posted transaction (both sides of its posting) with a new one that names it; at most once. */
   async reverse(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
-    authorize(caller, 'accounts:write');
+    authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(reverseTransactionSchema, input ?? {});
     const account = await this.addressedAccount(caller, accountId);
