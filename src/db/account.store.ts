@@ -8,7 +8,7 @@ import { isLockTimeout } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { idList, queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /**
  * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
@@ -33,11 +33,11 @@ const insertSql = (withKey: boolean) =>
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
      ), audit AS (${auditInsert(7, 'account')}),
-     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD })})
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(7) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
 
 /** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
-const ACCOUNT_UPDATED = { type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)' };
+const accountUpdated = (auditFirst: number) => ({ type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(auditFirst) });
 const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
 
 const SQL = {
@@ -57,7 +57,7 @@ const SQL = {
        FROM target t WHERE a.id = t.id AND t.allowed
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(5, 'updated')}),
-     event AS (${eventInsert('$2::varchar', 'updated', ACCOUNT_UPDATED)})
+     event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(5))})
      SELECT (SELECT count(*)::int FROM target) AS found, updated.* FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
@@ -117,7 +117,7 @@ const SQL = {
        FROM target t WHERE a.id = t.id AND t.present <> $4::boolean
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(5, 'changed')}),
-     event AS (${eventInsert('$2::varchar', 'changed', ACCOUNT_UPDATED)})
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
   ),
   setOverdraftLimit: statement(
@@ -129,7 +129,7 @@ const SQL = {
        FROM target t WHERE a.id = t.id AND t.differs
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(4, 'changed')}),
-     event AS (${eventInsert('$2::varchar', 'changed', ACCOUNT_UPDATED)})
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(4))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
   ),
 };

@@ -7,7 +7,7 @@ import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './err
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { jsonParameter, queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
@@ -28,7 +28,7 @@ const insertSql = (withKey: boolean) =>
        SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
        RETURNING ${NEW_CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(15, 'customer')}),
-     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)' })})
+     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(15) })})
    SELECT count(*)::int AS created FROM customer`;
 
 const SQL = {
@@ -46,7 +46,7 @@ const SQL = {
        WHERE c.id = $1::uuid AND c.environment = $2
        RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(7, 'updated')}),
-     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)' })})
+     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(7) })})
      SELECT * FROM updated`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.

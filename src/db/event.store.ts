@@ -8,7 +8,7 @@ import { queryRows, statement } from './sql.js';
 
 /** An event's columns but its number, which every statement computes (src/db/event-rounds.ts). */
 export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
-  e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload`;
+  e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload, e.changed_fields AS "changedFields"`;
 
 /** The sequencer's lock: one sequencer at a time across the fleet (the previous releases take the same one). */
 const SEQUENCER_LOCK = `pg_try_advisory_xact_lock(hashtext('cas_event_sequencer'))`;
@@ -23,7 +23,7 @@ const afterHead = (head: string) =>
 const SQL = {
   list: statement(
     'event_list',
-    `SELECT l."eventId", l.type, l.sequence::text AS sequence, l."occurredAt", l."resourceType", l."resourceId", l.payload FROM (
+    `SELECT l."eventId", l.type, l.sequence::text AS sequence, l."occurredAt", l."resourceType", l."resourceId", l.payload, l."changedFields" FROM (
        ${numberedEventsAfter({ environment: '$1', after: '$2::bigint', columns: EVENT_FIELDS, where: '($3::text[] IS NULL OR n.type = ANY($3::text[]))', limit: '$4' })}
      ) l`,
   ),
@@ -166,6 +166,7 @@ export interface EventRow {
   resourceType: DomainEvent['resourceType'];
   resourceId: string;
   payload: Record<string, unknown>;
+  changedFields: string[];
 }
 
 /** The payload is the row the reads select (src/db/columns.ts), so the reads' mappers make it a domain value. */
@@ -187,6 +188,7 @@ export const toEvent = (row: EventRow): DomainEvent => ({
   resourceType: row.resourceType,
   resourceId: row.resourceId,
   data: dataOf(row),
+  changedFields: row.changedFields,
 });
 
 /** The outbox on PostgreSQL, through Prisma Client. The writes append to it themselves (src/db/write-effects.ts). */

@@ -75,7 +75,17 @@ export const DEFAULT_IDEMPOTENCY_WAIT_MS = 2000;
  * payload is an SQL expression over the row (alias `x`), built from the reads' column lists: never an
  * SSN or document locator number. The sequencer numbers the event after commit (src/db/event.store.ts).
  */
-export function eventInsert(environment: string, source: string, event: { type: string; resourceType: string; resourceId: string; payload: string }): string {
-  return `INSERT INTO events (environment, type, resource_type, resource_id, payload)
-     SELECT ${environment}, ${event.type}, '${event.resourceType}', ${event.resourceId}, ${event.payload} FROM ${source} x`;
+export function eventInsert(
+  environment: string,
+  source: string,
+  event: { type: string; resourceType: string; resourceId: string; payload: string; changedFields?: string },
+): string {
+  // The changed fields are the audit event's (its `$first+8`): a reader without the record's read scope
+  // is told which fields changed instead of their values (src/domain/events/event-visibility.ts).
+  const changed = event.changedFields === undefined ? { column: '', value: '' } : { column: ', changed_fields', value: `, ${event.changedFields}` };
+  return `INSERT INTO events (environment, type, resource_type, resource_id, payload${changed.column})
+     SELECT ${environment}, ${event.type}, '${event.resourceType}', ${event.resourceId}, ${event.payload}${changed.value} FROM ${source} x`;
 }
+
+/** The audit event's changed fields, as an expression for eventInsert's `changedFields`. */
+export const auditChangedFields = (first: number): string => `$${first + 8}::text[]`;

@@ -96,8 +96,7 @@ export const resolvers: Resolvers = {
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const created = noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
-      return services.customers.get(caller, created.customerId);
+      return noteReplay(context, info, await services.customers.createAndGet(caller, input as unknown, createOptions(idempotencyKey)));
     },
     updateCustomer: async (_parent, { customerId, input }, { services, caller, loaders }) => {
       const customer = await services.customers.update(caller, customerId, input as unknown);
@@ -218,8 +217,18 @@ export const resolvers: Resolvers = {
     customer: (event) => (event.data.kind === 'customer' ? event.data.customer : null),
     account: (event) => (event.data.kind === 'account' ? event.data.account : null),
     transaction: (event) => (event.data.kind === 'transaction' ? event.data.transaction : null),
-    accountId: (event) => (event.data.kind === 'holder' ? event.data.accountId : event.data.kind === 'deleted' && event.resourceType === 'account' ? event.data.id : null),
-    customerId: (event) => (event.data.kind === 'holder' ? event.data.customerId : event.data.kind === 'deleted' && event.resourceType === 'customer' ? event.data.id : null),
+    accountId: ({ data, resourceType }) => {
+      if (data.kind === 'holder') return data.accountId;
+      if (data.kind === 'withheld') return data.accountId ?? null;
+      return data.kind === 'deleted' && resourceType === 'account' ? data.id : null;
+    },
+    customerId: ({ data, resourceType }) => {
+      if (data.kind === 'holder') return data.customerId;
+      if (data.kind === 'withheld') return data.customerId ?? null;
+      return data.kind === 'deleted' && resourceType === 'customer' ? data.id : null;
+    },
+    changedFields: (event) => [...event.changedFields],
+    requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },
 
   TransactionConnection: {

@@ -123,6 +123,11 @@ function presentEventData(event: DomainEvent): EventData['data'] {
       return { accountId: data.accountId, customerId: data.customerId };
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
+    case 'withheld':
+      if (data.transactionId !== undefined) return { transactionId: data.transactionId, accountId: data.accountId!, requiredScope: data.readScope };
+      return data.customerId !== undefined
+        ? { customerId: data.customerId, changedFields: [...event.changedFields], requiredScope: data.readScope }
+        : { accountId: data.accountId!, changedFields: [...event.changedFields], requiredScope: data.readScope };
   }
 }
 

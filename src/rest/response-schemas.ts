@@ -103,6 +103,8 @@ export const accountDataSchema = z
   })
   .describe('A depository account, owned by one or more customers.');
 
+const changedFieldNames = z.array(z.string()).describe('The names of the fields the write set (a creation) or changed (an update); never their values.');
+
 export const eventDataSchema = z
   .strictObject({
     eventId: recordId,
@@ -119,8 +121,19 @@ export const eventDataSchema = z
         z.strictObject({ customerId: recordId }).describe('customer.deleted'),
         z.strictObject({ accountId: recordId }).describe('account.deleted'),
         z.strictObject({ accountId: recordId, customerId: recordId }).describe('account.customer_added / account.customer_removed'),
+        z
+          .strictObject({ customerId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('customers:read') })
+          .describe('customer.created / customer.updated, for a reader without `customers:read`: the record is withheld.'),
+        z
+          .strictObject({ accountId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('accounts:read') })
+          .describe('account.created / account.updated, for a reader without `accounts:read`: the record is withheld.'),
+        z
+          .strictObject({ transactionId: recordId, accountId: recordId, requiredScope: z.literal('accounts:read') })
+          .describe('transaction.*, for a reader without `accounts:read`: the record is withheld.'),
       ])
-      .describe('The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id.'),
+      .describe(
+        'The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource\'s read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.',
+      ),
   })
   .describe('One committed change, from the outbox.');
 

@@ -23,7 +23,7 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
   ],
   idempotency_keys: ['fingerprint', 'result'],
   audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields'],
-  events: ['payload', 'resource_type', 'resource_id'],
+  events: ['payload', 'changed_fields', 'resource_type', 'resource_id'],
 };
 
 /** The columns the service's queries filter, join or sort on (src/db/*.store.ts). */

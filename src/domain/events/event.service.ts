@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/account.js';
-import { authorize } from '../authorization.js';
+import { authorize, isAuthorized } from '../authorization.js';
 import { accountNotFound, eventNotFound } from '../errors.js';
 import { isRecordId } from '../ids.js';
 import type { Transaction } from '../ledger/transaction.js';
@@ -9,6 +9,7 @@ import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
 import type { DomainEvent } from './event.js';
 import type { EventStream } from './event-feed.js';
+import { eventAsSeenBy } from './event-visibility.js';
 import type { EventFeed } from './ports.js';
 import { eventQuerySchema, eventWatchSchema } from './event.schemas.js';
 
@@ -34,14 +35,14 @@ export class EventService {
     const valid = parseInput(eventQuerySchema, query ?? {});
     const after = valid.after ?? 0;
     const events = await this.stores.events.list(caller.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
-    return { events, nextAfter: events.at(-1)?.sequence ?? after };
+    return { events: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
   }
 
   async get(caller: Caller, eventId: string): Promise<DomainEvent> {
     authorize(caller, 'events:read');
     const event = isRecordId(eventId) ? await this.stores.events.find(caller.environment, eventId.toLowerCase()) : null;
     if (!event) throw eventNotFound();
-    return event;
+    return seenBy(caller, event);
   }
 
   /** The environment's events from now on, of the given types (the same `types` rules as `list`); needs `events:read`. */
@@ -49,7 +50,7 @@ export class EventService {
     authorize(caller, 'events:read');
     const valid = parseInput(eventWatchSchema, query ?? {});
     const types = valid.types && valid.types.length > 0 ? new Set<string>(valid.types) : undefined;
-    return this.liveFeed().follow(caller.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: event } : 'skip'));
+    return this.liveFeed().follow(caller.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: seenBy(caller, event) } : 'skip'));
   }
 
   /**
@@ -91,3 +92,6 @@ export class EventService {
     return this.feed;
   }
 }
+
+/** What the caller could read directly (event-visibility.ts). */
+const seenBy = (caller: Caller, event: DomainEvent): DomainEvent => eventAsSeenBy(event, (scope) => isAuthorized(caller, scope));

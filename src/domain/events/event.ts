@@ -28,7 +28,9 @@ export type EventData =
   | { kind: 'account'; account: Account }
   | { kind: 'transaction'; transaction: Transaction }
   | { kind: 'deleted'; id: string }
-  | { kind: 'holder'; accountId: string; customerId: string };
+  | { kind: 'holder'; accountId: string; customerId: string }
+  /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
+  | { kind: 'withheld'; readScope: 'customers:read' | 'accounts:read'; customerId?: string; accountId?: string; transactionId?: string };
 
 export interface DomainEvent {
   eventId: string;
@@ -40,4 +42,9 @@ export interface DomainEvent {
   resourceType: 'customer' | 'account' | 'transaction';
   resourceId: string;
   data: EventData;
+  /**
+   * The fields the write set or changed (a customer's or an account's creation or update; empty for the
+   * other events). Names only, never values: what a reader without the record's read scope is told.
+   */
+  changedFields: readonly string[];
 }

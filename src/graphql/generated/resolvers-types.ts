@@ -300,25 +300,33 @@ export type CustomerEdge = {
  */
 export type Event = {
   __typename?: 'Event';
-  /** The account right after the write (account.created, account.updated); null otherwise. */
+  /** The account right after the write (account.created, account.updated); null otherwise, and when withheld (see `requiredScope`). */
   account: Maybe<Account>;
-  /** The account of account.customer_added / account.customer_removed / account.deleted; null otherwise. */
+  /** The account of account.customer_added / account.customer_removed / account.deleted, and of a withheld account or transaction event; null otherwise. */
   accountId: Maybe<Scalars['ID']['output']>;
-  /** The customer right after the write (customer.created, customer.updated); null otherwise. */
+  /** The names of the fields the write set (a creation) or changed (an update) of a customer or an account; empty for other events. Names only, never values. */
+  changedFields: Array<Scalars['String']['output']>;
+  /** The customer right after the write (customer.created, customer.updated); null otherwise, and when withheld (see `requiredScope`). */
   customer: Maybe<Customer>;
-  /** The customer of account.customer_added / account.customer_removed / customer.deleted; null otherwise. */
+  /** The customer of account.customer_added / account.customer_removed / customer.deleted, and of a withheld customer event; null otherwise. */
   customerId: Maybe<Scalars['ID']['output']>;
   /** The event's id. */
   eventId: Scalars['ID']['output'];
   /** When the write committed: ISO 8601 in UTC. */
   occurredAt: Scalars['String']['output'];
+  /**
+   * Null when the event shows its record. Otherwise the read scope the token lacks (`customers:read` for a
+   * customer, `accounts:read` for an account or a transaction): the record is withheld and the event carries
+   * its ids and `changedFields` only, as a reader without that scope could learn no more by reading directly.
+   */
+  requiredScope: Maybe<Scalars['String']['output']>;
   /** The id of the customer, account or transaction the event is about. */
   resourceId: Scalars['ID']['output'];
   /** `customer`, `account` or `transaction`. */
   resourceType: Scalars['String']['output'];
   /** Gapless and increasing per environment: the order to apply events in. */
   sequence: Scalars['SafeInt']['output'];
-  /** The transaction right after the write (transaction.*); null otherwise. */
+  /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
   /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
   type: Scalars['String']['output'];
@@ -785,7 +793,9 @@ export type Query = {
   events: EventPage;
   /**
    * Any record by its id (Relay's object identification). Ids are the same `customerId` and `accountId`
-   * values REST uses: they are UUIDs, unique across both kinds of record. Null when absent.
+   * values REST uses: they are UUIDs, unique across both kinds of record. Null when absent. A customer is
+   * found with `customers:read`, an account with `accounts:read` (null for a kind the token may not read); a
+   * token with neither is refused (FORBIDDEN, `customers:read`).
    */
   node: Maybe<Node>;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
@@ -1364,6 +1374,12 @@ export type ListSizeDirectiveArgs = {
 
 export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type RequiresScopeDirectiveArgs = {
+  scope: Scalars['String']['input'];
+};
+
+export type RequiresScopeDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = RequiresScopeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type AccountResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
@@ -1462,10 +1478,12 @@ export interface DecimalScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
 export type EventResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event']> = {
   account?: Resolver<Maybe<ResolversTypes['Account']>, ParentType, ContextType>;
   accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
   customerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requiredScope?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   resourceType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
@@ -1648,4 +1666,5 @@ export type Resolvers<ContextType = GraphqlContext> = {
 
 export type DirectiveResolvers<ContextType = GraphqlContext> = {
   listSize?: ListSizeDirectiveResolver<any, any, ContextType>;
+  requiresScope?: RequiresScopeDirectiveResolver<any, any, ContextType>;
 };

@@ -169,7 +169,7 @@ export interface paths {
          * Set a flag
          * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `accounts:controls`.
          */
         put: operations["setAccountFlag"];
         post?: never;
@@ -177,7 +177,7 @@ export interface paths {
          * Clear a flag
          * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. Answers the full account.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `accounts:controls`.
          */
         delete: operations["clearAccountFlag"];
         options?: never;
@@ -197,7 +197,7 @@ export interface paths {
          * Set the overdraft limit
          * @description How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `accounts:controls`.
          */
         put: operations["setOverdraftLimit"];
         post?: never;
@@ -226,7 +226,7 @@ export interface paths {
          * Deposit, withdraw or hold
          * @description Posts a CREDIT (money in) or DEBIT (money out) on the account against the environment's settlement account, in the account's currency. With `hold: true` the amount is only authorised (a hold): a DEBIT hold reduces the available balance at once and posts or voids later; `expiresAt` voids it by itself. Answers the transaction; `Location` names it.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `transactions:write`.
          */
         post: operations["postTransaction"];
         delete?: never;
@@ -270,7 +270,7 @@ export interface paths {
          * Post a hold
          * @description Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released). Both sides of the hold post together. Answers the transaction, now POSTED.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `transactions:write`.
          */
         post: operations["postHold"];
         delete?: never;
@@ -292,7 +292,7 @@ export interface paths {
          * Void a hold
          * @description Releases a PENDING hold: its amount is available again. No body. Answers the transaction, now VOIDED.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `transactions:write`.
          */
         post: operations["voidHold"];
         delete?: never;
@@ -314,7 +314,7 @@ export interface paths {
          * Reverse a transaction
          * @description Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`); for a transfer, both sides are reversed together. Posted transactions never change; each is reversed at most once. Answers the reversal on this account; `Location` names it.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `transactions:write`.
          */
         post: operations["reverseTransaction"];
         delete?: never;
@@ -336,7 +336,7 @@ export interface paths {
          * Transfer between accounts
          * @description Moves money from one account of the environment to another in the same currency: a DEBIT and a CREDIT posted together, with one transferId. Answers both.
          *
-         *     Requires the scope `accounts:write`.
+         *     Requires the scope `transactions:write`.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -887,7 +887,7 @@ export interface components {
              * @description A UUID assigned by the service, lower case.
              */
             resourceId: string;
-            /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. */
+            /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks. */
             data: components["schemas"]["Customer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
                 /**
                  * Format: uuid
@@ -911,6 +911,39 @@ export interface components {
                  * @description A UUID assigned by the service, lower case.
                  */
                 customerId: string;
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+                /** @description The names of the fields the write set (a creation) or changed (an update); never their values. */
+                changedFields: string[];
+                /** @constant */
+                requiredScope: "customers:read";
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+                /** @description The names of the fields the write set (a creation) or changed (an update); never their values. */
+                changedFields: string[];
+                /** @constant */
+                requiredScope: "accounts:read";
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                transactionId: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                accountId: string;
+                /** @constant */
+                requiredScope: "accounts:read";
             };
         };
         CreateWebhookEndpointRequest: {
@@ -3726,7 +3759,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
              */
             403: {
                 headers: {
@@ -3923,7 +3956,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
              */
             403: {
                 headers: {
@@ -4125,7 +4158,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
              */
             403: {
                 headers: {
@@ -4586,7 +4619,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
              */
             403: {
                 headers: {
@@ -5076,7 +5109,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
              */
             403: {
                 headers: {
@@ -5353,7 +5386,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
              */
             403: {
                 headers: {
@@ -5608,7 +5641,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
              */
             403: {
                 headers: {
@@ -5917,7 +5950,7 @@ export interface operations {
             };
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
              */
             403: {
                 headers: {
