@@ -108,8 +108,9 @@ export async function startService(config: Config, logger: Logger, options: Star
       protector: cipher,
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
-      webhooks: webhookServiceOptions(config.webhooks),
+      webhooks: { ...webhookServiceOptions(config.webhooks), onEndpointLimitReached: () => metrics.quotaRefused('webhook_endpoints_per_environment') },
     });
+    metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);

@@ -99,6 +99,8 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   /** Attempts in flight at once per instance. */
   concurrency: number;
+  /** Endpoints one environment may have; a creation beyond is refused (WEBHOOK_ENDPOINT_LIMIT). */
+  maxEndpointsPerEnvironment: number;
 }
 
 /** Standard Webhooks' (and Svix's) schedule: the first attempt at once, then these delays. */
@@ -273,6 +275,7 @@ const envSchema = z.object({
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
+  WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 10_000).default(16),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -548,6 +551,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretOverlapMs: raw.WEBHOOKS_SECRET_OVERLAP_S * 1000,
       pollIntervalMs: raw.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: raw.WEBHOOKS_CONCURRENCY,
+      maxEndpointsPerEnvironment: raw.WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT,
     },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),

@@ -40,6 +40,7 @@ export const ErrorCodes = [
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
   'WEBHOOK_ENDPOINT_DISABLED',
+  'WEBHOOK_ENDPOINT_LIMIT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

@@ -1,4 +1,5 @@
 import type { DomainEvent, EventType } from '../events/event.js';
+import type { WriteEffects } from '../ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 
 /**
@@ -29,6 +30,9 @@ export interface NewEndpointRecord {
   eventTypes: EventType[];
   secret: SealedSecret;
 }
+
+/** The creation made the endpoint, or refused it: the environment already has its maximum of endpoints. */
+export type EndpointCreation = { created: WebhookEndpoint } | { refused: 'endpoint_limit' };
 
 export type RedeliveryOutcome = 'scheduled' | 'endpoint_not_found' | 'endpoint_disabled' | 'event_not_found';
 
@@ -75,21 +79,26 @@ export interface RecordedAttempt {
   disabledEndpoint: boolean;
 }
 
+/**
+ * Every change to who receives what (create, update, delete, enable, disable, rotate, redeliver) writes
+ * `effects.audit` in the same statement as the change, and only when the change happened.
+ */
 export interface WebhookStore {
-  create(record: NewEndpointRecord): Promise<WebhookEndpoint>;
+  /** Creates the endpoint unless its environment already has `maxEndpoints` (checked race-free, in the same statement). */
+  create(record: NewEndpointRecord, maxEndpoints: number, effects: WriteEffects): Promise<EndpointCreation>;
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
   /** The environment's endpoints, oldest first. */
   list(environment: string): Promise<WebhookEndpoint[]>;
-  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null>;
-  delete(environment: string, endpointId: string): Promise<boolean>;
+  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean>;
   /** Enabling also forgets the failures (failingSince) and resumes the endpoint's outstanding deliveries. */
-  setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null): Promise<WebhookEndpoint | null>;
+  setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null>;
   /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
-  rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date): Promise<WebhookEndpoint | null>;
+  rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date, effects: WriteEffects): Promise<WebhookEndpoint | null>;
   /** Newest first; null when there is no such endpoint. */
   listAttempts(environment: string, endpointId: string, limit: number): Promise<WebhookAttempt[] | null>;
   /** Schedules (another) delivery of the event to the endpoint now, whatever happened to it before. */
-  redeliver(environment: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome>;
+  redeliver(environment: string, endpointId: string, eventId: string, effects: WriteEffects): Promise<RedeliveryOutcome>;
 
   /** The fan-out: turns newly sequenced events into deliveries; answers how many events it considered. */
   fanOut(limit: number): Promise<{ considered: number; created: number }>;
