@@ -28,6 +28,7 @@ import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { webhookServiceOptions } from './jobs/webhook-http.js';
+import { fairShares } from './jobs/webhook-fairness.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -114,7 +115,12 @@ export async function startService(config: Config, logger: Logger, options: Star
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
-    const webhooks = startWebhookDelivery(stores.webhooks, cipher, { ...config.webhooks, onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) }, logger);
+    const webhooks = startWebhookDelivery(
+      stores.webhooks,
+      cipher,
+      { ...config.webhooks, shares: fairShares(config.webhooks.concurrency, config.environments.length), onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) },
+      logger,
+    );
     cleanups.push(webhooks.stop);
     const outbox = startEventOutbox(
       stores.events,

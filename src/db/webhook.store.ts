@@ -1,6 +1,6 @@
 import type { EventType } from '../domain/events/event.js';
 import type { WriteEffects } from '../domain/ports.js';
-import type { AttemptOutcome, ClaimedDelivery, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
+import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
 import { numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
 import { EVENT_FIELDS, type EventRow, toEvent } from './event.store.js';
@@ -167,26 +167,49 @@ const SQL = {
    * up by id: testing every due delivery against its endpoint's earlier ones made a claim cost grow with
    * the backlog times itself (10,000 first attempts waiting: 36–79 ms per claim, now under 2 ms), and one
    * endpoint's backlog slowed every endpoint's deliveries (docs/reliability.md, bugs found).
+   *
+   * Fairness (issue 28): the dispatcher says how much room each environment and endpoint has left ($3…$8:
+   * the busy ones' room, the default for the others). Retries are looked up per environment, so one
+   * environment's pile of due retries cannot fill the candidate list; the candidates are then ranked per
+   * environment and per endpoint, only those within their room are taken, and environments take turns
+   * (every environment's first candidate, then every second one, …). A sandbox whose endpoints never answer
+   * holds at most its share of the attempts in flight; the other environments' deliveries go on meanwhile.
    */
   claim: statement(
     'webhook_claim',
-    `WITH candidates AS MATERIALIZED (
-       SELECT h.id FROM webhook_endpoints w
+    `WITH environment_rooms AS MATERIALIZED (SELECT * FROM unnest($3::text[], $4::int[]) AS e(environment, room)),
+     endpoint_rooms AS MATERIALIZED (SELECT * FROM unnest($6::uuid[], $7::int[]) AS e(endpoint_id, room)),
+     candidates AS MATERIALIZED (
+       SELECT h.id, w.environment, w.id AS endpoint_id, h.next_attempt_at, h.sequence FROM webhook_endpoints w
        CROSS JOIN LATERAL (
-         SELECT p.id, p.next_attempt_at FROM webhook_deliveries p
+         SELECT p.id, p.next_attempt_at, p.sequence FROM webhook_deliveries p
          WHERE p.endpoint_id = w.id AND p.attempts = 0 AND p.next_attempt_at IS NOT NULL
          ORDER BY p.sequence LIMIT 1
        ) h
        WHERE w.enabled AND h.next_attempt_at <= CURRENT_TIMESTAMP
        UNION ALL
-       (SELECT r.id FROM webhook_deliveries r JOIN webhook_endpoints w ON w.id = r.endpoint_id
-        WHERE r.next_attempt_at <= CURRENT_TIMESTAMP AND r.attempts > 0 AND w.enabled
-        ORDER BY r.next_attempt_at LIMIT $1)
+       SELECT r.id, envs.environment, r.endpoint_id, r.next_attempt_at, r.sequence
+       FROM (SELECT DISTINCT w.environment FROM webhook_endpoints w WHERE w.enabled) envs
+       CROSS JOIN LATERAL (
+         SELECT r.id, r.endpoint_id, r.next_attempt_at, r.sequence FROM webhook_deliveries r JOIN webhook_endpoints w ON w.id = r.endpoint_id
+         WHERE r.next_attempt_at <= CURRENT_TIMESTAMP AND r.attempts > 0 AND w.enabled AND w.environment = envs.environment
+           AND coalesce((SELECT room FROM endpoint_rooms e WHERE e.endpoint_id = w.id), $8::int) > 0
+         ORDER BY r.next_attempt_at LIMIT $1
+       ) r
+       WHERE coalesce((SELECT room FROM environment_rooms e WHERE e.environment = envs.environment), $5::int) > 0
+     ),
+     ranked AS MATERIALIZED (
+       SELECT c.id,
+         row_number() OVER (PARTITION BY c.environment ORDER BY c.next_attempt_at, c.sequence) AS turn,
+         row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.sequence) AS endpoint_turn,
+         coalesce((SELECT room FROM environment_rooms e WHERE e.environment = c.environment), $5::int) AS environment_room,
+         coalesce((SELECT room FROM endpoint_rooms e WHERE e.endpoint_id = c.endpoint_id), $8::int) AS endpoint_room
+       FROM candidates c
      ),
      due AS (
-       SELECT d.id FROM webhook_deliveries d
-       WHERE d.id = ANY (ARRAY(SELECT id FROM candidates)) AND d.next_attempt_at <= CURRENT_TIMESTAMP
-       ORDER BY d.next_attempt_at, d.sequence
+       SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+       WHERE d.next_attempt_at <= CURRENT_TIMESTAMP AND r.turn <= r.environment_room AND r.endpoint_turn <= r.endpoint_room
+       ORDER BY r.turn, d.next_attempt_at, d.sequence
        LIMIT $1
        FOR UPDATE OF d SKIP LOCKED
      ),
@@ -342,8 +365,17 @@ export class PrismaWebhookStore implements WebhookStore {
     return { considered: row!.fullest, created: row!.created };
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [limit, Math.ceil(leaseMs)]);
+  async claim(limit: number, leaseMs: number, rooms: ClaimRooms = { perEnvironment: limit, perEndpoint: limit, busyEnvironments: new Map(), busyEndpoints: new Map() }): Promise<ClaimedDelivery[]> {
+    const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [
+      limit,
+      Math.ceil(leaseMs),
+      [...rooms.busyEnvironments.keys()],
+      [...rooms.busyEnvironments.values()],
+      rooms.perEnvironment,
+      [...rooms.busyEndpoints.keys()],
+      [...rooms.busyEndpoints.values()],
+      rooms.perEndpoint,
+    ]);
     return rows.map((row) => ({
       deliveryId: row.deliveryId,
       leaseId: row.leaseId,

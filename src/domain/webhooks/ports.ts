@@ -52,6 +52,22 @@ export interface ClaimedDelivery {
   event: DomainEvent;
 }
 
+/**
+ * How many more attempts a dispatcher may start per environment and per endpoint (its fair shares, minus
+ * what it has in flight): a never-answering endpoint holds at most its endpoint's share, an environment
+ * full of them at most the environment's, and the other environments keep the rest.
+ */
+export interface ClaimRooms {
+  /** The room of an environment with nothing in flight. */
+  perEnvironment: number;
+  /** The room of an endpoint with nothing in flight. */
+  perEndpoint: number;
+  /** Environments with attempts in flight, and their room left (0: none). */
+  busyEnvironments: ReadonlyMap<string, number>;
+  /** Endpoints with attempts in flight, and their room left. */
+  busyEndpoints: ReadonlyMap<string, number>;
+}
+
 export interface AttemptOutcome {
   deliveryId: string;
   leaseId: string;
@@ -102,8 +118,11 @@ export interface WebhookStore {
 
   /** The fan-out: turns newly sequenced events into deliveries; answers how many events it considered. */
   fanOut(limit: number): Promise<{ considered: number; created: number }>;
-  /** Claims due deliveries (FOR UPDATE SKIP LOCKED), leasing each for `leaseMs`. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Claims due deliveries (FOR UPDATE SKIP LOCKED), leasing each for `leaseMs`: at most the room each
+   * environment and endpoint has left, environments taking turns (without `rooms`, only `limit` bounds it).
+   */
+  claim(limit: number, leaseMs: number, rooms?: ClaimRooms): Promise<ClaimedDelivery[]>;
   /** Records an attempt and its consequences for the delivery and the endpoint, in one statement. */
   complete(outcome: AttemptOutcome): Promise<RecordedAttempt>;
 }
