@@ -102,7 +102,13 @@ export async function startService(config: Config, logger: Logger, options: Star
     const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
     // GraphQL subscriptions' source: reads newly numbered events while someone subscribes.
-    const eventFeed = startEventFeed(stores.events, { pollIntervalMs: config.graphql.subscriptionPollIntervalMs }, logger);
+    const eventFeed = startEventFeed(
+      stores.events,
+      { pollIntervalMs: config.graphql.subscriptionPollIntervalMs, maxFollowers: config.graphql.maxSubscriptionFollowers, onFull: () => metrics.quotaRefused('event_feed_followers') },
+      logger,
+    );
+    metrics.setQuotaLimit('event_feed_followers', config.graphql.maxSubscriptionFollowers);
+    metrics.watchQuotaUsage('event_feed_followers', eventFeed.followers);
     cleanups.push(eventFeed.stop);
     const services = createDomainServices({
       stores,

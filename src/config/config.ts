@@ -139,6 +139,12 @@ export interface GraphqlConfig {
   maxTokens: number;
   /** How often the subscriptions' event feed reads the outbox besides being woken (the fallback for events other instances numbered). */
   subscriptionPollIntervalMs: number;
+  /** Open WebSocket connections one principal (token) may have on an instance; more are closed with 4429. */
+  maxWsConnectionsPerPrincipal: number;
+  /** Open WebSocket connections one client address may have on an instance, authenticated or not. */
+  maxWsConnectionsPerAddress: number;
+  /** Subscriptions (event feed followers) open at once on an instance, all connections together. */
+  maxSubscriptionFollowers: number;
 }
 
 export interface PiiConfig {
@@ -299,6 +305,9 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
   GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL', 1, 100_000).default(20),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS', 1, 100_000).default(50),
+  GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS: integer('GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS', 1, 1_000_000).default(1000),
 
   RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
   RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
@@ -564,6 +573,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: raw.GRAPHQL_MAX_COST,
       maxTokens: raw.GRAPHQL_MAX_TOKENS,
       subscriptionPollIntervalMs: raw.GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS,
+      maxWsConnectionsPerPrincipal: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL,
+      maxWsConnectionsPerAddress: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS,
+      maxSubscriptionFollowers: raw.GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS,
     },
     rateLimit: {
       points: raw.RATE_LIMIT_POINTS ?? (raw.NODE_ENV === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),
