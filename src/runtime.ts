@@ -28,6 +28,7 @@ import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { webhookServiceOptions } from './jobs/webhook-http.js';
+import { fairShares } from './jobs/webhook-fairness.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { createExpressServer } from './http/server.js';
@@ -101,19 +102,31 @@ export async function startService(config: Config, logger: Logger, options: Star
     const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
     // GraphQL subscriptions' source: reads newly numbered events while someone subscribes.
-    const eventFeed = startEventFeed(stores.events, { pollIntervalMs: config.graphql.subscriptionPollIntervalMs }, logger);
+    const eventFeed = startEventFeed(
+      stores.events,
+      { pollIntervalMs: config.graphql.subscriptionPollIntervalMs, maxFollowers: config.graphql.maxSubscriptionFollowers, onFull: () => metrics.quotaRefused('event_feed_followers') },
+      logger,
+    );
+    metrics.setQuotaLimit('event_feed_followers', config.graphql.maxSubscriptionFollowers);
+    metrics.watchQuotaUsage('event_feed_followers', eventFeed.followers);
     cleanups.push(eventFeed.stop);
     const services = createDomainServices({
       stores,
       protector: cipher,
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
-      webhooks: webhookServiceOptions(config.webhooks),
+      webhooks: { ...webhookServiceOptions(config.webhooks), onEndpointLimitReached: () => metrics.quotaRefused('webhook_endpoints_per_environment') },
     });
+    metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
-    const webhooks = startWebhookDelivery(stores.webhooks, cipher, { ...config.webhooks, onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) }, logger);
+    const webhooks = startWebhookDelivery(
+      stores.webhooks,
+      cipher,
+      { ...config.webhooks, shares: fairShares(config.webhooks.concurrency, config.environments.length), onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) },
+      logger,
+    );
     cleanups.push(webhooks.stop);
     const outbox = startEventOutbox(
       stores.events,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { PrismaSealedCustomerStore } from '../db/sealed-customer.store.js';
 import { PrismaSealedWebhookSecretStore } from '../db/sealed-webhook-secret.store.js';
+import { newId } from '../domain/ids.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
 import { rotatePiiKeys, rotateWebhookSecrets } from '../pii/pii-rotation.js';
@@ -20,19 +21,24 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const cipher = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
 
+  // One run, one id: its audit events (every batch, every environment) are found with resourceId=<runId>.
+  const runId = newId();
   const { report, secrets } = await withCliDatabase(config, async (prisma) => ({
     report: await rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, {
       batchSize,
+      runId,
       onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
     secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
       batchSize,
+      runId,
       onBatch: ({ batch, reencrypted }) => process.stderr.write(`webhook secrets, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
   }));
   process.stdout.write(
     `${JSON.stringify({
       activeKeyId: report.activeKeyId,
+      runId,
       reencrypted: report.reencrypted,
       batches: report.batches,
       failed: report.failed.length,

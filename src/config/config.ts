@@ -99,6 +99,8 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   /** Attempts in flight at once per instance. */
   concurrency: number;
+  /** Endpoints one environment may have; a creation beyond is refused (WEBHOOK_ENDPOINT_LIMIT). */
+  maxEndpointsPerEnvironment: number;
 }
 
 /** Standard Webhooks' (and Svix's) schedule: the first attempt at once, then these delays. */
@@ -137,6 +139,12 @@ export interface GraphqlConfig {
   maxTokens: number;
   /** How often the subscriptions' event feed reads the outbox besides being woken (the fallback for events other instances numbered). */
   subscriptionPollIntervalMs: number;
+  /** Open WebSocket connections one principal (token) may have on an instance; more are closed with 4429. */
+  maxWsConnectionsPerPrincipal: number;
+  /** Open WebSocket connections one client address may have on an instance, authenticated or not. */
+  maxWsConnectionsPerAddress: number;
+  /** Subscriptions (event feed followers) open at once on an instance, all connections together. */
+  maxSubscriptionFollowers: number;
 }
 
 export interface PiiConfig {
@@ -273,6 +281,7 @@ const envSchema = z.object({
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
+  WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 10_000).default(16),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -296,6 +305,9 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
   GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL', 1, 100_000).default(20),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS', 1, 100_000).default(50),
+  GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS: integer('GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS', 1, 1_000_000).default(1000),
 
   RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
   RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
@@ -548,6 +560,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretOverlapMs: raw.WEBHOOKS_SECRET_OVERLAP_S * 1000,
       pollIntervalMs: raw.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: raw.WEBHOOKS_CONCURRENCY,
+      maxEndpointsPerEnvironment: raw.WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT,
     },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),
@@ -560,6 +573,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCost: raw.GRAPHQL_MAX_COST,
       maxTokens: raw.GRAPHQL_MAX_TOKENS,
       subscriptionPollIntervalMs: raw.GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS,
+      maxWsConnectionsPerPrincipal: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL,
+      maxWsConnectionsPerAddress: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS,
+      maxSubscriptionFollowers: raw.GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS,
     },
     rateLimit: {
       points: raw.RATE_LIMIT_POINTS ?? (raw.NODE_ENV === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),

@@ -1,5 +1,6 @@
 import type { ResealBatch, SealedCustomer, SealedCustomerStore } from '../pii/pii-rotation.js';
 import type { PrismaClient } from './prisma-client.js';
+import { writeAuditEvents } from './rotation-audit.js';
 
 /**
  * The customers' encrypted columns, for key rotation (src/pii/pii-rotation.ts). Raw SQL inside Prisma's
@@ -18,12 +19,14 @@ export class PrismaSealedCustomerStore implements SealedCustomerStore {
             FROM customers WHERE pii_key_id <> ${batch.activeKeyId} AND id > ${batch.after}::uuid
            ORDER BY id LIMIT ${batch.limit} FOR NO KEY UPDATE SKIP LOCKED`;
         const ids: string[] = [];
+        const resealedIds = new Set<string>();
         const ssns: Buffer[] = [];
         const documentLocatorNumbers: Buffer[] = [];
         for (const row of rows) {
           const resealed = batch.reseal(row);
           if (!resealed) continue;
           ids.push(row.id);
+          resealedIds.add(row.id);
           ssns.push(Buffer.from(resealed.ssnCiphertext));
           documentLocatorNumbers.push(Buffer.from(resealed.documentLocatorNumberCiphertext));
         }
@@ -35,6 +38,7 @@ export class PrismaSealedCustomerStore implements SealedCustomerStore {
                    SET ssn_ciphertext = v.ssn, document_locator_number_ciphertext = v.dln, pii_key_id = ${batch.activeKeyId}
                   FROM unnest(${ids}::uuid[], ${ssns}::bytea[], ${documentLocatorNumbers}::bytea[]) AS v(id, ssn, dln)
                  WHERE c.id = v.id AND c.pii_key_id <> ${batch.activeKeyId}`;
+        await writeAuditEvents(tx, rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment), batch.audit);
         return { lastId: rows.at(-1)?.id, resealed };
       },
       { timeout: 120_000, maxWait: 10_000 },

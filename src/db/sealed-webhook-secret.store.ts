@@ -1,5 +1,6 @@
 import type { SealedWebhookSecrets, SealedWebhookSecretStore, WebhookSecretResealBatch } from '../pii/pii-rotation.js';
 import type { PrismaClient } from './prisma-client.js';
+import { writeAuditEvents } from './rotation-audit.js';
 
 interface Row {
   id: string;
@@ -33,6 +34,7 @@ export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore 
              AND id > ${batch.after}::uuid
            ORDER BY id LIMIT ${batch.limit} FOR NO KEY UPDATE SKIP LOCKED`;
         const ids: string[] = [];
+        const resealedIds = new Set<string>();
         const keyIds: string[] = [];
         const ciphertexts: Buffer[] = [];
         // No previous secret travels as '' and an empty bytea: Prisma's pg adapter serialises a bytea[] that
@@ -50,6 +52,7 @@ export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore 
           const resealed = batch.reseal(sealed);
           if (!resealed) continue;
           ids.push(row.id);
+          resealedIds.add(row.id);
           keyIds.push(resealed.secret.keyId);
           ciphertexts.push(Buffer.from(resealed.secret.ciphertext));
           previousKeyIds.push(resealed.previous?.keyId ?? '');
@@ -66,6 +69,7 @@ export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore 
                   FROM unnest(${ids}::uuid[], ${keyIds}::varchar[], ${ciphertexts}::bytea[], ${previousKeyIds}::varchar[], ${previousCiphertexts}::bytea[])
                        AS v(id, key_id, ciphertext, previous_key_id, previous_ciphertext)
                  WHERE w.id = v.id`;
+        await writeAuditEvents(tx, rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment), batch.audit);
         return { lastId: rows.at(-1)?.id, resealed };
       },
       { timeout: 120_000, maxWait: 10_000 },

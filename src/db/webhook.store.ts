@@ -1,11 +1,13 @@
 import type { EventType } from '../domain/events/event.js';
-import type { AttemptOutcome, ClaimedDelivery, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
+import type { WriteEffects } from '../domain/ports.js';
+import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
 import { numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
 import { EVENT_FIELDS, type EventRow, toEvent } from './event.store.js';
 import { WAKE_CHANNELS } from './notifications.js';
 import type { PrismaClient } from './prisma-client.js';
-import { execute, queryRows, statement } from './sql.js';
+import { queryRows, statement } from './sql.js';
+import { auditInsert, auditValues } from './write-effects.js';
 
 /**
  * Wakes every instance's dispatcher (src/db/notifications.ts) when the named CTE made deliveries due: one
@@ -21,23 +23,49 @@ const ENDPOINT_COLUMNS = `w.id AS "endpointId", w.url, w.event_types AS "eventTy
   CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN ${iso('w.previous_secret_expires_at')} END AS "previousSecretExpiresAt"`;
 
 const SQL = {
-  // A new endpoint receives the events numbered after its creation: its cursor starts at the environment's last sequence.
+  /**
+   * A new endpoint receives the events numbered after its creation: its cursor starts at the environment's
+   * last sequence. `quota` locks the environment's counter row (kept by a trigger, migration
+   * 20261203000000_webhook_endpoint_counts) and yields a row only while the environment has fewer than $7
+   * endpoints: a concurrent creation waits for this one's commit and then sees its count, so the limit
+   * holds however many arrive at once. The audit event ($8…) is written with the endpoint, or not at all.
+   */
   create: statement(
     'webhook_create',
-    `INSERT INTO webhook_endpoints AS w (id, environment, url, event_types, secret_key_id, secret_ciphertext, last_sequence)
-     VALUES ($1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bytea, coalesce((SELECT s.last FROM event_sequences s WHERE s.environment = $2::varchar), 0))
-     RETURNING ${ENDPOINT_COLUMNS}`,
+    `WITH quota AS (
+       INSERT INTO webhook_endpoint_counts AS c (environment, endpoints) VALUES ($2::varchar, 0)
+       ON CONFLICT (environment) DO UPDATE SET endpoints = c.endpoints WHERE c.endpoints < $7::int
+       RETURNING c.endpoints
+     ),
+     created AS (
+       INSERT INTO webhook_endpoints AS w (id, environment, url, event_types, secret_key_id, secret_ciphertext, last_sequence)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bytea, coalesce((SELECT s.last FROM event_sequences s WHERE s.environment = $2::varchar), 0)
+       FROM quota WHERE quota.endpoints < $7::int
+       RETURNING w.*
+     ),
+     audit AS (${auditInsert(8, 'created')})
+     SELECT ${ENDPOINT_COLUMNS} FROM created w`,
   ),
   find: statement('webhook_find', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid`),
   // Ids are UUIDv7: their order is the creation order.
   list: statement('webhook_list', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 ORDER BY w.id`),
+  // Each change of who receives what writes its audit event ($5… / $3…) in its own statement.
   update: statement(
     'webhook_update',
-    `UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types), updated_at = CURRENT_TIMESTAMP
-     WHERE w.environment = $1 AND w.id = $2::uuid
-     RETURNING ${ENDPOINT_COLUMNS}`,
+    `WITH updated AS (
+       UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types), updated_at = CURRENT_TIMESTAMP
+       WHERE w.environment = $1 AND w.id = $2::uuid
+       RETURNING w.*
+     ),
+     audit AS (${auditInsert(5, 'updated')})
+     SELECT ${ENDPOINT_COLUMNS} FROM updated w`,
   ),
-  delete: statement('webhook_delete', 'DELETE FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid'),
+  delete: statement(
+    'webhook_delete',
+    `WITH deleted AS (DELETE FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid RETURNING w.id),
+     audit AS (${auditInsert(3, 'deleted')})
+     SELECT count(*)::int AS deleted FROM deleted`,
+  ),
   // Enabling forgets the failures and makes the endpoint's waiting retries due now.
   setEnabled: statement(
     'webhook_set_enabled',
@@ -53,15 +81,20 @@ const SQL = {
        UPDATE webhook_deliveries d SET next_attempt_at = CURRENT_TIMESTAMP FROM changed c
        WHERE $3::boolean AND d.endpoint_id = c.id AND d.next_attempt_at > CURRENT_TIMESTAMP AND d.lease_id IS NULL
        RETURNING 1
-     )
+     ),
+     audit AS (${auditInsert(5, 'changed')})
      SELECT ${ENDPOINT_COLUMNS}, ${notifyDeliveriesDue('resumed')} FROM changed w`,
   ),
   rotate: statement(
     'webhook_rotate',
-    `UPDATE webhook_endpoints w SET previous_secret_key_id = w.secret_key_id, previous_secret_ciphertext = w.secret_ciphertext,
-       previous_secret_expires_at = $5::timestamptz, secret_key_id = $3::varchar, secret_ciphertext = $4::bytea, updated_at = CURRENT_TIMESTAMP
-     WHERE w.environment = $1 AND w.id = $2::uuid
-     RETURNING ${ENDPOINT_COLUMNS}`,
+    `WITH rotated AS (
+       UPDATE webhook_endpoints w SET previous_secret_key_id = w.secret_key_id, previous_secret_ciphertext = w.secret_ciphertext,
+         previous_secret_expires_at = $5::timestamptz, secret_key_id = $3::varchar, secret_ciphertext = $4::bytea, updated_at = CURRENT_TIMESTAMP
+       WHERE w.environment = $1 AND w.id = $2::uuid
+       RETURNING w.*
+     ),
+     audit AS (${auditInsert(6, 'rotated')})
+     SELECT ${ENDPOINT_COLUMNS} FROM rotated w`,
   ),
   attempts: statement(
     'webhook_attempts',
@@ -84,7 +117,8 @@ const SQL = {
        SELECT w.id, e.id, e.sequence, CURRENT_TIMESTAMP FROM endpoint w, event e WHERE w.enabled
        ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', next_attempt_at = CURRENT_TIMESTAMP
        RETURNING 1
-     )
+     ),
+     audit AS (${auditInsert(4, 'scheduled')})
      SELECT (SELECT count(*) FROM endpoint)::int AS endpoints, (SELECT count(*) FROM endpoint WHERE enabled)::int AS enabled,
             (SELECT count(*) FROM event)::int AS events, (SELECT count(*) FROM scheduled)::int AS scheduled,
             ${notifyDeliveriesDue('scheduled')}`,
@@ -133,26 +167,49 @@ const SQL = {
    * up by id: testing every due delivery against its endpoint's earlier ones made a claim cost grow with
    * the backlog times itself (10,000 first attempts waiting: 36–79 ms per claim, now under 2 ms), and one
    * endpoint's backlog slowed every endpoint's deliveries (docs/reliability.md, bugs found).
+   *
+   * Fairness (issue 28): the dispatcher says how much room each environment and endpoint has left ($3…$8:
+   * the busy ones' room, the default for the others). Retries are looked up per environment, so one
+   * environment's pile of due retries cannot fill the candidate list; the candidates are then ranked per
+   * environment and per endpoint, only those within their room are taken, and environments take turns
+   * (every environment's first candidate, then every second one, …). A sandbox whose endpoints never answer
+   * holds at most its share of the attempts in flight; the other environments' deliveries go on meanwhile.
    */
   claim: statement(
     'webhook_claim',
-    `WITH candidates AS MATERIALIZED (
-       SELECT h.id FROM webhook_endpoints w
+    `WITH environment_rooms AS MATERIALIZED (SELECT * FROM unnest($3::text[], $4::int[]) AS e(environment, room)),
+     endpoint_rooms AS MATERIALIZED (SELECT * FROM unnest($6::uuid[], $7::int[]) AS e(endpoint_id, room)),
+     candidates AS MATERIALIZED (
+       SELECT h.id, w.environment, w.id AS endpoint_id, h.next_attempt_at, h.sequence FROM webhook_endpoints w
        CROSS JOIN LATERAL (
-         SELECT p.id, p.next_attempt_at FROM webhook_deliveries p
+         SELECT p.id, p.next_attempt_at, p.sequence FROM webhook_deliveries p
          WHERE p.endpoint_id = w.id AND p.attempts = 0 AND p.next_attempt_at IS NOT NULL
          ORDER BY p.sequence LIMIT 1
        ) h
        WHERE w.enabled AND h.next_attempt_at <= CURRENT_TIMESTAMP
        UNION ALL
-       (SELECT r.id FROM webhook_deliveries r JOIN webhook_endpoints w ON w.id = r.endpoint_id
-        WHERE r.next_attempt_at <= CURRENT_TIMESTAMP AND r.attempts > 0 AND w.enabled
-        ORDER BY r.next_attempt_at LIMIT $1)
+       SELECT r.id, envs.environment, r.endpoint_id, r.next_attempt_at, r.sequence
+       FROM (SELECT DISTINCT w.environment FROM webhook_endpoints w WHERE w.enabled) envs
+       CROSS JOIN LATERAL (
+         SELECT r.id, r.endpoint_id, r.next_attempt_at, r.sequence FROM webhook_deliveries r JOIN webhook_endpoints w ON w.id = r.endpoint_id
+         WHERE r.next_attempt_at <= CURRENT_TIMESTAMP AND r.attempts > 0 AND w.enabled AND w.environment = envs.environment
+           AND coalesce((SELECT room FROM endpoint_rooms e WHERE e.endpoint_id = w.id), $8::int) > 0
+         ORDER BY r.next_attempt_at LIMIT $1
+       ) r
+       WHERE coalesce((SELECT room FROM environment_rooms e WHERE e.environment = envs.environment), $5::int) > 0
+     ),
+     ranked AS MATERIALIZED (
+       SELECT c.id,
+         row_number() OVER (PARTITION BY c.environment ORDER BY c.next_attempt_at, c.sequence) AS turn,
+         row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.sequence) AS endpoint_turn,
+         coalesce((SELECT room FROM environment_rooms e WHERE e.environment = c.environment), $5::int) AS environment_room,
+         coalesce((SELECT room FROM endpoint_rooms e WHERE e.endpoint_id = c.endpoint_id), $8::int) AS endpoint_room
+       FROM candidates c
      ),
      due AS (
-       SELECT d.id FROM webhook_deliveries d
-       WHERE d.id = ANY (ARRAY(SELECT id FROM candidates)) AND d.next_attempt_at <= CURRENT_TIMESTAMP
-       ORDER BY d.next_attempt_at, d.sequence
+       SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
+       WHERE d.next_attempt_at <= CURRENT_TIMESTAMP AND r.turn <= r.environment_room AND r.endpoint_turn <= r.endpoint_room
+       ORDER BY r.turn, d.next_attempt_at, d.sequence
        LIMIT $1
        FOR UPDATE OF d SKIP LOCKED
      ),
@@ -246,7 +303,7 @@ const bytes = (value: Uint8Array): Buffer => Buffer.from(value);
 export class PrismaWebhookStore implements WebhookStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(record: NewEndpointRecord): Promise<WebhookEndpoint> {
+  async create(record: NewEndpointRecord, maxEndpoints: number, effects: WriteEffects): Promise<EndpointCreation> {
     const [row] = await queryRows<EndpointRow>(this.prisma, SQL.create, [
       record.id,
       record.environment,
@@ -254,8 +311,10 @@ export class PrismaWebhookStore implements WebhookStore {
       record.eventTypes,
       record.secret.keyId,
       bytes(record.secret.ciphertext),
+      maxEndpoints,
+      ...auditValues(effects.audit),
     ]);
-    return toEndpoint(row!);
+    return row ? { created: toEndpoint(row) } : { refused: 'endpoint_limit' };
   }
 
   async find(environment: string, endpointId: string): Promise<WebhookEndpoint | null> {
@@ -267,22 +326,23 @@ export class PrismaWebhookStore implements WebhookStore {
     return (await queryRows<EndpointRow>(this.prisma, SQL.list, [environment])).map(toEndpoint);
   }
 
-  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null]);
+  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null, ...auditValues(effects.audit)]);
     return row ? toEndpoint(row) : null;
   }
 
-  async delete(environment: string, endpointId: string): Promise<boolean> {
-    return (await execute(this.prisma, SQL.delete, [environment, endpointId])) > 0;
+  async delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean> {
+    const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [environment, endpointId, ...auditValues(effects.audit)]);
+    return row!.deleted > 0;
   }
 
-  async setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.setEnabled, [environment, endpointId, enabled, reason]);
+  async setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.setEnabled, [environment, endpointId, enabled, reason, ...auditValues(effects.audit)]);
     return row ? toEndpoint(row) : null;
   }
 
-  async rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.rotate, [environment, endpointId, secret.keyId, bytes(secret.ciphertext), previousExpiresAt]);
+  async rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date, effects: WriteEffects): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.rotate, [environment, endpointId, secret.keyId, bytes(secret.ciphertext), previousExpiresAt, ...auditValues(effects.audit)]);
     return row ? toEndpoint(row) : null;
   }
 
@@ -292,8 +352,8 @@ export class PrismaWebhookStore implements WebhookStore {
     return rows.filter((row) => row.attemptId !== null);
   }
 
-  async redeliver(environment: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome> {
-    const [row] = await queryRows<{ endpoints: number; enabled: number; events: number }>(this.prisma, SQL.redeliver, [environment, endpointId, eventId]);
+  async redeliver(environment: string, endpointId: string, eventId: string, effects: WriteEffects): Promise<RedeliveryOutcome> {
+    const [row] = await queryRows<{ endpoints: number; enabled: number; events: number }>(this.prisma, SQL.redeliver, [environment, endpointId, eventId, ...auditValues(effects.audit)]);
     if (row!.endpoints === 0) return 'endpoint_not_found';
     if (row!.events === 0) return 'event_not_found';
     if (row!.enabled === 0) return 'endpoint_disabled';
@@ -305,8 +365,17 @@ export class PrismaWebhookStore implements WebhookStore {
     return { considered: row!.fullest, created: row!.created };
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [limit, Math.ceil(leaseMs)]);
+  async claim(limit: number, leaseMs: number, rooms: ClaimRooms = { perEnvironment: limit, perEndpoint: limit, busyEnvironments: new Map(), busyEndpoints: new Map() }): Promise<ClaimedDelivery[]> {
+    const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [
+      limit,
+      Math.ceil(leaseMs),
+      [...rooms.busyEnvironments.keys()],
+      [...rooms.busyEnvironments.values()],
+      rooms.perEnvironment,
+      [...rooms.busyEndpoints.keys()],
+      [...rooms.busyEndpoints.values()],
+      rooms.perEndpoint,
+    ]);
     return rows.map((row) => ({
       deliveryId: row.deliveryId,
       leaseId: row.leaseId,

@@ -40,6 +40,9 @@ export const ErrorCodes = [
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
   'WEBHOOK_ENDPOINT_DISABLED',
+  'WEBHOOK_ENDPOINT_LIMIT',
+  // GraphQL subscriptions: the instance follows as many event streams as it may (GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS).
+  'SUBSCRIPTIONS_FULL',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -118,6 +121,10 @@ export const customerHasAccounts = (accountCount: number) =>
     'conflict',
     `The customer still has ${accountCount} account(s); delete them before deleting the customer.`,
   );
+
+/** The instance follows its maximum of live event streams; another instance, or later, has room. */
+export const subscriptionsFull = (limit: number) =>
+  new DomainError('SUBSCRIPTIONS_FULL', 'unavailable', `This instance serves its maximum of ${limit} subscriptions; try again later (another connection may reach another instance).`);
 
 export const serviceUnavailable = () =>
   new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');

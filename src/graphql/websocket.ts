@@ -39,7 +39,9 @@ import { costEstimator, costLimitError, operationShapeRule } from './limits.js';
  * - the connection is authenticated once, by the bearer token in the `connection_init` payload, through the
  *   auth step HTTP requests go through (failed-authentication budget, environment, one point of the token's
  *   budget); refused with close code 4401 (no valid token), 4403 (not in this environment, or no scope any
- *   subscription needs) or 1013 (rate limited, or the token cannot be verified now);
+ *   subscription needs), 4429 (too many connections open from the client's address, or with the token:
+ *   GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS / _PER_PRINCIPAL) or 1013 (rate limited, or the token cannot be
+ *   verified now);
  * - every operation is parsed with the token limit, validated by graphql-js's rules and the depth, alias and
  *   root-field rule, estimated against the cost limit and charged to the token's budget before it runs;
  *   refusals are `error` messages with the codes HTTP answers;
@@ -87,7 +89,7 @@ interface Connection {
 }
 
 /** graphql-ws's close codes (RFC 6455 §7.4.2 private range) and RFC 6455's "Try Again Later". */
-const CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400, internal: 4500, tryAgainLater: 1013, goingAway: 1001 } as const;
+const CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400, tooMany: 4429, internal: 4500, tryAgainLater: 1013, goingAway: 1001 } as const;
 
 export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQLSchema): SubscriptionServer {
   const settings = deps.config.graphql;
@@ -97,11 +99,39 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.bodyLimitBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
   const open = new Set<Connection>();
   let closing = false;
+  const limits = { perPrincipal: settings.maxWsConnectionsPerPrincipal, perAddress: settings.maxWsConnectionsPerAddress };
+  /** Open connections of one client address (any), or of one principal (accepted ones): what the quotas count. */
+  const ofAddress = (address: string) => [...open].filter((other) => other.address === address).length;
+  const ofPrincipal = (principalId: string) => [...open].filter((other) => other.context?.caller.principal.id === principalId).length;
+  const busiest = (key: (connection: Connection) => string | undefined) => {
+    const counts = new Map<string, number>();
+    for (const connection of open) {
+      const id = key(connection);
+      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return Math.max(0, ...counts.values());
+  };
+  deps.metrics?.setQuotaLimit('graphql_ws_connections_per_principal', limits.perPrincipal);
+  deps.metrics?.setQuotaLimit('graphql_ws_connections_per_address', limits.perAddress);
+  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_principal', () => busiest((connection) => connection.context?.caller.principal.id));
+  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_address', () => busiest((connection) => connection.address));
+
+  /** Closes a connection over a quota with 4429, as graphql-ws closes too many initialisations; answers false for onConnect. */
+  const overQuota = (connection: Connection, quota: 'graphql_ws_connections_per_principal' | 'graphql_ws_connections_per_address', message: string): false => {
+    deps.metrics?.quotaRefused(quota);
+    connection.logger.info({ quota }, 'graphql websocket connection refused: quota');
+    connection.close(CLOSE.tooMany, closeReason(`TOO_MANY_CONNECTIONS: ${message}`));
+    return false;
+  };
 
   const server = makeServer<Record<string, unknown> | undefined, Connection>({
     schema,
     async onConnect(ctx) {
       const connection = ctx.extra;
+      // Before the token is checked: a client address flooding connections costs no verification.
+      if (ofAddress(connection.address) > limits.perAddress) {
+        return overQuota(connection, 'graphql_ws_connections_per_address', `At most ${limits.perAddress} connections may be open from one address; close one.`);
+      }
       try {
         const authorization = bearerFrom(ctx.connectionParams);
         const context = await authenticateConnection(
@@ -116,6 +146,10 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
         if (!SUBSCRIPTION_SCOPES.some((scope) => isAuthorized(context.caller, scope))) {
           connection.close(CLOSE.forbidden, `FORBIDDEN: The token may not subscribe: it holds neither ${SUBSCRIPTION_SCOPES.join(' nor ')}.`);
           return false;
+        }
+        // Counted and taken in one synchronous step: two connections of the principal cannot both pass.
+        if (ofPrincipal(context.caller.principal.id) >= limits.perPrincipal) {
+          return overQuota(connection, 'graphql_ws_connections_per_principal', `At most ${limits.perPrincipal} connections may be open per token; close one.`);
         }
         connection.context = context;
         connection.authorization = authorization;

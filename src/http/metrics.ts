@@ -22,6 +22,13 @@ export interface WebhookAttemptSample {
   disabledEndpoint: 'gone' | 'failing_window' | null;
 }
 
+/**
+ * The service's quotas (docs/security.md, "Quotas"): each has a limit (`quota_limit`), refusals
+ * (`quota_refusals_total`) and, where this instance can see it, its fullest use (`quota_usage`).
+ */
+export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers'] as const;
+export type Quota = (typeof QUOTAS)[number];
+
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */
 export type GraphqlOutcome = 'success' | 'error' | 'rejected';
 
@@ -58,6 +65,9 @@ export class ServiceMetrics {
   private readonly webhookDuration: Histogram<'outcome'>;
   private readonly webhookDeliveryAge: Histogram;
   private readonly webhookEndpointsDisabled: Counter<'reason'>;
+  private readonly quotaLimits: Gauge<'quota'>;
+  private readonly quotaRefusals: Counter<'quota'>;
+  private readonly quotaUsage = new Map<Quota, () => number>();
   private readonly operationNames = new Set<string>();
 
   constructor(options: ServiceMetricsOptions = {}) {
@@ -105,6 +115,20 @@ export class ServiceMetrics {
       labelNames: ['reason'],
       registers,
     });
+    // Labels: the quota's name only, never who hit it (principals and addresses are unbounded).
+    this.quotaLimits = new Gauge({ name: 'quota_limit', help: 'Each quota\'s configured limit, by quota.', labelNames: ['quota'], registers });
+    this.quotaRefusals = new Counter({ name: 'quota_refusals_total', help: 'Requests this instance refused because a quota was full, by quota.', labelNames: ['quota'], registers });
+    for (const quota of QUOTAS) this.quotaRefusals.inc({ quota }, 0);
+    const usage = this.quotaUsage;
+    new Gauge({
+      name: 'quota_usage',
+      help: 'How full each quota this instance enforces in memory is: open GraphQL WebSocket connections of the busiest principal and of the busiest client address, and event feed followers in total.',
+      labelNames: ['quota'],
+      registers,
+      collect() {
+        for (const [quota, read] of usage) this.set({ quota }, read());
+      },
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -142,6 +166,19 @@ export class ServiceMetrics {
     if (outcome !== 'not_sent') this.webhookDuration.observe({ outcome }, sample.latencyMs / 1000);
     if (sample.deliveredAfterMs !== null) this.webhookDeliveryAge.observe(sample.deliveredAfterMs / 1000);
     if (sample.disabledEndpoint) this.webhookEndpointsDisabled.inc({ reason: sample.disabledEndpoint });
+  }
+
+  setQuotaLimit(quota: Quota, limit: number): void {
+    this.quotaLimits.set({ quota }, limit);
+  }
+
+  /** `read` answers the quota's current use, at each scrape. */
+  watchQuotaUsage(quota: Quota, read: () => number): void {
+    this.quotaUsage.set(quota, read);
+  }
+
+  quotaRefused(quota: Quota): void {
+    this.quotaRefusals.inc({ quota });
   }
 
   /**

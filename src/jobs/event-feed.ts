@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../domain/events/event.js';
 import type { EventStream, FeedOverflow, FeedSelection } from '../domain/events/event-feed.js';
 import type { EventFeed, EventStore } from '../domain/events/ports.js';
+import { subscriptionsFull } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 
@@ -9,6 +10,10 @@ export interface EventFeedOptions {
   pollIntervalMs: number;
   /** Values a follower may leave untaken before the feed gives up on it (FeedOverflow). */
   bufferLimit?: number;
+  /** Followers at once, all environments together (GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS); each holds a buffer of up to `bufferLimit` events. */
+  maxFollowers?: number;
+  /** Told about each follow refused because the feed was full (the quota metrics). */
+  onFull?: () => void;
 }
 
 export interface RunningEventFeed extends EventFeed {
@@ -22,6 +27,7 @@ export interface RunningEventFeed extends EventFeed {
 
 const READ_BATCH = 500;
 export const DEFAULT_FOLLOWER_BUFFER = 1000;
+export const DEFAULT_MAX_FOLLOWERS = 1000;
 
 /**
  * The process's one reader of newly sequenced events (docs/decisions.md, "GraphQL subscriptions"): for
@@ -33,6 +39,9 @@ export const DEFAULT_FOLLOWER_BUFFER = 1000;
  */
 export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>, options: EventFeedOptions, logger: Logger): RunningEventFeed {
   const bufferLimit = options.bufferLimit ?? DEFAULT_FOLLOWER_BUFFER;
+  const maxFollowers = options.maxFollowers ?? DEFAULT_MAX_FOLLOWERS;
+  /** Followers joined and not done yet, started or not: what the limit counts, so concurrent follows cannot overshoot it. */
+  let joined = 0;
   /** Per environment: the sequence read up to (undefined until its first follower's start is known) and its followers. */
   const environments = new Map<string, { cursor: number | undefined; followers: Set<Follower<unknown>> }>();
   let stopped = false;
@@ -41,7 +50,7 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
   const leave = (environment: string, follower: Follower<unknown>) => {
     const feed = environments.get(environment);
     if (!feed) return;
-    feed.followers.delete(follower);
+    if (feed.followers.delete(follower)) joined -= 1;
     if (feed.followers.size === 0) environments.delete(environment);
   };
 
@@ -77,12 +86,18 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
   return {
     async follow<T>(environment: string, select: (event: DomainEvent) => FeedSelection<T>): Promise<EventStream<T>> {
       if (stopped) throw new Error('The event feed is stopped');
+      // Each follower may buffer up to bufferLimit events: the limit bounds the memory all of them can hold.
+      if (joined >= maxFollowers) {
+        options.onFull?.();
+        throw subscriptionsFull(maxFollowers);
+      }
       const follower = new Follower<T>(select, bufferLimit, () => leave(environment, follower as Follower<unknown>));
       let feed = environments.get(environment);
       if (!feed) environments.set(environment, (feed = { cursor: undefined, followers: new Set() }));
       // Joined before its start is read: whatever the feed reads from now on is offered to it, and what it
       // read before then was numbered before the start, so the start drops it. No gap either way.
       feed.followers.add(follower as Follower<unknown>);
+      joined += 1;
       try {
         const start = await events.lastSequence(environment);
         follower.startAfter(start);
@@ -101,6 +116,7 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
       await job.stop();
       for (const feed of [...environments.values()]) for (const follower of [...feed.followers]) follower.finish();
       environments.clear();
+      joined = 0;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ClaimedDelivery, RecordedAttempt, SecretSealer, WebhookStore } fro
 import { secretBinding } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
+import { fairShares, InFlightCounts } from './webhook-fairness.js';
 import { presentEvent } from '../rest/presenters.js';
 import { type SendFailure, sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
 
@@ -29,6 +30,8 @@ export interface WebhookDeliveryOptions {
   pollIntervalMs: number;
   /** Attempts in flight at once on this instance (WEBHOOKS_CONCURRENCY). */
   concurrency: number;
+  /** Each environment's and endpoint's share of `concurrency` (webhook-fairness.ts); by default, one environment's. */
+  shares?: { perEnvironment: number; perEndpoint: number };
   /** Tests only: receivers on 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE_NETWORKS; refused in production). */
   allowPrivateNetworks: boolean;
   /** Told about every finished attempt (the delivery metrics). */
@@ -64,6 +67,7 @@ export function startWebhookDelivery(
   const maxDelayMs = Math.max(0, ...options.retryScheduleMs);
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Set<Promise<void>>();
+  const counts = new InFlightCounts(options.shares ?? fairShares(options.concurrency, 1));
   let stopped = false;
   let failing = false;
 
@@ -137,10 +141,12 @@ export function startWebhookDelivery(
       while (!stopped) {
         const free = options.concurrency - inFlight.size;
         if (free <= 0) break;
-        const claimed = await store.claim(free, leaseMs);
+        const claimed = await store.claim(free, leaseMs, counts.rooms());
         for (const delivery of claimed) {
+          counts.started(delivery.environment, delivery.endpointId);
           const running = attempt(delivery).finally(() => {
             inFlight.delete(running);
+            counts.finished(delivery.environment, delivery.endpointId);
             // A finished first attempt lets the endpoint's next event go; a freed slot takes more work.
             job.wake();
           });

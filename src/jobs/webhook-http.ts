@@ -69,9 +69,10 @@ export function createUrlGuard(allowPrivateNetworks: boolean): WebhookUrlGuard {
 }
 
 /** How the service and the operator CLI build the WebhookService: the same guard, the same rotation overlap. */
-export const webhookServiceOptions = (config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs'>): WebhookServiceOptions => ({
+export const webhookServiceOptions = (config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs' | 'maxEndpointsPerEnvironment'>): WebhookServiceOptions => ({
   urlGuard: createUrlGuard(config.allowPrivateNetworks),
   secretOverlapMs: config.secretOverlapMs,
+  maxEndpointsPerEnvironment: config.maxEndpointsPerEnvironment,
 });
 
 /**

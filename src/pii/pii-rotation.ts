@@ -1,8 +1,13 @@
+import { type AuditOperation, auditEventFor, type NewAuditEvent } from '../domain/audit/audit-event.js';
+import type { Principal } from '../domain/caller.js';
+import { newId } from '../domain/ids.js';
 import { secretBinding, type SealedSecret } from '../domain/webhooks/webhook.js';
 import type { PiiCipher } from './pii-cipher.js';
 
 export interface RotationReport {
   activeKeyId: string;
+  /** The run's id: every audit event it wrote has it as resourceId (and requestId). */
+  runId: string;
   reencrypted: number;
   batches: number;
   /** Rows that could not be opened (unknown key id, tampered ciphertext): listed by id, never by content. */
@@ -27,12 +32,15 @@ export interface ResealBatch {
   limit: number;
   /** The new ciphertexts of a row, or undefined to leave it as it is. */
   reseal(row: SealedCustomer): Pick<SealedCustomer, 'ssnCiphertext' | 'documentLocatorNumberCiphertext'> | undefined;
+  /** The audit event of the batch's re-encryption in one environment, written in the batch's transaction. */
+  audit(environment: string): NewAuditEvent;
 }
 
 export interface SealedCustomerStore {
   /**
    * In one short transaction: locks up to `limit` customers not under the active key (skipping rows a
-   * request holds), reseals them and stores the result; returns the last id it looked at.
+   * request holds), reseals them, stores the result and writes `audit(environment)` for each environment
+   * it resealed rows of; returns the last id it looked at.
    */
   resealBatch(batch: ResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
   countNotUnder(keyId: string): Promise<number>;
@@ -52,7 +60,9 @@ export interface SealedCustomerStore {
  */
 export async function rotatePiiKeys(store: SealedCustomerStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<RotationReport> {
   const failed: RotationReport['failed'] = [];
-  const progress = await resealInBatches(store, cipher.activeKeyId, options, (row: SealedCustomer) => {
+  const runId = options.runId ?? newId();
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_customers', ['socialSecurityNumber', 'documentLocatorNumber']);
+  const progress = await resealInBatches(store, cipher.activeKeyId, options, audit, (row: SealedCustomer) => {
     const binding = { environment: row.environment, customerId: row.id };
     try {
       return {
@@ -64,17 +74,31 @@ export async function rotatePiiKeys(store: SealedCustomerStore, cipher: PiiCiphe
       return undefined;
     }
   });
-  return { activeKeyId: cipher.activeKeyId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
+  return { activeKeyId: cipher.activeKeyId, runId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
 }
 
 interface BatchOptions {
   batchSize?: number;
   onBatch?: (progress: { batch: number; reencrypted: number }) => void;
+  /** The run's id in the audit trail; a new one by default. The CLI passes one id to both rotations of a run. */
+  runId?: string;
 }
 
-/** What both rotations' stores do: reseal a batch of rows not under the active key, count those left. */
+/** Who rotates: the operator's command, in every environment (the audit trail names it). */
+const ROTATION_PRINCIPAL: Principal = { id: 'cli:pii-rotate', kind: 'system', scopes: [], environments: '*' };
+
+/**
+ * The audit event of one batch in one environment: the run is the resource, so `resourceId=<runId>` finds
+ * every batch of it; the fields re-encrypted by name, never a key, a ciphertext or a value.
+ */
+const rotationAudit =
+  (runId: string, operation: AuditOperation, fields: readonly string[]) =>
+  (environment: string): NewAuditEvent =>
+    auditEventFor({ environment, principal: ROTATION_PRINCIPAL, requestId: runId }, { operation, resourceType: 'pii_rotation', resourceId: runId, changedFields: fields });
+
+/** What both rotations' stores do: reseal a batch of rows not under the active key (audited), count those left. */
 interface ResealingStore<Row, Resealed> {
-  resealBatch(batch: { activeKeyId: string; after: string; limit: number; reseal(row: Row): Resealed | undefined }): Promise<{ lastId: string | undefined; resealed: number }>;
+  resealBatch(batch: { activeKeyId: string; after: string; limit: number; reseal(row: Row): Resealed | undefined; audit(environment: string): NewAuditEvent }): Promise<{ lastId: string | undefined; resealed: number }>;
   countNotUnder(keyId: string): Promise<number>;
 }
 
@@ -83,13 +107,14 @@ async function resealInBatches<Row, Resealed>(
   store: ResealingStore<Row, Resealed>,
   activeKeyId: string,
   options: BatchOptions,
+  audit: (environment: string) => NewAuditEvent,
   reseal: (row: Row) => Resealed | undefined,
 ): Promise<{ reencrypted: number; batches: number; remaining: number }> {
   let reencrypted = 0;
   let batches = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const { lastId, resealed } = await store.resealBatch({ activeKeyId, after, limit: options.batchSize ?? 500, reseal });
+    const { lastId, resealed } = await store.resealBatch({ activeKeyId, after, limit: options.batchSize ?? 500, reseal, audit });
     if (lastId === undefined) break;
     reencrypted += resealed;
     batches += 1;
@@ -100,6 +125,7 @@ async function resealInBatches<Row, Resealed>(
 }
 
 export interface WebhookSecretRotationReport {
+  runId: string;
   reencrypted: number;
   batches: number;
   /** Endpoints whose secret could not be opened: listed by id and key id, never by content. */
@@ -125,6 +151,8 @@ export interface WebhookSecretResealBatch {
   limit: number;
   /** Both secrets sealed under the active key (previous: null to drop an expired one), or undefined to leave the row. */
   reseal(row: SealedWebhookSecrets): { secret: SealedSecret; previous: SealedSecret | null } | undefined;
+  /** As ResealBatch.audit. */
+  audit(environment: string): NewAuditEvent;
 }
 
 export interface SealedWebhookSecretStore {
@@ -142,7 +170,9 @@ export interface SealedWebhookSecretStore {
 export async function rotateWebhookSecrets(store: SealedWebhookSecretStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<WebhookSecretRotationReport> {
   const activeKeyId = cipher.activeKeyId;
   const failed: WebhookSecretRotationReport['failed'] = [];
-  const progress = await resealInBatches(store, activeKeyId, options, (row: SealedWebhookSecrets) => {
+  const runId = options.runId ?? newId();
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_webhook_secrets', ['secret']);
+  const progress = await resealInBatches(store, activeKeyId, options, audit, (row: SealedWebhookSecrets) => {
     const binding = secretBinding(row.environment, row.id);
     let opening = row.secret;
     const under = (sealed: SealedSecret) => {
@@ -156,5 +186,5 @@ export async function rotateWebhookSecrets(store: SealedWebhookSecretStore, ciph
       return undefined;
     }
   });
-  return { reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
+  return { runId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_OPERATIONS } from '../domain/audit/audit-event.js';
+import { AUDIT_OPERATIONS, AUDIT_RESOURCE_TYPES } from '../domain/audit/audit-event.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
 import { ACCOUNT_FLAGS, ENTRY_TYPES, RECENT_TRANSACTIONS, TRANSACTION_STATUSES } from '../domain/ledger/transaction.js';
 
@@ -201,9 +201,9 @@ export const auditEventDataSchema = z
   .strictObject({
     eventId: recordId,
     occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
-    principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret.'),
+    principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id>, jwt:<subject>, or an operator command (cli:webhook, cli:pii-rotate). Never a secret.'),
     operation: z.enum(AUDIT_OPERATIONS),
-    resourceType: z.enum(['customer', 'account', 'transaction', 'transfer']),
+    resourceType: z.enum(AUDIT_RESOURCE_TYPES),
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),

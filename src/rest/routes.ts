@@ -40,7 +40,8 @@ import { ACCOUNT_LIMITS } from '../domain/accounts/account.schemas.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
 import { eventQuerySchema } from '../domain/events/event.schemas.js';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from '../domain/webhooks/webhook.schemas.js';
-import { webhookEndpointDisabled, webhookEndpointNotFound, webhookUrlNotAllowed } from '../domain/webhooks/webhook.errors.js';
+import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from '../domain/webhooks/webhook.errors.js';
+import { DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT } from '../domain/webhooks/webhook.service.js';
 import {
   addAccountCustomerSchema,
   overdraftLimitSchema,
@@ -259,6 +260,11 @@ const webhookUrlRefusal = failure(
   'WEBHOOK_URL_NOT_ALLOWED',
   'The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.',
   webhookUrlNotAllowed('the host resolves to a loopback address'),
+);
+const webhookEndpointLimitRefusal = failure(
+  'WEBHOOK_ENDPOINT_LIMIT',
+  'The environment already has WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints (16 by default); nothing was created.',
+  webhookEndpointLimit(DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT),
 );
 /** The success answers operations share: the whole record they changed or read, or nothing after a deletion. */
 const DELETED: RestRoute['success'] = { status: 200, description: 'Deleted; `data` is an empty object.', data: emptyDataSchema, component: 'Empty' };
@@ -612,7 +618,7 @@ export const REST_ROUTES = [
     withoutIdempotencyKey: SECRET_NO_KEY,
     requestBody: { schema: createWebhookEndpointSchema, component: 'CreateWebhookEndpointRequest', example: { url: 'https://hooks.example.com/cas', eventTypes: ['customer.created', 'transaction.posted'] } },
     success: { status: 201, description: 'Registered. `Location` names the endpoint.', data: createdWebhookEndpointDataSchema, component: 'CreatedWebhookEndpoint' },
-    failures: [webhookUrlRefusal],
+    failures: [webhookUrlRefusal, webhookEndpointLimitRefusal],
   },
   {
     operationId: 'getWebhookEndpoint',

@@ -113,7 +113,18 @@ describe('npm run pii:rotate', () => {
     expect(before.every((row) => row.pii_key_id === 'old')).toBe(true);
 
     const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 });
-    expect(report).toEqual({ activeKeyId: 'new', reencrypted: 7, batches: 3, failed: [], remaining: 0 });
+    expect(report).toEqual({ activeKeyId: 'new', runId: expect.any(String), reencrypted: 7, batches: 3, failed: [], remaining: 0 });
+    // Audited in each batch's transaction, once per environment it re-encrypted rows of (ids sort by creation:
+    // five sandbox customers, then two production-like ones; batches of 3: s s s | s s p | p): names, never values.
+    const audit = await h.pool.query('SELECT environment, principal_id, operation, resource_type, resource_id::text, request_id, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY id', [report.runId]);
+    expect(audit.rows.map((row) => row.environment).sort()).toEqual(['production-like', 'production-like', 'sandbox', 'sandbox']);
+    for (const row of audit.rows) {
+      expect(row).toMatchObject({ principal_id: 'cli:pii-rotate', operation: 'pii_rotation.reencrypt_customers', resource_type: 'pii_rotation', resource_id: report.runId, request_id: report.runId });
+      expect(row.changed_fields).toEqual(['socialSecurityNumber', 'documentLocatorNumber']);
+    }
+    // …and the audit trail's readers see them like any other write.
+    const listed = await h.services.audit.list(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
+    expect(listed.events.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
 
     const after = await rows();
     expect(after.every((row) => row.pii_key_id === 'new')).toBe(true);
@@ -130,7 +141,12 @@ describe('npm run pii:rotate', () => {
     expect(before.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['old', null], ['old', 'old'], ['old', 'old']]);
 
     const report = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 });
-    expect(report).toEqual({ reencrypted: 3, batches: 2, failed: [], remaining: 0 });
+    expect(report).toEqual({ runId: expect.any(String), reencrypted: 3, batches: 2, failed: [], remaining: 0 });
+    const audit = await h.pool.query('SELECT environment, operation, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY environment', [report.runId]);
+    expect(audit.rows.map((row) => [row.environment, row.operation, row.changed_fields]).sort()).toEqual([
+      ['production-like', 'pii_rotation.reencrypt_webhook_secrets', ['secret']],
+      ['sandbox', 'pii_rotation.reencrypt_webhook_secrets', ['secret']],
+    ]);
     const after = await endpointRows();
     // The expired previous secret is gone (and its expiry with it); the one still in its overlap is resealed.
     expect(after.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['third', null], ['third', 'third'], ['third', null]]);
@@ -138,7 +154,10 @@ describe('npm run pii:rotate', () => {
     for (const [i, row] of after.entries()) expect(row.secret_ciphertext.equals(before[i]!.secret_ciphertext)).toBe(false);
     // Readable with the new key alone: 'old' can leave PII_KEYS.
     expectSecretsReadable(cipherWith('third', ['third']), after);
-    expect(await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 })).toEqual({ reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+    // Nothing to re-encrypt, nothing audited.
+    const idle = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 });
+    expect(idle).toEqual({ runId: expect.any(String), reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+    expect((await h.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [idle.runId])).rows[0].n).toBe(0);
 
     // A dispatcher holding only the new key signs with the secrets the receivers were given.
     const [someone] = [...created.keys()];
@@ -161,7 +180,7 @@ describe('npm run pii:rotate', () => {
 
   it('does nothing on a second run', async () => {
     const before = await rows();
-    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 })).toEqual({ activeKeyId: 'new', reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 })).toEqual({ activeKeyId: 'new', runId: expect.any(String), reencrypted: 0, batches: 0, failed: [], remaining: 0 });
     expect(await rows()).toEqual(before);
   });
 
@@ -201,8 +220,10 @@ describe('npm run pii:rotate', () => {
       PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
     };
     const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['src/cli/pii-rotate.ts', '--batch-size', '4'], { env });
-    expect(JSON.parse(stdout)).toEqual({
+    const output = JSON.parse(stdout);
+    expect(output).toEqual({
       activeKeyId: 'new',
+      runId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       reencrypted: 7,
       batches: 2,
       failed: 0,
@@ -213,6 +234,9 @@ describe('npm run pii:rotate', () => {
     const secrets = await endpointRows();
     expect(secrets.every((row) => row.secret_key_id === 'new' && (row.previous_secret_key_id ?? 'new') === 'new')).toBe(true);
     expectSecretsReadable(cipherWith('new', ['new']), secrets);
+    // One run, one id, both rotations audited under it.
+    const operations = await h.pool.query('SELECT DISTINCT operation FROM audit_events WHERE resource_id = $1 ORDER BY operation', [output.runId]);
+    expect(operations.rows.map((row) => row.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_webhook_secrets']);
   });
 
   it('reports rows it cannot open by id (never by content) and re-encrypts the rest', async () => {
@@ -227,7 +251,7 @@ describe('npm run pii:rotate', () => {
     const [, rotatedId] = [...endpoints.keys()];
     await h.pool.query("UPDATE webhook_endpoints SET previous_secret_key_id = 'retired-too-early' WHERE id = $1", [rotatedId]);
     const secrets = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('old'), { batchSize: 10 });
-    expect(secrets).toEqual({ reencrypted: 2, batches: 1, failed: [{ endpointId: rotatedId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }], remaining: 1 });
+    expect(secrets).toEqual({ runId: expect.any(String), reencrypted: 2, batches: 1, failed: [{ endpointId: rotatedId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }], remaining: 1 });
     expect((await endpointRows()).find((row) => row.id === rotatedId)).toMatchObject({ secret_key_id: 'new', previous_secret_key_id: 'retired-too-early' });
   });
 });

@@ -179,6 +179,23 @@ describe('npm run webhook, every command through the same WebhookService as REST
     expect(await refusal('show', id, '--env', 'sandbox')).toBe('WEBHOOK_ENDPOINT_NOT_FOUND');
     expect(await refusal('delete', id, '--env', 'sandbox')).toBe('WEBHOOK_ENDPOINT_NOT_FOUND');
     expect((await service.call('GET', `/sandbox/webhook-endpoint/${id}`)).status).toBe(404);
+
+    // Every change is in the audit trail under the operator's principal, refusals are not; never a secret.
+    const trail = await service.call('GET', `/sandbox/audit-events?resourceId=${id}&first=100`);
+    expectSuccess(trail, 'customer', 200);
+    expect(trail.json.data.events.map((event: { operation: string }) => event.operation)).toEqual([
+      'webhook_endpoint.create',
+      'webhook_endpoint.update',
+      'webhook_endpoint.update',
+      'webhook_endpoint.disable',
+      'webhook_endpoint.enable',
+      'webhook_endpoint.rotate_secret',
+      'webhook_endpoint.redeliver',
+      'webhook_endpoint.disable',
+      'webhook_endpoint.delete',
+    ]);
+    for (const event of trail.json.data.events) expect(event.principalId).toBe('cli:webhook');
+    expect(trail.text).not.toContain('whsec_');
   });
 
   it('says what is wrong with an invocation before touching the database', () => {

@@ -19,10 +19,22 @@ export const AUDIT_OPERATIONS = [
   'transaction.expire',
   'transaction.reverse',
   'transfer.create',
+  // Who receives what: webhook endpoints (resourceId: the endpoint) and PII key rotation runs (resourceId:
+  // the run; one event per environment and batch, written in the batch's transaction).
+  'webhook_endpoint.create',
+  'webhook_endpoint.update',
+  'webhook_endpoint.delete',
+  'webhook_endpoint.enable',
+  'webhook_endpoint.disable',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.redeliver',
+  'pii_rotation.reencrypt_customers',
+  'pii_rotation.reencrypt_webhook_secrets',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
-export type AuditResourceType = 'customer' | 'account' | 'transaction' | 'transfer';
+export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'transfer', 'webhook_endpoint', 'pii_rotation'] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /**
  * One successful write, as the audit trail keeps it: who, where, what and which fields, never the
@@ -32,7 +44,7 @@ export interface AuditEvent {
   eventId: string;
   /** ISO 8601, UTC. */
   occurredAt: string;
-  /** `static:<digest prefix>`, `token:<id>` or `jwt:<subject>`. */
+  /** `static:<digest prefix>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
   principalId: string;
   environment: string;
   operation: AuditOperation;

@@ -20,7 +20,7 @@ export const auditQuerySchema = z
       .max(PAGE_SIZE.max, `Must be at most ${PAGE_SIZE.max}.`)
       .default(PAGE_SIZE.default),
     after: recordId('an eventId from a previous page').optional(),
-    resourceId: recordId('a customerId or accountId').optional(),
+    resourceId: recordId('a customerId, accountId, endpointId or rotation run id').optional(),
     operation: z.enum(AUDIT_OPERATIONS, { error: `Must be one of ${AUDIT_OPERATIONS.join(', ')}.` }).optional(),
     from: timestamp.optional(),
     to: timestamp.optional(),

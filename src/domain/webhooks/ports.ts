@@ -1,4 +1,5 @@
 import type { DomainEvent, EventType } from '../events/event.js';
+import type { WriteEffects } from '../ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 
 /**
@@ -30,6 +31,9 @@ export interface NewEndpointRecord {
   secret: SealedSecret;
 }
 
+/** The creation made the endpoint, or refused it: the environment already has its maximum of endpoints. */
+export type EndpointCreation = { created: WebhookEndpoint } | { refused: 'endpoint_limit' };
+
 export type RedeliveryOutcome = 'scheduled' | 'endpoint_not_found' | 'endpoint_disabled' | 'event_not_found';
 
 /** A delivery a dispatcher claimed: everything it needs to make one attempt. */
@@ -46,6 +50,22 @@ export interface ClaimedDelivery {
   /** The previous secret while its overlap lasts. */
   previousSecret: SealedSecret | null;
   event: DomainEvent;
+}
+
+/**
+ * How many more attempts a dispatcher may start per environment and per endpoint (its fair shares, minus
+ * what it has in flight): a never-answering endpoint holds at most its endpoint's share, an environment
+ * full of them at most the environment's, and the other environments keep the rest.
+ */
+export interface ClaimRooms {
+  /** The room of an environment with nothing in flight. */
+  perEnvironment: number;
+  /** The room of an endpoint with nothing in flight. */
+  perEndpoint: number;
+  /** Environments with attempts in flight, and their room left (0: none). */
+  busyEnvironments: ReadonlyMap<string, number>;
+  /** Endpoints with attempts in flight, and their room left. */
+  busyEndpoints: ReadonlyMap<string, number>;
 }
 
 export interface AttemptOutcome {
@@ -75,26 +95,34 @@ export interface RecordedAttempt {
   disabledEndpoint: boolean;
 }
 
+/**
+ * Every change to who receives what (create, update, delete, enable, disable, rotate, redeliver) writes
+ * `effects.audit` in the same statement as the change, and only when the change happened.
+ */
 export interface WebhookStore {
-  create(record: NewEndpointRecord): Promise<WebhookEndpoint>;
+  /** Creates the endpoint unless its environment already has `maxEndpoints` (checked race-free, in the same statement). */
+  create(record: NewEndpointRecord, maxEndpoints: number, effects: WriteEffects): Promise<EndpointCreation>;
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
   /** The environment's endpoints, oldest first. */
   list(environment: string): Promise<WebhookEndpoint[]>;
-  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }): Promise<WebhookEndpoint | null>;
-  delete(environment: string, endpointId: string): Promise<boolean>;
+  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean>;
   /** Enabling also forgets the failures (failingSince) and resumes the endpoint's outstanding deliveries. */
-  setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null): Promise<WebhookEndpoint | null>;
+  setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null>;
   /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
-  rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date): Promise<WebhookEndpoint | null>;
+  rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date, effects: WriteEffects): Promise<WebhookEndpoint | null>;
   /** Newest first; null when there is no such endpoint. */
   listAttempts(environment: string, endpointId: string, limit: number): Promise<WebhookAttempt[] | null>;
   /** Schedules (another) delivery of the event to the endpoint now, whatever happened to it before. */
-  redeliver(environment: string, endpointId: string, eventId: string): Promise<RedeliveryOutcome>;
+  redeliver(environment: string, endpointId: string, eventId: string, effects: WriteEffects): Promise<RedeliveryOutcome>;
 
   /** The fan-out: turns newly sequenced events into deliveries; answers how many events it considered. */
   fanOut(limit: number): Promise<{ considered: number; created: number }>;
-  /** Claims due deliveries (FOR UPDATE SKIP LOCKED), leasing each for `leaseMs`. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Claims due deliveries (FOR UPDATE SKIP LOCKED), leasing each for `leaseMs`: at most the room each
+   * environment and endpoint has left, environments taking turns (without `rooms`, only `limit` bounds it).
+   */
+  claim(limit: number, leaseMs: number, rooms?: ClaimRooms): Promise<ClaimedDelivery[]>;
   /** Records an attempt and its consequences for the delivery and the endpoint, in one statement. */
   complete(outcome: AttemptOutcome): Promise<RecordedAttempt>;
 }

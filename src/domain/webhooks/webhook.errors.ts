@@ -13,3 +13,11 @@ export const webhookUrlNotAllowed = (reason: string) =>
 
 export const webhookEndpointDisabled = () =>
   new DomainError('WEBHOOK_ENDPOINT_DISABLED', 'conflict', 'The webhook endpoint is disabled; enable it first.');
+
+/** The environment has its maximum of endpoints (WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT); nothing was created. */
+export const webhookEndpointLimit = (limit: number) =>
+  new DomainError(
+    'WEBHOOK_ENDPOINT_LIMIT',
+    'conflict',
+    `This environment already has the most webhook endpoints it may have (${limit}); delete one first, or take several event types on one endpoint.`,
+  );

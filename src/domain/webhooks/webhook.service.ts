@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type AuditOperation, auditEventFor } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
 import { eventNotFound } from '../errors.js';
 import { isRecordId, newId } from '../ids.js';
@@ -8,10 +9,12 @@ import { parseInput } from '../validation.js';
 import { forbiddenAddressReason } from './addresses.js';
 import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';
 import { type EndpointWithSecret, secretBinding, type WebhookAttempt, type WebhookEndpoint } from './webhook.js';
-import { webhookEndpointDisabled, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
+import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from './webhook.schemas.js';
 
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** Stripe's cap per account: more is rarely a design, and each endpoint costs every event a delivery. */
+export const DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT = 16;
 /** Standard Webhooks secrets: `whsec_` and 24–64 random bytes in base64. */
 const SECRET_BYTES = 32;
 
@@ -34,6 +37,10 @@ export interface WebhookServiceOptions {
   /** How long the secret before a rotation keeps signing deliveries (WEBHOOKS_SECRET_OVERLAP_S). */
   secretOverlapMs?: number;
   urlGuard?: WebhookUrlGuard;
+  /** Endpoints one environment may have (WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT). */
+  maxEndpointsPerEnvironment?: number;
+  /** Told about each creation refused by that limit (the quota metrics); never about who was refused. */
+  onEndpointLimitReached?: () => void;
   now?: () => Date;
 }
 
@@ -41,6 +48,8 @@ export interface WebhookServiceOptions {
 export class WebhookService {
   private readonly overlapMs: number;
   private readonly guard: WebhookUrlGuard;
+  private readonly maxEndpoints: number;
+  private readonly onEndpointLimitReached: () => void;
   private readonly now: () => Date;
 
   constructor(
@@ -50,6 +59,8 @@ export class WebhookService {
   ) {
     this.overlapMs = options.secretOverlapMs ?? DEFAULT_SECRET_OVERLAP_MS;
     this.guard = options.urlGuard ?? literalUrlGuard;
+    this.maxEndpoints = options.maxEndpointsPerEnvironment ?? DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT;
+    this.onEndpointLimitReached = options.onEndpointLimitReached ?? (() => {});
     this.now = options.now ?? (() => new Date());
   }
 
@@ -59,14 +70,22 @@ export class WebhookService {
     await this.checkUrl(valid.url);
     const id = newId();
     const secret = newWebhookSecret();
-    const endpoint = await this.webhooks.create({
-      id,
-      environment: caller.environment,
-      url: valid.url,
-      eventTypes: valid.eventTypes ?? [],
-      secret: this.sealer.sealSecret(secretBinding(caller.environment, id), secret),
-    });
-    return { endpoint, secret };
+    const creation = await this.webhooks.create(
+      {
+        id,
+        environment: caller.environment,
+        url: valid.url,
+        eventTypes: valid.eventTypes ?? [],
+        secret: this.sealer.sealSecret(secretBinding(caller.environment, id), secret),
+      },
+      this.maxEndpoints,
+      audited(caller, 'webhook_endpoint.create', id, Object.keys(valid)),
+    );
+    if ('refused' in creation) {
+      this.onEndpointLimitReached();
+      throw webhookEndpointLimit(this.maxEndpoints);
+    }
+    return { endpoint: creation.created, secret };
   }
 
   async get(caller: Caller, endpointId: string): Promise<WebhookEndpoint> {
@@ -85,19 +104,24 @@ export class WebhookService {
     const valid = parseInput(updateWebhookEndpointSchema, input ?? {});
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     if (valid.url !== undefined) await this.checkUrl(valid.url);
-    return found(await this.webhooks.update(caller.environment, endpointId.toLowerCase(), valid));
+    const id = endpointId.toLowerCase();
+    return found(await this.webhooks.update(caller.environment, id, valid, audited(caller, 'webhook_endpoint.update', id, Object.keys(valid))));
   }
 
   async delete(caller: Caller, endpointId: string): Promise<void> {
     authorize(caller, 'webhooks:write');
-    if (!isRecordId(endpointId) || !(await this.webhooks.delete(caller.environment, endpointId.toLowerCase()))) throw webhookEndpointNotFound();
+    if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
+    const id = endpointId.toLowerCase();
+    if (!(await this.webhooks.delete(caller.environment, id, audited(caller, 'webhook_endpoint.delete', id, [])))) throw webhookEndpointNotFound();
   }
 
   /** Enabling forgets past failures and resumes the deliveries that were due; events of the disabled period are not sent. */
   async setEnabled(caller: Caller, endpointId: string, enabled: boolean): Promise<WebhookEndpoint> {
     authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
-    return found(await this.webhooks.setEnabled(caller.environment, endpointId.toLowerCase(), enabled, enabled ? null : 'Disabled by a client.'));
+    const id = endpointId.toLowerCase();
+    const audit = audited(caller, enabled ? 'webhook_endpoint.enable' : 'webhook_endpoint.disable', id, ['enabled']);
+    return found(await this.webhooks.setEnabled(caller.environment, id, enabled, enabled ? null : 'Disabled by a client.', audit));
   }
 
   /** A new secret; the current one keeps signing (a second signature) for the overlap. */
@@ -107,7 +131,8 @@ export class WebhookService {
     const id = endpointId.toLowerCase();
     const secret = newWebhookSecret();
     const sealed = this.sealer.sealSecret(secretBinding(caller.environment, id), secret);
-    const endpoint = found(await this.webhooks.rotateSecret(caller.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs)));
+    const audit = audited(caller, 'webhook_endpoint.rotate_secret', id, ['secret']);
+    const endpoint = found(await this.webhooks.rotateSecret(caller.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs), audit));
     return { endpoint, secret };
   }
 
@@ -125,7 +150,9 @@ export class WebhookService {
     authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     if (!isRecordId(eventId)) throw eventNotFound();
-    const outcome = await this.webhooks.redeliver(caller.environment, endpointId.toLowerCase(), eventId.toLowerCase());
+    const id = endpointId.toLowerCase();
+    // The endpoint is the resource (who receives); which event went again is in the request's log, by requestId.
+    const outcome = await this.webhooks.redeliver(caller.environment, id, eventId.toLowerCase(), audited(caller, 'webhook_endpoint.redeliver', id, []));
     if (outcome === 'endpoint_not_found') throw webhookEndpointNotFound();
     if (outcome === 'event_not_found') throw eventNotFound();
     if (outcome === 'endpoint_disabled') throw webhookEndpointDisabled();
@@ -135,6 +162,15 @@ export class WebhookService {
     const reason = await this.guard.check(new URL(url));
     if (reason !== null) throw webhookUrlNotAllowed(reason);
   }
+}
+
+/**
+ * The audit event of a change to who receives what: field names only, never a value, so neither the
+ * secret nor the URL (which may carry a credential in its path or query, as Slack's and Discord's do)
+ * reaches the trail; the endpoint itself answers its current URL to `webhooks:read`.
+ */
+function audited(caller: Caller, operation: AuditOperation, endpointId: string, changedFields: readonly string[]) {
+  return { audit: auditEventFor(caller, { operation, resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields }) };
 }
 
 function found(endpoint: WebhookEndpoint | null): WebhookEndpoint {

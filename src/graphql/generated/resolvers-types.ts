@@ -165,13 +165,13 @@ export type AuditEvent = {
   occurredAt: Scalars['String']['output'];
   /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
   operation: Scalars['String']['output'];
-  /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC) or `static:<digest prefix>` (API_TOKENS). */
+  /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC), `static:<digest prefix>` (API_TOKENS), or an operator command: `cli:webhook`, `cli:pii-rotate`. */
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId or transferId written. */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, or the PII key rotation run's id. */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction` or `transfer`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint` or `pii_rotation`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -371,8 +371,8 @@ export type Mutation = {
    * Registers a webhook endpoint: the events of this environment numbered from now on are POSTed to `url` as
    * Standard Webhooks requests, signed with the secret answered here, and only here (store it now; rotate it
    * with `rotateWebhookSecret` if it is lost). Needs `webhooks:write`. Fails with VALIDATION_FAILED or
-   * WEBHOOK_URL_NOT_ALLOWED (a private, loopback, link-local or multicast address). REST's
-   * `POST /{environment}/webhook-endpoint`; like it, takes no idempotency key (the key's record would keep the
+   * WEBHOOK_URL_NOT_ALLOWED (a private, loopback, link-local or multicast address), or WEBHOOK_ENDPOINT_LIMIT
+   * (the environment has its maximum of endpoints, 16 by default). REST's `POST /{environment}/webhook-endpoint`; like it, takes no idempotency key (the key's record would keep the
    * secret).
    */
   createWebhookEndpoint: WebhookEndpointSecret;

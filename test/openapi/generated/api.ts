@@ -620,12 +620,12 @@ export interface components {
              * @description When the write committed, ISO 8601 UTC.
              */
             occurredAt: string;
-            /** @description Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret. */
+            /** @description Who wrote: static:<digest prefix>, token:<id>, jwt:<subject>, or an operator command (cli:webhook, cli:pii-rotate). Never a secret. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -6682,6 +6682,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `WEBHOOK_ENDPOINT_LIMIT`: The environment already has WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints (16 by default); nothing was created. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "WEBHOOK_ENDPOINT_LIMIT";
+                        };
+                    };
+                };
+            };
             /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
             413: {
                 headers: {
@@ -8365,7 +8381,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
