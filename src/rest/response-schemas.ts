@@ -188,9 +188,9 @@ export const auditEventDataSchema = z
   .strictObject({
     eventId: recordId,
     occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
-    principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret.'),
+    principalId: z.string().describe('Who wrote: static:<keyed label>, token:<id>, jwt:<subject> or cli:token. Never a secret, nor anything a secret can be checked against.'),
     operation: z.enum(AUDIT_OPERATIONS),
-    resourceType: z.enum(['customer', 'account', 'transaction', 'transfer']),
+    resourceType: z.enum(['customer', 'account', 'transaction', 'transfer', 'api_token']),
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),

@@ -25,7 +25,7 @@ const environments = new Set(['sandbox', 'production-like']);
 
 async function issue(environmentsOfToken: string[], scopes: string[]) {
   const generated = generateApiToken();
-  await store.insert({ id: generated.id, name: 'test', secretHash: generated.secretHash, environments: environmentsOfToken, scopes });
+  await store.insert({ id: generated.id, name: 'test', secretHash: generated.secretHash, environments: environmentsOfToken, scopes, expiresAt: null, limits: null }, []);
   return generated;
 }
 
@@ -80,14 +80,14 @@ describe('managed API tokens', () => {
     const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     await contextFor(authenticator, token);
-    expect(await store.revoke(id, new Date())).toBe('revoked');
+    expect(await store.revoke(id, new Date(), () => [])).toBe('revoked');
     await expect(contextFor(authenticator, token)).rejects.toMatchObject({
       code: 'UNAUTHENTICATED',
       message: 'The bearer token has been revoked.',
       challenge: { error: 'invalid_token' },
     });
-    expect(await store.revoke(id, new Date())).toBe('already-revoked');
-    expect(await store.revoke('0000000000000000', new Date())).toBe('not-found');
+    expect(await store.revoke(id, new Date(), () => [])).toBe('already-revoked');
+    expect(await store.revoke('0000000000000000', new Date(), () => [])).toBe('not-found');
   });
 });
 

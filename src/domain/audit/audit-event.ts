@@ -19,10 +19,13 @@ export const AUDIT_OPERATIONS = [
   'transaction.expire',
   'transaction.reverse',
   'transfer.create',
+  // Managed API tokens (npm run token), one event per environment the token may act in.
+  'api_token.create',
+  'api_token.revoke',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
-export type AuditResourceType = 'customer' | 'account' | 'transaction' | 'transfer';
+export type AuditResourceType = 'customer' | 'account' | 'transaction' | 'transfer' | 'api_token';
 
 /**
  * One successful write, as the audit trail keeps it: who, where, what and which fields, never the
@@ -32,7 +35,7 @@ export interface AuditEvent {
   eventId: string;
   /** ISO 8601, UTC. */
   occurredAt: string;
-  /** `static:<digest prefix>`, `token:<id>` or `jwt:<subject>`. */
+  /** `static:<keyed label>`, `token:<id>`, `jwt:<subject>` or a command line's `cli:<command>`. */
   principalId: string;
   environment: string;
   operation: AuditOperation;
