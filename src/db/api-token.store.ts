@@ -96,6 +96,11 @@ export class PrismaApiTokenStore implements ApiTokenStore {
     });
   }
 
+  /** Tokens that would authenticate at `at`: not revoked, not expired. */
+  async countUsable(at: Date): Promise<number> {
+    return this.client.apiToken.count({ where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] } });
+  }
+
   async touch(id: string, at: Date): Promise<void> {
     await this.client.$executeRaw`
       UPDATE api_tokens SET last_used_at = ${at}

@@ -8,6 +8,7 @@ import { buildRequestContext } from '../../src/auth/request-context.js';
 import { PrismaApiTokenStore } from '../../src/db/api-token.store.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -63,7 +64,7 @@ describe('managed API tokens', () => {
   });
 
   it('are bound to their environments by the request context (FORBIDDEN, insufficient_scope)', async () => {
-    const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
+    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     const context = await contextFor(authenticator, token, 'sandbox');
     expect(context.caller.principal.id).toBe(`token:${id}`);
@@ -77,7 +78,7 @@ describe('managed API tokens', () => {
   });
 
   it('stop working on the very next request once revoked', async () => {
-    const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
+    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     await contextFor(authenticator, token);
     expect(await store.revoke(id, new Date(), () => [])).toBe('revoked');
@@ -94,7 +95,7 @@ describe('managed API tokens', () => {
 describe('npm run token (the CLI, as a process)', () => {
   const cli = (...args: string[]) =>
     run(TSX, ['src/cli/token.ts', ...args], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.database.url, ENVIRONMENTS: 'sandbox,production-like', API_TOKENS: 'static-token-for-tests-0001' },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.database.url, ENVIRONMENTS: 'sandbox,production-like', API_TOKENS: TEST_STATIC_TOKEN },
     });
   const failing = (...args: string[]) => cli(...args).then(() => { throw new Error('expected the command to fail'); }, (error: { code: number; stderr: string; stdout: string }) => error);
 
