@@ -620,12 +620,12 @@ export interface components {
              * @description When the write committed, ISO 8601 UTC.
              */
             occurredAt: string;
-            /** @description Who wrote: static:<digest prefix>, token:<id> or jwt:<subject>. Never a secret. */
+            /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject> or cli:token. Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "api_token.create" | "api_token.revoke";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "api_token";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -4587,6 +4587,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -4599,7 +4600,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -5077,6 +5078,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -5089,7 +5091,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -5918,6 +5920,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -5930,7 +5933,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -8332,7 +8335,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "api_token.create" | "api_token.revoke";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
