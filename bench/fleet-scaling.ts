@@ -439,7 +439,7 @@ async function main(): Promise<void> {
   const logDir = path.join(workDir, 'logs');
   mkdirSync(logDir);
   const keys = generateBenchKeys();
-  const token = `bench_${randomBytes(24).toString('base64url')}`;
+  const token = `bench_${randomBytes(32).toString('base64url')}`;
   const maxInstances = Math.max(...options.instances);
   const started: { fleet?: Fleet } = {};
   const interrupted = new AbortController();

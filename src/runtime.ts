@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Express } from 'express';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
-import type { Config } from './config/config.js';
+import { staticTokenLabelKey } from './auth/bearer-token.js';
+import { type Config, ConfigError } from './config/config.js';
 import { PrismaApiTokenStore } from './db/api-token.store.js';
 import { startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres-supervisor.js';
@@ -92,6 +93,7 @@ export async function startService(config: Config, logger: Logger, options: Star
 
     const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
     cleanups.push(() => prisma.$disconnect());
+    await refuseProductionWithoutAuthentication(config, prisma);
     const keyring = resolvePiiKeyring(config.pii, config.dataDir, (message) => logger.warn(message));
     const storeOptions = {
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
@@ -166,7 +168,9 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
       services,
       authenticator: createAuthenticator({
-        staticTokens: config.apiTokens ?? [developmentToken(config)],
+        // Production without API_TOKENS has none: managed tokens or OIDC (checked above), never a generated one.
+        staticTokens: config.apiTokens ?? (config.nodeEnv === 'production' ? [] : [developmentToken(config)]),
+        staticTokenLabelKey: staticTokenLabelKey(keyring.blindIndexKey),
         tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
         oidc: config.oidc,
         onTouchFailed: (error) => logger.warn({ err: { message: (error as Error).message } }, 'could not record a token\'s last use'),
@@ -229,7 +233,7 @@ async function resolveDatabase(
 }
 
 /**
- * Development convenience only (production refuses to start without API_TOKENS): a token generated
+ * Development convenience only (never in production, which uses API_TOKENS, managed tokens or OIDC): a token generated
  * once, kept in DATA_DIR and printed at every start so curl examples work right away.
  */
 function developmentToken(config: Config): string {
@@ -238,13 +242,27 @@ function developmentToken(config: Config): string {
   if (existsSync(file)) {
     token = readFileSync(file, 'utf8').trim();
   } else {
-    token = `dev_${randomBytes(24).toString('base64url')}`;
+    token = `dev_${randomBytes(32).toString('base64url')}`;
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, `${token}\n`, { mode: 0o600 });
   }
   // Deliberately not through the structured logger: log pipelines must never receive tokens.
   process.stderr.write(`\nAPI_TOKENS is not set. Development bearer token (kept in ${file}):\n\n    ${token}\n\n`);
   return token;
+}
+
+/**
+ * A production service must have some way to authenticate a request: API_TOKENS, OIDC, or at least one
+ * managed token that is neither revoked nor expired (checked once, at startup: revoking or letting the last
+ * one expire later does not stop a running service, and `npm run token -- create` is the way back in).
+ */
+async function refuseProductionWithoutAuthentication(config: Config, prisma: PrismaClient): Promise<void> {
+  if (config.nodeEnv !== 'production' || config.apiTokens !== undefined || config.oidc !== undefined) return;
+  if ((await new PrismaApiTokenStore(prisma).countUsable(new Date())) > 0) return;
+  throw new ConfigError([
+    'NODE_ENV=production with neither API_TOKENS nor OIDC_ISSUER needs at least one managed token that is neither revoked nor expired: ' +
+      'create one with npm run token -- create --name … --env … --scopes … (same DATABASE_URL), or set API_TOKENS or OIDC_ISSUER',
+  ]);
 }
 
 function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Readiness> {

@@ -66,5 +66,5 @@ export async function seedBenchContext(
       accountsWithTransactions: ledger?.accountsWithTransactions ?? [],
     }),
   );
-  return { ...base, keys, token: base.token ?? `bench_${randomBytes(24).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
+  return { ...base, keys, token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
 }

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logging/logger.js';
  * every line, so the service's log does not mix with the experiment's output.
  */
 export function inProcessServiceSettings(databaseUrl: string): { token: string; env: Record<string, string>; logger: Logger } {
-  const token = `bench_${randomBytes(18).toString('base64url')}`;
+  const token = `bench_${randomBytes(32).toString('base64url')}`;
   return {
     token,
     env: {

@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACCESS_SCOPES, type AccessScope } from '../domain/caller.js';
+import { ACCESS_SCOPES, type AccessScope, type PostingLimits } from '../domain/caller.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 
 /**
@@ -21,17 +21,20 @@ export interface ApiTokenRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Refused from this instant on, like an unknown token; null: never expires. */
+  expiresAt: Date | null;
+  /** Limits on the money the token may move; null: none. */
+  limits: PostingLimits | null;
 }
 
 export type ApiTokenSummary = Omit<ApiTokenRecord, 'secretHash'>;
 
+/** What a new token is stored with. */
+export type NewApiToken = Pick<ApiTokenRecord, 'id' | 'name' | 'secretHash' | 'environments' | 'scopes' | 'expiresAt' | 'limits'>;
+
 export interface ApiTokenStore {
-  insert(record: Pick<ApiTokenRecord, 'id' | 'name' | 'secretHash' | 'environments' | 'scopes'>): Promise<ApiTokenSummary>;
   findById(id: string): Promise<ApiTokenRecord | null>;
-  /** Every token, newest first, without secret digests. */
-  list(): Promise<ApiTokenSummary[]>;
-  /** Sets revoked_at once; a second revocation keeps the first date. */
-  revoke(id: string, at: Date): Promise<'revoked' | 'already-revoked' | 'not-found'>;
+  /** Records a use at `at`, unless one was recorded less than a minute before (one cheap conditional UPDATE). */
   touch(id: string, at: Date): Promise<void>;
 }
 
@@ -51,7 +54,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Checks managed tokens against the database on every request, with no cache: a revoked token stops
  * working on the very next request, on every instance. The cost is one primary-key look-up. last_used_at
- * is written at most once a minute per token and instance, off the request path.
+ * is written at most once a minute per token and instance, off the request path, and the UPDATE itself only
+ * changes a row whose last use is a minute old (so a fleet of instances writes it about once a minute too).
  */
 export class ManagedTokenAuthenticator implements TokenVerifier {
   private readonly lastTouched = new Map<string, number>();
@@ -71,6 +75,8 @@ export class ManagedTokenAuthenticator implements TokenVerifier {
     const presented = secretDigest(secret);
     if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return { ok: false, reason: 'invalid' };
     if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
+    // An expired token is refused exactly like an unknown one: the answer says nothing about whether it existed.
+    if (record.expiresAt !== null && record.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'invalid' };
     this.touch(id);
     return {
       ok: true,
@@ -79,6 +85,7 @@ export class ManagedTokenAuthenticator implements TokenVerifier {
         kind: 'api-token',
         scopes: record.scopes.filter(isAccessScope),
         environments: record.environments.includes('*') ? '*' : record.environments,
+        ...(record.limits !== null && { limits: record.limits }),
       },
     };
   }

@@ -30,12 +30,14 @@ export class CompositeAuthenticator implements Authenticator {
 /** The authenticator the service runs with (src/runtime.ts). */
 export function createAuthenticator(deps: {
   staticTokens: readonly string[];
+  /** Names static tokens' principals (staticTokenLabelKey). */
+  staticTokenLabelKey: Uint8Array;
   tokenStore?: ApiTokenStore | undefined;
   oidc?: OidcConfig | undefined;
   onTouchFailed?: (error: unknown) => void;
 }): CompositeAuthenticator {
   return new CompositeAuthenticator({
-    static: new StaticTokenAuthenticator(deps.staticTokens),
+    static: new StaticTokenAuthenticator(deps.staticTokens, deps.staticTokenLabelKey),
     managed: deps.tokenStore ? new ManagedTokenAuthenticator(deps.tokenStore, deps.onTouchFailed) : undefined,
     jwt: deps.oidc
       ? new JwtAuthenticator({

@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { ACCESS_SCOPES, type Principal } from '../domain/caller.js';
 
 /** Why a bearer token proves nothing; request-context.ts turns each into a message and an RFC 6750 error. */
@@ -30,15 +30,30 @@ export function parseBearer(header: string | undefined): { token: string } | { r
 const digest = (token: string): Buffer => hash('sha256', token, 'buffer');
 
 /**
+ * The key that names static tokens' principals, derived (HKDF) from the deployment's blind-index key
+ * (PII_BLIND_INDEX_KEY): the same on every instance and across restarts, so audit rows stay attributable,
+ * and secret, so a label cannot be used to test guesses of a token offline, as an unkeyed digest prefix could
+ * by anyone reading the audit trail.
+ */
+export const staticTokenLabelKey = (blindIndexKey: Uint8Array): Buffer =>
+  Buffer.from(hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas static token label v1', 32));
+
+/** `static:` and 16 hex digits of HMAC-SHA-256(label key, token): 64 bits, unique among a handful of tokens. */
+const principalIdOf = (token: string, labelKey: Uint8Array): string => `static:${createHmac('sha256', labelKey).update(token).digest('hex').slice(0, 16)}`;
+
+/**
  * The static tokens of API_TOKENS: every scope in every environment. Only SHA-256 digests are kept in
  * memory, compared in constant time against every configured token, so neither timing nor a heap dump
- * reveals a token. A principal is named by a digest prefix, never by the token.
+ * reveals a token. A principal is named by a keyed label (staticTokenLabelKey), never by the token or an
+ * unkeyed digest of it.
  */
 export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
   private readonly digests: Buffer[];
+  private readonly principalIds: Map<Buffer, string>;
 
-  constructor(tokens: readonly string[]) {
+  constructor(tokens: readonly string[], labelKey: Uint8Array) {
     this.digests = tokens.map(digest);
+    this.principalIds = new Map(tokens.map((token, i) => [this.digests[i]!, principalIdOf(token, labelKey)]));
   }
 
   async authenticate(header: string | undefined): Promise<Authentication> {
@@ -54,7 +69,7 @@ export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
     if (!match) return { ok: false, reason: 'invalid' };
     return {
       ok: true,
-      principal: { id: `static:${match.subarray(0, 6).toString('hex')}`, kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
+      principal: { id: this.principalIds.get(match)!, kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
     };
   }
 }

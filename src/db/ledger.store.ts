@@ -1,11 +1,11 @@
 import { idempotencyKeyInProgress } from '../domain/errors.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
 import type { CreationEffects } from '../domain/ports.js';
-import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, NewReversal, TransactionPage } from '../domain/ledger/ports.js';
+import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionPage } from '../domain/ledger/ports.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from './columns.js';
 import { isLockTimeout, violatedUniqueIndex } from './errors.js';
 import type { PrismaClient } from './prisma-client.js';
-import { queryRows, statement } from './sql.js';
+import { jsonParameter, queryRows, statement } from './sql.js';
 import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /**
@@ -42,11 +42,44 @@ interface LegsSource {
 }
 
 /**
+ * A limited caller's checks (src/domain/ledger/limits.ts), as parts of a write statement. Parameters from
+ * `at`: principal, UTC day, maximum per posting (NULL: none), daily limits as JSON {currency: amount} (NULL:
+ * the write does not count). `currency` and `amount` are SQL expressions over the statement's own CTEs.
+ *
+ * The day's total row exists before the statement runs (PrismaLedgerStore.prepareDailyTotals) and is locked
+ * FOR UPDATE after the accounts (one lock order for every write): concurrent postings of one principal
+ * queue on it, and each sees the total the previous one committed (READ COMMITTED re-reads a locked row's
+ * newest version), so together they never pass the limit. A currency the limits do not list has no daily
+ * total; a listed one whose row is missing is refused (fail closed).
+ */
+function limitSql(at: number, currency: string, amount: string) {
+  const p = (n: number) => `$${at + n}`;
+  const limit = `(${p(3)}::jsonb ->> (${currency})::text)::numeric`;
+  return {
+    ctes: `quota AS MATERIALIZED (
+       SELECT q.total FROM api_token_daily_totals q
+       WHERE q.principal_id = ${p(0)}::varchar AND q.day = ${p(1)}::date AND q.currency = (${currency}) AND ${limit} IS NOT NULL
+       FOR UPDATE
+     )`,
+    refusal: `CASE
+         WHEN ${p(2)}::numeric IS NOT NULL AND (${amount}) > ${p(2)}::numeric THEN 'TOKEN_LIMIT_EXCEEDED'
+         WHEN ${limit} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quota q WHERE q.total + (${amount}) <= ${limit}) THEN 'TOKEN_LIMIT_EXCEEDED'
+       END`,
+    counted: `counted AS (
+       UPDATE api_token_daily_totals q SET total = q.total + (${amount})
+       FROM go WHERE q.principal_id = ${p(0)}::varchar AND q.day = ${p(1)}::date AND q.currency = (${currency}) AND ${limit} IS NOT NULL
+     )`,
+  };
+}
+
+/**
  * The posting statement around `legs`. Parameters: $1 environment, $2 posting id, $3 transfer id,
- * $4 description, $5 hold, $6 expires_at; the legs' own from $7; audit from `auditAt`; the key's claim
+ * $4 description, $5 hold, $6 expires_at; the legs' own from $7; a limited caller's from `limitsAt`
+ * (undefined: not limited, and none of the limit's queries run); audit from `auditAt`; the key's claim
  * (with a key) from `auditAt + 9`.
  */
-function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string {
+function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsAt?: number): string {
+  const limits = limitsAt === undefined ? undefined : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
        SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
@@ -71,8 +104,9 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
        END AS refusal
        FROM legs l LEFT JOIN locked k ON k.id = l.account_id
      ),
+     ${limits ? `${limits.ctes},` : ''}
      decision AS MATERIALIZED (
-       SELECT coalesce(${legs.precondition}, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)) AS refusal,
+       SELECT coalesce(${legs.precondition}, (SELECT c.refusal FROM checked c WHERE c.refusal IS NOT NULL ORDER BY c.n LIMIT 1)${limits ? `, ${limits.refusal}` : ''}) AS refusal,
               (SELECT c.account_id FROM checked c WHERE c.refusal IS NOT NULL AND ${legs.precondition} IS NULL ORDER BY c.n LIMIT 1) AS refused_account,
               (SELECT count(*) FROM legs) AS legs
      ),
@@ -112,6 +146,7 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean): string
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
+     ${limits ? `${limits.counted},` : ''}
      audit AS (${auditInsert(auditAt, 'go')}),
      event AS (${TRANSACTION_EVENTS})
    SELECT d.refusal, d.refused_account AS "refusedAccountId", (SELECT p.currency FROM posting p) AS "postingCurrency", e.*
@@ -162,18 +197,21 @@ const REVERSING_LEGS: LegsSource = {
 
 /**
  * A hold's settlement: $1 environment, $2 account, $3 its transaction, $4 'POST' or 'VOID', $5 the amount
- * to post (NULL: all of it); audit from $6, the key's claim from $15. The hold's entries are locked first
+ * to post (NULL: all of it); a limited caller's from $6 (`limited`), then audit, then the key's claim (audit
+ * from $6 and the claim from $15 when not limited; from $10 and $19 when limited). The hold's entries are locked first
  * (FOR UPDATE: two settlements of one hold run one after the other, and the second finds it settled),
  * then its accounts in id order, then the settlement account; no other statement locks entries, so the
  * order cannot cycle.
  */
-const settleSql = (withKey: boolean) =>
-  `WITH target AS MATERIALIZED (
+function settleSql(withKey: boolean, limited: boolean): string {
+  const limits = limited ? limitSql(6, 'SELECT max(held.currency) FROM held', 'SELECT coalesce($5::numeric, max(held.amount)) FROM held') : undefined;
+  const auditAt = limited ? 10 : 6;
+  return `WITH target AS MATERIALIZED (
        SELECT t.posting_id FROM ledger_entries t
        WHERE t.id = $3::uuid AND t.account_id = $2::uuid AND t.environment = $1::varchar AND NOT t.is_settlement
      ),
      held AS MATERIALIZED (
-       SELECT h.id, h.account_id, h.is_settlement, h.type, h.amount, h.status, h.expires_at
+       SELECT h.id, h.account_id, h.is_settlement, h.type, h.amount, h.currency, h.status, h.expires_at
        FROM ledger_entries h WHERE h.posting_id = (SELECT target.posting_id FROM target)
        ORDER BY h.id FOR UPDATE
      ),
@@ -182,6 +220,7 @@ const settleSql = (withKey: boolean) =>
        WHERE a.environment = $1::varchar AND a.id IN (SELECT held.account_id FROM held WHERE NOT held.is_settlement)
        ORDER BY a.id FOR NO KEY UPDATE
      ),
+     ${limits ? `${limits.ctes},` : ''}
      decision AS MATERIALIZED (
        SELECT CASE
          WHEN NOT EXISTS (SELECT 1 FROM held) THEN 'TRANSACTION_NOT_FOUND'
@@ -189,10 +228,11 @@ const settleSql = (withKey: boolean) =>
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM held WHERE held.expires_at <= CURRENT_TIMESTAMP) THEN 'HOLD_EXPIRED'
          WHEN $4::text = 'POST' AND $5::numeric > (SELECT max(held.amount) FROM held) THEN 'AMOUNT_EXCEEDS_HOLD'
          WHEN $4::text = 'POST' AND EXISTS (SELECT 1 FROM locked WHERE 'FROZEN' = ANY(locked.flags)) THEN 'ACCOUNT_FROZEN'
+         ${limits ? `WHEN $4::text = 'POST' THEN ${limits.refusal}` : ''}
        END AS refusal,
        (SELECT locked.id FROM locked WHERE $4::text = 'POST' AND 'FROZEN' = ANY(locked.flags) LIMIT 1) AS refused_account
      ),
-     ${withKey ? `${claimQueries(15, '(SELECT d.refusal IS NULL FROM decision d)')},` : ''}
+     ${withKey ? `${claimQueries(auditAt + 9, '(SELECT d.refusal IS NULL FROM decision d)')},` : ''}
      go AS MATERIALIZED (SELECT 1 AS go FROM decision d WHERE d.refusal IS NULL ${withKey ? 'AND EXISTS (SELECT 1 FROM claimed)' : ''}),
      change AS (
        SELECT h.id, h.account_id, h.is_settlement,
@@ -225,18 +265,37 @@ const settleSql = (withKey: boolean) =>
        WHERE e.id = c.id
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
-     audit AS (${auditInsert(6, 'go')}),
+     ${limits ? `${limits.counted.replace('FROM go WHERE', "FROM go WHERE $4::text = 'POST' AND")},` : ''}
+     audit AS (${auditInsert(auditAt, 'go')}),
      event AS (${TRANSACTION_EVENTS})
    SELECT d.refusal, d.refused_account AS "refusedAccountId", e.*
    FROM decision d LEFT JOIN entries e ON NOT e.is_settlement`;
+}
 
 const SQL = {
   post: statement('ledger_post', postingSql(REQUESTED_LEGS, 12, false)),
   postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 12, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  settle: statement('ledger_settle_hold', settleSql(false)),
-  settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 16, false, 12)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 16, true, 12)),
+  settle: statement('ledger_settle_hold', settleSql(false, false)),
+  settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
+  settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
+  settleLimitedWithKey: statement('ledger_settle_hold_limited_with_key', settleSql(true, true)),
+  // The limited principal's total rows of the day, for the currencies it is limited in, so that the write
+  // statement can lock them (a row that does not exist cannot be locked). Answers the UTC day, by the
+  // database's clock, the write must use.
+  prepareDailyTotals: statement(
+    'ledger_prepare_daily_totals',
+    `WITH today AS (SELECT (CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date AS day),
+     prepared AS (
+       INSERT INTO api_token_daily_totals (principal_id, day, currency)
+       SELECT $1::varchar, today.day, c.currency FROM today, unnest($2::text[]) AS c(currency)
+       ON CONFLICT DO NOTHING
+     )
+     SELECT to_char(today.day, 'YYYY-MM-DD') AS day FROM today`,
+  ),
   findByIds: statement(
     'ledger_find_transactions',
     `SELECT ${TRANSACTION_COLUMNS} FROM ledger_entries e WHERE e.environment = $1 AND e.id = ANY($2::uuid[]) AND NOT e.is_settlement`,
@@ -266,7 +325,7 @@ export class PrismaLedgerStore implements LedgerStore {
     private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
   ) {}
 
-  post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite> {
+  async post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite> {
     const values = [
       posting.environment,
       posting.postingId,
@@ -280,7 +339,8 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.amount,
       posting.currency,
     ];
-    return this.write(effects, SQL.post, SQL.postWithKey, values);
+    if (!posting.limits) return this.write(effects, SQL.post, SQL.postWithKey, values);
+    return this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [...values, ...(await this.limitValues(posting.limits))]);
   }
 
   async reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite> {
@@ -294,9 +354,21 @@ export class PrismaLedgerStore implements LedgerStore {
     }
   }
 
-  settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite> {
+  async settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite> {
     const values = [environment, accountId, transactionId, settlement.action === 'post' ? 'POST' : 'VOID', settlement.action === 'post' ? settlement.amount : null];
-    return this.write(effects, SQL.settle, SQL.settleWithKey, values);
+    const limits = settlement.action === 'post' ? settlement.limits : null;
+    if (!limits) return this.write(effects, SQL.settle, SQL.settleWithKey, values);
+    return this.write(effects, SQL.settleLimited, SQL.settleLimitedWithKey, [...values, ...(await this.limitValues(limits))]);
+  }
+
+  /** The parameters of limitSql; with daily limits, after making sure the day's total rows exist. */
+  private async limitValues(limits: LimitCheck): Promise<unknown[]> {
+    let day: string | null = null;
+    if (limits.daily) {
+      const [row] = await queryRows<{ day: string }>(this.prisma, SQL.prepareDailyTotals, [limits.principalId, Object.keys(limits.daily)]);
+      day = row!.day;
+    }
+    return [limits.principalId, day, limits.maxAmount, limits.daily === null ? null : jsonParameter(limits.daily)];
   }
 
   private async write(effects: CreationEffects, plain: ReturnType<typeof statement>, withKey: ReturnType<typeof statement>, values: unknown[]): Promise<LedgerWrite> {

@@ -22,6 +22,20 @@ export interface Principal {
   scopes: readonly AccessScope[];
   /** The environments it may act in; '*' is every configured environment. */
   environments: '*' | readonly string[];
+  /** Limits on the money it may move (a managed token created with them); absent: none. */
+  limits?: PostingLimits;
+}
+
+/**
+ * How much money a principal may move, enforced by the posting statement itself (src/db/ledger.store.ts) on
+ * deposits, withdrawals, transfers and the posting of a hold; reversals and voids are not limited.
+ * Amounts are decimal strings, never floats.
+ */
+export interface PostingLimits {
+  /** The largest amount of one posting, in any currency. */
+  maxAmount?: string;
+  /** The most it may post per UTC day in each listed currency (ISO 4217 code → amount); other currencies have no daily limit. */
+  daily?: Readonly<Record<string, string>>;
 }
 
 /**

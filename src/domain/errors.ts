@@ -31,6 +31,7 @@ export const ErrorCodes = [
   'REVERSAL_NOT_REVERSIBLE',
   'HOLD_EXPIRED',
   'AMOUNT_EXCEEDS_HOLD',
+  'TOKEN_LIMIT_EXCEEDED',
   'ACCOUNT_BALANCE_NOT_ZERO',
   'ACCOUNT_HAS_TRANSACTIONS',
   'ACCOUNT_NEEDS_A_CUSTOMER',
@@ -163,6 +164,14 @@ export const referencedAccountNotFound = (field: string) =>
   new DomainError('ACCOUNT_NOT_FOUND', 'unprocessable_reference', 'An account of the transfer does not exist in this environment; see details.', [
     { field, code: 'ACCOUNT_NOT_FOUND', message: 'No account with this id exists in this environment.' },
   ]);
+
+/**
+ * The caller's token may not move this much: over its maximum per posting, or over its daily total in the
+ * currency (UTC day). Forbidden, not a conflict: the same request from a token allowed more would succeed,
+ * and retrying with this token does not help before the next UTC day.
+ */
+export const tokenLimitExceeded = () =>
+  new DomainError('TOKEN_LIMIT_EXCEEDED', 'forbidden', "The amount is over this token's limit (per posting, or its daily total in the currency); nothing was posted.");
 
 export const insufficientFunds = () =>
   new DomainError('INSUFFICIENT_FUNDS', 'conflict', 'The debit would take the available balance below the overdraft limit; nothing was posted.');

@@ -201,7 +201,7 @@ export const auditEventDataSchema = z
   .strictObject({
     eventId: recordId,
     occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
-    principalId: z.string().describe('Who wrote: static:<digest prefix>, token:<id>, jwt:<subject>, or an operator command (cli:webhook, cli:pii-rotate). Never a secret.'),
+    principalId: z.string().describe('Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against.'),
     operation: z.enum(AUDIT_OPERATIONS),
     resourceType: z.enum(AUDIT_RESOURCE_TYPES),
     resourceId: recordId,

@@ -17,6 +17,7 @@ import {
   debitsBlocked,
   holdExpired,
   insufficientFunds,
+  tokenLimitExceeded,
   referencedAccountNotFound,
   reversalNotReversible,
   transactionAlreadyReversed,
@@ -255,6 +256,12 @@ const postingRefusals = [
   failure('CREDITS_BLOCKED', 'A credit on an account with the CREDITS_BLOCKED flag.', creditsBlocked()),
   failure('INSUFFICIENT_FUNDS', 'A debit (or hold) would take the available balance below minus the overdraft limit.', insufficientFunds()),
 ];
+/** A managed token's limits (npm run token -- create --max-amount / --daily-limit); reversals and voids are not limited. */
+const tokenLimitFailure = failure(
+  'TOKEN_LIMIT_EXCEEDED',
+  "The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.",
+  tokenLimitExceeded(),
+);
 const webhookEndpointNotFoundFailure = failure('WEBHOOK_ENDPOINT_NOT_FOUND', 'No webhook endpoint with this id in this environment.', webhookEndpointNotFound());
 const webhookUrlRefusal = failure(
   'WEBHOOK_URL_NOT_ALLOWED',
@@ -475,7 +482,7 @@ export const REST_ROUTES = [
     scope: 'transactions:write',
     requestBody: { schema: postTransactionSchema, component: 'PostTransactionRequest', example: EXAMPLE_POST_TRANSACTION },
     success: answersTransaction('Posted (or held).', 201),
-    failures: [accountNotFoundFailure, ...postingRefusals],
+    failures: [accountNotFoundFailure, ...postingRefusals, tokenLimitFailure],
   },
   {
     operationId: 'listTransactions',
@@ -520,6 +527,7 @@ export const REST_ROUTES = [
       failure('HOLD_EXPIRED', 'The hold is past its expiresAt.', holdExpired()),
       failure('AMOUNT_EXCEEDS_HOLD', '`amount` is more than the hold.', amountExceedsHold()),
       failure('ACCOUNT_FROZEN', 'An account of the hold has the FROZEN flag.', accountFrozen()),
+      tokenLimitFailure,
     ],
   },
   {
@@ -571,6 +579,7 @@ export const REST_ROUTES = [
       failure('ACCOUNT_NOT_FOUND', 'fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.', referencedAccountNotFound('toAccountId')),
       failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
       ...postingRefusals,
+      tokenLimitFailure,
     ],
   },
   {

@@ -6,7 +6,8 @@ import { configProblems } from '../support/config.js';
 
 const key = () => randomBytes(32).toString('base64');
 const piiEnv = () => ({ PII_KEYS: `k1:${key()}`, PII_ACTIVE_KEY: 'k1', PII_BLIND_INDEX_KEY: key() });
-const productionEnv = () => ({ NODE_ENV: 'production', API_TOKENS: 'a'.repeat(32), ...piiEnv() });
+const staticToken = () => randomBytes(32).toString('base64url');
+const productionEnv = () => ({ NODE_ENV: 'production', API_TOKENS: staticToken(), ...piiEnv() });
 
 /** The problems loadConfig reports for `env`; fails the test if it accepts it. */
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
 
   it('reads every variable it is given', () => {
     const pii = piiEnv();
+    const [first, second] = [randomBytes(32).toString('hex'), randomBytes(32).toString('base64')];
     const config = loadConfig({
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
@@ -45,7 +47,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgresql://u:p@db:5432/cas',
       DATA_DIR: '/var/lib/cas',
       DATABASE_POOL_SIZE: '25',
-      API_TOKENS: ` ${'a'.repeat(20)} , ${'b'.repeat(20)} `,
+      API_TOKENS: ` ${first} , ${second} `,
       ENVIRONMENTS: 'sandbox, production-like,sandbox',
       ...pii,
       PII_KEYS: `old:${key()},${pii.PII_KEYS}`,
@@ -61,7 +63,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgresql://u:p@db:5432/cas',
       dataDir: '/var/lib/cas',
       databasePoolSize: 25,
-      apiTokens: ['a'.repeat(20), 'b'.repeat(20)],
+      apiTokens: [first, second],
       environments: ['sandbox', 'production-like'],
       logLevel: 'warn',
       logPretty: false,
@@ -100,8 +102,8 @@ describe('loadConfig', () => {
     ['ENVIRONMENTS', { ENVIRONMENTS: ',' }, /ENVIRONMENTS must name at least one environment/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'Sandbox' }, /ENVIRONMENTS entries must be lower-case/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'sandbox,graphql' }, /ENVIRONMENTS may not use a reserved name/],
-    ['API_TOKENS', { API_TOKENS: 'short' }, /API_TOKENS entries must be at least 16 characters/],
-    ['API_TOKENS', { API_TOKENS: `${'a'.repeat(16)} ${'b'.repeat(16)}` }, /API_TOKENS entries must be printable ASCII without spaces/],
+    ['API_TOKENS', { API_TOKENS: 'short' }, /API_TOKENS entry 1 must be at least 43 characters long/],
+    ['API_TOKENS', { API_TOKENS: `${'a'.repeat(30)} ${'b'.repeat(30)}` }, /API_TOKENS entry 1 must use only base64\/base64url characters/],
     ['NODE_ENV', { NODE_ENV: 'staging' }, /NODE_ENV must be development, test or production/],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of/],
     ['BODY_LIMIT', { BODY_LIMIT: '1gb' }, /BODY_LIMIT must look like/],
@@ -155,6 +157,45 @@ describe('loadConfig', () => {
     expect(problems.some((problem) => message.test(problem))).toBe(true);
   });
 
+  describe('static tokens (API_TOKENS): at least 32 random bytes, no placeholders, named by position only', () => {
+    const hex = randomBytes(32).toString('hex');
+    const base64 = randomBytes(32).toString('base64');
+    it.each([
+      ['64 hex digits', hex],
+      ['upper-case hex', hex.toUpperCase()],
+      ['openssl rand -base64 32 (44 characters with padding)', base64],
+      ['43 base64url characters', randomBytes(32).toString('base64url')],
+      ['a prefix before 32 random bytes', `svc_${randomBytes(32).toString('base64url')}`],
+    ])('accepts %s', (_, token) => {
+      expect(loadConfig({ API_TOKENS: token }).apiTokens).toEqual([token]);
+    });
+
+    it.each([
+      ['63 hex digits', hex.slice(0, 63), /entry 1 is hex and must have at least 64 digits/],
+      ['42 base64 characters', randomBytes(32).toString('base64url').slice(0, 42), /entry 1 must be at least 43 characters long/],
+      ['a 16-character value that used to pass', 'abcdefgh12345678', /entry 1 must be at least 43 characters/],
+      ['characters outside base64', `${randomBytes(32).toString('base64url')}!`, /entry 1 must use only base64\/base64url characters/],
+      ['the placeholder of deploy/k8s/secret.example.yaml', 'CHANGE-ME-to-32-random-hex-characters-or-more', /entry 1 is a placeholder/],
+      ['a placeholder word', `replace-with-${randomBytes(32).toString('base64url')}`, /entry 1 is a placeholder/],
+      ['one repeated character', 'a'.repeat(64), /entry 1 is not random enough/],
+      ['a repeated string', 'ab12'.repeat(16), /entry 1 is not random enough/],
+      ['a run of 8 equal characters', `${randomBytes(32).toString('base64url')}00000000`, /entry 1 is not random enough/],
+      ['an alphabet', 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', /entry 1 is not random enough/],
+    ])('refuses %s, naming the variable and the entry but never the value', (_, token, message) => {
+      const problems = problemsOf({ API_TOKENS: `${token}` });
+      expect(problems).toEqual([expect.stringMatching(message)]);
+      expect(problems[0]).toMatch(/^API_TOKENS entry 1 /);
+      expect(problems.join('\n')).not.toContain(token);
+    });
+
+    it('checks every placeholder this repository ships with', () => {
+      for (const placeholder of ['replace-with-a-long-random-token-1', 'replace-with-a-long-random-token-2', 'CHANGE-ME-to-32-random-hex-characters-or-more']) {
+        expect(problemsOf({ API_TOKENS: placeholder })).toHaveLength(1);
+      }
+      expect(problemsOf({ API_TOKENS: `${randomBytes(32).toString('hex')},short` })).toEqual([expect.stringMatching(/^API_TOKENS entry 2 /)]);
+    });
+  });
+
   it('never echoes a rejected secret', () => {
     const secret = randomBytes(16).toString('base64');
     const problems = problemsOf({ ...piiEnv(), PII_KEYS: `k1:${secret}`, API_TOKENS: 'tiny-secret-x' });
@@ -162,21 +203,19 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toContain('tiny-secret-x');
   });
 
-  it('refuses production without API tokens or PII keys', () => {
+  it('refuses production without PII keys; API_TOKENS is optional there (managed tokens or OIDC, checked at startup)', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
-    expect(problems).toEqual([
-      'API_TOKENS is required in production (NODE_ENV=production)',
-      'PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)',
-    ]);
-    expect(problemsOf({ ...productionEnv(), API_TOKENS: undefined })).toEqual(['API_TOKENS is required in production (NODE_ENV=production)']);
+    expect(problems).toEqual(['PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)']);
+    expect(loadConfig({ ...productionEnv(), API_TOKENS: undefined })).toMatchObject({ nodeEnv: 'production', apiTokens: undefined });
     expect(loadConfig(productionEnv()).nodeEnv).toBe('production');
   });
 
   it('reports several problems at once', () => {
     const problems = problemsOf({ PORT: 'x', DATABASE_URL: 'http://db', ENVIRONMENTS: 'UPPER', API_TOKENS: 'short', LOG_LEVEL: 'loud' });
-    for (const variable of ['PORT', 'DATABASE_URL', 'ENVIRONMENTS', 'API_TOKENS', 'LOG_LEVEL']) {
+    for (const variable of ['PORT', 'DATABASE_URL', 'ENVIRONMENTS', 'LOG_LEVEL']) {
       expect(problems.some((problem) => problem.startsWith(`${variable}:`))).toBe(true);
     }
+    expect(problems.some((problem) => problem.startsWith('API_TOKENS entry 1 '))).toBe(true);
   });
 
   it('reports PII and production problems together with malformed variables', () => {
@@ -186,7 +225,6 @@ describe('loadConfig', () => {
         expect.stringMatching(/^PORT:/),
         expect.stringContaining('PII_KEYS key "k1" must be 32 bytes'),
         expect.stringContaining('PII_KEYS and PII_BLIND_INDEX_KEY must be set together'),
-        expect.stringContaining('API_TOKENS is required in production'),
       ]),
     );
   });
@@ -277,7 +315,7 @@ describe('loadConfig', () => {
     const migration = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' }, { databaseOnly: true });
     expect(migration).toMatchObject({ nodeEnv: 'production', apiTokens: undefined, pii: { keys: undefined } });
     expect(loadConfig({ DATABASE_URL: 'postgresql://owner:pw@db:5432/cas?pgbouncer=true' }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(/API_TOKENS is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(/PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' }, { databaseOnly: true })).toThrow(/PORT must be a whole number/);
   });
 
@@ -287,7 +325,6 @@ describe('loadConfig', () => {
       expect.arrayContaining([
         expect.stringContaining('PII_ACTIVE_KEY "nope"'),
         expect.stringContaining('PII_BLIND_INDEX_KEY must be set together'),
-        expect.stringContaining('API_TOKENS is required in production'),
       ]),
     );
   });

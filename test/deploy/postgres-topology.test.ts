@@ -110,7 +110,7 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
       await ownerPool.end();
     }
 
-    const token = 'topology_test_token_0123456789';
+    const token = 'topology_0FftfMke2EQoOnhT_Q7grg9dgHHTv4dlZT9NqiZN6rA';
     const config = loadConfig({
       NODE_ENV: 'production',
       HOST: '127.0.0.1',

@@ -23,7 +23,7 @@ import { expectEvents, readBack, readContract, ReleaseClient, smokeWorkload, typ
  */
 
 const log = (line: string) => process.stdout.write(`[rollout] ${line}\n`);
-const token = `rollout_${randomBytes(18).toString('base64url')}`;
+const token = `rollout_${randomBytes(32).toString('base64url')}`;
 
 let previous: PreviousRelease;
 let tree: ExtractedRelease | undefined;

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { configProblems } from '../support/config.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
-const base = { API_TOKENS: 'a-token-of-at-least-16-chars', ...TEST_PII_ENV };
+const base = { API_TOKENS: 'a-5jqRnzXE31tXt_Kvy-Uk8HSQEXu-kraXoCUQUmJHcJfjSya0CPS29invA', ...TEST_PII_ENV };
 const problems = (env: Record<string, string>) => configProblems({ ...base, ...env });
 
 describe('GraphQL configuration', () => {

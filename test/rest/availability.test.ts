@@ -16,6 +16,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, TEST_PII_ENV } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess, parsedLogLines } from './helpers.js';
+import { TEST_LABEL_KEY } from '../support/static-token.js';
 
 describe('503 SERVICE_UNAVAILABLE', () => {
   it('answers within 2 s while PostgreSQL is down, and recovers without a restart once it is back', async () => {
@@ -69,7 +70,7 @@ describe('500 INTERNAL_ERROR', () => {
 
   /** The real HTTP app over domain services that fail in a way no caller can act on. */
   async function startAppWithFailingServices(failure: unknown) {
-    const token = `test_${randomBytes(18).toString('base64url')}`;
+    const token = `test_${randomBytes(32).toString('base64url')}`;
     const config = loadConfig({ NODE_ENV: 'test', API_TOKENS: token, ENVIRONMENTS: 'sandbox', LOG_LEVEL: 'info', ...TEST_PII_ENV });
     const logLines: string[] = [];
     const destination = new Writable({
@@ -91,7 +92,7 @@ describe('500 INTERNAL_ERROR', () => {
       config,
       logger,
       services: { customers: failing, accounts: failing } as unknown as DomainServices,
-      authenticator: new StaticTokenAuthenticator([token]),
+      authenticator: new StaticTokenAuthenticator([token], TEST_LABEL_KEY),
       environments: new Set(config.environments),
       rateLimits: createRateLimits(config.rateLimit, logger),
       checkReadiness: async () => ({ ready: true, checks: {} }),

@@ -9,7 +9,7 @@ import type { RunningService } from '../../src/runtime.js';
 import { buildCustomerInput } from '../support/factories.js';
 import { clusterIsStopped, memoryLogger, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
 
-const TOKEN = 'supervisor-test-token-0123456789';
+const TOKEN = 'supervisor-rVmWNDifsRmoMRxslDOdDW2Npp0HdHcUaySB17HqLLk_LtYtouqUpo4jKJkRhQVVlaxyrIBCBmPNJNu5iVhNl3Q';
 const { cleanups, tempDataDir, baseEnv, start } = runtimeTestKit({ token: TOKEN, tempPrefix: 'cas-supervisor-' });
 
 async function call(service: RunningService | { url: string }, method: string, pathname: string, body?: unknown) {

@@ -7,7 +7,7 @@ import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
 import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
 
-const { cleanups, tempDataDir, start } = runtimeTestKit({ token: 'runtime-test-token-0123456789', tempPrefix: 'cas-runtime-' });
+const { cleanups, tempDataDir, start } = runtimeTestKit({ token: 'runtime-J64rNRXozOOB4OOfuaCkwwyl7NOeiXFiYF5CN6D-bZM_txn8aSAwEbEpUQQ14Tg42FNBKTmAWuKMQCcO2M6zWVg', tempPrefix: 'cas-runtime-' });
 
 async function getJson(service: RunningService, pathname: string) {
   const response = await fetch(`${service.url}${pathname}`);

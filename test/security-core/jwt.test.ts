@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { configProblems } from '../support/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE as AUDIENCE, TEST_ISSUER as ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
+import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';
 
 const keyB = rsaKeyPair();
 const attacker = rsaKeyPair();
@@ -81,7 +82,7 @@ describe('JWT bearer tokens (JWKS)', () => {
       .setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('user-123').setExpirationTime('5m').encode();
     expect(unsigned.endsWith('.')).toBe(true);
     expect(await new JwtAuthenticator(baseOptions()).verify(unsigned)).toEqual({ ok: false, reason: 'invalid' });
-    const composite = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], oidc: oidcConfig() });
+    const composite = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, oidc: oidcConfig() });
     expect(await composite.authenticate(`Bearer ${unsigned}`)).toEqual({ ok: false, reason: 'invalid' });
   });
 
@@ -166,7 +167,7 @@ describe('JWT bearer tokens in the request context', () => {
   const context = async (token: string, environment: string) =>
     buildRequestContext(
       { requestId: 'r-1', environment, authorization: `Bearer ${token}`, logger },
-      { environments, authenticator: createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], oidc: oidcConfig() }) },
+      { environments, authenticator: createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, oidc: oidcConfig() }) },
     );
 
   it('act in their environments only (FORBIDDEN insufficient_scope elsewhere)', async () => {
@@ -184,7 +185,7 @@ describe('JWT bearer tokens in the request context', () => {
   });
 
   it('static API_TOKENS keep working next to OIDC', async () => {
-    expect((await context('static-token-for-tests-0001', 'production-like')).caller.principal).toMatchObject({ kind: 'static-token', environments: '*' });
+    expect((await context(TEST_STATIC_TOKEN, 'production-like')).caller.principal).toMatchObject({ kind: 'static-token', environments: '*' });
   });
 });
 

@@ -2,12 +2,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiTokenResourceId } from '../../src/auth/api-token-audit.js';
 import { generateApiToken, ManagedTokenAuthenticator } from '../../src/auth/api-tokens.js';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { buildRequestContext } from '../../src/auth/request-context.js';
 import { PrismaApiTokenStore } from '../../src/db/api-token.store.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
+import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -25,7 +27,7 @@ const environments = new Set(['sandbox', 'production-like']);
 
 async function issue(environmentsOfToken: string[], scopes: string[]) {
   const generated = generateApiToken();
-  await store.insert({ id: generated.id, name: 'test', secretHash: generated.secretHash, environments: environmentsOfToken, scopes });
+  await store.insert({ id: generated.id, name: 'test', secretHash: generated.secretHash, environments: environmentsOfToken, scopes, expiresAt: null, limits: null }, []);
   return generated;
 }
 
@@ -63,7 +65,7 @@ describe('managed API tokens', () => {
   });
 
   it('are bound to their environments by the request context (FORBIDDEN, insufficient_scope)', async () => {
-    const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
+    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     const context = await contextFor(authenticator, token, 'sandbox');
     expect(context.caller.principal.id).toBe(`token:${id}`);
@@ -77,24 +79,24 @@ describe('managed API tokens', () => {
   });
 
   it('stop working on the very next request once revoked', async () => {
-    const authenticator = createAuthenticator({ staticTokens: ['static-token-for-tests-0001'], tokenStore: store });
+    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     await contextFor(authenticator, token);
-    expect(await store.revoke(id, new Date())).toBe('revoked');
+    expect(await store.revoke(id, new Date(), () => [])).toBe('revoked');
     await expect(contextFor(authenticator, token)).rejects.toMatchObject({
       code: 'UNAUTHENTICATED',
       message: 'The bearer token has been revoked.',
       challenge: { error: 'invalid_token' },
     });
-    expect(await store.revoke(id, new Date())).toBe('already-revoked');
-    expect(await store.revoke('0000000000000000', new Date())).toBe('not-found');
+    expect(await store.revoke(id, new Date(), () => [])).toBe('already-revoked');
+    expect(await store.revoke('0000000000000000', new Date(), () => [])).toBe('not-found');
   });
 });
 
 describe('npm run token (the CLI, as a process)', () => {
   const cli = (...args: string[]) =>
     run(TSX, ['src/cli/token.ts', ...args], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.database.url, ENVIRONMENTS: 'sandbox,production-like', API_TOKENS: 'static-token-for-tests-0001' },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.database.url, ENVIRONMENTS: 'sandbox,production-like', API_TOKENS: TEST_STATIC_TOKEN },
     });
   const failing = (...args: string[]) => cli(...args).then(() => { throw new Error('expected the command to fail'); }, (error: { code: number; stderr: string; stdout: string }) => error);
 
@@ -127,13 +129,61 @@ describe('npm run token (the CLI, as a process)', () => {
     expect(JSON.parse((await cli('list', '--json')).stdout).find((t: { id: string }) => t.id === created.id).revokedAt).not.toBeNull();
   }, 120_000); // five rounds of CLI processes, each a TypeScript start through tsx
 
+  it('creates a token with an expiry and limits, lists them, and audits create and revoke (cli:token, one row per environment, no secret)', async () => {
+    const before = Date.now();
+    const created = JSON.parse(
+      (await cli('create', '--env', '*', '--scopes', 'customers:read', '--name', 'limited', '--expires-in', '90d', '--max-amount', '250.5', '--daily-limit', 'USD:1000', '--daily-limit', 'eur:500', '--json')).stdout,
+    );
+    const expiresAt = new Date(created.expiresAt).getTime();
+    expect(expiresAt - before).toBeGreaterThanOrEqual(90 * 86_400_000 - 1000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(90 * 86_400_000);
+    expect(created.limits).toEqual({ maxAmount: '250.5', daily: { USD: '1000', EUR: '500' } });
+    expect(await new ManagedTokenAuthenticator(store).verify(created.token)).toMatchObject({
+      ok: true,
+      principal: { id: `token:${created.id}`, limits: { maxAmount: '250.5', daily: { USD: '1000', EUR: '500' } } },
+    });
+
+    const listed = (await cli('list')).stdout.split('\n').find((line) => line.startsWith(created.id))!;
+    expect(listed).toContain(`expires ${created.expiresAt}`);
+    expect(listed).toContain('last used 20'); // the verification above recorded a use
+    expect(listed).toContain('limits=max 250.5,EUR 500/day,USD 1000/day');
+    expect(await cli('revoke', created.id)).toMatchObject({ stdout: expect.stringMatching(/Revoked token/) });
+
+    const { rows } = await h.pool.query('SELECT * FROM audit_events WHERE resource_id = $1 ORDER BY operation, environment', [apiTokenResourceId(created.id)]);
+    expect(rows.map((row) => [row.operation, row.environment, row.principal_id, row.resource_type])).toEqual([
+      ['api_token.create', 'production-like', 'cli:token', 'api_token'],
+      ['api_token.create', 'sandbox', 'cli:token', 'api_token'],
+      ['api_token.revoke', 'production-like', 'cli:token', 'api_token'],
+      ['api_token.revoke', 'sandbox', 'cli:token', 'api_token'],
+    ]);
+    expect(rows[0].changed_fields).toEqual(['name', 'environments', 'scopes', 'expiresAt', 'limits']);
+    const secret = created.token.slice(`cas_${created.id}_`.length);
+    const { rows: digest } = await h.pool.query('SELECT encode(secret_hash, \'hex\') AS hex FROM api_tokens WHERE id = $1', [created.id]);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(JSON.stringify(rows)).not.toContain(digest[0].hex);
+  }, 120_000);
+
+  it('refuses a token that has expired like an unknown one', async () => {
+    const generated = generateApiToken();
+    await store.insert({ id: generated.id, name: 'expired', secretHash: generated.secretHash, environments: ['sandbox'], scopes: ['customers:read'], expiresAt: new Date(Date.now() - 1), limits: null }, []);
+    expect(await new ManagedTokenAuthenticator(store).verify(generated.token)).toEqual({ ok: false, reason: 'invalid' });
+    expect((await store.findById(generated.id))?.lastUsedAt).toBeNull();
+  });
+
   it('refuses bad input with a clear message and exit code 64', async () => {
-    const [noScopes, badScope, badEnv, unknownId] = await Promise.all([
+    const [noScopes, badScope, badEnv, unknownId, badExpiry, badMax, badDaily] = await Promise.all([
       failing('create', '--env', 'sandbox', '--name', 'x'),
       failing('create', '--env', 'sandbox', '--scopes', 'customers:admin', '--name', 'x'),
       failing('create', '--env', 'staging', '--scopes', 'customers:read', '--name', 'x'),
       failing('revoke', 'ffffffffffffffff'),
+      failing('create', '--env', 'sandbox', '--scopes', 'customers:read', '--name', 'x', '--expires-in', '90 days'),
+      failing('create', '--env', 'sandbox', '--scopes', 'customers:read', '--name', 'x', '--max-amount', '0'),
+      failing('create', '--env', 'sandbox', '--scopes', 'customers:read', '--name', 'x', '--daily-limit', 'XYZ:10'),
     ]);
+    expect([badExpiry.code, badMax.code, badDaily.code]).toEqual([64, 64, 64]);
+    expect(badExpiry.stderr).toMatch(/--expires-in must be/);
+    expect(badMax.stderr).toMatch(/--max-amount: /);
+    expect(badDaily.stderr).toMatch(/not an ISO 4217 currency code/);
     expect(noScopes.code).toBe(64);
     expect(noScopes.stderr).toMatch(/--scopes is required/);
     expect(badScope.stderr).toMatch(/unknown scope\(s\) customers:admin/);

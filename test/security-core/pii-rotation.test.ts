@@ -21,6 +21,7 @@ import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput, type CustomerInput } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { TEST_STATIC_TOKEN } from '../support/static-token.js';
 
 const run = promisify(execFile);
 const keys = { old: randomBytes(32), new: randomBytes(32), third: randomBytes(32) };
@@ -214,7 +215,7 @@ describe('npm run pii:rotate', () => {
       ...process.env,
       NODE_ENV: 'test',
       DATABASE_URL: h.database.url,
-      API_TOKENS: 'static-token-for-tests-0001',
+      API_TOKENS: TEST_STATIC_TOKEN,
       PII_KEYS: `third:${keys.third.toString('base64')},new:${keys.new.toString('base64')}`,
       PII_ACTIVE_KEY: 'new',
       PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),

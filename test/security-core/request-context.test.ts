@@ -10,11 +10,12 @@ import { createPrismaClient } from '../../src/db/prisma-client.js';
 import { forbidden, insufficientScope } from '../../src/domain/errors.js';
 import { ACCESS_SCOPES } from '../../src/domain/caller.js';
 import { createLogger } from '../../src/logging/logger.js';
+import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';
 
-const STATIC = 'static-token-for-tests-0001';
+const STATIC = TEST_STATIC_TOKEN;
 const logger = createLogger({ level: 'silent', pretty: false });
 const environments = new Set(['sandbox', 'production-like']);
-const authenticator = createAuthenticator({ staticTokens: [STATIC] });
+const authenticator = createAuthenticator({ staticTokens: [STATIC], staticTokenLabelKey: TEST_LABEL_KEY });
 const context = (authorization: string | undefined, environment = 'sandbox', auth = authenticator) =>
   buildRequestContext({ requestId: 'r-1', environment, authorization, logger }, { environments, authenticator: auth });
 const failure = (authorization: string | undefined, environment = 'sandbox') => context(authorization, environment).then(() => undefined, (error: RequestError) => error);
@@ -63,7 +64,7 @@ describe('request context and RFC 6750 challenges', () => {
     const pool = createPool({ connectionString: 'postgres://nobody:nothing@127.0.0.1:1/none', max: 1, connectTimeoutMs: 500, statementTimeoutMs: 1000 });
     const prisma = createPrismaClient(pool);
     try {
-      const managed = createAuthenticator({ staticTokens: [STATIC], tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)) });
+      const managed = createAuthenticator({ staticTokens: [STATIC], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)) });
       const token = `cas_0123456789abcdef_${'A'.repeat(43)}`;
       await expect(context(`Bearer ${token}`, 'sandbox', managed)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', kind: 'unavailable' });
       // Static tokens need no database.

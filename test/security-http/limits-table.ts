@@ -19,7 +19,7 @@ const VALIDATION = '`VALIDATION_FAILED`';
 
 export function renderLimitsTable(): string {
   // Production defaults: what a deployment gets without setting the variable.
-  const config = loadConfig({ NODE_ENV: 'production', API_TOKENS: 'limits-table-token', ...TEST_PII_ENV });
+  const config = loadConfig({ NODE_ENV: 'production', API_TOKENS: 'limits-8MO_XAyuaWRAIRef6-g2OW6_ejA1xdwC_XRMLWstiMyKRxo', ...TEST_PII_ENV });
   const C = CUSTOMER_LIMITS;
   const A = ACCOUNT_LIMITS;
   const g = config.graphql;

@@ -21,7 +21,7 @@ let redisProcess: ChildProcess | undefined;
 let redis: Redis;
 let redisUrl: string;
 const services: TestService[] = [];
-const token = `shared_${randomBytes(18).toString('base64url')}`;
+const token = `shared_${randomBytes(32).toString('base64url')}`;
 
 async function startRedis(): Promise<void> {
   const port = await freePort();

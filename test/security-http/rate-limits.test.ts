@@ -142,7 +142,7 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
 });
 
 describe('rate limit configuration', () => {
-  const base = { API_TOKENS: 'a-token-of-at-least-16-chars', ...TEST_PII_ENV };
+  const base = { API_TOKENS: 'a-S6Uc50T-2DQbOERvNeAoIwD96RIWYUb5UTP7Yj6vNiM_3ZbEeTGAVjWt-GDbdIseZv9zHbs43Vk7tvp4oESAk8U', ...TEST_PII_ENV };
   const problems = (env: Record<string, string>) => configProblems({ ...base, ...env });
 
   it('is on by default, off under NODE_ENV=test unless set', () => {

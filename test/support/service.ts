@@ -83,7 +83,7 @@ export interface TestServiceOptions {
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   // A database of the caller's (e.g. on a replicated cluster) is dropped by its stop(), after the checks below.
   const database = options.database ?? (await createTestDatabase());
-  const token = `test_${randomBytes(18).toString('base64url')}`;
+  const token = `test_${randomBytes(32).toString('base64url')}`;
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',

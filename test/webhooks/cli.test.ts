@@ -19,6 +19,7 @@ import { eventually } from '../support/eventually.js';
 import { type ProcessResult, runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
+import { TEST_STATIC_TOKEN } from '../support/static-token.js';
 
 /**
  * `npm run webhook`: as a process (exit codes, JSON on stdout, coded errors on stderr) and through its
@@ -40,7 +41,7 @@ beforeAll(async () => {
   cliEnv = {
     NODE_ENV: 'test',
     DATABASE_URL: service.database.url,
-    API_TOKENS: 'static-token-for-tests-0001',
+    API_TOKENS: TEST_STATIC_TOKEN,
     ENVIRONMENTS: 'sandbox,production-like',
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOKS_SECRET_OVERLAP_S: '3600',
@@ -227,7 +228,7 @@ describe('npm run webhook with the embedded database a running service started',
     const embedded = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
     try {
       expect(runningEmbeddedPostgresUrl(dataDir)).toBe(embedded.url);
-      const env = { NODE_ENV: 'test', DATA_DIR: dataDir, API_TOKENS: 'static-token-for-tests-0001', ENVIRONMENTS: 'sandbox', ...TEST_PII_ENV };
+      const env = { NODE_ENV: 'test', DATA_DIR: dataDir, API_TOKENS: TEST_STATIC_TOKEN, ENVIRONMENTS: 'sandbox', ...TEST_PII_ENV };
       const created = await cli(['create', '--env', 'sandbox', '--url', 'https://hooks.example.com/embedded'], env);
       expect(created.code, created.stderr).toBe(0);
       const listed = await cli(['list', '--env', 'sandbox'], env);

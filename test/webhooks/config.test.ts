@@ -16,7 +16,7 @@ describe('webhook configuration', () => {
   });
 
   it('refuses private networks in production, and malformed schedules', () => {
-    expect(configProblems({ NODE_ENV: 'production', API_TOKENS: 'a-long-enough-static-token', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' })).toEqual(
+    expect(configProblems({ NODE_ENV: 'production', API_TOKENS: 'a-LU2SQR2HESN5RObDWvaw15lYDAlFQteSVsLeuNlhP5w_R1PZGH5aI5iC5hcnXfOucT-rSO8GG3PXK8hY2OfAIYI', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' })).toEqual(
       expect.arrayContaining([expect.stringMatching(/^WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production/)]),
     );
     expect(configProblems({ WEBHOOKS_RETRY_SCHEDULE: '5 seconds' })).toEqual([expect.stringMatching(/WEBHOOKS_RETRY_SCHEDULE must be/)]);

@@ -27,7 +27,7 @@ export function buildOnce(log: (line: string) => void): void {
 /** Secrets for one run: a static token and PII keys, as production requires them. */
 export function runSecrets(): Record<string, string> {
   return {
-    API_TOKENS: `rel_${randomBytes(18).toString('base64url')}`,
+    API_TOKENS: `rel_${randomBytes(32).toString('base64url')}`,
     PII_KEYS: `rel-1:${randomBytes(32).toString('base64')}`,
     PII_ACTIVE_KEY: 'rel-1',
     PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),

@@ -30,10 +30,13 @@ export const AUDIT_OPERATIONS = [
   'webhook_endpoint.redeliver',
   'pii_rotation.reencrypt_customers',
   'pii_rotation.reencrypt_webhook_secrets',
+  // Managed API tokens (npm run token), one event per environment the token may act in.
+  'api_token.create',
+  'api_token.revoke',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'transfer', 'webhook_endpoint', 'pii_rotation'] as const;
+export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'transfer', 'webhook_endpoint', 'pii_rotation', 'api_token'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /**
@@ -44,7 +47,7 @@ export interface AuditEvent {
   eventId: string;
   /** ISO 8601, UTC. */
   occurredAt: string;
-  /** `static:<digest prefix>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
+  /** `static:<keyed label>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
   principalId: string;
   environment: string;
   operation: AuditOperation;

@@ -16,6 +16,7 @@ import {
   transactionAlreadyReversed,
   transactionNotFound,
   transactionNotPending,
+  tokenLimitExceeded,
   transactionNotPosted,
   validationFailed,
 } from '../errors.js';
@@ -28,6 +29,7 @@ import type { Stores } from '../ports.js';
 import type { Caller, Principal } from '../caller.js';
 import { parseInput } from '../validation.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
+import { limitCheckFor } from './limits.js';
 import { amountProblemMessage, exactAmount } from './money.js';
 import type { Transaction } from './transaction.js';
 
@@ -97,6 +99,7 @@ export class LedgerService {
       description: valid.description ?? '',
       hold: valid.hold ?? false,
       expiresAt,
+      limits: limitCheckFor(caller, !(valid.hold ?? false)),
     };
     const request = { accountId: id, ...valid, amount };
     const { value, replayed } = await this.write(caller, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
@@ -135,6 +138,7 @@ export class LedgerService {
       description: valid.description ?? '',
       hold: false,
       expiresAt: null,
+      limits: limitCheckFor(caller),
     };
     const request = { ...valid, fromAccountId, toAccountId, amount };
     const { value, replayed } = await this.write(
@@ -163,7 +167,7 @@ export class LedgerService {
     const amount = valid.amount === undefined ? null : amountOf(valid.amount, account.currency, 'amount');
     const id = transactionId.toLowerCase();
     const { value, replayed } = await this.write(caller, 'transaction.post', { accountId: account.accountId, transactionId: id, amount }, idempotencyKey, [id], (idempotency) =>
-      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'post', amount }, {
+      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'post', amount, limits: limitCheckFor(caller) }, {
         audit: this.audit(caller, 'transaction.post', 'transaction', id, amount === null ? [] : ['amount'], idempotencyKey),
         idempotency,
       }),
@@ -335,6 +339,8 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, currency
       return holdExpired();
     case 'AMOUNT_EXCEEDS_HOLD':
       return amountExceedsHold();
+    case 'TOKEN_LIMIT_EXCEEDED':
+      return tokenLimitExceeded();
     case 'AMOUNT_TOO_PRECISE':
       return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
   }

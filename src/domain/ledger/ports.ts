@@ -26,6 +26,21 @@ export interface NewPosting {
   /** true: a hold (pending), which only reserves the amount. */
   hold: boolean;
   expiresAt: Date | null;
+  /** The caller's limits, checked and counted by the posting statement itself; null: not limited. */
+  limits: LimitCheck | null;
+}
+
+/**
+ * A principal's limits as one posting applies them (src/domain/ledger/limits.ts): the statement refuses
+ * with TOKEN_LIMIT_EXCEEDED, writing nothing, when the amount is over `maxAmount` or would take the
+ * principal's total of the UTC day in the posting's currency over `daily[currency]`; otherwise it adds the
+ * amount to that total in the same statement.
+ */
+export interface LimitCheck {
+  principalId: string;
+  maxAmount: string | null;
+  /** Currency code → most per UTC day; null: the posting does not count toward a daily total. */
+  daily: Readonly<Record<string, string>> | null;
 }
 
 /** Why the ledger refused a write; nothing was written. */
@@ -44,14 +59,16 @@ export type LedgerRefusal =
   | 'HOLD_EXPIRED'
   | 'AMOUNT_EXCEEDS_HOLD'
   /** More decimals than the posting currency's minor unit. */
-  | 'AMOUNT_TOO_PRECISE';
+  | 'AMOUNT_TOO_PRECISE'
+  /** Over the caller's maximum per posting, or its daily total in the currency. */
+  | 'TOKEN_LIMIT_EXCEEDED';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }
   | { outcome: 'key-taken' }
   | { outcome: 'refused'; refusal: LedgerRefusal; accountId: string | null; currency?: string | null };
 
-export type HoldSettlement = { action: 'post'; amount: string | null } | { action: 'void' };
+export type HoldSettlement = { action: 'post'; amount: string | null; limits: LimitCheck | null } | { action: 'void' };
 
 export interface NewReversal {
   postingId: string;

@@ -165,13 +165,13 @@ export type AuditEvent = {
   occurredAt: Scalars['String']['output'];
   /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
   operation: Scalars['String']['output'];
-  /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC), `static:<digest prefix>` (API_TOKENS), or an operator command: `cli:webhook`, `cli:pii-rotate`. */
+  /** Who wrote: `token:<id>` (managed API token), `jwt:<subject>` (OIDC), `static:<keyed label>` (API_TOKENS), or an operator command: `cli:token`, `cli:webhook`, `cli:pii-rotate`. */
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId, transferId or endpointId written, or the PII key rotation run's id. */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint` or `pii_rotation`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
   resourceType: Scalars['String']['output'];
 };
 
@@ -407,7 +407,8 @@ export type Mutation = {
   /**
    * Posts a PENDING hold, for its whole amount or a smaller `amount` (the rest is released), and returns it,
    * now POSTED. Fails with ACCOUNT_NOT_FOUND, TRANSACTION_NOT_FOUND, TRANSACTION_NOT_PENDING (already posted
-   * or voided), HOLD_EXPIRED, AMOUNT_EXCEEDS_HOLD, ACCOUNT_FROZEN or VALIDATION_FAILED.
+   * or voided), HOLD_EXPIRED, AMOUNT_EXCEEDS_HOLD, ACCOUNT_FROZEN, TOKEN_LIMIT_EXCEEDED (the token's limits) or
+   * VALIDATION_FAILED.
    */
   postHold: Transaction;
   /**
@@ -416,7 +417,8 @@ export type Mutation = {
    * authorised: a DEBIT hold lowers the available balance at once and is posted (`postHold`) or voided
    * (`voidHold`) later. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (see `extensions.details`; e.g. more
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
-   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED or CREDITS_BLOCKED; nothing is posted then.
+   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (over
+   * the token's maximum per posting or, except for a hold, its daily limit); nothing is posted then.
    */
   postTransaction: Transaction;
   /**
@@ -461,8 +463,8 @@ export type Mutation = {
   /**
    * Moves money from one account of this environment to another in the same currency: a DEBIT and a CREDIT
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
-   * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED
-   * or CREDITS_BLOCKED; nothing moves then.
+   * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
+   * CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (the token's limits); nothing moves then.
    */
   transfer: Transfer;
   /** Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND or VALIDATION_FAILED. */

@@ -620,12 +620,12 @@ export interface components {
              * @description When the write committed, ISO 8601 UTC.
              */
             occurredAt: string;
-            /** @description Who wrote: static:<digest prefix>, token:<id>, jwt:<subject>, or an operator command (cli:webhook, cli:pii-rotate). Never a secret. */
+            /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -4620,6 +4620,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -4632,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -5110,6 +5111,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -5122,7 +5124,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -5951,6 +5953,7 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
+             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
              */
             403: {
                 headers: {
@@ -5963,7 +5966,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "FORBIDDEN";
+                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
                         };
                     };
                 };
@@ -8381,7 +8384,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
