@@ -6,6 +6,7 @@ import type { Caller } from '../domain/caller.js';
 import type { WebhookService } from '../domain/webhooks/webhook.service.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../rest/presenters.js';
 import { UsageError } from './cli-database.js';
+import { EVENT_READ_SCOPES } from '../domain/events/event-visibility.js';
 
 /**
  * `npm run webhook`: webhook endpoints managed by an operator, through the same WebhookService as REST
@@ -96,10 +97,14 @@ export function parseInvocation(argv: string[], config: Pick<Config, 'environmen
   return { command: name, environment: values.env, args: Object.fromEntries(expected.map((arg, i) => [arg, rest[i]!])), values };
 }
 
-/** The operator's principal: webhooks in this one environment, nothing else. */
+/**
+ * The operator's principal: webhooks in this one environment. It holds the events' read scopes too, so an
+ * endpoint the operator registers receives the records (ADR 2): whoever runs this command holds the
+ * database and its keys already. It reads no record itself.
+ */
 const cliCaller = (environment: string): Caller => ({
   environment,
-  principal: { id: 'cli:webhook', kind: 'static-token', scopes: ['webhooks:read', 'webhooks:write'], environments: [environment] },
+  principal: { id: 'cli:webhook', kind: 'static-token', scopes: ['webhooks:read', 'webhooks:write', ...EVENT_READ_SCOPES], environments: [environment] },
   requestId: randomUUID(),
 });
 

@@ -1,3 +1,4 @@
+import type { AccessScope } from '../domain/caller.js';
 import type { EventType } from '../domain/events/event.js';
 import type { WriteEffects } from '../domain/ports.js';
 import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
@@ -38,8 +39,8 @@ const SQL = {
        RETURNING c.endpoints
      ),
      created AS (
-       INSERT INTO webhook_endpoints AS w (id, environment, url, event_types, secret_key_id, secret_ciphertext, last_sequence)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bytea, coalesce((SELECT s.last FROM event_sequences s WHERE s.environment = $2::varchar), 0)
+       INSERT INTO webhook_endpoints AS w (id, environment, url, event_types, secret_key_id, secret_ciphertext, last_sequence, read_scopes)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text[], $5::varchar, $6::bytea, coalesce((SELECT s.last FROM event_sequences s WHERE s.environment = $2::varchar), 0), $17::text[]
        FROM quota WHERE quota.endpoints < $7::int
        RETURNING w.*
      ),
@@ -53,7 +54,8 @@ const SQL = {
   update: statement(
     'webhook_update',
     `WITH updated AS (
-       UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types), updated_at = CURRENT_TIMESTAMP
+       UPDATE webhook_endpoints w SET url = coalesce($3::varchar, w.url), event_types = coalesce($4::text[], w.event_types),
+              read_scopes = coalesce($14::text[], w.read_scopes), updated_at = CURRENT_TIMESTAMP
        WHERE w.environment = $1 AND w.id = $2::uuid
        RETURNING w.*
      ),
@@ -222,7 +224,7 @@ const SQL = {
        w.secret_key_id AS "secretKeyId", w.secret_ciphertext AS "secretCiphertext",
        CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_key_id END AS "previousSecretKeyId",
        CASE WHEN w.previous_secret_expires_at > CURRENT_TIMESTAMP THEN w.previous_secret_ciphertext END AS "previousSecretCiphertext",
-       ${EVENT_FIELDS}, c.sequence::text AS sequence
+       w.read_scopes AS "readScopes", ${EVENT_FIELDS}, c.sequence::text AS sequence
      FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id
      ORDER BY c.endpoint_id, c.sequence`,
   ),
@@ -295,6 +297,7 @@ interface ClaimRow extends EventRow {
   secretCiphertext: Uint8Array;
   previousSecretKeyId: string | null;
   previousSecretCiphertext: Uint8Array | null;
+  readScopes: string[];
 }
 
 const bytes = (value: Uint8Array): Buffer => Buffer.from(value);
@@ -313,6 +316,7 @@ export class PrismaWebhookStore implements WebhookStore {
       bytes(record.secret.ciphertext),
       maxEndpoints,
       ...auditValues(effects.audit),
+      record.readScopes,
     ]);
     return row ? { created: toEndpoint(row) } : { refused: 'endpoint_limit' };
   }
@@ -326,8 +330,8 @@ export class PrismaWebhookStore implements WebhookStore {
     return (await queryRows<EndpointRow>(this.prisma, SQL.list, [environment])).map(toEndpoint);
   }
 
-  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null, ...auditValues(effects.audit)]);
+  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null, ...auditValues(effects.audit), changes.readScopes ?? null]);
     return row ? toEndpoint(row) : null;
   }
 
@@ -386,6 +390,7 @@ export class PrismaWebhookStore implements WebhookStore {
       secret: { keyId: row.secretKeyId, ciphertext: row.secretCiphertext },
       previousSecret: row.previousSecretKeyId && row.previousSecretCiphertext ? { keyId: row.previousSecretKeyId, ciphertext: row.previousSecretCiphertext } : null,
       event: toEvent(row),
+      readScopes: row.readScopes as AccessScope[],
     }));
   }
 

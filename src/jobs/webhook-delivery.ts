@@ -1,4 +1,6 @@
+import type { AccessScope } from '../domain/caller.js';
 import type { DomainEvent } from '../domain/events/event.js';
+import { eventAsSeenWith } from '../domain/events/event-visibility.js';
 import type { ClaimedDelivery, RecordedAttempt, SecretSealer, WebhookStore } from '../domain/webhooks/ports.js';
 import { secretBinding } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
@@ -44,8 +46,14 @@ const FAN_OUT_BATCH = 500;
 /** A claim outlives the attempt's time-out by this much before another dispatcher may take the delivery over. */
 const LEASE_MARGIN_MS = 10_000;
 
-/** The Standard Webhooks body: the event as `GET /{environment}/event/{eventId}` answers it, never an SSN. */
-export const webhookBody = (event: DomainEvent): string => JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: presentEvent(event) });
+/**
+ * The Standard Webhooks body: the event as `GET /{environment}/event/{eventId}` answers it to a token with the
+ * endpoint's read scopes (what its registrant could read: ADR 2), never an SSN.
+ */
+export const webhookBody = (event: DomainEvent, readScopes: readonly AccessScope[]): string => {
+  const shown = eventAsSeenWith(event, readScopes);
+  return JSON.stringify({ type: shown.type, timestamp: shown.occurredAt, data: presentEvent(shown) });
+};
 
 /**
  * Webhook delivery on every instance (docs/decisions.md, "Webhooks"): the fan-out turns newly numbered
@@ -85,7 +93,7 @@ export function startWebhookDelivery(
       const binding = secretBinding(delivery.environment, delivery.endpointId);
       const secrets = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map((sealed) => sealer.openSecret(binding, sealed));
       const timestamp = Math.floor(Date.now() / 1000);
-      const body = webhookBody(event);
+      const body = webhookBody(event, delivery.readScopes);
       const headers = {
         'webhook-id': event.eventId,
         'webhook-timestamp': String(timestamp),

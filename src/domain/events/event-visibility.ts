@@ -27,5 +27,8 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
   }
 }
 
+/** The scopes that decide what an event shows: a webhook endpoint records which of them its registrant held. */
+export const EVENT_READ_SCOPES = ['customers:read', 'accounts:read'] as const satisfies readonly AccessScope[];
+
 /** The same rule for a principal's scope list (a token, or the scopes recorded for a webhook endpoint). */
 export const eventAsSeenWith = (event: DomainEvent, scopes: readonly AccessScope[]): DomainEvent => eventAsSeenBy(event, (scope) => scopes.includes(scope));

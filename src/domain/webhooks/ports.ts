@@ -1,3 +1,4 @@
+import type { AccessScope } from '../caller.js';
 import type { DomainEvent, EventType } from '../events/event.js';
 import type { WriteEffects } from '../ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
@@ -29,6 +30,8 @@ export interface NewEndpointRecord {
   url: string;
   eventTypes: EventType[];
   secret: SealedSecret;
+  /** What its deliveries may show: the registrant's read scopes (event-visibility.ts). */
+  readScopes: AccessScope[];
 }
 
 /** The creation made the endpoint, or refused it: the environment already has its maximum of endpoints. */
@@ -49,7 +52,9 @@ export interface ClaimedDelivery {
   secret: SealedSecret;
   /** The previous secret while its overlap lasts. */
   previousSecret: SealedSecret | null;
+  /** As stored: the dispatcher shows it as the endpoint's read scopes allow (eventAsSeenWith). */
   event: DomainEvent;
+  readScopes: AccessScope[];
 }
 
 /**
@@ -105,7 +110,7 @@ export interface WebhookStore {
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
   /** The environment's endpoints, oldest first. */
   list(environment: string): Promise<WebhookEndpoint[]>;
-  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null>;
   delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean>;
   /** Enabling also forgets the failures (failingSince) and resumes the endpoint's outstanding deliveries. */
   setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null>;

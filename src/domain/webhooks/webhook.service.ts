@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type AuditOperation, auditEventFor } from '../audit/audit-event.js';
-import { authorize } from '../authorization.js';
+import { authorize, isAuthorized } from '../authorization.js';
 import { eventNotFound } from '../errors.js';
 import { isRecordId, newId } from '../ids.js';
 import { PAGE_SIZE } from '../pagination.js';
-import type { Caller } from '../caller.js';
+import type { AccessScope, Caller } from '../caller.js';
+import { EVENT_READ_SCOPES } from '../events/event-visibility.js';
 import { parseInput } from '../validation.js';
 import { forbiddenAddressReason } from './addresses.js';
 import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';
@@ -77,6 +78,7 @@ export class WebhookService {
         url: valid.url,
         eventTypes: valid.eventTypes ?? [],
         secret: this.sealer.sealSecret(secretBinding(caller.environment, id), secret),
+        readScopes: readScopesOf(caller),
       },
       this.maxEndpoints,
       audited(caller, 'webhook_endpoint.create', id, Object.keys(valid)),
@@ -105,7 +107,9 @@ export class WebhookService {
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     if (valid.url !== undefined) await this.checkUrl(valid.url);
     const id = endpointId.toLowerCase();
-    return found(await this.webhooks.update(caller.environment, id, valid, audited(caller, 'webhook_endpoint.update', id, Object.keys(valid))));
+    // Re-pointed, it receives what the token that re-pointed it could read, no more.
+    const changes = valid.url === undefined ? valid : { ...valid, readScopes: readScopesOf(caller) };
+    return found(await this.webhooks.update(caller.environment, id, changes, audited(caller, 'webhook_endpoint.update', id, Object.keys(valid))));
   }
 
   async delete(caller: Caller, endpointId: string): Promise<void> {
@@ -177,3 +181,6 @@ function found(endpoint: WebhookEndpoint | null): WebhookEndpoint {
   if (!endpoint) throw webhookEndpointNotFound();
   return endpoint;
 }
+
+/** The read scopes an endpoint registered by `caller` records: its deliveries never show more (ADR 2). */
+const readScopesOf = (caller: Caller): AccessScope[] => EVENT_READ_SCOPES.filter((scope) => isAuthorized(caller, scope));
