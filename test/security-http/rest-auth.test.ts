@@ -6,6 +6,7 @@ import { buildCustomerInput } from '../support/factories.js';
 import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE, TEST_ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
+import { errorCodes, graphql } from '../graphql/helpers.js';
 import { bearer, challenge } from './helpers.js';
 
 /** Scopes, environments, revocation and JWTs over REST: the RFC 6750 answers a client actually receives. */
@@ -62,6 +63,42 @@ describe('managed tokens over REST', () => {
     const res = await service.call('GET', `/sandbox/customer/${customerId}`, { headers: bearer(token) });
     expectFailure(res, 'customer', 401, 'UNAUTHENTICATED');
     expect(res.headers.get('www-authenticate')).toBe(challenge('invalid_token', 'The bearer token has been revoked.'));
+  });
+});
+
+describe('unknown environments cannot be enumerated', () => {
+  const UNKNOWN = 'unknown-env';
+
+  it('without a token, or with a refused one, an unknown environment answers 401 exactly as a configured one does', async () => {
+    for (const headers of [{}, bearer('not-a-token-at-all-000')]) {
+      const known = await service.call('GET', `/sandbox/customer/${customerId}`, { auth: false, headers });
+      const unknown = await service.call('GET', `/${UNKNOWN}/customer/${customerId}`, { auth: false, headers });
+      expectFailure(unknown, 'customer', 401, 'UNAUTHENTICATED');
+      expect([unknown.status, unknown.json.error, unknown.headers.get('www-authenticate')]).toEqual([known.status, known.json.error, known.headers.get('www-authenticate')]);
+      const anonymousGraphql = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: UNKNOWN, auth: false, headers });
+      expect(anonymousGraphql.status).toBe(401);
+      expect(errorCodes(anonymousGraphql)).toEqual(['UNAUTHENTICATED']);
+    }
+  });
+
+  it('a token bound to sandbox gets 403 on an unknown environment as on a configured one; a token for every environment gets 404 with no list', async () => {
+    const bound = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
+    for (const environment of ['production-like', UNKNOWN]) {
+      const res = await service.call('GET', `/${environment}/customer/${customerId}`, { headers: bearer(bound.token) });
+      expectFailure(res, 'customer', 403, 'FORBIDDEN');
+      expect(res.headers.get('www-authenticate')).toBe(challenge('insufficient_scope', 'The token may not act in this environment.'));
+    }
+    const everywhere = await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read'] });
+    const before = await tableCounts(service.database.pool);
+    const res = await service.call('GET', `/${UNKNOWN}/customer/${customerId}`, { headers: bearer(everywhere.token) });
+    expectFailure(res, 'customer', 404, 'ENVIRONMENT_NOT_FOUND');
+    expect(res.json.error.message).toBe('Unknown environment: the first path segment is not a configured environment.');
+    expect(res.text).not.toMatch(/sandbox|production-like/);
+    const viaGraphql = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: UNKNOWN, headers: bearer(everywhere.token) });
+    expect(viaGraphql.status).toBe(404);
+    expect(errorCodes(viaGraphql)).toEqual(['ENVIRONMENT_NOT_FOUND']);
+    expect(viaGraphql.text).not.toMatch(/sandbox|production-like/);
+    expect(await tableCounts(service.database.pool)).toEqual(before);
   });
 });
 

@@ -1437,7 +1437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1711,7 +1711,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -1933,7 +1933,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2142,7 +2142,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2368,7 +2368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2626,7 +2626,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2830,7 +2830,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3055,7 +3055,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3273,7 +3273,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3531,7 +3531,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
              */
@@ -3745,7 +3745,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3942,7 +3942,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4144,7 +4144,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4389,7 +4389,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4605,7 +4605,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4877,7 +4877,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5095,7 +5095,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5372,7 +5372,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5627,7 +5627,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5935,7 +5935,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6230,7 +6230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6433,7 +6433,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
              */
             404: {
@@ -6633,7 +6633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6857,7 +6857,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7061,7 +7061,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7270,7 +7270,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7481,7 +7481,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7662,7 +7662,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7852,7 +7852,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -8042,7 +8042,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -8227,7 +8227,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
              */
@@ -8467,7 +8467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
