@@ -282,6 +282,8 @@ const envSchema = z.object({
   OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
   OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
   OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
+  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt').optional(),
+  OIDC_MAX_TOKEN_AGE_S: integer('OIDC_MAX_TOKEN_AGE_S', 1, 31 * 86_400).optional(),
 
   CORS_ORIGINS: z
     .string()

@@ -66,6 +66,34 @@ describe('managed tokens over REST', () => {
   });
 });
 
+describe('OIDC_REQUIRED_TYP and OIDC_MAX_TOKEN_AGE_S over REST', () => {
+  let strict: TestService;
+  beforeAll(async () => {
+    strict = await startTestService({ ...idp.env, OIDC_REQUIRED_TYP: 'at+jwt', OIDC_MAX_TOKEN_AGE_S: '300', OIDC_CLOCK_TOLERANCE_S: '5' });
+  });
+  afterAll(async () => strict?.stop());
+
+  it('accepts an at+jwt access token issued within the age; refuses a plain JWT, a token without iat and an old one with 401 invalid_token, writing nothing', async () => {
+    const writer = { scope: 'customers:write customers:read' };
+    const good = await idp.sign(writer, { typ: 'at+jwt' });
+    expectSuccess(await strict.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: bearer(good) }), 'customer', 201);
+    const before = await tableCounts(strict.database.pool);
+    const refused: [string, string, string][] = [
+      ['a JWT typed JWT (e.g. an ID token)', await idp.sign(writer, { typ: 'JWT' }), NOT_VALID],
+      ['a JWT without typ', await idp.sign(writer, { typ: null }), NOT_VALID],
+      ['a JWT without iat', await idp.sign(writer, { typ: 'at+jwt', iat: null }), NOT_VALID],
+      ['a JWT issued 10 minutes ago', await idp.sign(writer, { typ: 'at+jwt', iat: now() - 600, exp: now() + 600 }), 'The bearer token has expired.'],
+    ];
+    for (const [label, token, description] of refused) {
+      const res = await strict.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: bearer(token) });
+      expectFailure(res, 'customer', 401, 'UNAUTHENTICATED');
+      expect(res.headers.get('www-authenticate'), label).toBe(challenge('invalid_token', description));
+      expect(res.text, label).not.toContain(token.split('.')[2]!);
+    }
+    expect(await tableCounts(strict.database.pool)).toEqual(before);
+  });
+});
+
 describe('unknown environments cannot be enumerated', () => {
   const UNKNOWN = 'unknown-env';
 
