@@ -177,7 +177,7 @@ function requestFailures(scope: AccessScope): DocumentedFailure[] {
     failure('ENVIRONMENT_NOT_FOUND', 'The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).', environmentNotFound()),
     failure('FORBIDDEN_scope', `The token lacks the scope \`${scope}\`.`, insufficientScope(scope)),
     failure('RATE_LIMITED_token', "The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.", rateLimited(12)),
-    failure('RATE_LIMITED_address', 'Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.', tooManyFailedAuthentications(120)),
+    failure('RATE_LIMITED_address', 'The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.', tooManyFailedAuthentications(120)),
   ];
 }
 

@@ -1522,7 +1522,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -1731,7 +1731,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -1985,7 +1985,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2178,7 +2178,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2453,7 +2453,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2646,7 +2646,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2898,7 +2898,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3091,7 +3091,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3357,7 +3357,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3568,7 +3568,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3765,7 +3765,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3962,7 +3962,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4196,7 +4196,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4409,7 +4409,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4695,7 +4695,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4898,7 +4898,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5186,7 +5186,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5428,7 +5428,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5721,7 +5721,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6027,7 +6027,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6248,7 +6248,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6453,7 +6453,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6683,7 +6683,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6877,7 +6877,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7113,7 +7113,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7290,7 +7290,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7501,7 +7501,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7682,7 +7682,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7872,7 +7872,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8062,7 +8062,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8264,7 +8264,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8485,7 +8485,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
