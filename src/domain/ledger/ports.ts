@@ -44,7 +44,9 @@ export type LedgerRefusal =
   | 'HOLD_EXPIRED'
   | 'AMOUNT_EXCEEDS_HOLD'
   /** More decimals than the posting currency's minor unit. */
-  | 'AMOUNT_TOO_PRECISE';
+  | 'AMOUNT_TOO_PRECISE'
+  /** A balance it moves (an account's, or the settlement account's) would leave the range its column can hold. */
+  | 'BALANCE_OUT_OF_RANGE';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }
