@@ -149,6 +149,11 @@ export interface PiiConfig {
 export interface MetricsConfig {
   /** A separate listener for /metrics only; 0 picks a free port. */
   port: number | undefined;
+  /**
+   * The metrics listener's address: METRICS_HOST, else HOST when a token guards it, else 127.0.0.1. A listener
+   * without METRICS_TOKEN never binds a non-loopback address (loadConfig refuses it): it would serve the
+   * service's metrics to anyone who can reach the interface.
+   */
   host: string;
   /** Bearer token required on /metrics wherever it is served. */
   token: string | undefined;
@@ -165,6 +170,12 @@ const ENVIRONMENT_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Paths that are not environments; an environment with one of these names would shadow them.
 const RESERVED_ENVIRONMENT_NAMES = new Set(['healthz', 'readyz', 'metrics', 'docs', 'openapi.json', 'graphql']);
+
+/** 127.0.0.0/8, ::1 (also bracketed or IPv4-mapped) and localhost: addresses only this machine reaches. */
+export const isLoopbackHost = (host: string): boolean => {
+  const bare = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+};
 
 const integer = (name: string, min: number, max: number) =>
   z
@@ -498,6 +509,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
   }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_TOKEN === undefined && parsed.data.METRICS_HOST !== undefined && !isLoopbackHost(parsed.data.METRICS_HOST)) {
+    problems.push('METRICS_HOST must be a loopback address (127.0.0.1, ::1, localhost) unless METRICS_TOKEN is set: the metrics listener has no other guard; set METRICS_TOKEN to serve it on another interface');
+  }
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
@@ -531,7 +545,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pii,
     logLevel: raw.LOG_LEVEL,
     logPretty: raw.LOG_PRETTY ?? raw.NODE_ENV === 'development',
-    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? raw.HOST, token: raw.METRICS_TOKEN },
+    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? (raw.METRICS_PORT !== undefined && raw.METRICS_TOKEN === undefined ? '127.0.0.1' : raw.HOST), token: raw.METRICS_TOKEN },
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS,
