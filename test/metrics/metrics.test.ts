@@ -102,7 +102,9 @@ describe('METRICS_PORT without METRICS_TOKEN, the API on every interface (HOST=0
   it('binds the unguarded metrics listener to 127.0.0.1 only: reachable on loopback, refused on this machine\'s other addresses', async () => {
     const port = new URL(service.metricsUrl!).port;
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
-    const external = Object.values(networkInterfaces()).flat().filter((address) => address !== undefined && !address.internal && address.family === 'IPv4');
+    const external = Object.values(networkInterfaces())
+      .flatMap((addresses) => addresses ?? [])
+      .filter((address) => !address.internal && address.family === 'IPv4');
     for (const { address } of external) {
       // The API port answers there (HOST=0.0.0.0); the metrics port does not listen there at all.
       expect((await fetch(`http://${address}:${new URL(service.url).port}/healthz`)).status).toBe(200);
