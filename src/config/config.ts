@@ -99,7 +99,14 @@ export interface WebhooksConfig {
   pollIntervalMs: number;
   /** Attempts in flight at once per instance. */
   concurrency: number;
+  /** The ports a webhook URL may name (its scheme's default port when it names none); '*': any. */
+  allowedPorts: readonly number[] | '*';
+  /** Only https URLs (in production); http is accepted elsewhere. */
+  requireHttps: boolean;
 }
+
+/** WEBHOOKS_ALLOWED_PORTS' default: https, http, and the usual alternative https port. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80, 8443];
 
 /** Standard Webhooks' (and Svix's) schedule: the first attempt at once, then these delays. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
@@ -284,6 +291,12 @@ const envSchema = z.object({
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
+  WEBHOOKS_ALLOWED_PORTS: z
+    .string()
+    .trim()
+    .refine((v) => v === '*' || v.split(',').every((port) => /^\s*\d{1,5}\s*$/.test(port) && Number(port) >= 1 && Number(port) <= 65535), 'WEBHOOKS_ALLOWED_PORTS must be * or comma-separated ports between 1 and 65535, e.g. 443,8443')
+    .transform((v): readonly number[] | '*' => (v === '*' ? '*' : [...new Set(v.split(',').map(Number))]))
+    .optional(),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -564,6 +577,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretOverlapMs: raw.WEBHOOKS_SECRET_OVERLAP_S * 1000,
       pollIntervalMs: raw.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: raw.WEBHOOKS_CONCURRENCY,
+      // A local receiver (tests, development with private networks allowed) listens on any port.
+      allowedPorts: raw.WEBHOOKS_ALLOWED_PORTS ?? (raw.WEBHOOKS_ALLOW_PRIVATE_NETWORKS ? '*' : DEFAULT_WEBHOOK_PORTS),
+      requireHttps: raw.NODE_ENV === 'production',
     },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),

@@ -914,7 +914,7 @@ export interface components {
             };
         };
         CreateWebhookEndpointRequest: {
-            /** @description Where the events are POSTed: a public http(s) URL (https strongly advised). */
+            /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
             eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
