@@ -123,7 +123,7 @@ export interface RateLimitConfig {
   /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
   points: number;
   durationS: number;
-  /** Refused bearer tokens one client address may send per window before it is refused outright. */
+  /** Refused bearer tokens one client address (IPv6: its /64) may send per window before its refused tokens are answered 429. */
   authFailures: number;
   authFailuresDurationS: number;
   /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
