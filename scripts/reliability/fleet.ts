@@ -94,8 +94,8 @@ async function oneDatabaseManyInstances(fleet: Fleet, api: Api): Promise<Check> 
       }),
     );
     for (const [answer, count] of Object.entries(refused)) if (!answer.includes('INSUFFICIENT_FUNDS')) problems.push(`transfer answered ${answer} (${count}×)`);
-    // A wrong token, round-robin over the instances: one budget, so exactly the budget's worth of 401s. Last,
-    // and then waited out: an address past its budget is refused whatever token it sends.
+    // A wrong token, round-robin over the instances: one budget, so exactly the budget's worth of 401s, then
+    // 429s. Last, and then waited out (a valid token is not refused by the budget, but the window is left clean).
     const badToken = fleet.instances.map((instance) => createApi(`http://${instance.address}`, `wrong_${randomUUID()}`, 2));
     const statuses: number[] = [];
     for (let i = 0; i < AUTH_FAILURE_BUDGET + 10; i++) statuses.push((await badToken[i % badToken.length]!.send('GET', '/sandbox/customer/x')).status);

@@ -50,6 +50,8 @@ export function createAuthenticator(deps: {
           scopesClaim: deps.oidc.scopesClaim,
           environmentsClaim: deps.oidc.environmentsClaim,
           jwksCooldownMs: deps.oidc.jwksCooldownS * 1000,
+          requiredTyp: deps.oidc.requiredTyp,
+          maxTokenAgeS: deps.oidc.maxTokenAgeS,
         })
       : undefined,
   });

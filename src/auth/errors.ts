@@ -41,5 +41,10 @@ export const isRequestError = (error: unknown): error is RequestError => error i
 export const unauthenticated = (message: string, challenge: BearerChallenge = {}) =>
   new RequestError('UNAUTHENTICATED', 'unauthenticated', message, challenge);
 
-export const environmentNotFound = (configured: readonly string[]) =>
-  new RequestError('ENVIRONMENT_NOT_FOUND', 'not_found', `Unknown environment. Configured environments: ${configured.join(', ')}.`);
+/**
+ * The path names no configured environment. The message never lists the configured ones (they are not the
+ * caller's business, and a list would help enumerate them); the parameter is ignored and kept only so the
+ * callers that still pass the list compile (src/graphql/websocket.ts).
+ */
+export const environmentNotFound = (_configured?: readonly string[]) =>
+  new RequestError('ENVIRONMENT_NOT_FOUND', 'not_found', 'Unknown environment: the first path segment is not a configured environment.');

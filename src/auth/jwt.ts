@@ -23,6 +23,10 @@ export interface JwtVerifierOptions {
   /** A cached JWKS is refetched after this long even if every kid is known. */
   jwksCacheMaxAgeMs?: number;
   jwksTimeoutMs?: number;
+  /** The `typ` header required (RFC 9068 §2.1: `at+jwt`; jose ignores case and an `application/` prefix); undefined: not checked. */
+  requiredTyp?: string | undefined;
+  /** Refuse tokens issued (`iat`) longer ago than this, and tokens without `iat`; undefined: only `exp` limits a token's life. */
+  maxTokenAgeS?: number | undefined;
 }
 
 /** The JWKS could not be fetched or parsed: neither the token's validity nor its invalidity is known. */
@@ -57,7 +61,9 @@ function claimList(value: unknown): string[] {
 /**
  * OIDC/OAuth access tokens as JWTs, verified with jose: signature under the configured public key or the
  * provider's JWKS (cached, refetched on an unknown kid), an algorithm allow-list, issuer, audience,
- * exp (required) and nbf with a bounded clock tolerance. The principal is `jwt:<sub>`.
+ * exp (required) and nbf with a bounded clock tolerance; when configured, the `typ` header (RFC 9068's
+ * `at+jwt`, so an ID token or another JWT of the provider is not taken for an access token) and a maximum
+ * age from `iat` (then required). The principal is `jwt:<sub>`.
  */
 export class JwtAuthenticator implements TokenVerifier {
   private readonly key: JWTVerifyGetKey | KeyObject;
@@ -76,6 +82,10 @@ export class JwtAuthenticator implements TokenVerifier {
         algorithms: [...this.options.algorithms],
         clockTolerance: this.options.clockToleranceS,
         requiredClaims: ['exp', 'sub'],
+        // jose refuses a missing or other typ, and, with maxTokenAge, a missing iat, an iat older than the
+        // age (JWTExpired: answered as an expired token) or in the future, each beyond the clock tolerance.
+        ...(this.options.requiredTyp !== undefined && { typ: this.options.requiredTyp }),
+        ...(this.options.maxTokenAgeS !== undefined && { maxTokenAge: this.options.maxTokenAgeS }),
       };
       // Two calls rather than a union: jose types the key-function and the key overloads separately.
       ({ payload } =

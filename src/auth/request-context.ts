@@ -38,18 +38,21 @@ export interface ContextRequest {
 }
 
 /**
- * Resolves the environment and the caller; throws ENVIRONMENT_NOT_FOUND, UNAUTHENTICATED (with an
- * invalid_token / invalid_request challenge), FORBIDDEN (insufficient_scope: the token is not valid for
- * this environment) or SERVICE_UNAVAILABLE (the token store or identity provider cannot be reached).
- * The environment is checked first so a typo in the path is reported as such even without a token.
+ * Resolves the caller and the environment; throws UNAUTHENTICATED (with an invalid_token / invalid_request
+ * challenge), FORBIDDEN (insufficient_scope: the token may not act in this environment),
+ * ENVIRONMENT_NOT_FOUND or SERVICE_UNAVAILABLE (the token store or identity provider cannot be reached).
+ * The token is checked first, then whether it may act in the environment, and only then whether the
+ * environment exists: without a valid token, or with a token bound to other environments, an unknown
+ * environment answers exactly as a known one does (401 / 403), so environment names cannot be probed.
+ * Only a token valid in every environment (`*`) learns that a name is not configured (404).
  */
 export async function buildRequestContext(
   request: ContextRequest,
   deps: { environments: ReadonlySet<string>; authenticator: Authenticator },
 ): Promise<RequestContext> {
-  if (!deps.environments.has(request.environment)) throw environmentNotFound([...deps.environments]);
   const principal = await authenticatePrincipal(request.authorization, deps.authenticator);
   if (!mayActIn(principal, request.environment)) throw environmentNotAllowed();
+  if (!deps.environments.has(request.environment)) throw environmentNotFound();
   return {
     caller: { environment: request.environment, principal, requestId: request.requestId },
     logger: request.logger.child({ principal: principal.id, environment: request.environment }),

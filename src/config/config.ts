@@ -106,7 +106,14 @@ export interface WebhooksConfig {
   concurrency: number;
   /** Endpoints one environment may have; a creation beyond is refused (WEBHOOK_ENDPOINT_LIMIT). */
   maxEndpointsPerEnvironment: number;
+  /** The ports a webhook URL may name (its scheme's default port when it names none); '*': any. */
+  allowedPorts: readonly number[] | '*';
+  /** Only https URLs (in production); http is accepted elsewhere. */
+  requireHttps: boolean;
 }
+
+/** WEBHOOKS_ALLOWED_PORTS' default: https, http, and the usual alternative https port. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 80, 8443];
 
 /** Standard Webhooks' (and Svix's) schedule: the first attempt at once, then these delays. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
@@ -123,7 +130,7 @@ export interface RateLimitConfig {
   /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
   points: number;
   durationS: number;
-  /** Refused bearer tokens one client address may send per window before it is refused outright. */
+  /** Refused bearer tokens one client address (IPv6: its /64) may send per window before its refused tokens are answered 429. */
   authFailures: number;
   authFailuresDurationS: number;
   /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
@@ -162,6 +169,11 @@ export interface PiiConfig {
 export interface MetricsConfig {
   /** A separate listener for /metrics only; 0 picks a free port. */
   port: number | undefined;
+  /**
+   * The metrics listener's address: METRICS_HOST, else HOST when a token guards it, else 127.0.0.1. A listener
+   * without METRICS_TOKEN never binds a non-loopback address (loadConfig refuses it): it would serve the
+   * service's metrics to anyone who can reach the interface.
+   */
   host: string;
   /** Bearer token required on /metrics wherever it is served. */
   token: string | undefined;
@@ -178,6 +190,12 @@ const ENVIRONMENT_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Paths that are not environments; an environment with one of these names would shadow them.
 const RESERVED_ENVIRONMENT_NAMES = new Set(['healthz', 'readyz', 'metrics', 'docs', 'openapi.json', 'graphql']);
+
+/** 127.0.0.0/8, ::1 (also bracketed or IPv4-mapped) and localhost: addresses only this machine reaches. */
+export const isLoopbackHost = (host: string): boolean => {
+  const bare = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+};
 
 const integer = (name: string, min: number, max: number) =>
   z
@@ -283,6 +301,12 @@ const envSchema = z.object({
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
   WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 10_000).default(16),
+  WEBHOOKS_ALLOWED_PORTS: z
+    .string()
+    .trim()
+    .refine((v) => v === '*' || v.split(',').every((port) => /^\s*\d{1,5}\s*$/.test(port) && Number(port) >= 1 && Number(port) <= 65535), 'WEBHOOKS_ALLOWED_PORTS must be * or comma-separated ports between 1 and 65535, e.g. 443,8443')
+    .transform((v): readonly number[] | '*' => (v === '*' ? '*' : [...new Set(v.split(',').map(Number))]))
+    .optional(),
   OIDC_ISSUER: z.string().trim().optional(),
   OIDC_AUDIENCE: z.string().trim().optional(),
   OIDC_JWKS_URL: z.string().trim().optional(),
@@ -292,6 +316,8 @@ const envSchema = z.object({
   OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
   OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
   OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
+  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt').optional(),
+  OIDC_MAX_TOKEN_AGE_S: integer('OIDC_MAX_TOKEN_AGE_S', 1, 31 * 86_400).optional(),
 
   CORS_ORIGINS: z
     .string()
@@ -509,6 +535,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
   }
   if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_TOKEN === undefined && parsed.data.METRICS_HOST !== undefined && !isLoopbackHost(parsed.data.METRICS_HOST)) {
+    problems.push('METRICS_HOST must be a loopback address (127.0.0.1, ::1, localhost) unless METRICS_TOKEN is set: the metrics listener has no other guard; set METRICS_TOKEN to serve it on another interface');
+  }
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
@@ -542,7 +571,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pii,
     logLevel: raw.LOG_LEVEL,
     logPretty: raw.LOG_PRETTY ?? raw.NODE_ENV === 'development',
-    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? raw.HOST, token: raw.METRICS_TOKEN },
+    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST ?? (raw.METRICS_PORT !== undefined && raw.METRICS_TOKEN === undefined ? '127.0.0.1' : raw.HOST), token: raw.METRICS_TOKEN },
     bodyLimitBytes: raw.BODY_LIMIT,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: raw.SHUTDOWN_DRAIN_MS,
@@ -562,6 +591,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollIntervalMs: raw.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: raw.WEBHOOKS_CONCURRENCY,
       maxEndpointsPerEnvironment: raw.WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT,
+      // A local receiver (tests, development with private networks allowed) listens on any port.
+      allowedPorts: raw.WEBHOOKS_ALLOWED_PORTS ?? (raw.WEBHOOKS_ALLOW_PRIVATE_NETWORKS ? '*' : DEFAULT_WEBHOOK_PORTS),
+      requireHttps: raw.NODE_ENV === 'production',
     },
 
     corsOrigins: raw.CORS_ORIGINS ?? (raw.NODE_ENV === 'production' ? [] : [APOLLO_STUDIO_ORIGIN]),

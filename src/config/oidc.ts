@@ -14,6 +14,10 @@ export interface OidcConfig {
   environmentsClaim: string;
   /** Minimum seconds between JWKS refetches triggered by an unknown kid. */
   jwksCooldownS: number;
+  /** The `typ` header every token must carry (RFC 9068's `at+jwt`; `application/` prefix and case ignored); undefined: any. */
+  requiredTyp: string | undefined;
+  /** Tokens whose `iat` is older than this are refused, and so are tokens without `iat`; undefined: no limit but `exp`. */
+  maxTokenAgeS: number | undefined;
 }
 
 /** Asymmetric JWS algorithms, by the key type (and curve) that can verify them. */
@@ -81,13 +85,15 @@ export interface OidcEnvironment {
   OIDC_SCOPES_CLAIM: string;
   OIDC_ENVIRONMENTS_CLAIM: string;
   OIDC_JWKS_COOLDOWN_S: number;
+  OIDC_REQUIRED_TYP?: string | undefined;
+  OIDC_MAX_TOKEN_AGE_S?: number | undefined;
 }
 
 /** Checks the OIDC settings together; pushes one message per problem. Undefined when OIDC is off or invalid. */
 export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcConfig | undefined {
   const issuer = raw.OIDC_ISSUER;
   if (issuer === undefined) {
-    const stray = (['OIDC_AUDIENCE', 'OIDC_JWKS_URL', 'OIDC_PUBLIC_KEY', 'OIDC_ALGORITHMS'] as const).filter((name) => raw[name] !== undefined);
+    const stray = (['OIDC_AUDIENCE', 'OIDC_JWKS_URL', 'OIDC_PUBLIC_KEY', 'OIDC_ALGORITHMS', 'OIDC_REQUIRED_TYP', 'OIDC_MAX_TOKEN_AGE_S'] as const).filter((name) => raw[name] !== undefined);
     if (stray.length > 0) problems.push(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to enable JWT bearer tokens`);
     return undefined;
   }
@@ -117,5 +123,7 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcC
     scopesClaim: raw.OIDC_SCOPES_CLAIM,
     environmentsClaim: raw.OIDC_ENVIRONMENTS_CLAIM,
     jwksCooldownS: raw.OIDC_JWKS_COOLDOWN_S,
+    requiredTyp: raw.OIDC_REQUIRED_TYP,
+    maxTokenAgeS: raw.OIDC_MAX_TOKEN_AGE_S,
   };
 }

@@ -72,6 +72,9 @@ export function violatedUniqueIndex(error: unknown): string | undefined {
 /** A row another row's foreign key still references (ON DELETE RESTRICT or NO ACTION). */
 export const isForeignKeyViolation = (error: unknown): boolean => ['23503', '23001'].includes(sqlState(error) ?? '');
 
+/** A value does not fit its numeric column or type (22003 numeric_value_out_of_range): e.g. a balance past DECIMAL(24,6). */
+export const isNumericOutOfRange = (error: unknown): boolean => sqlState(error) === '22003';
+
 /** lock_timeout expired while the statement waited for a lock (a row lock, or a migration's table lock). */
 export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '55P03';
 

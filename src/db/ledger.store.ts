@@ -3,7 +3,7 @@ import type { Transaction } from '../domain/ledger/transaction.js';
 import type { CreationEffects } from '../domain/ports.js';
 import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionPage } from '../domain/ledger/ports.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from './columns.js';
-import { isLockTimeout, violatedUniqueIndex } from './errors.js';
+import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from './errors.js';
 import type { PrismaClient } from './prisma-client.js';
 import { jsonParameter, queryRows, statement } from './sql.js';
 import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
@@ -379,6 +379,10 @@ export class PrismaLedgerStore implements LedgerStore {
         : await queryRows<WriteRow>(this.prisma, plain, [...values, ...auditValues(effects.audit)]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      // A balance (DECIMAL(24,6)) the statement would move past its range: PostgreSQL refused the statement,
+      // so nothing was written (the key's claim is part of it too). Amounts are below 10^12 (MAX_AMOUNT), so
+      // nothing else in these statements can leave a numeric range.
+      if (isNumericOutOfRange(error)) return { outcome: 'refused', refusal: 'BALANCE_OUT_OF_RANGE', accountId: null };
       throw error;
     }
     const [first] = rows;

@@ -84,8 +84,14 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       // here, before its body is read. The landing page needs no token; other methods get Apollo's 400
       // (unsupported method), as REST answers 405 before looking at the token.
       const operation = req.method === 'POST' || (req.method === 'GET' && !opensLandingPage(req));
-      if (error.code === 'ENVIRONMENT_NOT_FOUND' || operation) {
+      if (operation) {
         sendError(req, res, requestGraphqlError(error));
+        return;
+      }
+      // The explorer's landing page takes no token; it is served only in a configured environment (as the
+      // offline GraphiQL below is). Without the explorer every environment answers alike.
+      if (settings.explorer && opensLandingPage(req) && !deps.environments.has(String(req.params.environment))) {
+        sendError(req, res, requestGraphqlError(environmentNotFound()));
         return;
       }
       attempts.set(req, { ok: false, error });
@@ -116,7 +122,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     router.use(
       explorerRouter((req, res, next) => {
         if (deps.environments.has(String(req.params.environment))) next();
-        else sendError(req, res, requestGraphqlError(environmentNotFound([...deps.environments])));
+        else sendError(req, res, requestGraphqlError(environmentNotFound()));
       }),
     );
   }

@@ -4,15 +4,17 @@ import { authenticatePrincipal, buildRequestContext, type ContextRequest, type R
 import { insufficientScope } from '../domain/errors.js';
 import type { AccessScope, Principal } from '../domain/caller.js';
 import type { HttpDependencies } from './dependencies.js';
-import { type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
+import { addressBudgetKey, type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
 
 /**
  * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo, and
  * once per GraphQL WebSocket connection):
- * 1. an address that has sent too many refused tokens is answered RATE_LIMITED without looking at its token;
- * 2. buildRequestContext resolves environment and principal; a refused token (invalid_token) spends one
- *    point of the address's failed-authentication budget;
- * 3. the principal's request budget, shared by REST and GraphQL, is charged one point (GraphQL adds the
+ * 1. buildRequestContext resolves principal and environment; a refused token (invalid_token) spends one
+ *    point of the address's failed-authentication budget (IPv6 counted per /64), and once that is spent a
+ *    refused token is answered RATE_LIMITED instead of UNAUTHENTICATED. A valid token is never refused by
+ *    this budget: the token is checked first, so a client sharing an address (NAT, proxy) with a guesser, or
+ *    one that sent a stale token, is not locked out;
+ * 2. the principal's request budget, shared by REST and GraphQL, is charged one point (GraphQL adds the
  *    operation's cost later, src/graphql/rate-limit.ts).
  * RateLimit-* headers describe the budget the request was counted against; errors are RequestErrors and
  * DomainErrors, which each surface renders through src/http/errors.ts.
@@ -81,27 +83,28 @@ export async function authenticateOperator(
   return principal;
 }
 
-/** Steps 1 and 2 above: a spent address is refused outright; a refused token spends one point of its budget. */
+/**
+ * Step 1 above: the token is checked first; only a refused one spends a point of its address's budget, and is
+ * answered RATE_LIMITED once the budget is spent (UNAUTHENTICATED before). Tokens are unguessable (random
+ * secrets of 256 bits, signed JWTs), so the budget throttles and flags a client sending bad tokens rather than
+ * protecting a secret that could be found; refusing valid tokens too would let anyone behind the same address
+ * lock real clients out.
+ */
 async function withFailedAuthenticationBudget<T>(
   address: string,
   describe: (state: BudgetState) => void,
   deps: Pick<HttpDependencies, 'rateLimits'>,
   authenticate: () => Promise<T>,
 ): Promise<T> {
-  const { authFailures } = deps.rateLimits;
-  if (authFailures) {
-    const spent = await authFailures.exhausted(address);
-    if (spent) {
-      describe(spent);
-      throw tooManyFailedAuthentications(spent.resetS);
-    }
-  }
   try {
     return await authenticate();
   } catch (error) {
+    const { authFailures } = deps.rateLimits;
     // Only presented-and-refused tokens count: a missing header or a token outside its environments is no guess.
     if (authFailures && isRequestError(error) && error.challenge?.error === 'invalid_token') {
-      describe(await authFailures.consume(address, 1));
+      const state = await authFailures.consume(addressBudgetKey(address), 1);
+      describe(state);
+      if (!state.allowed) throw tooManyFailedAuthentications(state.resetS);
     }
     throw error;
   }

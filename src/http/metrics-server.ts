@@ -9,8 +9,9 @@ export interface MetricsServer {
 }
 
 /**
- * METRICS_PORT: GET /metrics alone on its own listener, so the API port never exposes it and the
- * metrics port can be bound to an internal interface (METRICS_HOST). METRICS_TOKEN still applies if set.
+ * METRICS_PORT: GET /metrics alone on its own listener, so the API port never exposes it. METRICS_TOKEN
+ * applies if set; without it the listener is bound to loopback only (config.ts: METRICS_HOST defaults to
+ * 127.0.0.1 and must be a loopback address).
  */
 export async function startMetricsServer(config: MetricsConfig & { port: number }, metrics: ServiceMetrics): Promise<MetricsServer> {
   const app = express();

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RequestError } from '../auth/errors.js';
@@ -23,8 +24,6 @@ export interface BudgetState {
 
 export interface Budget {
   consume(key: string, points: number): Promise<BudgetState>;
-  /** The state when `key` has spent the whole budget this window, else undefined; spends nothing. */
-  exhausted(key: string): Promise<BudgetState | undefined>;
 }
 
 export interface RateLimits {
@@ -54,10 +53,6 @@ function budget(limiter: RateLimiterAbstract, limit: number): Budget {
         if (rejection instanceof RateLimiterRes) return state(rejection, false);
         throw rejection;
       }
-    },
-    async exhausted(key) {
-      const current = await limiter.get(key);
-      return current !== null && current.consumedPoints >= limit ? state(current, false) : undefined;
     },
   };
 }
@@ -107,6 +102,27 @@ function connectRedis(url: string, logger: Logger): Redis {
 }
 
 /**
+ * The key of a client address in the failed-authentication budget: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 address, as Node reports IPv4 peers on a dual-stack socket, as its IPv4 address); an IPv6 address by its
+ * /64, the smallest block a single subscriber is routinely given, so rotating through one's own /64 does not
+ * buy new budgets. Anything else (no address) as it is.
+ */
+export function addressBudgetKey(address: string): string {
+  const bare = address.split('%', 1)[0]!;
+  if (isIP(bare) !== 6) return bare;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = bare.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  // A dotted IPv4 tail is the last 32 bits (two groups); it never reaches the first 64.
+  const counted = left.length + right.length + (bare.includes('.') ? 1 : 0);
+  const words = [...left, ...Array<string>(Math.max(0, 8 - counted)).fill('0'), ...right];
+  return `${words.slice(0, 4).map((word) => parseInt(word, 16).toString(16)).join(':')}::/64`;
+}
+
+/**
  * The IETF draft's header names (draft-ietf-httpapi-ratelimit-headers): limit, remaining points and seconds
  * until the window restarts; a refused request also gets Retry-After (RFC 9110).
  */
@@ -126,6 +142,6 @@ export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining'
 export const rateLimited = (retryAfterS: number) =>
   new RequestError('RATE_LIMITED', 'rate_limited', `Too many requests for this token; retry in ${retryAfterS} s.`);
 
-/** Too many refused bearer tokens from one client address (token guessing is slowed down, not just refused). */
+/** Too many refused bearer tokens from one client address: answered to its refused tokens, never to a valid one. */
 export const tooManyFailedAuthentications = (retryAfterS: number) =>
   new RequestError('RATE_LIMITED', 'rate_limited', `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`);

@@ -41,11 +41,29 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
   };
 }
 
-/** The URL guard of registration: the same rules as at connect time, on what the host resolves to now. */
-export function createUrlGuard(allowPrivateNetworks: boolean): WebhookUrlGuard {
+/** What a webhook URL itself may say, beside where its host points (WebhooksConfig). */
+export interface UrlPolicy {
+  allowedPorts: readonly number[] | '*';
+  requireHttps: boolean;
+}
+
+/** With no policy given (tests of the address rules alone): any port, http allowed. */
+const ANY_URL: UrlPolicy = { allowedPorts: '*', requireHttps: false };
+
+/** The port a URL connects to: the one it names, else its scheme's default. */
+const portOf = (url: URL): number => (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
+
+/**
+ * The URL guard of registration: the scheme (https only in production) and the port (WEBHOOKS_ALLOWED_PORTS),
+ * then the same address rules as at connect time, on what the host resolves to now.
+ */
+export function createUrlGuard(allowPrivateNetworks: boolean, policy: UrlPolicy = ANY_URL): WebhookUrlGuard {
   return {
     async check(url) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
+      if (policy.requireHttps && url.protocol !== 'https:') return 'only https URLs are allowed in production';
+      const port = portOf(url);
+      if (policy.allowedPorts !== '*' && !policy.allowedPorts.includes(port)) return `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})`;
       if (allowPrivateNetworks) return null;
       const host = unbracketed(url.hostname);
       if (isIP(host)) {
@@ -69,8 +87,10 @@ export function createUrlGuard(allowPrivateNetworks: boolean): WebhookUrlGuard {
 }
 
 /** How the service and the operator CLI build the WebhookService: the same guard, the same rotation overlap. */
-export const webhookServiceOptions = (config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs' | 'maxEndpointsPerEnvironment'>): WebhookServiceOptions => ({
-  urlGuard: createUrlGuard(config.allowPrivateNetworks),
+export const webhookServiceOptions = (
+  config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs' | 'maxEndpointsPerEnvironment' | 'allowedPorts' | 'requireHttps'>,
+): WebhookServiceOptions => ({
+  urlGuard: createUrlGuard(config.allowPrivateNetworks, config),
   secretOverlapMs: config.secretOverlapMs,
   maxEndpointsPerEnvironment: config.maxEndpointsPerEnvironment,
 });

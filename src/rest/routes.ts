@@ -168,18 +168,18 @@ function validationFailureOf(schema: z.ZodType, input: unknown): unknown {
 
 const failure = (name: string, when: string, error: unknown): DocumentedFailure => ({ name, when, error });
 
-/** Every operation: the path, the environment, the token. */
+/** Every operation: the path, the token, the environment. */
 function requestFailures(scope: AccessScope): DocumentedFailure[] {
   return [
     failure('MALFORMED_REQUEST_path', 'The path cannot be decoded (broken percent-encoding).', malformedRequest('The request could not be read (check the path encoding and headers).')),
-    failure('ENVIRONMENT_NOT_FOUND', 'The first path segment is not a configured environment; checked before the token.', environmentNotFound(['sandbox'])),
     failure('UNAUTHENTICATED_missing', 'No Authorization header.', unauthenticated('Send an Authorization header: Bearer <token>.', {})),
     failure('UNAUTHENTICATED_malformed', 'The Authorization header is not `Bearer <token>`.', unauthenticated('The Authorization header must be: Bearer <token>.', { error: 'invalid_request' })),
     failure('UNAUTHENTICATED_invalid', 'Unknown, expired or revoked token.', unauthenticated('The bearer token is not valid.', { error: 'invalid_token' })),
     failure('FORBIDDEN_environment', 'The token may not act in this environment.', environmentNotAllowed()),
+    failure('ENVIRONMENT_NOT_FOUND', 'The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).', environmentNotFound()),
     failure('FORBIDDEN_scope', `The token lacks the scope \`${scope}\`.`, insufficientScope(scope)),
     failure('RATE_LIMITED_token', "The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.", rateLimited(12)),
-    failure('RATE_LIMITED_address', 'Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.', tooManyFailedAuthentications(120)),
+    failure('RATE_LIMITED_address', 'The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.', tooManyFailedAuthentications(120)),
   ];
 }
 

@@ -26,6 +26,11 @@ describe('Apollo Sandbox landing page and CORS', () => {
     expect(result.text).toContain('"sharedHeaders":{"Authorization":"Bearer \\u003cyour API token\\u003e"}');
     expect(result.text).toContain('initialEndpoint = window.location.href');
     expect(result.text).toContain('"runTelemetry":false');
+    // The page takes no token, so it is served only in a configured environment (it lists none when it refuses).
+    const unknown = await service.call('GET', '/staging/graphql', { auth: false, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.errors[0].extensions.code).toBe('ENVIRONMENT_NOT_FOUND');
+    expect(unknown.text).not.toMatch(/sandbox|production-like/);
   });
 
   it('answers the CORS preflight of Apollo Studio, exposing X-Request-Id', async () => {

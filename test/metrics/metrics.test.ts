@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { MAX_GRAPHQL_OPERATION_NAMES, ServiceMetrics } from '../../src/http/metrics.js';
@@ -89,6 +90,29 @@ describe('METRICS_PORT: a separate listener', () => {
   });
 });
 
+describe('METRICS_PORT without METRICS_TOKEN, the API on every interface (HOST=0.0.0.0)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ HOST: '0.0.0.0', METRICS_PORT: '0' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('binds the unguarded metrics listener to 127.0.0.1 only: reachable on loopback, refused on this machine\'s other addresses', async () => {
+    const port = new URL(service.metricsUrl!).port;
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    const external = Object.values(networkInterfaces())
+      .flatMap((addresses) => addresses ?? [])
+      .filter((address) => !address.internal && address.family === 'IPv4');
+    for (const { address } of external) {
+      // The API port answers there (HOST=0.0.0.0); the metrics port does not listen there at all.
+      expect((await fetch(`http://${address}:${new URL(service.url).port}/healthz`)).status).toBe(200);
+      await expect(fetch(`http://${address}:${port}/metrics`)).rejects.toThrow();
+    }
+  });
+});
+
 describe('METRICS_PORT with METRICS_TOKEN', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -174,7 +198,14 @@ describe('metrics configuration', () => {
   const base = { NODE_ENV: 'test' };
   it('has no port or token by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
     expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '0.0.0.0', token: undefined });
-    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: undefined });
+    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: METRICS_TOKEN });
+    // Without a token the metrics listener binds loopback only: by default, and refusing any other METRICS_HOST.
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined });
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464', METRICS_TOKEN }).metrics).toEqual({ port: 9464, host: '0.0.0.0', token: METRICS_TOKEN });
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost']) expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host }).metrics.host).toBe(host);
+    for (const host of ['10.0.0.5', '0.0.0.0', '::', 'metrics.internal']) {
+      expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host })).toThrow(/METRICS_HOST must be a loopback address \(127\.0\.0\.1, ::1, localhost\) unless METRICS_TOKEN is set/);
+    }
     expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
     expect(() => loadConfig({ ...base, METRICS_HOST: '127.0.0.1' })).toThrow(/METRICS_HOST is set without METRICS_PORT/);

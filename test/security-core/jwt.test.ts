@@ -132,6 +132,28 @@ describe('JWT bearer tokens (JWKS)', () => {
   });
 });
 
+describe('JWT bearer tokens: required typ (RFC 9068) and maximum age', () => {
+  it('with requiredTyp at+jwt, accept at+jwt and application/at+jwt (any case), refuse JWT, another typ or none', async () => {
+    const verifier = new JwtAuthenticator({ ...baseOptions(), requiredTyp: 'at+jwt' });
+    for (const typ of ['at+jwt', 'application/at+jwt', 'AT+JWT']) expect(await verifier.verify(await sign({}, { typ }))).toMatchObject({ ok: true });
+    for (const typ of ['JWT', 'id_token+jwt', null]) expect(await verifier.verify(await sign({}, { typ }))).toEqual({ ok: false, reason: 'invalid' });
+    // Without the setting the header is not looked at.
+    expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { typ: null }))).toMatchObject({ ok: true });
+  });
+
+  it('with maxTokenAgeS, refuse a token issued longer ago (beyond the tolerance), one without iat, and one issued in the future', async () => {
+    const verifier = new JwtAuthenticator({ ...baseOptions(), maxTokenAgeS: 600 });
+    expect(await verifier.verify(await sign({}, { iat: now() - 590 }))).toMatchObject({ ok: true });
+    expect(await verifier.verify(await sign({}, { iat: now() - 620 }))).toMatchObject({ ok: true }); // within the 30 s tolerance
+    expect(await verifier.verify(await sign({}, { iat: now() - 700 }))).toEqual({ ok: false, reason: 'expired' });
+    expect(await verifier.verify(await sign({}, { iat: null }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(await sign({}, { iat: now() + 120 }))).toEqual({ ok: false, reason: 'invalid' });
+    // Without the setting an old iat (or none) is fine while exp holds.
+    expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { iat: now() - 86_400 }))).toMatchObject({ ok: true });
+    expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { iat: null }))).toMatchObject({ ok: true });
+  });
+});
+
 describe('JWT bearer tokens (static public key)', () => {
   const staticOptions = (): JwtVerifierOptions => ({ ...baseOptions(), jwksUrl: undefined, publicKey: keyA.publicKey });
 
@@ -203,6 +225,11 @@ describe('OIDC configuration', () => {
     const jwk = JSON.stringify(await exportJWK(ec.publicKey));
     expect(loadConfig({ ...base, OIDC_PUBLIC_KEY: jwk, OIDC_ALGORITHMS: 'ES256' }).oidc!.algorithms).toEqual(['ES256']);
     expect(loadConfig({ NODE_ENV: 'test' }).oidc).toBeUndefined();
+    expect(config).toMatchObject({ requiredTyp: undefined, maxTokenAgeS: undefined });
+    expect(loadConfig({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks.json', OIDC_REQUIRED_TYP: 'at+jwt', OIDC_MAX_TOKEN_AGE_S: '3600' }).oidc).toMatchObject({
+      requiredTyp: 'at+jwt',
+      maxTokenAgeS: 3600,
+    });
   });
 
   it('refuses dangerous or incomplete settings with clear messages', async () => {
@@ -219,6 +246,9 @@ describe('OIDC configuration', () => {
     expect(problems({ ...base, OIDC_PUBLIC_KEY: pem(ec.publicKey) })).toMatch(/RS256 cannot be verified with the ec key/);
     expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_CLOCK_TOLERANCE_S: '3600' })).toMatch(/OIDC_CLOCK_TOLERANCE_S must be between 0 and 300/);
     expect(problems({ NODE_ENV: 'test', OIDC_AUDIENCE: AUDIENCE })).toMatch(/without OIDC_ISSUER/);
+    expect(problems({ NODE_ENV: 'test', OIDC_REQUIRED_TYP: 'at+jwt', OIDC_MAX_TOKEN_AGE_S: '60' })).toMatch(/OIDC_REQUIRED_TYP, OIDC_MAX_TOKEN_AGE_S set without OIDC_ISSUER/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_MAX_TOKEN_AGE_S: '0' })).toMatch(/OIDC_MAX_TOKEN_AGE_S must be between 1 and 2678400/);
+    expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', OIDC_REQUIRED_TYP: 'at jwt' })).toMatch(/OIDC_REQUIRED_TYP must be a media type/);
     expect(problems({ ...base, OIDC_JWKS_URL: 'https://idp.example/jwks', API_TOKENS: 'aaaaaaaa.bbbbbbbb.cccccccc' })).toMatch(/must not look like JWTs/);
     expect(problems({ NODE_ENV: 'test', API_TOKENS: 'cas_0123456789abcdef_secretsecret' })).toMatch(/must not start with cas_/);
   });

@@ -47,8 +47,12 @@ describe('request context and RFC 6750 challenges', () => {
     expect(await failure(`Bearer ${'a'.repeat(MAX_BEARER_TOKEN_LENGTH + 1)}`)).toMatchObject({ challenge: { error: 'invalid_token' } });
   });
 
-  it('reports an unknown environment before authenticating', async () => {
-    expect(await failure(undefined, 'staging')).toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND' });
+  it('authenticates before looking at the environment: an unknown one is 401 without a valid token, 404 (listing nothing) with one', async () => {
+    expect(await failure(undefined, 'staging')).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(await failure('Bearer not-the-right-token-at-all', 'staging')).toMatchObject({ code: 'UNAUTHENTICATED', challenge: { error: 'invalid_token' } });
+    const unknown = (await failure(`Bearer ${STATIC}`, 'staging'))!;
+    expect(unknown).toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND', kind: 'not_found' });
+    expect(unknown.message).not.toMatch(/sandbox|production-like/);
   });
 
   it('renders insufficient_scope with the scope needed, and strips characters RFC 6750 forbids', () => {

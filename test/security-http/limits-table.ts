@@ -62,8 +62,8 @@ export function renderLimitsTable(): string {
       '429 `RATE_LIMITED`, `Retry-After`',
     ],
     [
-      'Refused bearer tokens per client address',
-      `${r.authFailures} per ${r.authFailuresDurationS} s, then every request from the address is refused until the window ends`,
+      'Refused bearer tokens per client address (IPv6: per /64)',
+      `${r.authFailures} per ${r.authFailuresDurationS} s, then the address's further refused tokens are answered 429 until the window ends (valid tokens are never refused)`,
       '`RATE_LIMIT_AUTH_FAILURES`, `RATE_LIMIT_AUTH_FAILURES_DURATION_S`',
       '429 `RATE_LIMITED`, `Retry-After`',
     ],

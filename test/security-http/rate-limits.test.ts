@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { addressBudgetKey } from '../../src/http/rate-limit.js';
 import { configProblems } from '../support/config.js';
 import { errorCodes, graphql } from '../graphql/helpers.js';
 import { expectFailure } from '../rest/helpers.js';
@@ -101,7 +102,7 @@ describe('failed-authentication budget per client address (RATE_LIMIT_AUTH_FAILU
   });
   afterAll(async () => service?.stop());
 
-  it('counts refused tokens only; after 3 the address is refused outright (429), even with a good token, until the window ends', async () => {
+  it('counts refused tokens only; after 3 the address\'s refused tokens are 429 until the window ends, while a good token still gets through', async () => {
     for (let i = 0; i < 5; i++) {
       const missing = await service.call('GET', `/sandbox/customer/${randomUUID()}`, { auth: false });
       expect(missing.status).toBe(401);
@@ -112,17 +113,24 @@ describe('failed-authentication budget per client address (RATE_LIMIT_AUTH_FAILU
       expectFailure(guess, 'customer', 401, 'UNAUTHENTICATED');
       expect(limits(guess)).toMatchObject({ limit: '3', remaining: String(3 - i) });
     }
-    const good = await service.call('GET', `/sandbox/customer/${randomUUID()}`);
-    expectFailure(good, 'customer', 429, 'RATE_LIMITED');
-    expectRateLimited(good);
-    expect(good.json.error.message).toMatch(/^Too many failed authentication attempts from this address; retry in \d s\.$/);
-    expect(errorCodes(await graphql(service, CHEAP_QUERY))).toEqual(['RATE_LIMITED']);
+    const spent = await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: bearer(`guess-${randomUUID()}`) });
+    expectFailure(spent, 'customer', 429, 'RATE_LIMITED');
+    expectRateLimited(spent);
+    expect(spent.json.error.message).toMatch(/^Too many failed authentication attempts from this address; retry in \d s\.$/);
+    expect(errorCodes(await graphql(service, CHEAP_QUERY, undefined, { headers: bearer('another-wrong-token-0000') }))).toEqual(['RATE_LIMITED']);
+    // The budget never refuses a valid token: the token is checked first (REST and GraphQL).
+    expectFailure(await service.call('GET', `/sandbox/customer/${randomUUID()}`), 'customer', 404, 'CUSTOMER_NOT_FOUND');
+    const viaGraphql = await graphql(service, CHEAP_QUERY);
+    expect(viaGraphql.status).toBe(200);
+    expect(viaGraphql.json.errors).toBeUndefined();
+    // A missing header is no guess: still 401, not 429.
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { auth: false })).status).toBe(401);
     // X-Forwarded-For is not trusted unless TRUST_PROXY_HOPS says so: a made-up address does not escape the budget.
-    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(429);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: { 'x-forwarded-for': '203.0.113.9', ...bearer('wrong-token-guess-0000') } })).status).toBe(429);
     expect((await service.call('GET', '/readyz', { auth: false })).status).toBe(200);
 
-    await new Promise((resolve) => setTimeout(resolve, Number(good.headers.get('retry-after')) * 1000 + 100));
-    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, Number(spent.headers.get('retry-after')) * 1000 + 100));
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: bearer(`guess-${randomUUID()}`) })).status).toBe(401);
   });
 });
 
@@ -135,9 +143,33 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
 
   it('keeps one failed-authentication budget per forwarded client address', async () => {
     const from = (address: string, token = service.token) => ({ headers: { 'x-forwarded-for': address, ...bearer(token) } });
-    for (let i = 0; i < 2; i++) await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.7', 'wrong-token-guess-1234'));
-    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.7'))).status).toBe(429);
-    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.8'))).status).toBe(404);
+    const WRONG = 'wrong-token-guess-1234';
+    for (let i = 0; i < 2; i++) await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.7', WRONG));
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.7', WRONG))).status).toBe(429);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.7'))).status).toBe(404);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('198.51.100.8', WRONG))).status).toBe(401);
+  });
+
+  it('counts IPv6 clients per /64: rotating addresses inside one /64 shares one budget; another /64 has its own', async () => {
+    const from = (address: string) => ({ headers: { 'x-forwarded-for': address, ...bearer('wrong-token-guess-5678') } });
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('2001:db8:aa:1::1'))).status).toBe(401);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('2001:db8:aa:1:ffff:ffff:ffff:fffe'))).status).toBe(401);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('2001:0db8:00aa:0001:1234::42'))).status).toBe(429);
+    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, from('2001:db8:aa:2::1'))).status).toBe(401);
+  });
+});
+
+describe('addressBudgetKey', () => {
+  it('keys IPv4 (also IPv4-mapped) by the address and IPv6 by its /64', () => {
+    expect(addressBudgetKey('198.51.100.7')).toBe('198.51.100.7');
+    expect(addressBudgetKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressBudgetKey('2001:db8:aa:1::1')).toBe('2001:db8:aa:1::/64');
+    expect(addressBudgetKey('2001:0DB8:00AA:0001:ffff:ffff:ffff:ffff')).toBe('2001:db8:aa:1::/64');
+    expect(addressBudgetKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBudgetKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressBudgetKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressBudgetKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(addressBudgetKey('unknown')).toBe('unknown');
   });
 });
 

@@ -6,6 +6,7 @@ import { buildCustomerInput } from '../support/factories.js';
 import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE, TEST_ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
+import { errorCodes, graphql } from '../graphql/helpers.js';
 import { bearer, challenge } from './helpers.js';
 
 /** Scopes, environments, revocation and JWTs over REST: the RFC 6750 answers a client actually receives. */
@@ -62,6 +63,70 @@ describe('managed tokens over REST', () => {
     const res = await service.call('GET', `/sandbox/customer/${customerId}`, { headers: bearer(token) });
     expectFailure(res, 'customer', 401, 'UNAUTHENTICATED');
     expect(res.headers.get('www-authenticate')).toBe(challenge('invalid_token', 'The bearer token has been revoked.'));
+  });
+});
+
+describe('OIDC_REQUIRED_TYP and OIDC_MAX_TOKEN_AGE_S over REST', () => {
+  let strict: TestService;
+  beforeAll(async () => {
+    strict = await startTestService({ ...idp.env, OIDC_REQUIRED_TYP: 'at+jwt', OIDC_MAX_TOKEN_AGE_S: '300', OIDC_CLOCK_TOLERANCE_S: '5' });
+  });
+  afterAll(async () => strict?.stop());
+
+  it('accepts an at+jwt access token issued within the age; refuses a plain JWT, a token without iat and an old one with 401 invalid_token, writing nothing', async () => {
+    const writer = { scope: 'customers:write customers:read' };
+    const good = await idp.sign(writer, { typ: 'at+jwt' });
+    expectSuccess(await strict.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: bearer(good) }), 'customer', 201);
+    const before = await tableCounts(strict.database.pool);
+    const refused: [string, string, string][] = [
+      ['a JWT typed JWT (e.g. an ID token)', await idp.sign(writer, { typ: 'JWT' }), NOT_VALID],
+      ['a JWT without typ', await idp.sign(writer, { typ: null }), NOT_VALID],
+      ['a JWT without iat', await idp.sign(writer, { typ: 'at+jwt', iat: null }), NOT_VALID],
+      ['a JWT issued 10 minutes ago', await idp.sign(writer, { typ: 'at+jwt', iat: now() - 600, exp: now() + 600 }), 'The bearer token has expired.'],
+    ];
+    for (const [label, token, description] of refused) {
+      const res = await strict.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: bearer(token) });
+      expectFailure(res, 'customer', 401, 'UNAUTHENTICATED');
+      expect(res.headers.get('www-authenticate'), label).toBe(challenge('invalid_token', description));
+      expect(res.text, label).not.toContain(token.split('.')[2]!);
+    }
+    expect(await tableCounts(strict.database.pool)).toEqual(before);
+  });
+});
+
+describe('unknown environments cannot be enumerated', () => {
+  const UNKNOWN = 'unknown-env';
+
+  it('without a token, or with a refused one, an unknown environment answers 401 exactly as a configured one does', async () => {
+    for (const headers of [{}, bearer('not-a-token-at-all-000')]) {
+      const known = await service.call('GET', `/sandbox/customer/${customerId}`, { auth: false, headers });
+      const unknown = await service.call('GET', `/${UNKNOWN}/customer/${customerId}`, { auth: false, headers });
+      expectFailure(unknown, 'customer', 401, 'UNAUTHENTICATED');
+      expect([unknown.status, unknown.json.error, unknown.headers.get('www-authenticate')]).toEqual([known.status, known.json.error, known.headers.get('www-authenticate')]);
+      const anonymousGraphql = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: UNKNOWN, auth: false, headers });
+      expect(anonymousGraphql.status).toBe(401);
+      expect(errorCodes(anonymousGraphql)).toEqual(['UNAUTHENTICATED']);
+    }
+  });
+
+  it('a token bound to sandbox gets 403 on an unknown environment as on a configured one; a token for every environment gets 404 with no list', async () => {
+    const bound = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
+    for (const environment of ['production-like', UNKNOWN]) {
+      const res = await service.call('GET', `/${environment}/customer/${customerId}`, { headers: bearer(bound.token) });
+      expectFailure(res, 'customer', 403, 'FORBIDDEN');
+      expect(res.headers.get('www-authenticate')).toBe(challenge('insufficient_scope', 'The token may not act in this environment.'));
+    }
+    const everywhere = await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read'] });
+    const before = await tableCounts(service.database.pool);
+    const res = await service.call('GET', `/${UNKNOWN}/customer/${customerId}`, { headers: bearer(everywhere.token) });
+    expectFailure(res, 'customer', 404, 'ENVIRONMENT_NOT_FOUND');
+    expect(res.json.error.message).toBe('Unknown environment: the first path segment is not a configured environment.');
+    expect(res.text).not.toMatch(/sandbox|production-like/);
+    const viaGraphql = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: UNKNOWN, headers: bearer(everywhere.token) });
+    expect(viaGraphql.status).toBe(404);
+    expect(errorCodes(viaGraphql)).toEqual(['ENVIRONMENT_NOT_FOUND']);
+    expect(viaGraphql.text).not.toMatch(/sandbox|production-like/);
+    expect(await tableCounts(service.database.pool)).toEqual(before);
   });
 });
 

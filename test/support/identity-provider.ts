@@ -18,6 +18,10 @@ export interface SignOptions {
   nbf?: number;
   /** null leaves sub out. Default: user-123. */
   sub?: string | null;
+  /** The `typ` header; null leaves it out. Default: JWT. */
+  typ?: string | null;
+  /** Seconds since the epoch; null leaves iat out. Default: now. */
+  iat?: number | null;
 }
 
 export interface TestIdentityProvider {
@@ -61,10 +65,10 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
     publicJwk,
     async sign(claims = {}, options = {}) {
       const jwt = new SignJWT({ scope: 'customers:read accounts:write', environments: ['sandbox'], ...claims })
-        .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-a', typ: 'JWT' })
+        .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-a', ...(options.typ !== null && { typ: options.typ ?? 'JWT' }) })
         .setIssuer(options.iss ?? TEST_ISSUER)
-        .setAudience(options.aud ?? TEST_AUDIENCE)
-        .setIssuedAt();
+        .setAudience(options.aud ?? TEST_AUDIENCE);
+      if (options.iat !== null) jwt.setIssuedAt(options.iat);
       if (options.sub !== null) jwt.setSubject(options.sub ?? 'user-123');
       if (options.exp !== null) jwt.setExpirationTime(options.exp ?? Math.floor(Date.now() / 1000) + 300);
       if (options.nbf !== undefined) jwt.setNotBefore(options.nbf);

@@ -11,6 +11,8 @@ describe('webhook configuration', () => {
       secretOverlapMs: 86_400_000,
       pollIntervalMs: 1000,
       concurrency: 10,
+      allowedPorts: [443, 80, 8443],
+      requireHttps: false,
     });
     expect(loadConfig({ WEBHOOKS_RETRY_SCHEDULE: '250ms, 2s,1m' }).webhooks.retryScheduleMs).toEqual([250, 2000, 60_000]);
   });

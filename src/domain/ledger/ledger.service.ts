@@ -309,6 +309,9 @@ function amountOf(value: number | string, currency: string | null, field: string
   return exact.amount;
 }
 
+/** The balance columns (DECIMAL(24,6)) hold less than 10^18 either way; the settlement account nears that first. */
+const BALANCE_OUT_OF_RANGE_MESSAGE = 'Posting this amount would take a balance (the account\'s, or the environment\'s settlement account in this currency) beyond what the ledger can hold (less than 10^18 either way).';
+
 /** The domain error of a refusal the store's statement decided; nothing was written. */
 function refusalError(refusal: LedgerRefusal, accountId: string | null, currency: string | null, transfer?: { fromAccountId: string; toAccountId: string }): DomainError {
   switch (refusal) {
@@ -343,5 +346,7 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, currency
       return tokenLimitExceeded();
     case 'AMOUNT_TOO_PRECISE':
       return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
+    case 'BALANCE_OUT_OF_RANGE':
+      return validationFailed([{ field: 'amount', code: 'OUT_OF_RANGE', message: BALANCE_OUT_OF_RANGE_MESSAGE }]);
   }
 }

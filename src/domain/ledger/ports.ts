@@ -61,7 +61,9 @@ export type LedgerRefusal =
   /** More decimals than the posting currency's minor unit. */
   | 'AMOUNT_TOO_PRECISE'
   /** Over the caller's maximum per posting, or its daily total in the currency. */
-  | 'TOKEN_LIMIT_EXCEEDED';
+  | 'TOKEN_LIMIT_EXCEEDED'
+  /** A balance it moves (an account's, or the settlement account's) would leave the range its column can hold. */
+  | 'BALANCE_OUT_OF_RANGE';
 
 export type LedgerWrite =
   | { outcome: 'written'; transactions: Transaction[] }

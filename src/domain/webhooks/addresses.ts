@@ -2,8 +2,11 @@ import { isIP } from 'node:net';
 
 /**
  * Which network addresses a webhook may never reach (the SSRF guard, docs/decisions.md "Webhooks"):
- * anything that is not a public unicast address. IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d)
- * and NAT64 (64:ff9b::a.b.c.d) IPv6 addresses are judged by the IPv4 address they carry.
+ * anything that is not a public unicast address, nor a cloud platform's internal endpoint (169.254.0.0/16,
+ * Azure's 168.63.129.16). IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), IPv4-translated
+ * (::ffff:0:a.b.c.d) and well-known-prefix NAT64 (64:ff9b::a.b.c.d) IPv6 addresses are judged by the IPv4
+ * address they carry, so each of the IPv4 refusals holds through them; local-use NAT64 (64:ff9b:1::/48) is refused
+ * whole, since its IPv4 side is the local network's choice.
  * Answers why an address is refused, or null when it may be reached.
  */
 export function forbiddenAddressReason(address: string): string | null {
@@ -32,6 +35,8 @@ const IPV4_RANGES: readonly [number[], number, string][] = [
   [[203, 0, 113, 0], 24, 'documentation'],
   [[224, 0, 0, 0], 4, 'multicast'],
   [[240, 0, 0, 0], 4, 'reserved (and broadcast)'],
+  // Public, but inside every Azure VM's network: the platform's wire server (DHCP, DNS, health, extensions).
+  [[168, 63, 129, 16], 32, 'cloud platform endpoint (Azure wire server)'],
 ];
 
 const IPV6_RANGES: readonly [number[], number, string][] = [
@@ -41,6 +46,8 @@ const IPV6_RANGES: readonly [number[], number, string][] = [
   [[0xff], 8, 'multicast'],
   [[0x20, 0x01, 0x0d, 0xb8], 32, 'documentation'],
   [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64, 'discard-only'],
+  // Local-use NAT64 (RFC 8215): a network's own translator prefix, whose IPv4 side is whatever that network routes.
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'local-use NAT64'],
   [[0x20, 0x01, 0, 0], 32, 'Teredo'],
   [[0x20, 0x02], 16, '6to4'],
 ];
@@ -65,6 +72,8 @@ function ipv6Reason(bytes: Uint8Array): string | null {
   if (zero(0, 15) && bytes[15] === 1) return 'loopback';
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible, deprecated): the IPv4 address decides.
   if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return ipv4Reason(bytes.subarray(12));
+  // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765): the IPv4 address decides as well.
+  if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) return ipv4Reason(bytes.subarray(12));
   if (zero(0, 12)) return ipv4Reason(bytes.subarray(12)) ?? 'IPv4-compatible (deprecated)';
   // 64:ff9b::/96 (NAT64): the IPv4 address it translates to decides.
   if (inPrefix(bytes, [0x00, 0x64, 0xff, 0x9b], 32) && zero(4, 12)) return ipv4Reason(bytes.subarray(12));

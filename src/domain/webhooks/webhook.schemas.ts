@@ -25,7 +25,7 @@ export const webhookUrlSchema = z
 const eventTypesSchema = list(z.enum(EVENT_TYPES, { error: `Must be one of ${EVENT_TYPES.join(', ')}.` }), WEBHOOK_LIMITS.eventTypes).transform((types) => [...new Set(types)]);
 
 export const createWebhookEndpointSchema = z.strictObject({
-  url: webhookUrlSchema.describe('Where the events are POSTed: a public http(s) URL (https strongly advised).'),
+  url: webhookUrlSchema.describe('Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443).'),
   eventTypes: eventTypesSchema.optional().describe('The event types to deliver; empty or absent: every type.'),
 });
 

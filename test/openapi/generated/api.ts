@@ -947,7 +947,7 @@ export interface components {
             };
         };
         CreateWebhookEndpointRequest: {
-            /** @description Where the events are POSTed: a public http(s) URL (https strongly advised). */
+            /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
             eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
@@ -1470,7 +1470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1555,7 +1555,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -1744,7 +1744,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -1764,7 +1764,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -1966,7 +1966,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2018,7 +2018,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2175,7 +2175,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2211,7 +2211,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2401,7 +2401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2486,7 +2486,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2659,7 +2659,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2679,7 +2679,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -2863,7 +2863,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -2931,7 +2931,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3088,7 +3088,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3124,7 +3124,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3306,7 +3306,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3390,7 +3390,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3564,7 +3564,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
              */
@@ -3601,7 +3601,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3778,7 +3778,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3798,7 +3798,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -3975,7 +3975,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -3995,7 +3995,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4177,7 +4177,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4229,7 +4229,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4422,7 +4422,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4442,7 +4442,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4639,7 +4639,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              */
             404: {
@@ -4729,7 +4729,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -4911,7 +4911,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -4932,7 +4932,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5130,7 +5130,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5221,7 +5221,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5407,7 +5407,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5463,7 +5463,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5662,7 +5662,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
              *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
              */
@@ -5756,7 +5756,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -5971,7 +5971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6063,7 +6063,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6266,7 +6266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6284,7 +6284,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6469,7 +6469,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
              */
             404: {
@@ -6489,7 +6489,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6669,7 +6669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6735,7 +6735,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -6909,7 +6909,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -6929,7 +6929,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7113,7 +7113,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7165,7 +7165,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7322,7 +7322,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7342,7 +7342,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7533,7 +7533,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7553,7 +7553,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7714,7 +7714,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7734,7 +7734,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -7904,7 +7904,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -7924,7 +7924,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8094,7 +8094,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              */
             404: {
@@ -8114,7 +8114,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8279,7 +8279,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token.
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
              *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
              *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
              */
@@ -8316,7 +8316,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
@@ -8519,7 +8519,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked before the token. */
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8537,7 +8537,7 @@ export interface operations {
             };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: Too many refused tokens from this client address (RATE_LIMIT_AUTH_FAILURES); every request from it waits out the window.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
              */
             429: {
                 headers: {
