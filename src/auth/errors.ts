@@ -43,8 +43,7 @@ export const unauthenticated = (message: string, challenge: BearerChallenge = {}
 
 /**
  * The path names no configured environment. The message never lists the configured ones (they are not the
- * caller's business, and a list would help enumerate them); the parameter is ignored and kept only so the
- * callers that still pass the list compile (src/graphql/websocket.ts).
+ * caller's business, and a list would help enumerate them).
  */
-export const environmentNotFound = (_configured?: readonly string[]) =>
+export const environmentNotFound = () =>
   new RequestError('ENVIRONMENT_NOT_FOUND', 'not_found', 'Unknown environment: the first path segment is not a configured environment.');

@@ -17,7 +17,7 @@ import {
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import { handleProtocols, makeServer, type SubscribePayload, type WebSocket as ProtocolSocket } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { environmentNotFound, unauthenticated } from '../auth/errors.js';
+import { unauthenticated } from '../auth/errors.js';
 import { type RequestContext, requestIdFrom } from '../auth/request-context.js';
 import { isAuthorized, mayActIn } from '../domain/authorization.js';
 import { environmentNotAllowed } from '../domain/errors.js';
@@ -28,7 +28,7 @@ import { type CallerError, isCallerError, logUnexpected } from '../http/errors.j
 import { rateLimited } from '../http/rate-limit.js';
 import type { Logger } from '../logging/logger.js';
 import { createGraphqlContext } from './context.js';
-import { ClientFacingError, errorResponseBody, type ErrorScope, errorScope, formatGraphqlError, requestGraphqlError } from './error-mapping.js';
+import { ClientFacingError, type ErrorScope, errorScope, formatGraphqlError, requestGraphqlError } from './error-mapping.js';
 import { costEstimator, costLimitError, operationShapeRule } from './limits.js';
 
 /**
@@ -89,7 +89,7 @@ interface Connection {
 }
 
 /** graphql-ws's close codes (RFC 6455 §7.4.2 private range) and RFC 6455's "Try Again Later". */
-const CLOSE = { unauthorized: 4401, forbidden: 4403, badRequest: 4400, tooMany: 4429, internal: 4500, tryAgainLater: 1013, goingAway: 1001 } as const;
+const CLOSE = { unauthorized: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400, tooMany: 4429, internal: 4500, tryAgainLater: 1013, goingAway: 1001 } as const;
 
 export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQLSchema): SubscriptionServer {
   const settings = deps.config.graphql;
@@ -260,6 +260,7 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
     const code =
       error.code === 'UNAUTHENTICATED' ? CLOSE.unauthorized
       : error.code === 'FORBIDDEN' ? CLOSE.forbidden
+      : error.code === 'ENVIRONMENT_NOT_FOUND' ? CLOSE.notFound
       : error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE' ? CLOSE.tryAgainLater
       : CLOSE.badRequest;
     connection.logger.info({ code: error.code, environment: connection.environment }, 'graphql websocket connection refused');
@@ -358,10 +359,8 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       } catch {
         return rejectUpgrade(socket, 404, { errors: [{ message: 'No WebSocket endpoint at this path; subscriptions are at /{environment}/graphql.', extensions: { code: 'ROUTE_NOT_FOUND' } }] });
       }
-      if (!deps.environments.has(environment)) {
-        const body = errorScope.run({ requestId: requestIdFrom(undefined), logger: deps.logger }, () => errorResponseBody(requestGraphqlError(environmentNotFound([...deps.environments]))));
-        return rejectUpgrade(socket, 404, body);
-      }
+      // An unknown environment is upgraded like a known one: connection_init's token decides, as on HTTP
+      // (src/auth/request-context.ts), so environment names cannot be probed without a token valid in all.
       if (closing) return rejectUpgrade(socket, 503, { errors: [{ message: 'The service is shutting down; connect again.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
       wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req, environment));
     },

@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 import { fairShares, InFlightCounts } from './webhook-fairness.js';
 import { presentEvent } from '../rest/presenters.js';
-import { type SendFailure, sendWebhook, type SendResult, signatureOf } from './webhook-http.js';
+import { type SendFailure, type SendOptions, sendWebhook, type SendResult, signatureOf, type UrlPolicy } from './webhook-http.js';
 
 /** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */
 export interface AttemptReport {
@@ -36,11 +36,14 @@ export interface WebhookDeliveryOptions {
   shares?: { perEnvironment: number; perEndpoint: number };
   /** Tests only: receivers on 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE_NETWORKS; refused in production). */
   allowPrivateNetworks: boolean;
+  /** The URL rules of registration, checked again at every attempt (WEBHOOKS_ALLOWED_PORTS, https in production). */
+  allowedPorts?: UrlPolicy['allowedPorts'];
+  requireHttps?: boolean;
   /** Told about every finished attempt (the delivery metrics). */
   onAttempt?: (report: AttemptReport) => void;
 }
 
-type Send = (url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivateNetworks: boolean }) => Promise<SendResult>;
+type Send = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<SendResult>;
 
 const FAN_OUT_BATCH = 500;
 /** A claim outlives the attempt's time-out by this much before another dispatcher may take the delivery over. */
@@ -100,7 +103,11 @@ export function startWebhookDelivery(
         // During a rotation's overlap both secrets sign, space-separated: a receiver with either verifies.
         'webhook-signature': secrets.map((secret) => signatureOf(secret, event.eventId, timestamp, body)).join(' '),
       };
-      result = await send(delivery.url, headers, body, { timeoutMs: options.timeoutMs, allowPrivateNetworks: options.allowPrivateNetworks });
+      result = await send(delivery.url, headers, body, {
+        timeoutMs: options.timeoutMs,
+        allowPrivateNetworks: options.allowPrivateNetworks,
+        policy: { allowedPorts: options.allowedPorts ?? '*', requireHttps: options.requireHttps ?? false },
+      });
     } catch (error) {
       logger.error({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not prepare a webhook attempt');
       result = { succeeded: false, statusCode: null, failure: 'not_sent', latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };

@@ -53,6 +53,15 @@ const ANY_URL: UrlPolicy = { allowedPorts: '*', requireHttps: false };
 /** The port a URL connects to: the one it names, else its scheme's default. */
 const portOf = (url: URL): number => (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port));
 
+/** Why the URL itself is refused (scheme, https in production, port), or null. Registration and every delivery ask. */
+export function urlPolicyRefusal(url: URL, policy: UrlPolicy): string | null {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
+  if (policy.requireHttps && url.protocol !== 'https:') return 'only https URLs are allowed in production';
+  const port = portOf(url);
+  if (policy.allowedPorts !== '*' && !policy.allowedPorts.includes(port)) return `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})`;
+  return null;
+}
+
 /**
  * The URL guard of registration: the scheme (https only in production) and the port (WEBHOOKS_ALLOWED_PORTS),
  * then the same address rules as at connect time, on what the host resolves to now.
@@ -60,10 +69,8 @@ const portOf = (url: URL): number => (url.port === '' ? (url.protocol === 'https
 export function createUrlGuard(allowPrivateNetworks: boolean, policy: UrlPolicy = ANY_URL): WebhookUrlGuard {
   return {
     async check(url) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
-      if (policy.requireHttps && url.protocol !== 'https:') return 'only https URLs are allowed in production';
-      const port = portOf(url);
-      if (policy.allowedPorts !== '*' && !policy.allowedPorts.includes(port)) return `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})`;
+      const refusal = urlPolicyRefusal(url, policy);
+      if (refusal !== null) return refusal;
       if (allowPrivateNetworks) return null;
       const host = unbracketed(url.hostname);
       if (isIP(host)) {
@@ -107,6 +114,8 @@ export function signatureOf(secret: string, messageId: string, timestampSeconds:
 export interface SendOptions {
   timeoutMs: number;
   allowPrivateNetworks: boolean;
+  /** Checked again at every attempt: an endpoint registered under an older policy is not exempt. */
+  policy?: UrlPolicy;
 }
 
 /**
@@ -168,6 +177,8 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
     const failure = (kind: SendFailure, error: string): Omit<SendResult, 'latencyMs'> => ({ succeeded: false, statusCode: null, failure: kind, error: short(error), retryAfterMs: null });
 
     const url = new URL(target);
+    const refusal = urlPolicyRefusal(url, options.policy ?? ANY_URL);
+    if (refusal !== null) return settle(failure('address_refused', `refused: ${refusal}`));
     const literal = unbracketed(url.hostname);
     if (isIP(literal) && !options.allowPrivateNetworks) {
       const reason = forbiddenAddressReason(literal);

@@ -59,10 +59,15 @@ describe('GraphQL subscriptions: connection and authentication', () => {
     });
   });
 
-  it('refuses the upgrade of an unknown environment or path with 404, and a client offering no subprotocol with 4406', async () => {
-    const unknown = await refusedUpgrade(subscriptionUrl(service, 'staging'));
-    expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.body).errors[0].extensions.code).toBe('ENVIRONMENT_NOT_FOUND');
+  it('answers an unknown environment as a known one until a token valid everywhere names it (4404); refuses an unknown path with 404, and a client offering no subprotocol with 4406', async () => {
+    const staging = { url: service.url.replace(/\/$/, '') };
+    const bound = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['events:read'] });
+    expect(await rawInit(staging, {}, { environment: 'staging' })).toMatchObject({ code: 4401 });
+    expect(await rawInit(staging, { authorization: `Bearer ${bound.token}` }, { environment: 'staging' })).toMatchObject({ code: 4403 });
+    expect(await rawInit(staging, { authorization: `Bearer ${service.token}` }, { environment: 'staging' })).toEqual({
+      code: 4404,
+      reason: 'ENVIRONMENT_NOT_FOUND: Unknown environment: the first path segment is not a configured environment.',
+    });
     expect((await refusedUpgrade(`${service.url.replace(/^http/, 'ws')}/sandbox/customer`)).status).toBe(404);
     expect(await rawInit(service, { authorization: `Bearer ${service.token}` }, { protocol: null })).toMatchObject({ code: 4406 });
   });

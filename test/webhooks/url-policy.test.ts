@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_PORTS, loadConfig } from '../../src/config/config.js';
 import { forbiddenAddressReason } from '../../src/domain/webhooks/addresses.js';
-import { createUrlGuard } from '../../src/jobs/webhook-http.js';
+import { createUrlGuard, sendWebhook } from '../../src/jobs/webhook-http.js';
+import { startReceiver } from './receiver.js';
+import { TEST_STATIC_TOKEN } from '../support/static-token.js';
 import { tableCounts } from '../support/database.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { configProblems } from '../support/config.js';
@@ -56,9 +58,30 @@ describe('the URL guard', () => {
   });
 });
 
+describe('at every delivery attempt', () => {
+  it('refuses a URL the policy no longer allows (registered before it) without connecting', async () => {
+    const receiver = await startReceiver();
+    try {
+      const url = receiver.url('/old-endpoint');
+      const options = { timeoutMs: 2000, allowPrivateNetworks: true };
+      const port = new URL(url).port;
+      const narrowed = await sendWebhook(url, {}, '{}', { ...options, policy: { allowedPorts: [443], requireHttps: false } });
+      expect(narrowed).toMatchObject({ succeeded: false, failure: 'address_refused', error: `refused: port ${port} is not allowed (allowed: 443)` });
+      const httpsOnly = await sendWebhook(url, {}, '{}', { ...options, policy: { allowedPorts: '*', requireHttps: true } });
+      expect(httpsOnly).toMatchObject({ succeeded: false, failure: 'address_refused', error: 'refused: only https URLs are allowed in production' });
+      expect(receiver.received).toHaveLength(0);
+      // The same URL under the policy it was registered with is delivered.
+      expect(await sendWebhook(url, {}, '{}', { ...options, policy: { allowedPorts: '*', requireHttps: false } })).toMatchObject({ succeeded: true });
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('configuration', () => {
   const base = { NODE_ENV: 'test' };
-  const production = { NODE_ENV: 'production', API_TOKENS: 'a-long-enough-static-token', PII_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`, PII_ACTIVE_KEY: 'k1', PII_BLIND_INDEX_KEY: Buffer.alloc(32, 2).toString('base64') };
+  const production = { NODE_ENV: 'production', API_TOKENS: TEST_STATIC_TOKEN, PII_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`, PII_ACTIVE_KEY: 'k1', PII_BLIND_INDEX_KEY: Buffer.alloc(32, 2).toString('base64') };
 
   it('defaults to 443, 80, 8443 (any port when private networks are allowed, for local receivers); https only in production', () => {
     expect(loadConfig(base).webhooks).toMatchObject({ allowedPorts: [443, 80, 8443], requireHttps: false });
