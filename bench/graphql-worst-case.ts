@@ -3,7 +3,9 @@
  * `{ customer(customerId) { accounts { customers { accounts { accountId } } } } }` for one customer linked
  * to N accounts (each account's only holder is that customer, so the answer holds N × N account ids).
  *
- *   npx tsx bench/graphql-worst-case.ts [--accounts 3000] [--heap-mb 4096] [--query-timeout-s 300]
+ *   npx tsx bench/graphql-worst-case.ts [--accounts 3000] [--heap-mb 4096] [--query-timeout-s 300] [--max-cost N]
+ *
+ * `--max-cost` sets GRAPHQL_MAX_COST (up to 10^12), to see the execution limits at work without the cost limit.
  *
  * The service runs as a child process (`node --import tsx src/main.ts`) on a throw-away embedded
  * PostgreSQL; the links are inserted with SQL with triggers off (session_replication_role = replica), so N
@@ -27,6 +29,7 @@ const option = (name: string, fallback: number): number => {
 const accounts = option('accounts', 3000);
 const heapMb = option('heap-mb', 0);
 const queryTimeoutS = option('query-timeout-s', 300);
+const maxCost = option('max-cost', 0);
 
 const peakMb = (pid: number): number => {
   const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -67,6 +70,7 @@ try {
     PII_KEYS: `bench-1:${randomBytes(32).toString('base64')}`,
     PII_ACTIVE_KEY: 'bench-1',
     PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
+    ...(maxCost > 0 && { GRAPHQL_MAX_COST: String(maxCost) }),
   });
   child = service.child;
   const call = async (method: string, pathname: string, body?: unknown) => {

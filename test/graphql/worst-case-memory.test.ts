@@ -21,10 +21,13 @@ const TOKEN = 'worst-case-memory-token-0123456789';
 const WORST = 'query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }';
 
 let database: TestDatabase;
+/** The defaults. */
 let service: SpawnedService;
+/** Without the cost limit (GRAPHQL_MAX_COST 10^12): the execution limits alone. */
+let uncosted: SpawnedService;
 beforeAll(async () => {
   database = await createTestDatabase();
-  service = await spawnService(['--import', 'tsx', 'src/main.ts'], {
+  const env = (extra: Record<string, string> = {}) => ({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -33,31 +36,38 @@ beforeAll(async () => {
     ENVIRONMENTS: 'sandbox',
     LOG_LEVEL: 'warn',
     LOG_PRETTY: 'false',
+    MIGRATE_ON_START: 'false',
     ...TEST_PII_ENV,
+    ...extra,
   });
+  [service, uncosted] = await Promise.all([
+    spawnService(['--import', 'tsx', 'src/main.ts'], env()),
+    spawnService(['--import', 'tsx', 'src/main.ts'], env({ GRAPHQL_MAX_COST: '1000000000000' })),
+  ]);
 }, 120_000);
 afterAll(async () => {
-  service?.child.kill('SIGTERM');
-  await service?.exited;
+  for (const running of [service, uncosted]) running?.child.kill('SIGTERM');
+  await Promise.all([service?.exited, uncosted?.exited]);
   await database?.drop();
 });
 
-const status = (field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))![1]) / 1024;
+const status = (target: SpawnedService, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${target.child.pid}/status`, 'utf8'))![1]) / 1024;
 
 /** Runs the query and measures how far the service's resident set rose above where it was: the peak is reset first. */
-async function measured(query: string, variables: Record<string, unknown>) {
+async function measured(query: string, variables: Record<string, unknown>, target = service) {
   // "5" resets the peak resident set (proc(5), clear_refs); where it cannot be written, VmHWM still only grows.
-  const clearRefs = `/proc/${service.child.pid}/clear_refs`;
+  const clearRefs = `/proc/${target.child.pid}/clear_refs`;
   if (existsSync(clearRefs)) writeFileSync(clearRefs, '5');
-  const before = status('VmRSS');
-  const response = await fetch(`${service.url}/sandbox/graphql`, {
+  const before = status(target, 'VmRSS');
+  const response = await fetch(`${target.url}/sandbox/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });
   const text = await response.text();
   const json = JSON.parse(text) as { data?: unknown; errors?: { extensions: { code: string } }[] };
-  return { status: response.status, bytes: Buffer.byteLength(text), json, codes: (json.errors ?? []).map((error) => error.extensions.code), growthMb: status('VmHWM') - before };
+  return { status: response.status, bytes: Buffer.byteLength(text), json, codes: (json.errors ?? []).map((error) => error.extensions.code), growthMb: status(target, 'VmHWM') - before };
 }
 
 /** Customers and accounts straight into the tables (no PII needed to read them back through GraphQL's ids). */
@@ -116,6 +126,13 @@ describe('the worst nested queries, answered by a separate service process', () 
     const worst = await measured(WORST, { id: customerId });
     expect(worst.codes).toEqual(['QUERY_TOO_COMPLEX']);
     expect(worst.growthMb).toBeLessThan(GROWTH_BOUND_MB);
+    // Without the cost limit, the 9 million ids are stopped at the node limit: the relation lists are counted
+    // before they load, so the 3,000 lists of 3,000 accounts are never all requested.
+    const uncostedWorst = await measured(WORST, { id: customerId }, uncosted);
+    expect(uncostedWorst.status).toBe(200);
+    expect(uncostedWorst.codes).toEqual(['TOO_MANY_NODES']);
+    expect(uncostedWorst.json.data).toBeNull();
+    expect(uncostedWorst.growthMb).toBeLessThan(GROWTH_BOUND_MB);
     // 20 aliases of the account list cost 20 × 201, but resolve 20 × 6,000 nodes: the node limit (50,000) ends it.
     const aliases = Array.from({ length: 20 }, (_, i) => `a${i}: accounts { accountId }`).join(' ');
     const wide = await measured(`query($id: ID!) { customer(customerId: $id) { ${aliases} } }`, { id: customerId });
