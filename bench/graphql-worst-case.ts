@@ -128,7 +128,7 @@ try {
   clearInterval(sampler);
   if (answer instanceof Error) {
     const died = await Promise.race([service.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 5000))]);
-    console.log(JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmLastSeenMb: peak, seconds, failed: answer.message, service: died }));
+    process.stdout.write(`${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmLastSeenMb: peak, seconds, failed: answer.message, service: died })}\n`);
   } else {
     const { status, text } = answer;
     let codes: string[] = [];
@@ -137,7 +137,7 @@ try {
     } catch {
       codes = ['(not JSON)'];
     }
-    console.log(JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmAfterMb: peakMb(pid), seconds, status, bytes: Buffer.byteLength(text), errorCodes: codes }));
+    process.stdout.write(`${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmAfterMb: peakMb(pid), seconds, status, bytes: Buffer.byteLength(text), errorCodes: codes })}\n`);
   }
 } finally {
   child?.kill('SIGKILL');
