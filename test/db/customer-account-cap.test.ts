@@ -82,6 +82,31 @@ describe('the cap on accounts per customer', () => {
     expect(await accountsOf(customerId)).toBe(CAP);
   });
 
+  it('is counted after the wait: a link committed while another waited for the customer is seen, and the second refused', async () => {
+    const { customerId } = await createCustomer(service);
+    await giveAccounts(customerId, CAP - 1);
+    // Transaction 1 takes the last place and holds it, uncommitted.
+    const first = await service.database.pool.connect();
+    try {
+      await first.query('BEGIN');
+      await first.query(
+        `WITH made AS (INSERT INTO accounts (id, environment, type, name, currency) VALUES (gen_random_uuid(), 'sandbox', 'CHECKING', 'Held', 'USD') RETURNING id)
+         INSERT INTO account_customers (account_id, customer_id, environment, position) SELECT made.id, $1::uuid, 'sandbox', 0 FROM made`,
+        [customerId],
+      );
+      // The service's creation for the same customer waits (the customer's advisory lock) instead of counting CAP - 1.
+      let settled = false;
+      const second = createAccountOverRest([customerId]).finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+      await first.query('COMMIT');
+      expectFailure(await second, 'account', 409, 'CUSTOMER_ACCOUNT_LIMIT');
+    } finally {
+      first.release();
+    }
+    expect(await accountsOf(customerId)).toBe(CAP);
+  });
+
   it('holds under concurrency: 20 creations racing for the last 10 places make exactly 10 accounts', async () => {
     const { customerId } = await createCustomer(service);
     await giveAccounts(customerId, CAP - 10);
@@ -110,6 +135,29 @@ describe('the cap on accounts per customer', () => {
 });
 
 describe('the cap on customers per account', () => {
+  it('is counted after the wait: the adding statement counted with the snapshot it took before waiting for the account', async () => {
+    const holders = await Promise.all(Array.from({ length: ACCOUNT_LIMITS.associatedCustomers + 1 }, () => createCustomer(service)));
+    const ids = holders.map((holder) => holder.customerId);
+    const created = await createAccountOverRest(ids.slice(0, -2));
+    const accountId = created.json.data.accountId as string;
+    const first = await service.database.pool.connect();
+    try {
+      // Transaction 1 locks the account as the adding statement does, and adds the 20th customer.
+      await first.query('BEGIN');
+      await first.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+      await first.query("INSERT INTO account_customers (account_id, customer_id, environment, position) VALUES ($1, $2, 'sandbox', 19)", [accountId, ids.at(-2)]);
+      // The service's addition of a 21st waits for the account; its own count (19) predates the commit, the trigger's does not.
+      const second = service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId: ids.at(-1) } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await first.query('COMMIT');
+      expectFailure(await second, 'account', 409, 'ACCOUNT_CUSTOMER_LIMIT');
+    } finally {
+      first.release();
+    }
+    const { rows } = await service.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM account_customers WHERE account_id = $1', [accountId]);
+    expect(rows[0]!.n).toBe(ACCOUNT_LIMITS.associatedCustomers);
+  });
+
   it(`holds under concurrency: 15 customers added at once to an account with ${ACCOUNT_LIMITS.associatedCustomers - 5} make it ${ACCOUNT_LIMITS.associatedCustomers}`, async () => {
     const start = await Promise.all(Array.from({ length: ACCOUNT_LIMITS.associatedCustomers - 5 }, () => createCustomer(service)));
     const created = await createAccountOverRest(start.map((customer) => customer.customerId));
