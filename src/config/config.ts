@@ -149,6 +149,12 @@ export interface GraphqlConfig {
   maxRootFields: number;
   maxCost: number;
   maxTokens: number;
+  /** Fields resolved plus list items, per operation, counted during execution (src/graphql/execution-budget.ts). */
+  maxNodes: number;
+  /** How long an operation's execution may run before no further field resolves. */
+  maxExecutionMs: number;
+  /** The largest answer, serialised, in bytes. */
+  maxResponseBytes: number;
   /** How often the subscriptions' event feed reads the outbox besides being woken (the fallback for events other instances numbered). */
   subscriptionPollIntervalMs: number;
   /** Open WebSocket connections one principal (token) may have on an instance; more are closed with 4429. */
@@ -208,16 +214,17 @@ const integer = (name: string, min: number, max: number) =>
 const booleanFlag = (name: string) =>
   z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
 
-const byteSize = z
-  .string()
-  .trim()
-  .regex(/^\d+(b|kb|mb)?$/i, 'BODY_LIMIT must look like 65536, 64kb or 1mb')
-  .transform((v) => {
-    const match = /^(\d+)(b|kb|mb)?$/i.exec(v)!;
-    const unit = (match[2] ?? 'b').toLowerCase();
-    return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
-  })
-  .refine((n) => n >= 1024 && n <= 10 * 1024 * 1024, 'BODY_LIMIT must be between 1kb and 10mb');
+const byteSize = (name: string, minKb: number, maxMb: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(b|kb|mb)?$/i, `${name} must look like 65536, 64kb or 1mb`)
+    .transform((v) => {
+      const match = /^(\d+)(b|kb|mb)?$/i.exec(v)!;
+      const unit = (match[2] ?? 'b').toLowerCase();
+      return Number(match[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+    })
+    .refine((n) => n >= minKb * 1024 && n <= maxMb * 1024 * 1024, `${name} must be between ${minKb}kb and ${maxMb}mb`);
 
 const commaList = (v: string) =>
   v
@@ -276,7 +283,7 @@ const envSchema = z.object({
     .trim()
     .refine((t) => t.length >= 16 && /^[\x21-\x7e]+$/.test(t), 'METRICS_TOKEN must be at least 16 printable ASCII characters without spaces')
     .optional(),
-  BODY_LIMIT: byteSize.default(64 * 1024),
+  BODY_LIMIT: byteSize('BODY_LIMIT', 1, 10).default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer('SHUTDOWN_TIMEOUT_MS', 100, 120_000).default(10_000),
   SHUTDOWN_DRAIN_MS: integer('SHUTDOWN_DRAIN_MS', 0, 120_000).default(0),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 1000, 120_000).default(65_000),
@@ -329,8 +336,13 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: integer('GRAPHQL_MAX_DEPTH', 1, 100).default(10),
   GRAPHQL_MAX_ALIASES: integer('GRAPHQL_MAX_ALIASES', 0, 1000).default(30),
   GRAPHQL_MAX_ROOT_FIELDS: integer('GRAPHQL_MAX_ROOT_FIELDS', 1, 1000).default(20),
-  GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 10_000_000).default(5000),
+  // Costs are upper bounds since issue 28 (every list counted at the most it can hold): a page of 100
+  // customers with their account ids costs 20,200, which the former 5000 (with 10 accounts assumed) let in as 2,200.
+  GRAPHQL_MAX_COST: integer('GRAPHQL_MAX_COST', 1, 1_000_000_000_000).default(25_000),
   GRAPHQL_MAX_TOKENS: integer('GRAPHQL_MAX_TOKENS', 100, 1_000_000).default(2000),
+  GRAPHQL_MAX_NODES: integer('GRAPHQL_MAX_NODES', 100, 10_000_000).default(50_000),
+  GRAPHQL_MAX_EXECUTION_MS: integer('GRAPHQL_MAX_EXECUTION_MS', 100, 600_000).default(10_000),
+  GRAPHQL_MAX_RESPONSE_BYTES: byteSize('GRAPHQL_MAX_RESPONSE_BYTES', 1, 256).default(4 * 1024 * 1024),
   GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL', 1, 100_000).default(20),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS', 1, 100_000).default(50),
@@ -605,6 +617,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRootFields: raw.GRAPHQL_MAX_ROOT_FIELDS,
       maxCost: raw.GRAPHQL_MAX_COST,
       maxTokens: raw.GRAPHQL_MAX_TOKENS,
+      maxNodes: raw.GRAPHQL_MAX_NODES,
+      maxExecutionMs: raw.GRAPHQL_MAX_EXECUTION_MS,
+      maxResponseBytes: raw.GRAPHQL_MAX_RESPONSE_BYTES,
       subscriptionPollIntervalMs: raw.GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS,
       maxWsConnectionsPerPrincipal: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL,
       maxWsConnectionsPerAddress: raw.GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS,

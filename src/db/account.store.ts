@@ -4,7 +4,7 @@ import type { AccountFlag } from '../domain/ledger/transaction.js';
 import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../domain/accounts/ports.js';
 import type { CreationEffects, PageRequest, WriteEffects } from '../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
-import { isLockTimeout } from './errors.js';
+import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout } from './errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { idList, queryRows, statement } from './sql.js';
@@ -14,7 +14,9 @@ import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues
  * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
  * statement, written only when every customer ($6, in order) exists in the environment. The customers
  * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
- * foreign keys are checked when the statement ends. Raw SQL: the typed API cannot make this one statement.
+ * foreign keys are checked when the statement ends, as is the limit of accounts per customer (the links'
+ * trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole statement).
+ * Raw SQL: the typed API cannot make this one statement.
  */
 /** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
 const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
@@ -152,6 +154,8 @@ export class PrismaAccountStore implements AccountStore {
         : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      // The links' trigger refused the statement: nothing of it was written.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
       throw error;
     }
     const missing = idList(row!.missing);
@@ -183,13 +187,22 @@ export class PrismaAccountStore implements AccountStore {
   }
 
   async addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
-      id,
-      environment,
-      customerId,
-      limit,
-      ...auditValues(effects.audit),
-    ]);
+    let row: { account: number; customer: number; linked: number; present: boolean; changed: number } | undefined;
+    try {
+      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
+        id,
+        environment,
+        customerId,
+        limit,
+        ...auditValues(effects.audit),
+      ]);
+    } catch (error) {
+      // The links' trigger refused the statement (nothing written). The account's own count comes first (below);
+      // the trigger's recount catches an addition that committed while this one waited for the account's lock.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      if (isAccountCustomerLimit(error)) return { outcome: 'customer-limit' };
+      throw error;
+    }
     if (row!.account === 0) return { outcome: 'account-not-found' };
     if (row!.customer === 0) return { outcome: 'customer-not-found' };
     if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };

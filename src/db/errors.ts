@@ -78,6 +78,13 @@ export const isNumericOutOfRange = (error: unknown): boolean => sqlState(error) 
 /** lock_timeout expired while the statement waited for a lock (a row lock, or a migration's table lock). */
 export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '55P03';
 
+/**
+ * The links' limits, checked by the trigger of migration 20261203010000_customer_account_cap with SQLSTATEs
+ * of their own: a customer linked to more accounts than it may hold, an account to more customers.
+ */
+export const isCustomerAccountLimit = (error: unknown): boolean => sqlState(error) === 'LC001';
+export const isAccountCustomerLimit = (error: unknown): boolean => sqlState(error) === 'LC002';
+
 /** Domain errors pass through; an unreachable database becomes SERVICE_UNAVAILABLE; the rest stays unexpected. */
 export function translateDatabaseError(error: unknown): unknown {
   if (isDomainError(error)) return error;

@@ -36,6 +36,7 @@ export const ErrorCodes = [
   'ACCOUNT_HAS_TRANSACTIONS',
   'ACCOUNT_NEEDS_A_CUSTOMER',
   'ACCOUNT_CUSTOMER_LIMIT',
+  'CUSTOMER_ACCOUNT_LIMIT',
   'EVENT_NOT_FOUND',
   // Webhooks (src/domain/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
@@ -217,6 +218,10 @@ export const accountNeedsACustomer = () =>
 
 export const accountCustomerLimit = (limit: number) =>
   new DomainError('ACCOUNT_CUSTOMER_LIMIT', 'conflict', `An account has at most ${limit} customers.`);
+
+/** Names the limit only: which of the request's customers is at it would echo submitted ids back for nothing. */
+export const customerAccountLimit = (limit: number) =>
+  new DomainError('CUSTOMER_ACCOUNT_LIMIT', 'conflict', `A customer holds at most ${limit} accounts, and a customer of this request already holds that many; nothing was changed.`);
 
 export const customerNotLinked = () =>
   new DomainError('CUSTOMER_NOT_FOUND', 'not_found', 'No customer with this id is a customer of this account.');

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../auth/request-context.js';
 import type { DomainServices } from '../domain/services.js';
+import type { ExecutionBudget } from './execution-budget.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /**
@@ -11,6 +12,8 @@ export interface GraphqlContext extends RequestContext {
   loaders: Loaders;
   /** Response keys of the idempotent mutations that replayed an earlier request (idempotency.ts). */
   replayedFields: string[];
+  /** What the operation may still resolve (execution-budget.ts); absent for subscriptions' events. */
+  budget?: ExecutionBudget;
 }
 
 export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {

@@ -24,6 +24,10 @@ export const GraphqlErrorCodes = {
   tooManyAliases: 'TOO_MANY_ALIASES',
   tooManyRootFields: 'TOO_MANY_ROOT_FIELDS',
   queryTooComplex: 'QUERY_TOO_COMPLEX',
+  // Limits crossed during execution (execution-budget.ts): the answer is that one error and `data: null`.
+  tooManyNodes: 'TOO_MANY_NODES',
+  operationTimeout: 'OPERATION_TIMEOUT',
+  responseTooLarge: 'RESPONSE_TOO_LARGE',
   subscriptionTooSlow: 'SUBSCRIPTION_TOO_SLOW',
 } as const;
 

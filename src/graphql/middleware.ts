@@ -17,6 +17,7 @@ import { noStorePlugins } from './cache-policy.js';
 import { consistencyPlugin } from './consistency.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
 import { errorResponseBody, errorScope, formatGraphqlError, httpGraphqlError, requestGraphqlError } from './error-mapping.js';
+import { boundedStringify, chargeResolvedNodes, ExecutionBudget, executionBudgetPlugin } from './execution-budget.js';
 import { explorerRouter } from './explorer.js';
 import { idempotentReplayPlugin } from './idempotency.js';
 import { metricsPlugin } from './metrics-plugin.js';
@@ -39,7 +40,7 @@ type ContextAttempt = { ok: true; context: RequestContext } | { ok: false; error
  */
 export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{ router: Router; subscriptions: SubscriptionServer; close(): Promise<void> }> {
   const settings = deps.config.graphql;
-  const schema = buildGraphqlSchema();
+  const schema = chargeResolvedNodes(buildGraphqlSchema());
   const server = new ApolloServer<GraphqlContext>({
     schema,
     formatError: formatGraphqlError,
@@ -51,6 +52,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     // Automatic persisted queries would let any caller register documents in server memory; no client needs them.
     persistedQueries: false,
     parseOptions: { maxTokens: settings.maxTokens },
+    stringifyResult: boundedStringify(settings.maxResponseBytes),
     // Apollo would stop itself on SIGTERM and re-raise the signal, cutting the process's own graceful stop
     // short (runtime.ts stops Apollo after in-flight requests, and the database last).
     stopOnTerminationSignals: false,
@@ -61,6 +63,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     logger: apolloLogger(deps.logger),
     plugins: [
       costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)),
+      executionBudgetPlugin(),
       idempotentReplayPlugin(),
       landingPage(settings.explorer),
       ...noStorePlugins(),
@@ -105,7 +108,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       const attempt = attempts.get(req);
       if (!attempt) throw new Error('GraphQL request reached Apollo without an authentication attempt');
       if (!attempt.ok) throw requestGraphqlError(attempt.error);
-      return createGraphqlContext(attempt.context, deps.services);
+      return { ...createGraphqlContext(attempt.context, deps.services), budget: new ExecutionBudget(settings) };
     },
   });
 

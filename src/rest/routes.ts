@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { environmentNotFound, unauthenticated } from '../auth/errors.js';
 import { createAccountSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../domain/accounts/account.schemas.js';
 import { auditQuerySchema } from '../domain/audit/audit.schemas.js';
-import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
+import { createCustomerSchema, CUSTOMER_LIMITS, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -13,6 +13,7 @@ import {
   amountExceedsHold,
   creditsBlocked,
   currencyMismatch,
+  customerAccountLimit,
   customerNotLinked,
   debitsBlocked,
   holdExpired,
@@ -235,6 +236,11 @@ const invalidExampleOf = (route: RestRoute): unknown => INVALID_EXAMPLES[route.o
 
 const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
 const accountNotFoundFailure = failure('ACCOUNT_NOT_FOUND', 'No account with this id in this environment (an id that is not a UUID cannot name one).', accountNotFound());
+const customerAccountLimitFailure = failure(
+  'CUSTOMER_ACCOUNT_LIMIT',
+  `A customer of the request already holds ${CUSTOMER_LIMITS.accounts} accounts, the most a customer may hold; nothing changes.`,
+  customerAccountLimit(CUSTOMER_LIMITS.accounts),
+);
 const transactionNotFoundFailure = failure('TRANSACTION_NOT_FOUND', 'No transaction with this id on this account.', transactionNotFound());
 const transactionNotPendingFailure = failure('TRANSACTION_NOT_PENDING', 'The transaction is not a pending hold (already posted or voided).', transactionNotPending());
 const eventNotFoundFailure = failure('EVENT_NOT_FOUND', 'No event with this id in this environment, or it was pruned.', eventNotFound());
@@ -354,6 +360,7 @@ export const REST_ROUTES = [
     success: answersAccount('Created. `Location` names the new account.', 201),
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
+      customerAccountLimitFailure,
     ],
   },
   {
@@ -413,6 +420,7 @@ export const REST_ROUTES = [
       accountNotFoundFailure,
       failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
       failure('ACCOUNT_CUSTOMER_LIMIT', `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`, accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers)),
+      customerAccountLimitFailure,
     ],
   },
   {

@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDirectiveValues, type GraphQLObjectType, type OperationDefinitionNode, parse } from 'graphql';
+import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
+import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
+import { ACCOUNT_FLAGS } from '../../src/domain/ledger/transaction.js';
+import { costEstimator } from '../../src/graphql/limits.js';
+import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
 
@@ -60,8 +66,29 @@ describe('query limits', () => {
     const large = await graphql(service, query, { n: 100 });
     expect(large.status).toBe(400);
     expect(errorCodes(large)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(large.json.errors[0].message).toMatch(/estimated cost is 2200; at most 1000 .*GRAPHQL_MAX_COST/); // the example in docs/graphql.md
+    expect(large.json.errors[0].message).toMatch(/estimated cost is 20200; at most 1000 .*GRAPHQL_MAX_COST/); // the example in docs/graphql.md
     expect(service.statements.count).toBe(0);
+  });
+
+  it('cost counts every list at the most it can hold: the limits the service enforces, not guesses', () => {
+    const schema = buildGraphqlSchema();
+    const directive = schema.getDirective('listSize')!;
+    const assumed = (type: string, field: string) => {
+      const node = (schema.getType(type) as GraphQLObjectType).getFields()[field]!.astNode!;
+      return (getDirectiveValues(directive, node) as { assumedSize?: number } | undefined)?.assumedSize;
+    };
+    expect(assumed('Customer', 'accounts')).toBe(CUSTOMER_LIMITS.accounts);
+    expect(assumed('Customer', 'accountIds')).toBe(CUSTOMER_LIMITS.accounts);
+    expect(assumed('Account', 'customers')).toBe(ACCOUNT_LIMITS.associatedCustomers);
+    expect(assumed('Account', 'customerIds')).toBe(ACCOUNT_LIMITS.associatedCustomers);
+    expect(assumed('Customer', 'emails')).toBe(CUSTOMER_LIMITS.emails);
+    expect(assumed('Customer', 'phoneNumbers')).toBe(CUSTOMER_LIMITS.phoneNumbers);
+    expect(assumed('Customer', 'addresses')).toBe(CUSTOMER_LIMITS.addresses);
+    expect(assumed('Account', 'flags')).toBe(ACCOUNT_FLAGS.length);
+    // Issue 28's query: a customer's accounts' customers' accounts is 100 × 20 × 100 accounts at most.
+    const estimate = costEstimator(schema);
+    const document = parse('query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }');
+    expect(estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' })).toBe(402_101);
   });
 
   it('document size: more than 200 tokens is DOCUMENT_TOO_LARGE', async () => {

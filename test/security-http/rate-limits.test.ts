@@ -13,8 +13,8 @@ import { bearer } from './helpers.js';
 
 const ALL_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'audit:read'] as const;
 const CHEAP_QUERY = '{ customers(first: 1) { nodes { customerId } } }';
-// 2,200 by the cost rules (docs/graphql.md, "Limits"): 1 point for the request + floor(2200 / 100).
-const COSTLY_QUERY = '{ customers(first: 100) { nodes { accounts { accountId } } } }';
+// 2,020 by the cost rules (docs/graphql.md, "Limits"; 100 accounts per customer at most): 1 point for the request + floor(2020 / 100).
+const COSTLY_QUERY = '{ customers(first: 10) { nodes { accounts { accountId } } } }';
 
 const limits = (res: CallResult) => ({
   limit: res.headers.get('ratelimit-limit'),
@@ -78,7 +78,7 @@ describe('per-token budget (RATE_LIMIT_POINTS=30 per 60 s)', () => {
     expect(limits(cheap).remaining).toBe('29');
     const costly = await graphql(service, COSTLY_QUERY, undefined, { headers: bearer(token) });
     expect(costly.status).toBe(200);
-    expect(limits(costly).remaining).toBe(String(29 - 1 - 22));
+    expect(limits(costly).remaining).toBe(String(29 - 1 - 20));
     const before = service.statements.count;
     const refused = await graphql(service, COSTLY_QUERY, undefined, { headers: bearer(token) });
     expectRateLimited(refused);

@@ -6,6 +6,7 @@ import {
   accountHasTransactions,
   accountNeedsACustomer,
   accountNotFound,
+  customerAccountLimit,
   customerNotLinked,
   fieldsNotUpdatable,
   referencedCustomersNotFound,
@@ -27,6 +28,7 @@ import {
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
+import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
 
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
@@ -55,6 +57,7 @@ export class AccountService {
         { audit, idempotency },
       );
       if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
+      if (creation.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
       return creation.outcome;
     });
   }
@@ -128,6 +131,7 @@ export class AccountService {
     const change = await this.stores.accounts.addCustomer(caller.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
     if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
     if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
+    if (change.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
     return changedAccount(change);
   }
 

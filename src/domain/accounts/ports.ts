@@ -13,7 +13,11 @@ export interface NewAccountRecord {
   customerIds: string[];
 }
 
-export type AccountCreation = { outcome: CreationOutcome } | { outcome: 'customers-missing'; missing: string[] };
+export type AccountCreation =
+  | { outcome: CreationOutcome }
+  | { outcome: 'customers-missing'; missing: string[] }
+  /** A customer already holds the most accounts a customer may (CUSTOMER_LIMITS.accounts); nothing was written. */
+  | { outcome: 'customer-account-limit' };
 
 /** What a change to an existing account's controls or customers found. */
 export type AccountChange =
@@ -22,6 +26,7 @@ export type AccountChange =
   | { outcome: 'account-not-found' }
   | { outcome: 'customer-not-found' }
   | { outcome: 'customer-limit' }
+  | { outcome: 'customer-account-limit' }
   | { outcome: 'last-customer' };
 
 export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'currency-locked' };
@@ -29,8 +34,9 @@ export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } 
 
 export interface AccountStore {
   /**
-   * Writes the account, its links and its effects, unless a customer is missing from the environment
-   * (then nothing is written). The customers cannot be deleted while the links are being written.
+   * Writes the account, its links and its effects, unless a customer is missing from the environment or
+   * already holds CUSTOMER_LIMITS.accounts accounts (then nothing is written; the database enforces the
+   * limit, also against concurrent links). The customers cannot be deleted while the links are being written.
    */
   insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
   findById(environment: string, id: string): Promise<Account | null>;
@@ -46,7 +52,10 @@ export interface AccountStore {
    */
   delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
-  /** Links one more customer of the environment (after the others); 'unchanged' when already linked. */
+  /**
+   * Links one more customer of the environment (after the others); 'unchanged' when already linked. Refused
+   * past `limit` customers on the account, or when the customer holds CUSTOMER_LIMITS.accounts accounts.
+   */
   addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
   /** Unlinks a customer, never the last one. */
   removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;

@@ -19,6 +19,11 @@ export const CUSTOMER_LIMITS = {
   zipLength: 20,
   typeLength: 32,
   earliestDateOfBirth: '1900-01-01',
+  /**
+   * Accounts one customer may hold. Enforced by the database (migration 20261203010000_customer_account_cap,
+   * whose trigger carries the same number); GraphQL's cost analysis counts `Customer.accounts` at this size.
+   */
+  accounts: 100,
 } as const;
 
 export const phoneSchema = z.strictObject({

@@ -47,9 +47,9 @@ export type Account = Node & {
   balance: AccountBalance;
   /** The currency of denomination, an ISO 4217 code such as USD. */
   currency: Scalars['String']['output'];
-  /** Ids of the customers associated with the account, in the order given at creation. */
+  /** Ids of the customers associated with the account, in the order given at creation: at most 20. */
   customerIds: Array<Scalars['ID']['output']>;
-  /** The customers associated with the account, in the order of `customerIds`. Association does not necessarily mean access. */
+  /** The customers associated with the account, in the order of `customerIds`: at most 20 (ACCOUNT_CUSTOMER_LIMIT). Association does not necessarily mean access. */
   customers: Array<Customer>;
   /**
    * Flags associated with the account; empty on a new account. The ledger enforces FROZEN, DEBITS_BLOCKED and
@@ -248,17 +248,17 @@ export type CreateWebhookEndpointInput = {
  */
 export type Customer = Node & {
   __typename?: 'Customer';
-  /** Ids of the customer's accounts, oldest link first. */
+  /** Ids of the customer's accounts, oldest link first: at most 100. */
   accountIds: Array<Scalars['ID']['output']>;
-  /** The customer's accounts, in the order of `accountIds`. */
+  /** The customer's accounts, in the order of `accountIds`: at most 100, the most accounts a customer may hold (CUSTOMER_ACCOUNT_LIMIT). */
   accounts: Array<Account>;
-  /** Postal addresses. */
+  /** Postal addresses (up to 10). */
   addresses: Array<Address>;
   /** The id the service assigned at creation. */
   customerId: Scalars['ID']['output'];
   /** Legal date of birth, YYYY-MM-DD. */
   dateOfBirth: Scalars['String']['output'];
-  /** Email addresses. */
+  /** Email addresses (up to 10). */
   emails: Array<Scalars['String']['output']>;
   /** Legal first name. */
   firstName: Scalars['String']['output'];
@@ -268,7 +268,7 @@ export type Customer = Node & {
   lastName: Scalars['String']['output'];
   /** Legal middle name; an empty string when the customer has none. */
   middleName: Scalars['String']['output'];
-  /** Phone numbers. */
+  /** Phone numbers (up to 10). */
   phoneNumbers: Array<Phone>;
   /** The name the customer likes to be addressed by. */
   preferredName: Scalars['String']['output'];
@@ -350,15 +350,17 @@ export type Mutation = {
   /**
    * Makes an existing customer of this environment one more holder of the account (a joint account), after
    * the others, and returns the account; a customer already on the account leaves it unchanged. Fails with
-   * ACCOUNT_NOT_FOUND, CUSTOMER_NOT_FOUND (see `extensions.details`) or ACCOUNT_CUSTOMER_LIMIT.
+   * ACCOUNT_NOT_FOUND, CUSTOMER_NOT_FOUND (see `extensions.details`), ACCOUNT_CUSTOMER_LIMIT (20 customers) or
+   * CUSTOMER_ACCOUNT_LIMIT (the customer already holds 100 accounts).
    */
   addAccountCustomer: Account;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing. Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
    * Opens an account for one or more existing customers and returns it (amount 0, no transactions, no
-   * flags). Fails with VALIDATION_FAILED, or CUSTOMER_NOT_FOUND listing in `extensions.details` the customer
-   * ids that do not exist in this environment.
+   * flags). Fails with VALIDATION_FAILED, CUSTOMER_NOT_FOUND listing in `extensions.details` the customer
+   * ids that do not exist in this environment, or CUSTOMER_ACCOUNT_LIMIT when a customer already holds 100
+   * accounts (nothing is created).
    */
   createAccount: Account;
   /**

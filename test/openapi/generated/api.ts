@@ -2417,7 +2417,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result. */
+            /**
+             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+             *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2428,7 +2431,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT";
                         };
                     };
                 };
@@ -3324,7 +3327,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers. */
+            /**
+             * @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
+             *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3335,7 +3341,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "ACCOUNT_CUSTOMER_LIMIT";
+                            code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT";
                         };
                     };
                 };
