@@ -3,7 +3,7 @@ import { issueApiToken } from '../support/api-tokens.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, expectSuccess } from '../rest/helpers.js';
 import { graphql } from './helpers.js';
-import { connect, followers, rawInit, refusedUpgrade, subscriptionUrl, type TestClient } from './subscription-client.js';
+import { connect, followers, rawInit, refusedUpgrade, type TestClient } from './subscription-client.js';
 
 const ACCOUNT_SELECTION = 'accountId name currency amount flags overdraftLimit customerIds balance { posted pending available } customers { customerId preferredName } transactions { nodes { transactionId amount } }';
 const TRANSACTION_SELECTION = 'transactionId accountId type amount authorizedAmount currency description status balanceAfter transferId reversesTransactionId account { accountId amount }';
