@@ -10,7 +10,8 @@ describe('GraphQL configuration', () => {
   it('defaults: explorers, introspection and Apollo Studio CORS outside production; none in production', () => {
     const development = loadConfig(base);
     expect(development.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 10, maxAliases: 30, maxRootFields: 20, maxCost: 25_000, maxTokens: 2000,
-      maxNodes: 50_000, maxExecutionMs: 10_000, maxResponseBytes: 4 * 1024 * 1024, subscriptionPollIntervalMs: 1000 });
+      maxNodes: 50_000, maxExecutionMs: 10_000, maxResponseBytes: 4 * 1024 * 1024, subscriptionPollIntervalMs: 1000,
+      maxWsConnectionsPerPrincipal: 20, maxWsConnectionsPerAddress: 50, maxSubscriptionFollowers: 1000 });
     expect(development.corsOrigins).toEqual(['https://studio.apollographql.com']);
     const production = loadConfig({ ...base, NODE_ENV: 'production' });
     expect(production.graphql).toMatchObject({ introspection: false, explorer: false });
@@ -32,10 +33,14 @@ describe('GraphQL configuration', () => {
       GRAPHQL_MAX_EXECUTION_MS: '2500',
       GRAPHQL_MAX_RESPONSE_BYTES: '512kb',
       GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '250',
+      GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: '3',
+      GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: '4',
+      GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS: '5',
       CORS_ORIGINS: 'https://studio.apollographql.com, http://localhost:5173',
     });
     expect(config.graphql).toEqual({ introspection: true, explorer: true, maxDepth: 7, maxAliases: 0, maxRootFields: 2, maxCost: 100, maxTokens: 500,
-      maxNodes: 1000, maxExecutionMs: 2500, maxResponseBytes: 512 * 1024, subscriptionPollIntervalMs: 250 });
+      maxNodes: 1000, maxExecutionMs: 2500, maxResponseBytes: 512 * 1024, subscriptionPollIntervalMs: 250,
+      maxWsConnectionsPerPrincipal: 3, maxWsConnectionsPerAddress: 4, maxSubscriptionFollowers: 5 });
     expect(config.corsOrigins).toEqual(['https://studio.apollographql.com', 'http://localhost:5173']);
   });
 

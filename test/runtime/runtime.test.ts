@@ -7,7 +7,8 @@ import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
 import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
 
-const { cleanups, tempDataDir, start } = runtimeTestKit({ token: 'runtime-J64rNRXozOOB4OOfuaCkwwyl7NOeiXFiYF5CN6D-bZM_txn8aSAwEbEpUQQ14Tg42FNBKTmAWuKMQCcO2M6zWVg', tempPrefix: 'cas-runtime-' });
+const TOKEN = 'runtime-J64rNRXozOOB4OOfuaCkwwyl7NOeiXFiYF5CN6D-bZM_txn8aSAwEbEpUQQ14Tg42FNBKTmAWuKMQCcO2M6zWVg';
+const { cleanups, tempDataDir, start } = runtimeTestKit({ token: TOKEN, tempPrefix: 'cas-runtime-' });
 
 async function getJson(service: RunningService, pathname: string) {
   const response = await fetch(`${service.url}${pathname}`);
@@ -64,7 +65,7 @@ describe('startService', () => {
 
     const stopped = service.stop();
     expect(await getJson(service, '/readyz')).toEqual({ status: 503, body: { status: 'unready', checks: { shutdown: 'pending' } } });
-    const served = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, { headers: { authorization: 'Bearer runtime-test-token-0123456789' } });
+    const served = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(served.status).toBe(404);
     await served.arrayBuffer();
     await stopped;

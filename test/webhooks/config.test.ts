@@ -11,6 +11,7 @@ describe('webhook configuration', () => {
       secretOverlapMs: 86_400_000,
       pollIntervalMs: 1000,
       concurrency: 10,
+      maxEndpointsPerEnvironment: 16,
       allowedPorts: [443, 80, 8443],
       requireHttps: false,
     });
