@@ -55,7 +55,7 @@ function startService(env: Record<string, string>): Promise<{ child: ChildProces
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-worst-case-'));
 const postgres = await startEmbeddedPostgres({ dataDir: dir, settings: { fsync: 'off', synchronous_commit: 'off' } });
-const token = `bench_${randomBytes(18).toString('base64url')}`;
+const token = `bench_${randomBytes(32).toString('base64url')}`;
 let child: ChildProcess | undefined;
 try {
   const service = await startService({

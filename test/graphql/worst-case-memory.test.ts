@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
@@ -17,7 +18,7 @@ import { TEST_PII_ENV } from '../support/service.js';
 // per-field info and paths, V8's young generation growing under the burst); measured 25-56 MB on 2 cores. What
 // matters is the order of magnitude: the same query without the limits reached 4.3 GB and died.
 const GROWTH_BOUND_MB = 96;
-const TOKEN = 'worst-case-memory-token-0123456789';
+const TOKEN = `worst-case-${randomBytes(32).toString('base64url')}`;
 const WORST = 'query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }';
 
 let database: TestDatabase;
