@@ -107,13 +107,19 @@ class Model {
   }
 }
 
+const RECENT_OWNERS = 40;
+
 function nextOp(model: Model, client: number, random: () => number): Op {
   const mine = model.of(client);
   const liveAccounts = mine.accounts.filter((a) => !a.deleted);
   const roll = random();
   if (roll < 0.25 || model.pool.length === 0) return { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput({ preferredName: `c${client}` }) };
   if (roll < 0.6 || liveAccounts.length === 0) {
-    const owners = [...new Set([pick(random, model.pool).id, pick(random, model.pool).id, ...(mine.customers.length > 0 && random() < 0.5 ? [pick(random, mine.customers).id] : [])])];
+    // Owners among the newest customers: a customer holds at most 100 accounts (CUSTOMER_ACCOUNT_LIMIT), and a
+    // long run would otherwise pile every account onto the first customers.
+    const recent = model.pool.slice(-RECENT_OWNERS);
+    const mineRecent = mine.customers.slice(-RECENT_OWNERS);
+    const owners = [...new Set([pick(random, recent).id, pick(random, recent).id, ...(mineRecent.length > 0 && random() < 0.5 ? [pick(random, mineRecent).id] : [])])];
     return { kind: 'createAccount', key: randomUUID(), body: buildAccountInput(owners, { name: `acct ${client}`, currency: pick(random, CURRENCIES) }) };
   }
   if (roll < 0.75) return { kind: 'updateAccount', account: pick(random, liveAccounts), name: `renamed ${client} ${Math.floor(random() * 1e6)}`, currency: pick(random, CURRENCIES) };

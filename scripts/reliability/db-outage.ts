@@ -68,6 +68,8 @@ runScript('db-outage', async () => {
                 : ['update', 'PUT', `/sandbox/customer/${pick(random, customers)}`, { preferredName: `p${client}` }];
         const res = await traffic.send(kind, method, path, body);
         if (res.status === 201) acknowledged.push(method === 'POST' && path.endsWith('customer') ? { kind: 'customer', id: res.json.data.customerId } : { kind: 'account', id: res.json.data.accountId });
+        // New customers hold the next accounts too: a customer holds at most 100 (CUSTOMER_ACCOUNT_LIMIT).
+        if (res.status === 201 && kind === 'create') customers.push(res.json.data.customerId);
         if (res.status !== 0 && recoveredAt === undefined && phase === 'recovering' && res.status < 300) recoveredAt = performance.now();
         // Clients that are told to retry later do, after a short pause (as Retry-After: 1 suggests, shortened).
         if (res.status === 503) await sleep(50);
