@@ -33,6 +33,7 @@ export class PrismaAuditStore implements AuditStore {
       requestId: event.requestId,
       idempotencyKey: event.idempotencyKey,
       changedFields: event.changedFields,
+      ...(event.matchedCount !== null && { matchedCount: event.matchedCount }),
     }));
   }
 }

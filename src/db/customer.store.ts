@@ -1,4 +1,6 @@
+import type { NewAuditEvent } from '../domain/audit/audit-event.js';
 import type { Customer } from '../domain/customers/customer.js';
+import type { CustomerFilter } from '../domain/customers/customer-search.js';
 import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/errors.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../domain/ports.js';
 import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../domain/customers/ports.js';
@@ -7,6 +9,7 @@ import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './err
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { jsonParameter, queryRows, statement } from './sql.js';
+import { customerSearchSql } from './customer-search.sql.js';
 import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
 
 /** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
@@ -137,6 +140,30 @@ export class PrismaCustomerStore implements CustomerStore {
         if (row!.count > 0 || attempt === 2) return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
       }
     }
+  }
+
+  /**
+   * One statement whatever the page's size: the matches (customer-search.sql.ts) and, for an audited search,
+   * its audit event with the number found. Unnamed (its text depends on the filters given), so PostgreSQL plans
+   * it for the values at hand: a name prefix becomes an index range.
+   */
+  async search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]> {
+    const { text, values } = customerSearchSql(filter);
+    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toCustomer);
+  }
+
+  async auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]> {
+    const { text, values } = customerSearchSql(filter);
+    const params = [environment, page.first, page.after ?? null, ...values];
+    const at = params.length + 1;
+    const audited = `WITH found AS MATERIALIZED (${text}),
+       audit AS (
+         INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields, matched_count)
+         SELECT $${at}::uuid, $${at + 1}::varchar, $${at + 2}::varchar, $${at + 3}::varchar, $${at + 4}::varchar, $${at + 5}::uuid, $${at + 6}::varchar, $${at + 7}::varchar, $${at + 8}::text[],
+                (SELECT count(*)::int FROM found)
+       )
+       SELECT * FROM found ORDER BY id`;
+    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(audited, ...params, ...auditValues(audit))).map(toCustomer);
   }
 
   /** A page in id order: the typed API (two statements: customers, then their links), rare enough not to matter. */

@@ -33,6 +33,8 @@ export interface PersonalDataProtector {
    * a plain hash of a body holding an SSN could be reversed by trying every SSN.
    */
   fingerprint(material: string): Uint8Array;
+  /** The HMAC blind index of a normalised SSN in an environment: how a search finds it without decrypting. */
+  blindIndex(environment: string, normalisedSsn: string): Uint8Array;
 }
 
 export interface PageRequest {

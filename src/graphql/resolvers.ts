@@ -1,3 +1,4 @@
+import type { CustomerPage } from '../domain/customers/customer.service.js';
 import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
 import { isDomainError } from '../domain/errors.js';
@@ -47,12 +48,28 @@ async function transactionPage(account: Account, args: { first?: number | null; 
   return { items: page.transactions, hasNextPage: page.nextAfter !== null };
 }
 
+/** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
+const withoutNulls = (input: object): Record<string, unknown> => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+
+/** A domain page as a connection's items. */
+const customerConnectionPage = (page: CustomerPage) => ({ items: page.customers, hasNextPage: page.nextAfter !== null });
+
 export const resolvers: Resolvers = {
   Query: {
     customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
     account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
     customers: async (_parent, args, { services, caller, loaders }) => {
-      const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(caller, request));
+      const request = pageRequest('customer', args);
+      const page = args.filter
+        ? customerConnectionPage(await services.customers.filtered(caller, withoutNulls(args.filter), request))
+        : await fetchPage(request, (paged) => services.customers.list(caller, paged));
+      for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
+      return page;
+    },
+    // The SSN travels in the input (a variable, never the document's text when clients use variables); REST's search rules.
+    searchCustomers: async (_parent, { input, first, after }, { services, caller, loaders }) => {
+      const request = pageRequest('customer', { first, after });
+      const page = customerConnectionPage(await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) }));
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },

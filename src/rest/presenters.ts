@@ -1,6 +1,7 @@
 import type { Account } from '../domain/accounts/account.js';
 import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
+import type { CustomerPage } from '../domain/customers/customer.service.js';
 import type { DomainEvent } from '../domain/events/event.js';
 import type { EventPage } from '../domain/events/event.service.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
@@ -10,6 +11,7 @@ import type {
   AccountData,
   AuditPageData,
   CustomerData,
+  CustomerPageData,
   EventData,
   EventPageData,
   TransactionData,
@@ -50,6 +52,8 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
 });
 
 /** The contract shows `amount` as a JSON number; the domain keeps it as an exact decimal string. */
+export const presentCustomerPage = (page: CustomerPage): CustomerPageData => ({ customers: page.customers.map(presentCustomer), nextAfter: page.nextAfter });
+
 export const presentAccount = (account: Account): AccountData => ({
   accountId: account.accountId,
   type: account.type,
@@ -105,6 +109,7 @@ export const presentAuditPage = (page: AuditPage): AuditPageData => ({
     requestId: event.requestId,
     idempotencyKey: event.idempotencyKey,
     changedFields: [...event.changedFields],
+    ...(event.matchedCount !== undefined && { matchedCount: event.matchedCount }),
   })),
   nextCursor: page.nextCursor,
 });

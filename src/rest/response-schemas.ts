@@ -69,6 +69,13 @@ export const transactionDataSchema = z
   })
   .describe('One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed.');
 
+export const customerPageDataSchema = z
+  .strictObject({
+    customers: z.array(customerDataSchema).describe('In id order (the order they were created in).'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+  })
+  .describe('A page of customers matching every given filter.');
+
 export const transactionPageDataSchema = z
   .strictObject({
     transactions: z.array(transactionDataSchema).describe('Newest first.'),
@@ -207,7 +214,8 @@ export const auditEventDataSchema = z
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),
-    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set.'),
+    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set; for a search, the filters it used.'),
+    matchedCount: z.number().int().optional().describe('Only on `customer.search` (a search by social security number): how many customers it found.'),
   })
   .describe('One successful write.');
 
@@ -235,6 +243,7 @@ export const errorBodySchema = z
   .describe('Why the request failed.');
 
 export type CustomerData = z.infer<typeof customerDataSchema>;
+export type CustomerPageData = z.infer<typeof customerPageDataSchema>;
 export type AccountData = z.infer<typeof accountDataSchema>;
 export type AuditPageData = z.infer<typeof auditPageDataSchema>;
 export type TransactionData = z.infer<typeof transactionDataSchema>;

@@ -11,6 +11,7 @@ import {
   presentAccount,
   presentAuditPage,
   presentCustomer,
+  presentCustomerPage,
   presentEvent,
   presentEventPage,
   presentTransaction,
@@ -75,6 +76,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value, replayed } = await customers.create(caller, body, { idempotencyKey });
       return created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
     },
+    listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),
+    searchCustomers: async ({ caller, body }) => ok(presentCustomerPage(await customers.search(caller, body))),
     getCustomer: async ({ caller, params }) => ok(presentCustomer(await customers.get(caller, params.customerId!))),
     updateCustomer: async ({ caller, params, body }) => ok(presentCustomer(await customers.update(caller, params.customerId!, body))),
     deleteCustomer: async ({ caller, params }) => {

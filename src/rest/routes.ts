@@ -3,6 +3,7 @@ import { environmentNotFound, unauthenticated } from '../auth/errors.js';
 import { createAccountSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../domain/accounts/account.schemas.js';
 import { auditQuerySchema } from '../domain/audit/audit.schemas.js';
 import { createCustomerSchema, CUSTOMER_LIMITS, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
+import { customerListQuerySchema, customerSearchSchema } from '../domain/customers/customer-search.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -73,6 +74,7 @@ import {
   eventDataSchema,
   eventPageDataSchema,
   transactionDataSchema,
+  customerPageDataSchema,
   transactionPageDataSchema,
   transferDataSchema,
 } from './response-schemas.js';
@@ -220,6 +222,7 @@ export function failuresOf(route: RestRoute): DocumentedFailure[] {
 
 const INVALID_EXAMPLES: Record<string, unknown> = {
   createCustomer: { ...EXAMPLE_CREATE_CUSTOMER, dateOfBirth: '12/04/1985', nickname: 'Al' },
+  searchCustomers: { socialSecurityNumber: '000-00-0000', lastName: '' },
   updateCustomer: { preferredName: '' },
   createAccount: { ...EXAMPLE_CREATE_ACCOUNT, currency: 'usd' },
   updateAccount: { name: 'Household Checking' },
@@ -304,6 +307,39 @@ export const REST_ROUTES = [
     failures: [
       failure('CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number exists in this environment (with or without dashes).', customerAlreadyExists()),
     ],
+  },
+  // Before getCustomer: `/customer/search` must be matched as itself, not as a customer id.
+  {
+    operationId: 'searchCustomers',
+    method: 'POST',
+    path: '/:environment/customer/search',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Search customers, by social security number too',
+    description:
+      'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
+      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+    scope: 'customers:read',
+    naturallyIdempotent: true,
+    requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [],
+  },
+  {
+    operationId: 'listCustomers',
+    method: 'GET',
+    path: '/:environment/customer',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'List and filter customers',
+    description:
+      'Not in the contract. The customers matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. ' +
+      'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
+    scope: 'customers:read',
+    query: { schema: customerListQuerySchema, example: { lastName: 'mull', limit: '20' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [limitValidationFailure(customerListQuerySchema)],
   },
   {
     operationId: 'getCustomer',

@@ -10,7 +10,6 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
   customers: [
     'ssn_ciphertext',
     'document_locator_number_ciphertext',
-    'date_of_birth',
     'preferred_name',
     'first_name',
     'middle_name',
@@ -18,17 +17,18 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
     'emails',
     'phone_numbers',
     'addresses',
-    'created_at',
     'updated_at',
   ],
   idempotency_keys: ['fingerprint', 'result'],
-  audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields'],
+  audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields', 'matched_count'],
   events: ['payload', 'changed_fields', 'resource_type', 'resource_id'],
 };
 
 /** The columns the service's queries filter, join or sort on (src/db/*.store.ts). */
 const QUERIED: Record<string, string[]> = {
-  customers: ['id', 'environment', 'ssn_blind_index', 'pii_key_id'],
+  // Customer search (migration 20261203030000) filters on date_of_birth and created_at; its name and email
+  // filters read expression indexes, which keep statistics of their own.
+  customers: ['id', 'environment', 'ssn_blind_index', 'pii_key_id', 'date_of_birth', 'created_at'],
   idempotency_keys: ['principal_id', 'environment', 'key', 'expires_at'],
   audit_events: ['id', 'environment', 'operation', 'resource_id', 'occurred_at'],
   events: ['id', 'environment', 'type', 'txid', 'occurred_at'],

@@ -90,6 +90,8 @@ interface RestCase {
 
 const REST_CASES: Record<string, () => Promise<RestCase>> = {
   createCustomer: async () => ({ body: buildCustomerInput() }),
+  listCustomers: async () => ({ query: { lastName: 'a', limit: '5' } }),
+  searchCustomers: async () => ({ body: { socialSecurityNumber: '123-45-6789' } }),
   getCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
   updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
   deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
@@ -190,6 +192,10 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   'Query.customer': async () => ({ document: 'query($id: ID!) { customer(customerId: $id) { customerId } }', variables: { id: await fixtures.customer() } }),
   'Query.account': async () => ({ document: `query($id: ID!) { account(accountId: $id) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
   'Query.customers': async () => ({ document: '{ customers(first: 2) { nodes { customerId } } }' }),
+  'Query.searchCustomers': async () => ({
+    document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
+    variables: { input: { socialSecurityNumber: '123-45-6789' } },
+  }),
   'Query.accounts': async () => ({ document: `{ accounts(first: 2) { nodes ${ACCOUNT_ID_ONLY} } }` }),
   'Query.auditEvents': async () => ({ document: '{ auditEvents(first: 2) { nodes { eventId } } }' }),
   'Query.events': async () => ({ document: '{ events(first: 2) { events { eventId } } }' }),

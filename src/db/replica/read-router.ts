@@ -43,7 +43,7 @@ const ROOT_MISSING: Absence = (result, args) => {
  * A method added to a store is therefore a write on the primary until it is listed here: the safe side.
  */
 export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M in keyof Stores[S]]?: Absence } } = {
-  customers: { findById: NULL, findByIds: FEWER, list: LIST },
+  customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, listTransactions: LIST },

@@ -33,6 +33,8 @@ export const AUDIT_OPERATIONS = [
   // Managed API tokens (npm run token), one event per environment the token may act in.
   'api_token.create',
   'api_token.revoke',
+  // A search by social security number (resourceId: the search; matchedCount: the customers it found).
+  'customer.search',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
@@ -55,8 +57,10 @@ export interface AuditEvent {
   resourceId: string;
   requestId: string;
   idempotencyKey: string | null;
-  /** Names of the fields the write set (all given fields on create, the sent ones on update, none on delete). */
+  /** Names of the fields the write set (all given fields on create, the sent ones on update, none on delete); a search's filters. */
   changedFields: string[];
+  /** A search's: how many customers it found. Absent for writes. */
+  matchedCount?: number;
 }
 
 export type NewAuditEvent = Omit<AuditEvent, 'occurredAt'>;

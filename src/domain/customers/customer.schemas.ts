@@ -43,7 +43,7 @@ export const addressSchema = z.strictObject({
   zip: text(CUSTOMER_LIMITS.zipLength),
 });
 
-const emailSchema = z
+export const emailSchema = z
   .string({ error: 'Must be a string.' })
   .max(CUSTOMER_LIMITS.emailLength, `Must be at most ${CUSTOMER_LIMITS.emailLength} characters.`)
   .pipe(z.email({ error: 'Must be a valid email address.' }));
@@ -53,7 +53,7 @@ function isRealPastDate(value: string, today: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && value <= today;
 }
 
-const dateOfBirthSchema = z
+export const dateOfBirthSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
   // abort: each rule presumes the previous one holds; a malformed date gets one message, not three.
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Must be a date in the form YYYY-MM-DD.', abort: true })
@@ -63,7 +63,7 @@ const dateOfBirthSchema = z
   })
   .refine((value) => value >= CUSTOMER_LIMITS.earliestDateOfBirth, `Must not be before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`);
 
-const ssnSchema = z
+export const ssnSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
   .max(11, SSN_RULE)
   .transform((value, ctx) => {

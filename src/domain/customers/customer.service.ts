@@ -1,15 +1,18 @@
-import { auditEventFor } from '../audit/audit-event.js';
+import { auditEventFor, type NewAuditEvent } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
 import {
   customerHasAccounts,
   customerNotFound,
   fieldsNotUpdatable,
+  validationFailed,
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { PageRequest, PersonalDataProtector, Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
+import { PAGE_SIZE } from '../pagination.js';
 import { parseInput, presentKeys } from '../validation.js';
+import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
 import {
   createCustomerSchema,
@@ -17,6 +20,12 @@ import {
   UPDATABLE_CUSTOMER_FIELDS,
   updateCustomerSchema,
 } from './customer.schemas.js';
+
+/** A page of customers; pass `nextAfter` as `after` for the next one (null: the last page). */
+export interface CustomerPage {
+  customers: Customer[];
+  nextAfter: string | null;
+}
 
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
@@ -96,6 +105,53 @@ export class CustomerService {
     authorize(caller, 'customers:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
     return this.stores.customers.list(caller.environment, { first: page.first, after });
+  }
+
+  /**
+   * REST `GET /{environment}/customer`: the customers matching the query string's filters, a page at a time.
+   * An SSN is refused here, never read: a URL lands in access logs and browser histories (use `search`).
+   */
+  async listFiltered(caller: Caller, query: unknown): Promise<CustomerPage> {
+    authorize(caller, 'customers:read');
+    const given = (query ?? {}) as Record<string, unknown>;
+    const inUrl = SSN_QUERY_PARAMETERS.filter((name) => given[name] !== undefined);
+    if (inUrl.length > 0) {
+      throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
+    }
+    const valid = parseInput(customerListQuerySchema, given);
+    return this.page(caller, customerFilterOf(valid), { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
+  }
+
+  /** GraphQL `customers(filter)`: the same filters as an object. */
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<CustomerPage> {
+    authorize(caller, 'customers:read');
+    return this.page(caller, customerFilterOf(parseInput(customerFilterSchema, filter ?? {})), page);
+  }
+
+  /**
+   * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN, in a
+   * body. A search by SSN ("is this person already on file?") is audited in the search's own statement: who,
+   * when, which filters, how many matched; never the SSN.
+   */
+  async search(caller: Caller, input: unknown): Promise<CustomerPage> {
+    authorize(caller, 'customers:read');
+    const valid = parseInput(customerSearchSchema, input ?? {});
+    const { socialSecurityNumber, limit, after, ...filters } = valid;
+    const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);
+    const audit =
+      blindIndex === undefined
+        ? undefined
+        : auditEventFor(caller, { operation: 'customer.search', resourceType: 'customer', resourceId: newId(), changedFields: Object.keys(valid).filter((key) => key !== 'limit' && key !== 'after') });
+    return this.page(caller, customerFilterOf(filters, blindIndex), { first: limit ?? PAGE_SIZE.default, after }, audit);
+  }
+
+  private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<CustomerPage> {
+    // Ids are UUIDs: a cursor that is none matches nothing after it.
+    if (page.after !== undefined && !isRecordId(page.after)) return { customers: [], nextAfter: null };
+    const request = { first: page.first + 1, after: page.after?.toLowerCase() };
+    const rows = audit === undefined ? await this.stores.customers.search(caller.environment, filter, request) : await this.stores.customers.auditedSearch(caller.environment, filter, request, audit);
+    const customers = rows.slice(0, page.first);
+    return { customers, nextAfter: rows.length > page.first ? customers.at(-1)!.customerId : null };
   }
 
   /** Partial update of the contact fields; identity fields can never change. */

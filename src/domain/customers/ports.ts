@@ -1,3 +1,5 @@
+import type { CustomerFilter } from './customer-search.js';
+import type { NewAuditEvent } from '../audit/audit-event.js';
 import type { CreationEffects, CreationOutcome, PageRequest, SealedPersonalData, WriteEffects } from '../ports.js';
 import type { Address, Customer, Phone } from './customer.js';
 
@@ -40,4 +42,8 @@ export interface CustomerStore {
   /** Deletes the customer with its effects, unless an account is linked to it (then nothing is written). */
   delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
+  /** The customers matching every given filter, in id order, at most `page.first` after `page.after`. A read: a replica may answer. */
+  search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]>;
+  /** search(), and the search's audit event (its `matchedCount` the rows found) written by the same statement: the primary answers. */
+  auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]>;
 }

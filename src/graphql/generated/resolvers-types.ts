@@ -161,6 +161,8 @@ export type AuditEvent = {
   eventId: Scalars['ID']['output'];
   /** The idempotency key the write was sent with, or null. */
   idempotencyKey: Maybe<Scalars['String']['output']>;
+  /** Only on `customer.search` (a search by social security number): how many customers it found; null otherwise. */
+  matchedCount: Maybe<Scalars['Int']['output']>;
   /** When the write happened: ISO 8601 in UTC. */
   occurredAt: Scalars['String']['output'];
   /** What was written: one of the operations listed on `Query.auditEvents(operation)`, e.g. `customer.create` or `transaction.post`. */
@@ -292,6 +294,43 @@ export type CustomerEdge = {
   cursor: Scalars['String']['output'];
   /** The customer. */
   node: Customer;
+};
+
+/**
+ * Filters of a customer list; every given one must hold. Names: a prefix, case- and accent-insensitive ("mull"
+ * finds "Müller"). Email: exact, case-insensitive. Date of birth: exact. Creation: from (inclusive) to (exclusive).
+ */
+export type CustomerFilter = {
+  /** Created at or after this instant: ISO 8601 with a time zone. */
+  createdFrom?: InputMaybe<Scalars['String']['input']>;
+  /** Created before this instant: ISO 8601 with a time zone. */
+  createdTo?: InputMaybe<Scalars['String']['input']>;
+  /** YYYY-MM-DD. */
+  dateOfBirth?: InputMaybe<Scalars['String']['input']>;
+  /** One of the customer's emails, exactly (case-insensitive). */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of the first name. */
+  firstName?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of the last name. */
+  lastName?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The filters of `CustomerFilter` and a social security number. */
+export type CustomerSearchInput = {
+  /** Created at or after this instant: ISO 8601 with a time zone. */
+  createdFrom?: InputMaybe<Scalars['String']['input']>;
+  /** Created before this instant: ISO 8601 with a time zone. */
+  createdTo?: InputMaybe<Scalars['String']['input']>;
+  /** YYYY-MM-DD. */
+  dateOfBirth?: InputMaybe<Scalars['String']['input']>;
+  /** One of the customer's emails, exactly (case-insensitive). */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of the first name. */
+  firstName?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of the last name. */
+  lastName?: InputMaybe<Scalars['String']['input']>;
+  /** AAA-GG-SSSS or AAAGGSSSS; write-only: never answered, logged or kept in clear. */
+  socialSecurityNumber?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -802,6 +841,13 @@ export type Query = {
    * token with neither is refused (FORBIDDEN, `customers:read`).
    */
   node: Maybe<Node>;
+  /**
+   * Customers by social security number (exact, through the blind index) and the filters of `customers`, all of
+   * which must hold; the number travels in the input, never in a URL. Each search by social security number
+   * is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the
+   * number). Pass the input as a variable, so that the number is not part of the query text.
+   */
+  searchCustomers: CustomerConnection;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
   transaction: Maybe<Transaction>;
   /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
@@ -862,6 +908,7 @@ export type QueryCustomerArgs = {
  */
 export type QueryCustomersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<CustomerFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -892,6 +939,17 @@ export type QueryEventsArgs = {
  */
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
+export type QuerySearchCustomersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: CustomerSearchInput;
 };
 
 
@@ -1293,6 +1351,8 @@ export type ResolversTypes = {
   Customer: ResolverTypeWrapper<CustomerParentModel>;
   CustomerConnection: ResolverTypeWrapper<CustomerPageModel>;
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node: ResolversTypes['Customer'] }>;
+  CustomerFilter: CustomerFilter;
+  CustomerSearchInput: CustomerSearchInput;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
@@ -1342,6 +1402,8 @@ export type ResolversParentTypes = {
   Customer: CustomerParentModel;
   CustomerConnection: CustomerPageModel;
   CustomerEdge: Omit<CustomerEdge, 'node'> & { node: ResolversParentTypes['Customer'] };
+  CustomerFilter: CustomerFilter;
+  CustomerSearchInput: CustomerSearchInput;
   Decimal: Scalars['Decimal']['output'];
   Event: DomainEventModel;
   EventPage: EventPageModel;
@@ -1429,6 +1491,7 @@ export type AuditEventResolvers<ContextType = GraphqlContext, ParentType extends
   changedFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   idempotencyKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  matchedCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   principalId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1549,6 +1612,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'eventId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, RequireFields<QueryEventsArgs, 'after' | 'first'>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { limitParameter } from '../pagination.js';
+import { text } from '../validation.js';
+import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, ssnSchema } from './customer.schemas.js';
+
+/**
+ * How a support agent finds a customer (docs/adr/0054-finding-customers.md). Every filter is served by an
+ * index (migration 20261203030000_customer_search) and all given filters must hold:
+ * - `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"): both sides are
+ *   folded by the database's `cas_search_key` (lower case, unaccented), so the rule lives in one place;
+ * - `email`: exact, case-insensitive;
+ * - `dateOfBirth`: exact (YYYY-MM-DD);
+ * - `createdFrom` / `createdTo`: the creation instant, from (inclusive) and to (exclusive);
+ * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index.
+ * Results are in id order (creation order), a page at a time (`limit`, `after`).
+ */
+const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
+
+const filterFields = {
+  lastName: text(CUSTOMER_LIMITS.nameLength).optional(),
+  firstName: text(CUSTOMER_LIMITS.nameLength).optional(),
+  email: emailSchema.optional(),
+  dateOfBirth: dateOfBirthSchema.optional(),
+  createdFrom: instant.optional(),
+  createdTo: instant.optional(),
+};
+
+/** The filters as a query string carries them (REST `GET /{environment}/customer`). */
+export const customerListQuerySchema = z.strictObject({ ...filterFields, limit: limitParameter.optional(), after: z.string().optional() });
+
+/** The same filters as an object (GraphQL `CustomerFilter`). */
+export const customerFilterSchema = z.strictObject(filterFields);
+
+/** A search's body (REST `POST /{environment}/customer/search`, GraphQL `searchCustomers`): the filters and an SSN. */
+export const customerSearchSchema = z.strictObject({
+  ...filterFields,
+  socialSecurityNumber: ssnSchema.optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  after: z.string().optional(),
+});
+
+/** Query parameters that would put an SSN in a URL (and so in access logs): refused, never read. */
+export const SSN_QUERY_PARAMETERS = ['socialSecurityNumber', 'ssn', 'social_security_number'] as const;
+
+/** What the store matches: the filters as given (the database folds names), and the SSN as its blind index. */
+export interface CustomerFilter {
+  lastNamePrefix?: string;
+  firstNamePrefix?: string;
+  email?: string;
+  dateOfBirth?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  ssnBlindIndex?: Uint8Array;
+}
+
+type FilterInput = { [K in keyof typeof filterFields]?: string };
+
+export function customerFilterOf(input: FilterInput, ssnBlindIndex?: Uint8Array): CustomerFilter {
+  return {
+    ...(input.lastName !== undefined && { lastNamePrefix: input.lastName }),
+    ...(input.firstName !== undefined && { firstNamePrefix: input.firstName }),
+    ...(input.email !== undefined && { email: input.email.toLowerCase() }),
+    ...(input.dateOfBirth !== undefined && { dateOfBirth: input.dateOfBirth }),
+    ...(input.createdFrom !== undefined && { createdFrom: input.createdFrom }),
+    ...(input.createdTo !== undefined && { createdTo: input.createdTo }),
+    ...(ssnBlindIndex !== undefined && { ssnBlindIndex }),
+  };
+}
