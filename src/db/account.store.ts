@@ -9,6 +9,8 @@ import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from './prisma-client.js';
 import { idList, queryRows, statement } from './sql.js';
 import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import { accountSearchSql } from './account-search.sql.js';
+import type { AccountFilter } from '../domain/accounts/account-search.js';
 
 /**
  * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
@@ -243,6 +245,12 @@ export class PrismaAccountStore implements AccountStore {
   }
 
   /** A page in id order. */
+  /** One unnamed statement with the given filters only (account-search.sql.ts), planned for the values at hand. */
+  async search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]> {
+    const { text, values } = accountSearchSql(filter);
+    return (await this.prisma.$queryRawUnsafe<AccountRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toAccount);
+  }
+
   async list(environment: string, page: PageRequest): Promise<Account[]> {
     const rows = await queryRows<AccountRow>(this.prisma, SQL.list, [environment, page.after ?? null, page.first]);
     return rows.map(toAccount);

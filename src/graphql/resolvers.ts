@@ -74,7 +74,10 @@ export const resolvers: Resolvers = {
       return page;
     },
     accounts: async (_parent, args, { services, caller, loaders }) => {
-      const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(caller, request));
+      const request = pageRequest('account', args);
+      const page = args.filter
+        ? (({ accounts, nextAfter }) => ({ items: accounts, hasNextPage: nextAfter !== null }))(await services.accounts.filtered(caller, withoutNulls(args.filter), request))
+        : await fetchPage(request, (paged) => services.accounts.list(caller, paged));
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },

@@ -1,4 +1,5 @@
 import type { Account } from '../domain/accounts/account.js';
+import type { AccountPage } from '../domain/accounts/account.service.js';
 import type { AuditPage } from '../domain/audit/audit.service.js';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import type { CustomerPage } from '../domain/customers/customer.service.js';
@@ -12,6 +13,7 @@ import type {
   AuditPageData,
   CustomerData,
   CustomerPageData,
+  AccountPageData,
   EventData,
   EventPageData,
   TransactionData,
@@ -83,6 +85,8 @@ export const presentTransaction = (transaction: Transaction): TransactionData =>
   transferId: transaction.transferId,
   reversesTransactionId: transaction.reversesTransactionId,
 });
+
+export const presentAccountPage = (page: AccountPage): AccountPageData => ({ accounts: page.accounts.map(presentAccount), nextAfter: page.nextAfter });
 
 export const presentTransactionPage = (page: TransactionPageResult): TransactionPageData => ({
   transactions: page.transactions.map(presentTransaction),

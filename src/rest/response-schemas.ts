@@ -242,8 +242,16 @@ export const errorBodySchema = z
   })
   .describe('Why the request failed.');
 
+export const accountPageDataSchema = z
+  .strictObject({
+    accounts: z.array(accountDataSchema).describe('In id order (the order they were opened in).'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+  })
+  .describe('A page of accounts matching every given filter.');
+
 export type CustomerData = z.infer<typeof customerDataSchema>;
 export type CustomerPageData = z.infer<typeof customerPageDataSchema>;
+export type AccountPageData = z.infer<typeof accountPageDataSchema>;
 export type AccountData = z.infer<typeof accountDataSchema>;
 export type AuditPageData = z.infer<typeof auditPageDataSchema>;
 export type TransactionData = z.infer<typeof transactionDataSchema>;

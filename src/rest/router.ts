@@ -9,6 +9,7 @@ import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import {
   presentAccount,
+  presentAccountPage,
   presentAuditPage,
   presentCustomer,
   presentCustomerPage,
@@ -88,6 +89,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
       return created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed);
     },
+    listAccounts: async ({ caller, query }) => ok(presentAccountPage(await accounts.listFiltered(caller, query))),
     getAccount: async ({ caller, params }) => ok(presentAccount(await accounts.get(caller, params.accountId!))),
     updateAccount: async ({ caller, params, body }) => ok(presentAccount(await accounts.update(caller, params.accountId!, body))),
     deleteAccount: async ({ caller, params }) => {

@@ -4,6 +4,7 @@ import { createAccountSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } fr
 import { auditQuerySchema } from '../domain/audit/audit.schemas.js';
 import { createCustomerSchema, CUSTOMER_LIMITS, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../domain/customers/customer.schemas.js';
 import { customerListQuerySchema, customerSearchSchema } from '../domain/customers/customer-search.js';
+import { accountListQuerySchema } from '../domain/accounts/account-search.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -75,6 +76,7 @@ import {
   eventPageDataSchema,
   transactionDataSchema,
   customerPageDataSchema,
+  accountPageDataSchema,
   transactionPageDataSchema,
   transferDataSchema,
 } from './response-schemas.js';
@@ -398,6 +400,21 @@ export const REST_ROUTES = [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
       customerAccountLimitFailure,
     ],
+  },
+  {
+    operationId: 'listAccounts',
+    method: 'GET',
+    path: '/:environment/account',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'List and filter accounts',
+    description:
+      'Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.',
+    scope: 'accounts:read',
+    query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
+    success: { status: 200, description: 'A page of accounts.', data: accountPageDataSchema, component: 'AccountPage' },
+    failures: [limitValidationFailure(accountListQuerySchema)],
   },
   {
     operationId: 'getAccount',

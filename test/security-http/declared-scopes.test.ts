@@ -96,6 +96,7 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
   deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
   createAccount: async () => ({ body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' } }),
+  listAccounts: async () => ({ query: { currency: 'USD', limit: '5' } }),
   getAccount: async () => ({ params: { accountId: await fixtures.account() } }),
   updateAccount: async () => ({ params: { accountId: await fixtures.account() }, body: { name: 'Renamed', currency: 'EUR' } }),
   deleteAccount: async () => ({ params: { accountId: await fixtures.account() } }),

@@ -36,3 +36,9 @@ ALTER TABLE "customers" ALTER COLUMN "date_of_birth" SET STATISTICS -1, ALTER CO
 -- SSN): the count has its own column, empty for every write. No planner statistics: no query filters on it.
 ALTER TABLE "audit_events" ADD COLUMN "matched_count" INTEGER;
 ALTER TABLE "audit_events" ALTER COLUMN "matched_count" SET STATISTICS 0;
+
+-- The account list's filters (src/domain/accounts/account-search.ts): type and currency in id order, flags by
+-- containment. A customer's accounts are found through account_customers' (customer_id, environment) index.
+CREATE INDEX "accounts_search_type_idx" ON "accounts" ("environment", "type", "id");
+CREATE INDEX "accounts_search_currency_idx" ON "accounts" ("environment", "currency", "id");
+CREATE INDEX "accounts_search_flags_idx" ON "accounts" USING GIN ("flags");

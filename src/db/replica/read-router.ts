@@ -44,7 +44,7 @@ const ROOT_MISSING: Absence = (result, args) => {
  */
 export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M in keyof Stores[S]]?: Absence } } = {
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
-  accounts: { findById: NULL, findByIds: FEWER, list: LIST },
+  accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, listTransactions: LIST },
   events: { list: LIST, find: NULL },

@@ -9,7 +9,7 @@ export const ACCOUNT_LIMITS = {
   customerIdLength: 64,
 } as const;
 
-const currencySchema = z
+export const currencySchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
   // abort: a malformed code is one problem, not also "not an active currency".
   .regex(/^[A-Z]{3}$/, { message: 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.', abort: true })

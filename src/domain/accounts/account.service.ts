@@ -1,5 +1,6 @@
 import { auditEventFor } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
+import { PAGE_SIZE } from '../pagination.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -29,8 +30,15 @@ import {
   updateAccountSchema,
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
+import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
 
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
+/** A page of accounts; pass `nextAfter` as `after` for the next one (null: the last page). */
+export interface AccountPage {
+  accounts: Account[];
+  nextAfter: string | null;
+}
+
 export class AccountService {
   constructor(
     private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
@@ -94,6 +102,28 @@ export class AccountService {
     authorize(caller, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
     return this.stores.accounts.list(caller.environment, { first: page.first, after });
+  }
+
+  /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
+  async listFiltered(caller: Caller, query: unknown): Promise<AccountPage> {
+    authorize(caller, 'accounts:read');
+    const valid = parseInput(accountListQuerySchema, query ?? {});
+    const { limit, after, ...filters } = valid;
+    return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
+  }
+
+  /** GraphQL `accounts(filter)`: the same filters as an object. */
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<AccountPage> {
+    authorize(caller, 'accounts:read');
+    return this.page(caller, accountFilterOf(parseInput(accountFilterSchema, filter ?? {})), page);
+  }
+
+  private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<AccountPage> {
+    // Ids are UUIDs: a cursor or a customer id that is none matches nothing.
+    if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { accounts: [], nextAfter: null };
+    const rows = await this.stores.accounts.search(caller.environment, filter, { first: page.first + 1, after: page.after?.toLowerCase() });
+    const accounts = rows.slice(0, page.first);
+    return { accounts, nextAfter: rows.length > page.first ? accounts.at(-1)!.accountId : null };
   }
 
   /** Renames or re-denominates an account; its type never changes. */

@@ -1,3 +1,4 @@
+import type { AccountFilter } from './account-search.js';
 import type { AccountFlag } from '../ledger/transaction.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../ports.js';
 import type { Account } from './account.js';
@@ -52,6 +53,8 @@ export interface AccountStore {
    */
   delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
+  /** The accounts matching every given filter, in id order, at most `page.first` after `page.after`. */
+  search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]>;
   /**
    * Links one more customer of the environment (after the others); 'unchanged' when already linked. Refused
    * past `limit` customers on the account, or when the customer holds CUSTOMER_LIMITS.accounts accounts.

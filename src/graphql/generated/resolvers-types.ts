@@ -111,6 +111,18 @@ export type AccountEdge = {
   node: Account;
 };
 
+/** Filters of an account list; every given one must hold. */
+export type AccountFilter = {
+  /** Exactly this ISO 4217 currency. */
+  currency?: InputMaybe<Scalars['String']['input']>;
+  /** The accounts this customer holds. */
+  customerId?: InputMaybe<Scalars['ID']['input']>;
+  /** Accounts carrying this flag. */
+  flag?: InputMaybe<AccountFlag>;
+  /** Exactly this type, e.g. CHECKING. */
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A flag the ledger enforces on an account. */
 export type AccountFlag =
   /** No credit posts on the account or is held. */
@@ -875,6 +887,7 @@ export type QueryAccountArgs = {
  */
 export type QueryAccountsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<AccountFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -1338,6 +1351,7 @@ export type ResolversTypes = {
   AccountBalance: ResolverTypeWrapper<AccountBalance>;
   AccountConnection: ResolverTypeWrapper<AccountPageModel>;
   AccountEdge: ResolverTypeWrapper<Omit<AccountEdge, 'node'> & { node: ResolversTypes['Account'] }>;
+  AccountFilter: AccountFilter;
   AccountFlag: AccountFlag;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
@@ -1390,6 +1404,7 @@ export type ResolversParentTypes = {
   AccountBalance: AccountBalance;
   AccountConnection: AccountPageModel;
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
+  AccountFilter: AccountFilter;
   Address: Address;
   AddressInput: AddressInput;
   AuditEvent: AuditEventModel;

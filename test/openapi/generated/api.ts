@@ -92,7 +92,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List and filter accounts
+         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listAccounts"];
         put?: never;
         /**
          * Create an account
@@ -801,6 +807,13 @@ export interface components {
             /** @description Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account. */
             flags: ("FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED")[];
         };
+        /** @description A page of accounts matching every given filter. */
+        AccountPage: {
+            /** @description In id order (the order they were opened in). */
+            accounts: components["schemas"]["Account"][];
+            /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
+        };
         /** @description The new name and currency; both required. */
         UpdateAccountRequest: {
             name: string;
@@ -1149,6 +1162,17 @@ export interface components {
         /** @description Success on the account endpoints. */
         AccountResponse: {
             data: components["schemas"]["Account"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        AccountPageResponse: {
+            data: components["schemas"]["AccountPage"];
             /** @constant */
             success: true;
             error: null;
@@ -2730,6 +2754,204 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description customerId */
+                customerId?: string;
+                /** @description type */
+                type?: string;
+                /**
+                 * @description currency
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description flag
+                 * @example FROZEN
+                 */
+                flag?: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
+                /**
+                 * @description limit
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description The `nextCursor` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {},
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountPageResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SERVICE_UNAVAILABLE";

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerFilterOf, type CustomerFilter } from '../../src/domain/customers/customer-search.js';
 import { customerSearchSql } from '../../src/db/customer-search.sql.js';
+import { accountSearchSql } from '../../src/db/account-search.sql.js';
+import { accountFilterOf, type AccountFilter } from '../../src/domain/accounts/account-search.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 /**
@@ -27,7 +29,18 @@ beforeAll(async () => {
      VALUES (gen_random_uuid(), 'sandbox', '\\x01', '\\x00', '\\x00', 'test-1', '1985-05-05', 'J', 'Jürgen', '', 'Müller', ARRAY['Juergen.Mueller@Example.COM'], '[]', '[]'),
             (gen_random_uuid(), 'sandbox', '\\x02', '\\x00', '\\x00', 'test-1', '1985-05-05', 'A', 'Ana', '', '50%_off\\sale', '{}', '[]', '[]')`,
   );
-  await database.pool.query('ANALYZE customers');
+  await database.pool.query(
+    `INSERT INTO accounts (id, environment, type, name, currency, flags)
+     SELECT gen_random_uuid(), CASE WHEN n % 2 = 0 THEN 'sandbox' ELSE 'production' END, CASE WHEN n % 500 = 0 THEN 'LOAN' ELSE 'CHECKING' END, 'A' || n,
+            CASE WHEN n % 400 = 0 THEN 'JPY' ELSE 'USD' END, CASE WHEN n % 1000 = 0 THEN ARRAY['FROZEN'] ELSE ARRAY[]::text[] END
+     FROM generate_series(1, 20000) n`,
+  );
+  await database.pool.query(
+    `INSERT INTO account_customers (account_id, customer_id, environment, position)
+     SELECT a.id, c.id, 'sandbox', 0 FROM (SELECT id, row_number() OVER (ORDER BY id) r FROM accounts WHERE environment = 'sandbox') a
+     JOIN (SELECT id, row_number() OVER (ORDER BY id) r FROM customers WHERE environment = 'sandbox') c ON c.r = a.r`,
+  );
+  await database.pool.query('ANALYZE customers; ANALYZE accounts; ANALYZE account_customers');
 });
 afterAll(async () => database?.drop());
 
@@ -43,7 +56,7 @@ async function lastNames(filter: CustomerFilter): Promise<string[]> {
   return rows.map((row: { lastName: string }) => row.lastName);
 }
 
-describe('customer search plans', () => {
+describe('customer and account search plans', () => {
   const cases: [string, CustomerFilter, string][] = [
     ['last name prefix', customerFilterOf({ lastName: 'mull' }), 'customers_search_last_name_idx'],
     ['first name prefix', customerFilterOf({ firstName: 'jur' }), 'customers_search_first_name_idx'],
@@ -57,6 +70,22 @@ describe('customer search plans', () => {
       const text = await plan(filter);
       expect(text).toContain(index);
       expect(text).not.toMatch(/Seq Scan/);
+    });
+  }
+
+  const accountCases: [string, AccountFilter, string][] = [
+    ['holder', accountFilterOf({ customerId: '00000000-0000-4000-8000-000000000000' }), 'account_customers_customer_id_environment_idx'],
+    ['type', accountFilterOf({ type: 'LOAN' }), 'accounts_search_type_idx'],
+    ['currency', accountFilterOf({ currency: 'JPY' }), 'accounts_search_currency_idx'],
+    ['flag', accountFilterOf({ flag: 'FROZEN' }), 'accounts_search_flags_idx'],
+  ];
+  for (const [name, filter, index] of accountCases) {
+    it(`accounts by ${name}: read through ${index}, no sequential scan`, async () => {
+      const { text, values } = accountSearchSql(filter);
+      const { rows } = await database.pool.query(`EXPLAIN ${text}`, ['sandbox', 21, null, ...values]);
+      const plan = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain(index);
+      expect(plan).not.toMatch(/Seq Scan/);
     });
   }
 

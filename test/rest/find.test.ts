@@ -119,3 +119,37 @@ describe('GraphQL', () => {
     expect(next.json.data.customers).toEqual({ nodes: [{ customerId: muellerTwin }], pageInfo: { hasNextPage: false } });
   });
 });
+
+describe('GET /{environment}/account', () => {
+  it('filters by holder, type, currency and flag, each alone and together, in id order', async () => {
+    const open = async (customerIds: string[], currency: string, type: string) => {
+      const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: customerIds, name: 'Find me', currency, type } });
+      expectSuccess(res, 'account', 201);
+      return res.json.data.accountId as string;
+    };
+    const checking = await open([other], 'USD', 'CHECKING');
+    const savings = await open([other, muellerTwin], 'EUR', 'SAVINGS');
+    const frozen = await open([muellerTwin], 'USD', 'SAVINGS');
+    expectSuccess(await service.call('PUT', `/sandbox/account/${frozen}/flags/FROZEN`), 'account', 200);
+    const accountIds = (res: { json: { data: { accounts: { accountId: string }[] } } }) => res.json.data.accounts.map((account) => account.accountId);
+
+    const byHolder = await service.call('GET', `/sandbox/account?customerId=${other}`);
+    expectSuccess(byHolder, 'account', 200);
+    expect(accountIds(byHolder)).toEqual([checking, savings]);
+    expect(byHolder.json.logRefId).toEqual(expect.any(String));
+    expect(accountIds(await service.call('GET', `/sandbox/account?customerId=${muellerTwin}&currency=USD`))).toEqual([frozen]);
+    expect(accountIds(await service.call('GET', '/sandbox/account?type=SAVINGS'))).toEqual([savings, frozen]);
+    expect(accountIds(await service.call('GET', '/sandbox/account?flag=FROZEN'))).toEqual([frozen]);
+    expect(accountIds(await service.call('GET', '/sandbox/account?customerId=not-a-uuid'))).toEqual([]);
+    const paged = await service.call('GET', '/sandbox/account?limit=1&type=SAVINGS');
+    expect(accountIds(paged)).toEqual([savings]);
+    expect(accountIds(await service.call('GET', `/sandbox/account?limit=1&type=SAVINGS&after=${paged.json.data.nextAfter}`))).toEqual([frozen]);
+    expectFailure(await service.call('GET', '/sandbox/account?flag=ASLEEP'), 'account', 400, 'VALIDATION_FAILED');
+    expectFailure(await service.call('GET', '/sandbox/account?currency=usd'), 'account', 400, 'VALIDATION_FAILED');
+
+    const graphql = await service.call('POST', '/sandbox/graphql', { body: { query: `{ accounts(filter: { flag: FROZEN, customerId: "${muellerTwin}" }) { nodes { accountId flags } } }` } });
+    expect(graphql.json.errors, graphql.text).toBeUndefined();
+    expect(graphql.json.data.accounts.nodes).toEqual([{ accountId: frozen, flags: ['FROZEN'] }]);
+  });
+});
+
