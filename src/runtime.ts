@@ -142,7 +142,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
     );
     cleanups.push(outbox.stop);
-    // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/decisions.md,
+    // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/adr/0046-listen-notify-wake-ups.md,
     // "Waking other instances"); both keep polling, which is all they do when listening is off or down.
     if (config.databaseListen) {
       const listenerMetrics = metrics.watchListener();

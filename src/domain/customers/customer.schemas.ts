@@ -115,7 +115,7 @@ export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbe
 /**
  * Fields that exist on a customer but can never change. The spec's update parameter list includes
  * documentLocatorNumber, but its description says it cannot be updated; the description wins
- * (docs/decisions.md).
+ * (docs/adr/0004-spec-open-data-rules.md).
  */
 export const NON_UPDATABLE_CUSTOMER_FIELDS = [
   'socialSecurityNumber',
