@@ -5,7 +5,7 @@ import { staticTokenProblems } from './static-tokens.js';
 
 
 /**
- * The service's whole configuration, read from the environment once at startup (see README,
+ * The service's whole configuration, read from the environment once at startup (see docs/reference/configuration.md,
  * "Configuration"). Nothing else in the code reads process.env.
  */
 export interface Config {

@@ -3,7 +3,7 @@ import { isWellFormedText, list, text, upperSnakeCase, WELL_FORMED_MESSAGE } fro
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
 /**
- * Input rules for customers. Limits are ours (the spec gives none); the README's limits table
+ * Input rules for customers. Limits are ours (the spec gives none); the Limits table of docs/security.md
  * lists them. These schemas are also the source of the published request schemas.
  */
 export const CUSTOMER_LIMITS = {
