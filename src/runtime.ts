@@ -225,7 +225,7 @@ async function resolveDatabase(
     startTimeoutMs: config.embeddedPostgresRestartTimeoutMs,
     log: (message, level) => logger[level ?? 'info'](message),
   });
-  // Restarts it when it dies (docs/operations.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
+  // Restarts it when it dies (docs/how-to/run-in-production.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
   const supervisor = new PostgresSupervisor(embedded, { giveUpAfterMs: config.embeddedPostgresRestartTimeoutMs, logger, onGiveUp: onDatabaseLost });
   cleanups.push(() => supervisor.stop());
   logger.info({ dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) }, 'embedded PostgreSQL started');
