@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The service's production image (docs/operations.md, "Containers and Kubernetes"):
+# The service's production image (docs/how-to/run-in-production.md, "Containers and Kubernetes"):
 #   docker build -t customer-account-service:0.1.0 .
 # Runs `node dist/main.js` as uid 1000 on Node 26 LTS (.node-version), with only the compiled code, the
 # production dependencies, the migrations and the GraphQL schema it reads at start. The migration job runs

@@ -5,7 +5,7 @@ import { buildCustomerInput } from '../test/support/factories.js';
 import { startReplicatedPostgres } from '../test/support/streaming-replica.js';
 
 /**
- * What a consistency token costs a write (docs/decisions.md, "Read replicas"): the same service twice on one
+ * What a consistency token costs a write (docs/adr/0040-read-replicas.md): the same service twice on one
  * primary, without and with DATABASE_REPLICA_URL (a real streaming standby, test/support/streaming-replica.ts),
  * sending sequential POST /sandbox/customer in alternating rounds; prints the latency of each and the pool's
  * timing of the write statement and of the token's extra statement. Run: `npx tsx bench/replica-token-cost.ts`.

@@ -204,7 +204,7 @@ async function main(): Promise<void> {
 function writeResults(report: BenchReport, options: BenchOptions): void {
   const outDir = path.resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
-  // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md, the README).
+  // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md, docs/performance.md).
   const full = SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
   const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
   const kindOf = (file: string) => (file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '');

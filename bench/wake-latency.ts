@@ -10,7 +10,7 @@ import { inProcessServiceSettings } from './lib/in-process-service.js';
 import { buildCustomerInput } from '../test/support/factories.js';
 
 /**
- * Cross-instance latency of a live event, with and without LISTEN/NOTIFY (docs/decisions.md, "Waking other
+ * Cross-instance latency of a live event, with and without LISTEN/NOTIFY (docs/adr/0046-listen-notify-wake-ups.md, "Waking other
  * instances"). Three instances on one embedded PostgreSQL, default settings otherwise (sequencer every 100 ms,
  * subscription feed polling every 1 s): A numbers every event; B and C never do (their sequencers wait a
  * minute). B listens, C has DATABASE_LISTEN=false. A GraphQL subscriber on each; customers are created on A at

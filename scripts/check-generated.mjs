@@ -2,18 +2,21 @@
 // - GraphQL resolver types (src/graphql/generated), by `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
 //   by `npm run openapi`;
-// - the Reliability tables of README.md and docs/reliability.md, from docs/reliability-results.json, by
+// - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
 //   `npm run reliability:tables`;
-// - the benchmark's tables (bench/results/latest.md, README.md's Performance section), from the stored full
-//   run's JSON in bench/results, by `npm run bench:tables` (it renders; it never measures).
+// - the benchmark's tables (bench/results/latest.md, docs/performance.md's "Latest results"), from the stored
+//   full run's JSON in bench/results, by `npm run bench:tables` (it renders; it never measures);
+// - the configuration reference and the error catalogue (docs/reference/), from the code, by
+//   `npm run docs:reference`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const generators = [
   { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
   { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
-  { script: 'reliability:tables', files: ['README.md', 'docs/reliability.md'] },
-  { script: 'bench:tables', files: ['README.md', 'bench/results/latest.md'] },
+  { script: 'reliability:tables', files: ['docs/reliability.md'] },
+  { script: 'bench:tables', files: ['docs/performance.md', 'bench/results/latest.md'] },
+  { script: 'docs:reference', files: ['docs/reference/configuration.md', 'docs/reference/errors.md'] },
 ].filter((generator) => generator.files.length > 0);
 
 const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);

@@ -1,5 +1,5 @@
 // Runs `prisma generate` offline. The CLI insists on a schema-engine binary being present even though
-// `generate` never runs it, and downloading one is impossible here (see README, "Prisma offline").
+// `generate` never runs it, and downloading one is impossible here (see docs/how-to/develop.md, "Prisma offline").
 // Pointing PRISMA_SCHEMA_ENGINE_BINARY at any existing file satisfies the check.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

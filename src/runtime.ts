@@ -142,7 +142,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       logger,
     );
     cleanups.push(outbox.stop);
-    // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/decisions.md,
+    // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/adr/0046-listen-notify-wake-ups.md,
     // "Waking other instances"); both keep polling, which is all they do when listening is off or down.
     if (config.databaseListen) {
       const listenerMetrics = metrics.watchListener();
@@ -225,7 +225,7 @@ async function resolveDatabase(
     startTimeoutMs: config.embeddedPostgresRestartTimeoutMs,
     log: (message, level) => logger[level ?? 'info'](message),
   });
-  // Restarts it when it dies (docs/operations.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
+  // Restarts it when it dies (docs/how-to/run-in-production.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
   const supervisor = new PostgresSupervisor(embedded, { giveUpAfterMs: config.embeddedPostgresRestartTimeoutMs, logger, onGiveUp: onDatabaseLost });
   cleanups.push(() => supervisor.stop());
   logger.info({ dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) }, 'embedded PostgreSQL started');

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-/** Where results go unless --out says otherwise; only a full run there updates the README's table. */
+/** Where results go unless --out says otherwise; only a full run there updates docs/performance.md's table. */
 export const DEFAULT_OUT_DIR = 'bench/results';
 
 export const SCENARIO_NAMES = [

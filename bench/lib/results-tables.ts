@@ -4,12 +4,14 @@ import { type BenchReport, renderMarkdown } from './report.js';
 
 /** The stored full run's files: its JSON (`<start time>.json`; quick- and partial- runs are others) and latest.md. */
 const FULL_RUN_JSON = /^\d{4}-\d{2}-\d{2}T[\d-]+Z\.json$/;
-const README_START = '<!-- bench-results:start -->';
-const README_END = '<!-- bench-results:end -->';
+const TABLE_START = '<!-- bench-results:start -->';
+const TABLE_END = '<!-- bench-results:end -->';
+/** The page whose "Latest results" carry the table between the markers (the README links to it). */
+const TABLE_PAGE = 'docs/performance.md';
 
 /**
- * Writes the latest full run's tables from its JSON alone: `<outDir>/latest.md` and the README's Performance
- * section between its markers. bench/run.ts calls it after a full run; `npm run bench:tables` (and so
+ * Writes the latest full run's tables from its JSON alone: `<outDir>/latest.md` and docs/performance.md's
+ * "Latest results" between its markers. bench/run.ts calls it after a full run; `npm run bench:tables` (and so
  * `npm run check:generated`) calls it to prove the committed tables are the stored JSON's. Answers what it
  * did, one line a file.
  */
@@ -22,12 +24,12 @@ export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot,
   writeFileSync(path.join(outDir, 'latest.md'), markdown);
   const done = [`${path.relative(repoRoot, path.join(outDir, 'latest.md'))} from ${latest}`];
 
-  const readme = path.join(repoRoot, 'README.md');
-  const text = readFileSync(readme, 'utf8');
-  const from = text.indexOf(README_START);
-  const to = text.indexOf(README_END);
-  if (from < 0 || to < from) return [...done, 'README.md has no bench-results markers: table not updated'];
+  const page = path.join(repoRoot, TABLE_PAGE);
+  const text = readFileSync(page, 'utf8');
+  const from = text.indexOf(TABLE_START);
+  const to = text.indexOf(TABLE_END);
+  if (from < 0 || to < from) return [...done, `${TABLE_PAGE} has no bench-results markers: table not updated`];
   const body = markdown.replace(/^## Benchmark .*\n/, 'Latest full run (`bench/results/latest.md`):\n');
-  writeFileSync(readme, `${text.slice(0, from + README_START.length)}\n${body.trim()}\n${text.slice(to)}`);
-  return [...done, 'README.md performance table updated'];
+  writeFileSync(page, `${text.slice(0, from + TABLE_START.length)}\n${body.trim()}\n${text.slice(to)}`);
+  return [...done, `${TABLE_PAGE} performance table updated`];
 }

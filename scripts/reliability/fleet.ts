@@ -23,7 +23,7 @@ import { type Fleet, startFleet } from '../fleet/lib/fleet.js';
  *  3. `kill -9` of one instance under load: only requests in flight on it fail, and their retries with the
  *     same Idempotency-Key succeed; nothing acknowledged is lost;
  *  4. failover: the primary is killed, the replica promoted (`pg_ctl promote`, the runbook in
- *     docs/operations.md): the instances recover without a restart, answering 503 meanwhile, and no
+ *     docs/how-to/fail-over.md): the instances recover without a restart, answering 503 meanwhile, and no
  *     acknowledged write is lost (synchronous replication).
  */
 

@@ -25,7 +25,7 @@ import { type AnswerKind, type Arrival, arrivals, startWebhookReceiver, type Web
  * - every request verified with the `standardwebhooks` library, its body the event exactly as
  *   GET /{environment}/event answers it, and no request for an event that does not exist or of a type
  *   the endpoint does not take;
- * - first arrivals per endpoint in sequence order (the guarantee of docs/decisions.md, "Webhooks": the
+ * - first arrivals per endpoint in sequence order (the guarantee of docs/adr/0036-webhooks-standard-at-least-once.md: the
  *   first attempt of event n starts only after the first attempt of every earlier event the endpoint takes
  *   has finished; with receivers that are always up, the first whole request of n therefore arrives after
  *   the first whole request of every earlier one);

@@ -5,7 +5,7 @@ import { staticTokenProblems } from './static-tokens.js';
 
 
 /**
- * The service's whole configuration, read from the environment once at startup (see README,
+ * The service's whole configuration, read from the environment once at startup (see docs/reference/configuration.md,
  * "Configuration"). Nothing else in the code reads process.env.
  */
 export interface Config {
@@ -22,16 +22,16 @@ export interface Config {
   databasePoolSize: number;
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
-  /** A streaming replica for the reads that tolerate lag (docs/decisions.md, "Read replicas"); undefined: every read on the primary. */
+  /** A streaming replica for the reads that tolerate lag (docs/adr/0040-read-replicas.md); undefined: every read on the primary. */
   databaseReplica: ReplicaConfig | undefined;
   /**
    * Named prepared statements (src/db/sql.ts). False when DATABASE_URL goes through a connection pooler in
    * transaction mode that cannot keep them (pgbouncer before 1.21): DATABASE_PREPARED_STATEMENTS=false, or
-   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
+   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/how-to/run-in-production.md).
    */
   databasePreparedStatements: boolean;
   /**
-   * LISTEN for other instances' wake-ups on one dedicated connection (docs/decisions.md, "Waking other
+   * LISTEN for other instances' wake-ups on one dedicated connection (docs/adr/0046-listen-notify-wake-ups.md, "Waking other
    * instances"); false (DATABASE_LISTEN=false): other instances' work is found by polling only.
    */
   databaseListen: boolean;
@@ -68,7 +68,7 @@ export interface Config {
   holdExpiryIntervalMs: number;
   /** The outbox: how often each instance numbers new events, and how long events are kept. */
   events: { sequencerIntervalMs: number; retentionDays: number };
-  /** Webhook delivery (docs/decisions.md, "Webhooks"). */
+  /** Webhook delivery (docs/adr/0036-webhooks-standard-at-least-once.md). */
   webhooks: WebhooksConfig;
 
   /** Browser origins allowed to call the API cross-origin (CORS), e.g. Apollo Sandbox's. */

@@ -49,7 +49,7 @@ const SQL = {
   insertWithKey: statement('account_insert_with_key', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
-  // The currency stays once the account has ledger entries (docs/decisions.md, "Ledger"): checked on the
+  // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
   // locked row, so a posting running at the same time cannot slip between the check and the change.
   update: statement(
     'account_update',

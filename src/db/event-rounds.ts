@@ -1,5 +1,5 @@
 /**
- * How an event's number is read (docs/decisions.md, "Events", "Numbered by rounds"). Events are never
+ * How an event's number is read (docs/adr/0033-events-numbered-by-rounds.md). Events are never
  * updated: each sequencer round appends one `event_rounds` row per environment, naming the first and last
  * event it numbered in (txid, id) order and the numbers they take. The events of a round are exactly the
  * environment's events between those bounds (any event committed later has a larger txid), so an event's

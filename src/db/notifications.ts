@@ -43,7 +43,7 @@ const DEFAULTS = { reconnectDelayMs: 200, maxReconnectDelayMs: 10_000, heartbeat
 const APPLICATION_NAME = 'customer-account-service-listener';
 
 /**
- * LISTENs for the wake-ups on ONE dedicated connection per process (docs/decisions.md, "Waking other
+ * LISTENs for the wake-ups on ONE dedicated connection per process (docs/adr/0046-listen-notify-wake-ups.md, "Waking other
  * instances"), not one of the pool's: a pooled connection would hand the subscription to whoever borrows it
  * next, and the pool's connections are Prisma's. It is not a path to data: it sends only LISTEN and its
  * heartbeat, and what it receives only wakes jobs that then read through Prisma Client.

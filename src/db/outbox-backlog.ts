@@ -22,7 +22,7 @@ export interface OutboxBacklog {
 }
 
 /**
- * The outbox's backlog for /metrics (docs/operations.md, "Metrics"), in one statement whose cost does not
+ * The outbox's backlog for /metrics (docs/reference/metrics.md), in one statement whose cost does not
  * grow with the backlog: counts read at most BACKLOG_COUNT_CAP index entries (the unnumbered events, those after
  * each environment's newest round in the `(environment, txid, id)` index; the deliveries not finished, of any
  * endpoint: the two states split that sample), the oldest unsequenced event is the oldest of that sample (events

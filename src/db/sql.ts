@@ -2,7 +2,7 @@ import type { PrismaClient } from './prisma-client.js';
 
 /**
  * The raw SQL the stores send through Prisma Client (`$queryRawUnsafe` / `$executeRawUnsafe`), for the
- * reads and writes where the benchmark showed the typed API to be the bottleneck (docs/decisions.md,
+ * reads and writes where the benchmark showed the typed API to be the bottleneck (docs/adr/0020-prisma-client-one-path.md,
  * "Data layer"). Every such statement is declared here once, with a name: Prisma's pg adapter asks
  * `statementName` for each query it sends (src/db/prisma-client.ts), and a named statement is parsed and
  * planned once per connection, then only bound and executed. SQL text that was never declared (the typed

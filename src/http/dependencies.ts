@@ -20,7 +20,7 @@ export interface Liveness {
 }
 
 /**
- * Read replicas (DATABASE_REPLICA_URL; docs/decisions.md, "Read replicas"). Each request runs in a read scope
+ * Read replicas (DATABASE_REPLICA_URL; docs/adr/0040-read-replicas.md). Each request runs in a read scope
  * that says whether its reads tolerate lag and which consistency token it presented; a request that wrote
  * gets its writes' token back.
  */

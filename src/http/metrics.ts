@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { OutboxBacklog } from '../db/outbox-backlog.js';
 
 /**
- * The service's Prometheus metrics (docs/operations.md, "Metrics"). One instance per running service,
+ * The service's Prometheus metrics (docs/reference/metrics.md). One instance per running service,
  * with its own registry, so several services in one process (the tests) never share counters.
  *
  * Labels are bounded: routes are patterns (`/:environment/customer/:customerId`), never concrete paths;

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
 /**
- * Security headers, with helmet, in two sets (docs/decisions.md, "Security headers"):
+ * Security headers, with helmet, in two sets (docs/adr/0013-security-headers-and-cors.md):
  *
  * - every response gets the set OWASP's REST Security Cheat Sheet lists for APIs: a Content-Security-Policy
  *   that lets nothing load and nothing frame the answer, `X-Frame-Options: DENY`, `X-Content-Type-Options:

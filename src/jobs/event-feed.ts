@@ -30,7 +30,7 @@ export const DEFAULT_FOLLOWER_BUFFER = 1000;
 export const DEFAULT_MAX_FOLLOWERS = 1000;
 
 /**
- * The process's one reader of newly sequenced events (docs/decisions.md, "GraphQL subscriptions"): for
+ * The process's one reader of newly sequenced events (docs/adr/0042-graphql-subscriptions.md): for
  * each environment that has at least one follower, it reads the events after its cursor from the outbox
  * (the same statement as the events API), in sequence order, and hands each to every follower of the
  * environment, in process. Woken by this instance's sequencer and, through the WakeUps port (LISTEN/NOTIFY), by

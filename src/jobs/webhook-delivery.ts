@@ -59,7 +59,7 @@ export const webhookBody = (event: DomainEvent, readScopes: readonly AccessScope
 };
 
 /**
- * Webhook delivery on every instance (docs/decisions.md, "Webhooks"): the fan-out turns newly numbered
+ * Webhook delivery on every instance (docs/adr/0036-webhooks-standard-at-least-once.md): the fan-out turns newly numbered
  * events into deliveries (one instance at a time, advisory lock), the dispatcher claims due deliveries
  * with FOR UPDATE SKIP LOCKED (so instances share the work and an event goes to an endpoint once between
  * them) and makes one attempt each. Woken by `wake()` (this instance's sequencer numbered events, an attempt

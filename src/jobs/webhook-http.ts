@@ -10,7 +10,7 @@ import type { WebhookServiceOptions } from '../domain/webhooks/webhook.service.j
 
 /**
  * The outbound side of webhooks: the SSRF guard, Standard Webhooks signatures, and one bounded POST.
- * docs/decisions.md, "Webhooks", says what is refused and why.
+ * docs/adr/0037-webhook-ssrf-guard.md says what is refused and why.
  */
 
 const REFUSED = 'WEBHOOK_ADDRESS_REFUSED';

@@ -31,7 +31,7 @@ export function envelope(family: EnvelopeFamily, requestId: string, outcome: Out
 /**
  * The family of a path no route claimed (unknown route, or an error before any route ran): paths whose
  * resource segment is `account` or `transfer` (money moving between accounts) answer like the account
- * endpoints, everything else like the customer endpoints (docs/decisions.md, "REST").
+ * endpoints, everything else like the customer endpoints (docs/adr/0014-rest-protocol.md).
  */
 export function envelopeFamilyOf(path: string): EnvelopeFamily {
   const resource = path.split('?', 1)[0]!.split('/')[2];

@@ -10,7 +10,7 @@ import { sequenceAll, UNNUMBERED } from '../support/events.js';
 
 /**
  * The outbox's numbering since migrations 20261130000000_events_numbered_by_rounds (expand) and
- * 20261201000000_events_numbers_not_stored (contract; docs/decisions.md, "Events", "Numbered by rounds"): a
+ * 20261201000000_events_numbers_not_stored (contract; docs/adr/0033-events-numbered-by-rounds.md): a
  * sequencer round appends one row per environment, an event is inserted once and never updated, its number
  * is read from its round, retention deletes whole rounds. The previous release's sequencer (which still
  * writes `events.sequence`) takes turns with this one during a rollout; a database the releases before the

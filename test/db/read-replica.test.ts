@@ -9,7 +9,7 @@ import { type CallResult, startTestService, type TestService } from '../support/
 import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/streaming-replica.js';
 
 /**
- * Read replicas over real streaming replication (docs/decisions.md, "Read replicas"): a primary and a standby
+ * Read replicas over real streaming replication (docs/adr/0040-read-replicas.md): a primary and a standby
  * made from its data directory (test/support/streaming-replica.ts), the service on both.
  */
 

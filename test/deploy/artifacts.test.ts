@@ -14,7 +14,7 @@ import { freePort } from '../../src/db/embedded-postgres.js';
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
  * has no container runtime and no cluster, so nothing here builds an image or applies a manifest
- * (docs/operations.md, "What was run here"). The rules are hadolint's and a reviewer's: pinned images, a
+ * (docs/how-to/run-in-production.md, "What was run here"). The rules are hadolint's and a reviewer's: pinned images, a
  * non-root user, probes on the right paths, only settings the service reads, values it accepts.
  */
 

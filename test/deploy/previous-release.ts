@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * "The previous release", for the rollout test (test/deploy/rollout.test.ts; rule in docs/operations.md,
+ * "The previous release", for the rollout test (test/deploy/rollout.test.ts; rule in docs/how-to/upgrade.md,
  * "Schema changes in a fleet"): the code that is still serving while the current release's migrations run.
  *
  * The repository has no release tags, so it is defined from git, mechanically:

@@ -14,7 +14,7 @@ import { type ExtractedRelease, extractRelease, missingHistory, type PreviousRel
 import { expectEvents, readBack, readContract, ReleaseClient, smokeWorkload, type Written } from './rollout-workload.js';
 
 /**
- * A rolling upgrade, as docs/operations.md ("Schema changes in a fleet") prescribes it: the previous release
+ * A rolling upgrade, as docs/how-to/upgrade.md ("Schema changes in a fleet") prescribes it: the previous release
  * (test/deploy/previous-release.ts says which commit that is) serves a database that has only its own
  * migrations; the current release's migrations are applied while it keeps serving, on the connections and
  * prepared statements it already has; then the current release joins it on the same database (a mixed fleet).
@@ -62,7 +62,7 @@ function explainPrevious(error: unknown, when: string): Error {
   return new Error(
     `The previous release (${previous.commit.slice(0, 12)}) failed ${when}: ${(error as Error).message}\n` +
       `Its error log lines:\n${lines || '(none)'}\n` +
-      'A migration of this release is not expand-only relative to it: see docs/operations.md, "Schema changes in a fleet".',
+      'A migration of this release is not expand-only relative to it: see docs/how-to/upgrade.md, "Schema changes in a fleet".',
     { cause: error },
   );
 }

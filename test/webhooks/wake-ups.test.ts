@@ -12,7 +12,7 @@ import { startTestService, TEST_PII_ENV, type TestService } from '../support/ser
 import { type Receiver, startReceiver } from './receiver.js';
 
 /**
- * Waking other instances with LISTEN/NOTIFY (docs/decisions.md, "Waking other instances"), on real PostgreSQL.
+ * Waking other instances with LISTEN/NOTIFY (docs/adr/0046-listen-notify-wake-ups.md), on real PostgreSQL.
  * Instance A numbers every event (its sequencer runs every 20 ms); instance B never does (its sequencer waits a
  * minute) and polls only once a minute, for webhooks and subscriptions alike. So whatever B delivers within
  * seconds of a write, it was woken for by a notification, and B's /metrics counts those wake-ups.

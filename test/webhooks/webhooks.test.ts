@@ -168,7 +168,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
   });
 
   it('makes first attempts one at a time per endpoint, in sequence order, even when some fail and are retried', async () => {
-    // First attempts only: a retry may overlap a later event's first attempt (docs/decisions.md, "Webhooks").
+    // First attempts only: a retry may overlap a later event's first attempt (docs/adr/0036-webhooks-standard-at-least-once.md).
     let firstsInFlight = 0;
     let overlapped = false;
     receiver.on('/ordered', (nth, request) => {

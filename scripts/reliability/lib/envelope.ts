@@ -81,7 +81,7 @@ export interface Answer {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The envelope's log reference name for a path, by the rule of src/rest/envelope.ts (docs/decisions.md, "REST"): `account` and `transfer` paths answer like the account endpoints. */
+/** The envelope's log reference name for a path, by the rule of src/rest/envelope.ts (docs/adr/0014-rest-protocol.md): `account` and `transfer` paths answer like the account endpoints. */
 export const logRefKeyFor = (path: string): 'logRefId' | 'log_ref_id' =>
   ['account', 'transfer'].includes(path.split('?', 1)[0]!.split('/')[2]!) ? 'logRefId' : 'log_ref_id';
 

@@ -1,5 +1,5 @@
 /**
- * Consistency tokens (docs/decisions.md, "Read replicas"): a write's position in PostgreSQL's write-ahead
+ * Consistency tokens (docs/adr/0040-read-replicas.md): a write's position in PostgreSQL's write-ahead
  * log, handed to the client and presented back on reads that must see that write. Opaque to clients: the
  * version prefix lets a later format coexist with this one during a rollout, and a token this build cannot
  * read sends the read to the primary (always correct) instead of failing it.

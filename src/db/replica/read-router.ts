@@ -11,7 +11,7 @@ import type { ReplicaMonitor } from './replica-monitor.js';
 
 /**
  * Read only after the write returned, i.e. after its commit: the insert position is then past the commit
- * record, whatever synchronous_commit says (docs/decisions.md, "Read replicas": why neither a position read
+ * record, whatever synchronous_commit says (docs/adr/0040-read-replicas.md: why neither a position read
  * inside the write's own statement nor pg_current_wal_lsn() would do).
  */
 const COMMIT_POSITION = statement('replica_commit_position', 'SELECT pg_current_wal_insert_lsn()::text AS position');
@@ -88,7 +88,7 @@ export interface ReadRouterOptions {
 }
 
 /**
- * Routes each request's reads (docs/decisions.md, "Read replicas"). A request runs in a read scope opened by
+ * Routes each request's reads (docs/adr/0040-read-replicas.md). A request runs in a read scope opened by
  * the HTTP layer (src/http/read-consistency.ts); outside one (background jobs, the CLI) everything runs on the
  * primary. Implements the HTTP surfaces' ReadConsistency port.
  */

@@ -45,7 +45,7 @@ interface ReplayWaiter {
  * requests then go to the primary without touching it; only the next successful check brings it back. A
  * server that is not in recovery (promoted, or a wrong URL) is never used: it no longer follows the primary.
  *
- * Lag is measured from both sides (docs/operations.md, "Read replicas"): bytes are the primary's flushed
+ * Lag is measured from both sides (docs/how-to/fail-over.md, "Read replicas"): bytes are the primary's flushed
  * position minus the replica's replayed one; time is the tighter of two upper bounds on how old the
  * replica's data is: the time since a check last found it caught up with the primary, and the time since the
  * commit it replayed last (which alone would overstate the lag of a replica of an idle primary).

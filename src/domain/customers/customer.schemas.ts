@@ -3,7 +3,7 @@ import { isWellFormedText, list, text, upperSnakeCase, WELL_FORMED_MESSAGE } fro
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
 /**
- * Input rules for customers. Limits are ours (the spec gives none); the README's limits table
+ * Input rules for customers. Limits are ours (the spec gives none); the Limits table of docs/security.md
  * lists them. These schemas are also the source of the published request schemas.
  */
 export const CUSTOMER_LIMITS = {
@@ -115,7 +115,7 @@ export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbe
 /**
  * Fields that exist on a customer but can never change. The spec's update parameter list includes
  * documentLocatorNumber, but its description says it cannot be updated; the description wins
- * (docs/decisions.md).
+ * (docs/adr/0004-spec-open-data-rules.md).
  */
 export const NON_UPDATABLE_CUSTOMER_FIELDS = [
   'socialSecurityNumber',

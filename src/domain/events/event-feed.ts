@@ -1,5 +1,5 @@
 /**
- * Live events (docs/decisions.md, "GraphQL subscriptions"): what a follower of an environment's events
+ * Live events (docs/adr/0042-graphql-subscriptions.md): what a follower of an environment's events
  * receives from the moment it starts. The source is the outbox itself (the sequenced events, whichever
  * instance wrote them); src/jobs/event-feed.ts implements it for this process. This file holds what a
  * stream carries; the port itself, `EventFeed`, is in ports.ts.

@@ -3,7 +3,7 @@ import type { Customer } from '../customers/customer.js';
 import type { Transaction } from '../ledger/transaction.js';
 
 /**
- * What happened, as the outbox keeps it (docs/decisions.md, "Events"). Every committed write appends its
+ * What happened, as the outbox keeps it (docs/adr/0030-transactional-outbox.md). Every committed write appends its
  * events in its own statement; the sequencer numbers them per environment after commit, gapless, in an
  * order that never changes once given.
  */

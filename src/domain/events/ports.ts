@@ -56,7 +56,7 @@ export interface EventFeed {
 
 /**
  * What other instances did that this one's background work can act on at once, instead of at its next poll
- * (docs/decisions.md, "Waking other instances"). The database tells it (src/db/notifications.ts: LISTEN on one
+ * (docs/adr/0046-listen-notify-wake-ups.md). The database tells it (src/db/notifications.ts: LISTEN on one
  * dedicated connection, NOTIFY sent by the sequencer's and the fan-out's own statements); polling stays the
  * fallback, so a lost wake-up only costs latency. Each subscription answers a function that ends it.
  */

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Which network addresses a webhook may never reach (the SSRF guard, docs/decisions.md "Webhooks"):
+ * Which network addresses a webhook may never reach (the SSRF guard, docs/adr/0037-webhook-ssrf-guard.md):
  * anything that is not a public unicast address, nor a cloud platform's internal endpoint (169.254.0.0/16,
  * Azure's 168.63.129.16). IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), IPv4-translated
  * (::ffff:0:a.b.c.d) and well-known-prefix NAT64 (64:ff9b::a.b.c.d) IPv6 addresses are judged by the IPv4

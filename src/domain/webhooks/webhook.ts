@@ -1,7 +1,7 @@
 import type { EventType } from '../events/event.js';
 
 /**
- * Webhooks (docs/decisions.md, "Webhooks"): endpoints that receive this environment's events as
+ * Webhooks (docs/adr/0036-webhooks-standard-at-least-once.md): endpoints that receive this environment's events as
  * Standard Webhooks requests (https://www.standardwebhooks.com), signed with the endpoint's secret.
  */
 export interface WebhookEndpoint {

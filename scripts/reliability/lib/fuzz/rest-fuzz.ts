@@ -114,7 +114,7 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
       report.maxLatencyMs = Math.max(report.maxLatencyMs, response.elapsedMs);
       const wrote = response.status >= 200 && response.status < 300 && ['POST', 'PUT', 'DELETE'].includes(request.method) && response.headers['idempotent-replayed'] !== 'true';
       // Setting a flag that is set, clearing one that is not, or the same overdraft limit again answers 200
-      // and changes nothing: audited only when it changes something (docs/decisions.md, "Flags").
+      // and changes nothing: audited only when it changes something (docs/adr/0027-double-entry-ledger.md, "Flags").
       if (wrote && AUDITED_WHEN_CHANGED.test(request.path)) changedOrNot.add(String(response.headers['x-request-id']));
       else if (wrote) {
         acknowledged.set(String(response.headers['x-request-id']), `${response.status} to ${describeFuzzRequest(request).slice(0, 300)}`);

@@ -1,0 +1,86 @@
+/**
+ * When each error code is answered, in words: the one place these texts live. scripts/docs-reference.ts
+ * renders docs/reference/errors.md from them and from the code (the codes of src/domain/errors.ts,
+ * src/auth/errors.ts, src/http/errors.ts and src/graphql/error-mapping.ts, each code's kind and so its HTTP
+ * status, and the files that raise it), and fails when a code has no text here or a text names no code.
+ */
+export const ERROR_TEXTS: Record<string, string> = {
+  // Domain rules (src/domain/errors.ts).
+  VALIDATION_FAILED:
+    'A field is missing, of the wrong type, malformed, too long, or unknown; a `POST`/`PUT` body that is absent or not a JSON object; an update with no field. One detail per problem, never the submitted value.',
+  FIELD_NOT_UPDATABLE: 'An update names a field that cannot change (details name each one); nothing changes.',
+  CUSTOMER_NOT_FOUND:
+    "404: the path's customer does not exist in this environment (or is not a customer of this account). 422: an account names customers that do not exist in this environment (one detail per missing id); nothing is created.",
+  ACCOUNT_NOT_FOUND:
+    "404: the path's account does not exist in this environment. 422: a transfer names an account that does not exist (the detail names `fromAccountId` or `toAccountId`); nothing moves.",
+  CUSTOMER_ALREADY_EXISTS: 'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
+  CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
+  SERVICE_UNAVAILABLE:
+    "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
+  FORBIDDEN:
+    'The token may not act in this environment, or lacks the scope of the operation (`WWW-Authenticate: … error="insufficient_scope"`, GraphQL `extensions.challenge`).',
+  IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used for a different request; nothing is created.',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
+  TRANSACTION_NOT_FOUND: 'No transaction with this id exists on this account.',
+  INSUFFICIENT_FUNDS: "A debit, hold or transfer would take the available balance below minus the account's overdraft limit; nothing is posted.",
+  CURRENCY_MISMATCH: 'A transfer between accounts of different currencies; nothing is posted.',
+  ACCOUNT_FROZEN: 'The account carries the `FROZEN` flag: nothing posts on it (a hold can still be voided).',
+  DEBITS_BLOCKED: 'The account carries `DEBITS_BLOCKED`: a debit, hold or outgoing transfer is refused.',
+  CREDITS_BLOCKED: 'The account carries `CREDITS_BLOCKED`: a credit or incoming transfer is refused.',
+  TRANSACTION_NOT_PENDING: 'Posting or voiding something that is not a pending hold.',
+  TRANSACTION_NOT_POSTED: 'Reversing a transaction that is not posted (a hold: post or void it instead).',
+  TRANSACTION_ALREADY_REVERSED: 'Reversing a transaction reversed before; a transaction is reversed at most once.',
+  REVERSAL_NOT_REVERSIBLE: 'Reversing a reversal.',
+  HOLD_EXPIRED: 'Posting a hold past its `expiresAt`; it is voided automatically.',
+  AMOUNT_EXCEEDS_HOLD: 'Posting a hold for more than its amount.',
+  TOKEN_LIMIT_EXCEEDED: "The amount is over the token's limit per posting, or over its daily total in the currency (UTC day); nothing is posted.",
+  ACCOUNT_BALANCE_NOT_ZERO: 'Deleting an account that holds money or a pending hold.',
+  ACCOUNT_HAS_TRANSACTIONS: 'Changing the currency of an account that has transactions.',
+  ACCOUNT_NEEDS_A_CUSTOMER: "Removing an account's last customer.",
+  ACCOUNT_CUSTOMER_LIMIT: 'Adding a customer to an account that already has the most it may have (20).',
+  CUSTOMER_ACCOUNT_LIMIT: 'Creating an account for, or adding to an account, a customer that already holds 100 accounts (the most a customer may hold); nothing changes.',
+  EVENT_NOT_FOUND: 'No event with this id in this environment (or it has been pruned).',
+  WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint with this id in this environment.',
+  WEBHOOK_URL_NOT_ALLOWED: 'The webhook URL is refused: not https in production, a port not in `WEBHOOKS_ALLOWED_PORTS`, or a name that resolves to a private, loopback or link-local address (details say which).',
+  WEBHOOK_ENDPOINT_DISABLED: 'Redelivering to, or testing, an endpoint that is disabled; enable it first.',
+  WEBHOOK_ENDPOINT_LIMIT: 'The environment already has `WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT` endpoints.',
+  SUBSCRIPTIONS_FULL: 'GraphQL subscriptions only: the instance already follows `GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS` event streams; retry later or on another instance.',
+  // The request layer (src/auth/errors.ts, src/http/rate-limit.ts).
+  UNAUTHENTICATED:
+    'No, malformed, unknown, expired or revoked bearer token; `WWW-Authenticate: Bearer realm="customer-account-service"`, plus `error="invalid_request"` for a malformed header and `error="invalid_token"` for a refused token (RFC 6750 §3).',
+  ENVIRONMENT_NOT_FOUND: 'The first path segment is not a configured environment (the message never lists them); checked after the token.',
+  RATE_LIMITED: "The token's request budget (shared by REST and GraphQL) is spent, or the address sent too many refused tokens; `Retry-After` in seconds.",
+  // HTTP itself (src/http/errors.ts, src/rest/router.ts).
+  MALFORMED_REQUEST: 'The body is not valid JSON (also: a body shorter than its `Content-Length`, an undecodable path).',
+  ROUTE_NOT_FOUND: 'No such path.',
+  METHOD_NOT_ALLOWED: 'Known path, wrong method; `Allow: POST` on collections, `Allow: GET, HEAD, PUT, DELETE` on records.',
+  PAYLOAD_TOO_LARGE: 'Body over `BODY_LIMIT` (default 64 KiB).',
+  UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json` (or not UTF-8, or in an unknown `Content-Encoding`); read only after the token is accepted.',
+  INTERNAL_ERROR: 'Anything unexpected: a fixed message, no stack, no SQL; the error is logged under the `requestId`.',
+  // GraphQL only (src/graphql/error-mapping.ts).
+  DOCUMENT_TOO_LARGE: 'The document has more than `GRAPHQL_MAX_TOKENS` lexical tokens; nothing was executed.',
+  QUERY_TOO_DEEP: 'Selections nested deeper than `GRAPHQL_MAX_DEPTH`; nothing was executed.',
+  TOO_MANY_ALIASES: 'More than `GRAPHQL_MAX_ALIASES` aliases; nothing was executed.',
+  TOO_MANY_ROOT_FIELDS: 'More than `GRAPHQL_MAX_ROOT_FIELDS` root fields (a mutation: more than one); nothing was executed.',
+  QUERY_TOO_COMPLEX: 'The estimated cost (an upper bound) is over `GRAPHQL_MAX_COST`; nothing was executed.',
+  TOO_MANY_NODES: 'The operation resolved more than `GRAPHQL_MAX_NODES` fields and list items; `data: null`.',
+  OPERATION_TIMEOUT: 'The operation ran longer than `GRAPHQL_MAX_EXECUTION_MS`; no further field resolved, `data: null`.',
+  RESPONSE_TOO_LARGE: 'The serialised answer is over `GRAPHQL_MAX_RESPONSE_BYTES`; `data: null`.',
+  SUBSCRIPTION_TOO_SLOW: 'Subscriptions only: the client left too many values unread; the subscription is ended. Subscribe again and read what was missed with the `events` query (`after`).',
+};
+
+/**
+ * The HTTP status of the GraphQL-only codes, which have no kind: limits checked before execution are 400,
+ * limits crossed while executing answer 200 with `data: null`, subscriptions travel over WebSocket.
+ */
+export const GRAPHQL_STATUS: Record<string, string> = {
+  DOCUMENT_TOO_LARGE: '400',
+  QUERY_TOO_DEEP: '400',
+  TOO_MANY_ALIASES: '400',
+  TOO_MANY_ROOT_FIELDS: '400',
+  QUERY_TOO_COMPLEX: '400',
+  TOO_MANY_NODES: '200',
+  OPERATION_TIMEOUT: '200',
+  RESPONSE_TOO_LARGE: '200',
+  SUBSCRIPTION_TOO_SLOW: '– (WebSocket)',
+};

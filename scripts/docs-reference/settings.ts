@@ -1,0 +1,497 @@
+/**
+ * What the code cannot say about each setting: the description, an example and, where the default is
+ * computed at startup rather than written in the schema, the default in words. The one place these texts
+ * live; scripts/docs-reference.ts renders docs/reference/configuration.md from them and from the zod schema
+ * of src/config/config.ts (names, ranges, formats, written defaults), and fails when a setting of the schema
+ * has no entry here or an entry names a setting the schema does not have.
+ *
+ * `default` is used only when the schema has no literal `.default(...)`; links are relative to docs/reference/.
+ */
+export interface SettingText {
+  default: string;
+  example: string;
+  description: string;
+}
+
+export const SETTINGS: Record<string, SettingText> = {
+  NODE_ENV: {
+    default: "`development`",
+    example: "`production`",
+    description:
+      "Production refuses to start without the PII keys or without any way to authenticate (`API_TOKENS`, OIDC or a managed token), and logs JSON.",
+  },
+  HOST: {
+    default: "`0.0.0.0`",
+    example: "`127.0.0.1`",
+    description:
+      "Listen address.",
+  },
+  PORT: {
+    default: "`3000`",
+    example: "`8080`",
+    description:
+      "Listen port (`0`: any free port).",
+  },
+  DATABASE_URL: {
+    default: "– (embedded PostgreSQL)",
+    example: "`postgresql://cas_app:…@db.internal:5432/customer_account`",
+    description:
+      "External PostgreSQL ≥ 15.",
+  },
+  DATA_DIR: {
+    default: "`./.data`",
+    example: "`/var/lib/cas`",
+    description:
+      "Embedded cluster, its password, development keys and token, `seed.json`.",
+  },
+  EMBEDDED_POSTGRES_PORT: {
+    default: "a free port",
+    example: "`54329`",
+    description:
+      "Fixed port of the embedded PostgreSQL.",
+  },
+  EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: {
+    default: "`60000`",
+    example: "`30000`",
+    description:
+      "How long the embedded PostgreSQL may take to start, and to be back after it died, before the service gives up and exits 69 (1000–3600000; not with `DATABASE_URL`).",
+  },
+  DATABASE_POOL_SIZE: {
+    default: "`10`",
+    example: "`20`",
+    description:
+      "Connections per instance (1–200).",
+  },
+  DATABASE_CONNECT_TIMEOUT_MS: {
+    default: "`2000`",
+    example: "`1000`",
+    description:
+      "Wait for a connection before answering `503 SERVICE_UNAVAILABLE`.",
+  },
+  DATABASE_STATEMENT_TIMEOUT_MS: {
+    default: "`5000`",
+    example: "`3000`",
+    description:
+      "`statement_timeout` of the service's sessions; transactions get twice this.",
+  },
+  DATABASE_REPLICA_URL: {
+    default: "– (every read on the primary)",
+    example: "`postgresql://cas_app:…@db-replica.internal:5432/customer_account`",
+    description:
+      "A streaming replica of `DATABASE_URL` for the reads that tolerate lag (\"Read replicas\" below); its own pool, as large as `DATABASE_POOL_SIZE`, with the same time-outs. Needs `DATABASE_URL`.",
+  },
+  DATABASE_REPLICA_MAX_WAIT_MS: {
+    default: "`150`",
+    example: "`100`",
+    description:
+      "How long a read presenting a `Consistency-Token` waits for the replica to replay that write before the primary answers it (0–10000; `0`: never wait).",
+  },
+  DATABASE_REPLICA_MAX_LAG_MS: {
+    default: "`10000`",
+    example: "`5000`",
+    description:
+      "A replica whose data may be older than this answers no read until it has caught up (100–86400000).",
+  },
+  DATABASE_REPLICA_CHECK_INTERVAL_MS: {
+    default: "`1000`",
+    example: "`500`",
+    description:
+      "How often the replica's health, replay position and lag are checked; also how soon a recovered replica is used again (50–60000).",
+  },
+  DATABASE_PREPARED_STATEMENTS: {
+    default: "`true`; `false` when `DATABASE_URL` has `pgbouncer=true`",
+    example: "`false`",
+    description:
+      "Named prepared statements. `false` behind a pooler in transaction mode that cannot keep them (pgbouncer before 1.21; Debian 12 ships 1.18); then `MIGRATE_ON_START` must be `false` (\"Behind a connection pooler\" below).",
+  },
+  MIGRATE_ON_START: {
+    default: "`true`",
+    example: "`false`",
+    description:
+      "Apply pending migrations at startup; `false` when migrations are a deploy step, and required behind a transaction-mode pooler.",
+  },
+  MIGRATION_LOCK_TIMEOUT_MS: {
+    default: "`5000`",
+    example: "`2000`",
+    description:
+      "How long one statement of a migration waits for a lock (`lock_timeout`) before that attempt is rolled back and run again; short, so the fleet's writes queued behind the migration's lock request are not stalled for long (100–600000).",
+  },
+  MIGRATION_ATTEMPTS: {
+    default: "`8`",
+    example: "`20`",
+    description:
+      "How many times a migration runs at most when it loses a deadlock to the running fleet or times out on a lock, with doubling pauses from 250 ms to 8 s (1–100).",
+  },
+  HEAP_GROWING_PERCENT: {
+    default: "`50`",
+    example: "`100`",
+    description:
+      "How far V8 lets the old generation grow past what survived the last full collection (V8's `--heap-growing-percent`; `0`: V8's own, up to 300 %). Keeps peak RSS under the mixed load near 240 MB instead of 335 MB ([performance](../performance.md)); a growth factor, not a cap. `node --heap-growing-percent=N` wins (0–1000).",
+  },
+  DATABASE_LISTEN: {
+    default: "`true`",
+    example: "`false`",
+    description:
+      "`LISTEN` on one dedicated connection per instance, so that other instances' sequencers and fan-outs wake this one's subscriptions feed and webhook dispatcher at once (\"Waking other instances\" below). `false`: other instances' work is found by polling only (`WEBHOOKS_POLL_INTERVAL_MS`, `GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS`). Behind a transaction-mode pooler set `DATABASE_LISTEN_URL` or this to `false` (refused otherwise).",
+  },
+  DATABASE_LISTEN_URL: {
+    default: "`DATABASE_URL`",
+    example: "`postgresql://cas_listen:…@db-primary.internal:5432/customer_account`",
+    description:
+      "Where to `LISTEN`: the **primary**, directly or through a pooler in **session** mode; needed when `DATABASE_URL` goes through a transaction-mode pooler, where `LISTEN` receives nothing. Never the replica (refused when it equals `DATABASE_REPLICA_URL`) nor `pgbouncer=true`. Any role that may connect will do (`LISTEN` needs no privilege). Needs `DATABASE_URL`.",
+  },
+  API_TOKENS: {
+    default: "dev: generated; production: none",
+    example: "`$(openssl rand -base64 32)`",
+    description:
+      "Static full-access bearer tokens, comma-separated, each 32 random bytes' worth (≥ 64 hex digits or ≥ 43 base64/base64url characters), no placeholder, not `cas_…` ([security](../security.md#static-tokens-api_tokens)). Optional in production when managed tokens or OIDC authenticate.",
+  },
+  ENVIRONMENTS: {
+    default: "`sandbox`",
+    example: "`sandbox,production`",
+    description:
+      "Environment names, the first path segment.",
+  },
+  PII_KEYS: {
+    default: "dev: generated",
+    example: "`k2026:<base64 32 bytes>,k2025:<…>`",
+    description:
+      "AES-256 keys by key id; keep every id a row or a backup still uses.",
+  },
+  PII_ACTIVE_KEY: {
+    default: "–",
+    example: "`k2026`",
+    description:
+      "Key id that encrypts new data.",
+  },
+  PII_BLIND_INDEX_KEY: {
+    default: "dev: generated",
+    example: "`<base64 32 bytes>`",
+    description:
+      "HMAC key of the SSN blind index and idempotency fingerprints; rotate only offline.",
+  },
+  IDEMPOTENCY_TTL_HOURS: {
+    default: "`24`",
+    example: "`48`",
+    description:
+      "How long an `Idempotency-Key` and its result are kept (1–720).",
+  },
+  EVENT_SEQUENCER_INTERVAL_MS: {
+    default: "`100`",
+    example: "`50`",
+    description:
+      "How often each instance numbers newly committed events (10–60,000); an event is readable at `GET /{environment}/event` once numbered. One instance numbers at a time (advisory lock).",
+  },
+  EVENT_RETENTION_DAYS: {
+    default: "`30`",
+    example: "`90`",
+    description:
+      "How long events are kept (1–3650); older ones are pruned hourly, with their webhook deliveries and attempts.",
+  },
+  WEBHOOKS_TIMEOUT_MS: {
+    default: "`10000`",
+    example: "`5000`",
+    description:
+      "One webhook attempt's time-out, from connecting to the last byte read (100–60,000); at most 4 KB of an answer are read.",
+  },
+  WEBHOOKS_RETRY_SCHEDULE: {
+    default: "`5s,5m,30m,2h,5h,10h,10h`",
+    example: "`1s,1m,10m,1h`",
+    description:
+      "The delay before each retry (`ms`, `s`, `m`, `h`; 1–20 of them, ≤ 24 h each); after the last the delivery is `exhausted`. A 429/503 `Retry-After` replaces the step's delay. An endpoint that failed for the schedule's whole sum without one success is disabled.",
+  },
+  WEBHOOKS_SECRET_OVERLAP_S: {
+    default: "`86400`",
+    example: "`3600`",
+    description:
+      "After a secret rotation, how long deliveries also carry a signature with the previous secret (0–2,592,000).",
+  },
+  WEBHOOKS_POLL_INTERVAL_MS: {
+    default: "`1000`",
+    example: "`500`",
+    description:
+      "How often each instance fans out new events and claims due deliveries besides being woken (by its own sequencer, and by other instances' fan-outs and redeliveries through `LISTEN`); retries falling due, and everything while the listener is down or off, are found at this granularity.",
+  },
+  WEBHOOKS_CONCURRENCY: {
+    default: "`10`",
+    example: "`50`",
+    description:
+      "Webhook attempts in flight at once per instance (1–200); instances share the work (`FOR UPDATE SKIP LOCKED`). Each configured environment gets an equal share of them, each endpoint half its environment's share, so one environment's never-answering endpoints cannot hold another's deliveries back ([events.md](../events.md#delivery-guarantees)).",
+  },
+  WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: {
+    default: "`16`",
+    example: "`32`",
+    description:
+      "Webhook endpoints one environment may have (1–10,000); one more is refused with `409 WEBHOOK_ENDPOINT_LIMIT`, race-free (a counter row the creation locks). `quota_limit` / `quota_refusals_total{quota=\"webhook_endpoints_per_environment\"}`.",
+  },
+  WEBHOOKS_ALLOWED_PORTS: {
+    default: "`443,80,8443` (`*` while `WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true`)",
+    example: "`443`",
+    description:
+      "The ports a webhook URL may name (without one: its scheme's default), or `*`; others are `WEBHOOK_URL_NOT_ALLOWED` at registration. Under `NODE_ENV=production` webhook URLs must also be `https`.",
+  },
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: {
+    default: "`false`",
+    example: "`true` (tests)",
+    description:
+      "Lets webhooks reach private, loopback, link-local and other non-public addresses. For tests and local development only: the service refuses to start with it under `NODE_ENV=production`.",
+  },
+  HOLD_EXPIRY_INTERVAL_MS: {
+    default: "`5000`",
+    example: "`1000`",
+    description:
+      "How often each instance voids the holds past their `expiresAt` (100–3,600,000). Until then an expired hold still reserves its amount, but can no longer be posted.",
+  },
+  OIDC_ISSUER: {
+    default: "– (JWTs off)",
+    example: "`https://idp.example.com/`",
+    description:
+      "Turns on JWT bearer tokens; the exact `iss`.",
+  },
+  OIDC_AUDIENCE: {
+    default: "–",
+    example: "`customer-account-service`",
+    description:
+      "Required with the issuer: the `aud` expected.",
+  },
+  OIDC_JWKS_URL: {
+    default: "–",
+    example: "`https://idp.example.com/.well-known/jwks.json`",
+    description:
+      "The provider's keys (https); or:",
+  },
+  OIDC_PUBLIC_KEY: {
+    default: "–",
+    example: "`-----BEGIN PUBLIC KEY-----\\n…`",
+    description:
+      "A PEM public key or public JWK instead of a JWKS.",
+  },
+  OIDC_ALGORITHMS: {
+    default: "`RS256`",
+    example: "`RS256,ES256`",
+    description:
+      "Allowed asymmetric JWS algorithms.",
+  },
+  OIDC_CLOCK_TOLERANCE_S: {
+    default: "`30`",
+    example: "`10`",
+    description:
+      "Skew accepted on `exp`/`nbf` (0–300).",
+  },
+  OIDC_SCOPES_CLAIM: {
+    default: "`scope`",
+    example: "`scp`",
+    description:
+      "Claim with the scopes.",
+  },
+  OIDC_ENVIRONMENTS_CLAIM: {
+    default: "`environments`",
+    example: "`cas_envs`",
+    description:
+      "Claim with the environments (`*` for all).",
+  },
+  OIDC_JWKS_COOLDOWN_S: {
+    default: "`30`",
+    example: "`60`",
+    description:
+      "Minimum time between JWKS refetches caused by unknown key ids.",
+  },
+  OIDC_REQUIRED_TYP: {
+    default: "– (not checked)",
+    example: "`at+jwt`",
+    description:
+      "The `typ` header every JWT must carry (RFC 9068); other tokens are 401.",
+  },
+  OIDC_MAX_TOKEN_AGE_S: {
+    default: "– (no limit)",
+    example: "`3600`",
+    description:
+      "Refuse JWTs whose `iat` is older (or missing), 1–2678400 s.",
+  },
+  CORS_ORIGINS: {
+    default: "`https://studio.apollographql.com`; none in production",
+    example: "`https://app.bank.example`",
+    description:
+      "Browser origins allowed to call the API (Apollo Sandbox's by default outside production).",
+  },
+  GRAPHQL_INTROSPECTION: {
+    default: "`true`; `false` in production",
+    example: "`false`",
+    description:
+      "Schema introspection.",
+  },
+  GRAPHQL_EXPLORER: {
+    default: "`true`; `false` in production",
+    example: "`false`",
+    description:
+      "Apollo Sandbox landing page and the offline GraphiQL at `/{environment}/graphiql`.",
+  },
+  GRAPHQL_MAX_DEPTH: {
+    default: "`10`",
+    example: "`8`",
+    description:
+      "Deepest selection nesting (`QUERY_TOO_DEEP`).",
+  },
+  GRAPHQL_MAX_ALIASES: {
+    default: "`30`",
+    example: "`10`",
+    description:
+      "Aliases per document (`TOO_MANY_ALIASES`).",
+  },
+  GRAPHQL_MAX_ROOT_FIELDS: {
+    default: "`20`",
+    example: "`5`",
+    description:
+      "Root fields per operation (`TOO_MANY_ROOT_FIELDS`).",
+  },
+  GRAPHQL_MAX_COST: {
+    default: "`25000`",
+    example: "`10000`",
+    description:
+      "Estimated cost per operation (`QUERY_TOO_COMPLEX`; 1 to 10^12); every list counts at the most it can hold.",
+  },
+  GRAPHQL_MAX_NODES: {
+    default: "`50000`",
+    example: "`20000`",
+    description:
+      "Fields and list items one operation may resolve (100–10,000,000); past it `TOO_MANY_NODES`, `data: null`.",
+  },
+  GRAPHQL_MAX_EXECUTION_MS: {
+    default: "`10000`",
+    example: "`5000`",
+    description:
+      "How long one operation may execute (100–600,000 ms); past it no further field resolves: `OPERATION_TIMEOUT`, `data: null`.",
+  },
+  GRAPHQL_MAX_RESPONSE_BYTES: {
+    default: "`4mb`",
+    example: "`1mb`",
+    description:
+      "The largest serialised answer (1kb–256mb; `65536`, `64kb`, `1mb`); past it `RESPONSE_TOO_LARGE`, `data: null`.",
+  },
+  GRAPHQL_MAX_TOKENS: {
+    default: "`2000`",
+    example: "`1000`",
+    description:
+      "Tokens per document (`DOCUMENT_TOO_LARGE`).",
+  },
+  GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: {
+    default: "`1000`",
+    example: "`500`",
+    description:
+      "How often each instance's subscription feed reads newly numbered events besides being woken (by its own sequencer, and by any sequencer through `LISTEN`) (10–60,000): while the listener is down or off, events another instance numbered reach this instance's subscribers within it. Nothing is read while nobody subscribes.",
+  },
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: {
+    default: "`20`",
+    example: "`50`",
+    description:
+      "GraphQL WebSocket connections one token may have open on an instance (1–100,000); one more is closed with `4429` `TOO_MANY_CONNECTIONS`.",
+  },
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: {
+    default: "`50`",
+    example: "`200`",
+    description:
+      "GraphQL WebSocket connections one client address may have open on an instance, authenticated or not (1–100,000); checked before the token; beyond: `4429`. Behind a proxy: the address `TRUST_PROXY_HOPS` yields.",
+  },
+  GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS: {
+    default: "`1000`",
+    example: "`5000`",
+    description:
+      "Subscriptions open at once on an instance, all connections together (1–1,000,000); each may buffer up to 1000 events, so this bounds their memory. Beyond: the operation fails with `SUBSCRIPTIONS_FULL`.",
+  },
+  RATE_LIMIT_POINTS: {
+    default: "`6000` (`0` under `NODE_ENV=test`)",
+    example: "`1200`",
+    description:
+      "Points per token per window, REST and GraphQL together; `0` turns it off.",
+  },
+  RATE_LIMIT_DURATION_S: {
+    default: "`60`",
+    example: "`60`",
+    description:
+      "The window of `RATE_LIMIT_POINTS` (1–86400 s).",
+  },
+  RATE_LIMIT_GRAPHQL_COST_PER_POINT: {
+    default: "`100`",
+    example: "`50`",
+    description:
+      "A GraphQL operation costs 1 + ⌊estimated cost / this⌋ points.",
+  },
+  RATE_LIMIT_AUTH_FAILURES: {
+    default: "`20` (`0` under `NODE_ENV=test`)",
+    example: "`10`",
+    description:
+      "Refused tokens per client address per window before the address gets 429; `0` turns it off.",
+  },
+  RATE_LIMIT_AUTH_FAILURES_DURATION_S: {
+    default: "`300`",
+    example: "`600`",
+    description:
+      "The window of `RATE_LIMIT_AUTH_FAILURES` (1–86400 s).",
+  },
+  REDIS_URL: {
+    default: "– (in-memory budgets)",
+    example: "`redis://redis.internal:6379/0`",
+    description:
+      "Redis shared by every instance for the rate-limit budgets.",
+  },
+  TRUST_PROXY_HOPS: {
+    default: "`0`",
+    example: "`1`",
+    description:
+      "Reverse proxies whose `X-Forwarded-For` is trusted for the client address (0–10).",
+  },
+  LOG_LEVEL: {
+    default: "`info`",
+    example: "`debug`",
+    description:
+      "`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`.",
+  },
+  LOG_PRETTY: {
+    default: "`true` when `NODE_ENV=development`, else `false`",
+    example: "`false`",
+    description:
+      "Human-readable lines instead of JSON.",
+  },
+  METRICS_PORT: {
+    default: "–",
+    example: "`9464`",
+    description:
+      "Serve `GET /metrics` alone on this port (`0`: any free port).",
+  },
+  METRICS_HOST: {
+    default: "`HOST` with `METRICS_TOKEN`, else `127.0.0.1`",
+    example: "`10.0.0.5`",
+    description:
+      "Listen address of the metrics port (only with `METRICS_PORT`); without `METRICS_TOKEN` only a loopback address is accepted.",
+  },
+  METRICS_TOKEN: {
+    default: "–",
+    example: "`<32+ random chars>`",
+    description:
+      "The one bearer token `/metrics` accepts, instead of API tokens with `metrics:read`.",
+  },
+  BODY_LIMIT: {
+    default: "`64kb`",
+    example: "`1mb`",
+    description:
+      "Largest request body (`65536`, `64kb`, `1mb`; 1 KiB–10 MiB).",
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    default: "`10000`",
+    example: "`25000`",
+    description:
+      "Time in-flight requests get after SIGTERM before connections are closed.",
+  },
+  SHUTDOWN_DRAIN_MS: {
+    default: "`0`",
+    example: "`2000`",
+    description:
+      "After SIGTERM, how long `/readyz` answers 503 while requests are still served, so a load balancer takes the instance out of rotation before its listener closes (set it above the balancer's check interval × fall count).",
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    default: "`65000`",
+    example: "`75000`",
+    description:
+      "Idle keep-alive connections close after this (1000–120000). Keep it above the load balancer's idle timeout (60 s on most), or the balancer may send a request on a connection the service is closing (a 502 or a reset).",
+  },
+};

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIGURATION_PAGE, ERRORS_PAGE, readSettings, renderConfiguration, renderReference } from '../../scripts/docs-reference.js';
+import { REQUEST_ERROR_CODES } from '../../src/auth/errors.js';
+import { ErrorCodes } from '../../src/domain/errors.js';
+import { GraphqlErrorCodes } from '../../src/graphql/error-mapping.js';
+import { configuredVariables } from '../support/config.js';
+
+/**
+ * docs/reference/configuration.md and docs/reference/errors.md are rendered from the code by
+ * scripts/docs-reference.ts (`npm run docs:reference`); `npm run check:generated` regenerates them too.
+ */
+describe('the generated reference pages', () => {
+  const rendered = renderReference();
+
+  it('are current: rendered in memory, they equal the committed pages', () => {
+    for (const page of [CONFIGURATION_PAGE, ERRORS_PAGE]) expect(readFileSync(page, 'utf8'), `${page} is stale: npm run docs:reference`).toBe(rendered.get(page));
+  });
+
+  it('the configuration reference has a row for every setting of the schema, and no other', () => {
+    const page = rendered.get(CONFIGURATION_PAGE)!;
+    const rows = [...page.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+    expect(rows).toEqual(configuredVariables());
+    expect(readSettings().map((setting) => setting.name)).toEqual(configuredVariables());
+  });
+
+  it('fails when a setting of the schema has no description, or a description names no setting', () => {
+    const settings = readSettings();
+    expect(() => renderConfiguration([...settings, { name: 'NOT_A_SETTING', expression: "z.string()", default: '', format: 'text' }])).toThrow(/no text for NOT_A_SETTING/);
+    expect(() => renderConfiguration(settings.filter((setting) => setting.name !== 'PORT'))).toThrow(/settings the schema does not have: PORT/);
+  });
+
+  it('states the defaults the schema writes, and the accepted ranges', () => {
+    const page = rendered.get(CONFIGURATION_PAGE)!;
+    expect(page).toContain('| `PORT` | `3000` | whole number, 0–65,535 |');
+    expect(page).toContain('| `BODY_LIMIT` | `64kb` | bytes, 1kb–10mb');
+    expect(page).toContain('| `GRAPHQL_MAX_COST` | `25000` | whole number, 1–1,000,000,000,000 |');
+  });
+
+  it('the error catalogue names every code, with the status of its kind', () => {
+    const page = rendered.get(ERRORS_PAGE)!;
+    const codes = [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]!.trim()]);
+    const documented = codes.map(([code]) => code);
+    for (const code of [...ErrorCodes, ...REQUEST_ERROR_CODES, ...Object.values(GraphqlErrorCodes), 'INTERNAL_ERROR', 'MALFORMED_REQUEST', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']) {
+      expect(documented).toContain(code);
+    }
+    const status = Object.fromEntries(codes);
+    expect(status).toMatchObject({ UNAUTHENTICATED: '401', FORBIDDEN: '403', CUSTOMER_NOT_FOUND: '404, 422', INSUFFICIENT_FUNDS: '409', RATE_LIMITED: '429', INTERNAL_ERROR: '500', SERVICE_UNAVAILABLE: '503', QUERY_TOO_COMPLEX: '400', TOO_MANY_NODES: '200' });
+  });
+});
