@@ -183,7 +183,7 @@ export type AuditEvent = {
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, or for `api_token` the token id spelled as a UUID (docs/security.md). */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
   /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
   resourceType: Scalars['String']['output'];
