@@ -394,6 +394,10 @@ function successExample(route: RestRoute): object {
       return route.operationId === 'updateCustomer' ? { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy', emails: ['sandy.doe@example.com'] } : CUSTOMER_EXAMPLE;
     case 'Account':
       return route.operationId === 'updateAccount' ? { ...ACCOUNT_EXAMPLE, name: 'Household Checking' } : ACCOUNT_EXAMPLE;
+    case 'CustomerPage':
+      return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
+    case 'AccountPage':
+      return { accounts: [ACCOUNT_EXAMPLE], nextAfter: null };
     case 'AuditPage':
       return AUDIT_PAGE_EXAMPLE;
     case 'Transaction':

@@ -33,7 +33,7 @@ describe('the served schema', () => {
     expect(outputFields.filter((name) => SENSITIVE_FIELD.test(name))).toEqual([]);
   });
 
-  it('takes both identifiers on create only, as write-only input fields', () => {
+  it('takes both identifiers on create only (and the SSN in a search input), as write-only input fields', () => {
     const schema = buildClientSchema(introspection);
     const inputFields = Object.values(schema.getTypeMap())
       .filter(isInputObjectType)
@@ -41,6 +41,7 @@ describe('the served schema', () => {
     expect(inputFields.filter((name) => SENSITIVE_FIELD.test(name)).sort()).toEqual([
       'CreateCustomerInput.documentLocatorNumber',
       'CreateCustomerInput.socialSecurityNumber',
+      'CustomerSearchInput.socialSecurityNumber',
     ]);
     expect(String(schema.getType('CreateCustomerInput')?.toConfig().description)).toMatch(/write-only/);
   });

@@ -138,11 +138,11 @@ describe('routing', () => {
 
   it('answers 405 METHOD_NOT_ALLOWED with Allow on a known path', async () => {
     const cases: [string, string, string, 'customer' | 'account'][] = [
-      ['GET', '/sandbox/customer', 'POST', 'customer'],
-      ['DELETE', '/sandbox/customer', 'POST', 'customer'],
+      ['PUT', '/sandbox/customer', 'POST, GET, HEAD', 'customer'],
+      ['DELETE', '/sandbox/customer', 'POST, GET, HEAD', 'customer'],
       ['POST', `/sandbox/customer/${MISSING_ID}`, 'GET, HEAD, PUT, DELETE', 'customer'],
       ['PATCH', `/sandbox/customer/${MISSING_ID}`, 'GET, HEAD, PUT, DELETE', 'customer'],
-      ['PUT', '/sandbox/account', 'POST', 'account'],
+      ['PUT', '/sandbox/account', 'POST, GET, HEAD', 'account'],
       ['OPTIONS', `/sandbox/account/${MISSING_ID}`, 'GET, HEAD, PUT, DELETE', 'account'],
     ];
     for (const [method, path, allow, family] of cases) {

@@ -1469,7 +1469,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "customers": [
+                     *           {
+                     *             "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "accountIds": [
+                     *               "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *             ],
+                     *             "addresses": [
+                     *               {
+                     *                 "type": "HOME",
+                     *                 "street": "1 Main St",
+                     *                 "city": "Springfield",
+                     *                 "state": "IL",
+                     *                 "zip": "62701"
+                     *               }
+                     *             ],
+                     *             "dateOfBirth": "1985-04-12",
+                     *             "emails": [
+                     *               "alex.doe@example.com"
+                     *             ],
+                     *             "firstName": "Alexandra",
+                     *             "lastName": "Doe",
+                     *             "middleName": "Jane",
+                     *             "phoneNumbers": [
+                     *               {
+                     *                 "type": "MOBILE",
+                     *                 "number": "+1 555 010 1234"
+                     *               }
+                     *             ],
+                     *             "preferredName": "Alex"
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -1934,7 +1967,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "customers": [
+                     *           {
+                     *             "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "accountIds": [
+                     *               "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *             ],
+                     *             "addresses": [
+                     *               {
+                     *                 "type": "HOME",
+                     *                 "street": "1 Main St",
+                     *                 "city": "Springfield",
+                     *                 "state": "IL",
+                     *                 "zip": "62701"
+                     *               }
+                     *             ],
+                     *             "dateOfBirth": "1985-04-12",
+                     *             "emails": [
+                     *               "alex.doe@example.com"
+                     *             ],
+                     *             "firstName": "Alexandra",
+                     *             "lastName": "Doe",
+                     *             "middleName": "Jane",
+                     *             "phoneNumbers": [
+                     *               {
+                     *                 "type": "MOBILE",
+                     *                 "number": "+1 555 010 1234"
+                     *               }
+                     *             ],
+                     *             "preferredName": "Alex"
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -2821,7 +2887,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "accounts": [
+                     *           {
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "type": "CHECKING",
+                     *             "name": "Joint Checking",
+                     *             "amount": 0,
+                     *             "currency": "USD",
+                     *             "customers": [
+                     *               "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *               "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *             ],
+                     *             "transactions": [],
+                     *             "flags": []
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
