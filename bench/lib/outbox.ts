@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { BenchContext } from './context.js';
 import { runLoadWorker } from './measure.js';
-import { processCpuMicros, processTreeCpuMicros } from './proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { type RunningServer, runToCompletion, startServer } from './processes.js';
 import { withDatabase } from './postgres.js';
 import { serviceEnvironment } from './contenders.js';

@@ -8,7 +8,7 @@ import { serviceEnvironment } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { measureRun, median } from './measure.js';
 import { baseEnvironment, nodeVersion, type RunningServer, startServer } from './processes.js';
-import { processCpuMicros, processTreeCpuMicros } from './proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 
 /**

@@ -1,4 +1,7 @@
 import { isDomainError, serviceUnavailable } from '../domain/errors.js';
+import { errorCauses as causes, sqlState } from '../logging/error-causes.js';
+
+export { sqlState };
 
 // Prisma codes that mean "the database cannot be reached or cannot take the work right now".
 const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
@@ -16,21 +19,6 @@ const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '
 const UNAVAILABLE_MESSAGES =
   /(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed)/i;
 
-/**
- * The error and what it wraps: `cause` chains, and Prisma's `meta.driverAdapterError`, where a known request
- * error (P2010 …) keeps the driver's own error and PostgreSQL's SQLSTATE.
- */
-function* causes(error: unknown): Generator<Record<string, unknown>> {
-  const pending: unknown[] = [error];
-  for (let seen = 0; seen < 12 && pending.length > 0; seen++) {
-    const current = pending.shift();
-    if (typeof current !== 'object' || current === null) continue;
-    yield current as Record<string, unknown>;
-    const { cause, meta } = current as { cause?: unknown; meta?: { driverAdapterError?: unknown } };
-    pending.push(cause, meta?.driverAdapterError);
-  }
-}
-
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {
     if (e.name === 'PrismaClientInitializationError') return true;
@@ -42,19 +30,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
   return false;
-}
-
-/**
- * PostgreSQL's SQLSTATE of the error, wherever it sits: pg's own error (`code`), or the driver adapter's
- * translation inside Prisma's P2010 (`meta.driverAdapterError.cause.originalCode`).
- */
-export function sqlState(error: unknown): string | undefined {
-  for (const e of causes(error)) {
-    if (typeof e.originalCode === 'string') return e.originalCode;
-    // pg's errors carry a severity; Prisma's own codes (P2010 …) have the same shape but none.
-    if (typeof e.code === 'string' && typeof e.severity === 'string') return e.code;
-  }
-  return undefined;
 }
 
 /** The unique index a unique violation hit (adapter: `constraint.index`; pg: `constraint`). */

