@@ -6,7 +6,7 @@ import { secretBinding } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 import { fairShares, InFlightCounts } from './webhook-fairness.js';
-import { presentEvent } from '../rest/presenters.js';
+import { presentEvent } from '../presenters/events.js';
 import { type SendFailure, type SendOptions, sendWebhook, type SendResult, signatureOf, type UrlPolicy } from './webhook-http.js';
 
 /** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */

@@ -8,14 +8,10 @@ import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/caller.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
-import {
-  accountDataSchema,
-  addressDataSchema,
-  auditEventDataSchema,
-  errorBodySchema,
-  errorDetailSchema,
-  phoneDataSchema,
-} from '../rest/response-schemas.js';
+import { accountDataSchema } from '../presenters/accounts.js';
+import { auditEventDataSchema } from '../presenters/audit.js';
+import { addressDataSchema, phoneDataSchema } from '../presenters/customers.js';
+import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
 import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 

@@ -7,18 +7,12 @@ import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js'
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import {
-  presentAccount,
-  presentAuditPage,
-  presentCustomer,
-  presentEvent,
-  presentEventPage,
-  presentTransaction,
-  presentTransactionPage,
-  presentTransfer,
-  presentWebhookAttempts,
-  presentWebhookEndpoint,
-} from './presenters.js';
+import { presentAccount } from '../presenters/accounts.js';
+import { presentAuditPage } from '../presenters/audit.js';
+import { presentCustomer } from '../presenters/customers.js';
+import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
+import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {

@@ -59,23 +59,13 @@ import { parseInput } from '../domain/validation.js';
 import type { EnvelopeFamily } from './envelope.js';
 import { malformedRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
 import { rateLimited, tooManyFailedAuthentications } from '../http/rate-limit.js';
-import {
-  accountDataSchema,
-  auditPageDataSchema,
-  createdCustomerDataSchema,
-  createdWebhookEndpointDataSchema,
-  redeliveryDataSchema,
-  rotatedWebhookSecretDataSchema,
-  webhookAttemptPageDataSchema,
-  webhookEndpointDataSchema,
-  customerDataSchema,
-  emptyDataSchema,
-  eventDataSchema,
-  eventPageDataSchema,
-  transactionDataSchema,
-  transactionPageDataSchema,
-  transferDataSchema,
-} from './response-schemas.js';
+import { accountDataSchema } from '../presenters/accounts.js';
+import { auditPageDataSchema } from '../presenters/audit.js';
+import { createdCustomerDataSchema, customerDataSchema } from '../presenters/customers.js';
+import { eventDataSchema, eventPageDataSchema } from '../presenters/events.js';
+import { transactionDataSchema, transactionPageDataSchema, transferDataSchema } from '../presenters/transactions.js';
+import { createdWebhookEndpointDataSchema, redeliveryDataSchema, rotatedWebhookSecretDataSchema, webhookAttemptPageDataSchema, webhookEndpointDataSchema } from '../presenters/webhooks.js';
+import { emptyDataSchema } from './response-schemas.js';
 
 /**
  * The REST surface as data: every operation with its path, envelope family, scope, request and response
