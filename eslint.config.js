@@ -59,15 +59,15 @@ export default tseslint.config(
     // (migrations.ts), the embedded server's bootstrap (embedded-postgres.ts), and the one connection per
     // process that LISTENs for wake-ups (notifications.ts: no data access, and Prisma has no notification API).
     files: ['src/**/*.ts'],
-    ignores: ['src/db/pool.ts', 'src/db/prisma-client.ts', 'src/db/migrations.ts', 'src/db/embedded-postgres.ts', 'src/db/notifications.ts', 'src/domain/**/*.ts'],
+    ignores: ['src/db/connection/pool.ts', 'src/db/connection/prisma-client.ts', 'src/db/migrations/migrations.ts', 'src/db/postgres/embedded-postgres.ts', 'src/db/connection/notifications.ts', 'src/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [
-        { name: 'pg', allowTypeImports: true, message: 'Reach PostgreSQL through Prisma Client (src/db/prisma-client.ts), not pg.' },
-        { name: 'postgres', message: 'Reach PostgreSQL through Prisma Client (src/db/prisma-client.ts).' },
+        { name: 'pg', allowTypeImports: true, message: 'Reach PostgreSQL through Prisma Client (src/db/connection/prisma-client.ts), not pg.' },
+        { name: 'postgres', message: 'Reach PostgreSQL through Prisma Client (src/db/connection/prisma-client.ts).' },
       ] }],
       'no-restricted-syntax': ['error', {
         selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(query|connect)$/]',
-        message: 'No pg queries outside the pool, the migration runner and the bootstrap: use Prisma Client (src/db/sql.ts for raw SQL).',
+        message: 'No pg queries outside the pool, the migration runner and the bootstrap: use Prisma Client (src/db/sql/sql.ts for raw SQL).',
       }],
     },
   },

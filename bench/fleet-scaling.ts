@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { takeOverShutdownSignals } from '../src/db/embedded-postgres.js';
+import { takeOverShutdownSignals } from '../src/db/postgres/embedded-postgres.js';
 import { serverStates } from '../scripts/fleet/lib/daemons.js';
 import { type Fleet, startFleet } from '../scripts/fleet/lib/fleet.js';
 import { SERVICE_DATABASE } from '../scripts/fleet/lib/postgres-pair.js';

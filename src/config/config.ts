@@ -25,7 +25,7 @@ export interface Config {
   /** A streaming replica for the reads that tolerate lag (docs/decisions.md, "Read replicas"); undefined: every read on the primary. */
   databaseReplica: ReplicaConfig | undefined;
   /**
-   * Named prepared statements (src/db/sql.ts). False when DATABASE_URL goes through a connection pooler in
+   * Named prepared statements (src/db/sql/sql.ts). False when DATABASE_URL goes through a connection pooler in
    * transaction mode that cannot keep them (pgbouncer before 1.21): DATABASE_PREPARED_STATEMENTS=false, or
    * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
    */
@@ -56,7 +56,7 @@ export interface Config {
   /** How long an idle keep-alive connection stays open: longer than the load balancer's idle timeout. */
   keepAliveTimeoutMs: number;
   runMigrationsOnStart: boolean;
-  /** How a migration behaves beside a serving fleet: src/db/migrations.ts. */
+  /** How a migration behaves beside a serving fleet: src/db/migrations/migrations.ts. */
   migrations: { lockTimeoutMs: number; attempts: number };
   /** V8's old-generation growth factor, in percent over what survived (src/config/heap-growth.ts); 0: V8's own. */
   heapGrowingPercent: number;

@@ -33,7 +33,7 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
 
 /**
  * `Account.transactions`: the account row carries its newest RECENT_TRANSACTIONS transactions and how many
- * it has in all (one statement per batch of accounts, src/db/columns.ts), so a first page of up to that
+ * it has in all (one statement per batch of accounts, src/db/sql/columns.ts), so a first page of up to that
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */

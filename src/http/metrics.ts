@@ -12,7 +12,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  */
 
 /**
- * The outbox's backlog the gauges show, as src/db/outbox-backlog.ts reads it (declared here because the
+ * The outbox's backlog the gauges show, as src/db/stores/outbox-backlog.ts reads it (declared here because the
  * HTTP layer does not import the database layer; the composition root, src/runtime.ts, connects the two).
  */
 export interface OutboxBacklog {
@@ -166,7 +166,7 @@ export class ServiceMetrics {
     this.graphqlDuration.observe(labels, seconds);
   }
 
-  /** For the pool's onQuery callback (src/db/pool.ts). */
+  /** For the pool's onQuery callback (src/db/connection/pool.ts). */
   observeQuery(durationMs: number): void {
     this.queryDuration.observe(durationMs / 1000);
   }
@@ -255,7 +255,7 @@ export class ServiceMetrics {
   }
 
   /**
-   * The wake-up listener's (src/db/notifications.ts): whether it is LISTENing, how often it (re)connected,
+   * The wake-up listener's (src/db/connection/notifications.ts): whether it is LISTENing, how often it (re)connected,
    * and the notifications it received by channel. Registered only when the service listens
    * (DATABASE_LISTEN), so that a fleet that polls on purpose raises no "not connected" alert.
    */

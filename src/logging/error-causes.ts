@@ -1,5 +1,5 @@
 /**
- * Reading what an error wraps, without knowing who threw it: shared by the database layer (src/db/errors.ts
+ * Reading what an error wraps, without knowing who threw it: shared by the database layer (src/db/sql/errors.ts
  * classifies failures) and the HTTP layer (src/http/errors.ts logs an unexpected error's SQLSTATE), which
  * must not import each other.
  */

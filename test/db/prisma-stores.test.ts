@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
-import { statement, statementName } from '../../src/db/sql.js';
-import { createStores } from '../../src/db/stores.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
+import { statement, statementName } from '../../src/db/sql/sql.js';
+import { createStores } from '../../src/db/stores/stores.js';
 import { ACCESS_SCOPES, type Caller } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';

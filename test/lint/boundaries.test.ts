@@ -23,7 +23,7 @@ async function boundaryMessages(file: string, specifier: string): Promise<string
 }
 
 const violations: Array<[rule: string, file: string, specifier: string]> = [
-  ['src/domain imports nothing outside src/domain (the database)', 'src/domain/x.ts', '../db/pool.js'],
+  ['src/domain imports nothing outside src/domain (the database)', 'src/domain/x.ts', '../db/connection/pool.js'],
   ['src/domain imports nothing outside src/domain (a feature reaching the database)', 'src/domain/ledger/x.ts', '../../db/sql/sql.js'],
   ['src/domain imports nothing outside src/domain (configuration)', 'src/domain/x.ts', '../config/config.js'],
   ['src/domain imports nothing outside src/domain (from a feature folder)', 'src/domain/accounts/x.ts', '../../logging/logger.js'],
@@ -33,7 +33,7 @@ const violations: Array<[rule: string, file: string, specifier: string]> = [
   ['src/jobs does not import src/graphql', 'src/jobs/x.ts', '../graphql/schema.js'],
   ['src/cli does not import src/rest', 'src/cli/x.ts', '../rest/routes.js'],
   ['src/cli does not import src/graphql', 'src/cli/x.ts', '../graphql/resolvers.js'],
-  ['src/http does not import src/db', 'src/http/x.ts', '../db/errors.js'],
+  ['src/http does not import src/db', 'src/http/x.ts', '../db/sql/errors.js'],
   ['src/db does not import src/rest', 'src/db/x.ts', '../rest/envelope.js'],
   ['src/db does not import src/graphql', 'src/db/stores/x.ts', '../../graphql/loaders.js'],
   ['src/db does not import src/http', 'src/db/x.ts', '../http/errors.js'],
@@ -50,7 +50,7 @@ const allowed: Array<[why: string, file: string, specifier: string]> = [
   ['a job using the domain', 'src/jobs/x.ts', '../domain/errors.js'],
   ['a job using the presenters', 'src/jobs/x.ts', '../presenters/events.js'],
   ['the CLI using the presenters', 'src/cli/x.ts', '../presenters/webhooks.js'],
-  ['the CLI using the database', 'src/cli/x.ts', '../db/stores.js'],
+  ['the CLI using the database', 'src/cli/x.ts', '../db/stores/stores.js'],
   ['the HTTP layer using the domain', 'src/http/x.ts', '../domain/errors.js'],
   ['the database using the domain', 'src/db/x.ts', '../domain/errors.js'],
   ['REST using the HTTP layer', 'src/rest/x.ts', '../http/errors.js'],

@@ -2,7 +2,7 @@ import type { AccountFlag } from '../ledger/transaction.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../ports.js';
 import type { Account } from './account.js';
 
-/** What the account service needs from storage (src/db/account.store.ts implements it). */
+/** What the account service needs from storage (src/db/stores/account.store.ts implements it). */
 
 export interface NewAccountRecord {
   id: string;

@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditOperation } from './audit-event.js';
 
-/** What the audit service needs from storage (src/db/audit.store.ts implements it). */
+/** What the audit service needs from storage (src/db/stores/audit.store.ts implements it). */
 
 export interface AuditQuery {
   first: number;

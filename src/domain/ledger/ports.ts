@@ -1,7 +1,7 @@
 import type { CreationEffects } from '../ports.js';
 import type { EntryType, Transaction } from './transaction.js';
 
-/** What the ledger service needs from storage (src/db/ledger.store.ts implements it). */
+/** What the ledger service needs from storage (src/db/stores/ledger.store.ts implements it). */
 
 /** One side of a posting. accountId null: the environment's settlement account of the currency. */
 export interface PostingLeg {

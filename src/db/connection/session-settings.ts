@@ -10,7 +10,7 @@ export interface SessionSettings {
 
 /**
  * The settings of the sessions the service really gets. The pool asks for them at connection start
- * (src/db/pool.ts), but a connection pooler refuses those startup parameters or, told to ignore them
+ * (src/db/connection/pool.ts), but a connection pooler refuses those startup parameters or, told to ignore them
  * (pgbouncer's `ignore_startup_parameters`), drops them: then they come from the role or the server.
  * UTC matters for correctness: Prisma's pg adapter sends a JavaScript Date as UTC text without an offset,
  * which PostgreSQL reads in the session's time zone.

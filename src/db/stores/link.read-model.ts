@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
-import type { Account, AccountLinks } from '../domain/accounts/account.js';
-import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
-import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../domain/links/ports.js';
+import type { Account, AccountLinks } from '../../domain/accounts/account.js';
+import type { Customer, CustomerLinks } from '../../domain/customers/customer.js';
+import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../../domain/links/ports.js';
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_IDS_OF,
@@ -12,9 +12,9 @@ import {
   NO_CUSTOMER_FIELDS,
   toAccount,
   toCustomer,
-} from './columns.js';
-import type { PrismaClient } from './prisma-client.js';
-import { idList, queryRows, type Statement, statement } from './sql.js';
+} from '../sql/columns.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { idList, queryRows, type Statement, statement } from '../sql/sql.js';
 
 /**
  * The records reached from customer ids $2 and account ids $3 (environment $1) within $4 links:
@@ -68,7 +68,7 @@ type WalkRow = { kind: 'c' | 'a'; roots: string; id: string };
 /**
  * The customer–account link walk on PostgreSQL, through Prisma Client. Walks asked for by concurrent
  * requests (same environment, depth and columns) are coalesced into one statement, as look-ups by id are
- * (src/db/coalesced-reads.ts): each caller gets exactly the records reached from its own roots.
+ * (src/db/stores/coalesced-reads.ts): each caller gets exactly the records reached from its own roots.
  */
 export class PrismaLinkReadModel implements LinkReadModel {
   private readonly records: CoalescedWalks<Customer, Account>;

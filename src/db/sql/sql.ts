@@ -1,10 +1,12 @@
-import type { PrismaClient } from './prisma-client.js';
+// The generated client's type, not src/db/connection/prisma-client.ts: that module names statements with
+// `statementName` below, and importing it back would make the two a cycle.
+import type { PrismaClient } from '../generated/prisma/client.js';
 
 /**
  * The raw SQL the stores send through Prisma Client (`$queryRawUnsafe` / `$executeRawUnsafe`), for the
  * reads and writes where the benchmark showed the typed API to be the bottleneck (docs/decisions.md,
  * "Data layer"). Every such statement is declared here once, with a name: Prisma's pg adapter asks
- * `statementName` for each query it sends (src/db/prisma-client.ts), and a named statement is parsed and
+ * `statementName` for each query it sends (src/db/connection/prisma-client.ts), and a named statement is parsed and
  * planned once per connection, then only bound and executed. SQL text that was never declared (the typed
  * API's, Prisma's own) stays unnamed, so the set of prepared statements per connection is bounded by
  * the statements below, whatever text the typed API generates.

@@ -1,6 +1,6 @@
-import type { NewAuditEvent } from '../domain/audit/audit-event.js';
-import type { SqlClient } from './sql.js';
-import { auditInsert, auditValues } from './write-effects.js';
+import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
+import type { SqlClient } from '../sql/sql.js';
+import { auditInsert, auditValues } from '../sql/write-effects.js';
 
 const ONE_ROW = '(SELECT 1) AS one';
 

@@ -1,14 +1,14 @@
-import type { Account } from '../domain/accounts/account.js';
-import { idempotencyKeyInProgress } from '../domain/errors.js';
-import type { AccountFlag } from '../domain/ledger/transaction.js';
-import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../domain/accounts/ports.js';
-import type { CreationEffects, PageRequest, WriteEffects } from '../domain/ports.js';
-import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from './columns.js';
-import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout } from './errors.js';
+import type { Account } from '../../domain/accounts/account.js';
+import { idempotencyKeyInProgress } from '../../domain/errors.js';
+import type { AccountFlag } from '../../domain/ledger/transaction.js';
+import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
+import type { CreationEffects, PageRequest, WriteEffects } from '../../domain/ports.js';
+import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../sql/columns.js';
+import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
-import type { PrismaClient } from './prisma-client.js';
-import { idList, queryRows, statement } from './sql.js';
-import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { idList, queryRows, statement } from '../sql/sql.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 
 /**
  * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
@@ -163,7 +163,7 @@ export class PrismaAccountStore implements AccountStore {
     return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
   }
 
-  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/coalesced-reads.ts). */
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/stores/coalesced-reads.ts). */
   findById(environment: string, id: string): Promise<Account | null> {
     return this.byId.load(environment, id.toLowerCase());
   }

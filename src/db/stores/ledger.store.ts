@@ -1,12 +1,12 @@
-import { idempotencyKeyInProgress } from '../domain/errors.js';
-import type { Transaction } from '../domain/ledger/transaction.js';
-import type { CreationEffects } from '../domain/ports.js';
-import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionPage } from '../domain/ledger/ports.js';
-import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from './columns.js';
-import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from './errors.js';
-import type { PrismaClient } from './prisma-client.js';
-import { jsonParameter, queryRows, statement } from './sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import { idempotencyKeyInProgress } from '../../domain/errors.js';
+import type { Transaction } from '../../domain/ledger/transaction.js';
+import type { CreationEffects } from '../../domain/ports.js';
+import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionPage } from '../../domain/ledger/ports.js';
+import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../sql/columns.js';
+import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../sql/errors.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { jsonParameter, queryRows, statement } from '../sql/sql.js';
+import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 
 /**
  * The ledger's writes, each ONE statement (pgledger's discipline, without its functions):
@@ -22,7 +22,7 @@ import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENC
  * `decision` is a one-row aggregate over `locked`, so every lock is taken before anything is written.
  * A database trigger refuses an unbalanced posting and any change to a posted entry, whatever code
  * wrote it (prisma/migrations/20261124000000_ledger). Deadlocks and serialization failures are retried
- * by withTranslatedErrors (src/db/errors.ts).
+ * by withTranslatedErrors (src/db/sql/errors.ts).
  */
 
 /** One event per customer-account side of what `entries` wrote (the settlement side is the bank's own). */

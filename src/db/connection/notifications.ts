@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { WakeUps } from '../domain/events/ports.js';
-import type { Logger } from '../logging/logger.js';
+import type { WakeUps } from '../../domain/events/ports.js';
+import type { Logger } from '../../logging/logger.js';
 
 /**
  * The channels the database notifies on. The sender is always a statement sent through Prisma Client (the

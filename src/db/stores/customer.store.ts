@@ -1,13 +1,13 @@
-import type { Customer } from '../domain/customers/customer.js';
-import { customerAlreadyExists, idempotencyKeyInProgress } from '../domain/errors.js';
-import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../domain/ports.js';
-import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../domain/customers/ports.js';
-import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from './columns.js';
-import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from './errors.js';
+import type { Customer } from '../../domain/customers/customer.js';
+import { customerAlreadyExists, idempotencyKeyInProgress } from '../../domain/errors.js';
+import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
+import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../../domain/customers/ports.js';
+import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
+import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
-import type { PrismaClient } from './prisma-client.js';
-import { jsonParameter, queryRows, statement } from './sql.js';
-import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from './write-effects.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { jsonParameter, queryRows, statement } from '../sql/sql.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 
 /** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
@@ -19,7 +19,7 @@ const INSERT_VALUES = `$1::uuid, $2::varchar, $3::bytea, $4::bytea, $5::bytea, $
 
 /**
  * The customer, its audit event ($15…) and, with an idempotency key, the key's record ($24…), in one
- * statement (src/db/write-effects.ts). Raw SQL: the typed API cannot make the writes one statement.
+ * statement (src/db/sql/write-effects.ts). Raw SQL: the typed API cannot make the writes one statement.
  */
 const insertSql = (withKey: boolean) =>
   `WITH ${withKey ? `${claimQueries(24)},` : ''}
@@ -102,7 +102,7 @@ export class PrismaCustomerStore implements CustomerStore {
     }
   }
 
-  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/coalesced-reads.ts). */
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/stores/coalesced-reads.ts). */
   findById(environment: string, id: string): Promise<Customer | null> {
     return this.byId.load(environment, id.toLowerCase());
   }

@@ -1,5 +1,5 @@
-import type { NewAuditEvent } from '../domain/audit/audit-event.js';
-import type { IdempotencyRecord } from '../domain/idempotency/ports.js';
+import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
+import type { IdempotencyRecord } from '../../domain/idempotency/ports.js';
 import { jsonParameter } from './sql.js';
 
 /**
@@ -73,7 +73,7 @@ export const DEFAULT_IDEMPOTENCY_WAIT_MS = 2000;
  * The outbox: one event for each row of `source`, in the write's own statement, so an event exists
  * exactly when its change committed (no event without its change, no change without its event). The
  * payload is an SQL expression over the row (alias `x`), built from the reads' column lists: never an
- * SSN or document locator number. The sequencer numbers the event after commit (src/db/event.store.ts).
+ * SSN or document locator number. The sequencer numbers the event after commit (src/db/stores/event.store.ts).
  */
 export function eventInsert(
   environment: string,

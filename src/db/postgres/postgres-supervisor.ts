@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../../logging/logger.js';
 import type { PostmasterExit, RunningPostgres } from './embedded-postgres.js';
 
 /**

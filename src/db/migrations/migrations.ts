@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { isLockTimeout, isRetryableConflict } from './errors.js';
+import { isLockTimeout, isRetryableConflict } from '../sql/errors.js';
 
 /**
  * Applies prisma/migrations without Prisma's migrate engine (it cannot be downloaded here, nor on
@@ -21,7 +21,7 @@ import { isLockTimeout, isRetryableConflict } from './errors.js';
  *   the two back; when that is the migration, it is retried instead of failing the deploy.
  */
 
-export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 // The key of Prisma's migrate advisory lock (schema-engine's sql_migration_connector).
 const ADVISORY_LOCK_KEY = 72707369;
 

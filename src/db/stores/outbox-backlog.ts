@@ -1,6 +1,6 @@
-import type { PrismaClient } from './prisma-client.js';
-import { ENVIRONMENTS_WITH_EVENTS, HEADS } from './event-rounds.js';
-import { queryRows, statement } from './sql.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS } from '../sql/event-rounds.js';
+import { queryRows, statement } from '../sql/sql.js';
 
 /** Counts stop here: a scrape reads at most this many index entries per count, however large a backlog grows. */
 export const BACKLOG_COUNT_CAP = 10_000;

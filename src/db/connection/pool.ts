@@ -26,7 +26,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     query_timeout: options.statementTimeoutMs + 1000,
     keepAlive: true,
     application_name: 'customer-account-service',
-    // Every statement the service prepares (src/db/sql.ts) is a keyed look-up or write whose best plan
+    // Every statement the service prepares (src/db/sql/sql.ts) is a keyed look-up or write whose best plan
     // does not depend on the parameter values. PostgreSQL's default re-plans a prepared statement on
     // every execution while it estimates the generic plan as dearer, which it always does for array
     // parameters: planning the nested-read walk cost more CPU than running it.

@@ -1,6 +1,6 @@
-import type { IdempotencyKeyId, IdempotencyStore, StoredIdempotencyRecord } from '../domain/idempotency/ports.js';
-import type { PrismaClient } from './prisma-client.js';
-import { execute, statement } from './sql.js';
+import type { IdempotencyKeyId, IdempotencyStore, StoredIdempotencyRecord } from '../../domain/idempotency/ports.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { execute, statement } from '../sql/sql.js';
 
 const SQL = {
   // Raw SQL: the typed deleteMany has no LIMIT, and a purge must stay a short statement however many expired.
@@ -11,7 +11,7 @@ const SQL = {
   ),
 };
 
-/** Idempotency records on PostgreSQL; the creations write them (src/db/write-effects.ts). */
+/** Idempotency records on PostgreSQL; the creations write them (src/db/sql/write-effects.ts). */
 export class PrismaIdempotencyStore implements IdempotencyStore {
   constructor(private readonly prisma: PrismaClient) {}
 

@@ -1,7 +1,7 @@
-import type { Account } from '../domain/accounts/account.js';
-import type { Address, Customer, Phone } from '../domain/customers/customer.js';
-import { RECENT_TRANSACTIONS, type Transaction } from '../domain/ledger/transaction.js';
-import type { AccountModel, CustomerModel } from './generated/prisma/models.js';
+import type { Account } from '../../domain/accounts/account.js';
+import type { Address, Customer, Phone } from '../../domain/customers/customer.js';
+import { RECENT_TRANSACTIONS, type Transaction } from '../../domain/ledger/transaction.js';
+import type { AccountModel, CustomerModel } from '../generated/prisma/models.js';
 import { idList } from './sql.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { AuditEvent, AuditOperation, AuditResourceType } from '../domain/audit/audit-event.js';
-import type { AuditQuery, AuditStore } from '../domain/audit/ports.js';
-import type { PrismaClient } from './prisma-client.js';
+import type { AuditEvent, AuditOperation, AuditResourceType } from '../../domain/audit/audit-event.js';
+import type { AuditQuery, AuditStore } from '../../domain/audit/ports.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
 
 /**
- * Reads of the audit trail (the writes append its events, src/db/write-effects.ts). The typed API: an
+ * Reads of the audit trail (the writes append its events, src/db/sql/write-effects.ts). The typed API: an
  * operator read where only the filters given become conditions, planned for the values at hand.
  */
 export class PrismaAuditStore implements AuditStore {

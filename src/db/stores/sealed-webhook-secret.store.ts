@@ -1,5 +1,5 @@
-import type { SealedWebhookSecrets, SealedWebhookSecretStore, WebhookSecretResealBatch } from '../pii/pii-rotation.js';
-import type { PrismaClient } from './prisma-client.js';
+import type { SealedWebhookSecrets, SealedWebhookSecretStore, WebhookSecretResealBatch } from '../../pii/pii-rotation.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
 import { writeAuditEvents } from './rotation-audit.js';
 
 interface Row {
@@ -14,7 +14,7 @@ interface Row {
 
 /**
  * Webhook endpoints' sealed secrets, for key rotation (src/pii/pii-rotation.ts): the customers' pattern
- * (src/db/sealed-customer.store.ts), raw SQL inside Prisma's interactive transactions, for the current
+ * (src/db/stores/sealed-customer.store.ts), raw SQL inside Prisma's interactive transactions, for the current
  * secret and the previous one a rotation keeps for its overlap.
  */
 export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore {

@@ -1,5 +1,5 @@
-import type { ResealBatch, SealedCustomer, SealedCustomerStore } from '../pii/pii-rotation.js';
-import type { PrismaClient } from './prisma-client.js';
+import type { ResealBatch, SealedCustomer, SealedCustomerStore } from '../../pii/pii-rotation.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
 import { writeAuditEvents } from './rotation-audit.js';
 
 /**

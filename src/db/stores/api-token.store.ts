@@ -1,7 +1,7 @@
-import type { ApiTokenRecord, ApiTokenStore, ApiTokenSummary, NewApiToken } from '../auth/api-tokens.js';
-import type { NewAuditEvent } from '../domain/audit/audit-event.js';
-import type { PostingLimits } from '../domain/caller.js';
-import type { Prisma, PrismaClient } from './prisma-client.js';
+import type { ApiTokenRecord, ApiTokenStore, ApiTokenSummary, NewApiToken } from '../../auth/api-tokens.js';
+import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
+import type { PostingLimits } from '../../domain/caller.js';
+import type { Prisma, PrismaClient } from '../connection/prisma-client.js';
 
 const SUMMARY_COLUMNS = {
   id: true,

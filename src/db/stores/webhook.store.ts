@@ -1,17 +1,17 @@
-import type { AccessScope } from '../domain/caller.js';
-import type { EventType } from '../domain/events/event.js';
-import type { WriteEffects } from '../domain/ports.js';
-import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../domain/webhooks/ports.js';
-import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../domain/webhooks/webhook.js';
-import { numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
+import type { AccessScope } from '../../domain/caller.js';
+import type { EventType } from '../../domain/events/event.js';
+import type { WriteEffects } from '../../domain/ports.js';
+import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from '../../domain/webhooks/ports.js';
+import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from '../../domain/webhooks/webhook.js';
+import { numberedEventsAfter, numberOf, roundOf } from '../sql/event-rounds.js';
 import { EVENT_FIELDS, type EventRow, toEvent } from './event.store.js';
-import { WAKE_CHANNELS } from './notifications.js';
-import type { PrismaClient } from './prisma-client.js';
-import { queryRows, statement } from './sql.js';
-import { auditInsert, auditValues } from './write-effects.js';
+import { WAKE_CHANNELS } from '../connection/notifications.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { queryRows, statement } from '../sql/sql.js';
+import { auditInsert, auditValues } from '../sql/write-effects.js';
 
 /**
- * Wakes every instance's dispatcher (src/db/notifications.ts) when the named CTE made deliveries due: one
+ * Wakes every instance's dispatcher (src/db/connection/notifications.ts) when the named CTE made deliveries due: one
  * notification per statement, delivered by PostgreSQL at its commit, so the rows are there to be claimed.
  */
 const notifyDeliveriesDue = (cte: string) =>

@@ -1,14 +1,14 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
-import { PrismaClient } from './generated/prisma/client.js';
-import { statementName } from './sql.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { statementName } from '../sql/sql.js';
 
-export type { PrismaClient } from './generated/prisma/client.js';
-export { Prisma } from './generated/prisma/client.js';
+export type { PrismaClient } from '../generated/prisma/client.js';
+export { Prisma } from '../generated/prisma/client.js';
 
 export interface PrismaClientOptions {
   /**
-   * Prepare the declared raw statements under their names (src/db/sql.ts). Off behind a connection
+   * Prepare the declared raw statements under their names (src/db/sql/sql.ts). Off behind a connection
    * pooler in transaction mode that cannot keep prepared statements (pgbouncer before 1.21).
    */
   namedStatements?: boolean;

@@ -1,5 +1,5 @@
-import { isDomainError, serviceUnavailable } from '../domain/errors.js';
-import { errorCauses as causes, sqlState } from '../logging/error-causes.js';
+import { isDomainError, serviceUnavailable } from '../../domain/errors.js';
+import { errorCauses as causes, sqlState } from '../../logging/error-causes.js';
 
 export { sqlState };
 

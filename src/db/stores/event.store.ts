@@ -1,12 +1,12 @@
-import type { DomainEvent, EventData, EventType } from '../domain/events/event.js';
-import type { EventQuery, EventStore, PruneOutcome, SequencerRound } from '../domain/events/ports.js';
-import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from './columns.js';
-import { WAKE_CHANNELS } from './notifications.js';
-import type { PrismaClient } from './prisma-client.js';
-import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from './event-rounds.js';
-import { queryRows, statement } from './sql.js';
+import type { DomainEvent, EventData, EventType } from '../../domain/events/event.js';
+import type { EventQuery, EventStore, PruneOutcome, SequencerRound } from '../../domain/events/ports.js';
+import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from '../sql/columns.js';
+import { WAKE_CHANNELS } from '../connection/notifications.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from '../sql/event-rounds.js';
+import { queryRows, statement } from '../sql/sql.js';
 
-/** An event's columns but its number, which every statement computes (src/db/event-rounds.ts). */
+/** An event's columns but its number, which every statement computes (src/db/sql/event-rounds.ts). */
 export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload, e.changed_fields AS "changedFields"`;
 
@@ -37,7 +37,7 @@ const SQL = {
    * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
    * transactions older than every transaction still running (txid below the snapshot's xmin): any event
    * that could still commit has a larger txid, so no number is ever followed by a smaller one. It appends
-   * one round per environment (src/db/event-rounds.ts); events are not updated. One sequencer at a time
+   * one round per environment (src/db/sql/event-rounds.ts); events are not updated. One sequencer at a time
    * across the fleet (a transaction-scoped advisory lock; the others skip). The statement's snapshot is taken
    * before it takes the lock, so it may miss a round the previous holder committed in between: its round
    * would then start at the same number as that one, which the unique index on (environment,
@@ -102,7 +102,7 @@ const SQL = {
        -- Whether the fan-out has work: woken for environments without endpoints, it ran its two
        -- statements each round for nothing (docs/performance.md, issue 16, "Side by side").
        EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.environment IN (SELECT r.environment FROM rounds r)) AS "forWebhooks",
-       -- Wakes every instance's event feed (src/db/notifications.ts), one notification per environment
+       -- Wakes every instance's event feed (src/db/connection/notifications.ts), one notification per environment
        -- numbered; PostgreSQL delivers it at this statement's commit, once the numbers are visible.
        (SELECT count(pg_notify('${WAKE_CHANNELS.eventsNumbered}', r.environment)) FROM rounds r)::int AS notified`,
   ),
@@ -169,7 +169,7 @@ export interface EventRow {
   changedFields: string[];
 }
 
-/** The payload is the row the reads select (src/db/columns.ts), so the reads' mappers make it a domain value. */
+/** The payload is the row the reads select (src/db/sql/columns.ts), so the reads' mappers make it a domain value. */
 function dataOf(row: EventRow): EventData {
   if (row.type.endsWith('.deleted')) return { kind: 'deleted', id: row.resourceId };
   if (row.type === 'account.customer_added' || row.type === 'account.customer_removed') {
@@ -191,7 +191,7 @@ export const toEvent = (row: EventRow): DomainEvent => ({
   changedFields: row.changedFields,
 });
 
-/** The outbox on PostgreSQL, through Prisma Client. The writes append to it themselves (src/db/write-effects.ts). */
+/** The outbox on PostgreSQL, through Prisma Client. The writes append to it themselves (src/db/sql/write-effects.ts). */
 export class PrismaEventStore implements EventStore {
   constructor(private readonly prisma: PrismaClient) {}
 

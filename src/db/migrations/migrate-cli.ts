@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig } from '../config/config.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { ConfigError, loadConfig } from '../../config/config.js';
+import { startEmbeddedPostgres } from '../postgres/embedded-postgres.js';
 import { migrate, readMigrations } from './migrations.js';
-import { createPool } from './pool.js';
+import { createPool } from '../connection/pool.js';
 
 /**
  * `npm run db:migrate`: apply pending migrations to DATABASE_URL (or the embedded database) and exit. It needs

@@ -7,7 +7,7 @@
  * the numbers right when retention has deleted the round's first events (the previous release's pruning
  * deletes from the head of the numbering, event by event).
  *
- * These fragments are SQL text for the statements of src/db/event.store.ts and src/db/webhook.store.ts; every
+ * These fragments are SQL text for the statements of src/db/stores/event.store.ts and src/db/stores/webhook.store.ts; every
  * one reads the `(environment, txid, id)` index of `events` and the primary key of `event_rounds`.
  */
 

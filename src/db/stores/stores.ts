@@ -1,13 +1,13 @@
-import type { Stores } from '../domain/ports.js';
+import type { Stores } from '../../domain/ports.js';
 import { PrismaAccountStore } from './account.store.js';
 import { PrismaAuditStore } from './audit.store.js';
 import { PrismaCustomerStore } from './customer.store.js';
-import { withTranslatedErrors } from './errors.js';
+import { withTranslatedErrors } from '../sql/errors.js';
 import { PrismaIdempotencyStore } from './idempotency.store.js';
 import { PrismaEventStore } from './event.store.js';
 import { PrismaLedgerStore } from './ledger.store.js';
 import { PrismaLinkReadModel } from './link.read-model.js';
-import type { PrismaClient } from './prisma-client.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
 import { PrismaWebhookStore } from './webhook.store.js';
 
 export interface StoreOptions {
