@@ -23,3 +23,11 @@ export const limitParameter = z
   .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
   .transform(Number)
   .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`);
+
+/** A page to read: the records after a cursor, at most `first` of them. */
+export interface PageRequest {
+  /** How many records, at most. */
+  first: number;
+  /** Return records whose id sorts after this one. */
+  after?: string | undefined;
+}

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EndpointDisabledBy } from '../domain/webhooks/retry-policy.js';
 
 /**
  * The service's Prometheus metrics (docs/operations.md, "Metrics"). One instance per running service,
@@ -32,7 +33,7 @@ export interface WebhookAttemptSample {
   firstAttempt: boolean;
   latencyMs: number;
   deliveredAfterMs: number | null;
-  disabledEndpoint: 'gone' | 'failing_window' | null;
+  disabledEndpoint: EndpointDisabledBy | null;
 }
 
 /**

@@ -3,7 +3,7 @@ import { CALLER_REQUEST_ID } from '../auth/request-context.js';
 import { CUSTOMER_LIMITS, addressSchema, phoneSchema } from '../domain/customers/customer.schemas.js';
 import { SSN_RULE } from '../domain/customers/ssn.js';
 import { idempotencyKeySchema } from '../domain/idempotency/idempotent-creation.js';
-import { ACCOUNT_FLAGS } from '../domain/ledger/transaction.js';
+import { ACCOUNT_FLAGS } from '../domain/accounts/account.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/caller.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';

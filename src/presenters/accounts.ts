@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Account } from '../domain/accounts/account.js';
-import { ACCOUNT_FLAGS, RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import { ACCOUNT_FLAGS, type Account } from '../domain/accounts/account.js';
+import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import { recordId } from './record-id.js';
 import { presentTransaction, transactionDataSchema } from './transactions.js';
 

@@ -38,22 +38,21 @@ import {
   serviceUnavailable,
   validationFailed,
 } from '../domain/errors.js';
-import { ACCOUNT_LIMITS } from '../domain/accounts/account.schemas.js';
+import { ACCOUNT_FLAGS } from '../domain/accounts/account.js';
+import { ACCOUNT_LIMITS, addAccountCustomerSchema, overdraftLimitSchema } from '../domain/accounts/account.schemas.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
 import { eventQuerySchema } from '../domain/events/event.schemas.js';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from '../domain/webhooks/webhook.schemas.js';
 import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from '../domain/webhooks/webhook.errors.js';
 import { DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT } from '../domain/webhooks/webhook.service.js';
 import {
-  addAccountCustomerSchema,
-  overdraftLimitSchema,
   postHoldSchema,
   postTransactionSchema,
   reverseTransactionSchema,
   transactionPageSchema,
   transferSchema,
 } from '../domain/ledger/ledger.schemas.js';
-import { ACCOUNT_FLAGS, RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import type { AccessScope } from '../domain/caller.js';
 import { parseInput } from '../domain/validation.js';
 import type { EnvelopeFamily } from './envelope.js';

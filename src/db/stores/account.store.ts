@@ -1,6 +1,5 @@
-import type { Account } from '../../domain/accounts/account.js';
+import type { Account, AccountFlag } from '../../domain/accounts/account.js';
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
-import type { AccountFlag } from '../../domain/ledger/transaction.js';
 import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
 import type { CreationEffects, PageRequest, WriteEffects } from '../../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../sql/columns.js';

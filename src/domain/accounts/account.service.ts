@@ -12,7 +12,6 @@ import {
   referencedCustomersNotFound,
   validationFailed,
 } from '../errors.js';
-import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } from '../ledger/ledger.schemas.js';
 import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
@@ -22,9 +21,12 @@ import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
 import {
+  accountFlagSchema,
   ACCOUNT_LIMITS,
+  addAccountCustomerSchema,
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
+  overdraftLimitSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';

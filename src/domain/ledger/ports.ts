@@ -1,4 +1,4 @@
-import type { CreationEffects } from '../ports.js';
+import type { CreationEffects } from '../write-effects.js';
 import type { EntryType, Transaction } from './transaction.js';
 
 /** What the ledger service needs from storage (src/db/stores/ledger.store.ts implements it). */

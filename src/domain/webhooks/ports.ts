@@ -1,6 +1,6 @@
 import type { AccessScope } from '../caller.js';
 import type { DomainEvent, EventType } from '../events/event.js';
-import type { WriteEffects } from '../ports.js';
+import type { WriteEffects } from '../write-effects.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 
 /**
