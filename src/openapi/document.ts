@@ -306,6 +306,7 @@ const AUDIT_PAGE_EXAMPLE = {
       changedFields: ['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'preferredName', 'firstName', 'middleName', 'lastName', 'emails', 'phoneNumbers', 'addresses'],
     },
   ],
+  nextAfter: null,
   nextCursor: null,
 };
 
@@ -499,7 +500,7 @@ function queryParameters(route: RestRoute): JsonSchema[] {
 
 const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
   first: `Page size, 1 to ${PAGE_SIZE.max}.`,
-  after: 'The `nextCursor` of the previous page.',
+  after: 'The `nextAfter` of the previous page.',
   resourceId: 'Only the events of this customer or account.',
   operation: 'Only events of this operation.',
   from: 'Only events at or after this instant (ISO 8601 with a time zone).',

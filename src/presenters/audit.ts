@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_OPERATIONS, AUDIT_RESOURCE_TYPES } from '../domain/audit/audit-event.js';
-import type { AuditPage } from '../domain/audit/audit.service.js';
+import { AUDIT_OPERATIONS, AUDIT_RESOURCE_TYPES, type AuditEvent } from '../domain/audit/audit-event.js';
+import type { Page } from '../domain/pagination.js';
 import { recordId } from './record-id.js';
 
 /**
@@ -26,14 +26,18 @@ export const auditEventDataSchema = z
 export const auditPageDataSchema = z
   .strictObject({
     events: z.array(auditEventDataSchema).describe('Oldest first.'),
-    nextCursor: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+    // Every other list answers `nextAfter`; the audit trail answered `nextCursor` first, kept one release.
+    nextCursor: recordId
+      .nullable()
+      .meta({ deprecated: true, description: 'Deprecated: the same value as `nextAfter`, which every list answers; removed in the next release.' }),
   })
   .describe('A page of the audit trail.');
 
 export type AuditPageData = z.infer<typeof auditPageDataSchema>;
 
-export const presentAuditPage = (page: AuditPage): AuditPageData => ({
-  events: page.events.map((event) => ({
+export const presentAuditPage = (page: Page<AuditEvent>): AuditPageData => ({
+  events: page.items.map((event) => ({
     eventId: event.eventId,
     occurredAt: event.occurredAt,
     principalId: event.principalId,
@@ -44,5 +48,6 @@ export const presentAuditPage = (page: AuditPage): AuditPageData => ({
     idempotencyKey: event.idempotencyKey,
     changedFields: [...event.changedFields],
   })),
-  nextCursor: page.nextCursor,
+  nextAfter: page.nextAfter,
+  nextCursor: page.nextAfter,
 });

@@ -88,4 +88,4 @@ export const presentEvent = (event: DomainEvent): EventData => ({
   data: presentEventData(event),
 });
 
-export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.events.map(presentEvent), nextAfter: page.nextAfter });
+export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.items.map(presentEvent), nextAfter: page.nextAfter });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { TransactionPageResult, Transfer } from '../domain/ledger/ledger.service.js';
+import type { Transfer } from '../domain/ledger/ledger.service.js';
+import type { Page } from '../domain/pagination.js';
 import { ENTRY_TYPES, TRANSACTION_STATUSES, type Transaction } from '../domain/ledger/transaction.js';
 import { recordId } from './record-id.js';
 
@@ -72,8 +73,8 @@ export const presentTransaction = (transaction: Transaction): TransactionData =>
   reversesTransactionId: transaction.reversesTransactionId,
 });
 
-export const presentTransactionPage = (page: TransactionPageResult): TransactionPageData => ({
-  transactions: page.transactions.map(presentTransaction),
+export const presentTransactionPage = (page: Page<Transaction>): TransactionPageData => ({
+  transactions: page.items.map(presentTransaction),
   nextAfter: page.nextAfter,
 });
 

@@ -125,7 +125,7 @@ describe('npm run pii:rotate', () => {
     }
     // …and the audit trail's readers see them like any other write.
     const listed = await h.services.audit.list(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
-    expect(listed.events.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
+    expect(listed.items.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
 
     const after = await rows();
     expect(after.every((row) => row.pii_key_id === 'new')).toBe(true);

@@ -1,7 +1,8 @@
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { Transaction } from '../../domain/ledger/transaction.js';
 import type { CreationEffects } from '../../domain/ports.js';
-import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionPage } from '../../domain/ledger/ports.js';
+import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal } from '../../domain/ledger/ports.js';
+import type { PageRequest } from '../../domain/pagination.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../sql/columns.js';
 import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../sql/errors.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
@@ -396,7 +397,7 @@ export class PrismaLedgerStore implements LedgerStore {
     return rows.map(toTransaction);
   }
 
-  async listTransactions(environment: string, accountId: string, page: TransactionPage): Promise<Transaction[]> {
+  async listTransactions(environment: string, accountId: string, page: PageRequest): Promise<Transaction[]> {
     const rows = await queryRows<TransactionRow>(this.prisma, SQL.list, [environment, accountId, page.after ?? null, page.first]);
     return rows.map(toTransaction);
   }

@@ -16,7 +16,8 @@ import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { AccountChange } from './ports.js';
-import type { PageRequest, Stores } from '../ports.js';
+import { type Page, type PageRequest, readPage } from '../pagination.js';
+import type { Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
@@ -92,10 +93,11 @@ export class AccountService {
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(caller: Caller, page: PageRequest): Promise<Account[]> {
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.accounts.list(caller.environment, { first: page.first, after });
+    return readPage({ first: page.first, after }, (request) => this.stores.accounts.list(caller.environment, request), (account) => account.accountId);
   }
 
   /** Renames or re-denominates an account; its type never changes. */
