@@ -6,7 +6,7 @@ import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
-import { encodeCursor, fetchPage, pageRequest, type TransactionPage } from './pagination.js';
+import { encodeCursor, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
 
 /**
@@ -33,7 +33,7 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
 
 /**
  * `Account.transactions`: the account row carries its newest RECENT_TRANSACTIONS transactions and how many
- * it has in all (one statement per batch of accounts, src/db/columns.ts), so a first page of up to that
+ * it has in all (one statement per batch of accounts, src/db/sql/columns.ts), so a first page of up to that
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */
@@ -41,10 +41,10 @@ async function transactionPage(account: Account, args: { first?: number | null; 
   // An explicit null `first` means the default, as an omitted one does.
   const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
   if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
-    return { items: account.transactions.slice(0, request.first), hasNextPage: account.transactionCount > request.first };
+    const items = account.transactions.slice(0, request.first);
+    return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
   }
-  const page = await services.ledger.pageOf(caller, account.accountId, request.first, request.after);
-  return { items: page.transactions, hasNextPage: page.nextAfter !== null };
+  return services.ledger.transactionPage(caller, account.accountId, request);
 }
 
 export const resolvers: Resolvers = {
@@ -52,12 +52,12 @@ export const resolvers: Resolvers = {
     customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
     account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
     customers: async (_parent, args, { services, caller, loaders }) => {
-      const page = await fetchPage(pageRequest('customer', args), (request) => services.customers.list(caller, request));
+      const page = await services.customers.list(caller, pageRequest('customer', args));
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },
     accounts: async (_parent, args, { services, caller, loaders }) => {
-      const page = await fetchPage(pageRequest('account', args), (request) => services.accounts.list(caller, request));
+      const page = await services.accounts.list(caller, pageRequest('account', args));
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },
@@ -205,7 +205,7 @@ export const resolvers: Resolvers = {
     // the loader is only a fallback.
     transactions: async (account, args, context) => {
       const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
-      return record ? transactionPage(record, args, context) : { items: [], hasNextPage: false };
+      return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
     },
   },
 
@@ -231,22 +231,27 @@ export const resolvers: Resolvers = {
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },
 
+  // The domain's page names its records `items`, as every page does; the schema's EventPage says `events`.
+  EventPage: {
+    events: (page) => page.items,
+  },
+
   TransactionConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('transaction', node.transactionId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
   },
 
   CustomerConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('customer', node.customerId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
   },
 
   AccountConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('account', node.accountId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
   },
 };
 

@@ -12,19 +12,22 @@ import {
   referencedCustomersNotFound,
   validationFailed,
 } from '../errors.js';
-import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } from '../ledger/ledger.schemas.js';
 import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { AccountChange } from './ports.js';
-import type { PageRequest, Stores } from '../ports.js';
+import { type Page, type PageRequest, readPage } from '../pagination.js';
+import type { Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
 import {
+  accountFlagSchema,
   ACCOUNT_LIMITS,
+  addAccountCustomerSchema,
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
+  overdraftLimitSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
@@ -90,10 +93,11 @@ export class AccountService {
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(caller: Caller, page: PageRequest): Promise<Account[]> {
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.accounts.list(caller.environment, { first: page.first, after });
+    return readPage({ first: page.first, after }, (request) => this.stores.accounts.list(caller.environment, request), (account) => account.accountId);
   }
 
   /** Renames or re-denominates an account; its type never changes. */

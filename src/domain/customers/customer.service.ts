@@ -7,7 +7,8 @@ import {
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { PageRequest, PersonalDataProtector, Stores } from '../ports.js';
+import { type Page, type PageRequest, readPage } from '../pagination.js';
+import type { PersonalDataProtector, Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import type { Customer } from './customer.js';
@@ -92,10 +93,11 @@ export class CustomerService {
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(caller: Caller, page: PageRequest): Promise<Customer[]> {
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.customers.list(caller.environment, { first: page.first, after });
+    return readPage({ first: page.first, after }, (request) => this.stores.customers.list(caller.environment, request), (customer) => customer.customerId);
   }
 
   /** Partial update of the contact fields; identity fields can never change. */

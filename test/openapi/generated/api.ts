@@ -1049,6 +1049,11 @@ export interface components {
             /** @description Oldest first. */
             events: components["schemas"]["AuditEvent"][];
             /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `nextAfter`, which every list answers; removed in the next release.
+             */
             nextCursor: string | null;
         };
         /** @description Success on the customer endpoints. */
@@ -4295,7 +4300,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
@@ -6125,7 +6130,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The `nextCursor` of the previous page.
+                 * @description The `nextAfter` of the previous page.
                  * @example 0
                  */
                 after?: string;
@@ -8382,7 +8387,7 @@ export interface operations {
                  * @example 20
                  */
                 first?: number;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
                 /** @description Only the events of this customer or account. */
                 resourceId?: string;
@@ -8454,6 +8459,7 @@ export interface operations {
                      *             ]
                      *           }
                      *         ],
+                     *         "nextAfter": null,
                      *         "nextCursor": null
                      *       },
                      *       "success": true,

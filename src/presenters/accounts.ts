@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { ACCOUNT_FLAGS, type Account } from '../domain/accounts/account.js';
+import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import { recordId } from './record-id.js';
+import { presentTransaction, transactionDataSchema } from './transactions.js';
+
+/**
+ * What leaves the service for accounts: the response schemas (the OpenAPI document is generated
+ * from them; strict objects) and the presenters mapping domain values onto them field by field, so a field added to
+ * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
+ */
+
+export const accountDataSchema = z
+  .strictObject({
+    accountId: recordId,
+    type: z.string().describe('Upper-case words joined by underscores, e.g. CHECKING. Never changes.'),
+    name: z.string().describe('Colloquial name, for user interfaces.'),
+    amount: z.number().describe('The posted balance: negative for a debt (within the overdraft limit). 0 on a new account.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+    customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order they were linked.'),
+    transactions: z
+      .array(transactionDataSchema)
+      .max(RECENT_TRANSACTIONS)
+      .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
+    flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
+  })
+  .describe('A depository account, owned by one or more customers.');
+
+export type AccountData = z.infer<typeof accountDataSchema>;
+
+/** The contract shows `amount` as a JSON number; the domain keeps it as an exact decimal string. */
+export const presentAccount = (account: Account): AccountData => ({
+  accountId: account.accountId,
+  type: account.type,
+  name: account.name,
+  amount: Number(account.amount),
+  currency: account.currency,
+  customers: [...account.customerIds],
+  transactions: account.transactions.map(presentTransaction),
+  flags: account.flags as AccountData['flags'],
+});
