@@ -3,7 +3,7 @@
 #   docker build -t customer-account-service:0.1.0 .
 # Runs `node dist/main.js` as uid 1000 on Node 26 LTS (.node-version), with only the compiled code, the
 # production dependencies, the migrations and the GraphQL schema it reads at start. The migration job runs
-# `node dist/db/migrate-cli.js` from the same image.
+# `node dist/db/migrations/migrate-cli.js` from the same image.
 #
 # Base image tag chosen, not pulled here (no registry access on this machine): pin its digest in your
 # mirror, e.g. FROM node:26.10.0-bookworm-slim@sha256:<digest>. Checked by test/deploy/artifacts.test.ts.

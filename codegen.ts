@@ -27,7 +27,7 @@ const config: CodegenConfig = {
           TransactionConnection: '../pagination.js#TransactionPage',
           Transfer: '../../domain/ledger/ledger.service.js#Transfer',
           AuditEvent: '../../domain/audit/audit-event.js#AuditEvent',
-          AuditEventConnection: '../../domain/audit/audit.service.js#AuditPage',
+          AuditEventConnection: '../pagination.js#AuditPage',
           Event: '../../domain/events/event.js#DomainEvent',
           EventPage: '../../domain/events/event.service.js#EventPage',
           WebhookEndpoint: '../../domain/webhooks/webhook.js#WebhookEndpoint',

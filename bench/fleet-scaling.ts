@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { takeOverShutdownSignals } from '../src/db/embedded-postgres.js';
+import { takeOverShutdownSignals } from '../src/db/postgres/embedded-postgres.js';
 import { serverStates } from '../scripts/fleet/lib/daemons.js';
 import { type Fleet, startFleet } from '../scripts/fleet/lib/fleet.js';
 import { SERVICE_DATABASE } from '../scripts/fleet/lib/postgres-pair.js';
@@ -17,9 +17,9 @@ import { median, type RunMeasurement, runLoadWorker } from './lib/measure.js';
 import { type BenchOptions, parseOptions, UsageError } from './lib/options.js';
 import { pgbenchCeiling } from './lib/pgbench.js';
 import { type BenchPostgres, createStatementCounter, PGBENCH_DATABASE, withDatabase } from './lib/postgres.js';
-import { processCpuMicros, processTreeCpuMicros } from './lib/proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../scripts/lib/proc.js';
 import { killAllChildren, nodeVersion, runToCompletion } from './lib/processes.js';
-import { ensureReferenceNode } from './lib/reference-node.js';
+import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { BENCH_ENVIRONMENT, generateBenchKeys, piiEnvironment } from './lib/seed.js';
 
 /**

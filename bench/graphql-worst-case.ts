@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/postgres/embedded-postgres.js';
 
 const option = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);

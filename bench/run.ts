@@ -10,7 +10,7 @@ import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders }
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
-import { ensureReferenceNode } from './lib/reference-node.js';
+import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { renderBenchTables } from './lib/results-tables.js';

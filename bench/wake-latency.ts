@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config/config.js';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/db/postgres/embedded-postgres.js';
 import { startService } from '../src/runtime.js';
 import { inProcessServiceSettings } from './lib/in-process-service.js';
 import { buildCustomerInput } from '../test/support/factories.js';

@@ -38,23 +38,48 @@ export interface Setting {
   format: string;
 }
 
-/** The settings of `envSchema`, in the schema's order, with what the expression of each says. */
-export function readSettings(source = read(CONFIG_SOURCE)): Setting[] {
-  const start = source.indexOf('const envSchema = z.object({');
-  if (start < 0) throw new Error(`${CONFIG_SOURCE}: no "const envSchema = z.object({"`);
-  const end = source.indexOf('\n});', start);
-  const lines = source.slice(start, end).split('\n').slice(1);
+/**
+ * The settings of `envSchema`, in the schema's order, with what the expression of each says. The schema
+ * spreads one block per section (`...serverEnv`, imported from ./server.js); each block is read from its
+ * module, where each setting is written once, two spaces in.
+ */
+export function readSettings(source = read(CONFIG_SOURCE), readModule: (path: string) => string = read): Setting[] {
+  const schema = blockOf(source, 'const envSchema = z.object({', '\n});', CONFIG_SOURCE);
+  const modules = new Map<string, string>();
+  for (const match of source.matchAll(/^import \{([^}]*)\} from '\.\/([\w-]+)\.js';$/gm)) {
+    for (const name of match[1]!.split(',').map((part) => part.trim().replace(/^type /, ''))) modules.set(name, `src/config/${match[2]}.ts`);
+  }
   const settings: { name: string; lines: string[] }[] = [];
-  for (const line of lines) {
-    const match = /^ {2}([A-Z][A-Z0-9_]+): (.*)$/.exec(line);
-    if (match) settings.push({ name: match[1]!, lines: [match[2]!] });
-    else if (/^ {2}\/\//.test(line) || line.trim() === '') continue;
-    else settings.at(-1)?.lines.push(line.trim());
+  for (const line of schema.split('\n').slice(1)) {
+    const spread = /^ {2}\.\.\.(\w+),$/.exec(line);
+    if (spread) {
+      const path = modules.get(spread[1]!);
+      if (!path) throw new Error(`${CONFIG_SOURCE}: envSchema spreads ${spread[1]}, imported from no module of src/config`);
+      settings.push(...entriesOf(blockOf(readModule(path), `export const ${spread[1]} = {`, '\n};', path)));
+    } else settings.push(...entriesOf(`\n${line}`));
   }
   return settings.map(({ name, lines: parts }) => {
     const expression = parts.join('').replace(/,$/, '');
     return { name, expression, default: writtenDefault(expression) ?? '', format: formatOf(name, expression) };
   });
+}
+
+function blockOf(source: string, opening: string, closing: string, path: string): string {
+  const start = source.indexOf(opening);
+  if (start < 0) throw new Error(`${path}: no "${opening}"`);
+  return source.slice(start, source.indexOf(closing, start));
+}
+
+/** `  NAME: expression` lines, an expression going on over the lines indented deeper. */
+function entriesOf(block: string): { name: string; lines: string[] }[] {
+  const entries: { name: string; lines: string[] }[] = [];
+  for (const line of block.split('\n').slice(1)) {
+    const match = /^ {2}([A-Z][A-Z0-9_]+): (.*)$/.exec(line);
+    if (match) entries.push({ name: match[1]!, lines: [match[2]!] });
+    else if (/^ {2}\/\//.test(line) || line.trim() === '') continue;
+    else entries.at(-1)?.lines.push(line.trim());
+  }
+  return entries;
 }
 
 const number = (text: string) => {

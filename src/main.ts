@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { applyHeapGrowingPercent } from './config/heap-growth.js';
-import { takeOverShutdownSignals } from './db/embedded-postgres.js';
+import { takeOverShutdownSignals } from './db/postgres/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
 import { type RunningService, startService } from './runtime.js';
 

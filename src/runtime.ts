@@ -8,18 +8,18 @@ import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { staticTokenLabelKey } from './auth/bearer-token.js';
 import { type Config, ConfigError } from './config/config.js';
-import { PrismaApiTokenStore } from './db/api-token.store.js';
-import { startEmbeddedPostgres } from './db/embedded-postgres.js';
-import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres-supervisor.js';
-import { withTranslatedErrors } from './db/errors.js';
-import { migrate, readMigrations } from './db/migrations.js';
-import { readOutboxBacklog } from './db/outbox-backlog.js';
-import { startDatabaseListener } from './db/notifications.js';
-import { createPool } from './db/pool.js';
-import { createPrismaClient, type PrismaClient } from './db/prisma-client.js';
+import { PrismaApiTokenStore } from './db/stores/api-token.store.js';
+import { startEmbeddedPostgres } from './db/postgres/embedded-postgres.js';
+import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './db/postgres/postgres-supervisor.js';
+import { withTranslatedErrors } from './db/sql/errors.js';
+import { migrate, readMigrations } from './db/migrations/migrations.js';
+import { readOutboxBacklog } from './db/stores/outbox-backlog.js';
+import { startDatabaseListener } from './db/connection/notifications.js';
+import { createPool } from './db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from './db/connection/prisma-client.js';
 import { startReadReplica } from './db/replica/read-replica.js';
-import { readSessionSettings } from './db/session-settings.js';
-import { createStores } from './db/stores.js';
+import { readSessionSettings } from './db/connection/session-settings.js';
+import { createStores } from './db/stores/stores.js';
 import { createDomainServices } from './domain/services.js';
 import type { Readiness } from './http/dependencies.js';
 import { createDrain } from './http/draining.js';
@@ -292,7 +292,7 @@ function readinessCheck(prisma: PrismaClient, logger: Logger): () => Promise<Rea
 }
 
 /**
- * Readiness waits until the sessions are known to be in UTC (src/db/session-settings.ts); checked until it
+ * Readiness waits until the sessions are known to be in UTC (src/db/connection/session-settings.ts); checked until it
  * passes once, then cached. A wrong zone or a missing statement timeout is logged once, with the fix.
  */
 function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { migrate } from '../../src/db/migrations.js';
+import { migrate } from '../../src/db/migrations/migrations.js';
 import { type BenchOptions, LEDGER_SCENARIOS } from './options.js';
 import type { BenchPostgres } from './postgres.js';
 import { type BenchKeys, generateBenchKeys, type LedgerData, type SeededData, seed, seedLedger } from './seed.js';

@@ -4,7 +4,7 @@ import type { LoadResult, LoadSpec } from '../load/protocol.js';
 import type { LoadKind } from '../load/requests.js';
 import type { BenchContext } from './context.js';
 import { baseEnvironment, type RunningServer, runToCompletion } from './processes.js';
-import { processCpuMicros, processTreeCpuMicros, samplePeakRss } from './proc.js';
+import { processCpuMicros, processTreeCpuMicros, samplePeakRss } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 
 /** One measured run of one contender. Per-request figures divide by every response received. */

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { BenchContext } from './context.js';
 import { runLoadWorker } from './measure.js';
-import { processCpuMicros, processTreeCpuMicros } from './proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { type RunningServer, runToCompletion, startServer } from './processes.js';
 import { withDatabase } from './postgres.js';
 import { serviceEnvironment } from './contenders.js';
@@ -19,7 +19,7 @@ import { customerForSequence } from './ssn-sequence.js';
  * without it, each a real `node dist/main.js` on a database of its own seeded like the bench's:
  *
  * - `no-outbox`: this checkout with ONE change, the creation statement as it was before the outbox (no
- *   `event` insert, `RETURNING id`; src/db/customer.store.ts). Everything else is the same code, the
+ *   `event` insert, `RETURNING id`; src/db/stores/customer.store.ts). Everything else is the same code, the
  *   sequencer and the webhook jobs included (they find nothing to do): the difference is the outbox's
  *   work for one creation, the insert into `events` and its indexes, and the sequencer numbering it.
  * - `pre-outbox`: the commit before the outbox landed (the parent of the commit that added the events
@@ -44,12 +44,12 @@ export function preOutboxCommit(repoRoot: string): string {
   return git(repoRoot, ['rev-parse', `${added}^`]);
 }
 
-/** The creation statement of src/db/customer.store.ts with its outbox insert, and what replaces it. */
+/** The creation statement of src/db/stores/customer.store.ts with its outbox insert, and what replaces it. */
 const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(15, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
 
 export function withoutOutbox(customerStore: string): string {
   if (!WITH_OUTBOX.test(customerStore)) {
-    throw new Error("src/db/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
+    throw new Error("src/db/stores/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
   }
   return customerStore.replace(WITH_OUTBOX, 'RETURNING id$1');
 }
@@ -103,7 +103,7 @@ export async function prepareVariant(variant: OutboxVariant, repoRoot: string, l
     mkdirSync(dir, { recursive: true });
     // The tracked files as they are in this checkout (uncommitted changes included), then the one change.
     execFileSync('bash', ['-c', `git ls-files -z | tar --null -T - -cf - | tar -xf - -C '${dir}'`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-    const store = path.join(dir, 'src/db/customer.store.ts');
+    const store = path.join(dir, 'src/db/stores/customer.store.ts');
     writeFileSync(store, withoutOutbox(readFileSync(store, 'utf8')));
     await build(dir, repoRoot, log);
   }
@@ -151,7 +151,7 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
   const url = withDatabase(ctx.db.adminUrl, database);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
-    const { migrate } = (await import(pathToFileURL(path.join(dir, 'dist/db/migrations.js')).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
+    const { migrate } = (await import(pathToFileURL(path.join(dir, 'dist/db/migrations/migrations.js')).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
     await migrate(pool);
     await seed(pool, { customers: ctx.options.customers, accounts: ctx.options.accounts }, ctx.keys);
   } finally {

@@ -5,7 +5,7 @@ import type { BenchContext } from './context.js';
 import { median, type RunMeasurement } from './measure.js';
 import { PGBENCH_DATABASE } from './postgres.js';
 import { baseEnvironment, runToCompletion } from './processes.js';
-import { processTreeCpuMicros } from './proc.js';
+import { processTreeCpuMicros } from '../../scripts/lib/proc.js';
 
 export interface PgbenchResult {
   binary: string;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { parentPid } from './proc.js';
+import { startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
+import { parentPid } from '../../scripts/lib/proc.js';
 
 export const BENCH_DATABASE = 'cas_bench';
 export const PGBENCH_DATABASE = 'cas_pgbench';

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 
 /** Every child this run started, so that an interrupted run leaves nothing behind. */
 const children = new Set<ChildProcess>();

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { type BenchContext, seedBenchContext } from './context.js';
 import { type BenchOptions, parseOptions } from './options.js';
 import { startBenchPostgres } from './postgres.js';
-import { REFERENCE_NODE } from './reference-node.js';
+import { REFERENCE_NODE } from '../../scripts/lib/reference-node.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 

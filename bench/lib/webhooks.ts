@@ -1,14 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CUSTOMER_COLUMNS } from '../../src/db/columns.js';
-import { notNumbered } from '../../src/db/event-rounds.js';
+import { CUSTOMER_COLUMNS } from '../../src/db/sql/columns.js';
+import { notNumbered } from '../../src/db/sql/event-rounds.js';
 import type { ReceivedDelivery, ReceiverCommand, ReceiverReply } from '../load/webhook-receiver.js';
 import { serviceEnvironment } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { measureRun, median } from './measure.js';
 import { baseEnvironment, nodeVersion, type RunningServer, startServer } from './processes.js';
-import { processCpuMicros, processTreeCpuMicros } from './proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { takeOverShutdownSignals } from '../../src/db/embedded-postgres.js';
+import { takeOverShutdownSignals } from '../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from '../reliability/lib/results.js';
 import { buildOnce } from '../reliability/lib/service-process.js';
 import { startFleet } from './lib/fleet.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 import { type AccountInput, buildAccountInput, buildCustomerInput, type CustomerInput } from '../../test/support/factories.js';
 import { checkAccountLinks, storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { takeOverShutdownSignals } from '../../src/db/embedded-postgres.js';
+import { takeOverShutdownSignals } from '../../src/db/postgres/embedded-postgres.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { ledgerViolations } from '../../test/support/ledger-invariants.js';
 import { answerProblems, isRetryable, type LoadSample, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';

@@ -21,7 +21,7 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
  * What PostgreSQL does is read from its own log (PANIC, "No space left on device", crash restarts). The
  * script plays the orchestrator for the external PostgreSQL: when the postmaster exits it starts it again,
  * every `restart-every` seconds, as systemd's Restart=always would (the embedded set-up's supervisor does
- * the same by itself: src/db/postgres-supervisor.ts, `npm run reliability:pg-kill`).
+ * the same by itself: src/db/postgres/postgres-supervisor.ts, `npm run reliability:pg-kill`).
  *
  * Asserted: every answer is a success or 503 SERVICE_UNAVAILABLE with Retry-After (never a 500) within the
  * bound (DATABASE_CONNECT_TIMEOUT_MS + 2 × (DATABASE_STATEMENT_TIMEOUT_MS + 1 s) + 0.5 s); no request hangs;

@@ -16,7 +16,7 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
 /**
  * PostgreSQL killed: the service on its default set-up (embedded PostgreSQL, no DATABASE_URL) under a mixed
  * write load, and the embedded postmaster killed with SIGKILL again and again. The service must restart it
- * by itself every time (src/db/postgres-supervisor.ts): no human action, no service restart. Meanwhile every
+ * by itself every time (src/db/postgres/postgres-supervisor.ts): no human action, no service restart. Meanwhile every
  * answer is a success or 503 SERVICE_UNAVAILABLE in the envelope (never a 500, never a hang); clients retry
  * a 503 with the same request (creations with the same Idempotency-Key), as Retry-After asks. Afterwards
  * every acknowledged write must be there as acknowledged, no record half written, invariant 3 holding.

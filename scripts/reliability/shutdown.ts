@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { pick } from './lib/concurrency.js';
 import { sampleAnswers, startClients } from './lib/load.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { ensureReferenceNode } from '../../bench/lib/reference-node.js';
+import { ensureReferenceNode } from '../lib/reference-node.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
@@ -13,7 +13,7 @@ import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '.
 import { formatCount, recordResult, ROOT } from './lib/results.js';
 import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
 import { buildOnce, LOG_DIR, runSecrets, startServiceProcess } from './lib/service-process.js';
-import { processTreeCpuMicros, residentBytes } from '../../bench/lib/proc.js';
+import { processTreeCpuMicros, residentBytes } from '../lib/proc.js';
 
 /**
  * `npm run soak`: measures the service's capacity for a mixed REST + GraphQL load (the highest open-loop

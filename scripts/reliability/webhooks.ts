@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded-postgres.js';
-import { notNumbered } from '../../src/db/event-rounds.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { notNumbered } from '../../src/db/sql/event-rounds.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';

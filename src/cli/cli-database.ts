@@ -1,8 +1,8 @@
 import type { Config } from '../config/config.js';
-import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '../db/embedded-postgres.js';
-import { migrate, readMigrations } from '../db/migrations.js';
-import { createPool } from '../db/pool.js';
-import { createPrismaClient, type PrismaClient } from '../db/prisma-client.js';
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '../db/postgres/embedded-postgres.js';
+import { migrate, readMigrations } from '../db/migrations/migrations.js';
+import { createPool } from '../db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../db/connection/prisma-client.js';
 
 /** Thrown for a wrong invocation: the message is for the operator, exit code 64 (EX_USAGE). */
 export class UsageError extends Error {

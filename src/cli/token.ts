@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { apiTokenAuditEvents } from '../auth/api-token-audit.js';
 import { type ApiTokenSummary, generateApiToken, isAccessScope } from '../auth/api-tokens.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
-import { PrismaApiTokenStore } from '../db/api-token.store.js';
+import { PrismaApiTokenStore } from '../db/stores/api-token.store.js';
 import { ACCESS_SCOPES, type PostingLimits, type Principal } from '../domain/caller.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 import { expiryFrom, limitsFrom } from './token-options.js';

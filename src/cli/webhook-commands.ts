@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import { EVENT_TYPES } from '../domain/events/event.js';
 import type { Caller } from '../domain/caller.js';
 import type { WebhookService } from '../domain/webhooks/webhook.service.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../rest/presenters.js';
+import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { UsageError } from './cli-database.js';
 import { EVENT_READ_SCOPES } from '../domain/events/event-visibility.js';
 

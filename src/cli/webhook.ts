@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createStores } from '../db/stores.js';
+import { createStores } from '../db/stores/stores.js';
 import { isDomainError } from '../domain/errors.js';
 import { createDomainServices } from '../domain/services.js';
 import { webhookServiceOptions } from '../jobs/webhook-http.js';

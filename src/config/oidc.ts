@@ -1,4 +1,6 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { commaList, integer } from './settings.js';
 
 /** JWT bearer tokens from an OIDC provider (see docs/security.md). */
 export interface OidcConfig {
@@ -127,3 +129,18 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcC
     maxTokenAgeS: raw.OIDC_MAX_TOKEN_AGE_S,
   };
 }
+
+/** OIDC/JWT bearer tokens (parseOidcConfig reads them); none of them when OIDC_ISSUER is not set. */
+export const oidcEnv = {
+  OIDC_ISSUER: z.string().trim().optional(),
+  OIDC_AUDIENCE: z.string().trim().optional(),
+  OIDC_JWKS_URL: z.string().trim().optional(),
+  OIDC_PUBLIC_KEY: z.string().trim().optional(),
+  OIDC_ALGORITHMS: z.string().transform(commaList).optional(),
+  OIDC_CLOCK_TOLERANCE_S: integer('OIDC_CLOCK_TOLERANCE_S', 0, 300).default(30),
+  OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
+  OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
+  OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
+  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt').optional(),
+  OIDC_MAX_TOKEN_AGE_S: integer('OIDC_MAX_TOKEN_AGE_S', 1, 31 * 86_400).optional(),
+};

@@ -23,3 +23,33 @@ export const limitParameter = z
   .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
   .transform(Number)
   .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`);
+
+/**
+ * The one list vocabulary of the domain: every list is asked for with a `PageRequest` (of a store, or of a
+ * service by GraphQL) and answers a `Page`, whose `nextAfter` is the `after` of the next request (REST answers
+ * it under that name in every list).
+ */
+
+/** A page to read: at most `first` records, those after the cursor `after` in the list's order. */
+export interface PageRequest<Cursor = string> {
+  /** How many records, at most. */
+  first: number;
+  /** Return records that come after this one (an id, or an event's sequence). */
+  after?: Cursor | undefined;
+}
+
+/** A page read: its records in the list's order, and where the next page starts; null on the last page. */
+export interface Page<T, Cursor = string> {
+  items: T[];
+  nextAfter: Cursor | null;
+}
+
+/**
+ * Reads one record more than asked to learn whether another page follows, without a count query; the next
+ * page starts after the last record of this one.
+ */
+export async function readPage<T>(request: PageRequest, read: (request: PageRequest) => Promise<T[]>, cursorOf: (record: T) => string): Promise<Page<T>> {
+  const rows = await read({ ...request, first: request.first + 1 });
+  const items = rows.slice(0, request.first);
+  return { items, nextAfter: rows.length > request.first ? cursorOf(items.at(-1)!) : null };
+}

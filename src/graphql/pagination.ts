@@ -1,25 +1,25 @@
 import type { Account } from '../domain/accounts/account.js';
+import type { AuditEvent } from '../domain/audit/audit-event.js';
 import type { Customer } from '../domain/customers/customer.js';
 import type { Transaction } from '../domain/ledger/transaction.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
-import { pageSize } from '../domain/pagination.js';
+import { type Page, type PageRequest, pageSize } from '../domain/pagination.js';
 
 /**
- * Cursor pagination for the `customers`, `accounts` and `Account.transactions` connections. The order is the id order, which the
- * domain's list() guarantees and UUIDv7 makes creation order, so a page never shifts when records are
+ * Cursor pagination for the `customers`, `accounts` and `Account.transactions` connections, over the
+ * domain's pages (src/domain/pagination.ts). The order is the id order, which the domain's list() guarantees and UUIDv7 makes creation order, so a page never shifts when records are
  * added after it. Cursors are opaque to clients (base64url of kind and id) so the scheme can change.
  * Page sizes are the domain's rule (src/domain/pagination.ts), shared with the audit trail.
  */
 
-export interface Page<T> {
-  items: T[];
-  hasNextPage: boolean;
-}
+/** The domain's pages as the connections' parents (codegen.ts maps each connection type to one of these). */
 export type CustomerPage = Page<Customer>;
 export type AccountPage = Page<Account>;
 /** Newest first (the ledger's order, not the id order); the cursor is a transactionId all the same. */
 export type TransactionPage = Page<Transaction>;
+/** Oldest first; the cursor is the event id itself (not encoded), as REST answers it. */
+export type AuditPage = Page<AuditEvent>;
 
 type Kind = 'customer' | 'account' | 'transaction';
 
@@ -35,15 +35,7 @@ function decodeCursor(kind: Kind, cursor: string): string {
 }
 
 /** The domain's page request for these arguments; VALIDATION_FAILED when `first` or `after` is unusable. */
-export function pageRequest(kind: Kind, args: { first?: number | null; after?: string | null }): { first: number; after?: string } {
+export function pageRequest(kind: Kind, args: { first?: number | null; after?: string | null }): PageRequest {
   const first = pageSize(args.first);
   return args.after === undefined || args.after === null ? { first } : { first, after: decodeCursor(kind, args.after) };
-}
-
-/**
- * Reads one record more than asked to learn whether another page follows, without a count query.
- */
-export async function fetchPage<T>(request: { first: number; after?: string }, list: (page: { first: number; after?: string }) => Promise<T[]>): Promise<Page<T>> {
-  const rows = await list({ ...request, first: request.first + 1 });
-  return { items: rows.slice(0, request.first), hasNextPage: rows.length > request.first };
 }

@@ -1,4 +1,3 @@
-import type { CustomerPage } from '../domain/customers/customer.service.js';
 import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
 import { isDomainError } from '../domain/errors.js';
@@ -7,7 +6,7 @@ import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
-import { encodeCursor, fetchPage, pageRequest, type TransactionPage } from './pagination.js';
+import { encodeCursor, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
 
 /**
@@ -34,7 +33,7 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
 
 /**
  * `Account.transactions`: the account row carries its newest RECENT_TRANSACTIONS transactions and how many
- * it has in all (one statement per batch of accounts, src/db/columns.ts), so a first page of up to that
+ * it has in all (one statement per batch of accounts, src/db/sql/columns.ts), so a first page of up to that
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */
@@ -42,17 +41,15 @@ async function transactionPage(account: Account, args: { first?: number | null; 
   // An explicit null `first` means the default, as an omitted one does.
   const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
   if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
-    return { items: account.transactions.slice(0, request.first), hasNextPage: account.transactionCount > request.first };
+    const items = account.transactions.slice(0, request.first);
+    return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
   }
-  const page = await services.ledger.pageOf(caller, account.accountId, request.first, request.after);
-  return { items: page.transactions, hasNextPage: page.nextAfter !== null };
+  return services.ledger.transactionPage(caller, account.accountId, request);
 }
 
 /** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
 const withoutNulls = (input: object): Record<string, unknown> => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
 
-/** A domain page as a connection's items. */
-const customerConnectionPage = (page: CustomerPage) => ({ items: page.customers, hasNextPage: page.nextAfter !== null });
 
 export const resolvers: Resolvers = {
   Query: {
@@ -60,24 +57,20 @@ export const resolvers: Resolvers = {
     account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
     customers: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('customer', args);
-      const page = args.filter
-        ? customerConnectionPage(await services.customers.filtered(caller, withoutNulls(args.filter), request))
-        : await fetchPage(request, (paged) => services.customers.list(caller, paged));
+      const page = args.filter ? await services.customers.filtered(caller, withoutNulls(args.filter), request) : await services.customers.list(caller, request);
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },
     // The SSN travels in the input (a variable, never the document's text when clients use variables); REST's search rules.
     searchCustomers: async (_parent, { input, first, after }, { services, caller, loaders }) => {
       const request = pageRequest('customer', { first, after });
-      const page = customerConnectionPage(await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) }));
+      const page = await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) });
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },
     accounts: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('account', args);
-      const page = args.filter
-        ? (({ accounts, nextAfter }) => ({ items: accounts, hasNextPage: nextAfter !== null }))(await services.accounts.filtered(caller, withoutNulls(args.filter), request))
-        : await fetchPage(request, (paged) => services.accounts.list(caller, paged));
+      const page = args.filter ? await services.accounts.filtered(caller, withoutNulls(args.filter), request) : await services.accounts.list(caller, request);
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },
@@ -225,7 +218,7 @@ export const resolvers: Resolvers = {
     // the loader is only a fallback.
     transactions: async (account, args, context) => {
       const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
-      return record ? transactionPage(record, args, context) : { items: [], hasNextPage: false };
+      return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
     },
   },
 
@@ -251,22 +244,27 @@ export const resolvers: Resolvers = {
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },
 
+  // The domain's page names its records `items`, as every page does; the schema's EventPage says `events`.
+  EventPage: {
+    events: (page) => page.items,
+  },
+
   TransactionConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('transaction', node.transactionId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
   },
 
   CustomerConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('customer', node.customerId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
   },
 
   AccountConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('account', node.accountId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.hasNextPage, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
   },
 };
 

@@ -1,21 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request } from 'express';
-import {
-  type DocumentNode,
-  type ExecutionArgs,
-  type FormattedExecutionResult,
-  getOperationAST,
-  getVariableValues,
-  GraphQLError,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  parse,
-  specifiedRules,
-  validate,
-} from 'graphql';
-import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { handleProtocols, makeServer, type SubscribePayload, type WebSocket as ProtocolSocket } from 'graphql-ws';
+import { type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { handleProtocols, makeServer, type WebSocket as ProtocolSocket } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { unauthenticated } from '../auth/errors.js';
 import { type RequestContext, requestIdFrom } from '../auth/request-context.js';
@@ -25,11 +12,9 @@ import type { AccessScope } from '../domain/caller.js';
 import { authenticateConnection, clientAddress } from '../http/authenticate-request.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { type CallerError, isCallerError, logUnexpected } from '../http/errors.js';
-import { rateLimited } from '../http/rate-limit.js';
 import type { Logger } from '../logging/logger.js';
-import { createGraphqlContext } from './context.js';
 import { ClientFacingError, type ErrorScope, errorScope, formatGraphqlError, requestGraphqlError } from './error-mapping.js';
-import { costEstimator, costLimitError, operationShapeRule } from './limits.js';
+import { operationPreparer } from './websocket-operation.js';
 
 /**
  * GraphQL subscriptions over WebSocket (docs/graphql.md, "Subscriptions"), on the HTTP endpoint's own path
@@ -43,8 +28,8 @@ import { costEstimator, costLimitError, operationShapeRule } from './limits.js';
  *   GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS / _PER_PRINCIPAL) or 1013 (rate limited, or the token cannot be
  *   verified now);
  * - every operation is parsed with the token limit, validated by graphql-js's rules and the depth, alias and
- *   root-field rule, estimated against the cost limit and charged to the token's budget before it runs;
- *   refusals are `error` messages with the codes HTTP answers;
+ *   root-field rule, estimated against the cost limit and charged to the token's budget before it runs
+ *   (src/graphql/websocket-operation.ts); refusals are `error` messages with the codes HTTP answers;
  * - only subscriptions: queries and mutations stay on HTTP, with its idempotency and metrics.
  */
 
@@ -93,9 +78,7 @@ const CLOSE = { unauthorized: 4401, forbidden: 4403, notFound: 4404, badRequest:
 
 export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQLSchema): SubscriptionServer {
   const settings = deps.config.graphql;
-  const costOf = costEstimator(schema);
-  const shapeRule = operationShapeRule(settings, 'websocket');
-  const hideSchemaDetails = deps.config.nodeEnv === 'production';
+  const prepare = operationPreparer(deps, schema);
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.bodyLimitBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
   const open = new Set<Connection>();
   let closing = false;
@@ -193,46 +176,6 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       ctx.extra.operations.delete(id);
     },
   });
-
-  /** Parse, validate, limit and charge one operation, as Apollo does for HTTP; answers its execution or why not. */
-  async function prepare(request: RequestContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query, { maxTokens: settings.maxTokens });
-    } catch (error) {
-      if (error instanceof GraphQLError) return [coded(error, ApolloServerErrorCode.GRAPHQL_PARSE_FAILED)];
-      throw error;
-    }
-    const invalid = validate(schema, document, specifiedRules);
-    if (invalid.length > 0) {
-      // As Apollo's hideSchemaDetailsFromClientErrors does for HTTP in production: no "Did you mean …" hints.
-      if (hideSchemaDetails) for (const error of invalid) error.message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
-      return invalid.map((error) => coded(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED));
-    }
-    // After the standard rules, as for HTTP: the shape rule only ever sees valid documents.
-    const outOfShape = validate(schema, document, [shapeRule]);
-    if (outOfShape.length > 0) return outOfShape;
-    const operationName = payload.operationName ?? undefined;
-    const operation = getOperationAST(document, operationName);
-    if (!operation) {
-      const message = operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`;
-      return [new GraphQLError(message, { extensions: { code: ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE } })];
-    }
-    const variables = payload.variables ?? {};
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
-    if (coerced.errors) return coerced.errors.map((error) => coded(error, ApolloServerErrorCode.BAD_USER_INPUT));
-    const cost = costOf(document, operation, variables);
-    const tooComplex = costLimitError(cost, settings.maxCost);
-    if (tooComplex) return [tooComplex];
-    // One point for the operation, as a request pays, plus its cost's share (src/graphql/rate-limit.ts).
-    const budget = deps.rateLimits.principal;
-    if (budget) {
-      const state = await budget.consume(request.caller.principal.id, 1 + Math.floor((cost ?? 0) / deps.rateLimits.graphqlCostPerPoint));
-      if (!state.allowed) return [requestGraphqlError(rateLimited(state.resetS))];
-    }
-    request.logger.debug('graphql subscription started');
-    return { schema, document, operationName, variableValues: variables, contextValue: createGraphqlContext(request, deps.services) };
-  }
 
   /** The connection's token is still good (not revoked, not expired, still in this environment); else it is closed. */
   async function revalidate(connection: Connection): Promise<CallerError | undefined> {
@@ -394,18 +337,6 @@ function bearerFrom(params: Readonly<Record<string, unknown>> | undefined): stri
 function closeReason(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
   return bytes.length <= 123 ? text : `${bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '')}...`;
-}
-
-/** graphql-js's errors carry no code; HTTP's get theirs from Apollo, these the same ones. */
-function coded(error: GraphQLError, code: string): GraphQLError {
-  return new GraphQLError(error.message, {
-    nodes: error.nodes ?? null,
-    source: error.source ?? null,
-    positions: error.positions ?? null,
-    path: error.path ?? null,
-    originalError: error.originalError ?? null,
-    extensions: { ...error.extensions, code },
-  });
 }
 
 function rejectUpgrade(socket: Duplex, status: 404 | 503, body: unknown): void {

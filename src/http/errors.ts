@@ -1,7 +1,7 @@
 import { isRequestError, type RequestError } from '../auth/errors.js';
 import { challengeHeaderFor } from '../auth/www-authenticate.js';
-import { sqlState } from '../db/errors.js';
 import { type DomainError, isDomainError } from '../domain/errors.js';
+import { sqlState } from '../logging/error-causes.js';
 import type { Logger } from '../logging/logger.js';
 
 /**

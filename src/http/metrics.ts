@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OutboxBacklog } from '../db/outbox-backlog.js';
+import type { EndpointDisabledBy } from '../domain/webhooks/retry-policy.js';
 
 /**
  * The service's Prometheus metrics (docs/reference/metrics.md). One instance per running service,
@@ -12,6 +12,20 @@ import type { OutboxBacklog } from '../db/outbox-backlog.js';
  * GraphQL operation names are capped (see `recordGraphqlOperation`).
  */
 
+/**
+ * The outbox's backlog the gauges show, as src/db/stores/outbox-backlog.ts reads it (declared here because the
+ * HTTP layer does not import the database layer; the composition root, src/runtime.ts, connects the two).
+ */
+export interface OutboxBacklog {
+  unsequencedEvents: number;
+  oldestUnsequencedSeconds: number;
+  pendingFirstAttempts: number;
+  pendingRetries: number;
+  oldestPendingFirstAttemptSeconds: number;
+  enabledEndpoints: number;
+  disabledEndpoints: number;
+}
+
 /** One finished webhook attempt (src/jobs/webhook-delivery.ts, AttemptReport). */
 export interface WebhookAttemptSample {
   statusCode: number | null;
@@ -19,7 +33,7 @@ export interface WebhookAttemptSample {
   firstAttempt: boolean;
   latencyMs: number;
   deliveredAfterMs: number | null;
-  disabledEndpoint: 'gone' | 'failing_window' | null;
+  disabledEndpoint: EndpointDisabledBy | null;
 }
 
 /**
@@ -153,7 +167,7 @@ export class ServiceMetrics {
     this.graphqlDuration.observe(labels, seconds);
   }
 
-  /** For the pool's onQuery callback (src/db/pool.ts). */
+  /** For the pool's onQuery callback (src/db/connection/pool.ts). */
   observeQuery(durationMs: number): void {
     this.queryDuration.observe(durationMs / 1000);
   }
@@ -242,7 +256,7 @@ export class ServiceMetrics {
   }
 
   /**
-   * The wake-up listener's (src/db/notifications.ts): whether it is LISTENing, how often it (re)connected,
+   * The wake-up listener's (src/db/connection/notifications.ts): whether it is LISTENing, how often it (re)connected,
    * and the notifications it received by channel. Registered only when the service listens
    * (DATABASE_LISTEN), so that a fleet that polls on purpose raises no "not connected" alert.
    */

@@ -2,11 +2,12 @@ import type { AccessScope } from '../domain/caller.js';
 import type { DomainEvent } from '../domain/events/event.js';
 import { eventAsSeenWith } from '../domain/events/event-visibility.js';
 import type { ClaimedDelivery, RecordedAttempt, SecretSealer, WebhookStore } from '../domain/webhooks/ports.js';
+import { answeredGone, disabledBy, type EndpointDisabledBy, retryPolicy } from '../domain/webhooks/retry-policy.js';
 import { secretBinding } from '../domain/webhooks/webhook.js';
 import type { Logger } from '../logging/logger.js';
 import { startWakeableJob } from './interval-job.js';
 import { fairShares, InFlightCounts } from './webhook-fairness.js';
-import { presentEvent } from '../rest/presenters.js';
+import { presentEvent } from '../presenters/events.js';
 import { type SendFailure, type SendOptions, sendWebhook, type SendResult, signatureOf, type UrlPolicy } from './webhook-http.js';
 
 /** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */
@@ -20,7 +21,7 @@ export interface AttemptReport {
   /** From the event's commit to this attempt's success, when it is the delivery's first success; else null. */
   deliveredAfterMs: number | null;
   /** This attempt disabled its endpoint: a 410 Gone, or the end of a whole retry window of failures. */
-  disabledEndpoint: 'gone' | 'failing_window' | null;
+  disabledEndpoint: EndpointDisabledBy | null;
 }
 
 export interface WebhookDeliveryOptions {
@@ -74,20 +75,12 @@ export function startWebhookDelivery(
   logger: Logger,
   send: Send = sendWebhook,
 ): { wake: () => void; stop: () => Promise<void> } {
-  const disableAfterMs = options.retryScheduleMs.reduce((sum, delay) => sum + delay, 0);
-  const maxDelayMs = Math.max(0, ...options.retryScheduleMs);
+  const { retryDelay, disableAfterMs } = retryPolicy(options.retryScheduleMs);
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Set<Promise<void>>();
   const counts = new InFlightCounts(options.shares ?? fairShares(options.concurrency, 1));
   let stopped = false;
   let failing = false;
-
-  /** The next attempt's delay after `attemptsBefore + 1` failed attempts; null once the schedule is used up. */
-  const retryDelay = (attemptsBefore: number, retryAfterMs: number | null): number | null => {
-    const scheduled = options.retryScheduleMs[attemptsBefore];
-    if (scheduled === undefined) return null;
-    return retryAfterMs === null ? scheduled : Math.min(Math.max(retryAfterMs, 0), Math.max(maxDelayMs, scheduled));
-  };
 
   const attempt = async (delivery: ClaimedDelivery) => {
     const { event } = delivery;
@@ -112,7 +105,7 @@ export function startWebhookDelivery(
       logger.error({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not prepare a webhook attempt');
       result = { succeeded: false, statusCode: null, failure: 'not_sent', latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };
     }
-    const gone = result.statusCode === 410;
+    const gone = answeredGone(result.statusCode);
     const finishedAt = Date.now();
     let recorded: RecordedAttempt | undefined;
     try {
@@ -133,7 +126,7 @@ export function startWebhookDelivery(
       // The lease runs out and the delivery is attempted again: at least once, never lost.
       logger.warn({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not record a webhook attempt; it will be retried');
     }
-    const disabledEndpoint = recorded?.disabledEndpoint ? (gone ? 'gone' : 'failing_window') : null;
+    const disabledEndpoint = disabledBy(recorded?.disabledEndpoint ?? false, gone);
     if (disabledEndpoint) logger.warn({ endpointId: delivery.endpointId, reason: disabledEndpoint }, 'webhook endpoint disabled');
     options.onAttempt?.({
       statusCode: result.statusCode,

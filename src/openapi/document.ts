@@ -3,19 +3,15 @@ import { CALLER_REQUEST_ID } from '../auth/request-context.js';
 import { CUSTOMER_LIMITS, addressSchema, phoneSchema } from '../domain/customers/customer.schemas.js';
 import { SSN_RULE } from '../domain/customers/ssn.js';
 import { idempotencyKeySchema } from '../domain/idempotency/idempotent-creation.js';
-import { ACCOUNT_FLAGS } from '../domain/ledger/transaction.js';
+import { ACCOUNT_FLAGS } from '../domain/accounts/account.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/caller.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
-import {
-  accountDataSchema,
-  addressDataSchema,
-  auditEventDataSchema,
-  errorBodySchema,
-  errorDetailSchema,
-  phoneDataSchema,
-} from '../rest/response-schemas.js';
+import { accountDataSchema } from '../presenters/accounts.js';
+import { auditEventDataSchema } from '../presenters/audit.js';
+import { addressDataSchema, phoneDataSchema } from '../presenters/customers.js';
+import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
 import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 
@@ -310,6 +306,7 @@ const AUDIT_PAGE_EXAMPLE = {
       changedFields: ['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'preferredName', 'firstName', 'middleName', 'lastName', 'emails', 'phoneNumbers', 'addresses'],
     },
   ],
+  nextAfter: null,
   nextCursor: null,
 };
 
@@ -507,7 +504,7 @@ function queryParameters(route: RestRoute): JsonSchema[] {
 
 const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
   first: `Page size, 1 to ${PAGE_SIZE.max}.`,
-  after: 'The `nextCursor` of the previous page.',
+  after: 'The `nextAfter` of the previous page.',
   resourceId: 'Only the events of this customer or account.',
   operation: 'Only events of this operation.',
   from: 'Only events at or after this instant (ISO 8601 with a time zone).',

@@ -11,7 +11,8 @@ export const routeNotFound = () =>
   new HttpError(
     404,
     'ROUTE_NOT_FOUND',
-    'No such path. Endpoints: POST /{environment}/customer, GET|PUT|DELETE /{environment}/customer/{customerId}, POST /{environment}/account, GET|PUT|DELETE /{environment}/account/{accountId}.',
+    // No list of endpoints: the one that was here named 4 of them and went stale; the reference names them all.
+    'No such path. Every endpoint is listed in the API reference: GET /openapi.json, or /docs in a browser.',
   );
 
 export const methodNotAllowed = (allowed: readonly string[]) =>

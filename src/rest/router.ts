@@ -7,20 +7,12 @@ import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js'
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import {
-  presentAccount,
-  presentAccountPage,
-  presentAuditPage,
-  presentCustomer,
-  presentCustomerPage,
-  presentEvent,
-  presentEventPage,
-  presentTransaction,
-  presentTransactionPage,
-  presentTransfer,
-  presentWebhookAttempts,
-  presentWebhookEndpoint,
-} from './presenters.js';
+import { presentAccount, presentAccountPage } from '../presenters/accounts.js';
+import { presentAuditPage } from '../presenters/audit.js';
+import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
+import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
+import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
@@ -56,8 +48,8 @@ const transactionPath = (caller: Caller, accountId: string, transactionId: strin
 const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
 /**
- * The REST contract: eight operations on two resources, plus the audit trail, as listed in
- * src/rest/routes.ts (which the OpenAPI document describes). Every operation resolves the request context
+ * The REST surface: every operation of src/rest/routes.ts (REST_ROUTES, which the OpenAPI document
+ * describes), each mounted with the handler of its operationId below. Every operation resolves the request context
  * (environment, bearer token and rate limits: src/http/authenticate-request.ts), reads the JSON body if
  * the method has one, calls the domain service and presents the result. Business rules live in the
  * services; errors go to the final error handler (src/rest/fallbacks.ts) through Express's async error

@@ -1,6 +1,6 @@
 import currencyCodes from 'currency-codes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/db/migrations.js';
+import { migrate } from '../../src/db/migrations/migrations.js';
 import { minorUnitDigits } from '../../src/domain/ledger/money.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 

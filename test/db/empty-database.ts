@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
+import { createPool } from '../../src/db/connection/pool.js';
 import { withDatabase } from '../support/urls.js';
 
 export interface EmptyDatabase {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, translateDatabaseError } from '../../src/db/errors.js';
+import { isDatabaseUnavailable, translateDatabaseError } from '../../src/db/sql/errors.js';
 import { isDomainError } from '../../src/domain/errors.js';
 
 /** pg's own error for a SQLSTATE, as the driver raises it. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVENT_STATEMENTS, PrismaEventStore } from '../../src/db/event.store.js';
-import { migrate, readMigrations } from '../../src/db/migrations.js';
-import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
+import { EVENT_STATEMENTS, PrismaEventStore } from '../../src/db/stores/event.store.js';
+import { migrate, readMigrations } from '../../src/db/migrations/migrations.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sequenceAll, UNNUMBERED } from '../support/events.js';
 
@@ -21,7 +21,7 @@ const ROUNDS_MIGRATION = '20261130000000_events_numbered_by_rounds';
 /** The last contract step: `events.sequence` and its row trigger dropped. */
 const COLUMN_DROPPED_MIGRATION = '20261202000000_events_sequence_column_dropped';
 
-/** The previous release's sequencer (commit 3f59bf8, src/db/event.store.ts), verbatim: after its lock, in its transaction. */
+/** The previous release's sequencer (commit 3f59bf8, src/db/stores/event.store.ts), verbatim: after its lock, in its transaction. */
 const PREVIOUS_SEQUENCE = `WITH RECURSIVE environments(environment) AS (
        (SELECT e.environment FROM events e ORDER BY e.environment LIMIT 1)
        UNION ALL
@@ -64,7 +64,7 @@ const PREVIOUS_SEQUENCE = `WITH RECURSIVE environments(environment) AS (
      SELECT (SELECT count(*) FROM ready)::int AS sequenced,
        (SELECT count(pg_notify('cas_events_numbered', r.environment)) FROM rounds r)::int AS notified`;
 
-/** The outbox statements of the last release before the rounds (commit 79f5644, src/db/event.store.ts), verbatim. */
+/** The outbox statements of the last release before the rounds (commit 79f5644, src/db/stores/event.store.ts), verbatim. */
 const BEFORE_ROUNDS = {
   list: `SELECT e.id AS "eventId", e.type, e.sequence::text AS sequence FROM events e
      WHERE e.environment = $1 AND e.sequence > $2::bigint AND ($3::text[] IS NULL OR e.type = ANY($3::text[]))

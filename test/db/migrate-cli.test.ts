@@ -8,7 +8,7 @@ const TSX = path.resolve('node_modules/.bin/tsx');
 /** `npm run db:migrate` as a migration job runs it (deploy/k8s/migration-job.yaml): the built image, only the database's settings. */
 function migrateCli(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, ['src/db/migrate-cli.ts'], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(TSX, ['src/db/migrations/migrate-cli.ts'], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

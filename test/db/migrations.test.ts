@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
-import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationError, readMigrations } from '../../src/db/migrations.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationError, readMigrations } from '../../src/db/migrations/migrations.js';
 import { createEmptyDatabase, type EmptyDatabase } from './empty-database.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
-import { statement, statementName } from '../../src/db/sql.js';
-import { createStores } from '../../src/db/stores.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
+import { statement, statementName } from '../../src/db/sql/sql.js';
+import { createStores } from '../../src/db/stores/stores.js';
 import { ACCESS_SCOPES, type Caller } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
@@ -260,10 +260,10 @@ describe('types across Prisma', () => {
   it('keeps dates as calendar dates and amounts as exact decimals on every read path', async () => {
     const { value } = await services.customers.create(caller(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
     expect((await services.customers.get(caller(), value.customerId)).dateOfBirth).toBe('1969-12-31');
-    expect((await services.customers.list(caller(), { first: 100 })).find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
+    expect((await services.customers.list(caller(), { first: 100 })).items.find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
     const { value: account } = await services.accounts.create(caller(), buildAccountInput([value.customerId]));
     await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [account.accountId]);
     expect((await services.accounts.get(caller(), account.accountId)).amount).toBe('123456789012345678.000001');
-    expect((await services.accounts.list(caller(), { first: 100 })).find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
+    expect((await services.accounts.list(caller(), { first: 100 })).items.find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient } from '../../src/db/prisma-client.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { createPrismaClient } from '../../src/db/connection/prisma-client.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 /**

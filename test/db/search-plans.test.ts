@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerFilterOf, type CustomerFilter } from '../../src/domain/customers/customer-search.js';
-import { customerSearchSql } from '../../src/db/customer-search.sql.js';
-import { accountSearchSql } from '../../src/db/account-search.sql.js';
+import { customerSearchSql } from '../../src/db/sql/customer-search.sql.js';
+import { accountSearchSql } from '../../src/db/sql/account-search.sql.js';
 import { accountFilterOf, type AccountFilter } from '../../src/domain/accounts/account-search.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { configuredVariables } from '../support/config.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
@@ -183,8 +183,8 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(job.spec.backoffLimit).toBeGreaterThanOrEqual(0);
     for (const container of pod.containers) {
       const where = `Job ${container.name}`;
-      expect(container.command).toEqual(['node', 'dist/db/migrate-cli.js']);
-      expect(existsSync('src/db/migrate-cli.ts')).toBe(true);
+      expect(container.command).toEqual(['node', 'dist/db/migrations/migrate-cli.js']);
+      expect(existsSync('src/db/migrations/migrate-cli.ts')).toBe(true);
       expectLockedDown(pod, container, where);
       expect(container.image).toBe(deployment.spec.template.spec.containers[0].image);
       const env = environmentOf(container, where);
@@ -265,9 +265,9 @@ describe('Dockerfile', () => {
     expect(sources.sort()).toEqual(
       [`${dependencies!.name}:/app/node_modules`, `${build!.name}:/app/dist`, 'context:package.json', 'context:schema.graphql', 'context:prisma/migrations'].sort(),
     );
-    // What the compiled service reads at run time, relative to dist/: the GraphQL schema and the migrations.
+    // What the compiled service reads at run time, relative to its module in dist/: the GraphQL schema and the migrations.
     expect(readFileSync('src/graphql/schema.ts', 'utf8')).toContain("new URL('../../schema.graphql', import.meta.url)");
-    expect(readFileSync('src/db/migrations.ts', 'utf8')).toContain("new URL('../../prisma/migrations', import.meta.url)");
+    expect(readFileSync('src/db/migrations/migrations.ts', 'utf8')).toContain("new URL('../../../prisma/migrations', import.meta.url)");
     expect(JSON.parse(readFileSync('package.json', 'utf8')).type).toBe('module');
   });
 
@@ -333,7 +333,7 @@ describe('compose.yaml', () => {
 
   it('the migration runs the migration command straight against the primary, as the owner, without tokens or keys', () => {
     const migrate = services.migrate;
-    expect(migrate.command).toEqual(['node', 'dist/db/migrate-cli.js']);
+    expect(migrate.command).toEqual(['node', 'dist/db/migrations/migrate-cli.js']);
     expect(migrate.restart).toBe('no');
     expect(migrate.depends_on['postgres-primary'].condition).toBe('service_healthy');
     const env = Object.fromEntries(Object.entries(migrate.environment as Record<string, string>).map(([key, value]) => [key, interpolate(String(value))]));

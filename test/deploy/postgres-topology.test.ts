@@ -6,13 +6,13 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { migrate } from '../../src/db/migrations.js';
-import { createPool } from '../../src/db/pool.js';
+import { migrate } from '../../src/db/migrations/migrations.js';
+import { createPool } from '../../src/db/connection/pool.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { TEST_PII_ENV } from '../support/service.js';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 
 /**
  * The database side of compose.yaml's topology, with Debian's PostgreSQL 15 (the version compose runs):

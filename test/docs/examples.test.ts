@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedReport } from '../../src/cli/demo-data.js';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 import { runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 

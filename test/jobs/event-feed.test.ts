@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaEventStore } from '../../src/db/event.store.js';
-import { createPool } from '../../src/db/pool.js';
-import { createPrismaClient, type PrismaClient } from '../../src/db/prisma-client.js';
+import { PrismaEventStore } from '../../src/db/stores/event.store.js';
+import { createPool } from '../../src/db/connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
 import type { DomainEvent } from '../../src/domain/events/event.js';
 import { type EventStream, isFeedOverflow } from '../../src/domain/events/event-feed.js';
 import { type RunningEventFeed, startEventFeed } from '../../src/jobs/event-feed.js';

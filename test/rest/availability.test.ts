@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../src/app.js';
 import { StaticTokenAuthenticator } from '../../src/auth/bearer-token.js';
 import { loadConfig } from '../../src/config/config.js';
-import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
 import type { DomainServices } from '../../src/domain/services.js';
 import { createRateLimits } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -24,7 +24,7 @@ describe('503 SERVICE_UNAVAILABLE', () => {
     const port = await freePort();
     const settings = { fsync: 'off', synchronous_commit: 'off' };
     let postgres: RunningPostgres | undefined = await startEmbeddedPostgres({ dataDir, port, settings });
-    // startService migrates the new server itself (src/db/migrations.ts), as `npm start` does.
+    // startService migrates the new server itself (src/db/migrations/migrations.ts), as `npm start` does.
     const service = await startTestService({ DATABASE_URL: postgres.url });
     try {
       const { customerId } = await createCustomer(service);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/domain/accounts/account.js';
 import type { Customer } from '../../src/domain/customers/customer.js';
 import { envelope, envelopeFamilyOf } from '../../src/rest/envelope.js';
-import { presentAccount, presentCustomer } from '../../src/rest/presenters.js';
+import { presentAccount } from '../../src/presenters/accounts.js';
+import { presentCustomer } from '../../src/presenters/customers.js';
 import { ACCOUNT_DATA_KEYS, CUSTOMER_DATA_KEYS } from './helpers.js';
 
 // Domain objects carrying extra keys, as a future domain field (or a store bug) would: none may leave.

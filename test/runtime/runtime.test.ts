@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { readMigrations } from '../../src/db/migrations.js';
+import { readMigrations } from '../../src/db/migrations/migrations.js';
 import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
 import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';

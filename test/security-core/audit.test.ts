@@ -25,7 +25,7 @@ describe('audit trail', () => {
     await h.services.accounts.delete(tokenScope(), account.accountId);
     await h.services.customers.delete(tokenScope(), customerId);
 
-    const customerEvents = (await h.services.audit.list(h.caller(), { resourceId: customerId })).events;
+    const customerEvents = (await h.services.audit.list(h.caller(), { resourceId: customerId })).items;
     expect(customerEvents.map((e) => e.operation)).toEqual(['customer.create', 'customer.update', 'customer.delete']);
     const [created, updated, deleted] = customerEvents;
     expect(created).toMatchObject({
@@ -44,7 +44,7 @@ describe('audit trail', () => {
     expect(deleted!.changedFields).toEqual([]);
     expect(Date.parse(created!.occurredAt)).not.toBeNaN();
 
-    const accountEvents = (await h.services.audit.list(h.caller(), { resourceId: account.accountId })).events;
+    const accountEvents = (await h.services.audit.list(h.caller(), { resourceId: account.accountId })).items;
     expect(accountEvents.map((e) => [e.operation, e.resourceType, [...e.changedFields].sort()])).toEqual([
       ['account.create', 'account', ['associatedCustomerIds', 'currency', 'name', 'type']],
       ['account.update', 'account', ['currency', 'name']],
@@ -113,26 +113,26 @@ describe('reading the audit trail', () => {
     await h.services.customers.update(h.caller(environment), ids[0]!, { preferredName: 'Lee' });
 
     const all = await h.services.audit.list(h.caller(environment), { first: 100 });
-    expect(all.events).toHaveLength(6);
-    expect(all.nextCursor).toBeNull();
-    expect(all.events.every((e) => e.environment === environment)).toBe(true);
+    expect(all.items).toHaveLength(6);
+    expect(all.nextAfter).toBeNull();
+    expect(all.items.every((e) => e.environment === environment)).toBe(true);
 
     const firstPage = await h.services.audit.list(h.caller(environment), { first: '4' });
-    expect(firstPage.nextCursor).toBe(firstPage.events.at(-1)!.eventId);
-    const secondPage = await h.services.audit.list(h.caller(environment), { first: 4, after: firstPage.nextCursor });
-    expect(secondPage.nextCursor).toBeNull();
-    expect([...firstPage.events, ...secondPage.events].map((e) => e.eventId)).toEqual(all.events.map((e) => e.eventId));
+    expect(firstPage.nextAfter).toBe(firstPage.items.at(-1)!.eventId);
+    const secondPage = await h.services.audit.list(h.caller(environment), { first: 4, after: firstPage.nextAfter });
+    expect(secondPage.nextAfter).toBeNull();
+    expect([...firstPage.items, ...secondPage.items].map((e) => e.eventId)).toEqual(all.items.map((e) => e.eventId));
     const exact = await h.services.audit.list(h.caller(environment), { first: 6 });
-    expect(exact.nextCursor).toBeNull();
+    expect(exact.nextAfter).toBeNull();
 
     const updates = await h.services.audit.list(h.caller(environment), { operation: 'customer.update' });
-    expect(updates.events.map((e) => e.resourceId)).toEqual([ids[0]]);
+    expect(updates.items.map((e) => e.resourceId)).toEqual([ids[0]]);
 
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await h.services.audit.list(h.caller(environment), { from: future })).events).toEqual([]);
-    expect((await h.services.audit.list(h.caller(environment), { to: future })).events).toHaveLength(6);
+    expect((await h.services.audit.list(h.caller(environment), { from: future })).items).toEqual([]);
+    expect((await h.services.audit.list(h.caller(environment), { to: future })).items).toHaveLength(6);
     // Other environments' events are invisible.
-    expect((await h.services.audit.list(h.caller('sandbox'), { first: 100 })).events.some((e) => e.environment !== 'sandbox')).toBe(false);
+    expect((await h.services.audit.list(h.caller('sandbox'), { first: 100 })).items.some((e) => e.environment !== 'sandbox')).toBe(false);
   });
 
   it('validates its filters', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStores } from '../../src/db/stores.js';
+import { createStores } from '../../src/db/stores/stores.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 

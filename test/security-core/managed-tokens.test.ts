@@ -6,7 +6,7 @@ import { apiTokenResourceId } from '../../src/auth/api-token-audit.js';
 import { generateApiToken, ManagedTokenAuthenticator } from '../../src/auth/api-tokens.js';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { buildRequestContext } from '../../src/auth/request-context.js';
-import { PrismaApiTokenStore } from '../../src/db/api-token.store.js';
+import { PrismaApiTokenStore } from '../../src/db/stores/api-token.store.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaEventStore } from '../../src/db/event.store.js';
-import { PrismaSealedCustomerStore } from '../../src/db/sealed-customer.store.js';
-import { PrismaSealedWebhookSecretStore } from '../../src/db/sealed-webhook-secret.store.js';
-import { createStores } from '../../src/db/stores.js';
-import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
+import { PrismaEventStore } from '../../src/db/stores/event.store.js';
+import { PrismaSealedCustomerStore } from '../../src/db/stores/sealed-customer.store.js';
+import { PrismaSealedWebhookSecretStore } from '../../src/db/stores/sealed-webhook-secret.store.js';
+import { createStores } from '../../src/db/stores/stores.js';
+import { PrismaWebhookStore } from '../../src/db/stores/webhook.store.js';
 import { createDomainServices } from '../../src/domain/services.js';
 import { secretBinding } from '../../src/domain/webhooks/webhook.js';
 import { WebhookService } from '../../src/domain/webhooks/webhook.service.js';
@@ -125,7 +125,7 @@ describe('npm run pii:rotate', () => {
     }
     // …and the audit trail's readers see them like any other write.
     const listed = await h.services.audit.list(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
-    expect(listed.events.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
+    expect(listed.items.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
 
     const after = await rows();
     expect(after.every((row) => row.pii_key_id === 'new')).toBe(true);

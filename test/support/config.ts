@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { CONFIGURATION_VARIABLES, ConfigError, loadConfig } from '../../src/config/config.js';
 
 /** The problems loadConfig reports for `env` (every one, as startup prints them); [] when it accepts it. */
 export function configProblems(env: Record<string, string | undefined>): string[] {
@@ -12,9 +11,7 @@ export function configProblems(env: Record<string, string | undefined>): string[
   return [];
 }
 
-/** The variables the configuration schema reads: the keys of `envSchema` in src/config/config.ts. */
+/** The variables the configuration schema reads: the keys of its composed schema (src/config/config.ts). */
 export function configuredVariables(): string[] {
-  const source = readFileSync('src/config/config.ts', 'utf8');
-  const schema = source.slice(source.indexOf('const envSchema = z.object({'), source.indexOf('\n});', source.indexOf('const envSchema')));
-  return [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]!);
+  return [...CONFIGURATION_VARIABLES];
 }

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { notNumbered } from '../../src/db/event-rounds.js';
+import { notNumbered } from '../../src/db/sql/event-rounds.js';
 import type { EventStore } from '../../src/domain/events/ports.js';
 
-/** Events after their environment's newest round (src/db/event-rounds.ts): not numbered yet. */
+/** Events after their environment's newest round (src/db/sql/event-rounds.ts): not numbered yet. */
 export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNumbered('e')}`;
 
 /**

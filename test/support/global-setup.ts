@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { migrate } from '../../src/db/migrations.js';
-import { createPool } from '../../src/db/pool.js';
+import { startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
+import { migrate } from '../../src/db/migrations/migrations.js';
+import { createPool } from '../../src/db/connection/pool.js';
 import { withDatabase } from './urls.js';
 
 declare module 'vitest' {

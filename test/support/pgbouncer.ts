@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../src/db/embedded-postgres.js';
+import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 
 /** Debian's package installs it here (apt-get install pgbouncer; .ci/run does). */
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';

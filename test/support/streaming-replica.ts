@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
-import { migrate } from '../../src/db/migrations.js';
-import { createPool } from '../../src/db/pool.js';
+import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
+import { migrate } from '../../src/db/migrations/migrations.js';
+import { createPool } from '../../src/db/connection/pool.js';
 import { withDatabase } from './urls.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaEventStore } from '../../src/db/event.store.js';
-import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
+import { PrismaEventStore } from '../../src/db/stores/event.store.js';
+import { PrismaWebhookStore } from '../../src/db/stores/webhook.store.js';
 import type { AttemptOutcome, ClaimedDelivery } from '../../src/domain/webhooks/ports.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';
 import { sequenceAll } from '../support/events.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaEventStore } from '../../src/db/event.store.js';
-import { readOutboxBacklog } from '../../src/db/outbox-backlog.js';
-import { PrismaWebhookStore } from '../../src/db/webhook.store.js';
+import { PrismaEventStore } from '../../src/db/stores/event.store.js';
+import { readOutboxBacklog } from '../../src/db/stores/outbox-backlog.js';
+import { PrismaWebhookStore } from '../../src/db/stores/webhook.store.js';
 import { ServiceMetrics } from '../../src/http/metrics.js';
 import { createCustomer } from '../rest/helpers.js';
 import { createDomainHarness, type DomainHarness } from '../support/domain.js';

@@ -111,7 +111,7 @@ function deliveredCustomers(path: string, secret: string): string[] {
     .map((request) => (new Webhook(secret).verify(request.body, request.headers) as { data: { resourceId: string } }).data.resourceId);
 }
 
-/** The listener connections of every instance on A's database (application_name of src/db/notifications.ts). */
+/** The listener connections of every instance on A's database (application_name of src/db/connection/notifications.ts). */
 async function terminateListeners(): Promise<number> {
   const { rows } = await a.database.pool.query<{ terminated: boolean }>(
     "SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service-listener'",

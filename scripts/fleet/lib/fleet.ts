@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../../src/db/embedded-postgres.js';
+import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from '../../reliability/lib/results.js';
 import { runSecrets, type ServiceProcess, startServiceProcess } from '../../reliability/lib/service-process.js';
 import { type Daemon, startHaproxy, startRedis } from './daemons.js';
@@ -145,7 +145,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...options.instanceEnv,
     };
     log('applying migrations (npm run db:migrate, once for the fleet)');
-    execFileSync(process.execPath, ['dist/db/migrate-cli.js'], { cwd: ROOT, env: { ...process.env, ...instanceEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(process.execPath, ['dist/db/migrations/migrate-cli.js'], { cwd: ROOT, env: { ...process.env, ...instanceEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
 
     const startInstance = async (index: number) => {
       const instance = instances[index]!;

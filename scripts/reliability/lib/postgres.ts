@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.js';
+import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../../src/db/postgres/embedded-postgres.js';
 
 /**
  * A PostgreSQL of the script's own (embedded PostgreSQL 18 in a temporary directory, on a fixed loopback

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../../src/db/embedded-postgres.js';
+import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from './results.js';
 
 

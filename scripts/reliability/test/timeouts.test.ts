@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../src/db/migrations.js';
-import { createPool } from '../../../src/db/pool.js';
+import { migrate } from '../../../src/db/migrations/migrations.js';
+import { createPool } from '../../../src/db/connection/pool.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { buildCustomerInput } from '../../../test/support/factories.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';

@@ -2,8 +2,8 @@ import type { Registry } from 'prom-client';
 import type { ReplicaConfig } from '../../config/config.js';
 import type { Stores } from '../../domain/ports.js';
 import type { Logger } from '../../logging/logger.js';
-import { createPool, type PoolOptions } from '../pool.js';
-import { createPrismaClient, type PrismaClient } from '../prisma-client.js';
+import { createPool, type PoolOptions } from '../connection/pool.js';
+import { createPrismaClient, type PrismaClient } from '../connection/prisma-client.js';
 import { ReadRouter } from './read-router.js';
 import { ReplicaMonitor } from './replica-monitor.js';
 

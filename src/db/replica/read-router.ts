@@ -3,9 +3,9 @@ import { Counter, type Registry } from 'prom-client';
 import { isDomainError } from '../../domain/errors.js';
 import type { Stores } from '../../domain/ports.js';
 import type { Logger } from '../../logging/logger.js';
-import { isDatabaseUnavailable } from '../errors.js';
-import type { PrismaClient } from '../prisma-client.js';
-import { queryRows, statement } from '../sql.js';
+import { isDatabaseUnavailable } from '../sql/errors.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { queryRows, statement } from '../sql/sql.js';
 import { formatConsistencyToken, type Lsn, lsnFromText, parseConsistencyToken, UNKNOWN_POSITION } from './consistency-token.js';
 import type { ReplicaMonitor } from './replica-monitor.js';
 

@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../../logging/logger.js';
-import type { PrismaClient } from '../prisma-client.js';
-import { queryRows, statement } from '../sql.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { queryRows, statement } from '../sql/sql.js';
 import { type Lsn, lsnFromText } from './consistency-token.js';
 
 const REPLICA_STATE = statement(

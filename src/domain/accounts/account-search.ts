@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_FLAGS } from '../ledger/transaction.js';
+import { ACCOUNT_FLAGS } from './account.js';
 import { limitParameter } from '../pagination.js';
 import { upperSnakeCase } from '../validation.js';
 import { ACCOUNT_LIMITS, currencySchema } from './account.schemas.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { list, text, upperSnakeCase } from '../validation.js';
+import { ACCOUNT_FLAGS } from './account.js';
 import { isDepositCurrency } from './currencies.js';
 
 export const ACCOUNT_LIMITS = {
@@ -52,4 +53,20 @@ export const NON_UPDATABLE_ACCOUNT_FIELDS = [
 export const updateAccountSchema = z.strictObject({
   name: text(ACCOUNT_LIMITS.nameLength),
   currency: currencySchema,
+});
+
+/** A customer to link, by id: any string up to the length of a plausible id (a malformed one names nothing: 404). */
+export const addAccountCustomerSchema = z.strictObject({
+  customerId: z
+    .string({ error: 'Must be a string.' })
+    .min(1, 'Must not be empty.')
+    .max(ACCOUNT_LIMITS.customerIdLength, `Must be at most ${ACCOUNT_LIMITS.customerIdLength} characters.`),
+});
+
+export const accountFlagSchema = z.strictObject({
+  flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),
+});
+
+export const overdraftLimitSchema = z.strictObject({
+  overdraftLimit: z.union([z.number(), z.string().max(32)], { error: 'Must be a decimal number, 0 or more.' }),
 });

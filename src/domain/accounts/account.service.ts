@@ -13,19 +13,22 @@ import {
   referencedCustomersNotFound,
   validationFailed,
 } from '../errors.js';
-import { accountFlagSchema, addAccountCustomerSchema, overdraftLimitSchema } from '../ledger/ledger.schemas.js';
 import { amountProblemMessage, exactAmount } from '../ledger/money.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import type { AccountChange } from './ports.js';
-import type { PageRequest, Stores } from '../ports.js';
+import { type Page, type PageRequest, readPage } from '../pagination.js';
+import type { Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { type Account, newAccount } from './account.js';
 import {
+  accountFlagSchema,
   ACCOUNT_LIMITS,
+  addAccountCustomerSchema,
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
+  overdraftLimitSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
@@ -33,12 +36,6 @@ import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
 
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
-/** A page of accounts; pass `nextAfter` as `after` for the next one (null: the last page). */
-export interface AccountPage {
-  accounts: Account[];
-  nextAfter: string | null;
-}
-
 export class AccountService {
   constructor(
     private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
@@ -98,14 +95,15 @@ export class AccountService {
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(caller: Caller, page: PageRequest): Promise<Account[]> {
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.accounts.list(caller.environment, { first: page.first, after });
+    return readPage({ first: page.first, after }, (request) => this.stores.accounts.list(caller.environment, request), (account) => account.accountId);
   }
 
   /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
-  async listFiltered(caller: Caller, query: unknown): Promise<AccountPage> {
+  async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
     const valid = parseInput(accountListQuerySchema, query ?? {});
     const { limit, after, ...filters } = valid;
@@ -113,18 +111,18 @@ export class AccountService {
   }
 
   /** GraphQL `accounts(filter)`: the same filters as an object. */
-  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<AccountPage> {
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
     return this.page(caller, accountFilterOf(parseInput(accountFilterSchema, filter ?? {})), page);
   }
 
-  private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<AccountPage> {
+  private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<Page<Account>> {
     // Ids are UUIDs: a cursor or a customer id that is none matches nothing.
-    if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { accounts: [], nextAfter: null };
-    const rows = await this.stores.accounts.search(caller.environment, filter, { first: page.first + 1, after: page.after?.toLowerCase() });
-    const accounts = rows.slice(0, page.first);
-    return { accounts, nextAfter: rows.length > page.first ? accounts.at(-1)!.accountId : null };
+    if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { items: [], nextAfter: null };
+    const request = { first: page.first, after: page.after?.toLowerCase() };
+    return readPage(request, (paged) => this.stores.accounts.search(caller.environment, filter, paged), (account) => account.accountId);
   }
+
 
   /** Renames or re-denominates an account; its type never changes. */
   async update(caller: Caller, accountId: string, input: unknown): Promise<Account> {

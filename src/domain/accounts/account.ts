@@ -1,5 +1,13 @@
 import type { AccountBalance, Transaction } from '../ledger/transaction.js';
 
+/**
+ * Flags of an account (the spec's `flags`), which the ledger enforces. FROZEN: nothing posts on the account, not even a credit
+ * or a hold's posting; a hold can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit (no credit)
+ * posts or is held.
+ */
+export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
+export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
+
 /** An account as it leaves the domain. */
 export interface Account {
   accountId: string;

@@ -1,9 +1,9 @@
 import type { AccountFilter } from './account-search.js';
-import type { AccountFlag } from '../ledger/transaction.js';
-import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../ports.js';
-import type { Account } from './account.js';
+import type { PageRequest } from '../pagination.js';
+import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
+import type { Account, AccountFlag } from './account.js';
 
-/** What the account service needs from storage (src/db/account.store.ts implements it). */
+/** What the account service needs from storage (src/db/stores/account.store.ts implements it). */
 
 export interface NewAccountRecord {
   id: string;

@@ -1,11 +1,10 @@
+import type { PageRequest } from '../pagination.js';
 import type { AuditEvent, AuditOperation } from './audit-event.js';
 
-/** What the audit service needs from storage (src/db/audit.store.ts implements it). */
+/** What the audit service needs from storage (src/db/stores/audit.store.ts implements it). */
 
-export interface AuditQuery {
-  first: number;
-  /** Events whose id sorts after this one (ids are time-ordered UUIDv7). */
-  after?: string | undefined;
+/** A page of the trail (`after`: events whose id sorts after this one; ids are time-ordered UUIDv7), filtered. */
+export interface AuditQuery extends PageRequest {
   resourceId?: string | undefined;
   operation?: AuditOperation | undefined;
   /** Inclusive lower bound of occurredAt. */

@@ -8,7 +8,8 @@ import {
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import type { PageRequest, PersonalDataProtector, Stores } from '../ports.js';
+import { type Page, type PageRequest, readPage } from '../pagination.js';
+import type { PersonalDataProtector, Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { PAGE_SIZE } from '../pagination.js';
 import { parseInput, presentKeys } from '../validation.js';
@@ -20,12 +21,6 @@ import {
   UPDATABLE_CUSTOMER_FIELDS,
   updateCustomerSchema,
 } from './customer.schemas.js';
-
-/** A page of customers; pass `nextAfter` as `after` for the next one (null: the last page). */
-export interface CustomerPage {
-  customers: Customer[];
-  nextAfter: string | null;
-}
 
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
@@ -101,17 +96,18 @@ export class CustomerService {
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  async list(caller: Caller, page: PageRequest): Promise<Customer[]> {
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
     const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return this.stores.customers.list(caller.environment, { first: page.first, after });
+    return readPage({ first: page.first, after }, (request) => this.stores.customers.list(caller.environment, request), (customer) => customer.customerId);
   }
 
   /**
    * REST `GET /{environment}/customer`: the customers matching the query string's filters, a page at a time.
    * An SSN is refused here, never read: a URL lands in access logs and browser histories (use `search`).
    */
-  async listFiltered(caller: Caller, query: unknown): Promise<CustomerPage> {
+  async listFiltered(caller: Caller, query: unknown): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
     const given = (query ?? {}) as Record<string, unknown>;
     const inUrl = SSN_QUERY_PARAMETERS.filter((name) => given[name] !== undefined);
@@ -123,7 +119,7 @@ export class CustomerService {
   }
 
   /** GraphQL `customers(filter)`: the same filters as an object. */
-  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<CustomerPage> {
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
     return this.page(caller, customerFilterOf(parseInput(customerFilterSchema, filter ?? {})), page);
   }
@@ -133,7 +129,7 @@ export class CustomerService {
    * body. A search by SSN ("is this person already on file?") is audited in the search's own statement: who,
    * when, which filters, how many matched; never the SSN.
    */
-  async search(caller: Caller, input: unknown): Promise<CustomerPage> {
+  async search(caller: Caller, input: unknown): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
     const valid = parseInput(customerSearchSchema, input ?? {});
     const { socialSecurityNumber, limit, after, ...filters } = valid;
@@ -145,14 +141,15 @@ export class CustomerService {
     return this.page(caller, customerFilterOf(filters, blindIndex), { first: limit ?? PAGE_SIZE.default, after }, audit);
   }
 
-  private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<CustomerPage> {
+  private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<Page<Customer>> {
     // Ids are UUIDs: a cursor that is none matches nothing after it.
-    if (page.after !== undefined && !isRecordId(page.after)) return { customers: [], nextAfter: null };
-    const request = { first: page.first + 1, after: page.after?.toLowerCase() };
-    const rows = audit === undefined ? await this.stores.customers.search(caller.environment, filter, request) : await this.stores.customers.auditedSearch(caller.environment, filter, request, audit);
-    const customers = rows.slice(0, page.first);
-    return { customers, nextAfter: rows.length > page.first ? customers.at(-1)!.customerId : null };
+    if (page.after !== undefined && !isRecordId(page.after)) return { items: [], nextAfter: null };
+    const { environment } = caller;
+    const search = (request: PageRequest) =>
+      audit === undefined ? this.stores.customers.search(environment, filter, request) : this.stores.customers.auditedSearch(environment, filter, request, audit);
+    return readPage({ first: page.first, after: page.after?.toLowerCase() }, search, (customer) => customer.customerId);
   }
+
 
   /** Partial update of the contact fields; identity fields can never change. */
   async update(caller: Caller, customerId: string, input: unknown): Promise<Customer> {

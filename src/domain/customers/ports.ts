@@ -1,9 +1,11 @@
 import type { CustomerFilter } from './customer-search.js';
 import type { NewAuditEvent } from '../audit/audit-event.js';
-import type { CreationEffects, CreationOutcome, PageRequest, SealedPersonalData, WriteEffects } from '../ports.js';
+import type { PageRequest } from '../pagination.js';
+import type { SealedPersonalData } from '../personal-data.js';
+import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
 import type { Address, Customer, Phone } from './customer.js';
 
-/** What the customer service needs from storage (src/db/customer.store.ts implements it). */
+/** What the customer service needs from storage (src/db/stores/customer.store.ts implements it). */
 
 export interface NewCustomerRecord {
   id: string;

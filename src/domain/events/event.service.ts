@@ -3,7 +3,7 @@ import { authorize, isAuthorized } from '../authorization.js';
 import { accountNotFound, eventNotFound } from '../errors.js';
 import { isRecordId } from '../ids.js';
 import type { Transaction } from '../ledger/transaction.js';
-import { PAGE_SIZE } from '../pagination.js';
+import { type Page, PAGE_SIZE } from '../pagination.js';
 import type { Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
 import { parseInput } from '../validation.js';
@@ -13,9 +13,8 @@ import { eventAsSeenBy } from './event-visibility.js';
 import type { EventFeed } from './ports.js';
 import { eventQuerySchema, eventWatchSchema } from './event.schemas.js';
 
-export interface EventPage {
-  events: DomainEvent[];
-  /** Pass as `after` for the next page; equal to `after` when there was nothing newer (poll again later). */
+/** A page of events, by sequence: `nextAfter` is never null, but equal to `after` when there was nothing newer (poll again later). */
+export interface EventPage extends Page<DomainEvent, number> {
   nextAfter: number;
 }
 
@@ -35,7 +34,7 @@ export class EventService {
     const valid = parseInput(eventQuerySchema, query ?? {});
     const after = valid.after ?? 0;
     const events = await this.stores.events.list(caller.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
-    return { events: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
+    return { items: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
   }
 
   async get(caller: Caller, eventId: string): Promise<DomainEvent> {

@@ -3,8 +3,8 @@ import type { EventStream, FeedSelection } from './event-feed.js';
 
 /**
  * What the event service and the jobs need from outside the domain: the outbox's store
- * (src/db/event.store.ts), the live feed (src/jobs/event-feed.ts) and the wake-ups other instances send
- * (src/db/notifications.ts).
+ * (src/db/stores/event.store.ts), the live feed (src/jobs/event-feed.ts) and the wake-ups other instances send
+ * (src/db/connection/notifications.ts).
  */
 
 export interface EventQuery {
@@ -56,7 +56,7 @@ export interface EventFeed {
 
 /**
  * What other instances did that this one's background work can act on at once, instead of at its next poll
- * (docs/adr/0046-listen-notify-wake-ups.md). The database tells it (src/db/notifications.ts: LISTEN on one
+ * (docs/adr/0046-listen-notify-wake-ups.md). The database tells it (src/db/connection/notifications.ts: LISTEN on one
  * dedicated connection, NOTIFY sent by the sequencer's and the fan-out's own statements); polling stays the
  * fallback, so a lost wake-up only costs latency. Each subscription answers a function that ends it.
  */

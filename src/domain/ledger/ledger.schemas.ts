@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from '../validation.js';
-import { ACCOUNT_FLAGS, ENTRY_TYPES } from './transaction.js';
+import { ENTRY_TYPES } from './transaction.js';
 
 export const LEDGER_LIMITS = {
   descriptionLength: 140,
@@ -50,16 +50,6 @@ export const transferSchema = z
     message: 'Must be another account than fromAccountId.',
     path: ['toAccountId'],
   });
-
-export const addAccountCustomerSchema = z.strictObject({ customerId: idSchema });
-
-export const accountFlagSchema = z.strictObject({
-  flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),
-});
-
-export const overdraftLimitSchema = z.strictObject({
-  overdraftLimit: z.union([z.number(), z.string().max(32)], { error: 'Must be a decimal number, 0 or more.' }),
-});
 
 /** Query of the paged transaction list: `limit` (1–100, default 20) and `after` (a transactionId). */
 export const transactionPageSchema = z.strictObject({

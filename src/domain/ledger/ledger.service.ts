@@ -22,7 +22,7 @@ import {
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import { PAGE_SIZE } from '../pagination.js';
+import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../pagination.js';
 import type { IdempotencyRecord } from '../idempotency/ports.js';
 import type { LedgerRefusal, LedgerWrite, NewPosting } from './ports.js';
 import type { Stores } from '../ports.js';
@@ -43,12 +43,6 @@ export interface Transfer {
   debit: Transaction;
   /** The transaction on the account the money reached. */
   credit: Transaction;
-}
-
-export interface TransactionPageResult {
-  transactions: Transaction[];
-  /** Pass as `after` for the next (older) page; null on the last page. */
-  nextAfter: string | null;
 }
 
 /** Who voids expired holds: the service itself, named in the audit trail. */
@@ -219,22 +213,24 @@ export class LedgerService {
     return transaction;
   }
 
-  /** Newest first, a page at a time. */
-  async listTransactions(caller: Caller, accountId: string, query: unknown): Promise<TransactionPageResult> {
+  /**
+   * Newest first, a page at a time, as REST asks for it: the query string (`limit`, `after`), validated
+   * here, for an account addressed by its id.
+   */
+  async listTransactions(caller: Caller, accountId: string, query: unknown): Promise<Page<Transaction>> {
     authorize(caller, 'accounts:read');
     const valid = parseInput(transactionPageSchema, query ?? {});
     const account = await this.addressedAccount(caller, accountId);
-    return this.pageOf(caller, account.accountId, valid.limit ?? PAGE_SIZE.default, valid.after);
+    return this.transactionPage(caller, account.accountId, { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
   }
 
   /** The same page for GraphQL's connection (first/after), after the caller has the account. */
-  async pageOf(caller: Caller, accountId: string, first: number, after: string | undefined): Promise<TransactionPageResult> {
+  async transactionPage(caller: Caller, accountId: string, page: PageRequest): Promise<Page<Transaction>> {
     authorize(caller, 'accounts:read');
+    const { after } = page;
     const cursor = after !== undefined && isRecordId(after) ? after.toLowerCase() : undefined;
-    if (after !== undefined && cursor === undefined) return { transactions: [], nextAfter: null };
-    const rows = await this.stores.ledger.listTransactions(caller.environment, accountId, { first: first + 1, after: cursor });
-    const transactions = rows.slice(0, first);
-    return { transactions, nextAfter: rows.length > first ? transactions.at(-1)!.transactionId : null };
+    if (after !== undefined && cursor === undefined) return { items: [], nextAfter: null };
+    return readPage({ first: page.first, after: cursor }, (request) => this.stores.ledger.listTransactions(caller.environment, accountId, request), (transaction) => transaction.transactionId);
   }
 
   /**

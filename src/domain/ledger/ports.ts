@@ -1,7 +1,8 @@
-import type { CreationEffects } from '../ports.js';
+import type { PageRequest } from '../pagination.js';
+import type { CreationEffects } from '../write-effects.js';
 import type { EntryType, Transaction } from './transaction.js';
 
-/** What the ledger service needs from storage (src/db/ledger.store.ts implements it). */
+/** What the ledger service needs from storage (src/db/stores/ledger.store.ts implements it). */
 
 /** One side of a posting. accountId null: the environment's settlement account of the currency. */
 export interface PostingLeg {
@@ -79,12 +80,6 @@ export interface NewReversal {
   description: string;
 }
 
-export interface TransactionPage {
-  first: number;
-  /** A transactionId of the same account: the page starts after it (older). */
-  after?: string | undefined;
-}
-
 /**
  * The double-entry ledger. Each write is one statement: it locks the accounts it moves money on (in id
  * order, then the settlement account), checks every rule against what it locked, and writes the entries,
@@ -97,8 +92,8 @@ export interface LedgerStore {
   /** Reverses the posted posting of `transactionId` (both sides), at most once. */
   reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite>;
   findTransactions(environment: string, transactionIds: readonly string[]): Promise<Transaction[]>;
-  /** Newest first. */
-  listTransactions(environment: string, accountId: string, page: TransactionPage): Promise<Transaction[]>;
+  /** Newest first; `after` is a transactionId of the same account (the page starts after it: older). */
+  listTransactions(environment: string, accountId: string, page: PageRequest): Promise<Transaction[]>;
   /** Pending holds whose expiry has passed, oldest first. */
   expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
 }

@@ -48,13 +48,5 @@ export interface AccountBalance {
   available: string;
 }
 
-/**
- * Flags the ledger enforces (the spec's `flags`). FROZEN: nothing posts on the account, not even a credit
- * or a hold's posting; a hold can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit (no credit)
- * posts or is held.
- */
-export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
-export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
-
 /** How many of its newest transactions an account carries in `transactions`; the rest is the paged list. */
 export const RECENT_TRANSACTIONS = 10;

@@ -1,7 +1,7 @@
 import type { Account, AccountLinks } from '../accounts/account.js';
 import type { Customer, CustomerLinks } from '../customers/customer.js';
 
-/** What the link service needs from storage (src/db/link.read-model.ts implements it). */
+/** What the link service needs from storage (src/db/stores/link.read-model.ts implements it). */
 
 /** Where a walk along the links starts. */
 export interface LinkRoots {

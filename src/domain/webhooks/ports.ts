@@ -1,11 +1,11 @@
 import type { AccessScope } from '../caller.js';
 import type { DomainEvent, EventType } from '../events/event.js';
-import type { WriteEffects } from '../ports.js';
+import type { WriteEffects } from '../write-effects.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 
 /**
  * What the webhook service and the delivery job need from outside the domain: the store
- * (src/db/webhook.store.ts), the secret sealer (src/pii/pii-cipher.ts) and the URL guard
+ * (src/db/stores/webhook.store.ts), the secret sealer (src/pii/pii-cipher.ts) and the URL guard
  * (src/jobs/webhook-http.ts).
  */
 

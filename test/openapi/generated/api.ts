@@ -1113,6 +1113,11 @@ export interface components {
             /** @description Oldest first. */
             events: components["schemas"]["AuditEvent"][];
             /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `nextAfter`, which every list answers; removed in the next release.
+             */
             nextCursor: string | null;
         };
         /** @description Success on the customer endpoints. */
@@ -1433,7 +1438,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
@@ -2851,7 +2856,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
@@ -5076,7 +5081,7 @@ export interface operations {
                  * @example 20
                  */
                 limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
@@ -6906,7 +6911,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The `nextCursor` of the previous page.
+                 * @description The `nextAfter` of the previous page.
                  * @example 0
                  */
                 after?: string;
@@ -9163,7 +9168,7 @@ export interface operations {
                  * @example 20
                  */
                 first?: number;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description The `nextAfter` of the previous page. */
                 after?: string;
                 /** @description Only the events of this customer or account. */
                 resourceId?: string;
@@ -9235,6 +9240,7 @@ export interface operations {
                      *             ]
                      *           }
                      *         ],
+                     *         "nextAfter": null,
                      *         "nextCursor": null
                      *       },
                      *       "success": true,

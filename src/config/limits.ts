@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { integer, type Settings } from './settings.js';
+
+/**
+ * Rate limits are on by default, generous enough for any single well-behaved client; under NODE_ENV=test
+ * they are off unless set, so test suites that send hundreds of requests (or wrong tokens on purpose)
+ * from one address are not throttled. Tests of the limits set small budgets explicitly.
+ */
+export const RATE_LIMIT_DEFAULTS = { points: 6000, authFailures: 20 } as const;
+
+/** Request budgets (docs/security.md, "Rate limits"), their shared counters, and the proxies trusted in front. */
+export const limitsEnv = {
+  RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
+  RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
+  RATE_LIMIT_AUTH_FAILURES: integer('RATE_LIMIT_AUTH_FAILURES', 0, 1_000_000).optional(),
+  RATE_LIMIT_AUTH_FAILURES_DURATION_S: integer('RATE_LIMIT_AUTH_FAILURES_DURATION_S', 1, 86_400).default(300),
+  RATE_LIMIT_GRAPHQL_COST_PER_POINT: integer('RATE_LIMIT_GRAPHQL_COST_PER_POINT', 1, 10_000_000).default(100),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379/0')
+    .optional(),
+  TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 10).default(0),
+};
+
+export const limitsConfig = (raw: Settings<typeof limitsEnv>, nodeEnv: string) => ({
+  /** Request budgets (docs/security.md, "Rate limits"); 0 points turns a budget off. */
+  rateLimit: {
+    /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
+    points: raw.RATE_LIMIT_POINTS ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),
+    durationS: raw.RATE_LIMIT_DURATION_S,
+    /** Refused bearer tokens one client address (IPv6: its /64) may send per window before its refused tokens are answered 429. */
+    authFailures: raw.RATE_LIMIT_AUTH_FAILURES ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.authFailures),
+    authFailuresDurationS: raw.RATE_LIMIT_AUTH_FAILURES_DURATION_S,
+    /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
+    graphqlCostPerPoint: raw.RATE_LIMIT_GRAPHQL_COST_PER_POINT,
+    /** Shared counters for several instances; undefined keeps them in this process's memory. */
+    redisUrl: raw.REDIS_URL,
+  },
+  /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
+  trustProxyHops: raw.TRUST_PROXY_HOPS,
+});
+
+export type RateLimitConfig = ReturnType<typeof limitsConfig>['rateLimit'];

@@ -1,0 +1,145 @@
+import type { Account } from '../../domain/accounts/account.js';
+import type { Address, Customer, Phone } from '../../domain/customers/customer.js';
+import { RECENT_TRANSACTIONS, type Transaction } from '../../domain/ledger/transaction.js';
+import type { AccountModel, CustomerModel } from '../generated/prisma/models.js';
+import { idList } from './sql.js';
+
+/**
+ * What the raw reads select of a customer (alias `c`) and an account (alias `a`), named like the Prisma
+ * model's fields so the rows are typed by the generated models. The encrypted SSN, document locator
+ * number and blind index are deliberately absent: what is never selected can never be returned. Each
+ * record's links come in the same statement (one round trip per read, or per batch of reads).
+ */
+const ACCOUNT_IDS_OF_CUSTOMER = `array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+                        WHERE ac.customer_id = c.id AND ac.environment = c.environment
+                        ORDER BY ac.created_at, ac.account_id), ',')`;
+/** The account's customer ids in the order given at creation. */
+const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',')`;
+
+/** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
+const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
+  c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
+  c.phone_numbers AS "phoneNumbers", c.addresses`;
+export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
+export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
+/**
+ * A customer as the statement creating it returns it (its `customer.created` payload): no account can be
+ * linked to it yet, so its link list is empty without the look-up (measured: about a fifth of what the outbox
+ * costs PostgreSQL per creation; docs/performance.md, issue 16).
+ */
+export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
+/** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
+export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
+
+/** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
+const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A ledger entry (alias `e`) as a transaction. trim_scale gives every amount as the shortest exact
+ * decimal ("0", "12.5"), never a float; the instants are text so that rows and JSON aggregates agree.
+ */
+export const TRANSACTION_COLUMNS = `e.id AS "transactionId", e.account_id AS "accountId", e.type,
+  trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
+  e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
+  ${isoInstant('e.created_at')} AS "createdAt", ${isoInstant('e.posted_at')} AS "postedAt", ${isoInstant('e.voided_at')} AS "voidedAt",
+  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId"`;
+
+/**
+ * The account's newest transactions as one JSON array. An account without entries (most reads) skips
+ * the look-up; otherwise it is one probe of the (account_id, seq) index.
+ */
+const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::json ELSE (
+  SELECT coalesce(json_agg(recent ORDER BY recent.seq DESC), '[]'::json) FROM (
+    SELECT e.seq, ${TRANSACTION_COLUMNS} FROM ledger_entries e
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT ${RECENT_TRANSACTIONS}) recent) END`;
+
+/** trim_scale gives the amount as the shortest exact decimal ("0", "12.5"), never a float. */
+export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
+  ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
+  trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount"`;
+export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
+/** NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. */
+export const NO_ACCOUNT_FIELDS =
+  'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
+  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount"';
+
+export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
+
+export type CustomerRow = Pick<CustomerModel, 'id' | 'preferredName' | 'firstName' | 'middleName' | 'lastName' | 'emails'> & {
+  /** YYYY-MM-DD (to_char): a date, not an instant. */
+  dateOfBirth: string;
+  // Only the customer store writes these jsonb columns, from validated domain values.
+  phoneNumbers: Phone[];
+  addresses: Address[];
+  /** Comma-separated (see idList). */
+  accountIds: string;
+};
+
+export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' | 'flags'> & {
+  /** Exact decimal text (trim_scale), as are pending, available and overdraftLimit. */
+  amount: string;
+  pending: string;
+  available: string;
+  overdraftLimit: string;
+  /** Comma-separated (see idList). */
+  customerIds: string;
+  /** TRANSACTION_COLUMNS of the newest entries, as JSON. */
+  transactions: TransactionRow[];
+  /** entry_count: the account's entries (its transactions) in all. */
+  transactionCount: number;
+};
+
+/**
+ * TRANSACTION_COLUMNS answer the domain's own names and forms (exact decimal text, ISO 8601 instants), so a
+ * row is a Transaction already; toTransaction still copies the fields one by one, so that no other column a
+ * statement selects can leave with it.
+ */
+export type TransactionRow = Transaction;
+
+export const toTransaction = (row: TransactionRow): Transaction => ({
+  transactionId: row.transactionId,
+  accountId: row.accountId,
+  type: row.type,
+  amount: row.amount,
+  authorizedAmount: row.authorizedAmount,
+  currency: row.currency,
+  description: row.description,
+  status: row.status,
+  balanceAfter: row.balanceAfter,
+  createdAt: row.createdAt,
+  postedAt: row.postedAt,
+  voidedAt: row.voidedAt,
+  expiresAt: row.expiresAt,
+  transferId: row.transferId,
+  reversesTransactionId: row.reversesTransactionId,
+});
+
+export const toCustomer = (row: CustomerRow): Customer => ({
+  customerId: row.id,
+  accountIds: idList(row.accountIds),
+  preferredName: row.preferredName,
+  firstName: row.firstName,
+  middleName: row.middleName,
+  lastName: row.lastName,
+  dateOfBirth: row.dateOfBirth,
+  emails: row.emails,
+  phoneNumbers: row.phoneNumbers,
+  addresses: row.addresses,
+});
+
+export const toAccount = (row: AccountRow): Account => ({
+  accountId: row.id,
+  type: row.type,
+  name: row.name,
+  amount: row.amount,
+  currency: row.currency,
+  customerIds: idList(row.customerIds),
+  transactions: row.transactions.map(toTransaction),
+  transactionCount: row.transactionCount,
+  flags: row.flags,
+  balance: { posted: row.amount, pending: row.pending, available: row.available },
+  overdraftLimit: row.overdraftLimit,
+});

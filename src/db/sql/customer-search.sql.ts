@@ -1,0 +1,31 @@
+import type { CustomerFilter } from '../../domain/customers/customer-search.js';
+import { CUSTOMER_COLUMNS } from './columns.js';
+
+/**
+ * The statement of one customer search: only the given filters' conditions, so that the planner sees each
+ * one as the index it was built for (migration 20261203030000_customer_search) instead of an
+ * `($n IS NULL OR …)` it cannot index. Parameters: $1 environment, $2 page size + 1, $3 after (NULL: from the
+ * first), then one per filter in the order below.
+ */
+export function customerSearchSql(filter: CustomerFilter): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const conditions: string[] = [];
+  const parameter = (value: unknown) => {
+    values.push(value);
+    return `$${values.length + 3}`;
+  };
+  if (filter.ssnBlindIndex !== undefined) conditions.push(`c.ssn_blind_index = ${parameter(Buffer.from(filter.ssnBlindIndex))}::bytea`);
+  if (filter.lastNamePrefix !== undefined) conditions.push(`cas_search_key(c.last_name) LIKE cas_search_key(${parameter(likePrefix(filter.lastNamePrefix))}::text)`);
+  if (filter.firstNamePrefix !== undefined) conditions.push(`cas_search_key(c.first_name) LIKE cas_search_key(${parameter(likePrefix(filter.firstNamePrefix))}::text)`);
+  if (filter.email !== undefined) conditions.push(`cas_search_emails(c.emails) @> ARRAY[${parameter(filter.email)}::text]`);
+  if (filter.dateOfBirth !== undefined) conditions.push(`c.date_of_birth = ${parameter(filter.dateOfBirth)}::date`);
+  if (filter.createdFrom !== undefined) conditions.push(`c.created_at >= ${parameter(filter.createdFrom)}::timestamptz`);
+  if (filter.createdTo !== undefined) conditions.push(`c.created_at < ${parameter(filter.createdTo)}::timestamptz`);
+  const text = `SELECT ${CUSTOMER_COLUMNS} FROM customers c
+    WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
+    ORDER BY c.id LIMIT $2`;
+  return { text, values };
+}
+
+/** A LIKE pattern matching values that start with `prefix` literally (its own % _ and \ escaped). */
+const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;

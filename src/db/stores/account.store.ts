@@ -1,0 +1,257 @@
+import type { Account, AccountFlag } from '../../domain/accounts/account.js';
+import { idempotencyKeyInProgress } from '../../domain/errors.js';
+import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
+import type { CreationEffects, PageRequest, WriteEffects } from '../../domain/ports.js';
+import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../sql/columns.js';
+import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout } from '../sql/errors.js';
+import { CoalescedReads } from './coalesced-reads.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { idList, queryRows, statement } from '../sql/sql.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
+import { accountSearchSql } from '../sql/account-search.sql.js';
+import type { AccountFilter } from '../../domain/accounts/account-search.js';
+
+/**
+ * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
+ * statement, written only when every customer ($6, in order) exists in the environment. The customers
+ * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
+ * foreign keys are checked when the statement ends, as is the limit of accounts per customer (the links'
+ * trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole statement).
+ * Raw SQL: the typed API cannot make this one statement.
+ */
+/** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
+const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0)`;
+
+const insertSql = (withKey: boolean) =>
+  `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
+     found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
+     ${withKey ? `${claimQueries(16, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
+     account AS (
+       INSERT INTO accounts (id, environment, type, name, currency)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
+       RETURNING id
+     ), links AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position)
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
+     ), audit AS (${auditInsert(7, 'account')}),
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(7) })})
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
+
+/** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
+const accountUpdated = (auditFirst: number) => ({ type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(auditFirst) });
+const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
+
+const SQL = {
+  insert: statement('account_insert', insertSql(false)),
+  insertWithKey: statement('account_insert_with_key', insertSql(true)),
+  // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
+  findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
+  // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
+  // locked row, so a posting running at the same time cannot slip between the check and the change.
+  update: statement(
+    'account_update',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed FROM accounts a
+       WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), updated AS (
+       UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.allowed
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(5, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(5))})
+     SELECT (SELECT count(*)::int FROM target) AS found, updated.* FROM (SELECT 1) one LEFT JOIN updated ON true`,
+  ),
+  // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
+  // CASCADE); its ledger entries stay (no foreign key), as the audit trail does.
+  delete: statement(
+    'account_delete',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty FROM accounts a
+       WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
+     ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty RETURNING a.id),
+          audit AS (${auditInsert(3, 'deleted')}),
+          event AS (${eventInsert('$2::varchar', 'deleted', { type: "'account.deleted'", resourceType: 'account', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM deleted) AS deleted`,
+  ),
+  list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
+  // The account is locked first (as a posting does), so two changes of its customers run one after the other.
+  addCustomer: statement(
+    'account_add_customer',
+    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+     customer AS MATERIALIZED (SELECT c.id FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present,
+              coalesce(max(ac.position), -1) AS last
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position)
+       SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
+       RETURNING account_id, customer_id
+     ), audit AS (${auditInsert(5, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
+            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  removeCustomer: statement(
+    'account_remove_customer',
+    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       DELETE FROM account_customers ac USING target t, current cur
+       WHERE ac.account_id = t.id AND ac.customer_id = $3::uuid AND cur.linked > 1
+       RETURNING ac.account_id, ac.customer_id
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_removed'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
+     SELECT (SELECT count(*)::int FROM target) AS account, cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  setFlag: statement(
+    'account_set_flag',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), changed AS (
+       UPDATE accounts a SET flags = CASE WHEN $4::boolean THEN array_append(a.flags, $3::text) ELSE array_remove(a.flags, $3::text) END,
+              updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.present <> $4::boolean
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(5, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  setOverdraftLimit: statement(
+    'account_set_overdraft_limit',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, a.overdraft_limit <> $3::numeric AS differs FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), changed AS (
+       UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.differs
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(4))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+};
+
+/** Accounts on PostgreSQL, through Prisma Client. */
+export class PrismaAccountStore implements AccountStore {
+  private readonly byId = new CoalescedReads<Account>((environment, ids) => this.findByIds(environment, ids), (account) => account.accountId);
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
+
+  async insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation> {
+    const values = [record.id, record.environment, record.type, record.name, record.currency, record.customerIds, ...auditValues(effects.audit)];
+    let row: { created: number; missing: string } | undefined;
+    try {
+      [row] = effects.idempotency
+        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
+    } catch (error) {
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      // The links' trigger refused the statement: nothing of it was written.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      throw error;
+    }
+    const missing = idList(row!.missing);
+    if (missing.length > 0) return { outcome: 'customers-missing', missing };
+    return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
+  }
+
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/stores/coalesced-reads.ts). */
+  findById(environment: string, id: string): Promise<Account | null> {
+    return this.byId.load(environment, id.toLowerCase());
+  }
+
+  async findByIds(environment: string, ids: readonly string[]): Promise<Account[]> {
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.findByIds, [environment, ids]);
+    return rows.map(toAccount);
+  }
+
+  async update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate> {
+    const [row] = await queryRows<{ found: number } & Partial<AccountRow>>(this.prisma, SQL.update, [id, environment, changes.name, changes.currency, ...auditValues(effects.audit)]);
+    if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.id === null || row!.id === undefined) return { outcome: 'currency-locked' };
+    return { outcome: 'updated', account: toAccount(row as AccountRow) };
+  }
+
+  async delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion> {
+    const [row] = await queryRows<{ found: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+    if (row!.found === 0) return { outcome: 'not-found' };
+    return { outcome: row!.deleted > 0 ? 'deleted' : 'balance-not-zero' };
+  }
+
+  async addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange> {
+    let row: { account: number; customer: number; linked: number; present: boolean; changed: number } | undefined;
+    try {
+      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
+        id,
+        environment,
+        customerId,
+        limit,
+        ...auditValues(effects.audit),
+      ]);
+    } catch (error) {
+      // The links' trigger refused the statement (nothing written). The account's own count comes first (below);
+      // the trigger's recount catches an addition that committed while this one waited for the account's lock.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      if (isAccountCustomerLimit(error)) return { outcome: 'customer-limit' };
+      throw error;
+    }
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.customer === 0) return { outcome: 'customer-not-found' };
+    if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
+      id,
+      environment,
+      customerId,
+      ...auditValues(effects.audit),
+    ]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (!row!.present) return { outcome: 'customer-not-found' };
+    if (row!.changed === 0) return { outcome: 'last-customer' };
+    return this.changed(environment, id, true);
+  }
+
+  async setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setFlag, [id, environment, flag, on, ...auditValues(effects.audit)]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [id, environment, limit, ...auditValues(effects.audit)]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  /** The account as it is after a change (a second statement: these changes are rare). */
+  private async changed(environment: string, id: string, changed: boolean): Promise<AccountChange> {
+    const [account] = await this.findByIds(environment, [id]);
+    // Deleted between the change and this read: as if the change had found no account.
+    if (!account) return { outcome: 'account-not-found' };
+    return { outcome: changed ? 'changed' : 'unchanged', account };
+  }
+
+  /** A page in id order. */
+  /** One unnamed statement with the given filters only (account-search.sql.ts), planned for the values at hand. */
+  async search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]> {
+    const { text, values } = accountSearchSql(filter);
+    return (await this.prisma.$queryRawUnsafe<AccountRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toAccount);
+  }
+
+  async list(environment: string, page: PageRequest): Promise<Account[]> {
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.list, [environment, page.after ?? null, page.first]);
+    return rows.map(toAccount);
+  }
+}

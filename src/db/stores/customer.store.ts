@@ -1,0 +1,203 @@
+import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
+import type { CustomerFilter } from '../../domain/customers/customer-search.js';
+import type { Customer } from '../../domain/customers/customer.js';
+import { customerAlreadyExists, idempotencyKeyInProgress } from '../../domain/errors.js';
+import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
+import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../../domain/customers/ports.js';
+import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
+import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from '../sql/errors.js';
+import { CoalescedReads } from './coalesced-reads.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { jsonParameter, queryRows, statement } from '../sql/sql.js';
+import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
+import { customerSearchSql } from '../sql/customer-search.sql.js';
+
+/** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
+const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
+
+const INSERT_COLUMNS = `id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id,
+                            date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses`;
+const INSERT_VALUES = `$1::uuid, $2::varchar, $3::bytea, $4::bytea, $5::bytea, $6::varchar, $7::date, $8::text, $9::text, $10::text,
+                            $11::text, $12::text[], $13::jsonb, $14::jsonb`;
+
+/**
+ * The customer, its audit event ($15…) and, with an idempotency key, the key's record ($24…), in one
+ * statement (src/db/sql/write-effects.ts). Raw SQL: the typed API cannot make the writes one statement.
+ */
+const insertSql = (withKey: boolean) =>
+  `WITH ${withKey ? `${claimQueries(24)},` : ''}
+     customer AS (
+       INSERT INTO customers AS c (${INSERT_COLUMNS})
+       SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
+       RETURNING ${NEW_CUSTOMER_COLUMNS}
+     ), audit AS (${auditInsert(15, 'customer')}),
+     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(15) })})
+   SELECT count(*)::int AS created FROM customer`;
+
+const SQL = {
+  insert: statement('customer_insert', insertSql(false)),
+  insertWithKey: statement('customer_insert_with_key', insertSql(true)),
+  // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
+  findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
+  // An absent change is NULL and keeps the stored value (the domain never sets these fields to null).
+  update: statement(
+    'customer_update',
+    `WITH updated AS (
+       UPDATE customers c SET preferred_name = coalesce($3::text, c.preferred_name), emails = coalesce($4::text[], c.emails),
+              phone_numbers = coalesce($5::jsonb, c.phone_numbers), addresses = coalesce($6::jsonb, c.addresses),
+              updated_at = CURRENT_TIMESTAMP
+       WHERE c.id = $1::uuid AND c.environment = $2
+       RETURNING ${CUSTOMER_COLUMNS}
+     ), audit AS (${auditInsert(7, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(7) })})
+     SELECT * FROM updated`,
+  ),
+  // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
+  delete: statement(
+    'customer_delete',
+    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 RETURNING id),
+          audit AS (${auditInsert(3, 'deleted')}),
+          event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
+     SELECT count(*)::int AS deleted FROM deleted`,
+  ),
+  countLinkedAccounts: statement(
+    'customer_count_linked_accounts',
+    'SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1::uuid AND environment = $2',
+  ),
+};
+
+/** Customers on PostgreSQL, through Prisma Client. */
+export class PrismaCustomerStore implements CustomerStore {
+  private readonly byId = new CoalescedReads<Customer>((environment, ids) => this.findByIds(environment, ids), (customer) => customer.customerId);
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
+
+  async insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome> {
+    const values = [
+      record.id,
+      record.environment,
+      Buffer.from(record.sealed.ssnBlindIndex),
+      Buffer.from(record.sealed.ssnCiphertext),
+      Buffer.from(record.sealed.documentLocatorNumberCiphertext),
+      record.sealed.keyId,
+      record.dateOfBirth,
+      record.preferredName,
+      record.firstName,
+      record.middleName,
+      record.lastName,
+      record.emails,
+      jsonParameter(record.phoneNumbers),
+      jsonParameter(record.addresses),
+      ...auditValues(effects.audit),
+    ];
+    try {
+      const [row] = effects.idempotency
+        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
+      return row!.created > 0 ? 'created' : 'key-taken';
+    } catch (error) {
+      if (violatedUniqueIndex(error) === SSN_UNIQUE_INDEX) throw customerAlreadyExists();
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      throw error;
+    }
+  }
+
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/stores/coalesced-reads.ts). */
+  findById(environment: string, id: string): Promise<Customer | null> {
+    return this.byId.load(environment, id.toLowerCase());
+  }
+
+  async findByIds(environment: string, ids: readonly string[]): Promise<Customer[]> {
+    const rows = await queryRows<CustomerRow>(this.prisma, SQL.findByIds, [environment, ids]);
+    return rows.map(toCustomer);
+  }
+
+  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null> {
+    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.update, [
+      id,
+      environment,
+      changes.preferredName ?? null,
+      changes.emails ?? null,
+      changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
+      changes.addresses === undefined ? null : jsonParameter(changes.addresses),
+      ...auditValues(effects.audit),
+    ]);
+    return row ? toCustomer(row) : null;
+  }
+
+  async delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion> {
+    // An account linked and unlinked again between the refusal and the count: try once more.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+        return row!.deleted > 0 ? { outcome: 'deleted' } : { outcome: 'not-found' };
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
+        if (row!.count > 0 || attempt === 2) return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
+      }
+    }
+  }
+
+  /**
+   * One statement whatever the page's size: the matches (customer-search.sql.ts) and, for an audited search,
+   * its audit event with the number found. Unnamed (its text depends on the filters given), so PostgreSQL plans
+   * it for the values at hand: a name prefix becomes an index range.
+   */
+  async search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]> {
+    const { text, values } = customerSearchSql(filter);
+    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toCustomer);
+  }
+
+  async auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]> {
+    const { text, values } = customerSearchSql(filter);
+    const params = [environment, page.first, page.after ?? null, ...values];
+    const at = params.length + 1;
+    const audited = `WITH found AS MATERIALIZED (${text}),
+       audit AS (
+         INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields, matched_count)
+         SELECT $${at}::uuid, $${at + 1}::varchar, $${at + 2}::varchar, $${at + 3}::varchar, $${at + 4}::varchar, $${at + 5}::uuid, $${at + 6}::varchar, $${at + 7}::varchar, $${at + 8}::text[],
+                (SELECT count(*)::int FROM found)
+       )
+       SELECT * FROM found ORDER BY id`;
+    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(audited, ...params, ...auditValues(audit))).map(toCustomer);
+  }
+
+  /** A page in id order: the typed API (two statements: customers, then their links), rare enough not to matter. */
+  async list(environment: string, page: PageRequest): Promise<Customer[]> {
+    const customers = await this.prisma.customer.findMany({
+      where: { environment, ...(page.after === undefined ? {} : { id: { gt: page.after } }) },
+      orderBy: { id: 'asc' },
+      take: page.first,
+      select: {
+        id: true,
+        dateOfBirth: true,
+        preferredName: true,
+        firstName: true,
+        middleName: true,
+        lastName: true,
+        emails: true,
+        phoneNumbers: true,
+        addresses: true,
+        accountLinks: { select: { accountId: true }, orderBy: [{ createdAt: 'asc' }, { accountId: 'asc' }] },
+      },
+    });
+    return customers.map((customer) => ({
+      customerId: customer.id,
+      accountIds: customer.accountLinks.map((link) => link.accountId),
+      preferredName: customer.preferredName,
+      firstName: customer.firstName,
+      middleName: customer.middleName,
+      lastName: customer.lastName,
+      // A DATE arrives as midnight UTC.
+      dateOfBirth: customer.dateOfBirth.toISOString().slice(0, 10),
+      emails: customer.emails,
+      // Only this store writes these jsonb columns, from validated domain values.
+      phoneNumbers: customer.phoneNumbers as unknown as Customer['phoneNumbers'],
+      addresses: customer.addresses as unknown as Customer['addresses'],
+    }));
+  }
+}

@@ -1,0 +1,33 @@
+import type { Stores } from '../../domain/ports.js';
+import { PrismaAccountStore } from './account.store.js';
+import { PrismaAuditStore } from './audit.store.js';
+import { PrismaCustomerStore } from './customer.store.js';
+import { withTranslatedErrors } from '../sql/errors.js';
+import { PrismaIdempotencyStore } from './idempotency.store.js';
+import { PrismaEventStore } from './event.store.js';
+import { PrismaLedgerStore } from './ledger.store.js';
+import { PrismaLinkReadModel } from './link.read-model.js';
+import type { PrismaClient } from '../connection/prisma-client.js';
+import { PrismaWebhookStore } from './webhook.store.js';
+
+export interface StoreOptions {
+  /** How long a creation waits behind a concurrent one holding its idempotency key; default 2 s. */
+  idempotencyWaitMs?: number | undefined;
+}
+
+/**
+ * The domain's stores on one Prisma Client. Every write is one statement (its change and effects), so
+ * there is no transaction to hand around; database failures reach the domain already translated.
+ */
+export function createStores(prisma: PrismaClient, options: StoreOptions = {}): Stores {
+  return {
+    customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
+    accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
+    links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
+    ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
+    events: withTranslatedErrors(new PrismaEventStore(prisma)),
+    webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),
+    audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
+    idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
+  };
+}

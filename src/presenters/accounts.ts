@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ACCOUNT_FLAGS, type Account } from '../domain/accounts/account.js';
+import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import { recordId } from './record-id.js';
+import { presentTransaction, transactionDataSchema } from './transactions.js';
+import type { Page } from '../domain/pagination.js';
+
+/**
+ * What leaves the service for accounts: the response schemas (the OpenAPI document is generated
+ * from them; strict objects) and the presenters mapping domain values onto them field by field, so a field added to
+ * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
+ */
+
+export const accountDataSchema = z
+  .strictObject({
+    accountId: recordId,
+    type: z.string().describe('Upper-case words joined by underscores, e.g. CHECKING. Never changes.'),
+    name: z.string().describe('Colloquial name, for user interfaces.'),
+    amount: z.number().describe('The posted balance: negative for a debt (within the overdraft limit). 0 on a new account.'),
+    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+    customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order they were linked.'),
+    transactions: z
+      .array(transactionDataSchema)
+      .max(RECENT_TRANSACTIONS)
+      .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
+    flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
+  })
+  .describe('A depository account, owned by one or more customers.');
+
+export const accountPageDataSchema = z
+  .strictObject({
+    accounts: z.array(accountDataSchema).describe('In id order (the order they were opened in).'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+  })
+  .describe('A page of accounts matching every given filter.');
+
+export type AccountData = z.infer<typeof accountDataSchema>;
+export type AccountPageData = z.infer<typeof accountPageDataSchema>;
+
+/** The contract shows `amount` as a JSON number; the domain keeps it as an exact decimal string. */
+export const presentAccount = (account: Account): AccountData => ({
+  accountId: account.accountId,
+  type: account.type,
+  name: account.name,
+  amount: Number(account.amount),
+  currency: account.currency,
+  customers: [...account.customerIds],
+  transactions: account.transactions.map(presentTransaction),
+  flags: account.flags as AccountData['flags'],
+});
+
+export const presentAccountPage = (page: Page<Account>): AccountPageData => ({ accounts: page.items.map(presentAccount), nextAfter: page.nextAfter });

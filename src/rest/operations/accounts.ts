@@ -1,0 +1,170 @@
+import { ACCOUNT_FLAGS } from '../../domain/accounts/account.js';
+import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, overdraftLimitSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
+import { CUSTOMER_LIMITS } from '../../domain/customers/customer.schemas.js';
+import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
+import { accountDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
+import { accountListQuerySchema } from '../../domain/accounts/account-search.js';
+import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from './examples.js';
+import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
+import type { RestRoute } from './route.js';
+
+const customerAccountLimitFailure = failure(
+  'CUSTOMER_ACCOUNT_LIMIT',
+  `A customer of the request already holds ${CUSTOMER_LIMITS.accounts} accounts, the most a customer may hold; nothing changes.`,
+  customerAccountLimit(CUSTOMER_LIMITS.accounts),
+);
+const flagValidationFailure = failure(
+  'VALIDATION_FAILED_flag',
+  `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`,
+  validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
+);
+const answersAccount = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: accountDataSchema, component: 'Account' });
+const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
+
+/** The operations tagged Accounts, in the order of the reference. */
+export const ACCOUNTS_ROUTES = [
+  {
+    operationId: 'createAccount',
+    method: 'POST',
+    path: '/:environment/account',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Create an account',
+    description: 'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.',
+    scope: 'accounts:write',
+    requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
+    success: answersAccount('Created. `Location` names the new account.', 201),
+    failures: [
+      failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
+      customerAccountLimitFailure,
+    ],
+  },
+  {
+    operationId: 'listAccounts',
+    method: 'GET',
+    path: '/:environment/account',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'List and filter accounts',
+    description:
+      'Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.',
+    scope: 'accounts:read',
+    query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
+    success: { status: 200, description: 'A page of accounts.', data: accountPageDataSchema, component: 'AccountPage' },
+    failures: [limitValidationFailure(accountListQuerySchema)],
+  },
+  {
+    operationId: 'getAccount',
+    method: 'GET',
+    path: '/:environment/account/:accountId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Retrieve an account',
+    description: 'Answers the account with the ids of its customers.',
+    scope: 'accounts:read',
+    success: answersAccount('The account.'),
+    failures: [accountNotFoundFailure],
+  },
+  {
+    operationId: 'updateAccount',
+    method: 'PUT',
+    path: '/:environment/account/:accountId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Update an account',
+    description: `Sets the account's ${UPDATABLE_ACCOUNT_FIELDS.join(' and ')} (both required); its type never changes. Answers the full account.`,
+    scope: 'accounts:write',
+    requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
+    success: answersAccount('The updated account.'),
+    failures: [
+      fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
+      accountNotFoundFailure,
+      failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
+    ],
+  },
+  {
+    operationId: 'deleteAccount',
+    method: 'DELETE',
+    path: '/:environment/account/:accountId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Delete an account',
+    description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
+    scope: 'accounts:write',
+    success: DELETED,
+    failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
+  },
+  {
+    operationId: 'addAccountCustomer',
+    method: 'POST',
+    path: '/:environment/account/:accountId/customer',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Add a customer to an account',
+    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. Answers the full account.`,
+    scope: 'accounts:write',
+    naturallyIdempotent: true,
+    requestBody: { schema: addAccountCustomerSchema, component: 'AddAccountCustomerRequest', example: { customerId: EXAMPLE_IDS.otherCustomerId } },
+    success: answersAccount('The account with the customer.'),
+    failures: [
+      accountNotFoundFailure,
+      failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
+      failure('ACCOUNT_CUSTOMER_LIMIT', `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`, accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers)),
+      customerAccountLimitFailure,
+    ],
+  },
+  {
+    operationId: 'removeAccountCustomer',
+    method: 'DELETE',
+    path: '/:environment/account/:accountId/customer/:customerId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Remove a customer from an account',
+    description: 'The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.',
+    scope: 'accounts:write',
+    success: answersAccount('The account without the customer.'),
+    failures: [
+      accountNotFoundFailure,
+      failure('CUSTOMER_NOT_FOUND', 'The customer is not a holder of this account.', customerNotLinked()),
+      failure('ACCOUNT_NEEDS_A_CUSTOMER', 'The customer is the last one of the account.', accountNeedsACustomer()),
+    ],
+  },
+  {
+    operationId: 'setAccountFlag',
+    method: 'PUT',
+    path: '/:environment/account/:accountId/flags/:flag',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Set a flag',
+    description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
+    scope: 'accounts:controls',
+    success: answersAccount('The account with the flag.'),
+    failures: [flagValidationFailure, accountNotFoundFailure],
+  },
+  {
+    operationId: 'clearAccountFlag',
+    method: 'DELETE',
+    path: '/:environment/account/:accountId/flags/:flag',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Clear a flag',
+    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
+    scope: 'accounts:controls',
+    success: answersAccount('The account without the flag.'),
+    failures: [flagValidationFailure, accountNotFoundFailure],
+  },
+  {
+    operationId: 'setOverdraftLimit',
+    method: 'PUT',
+    path: '/:environment/account/:accountId/overdraft-limit',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Set the overdraft limit',
+    description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.',
+    scope: 'accounts:controls',
+    requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
+    success: answersAccount('The account with its new limit.'),
+    failures: [accountNotFoundFailure],
+  },
+] as const satisfies readonly RestRoute[];

@@ -1,0 +1,105 @@
+import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../../domain/customers/customer.schemas.js';
+import { customerAlreadyExists, customerHasAccounts, customerNotFound } from '../../domain/errors.js';
+import { createdCustomerDataSchema, customerDataSchema, customerPageDataSchema } from '../../presenters/customers.js';
+import { customerListQuerySchema, customerSearchSchema } from '../../domain/customers/customer-search.js';
+import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from './examples.js';
+import { DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
+import type { RestRoute } from './route.js';
+
+const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
+
+/** The operations tagged Customers, in the order of the reference. */
+export const CUSTOMERS_ROUTES = [
+  {
+    operationId: 'createCustomer',
+    method: 'POST',
+    path: '/:environment/customer',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Create a customer',
+    description:
+      'Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. ' +
+      'The social security number and document locator number are stored encrypted and never returned.',
+    scope: 'customers:write',
+    requestBody: { schema: createCustomerSchema, component: 'CreateCustomerRequest', example: EXAMPLE_CREATE_CUSTOMER },
+    success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
+    failures: [
+      failure('CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number exists in this environment (with or without dashes).', customerAlreadyExists()),
+    ],
+  },
+  // Before getCustomer: `/customer/search` must be matched as itself, not as a customer id.
+  {
+    operationId: 'searchCustomers',
+    method: 'POST',
+    path: '/:environment/customer/search',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Search customers, by social security number too',
+    description:
+      'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
+      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+    scope: 'customers:read',
+    naturallyIdempotent: true,
+    requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [],
+  },
+  {
+    operationId: 'listCustomers',
+    method: 'GET',
+    path: '/:environment/customer',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'List and filter customers',
+    description:
+      'Not in the contract. The customers matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. ' +
+      'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
+    scope: 'customers:read',
+    query: { schema: customerListQuerySchema, example: { lastName: 'mull', limit: '20' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [limitValidationFailure(customerListQuerySchema)],
+  },
+  {
+    operationId: 'getCustomer',
+    method: 'GET',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Retrieve a customer',
+    description: 'Answers the customer, without its social security number and document locator number.',
+    scope: 'customers:read',
+    success: { status: 200, description: 'The customer.', data: customerDataSchema, component: 'Customer' },
+    failures: [customerNotFoundFailure],
+  },
+  {
+    operationId: 'updateCustomer',
+    method: 'PUT',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Update a customer',
+    description:
+      `Partial update: send only the fields to change (${UPDATABLE_CUSTOMER_FIELDS.join(', ')}); a list replaces the stored list whole. ` +
+      'Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.',
+    scope: 'customers:write',
+    requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
+    success: { status: 200, description: 'The updated customer.', data: customerDataSchema, component: 'Customer' },
+    failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure],
+  },
+  {
+    operationId: 'deleteCustomer',
+    method: 'DELETE',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Delete a customer',
+    description: 'Deletes the customer for good. Refused while any account is associated with it: delete those first.',
+    scope: 'customers:write',
+    success: DELETED,
+    failures: [
+      customerNotFoundFailure,
+      failure('CUSTOMER_HAS_ACCOUNTS', 'The customer still has accounts.', customerHasAccounts(2)),
+    ],
+  },
+] as const satisfies readonly RestRoute[];

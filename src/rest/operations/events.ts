@@ -1,0 +1,38 @@
+import { EVENT_TYPES } from '../../domain/events/event.js';
+import { eventQuerySchema } from '../../domain/events/event.schemas.js';
+import { eventDataSchema, eventPageDataSchema } from '../../presenters/events.js';
+import { eventNotFoundFailure, failure, validationFailureOf } from './failures.js';
+import type { RestRoute } from './route.js';
+
+/** The operations tagged Events, in the order of the reference. */
+export const EVENTS_ROUTES = [
+  {
+    operationId: 'listEvents',
+    method: 'GET',
+    path: '/:environment/event',
+    family: 'customer',
+    tag: 'Events',
+    summary: 'Read the events',
+    description:
+      'Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. ' +
+      'Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. ' +
+      `An event is readable within a moment of its commit, once numbered; \`sequence\` is gapless per environment. Types: ${EVENT_TYPES.join(', ')}. ` +
+      'Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints\' envelope (`log_ref_id`).',
+    scope: 'events:read',
+    query: { schema: eventQuerySchema, example: { after: '0', types: 'customer.created,transaction.posted', limit: '20' } },
+    success: { status: 200, description: 'A page of events.', data: eventPageDataSchema, component: 'EventPage' },
+    failures: [failure('VALIDATION_FAILED', '`after`, `types` or `limit` is malformed, or an unknown parameter.', validationFailureOf(eventQuerySchema, { limit: '0' }))],
+  },
+  {
+    operationId: 'getEvent',
+    method: 'GET',
+    path: '/:environment/event/:eventId',
+    family: 'customer',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: 'One event of this environment.',
+    scope: 'events:read',
+    success: { status: 200, description: 'The event.', data: eventDataSchema, component: 'Event' },
+    failures: [eventNotFoundFailure],
+  },
+] as const satisfies readonly RestRoute[];

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { AccessScope } from '../../domain/caller.js';
+import type { EnvelopeFamily } from '../envelope.js';
+
+/** What an operation of the REST surface is, as data (src/rest/routes.ts lists them). */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface DocumentedFailure {
+  /** Unique within an operation; the name of its example in the OpenAPI document. */
+  name: string;
+  /** When it happens, for the reference. */
+  when: string;
+  /** The error the service throws; src/rest/error-mapping.ts turns it into status, headers and body. */
+  error: unknown;
+}
+
+export interface RestRoute {
+  operationId: string;
+  method: HttpMethod;
+  /** Express path pattern; the OpenAPI path template is derived from it. */
+  path: string;
+  family: EnvelopeFamily;
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Webhooks' | 'Audit';
+  summary: string;
+  description: string;
+  scope: AccessScope;
+  /** The domain's input schema, for POST and PUT. */
+  requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown> };
+  /** The domain's query schema (each property becomes a query parameter). */
+  query?: { schema: z.ZodType; example: Record<string, unknown> };
+  success: { status: 200 | 201; description: string; data: z.ZodType; component: string };
+  /** What can go wrong beyond what every operation of its kind can answer (see `failuresOf`). */
+  failures: readonly DocumentedFailure[];
+  /** A POST that is idempotent by itself (repeating it changes nothing more), so it takes no Idempotency-Key. */
+  naturallyIdempotent?: true;
+  /** A POST that takes no Idempotency-Key for this reason (e.g. its answer holds a secret no record may keep). */
+  withoutIdempotencyKey?: string;
+}
+
+/** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
+export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>
+  route.method === 'POST' && route.naturallyIdempotent !== true && route.withoutIdempotencyKey === undefined;
