@@ -109,7 +109,7 @@ export const resolvers: Resolvers = {
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      return noteReplay(context, info, await services.customers.createAndGet(caller, input as unknown, createOptions(idempotencyKey)));
+      return noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
     },
     updateCustomer: async (_parent, { customerId, input }, { services, caller, loaders }) => {
       const customer = await services.customers.update(caller, customerId, input as unknown);

@@ -8,13 +8,13 @@ import {
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
-import { type Page, type PageRequest, readPage } from '../pagination.js';
+import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../pagination.js';
 import type { PersonalDataProtector, Stores } from '../ports.js';
 import type { Caller } from '../caller.js';
-import { PAGE_SIZE } from '../pagination.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
+import type { NewCustomerRecord } from './ports.js';
 import {
   createCustomerSchema,
   NON_UPDATABLE_CUSTOMER_FIELDS,
@@ -31,47 +31,46 @@ export class CustomerService {
   ) {}
 
   /**
-   * Validates and stores a new customer (no accounts, no restrictions); returns its new id. With an
-   * idempotency key, a retry of the same request returns the first result, marked as replayed.
+   * Validates and stores a new customer (no accounts, no restrictions) and answers it. With an idempotency
+   * key, a retry of the same request answers the customer the first one created, marked as replayed. The
+   * key's record keeps the customer's id only, no copy of its personal data outside its own row: a replay
+   * reads the customer as it is now (CUSTOMER_NOT_FOUND if it has been deleted since).
    */
-  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<{ customerId: string }>> {
+  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
     authorize(caller, 'customers:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createCustomerSchema, input);
     const customerId = newId();
-    const record = {
-      id: customerId,
+    const customer: Customer = {
+      customerId,
+      accountIds: [],
+      preferredName: valid.preferredName,
+      firstName: valid.firstName,
+      middleName: valid.middleName,
+      lastName: valid.lastName,
+      dateOfBirth: valid.dateOfBirth,
+      emails: valid.emails,
+      phoneNumbers: valid.phoneNumbers,
+      addresses: valid.addresses,
+    };
+    const { accountIds: _none, customerId: id, ...fields } = customer;
+    const record: NewCustomerRecord = {
+      ...fields,
+      id,
       environment: caller.environment,
       sealed: this.protector.seal(
         { environment: caller.environment, customerId },
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
-      dateOfBirth: valid.dateOfBirth,
-      preferredName: valid.preferredName,
-      firstName: valid.firstName,
-      middleName: valid.middleName,
-      lastName: valid.lastName,
-      emails: valid.emails,
-      phoneNumbers: valid.phoneNumbers,
-      addresses: valid.addresses,
     };
     const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey });
-    return this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
+    const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
       this.stores.customers.insert(record, { audit, idempotency }),
     );
-  }
-
-  /**
-   * create(), answering the stored customer instead of its id (GraphQL's `createCustomer` returns one). Needs
-   * `customers:write` only: the writer reads back what it has just written, and `update` answers a whole
-   * customer to the same scope already.
-   */
-  async createAndGet(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
-    const created = await this.create(caller, input, options);
-    const customer = await this.stores.customers.findById(caller.environment, created.value.customerId);
-    // A replay of a creation whose customer has been deleted since.
-    if (!customer) throw customerNotFound();
-    return { value: customer, replayed: created.replayed };
+    if (!created.replayed) return { value: customer, replayed: false };
+    const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);
+    if (!stored) throw customerNotFound();
+    return { value: stored, replayed: true };
   }
 
   async get(caller: Caller, customerId: string): Promise<Customer> {
