@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
-import { connect } from './subscription-client.js';
+import { connect } from '../support/subscription-client.js';
 
 /** NODE_ENV=production: no introspection, no schema hints in errors, no explorers, no CORS grants by default. */
 let service: TestService;

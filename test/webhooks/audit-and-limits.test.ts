@@ -9,7 +9,7 @@ import { fastDeliverySettings } from './settings.js';
 
 /**
  * Issue 28: every change of who receives what is in the audit trail (REST and GraphQL here; the CLI in
- * cli.test.ts, PII rotation in test/security-core/pii-rotation.test.ts), written with the change, never with
+ * cli.test.ts, PII rotation in test/pii/pii-rotation.test.ts), written with the change, never with
  * a secret or a URL; and an environment holds at most WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints,
  * however many creations race.
  */

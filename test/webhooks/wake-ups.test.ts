@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { type RunningService, startService } from '../../src/runtime.js';
-import { connect, followers } from '../graphql/subscription-client.js';
+import { connect, followers } from '../support/subscription-client.js';
 import { createCustomer } from '../rest/helpers.js';
 import { assertNoSensitiveValues, buildCustomerInput } from '../support/factories.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';

@@ -70,7 +70,7 @@ export interface ServiceSpec {
 
 /**
  * Rate limits off: these scripts drive one token far past any sensible budget on purpose; the limits have
- * their own tests (test/security-http/rate-limits*.test.ts).
+ * their own tests (test/auth/rate-limits*.test.ts).
  */
 export const RELIABILITY_DEFAULTS: Record<string, string> = {
   NODE_ENV: 'production',

@@ -1,0 +1,375 @@
+import { buildSchema, type GraphQLField, type GraphQLObjectType, getDirectiveValues } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_SCOPES, type AccessScope } from '../../src/domain/caller.js';
+import { REST_ROUTES, takesIdempotencyKey } from '../../src/rest/routes.js';
+import { issueApiToken } from '../support/api-tokens.js';
+import { expectNoChange } from '../support/database.js';
+import { buildCustomerInput } from '../support/factories.js';
+import { startTestService, type CallResult, type TestService } from '../support/service.js';
+import { connect, followers } from '../support/subscription-client.js';
+
+/**
+ * Least privilege, derived from the declarations themselves: every REST route of the route table and every
+ * root field of schema.graphql (`@requiresScope`) is called with a token that lacks exactly its declared
+ * scope (refused: 403 / FORBIDDEN naming that scope, nothing written) and with a token that holds that
+ * scope alone (it works). A new route or field without a case here, or a declaration that is not the scope
+ * the domain enforces, fails this file.
+ */
+
+let service: TestService;
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  service = await startTestService({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', EVENT_SEQUENCER_INTERVAL_MS: '20' });
+  for (const scope of ACCESS_SCOPES) {
+    tokens.set(`only:${scope}`, (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [scope], name: `only ${scope}` })).token);
+    const others = ACCESS_SCOPES.filter((other) => other !== scope);
+    tokens.set(`without:${scope}`, (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [...others], name: `without ${scope}` })).token);
+  }
+});
+afterAll(async () => service?.stop());
+
+const only = (scope: AccessScope) => tokens.get(`only:${scope}`)!;
+const without = (scope: AccessScope) => tokens.get(`without:${scope}`)!;
+
+// ---- Fixtures, written with the service's static token (every scope) --------------------------------
+
+async function ok(result: Promise<CallResult>, what: string): Promise<CallResult> {
+  const res = await result;
+  if (res.status >= 300) throw new Error(`fixture ${what}: ${res.status} ${res.text}`);
+  return res;
+}
+
+const fixtures = {
+  async customer(): Promise<string> {
+    return (await ok(service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }), 'customer')).json.data.customerId;
+  },
+  async account(customerIds?: string[]): Promise<string> {
+    const holders = customerIds ?? [await fixtures.customer()];
+    const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
+    return (await ok(service.call('POST', '/sandbox/account', { body }), 'account')).json.data.accountId;
+  },
+  async transaction(accountId: string, body: Record<string, unknown>): Promise<string> {
+    const res = await ok(service.call('POST', `/sandbox/account/${accountId}/transaction`, { body, headers: { 'idempotency-key': randomUUID() } }), 'transaction');
+    return res.json.data.transactionId;
+  },
+  async fundedAccount(): Promise<string> {
+    const accountId = await fixtures.account();
+    await fixtures.transaction(accountId, { type: 'CREDIT', amount: 100 });
+    return accountId;
+  },
+  async hold(accountId: string): Promise<string> {
+    return fixtures.transaction(accountId, { type: 'DEBIT', amount: 5, hold: true });
+  },
+  async endpoint(): Promise<string> {
+    // Nothing listens on the discard port: deliveries fail and are retried, which no case here looks at.
+    const body = { url: 'http://127.0.0.1:9/scopes', eventTypes: ['customer.created'] };
+    return (await ok(service.call('POST', '/sandbox/webhook-endpoint', { body }), 'endpoint')).json.data.endpointId;
+  },
+  async eventId(): Promise<string> {
+    await fixtures.customer();
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const res = await ok(service.call('GET', '/sandbox/event?after=0&limit=1'), 'events');
+      const first = res.json.data.events[0];
+      if (first) return first.eventId;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('no event was numbered');
+  },
+};
+
+// ---- REST: one case per route of the route table ---------------------------------------------------
+
+interface RestCase {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+const REST_CASES: Record<string, () => Promise<RestCase>> = {
+  createCustomer: async () => ({ body: buildCustomerInput() }),
+  listCustomers: async () => ({ query: { lastName: 'a', limit: '5' } }),
+  searchCustomers: async () => ({ body: { socialSecurityNumber: '123-45-6789' } }),
+  getCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
+  updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
+  deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
+  createAccount: async () => ({ body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' } }),
+  listAccounts: async () => ({ query: { currency: 'USD', limit: '5' } }),
+  getAccount: async () => ({ params: { accountId: await fixtures.account() } }),
+  updateAccount: async () => ({ params: { accountId: await fixtures.account() }, body: { name: 'Renamed', currency: 'EUR' } }),
+  deleteAccount: async () => ({ params: { accountId: await fixtures.account() } }),
+  addAccountCustomer: async () => ({ params: { accountId: await fixtures.account() }, body: { customerId: await fixtures.customer() } }),
+  removeAccountCustomer: async () => {
+    const [first, second] = [await fixtures.customer(), await fixtures.customer()];
+    return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
+  },
+  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' } }),
+  clearAccountFlag: async () => {
+    const accountId = await fixtures.account();
+    await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');
+    return { params: { accountId, flag: 'FROZEN' } };
+  },
+  setOverdraftLimit: async () => ({ params: { accountId: await fixtures.account() }, body: { overdraftLimit: 250 } }),
+  postTransaction: async () => ({ params: { accountId: await fixtures.account() }, body: { type: 'CREDIT', amount: 10 } }),
+  listTransactions: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { limit: '5' } }),
+  getTransaction: async () => {
+    const accountId = await fixtures.account();
+    return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 3 }) } };
+  },
+  postHold: async () => {
+    const accountId = await fixtures.fundedAccount();
+    return { params: { accountId, transactionId: await fixtures.hold(accountId) }, body: {} };
+  },
+  voidHold: async () => {
+    const accountId = await fixtures.fundedAccount();
+    return { params: { accountId, transactionId: await fixtures.hold(accountId) } };
+  },
+  reverseTransaction: async () => {
+    const accountId = await fixtures.account();
+    return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) }, body: {} };
+  },
+  createTransfer: async () => ({ body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 } }),
+  listEvents: async () => ({ query: { after: '0', limit: '5' } }),
+  getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
+  createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/created', eventTypes: ['account.created'] } }),
+  getWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
+  updateWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() }, body: { eventTypes: [] } }),
+  deleteWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
+  listWebhookAttempts: async () => ({ params: { endpointId: await fixtures.endpoint() }, query: { limit: '5' } }),
+  rotateWebhookSecret: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
+  enableWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
+  disableWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
+  redeliverWebhook: async () => ({ params: { endpointId: await fixtures.endpoint(), eventId: await fixtures.eventId() } }),
+  listAuditEvents: async () => ({ query: { first: '5' } }),
+};
+
+function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token: string): Promise<CallResult> {
+  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => (name === 'environment' ? 'sandbox' : encodeURIComponent(request.params?.[name] ?? `<${name} missing>`)));
+  const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (takesIdempotencyKey(route)) headers['idempotency-key'] = randomUUID();
+  return service.call(route.method, path + query, { auth: false, headers, ...(request.body !== undefined && { body: request.body }) });
+}
+
+describe('REST: every route needs exactly the scope the route table declares', () => {
+  it('has a case for every route (a new route must be added here)', () => {
+    expect(Object.keys(REST_CASES).sort()).toEqual(REST_ROUTES.map((route) => route.operationId).sort());
+  });
+
+  for (const route of REST_ROUTES) {
+    it(`${route.operationId} (${route.method} ${route.path}): refused without ${route.scope}, served with it alone`, async () => {
+      const request = await REST_CASES[route.operationId]!();
+      const refused = await expectNoChange(service.database.pool, () => restCall(route, request, without(route.scope)));
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.json[route.family === 'customer' ? 'log_ref_id' : 'logRefId']).toEqual(expect.any(String));
+      expect(refused.json.error ?? refused.json).toMatchObject({ code: 'FORBIDDEN' });
+      expect(refused.headers.get('www-authenticate')).toContain(`scope="${route.scope}"`);
+
+      const served = await restCall(route, request, only(route.scope));
+      expect(served.status, served.text).toBe(route.success.status);
+    });
+  }
+});
+
+// ---- GraphQL: one case per root field of the schema ---------------------------------------------------
+
+const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
+const requiresScope = schema.getDirective('requiresScope')!;
+
+/** Root fields resolved per kind of record (Relay's `node`): each kind needs its own read scope, tested below. */
+const PER_KIND_FIELDS = new Set(['Query.node']);
+
+interface GraphqlCase {
+  document: string;
+  variables?: Record<string, unknown>;
+}
+
+const ACCOUNT_ID_ONLY = '{ accountId }';
+const TRANSACTION_ID_ONLY = '{ transactionId }';
+
+const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
+  'Query.customer': async () => ({ document: 'query($id: ID!) { customer(customerId: $id) { customerId } }', variables: { id: await fixtures.customer() } }),
+  'Query.account': async () => ({ document: `query($id: ID!) { account(accountId: $id) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Query.customers': async () => ({ document: '{ customers(first: 2) { nodes { customerId } } }' }),
+  'Query.searchCustomers': async () => ({
+    document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
+    variables: { input: { socialSecurityNumber: '123-45-6789' } },
+  }),
+  'Query.accounts': async () => ({ document: `{ accounts(first: 2) { nodes ${ACCOUNT_ID_ONLY} } }` }),
+  'Query.auditEvents': async () => ({ document: '{ auditEvents(first: 2) { nodes { eventId } } }' }),
+  'Query.events': async () => ({ document: '{ events(first: 2) { events { eventId } } }' }),
+  'Query.transaction': async () => {
+    const accountId = await fixtures.account();
+    return {
+      document: `query($a: ID!, $t: ID!) { transaction(accountId: $a, transactionId: $t) ${TRANSACTION_ID_ONLY} }`,
+      variables: { a: accountId, t: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 1 }) },
+    };
+  },
+  'Query.event': async () => ({ document: 'query($id: ID!) { event(eventId: $id) { eventId } }', variables: { id: await fixtures.eventId() } }),
+  'Query.webhookEndpoints': async () => ({ document: '{ webhookEndpoints { endpointId } }' }),
+  'Query.webhookEndpoint': async () => ({ document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.createCustomer': async () => ({
+    document: 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId lastName } }',
+    variables: { input: buildCustomerInput() },
+  }),
+  'Mutation.updateCustomer': async () => ({
+    document: 'mutation($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Sam" }) { customerId } }',
+    variables: { id: await fixtures.customer() },
+  }),
+  'Mutation.deleteCustomer': async () => ({ document: 'mutation($id: ID!) { deleteCustomer(customerId: $id) }', variables: { id: await fixtures.customer() } }),
+  'Mutation.createAccount': async () => ({
+    document: `mutation($input: CreateAccountInput!) { createAccount(input: $input) ${ACCOUNT_ID_ONLY} }`,
+    variables: { input: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'CHECKING' } },
+  }),
+  'Mutation.updateAccount': async () => ({
+    document: `mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "Renamed", currency: "EUR" }) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
+  'Mutation.deleteAccount': async () => ({ document: 'mutation($id: ID!) { deleteAccount(accountId: $id) }', variables: { id: await fixtures.account() } }),
+  'Mutation.addAccountCustomer': async () => ({
+    document: `mutation($a: ID!, $c: ID!) { addAccountCustomer(accountId: $a, customerId: $c) ${ACCOUNT_ID_ONLY} }`,
+    variables: { a: await fixtures.account(), c: await fixtures.customer() },
+  }),
+  'Mutation.removeAccountCustomer': async () => {
+    const [first, second] = [await fixtures.customer(), await fixtures.customer()];
+    return {
+      document: `mutation($a: ID!, $c: ID!) { removeAccountCustomer(accountId: $a, customerId: $c) ${ACCOUNT_ID_ONLY} }`,
+      variables: { a: await fixtures.account([first, second]), c: second },
+    };
+  },
+  'Mutation.setAccountFlag': async () => ({ document: `mutation($id: ID!) { setAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Mutation.clearAccountFlag': async () => {
+    const accountId = await fixtures.account();
+    await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');
+    return { document: `mutation($id: ID!) { clearAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`, variables: { id: accountId } };
+  },
+  'Mutation.setOverdraftLimit': async () => ({
+    document: `mutation($id: ID!) { setOverdraftLimit(accountId: $id, overdraftLimit: "250") ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
+  'Mutation.postTransaction': async () => ({
+    document: `mutation($id: ID!) { postTransaction(accountId: $id, input: { type: CREDIT, amount: "10" }) ${TRANSACTION_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
+  'Mutation.postHold': async () => {
+    const accountId = await fixtures.fundedAccount();
+    return {
+      document: `mutation($a: ID!, $t: ID!) { postHold(accountId: $a, transactionId: $t) ${TRANSACTION_ID_ONLY} }`,
+      variables: { a: accountId, t: await fixtures.hold(accountId) },
+    };
+  },
+  'Mutation.voidHold': async () => {
+    const accountId = await fixtures.fundedAccount();
+    return {
+      document: `mutation($a: ID!, $t: ID!) { voidHold(accountId: $a, transactionId: $t) ${TRANSACTION_ID_ONLY} }`,
+      variables: { a: accountId, t: await fixtures.hold(accountId) },
+    };
+  },
+  'Mutation.reverseTransaction': async () => {
+    const accountId = await fixtures.account();
+    return {
+      document: `mutation($a: ID!, $t: ID!) { reverseTransaction(accountId: $a, transactionId: $t) ${TRANSACTION_ID_ONLY} }`,
+      variables: { a: accountId, t: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 4 }) },
+    };
+  },
+  'Mutation.transfer': async () => ({
+    document: 'mutation($input: TransferInput!) { transfer(input: $input) { transferId } }',
+    variables: { input: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: '12' } },
+  }),
+  'Mutation.createWebhookEndpoint': async () => ({
+    document: 'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/graphql-created" }) { endpoint { endpointId } } }',
+  }),
+  'Mutation.updateWebhookEndpoint': async () => ({
+    document: 'mutation($id: ID!) { updateWebhookEndpoint(endpointId: $id, input: { eventTypes: [] }) { endpointId } }',
+    variables: { id: await fixtures.endpoint() },
+  }),
+  'Mutation.deleteWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { deleteWebhookEndpoint(endpointId: $id) }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.enableWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { enableWebhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.disableWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { disableWebhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.rotateWebhookSecret': async () => ({ document: 'mutation($id: ID!) { rotateWebhookSecret(endpointId: $id) { endpoint { endpointId } } }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.redeliverWebhook': async () => ({
+    document: 'mutation($id: ID!, $e: ID!) { redeliverWebhook(endpointId: $id, eventId: $e) { eventId } }',
+    variables: { id: await fixtures.endpoint(), e: await fixtures.eventId() },
+  }),
+  'Subscription.accountUpdated': async () => ({ document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Subscription.transactionPosted': async () => ({
+    document: `subscription($id: ID!) { transactionPosted(accountId: $id) ${TRANSACTION_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
+  'Subscription.events': async () => ({ document: 'subscription { events { eventId } }' }),
+};
+
+const rootFields = (['Query', 'Mutation', 'Subscription'] as const).flatMap((typeName) => {
+  const type = schema.getType(typeName) as GraphQLObjectType;
+  return Object.values(type.getFields()).map((field) => ({ key: `${typeName}.${field.name}`, typeName, field }));
+});
+
+function declaredScope(field: GraphQLField<unknown, unknown>): AccessScope | undefined {
+  const values = field.astNode ? getDirectiveValues(requiresScope, field.astNode) : undefined;
+  return values?.scope as AccessScope | undefined;
+}
+
+const post = (body: GraphqlCase, token: string) =>
+  service.call('POST', '/sandbox/graphql', { auth: false, headers: { authorization: `Bearer ${token}` }, body: { query: body.document, variables: body.variables } });
+
+async function subscribe(body: GraphqlCase, token: string) {
+  const client = connect({ url: service.url, token }, { connectionParams: { authorization: `Bearer ${token}` } });
+  const subscription = client.subscribe(body.document, body.variables);
+  return { client, subscription };
+}
+
+describe('GraphQL: every root field needs exactly the scope its @requiresScope declares', () => {
+  it('every root field declares one known scope (Relay`s node aside) and has a case here', () => {
+    for (const { key, field } of rootFields) {
+      if (PER_KIND_FIELDS.has(key)) continue;
+      expect(ACCESS_SCOPES, `${key} declares no known scope`).toContain(declaredScope(field));
+    }
+    expect(Object.keys(GRAPHQL_CASES).sort()).toEqual(rootFields.map(({ key }) => key).filter((key) => !PER_KIND_FIELDS.has(key)).sort());
+  });
+
+  for (const { key, typeName, field } of rootFields.filter(({ key }) => !PER_KIND_FIELDS.has(key))) {
+    const scope = declaredScope(field)!;
+    it(`${key}: refused without ${scope}, served with it alone`, async () => {
+      const request = await GRAPHQL_CASES[key]!();
+      if (typeName === 'Subscription') {
+        // No other subscription of this file is open between cases.
+        await followers(service, 0);
+        const refused = await subscribe(request, without(scope));
+        await refused.subscription.done;
+        // A refused operation answers one result carrying the error, then completes.
+        expect(refused.subscription.results[0]?.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+        await refused.client.dispose();
+
+        const served = await subscribe(request, only(scope));
+        await followers(service, 1);
+        expect(served.subscription.failure).toBeUndefined();
+        served.subscription.unsubscribe();
+        await served.client.dispose();
+        await followers(service, 0);
+        return;
+      }
+      const refused = await expectNoChange(service.database.pool, () => post(request, without(scope)));
+      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+      expect(refused.json.data?.[field.name] ?? null).toBeNull();
+
+      const served = await post(request, only(scope));
+      expect(served.json.errors, served.text).toBeUndefined();
+      expect(served.json.data[field.name]).not.toBeNull();
+    });
+  }
+
+  it('node: a customer needs customers:read, an account accounts:read; neither scope is refused', async () => {
+    const customerId = await fixtures.customer();
+    const accountId = await fixtures.account();
+    const node = (id: string, token: string) =>
+      post({ document: 'query($id: ID!) { node(id: $id) { id __typename } }', variables: { id } }, token);
+    expect((await node(customerId, only('customers:read'))).json.data.node).toEqual({ id: customerId, __typename: 'Customer' });
+    expect((await node(accountId, only('accounts:read'))).json.data.node).toEqual({ id: accountId, __typename: 'Account' });
+    expect((await node(accountId, only('customers:read'))).json.data.node).toBeNull();
+    expect((await node(customerId, only('accounts:read'))).json.data.node).toBeNull();
+    const neither = await node(customerId, only('events:read'));
+    expect(neither.json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', challenge: { scope: 'customers:read' } });
+  });
+});
