@@ -16,7 +16,7 @@ try {
   await page.goto(`${service.url}/docs`, { waitUntil: 'networkidle' });
   await page.getByText('List and filter customers').first().waitFor();
   await page.screenshot({ path: 'docs/images/api-reference.png' });
-  console.log('docs/images/api-reference.png written');
+  process.stdout.write('docs/images/api-reference.png written\n');
 } finally {
   await browser.close();
   await service.stop();
