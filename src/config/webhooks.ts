@@ -21,7 +21,8 @@ export const webhooksEnv = {
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
-  WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 10_000).default(16),
+  // At most 100: GraphQL's cost analysis counts `webhookEndpoints` at that size (schema.graphql).
+  WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 100).default(16),
   WEBHOOKS_ALLOWED_PORTS: z
     .string()
     .trim()

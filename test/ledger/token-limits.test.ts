@@ -99,6 +99,21 @@ describe('--daily-limit: the total per UTC day and currency', () => {
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
+  it('keeps a principal`s totals of today and yesterday only: older days go with its next posting', async () => {
+    const { token, principalId } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: [...ACCESS_SCOPES], limits: { daily: { USD: '100' } } });
+    await service.database.pool.query(
+      `INSERT INTO api_token_daily_totals (principal_id, day, currency, total) VALUES
+         ($1, (now() AT TIME ZONE 'UTC')::date - 5, 'USD', 90), ($1, (now() AT TIME ZONE 'UTC')::date - 1, 'USD', 80)`,
+      [principalId],
+    );
+    expectSuccess(await post(await newAccount(), { type: 'CREDIT', amount: 30 }, token), 'account', 201);
+    const { rows } = await service.database.pool.query<{ age: number; total: string }>(
+      `SELECT ((now() AT TIME ZONE 'UTC')::date - day)::int AS age, total::text AS total FROM api_token_daily_totals WHERE principal_id = $1 ORDER BY day`,
+      [principalId],
+    );
+    expect(rows).toEqual([{ age: 1, total: '80.000000' }, { age: 0, total: '30.000000' }]);
+  });
+
   it('counts a hold when it is posted, not when it is placed; reversals and voids are not limited', async () => {
     const { token, principalId } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: [...ACCESS_SCOPES], limits: { daily: { USD: '100' } } });
     const accountId = await newAccount('USD', 500);

@@ -294,6 +294,11 @@ const SQL = {
        INSERT INTO api_token_daily_totals (principal_id, day, currency)
        SELECT $1::varchar, today.day, c.currency FROM today, unnest($2::text[]) AS c(currency)
        ON CONFLICT DO NOTHING
+     ),
+     -- The principal's totals of days before yesterday count against nothing any more: they go, so the table
+     -- holds at most two days per limited principal and currency (yesterday's stays for a posting that began then).
+     pruned AS (
+       DELETE FROM api_token_daily_totals q USING today WHERE q.principal_id = $1::varchar AND q.day < today.day - 1
      )
      SELECT to_char(today.day, 'YYYY-MM-DD') AS day FROM today`,
   ),
