@@ -21,7 +21,9 @@ import {
   type ValueNode,
   visit,
 } from 'graphql';
-import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
+import { validationFailed } from '../domain/errors.js';
+import { PAGE_SIZE } from '../domain/pagination.js';
+import { ClientFacingError, GraphqlErrorCodes, requestGraphqlError } from './error-mapping.js';
 
 /**
  * Protection against expensive documents, each limit configurable (GRAPHQL_MAX_*), each with its own
@@ -145,9 +147,22 @@ function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
     if (!directive || !field.astNode) return undefined;
     const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[] } | undefined;
     if (!values) return undefined;
-    const sliced = (values.slicingArguments ?? []).map((name) => args[name]).find((value): value is number => typeof value === 'number');
-    return (1 + childComplexity) * (sliced ?? values.assumedSize ?? 1);
+    const slices = (values.slicingArguments ?? []).map((name) => ({ name, value: args[name] })).filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
+    const outOfRange = slices.find(({ value }) => !Number.isInteger(value) || value < 1 || value > PAGE_SIZE.max);
+    if (outOfRange) throw new SliceOutOfRange(outOfRange.name);
+    return (1 + childComplexity) * (slices[0]?.value ?? values.assumedSize ?? 1);
   };
+}
+
+/**
+ * A page size (`first`) outside 1–PAGE_SIZE.max anywhere in the document. Found while estimating, so the
+ * operation is refused before it runs: a mutation whose nested list asks for too much must not write and then
+ * answer no data (its non-null root field nulled by the nested error).
+ */
+class SliceOutOfRange extends Error {
+  constructor(readonly argument: string) {
+    super(`${argument} out of range`);
+  }
 }
 
 /** What happens with an accepted operation's cost (the rate limit charges it: src/graphql/rate-limit.ts). */
@@ -197,6 +212,7 @@ const MAX_COSTS_PER_DOCUMENT = 64;
 
 /**
  * The estimated cost of an operation; undefined when its variables are invalid (execution reports them).
+ * Throws VALIDATION_FAILED (a GraphQLError) when a page size (`first`) is outside 1–PAGE_SIZE.max.
  * The estimate walks the whole document; it is made once per document, operation and values of the
  * variables that can change it, and then looked up.
  */
@@ -221,7 +237,10 @@ export function costEstimator(schema: GraphQLSchema): CostEstimator {
     let cost: number;
     try {
       cost = getComplexity({ schema, query: document, operationName: operation.name?.value, variables, estimators });
-    } catch {
+    } catch (error) {
+      if (error instanceof SliceOutOfRange) {
+        throw requestGraphqlError(validationFailed([{ field: error.argument, code: 'OUT_OF_RANGE', message: `Must be between 1 and ${PAGE_SIZE.max}.` }]));
+      }
       cost = Number.POSITIVE_INFINITY; // too many nodes to even estimate
     }
     if (!costs) costsByDocument.set(document, (costs = new Map()));

@@ -50,7 +50,13 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
     const variables = payload.variables ?? {};
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
     if (coerced.errors) return coerced.errors.map((error) => coded(error, ApolloServerErrorCode.BAD_USER_INPUT));
-    const cost = costOf(document, operation, variables);
+    let cost: number | undefined;
+    try {
+      cost = costOf(document, operation, variables);
+    } catch (error) {
+      if (error instanceof GraphQLError) return [error];
+      throw error;
+    }
     const tooComplex = costLimitError(cost, settings.maxCost);
     if (tooComplex) return [tooComplex];
     // One point for the operation, as a request pays, plus its cost's share (src/graphql/rate-limit.ts).

@@ -74,6 +74,22 @@ describe('cursor pagination', () => {
     expect(result.json.data.customers).toEqual({ edges: [], nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
   });
 
+  it('refuses a mutation whose nested list asks for more than 100 before it writes: no write hidden behind a nulled answer', async () => {
+    const accountId = accountIds[0]!;
+    const mutation = `mutation($first: Int) { setAccountFlag(accountId: "${accountId}", flag: DEBITS_BLOCKED) { flags transactions(first: $first) { nodes { transactionId } } } }`;
+    const audits = async () => Number((await service.database.pool.query("SELECT count(*) FROM audit_events WHERE operation = 'account.flag.set'")).rows[0].count);
+    const before = await audits();
+    for (const first of [150, 0]) {
+      const refused = await graphql(service, mutation, { first });
+      expect(refused.status).toBe(400);
+      expect(refused.json.data).toBeUndefined();
+      expect(refused.json.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'first', code: 'OUT_OF_RANGE' }] });
+    }
+    expect(await audits()).toBe(before);
+    const account = await graphql(service, `{ account(accountId: "${accountId}") { flags } }`);
+    expect(account.json.data.account.flags).toEqual([]);
+  });
+
   it('refuses page sizes outside 1..100 and cursors it did not issue (VALIDATION_FAILED)', async () => {
     for (const first of [0, -1, 101]) {
       const result = await graphql(service, CUSTOMERS, { first });

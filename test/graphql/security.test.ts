@@ -250,9 +250,12 @@ describe('Query.auditEvents', () => {
 
   it('validates filters in the domain (VALIDATION_FAILED with details) and is refused without audit:read', async () => {
     const { token: auditor } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['audit:read'] });
-    const bad = await graphql(service, AUDIT, { first: 0, operation: 'customer.read', from: 'yesterday' }, { headers: bearer(auditor) });
+    const bad = await graphql(service, AUDIT, { first: 5, operation: 'customer.read', from: 'yesterday' }, { headers: bearer(auditor) });
     expect(errorCodes(bad)).toEqual(['VALIDATION_FAILED']);
-    expect(bad.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['first', 'from', 'operation']);
+    expect(bad.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['from', 'operation']);
+    // A page size out of range is refused before the operation runs (with the cost estimate), on its own.
+    const tooSmall = await graphql(service, AUDIT, { first: 0, operation: 'customer.read' }, { headers: bearer(auditor) });
+    expect(tooSmall.json.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'first', code: 'OUT_OF_RANGE' }] });
 
     const { token: writer } = await issueApiToken(service.database.pool, {
       environments: ['*'],
