@@ -112,7 +112,9 @@ describe('webhook endpoints over GraphQL', () => {
 
   it('rejects an attempts page outside 1 to 100 with VALIDATION_FAILED, as REST does', async () => {
     const { endpointId } = await register('/gql-page');
-    const result = await gql('query ($id: ID!) { webhookEndpoint(endpointId: $id) { attempts(first: 0) { attemptId } } }', { id: endpointId });
+    // Refused before the operation runs (with the cost estimate), as an operation over the cost limit is: 400.
+    const result = await graphql(service, 'query ($id: ID!) { webhookEndpoint(endpointId: $id) { attempts(first: 0) { attemptId } } }', { id: endpointId });
+    expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['VALIDATION_FAILED']);
   });
 
