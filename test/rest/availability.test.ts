@@ -170,12 +170,16 @@ describe('graceful shutdown', () => {
       await locker.query('BEGIN');
       await locker.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
       const inFlight = service.call('DELETE', `/sandbox/customer/${customerId}`, { headers: { 'x-request-id': 'in-flight-delete' } });
-      const deadline = Date.now() + 5000;
+      let answered: number | undefined;
+      void inFlight.then((res) => (answered = res.status));
+      // Generous: on a loaded CI machine the first request of a fresh service once took over 5 s to reach the database.
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const { rows } = await locker.query<{ waiting: string }>(
           "SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         if (Number(rows[0]!.waiting) > 0) break;
+        if (answered !== undefined) throw new Error(`the DELETE answered ${answered} without waiting for the row lock`);
         if (Date.now() > deadline) throw new Error('the DELETE never reached the database');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
