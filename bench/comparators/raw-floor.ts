@@ -9,6 +9,10 @@ import { v7 as uuidv7 } from 'uuid';
  * the same JSON with the same envelope, and the checks any real endpoint must keep (bearer token,
  * environment, id shape).
  *
+ * For the search scenarios, `GET /{env}/customer?lastName=` (a page of a last-name prefix) and
+ * `POST /{env}/customer/search` by SSN (the blind index's look-up and its audit event in one statement): the
+ * service's own SQL, one statement each.
+ *
  * And the raw write floor, for `POST /{env}/customer` and `PUT /{env}/customer/{id}`: minimal validation,
  * personal data sealed as the service seals it (AES-256-GCM, HMAC-SHA-256 blind index, the layout of
  * src/pii/pii-cipher.ts, the keys the bench gives the service), and the writes in ONE pipelined
@@ -142,6 +146,40 @@ const INSERT_UPDATE_AUDIT_EVENT = {
          SELECT $1::uuid, $2::varchar, $3::varchar, 'customer.update', 'customer', $4::uuid, $5::varchar, NULL, $6::text[]
          WHERE EXISTS (SELECT 1 FROM customers WHERE id = $4::uuid AND environment = $3::varchar)`,
 };
+
+/**
+ * A page of customers whose last name starts with a prefix (case- and accent-insensitive, the service's
+ * cas_search_key), in that key's order, then id: the service's statement for `GET /{env}/customer?lastName=`
+ * (src/db/sql/customer-search.sql.ts), with the same columns.
+ */
+const CUSTOMER_COLUMNS_FOR_LIST = `c.id::text AS id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
+                c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses,
+                ARRAY(SELECT ac.account_id::text FROM account_customers ac
+                      WHERE ac.customer_id = c.id AND ac.environment = c.environment
+                      ORDER BY ac.created_at, ac.account_id) AS account_ids`;
+
+const CUSTOMERS_BY_LAST_NAME = {
+  name: 'bench_customers_by_last_name',
+  text: `SELECT ${CUSTOMER_COLUMNS_FOR_LIST} FROM customers c
+         WHERE c.environment = $1 AND cas_search_key(c.last_name) LIKE cas_search_key($3::text)
+         ORDER BY cas_search_key(c.last_name), c.id LIMIT $2`,
+};
+
+/**
+ * A search by SSN: the blind index's unique look-up and the audit event (who, how many matched, never the
+ * SSN) in one statement, as the service writes it (src/db/stores/customer.store.ts, auditedSearch).
+ */
+const CUSTOMERS_BY_SSN_AUDITED = {
+  name: 'bench_customers_by_ssn_audited',
+  text: `WITH found AS MATERIALIZED (
+           SELECT ${CUSTOMER_COLUMNS_FOR_LIST} FROM customers c WHERE c.environment = $1 AND c.ssn_blind_index = $3::bytea ORDER BY c.id LIMIT $2),
+         audit AS (
+           INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields, matched_count)
+           SELECT $4::uuid, $5::varchar, $1::varchar, 'customer.search', 'customer', $6::uuid, $7::varchar, NULL, ARRAY['socialSecurityNumber'], (SELECT count(*)::int FROM found))
+         SELECT * FROM found ORDER BY id`,
+};
+
+const PAGE_SIZE_DEFAULT = 20;
 
 const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -487,24 +525,69 @@ async function updateCustomer(req: http.IncomingMessage, res: http.ServerRespons
   return send(res, 200, envelope('log_ref_id', requestId, presentCustomer(row), null), requestId);
 }
 
+function sendCustomerPage(res: http.ServerResponse, requestId: string, rows: CustomerRow[], limit: number): void {
+  const page = rows.slice(0, limit);
+  const data = { customers: page.map(presentCustomer), nextAfter: rows.length > limit ? page.at(-1)!.id : null };
+  send(res, 200, envelope('log_ref_id', requestId, data, null), requestId);
+}
+
+const pageSize = (value: unknown): number => {
+  if (value === undefined || value === null) return PAGE_SIZE_DEFAULT;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationFailed('limit must be a whole number from 1 to 100.');
+  return limit;
+};
+
+/** `GET /{env}/customer?lastName=&limit=`: the first page of a last-name prefix (the bench's only list query). */
+async function listCustomers(res: http.ServerResponse, requestId: string, query: URLSearchParams): Promise<void> {
+  const unknown = [...query.keys()].filter((key) => key !== 'lastName' && key !== 'limit');
+  if (unknown.length > 0) throw validationFailed(`Unknown parameters: ${unknown.join(', ')}.`);
+  const lastName = query.get('lastName');
+  if (lastName === null || !isText(lastName, 100)) throw validationFailed('lastName is required here.');
+  const limit = pageSize(query.get('limit') ?? undefined);
+  const prefix = `${lastName.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
+  const { rows } = await pool.query<CustomerRow>({ ...CUSTOMERS_BY_LAST_NAME, values: [environment, limit + 1, prefix] });
+  sendCustomerPage(res, requestId, rows, limit);
+}
+
+/** `POST /{env}/customer/search {socialSecurityNumber}`: exact, through the blind index, audited. */
+async function searchBySsn(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
+  const body = await readJson(req);
+  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit')) throw validationFailed('Only socialSecurityNumber and limit.');
+  const ssn = normaliseSsn(body.socialSecurityNumber);
+  if (ssn === undefined) throw validationFailed('socialSecurityNumber is not a valid SSN.');
+  const limit = pageSize(body.limit);
+  const { rows } = await pool.query<CustomerRow>({
+    ...CUSTOMERS_BY_SSN_AUDITED,
+    values: [environment, limit + 1, hmac(blindIndexKey, `${environment}\u0000${ssn}`), uuidv7(), principalId, uuidv7(), requestId],
+  });
+  sendCustomerPage(res, requestId, rows, limit);
+}
+
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const [, pathEnvironment, resource, id, extra] = (req.url ?? '/').split('?')[0]!.split('/');
   if (req.url === '/healthz') return send(res, 200, { status: 'ok' }, requestId);
   const logRefName = resource === 'account' ? 'logRefId' : 'log_ref_id';
   const notFound = (code: string) => send(res, 404, envelope(logRefName, requestId, null, { code, message: 'Not found.' }), requestId);
   const route =
-    req.method === 'GET' && id !== undefined && (resource === 'customer' || resource === 'account')
-      ? 'read'
-      : req.method === 'POST' && resource === 'customer' && (id === undefined || id === '')
-        ? 'create'
-        : req.method === 'PUT' && resource === 'customer' && id !== undefined
-          ? 'update'
-          : undefined;
+    req.method === 'GET' && resource === 'customer' && id === undefined
+      ? 'list'
+      : req.method === 'POST' && resource === 'customer' && id === 'search'
+        ? 'search'
+        : req.method === 'GET' && id !== undefined && (resource === 'customer' || resource === 'account')
+          ? 'read'
+          : req.method === 'POST' && resource === 'customer' && (id === undefined || id === '')
+            ? 'create'
+            : req.method === 'PUT' && resource === 'customer' && id !== undefined
+              ? 'update'
+              : undefined;
   if (route === undefined || extra !== undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
     return send(res, 401, envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }), requestId);
   }
   if (pathEnvironment !== environment) return notFound('ENVIRONMENT_NOT_FOUND');
+  if (route === 'list') return listCustomers(res, requestId, new URL(req.url ?? '/', 'http://floor').searchParams);
+  if (route === 'search') return searchBySsn(req, res, requestId);
   if (route === 'create') return createCustomer(req, res, requestId);
   if (route === 'update') return updateCustomer(req, res, requestId, id!);
 

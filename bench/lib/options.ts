@@ -13,6 +13,8 @@ export const SCENARIO_NAMES = [
   'rest-transfer-uniform',
   'rest-transfer-hot',
   'rest-get-account-with-transactions',
+  'rest-list-customers-by-name',
+  'rest-search-customer-by-ssn',
   'outbox-cost',
   'webhook-delivery',
   'pgbench',

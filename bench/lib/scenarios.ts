@@ -7,7 +7,9 @@ import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
 import { checkOutboxContender } from './outbox.js';
 import { nodeVersion, type RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
-import { checkNestedTree, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
+import { LAST_NAME_PREFIXES } from '../load/requests.js';
+import { ssnForSequence } from './ssn-sequence.js';
+import { checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
 export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery'>;
 
@@ -52,6 +54,16 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   'rest-get-account-with-transactions': {
     title: 'REST GET /{env}/account/{id}, 10 recent transactions',
     contenders: each('rest-get-account-with-transactions', 'service', 'raw-floor'),
+  },
+  // Issue 30's rule: at 1,000,000 customers each costs at most 1.5x the server CPU per request it costs at 10,000,
+  // and stays at least 0.75x the floor running the same SQL (docs/performance.md, "Finding customers at scale").
+  'rest-list-customers-by-name': {
+    title: 'REST GET /{env}/customer?lastName=<3 letters>, first page of 20 (about 1 in 12 customers match)',
+    contenders: each('rest-list-customers-by-name', 'service', 'raw-floor'),
+  },
+  'rest-search-customer-by-ssn': {
+    title: 'REST POST /{env}/customer/search {socialSecurityNumber}, audited, one match',
+    contenders: each('rest-search-customer-by-ssn', 'service', 'raw-floor'),
   },
   // Issue 16's rule: the outbox costs at most 10 % of create-customer throughput (bench/lib/outbox.ts).
   'outbox-cost': {
@@ -184,6 +196,17 @@ async function verifyContenders(
       const server = servers[name];
       if (server) outcome.set(name, { check: await checkOutboxContender(ctx, name, server) });
     }
+  }
+  if ((scenario === 'rest-list-customers-by-name' || scenario === 'rest-search-customer-by-ssn') && servers['raw-floor'] && servers.service) {
+    const requests =
+      scenario === 'rest-list-customers-by-name'
+        ? LAST_NAME_PREFIXES.slice(0, 4).map((prefix) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer?lastName=${prefix}&limit=20` }))
+        : [0, 1, Math.floor(ctx.data.customers / 2), ctx.data.customers - 1].map((sequence) => ({
+            method: 'POST' as const,
+            path: `/${BENCH_ENVIRONMENT}/customer/search`,
+            body: { socialSecurityNumber: ssnForSequence(sequence) },
+          }));
+    outcome.set('service', { check: await checkSameRestAnswers(ctx, { name: 'service', server: servers.service }, servers['raw-floor'], requests) });
   }
   if ((scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') && servers.service) {
     outcome.set('service', await checkTransfer(ctx, servers.service, scenario === 'rest-transfer-hot'));

@@ -42,7 +42,7 @@ export interface SeededData {
 }
 
 const FIRST_NAMES = ['Alexandra', 'Benjamin', 'Chloe', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiroshi', 'Isabel', 'Jamal', 'Katarzyna', 'Liam'];
-const LAST_NAMES = ['Doe', 'Nguyen', 'Garcia', 'Smith', 'Okafor', 'Kowalski', 'Hernandez', 'Brown', 'Tanaka', 'Schmidt', 'Rossi', 'Haddad'];
+const LAST_NAMES = ['Doe', 'Nguyen', 'Garcia', 'Smith', 'Okafor', 'Kowalski', 'Hernandez', 'Brown', 'Tanaka', 'Müller', 'Rossi', 'Haddad'];
 const CITIES: [string, string, string][] = [['Springfield', 'IL', '62701'], ['Austin', 'TX', '73301'], ['Portland', 'OR', '97201'], ['Albany', 'NY', '12201']];
 const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS', 'MONEY_MARKET'];
 const BATCH = 1000;

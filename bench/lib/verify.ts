@@ -70,6 +70,36 @@ export async function checkSameRestJson(
   return `same JSON as the raw floor (${ids.length} ${resource}s)`;
 }
 
+/**
+ * A contender's answers to the same requests as the raw floor's (a list page, a search): both 200, the same
+ * envelope keys and the same data, in the same order.
+ */
+export async function checkSameRestAnswers(
+  ctx: BenchContext,
+  contender: NamedServer,
+  floor: RunningServer,
+  requests: { method: 'GET' | 'POST'; path: string; body?: unknown }[],
+): Promise<string> {
+  let records = 0;
+  for (const request of requests) {
+    const [ours, reference] = await Promise.all([
+      call(ctx, contender.server, request.method, request.path, request.body),
+      call(ctx, floor, request.method, request.path, request.body),
+    ]);
+    if (reference.status !== 200) return describeFailure('raw floor', reference);
+    if (ours.status !== 200) return describeFailure(contender.name, ours);
+    const oursKeys = Object.keys(ours.body as object).sort();
+    const referenceKeys = Object.keys(reference.body as object).sort();
+    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], raw floor [${referenceKeys.join(', ')}]`;
+    const oursData = (ours.body as { data: { customers: unknown[] } }).data;
+    const referenceData = (reference.body as { data: { customers: unknown[] } }).data;
+    if (!isDeepStrictEqual(oursData, referenceData)) return `data differs for ${request.method} ${request.path}`;
+    if (referenceData.customers.length === 0) return `the raw floor found nothing for ${request.method} ${request.path}: nothing was compared`;
+    records += referenceData.customers.length;
+  }
+  return `same JSON as the raw floor (${requests.length} requests, ${records} customers)`;
+}
+
 /** customer → accounts → customers → accounts, reduced to ids: what both GraphQL servers must return. */
 export interface NestedTree {
   customerId: string;

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
-import { customerForSequence } from '../lib/ssn-sequence.js';
+import { customerForSequence, ssnForSequence } from '../lib/ssn-sequence.js';
 
 /** What a load generator sends for each scenario; every request is built per call (fresh ids and bodies). */
 export type LoadKind =
@@ -14,7 +14,9 @@ export type LoadKind =
   | 'scaling-mix'
   | 'rest-transfer-uniform'
   | 'rest-transfer-hot'
-  | 'rest-get-account-with-transactions';
+  | 'rest-get-account-with-transactions'
+  | 'rest-list-customers-by-name'
+  | 'rest-search-customer-by-ssn';
 
 export interface LoadIds {
   customerIds: string[];
@@ -56,7 +58,14 @@ export const POSTGRAPHILE_NESTED_QUERY = `query Nested($id: UUID!) {
   }
 }`;
 
-const pick = (ids: string[]): string => ids[randomInt(ids.length)]!;
+const pick = (ids: readonly string[]): string => ids[randomInt(ids.length)]!;
+
+/**
+ * What a support agent types: the first three letters of a seeded last name (bench/lib/seed.ts), lower case
+ * and without the accent ("mul" finds "Müller"), so each matches about a twelfth of all customers: the
+ * broadest prefix, the one a page must not cost more for as the table grows.
+ */
+export const LAST_NAME_PREFIXES = ['doe', 'ngu', 'gar', 'smi', 'oka', 'kow', 'her', 'bro', 'tan', 'mul', 'ros', 'had'] as const;
 
 export class RequestFactory {
   private nextSsnSequence: number;
@@ -99,6 +108,15 @@ export class RequestFactory {
         return this.transfer(true);
       case 'rest-get-account-with-transactions':
         return { method: 'GET', path: `/${this.environment}/account/${pick(this.ids.accountsWithTransactions ?? [])}` };
+      case 'rest-list-customers-by-name':
+        return { method: 'GET', path: `/${this.environment}/customer?lastName=${encodeURIComponent(pick(LAST_NAME_PREFIXES))}&limit=20` };
+      case 'rest-search-customer-by-ssn':
+        // The seed gave customer n the SSN of sequence n: every search finds exactly one.
+        return {
+          method: 'POST',
+          path: `/${this.environment}/customer/search`,
+          body: JSON.stringify({ socialSecurityNumber: ssnForSequence(randomInt(this.ids.customerIds.length)) }),
+        };
     }
   }
 

@@ -47,7 +47,7 @@ export const createdCustomerDataSchema = z
 
 export const customerPageDataSchema = z
   .strictObject({
-    customers: z.array(customerDataSchema).describe('In id order (the order they were created in).'),
+    customers: z.array(customerDataSchema).describe('In id order (creation order); with a lastName or firstName filter, in that name\'s order (case and accents folded), then id.'),
     nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
   })
   .describe('A page of customers matching every given filter.');

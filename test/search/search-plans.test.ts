@@ -89,6 +89,40 @@ describe('customer and account search plans', () => {
     });
   }
 
+  it('a page of a broad name prefix reads its rows in the index`s order: no sort of every match, first page or later', async () => {
+    // "last1" matches 5,556 sandbox customers (Last1, Last10…, Last1xxxx): in id order a page would sort them all.
+    const filter = customerFilterOf({ lastName: 'last1' });
+    const { text, values } = customerSearchSql(filter);
+    for (const after of [null, '00000000-0000-7000-8000-000000000000']) {
+      const { rows } = await database.pool.query(`EXPLAIN ${text}`, ['sandbox', 21, after, ...values]);
+      const explained = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+      expect(explained).toContain('customers_search_last_name_idx');
+      expect(explained).not.toMatch(/Seq Scan/);
+      // Each row's account ids sort its few links (a SubPlan); the rows themselves are never sorted.
+      const rowsPart = explained.split('SubPlan')[0]!;
+      expect(rowsPart).toMatch(/^Limit/);
+      expect(rowsPart).not.toMatch(/Sort/);
+    }
+  });
+
+  it('pages a name prefix in name order, then id, each customer once, whatever the page size', async () => {
+    const filter = customerFilterOf({ lastName: 'last19' });
+    const { text, values } = customerSearchSql(filter);
+    const all: { id: string; lastName: string }[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const { rows } = (await database.pool.query(text, ['sandbox', 8, after, ...values])) as { rows: { id: string; lastName: string }[] };
+      all.push(...rows.slice(0, 7));
+      if (rows.length < 8) break;
+      after = rows[6]!.id;
+    }
+    const expected = (await database.pool.query(
+      "SELECT id, last_name AS \"lastName\" FROM customers WHERE environment = 'sandbox' AND last_name LIKE 'Last19%' ORDER BY lower(last_name) COLLATE \"C\", id",
+    )).rows as { id: string; lastName: string }[];
+    expect(expected.length).toBeGreaterThan(100);
+    expect(all.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+  });
+
   it('matches name prefixes case- and accent-insensitively, and LIKE`s own characters literally', async () => {
     expect(await lastNames(customerFilterOf({ lastName: 'mull' }))).toEqual(['Müller']);
     expect(await lastNames(customerFilterOf({ lastName: 'MÜLLER' }))).toEqual(['Müller']);

@@ -153,7 +153,7 @@ export class PrismaCustomerStore implements CustomerStore {
   }
 
   async auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]> {
-    const { text, values } = customerSearchSql(filter);
+    const { text, values, outerOrder } = customerSearchSql(filter);
     const params = [environment, page.first, page.after ?? null, ...values];
     const at = params.length + 1;
     const audited = `WITH found AS MATERIALIZED (${text}),
@@ -162,7 +162,7 @@ export class PrismaCustomerStore implements CustomerStore {
          SELECT $${at}::uuid, $${at + 1}::varchar, $${at + 2}::varchar, $${at + 3}::varchar, $${at + 4}::varchar, $${at + 5}::uuid, $${at + 6}::varchar, $${at + 7}::varchar, $${at + 8}::text[],
                 (SELECT count(*)::int FROM found)
        )
-       SELECT * FROM found ORDER BY id`;
+       SELECT * FROM found ${outerOrder}`;
     return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(audited, ...params, ...auditValues(audit))).map(toCustomer);
   }
 

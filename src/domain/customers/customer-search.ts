@@ -12,7 +12,8 @@ import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, ssnSchema } from './cu
  * - `dateOfBirth`: exact (YYYY-MM-DD);
  * - `createdFrom` / `createdTo`: the creation instant, from (inclusive) and to (exclusive);
  * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index.
- * Results are in id order (creation order), a page at a time (`limit`, `after`).
+ * Results are in id order (creation order), or with a name filter in that name's folded order then id (so a
+ * page reads only its own rows from the name's index), a page at a time (`limit`, `after`).
  */
 const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
 

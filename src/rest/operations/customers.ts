@@ -37,7 +37,7 @@ export const CUSTOMERS_ROUTES = [
     summary: 'Search customers, by social security number too',
     description:
       'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
-      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
     scope: 'customers:read',
     naturallyIdempotent: true,
     requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
@@ -52,7 +52,7 @@ export const CUSTOMERS_ROUTES = [
     tag: 'Customers',
     summary: 'List and filter customers',
     description:
-      'Not in the contract. The customers matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      'Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name\'s order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
       '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. ' +
       'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
     scope: 'customers:read',
