@@ -145,11 +145,14 @@ export class PrismaCustomerStore implements CustomerStore {
   /**
    * One statement whatever the page's size: the matches (customer-search.sql.ts) and, for an audited search,
    * its audit event with the number found. Unnamed (its text depends on the filters given), so PostgreSQL plans
-   * it for the values at hand: a name prefix becomes an index range.
+   * it for the values at hand: a name prefix becomes an index range. The page comes back as one JSON text
+   * (its rows are CustomerRow's fields): Prisma Client's per-row, per-column result mapping cost about as much
+   * as the rest of the request for a page of 20, parsing one JSON text a fraction of it.
    */
   async search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]> {
-    const { text, values } = customerSearchSql(filter);
-    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toCustomer);
+    const { text, values, outerOrder } = customerSearchSql(filter);
+    const asJson = `SELECT coalesce(json_agg(p ${outerOrder}), '[]')::text AS page FROM (${text}) p`;
+    return pageOf(await this.prisma.$queryRawUnsafe<PageRow[]>(asJson, environment, page.first, page.after ?? null, ...values));
   }
 
   async auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]> {
@@ -162,8 +165,8 @@ export class PrismaCustomerStore implements CustomerStore {
          SELECT $${at}::uuid, $${at + 1}::varchar, $${at + 2}::varchar, $${at + 3}::varchar, $${at + 4}::varchar, $${at + 5}::uuid, $${at + 6}::varchar, $${at + 7}::varchar, $${at + 8}::text[],
                 (SELECT count(*)::int FROM found)
        )
-       SELECT * FROM found ${outerOrder}`;
-    return (await this.prisma.$queryRawUnsafe<CustomerRow[]>(audited, ...params, ...auditValues(audit))).map(toCustomer);
+       SELECT coalesce(json_agg(found ${outerOrder}), '[]')::text AS page FROM found`;
+    return pageOf(await this.prisma.$queryRawUnsafe<PageRow[]>(audited, ...params, ...auditValues(audit)));
   }
 
   /** A page in id order: the typed API (two statements: customers, then their links), rare enough not to matter. */
@@ -201,3 +204,10 @@ export class PrismaCustomerStore implements CustomerStore {
     }));
   }
 }
+
+/** A page of customers as one JSON array of CustomerRow objects (see CustomerStore.search). */
+interface PageRow {
+  page: string;
+}
+
+const pageOf = (rows: PageRow[]): Customer[] => (JSON.parse(rows[0]!.page) as CustomerRow[]).map(toCustomer);
