@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,6 +201,29 @@ async function main(): Promise<void> {
   }
 }
 
+/** One run's raw figures, a line of bench/results/history.ndjson: per scenario and contender, every run's req/s and CPU. */
+function historyLine(report: BenchReport) {
+  return {
+    startedAt: report.startedAt,
+    command: report.command,
+    commit: report.machine.gitCommit,
+    dataset: { customers: report.dataset.customers, accounts: report.dataset.accounts },
+    scenarios: report.scenarios.map((scenario) => ({
+      scenario: scenario.scenario,
+      node: scenario.nodeVersion,
+      contenders: scenario.contenders.map((contender) => ({
+        name: contender.name,
+        rps: contender.runs.map((run) => Math.round(run.rps)),
+        serverCpuUsPerRequest: contender.runs.map((run) => (run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest))),
+        p99Ms: contender.runs.map((run) => run.p99Ms),
+        errors: contender.runs.map((run) => run.errors),
+      })),
+      ratios: scenario.ratios,
+    })),
+    failures: report.failures,
+  };
+}
+
 function writeResults(report: BenchReport, options: BenchOptions): void {
   const outDir = path.resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
@@ -215,6 +238,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
   }
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  // Only the latest report is kept whole; every run's raw figures stay in the history, so a rerun leaves a trace.
+  appendFileSync(path.join(outDir, 'history.ndjson'), `${JSON.stringify(historyLine(report))}\n`);
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.
   if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
   else writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);

@@ -24,7 +24,8 @@ export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.bench
     DATA_DIR: dataDir,
     API_TOKENS: ctx.token,
     ENVIRONMENTS: BENCH_ENVIRONMENT,
-    LOG_LEVEL: 'warn',
+    // Production's default: a log line per request is part of what a request costs.
+    LOG_LEVEL: 'info',
     // The rate limiter runs (its cost is measured) but never refuses the load generator's one token.
     RATE_LIMIT_POINTS: '1000000000',
     ...piiEnvironment(ctx.keys),

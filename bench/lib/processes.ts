@@ -35,7 +35,9 @@ export const nodeMajor = (node: string): number => Number(/^v(\d+)/.exec(nodeVer
 
 /** A minimal environment for a child: nothing of ours leaks in (DATABASE_URL of the shell, tokens …). */
 export function baseEnvironment(extra: Record<string, string>): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+  // The proxy and CA settings too: behind a TLS-intercepting proxy (as bank networks have) the reference Node's
+  // install from the npm registry needs them; nothing measured reads them.
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_EXTRA_CA_CERTS', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
   const env: Record<string, string> = {};
   for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, ...extra };

@@ -5,7 +5,7 @@ import type { OutboxSideBySide, SideBySideSample } from './outbox.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { StatementCounting } from './postgres.js';
 import { TPCB_CONTENDER } from './pgbench.js';
-import { type ContenderResult, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
+import { type ContenderResult, ratioIntervalOf, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 import type { WebhookDeliveryResult } from './webhooks.js';
 
@@ -76,14 +76,19 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   const clean = (c: ContenderResult | undefined) => c !== undefined && c.median.errors === 0 && c.median.responses > 0;
   const rows: TargetRow[] = [];
 
-  /** Service ÷ comparator ≥ minimum, from the medians of this run; judged only when both ran without errors. */
+  /**
+   * Service ÷ comparator ≥ minimum, judged only when both ran without errors: by the lower bound of the ratio's
+   * 95 % bootstrap interval when there are three cycles or more (a point estimate inside the noise decides
+   * nothing), else by the ratio of medians, and the row says which.
+   */
   const ratioTarget = (label: string, scenario: string, comparator: ResultName, minimum: number, comparatorLabel = COMPARATOR_LABELS[comparator] ?? comparator) => {
     const ratio = ratioOf(find(scenario), comparator);
+    const interval = ratioIntervalOf(find(scenario), comparator);
     const bothClean = clean(service(scenario)) && clean(contender(scenario, comparator));
     rows.push({
       target: `${label} ≥ ${minimum}× ${comparatorLabel}`,
-      measured: ratio !== null ? `${ratio.toFixed(2)}×` : 'not measured',
-      met: ratio !== null && bothClean ? ratio >= minimum : null,
+      measured: ratio === null ? 'not measured' : interval === null ? `${ratio.toFixed(2)}× (point estimate)` : `${ratio.toFixed(2)}× (95 % ${interval[0].toFixed(2)}–${interval[1].toFixed(2)})`,
+      met: ratio !== null && bothClean ? (interval === null ? ratio >= minimum : interval[0] >= minimum) : null,
     });
   };
 

@@ -1,6 +1,7 @@
 import type { LoadKind } from '../load/requests.js';
 import type { ContenderName } from './contenders.js';
 import type { BenchContext } from './context.js';
+import { bootstrapRatioInterval } from './interval.js';
 import { measureRun, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
 import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
@@ -88,7 +89,7 @@ export interface ScenarioResult {
   nodeVersion: string;
   contenders: ContenderResult[];
   /** Per comparator: service req/s ÷ comparator req/s (medians of this run), null unless both answered. */
-  ratios: { comparator: ResultName; ratio: number | null }[];
+  ratios: { comparator: ResultName; ratio: number | null; interval?: [number, number] | null }[];
   /** The transfer scenarios: what PostgreSQL ran for one transfer sent alone (pg_stat_statements). */
   oneRequestStatements?: { query: string; calls: number }[] | undefined;
 }
@@ -96,6 +97,10 @@ export interface ScenarioResult {
 /** Service ÷ `comparator` in `scenario`, or null (not run, or no answers). */
 export const ratioOf = (scenario: ScenarioResult | undefined, comparator: ResultName): number | null =>
   scenario?.ratios.find((r) => r.comparator === comparator)?.ratio ?? null;
+
+/** The 95 % bootstrap interval of that ratio over the paired cycles, or null (fewer than three, or an older report). */
+export const ratioIntervalOf = (scenario: ScenarioResult | undefined, comparator: ResultName): [number, number] | null =>
+  scenario?.ratios.find((r) => r.comparator === comparator)?.interval ?? null;
 
 export type Servers = Partial<Record<ContenderName, RunningServer>>;
 
@@ -155,6 +160,8 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
     .map((comparator) => ({
       comparator: comparator.name,
       ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
+      // Runs alternate, one cycle at a time: run i of the service and run i of the comparator are a pair.
+      interval: service ? bootstrapRatioInterval(service.runs.map((r) => r.rps), comparator.runs.map((r) => r.rps)) : null,
     }));
   return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratios, oneRequestStatements: checks.get('service')?.queries };
 }
