@@ -258,6 +258,11 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   }
   if (route.method !== 'GET') responseHeaders['Consistency-Token'] = ref('headers', 'ConsistencyToken');
+  if (route.deprecated) {
+    // Inline, not components: a component no operation uses would be flagged by the document's lint.
+    responseHeaders.Deprecation = { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', required: true, schema: { type: 'string' } };
+    responseHeaders.Sunset = { description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.', required: true, schema: { type: 'string' } };
+  }
   return {
     description: route.success.description,
     headers: responseHeaders,
@@ -511,6 +516,10 @@ const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
   to: 'Only events before this instant (ISO 8601 with a time zone).',
 };
 
+/** A deprecated operation's description says since when, until when, and what to use instead. */
+const deprecationNote = (route: RestRoute): string =>
+  route.deprecated ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.` : '';
+
 function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
@@ -519,8 +528,9 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description}\n\nRequires the scope \`${route.scope}\`.`,
+    description: `${route.description}\n\nRequires the scope \`${route.scope}\`.${deprecationNote(route)}`,
     'x-required-scope': route.scope,
+    ...(route.deprecated && { deprecated: true }),
     parameters: [...parameterRefs, ...queryParameters(route)],
     ...(route.requestBody && {
       requestBody: {
@@ -545,10 +555,10 @@ const DESCRIPTION = `The system of record for bank customers and their depositor
 The same data is also served over GraphQL at \`/{environment}/graphql\`.`;
 
 /** The whole document; deterministic, so the committed openapi.json can be compared byte for byte. */
-export function buildOpenApiDocument(): OpenApiDocument {
+export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES): OpenApiDocument {
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const examples = new ExampleStore();
-  for (const route of REST_ROUTES as readonly RestRoute[]) {
+  for (const route of routes) {
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, examples);
   }
   return {

@@ -5,6 +5,7 @@ import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
+import { checkDeprecation, deprecationHeaders } from './deprecation.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { presentAccount, presentAccountPage } from '../presenters/accounts.js';
@@ -145,9 +146,11 @@ export function createRestRouter(deps: HttpDependencies): Router {
     listAuditEvents: async ({ caller, query }) => ok(presentAuditPage(await audit.list(caller, query))),
   };
 
-  const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
+  const table = deps.restRoutes ?? (REST_ROUTES as readonly RestRoute[]);
+  for (const route of table) if (route.deprecated) checkDeprecation(route.operationId, route.deprecated);
+  const paths = [...new Set(table.map((route) => route.path))];
   for (const path of paths) {
-    const routes = REST_ROUTES.filter((candidate) => candidate.path === path);
+    const routes = table.filter((candidate) => candidate.path === path);
     const mounted = router.route(path).all(cors);
     for (const route of routes as readonly RestRoute[]) {
       const handler = endpoint(deps, readBody, route, handlers[route.operationId as OperationId]);
@@ -169,7 +172,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
 function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestRoute, operation: Operation) {
   const { family, method } = route;
   const withKey = takesIdempotencyKey(route);
+  const announced = route.deprecated && deprecationHeaders(route.deprecated);
   return async (req: Request, res: Response) => {
+    // On every answer of a deprecated operation, refusals too: set before anything can fail.
+    if (announced) res.set(announced);
     const params = pathParams(req);
     const context = await authenticateRequest(req, res, params.environment ?? '', deps);
     res.locals.logger = context.logger;

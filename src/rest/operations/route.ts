@@ -36,6 +36,21 @@ export interface RestRoute {
   naturallyIdempotent?: true;
   /** A POST that takes no Idempotency-Key for this reason (e.g. its answer holds a secret no record may keep). */
   withoutIdempotencyKey?: string;
+  /**
+   * Announced for removal (docs/adr/0063-versions-changelog-deprecation.md): every answer carries `Deprecation`
+   * and `Sunset` headers and the OpenAPI operation is marked deprecated. Removed only in a major version, and
+   * no earlier than `sunset`, at least six months after `announced`.
+   */
+  deprecated?: RouteDeprecation;
+}
+
+export interface RouteDeprecation {
+  /** The day the deprecation was announced (CHANGELOG.md), YYYY-MM-DD (UTC). */
+  announced: string;
+  /** The earliest day it may be removed, YYYY-MM-DD (UTC): at least six months after `announced`. */
+  sunset: string;
+  /** What to use instead, for the reference. */
+  instead: string;
 }
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
