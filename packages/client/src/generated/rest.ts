@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description Not in the contract. The customers matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          */
@@ -40,7 +40,7 @@ export interface paths {
         put?: never;
         /**
          * Search customers, by social security number too
-         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
+         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:read`.
          */
@@ -738,7 +738,7 @@ export interface components {
         };
         /** @description A page of customers matching every given filter. */
         CustomerPage: {
-            /** @description In id order (the order they were created in). */
+            /** @description In id order (creation order); with a lastName or firstName filter, in that name's order (case and accents folded), then id. */
             customers: components["schemas"]["Customer"][];
             /** @description Pass as `after` for the next page; null on the last page. */
             nextAfter: string | null;
