@@ -524,7 +524,7 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
     parameters: [...parameterRefs, ...queryParameters(route)],
     ...(route.requestBody && {
       requestBody: {
-        required: true,
+        required: route.requestBody.optional !== true,
         content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
       },
     }),
