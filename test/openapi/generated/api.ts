@@ -4981,7 +4981,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "flags": [
+                     *           {
+                     *             "flag": "FROZEN",
+                     *             "reason": "Suspected fraud, case 4711",
+                     *             "setAt": "2026-11-25T08:00:00.000Z",
+                     *             "setBy": "token:3f2c8a1e9b7d4c60",
+                     *             "until": "2026-12-24T17:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "flag": "DEBITS_BLOCKED",
+                     *             "reason": null,
+                     *             "setAt": "2026-11-20T09:30:00.000Z",
+                     *             "setBy": "jwt:support-agent-17",
+                     *             "until": null
+                     *           }
+                     *         ]
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
