@@ -27,6 +27,7 @@ import { createRateLimits } from './http/rate-limit.js';
 import { startEventFeed } from './jobs/event-feed.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
+import { startFlagExpiry } from './jobs/flag-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { fairShares } from './jobs/webhook-fairness.js';
@@ -126,6 +127,8 @@ export async function startService(config: Config, logger: Logger, options: Star
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
+    const flagExpiry = startFlagExpiry(services.accounts, config.flagExpiryIntervalMs, logger);
+    cleanups.push(flagExpiry.stop);
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,

@@ -50,6 +50,7 @@ export const ERROR_TEXTS: Record<string, string> = {
     'No, malformed, unknown, expired or revoked bearer token; `WWW-Authenticate: Bearer realm="customer-account-service"`, plus `error="invalid_request"` for a malformed header and `error="invalid_token"` for a refused token (RFC 6750 §3).',
   ENVIRONMENT_NOT_FOUND: 'The first path segment is not a configured environment (the message never lists them); checked after the token.',
   RATE_LIMITED: "The token's request budget (shared by REST and GraphQL) is spent, or the address sent too many refused tokens; `Retry-After` in seconds.",
+  SSN_SEARCH_RATE_LIMITED: "The token's searches by social security number (`POST .../customer/search`, GraphQL `searchCustomers`) this minute are spent (`SSN_SEARCH_RATE_LIMIT_PER_MINUTE`); nothing is searched or audited; `Retry-After` in seconds. Its other requests still pass.",
   // HTTP itself (src/http/errors.ts, src/rest/router.ts).
   MALFORMED_REQUEST: 'The body is not valid JSON (also: a body shorter than its `Content-Length`, an undecodable path).',
   ROUTE_NOT_FOUND: 'No such path.',

@@ -8,6 +8,7 @@ import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
 import { encodeCursor, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
+import { chargeSsnSearchResolver } from './rate-limit.js';
 
 /**
  * The resolvers only translate: arguments go to the domain services untouched (mutation inputs as
@@ -26,6 +27,8 @@ const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.ent
  */
 function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Account | string)[]): void {
   for (const account of accounts) {
+    const accountId = typeof account === 'string' ? account : account.accountId;
+    loaders.flagDetails.clear(accountId);
     if (typeof account === 'string') loaders.accounts.clear(account);
     else loaders.accounts.clear(account.accountId).prime(account.accountId, account);
   }
@@ -62,8 +65,10 @@ export const resolvers: Resolvers = {
       return page;
     },
     // The SSN travels in the input (a variable, never the document's text when clients use variables); REST's search rules.
-    searchCustomers: async (_parent, { input, first, after }, { services, caller, loaders }) => {
+    searchCustomers: async (_parent, { input, first, after }, context) => {
+      const { services, caller, loaders } = context;
       const request = pageRequest('customer', { first, after });
+      await chargeSsnSearchResolver(context, withoutNulls(input));
       const page = await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) });
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
@@ -151,13 +156,13 @@ export const resolvers: Resolvers = {
       context.loaders.customers.clearAll();
       return account;
     },
-    setAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, true);
+    setAccountFlag: async (_parent, { accountId, flag, reason, until }, context) => {
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }));
       changedAccounts(context, [account]);
       return account;
     },
     clearAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, false);
+      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag);
       changedAccounts(context, [account]);
       return account;
     },
@@ -220,6 +225,7 @@ export const resolvers: Resolvers = {
       const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
       return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
     },
+    flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
   },
 
   Transaction: {

@@ -34,10 +34,11 @@ export const statusOf = (error: CallerError): number => STATUS_BY_KIND[error.kin
 /**
  * RFC 6750 §3: 401 and 403 carry the challenge of src/auth/www-authenticate.ts; 503 asks the caller to retry
  * shortly. A 429's Retry-After and RateLimit-* headers are set by the rate limit step
- * (src/http/authenticate-request.ts).
+ * (src/http/authenticate-request.ts); a refusal of the SSN search budget carries its own Retry-After.
  */
 export function headersOf(error: CallerError): Record<string, string> {
   if (error.kind === 'unavailable') return { 'Retry-After': '1' };
+  if (isRequestError(error) && error.retryAfterS !== undefined) return { 'Retry-After': String(error.retryAfterS) };
   const challenge = challengeHeaderFor(error);
   return challenge === undefined ? {} : { 'WWW-Authenticate': challenge };
 }

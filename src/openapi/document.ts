@@ -400,6 +400,13 @@ function successExample(route: RestRoute): object {
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
     case 'AccountPage':
       return { accounts: [ACCOUNT_EXAMPLE], nextAfter: null };
+    case 'AccountFlags':
+      return {
+        flags: [
+          { flag: 'FROZEN', reason: 'Suspected fraud, case 4711', setAt: '2026-11-25T08:00:00.000Z', setBy: 'token:3f2c8a1e9b7d4c60', until: '2026-12-24T17:00:00.000Z' },
+          { flag: 'DEBITS_BLOCKED', reason: null, setAt: '2026-11-20T09:30:00.000Z', setBy: 'jwt:support-agent-17', until: null },
+        ],
+      };
     case 'AuditPage':
       return AUDIT_PAGE_EXAMPLE;
     case 'Transaction':
@@ -534,7 +541,7 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
     parameters: [...parameterRefs, ...queryParameters(route)],
     ...(route.requestBody && {
       requestBody: {
-        required: true,
+        required: route.requestBody.optional !== true,
         content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
       },
     }),

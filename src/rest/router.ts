@@ -4,11 +4,12 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
+import { chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { presentAccount, presentAccountPage } from '../presenters/accounts.js';
+import { presentAccount, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage } from '../presenters/events.js';
@@ -71,7 +72,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
     },
     listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),
-    searchCustomers: async ({ caller, body }) => ok(presentCustomerPage(await customers.search(caller, body))),
+    searchCustomers: async ({ caller, body }) => {
+      await chargeSsnSearch(deps.rateLimits, caller.principal.id, body);
+      return ok(presentCustomerPage(await customers.search(caller, body)));
+    },
     getCustomer: async ({ caller, params }) => ok(presentCustomer(await customers.get(caller, params.customerId!))),
     updateCustomer: async ({ caller, params, body }) => ok(presentCustomer(await customers.update(caller, params.customerId!, body))),
     deleteCustomer: async ({ caller, params }) => {
@@ -91,8 +95,9 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
     removeAccountCustomer: async ({ caller, params }) => ok(presentAccount(await accounts.removeCustomer(caller, params.accountId!, params.customerId!))),
-    setAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, true))),
-    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, false))),
+    setAccountFlag: async ({ caller, params, body }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, body))),
+    listAccountFlags: async ({ caller, params }) => ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
+    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.clearFlag(caller, params.accountId!, params.flag))),
     setOverdraftLimit: async ({ caller, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(caller, params.accountId!, body))),
     postTransaction: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });

@@ -105,7 +105,8 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
   },
-  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' } }),
+  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' }, body: { reason: 'Fraud review' } }),
+  listAccountFlags: async () => ({ params: { accountId: await fixtures.account() } }),
   clearAccountFlag: async () => {
     const accountId = await fixtures.account();
     await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');

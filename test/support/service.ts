@@ -15,6 +15,7 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_event_sequence',
   'cas_event_prune',
   'cas_ledger_expired_holds',
+  'cas_account_expired_flags',
   'cas_webhook_fan_out',
   'cas_webhook_claim',
   'cas_webhook_complete',

@@ -1,4 +1,4 @@
-import type { Account, AccountFlag } from '../../domain/accounts/account.js';
+import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from '../../domain/accounts/account.js';
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
 import type { CreationEffects, PageRequest, WriteEffects } from '../../domain/ports.js';
@@ -110,18 +110,67 @@ const SQL = {
      SELECT (SELECT count(*)::int FROM target) AS account, cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
+  // The account is locked first (as a posting does), then its flag's row: the array the ledger enforces and the
+  // flag's details change together. A set flag changes only when $7 (replace) and its reason or until differ.
   setFlag: statement(
     'account_set_flag',
     `WITH target AS MATERIALIZED (
        SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), current AS MATERIALIZED (
+       SELECT f.reason, f.until FROM account_flags f JOIN target t ON f.account_id = t.id WHERE f.flag = $3::text FOR UPDATE OF f
+     ), wanted AS MATERIALIZED (
+       SELECT t.id, NOT t.present AS adds,
+              (t.present AND $7::boolean AND NOT EXISTS (
+                SELECT 1 FROM current c WHERE c.reason IS NOT DISTINCT FROM $4::text AND c.until IS NOT DISTINCT FROM $5::timestamptz)) AS replaces
+       FROM target t
      ), changed AS (
-       UPDATE accounts a SET flags = CASE WHEN $4::boolean THEN array_append(a.flags, $3::text) ELSE array_remove(a.flags, $3::text) END,
-              updated_at = CURRENT_TIMESTAMP
-       FROM target t WHERE a.id = t.id AND t.present <> $4::boolean
+       UPDATE accounts a SET flags = CASE WHEN w.adds THEN array_append(a.flags, $3::text) ELSE a.flags END, updated_at = CURRENT_TIMESTAMP
+       FROM wanted w WHERE a.id = w.id AND (w.adds OR w.replaces)
        RETURNING ${ACCOUNT_COLUMNS}
-     ), audit AS (${auditInsert(5, 'changed')}),
+     ), detail AS (
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
+       SELECT w.id, $2, $3::text, $4::text, CURRENT_TIMESTAMP, $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       ON CONFLICT (account_id, flag) DO UPDATE
+         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
+     ), audit AS (${auditInsert(8, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(8))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  // With $4 (expiredBy), only a flag whose until is at or before it: the flag's row is locked after the account, so
+  // a flag extended (its row updated) or set again since this statement's snapshot is re-checked as it is now.
+  clearFlag: statement(
+    'account_clear_flag',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), expired AS MATERIALIZED (
+       SELECT f.account_id FROM account_flags f JOIN target t ON f.account_id = t.id
+       WHERE $4::timestamptz IS NOT NULL AND f.flag = $3::text AND f.until <= $4::timestamptz FOR UPDATE OF f
+     ), lifted AS MATERIALIZED (
+       SELECT t.id FROM target t WHERE t.present AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM expired))
+     ), changed AS (
+       UPDATE accounts a SET flags = array_remove(a.flags, $3::text), updated_at = CURRENT_TIMESTAMP
+       FROM lifted l WHERE a.id = l.id
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
+     audit AS (${auditInsert(5, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  // Ordered like the flags' list (ACCOUNT_FLAGS); the account row tells an account without flags from none at all.
+  flagDetails: statement(
+    'account_flag_details',
+    `SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy",
+            to_char(f.until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+     FROM accounts a LEFT JOIN LATERAL unnest(a.flags) AS x(flag) ON true
+       LEFT JOIN account_flags f ON f.account_id = a.id AND f.flag = x.flag
+     WHERE a.id = ANY($1::uuid[]) AND a.environment = $2
+     ORDER BY a.id, array_position(ARRAY['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED']::text[], x.flag), x.flag`,
+  ),
+  // The partial index on until: the soonest first.
+  expiredFlags: statement(
+    'account_expired_flags',
+    `SELECT f.environment, f.account_id AS "accountId", f.flag FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= $1::timestamptz ORDER BY f.until LIMIT $2`,
   ),
   setOverdraftLimit: statement(
     'account_set_overdraft_limit',
@@ -223,10 +272,42 @@ export class PrismaAccountStore implements AccountStore {
     return this.changed(environment, id, true);
   }
 
-  async setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setFlag, [id, environment, flag, on, ...auditValues(effects.audit)]);
+  async setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setFlag, [
+      id,
+      environment,
+      flag,
+      setting.reason,
+      setting.until,
+      setting.setBy,
+      setting.replace,
+      ...auditValues(effects.audit),
+    ]);
     if (row!.account === 0) return { outcome: 'account-not-found' };
     return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.clearFlag, [id, environment, flag, expiredBy ?? null, ...auditValues(effects.audit)]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  /** One statement for every account asked for (GraphQL's loader batches a page's `flagDetails`). */
+  async flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>> {
+    type Row = { id: string; flag: AccountFlag | null; reason: string | null; setAt: string | null; setBy: string | null; until: string | null };
+    const rows = await queryRows<Row>(this.prisma, SQL.flagDetails, [ids, environment]);
+    const byAccount = new Map<string, AccountFlagDetail[]>();
+    for (const row of rows) {
+      const details = byAccount.get(row.id) ?? [];
+      byAccount.set(row.id, details);
+      if (row.flag !== null) details.push({ flag: row.flag, reason: row.reason, setAt: row.setAt, setBy: row.setBy, until: row.until });
+    }
+    return byAccount;
+  }
+
+  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]> {
+    return queryRows(this.prisma, SQL.expiredFlags, [now, limit]);
   }
 
   async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange> {

@@ -67,6 +67,18 @@ export const accountFlagSchema = z.strictObject({
   flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),
 });
 
+export const FLAG_LIMITS = { reasonLength: 500 } as const;
+
+/**
+ * What may come with setting a flag (docs/adr/0058-flags-with-reason-and-end.md): both optional, so the
+ * contract's body-less call keeps working. `until` must be in the future (checked by the service against its clock).
+ */
+export const setAccountFlagSchema = z.strictObject({
+  reason: text(FLAG_LIMITS.reasonLength).optional(),
+  until: z.iso.datetime({ offset: true, error: 'Must be an RFC 3339 instant with a time zone, e.g. 2026-12-24T17:00:00Z.' }).optional(),
+});
+export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
+
 export const overdraftLimitSchema = z.strictObject({
   overdraftLimit: z.union([z.number(), z.string().max(32)], { error: 'Must be a decimal number, 0 or more.' }),
 });

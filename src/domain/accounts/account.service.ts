@@ -19,9 +19,9 @@ import { isRecordId, newId } from '../ids.js';
 import type { AccountChange } from './ports.js';
 import { type Page, type PageRequest, readPage } from '../pagination.js';
 import type { Stores } from '../ports.js';
-import type { Caller } from '../caller.js';
+import type { Caller, Principal } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
-import { type Account, newAccount } from './account.js';
+import { type Account, type AccountFlagDetail, newAccount } from './account.js';
 import {
   accountFlagSchema,
   ACCOUNT_LIMITS,
@@ -29,17 +29,24 @@ import {
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
   overdraftLimitSchema,
+  setAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
 
+/** Who lifts a flag whose `until` has passed (src/jobs/flag-expiry.ts), as the audit trail names it. */
+export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
+/** Expired flags lifted per look-up; each in its own statement. */
+const FLAG_EXPIRY_BATCH = 100;
+
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
     private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
     private readonly creation: IdempotentCreation,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -175,14 +182,64 @@ export class AccountService {
     return changedAccount(change);
   }
 
-  /** Sets (on) or clears a flag the ledger enforces; setting a set flag changes nothing. */
-  async setFlag(caller: Caller, accountId: string, flag: unknown, on: boolean): Promise<Account> {
+  /**
+   * Sets a flag the ledger enforces, with an optional reason and end (`input`: `{reason?, until?}`, or nothing,
+   * as the contract's body-less call). Setting a set flag without either changes nothing; with either, its
+   * details are replaced (an absent one becomes none).
+   */
+  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    const valid = parseInput(accountFlagSchema, { flag });
+    const details = parseInput(setAccountFlagSchema, input ?? {});
+    const until = details.until === undefined ? null : new Date(details.until);
+    if (until !== null && until.getTime() <= this.now().getTime()) {
+      throw validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }]);
+    }
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const replace = details.reason !== undefined || details.until !== undefined;
+    const audit = auditEventFor(caller, { operation: 'account.flag.set', resourceType: 'account', resourceId: accountId, changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])] });
+    const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
+    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }));
+  }
+
+  /** Clears a flag (and its details); clearing a flag that is not set changes nothing. */
+  async clearFlag(caller: Caller, accountId: string, flag: unknown): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
-    const operation = on ? 'account.flag.set' : 'account.flag.clear';
-    const audit = auditEventFor(caller, { operation, resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
-    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId, valid.flag, on, { audit }));
+    const audit = auditEventFor(caller, { operation: 'account.flag.clear', resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
+    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }));
+  }
+
+  /** The flags the account carries, each with its reason, when and by whom it was set, and its end. */
+  async flagDetails(caller: Caller, accountId: string): Promise<AccountFlagDetail[]> {
+    const [details] = await this.flagDetailsOfMany(caller, [accountId]);
+    if (!details) throw accountNotFound();
+    return details;
+  }
+
+  /** Batch look-up for per-request loaders: one entry per id, null where there is no such account. */
+  async flagDetailsOfMany(caller: Caller, accountIds: readonly string[]): Promise<(AccountFlagDetail[] | null)[]> {
+    authorize(caller, 'accounts:read');
+    const valid = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const found = valid.length > 0 ? await this.stores.accounts.flagDetails(caller.environment, valid) : new Map<string, AccountFlagDetail[]>();
+    return accountIds.map((id) => found.get(id.toLowerCase()) ?? null);
+  }
+
+  /**
+   * Lifts the flags whose `until` is at or before `now`, a batch at a time, each by its own statement, audited as
+   * FLAG_EXPIRY_PRINCIPAL with the event a manual clear writes. The statement re-checks `until` on the locked
+   * rows, so a flag extended meanwhile stays, and instances running this at once never lift one twice.
+   */
+  async liftExpiredFlags(now: Date = this.now()): Promise<number> {
+    let lifted = 0;
+    for (const expired of await this.stores.accounts.expiredFlags(now, FLAG_EXPIRY_BATCH)) {
+      const caller: Caller = { environment: expired.environment, principal: FLAG_EXPIRY_PRINCIPAL, requestId: newId() };
+      const audit = auditEventFor(caller, { operation: 'account.flag.expire', resourceType: 'account', resourceId: expired.accountId, changedFields: ['flags'] });
+      const change = await this.stores.accounts.clearFlag(expired.environment, expired.accountId, expired.flag, { audit }, now);
+      if (change.outcome === 'changed') lifted++;
+    }
+    return lifted;
   }
 
   /** How far below zero the available balance may go (0: no overdraft). */

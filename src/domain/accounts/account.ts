@@ -8,6 +8,27 @@ import type { AccountBalance, Transaction } from '../ledger/transaction.js';
 export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
 export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
 
+/** A flag the account carries, with why, when, by whom it was set and when it lifts itself. */
+export interface AccountFlagDetail {
+  flag: AccountFlag;
+  /** Why it was set, as the setter wrote it; null when none was given. */
+  reason: string | null;
+  /** ISO 8601, UTC; null for a flag set before flags had details. */
+  setAt: string | null;
+  /** The principal that set it, as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); never a secret. */
+  setBy: string | null;
+  /** ISO 8601, UTC: when it lifts itself; null: until cleared. */
+  until: string | null;
+}
+
+/** What a set flag records beside itself: an optional reason and end. */
+export interface FlagSetting {
+  reason: string | null;
+  until: Date | null;
+  /** The principal setting it (Principal.id). */
+  setBy: string;
+}
+
 /** An account as it leaves the domain. */
 export interface Account {
   accountId: string;

@@ -1,7 +1,7 @@
 import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
-import type { Account, AccountFlag } from './account.js';
+import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
 
 /** What the account service needs from storage (src/db/stores/account.store.ts implements it). */
 
@@ -62,7 +62,19 @@ export interface AccountStore {
   addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
   /** Unlinks a customer, never the last one. */
   removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;
-  /** Sets or clears a flag; 'unchanged' (nothing written) when it already was so. */
-  setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange>;
+  /**
+   * Sets a flag with its details. A set flag is 'unchanged' (nothing written) unless `replace`, when its
+   * details are replaced if they differ (reason, until; setAt and setBy then become this setting's).
+   */
+  setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects): Promise<AccountChange>;
+  /**
+   * Clears a flag and its details; 'unchanged' (nothing written) when it is not set. With `expiredBy`, only
+   * a flag whose `until` is at or before that instant (checked on the locked rows), else 'unchanged'.
+   */
+  clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date): Promise<AccountChange>;
+  /** The flags each existing account of `ids` carries, with their details, in flag order; absent ids: no such account. */
+  flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>>;
+  /** Flags whose `until` is at or before `now`, soonest first, at most `limit` (every environment). */
+  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]>;
   setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange>;
 }

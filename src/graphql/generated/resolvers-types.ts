@@ -51,6 +51,11 @@ export type Account = Node & {
   /** The customers associated with the account, in the order of `customerIds`: at most 20 (ACCOUNT_CUSTOMER_LIMIT). Association does not necessarily mean access. */
   customers: Array<Customer>;
   /**
+   * The flags the account carries, each with why, when and by whom it was set and when it lifts itself (REST:
+   * `GET /{environment}/account/{accountId}/flags`).
+   */
+  flagDetails: Array<AccountFlagDetail>;
+  /**
    * Flags associated with the account; empty on a new account. The ledger enforces FROZEN, DEBITS_BLOCKED and
    * CREDITS_BLOCKED (see `AccountFlag`); set and clear them with `setAccountFlag` and `clearAccountFlag`.
    */
@@ -130,6 +135,21 @@ export type AccountFlag =
   | 'DEBITS_BLOCKED'
   /** Nothing posts on the account, not even a credit or the posting of a hold; a hold can still be voided. */
   | 'FROZEN';
+
+/** A flag an account carries, with its details. */
+export type AccountFlagDetail = {
+  __typename?: 'AccountFlagDetail';
+  /** The flag. */
+  flag: AccountFlag;
+  /** Why it was set; null when none was given. */
+  reason: Maybe<Scalars['String']['output']>;
+  /** When it was set (RFC 3339, UTC); null for a flag set before flags had details. */
+  setAt: Maybe<Scalars['String']['output']>;
+  /** Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); null for a flag set before flags had details. */
+  setBy: Maybe<Scalars['String']['output']>;
+  /** When it lifts itself (RFC 3339, UTC); null: until cleared. */
+  until: Maybe<Scalars['String']['output']>;
+};
 
 /** A postal address of a customer. */
 export type Address = {
@@ -502,8 +522,10 @@ export type Mutation = {
    */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
-   * Sets a flag the ledger enforces and returns the account; setting a set flag changes nothing. Fails with
-   * ACCOUNT_NOT_FOUND.
+   * Sets a flag the ledger enforces and returns the account, with an optional reason and end (`until`: the flag
+   * lifts itself then, audited as `system:flag-expiry`). Setting a set flag without either changes nothing; with
+   * either, its reason and end are replaced. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (`until` not in the
+   * future, `reason` empty or longer than 500 characters).
    */
   setAccountFlag: Account;
   /**
@@ -705,6 +727,8 @@ export type MutationRotateWebhookSecretArgs = {
 export type MutationSetAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
   flag: AccountFlag;
+  reason?: InputMaybe<Scalars['String']['input']>;
+  until?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1352,6 +1376,7 @@ export type ResolversTypes = {
   AccountEdge: ResolverTypeWrapper<Omit<AccountEdge, 'node'> & { node: ResolversTypes['Account'] }>;
   AccountFilter: AccountFilter;
   AccountFlag: AccountFlag;
+  AccountFlagDetail: ResolverTypeWrapper<AccountFlagDetail>;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
   AuditEvent: ResolverTypeWrapper<AuditEventModel>;
@@ -1404,6 +1429,7 @@ export type ResolversParentTypes = {
   AccountConnection: AccountPageModel;
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
   AccountFilter: AccountFilter;
+  AccountFlagDetail: AccountFlagDetail;
   Address: Address;
   AddressInput: AddressInput;
   AuditEvent: AuditEventModel;
@@ -1467,6 +1493,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
+  flagDetails?: Resolver<Array<ResolversTypes['AccountFlagDetail']>, ParentType, ContextType>;
   flags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1491,6 +1518,14 @@ export type AccountConnectionResolvers<ContextType = GraphqlContext, ParentType 
 export type AccountEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountEdge'] = ResolversParentTypes['AccountEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+};
+
+export type AccountFlagDetailResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountFlagDetail'] = ResolversParentTypes['AccountFlagDetail']> = {
+  flag?: Resolver<ResolversTypes['AccountFlag'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  setAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  setBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type AddressResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
@@ -1719,6 +1754,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AccountBalance?: AccountBalanceResolvers<ContextType>;
   AccountConnection?: AccountConnectionResolvers<ContextType>;
   AccountEdge?: AccountEdgeResolvers<ContextType>;
+  AccountFlagDetail?: AccountFlagDetailResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;

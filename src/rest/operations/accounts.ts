@@ -1,8 +1,8 @@
 import { ACCOUNT_FLAGS } from '../../domain/accounts/account.js';
-import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, overdraftLimitSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
+import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../domain/customers/customer.schemas.js';
 import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
-import { accountDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
+import { accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
 import { accountListQuerySchema } from '../../domain/accounts/account-search.js';
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from './examples.js';
 import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
@@ -137,10 +137,32 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Set a flag',
-    description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
+    description:
+      `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. ` +
+      `The body is optional (the contract's call sends none): \`reason\` (up to ${FLAG_LIMITS.reasonLength} characters) and \`until\`, an RFC 3339 instant in the future when the flag lifts itself (audited as \`system:flag-expiry\`, with the same event as a clear). ` +
+      'Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.',
     scope: 'accounts:controls',
+    requestBody: { schema: setAccountFlagSchema, component: 'SetAccountFlagRequest', example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' }, optional: true },
     success: answersAccount('The account with the flag.'),
-    failures: [flagValidationFailure, accountNotFoundFailure],
+    failures: [
+      flagValidationFailure,
+      failure('VALIDATION_FAILED_until', '`until` is not in the future (or `reason` is empty or too long); nothing changes.', validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }])),
+      accountNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'listAccountFlags',
+    method: 'GET',
+    path: '/:environment/account/:accountId/flags',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Read the flags with their details',
+    description:
+      'Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. ' +
+      'Flags set before flags had details answer null for these. The account\'s own `flags` stays the list of names.',
+    scope: 'accounts:read',
+    success: { status: 200, description: 'The flags with their details.', data: accountFlagsDataSchema, component: 'AccountFlags' },
+    failures: [accountNotFoundFailure],
   },
   {
     operationId: 'clearAccountFlag',

@@ -2,6 +2,7 @@ import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema }
 import { customerAlreadyExists, customerHasAccounts, customerNotFound } from '../../domain/errors.js';
 import { createdCustomerDataSchema, customerDataSchema, customerPageDataSchema } from '../../presenters/customers.js';
 import { customerListQuerySchema, customerSearchSchema } from '../../domain/customers/customer-search.js';
+import { ssnSearchRateLimited } from '../../http/rate-limit.js';
 import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from './examples.js';
 import { DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
 import type { RestRoute } from './route.js';
@@ -37,12 +38,16 @@ export const CUSTOMERS_ROUTES = [
     summary: 'Search customers, by social security number too',
     description:
       'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
-      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). ' +
+      'Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. ' +
+      'Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
     scope: 'customers:read',
     naturallyIdempotent: true,
     requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
     success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
-    failures: [],
+    failures: [
+      failure('SSN_SEARCH_RATE_LIMITED', "The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.", ssnSearchRateLimited(42)),
+    ],
   },
   {
     operationId: 'listCustomers',

@@ -25,8 +25,8 @@ export interface RestRoute {
   summary: string;
   description: string;
   scope: AccessScope;
-  /** The domain's input schema, for POST and PUT. */
-  requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown> };
+  /** The domain's input schema, for POST and PUT; `optional`: the operation also takes no body at all. */
+  requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown>; optional?: true };
   /** The domain's query schema (each property becomes a query parameter). */
   query?: { schema: z.ZodType; example: Record<string, unknown> };
   success: { status: 200 | 201; description: string; data: z.ZodType; component: string };

@@ -40,7 +40,7 @@ export interface paths {
         put?: never;
         /**
          * Search customers, by social security number too
-         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
+         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:read`.
          */
@@ -201,7 +201,7 @@ export interface paths {
         get?: never;
         /**
          * Set a flag
-         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.
+         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. The body is optional (the contract's call sends none): `reason` (up to 500 characters) and `until`, an RFC 3339 instant in the future when the flag lifts itself (audited as `system:flag-expiry`, with the same event as a clear). Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.
          *
          *     Requires the scope `accounts:controls`.
          */
@@ -214,6 +214,28 @@ export interface paths {
          *     Requires the scope `accounts:controls`.
          */
         delete: operations["clearAccountFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the flags with their details
+         * @description Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listAccountFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -657,7 +679,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
@@ -822,6 +844,27 @@ export interface components {
         };
         AddAccountCustomerRequest: {
             customerId: string;
+        };
+        SetAccountFlagRequest: {
+            reason?: string;
+            /** Format: date-time */
+            until?: string;
+        };
+        /** @description The account's flags with their details. */
+        AccountFlags: {
+            /** @description In the order FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED; empty when none is set. */
+            flags: {
+                /** @enum {string} */
+                flag: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
+                /** @description Why it was set; null when none was given. */
+                reason: string | null;
+                /** @description When it was set; null for a flag set before flags had details. */
+                setAt: string | null;
+                /** @description Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details. */
+                setBy: string | null;
+                /** @description When it lifts itself; null: until cleared. */
+                until: string | null;
+            }[];
         };
         OverdraftLimitRequest: {
             overdraftLimit: number | string;
@@ -1189,6 +1232,17 @@ export interface components {
         /** @description Success on the account endpoints. */
         AccountDeletedResponse: {
             data: components["schemas"]["Empty"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        AccountFlagsResponse: {
+            data: components["schemas"]["AccountFlags"];
             /** @constant */
             success: true;
             error: null;
@@ -2127,18 +2181,20 @@ export interface operations {
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             *     - `SSN_SEARCH_RATE_LIMITED`: The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.
              */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
+                            code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
                         };
                     };
                 };
@@ -4474,7 +4530,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Suspected fraud, case 4711",
+                 *       "until": "2026-12-24T17:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAccountFlagRequest"];
+            };
+        };
         responses: {
             /** @description The account with the flag. */
             200: {
@@ -4511,7 +4577,10 @@ export interface operations {
             };
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+             *     - `VALIDATION_FAILED`: `until` is not in the future (or `reason` is empty or too long); nothing changes.
              */
             400: {
                 headers: {
@@ -4584,6 +4653,38 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -4749,6 +4850,204 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAccountFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flags with their details. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "flags": [
+                     *           {
+                     *             "flag": "FROZEN",
+                     *             "reason": "Suspected fraud, case 4711",
+                     *             "setAt": "2026-11-25T08:00:00.000Z",
+                     *             "setBy": "token:3f2c8a1e9b7d4c60",
+                     *             "until": "2026-12-24T17:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "flag": "DEBITS_BLOCKED",
+                     *             "reason": null,
+                     *             "setAt": "2026-11-20T09:30:00.000Z",
+                     *             "setBy": "jwt:support-agent-17",
+                     *             "until": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountFlagsResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
              */
             403: {
                 headers: {
@@ -9176,7 +9475,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
