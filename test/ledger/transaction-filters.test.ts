@@ -107,6 +107,23 @@ describe('REST transaction list filters', () => {
   });
 });
 
+describe('the cost of a page', () => {
+  it('is the same number of statements for a page of 1 and a page of 100, filtered or not', async () => {
+    const statementsFor = async (query: string) => {
+      service.statements.count = 0;
+      const res = await list(accountId, query);
+      const statements = service.statements.count;
+      expectSuccess(res, 'account', 200);
+      return { statements, size: res.json.data.transactions.length as number };
+    };
+    const one = await statementsFor('type=DEBIT&minAmount=1&limit=1');
+    const all = await statementsFor('type=DEBIT&minAmount=1&limit=100');
+    expect([one.size, all.size]).toEqual([1, 4]);
+    expect(all.statements).toBe(one.statements);
+    expect((await statementsFor('limit=100')).statements).toBe(one.statements);
+  });
+});
+
 describe('GraphQL Account.transactions(filter)', () => {
   const TRANSACTIONS = `query($id: ID!, $filter: TransactionFilter, $first: Int, $after: String) {
     account(accountId: $id) { transactions(first: $first, after: $after, filter: $filter) { nodes { transactionId } pageInfo { hasNextPage endCursor } } }
