@@ -475,8 +475,9 @@ export type Mutation = {
    * authorised: a DEBIT hold lowers the available balance at once and is posted (`postHold`) or voided
    * (`voidHold`) later. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (see `extensions.details`; e.g. more
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
-   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (over
-   * the token's maximum per posting or, except for a hold, its daily limit); nothing is posted then.
+   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
+   * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
+   * (another transaction of the environment has the `externalId`); nothing is posted then.
    */
   postTransaction: Transaction;
   /**
@@ -522,7 +523,8 @@ export type Mutation = {
    * Moves money from one account of this environment to another in the same currency: a DEBIT and a CREDIT
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
-   * CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (the token's limits); nothing moves then.
+   * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
+   * the environment has the `externalId`); nothing moves then.
    */
   transfer: Transfer;
   /** Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND or VALIDATION_FAILED. */
