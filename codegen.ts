@@ -16,7 +16,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number' },
+        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number', Metadata: 'Record<string, string>' },
         contextType: '../context.js#GraphqlContext',
         mappers: {
           Customer: '../parents.js#CustomerParent',
@@ -52,7 +52,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number' },
+        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number', Metadata: 'Record<string, string>' },
         documentMode: 'string',
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
       },

@@ -22,6 +22,8 @@ export const ERROR_TEXTS: Record<string, string> = {
   IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used for a different request; nothing is created.',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
   TRANSACTION_NOT_FOUND: 'No transaction with this id exists on this account.',
+  TRANSFER_NOT_FOUND: 'No transfer with this id exists in this environment.',
+  EXTERNAL_ID_ALREADY_EXISTS: 'Another transaction (or, for a transfer, another transfer) of the environment has the `externalId`; nothing moves.',
   INSUFFICIENT_FUNDS: "A debit, hold or transfer would take the available balance below minus the account's overdraft limit; nothing is posted.",
   CURRENCY_MISMATCH: 'A transfer between accounts of different currencies; nothing is posted.',
   ACCOUNT_FROZEN: 'The account carries the `FROZEN` flag: nothing posts on it (a hold can still be voided).',

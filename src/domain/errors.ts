@@ -20,6 +20,8 @@ export const ErrorCodes = [
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   // The ledger (src/domain/ledger): each refusal writes nothing.
   'TRANSACTION_NOT_FOUND',
+  'TRANSFER_NOT_FOUND',
+  'EXTERNAL_ID_ALREADY_EXISTS',
   'INSUFFICIENT_FUNDS',
   'CURRENCY_MISMATCH',
   'ACCOUNT_FROZEN',
@@ -159,6 +161,15 @@ export const idempotencyKeyInProgress = () =>
 
 export const transactionNotFound = () =>
   new DomainError('TRANSACTION_NOT_FOUND', 'not_found', 'No transaction with this id exists on this account.');
+
+export const transferNotFound = () =>
+  new DomainError('TRANSFER_NOT_FOUND', 'not_found', 'No transfer with this id exists in this environment.');
+
+/** Another record of the kind has the externalId: unique per environment and kind; nothing was written. */
+export const externalIdAlreadyExists = (kind: 'transaction' | 'transfer') =>
+  new DomainError('EXTERNAL_ID_ALREADY_EXISTS', 'conflict', `Another ${kind} of this environment has this externalId; nothing was written.`, [
+    { field: 'externalId', code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `Must be unique among the environment's ${kind}s.` },
+  ]);
 
 /** A transfer names an account that does not exist: the request refers to it, it is not the addressed resource. */
 export const referencedAccountNotFound = (field: string) =>

@@ -40,14 +40,19 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */
-async function transactionPage(account: Account, args: { first?: number | null; after?: string | null }, { services, caller }: GraphqlContext): Promise<TransactionPage> {
+async function transactionPage(
+  account: Account,
+  args: { first?: number | null; after?: string | null; filter?: object | null },
+  { services, caller }: GraphqlContext,
+): Promise<TransactionPage> {
   // An explicit null `first` means the default, as an omitted one does.
   const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
-  if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
+  const filter = args.filter ? withoutNulls(args.filter) : {};
+  if (request.after === undefined && request.first <= RECENT_TRANSACTIONS && Object.keys(filter).length === 0) {
     const items = account.transactions.slice(0, request.first);
     return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
   }
-  return services.ledger.transactionPage(caller, account.accountId, request);
+  return services.ledger.transactionPage(caller, account, request, filter);
 }
 
 /** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
@@ -87,6 +92,14 @@ export const resolvers: Resolvers = {
         return await services.ledger.getTransaction(caller, accountId, transactionId);
       } catch (error) {
         if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND')) return null;
+        throw error;
+      }
+    },
+    transfer: async (_parent, { transferId }, { services, caller }) => {
+      try {
+        return await services.ledger.getTransfer(caller, transferId);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'TRANSFER_NOT_FOUND') return null;
         throw error;
       }
     },

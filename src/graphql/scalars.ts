@@ -40,4 +40,30 @@ const SafeInt: ScalarBehaviour<number> = {
   },
 };
 
-export const scalarResolvers = { Decimal, SafeInt };
+const METADATA_SHAPE = 'Metadata must be an object of string values, e.g. {"orderId": "A-1"}.';
+
+function metadataObject(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ClientFacingError(METADATA_SHAPE);
+  const entries = Object.entries(value);
+  if (entries.some(([, item]) => typeof item !== 'string')) throw new ClientFacingError(METADATA_SHAPE);
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+/**
+ * The client's key-value pairs: an object of strings. The domain checks the limits (src/domain/metadata.ts),
+ * with REST's messages; here only the shape, never echoing a key or value.
+ */
+const Metadata: ScalarBehaviour<Record<string, string>> = {
+  serialize: metadataObject,
+  parseValue: metadataObject,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.OBJECT) throw new ClientFacingError(METADATA_SHAPE);
+    const entries = ast.fields.map((field) => {
+      if (field.value.kind !== Kind.STRING) throw new ClientFacingError(METADATA_SHAPE);
+      return [field.name.value, field.value.value] as const;
+    });
+    return Object.fromEntries(entries);
+  },
+};
+
+export const scalarResolvers = { Decimal, SafeInt, Metadata };

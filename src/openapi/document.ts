@@ -173,6 +173,14 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.transactionId,
     },
+    transferId: {
+      name: 'transferId',
+      in: 'path',
+      required: true,
+      description: 'The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.',
+      schema: { type: 'string' },
+      example: TRANSFER_ID,
+    },
     eventId: {
       name: 'eventId',
       in: 'path',

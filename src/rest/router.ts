@@ -121,6 +121,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value, replayed } = await ledger.transfer(caller, body, { idempotencyKey });
       return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
     },
+    getTransfer: async ({ caller, params }) => ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
     listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
     createWebhookEndpoint: async ({ caller, body }) => {

@@ -60,6 +60,10 @@ const fixtures = {
     await fixtures.transaction(accountId, { type: 'CREDIT', amount: 100 });
     return accountId;
   },
+  async transfer(): Promise<string> {
+    const body = { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 2 };
+    return (await ok(service.call('POST', '/sandbox/transfer', { body }), 'transfer')).json.data.transferId;
+  },
   async hold(accountId: string): Promise<string> {
     return fixtures.transaction(accountId, { type: 'DEBIT', amount: 5, hold: true });
   },
@@ -132,6 +136,7 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) }, body: {} };
   },
   createTransfer: async () => ({ body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 } }),
+  getTransfer: async () => ({ params: { transferId: await fixtures.transfer() } }),
   listEvents: async () => ({ query: { after: '0', limit: '5' } }),
   getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
   createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/created', eventTypes: ['account.created'] } }),
@@ -208,6 +213,7 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { a: accountId, t: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 1 }) },
     };
   },
+  'Query.transfer': async () => ({ document: 'query($id: ID!) { transfer(transferId: $id) { transferId } }', variables: { id: await fixtures.transfer() } }),
   'Query.event': async () => ({ document: 'query($id: ID!) { event(eventId: $id) { eventId } }', variables: { id: await fixtures.eventId() } }),
   'Query.webhookEndpoints': async () => ({ document: '{ webhookEndpoints { endpointId } }' }),
   'Query.webhookEndpoint': async () => ({ document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),

@@ -27,6 +27,8 @@ const LIST: Absence = () => false;
 const NULL: Absence = (result) => result === null;
 /** `(environment, ids)`: fewer records than distinct ids. */
 const FEWER: Absence = (result, args) => (result as unknown[]).length < new Set(args[1] as string[]).size;
+/** Records of one id (a transfer's sides): none read. */
+const NONE: Absence = (result) => (result as unknown[]).length === 0;
 /** A link walk: a root id missing from the records read. */
 const ROOT_MISSING: Absence = (result, args) => {
   const roots = args[1] as { customerIds: readonly string[]; accountIds: readonly string[] };
@@ -46,7 +48,7 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
-  ledger: { findTransactions: FEWER, listTransactions: LIST },
+  ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
   events: { list: LIST, find: NULL },
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },

@@ -44,7 +44,8 @@ export const TRANSACTION_COLUMNS = `e.id AS "transactionId", e.account_id AS "ac
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
   ${isoInstant('e.created_at')} AS "createdAt", ${isoInstant('e.posted_at')} AS "postedAt", ${isoInstant('e.voided_at')} AS "voidedAt",
-  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId"`;
+  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata`;
 
 /**
  * The account's newest transactions as one JSON array. An account without entries (most reads) skips
@@ -97,7 +98,11 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
  * row is a Transaction already; toTransaction still copies the fields one by one, so that no other column a
  * statement selects can leave with it.
  */
-export type TransactionRow = Transaction;
+export type TransactionRow = Omit<Transaction, 'externalId' | 'metadata'> & {
+  /** NULL when none was given (an event's payload leaves them out instead: src/db/stores/ledger.store.ts). */
+  externalId?: string | null;
+  metadata?: Record<string, string> | null;
+};
 
 export const toTransaction = (row: TransactionRow): Transaction => ({
   transactionId: row.transactionId,
@@ -115,6 +120,9 @@ export const toTransaction = (row: TransactionRow): Transaction => ({
   expiresAt: row.expiresAt,
   transferId: row.transferId,
   reversesTransactionId: row.reversesTransactionId,
+  // Only when set: a transaction without them keeps exactly the contract's fields.
+  ...(row.externalId !== null && row.externalId !== undefined && { externalId: row.externalId }),
+  ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });
 
 export const toCustomer = (row: CustomerRow): Customer => ({

@@ -26,6 +26,11 @@ export type Scalars = {
    */
   Decimal: { input: string; output: string; }
   /**
+   * Your own key-value pairs on a record, as a JSON object of strings (Stripe's limits): at most 50 keys of at
+   * most 40 characters, each value a string of at most 500 characters. Null when none were given.
+   */
+  Metadata: { input: Record<string, string>; output: Record<string, string>; }
+  /**
    * A whole number in JavaScript's safe integer range (up to 9007199254740991), for values that do not fit
    * GraphQL's 32-bit `Int`, such as a document locator number.
    */
@@ -69,8 +74,8 @@ export type Account = Node & {
   /**
    * The account's transactions, newest first, a page at a time. The newest 10 come with the account itself, so
    * a first page of up to 10 (the default) costs no read of its own; a larger page, or one after a cursor,
-   * reads the ledger. VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not a cursor of this
-   * connection.
+   * reads the ledger, as does a filtered page. VALIDATION_FAILED when `first` is outside 1 to 100, `after` is not
+   * a cursor of this connection or a filter is invalid.
    */
   transactions: TransactionConnection;
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. Never changes. */
@@ -81,6 +86,7 @@ export type Account = Node & {
 /** A depository account, owned by one or more customers. */
 export type AccountTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<TransactionFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -489,8 +495,9 @@ export type Mutation = {
    * authorised: a DEBIT hold lowers the available balance at once and is posted (`postHold`) or voided
    * (`voidHold`) later. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (see `extensions.details`; e.g. more
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
-   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (over
-   * the token's maximum per posting or, except for a hold, its daily limit); nothing is posted then.
+   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
+   * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
+   * (another transaction of the environment has the `externalId`); nothing is posted then.
    */
   postTransaction: Transaction;
   /**
@@ -538,7 +545,8 @@ export type Mutation = {
    * Moves money from one account of this environment to another in the same currency: a DEBIT and a CREDIT
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
-   * CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (the token's limits); nothing moves then.
+   * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
+   * the environment has the `externalId`); nothing moves then.
    */
   transfer: Transfer;
   /** Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND or VALIDATION_FAILED. */
@@ -832,8 +840,12 @@ export type PostTransactionInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** A hold's expiry (ISO 8601 with a time zone, at most 30 days ahead), after which it voids itself. Only with `hold: true`. */
   expiresAt?: InputMaybe<Scalars['String']['input']>;
+  /** Your own reference, 1 to 128 characters, unique among the environment's transactions (EXTERNAL_ID_ALREADY_EXISTS otherwise; nothing moves). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** true: only authorise the amount (a hold), to post or void it later. */
   hold?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Your own key-value pairs (see `Metadata`). */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** CREDIT (money in) or DEBIT (money out). */
   type: TransactionType;
 };
@@ -885,6 +897,8 @@ export type Query = {
   searchCustomers: CustomerConnection;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
   transaction: Maybe<Transaction>;
+  /** Both sides of a transfer of this environment, or null when none has this id (REST's getTransfer). Needs `accounts:read`. */
+  transfer: Maybe<Transfer>;
   /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
   webhookEndpoint: Maybe<WebhookEndpoint>;
   /**
@@ -1003,6 +1017,15 @@ export type QueryTransactionArgs = {
  * The entry points for reading. Every field reads only the environment named by the endpoint's path
  * (`/{environment}/graphql`); a record of another environment does not exist here.
  */
+export type QueryTransferArgs = {
+  transferId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
 export type QueryWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
 };
@@ -1097,6 +1120,10 @@ export type Transaction = {
   description: Scalars['String']['output'];
   /** A hold's expiry (ISO 8601 in UTC), after which it voids itself; null for anything else. */
   expiresAt: Maybe<Scalars['String']['output']>;
+  /** The `externalId` given at creation (a transfer's, on both of its sides); null when none was. */
+  externalId: Maybe<Scalars['String']['output']>;
+  /** The `metadata` given at creation (a transfer's, on both of its sides); null when none was. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** When it posted: ISO 8601 in UTC; null while PENDING and once VOIDED. */
   postedAt: Maybe<Scalars['String']['output']>;
   /** The transaction this one reverses; null when it is not a reversal. A transaction is reversed at most once. */
@@ -1133,6 +1160,24 @@ export type TransactionEdge = {
   node: Transaction;
 };
 
+/** Filters of an account's transactions; every given one must hold. The same names and rules as REST's listTransactions. */
+export type TransactionFilter = {
+  /** Only the transactions with this `externalId`. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Only transactions made at or after this instant: ISO 8601 with a time zone, e.g. 2026-12-01T00:00:00Z. */
+  from?: InputMaybe<Scalars['String']['input']>;
+  /** Only transactions whose `amount` is at most this. */
+  maxAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Only transactions whose `amount` is at least this, at most the currency's minor-unit decimals. */
+  minAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Only transactions with this status. */
+  status?: InputMaybe<TransactionStatus>;
+  /** Only transactions made before this instant (exclusive): ISO 8601 with a time zone. */
+  to?: InputMaybe<Scalars['String']['input']>;
+  /** Only CREDITs or only DEBITs. */
+  type?: InputMaybe<TransactionType>;
+};
+
 /** Where a transaction is in its life. */
 export type TransactionStatus =
   /** A hold: authorised, not posted yet. A DEBIT hold already lowers the available balance. */
@@ -1162,6 +1207,10 @@ export type Transfer = {
   debit: Transaction;
   /** The description given; an empty string when none was. */
   description: Scalars['String']['output'];
+  /** The `externalId` given at creation; null when none was. */
+  externalId: Maybe<Scalars['String']['output']>;
+  /** The `metadata` given at creation; null when none was. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** The transfer's id, carried by both of its transactions as `transferId`. */
   transferId: Scalars['ID']['output'];
 };
@@ -1172,8 +1221,12 @@ export type TransferInput = {
   amount: Scalars['Decimal']['input'];
   /** Up to 140 characters; an empty string when absent. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Your own reference, 1 to 128 characters, unique among the environment's transfers (EXTERNAL_ID_ALREADY_EXISTS otherwise; nothing moves). Both transactions carry it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** The account the money leaves. */
   fromAccountId: Scalars['ID']['input'];
+  /** Your own key-value pairs (see `Metadata`); both transactions carry them. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The account the money reaches: another account, in the same currency. */
   toAccountId: Scalars['ID']['input'];
 };
@@ -1396,6 +1449,7 @@ export type ResolversTypes = {
   EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -1409,6 +1463,7 @@ export type ResolversTypes = {
   Transaction: ResolverTypeWrapper<TransactionModel>;
   TransactionConnection: ResolverTypeWrapper<TransactionPageModel>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
+  TransactionFilter: TransactionFilter;
   TransactionStatus: TransactionStatus;
   TransactionType: TransactionType;
   Transfer: ResolverTypeWrapper<TransferModel>;
@@ -1449,6 +1504,7 @@ export type ResolversParentTypes = {
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  Metadata: Scalars['Metadata']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   PageInfo: PageInfo;
@@ -1462,6 +1518,7 @@ export type ResolversParentTypes = {
   Transaction: TransactionModel;
   TransactionConnection: TransactionPageModel;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
+  TransactionFilter: TransactionFilter;
   Transfer: TransferModel;
   TransferInput: TransferInput;
   UpdateAccountInput: UpdateAccountInput;
@@ -1612,6 +1669,10 @@ export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends 
   nextAfter?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
 
+export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Metadata'], any> {
+  name: 'Metadata';
+}
+
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
@@ -1663,6 +1724,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
+  transfer?: Resolver<Maybe<ResolversTypes['Transfer']>, ParentType, ContextType, RequireFields<QueryTransferArgs, 'transferId'>>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
@@ -1687,6 +1749,8 @@ export type TransactionResolvers<ContextType = GraphqlContext, ParentType extend
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   postedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   reversesTransactionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
@@ -1713,6 +1777,8 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   debit?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
@@ -1765,6 +1831,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Decimal?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
+  Metadata?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;

@@ -272,7 +272,7 @@ export interface paths {
         };
         /**
          * List an account's transactions
-         * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest.
+         * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest. Filters, all of which must hold: `status` and `type` exactly; `from` (inclusive) and `to` (exclusive), instants of creation; `minAmount` and `maxAmount` (inclusive), decimals in the account's currency compared with `amount`; `externalId` exactly. Any other parameter is refused.
          *
          *     Requires the scope `accounts:read`.
          */
@@ -395,6 +395,28 @@ export interface paths {
          *     Requires the scope `transactions:write`.
          */
         post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfer/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a transfer
+         * @description Both transactions of a transfer, as creating it answered them, with their status as it is now (a reversal is a transaction of its own).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -877,6 +899,12 @@ export interface components {
             hold?: boolean;
             /** Format: date-time */
             expiresAt?: string;
+            /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+            externalId?: string;
+            /** @description Your own key-value pairs: at most 50 keys of at most 40 characters, string values of at most 500. Answered only when set. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed. */
         Transaction: {
@@ -925,6 +953,12 @@ export interface components {
             transferId: string | null;
             /** @description The transaction this one reverses; null otherwise. */
             reversesTransactionId: string | null;
+            /** @description The externalId given at creation (a transfer's, on both of its sides); absent when none was. */
+            externalId?: string;
+            /** @description The metadata given at creation (a transfer's, on both of its sides); absent when none was. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A page of an account's transactions. */
         TransactionPage: {
@@ -944,6 +978,12 @@ export interface components {
             toAccountId: string;
             amount: number | string;
             description?: string;
+            /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+            externalId?: string;
+            /** @description Your own key-value pairs: at most 50 keys of at most 40 characters, string values of at most 500. Answered only when set. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description Money moved between two accounts of the environment: both transactions, posted together. */
         Transfer: {
@@ -960,6 +1000,12 @@ export interface components {
             debit: components["schemas"]["Transaction"];
             /** @description The CREDIT on toAccountId. */
             credit: components["schemas"]["Transaction"];
+            /** @description The externalId given at creation; absent when none was. */
+            externalId?: string;
+            /** @description The metadata given at creation; absent when none was. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A page of events. */
         EventPage: {
@@ -1412,6 +1458,11 @@ export interface components {
          * @example 0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54
          */
         transactionId: string;
+        /**
+         * @description The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.
+         * @example 0193a5c4-3e75-7048-9afc-6b8cad2e4f65
+         */
+        transferId: string;
         /**
          * @description The id of an event of this environment.
          * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
@@ -5281,6 +5332,29 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description status
+                 * @example POSTED
+                 */
+                status?: "PENDING" | "POSTED" | "VOIDED";
+                /** @description type */
+                type?: "CREDIT" | "DEBIT";
+                /**
+                 * @description Only events at or after this instant (ISO 8601 with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                from?: string;
+                /** @description Only events before this instant (ISO 8601 with a time zone). */
+                to?: string;
+                /**
+                 * @description minAmount
+                 * @example 10
+                 */
+                minAmount?: string;
+                /** @description maxAmount */
+                maxAmount?: string;
+                /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+                externalId?: string;
+                /**
                  * @description limit
                  * @example 20
                  */
@@ -5355,6 +5429,7 @@ export interface operations {
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
+             *     - `VALIDATION_FAILED`: `minAmount` or `maxAmount` is not a positive decimal with at most the currency's minor-unit digits, or `maxAmount` is below `minAmount`.
              */
             400: {
                 headers: {
@@ -5649,6 +5724,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             *     - `EXTERNAL_ID_ALREADY_EXISTS`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -5660,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_ALREADY_EXISTS";
                         };
                     };
                 };
@@ -6953,6 +7029,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             *     - `EXTERNAL_ID_ALREADY_EXISTS`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -6964,7 +7041,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_ALREADY_EXISTS";
                         };
                     };
                 };
@@ -7017,6 +7094,221 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.
+                 * @example 0193a5c4-3e75-7048-9afc-6b8cad2e4f65
+                 */
+                transferId: components["parameters"]["transferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both transactions of the transfer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *         "amount": 100,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "debit": {
+                     *           "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *           "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *           "type": "DEBIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 25.5,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         },
+                     *         "credit": {
+                     *           "transactionId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f66",
+                     *           "accountId": "0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43",
+                     *           "type": "CREDIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 100,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransferResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `TRANSFER_NOT_FOUND`: No transfer with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "TRANSFER_NOT_FOUND";
                         };
                     };
                 };
