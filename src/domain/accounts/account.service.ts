@@ -58,15 +58,17 @@ export class AccountService {
     const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
     const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
-    return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
-      const creation = await this.stores.accounts.insert(
+    const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+      const inserted = await this.stores.accounts.insert(
         { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
         { audit, idempotency },
       );
-      if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
-      if (creation.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
-      return creation.outcome;
+      if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+      if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+      return inserted.outcome;
     });
+    // A key's record written before accounts had versions: every account is created at version 1.
+    return creation.replayed ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } } : creation;
   }
 
   /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */

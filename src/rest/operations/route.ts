@@ -36,7 +36,20 @@ export interface RestRoute {
   naturallyIdempotent?: true;
   /** A POST that takes no Idempotency-Key for this reason (e.g. its answer holds a secret no record may keep). */
   withoutIdempotencyKey?: string;
+  /**
+   * Optimistic concurrency (src/rest/entity-tags.ts): 'tagged' answers the record's ETag (a creation);
+   * 'conditional' also honours If-None-Match (GET: 304) or If-Match (PUT, DELETE: 412), and answers the ETag
+   * unless it is a DELETE (whose answer holds no record).
+   */
+  versioned?: 'tagged' | 'conditional';
 }
+
+/** Does a success of `route` carry an ETag? */
+export const answersEntityTag = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned !== undefined && route.method !== 'DELETE';
+/** Does `route` honour If-Match? */
+export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
+/** Does `route` honour If-None-Match? */
+export const takesIfNoneMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && route.method === 'GET';
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
 export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>
