@@ -15,6 +15,8 @@ export const ERROR_TEXTS: Record<string, string> = {
     "404: the path's account does not exist in this environment. 422: a transfer names an account that does not exist (the detail names `fromAccountId` or `toAccountId`); nothing moves.",
   CUSTOMER_ALREADY_EXISTS: 'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
   CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
+  PRECONDITION_FAILED:
+    'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   SERVICE_UNAVAILABLE:
     "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
   FORBIDDEN:

@@ -47,6 +47,8 @@ export const ErrorCodes = [
   'WEBHOOK_ENDPOINT_LIMIT',
   // GraphQL subscriptions: the instance follows as many event streams as it may (GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS).
   'SUBSCRIPTIONS_FULL',
+  // Optimistic concurrency (src/domain/versions.ts): If-Match or expectedVersion names a version that is not the record's.
+  'PRECONDITION_FAILED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -56,6 +58,7 @@ export type ErrorKind =
   | 'not_found' // the addressed record does not exist in this environment
   | 'unprocessable_reference' // the request refers to records that do not exist
   | 'conflict' // the request clashes with the current state
+  | 'precondition_failed' // the request's condition on the record's version does not hold (RFC 9110 §13.1.1)
   | 'unavailable' // a dependency (the database) cannot be reached
   | 'forbidden' // valid credentials that may not do this
   | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
@@ -124,6 +127,14 @@ export const customerHasAccounts = (accountCount: number) =>
     'CUSTOMER_HAS_ACCOUNTS',
     'conflict',
     `The customer still has ${accountCount} account(s); delete them before deleting the customer.`,
+  );
+
+/** If-Match or expectedVersion names a version the record no longer has (or never had); nothing was changed. */
+export const preconditionFailed = () =>
+  new DomainError(
+    'PRECONDITION_FAILED',
+    'precondition_failed',
+    'The record has changed since the version this request names (If-Match or expectedVersion); nothing was changed. Read it again and retry with its current version.',
   );
 
 /** The instance follows its maximum of live event streams; another instance, or later, has room. */

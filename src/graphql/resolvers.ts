@@ -2,6 +2,7 @@ import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
 import { isDomainError } from '../domain/errors.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
@@ -56,6 +57,10 @@ async function transactionPage(
 }
 
 /** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
+/** `expectedVersion` as the domain's condition (src/domain/versions.ts); absent or null: unconditional. */
+const versionCondition = (expectedVersion: number | null | undefined): VersionCondition | undefined =>
+  expectedVersion === null || expectedVersion === undefined ? undefined : { versions: [expectedVersion] };
+
 const withoutNulls = (input: object): Record<string, unknown> => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
 
 
@@ -129,13 +134,13 @@ export const resolvers: Resolvers = {
       const { services, caller } = context;
       return noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
     },
-    updateCustomer: async (_parent, { customerId, input }, { services, caller, loaders }) => {
-      const customer = await services.customers.update(caller, customerId, input as unknown);
+    updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
+      const customer = await services.customers.update(caller, customerId, input as unknown, versionCondition(expectedVersion));
       loaders.customers.clear(customerId).prime(customerId, customer);
       return customer;
     },
-    deleteCustomer: async (_parent, { customerId }, { services, caller, loaders }) => {
-      await services.customers.delete(caller, customerId);
+    deleteCustomer: async (_parent, { customerId, expectedVersion }, { services, caller, loaders }) => {
+      await services.customers.delete(caller, customerId, versionCondition(expectedVersion));
       loaders.customers.clear(customerId);
       return customerId;
     },
@@ -146,13 +151,13 @@ export const resolvers: Resolvers = {
       loaders.customers.clearAll();
       return account;
     },
-    updateAccount: async (_parent, { accountId, input }, { services, caller, loaders }) => {
-      const account = await services.accounts.update(caller, accountId, input as unknown);
+    updateAccount: async (_parent, { accountId, input, expectedVersion }, { services, caller, loaders }) => {
+      const account = await services.accounts.update(caller, accountId, input as unknown, versionCondition(expectedVersion));
       loaders.accounts.clear(accountId).prime(accountId, account);
       return account;
     },
-    deleteAccount: async (_parent, { accountId }, { services, caller, loaders }) => {
-      await services.accounts.delete(caller, accountId);
+    deleteAccount: async (_parent, { accountId, expectedVersion }, { services, caller, loaders }) => {
+      await services.accounts.delete(caller, accountId, versionCondition(expectedVersion));
       loaders.accounts.clear(accountId);
       loaders.customers.clearAll();
       return accountId;

@@ -23,6 +23,7 @@ const STATUS_BY_KIND: Record<CallerError['kind'], number> = {
   unprocessable_reference: 422,
   unprocessable: 422,
   conflict: 409,
+  precondition_failed: 412,
   unavailable: 503,
   unauthenticated: 401,
   forbidden: 403,

@@ -12,7 +12,7 @@ import { accountDataSchema } from '../presenters/accounts.js';
 import { auditEventDataSchema } from '../presenters/audit.js';
 import { addressDataSchema, phoneDataSchema } from '../presenters/customers.js';
 import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
-import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey } from '../rest/routes.js';
+import { answersEntityTag, EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 
 /**
@@ -226,6 +226,28 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: 'v1.000000000301a2b8',
     },
+    IfMatch: {
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed ' +
+        'since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and ' +
+        'changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). ' +
+        'Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.',
+      schema: { type: 'string' },
+      example: `"${EXAMPLE_IDS.customerId}.3"`,
+    },
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any ' +
+        'existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.',
+      schema: { type: 'string' },
+      example: `"${EXAMPLE_IDS.customerId}.3"`,
+    },
     XRequestId: {
       name: 'X-Request-Id',
       in: 'header',
@@ -246,6 +268,13 @@ function headers(): Record<string, JsonSchema> {
       description:
         'Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` ' +
         'header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary.',
+      schema: { type: 'string' },
+    },
+    ETag: {
+      description:
+        'The record\'s strong entity tag, `"<id>.<version>"`: it changes with every change of what this record\'s GET answers (an ' +
+        'account\'s postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed.',
+      required: true,
       schema: { type: 'string' },
     },
     IdempotentReplayed: { description: 'Present, `true`, when this answer replays an earlier request with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
@@ -271,6 +300,7 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders.Deprecation = { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', required: true, schema: { type: 'string' } };
     responseHeaders.Sunset = { description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.', required: true, schema: { type: 'string' } };
   }
+  if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
   return {
     description: route.success.description,
     headers: responseHeaders,
@@ -505,6 +535,14 @@ function failureResponses(route: RestRoute, examples: ExampleStore): Record<stri
   return responses;
 }
 
+/** A conditional GET's answer while the client's copy is current: no body. */
+const NOT_MODIFIED: Record<string, JsonSchema> = {
+  '304': {
+    description: 'Not modified: `If-None-Match` lists the record\'s current tag (or is `*`). No body; the `ETag` is the current one.',
+    headers: { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl'), ETag: ref('headers', 'ETag') },
+  },
+};
+
 function queryParameters(route: RestRoute): JsonSchema[] {
   if (!route.query) return [];
   const schema = toJsonSchema(route.query.schema);
@@ -539,6 +577,8 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
   if (route.method === 'GET') parameterRefs.push(ref('parameters', 'ConsistencyToken'));
+  if (takesIfNoneMatch(route)) parameterRefs.push(ref('parameters', 'IfNoneMatch'));
+  if (takesIfMatch(route)) parameterRefs.push(ref('parameters', 'IfMatch'));
   return {
     operationId: route.operationId,
     tags: [route.tag],
@@ -553,7 +593,7 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
         content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
       },
     }),
-    responses: { [String(route.success.status)]: successResponse(route), ...failureResponses(route, examples) },
+    responses: { [String(route.success.status)]: successResponse(route), ...(takesIfNoneMatch(route) && NOT_MODIFIED), ...failureResponses(route, examples) },
   };
 }
 

@@ -7,7 +7,8 @@ import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js'
 import { chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
-import { sendEnvelope } from './envelope.js';
+import { sendEnvelope, sendNotModified } from './envelope.js';
+import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { presentAccount, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
@@ -24,12 +25,16 @@ interface Call {
   body: unknown;
   /** The `Idempotency-Key` header, when sent (validated by the domain). */
   idempotencyKey: string | undefined;
+  /** The `If-Match` header, when sent (src/rest/entity-tags.ts reads it for the record it names). */
+  ifMatch: string | undefined;
 }
 
 interface Reply {
   status: 200 | 201;
   data: object;
   headers?: Record<string, string>;
+  /** The answered record's entity tag (src/rest/entity-tags.ts), sent as ETag; a GET answers 304 when If-None-Match lists it. */
+  etag?: string;
 }
 
 type Operation = (call: Call) => Promise<Reply>;
@@ -44,6 +49,9 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
 
 /** A replayed idempotent request that is not a creation: same status, marked as a replay. */
 const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
+
+/** The reply, with the entity tag of the customer or account it answers. */
+const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({ ...reply, etag: entityTag(id, record.version) });
 
 const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
@@ -67,30 +75,44 @@ export function createRestRouter(deps: HttpDependencies): Router {
 
   // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
   const handlers: Record<OperationId, Operation> = {
+    // A replay answers the customer's tag as it is now (the replay reads it), like its other answers.
     createCustomer: async ({ caller, body, idempotencyKey }) => {
       const { value, replayed } = await customers.create(caller, body, { idempotencyKey });
-      return created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
+      return tagged(created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed), value, value.customerId);
     },
     listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),
     searchCustomers: async ({ caller, body }) => {
       await chargeSsnSearch(deps.rateLimits, caller.principal.id, body);
       return ok(presentCustomerPage(await customers.search(caller, body)));
     },
-    getCustomer: async ({ caller, params }) => ok(presentCustomer(await customers.get(caller, params.customerId!))),
-    updateCustomer: async ({ caller, params, body }) => ok(presentCustomer(await customers.update(caller, params.customerId!, body))),
-    deleteCustomer: async ({ caller, params }) => {
-      await customers.delete(caller, params.customerId!);
+    getCustomer: async ({ caller, params }) => {
+      const customer = await customers.get(caller, params.customerId!);
+      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+    },
+    updateCustomer: async ({ caller, params, body, ifMatch }) => {
+      const customer = await customers.update(caller, params.customerId!, body, ifMatchCondition(ifMatch, params.customerId!));
+      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+    },
+    deleteCustomer: async ({ caller, params, ifMatch }) => {
+      await customers.delete(caller, params.customerId!, ifMatchCondition(ifMatch, params.customerId!));
       return ok({});
     },
+    // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
-      return created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed);
+      return tagged(created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed), account, account.accountId);
     },
     listAccounts: async ({ caller, query }) => ok(presentAccountPage(await accounts.listFiltered(caller, query))),
-    getAccount: async ({ caller, params }) => ok(presentAccount(await accounts.get(caller, params.accountId!))),
-    updateAccount: async ({ caller, params, body }) => ok(presentAccount(await accounts.update(caller, params.accountId!, body))),
-    deleteAccount: async ({ caller, params }) => {
-      await accounts.delete(caller, params.accountId!);
+    getAccount: async ({ caller, params }) => {
+      const account = await accounts.get(caller, params.accountId!);
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    updateAccount: async ({ caller, params, body, ifMatch }) => {
+      const account = await accounts.update(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    deleteAccount: async ({ caller, params, ifMatch }) => {
+      await accounts.delete(caller, params.accountId!, ifMatchCondition(ifMatch, params.accountId!));
       return ok({});
     },
     addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
@@ -193,9 +215,13 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       query: queryParams(req),
       body,
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
+      ifMatch: req.get('if-match'),
     });
     const token = deps.readConsistency?.currentToken();
-    sendEnvelope(res, family, reply.status, { data: reply.data }, token === undefined ? reply.headers : { ...reply.headers, [CONSISTENCY_TOKEN_HEADER]: token });
+    const headers = { ...reply.headers, ...(reply.etag !== undefined && { ETag: reply.etag }), ...(token !== undefined && { [CONSISTENCY_TOKEN_HEADER]: token }) };
+    // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
+    if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
+    else sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
   };
 }
 

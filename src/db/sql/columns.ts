@@ -21,7 +21,7 @@ const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FRO
 /** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
 const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses`;
+  c.phone_numbers AS "phoneNumbers", c.addresses, c.version AS "customerVersion"`;
 export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**
@@ -31,7 +31,7 @@ export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
  */
 export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
 /** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
-export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
+export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::text';
 
 /** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
 const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -60,12 +60,12 @@ const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::j
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
-  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount"`;
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /** NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. */
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
-  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount"';
+  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion"';
 
 export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
 
@@ -77,6 +77,8 @@ export type CustomerRow = Pick<CustomerModel, 'id' | 'preferredName' | 'firstNam
   addresses: Address[];
   /** Comma-separated (see idList). */
   accountIds: string;
+  /** The row version (absent from the payloads of events written before it existed). */
+  customerVersion?: number;
 };
 
 export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' | 'flags'> & {
@@ -91,6 +93,8 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   transactions: TransactionRow[];
   /** entry_count: the account's entries (its transactions) in all. */
   transactionCount: number;
+  /** The row version (absent from the payloads of events written before it existed). */
+  accountVersion?: number;
 };
 
 /**
@@ -136,6 +140,7 @@ export const toCustomer = (row: CustomerRow): Customer => ({
   emails: row.emails,
   phoneNumbers: row.phoneNumbers,
   addresses: row.addresses,
+  version: row.customerVersion ?? 1,
 });
 
 export const toAccount = (row: AccountRow): Account => ({
@@ -150,4 +155,5 @@ export const toAccount = (row: AccountRow): Account => ({
   flags: row.flags,
   balance: { posted: row.amount, pending: row.pending, available: row.available },
   overdraftLimit: row.overdraftLimit,
+  version: row.accountVersion ?? 1,
 });

@@ -21,7 +21,8 @@ import type { AccountFilter } from '../../domain/accounts/account-search.js';
  */
 /** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
 const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
-  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0)`;
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
+  'accountVersion', 1)`;
 
 const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
@@ -49,31 +50,35 @@ const SQL = {
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
   // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
-  // locked row, so a posting running at the same time cannot slip between the check and the change.
+  // locked row, so a posting running at the same time cannot slip between the check and the change. So are the
+  // expected versions ($14, NULL: unconditional; src/domain/versions.ts).
   update: statement(
     'account_update',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed FROM accounts a
-       WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), updated AS (
        UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
-       FROM target t WHERE a.id = t.id AND t.allowed
+       FROM target t WHERE a.id = t.id AND t.allowed AND t.current
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(5, 'updated')}),
      event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(5))})
-     SELECT (SELECT count(*)::int FROM target) AS found, updated.* FROM (SELECT 1) one LEFT JOIN updated ON true`,
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, updated.*
+     FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
   // CASCADE); its ledger entries stay (no foreign key), as the audit trail does.
   delete: statement(
     'account_delete',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty FROM accounts a
-       WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
-     ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty RETURNING a.id),
+       SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty,
+              ($12::int[] IS NULL OR a.version = ANY($12::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
+     ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty AND t.current RETURNING a.id),
           audit AS (${auditInsert(3, 'deleted')}),
           event AS (${eventInsert('$2::varchar', 'deleted', { type: "'account.deleted'", resourceType: 'account', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
-     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM deleted) AS deleted`,
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
+            (SELECT count(*)::int FROM deleted) AS deleted`,
   ),
   list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
   // The account is locked first (as a posting does), so two changes of its customers run one after the other.
@@ -223,16 +228,31 @@ export class PrismaAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate> {
-    const [row] = await queryRows<{ found: number } & Partial<AccountRow>>(this.prisma, SQL.update, [id, environment, changes.name, changes.currency, ...auditValues(effects.audit)]);
+  async update(
+    environment: string,
+    id: string,
+    changes: { name: string; currency: string },
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountUpdate> {
+    const [row] = await queryRows<{ found: number; stale: number } & Partial<AccountRow>>(this.prisma, SQL.update, [
+      id,
+      environment,
+      changes.name,
+      changes.currency,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
     if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
     if (row!.id === null || row!.id === undefined) return { outcome: 'currency-locked' };
     return { outcome: 'updated', account: toAccount(row as AccountRow) };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion> {
-    const [row] = await queryRows<{ found: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
+  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountDeletion> {
+    const [row] = await queryRows<{ found: number; stale: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
     if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
     return { outcome: row!.deleted > 0 ? 'deleted' : 'balance-not-zero' };
   }
 

@@ -3,7 +3,7 @@ import type { CustomerFilter } from '../../domain/customers/customer-search.js';
 import type { Customer } from '../../domain/customers/customer.js';
 import { customerAlreadyExists, idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
-import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../../domain/customers/ports.js';
+import type { CustomerChanges, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from '../../domain/customers/ports.js';
 import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
@@ -39,26 +39,30 @@ const SQL = {
   insertWithKey: statement('customer_insert_with_key', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
   findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
-  // An absent change is NULL and keeps the stored value (the domain never sets these fields to null).
+  // An absent change is NULL and keeps the stored value (the domain never sets these fields to null). With
+  // expected versions ($16, NULL: unconditional) the row is written only at one of them: the UPDATE compares the
+  // row as it is when locked, so two writers naming the same version cannot both pass. `found` tells a stale
+  // version from a missing customer.
   update: statement(
     'customer_update',
     `WITH updated AS (
        UPDATE customers c SET preferred_name = coalesce($3::text, c.preferred_name), emails = coalesce($4::text[], c.emails),
               phone_numbers = coalesce($5::jsonb, c.phone_numbers), addresses = coalesce($6::jsonb, c.addresses),
               updated_at = CURRENT_TIMESTAMP
-       WHERE c.id = $1::uuid AND c.environment = $2
+       WHERE c.id = $1::uuid AND c.environment = $2 AND ($16::int[] IS NULL OR c.version = ANY($16::int[]))
        RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(7, 'updated')}),
      event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(7) })})
-     SELECT * FROM updated`,
+     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found, updated.*
+     FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
   delete: statement(
     'customer_delete',
-    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 RETURNING id),
+    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 AND ($12::int[] IS NULL OR version = ANY($12::int[])) RETURNING id),
           audit AS (${auditInsert(3, 'deleted')}),
           event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
-     SELECT count(*)::int AS deleted FROM deleted`,
+     SELECT count(*)::int AS deleted, (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found FROM deleted`,
   ),
   countLinkedAccounts: statement(
     'customer_count_linked_accounts',
@@ -115,8 +119,8 @@ export class PrismaCustomerStore implements CustomerStore {
     return rows.map(toCustomer);
   }
 
-  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null> {
-    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.update, [
+  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerUpdate> {
+    const [row] = await queryRows<{ found: number } & Partial<CustomerRow>>(this.prisma, SQL.update, [
       id,
       environment,
       changes.preferredName ?? null,
@@ -124,16 +128,20 @@ export class PrismaCustomerStore implements CustomerStore {
       changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
       changes.addresses === undefined ? null : jsonParameter(changes.addresses),
       ...auditValues(effects.audit),
+      expectedVersions,
     ]);
-    return row ? toCustomer(row) : null;
+    if (row!.id !== null && row!.id !== undefined) return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
+    // Not written: a stale version only if one was expected and the customer is there (else it is gone).
+    return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion> {
+  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerDeletion> {
     // An account linked and unlinked again between the refusal and the count: try once more.
     for (let attempt = 1; ; attempt++) {
       try {
-        const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
-        return row!.deleted > 0 ? { outcome: 'deleted' } : { outcome: 'not-found' };
+        const [row] = await queryRows<{ deleted: number; found: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
+        if (row!.deleted > 0) return { outcome: 'deleted' };
+        return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
@@ -185,6 +193,7 @@ export class PrismaCustomerStore implements CustomerStore {
         emails: true,
         phoneNumbers: true,
         addresses: true,
+        version: true,
         accountLinks: { select: { accountId: true }, orderBy: [{ createdAt: 'asc' }, { accountId: 'asc' }] },
       },
     });
@@ -201,6 +210,7 @@ export class PrismaCustomerStore implements CustomerStore {
       // Only this store writes these jsonb columns, from validated domain values.
       phoneNumbers: customer.phoneNumbers as unknown as Customer['phoneNumbers'],
       addresses: customer.addresses as unknown as Customer['addresses'],
+      version: customer.version,
     }));
   }
 }

@@ -10,6 +10,7 @@ import {
   customerAccountLimit,
   customerNotLinked,
   fieldsNotUpdatable,
+  preconditionFailed,
   referencedCustomersNotFound,
   validationFailed,
 } from '../errors.js';
@@ -34,6 +35,7 @@ import {
   updateAccountSchema,
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
+import { expectedVersions, type VersionCondition } from '../versions.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
 
 /** Who lifts a flag whose `until` has passed (src/jobs/flag-expiry.ts), as the audit trail names it. */
@@ -63,15 +65,17 @@ export class AccountService {
     const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
     const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
-    return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
-      const creation = await this.stores.accounts.insert(
+    const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+      const inserted = await this.stores.accounts.insert(
         { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
         { audit, idempotency },
       );
-      if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
-      if (creation.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
-      return creation.outcome;
+      if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+      if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+      return inserted.outcome;
     });
+    // A key's record written before accounts had versions: every account is created at version 1.
+    return creation.replayed ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } } : creation;
   }
 
   /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
@@ -132,26 +136,29 @@ export class AccountService {
 
 
   /** Renames or re-denominates an account; its type never changes. */
-  async update(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+  /** With a condition, only while the account's version is one it names: PRECONDITION_FAILED otherwise (src/domain/versions.ts). */
+  async update(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_ACCOUNT_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
-    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit });
+    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit }, expectedVersions(condition));
     if (update.outcome === 'not-found') throw accountNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
     if (update.outcome === 'currency-locked') throw accountHasTransactions();
     return update.account;
   }
 
-  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. */
-  async delete(caller: Caller, accountId: string): Promise<void> {
+  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. A condition as for `update`. */
+  async delete(caller: Caller, accountId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(caller, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
-    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit });
+    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit }, expectedVersions(condition));
     if (deletion.outcome === 'not-found') throw accountNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
   }
 

@@ -47,6 +47,8 @@ export interface Account {
   balance: AccountBalance;
   /** How far below zero the available balance may go; "0" by default. */
   overdraftLimit: string;
+  /** Moves with every change of the above, postings included (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
 }
 
 /** An account's identity and links only; every Account is one. */
@@ -61,4 +63,5 @@ export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' |
   flags: [],
   balance: { posted: '0', pending: '0', available: '0' },
   overdraftLimit: '0',
+  version: 1,
 });

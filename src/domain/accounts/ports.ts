@@ -30,8 +30,9 @@ export type AccountChange =
   | { outcome: 'customer-account-limit' }
   | { outcome: 'last-customer' };
 
-export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'currency-locked' };
-export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'balance-not-zero' };
+/** 'stale': the account exists, but its version is none of the expected ones (nothing written). */
+export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'currency-locked' };
+export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'balance-not-zero' };
 
 export interface AccountStore {
   /**
@@ -44,14 +45,15 @@ export interface AccountStore {
   findByIds(environment: string, ids: readonly string[]): Promise<Account[]>;
   /**
    * Applies the changes with their effects. Nothing is written when the account does not exist, or when
-   * the currency would change on an account that has ledger entries.
+   * the currency would change on an account that has ledger entries, or, with `expectedVersions` (null:
+   * unconditional), when its version is none of them: compared on the locked row.
    */
-  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate>;
+  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountUpdate>;
   /**
    * Deletes the account and its links with its effects, only at a zero posted balance with no pending
-   * hold; its ledger entries stay.
+   * hold and, with `expectedVersions`, at one of them; its ledger entries stay.
    */
-  delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
+  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
   /** The accounts matching every given filter, in id order, at most `page.first` after `page.after`. */
   search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]>;

@@ -4,6 +4,7 @@ import {
   customerHasAccounts,
   customerNotFound,
   fieldsNotUpdatable,
+  preconditionFailed,
   validationFailed,
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
@@ -15,6 +16,7 @@ import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
 import type { NewCustomerRecord } from './ports.js';
+import { expectedVersions, type VersionCondition } from '../versions.js';
 import {
   createCustomerSchema,
   NON_UPDATABLE_CUSTOMER_FIELDS,
@@ -52,8 +54,9 @@ export class CustomerService {
       emails: valid.emails,
       phoneNumbers: valid.phoneNumbers,
       addresses: valid.addresses,
+      version: 1,
     };
-    const { accountIds: _none, customerId: id, ...fields } = customer;
+    const { accountIds: _none, customerId: id, version: _first, ...fields } = customer;
     const record: NewCustomerRecord = {
       ...fields,
       id,
@@ -150,8 +153,11 @@ export class CustomerService {
   }
 
 
-  /** Partial update of the contact fields; identity fields can never change. */
-  async update(caller: Caller, customerId: string, input: unknown): Promise<Customer> {
+  /**
+   * Partial update of the contact fields; identity fields can never change. With a condition, only while the
+   * customer's version is one it names (compared in the update's own statement): PRECONDITION_FAILED otherwise.
+   */
+  async update(caller: Caller, customerId: string, input: unknown, condition?: VersionCondition): Promise<Customer> {
     authorize(caller, 'customers:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
@@ -159,21 +165,23 @@ export class CustomerService {
     if (!isRecordId(customerId)) throw customerNotFound();
     const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
     const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
-    const updated = await this.stores.customers.update(caller.environment, customerId, changes, { audit });
-    if (!updated) throw customerNotFound();
-    return updated;
+    const update = await this.stores.customers.update(caller.environment, customerId, changes, { audit }, expectedVersions(condition));
+    if (update.outcome === 'not-found') throw customerNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
+    return update.customer;
   }
 
   /**
    * Irreversible; refused while any account is linked. The database's foreign key decides, so a customer
-   * can never be deleted while an account is being linked to it.
+   * can never be deleted while an account is being linked to it. With a condition, as for `update`.
    */
-  async delete(caller: Caller, customerId: string): Promise<void> {
+  async delete(caller: Caller, customerId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'customers:write');
     if (!isRecordId(customerId)) throw customerNotFound();
     const audit = auditEventFor(caller, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
-    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit });
+    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit }, expectedVersions(condition));
     if (deletion.outcome === 'not-found') throw customerNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
   }
 }

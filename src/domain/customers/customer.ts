@@ -11,6 +11,8 @@ export interface Customer {
   emails: string[];
   phoneNumbers: Phone[];
   addresses: Address[];
+  /** Moves with every change of the above (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
 }
 
 /** A customer's identity and links only; every Customer is one. */

@@ -28,7 +28,9 @@ export interface CustomerChanges {
   addresses?: Address[] | undefined;
 }
 
-export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'has-accounts'; linkedAccounts: number };
+/** 'stale': the customer exists, but its version is none of the expected ones (nothing written). */
+export type CustomerUpdate = { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
+export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'has-accounts'; linkedAccounts: number };
 
 export interface CustomerStore {
   /**
@@ -39,10 +41,13 @@ export interface CustomerStore {
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
   findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;
-  /** Applies the changes with their effects; null (and nothing written) when the customer does not exist. */
-  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null>;
-  /** Deletes the customer with its effects, unless an account is linked to it (then nothing is written). */
-  delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion>;
+  /**
+   * Applies the changes with their effects; nothing is written when the customer does not exist or, with
+   * `expectedVersions` (null: unconditional), when its version is none of them: compared in the same statement.
+   */
+  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerUpdate>;
+  /** Deletes the customer with its effects, unless an account is linked to it or its version is not expected (then nothing is written). */
+  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerDeletion>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
   /** The customers matching every given filter, in id order, at most `page.first` after `page.after`. A read: a replica may answer. */
   search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]>;

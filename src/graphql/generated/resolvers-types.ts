@@ -80,6 +80,11 @@ export type Account = Node & {
   transactions: TransactionConnection;
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. Never changes. */
   type: Scalars['String']['output'];
+  /**
+   * Moves with every change of the fields above, every posting, hold and void included: pass it as
+   * `expectedVersion` to change or delete the account only as read. REST's ETag carries the same version.
+   */
+  version: Scalars['Int']['output'];
 };
 
 
@@ -311,6 +316,11 @@ export type Customer = Node & {
   phoneNumbers: Array<Phone>;
   /** The name the customer likes to be addressed by. */
   preferredName: Scalars['String']['output'];
+  /**
+   * Moves with every change of the fields above (its accounts' links too): pass it as `expectedVersion` to change
+   * or delete the customer only as read. REST's ETag carries the same version.
+   */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of customers. */
@@ -457,12 +467,13 @@ export type Mutation = {
   /**
    * Deletes an account and its links to customers, and returns its id, only at a zero balance with no pending
    * hold (ACCOUNT_BALANCE_NOT_ZERO otherwise); its transactions stay in the ledger. ACCOUNT_NOT_FOUND when it
-   * does not exist.
+   * does not exist; PRECONDITION_FAILED when `expectedVersion` is not its `version`.
    */
   deleteAccount: Scalars['ID']['output'];
   /**
    * Deletes a customer for good and returns its id. Refused with CUSTOMER_HAS_ACCOUNTS while any account is
-   * still linked to it; CUSTOMER_NOT_FOUND when it does not exist.
+   * still linked to it; CUSTOMER_NOT_FOUND when it does not exist; PRECONDITION_FAILED when `expectedVersion` is
+   * not its `version`.
    */
   deleteCustomer: Scalars['ID']['output'];
   /**
@@ -549,11 +560,16 @@ export type Mutation = {
    * the environment has the `externalId`); nothing moves then.
    */
   transfer: Transfer;
-  /** Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND or VALIDATION_FAILED. */
+  /**
+   * Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND,
+   * VALIDATION_FAILED, or PRECONDITION_FAILED when `expectedVersion` is not the account's `version` (which every
+   * posting moves too).
+   */
   updateAccount: Account;
   /**
    * Changes a customer's contact fields; only the fields sent change, and a list replaces the whole list.
-   * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent).
+   * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent), or
+   * PRECONDITION_FAILED when `expectedVersion` is not the customer's `version`.
    */
   updateCustomer: Customer;
   /**
@@ -625,6 +641,7 @@ export type MutationCreateWebhookEndpointArgs = {
  */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -634,6 +651,7 @@ export type MutationDeleteAccountArgs = {
  */
 export type MutationDeleteCustomerArgs = {
   customerId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -766,6 +784,7 @@ export type MutationTransferArgs = {
  */
 export type MutationUpdateAccountArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   input: UpdateAccountInput;
 };
 
@@ -776,6 +795,7 @@ export type MutationUpdateAccountArgs = {
  */
 export type MutationUpdateCustomerArgs = {
   customerId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   input: UpdateCustomerInput;
 };
 
@@ -1557,6 +1577,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1630,6 +1651,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   middleName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 

@@ -34,6 +34,7 @@ export const ACCOUNTS_ROUTES = [
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
     success: answersAccount('Created. `Location` names the new account.', 201),
+    versioned: 'tagged',
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
       customerAccountLimitFailure,
@@ -64,6 +65,7 @@ export const ACCOUNTS_ROUTES = [
     description: 'Answers the account with the ids of its customers.',
     scope: 'accounts:read',
     success: answersAccount('The account.'),
+    versioned: 'conditional',
     failures: [accountNotFoundFailure],
   },
   {
@@ -77,6 +79,7 @@ export const ACCOUNTS_ROUTES = [
     scope: 'accounts:write',
     requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
     success: answersAccount('The updated account.'),
+    versioned: 'conditional',
     failures: [
       fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
       accountNotFoundFailure,
@@ -93,6 +96,7 @@ export const ACCOUNTS_ROUTES = [
     description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
     scope: 'accounts:write',
     success: DELETED,
+    versioned: 'conditional',
     failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
   },
   {

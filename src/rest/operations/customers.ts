@@ -24,6 +24,7 @@ export const CUSTOMERS_ROUTES = [
     scope: 'customers:write',
     requestBody: { schema: createCustomerSchema, component: 'CreateCustomerRequest', example: EXAMPLE_CREATE_CUSTOMER },
     success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
+    versioned: 'tagged',
     failures: [
       failure('CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number exists in this environment (with or without dashes).', customerAlreadyExists()),
     ],
@@ -75,6 +76,7 @@ export const CUSTOMERS_ROUTES = [
     description: 'Answers the customer, without its social security number and document locator number.',
     scope: 'customers:read',
     success: { status: 200, description: 'The customer.', data: customerDataSchema, component: 'Customer' },
+    versioned: 'conditional',
     failures: [customerNotFoundFailure],
   },
   {
@@ -90,6 +92,7 @@ export const CUSTOMERS_ROUTES = [
     scope: 'customers:write',
     requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
     success: { status: 200, description: 'The updated customer.', data: customerDataSchema, component: 'Customer' },
+    versioned: 'conditional',
     failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure],
   },
   {
@@ -102,6 +105,7 @@ export const CUSTOMERS_ROUTES = [
     description: 'Deletes the customer for good. Refused while any account is associated with it: delete those first.',
     scope: 'customers:write',
     success: DELETED,
+    versioned: 'conditional',
     failures: [
       customerNotFoundFailure,
       failure('CUSTOMER_HAS_ACCOUNTS', 'The customer still has accounts.', customerHasAccounts(2)),

@@ -42,6 +42,12 @@ export interface RestRoute {
    * no earlier than `sunset`, at least six months after `announced`.
    */
   deprecated?: RouteDeprecation;
+  /**
+   * Optimistic concurrency (src/rest/entity-tags.ts): 'tagged' answers the record's ETag (a creation);
+   * 'conditional' also honours If-None-Match (GET: 304) or If-Match (PUT, DELETE: 412), and answers the ETag
+   * unless it is a DELETE (whose answer holds no record).
+   */
+  versioned?: 'tagged' | 'conditional';
 }
 
 export interface RouteDeprecation {
@@ -52,6 +58,13 @@ export interface RouteDeprecation {
   /** What to use instead, for the reference. */
   instead: string;
 }
+
+/** Does a success of `route` carry an ETag? */
+export const answersEntityTag = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned !== undefined && route.method !== 'DELETE';
+/** Does `route` honour If-Match? */
+export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
+/** Does `route` honour If-None-Match? */
+export const takesIfNoneMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && route.method === 'GET';
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
 export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>

@@ -1489,6 +1489,16 @@ export interface components {
          */
         ConsistencyToken: string;
         /**
+         * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+         */
+        IfMatch: string;
+        /**
+         * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+         */
+        IfNoneMatch: string;
+        /**
          * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
          * @example checkout-42.retry-1
          */
@@ -1504,6 +1514,8 @@ export interface components {
         Location: string;
         /** @description Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary. */
         ConsistencyToken: string;
+        /** @description The record's strong entity tag, `"<id>.<version>"`: it changes with every change of what this record's GET answers (an account's postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed. */
+        ETag: string;
         /** @description Present, `true`, when this answer replays an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /** @description RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply. */
@@ -1802,6 +1814,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2289,11 @@ export interface operations {
                  * @example v1.000000000301a2b8
                  */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
+                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
@@ -2293,6 +2311,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2354,16 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
             400: {
@@ -2475,6 +2504,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -2505,6 +2539,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,6 +2587,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
              */
             400: {
@@ -2625,6 +2661,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -2724,6 +2776,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -2757,7 +2814,10 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerDeletedResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2768,7 +2828,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -2845,6 +2905,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "CUSTOMER_HAS_ACCOUNTS";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -3155,6 +3231,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3475,11 @@ export interface operations {
                  * @example v1.000000000301a2b8
                  */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
+                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
@@ -3415,6 +3497,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3524,16 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["AccountResponse"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
             400: {
@@ -3581,6 +3674,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -3609,6 +3707,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +3739,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
              */
             400: {
@@ -3729,6 +3829,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ACCOUNT_HAS_TRANSACTIONS";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -3828,6 +3944,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -3861,7 +3982,10 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDeletedResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3872,7 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -3949,6 +4073,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ACCOUNT_BALANCE_NOT_ZERO";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
