@@ -14,6 +14,8 @@ export const ErrorCodes = [
   'ACCOUNT_NOT_FOUND',
   'CUSTOMER_ALREADY_EXISTS',
   'CUSTOMER_HAS_ACCOUNTS',
+  // A customer's or an account's externalId is unique per environment and kind (docs/adr/0055-external-ids-and-metadata.md).
+  'EXTERNAL_ID_TAKEN',
   'SERVICE_UNAVAILABLE',
   'FORBIDDEN',
   'IDEMPOTENCY_KEY_REUSED',
@@ -115,6 +117,15 @@ export const customerAlreadyExists = () =>
     'CUSTOMER_ALREADY_EXISTS',
     'conflict',
     'A customer with this social security number already exists in this environment.',
+  );
+
+/** The environment already has a customer (an account) with this externalId; the id itself is never echoed. */
+export const externalIdTaken = (kind: 'customer' | 'account') =>
+  new DomainError(
+    'EXTERNAL_ID_TAKEN',
+    'conflict',
+    `Another ${kind} of this environment already has this externalId; nothing was changed.`,
+    [{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: `Must be unique among the ${kind}s of this environment.` }],
   );
 
 export const customerHasAccounts = (accountCount: number) =>

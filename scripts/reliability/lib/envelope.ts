@@ -14,6 +14,7 @@ export const STATUS_BY_CODE: Record<ErrorCode | RequestErrorCode | HttpOnlyError
   ACCOUNT_NOT_FOUND: [404, 422],
   CUSTOMER_ALREADY_EXISTS: [409],
   CUSTOMER_HAS_ACCOUNTS: [409],
+  EXTERNAL_ID_TAKEN: [409],
   SERVICE_UNAVAILABLE: [503],
   UNAUTHENTICATED: [401],
   FORBIDDEN: [403],
@@ -69,6 +70,7 @@ export const DETAIL_CODES = new Set([
   'OUT_OF_RANGE',
   'TOO_PRECISE',
   'WEBHOOK_URL_NOT_ALLOWED',
+  'EXTERNAL_ID_TAKEN',
 ]);
 
 export interface Answer {

@@ -12,6 +12,7 @@ import {
   NO_CUSTOMER_FIELDS,
   toAccount,
   toCustomer,
+  walkAccountRow,
 } from '../sql/columns.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { idList, queryRows, type Statement, statement } from '../sql/sql.js';
@@ -75,7 +76,7 @@ export class PrismaLinkReadModel implements LinkReadModel {
   private readonly ids: CoalescedWalks<CustomerLinks, AccountLinks>;
 
   constructor(prisma: PrismaClient) {
-    this.records = new CoalescedWalks(prisma, SQL.linkedRecords, (row) => toCustomer(row as unknown as CustomerRow), (row) => toAccount(row as unknown as AccountRow));
+    this.records = new CoalescedWalks(prisma, SQL.linkedRecords, (row) => toCustomer(row as unknown as CustomerRow), (row) => toAccount(walkAccountRow(row as unknown as Parameters<typeof walkAccountRow>[0])));
     this.ids = new CoalescedWalks(
       prisma,
       SQL.linkedIds,
