@@ -34,6 +34,7 @@ import {
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
+import { withMetadataFromQuery } from '../metadata.js';
 
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
@@ -53,12 +54,21 @@ export class AccountService {
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
     if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
-    const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
-    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
+    const account = newAccount({
+      accountId: newId(),
+      type: valid.type,
+      name: valid.name,
+      currency: valid.currency,
+      customerIds,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
+    });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] != null);
+    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
     return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
       const creation = await this.stores.accounts.insert(
-        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
+        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds, externalId: account.externalId, metadata: account.metadata },
         { audit, idempotency },
       );
       if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
@@ -105,7 +115,8 @@ export class AccountService {
   /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
   async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(accountListQuerySchema, query ?? {});
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(accountListQuerySchema, withMetadataFromQuery((query ?? {}) as Record<string, unknown>));
     const { limit, after, ...filters } = valid;
     return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
   }
@@ -131,7 +142,7 @@ export class AccountService {
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
+    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined) });
     const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit });
     if (update.outcome === 'not-found') throw accountNotFound();
     if (update.outcome === 'currency-locked') throw accountHasTransactions();
