@@ -15,6 +15,7 @@ export const ERROR_TEXTS: Record<string, string> = {
     "404: the path's account does not exist in this environment. 422: a transfer names an account that does not exist (the detail names `fromAccountId` or `toAccountId`); nothing moves.",
   CUSTOMER_ALREADY_EXISTS: 'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
   CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
+  EXTERNAL_ID_TAKEN: 'Another customer (account) of this environment already has this `externalId`, on create or update; nothing changes, and the id is never echoed.',
   SERVICE_UNAVAILABLE:
     "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
   FORBIDDEN:
