@@ -5,7 +5,6 @@ import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../../d
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_IDS_OF,
-  type AccountRow,
   CUSTOMER_COLUMNS,
   type CustomerRow,
   NO_ACCOUNT_FIELDS,

@@ -63,7 +63,7 @@ export class AccountService {
       ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
       ...(valid.metadata && { metadata: valid.metadata }),
     });
-    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] != null);
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
     const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
     return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
