@@ -16,7 +16,8 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number', Metadata: 'Record<string, string>' },
+        // Metadata's contents are checked by the domain (src/domain/metadata.ts), which answers VALIDATION_FAILED per problem.
+        scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number', Metadata: { input: 'Record<string, unknown>', output: 'Readonly<Record<string, string>>' } },
         contextType: '../context.js#GraphqlContext',
         mappers: {
           Customer: '../parents.js#CustomerParent',

@@ -17,6 +17,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
+  EXTERNAL_ID_TAKEN: 'Another record of the same kind (customer, account, transaction or transfer) in this environment already has this `externalId`, on create or update; nothing changes or moves, and the id is never echoed.',
   SERVICE_UNAVAILABLE:
     "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
   FORBIDDEN:
@@ -25,7 +26,6 @@ export const ERROR_TEXTS: Record<string, string> = {
   IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
   TRANSACTION_NOT_FOUND: 'No transaction with this id exists on this account.',
   TRANSFER_NOT_FOUND: 'No transfer with this id exists in this environment.',
-  EXTERNAL_ID_ALREADY_EXISTS: 'Another transaction (or, for a transfer, another transfer) of the environment has the `externalId`; nothing moves.',
   INSUFFICIENT_FUNDS: "A debit, hold or transfer would take the available balance below minus the account's overdraft limit; nothing is posted.",
   CURRENCY_MISMATCH: 'A transfer between accounts of different currencies; nothing is posted.',
   ACCOUNT_FROZEN: 'The account carries the `FROZEN` flag: nothing posts on it (a hold can still be voided).',

@@ -14,6 +14,8 @@ export const ErrorCodes = [
   'ACCOUNT_NOT_FOUND',
   'CUSTOMER_ALREADY_EXISTS',
   'CUSTOMER_HAS_ACCOUNTS',
+  // A customer's or an account's externalId is unique per environment and kind (docs/adr/0055-external-ids-and-metadata.md).
+  'EXTERNAL_ID_TAKEN',
   'SERVICE_UNAVAILABLE',
   'FORBIDDEN',
   'IDEMPOTENCY_KEY_REUSED',
@@ -21,7 +23,6 @@ export const ErrorCodes = [
   // The ledger (src/domain/ledger): each refusal writes nothing.
   'TRANSACTION_NOT_FOUND',
   'TRANSFER_NOT_FOUND',
-  'EXTERNAL_ID_ALREADY_EXISTS',
   'INSUFFICIENT_FUNDS',
   'CURRENCY_MISMATCH',
   'ACCOUNT_FROZEN',
@@ -122,6 +123,18 @@ export const customerAlreadyExists = () =>
     'A customer with this social security number already exists in this environment.',
   );
 
+/**
+ * The environment already has a record of this kind with this externalId (unique per environment and kind);
+ * nothing was written, and the id itself is never echoed.
+ */
+export const externalIdTaken = (kind: 'customer' | 'account' | 'transaction' | 'transfer') =>
+  new DomainError(
+    'EXTERNAL_ID_TAKEN',
+    'conflict',
+    `Another ${kind} of this environment already has this externalId; nothing was changed.`,
+    [{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: `Must be unique among the ${kind}s of this environment.` }],
+  );
+
 export const customerHasAccounts = (accountCount: number) =>
   new DomainError(
     'CUSTOMER_HAS_ACCOUNTS',
@@ -175,12 +188,6 @@ export const transactionNotFound = () =>
 
 export const transferNotFound = () =>
   new DomainError('TRANSFER_NOT_FOUND', 'not_found', 'No transfer with this id exists in this environment.');
-
-/** Another record of the kind has the externalId: unique per environment and kind; nothing was written. */
-export const externalIdAlreadyExists = (kind: 'transaction' | 'transfer') =>
-  new DomainError('EXTERNAL_ID_ALREADY_EXISTS', 'conflict', `Another ${kind} of this environment has this externalId; nothing was written.`, [
-    { field: 'externalId', code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `Must be unique among the environment's ${kind}s.` },
-  ]);
 
 /** A transfer names an account that does not exist: the request refers to it, it is not the addressed resource. */
 export const referencedAccountNotFound = (field: string) =>

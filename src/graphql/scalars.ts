@@ -1,4 +1,4 @@
-import { type GraphQLScalarTypeConfig, Kind } from 'graphql';
+import { type GraphQLScalarTypeConfig, Kind, valueFromASTUntyped } from 'graphql';
 import { ClientFacingError } from './error-mapping.js';
 
 /**
@@ -40,29 +40,23 @@ const SafeInt: ScalarBehaviour<number> = {
   },
 };
 
-const METADATA_SHAPE = 'Metadata must be an object of string values, e.g. {"orderId": "A-1"}.';
+const METADATA_SHAPE = 'Metadata must be a JSON object of string keys and string values, e.g. {"tier": "gold"}.';
 
-function metadataObject(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ClientFacingError(METADATA_SHAPE);
-  const entries = Object.entries(value);
-  if (entries.some(([, item]) => typeof item !== 'string')) throw new ClientFacingError(METADATA_SHAPE);
-  return Object.fromEntries(entries) as Record<string, string>;
+function metadataObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new ClientFacingError(METADATA_SHAPE);
 }
 
 /**
- * The client's key-value pairs: an object of strings. The domain checks the limits (src/domain/metadata.ts),
- * with REST's messages; here only the shape, never echoing a key or value.
+ * A client's key-value pairs. Only the shape (an object) is checked here; the domain checks keys and values
+ * (src/domain/metadata.ts) and answers VALIDATION_FAILED with one detail per problem, as REST does.
  */
-const Metadata: ScalarBehaviour<Record<string, string>> = {
+const Metadata: ScalarBehaviour<Record<string, unknown>> = {
   serialize: metadataObject,
   parseValue: metadataObject,
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.OBJECT) throw new ClientFacingError(METADATA_SHAPE);
-    const entries = ast.fields.map((field) => {
-      if (field.value.kind !== Kind.STRING) throw new ClientFacingError(METADATA_SHAPE);
-      return [field.name.value, field.value.value] as const;
-    });
-    return Object.fromEntries(entries);
+  parseLiteral(ast, variables) {
+    if (ast.kind === Kind.OBJECT) return metadataObject(valueFromASTUntyped(ast, variables));
+    throw new ClientFacingError(METADATA_SHAPE);
   },
 };
 

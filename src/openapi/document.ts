@@ -555,6 +555,8 @@ function queryParameters(route: RestRoute): JsonSchema[] {
       required: required.has(name),
       description: (description as string | undefined) ?? AUDIT_QUERY_DESCRIPTIONS[name] ?? name,
       schema: propertySchema,
+      // An object parameter (`metadata`) is sent as `metadata[key]=value`.
+      ...(propertySchema.type === 'object' && { style: 'deepObject', explode: true }),
       ...(route.query!.example[name] !== undefined && { example: route.query!.example[name] }),
     };
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_FLAGS, type Account, type AccountFlagDetail } from '../domain/accounts/account.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import { recordId } from './record-id.js';
+import { clientFieldSchemas, presentClientFields } from './client-fields.js';
 import { presentTransaction, transactionDataSchema } from './transactions.js';
 import type { Page } from '../domain/pagination.js';
 
@@ -24,6 +25,7 @@ export const accountDataSchema = z
       .max(RECENT_TRANSACTIONS)
       .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
     flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
+    ...clientFieldSchemas,
   })
   .describe('A depository account, owned by one or more customers.');
 
@@ -63,6 +65,7 @@ export const presentAccount = (account: Account): AccountData => ({
   customers: [...account.customerIds],
   transactions: account.transactions.map(presentTransaction),
   flags: account.flags as AccountData['flags'],
+  ...presentClientFields(account),
 });
 
 export const presentAccountFlagDetail = (detail: AccountFlagDetail): z.infer<typeof accountFlagDetailDataSchema> => ({

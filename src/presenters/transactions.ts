@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Transfer } from '../domain/ledger/ledger.service.js';
 import type { Page } from '../domain/pagination.js';
 import { ENTRY_TYPES, TRANSACTION_STATUSES, type Transaction } from '../domain/ledger/transaction.js';
-import { externalIdSchema, METADATA_LIMITS } from '../domain/metadata.js';
+import { EXTERNAL_ID_LENGTH, externalIdSchema } from '../domain/metadata.js';
 import { recordId } from './record-id.js';
 
 /**
@@ -12,7 +12,7 @@ import { recordId } from './record-id.js';
  */
 
 /** Present only when set at creation: a record without them has exactly the contract's fields. */
-const externalId = z.string().max(METADATA_LIMITS.externalIdLength).optional().describe(externalIdSchema.description ?? '');
+const externalId = z.string().max(EXTERNAL_ID_LENGTH).optional().describe(externalIdSchema.description ?? '');
 const metadata = z
   .record(z.string(), z.string())
   .optional()

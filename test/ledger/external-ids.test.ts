@@ -8,7 +8,7 @@ import { errorCodes, graphql } from '../graphql/helpers.js';
 
 /**
  * externalId and metadata on transactions and transfers (issue 30): given at creation, answered in every read
- * and event only when set, an externalId unique per environment and kind (409 EXTERNAL_ID_ALREADY_EXISTS, nothing
+ * and event only when set, an externalId unique per environment and kind (409 EXTERNAL_ID_TAKEN, nothing
  * moved), and a retry with the same Idempotency-Key answering the original. Through REST and GraphQL.
  */
 let service: TestService;
@@ -77,11 +77,11 @@ describe('externalId and metadata on a transaction (REST)', () => {
     const externalId = unique('dup');
     expectSuccess(await post(accountId, { type: 'CREDIT', amount: 10, externalId }), 'account', 201);
     const refused = await expectNoChange(() => post(other, { type: 'CREDIT', amount: 10, externalId }));
-    expectFailure(refused, 'account', 409, 'EXTERNAL_ID_ALREADY_EXISTS');
-    expect(refused.json.error.details).toEqual([{ field: 'externalId', code: 'EXTERNAL_ID_ALREADY_EXISTS', message: expect.any(String) }]);
+    expectFailure(refused, 'account', 409, 'EXTERNAL_ID_TAKEN');
+    expect(refused.json.error.details).toEqual([{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: expect.any(String) }]);
     expect(refused.text).not.toContain(externalId);
     // A hold is a transaction too.
-    expectFailure(await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, externalId })), 'account', 409, 'EXTERNAL_ID_ALREADY_EXISTS');
+    expectFailure(await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, externalId })), 'account', 409, 'EXTERNAL_ID_TAKEN');
 
     const elsewhere = await newAccount('production-like');
     expectSuccess(await post(elsewhere, { type: 'CREDIT', amount: 10, externalId }, {}, 'production-like'), 'account', 201);
@@ -100,7 +100,7 @@ describe('externalId and metadata on a transaction (REST)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json.data).toEqual(first.json.data);
 
-    expectFailure(await expectNoChange(() => post(accountId, body, { 'idempotency-key': unique('key') })), 'account', 409, 'EXTERNAL_ID_ALREADY_EXISTS');
+    expectFailure(await expectNoChange(() => post(accountId, body, { 'idempotency-key': unique('key') })), 'account', 409, 'EXTERNAL_ID_TAKEN');
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.amount).toBe(7);
     await expectSoundLedger();
   });
@@ -148,7 +148,7 @@ describe('externalId and metadata on a transfer (REST)', () => {
     expect(read.json.data).toEqual(res.json.data);
 
     const again = await expectNoChange(() => transfer({ fromAccountId: from, toAccountId: to, amount: 5, externalId }));
-    expectFailure(again, 'account', 409, 'EXTERNAL_ID_ALREADY_EXISTS');
+    expectFailure(again, 'account', 409, 'EXTERNAL_ID_TAKEN');
     expect(again.json.error.message).toMatch(/transfer/);
 
     const plain = await transfer({ fromAccountId: from, toAccountId: to, amount: 5 });
@@ -165,7 +165,7 @@ describe('externalId and metadata over GraphQL', () => {
   }`;
   const TRANSFER = `mutation($input: TransferInput!) { transfer(input: $input) { transferId externalId metadata debit { externalId metadata } credit { externalId } } }`;
 
-  it('takes and answers them, null when unset; a duplicate is EXTERNAL_ID_ALREADY_EXISTS and moves nothing', async () => {
+  it('takes and answers them, null when unset; a duplicate is EXTERNAL_ID_TAKEN and moves nothing', async () => {
     const accountId = await newAccount();
     const other = await newAccount();
     const externalId = unique('gql');
@@ -177,7 +177,7 @@ describe('externalId and metadata over GraphQL', () => {
     expect(literal.json.data.postTransaction).toEqual({ externalId: null, metadata: { note: 'literal' } });
 
     const duplicate = await expectNoChange(() => graphql(service, POST, { accountId: other, input: { type: 'CREDIT', amount: '1', externalId } }));
-    expect(errorCodes(duplicate)).toEqual(['EXTERNAL_ID_ALREADY_EXISTS']);
+    expect(errorCodes(duplicate)).toEqual(['EXTERNAL_ID_TAKEN']);
 
     const badMetadata = await expectNoChange(() => graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '1', metadata: { key: 5 } } }));
     expect(badMetadata.json.errors).toHaveLength(1);
@@ -191,7 +191,7 @@ describe('externalId and metadata over GraphQL', () => {
     expect(moved.json.errors).toBeUndefined();
     expect(moved.json.data.transfer).toMatchObject({ externalId, metadata: { why: 'split' }, debit: { externalId, metadata: { why: 'split' } }, credit: { externalId } });
     const movedAgain = await expectNoChange(() => graphql(service, TRANSFER, { input: { fromAccountId: accountId, toAccountId: other, amount: '10', externalId } }));
-    expect(errorCodes(movedAgain)).toEqual(['EXTERNAL_ID_ALREADY_EXISTS']);
+    expect(errorCodes(movedAgain)).toEqual(['EXTERNAL_ID_TAKEN']);
     await expectSoundLedger();
   });
 });

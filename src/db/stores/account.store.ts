@@ -1,43 +1,48 @@
 import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from '../../domain/accounts/account.js';
-import { idempotencyKeyInProgress } from '../../domain/errors.js';
-import type { AccountChange, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
+import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
+import type { AccountChange, AccountChanges, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from '../../domain/accounts/ports.js';
+import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { CreationEffects, PageRequest, WriteEffects } from '../../domain/ports.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../sql/columns.js';
-import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout } from '../sql/errors.js';
+import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
-import { idList, queryRows, statement } from '../sql/sql.js';
+import { idList, jsonParameter, queryRows, statement } from '../sql/sql.js';
 import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 import { accountSearchSql } from '../sql/account-search.sql.js';
 import type { AccountFilter } from '../../domain/accounts/account-search.js';
 
 /**
- * The account, its links, its audit event ($7…) and, with a key, the key's record ($16…), in one
+ * The account (its externalId $7 and metadata $8), its links, its audit event ($9…) and, with a key, the key's record ($18…), in one
  * statement, written only when every customer ($6, in order) exists in the environment. The customers
  * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
  * foreign keys are checked when the statement ends, as is the limit of accounts per customer (the links'
  * trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole statement).
  * Raw SQL: the typed API cannot make this one statement.
  */
+/** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
+const EXTERNAL_ID_UNIQUE_INDEX = 'accounts_environment_external_id_key';
+/** At most METADATA_LIMITS.keys metadata keys, counted by the database on what an update's merge leaves. */
+const METADATA_KEYS_CHECK = 'accounts_metadata_keys';
 /** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
 const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
   'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
-  'accountVersion', 1)`;
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb)`;
 
 const insertSql = (withKey: boolean) =>
   `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
      found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
      missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
-     ${withKey ? `${claimQueries(16, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
+     ${withKey ? `${claimQueries(18, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
      account AS (
-       INSERT INTO accounts (id, environment, type, name, currency)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
        RETURNING id
      ), links AS (
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
-     ), audit AS (${auditInsert(7, 'account')}),
-     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(7) })})
+     ), audit AS (${auditInsert(9, 'account')}),
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(9) })})
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
 
 /** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
@@ -51,18 +56,23 @@ const SQL = {
   findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
   // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
   // locked row, so a posting running at the same time cannot slip between the check and the change. So are the
-  // expected versions ($14, NULL: unconditional; src/domain/versions.ts).
+  // expected versions ($18, NULL: unconditional; src/domain/versions.ts). The external id changes when $5 says
+  // so ($6; NULL clears it); metadata as the customer update's ($7 merged, $8 clears).
   update: statement(
     'account_update',
     `WITH target AS MATERIALIZED (
        SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current
        FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), updated AS (
-       UPDATE accounts a SET name = $3::text, currency = $4::bpchar, updated_at = CURRENT_TIMESTAMP
+       UPDATE accounts a SET name = $3::text, currency = $4::bpchar,
+              external_id = CASE WHEN $5::boolean THEN $6::varchar ELSE a.external_id END,
+              metadata = CASE WHEN $8::boolean THEN NULL WHEN $7::jsonb IS NULL THEN a.metadata
+                              ELSE nullif(jsonb_strip_nulls(coalesce(a.metadata, '{}'::jsonb) || $7::jsonb), '{}'::jsonb) END,
+              updated_at = CURRENT_TIMESTAMP
        FROM target t WHERE a.id = t.id AND t.allowed AND t.current
        RETURNING ${ACCOUNT_COLUMNS}
-     ), audit AS (${auditInsert(5, 'updated')}),
-     event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(5))})
+     ), audit AS (${auditInsert(9, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(9))})
      SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, updated.*
      FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
@@ -201,7 +211,17 @@ export class PrismaAccountStore implements AccountStore {
   ) {}
 
   async insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation> {
-    const values = [record.id, record.environment, record.type, record.name, record.currency, record.customerIds, ...auditValues(effects.audit)];
+    const values = [
+      record.id,
+      record.environment,
+      record.type,
+      record.name,
+      record.currency,
+      record.customerIds,
+      record.externalId ?? null,
+      record.metadata === undefined ? null : jsonParameter(record.metadata),
+      ...auditValues(effects.audit),
+    ];
     let row: { created: number; missing: string } | undefined;
     try {
       [row] = effects.idempotency
@@ -211,6 +231,7 @@ export class PrismaAccountStore implements AccountStore {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       // The links' trigger refused the statement: nothing of it was written.
       if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');
       throw error;
     }
     const missing = idList(row!.missing);
@@ -228,21 +249,26 @@ export class PrismaAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async update(
-    environment: string,
-    id: string,
-    changes: { name: string; currency: string },
-    effects: WriteEffects,
-    expectedVersions: readonly number[] | null = null,
-  ): Promise<AccountUpdate> {
-    const [row] = await queryRows<{ found: number; stale: number } & Partial<AccountRow>>(this.prisma, SQL.update, [
-      id,
-      environment,
-      changes.name,
-      changes.currency,
-      ...auditValues(effects.audit),
-      expectedVersions,
-    ]);
+  async update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountUpdate> {
+    let row: ({ found: number; stale: number } & Partial<AccountRow>) | undefined;
+    try {
+      [row] = await queryRows<{ found: number; stale: number } & Partial<AccountRow>>(this.prisma, SQL.update, [
+        id,
+        environment,
+        changes.name,
+        changes.currency,
+        changes.externalId !== undefined,
+        changes.externalId ?? null,
+        changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
+        changes.metadata === null,
+        ...auditValues(effects.audit),
+        expectedVersions,
+      ]);
+    } catch (error) {
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');
+      if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
+      throw error;
+    }
     if (row!.found === 0) return { outcome: 'not-found' };
     if (row!.stale > 0) return { outcome: 'stale' };
     if (row!.id === null || row!.id === undefined) return { outcome: 'currency-locked' };

@@ -37,6 +37,7 @@ import {
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
 import { expectedVersions, type VersionCondition } from '../versions.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
+import { withMetadataFromQuery } from '../metadata.js';
 
 /** Who lifts a flag whose `until` has passed (src/jobs/flag-expiry.ts), as the audit trail names it. */
 export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
@@ -62,12 +63,21 @@ export class AccountService {
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
     if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
-    const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
-    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
+    const account = newAccount({
+      accountId: newId(),
+      type: valid.type,
+      name: valid.name,
+      currency: valid.currency,
+      customerIds,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
+    });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
     const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
       const inserted = await this.stores.accounts.insert(
-        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
+        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds, externalId: account.externalId, metadata: account.metadata },
         { audit, idempotency },
       );
       if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
@@ -116,7 +126,8 @@ export class AccountService {
   /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
   async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(accountListQuerySchema, query ?? {});
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(accountListQuerySchema, withMetadataFromQuery((query ?? {}) as Record<string, unknown>));
     const { limit, after, ...filters } = valid;
     return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
   }
@@ -143,7 +154,7 @@ export class AccountService {
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
+    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined) });
     const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit }, expectedVersions(condition));
     if (update.outcome === 'not-found') throw accountNotFound();
     if (update.outcome === 'stale') throw preconditionFailed();

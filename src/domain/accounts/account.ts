@@ -1,4 +1,5 @@
 import type { AccountBalance, Transaction } from '../ledger/transaction.js';
+import type { Metadata } from '../metadata.js';
 
 /**
  * Flags of an account (the spec's `flags`), which the ledger enforces. FROZEN: nothing posts on the account, not even a credit
@@ -49,13 +50,17 @@ export interface Account {
   overdraftLimit: string;
   /** Moves with every change of the above, postings included (src/domain/versions.ts); never part of the contract's JSON. */
   version: number;
+  /** The client's own id for the account; absent when unset. */
+  externalId?: string;
+  /** The client's key-value pairs; absent when there are none. */
+  metadata?: Metadata;
 }
 
 /** An account's identity and links only; every Account is one. */
 export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
 
 /** A new account: no money, no transactions, no flags yet. */
-export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds'>): Account => ({
+export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>): Account => ({
   ...fields,
   amount: '0',
   transactions: [],

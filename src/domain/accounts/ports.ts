@@ -2,6 +2,7 @@ import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
 import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
+import type { Metadata, MetadataChanges } from '../metadata.js';
 
 /** What the account service needs from storage (src/db/stores/account.store.ts implements it). */
 
@@ -12,6 +13,16 @@ export interface NewAccountRecord {
   name: string;
   currency: string;
   customerIds: string[];
+  externalId?: string | undefined;
+  metadata?: Metadata | undefined;
+}
+
+/** An update: name and currency always; externalId null clears it; metadata as in CustomerChanges. */
+export interface AccountChanges {
+  name: string;
+  currency: string;
+  externalId?: string | null | undefined;
+  metadata?: MetadataChanges | null | undefined;
 }
 
 export type AccountCreation =
@@ -39,6 +50,7 @@ export interface AccountStore {
    * Writes the account, its links and its effects, unless a customer is missing from the environment or
    * already holds CUSTOMER_LIMITS.accounts accounts (then nothing is written; the database enforces the
    * limit, also against concurrent links). The customers cannot be deleted while the links are being written.
+   * Throws EXTERNAL_ID_TAKEN when the environment has an account with its externalId (nothing written).
    */
   insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
   findById(environment: string, id: string): Promise<Account | null>;
@@ -46,9 +58,10 @@ export interface AccountStore {
   /**
    * Applies the changes with their effects. Nothing is written when the account does not exist, or when
    * the currency would change on an account that has ledger entries, or, with `expectedVersions` (null:
-   * unconditional), when its version is none of them: compared on the locked row.
+   * unconditional), when its version is none of them: compared on the locked row. Throws EXTERNAL_ID_TAKEN, or
+   * VALIDATION_FAILED when the merged metadata would exceed its keys (nothing written).
    */
-  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountUpdate>;
+  update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountUpdate>;
   /**
    * Deletes the account and its links with its effects, only at a zero posted balance with no pending
    * hold and, with `expectedVersions`, at one of them; its ledger entries stay.

@@ -15,6 +15,8 @@ import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
+import { withMetadataFromQuery } from '../metadata.js';
+import { phoneSearchKeys } from './phone-numbers.js';
 import type { NewCustomerRecord } from './ports.js';
 import { expectedVersions, type VersionCondition } from '../versions.js';
 import {
@@ -55,18 +57,21 @@ export class CustomerService {
       phoneNumbers: valid.phoneNumbers,
       addresses: valid.addresses,
       version: 1,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
     };
     const { accountIds: _none, customerId: id, version: _first, ...fields } = customer;
     const record: NewCustomerRecord = {
       ...fields,
       id,
+      phoneSearchKeys: phoneSearchKeys(valid.phoneNumbers),
       environment: caller.environment,
       sealed: this.protector.seal(
         { environment: caller.environment, customerId },
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
     };
-    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey });
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined), idempotencyKey });
     const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
       this.stores.customers.insert(record, { audit, idempotency }),
     );
@@ -116,7 +121,8 @@ export class CustomerService {
     if (inUrl.length > 0) {
       throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
     }
-    const valid = parseInput(customerListQuerySchema, given);
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(customerListQuerySchema, withMetadataFromQuery(given));
     return this.page(caller, customerFilterOf(valid), { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
   }
 
@@ -165,7 +171,8 @@ export class CustomerService {
     if (!isRecordId(customerId)) throw customerNotFound();
     const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
     const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
-    const update = await this.stores.customers.update(caller.environment, customerId, changes, { audit }, expectedVersions(condition));
+    const withKeys = changes.phoneNumbers === undefined ? changes : { ...changes, phoneSearchKeys: phoneSearchKeys(changes.phoneNumbers) };
+    const update = await this.stores.customers.update(caller.environment, customerId, withKeys, { audit }, expectedVersions(condition));
     if (update.outcome === 'not-found') throw customerNotFound();
     if (update.outcome === 'stale') throw preconditionFailed();
     return update.customer;

@@ -31,7 +31,7 @@ export const postTransactionSchema = z
     hold: z.boolean({ error: 'Must be true or false.' }).optional(),
     /** A hold's expiry, after which it voids itself. */
     expiresAt: z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T12:00:00Z.' }).optional(),
-    /** Unique per environment among transactions (EXTERNAL_ID_ALREADY_EXISTS). */
+    /** Unique per environment among transactions (EXTERNAL_ID_TAKEN). */
     externalId: externalIdSchema.optional(),
     metadata: metadataSchema.optional(),
   })
@@ -50,7 +50,7 @@ export const transferSchema = z
     toAccountId: idSchema,
     amount: amountSchema,
     description,
-    /** Unique per environment among transfers (EXTERNAL_ID_ALREADY_EXISTS); both transactions carry it. */
+    /** Unique per environment among transfers (EXTERNAL_ID_TAKEN); both transactions carry it. */
     externalId: externalIdSchema.optional(),
     metadata: metadataSchema.optional(),
   })

@@ -10,7 +10,7 @@ import {
   currencyMismatch,
   debitsBlocked,
   type DomainError,
-  externalIdAlreadyExists,
+  externalIdTaken,
   holdExpired,
   insufficientFunds,
   referencedAccountNotFound,
@@ -401,7 +401,7 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, currency
     case 'TOKEN_LIMIT_EXCEEDED':
       return tokenLimitExceeded();
     case 'EXTERNAL_ID_TAKEN':
-      return externalIdAlreadyExists(transfer ? 'transfer' : 'transaction');
+      return externalIdTaken(transfer ? 'transfer' : 'transaction');
     case 'AMOUNT_TOO_PRECISE':
       return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
     case 'BALANCE_OUT_OF_RANGE':

@@ -26,10 +26,12 @@ export type Scalars = {
    */
   Decimal: { input: string; output: string; }
   /**
-   * Your own key-value pairs on a record, as a JSON object of strings (Stripe's limits): at most 50 keys of at
-   * most 40 characters, each value a string of at most 500 characters. Null when none were given.
+   * A client's key-value pairs on a customer, an account, a transaction or a transfer, as a JSON object whose values are strings, e.g.
+   * `{"crmId": "C-1042", "tier": "gold"}`: at most 50 keys of at most 40 characters, each value at most 500
+   * characters (Stripe's limits). For the client's own references only: it must never hold personal data. On an
+   * update a null or empty-string value removes its key. Errors name a key's position, never a submitted key or value.
    */
-  Metadata: { input: Record<string, string>; output: Record<string, string>; }
+  Metadata: { input: Record<string, unknown>; output: Readonly<Record<string, string>>; }
   /**
    * A whole number in JavaScript's safe integer range (up to 9007199254740991), for values that do not fit
    * GraphQL's 32-bit `Int`, such as a document locator number.
@@ -55,6 +57,8 @@ export type Account = Node & {
   customerIds: Array<Scalars['ID']['output']>;
   /** The customers associated with the account, in the order of `customerIds`: at most 20 (ACCOUNT_CUSTOMER_LIMIT). Association does not necessarily mean access. */
   customers: Array<Customer>;
+  /** Not in the contract. The client's own id for the account, unique per environment; null when unset. */
+  externalId: Maybe<Scalars['String']['output']>;
   /**
    * The flags the account carries, each with why, when and by whom it was set and when it lifts itself (REST:
    * `GET /{environment}/account/{accountId}/flags`).
@@ -67,6 +71,8 @@ export type Account = Node & {
   flags: Array<Scalars['String']['output']>;
   /** Same value as `accountId`; lets caches such as Apollo Client's normalise accounts without configuration. */
   id: Scalars['ID']['output'];
+  /** Not in the contract. The client's key-value pairs; null when there are none. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** The colloquial name shown in user interfaces. */
   name: Scalars['String']['output'];
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
@@ -126,14 +132,18 @@ export type AccountEdge = {
   node: Account;
 };
 
-/** Filters of an account list; every given one must hold. */
+/** Filters of an account list; every given one must hold. External id: exact. Metadata: each given key has exactly the given value. */
 export type AccountFilter = {
   /** Exactly this ISO 4217 currency. */
   currency?: InputMaybe<Scalars['String']['input']>;
   /** The accounts this customer holds. */
   customerId?: InputMaybe<Scalars['ID']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** Accounts carrying this flag. */
   flag?: InputMaybe<AccountFlag>;
+  /** Each given key with exactly the given value. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** Exactly this type, e.g. CHECKING. */
   type?: InputMaybe<Scalars['String']['input']>;
 };
@@ -245,6 +255,10 @@ export type CreateAccountInput = {
   associatedCustomerIds: Array<Scalars['ID']['input']>;
   /** An active ISO 4217 currency code, upper case, e.g. USD. */
   currency: Scalars['String']['input'];
+  /** Optional: your own id for the account, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name shown in user interfaces, 1 to 100 characters. */
   name: Scalars['String']['input'];
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. */
@@ -264,10 +278,14 @@ export type CreateCustomerInput = {
   documentLocatorNumber: Scalars['SafeInt']['input'];
   /** Up to 10 email addresses; may be empty. */
   emails: Array<Scalars['String']['input']>;
+  /** Optional: your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** Legal first name, 1 to 100 characters. */
   firstName: Scalars['String']['input'];
   /** Legal last name, 1 to 100 characters. */
   lastName: Scalars['String']['input'];
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** Legal middle name, up to 100 characters; an empty string when the customer has none. */
   middleName: Scalars['String']['input'];
   /** Up to 10 phone numbers; may be empty. */
@@ -304,12 +322,16 @@ export type Customer = Node & {
   dateOfBirth: Scalars['String']['output'];
   /** Email addresses (up to 10). */
   emails: Array<Scalars['String']['output']>;
+  /** Not in the contract. The client's own id for the customer, unique per environment; null when unset. */
+  externalId: Maybe<Scalars['String']['output']>;
   /** Legal first name. */
   firstName: Scalars['String']['output'];
   /** Same value as `customerId`; lets caches such as Apollo Client's normalise customers without configuration. */
   id: Scalars['ID']['output'];
   /** Legal last name. */
   lastName: Scalars['String']['output'];
+  /** Not in the contract. The client's key-value pairs; null when there are none. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** Legal middle name; an empty string when the customer has none. */
   middleName: Scalars['String']['output'];
   /** Phone numbers (up to 10). */
@@ -345,7 +367,9 @@ export type CustomerEdge = {
 
 /**
  * Filters of a customer list; every given one must hold. Names: a prefix, case- and accent-insensitive ("mull"
- * finds "Müller"). Email: exact, case-insensitive. Date of birth: exact. Creation: from (inclusive) to (exclusive).
+ * finds "Müller"). Email: exact, case-insensitive. Phone number: exact once both sides are in E.164 (a number
+ * without a country code is read as a US number). Date of birth: exact. Creation: from (inclusive) to
+ * (exclusive). External id: exact. Metadata: each given key has exactly the given value.
  */
 export type CustomerFilter = {
   /** Created at or after this instant: ISO 8601 with a time zone. */
@@ -356,10 +380,16 @@ export type CustomerFilter = {
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the first name. */
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
+  /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The filters of `CustomerFilter` and a social security number. */
@@ -372,10 +402,16 @@ export type CustomerSearchInput = {
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the first name. */
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** Each given key with exactly the given value. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
+  /** One of the customer's phone numbers, compared in E.164. */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
   /** AAA-GG-SSSS or AAAGGSSSS; write-only: never answered, logged or kept in clear. */
   socialSecurityNumber?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1255,6 +1291,10 @@ export type TransferInput = {
 export type UpdateAccountInput = {
   /** An active ISO 4217 currency code, upper case, e.g. USD. */
   currency: Scalars['String']['input'];
+  /** Your own id for the account, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name, 1 to 100 characters. */
   name: Scalars['String']['input'];
 };
@@ -1262,7 +1302,7 @@ export type UpdateAccountInput = {
 /**
  * The contact fields of a customer that can change. Send only the fields to change (at least one); a list
  * replaces the whole list (`emails: []` clears it). An explicit null is refused with VALIDATION_FAILED rather
- * than read as "clear" or "unchanged". Identity fields (names, date of birth, social security number, document
+ * than read as "clear" or "unchanged", except on `externalId` and `metadata`, where null clears. Identity fields (names, date of birth, social security number, document
  * locator number) can never change and are therefore not part of this input.
  */
 export type UpdateCustomerInput = {
@@ -1270,6 +1310,10 @@ export type UpdateCustomerInput = {
   addresses?: InputMaybe<Array<AddressInput>>;
   /** The new email addresses (replace all), up to 10. */
   emails?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The new phone numbers (replace all), up to 10. */
   phoneNumbers?: InputMaybe<Array<PhoneInput>>;
   /** The new preferred name, 1 to 100 characters. */
@@ -1570,9 +1614,11 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   flagDetails?: Resolver<Array<ResolversTypes['AccountFlagDetail']>, ParentType, ContextType>;
   flags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
@@ -1645,9 +1691,11 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   dateOfBirth?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   emails?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   firstName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   middleName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

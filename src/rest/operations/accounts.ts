@@ -1,7 +1,7 @@
 import { ACCOUNT_FLAGS } from '../../domain/accounts/account.js';
 import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../domain/customers/customer.schemas.js';
-import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
+import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
 import { accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
 import { accountListQuerySchema } from '../../domain/accounts/account-search.js';
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from './examples.js';
@@ -18,6 +18,7 @@ const flagValidationFailure = failure(
   `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`,
   validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
 );
+const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another account of this environment has this externalId; nothing changes.', externalIdTaken('account'));
 const answersAccount = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: accountDataSchema, component: 'Account' });
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
@@ -30,7 +31,9 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Create an account',
-    description: 'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.',
+    description:
+      'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. ' +
+      'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).',
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
     success: answersAccount('Created. `Location` names the new account.', 201),
@@ -38,6 +41,7 @@ export const ACCOUNTS_ROUTES = [
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
       customerAccountLimitFailure,
+      externalIdTakenFailure,
     ],
   },
   {
@@ -49,7 +53,7 @@ export const ACCOUNTS_ROUTES = [
     summary: 'List and filter accounts',
     description:
       'Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
-      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.',
+      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).',
     scope: 'accounts:read',
     query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
     success: { status: 200, description: 'A page of accounts.', data: accountPageDataSchema, component: 'AccountPage' },
@@ -75,7 +79,9 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Update an account',
-    description: `Sets the account's ${UPDATABLE_ACCOUNT_FIELDS.join(' and ')} (both required); its type never changes. Answers the full account.`,
+    description:
+      "Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs " +
+      '(an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.',
     scope: 'accounts:write',
     requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
     success: answersAccount('The updated account.'),
@@ -84,6 +90,7 @@ export const ACCOUNTS_ROUTES = [
       fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
       accountNotFoundFailure,
       failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
+      externalIdTakenFailure,
     ],
   },
   {

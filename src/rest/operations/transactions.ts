@@ -1,4 +1,4 @@
-import { accountFrozen, amountExceedsHold, currencyMismatch, externalIdAlreadyExists, holdExpired, referencedAccountNotFound, reversalNotReversible, tokenLimitExceeded, transactionAlreadyReversed, transactionNotFound, transactionNotPending, transactionNotPosted, transferNotFound, validationFailed } from '../../domain/errors.js';
+import { accountFrozen, amountExceedsHold, currencyMismatch, externalIdTaken, holdExpired, referencedAccountNotFound, reversalNotReversible, tokenLimitExceeded, transactionAlreadyReversed, transactionNotFound, transactionNotPending, transactionNotPosted, transferNotFound, validationFailed } from '../../domain/errors.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema } from '../../domain/ledger/ledger.schemas.js';
 import { RECENT_TRANSACTIONS } from '../../domain/ledger/transaction.js';
 import { transactionDataSchema, transactionPageDataSchema, transferDataSchema } from '../../presenters/transactions.js';
@@ -15,7 +15,7 @@ const tokenLimitFailure = failure(
   tokenLimitExceeded(),
 );
 const externalIdFailure = (kind: 'transaction' | 'transfer') =>
-  failure('EXTERNAL_ID_ALREADY_EXISTS', `Another ${kind} of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).`, externalIdAlreadyExists(kind));
+  failure('EXTERNAL_ID_TAKEN', `Another ${kind} of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).`, externalIdTaken(kind));
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: transactionDataSchema, component: 'Transaction' });
 
 /** The operations tagged Transactions, in the order of the reference. */

@@ -31,10 +31,14 @@ export type CreateCustomerInput = {
   documentLocatorNumber: number;
   /** Up to 10 email addresses; may be empty. */
   emails: Array<string>;
+  /** Optional: your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: string | null | undefined;
   /** Legal first name, 1 to 100 characters. */
   firstName: string;
   /** Legal last name, 1 to 100 characters. */
   lastName: string;
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: Record<string, string> | null | undefined;
   /** Legal middle name, up to 100 characters; an empty string when the customer has none. */
   middleName: string;
   /** Up to 10 phone numbers; may be empty. */
@@ -47,7 +51,9 @@ export type CreateCustomerInput = {
 
 /**
  * Filters of a customer list; every given one must hold. Names: a prefix, case- and accent-insensitive ("mull"
- * finds "Müller"). Email: exact, case-insensitive. Date of birth: exact. Creation: from (inclusive) to (exclusive).
+ * finds "Müller"). Email: exact, case-insensitive. Phone number: exact once both sides are in E.164 (a number
+ * without a country code is read as a US number). Date of birth: exact. Creation: from (inclusive) to
+ * (exclusive). External id: exact. Metadata: each given key has exactly the given value.
  */
 export type CustomerFilter = {
   /** Created at or after this instant: ISO 8601 with a time zone. */
@@ -58,10 +64,16 @@ export type CustomerFilter = {
   dateOfBirth?: string | null | undefined;
   /** One of the customer's emails, exactly (case-insensitive). */
   email?: string | null | undefined;
+  /** Exactly this external id. */
+  externalId?: string | null | undefined;
   /** A prefix of the first name. */
   firstName?: string | null | undefined;
   /** A prefix of the last name. */
   lastName?: string | null | undefined;
+  /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
+  metadata?: Record<string, string> | null | undefined;
+  /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
+  phoneNumber?: string | null | undefined;
 };
 
 /** A phone number of a customer. */

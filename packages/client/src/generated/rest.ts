@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          */
@@ -18,7 +18,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned.
+         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).
          *
          *     Requires the scope `customers:write`.
          */
@@ -67,7 +67,7 @@ export interface paths {
         get: operations["getCustomer"];
         /**
          * Update a customer
-         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses); a list replaces the stored list whole. Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.
+         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses, externalId, metadata); a list replaces the stored list whole. `externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.
          *
          *     Requires the scope `customers:write`.
          */
@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * List and filter accounts
-         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.
+         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).
          *
          *     Requires the scope `accounts:read`.
          */
@@ -102,7 +102,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -129,7 +129,7 @@ export interface paths {
         get: operations["getAccount"];
         /**
          * Update an account
-         * @description Sets the account's name and currency (both required); its type never changes. Answers the full account.
+         * @description Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.
          *
          *     Requires the scope `accounts:write`.
          */
@@ -757,6 +757,10 @@ export interface components {
             phoneNumbers: components["schemas"]["PhoneInput"][];
             /** @description Up to 10 postal addresses; may be empty. */
             addresses: components["schemas"]["AddressInput"][];
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description The id of the new customer; clients must store it. */
         CreatedCustomer: {
@@ -771,11 +775,18 @@ export interface components {
             firstName?: string;
             /** Format: email */
             email?: string;
+            phoneNumber?: string & (unknown & unknown);
             dateOfBirth?: string;
             /** Format: date-time */
             createdFrom?: string;
             /** Format: date-time */
             createdTo?: string;
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+            externalId?: string;
+            /** @description Records whose metadata has each given key with exactly the given value. */
+            metadata?: {
+                [key: string]: string;
+            };
             socialSecurityNumber?: string;
             limit?: number;
             after?: string;
@@ -806,6 +817,12 @@ export interface components {
             middleName: string;
             phoneNumbers: components["schemas"]["Phone"][];
             preferredName: string;
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE). */
         UpdateCustomerRequest: {
@@ -816,6 +833,10 @@ export interface components {
             phoneNumbers?: components["schemas"]["PhoneInput"][];
             /** @description Replaces all postal addresses; `[]` clears them. */
             addresses?: components["schemas"]["AddressInput"][];
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
@@ -828,6 +849,10 @@ export interface components {
             currency: string;
             /** @description Upper-case words joined by underscores, e.g. CHECKING or MONEY_MARKET. Never changes. */
             type: string;
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description A depository account, owned by one or more customers. */
         Account: {
@@ -850,6 +875,12 @@ export interface components {
             transactions: components["schemas"]["Transaction"][];
             /** @description Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account. */
             flags: ("FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED")[];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A page of accounts matching every given filter. */
         AccountPage: {
@@ -863,6 +894,10 @@ export interface components {
             name: string;
             /** @description An active ISO 4217 currency code of deposit, e.g. USD. */
             currency: string;
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         AddAccountCustomerRequest: {
             customerId: string;
@@ -899,11 +934,11 @@ export interface components {
             hold?: boolean;
             /** Format: date-time */
             expiresAt?: string;
-            /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
             externalId?: string;
-            /** @description Your own key-value pairs: at most 50 keys of at most 40 characters, string values of at most 500. Answered only when set. */
+            /** @description The client's key-value pairs: at most 50 keys of at most 40 characters, each value a string of at most 500. Never personal data. */
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | null;
             };
         };
         /** @description One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed. */
@@ -978,11 +1013,11 @@ export interface components {
             toAccountId: string;
             amount: number | string;
             description?: string;
-            /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
             externalId?: string;
-            /** @description Your own key-value pairs: at most 50 keys of at most 40 characters, string values of at most 500. Answered only when set. */
+            /** @description The client's key-value pairs: at most 50 keys of at most 40 characters, each value a string of at most 500. Never personal data. */
             metadata?: {
-                [key: string]: string;
+                [key: string]: string | null;
             };
         };
         /** @description Money moved between two accounts of the environment: both transactions, posted together. */
@@ -1539,12 +1574,20 @@ export interface operations {
                 firstName?: string;
                 /** @description email */
                 email?: string;
+                /** @description phoneNumber */
+                phoneNumber?: string & (unknown & unknown);
                 /** @description dateOfBirth */
                 dateOfBirth?: string;
                 /** @description createdFrom */
                 createdFrom?: string;
                 /** @description createdTo */
                 createdTo?: string;
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+                externalId?: string;
+                /** @description Records whose metadata has each given key with exactly the given value. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /**
                  * @description limit
                  * @example 20
@@ -1913,6 +1956,7 @@ export interface operations {
             /**
              * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
              *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes).
+             *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes.
              */
             409: {
                 headers: {
@@ -1924,7 +1968,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -2665,6 +2709,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EXTERNAL_ID_TAKEN";
+                        };
+                    };
+                };
+            };
             /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
             412: {
                 headers: {
@@ -2996,6 +3056,12 @@ export interface operations {
                  * @example FROZEN
                  */
                 flag?: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+                externalId?: string;
+                /** @description Records whose metadata has each given key with exactly the given value. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /**
                  * @description limit
                  * @example 20
@@ -3340,6 +3406,7 @@ export interface operations {
             /**
              * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
              *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
              */
             409: {
                 headers: {
@@ -3351,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -3817,7 +3884,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions. */
+            /**
+             * @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions.
+             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3828,7 +3898,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "ACCOUNT_HAS_TRANSACTIONS";
+                            code?: "ACCOUNT_HAS_TRANSACTIONS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -5492,7 +5562,7 @@ export interface operations {
                 minAmount?: string;
                 /** @description maxAmount */
                 maxAmount?: string;
-                /** @description Your own reference for the record, 1 to 128 characters, unique per environment and kind of record. Answered only when set. */
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
                 externalId?: string;
                 /**
                  * @description limit
@@ -5864,7 +5934,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
-             *     - `EXTERNAL_ID_ALREADY_EXISTS`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
+             *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -5876,7 +5946,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_ALREADY_EXISTS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -7169,7 +7239,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
-             *     - `EXTERNAL_ID_ALREADY_EXISTS`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
+             *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -7181,7 +7251,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_ALREADY_EXISTS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
