@@ -258,16 +258,26 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   }
   if (route.method !== 'GET') responseHeaders['Consistency-Token'] = ref('headers', 'ConsistencyToken');
-  return {
-    description: route.success.description,
-    headers: responseHeaders,
-    content: {
-      'application/json': {
+  const content: Record<string, JsonSchema> = {};
+  for (const mediaType of route.representations ?? ['application/json']) content[mediaType] = representation(route, mediaType);
+  return { description: route.success.description, headers: responseHeaders, content };
+}
+
+/** The envelope as JSON; NDJSON lines of the success schema; CSV as text; PDF as bytes. */
+function representation(route: RestRoute, mediaType: string): JsonSchema {
+  switch (mediaType) {
+    case 'application/json':
+      return {
         schema: ref('schemas', successEnvelopeName(route.family, route.success.component)),
         example: envelope(route.family, EXAMPLE_REQUEST_ID, { data: successExample(route) }),
-      },
-    },
-  };
+      };
+    case 'application/x-ndjson':
+      return { schema: { type: 'string', description: `One \`${route.success.component}\` object per line (see the component).` } };
+    case 'application/pdf':
+      return { schema: { type: 'string', format: 'binary' } };
+    default:
+      return { schema: { type: 'string', description: 'RFC 4180 CSV with a header row (the columns are in the description).' } };
+  }
 }
 
 const CUSTOMER_EXAMPLE = {
@@ -569,6 +579,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
       { name: 'Webhooks', description: 'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.' },
       { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
+      { name: 'History', description: "An account's past: balances at any moment, balance histories, statements (JSON, CSV, PDF), and the ledger export for reconciliation." },
     ],
     paths,
     components: {

@@ -5,12 +5,15 @@ import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
+import { notAcceptable } from '../http/errors.js';
 import { sendEnvelope } from './envelope.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { presentAccount, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsv } from '../presenters/history.js';
+import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
@@ -22,6 +25,8 @@ interface Call {
   body: unknown;
   /** The `Idempotency-Key` header, when sent (validated by the domain). */
   idempotencyKey: string | undefined;
+  /** The representation `Accept` chose among the route's (`application/json` for a route without any). */
+  mediaType: string;
 }
 
 interface Reply {
@@ -30,7 +35,26 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-type Operation = (call: Call) => Promise<Reply>;
+/** A representation other than the envelope, whole (a statement as CSV or PDF). */
+interface DocumentReply {
+  kind: 'document';
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A representation written as it is read (the ledger export): `stream` hands each chunk to `write`, which
+ * waits while the client is slow and answers false once it has gone (then reading stops).
+ */
+interface StreamReply {
+  kind: 'stream';
+  contentType: string;
+  headers?: Record<string, string>;
+  stream(write: (chunk: string) => Promise<boolean>): Promise<void>;
+}
+
+type Operation = (call: Call) => Promise<Reply | DocumentReply | StreamReply>;
 
 const ok = (data: object): Reply => ({ status: 200, data });
 /** 201 with the new record's Location; a replayed idempotent creation says so (same status, same ids). */
@@ -42,6 +66,10 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
 
 /** A replayed idempotent request that is not a creation: same status, marked as a replay. */
 const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
+
+/** A statement's file name: the account and the period's dates (UTC). */
+const statementFileName = (accountId: string, from: string, to: string, extension: string) =>
+  `statement-${accountId}-${from.slice(0, 10)}-${to.slice(0, 10)}.${extension}`;
 
 const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
@@ -58,7 +86,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger, events, webhooks } = deps.services;
+  const { customers, accounts, audit, ledger, history, events, webhooks } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -114,6 +142,43 @@ export function createRestRouter(deps: HttpDependencies): Router {
     createTransfer: async ({ caller, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.transfer(caller, body, { idempotencyKey });
       return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
+    },
+    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, query))),
+    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, query))),
+    getStatement: async ({ caller, params, query, mediaType }) => {
+      if (mediaType === 'application/pdf') {
+        const document = await history.statementDocument(caller, params.accountId!, query);
+        const { accountId, from, to } = document.statement;
+        return {
+          kind: 'document',
+          contentType: 'application/pdf',
+          body: await statementPdf(document),
+          headers: { 'Content-Disposition': `inline; filename="${statementFileName(accountId, from, to, 'pdf')}"` },
+        };
+      }
+      const statement = await history.statement(caller, params.accountId!, query);
+      if (mediaType === 'text/csv') {
+        return {
+          kind: 'document',
+          contentType: 'text/csv; charset=utf-8; header=present',
+          body: statementCsv(statement),
+          headers: { 'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"` },
+        };
+      }
+      return ok(presentStatement(statement));
+    },
+    exportLedgerEntries: async ({ caller, query, mediaType }) => {
+      const exported = history.exportLedger(caller, query);
+      const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
+      return {
+        kind: 'stream',
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
+        headers: { 'Ledger-Export-To': exported.request.to.toISOString() },
+        stream: async (write) => {
+          if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
+          await exported.run((entries) => write(ledgerExportLines(entries, format)));
+        },
+      };
     },
     listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
@@ -175,16 +240,61 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
+    const mediaType = negotiate(req, route.representations);
     const reply = await operation({
       caller: context.caller,
       params,
       query: queryParams(req),
       body,
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
+      mediaType,
     });
     const token = deps.readConsistency?.currentToken();
-    sendEnvelope(res, family, reply.status, { data: reply.data }, token === undefined ? reply.headers : { ...reply.headers, [CONSISTENCY_TOKEN_HEADER]: token });
+    const headers = token === undefined ? reply.headers : { ...reply.headers, [CONSISTENCY_TOKEN_HEADER]: token };
+    if (!('kind' in reply)) {
+      sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
+      return;
+    }
+    // Statements and exports carry account data: no shared cache or browser history may keep them either.
+    res.status(200).setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'Accept');
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('Content-Type', reply.contentType);
+    if (reply.kind === 'document') {
+      res.end(reply.body);
+      return;
+    }
+    await reply.stream((chunk) => writeChunk(res, chunk));
+    if (!res.destroyed) res.end();
   };
+}
+
+/**
+ * The representation `Accept` asks for among `representations` (the first when Accept is absent or `*\/*`);
+ * NOT_ACCEPTABLE (406) when it names none of them. A route without representations answers its envelope.
+ */
+function negotiate(req: Request, representations: readonly string[] | undefined): string {
+  if (!representations) return 'application/json';
+  const chosen = req.accepts([...representations]);
+  if (chosen === false) throw notAcceptable(representations);
+  return chosen;
+}
+
+/** Writes a chunk, waiting for the client to drain a full buffer; false once the connection has closed. */
+function writeChunk(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
+  if (res.write(chunk)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (open: boolean) => () => {
+      res.off('drain', drained);
+      res.off('close', closed);
+      resolve(open);
+    };
+    const drained = done(true);
+    const closed = done(false);
+    res.once('drain', drained);
+    res.once('close', closed);
+  });
 }
 
 /** The route's named segments; this API's routes have no wildcard (array-valued) parameters. */
