@@ -131,6 +131,10 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) }, body: {} };
   },
   createTransfer: async () => ({ body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 } }),
+  getBalanceAsOf: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { asOf: new Date().toISOString() } }),
+  getBalanceHistory: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z', interval: 'day' } }),
+  getStatement: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: new Date().toISOString() } }),
+  exportLedgerEntries: async () => ({ query: { to: new Date().toISOString() } }),
   listEvents: async () => ({ query: { after: '0', limit: '5' } }),
   getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
   createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/created', eventTypes: ['account.created'] } }),

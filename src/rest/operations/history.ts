@@ -11,7 +11,7 @@ export const STATEMENT_MEDIA_TYPES = ['application/json', 'text/csv', 'applicati
 export const LEDGER_EXPORT_MEDIA_TYPES = ['application/x-ndjson', 'text/csv'] as const;
 
 const rangeFailure = (description: string) =>
-  failure('VALIDATION_FAILED', description, validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]));
+  failure('VALIDATION_FAILED_range', description, validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]));
 
 /** The operations tagged History, in the order of the reference. */
 export const HISTORY_ROUTES = [
