@@ -5,8 +5,8 @@
 -- For that, the order of an account's posted entries in time must be the order in which their balances were
 -- computed. `posted_at` was the posting statement's start (CURRENT_TIMESTAMP): a statement that waited for an
 -- account's row lock could carry an earlier time than the posting it waited for. From now on a trigger sets
--- `posted_at` to the moment the entry is written (clock_timestamp(), after every lock of the statement is
--- held), and numbers it with `posting_seq` from one sequence, at the same moment. Postings on one account
+-- `posted_at` to the moment the entries are written (clock_timestamp(), after every lock of the statement is
+-- held), and numbers each with `posting_seq` from one sequence, at the same moment. Postings on one account
 -- (and on a settlement account) serialise on its row, so both orders agree per account: (posted_at,
 -- posting_seq) is the order of `balance_after`. A hold keeps its `seq` of creation and takes its
 -- `posting_seq` when it posts. `was_hold` records that an entry began as a hold, for the pending balance as
@@ -32,13 +32,23 @@ UPDATE "ledger_entries" SET "was_hold" = true
 WHERE "status" <> 'POSTED' OR "expires_at" IS NOT NULL OR "posted_at" > "created_at" + interval '1 second';
 ALTER TABLE "ledger_entries" ENABLE TRIGGER "ledger_entries_immutable";
 
+-- Every entry a transaction posts gets the same posted_at: the clock when it wrote its first one (the legs of
+-- a posting are never told apart by time, so an export of [from, to) never splits a posting). A write is one
+-- statement in its own transaction, so that moment is after all of its row locks are held.
 CREATE FUNCTION "ledger_entries_posting_order"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    stamp TEXT;
 BEGIN
     IF TG_OP = 'INSERT' THEN
         NEW."was_hold" := NEW."status" = 'PENDING';
     END IF;
     IF NEW."status" = 'POSTED' AND (TG_OP = 'INSERT' OR OLD."status" <> 'POSTED') THEN
-        NEW."posted_at" := clock_timestamp();
+        stamp := current_setting('cas.ledger_posted_at', true);
+        IF stamp IS NULL OR stamp = '' THEN
+            stamp := clock_timestamp()::text;
+            PERFORM set_config('cas.ledger_posted_at', stamp, true);
+        END IF;
+        NEW."posted_at" := stamp::timestamptz;
         NEW."posting_seq" := nextval('"ledger_entries_posting_seq"');
     END IF;
     RETURN NEW;
