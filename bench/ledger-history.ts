@@ -27,14 +27,14 @@ const pool = new pg.Pool({ connectionString: server.url, max: 2 });
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
 try {
-  const customer = await (await fetch(`${service.url}/sandbox/customer`, { method: 'POST', headers, body: JSON.stringify(buildCustomerInput()) })).json();
-  const account = await (
+  const customer = (await (await fetch(`${service.url}/sandbox/customer`, { method: 'POST', headers, body: JSON.stringify(buildCustomerInput()) })).json()) as { data: { customerId: string } };
+  const account = (await (
     await fetch(`${service.url}/sandbox/account`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ associatedCustomerIds: [customer.data.customerId], name: 'Busy', currency: 'USD', type: 'CHECKING' }),
     })
-  ).json();
+  ).json()) as { data: { accountId: string } };
   const accountId: string = account.data.accountId;
   const from = new Date('2025-01-01T00:00:00Z');
   const to = new Date('2026-01-01T00:00:00Z');

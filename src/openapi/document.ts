@@ -432,6 +432,25 @@ function successExample(route: RestRoute): object {
       };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
+    case 'BalanceAsOf':
+      return { accountId: EXAMPLE_IDS.accountId, currency: 'USD', asOf: '2026-12-01T00:00:00.000Z', posted: 74.5, pending: 54.5, available: 54.5 };
+    case 'BalanceHistory':
+      return { points: [{ at: '2026-11-02T00:00:00.000Z', posted: 100 }, { at: '2026-11-03T00:00:00.000Z', posted: 74.5 }] };
+    case 'Statement':
+      return {
+        accountId: EXAMPLE_IDS.accountId,
+        currency: 'USD',
+        from: '2026-11-01T00:00:00.000Z',
+        to: '2026-12-01T00:00:00.000Z',
+        asOfSequence: '4711',
+        openingBalance: 100,
+        closingBalance: 74.5,
+        totalCredits: 0,
+        totalDebits: 25.5,
+        entries: [
+          { transactionId: EXAMPLE_IDS.transactionId, type: 'DEBIT', amount: 25.5, description: 'Groceries', postedAt: '2026-11-02T10:00:00.000Z', balanceAfter: 74.5, sequence: '4711', transferId: null, reversesTransactionId: null },
+        ],
+      };
     default:
       return {};
   }

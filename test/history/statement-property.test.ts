@@ -70,7 +70,7 @@ async function apply(accounts: readonly string[], steps: readonly Step[]): Promi
       const candidates = posted[s.account]!;
       const target = candidates.pop();
       if (target) await call(`/sandbox/account/${accounts[s.account]}/transaction/${target}/reverse`, {});
-    } else {
+    } else if (s.kind === 'transfer') {
       await call('/sandbox/transfer', { fromAccountId: accounts[s.from], toAccountId: accounts[1 - s.from], amount: amount(s.cents) });
     }
   }

@@ -7200,7 +7200,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "currency": "USD",
+                     *         "asOf": "2026-12-01T00:00:00.000Z",
+                     *         "posted": 74.5,
+                     *         "pending": 54.5,
+                     *         "available": 54.5
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -7400,7 +7407,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "points": [
+                     *           {
+                     *             "at": "2026-11-02T00:00:00.000Z",
+                     *             "posted": 100
+                     *           },
+                     *           {
+                     *             "at": "2026-11-03T00:00:00.000Z",
+                     *             "posted": 74.5
+                     *           }
+                     *         ]
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -7597,7 +7615,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "currency": "USD",
+                     *         "from": "2026-11-01T00:00:00.000Z",
+                     *         "to": "2026-12-01T00:00:00.000Z",
+                     *         "asOfSequence": "4711",
+                     *         "openingBalance": 100,
+                     *         "closingBalance": 74.5,
+                     *         "totalCredits": 0,
+                     *         "totalDebits": 25.5,
+                     *         "entries": [
+                     *           {
+                     *             "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *             "type": "DEBIT",
+                     *             "amount": 25.5,
+                     *             "description": "Groceries",
+                     *             "postedAt": "2026-11-02T10:00:00.000Z",
+                     *             "balanceAfter": 74.5,
+                     *             "sequence": "4711",
+                     *             "transferId": null,
+                     *             "reversesTransactionId": null
+                     *           }
+                     *         ]
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
