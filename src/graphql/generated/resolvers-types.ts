@@ -1039,22 +1039,28 @@ export type QueryWebhookEndpointArgs = {
 /** The posted transactions of a period with the balances around them. */
 export type Statement = {
   __typename?: 'Statement';
+  /** The account the statement is of. */
   accountId: Scalars['ID']['output'];
   /**
    * The posting sequence of the last transaction the statement reflects ("0": none): for a period that has ended,
    * the same on every request, as is the whole statement.
    */
   asOfSequence: Scalars['String']['output'];
+  /** The posted balance at `to`: openingBalance + totalCredits - totalDebits. */
   closingBalance: Scalars['Decimal']['output'];
+  /** The account's ISO 4217 currency. */
   currency: Scalars['String']['output'];
   /** The posted transactions of the period, in posting order. */
   entries: Array<StatementEntry>;
   /** The start of the period (included), ISO 8601 UTC. */
   from: Scalars['String']['output'];
+  /** The posted balance at `from`. */
   openingBalance: Scalars['Decimal']['output'];
   /** The end of the period (excluded), ISO 8601 UTC. */
   to: Scalars['String']['output'];
+  /** The sum of the period's credits. */
   totalCredits: Scalars['Decimal']['output'];
+  /** The sum of the period's debits. */
   totalDebits: Scalars['Decimal']['output'];
 };
 
@@ -1065,14 +1071,19 @@ export type StatementEntry = {
   amount: Scalars['Decimal']['output'];
   /** The posted balance just after it. */
   balanceAfter: Scalars['Decimal']['output'];
+  /** As posted; empty when none was sent. */
   description: Scalars['String']['output'];
   /** When it posted (ISO 8601, UTC). */
   postedAt: Scalars['String']['output'];
+  /** The transaction this one reverses; null otherwise. */
   reversesTransactionId: Maybe<Scalars['ID']['output']>;
   /** Its place in the ledger's posting order (decimal text). */
   sequence: Scalars['String']['output'];
+  /** The transaction's id. */
   transactionId: Scalars['ID']['output'];
+  /** Both transactions of a transfer carry its id; null otherwise. */
   transferId: Maybe<Scalars['ID']['output']>;
+  /** CREDIT or DEBIT. */
   type: TransactionType;
 };
 
