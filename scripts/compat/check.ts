@@ -71,6 +71,17 @@ export function changelogSections(changelog: string): { version: string; breakin
   return sections;
 }
 
+/**
+ * A value added to an enum the service answers (an error code, an audit operation): not breaking here, as at
+ * Stripe. Clients must accept codes and values they do not know (docs/adr/0063-versions-changelog-deprecation.md);
+ * the diff tool counts it as breaking for clients that switch exhaustively. A value removed, or one added to
+ * what a request may send, stays breaking.
+ */
+function isNewValueOfAnsweredEnum(change: { action: string; path: readonly (string | number)[] }): boolean {
+  const at = change.path.lastIndexOf('enum');
+  return change.action === 'add' && change.path.includes('responses') && at >= 0 && at === change.path.length - 2;
+}
+
 export async function compatibilityReport(released: { version: string; contract: Contract }, current: Contract, changelog: string): Promise<CompatibilityReport> {
   const breaking: string[] = [];
   const unclassified: string[] = [];
@@ -80,6 +91,7 @@ export async function compatibilityReport(released: { version: string; contract:
   }
   for (const change of apiDiff(JSON.parse(released.contract.openapi), JSON.parse(current.openapi))) {
     const where = change.path.join(' ');
+    if (change.type === 'breaking' && isNewValueOfAnsweredEnum(change)) continue;
     if (change.type === 'breaking') breaking.push(`OpenAPI: ${change.description ?? `${change.action} ${where}`}`);
     else if (change.type === 'unclassified') unclassified.push(`OpenAPI: ${change.action} ${where}`);
   }

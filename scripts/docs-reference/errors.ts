@@ -44,6 +44,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   ACCOUNT_CUSTOMER_LIMIT: 'Adding a customer to an account that already has the most it may have (20).',
   CUSTOMER_ACCOUNT_LIMIT: 'Creating an account for, or adding to an account, a customer that already holds 100 accounts (the most a customer may hold); nothing changes.',
   EVENT_NOT_FOUND: 'No event with this id in this environment (or it has been pruned).',
+  STATEMENT_TOO_LARGE: 'The period of a statement holds more posted transactions than one statement shows (10,000 on REST, 1,000 on GraphQL); ask for a shorter period or use the ledger export.',
   WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint with this id in this environment.',
   WEBHOOK_URL_NOT_ALLOWED: 'The webhook URL is refused: not https in production, a port not in `WEBHOOKS_ALLOWED_PORTS`, or a name that resolves to a private, loopback or link-local address (details say which).',
   WEBHOOK_ENDPOINT_DISABLED: 'Redelivering to, or testing, an endpoint that is disabled; enable it first.',
@@ -61,6 +62,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   METHOD_NOT_ALLOWED: 'Known path, wrong method; `Allow: POST` on collections, `Allow: GET, HEAD, PUT, DELETE` on records.',
   PAYLOAD_TOO_LARGE: 'Body over `BODY_LIMIT` (default 64 KiB).',
   UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json` (or not UTF-8, or in an unknown `Content-Encoding`); read only after the token is accepted.',
+  NOT_ACCEPTABLE: '`Accept` names none of the representations the operation has (a statement: JSON, CSV, PDF; the ledger export: NDJSON, CSV); the message lists them.',
   INTERNAL_ERROR: 'Anything unexpected: a fixed message, no stack, no SQL; the error is logged under the `requestId`.',
   // GraphQL only (src/graphql/error-mapping.ts).
   DOCUMENT_TOO_LARGE: 'The document has more than `GRAPHQL_MAX_TOKENS` lexical tokens; nothing was executed.',

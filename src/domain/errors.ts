@@ -41,6 +41,8 @@ export const ErrorCodes = [
   'ACCOUNT_CUSTOMER_LIMIT',
   'CUSTOMER_ACCOUNT_LIMIT',
   'EVENT_NOT_FOUND',
+  // History and statements (src/domain/history).
+  'STATEMENT_TOO_LARGE',
   // Webhooks (src/domain/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
@@ -257,3 +259,11 @@ export const customerNotLinked = () =>
 
 export const eventNotFound = () =>
   new DomainError('EVENT_NOT_FOUND', 'not_found', 'No event with this id exists in this environment (or it has been pruned).');
+
+/** A statement is a bounded document; the ledger export (GET /{environment}/ledger-entries) streams any period. */
+export const statementTooLarge = (maxEntries: number) =>
+  new DomainError(
+    'STATEMENT_TOO_LARGE',
+    'invalid_input',
+    `The period holds more than ${maxEntries} posted entries, the most one statement shows; ask for a shorter period, or export the entries (GET /{environment}/ledger-entries).`,
+  );

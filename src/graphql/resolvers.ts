@@ -1,6 +1,7 @@
 import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
-import { isDomainError } from '../domain/errors.js';
+import { accountNotFound, isDomainError } from '../domain/errors.js';
+import { HISTORY_LIMITS } from '../domain/history/history.schemas.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
@@ -244,6 +245,19 @@ export const resolvers: Resolvers = {
       return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
     },
     flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
+    // The history fields read through the domain's history service (accounts:read, validation, limits), as REST does.
+    balance: async (account, { asOf }, { services, caller, loaders }) => {
+      if (asOf === undefined || asOf === null) {
+        const record = isAccountRecord(account) ? account : await loaders.accounts.load(account.accountId);
+        if (!record) throw accountNotFound();
+        return record.balance;
+      }
+      return services.history.balance(caller, account.accountId, { asOf });
+    },
+    balanceHistory: async (account, { from, to, interval }, { services, caller }) =>
+      (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() })).points,
+    statement: (account, { from, to }, { services, caller }) =>
+      services.history.statement(caller, account.accountId, { from, to }, HISTORY_LIMITS.maxGraphqlStatementEntries),
   },
 
   Transaction: {

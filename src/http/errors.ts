@@ -50,6 +50,7 @@ export type HttpOnlyErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_ACCEPTABLE'
   | 'INTERNAL_ERROR';
 
 /** A failure of HTTP itself, with its status, code, fixed message and headers. */
@@ -76,6 +77,10 @@ export const payloadTooLarge = (limitBytes: number | undefined) =>
 
 export const unsupportedMediaType = (message = 'Send the request body as JSON with Content-Type: application/json.') =>
   new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+
+/** The Accept header names no representation the operation has (RFC 9110 §15.5.7); the message lists them. */
+export const notAcceptable = (available: readonly string[]) =>
+  new HttpError(406, 'NOT_ACCEPTABLE', `This operation answers ${available.join(', ')}; send one of them in Accept (or none).`);
 
 /** The answer to anything unexpected, on both surfaces. */
 export const internalError = () =>

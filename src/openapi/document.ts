@@ -301,16 +301,26 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders.Sunset = { description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.', required: true, schema: { type: 'string' } };
   }
   if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
-  return {
-    description: route.success.description,
-    headers: responseHeaders,
-    content: {
-      'application/json': {
+  const content: Record<string, JsonSchema> = {};
+  for (const mediaType of route.representations ?? ['application/json']) content[mediaType] = representation(route, mediaType);
+  return { description: route.success.description, headers: responseHeaders, content };
+}
+
+/** The envelope as JSON; NDJSON lines of the success schema; CSV as text; PDF as bytes. */
+function representation(route: RestRoute, mediaType: string): JsonSchema {
+  switch (mediaType) {
+    case 'application/json':
+      return {
         schema: ref('schemas', successEnvelopeName(route.family, route.success.component)),
         example: envelope(route.family, EXAMPLE_REQUEST_ID, { data: successExample(route) }),
-      },
-    },
-  };
+      };
+    case 'application/x-ndjson':
+      return { schema: { type: 'string', description: `One \`${route.success.component}\` object per line (see the component).` } };
+    case 'application/pdf':
+      return { schema: { type: 'string', format: 'binary' } };
+    default:
+      return { schema: { type: 'string', description: 'RFC 4180 CSV with a header row (the columns are in the description).' } };
+  }
 }
 
 const CUSTOMER_EXAMPLE = {
@@ -472,6 +482,25 @@ function successExample(route: RestRoute): object {
       };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
+    case 'BalanceAsOf':
+      return { accountId: EXAMPLE_IDS.accountId, currency: 'USD', asOf: '2026-12-01T00:00:00.000Z', posted: 74.5, pending: 54.5, available: 54.5 };
+    case 'BalanceHistory':
+      return { points: [{ at: '2026-11-02T00:00:00.000Z', posted: 100 }, { at: '2026-11-03T00:00:00.000Z', posted: 74.5 }] };
+    case 'Statement':
+      return {
+        accountId: EXAMPLE_IDS.accountId,
+        currency: 'USD',
+        from: '2026-11-01T00:00:00.000Z',
+        to: '2026-12-01T00:00:00.000Z',
+        asOfSequence: '4711',
+        openingBalance: 100,
+        closingBalance: 74.5,
+        totalCredits: 0,
+        totalDebits: 25.5,
+        entries: [
+          { transactionId: EXAMPLE_IDS.transactionId, type: 'DEBIT', amount: 25.5, description: 'Groceries', postedAt: '2026-11-02T10:00:00.000Z', balanceAfter: 74.5, sequence: '4711', transferId: null, reversesTransactionId: null },
+        ],
+      };
     default:
       return {};
   }
@@ -636,6 +665,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES)
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
       { name: 'Webhooks', description: 'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.' },
       { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
+      { name: 'History', description: "An account's past: balances at any moment, balance histories, statements (JSON, CSV, PDF), and the ledger export for reconciliation." },
     ],
     paths,
     components: {

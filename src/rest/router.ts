@@ -6,6 +6,7 @@ import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
 import { chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
+import { notAcceptable } from '../http/errors.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
 import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
@@ -14,6 +15,8 @@ import { presentAccount, presentAccountFlags, presentAccountPage } from '../pres
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsv } from '../presenters/history.js';
+import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
@@ -27,6 +30,8 @@ interface Call {
   idempotencyKey: string | undefined;
   /** The `If-Match` header, when sent (src/rest/entity-tags.ts reads it for the record it names). */
   ifMatch: string | undefined;
+  /** The representation `Accept` chose among the route's (`application/json` for a route without any). */
+  mediaType: string;
 }
 
 interface Reply {
@@ -37,7 +42,26 @@ interface Reply {
   etag?: string;
 }
 
-type Operation = (call: Call) => Promise<Reply>;
+/** A representation other than the envelope, whole (a statement as CSV or PDF). */
+interface DocumentReply {
+  kind: 'document';
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A representation written as it is read (the ledger export): `stream` hands each chunk to `write`, which
+ * waits while the client is slow and answers false once it has gone (then reading stops).
+ */
+interface StreamReply {
+  kind: 'stream';
+  contentType: string;
+  headers?: Record<string, string>;
+  stream(write: (chunk: string) => Promise<boolean>): Promise<void>;
+}
+
+type Operation = (call: Call) => Promise<Reply | DocumentReply | StreamReply>;
 
 const ok = (data: object): Reply => ({ status: 200, data });
 /** 201 with the new record's Location; a replayed idempotent creation says so (same status, same ids). */
@@ -52,6 +76,9 @@ const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...repl
 
 /** The reply, with the entity tag of the customer or account it answers. */
 const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({ ...reply, etag: entityTag(id, record.version) });
+/** A statement's file name: the account and the period's dates (UTC). */
+const statementFileName = (accountId: string, from: string, to: string, extension: string) =>
+  `statement-${accountId}-${from.slice(0, 10)}-${to.slice(0, 10)}.${extension}`;
 
 const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
@@ -68,7 +95,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger, events, webhooks } = deps.services;
+  const { customers, accounts, audit, ledger, history, events, webhooks } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -144,6 +171,43 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
     },
     getTransfer: async ({ caller, params }) => ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
+    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, query))),
+    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, query))),
+    getStatement: async ({ caller, params, query, mediaType }) => {
+      if (mediaType === 'application/pdf') {
+        const document = await history.statementDocument(caller, params.accountId!, query);
+        const { accountId, from, to } = document.statement;
+        return {
+          kind: 'document',
+          contentType: 'application/pdf',
+          body: await statementPdf(document),
+          headers: { 'Content-Disposition': `inline; filename="${statementFileName(accountId, from, to, 'pdf')}"` },
+        };
+      }
+      const statement = await history.statement(caller, params.accountId!, query);
+      if (mediaType === 'text/csv') {
+        return {
+          kind: 'document',
+          contentType: 'text/csv; charset=utf-8; header=present',
+          body: statementCsv(statement),
+          headers: { 'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"` },
+        };
+      }
+      return ok(presentStatement(statement));
+    },
+    exportLedgerEntries: async ({ caller, query, mediaType }) => {
+      const exported = history.exportLedger(caller, query);
+      const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
+      return {
+        kind: 'stream',
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
+        headers: { 'Ledger-Export-To': exported.request.to.toISOString() },
+        stream: async (write) => {
+          if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
+          await exported.run((entries) => write(ledgerExportLines(entries, format)));
+        },
+      };
+    },
     listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
     createWebhookEndpoint: async ({ caller, body }) => {
@@ -209,6 +273,7 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
+    const mediaType = negotiate(req, route.representations);
     const reply = await operation({
       caller: context.caller,
       params,
@@ -216,13 +281,60 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
       body,
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
       ifMatch: req.get('if-match'),
+      mediaType,
     });
     const token = deps.readConsistency?.currentToken();
-    const headers = { ...reply.headers, ...(reply.etag !== undefined && { ETag: reply.etag }), ...(token !== undefined && { [CONSISTENCY_TOKEN_HEADER]: token }) };
-    // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
-    if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
-    else sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
+    const headers: Record<string, string> = {
+      ...reply.headers,
+      ...('etag' in reply && reply.etag !== undefined && { ETag: reply.etag }),
+      ...(token !== undefined && { [CONSISTENCY_TOKEN_HEADER]: token }),
+    };
+    if (!('kind' in reply)) {
+      // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
+      if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
+      else sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
+      return;
+    }
+    // Statements and exports carry account data: no shared cache or browser history may keep them either.
+    res.status(200).setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'Accept');
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('Content-Type', reply.contentType);
+    if (reply.kind === 'document') {
+      res.end(reply.body);
+      return;
+    }
+    await reply.stream((chunk) => writeChunk(res, chunk));
+    if (!res.destroyed) res.end();
   };
+}
+
+/**
+ * The representation `Accept` asks for among `representations` (the first when Accept is absent or `*\/*`);
+ * NOT_ACCEPTABLE (406) when it names none of them. A route without representations answers its envelope.
+ */
+function negotiate(req: Request, representations: readonly string[] | undefined): string {
+  if (!representations) return 'application/json';
+  const chosen = req.accepts([...representations]);
+  if (chosen === false) throw notAcceptable(representations);
+  return chosen;
+}
+
+/** Writes a chunk, waiting for the client to drain a full buffer; false once the connection has closed. */
+function writeChunk(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
+  if (res.write(chunk)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (open: boolean) => () => {
+      res.off('drain', drained);
+      res.off('close', closed);
+      resolve(open);
+    };
+    const drained = done(true);
+    const closed = done(false);
+    res.once('drain', drained);
+    res.once('close', closed);
+  });
 }
 
 /** The route's named segments; this API's routes have no wildcard (array-valued) parameters. */

@@ -2,6 +2,7 @@ import { ACCOUNTS_ROUTES } from './operations/accounts.js';
 import { AUDIT_ROUTES } from './operations/audit.js';
 import { CUSTOMERS_ROUTES } from './operations/customers.js';
 import { EVENTS_ROUTES } from './operations/events.js';
+import { HISTORY_ROUTES } from './operations/history.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from './operations/transactions.js';
 import { WEBHOOKS_ROUTES } from './operations/webhooks.js';
@@ -22,6 +23,7 @@ export const REST_ROUTES = [
   ...CUSTOMERS_ROUTES,
   ...ACCOUNTS_ROUTES,
   ...TRANSACTIONS_ROUTES,
+  ...HISTORY_ROUTES,
   ...EVENTS_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,

@@ -49,6 +49,9 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
+  // A statement and the export read on the primary: a statement of an ended period gives the same bytes on
+  // every request, which a lagging replica could break.
+  history: { balanceAsOf: NULL, balancesBefore: LIST },
   events: { list: LIST, find: NULL },
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },
@@ -64,6 +67,7 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
 const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof Stores[S] & string)[] } = {
   idempotency: ['find', 'purgeExpired'],
   ledger: ['expiredHolds'],
+  history: ['statement', 'exportEntries'],
 };
 
 type Target = 'replica' | 'primary';

@@ -4,6 +4,7 @@ import type { CustomerParent as CustomerParentModel, AccountParent as AccountPar
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel } from '../../domain/ledger/transaction.js';
 import type { Transfer as TransferModel } from '../../domain/ledger/ledger.service.js';
+import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../domain/history/statement.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-event.js';
 import type { DomainEvent as DomainEventModel } from '../../domain/events/event.js';
 import type { EventPage as EventPageModel } from '../../domain/events/event.service.js';
@@ -49,8 +50,18 @@ export type Account = Node & {
    * for a new account; transactions change it. REST renders the same value as a JSON number.
    */
   amount: Scalars['Decimal']['output'];
-  /** The three balances of the account: posted, pending and available. */
+  /**
+   * The three balances of the account: posted, pending and available; with `asOf`, those at that moment (an ISO
+   * 8601 instant with a time zone): posted is the balance after the last transaction posted at or before it (0
+   * before the first), pending and available count the holds open then. VALIDATION_FAILED for a malformed `asOf`.
+   */
   balance: AccountBalance;
+  /**
+   * The closing posted balance of each interval (UTC) from the one holding `from` to the one holding the last
+   * instant before `to`, oldest first, for a chart: at most 1000 points (VALIDATION_FAILED, detail code
+   * TOO_MANY_POINTS, beyond). Instants are ISO 8601 with a time zone.
+   */
+  balanceHistory: Array<BalancePoint>;
   /** The currency of denomination, an ISO 4217 code such as USD. */
   currency: Scalars['String']['output'];
   /** Ids of the customers associated with the account, in the order given at creation: at most 20. */
@@ -78,6 +89,12 @@ export type Account = Node & {
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
   /**
+   * The statement of the period [from, to): its posted transactions with the opening and closing balances and the
+   * totals (openingBalance + totalCredits - totalDebits = closingBalance). At most 1000 transactions here
+   * (STATEMENT_TOO_LARGE beyond; REST answers up to 10000, and as CSV or PDF).
+   */
+  statement: Statement;
+  /**
    * The account's transactions, newest first, a page at a time. The newest 10 come with the account itself, so
    * a first page of up to 10 (the default) costs no read of its own; a larger page, or one after a cursor,
    * reads the ledger, as does a filtered page. VALIDATION_FAILED when `first` is outside 1 to 100, `after` is not
@@ -91,6 +108,27 @@ export type Account = Node & {
    * `expectedVersion` to change or delete the account only as read. REST's ETag carries the same version.
    */
   version: Scalars['Int']['output'];
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountBalanceArgs = {
+  asOf?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountBalanceHistoryArgs = {
+  from: Scalars['String']['input'];
+  interval: BalanceInterval;
+  to: Scalars['String']['input'];
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountStatementArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
 };
 
 
@@ -247,6 +285,21 @@ export type AuditEventEdge = {
   cursor: Scalars['String']['output'];
   /** The event. */
   node: AuditEvent;
+};
+
+/** The length of the intervals of a balance history, in UTC. */
+export type BalanceInterval =
+  | 'DAY'
+  | 'HOUR'
+  | 'MONTH';
+
+/** The closing posted balance of one interval of a balance history. */
+export type BalancePoint = {
+  __typename?: 'BalancePoint';
+  /** The end of the interval (ISO 8601, UTC). */
+  at: Scalars['String']['output'];
+  /** The posted balance at the end of the interval. */
+  posted: Scalars['Decimal']['output'];
 };
 
 /** A new account. */
@@ -1086,6 +1139,57 @@ export type QueryWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
 };
 
+/** The posted transactions of a period with the balances around them. */
+export type Statement = {
+  __typename?: 'Statement';
+  /** The account the statement is of. */
+  accountId: Scalars['ID']['output'];
+  /**
+   * The posting sequence of the last transaction the statement reflects ("0": none): for a period that has ended,
+   * the same on every request, as is the whole statement.
+   */
+  asOfSequence: Scalars['String']['output'];
+  /** The posted balance at `to`: openingBalance + totalCredits - totalDebits. */
+  closingBalance: Scalars['Decimal']['output'];
+  /** The account's ISO 4217 currency. */
+  currency: Scalars['String']['output'];
+  /** The posted transactions of the period, in posting order. */
+  entries: Array<StatementEntry>;
+  /** The start of the period (included), ISO 8601 UTC. */
+  from: Scalars['String']['output'];
+  /** The posted balance at `from`. */
+  openingBalance: Scalars['Decimal']['output'];
+  /** The end of the period (excluded), ISO 8601 UTC. */
+  to: Scalars['String']['output'];
+  /** The sum of the period's credits. */
+  totalCredits: Scalars['Decimal']['output'];
+  /** The sum of the period's debits. */
+  totalDebits: Scalars['Decimal']['output'];
+};
+
+/** A posted transaction on a statement. */
+export type StatementEntry = {
+  __typename?: 'StatementEntry';
+  /** The posted amount, always positive. */
+  amount: Scalars['Decimal']['output'];
+  /** The posted balance just after it. */
+  balanceAfter: Scalars['Decimal']['output'];
+  /** As posted; empty when none was sent. */
+  description: Scalars['String']['output'];
+  /** When it posted (ISO 8601, UTC). */
+  postedAt: Scalars['String']['output'];
+  /** The transaction this one reverses; null otherwise. */
+  reversesTransactionId: Maybe<Scalars['ID']['output']>;
+  /** Its place in the ledger's posting order (decimal text). */
+  sequence: Scalars['String']['output'];
+  /** The transaction's id. */
+  transactionId: Scalars['ID']['output'];
+  /** Both transactions of a transfer carry its id; null otherwise. */
+  transferId: Maybe<Scalars['ID']['output']>;
+  /** CREDIT or DEBIT. */
+  type: TransactionType;
+};
+
 /**
  * Live changes, over WebSocket at the same path as queries and mutations (`ws(s)://…/{environment}/graphql`,
  * the GraphQL over WebSocket protocol of the graphql-ws library, subprotocol `graphql-transport-ws`). Send the
@@ -1499,6 +1603,8 @@ export type ResolversTypes = {
   AuditEvent: ResolverTypeWrapper<AuditEventModel>;
   AuditEventConnection: ResolverTypeWrapper<AuditPageModel>;
   AuditEventEdge: ResolverTypeWrapper<Omit<AuditEventEdge, 'node'> & { node: ResolversTypes['AuditEvent'] }>;
+  BalanceInterval: BalanceInterval;
+  BalancePoint: ResolverTypeWrapper<BalancePointModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -1522,6 +1628,8 @@ export type ResolversTypes = {
   PostTransactionInput: PostTransactionInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
+  Statement: ResolverTypeWrapper<StatementModel>;
+  StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionModel>;
@@ -1554,6 +1662,7 @@ export type ResolversParentTypes = {
   AuditEvent: AuditEventModel;
   AuditEventConnection: AuditPageModel;
   AuditEventEdge: Omit<AuditEventEdge, 'node'> & { node: ResolversParentTypes['AuditEvent'] };
+  BalancePoint: BalancePointModel;
   Boolean: Scalars['Boolean']['output'];
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -1577,6 +1686,8 @@ export type ResolversParentTypes = {
   PostTransactionInput: PostTransactionInput;
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
+  Statement: StatementModel;
+  StatementEntry: StatementEntryModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Transaction: TransactionModel;
@@ -1610,7 +1721,8 @@ export type RequiresScopeDirectiveResolver<Result, Parent, ContextType = Graphql
 export type AccountResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
-  balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType, Partial<AccountBalanceArgs>>;
+  balanceHistory?: Resolver<Array<ResolversTypes['BalancePoint']>, ParentType, ContextType, RequireFields<AccountBalanceHistoryArgs, 'from' | 'interval' | 'to'>>;
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
@@ -1621,6 +1733,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1682,6 +1795,11 @@ export type AuditEventConnectionResolvers<ContextType = GraphqlContext, ParentTy
 export type AuditEventEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AuditEventEdge'] = ResolversParentTypes['AuditEventEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['AuditEvent'], ParentType, ContextType>;
+};
+
+export type BalancePointResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BalancePoint'] = ResolversParentTypes['BalancePoint']> = {
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  posted?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
 };
 
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
@@ -1803,6 +1921,31 @@ export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTy
   name: 'SafeInt';
 }
 
+export type StatementResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Statement'] = ResolversParentTypes['Statement']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  asOfSequence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  closingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  entries?: Resolver<Array<ResolversTypes['StatementEntry']>, ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalCredits?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  totalDebits?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type StatementEntryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['StatementEntry'] = ResolversParentTypes['StatementEntry']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  balanceAfter?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reversesTransactionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  transactionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  transferId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+};
+
 export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   accountUpdated?: SubscriptionResolver<ResolversTypes['Account'], "accountUpdated", ParentType, ContextType, RequireFields<SubscriptionAccountUpdatedArgs, 'accountId'>>;
   events?: SubscriptionResolver<ResolversTypes['Event'], "events", ParentType, ContextType, Partial<SubscriptionEventsArgs>>;
@@ -1895,6 +2038,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
+  BalancePoint?: BalancePointResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;
@@ -1908,6 +2052,8 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Phone?: PhoneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SafeInt?: GraphQLScalarType;
+  Statement?: StatementResolvers<ContextType>;
+  StatementEntry?: StatementEntryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;

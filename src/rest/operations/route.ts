@@ -21,7 +21,7 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Webhooks' | 'Audit';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'History' | 'Events' | 'Webhooks' | 'Audit';
   summary: string;
   description: string;
   scope: AccessScope;
@@ -30,6 +30,12 @@ export interface RestRoute {
   /** The domain's query schema (each property becomes a query parameter). */
   query?: { schema: z.ZodType; example: Record<string, unknown> };
   success: { status: 200 | 201; description: string; data: z.ZodType; component: string };
+  /**
+   * The media types the operation answers, chosen by `Accept`, the first the default; absent: the JSON envelope
+   * only. `application/json` is the envelope around `success.data`; any other is the representation itself
+   * (for `application/x-ndjson`, one `success.data` per line).
+   */
+  representations?: readonly string[];
   /** What can go wrong beyond what every operation of its kind can answer (see `failuresOf`). */
   failures: readonly DocumentedFailure[];
   /** A POST that is idempotent by itself (repeating it changes nothing more), so it takes no Idempotency-Key. */
