@@ -9,9 +9,14 @@
 -- * A customer's version does not move when only its sealed columns change (PII key rotation): what a client
 --   reads of it is the same.
 -- * Links: a customer's `accountIds` and an account's `customers` are part of what they answer, so a statement
---   that links or unlinks moves both sides' versions (statement-level triggers on account_customers, after the
---   limits' trigger; customers are locked in id order, as that trigger's advisory locks are taken). A new
---   account starts at 0 and its first links make it 1, in the statement that creates it.
+--   that links or unlinks moves both sides' versions (statement-level triggers on account_customers). An
+--   account's row version moves (its row is locked by every link change already). A customer's links move a
+--   counter of its own, `customer_link_versions`, not the customer's row: locking the customer row there made
+--   an account creation (holding the row's KEY SHARE from its link's foreign key) upgrade its lock behind a
+--   waiting DELETE of the customer, a deadlock (scripts/reliability/test/invariants.test.ts, invariant 2). A
+--   customer's version is its row version plus that counter (cas_customer_version): both only grow, so every
+--   change gives a new one. A new account starts at 0 and its first links make it 1, in the statement that
+--   creates it.
 -- Versions wrap from 2147483647 to 1 (a 32-bit GraphQL Int); a client would have to hold a version across
 -- two billion changes of one record to be misled.
 --
@@ -51,10 +56,25 @@ CREATE TRIGGER "customers_version"
     BEFORE UPDATE ON "customers"
     FOR EACH ROW EXECUTE FUNCTION "customers_next_version"();
 
+-- One row per customer whose links ever changed; it goes with the customer (whose links must be gone first).
+CREATE TABLE "customer_link_versions" (
+    "customer_id" UUID NOT NULL,
+    "version" INTEGER NOT NULL,
+    CONSTRAINT "customer_link_versions_pkey" PRIMARY KEY ("customer_id"),
+    CONSTRAINT "customer_link_versions_customer_id_fkey" FOREIGN KEY ("customer_id") REFERENCES "customers"("id") ON DELETE CASCADE ON UPDATE RESTRICT
+);
+
+-- What a customer's ETag and GraphQL `version` carry: its row version plus its link counter, in 1..2147483647.
+CREATE FUNCTION "cas_customer_version"(customer_id uuid, row_version integer) RETURNS integer
+    LANGUAGE sql STABLE PARALLEL SAFE
+    RETURN ((row_version::bigint + coalesce((SELECT v.version FROM "customer_link_versions" v WHERE v.customer_id = "cas_customer_version".customer_id), 0) - 1) % 2147483647 + 1)::integer;
+
 CREATE FUNCTION "account_customers_move_versions"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM 1 FROM "customers" c WHERE c.id IN (SELECT customer_id FROM changed_links) ORDER BY c.id FOR NO KEY UPDATE;
-    UPDATE "customers" c SET version = "cas_next_version"(c.version) WHERE c.id IN (SELECT customer_id FROM changed_links);
+    -- In customer id order, as the limits' trigger takes its advisory locks.
+    INSERT INTO "customer_link_versions" AS v ("customer_id", "version")
+    SELECT DISTINCT l.customer_id, 1 FROM changed_links l ORDER BY l.customer_id
+    ON CONFLICT ("customer_id") DO UPDATE SET "version" = "cas_next_version"(v."version");
     UPDATE "accounts" a SET version = a.version WHERE a.id IN (SELECT account_id FROM changed_links);
     RETURN NULL;
 END;

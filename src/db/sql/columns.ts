@@ -22,7 +22,7 @@ const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FRO
 /** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
 const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, c.version AS "customerVersion", c.external_id AS "externalId", c.metadata`;
+  c.phone_numbers AS "phoneNumbers", c.addresses, cas_customer_version(c.id, c.version) AS "customerVersion", c.external_id AS "externalId", c.metadata`;
 export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**

@@ -61,7 +61,7 @@ const SQL = {
   update: statement(
     'account_update',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current
+       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed, ($18::int[] IS NULL OR a.version = ANY($18::int[])) AS current
        FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), updated AS (
        UPDATE accounts a SET name = $3::text, currency = $4::bpchar,
