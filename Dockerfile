@@ -11,6 +11,8 @@
 FROM node:26.10.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client workspace's manifest: npm ci installs the workspaces the lock file names.
+COPY packages/client/package.json ./packages/client/
 # npm 11 runs no dependency install scripts; nothing here needs them (Prisma's client is generated below).
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json prisma.config.ts schema.graphql ./
@@ -24,6 +26,8 @@ RUN npm run build
 FROM node:26.10.0-bookworm-slim AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client workspace's manifest: npm ci installs the workspaces the lock file names.
+COPY packages/client/package.json ./packages/client/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:26.10.0-bookworm-slim AS runtime

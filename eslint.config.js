@@ -25,7 +25,7 @@ function domainBlocks() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'src/db/generated/', 'src/graphql/generated/', '.data/', '.tools/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'src/db/generated/', 'src/graphql/generated/', 'packages/client/src/generated/', 'packages/client/dist/', '.data/', '.tools/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -58,6 +58,10 @@ export default tseslint.config(
     'test/support is the shared room of bench/ and scripts/: it must import neither.'),
   importBan(['scripts/**/*.ts', 'scripts/**/*.mjs'], ['**/bench/**'],
     'scripts/ may use test/support/ but not bench/ or the tests: shared helpers live in scripts/lib/ or test/support/.', [testsOtherThanSupport]),
+  // The TypeScript client runs in browsers and Node alike and ships alone: no Node built-ins, nothing outside its src/.
+  importBan(['packages/client/src/**/*.ts'], ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'stream', 'buffer'],
+    'packages/client/src must run in browsers too: no Node built-ins (use fetch, Web Crypto, Headers).',
+    [{ regex: '^\\.\\./', message: 'packages/client/src ships alone: import nothing outside it.' }]),
   importBan(['bench/**/*.ts'], [], 'bench/ may use scripts/ and test/support/ but not the tests.', [testsOtherThanSupport]),
   {
     // Prisma Client is the one path to the database. pg is only the pool under Prisma's adapter

@@ -1,7 +1,8 @@
 // Fails when committed generated files are stale: re-generates them and compares.
-// - GraphQL resolver types (src/graphql/generated), by `npm run codegen`, when they exist;
-// - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
-//   by `npm run openapi`;
+// - GraphQL resolver types (src/graphql/generated) and the TypeScript client's typed GraphQL documents
+//   (packages/client/src/generated/graphql.ts), by `npm run codegen`, when they exist;
+// - the OpenAPI document (openapi.json), the typed REST client's types (test/openapi/generated/api.ts) and the
+//   TypeScript client's REST types and operation facts (packages/client/src/generated/), by `npm run openapi`;
 // - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
 //   `npm run reliability:tables`;
 // - the benchmark's tables (bench/results/latest.md, docs/performance.md's "Latest results"), from the stored
@@ -12,8 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const generators = [
-  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
-  { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
+  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'packages/client/src/generated/graphql.ts'].filter((file) => existsSync(file)) },
+  {
+    script: 'openapi',
+    files: ['openapi.json', 'test/openapi/generated/api.ts', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
+  },
   { script: 'reliability:tables', files: ['docs/reliability.md'] },
   { script: 'bench:tables', files: ['docs/performance.md', 'bench/results/latest.md'] },
   { script: 'docs:reference', files: ['docs/reference/configuration.md', 'docs/reference/errors.md'] },

@@ -27,6 +27,7 @@ import { createRateLimits } from './http/rate-limit.js';
 import { startEventFeed } from './jobs/event-feed.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
+import { startFlagExpiry } from './jobs/flag-expiry.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { fairShares } from './jobs/webhook-fairness.js';
@@ -36,6 +37,7 @@ import { createExpressServer } from './http/server.js';
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
+import type { RestRoute } from './rest/operations/route.js';
 
 export interface RunningService {
   /** Base URL, e.g. http://127.0.0.1:3000 */
@@ -60,6 +62,8 @@ export interface StartOptions {
    * (/healthz answers 503 from then on); src/main.ts exits non-zero. Without it the service stays up, unhealthy.
    */
   onDatabaseLost?: (error: Error) => void;
+  /** The REST route table, for tests of route-level behaviour (e.g. deprecation); REST_ROUTES by default. */
+  restRoutes?: readonly RestRoute[];
 }
 
 /** The composition root: builds every part once, in order, and returns a handle to stop them in reverse. */
@@ -123,6 +127,8 @@ export async function startService(config: Config, logger: Logger, options: Star
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);
+    const flagExpiry = startFlagExpiry(services.accounts, config.flagExpiryIntervalMs, logger);
+    cleanups.push(flagExpiry.stop);
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,
@@ -181,6 +187,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
       ...(replica && { readConsistency: replica.router }),
+      ...(options.restRoutes && { restRoutes: options.restRoutes }),
     });
     cleanups.push(closeSurfaces);
 

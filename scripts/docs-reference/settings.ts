@@ -236,6 +236,12 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Lets webhooks reach private, loopback, link-local and other non-public addresses. For tests and local development only: the service refuses to start with it under `NODE_ENV=production`.",
   },
+  FLAG_EXPIRY_INTERVAL_MS: {
+    default: "`10000`",
+    example: "`1000`",
+    description:
+      "How often each instance lifts the account flags past their `until` (100–3,600,000), audited as `system:flag-expiry`. Until then an expired flag is still enforced.",
+  },
   HOLD_EXPIRY_INTERVAL_MS: {
     default: "`5000`",
     example: "`1000`",
@@ -415,6 +421,12 @@ export const SETTINGS: Record<string, SettingText> = {
     example: "`50`",
     description:
       "A GraphQL operation costs 1 + ⌊estimated cost / this⌋ points.",
+  },
+  SSN_SEARCH_RATE_LIMIT_PER_MINUTE: {
+    default: "`30` (`0` under `NODE_ENV=test`)",
+    example: "`10`",
+    description:
+      "Searches by social security number (`POST /{environment}/customer/search`, GraphQL `searchCustomers` with one) each principal may make per minute, on top of `RATE_LIMIT_POINTS`; one more is `429 SSN_SEARCH_RATE_LIMITED` with `Retry-After`. Counted in `REDIS_URL` when set. `0` turns it off.",
   },
   RATE_LIMIT_AUTH_FAILURES: {
     default: "`20` (`0` under `NODE_ENV=test`)",

@@ -4,7 +4,7 @@
  * not domain rules, so they live here and not in src/domain/errors.ts; both surfaces render them with the
  * domain's errors through the one HTTP failure vocabulary (src/http/errors.ts).
  */
-export const REQUEST_ERROR_CODES = ['UNAUTHENTICATED', 'ENVIRONMENT_NOT_FOUND', 'RATE_LIMITED'] as const;
+export const REQUEST_ERROR_CODES = ['UNAUTHENTICATED', 'ENVIRONMENT_NOT_FOUND', 'RATE_LIMITED', 'SSN_SEARCH_RATE_LIMITED'] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
 export type RequestErrorKind =
@@ -30,6 +30,8 @@ export class RequestError extends Error {
     message: string,
     /** Set on every UNAUTHENTICATED error. */
     readonly challenge?: BearerChallenge,
+    /** A refusal by a budget that the auth step did not describe (the SSN search budget): its Retry-After, in seconds. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'RequestError';

@@ -12,7 +12,7 @@ import type { DomainServices } from '../domain/services.js';
  */
 
 /** A customer as the demo writes it, without the identifiers it draws fresh for each run; `key` names it below. */
-interface DemoPerson extends Omit<Customer, 'customerId' | 'accountIds'> {
+interface DemoPerson extends Omit<Customer, 'customerId' | 'accountIds' | 'version'> {
   key: string;
 }
 

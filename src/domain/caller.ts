@@ -7,9 +7,12 @@
  * `events:read` reads the events (the outbox);
  * `webhooks:read` / `webhooks:write` read / manage webhook endpoints (their deliveries carry every event, so
  * registering one is as strong as `events:read`, and more: it is its own scope);
+ * `ledger:export` streams the environment's whole ledger (GET /{environment}/ledger-entries, settlement accounts
+ * included) for reconciliation: an auditor's read, which needs no write scope (statements and balances of
+ * past moments read with `accounts:read`);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'metrics:read'] as const;
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'ledger:export', 'metrics:read'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

@@ -14,12 +14,15 @@ export const ErrorCodes = [
   'ACCOUNT_NOT_FOUND',
   'CUSTOMER_ALREADY_EXISTS',
   'CUSTOMER_HAS_ACCOUNTS',
+  // A customer's or an account's externalId is unique per environment and kind (docs/adr/0055-external-ids-and-metadata.md).
+  'EXTERNAL_ID_TAKEN',
   'SERVICE_UNAVAILABLE',
   'FORBIDDEN',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   // The ledger (src/domain/ledger): each refusal writes nothing.
   'TRANSACTION_NOT_FOUND',
+  'TRANSFER_NOT_FOUND',
   'INSUFFICIENT_FUNDS',
   'CURRENCY_MISMATCH',
   'ACCOUNT_FROZEN',
@@ -38,6 +41,8 @@ export const ErrorCodes = [
   'ACCOUNT_CUSTOMER_LIMIT',
   'CUSTOMER_ACCOUNT_LIMIT',
   'EVENT_NOT_FOUND',
+  // History and statements (src/domain/history).
+  'STATEMENT_TOO_LARGE',
   // Webhooks (src/domain/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
@@ -45,6 +50,8 @@ export const ErrorCodes = [
   'WEBHOOK_ENDPOINT_LIMIT',
   // GraphQL subscriptions: the instance follows as many event streams as it may (GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS).
   'SUBSCRIPTIONS_FULL',
+  // Optimistic concurrency (src/domain/versions.ts): If-Match or expectedVersion names a version that is not the record's.
+  'PRECONDITION_FAILED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -54,6 +61,7 @@ export type ErrorKind =
   | 'not_found' // the addressed record does not exist in this environment
   | 'unprocessable_reference' // the request refers to records that do not exist
   | 'conflict' // the request clashes with the current state
+  | 'precondition_failed' // the request's condition on the record's version does not hold (RFC 9110 §13.1.1)
   | 'unavailable' // a dependency (the database) cannot be reached
   | 'forbidden' // valid credentials that may not do this
   | 'unprocessable'; // well-formed, but cannot be processed as sent (an idempotency key reused for another request)
@@ -117,11 +125,31 @@ export const customerAlreadyExists = () =>
     'A customer with this social security number already exists in this environment.',
   );
 
+/**
+ * The environment already has a record of this kind with this externalId (unique per environment and kind);
+ * nothing was written, and the id itself is never echoed.
+ */
+export const externalIdTaken = (kind: 'customer' | 'account' | 'transaction' | 'transfer') =>
+  new DomainError(
+    'EXTERNAL_ID_TAKEN',
+    'conflict',
+    `Another ${kind} of this environment already has this externalId; nothing was changed.`,
+    [{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: `Must be unique among the ${kind}s of this environment.` }],
+  );
+
 export const customerHasAccounts = (accountCount: number) =>
   new DomainError(
     'CUSTOMER_HAS_ACCOUNTS',
     'conflict',
     `The customer still has ${accountCount} account(s); delete them before deleting the customer.`,
+  );
+
+/** If-Match or expectedVersion names a version the record no longer has (or never had); nothing was changed. */
+export const preconditionFailed = () =>
+  new DomainError(
+    'PRECONDITION_FAILED',
+    'precondition_failed',
+    'The record has changed since the version this request names (If-Match or expectedVersion); nothing was changed. Read it again and retry with its current version.',
   );
 
 /** The instance follows its maximum of live event streams; another instance, or later, has room. */
@@ -159,6 +187,9 @@ export const idempotencyKeyInProgress = () =>
 
 export const transactionNotFound = () =>
   new DomainError('TRANSACTION_NOT_FOUND', 'not_found', 'No transaction with this id exists on this account.');
+
+export const transferNotFound = () =>
+  new DomainError('TRANSFER_NOT_FOUND', 'not_found', 'No transfer with this id exists in this environment.');
 
 /** A transfer names an account that does not exist: the request refers to it, it is not the addressed resource. */
 export const referencedAccountNotFound = (field: string) =>
@@ -228,3 +259,11 @@ export const customerNotLinked = () =>
 
 export const eventNotFound = () =>
   new DomainError('EVENT_NOT_FOUND', 'not_found', 'No event with this id exists in this environment (or it has been pruned).');
+
+/** A statement is a bounded document; the ledger export (GET /{environment}/ledger-entries) streams any period. */
+export const statementTooLarge = (maxEntries: number) =>
+  new DomainError(
+    'STATEMENT_TOO_LARGE',
+    'invalid_input',
+    `The period holds more than ${maxEntries} posted entries, the most one statement shows; ask for a shorter period, or export the entries (GET /{environment}/ledger-entries).`,
+  );

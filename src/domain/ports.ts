@@ -2,6 +2,7 @@ import type { AccountStore } from './accounts/ports.js';
 import type { AuditStore } from './audit/ports.js';
 import type { CustomerStore } from './customers/ports.js';
 import type { EventStore } from './events/ports.js';
+import type { HistoryStore } from './history/ports.js';
 import type { IdempotencyStore } from './idempotency/ports.js';
 import type { LedgerStore } from './ledger/ports.js';
 import type { LinkReadModel } from './links/ports.js';
@@ -29,6 +30,7 @@ export interface Stores {
   accounts: AccountStore;
   links: LinkReadModel;
   ledger: LedgerStore;
+  history: HistoryStore;
   events: EventStore;
   webhooks: WebhookStore;
   audit: AuditStore;

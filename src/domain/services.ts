@@ -1,6 +1,7 @@
 import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
+import { HistoryService } from './history/history.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
 import type { EventFeed } from './events/ports.js';
 import { EventService } from './events/event.service.js';
@@ -16,6 +17,7 @@ export interface DomainServices {
   audit: AuditService;
   links: LinkService;
   ledger: LedgerService;
+  history: HistoryService;
   events: EventService;
   webhooks: WebhookService;
 }
@@ -41,6 +43,7 @@ export function createDomainServices(deps: {
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),
     ledger: new LedgerService(deps.stores, creation),
+    history: new HistoryService(deps.stores),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
   };

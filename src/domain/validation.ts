@@ -6,7 +6,7 @@ import { type ErrorDetail, validationFailed } from './errors.js';
  * Messages name the field and the rule, never the submitted value (it may be personal data).
  */
 
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
+export const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
 // With the u flag a paired surrogate is one code point, so this only finds unpaired ones.
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 

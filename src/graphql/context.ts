@@ -1,5 +1,6 @@
 import type { RequestContext } from '../auth/request-context.js';
 import type { DomainServices } from '../domain/services.js';
+import type { RateLimits } from '../http/rate-limit.js';
 import type { ExecutionBudget } from './execution-budget.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
@@ -14,6 +15,8 @@ export interface GraphqlContext extends RequestContext {
   replayedFields: string[];
   /** What the operation may still resolve (execution-budget.ts); absent for subscriptions' events. */
   budget?: ExecutionBudget;
+  /** The per-principal budgets a resolver charges itself (searches by SSN); absent for subscriptions' events. */
+  rateLimits?: Pick<RateLimits, 'ssnSearch'>;
 }
 
 export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { Account, AccountLinks } from '../domain/accounts/account.js';
+import type { Account, AccountFlagDetail, AccountLinks } from '../domain/accounts/account.js';
 import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
 import type { LinkRoots } from '../domain/links/ports.js';
 import type { AccountParent, CustomerParent } from './parents.js';
@@ -26,6 +26,8 @@ export interface Loaders {
   customerLinks: DataLoader<string, CustomerLinks | null>;
   accountLinks: DataLoader<string, AccountLinks | null>;
   linkedIds: DataLoader<LinkedKey, CustomerLinks | AccountLinks | null, string>;
+  /** `Account.flagDetails` of every account of the response in one statement. */
+  flagDetails: DataLoader<string, AccountFlagDetail[] | null>;
 }
 
 type RecordKind = 'customer' | 'account';
@@ -55,6 +57,7 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
     customerLinks,
     accountLinks,
     linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(caller, roots, depth), customerLinks, accountLinks),
+    flagDetails: new DataLoader<string, AccountFlagDetail[] | null>((ids) => services.accounts.flagDetailsOfMany(caller, ids), { cacheKeyFn }),
   };
 }
 

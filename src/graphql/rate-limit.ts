@@ -1,4 +1,5 @@
-import { rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import { isCallerError } from '../http/errors.js';
+import { chargeSsnSearch, rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
 import type { GraphqlContext } from './context.js';
 import { requestGraphqlError } from './error-mapping.js';
 import type { CostListener } from './limits.js';
@@ -18,4 +19,17 @@ export function chargeOperationCost(rateLimits: RateLimits): CostListener<Graphq
     for (const [name, value] of Object.entries(rateLimitHeaders(state))) response.http.headers.set(name, value);
     if (!state.allowed) throw requestGraphqlError(rateLimited(state.resetS));
   };
+}
+
+/**
+ * `searchCustomers` with an SSN spends a point of the principal's SSN search budget before the search runs,
+ * as REST's POST /customer/search does; over budget → SSN_SEARCH_RATE_LIMITED with HTTP 429 and Retry-After.
+ */
+export async function chargeSsnSearchResolver(context: GraphqlContext, input: unknown): Promise<void> {
+  if (!context.rateLimits) return;
+  try {
+    await chargeSsnSearch(context.rateLimits, context.caller.principal.id, input);
+  } catch (error) {
+    throw isCallerError(error) ? requestGraphqlError(error) : error;
+  }
 }

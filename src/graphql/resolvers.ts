@@ -1,13 +1,16 @@
 import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
-import { isDomainError } from '../domain/errors.js';
+import { accountNotFound, isDomainError } from '../domain/errors.js';
+import { HISTORY_LIMITS } from '../domain/history/history.schemas.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
+import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
 import { encodeCursor, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
+import { chargeSsnSearchResolver } from './rate-limit.js';
 
 /**
  * The resolvers only translate: arguments go to the domain services untouched (mutation inputs as
@@ -26,6 +29,8 @@ const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.ent
  */
 function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Account | string)[]): void {
   for (const account of accounts) {
+    const accountId = typeof account === 'string' ? account : account.accountId;
+    loaders.flagDetails.clear(accountId);
     if (typeof account === 'string') loaders.accounts.clear(account);
     else loaders.accounts.clear(account.accountId).prime(account.accountId, account);
   }
@@ -37,17 +42,26 @@ function changedAccounts({ loaders }: GraphqlContext, accounts: readonly (Accoun
  * size is answered from it, with no read per account (no N+1). Larger pages and pages after a cursor are
  * the ledger's (one read each).
  */
-async function transactionPage(account: Account, args: { first?: number | null; after?: string | null }, { services, caller }: GraphqlContext): Promise<TransactionPage> {
+async function transactionPage(
+  account: Account,
+  args: { first?: number | null; after?: string | null; filter?: object | null },
+  { services, caller }: GraphqlContext,
+): Promise<TransactionPage> {
   // An explicit null `first` means the default, as an omitted one does.
   const request = pageRequest('transaction', { first: args.first ?? RECENT_TRANSACTIONS, after: args.after });
-  if (request.after === undefined && request.first <= RECENT_TRANSACTIONS) {
+  const filter = args.filter ? withoutNulls(args.filter) : {};
+  if (request.after === undefined && request.first <= RECENT_TRANSACTIONS && Object.keys(filter).length === 0) {
     const items = account.transactions.slice(0, request.first);
     return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
   }
-  return services.ledger.transactionPage(caller, account.accountId, request);
+  return services.ledger.transactionPage(caller, account, request, filter);
 }
 
 /** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
+/** `expectedVersion` as the domain's condition (src/domain/versions.ts); absent or null: unconditional. */
+const versionCondition = (expectedVersion: number | null | undefined): VersionCondition | undefined =>
+  expectedVersion === null || expectedVersion === undefined ? undefined : { versions: [expectedVersion] };
+
 const withoutNulls = (input: object): Record<string, unknown> => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
 
 
@@ -62,8 +76,10 @@ export const resolvers: Resolvers = {
       return page;
     },
     // The SSN travels in the input (a variable, never the document's text when clients use variables); REST's search rules.
-    searchCustomers: async (_parent, { input, first, after }, { services, caller, loaders }) => {
+    searchCustomers: async (_parent, { input, first, after }, context) => {
+      const { services, caller, loaders } = context;
       const request = pageRequest('customer', { first, after });
+      await chargeSsnSearchResolver(context, withoutNulls(input));
       const page = await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) });
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
@@ -82,6 +98,14 @@ export const resolvers: Resolvers = {
         return await services.ledger.getTransaction(caller, accountId, transactionId);
       } catch (error) {
         if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND')) return null;
+        throw error;
+      }
+    },
+    transfer: async (_parent, { transferId }, { services, caller }) => {
+      try {
+        return await services.ledger.getTransfer(caller, transferId);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'TRANSFER_NOT_FOUND') return null;
         throw error;
       }
     },
@@ -111,13 +135,13 @@ export const resolvers: Resolvers = {
       const { services, caller } = context;
       return noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
     },
-    updateCustomer: async (_parent, { customerId, input }, { services, caller, loaders }) => {
-      const customer = await services.customers.update(caller, customerId, input as unknown);
+    updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
+      const customer = await services.customers.update(caller, customerId, input as unknown, versionCondition(expectedVersion));
       loaders.customers.clear(customerId).prime(customerId, customer);
       return customer;
     },
-    deleteCustomer: async (_parent, { customerId }, { services, caller, loaders }) => {
-      await services.customers.delete(caller, customerId);
+    deleteCustomer: async (_parent, { customerId, expectedVersion }, { services, caller, loaders }) => {
+      await services.customers.delete(caller, customerId, versionCondition(expectedVersion));
       loaders.customers.clear(customerId);
       return customerId;
     },
@@ -128,13 +152,13 @@ export const resolvers: Resolvers = {
       loaders.customers.clearAll();
       return account;
     },
-    updateAccount: async (_parent, { accountId, input }, { services, caller, loaders }) => {
-      const account = await services.accounts.update(caller, accountId, input as unknown);
+    updateAccount: async (_parent, { accountId, input, expectedVersion }, { services, caller, loaders }) => {
+      const account = await services.accounts.update(caller, accountId, input as unknown, versionCondition(expectedVersion));
       loaders.accounts.clear(accountId).prime(accountId, account);
       return account;
     },
-    deleteAccount: async (_parent, { accountId }, { services, caller, loaders }) => {
-      await services.accounts.delete(caller, accountId);
+    deleteAccount: async (_parent, { accountId, expectedVersion }, { services, caller, loaders }) => {
+      await services.accounts.delete(caller, accountId, versionCondition(expectedVersion));
       loaders.accounts.clear(accountId);
       loaders.customers.clearAll();
       return accountId;
@@ -151,13 +175,13 @@ export const resolvers: Resolvers = {
       context.loaders.customers.clearAll();
       return account;
     },
-    setAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, true);
+    setAccountFlag: async (_parent, { accountId, flag, reason, until }, context) => {
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }));
       changedAccounts(context, [account]);
       return account;
     },
     clearAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, false);
+      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag);
       changedAccounts(context, [account]);
       return account;
     },
@@ -220,6 +244,20 @@ export const resolvers: Resolvers = {
       const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
       return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
     },
+    flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
+    // The history fields read through the domain's history service (accounts:read, validation, limits), as REST does.
+    balance: async (account, { asOf }, { services, caller, loaders }) => {
+      if (asOf === undefined || asOf === null) {
+        const record = isAccountRecord(account) ? account : await loaders.accounts.load(account.accountId);
+        if (!record) throw accountNotFound();
+        return record.balance;
+      }
+      return services.history.balance(caller, account.accountId, { asOf });
+    },
+    balanceHistory: async (account, { from, to, interval }, { services, caller }) =>
+      (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() })).points,
+    statement: (account, { from, to }, { services, caller }) =>
+      services.history.statement(caller, account.accountId, { from, to }, HISTORY_LIMITS.maxGraphqlStatementEntries),
   },
 
   Transaction: {

@@ -1,4 +1,4 @@
-import { type GraphQLScalarTypeConfig, Kind } from 'graphql';
+import { type GraphQLScalarTypeConfig, Kind, valueFromASTUntyped } from 'graphql';
 import { ClientFacingError } from './error-mapping.js';
 
 /**
@@ -40,4 +40,24 @@ const SafeInt: ScalarBehaviour<number> = {
   },
 };
 
-export const scalarResolvers = { Decimal, SafeInt };
+const METADATA_SHAPE = 'Metadata must be a JSON object of string keys and string values, e.g. {"tier": "gold"}.';
+
+function metadataObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new ClientFacingError(METADATA_SHAPE);
+}
+
+/**
+ * A client's key-value pairs. Only the shape (an object) is checked here; the domain checks keys and values
+ * (src/domain/metadata.ts) and answers VALIDATION_FAILED with one detail per problem, as REST does.
+ */
+const Metadata: ScalarBehaviour<Record<string, unknown>> = {
+  serialize: metadataObject,
+  parseValue: metadataObject,
+  parseLiteral(ast, variables) {
+    if (ast.kind === Kind.OBJECT) return metadataObject(valueFromASTUntyped(ast, variables));
+    throw new ClientFacingError(METADATA_SHAPE);
+  },
+};
+
+export const scalarResolvers = { Decimal, SafeInt, Metadata };

@@ -1,6 +1,7 @@
 import type { Authenticator } from '../auth/bearer-token.js';
 import type { Config } from '../config/config.js';
 import type { DomainServices } from '../domain/services.js';
+import type { RestRoute } from '../rest/operations/route.js';
 import type { Logger } from '../logging/logger.js';
 import type { RateLimits } from './rate-limit.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -47,4 +48,6 @@ export interface HttpDependencies {
   metrics?: ServiceMetrics;
   /** Absent without DATABASE_REPLICA_URL: every read on the primary, no consistency tokens. */
   readConsistency?: ReadConsistency;
+  /** The REST route table; src/rest/routes.ts's REST_ROUTES unless a test builds its own (e.g. with a deprecated operation). */
+  restRoutes?: readonly RestRoute[];
 }

@@ -23,6 +23,7 @@ const STATUS_BY_KIND: Record<CallerError['kind'], number> = {
   unprocessable_reference: 422,
   unprocessable: 422,
   conflict: 409,
+  precondition_failed: 412,
   unavailable: 503,
   unauthenticated: 401,
   forbidden: 403,
@@ -34,10 +35,11 @@ export const statusOf = (error: CallerError): number => STATUS_BY_KIND[error.kin
 /**
  * RFC 6750 §3: 401 and 403 carry the challenge of src/auth/www-authenticate.ts; 503 asks the caller to retry
  * shortly. A 429's Retry-After and RateLimit-* headers are set by the rate limit step
- * (src/http/authenticate-request.ts).
+ * (src/http/authenticate-request.ts); a refusal of the SSN search budget carries its own Retry-After.
  */
 export function headersOf(error: CallerError): Record<string, string> {
   if (error.kind === 'unavailable') return { 'Retry-After': '1' };
+  if (isRequestError(error) && error.retryAfterS !== undefined) return { 'Retry-After': String(error.retryAfterS) };
   const challenge = challengeHeaderFor(error);
   return challenge === undefined ? {} : { 'WWW-Authenticate': challenge };
 }
@@ -48,6 +50,7 @@ export type HttpOnlyErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NOT_ACCEPTABLE'
   | 'INTERNAL_ERROR';
 
 /** A failure of HTTP itself, with its status, code, fixed message and headers. */
@@ -74,6 +77,10 @@ export const payloadTooLarge = (limitBytes: number | undefined) =>
 
 export const unsupportedMediaType = (message = 'Send the request body as JSON with Content-Type: application/json.') =>
   new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+
+/** The Accept header names no representation the operation has (RFC 9110 §15.5.7); the message lists them. */
+export const notAcceptable = (available: readonly string[]) =>
+  new HttpError(406, 'NOT_ACCEPTABLE', `This operation answers ${available.join(', ')}; send one of them in Accept (or none).`);
 
 /** The answer to anything unexpected, on both surfaces. */
 export const internalError = () =>

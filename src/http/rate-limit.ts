@@ -31,12 +31,14 @@ export interface RateLimits {
   principal: Budget | undefined;
   /** Per client address, spent by refused bearer tokens (slows token guessing); undefined when off. */
   authFailures: Budget | undefined;
+  /** Per principal, searches by social security number per minute (REST and GraphQL), on top of `principal`; undefined when off. */
+  ssnSearch: Budget | undefined;
   /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
   graphqlCostPerPoint: number;
   close(): Promise<void>;
 }
 
-const KEY_PREFIX = { principal: 'cas:rl:principal', authFailures: 'cas:rl:auth-failures' } as const;
+const KEY_PREFIX = { principal: 'cas:rl:principal', authFailures: 'cas:rl:auth-failures', ssnSearch: 'cas:rl:ssn-search' } as const;
 
 function budget(limiter: RateLimiterAbstract, limit: number): Budget {
   const state = (result: RateLimiterRes, allowed: boolean): BudgetState => ({
@@ -76,6 +78,7 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger): RateL
       config.authFailures > 0
         ? budget(limiter(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS), config.authFailures)
         : undefined,
+    ssnSearch: config.ssnSearchesPerMinute > 0 ? budget(limiter(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60), config.ssnSearchesPerMinute) : undefined,
     graphqlCostPerPoint: config.graphqlCostPerPoint,
     async close() {
       if (!redis) return;
@@ -141,6 +144,25 @@ export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining'
 /** The caller's budget is spent; the auth step has set Retry-After and RateLimit-* headers. */
 export const rateLimited = (retryAfterS: number) =>
   new RequestError('RATE_LIMITED', 'rate_limited', `Too many requests for this token; retry in ${retryAfterS} s.`);
+
+/** The caller's budget of searches by SSN is spent (its other requests still pass); Retry-After comes with the error. */
+export const ssnSearchRateLimited = (retryAfterS: number) =>
+  new RequestError('SSN_SEARCH_RATE_LIMITED', 'rate_limited', `Too many searches by social security number for this token; retry in ${retryAfterS} s.`, undefined, retryAfterS);
+
+/** A search input names an SSN (any value but null: even one the domain then refuses counts). */
+const namesSsn = (input: unknown): boolean =>
+  typeof input === 'object' && input !== null && (input as Record<string, unknown>).socialSecurityNumber !== undefined && (input as Record<string, unknown>).socialSecurityNumber !== null;
+
+/**
+ * Charges a customer search that names an SSN one point of the principal's SSN search budget, before the
+ * search runs (REST's POST /customer/search and GraphQL's searchCustomers): over budget → 429
+ * SSN_SEARCH_RATE_LIMITED with Retry-After, and nothing is searched or audited. Other searches cost nothing here.
+ */
+export async function chargeSsnSearch(rateLimits: Pick<RateLimits, 'ssnSearch'>, principalId: string, input: unknown): Promise<void> {
+  if (!rateLimits.ssnSearch || !namesSsn(input)) return;
+  const state = await rateLimits.ssnSearch.consume(principalId, 1);
+  if (!state.allowed) throw ssnSearchRateLimited(state.resetS);
+}
 
 /** Too many refused bearer tokens from one client address: answered to its refused tokens, never to a valid one. */
 export const tooManyFailedAuthentications = (retryAfterS: number) =>

@@ -12,7 +12,7 @@ import { accountDataSchema } from '../presenters/accounts.js';
 import { auditEventDataSchema } from '../presenters/audit.js';
 import { addressDataSchema, phoneDataSchema } from '../presenters/customers.js';
 import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
-import { EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey } from '../rest/routes.js';
+import { answersEntityTag, EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 
 /**
@@ -173,6 +173,14 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.transactionId,
     },
+    transferId: {
+      name: 'transferId',
+      in: 'path',
+      required: true,
+      description: 'The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.',
+      schema: { type: 'string' },
+      example: TRANSFER_ID,
+    },
     eventId: {
       name: 'eventId',
       in: 'path',
@@ -218,6 +226,28 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: 'v1.000000000301a2b8',
     },
+    IfMatch: {
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed ' +
+        'since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and ' +
+        'changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). ' +
+        'Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.',
+      schema: { type: 'string' },
+      example: `"${EXAMPLE_IDS.customerId}.3"`,
+    },
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any ' +
+        'existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.',
+      schema: { type: 'string' },
+      example: `"${EXAMPLE_IDS.customerId}.3"`,
+    },
     XRequestId: {
       name: 'X-Request-Id',
       in: 'header',
@@ -240,6 +270,13 @@ function headers(): Record<string, JsonSchema> {
         'header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary.',
       schema: { type: 'string' },
     },
+    ETag: {
+      description:
+        'The record\'s strong entity tag, `"<id>.<version>"`: it changes with every change of what this record\'s GET answers (an ' +
+        'account\'s postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed.',
+      required: true,
+      schema: { type: 'string' },
+    },
     IdempotentReplayed: { description: 'Present, `true`, when this answer replays an earlier request with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
     WWWAuthenticate: { description: 'RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply.', required: true, schema: { type: 'string' } },
     RetryAfter: { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string' } },
@@ -258,16 +295,32 @@ function successResponse(route: RestRoute): JsonSchema {
     responseHeaders['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
   }
   if (route.method !== 'GET') responseHeaders['Consistency-Token'] = ref('headers', 'ConsistencyToken');
-  return {
-    description: route.success.description,
-    headers: responseHeaders,
-    content: {
-      'application/json': {
+  if (route.deprecated) {
+    // Inline, not components: a component no operation uses would be flagged by the document's lint.
+    responseHeaders.Deprecation = { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', required: true, schema: { type: 'string' } };
+    responseHeaders.Sunset = { description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.', required: true, schema: { type: 'string' } };
+  }
+  if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
+  const content: Record<string, JsonSchema> = {};
+  for (const mediaType of route.representations ?? ['application/json']) content[mediaType] = representation(route, mediaType);
+  return { description: route.success.description, headers: responseHeaders, content };
+}
+
+/** The envelope as JSON; NDJSON lines of the success schema; CSV as text; PDF as bytes. */
+function representation(route: RestRoute, mediaType: string): JsonSchema {
+  switch (mediaType) {
+    case 'application/json':
+      return {
         schema: ref('schemas', successEnvelopeName(route.family, route.success.component)),
         example: envelope(route.family, EXAMPLE_REQUEST_ID, { data: successExample(route) }),
-      },
-    },
-  };
+      };
+    case 'application/x-ndjson':
+      return { schema: { type: 'string', description: `One \`${route.success.component}\` object per line (see the component).` } };
+    case 'application/pdf':
+      return { schema: { type: 'string', format: 'binary' } };
+    default:
+      return { schema: { type: 'string', description: 'RFC 4180 CSV with a header row (the columns are in the description).' } };
+  }
 }
 
 const CUSTOMER_EXAMPLE = {
@@ -395,6 +448,13 @@ function successExample(route: RestRoute): object {
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
     case 'AccountPage':
       return { accounts: [ACCOUNT_EXAMPLE], nextAfter: null };
+    case 'AccountFlags':
+      return {
+        flags: [
+          { flag: 'FROZEN', reason: 'Suspected fraud, case 4711', setAt: '2026-11-25T08:00:00.000Z', setBy: 'token:3f2c8a1e9b7d4c60', until: '2026-12-24T17:00:00.000Z' },
+          { flag: 'DEBITS_BLOCKED', reason: null, setAt: '2026-11-20T09:30:00.000Z', setBy: 'jwt:support-agent-17', until: null },
+        ],
+      };
     case 'AuditPage':
       return AUDIT_PAGE_EXAMPLE;
     case 'Transaction':
@@ -422,6 +482,25 @@ function successExample(route: RestRoute): object {
       };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
+    case 'BalanceAsOf':
+      return { accountId: EXAMPLE_IDS.accountId, currency: 'USD', asOf: '2026-12-01T00:00:00.000Z', posted: 74.5, pending: 54.5, available: 54.5 };
+    case 'BalanceHistory':
+      return { points: [{ at: '2026-11-02T00:00:00.000Z', posted: 100 }, { at: '2026-11-03T00:00:00.000Z', posted: 74.5 }] };
+    case 'Statement':
+      return {
+        accountId: EXAMPLE_IDS.accountId,
+        currency: 'USD',
+        from: '2026-11-01T00:00:00.000Z',
+        to: '2026-12-01T00:00:00.000Z',
+        asOfSequence: '4711',
+        openingBalance: 100,
+        closingBalance: 74.5,
+        totalCredits: 0,
+        totalDebits: 25.5,
+        entries: [
+          { transactionId: EXAMPLE_IDS.transactionId, type: 'DEBIT', amount: 25.5, description: 'Groceries', postedAt: '2026-11-02T10:00:00.000Z', balanceAfter: 74.5, sequence: '4711', transferId: null, reversesTransactionId: null },
+        ],
+      };
     default:
       return {};
   }
@@ -485,6 +564,14 @@ function failureResponses(route: RestRoute, examples: ExampleStore): Record<stri
   return responses;
 }
 
+/** A conditional GET's answer while the client's copy is current: no body. */
+const NOT_MODIFIED: Record<string, JsonSchema> = {
+  '304': {
+    description: 'Not modified: `If-None-Match` lists the record\'s current tag (or is `*`). No body; the `ETag` is the current one.',
+    headers: { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl'), ETag: ref('headers', 'ETag') },
+  },
+};
+
 function queryParameters(route: RestRoute): JsonSchema[] {
   if (!route.query) return [];
   const schema = toJsonSchema(route.query.schema);
@@ -497,6 +584,8 @@ function queryParameters(route: RestRoute): JsonSchema[] {
       required: required.has(name),
       description: (description as string | undefined) ?? AUDIT_QUERY_DESCRIPTIONS[name] ?? name,
       schema: propertySchema,
+      // An object parameter (`metadata`) is sent as `metadata[key]=value`.
+      ...(propertySchema.type === 'object' && { style: 'deepObject', explode: true }),
       ...(route.query!.example[name] !== undefined && { example: route.query!.example[name] }),
     };
   });
@@ -511,24 +600,31 @@ const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
   to: 'Only events before this instant (ISO 8601 with a time zone).',
 };
 
+/** A deprecated operation's description says since when, until when, and what to use instead. */
+const deprecationNote = (route: RestRoute): string =>
+  route.deprecated ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.` : '';
+
 function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
   if (route.method === 'GET') parameterRefs.push(ref('parameters', 'ConsistencyToken'));
+  if (takesIfNoneMatch(route)) parameterRefs.push(ref('parameters', 'IfNoneMatch'));
+  if (takesIfMatch(route)) parameterRefs.push(ref('parameters', 'IfMatch'));
   return {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description}\n\nRequires the scope \`${route.scope}\`.`,
+    description: `${route.description}\n\nRequires the scope \`${route.scope}\`.${deprecationNote(route)}`,
     'x-required-scope': route.scope,
+    ...(route.deprecated && { deprecated: true }),
     parameters: [...parameterRefs, ...queryParameters(route)],
     ...(route.requestBody && {
       requestBody: {
-        required: true,
+        required: route.requestBody.optional !== true,
         content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
       },
     }),
-    responses: { [String(route.success.status)]: successResponse(route), ...failureResponses(route, examples) },
+    responses: { [String(route.success.status)]: successResponse(route), ...(takesIfNoneMatch(route) && NOT_MODIFIED), ...failureResponses(route, examples) },
   };
 }
 
@@ -545,10 +641,10 @@ const DESCRIPTION = `The system of record for bank customers and their depositor
 The same data is also served over GraphQL at \`/{environment}/graphql\`.`;
 
 /** The whole document; deterministic, so the committed openapi.json can be compared byte for byte. */
-export function buildOpenApiDocument(): OpenApiDocument {
+export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES): OpenApiDocument {
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const examples = new ExampleStore();
-  for (const route of REST_ROUTES as readonly RestRoute[]) {
+  for (const route of routes) {
     (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, examples);
   }
   return {
@@ -569,6 +665,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
       { name: 'Webhooks', description: 'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.' },
       { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
+      { name: 'History', description: "An account's past: balances at any moment, balance histories, statements (JSON, CSV, PDF), and the ledger export for reconciliation." },
     ],
     paths,
     components: {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ACCOUNT_FLAGS, type Account } from '../domain/accounts/account.js';
+import { ACCOUNT_FLAGS, type Account, type AccountFlagDetail } from '../domain/accounts/account.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import { recordId } from './record-id.js';
+import { clientFieldSchemas, presentClientFields } from './client-fields.js';
 import { presentTransaction, transactionDataSchema } from './transactions.js';
 import type { Page } from '../domain/pagination.js';
 
@@ -24,6 +25,7 @@ export const accountDataSchema = z
       .max(RECENT_TRANSACTIONS)
       .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
     flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
+    ...clientFieldSchemas,
   })
   .describe('A depository account, owned by one or more customers.');
 
@@ -33,6 +35,22 @@ export const accountPageDataSchema = z
     nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
   })
   .describe('A page of accounts matching every given filter.');
+
+const instant = z.string().describe('RFC 3339, UTC, e.g. 2026-12-24T17:00:00.000Z.');
+
+export const accountFlagDetailDataSchema = z
+  .strictObject({
+    flag: z.enum(ACCOUNT_FLAGS),
+    reason: z.string().nullable().describe('Why it was set; null when none was given.'),
+    setAt: instant.nullable().describe('When it was set; null for a flag set before flags had details.'),
+    setBy: z.string().nullable().describe('Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details.'),
+    until: instant.nullable().describe('When it lifts itself; null: until cleared.'),
+  })
+  .describe('A flag the account carries, with its details.');
+
+export const accountFlagsDataSchema = z
+  .strictObject({ flags: z.array(accountFlagDetailDataSchema).max(ACCOUNT_FLAGS.length).describe('In the order FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED; empty when none is set.') })
+  .describe("The account's flags with their details.");
 
 export type AccountData = z.infer<typeof accountDataSchema>;
 export type AccountPageData = z.infer<typeof accountPageDataSchema>;
@@ -47,6 +65,17 @@ export const presentAccount = (account: Account): AccountData => ({
   customers: [...account.customerIds],
   transactions: account.transactions.map(presentTransaction),
   flags: account.flags as AccountData['flags'],
+  ...presentClientFields(account),
 });
+
+export const presentAccountFlagDetail = (detail: AccountFlagDetail): z.infer<typeof accountFlagDetailDataSchema> => ({
+  flag: detail.flag,
+  reason: detail.reason,
+  setAt: detail.setAt,
+  setBy: detail.setBy,
+  until: detail.until,
+});
+
+export const presentAccountFlags = (details: readonly AccountFlagDetail[]): z.infer<typeof accountFlagsDataSchema> => ({ flags: details.map(presentAccountFlagDetail) });
 
 export const presentAccountPage = (page: Page<Account>): AccountPageData => ({ accounts: page.items.map(presentAccount), nextAfter: page.nextAfter });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import type { Page } from '../domain/pagination.js';
 import { recordId } from './record-id.js';
+import { clientFieldSchemas, presentClientFields } from './client-fields.js';
 
 /**
  * What leaves the service for customers: the response schemas (the OpenAPI document is generated
@@ -38,6 +39,7 @@ export const customerDataSchema = z
     middleName: z.string().describe('Empty when the customer has no middle name.'),
     phoneNumbers: z.array(phoneDataSchema),
     preferredName: z.string(),
+    ...clientFieldSchemas,
   })
   .describe('A customer. The social security number and document locator number are never returned.');
 
@@ -76,6 +78,7 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
   middleName: customer.middleName,
   phoneNumbers: customer.phoneNumbers.map(presentPhone),
   preferredName: customer.preferredName,
+  ...presentClientFields(customer),
 });
 
 export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({ customers: page.items.map(presentCustomer), nextAfter: page.nextAfter });

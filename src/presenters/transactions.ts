@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Transfer } from '../domain/ledger/ledger.service.js';
 import type { Page } from '../domain/pagination.js';
 import { ENTRY_TYPES, TRANSACTION_STATUSES, type Transaction } from '../domain/ledger/transaction.js';
+import { EXTERNAL_ID_LENGTH, externalIdSchema } from '../domain/metadata.js';
 import { recordId } from './record-id.js';
 
 /**
@@ -9,6 +10,13 @@ import { recordId } from './record-id.js';
  * from them; strict objects) and the presenters mapping domain values onto them field by field, so a field added to
  * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
  */
+
+/** Present only when set at creation: a record without them has exactly the contract's fields. */
+const externalId = z.string().max(EXTERNAL_ID_LENGTH).optional().describe(externalIdSchema.description ?? '');
+const metadata = z
+  .record(z.string(), z.string())
+  .optional()
+  .describe("Your own key-value pairs, as given at creation. Answered only when set.");
 
 const money = (description: string) => z.number().describe(`${description} A JSON number with at most the currency's minor-unit digits, exact in the ledger.`);
 
@@ -29,6 +37,8 @@ export const transactionDataSchema = z
     expiresAt: z.iso.datetime().nullable().describe("A hold's expiry, after which it voids itself; null otherwise."),
     transferId: recordId.nullable().describe('Both transactions of a transfer carry its id; null otherwise.'),
     reversesTransactionId: recordId.nullable().describe('The transaction this one reverses; null otherwise.'),
+    externalId: externalId.describe("The externalId given at creation (a transfer's, on both of its sides); absent when none was."),
+    metadata: metadata.describe("The metadata given at creation (a transfer's, on both of its sides); absent when none was."),
   })
   .describe('One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed.');
 
@@ -47,6 +57,8 @@ export const transferDataSchema = z
     description: z.string(),
     debit: transactionDataSchema.describe('The DEBIT on fromAccountId.'),
     credit: transactionDataSchema.describe('The CREDIT on toAccountId.'),
+    externalId: externalId.describe('The externalId given at creation; absent when none was.'),
+    metadata: metadata.describe('The metadata given at creation; absent when none was.'),
   })
   .describe('Money moved between two accounts of the environment: both transactions, posted together.');
 
@@ -71,6 +83,8 @@ export const presentTransaction = (transaction: Transaction): TransactionData =>
   expiresAt: transaction.expiresAt,
   transferId: transaction.transferId,
   reversesTransactionId: transaction.reversesTransactionId,
+  ...(transaction.externalId !== undefined && { externalId: transaction.externalId }),
+  ...(transaction.metadata !== undefined && { metadata: { ...transaction.metadata } }),
 });
 
 export const presentTransactionPage = (page: Page<Transaction>): TransactionPageData => ({
@@ -85,4 +99,6 @@ export const presentTransfer = (transfer: Transfer): TransferData => ({
   description: transfer.description,
   debit: presentTransaction(transfer.debit),
   credit: presentTransaction(transfer.credit),
+  ...(transfer.externalId !== undefined && { externalId: transfer.externalId }),
+  ...(transfer.metadata !== undefined && { metadata: { ...transfer.metadata } }),
 });

@@ -38,6 +38,14 @@ export function envelopeFamilyOf(path: string): EnvelopeFamily {
   return resource === 'account' || resource === 'transfer' ? 'account' : 'customer';
 }
 
+/** A GET's 304 (RFC 9110 §15.4.5): the headers a 200 would carry that describe the record (ETag), no body. */
+export function sendNotModified(res: Response, headers: Record<string, string>): void {
+  res.setHeader('Cache-Control', 'no-store');
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.statusCode = 304;
+  res.end();
+}
+
 export function sendEnvelope(
   res: Response,
   family: EnvelopeFamily,

@@ -4,13 +4,19 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
+import { chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
-import { sendEnvelope } from './envelope.js';
+import { notAcceptable } from '../http/errors.js';
+import { checkDeprecation, deprecationHeaders } from './deprecation.js';
+import { sendEnvelope, sendNotModified } from './envelope.js';
+import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { presentAccount, presentAccountPage } from '../presenters/accounts.js';
+import { presentAccount, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsv } from '../presenters/history.js';
+import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
@@ -22,15 +28,40 @@ interface Call {
   body: unknown;
   /** The `Idempotency-Key` header, when sent (validated by the domain). */
   idempotencyKey: string | undefined;
+  /** The `If-Match` header, when sent (src/rest/entity-tags.ts reads it for the record it names). */
+  ifMatch: string | undefined;
+  /** The representation `Accept` chose among the route's (`application/json` for a route without any). */
+  mediaType: string;
 }
 
 interface Reply {
   status: 200 | 201;
   data: object;
   headers?: Record<string, string>;
+  /** The answered record's entity tag (src/rest/entity-tags.ts), sent as ETag; a GET answers 304 when If-None-Match lists it. */
+  etag?: string;
 }
 
-type Operation = (call: Call) => Promise<Reply>;
+/** A representation other than the envelope, whole (a statement as CSV or PDF). */
+interface DocumentReply {
+  kind: 'document';
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A representation written as it is read (the ledger export): `stream` hands each chunk to `write`, which
+ * waits while the client is slow and answers false once it has gone (then reading stops).
+ */
+interface StreamReply {
+  kind: 'stream';
+  contentType: string;
+  headers?: Record<string, string>;
+  stream(write: (chunk: string) => Promise<boolean>): Promise<void>;
+}
+
+type Operation = (call: Call) => Promise<Reply | DocumentReply | StreamReply>;
 
 const ok = (data: object): Reply => ({ status: 200, data });
 /** 201 with the new record's Location; a replayed idempotent creation says so (same status, same ids). */
@@ -42,6 +73,12 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
 
 /** A replayed idempotent request that is not a creation: same status, marked as a replay. */
 const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
+
+/** The reply, with the entity tag of the customer or account it answers. */
+const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({ ...reply, etag: entityTag(id, record.version) });
+/** A statement's file name: the account and the period's dates (UTC). */
+const statementFileName = (accountId: string, from: string, to: string, extension: string) =>
+  `statement-${accountId}-${from.slice(0, 10)}-${to.slice(0, 10)}.${extension}`;
 
 const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
@@ -58,40 +95,58 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger, events, webhooks } = deps.services;
+  const { customers, accounts, audit, ledger, history, events, webhooks } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 
   // One handler per documented operation: the compiler refuses a route without a handler and the reverse.
   const handlers: Record<OperationId, Operation> = {
+    // A replay answers the customer's tag as it is now (the replay reads it), like its other answers.
     createCustomer: async ({ caller, body, idempotencyKey }) => {
       const { value, replayed } = await customers.create(caller, body, { idempotencyKey });
-      return created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed);
+      return tagged(created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed), value, value.customerId);
     },
     listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),
-    searchCustomers: async ({ caller, body }) => ok(presentCustomerPage(await customers.search(caller, body))),
-    getCustomer: async ({ caller, params }) => ok(presentCustomer(await customers.get(caller, params.customerId!))),
-    updateCustomer: async ({ caller, params, body }) => ok(presentCustomer(await customers.update(caller, params.customerId!, body))),
-    deleteCustomer: async ({ caller, params }) => {
-      await customers.delete(caller, params.customerId!);
+    searchCustomers: async ({ caller, body }) => {
+      await chargeSsnSearch(deps.rateLimits, caller.principal.id, body);
+      return ok(presentCustomerPage(await customers.search(caller, body)));
+    },
+    getCustomer: async ({ caller, params }) => {
+      const customer = await customers.get(caller, params.customerId!);
+      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+    },
+    updateCustomer: async ({ caller, params, body, ifMatch }) => {
+      const customer = await customers.update(caller, params.customerId!, body, ifMatchCondition(ifMatch, params.customerId!));
+      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+    },
+    deleteCustomer: async ({ caller, params, ifMatch }) => {
+      await customers.delete(caller, params.customerId!, ifMatchCondition(ifMatch, params.customerId!));
       return ok({});
     },
+    // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
-      return created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed);
+      return tagged(created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed), account, account.accountId);
     },
     listAccounts: async ({ caller, query }) => ok(presentAccountPage(await accounts.listFiltered(caller, query))),
-    getAccount: async ({ caller, params }) => ok(presentAccount(await accounts.get(caller, params.accountId!))),
-    updateAccount: async ({ caller, params, body }) => ok(presentAccount(await accounts.update(caller, params.accountId!, body))),
-    deleteAccount: async ({ caller, params }) => {
-      await accounts.delete(caller, params.accountId!);
+    getAccount: async ({ caller, params }) => {
+      const account = await accounts.get(caller, params.accountId!);
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    updateAccount: async ({ caller, params, body, ifMatch }) => {
+      const account = await accounts.update(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    deleteAccount: async ({ caller, params, ifMatch }) => {
+      await accounts.delete(caller, params.accountId!, ifMatchCondition(ifMatch, params.accountId!));
       return ok({});
     },
     addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
     removeAccountCustomer: async ({ caller, params }) => ok(presentAccount(await accounts.removeCustomer(caller, params.accountId!, params.customerId!))),
-    setAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, true))),
-    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, false))),
+    setAccountFlag: async ({ caller, params, body }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, body))),
+    listAccountFlags: async ({ caller, params }) => ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
+    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.clearFlag(caller, params.accountId!, params.flag))),
     setOverdraftLimit: async ({ caller, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(caller, params.accountId!, body))),
     postTransaction: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });
@@ -114,6 +169,44 @@ export function createRestRouter(deps: HttpDependencies): Router {
     createTransfer: async ({ caller, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.transfer(caller, body, { idempotencyKey });
       return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
+    },
+    getTransfer: async ({ caller, params }) => ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
+    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, query))),
+    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, query))),
+    getStatement: async ({ caller, params, query, mediaType }) => {
+      if (mediaType === 'application/pdf') {
+        const document = await history.statementDocument(caller, params.accountId!, query);
+        const { accountId, from, to } = document.statement;
+        return {
+          kind: 'document',
+          contentType: 'application/pdf',
+          body: await statementPdf(document),
+          headers: { 'Content-Disposition': `inline; filename="${statementFileName(accountId, from, to, 'pdf')}"` },
+        };
+      }
+      const statement = await history.statement(caller, params.accountId!, query);
+      if (mediaType === 'text/csv') {
+        return {
+          kind: 'document',
+          contentType: 'text/csv; charset=utf-8; header=present',
+          body: statementCsv(statement),
+          headers: { 'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"` },
+        };
+      }
+      return ok(presentStatement(statement));
+    },
+    exportLedgerEntries: async ({ caller, query, mediaType }) => {
+      const exported = history.exportLedger(caller, query);
+      const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
+      return {
+        kind: 'stream',
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
+        headers: { 'Ledger-Export-To': exported.request.to.toISOString() },
+        stream: async (write) => {
+          if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
+          await exported.run((entries) => write(ledgerExportLines(entries, format)));
+        },
+      };
     },
     listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
@@ -145,9 +238,11 @@ export function createRestRouter(deps: HttpDependencies): Router {
     listAuditEvents: async ({ caller, query }) => ok(presentAuditPage(await audit.list(caller, query))),
   };
 
-  const paths = [...new Set(REST_ROUTES.map((route) => route.path))];
+  const table = deps.restRoutes ?? (REST_ROUTES as readonly RestRoute[]);
+  for (const route of table) if (route.deprecated) checkDeprecation(route.operationId, route.deprecated);
+  const paths = [...new Set(table.map((route) => route.path))];
   for (const path of paths) {
-    const routes = REST_ROUTES.filter((candidate) => candidate.path === path);
+    const routes = table.filter((candidate) => candidate.path === path);
     const mounted = router.route(path).all(cors);
     for (const route of routes as readonly RestRoute[]) {
       const handler = endpoint(deps, readBody, route, handlers[route.operationId as OperationId]);
@@ -169,22 +264,77 @@ export function createRestRouter(deps: HttpDependencies): Router {
 function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestRoute, operation: Operation) {
   const { family, method } = route;
   const withKey = takesIdempotencyKey(route);
+  const announced = route.deprecated && deprecationHeaders(route.deprecated);
   return async (req: Request, res: Response) => {
+    // On every answer of a deprecated operation, refusals too: set before anything can fail.
+    if (announced) res.set(announced);
     const params = pathParams(req);
     const context = await authenticateRequest(req, res, params.environment ?? '', deps);
     res.locals.logger = context.logger;
     // GET and DELETE bodies have no meaning here (RFC 9110 §9.3.1, §9.3.5): never read, never parsed.
     const body = METHODS_WITH_BODY.has(method) ? await readBody(req, res) : undefined;
+    const mediaType = negotiate(req, route.representations);
     const reply = await operation({
       caller: context.caller,
       params,
       query: queryParams(req),
       body,
       idempotencyKey: withKey ? req.get('idempotency-key') : undefined,
+      ifMatch: req.get('if-match'),
+      mediaType,
     });
     const token = deps.readConsistency?.currentToken();
-    sendEnvelope(res, family, reply.status, { data: reply.data }, token === undefined ? reply.headers : { ...reply.headers, [CONSISTENCY_TOKEN_HEADER]: token });
+    const headers: Record<string, string> = {
+      ...reply.headers,
+      ...('etag' in reply && reply.etag !== undefined && { ETag: reply.etag }),
+      ...(token !== undefined && { [CONSISTENCY_TOKEN_HEADER]: token }),
+    };
+    if (!('kind' in reply)) {
+      // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
+      if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
+      else sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
+      return;
+    }
+    // Statements and exports carry account data: no shared cache or browser history may keep them either.
+    res.status(200).setHeader('Cache-Control', 'no-store');
+    res.setHeader('Vary', 'Accept');
+    for (const name in headers) res.setHeader(name, headers[name]!);
+    res.setHeader('Content-Type', reply.contentType);
+    if (reply.kind === 'document') {
+      res.end(reply.body);
+      return;
+    }
+    await reply.stream((chunk) => writeChunk(res, chunk));
+    if (!res.destroyed) res.end();
   };
+}
+
+/**
+ * The representation `Accept` asks for among `representations` (the first when Accept is absent or `*\/*`);
+ * NOT_ACCEPTABLE (406) when it names none of them. A route without representations answers its envelope.
+ */
+function negotiate(req: Request, representations: readonly string[] | undefined): string {
+  if (!representations) return 'application/json';
+  const chosen = req.accepts([...representations]);
+  if (chosen === false) throw notAcceptable(representations);
+  return chosen;
+}
+
+/** Writes a chunk, waiting for the client to drain a full buffer; false once the connection has closed. */
+function writeChunk(res: Response, chunk: string): Promise<boolean> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
+  if (res.write(chunk)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (open: boolean) => () => {
+      res.off('drain', drained);
+      res.off('close', closed);
+      resolve(open);
+    };
+    const drained = done(true);
+    const closed = done(false);
+    res.once('drain', drained);
+    res.once('close', closed);
+  });
 }
 
 /** The route's named segments; this API's routes have no wildcard (array-valued) parameters. */

@@ -2,13 +2,14 @@ import { ACCOUNTS_ROUTES } from './operations/accounts.js';
 import { AUDIT_ROUTES } from './operations/audit.js';
 import { CUSTOMERS_ROUTES } from './operations/customers.js';
 import { EVENTS_ROUTES } from './operations/events.js';
+import { HISTORY_ROUTES } from './operations/history.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from './operations/transactions.js';
 import { WEBHOOKS_ROUTES } from './operations/webhooks.js';
 
 export { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_IDS } from './operations/examples.js';
 export { failuresOf } from './operations/failures.js';
-export { type DocumentedFailure, type HttpMethod, type RestRoute, takesIdempotencyKey } from './operations/route.js';
+export { answersEntityTag, type DocumentedFailure, type HttpMethod, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from './operations/route.js';
 
 /**
  * The REST surface as data: every operation with its path, envelope family, scope, request and response
@@ -22,6 +23,7 @@ export const REST_ROUTES = [
   ...CUSTOMERS_ROUTES,
   ...ACCOUNTS_ROUTES,
   ...TRANSACTIONS_ROUTES,
+  ...HISTORY_ROUTES,
   ...EVENTS_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,

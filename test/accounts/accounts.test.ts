@@ -35,6 +35,7 @@ describe('creating an account', () => {
       flags: [],
       balance: { posted: '0', pending: '0', available: '0' },
       overdraftLimit: '0',
+      version: 1,
     });
     expect(await accounts().get(h.caller(), account.accountId)).toEqual(account);
     for (const customerId of [first, second]) {
@@ -199,7 +200,7 @@ describe('updating an account', () => {
   it('changes name and currency and nothing else', async () => {
     const account = await newAccount();
     const updated = await accounts().update(h.caller(), account.accountId, { name: 'Travel', currency: 'GBP' });
-    expect(updated).toEqual({ ...account, name: 'Travel', currency: 'GBP' });
+    expect(updated).toEqual({ ...account, name: 'Travel', currency: 'GBP', version: account.version + 1 });
     expect(await accounts().get(h.caller(), account.accountId)).toEqual(updated);
   });
 

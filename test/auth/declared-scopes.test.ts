@@ -60,6 +60,10 @@ const fixtures = {
     await fixtures.transaction(accountId, { type: 'CREDIT', amount: 100 });
     return accountId;
   },
+  async transfer(): Promise<string> {
+    const body = { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 2 };
+    return (await ok(service.call('POST', '/sandbox/transfer', { body }), 'transfer')).json.data.transferId;
+  },
   async hold(accountId: string): Promise<string> {
     return fixtures.transaction(accountId, { type: 'DEBIT', amount: 5, hold: true });
   },
@@ -105,7 +109,8 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
   },
-  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' } }),
+  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' }, body: { reason: 'Fraud review' } }),
+  listAccountFlags: async () => ({ params: { accountId: await fixtures.account() } }),
   clearAccountFlag: async () => {
     const accountId = await fixtures.account();
     await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');
@@ -131,6 +136,11 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) }, body: {} };
   },
   createTransfer: async () => ({ body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 } }),
+  getTransfer: async () => ({ params: { transferId: await fixtures.transfer() } }),
+  getBalanceAsOf: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { asOf: new Date().toISOString() } }),
+  getBalanceHistory: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z', interval: 'day' } }),
+  getStatement: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: new Date().toISOString() } }),
+  exportLedgerEntries: async () => ({ query: { to: new Date().toISOString() } }),
   listEvents: async () => ({ query: { after: '0', limit: '5' } }),
   getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
   createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/created', eventTypes: ['account.created'] } }),
@@ -207,6 +217,7 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { a: accountId, t: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 1 }) },
     };
   },
+  'Query.transfer': async () => ({ document: 'query($id: ID!) { transfer(transferId: $id) { transferId } }', variables: { id: await fixtures.transfer() } }),
   'Query.event': async () => ({ document: 'query($id: ID!) { event(eventId: $id) { eventId } }', variables: { id: await fixtures.eventId() } }),
   'Query.webhookEndpoints': async () => ({ document: '{ webhookEndpoints { endpointId } }' }),
   'Query.webhookEndpoint': async () => ({ document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),

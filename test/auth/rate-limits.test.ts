@@ -179,7 +179,7 @@ describe('rate limit configuration', () => {
 
   it('is on by default, off under NODE_ENV=test unless set', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'production' }).rateLimit).toEqual({
-      points: 6000, durationS: 60, authFailures: 20, authFailuresDurationS: 300, graphqlCostPerPoint: 100, redisUrl: undefined,
+      points: 6000, durationS: 60, authFailures: 20, authFailuresDurationS: 300, graphqlCostPerPoint: 100, redisUrl: undefined, ssnSearchesPerMinute: 30,
     });
     expect(loadConfig({ ...base }).rateLimit).toMatchObject({ points: 6000, authFailures: 20 });
     expect(loadConfig({ ...base, NODE_ENV: 'test' }).rateLimit).toMatchObject({ points: 0, authFailures: 0 });

@@ -42,12 +42,12 @@ const todayUtc = () => new Date().toISOString().slice(0, 10);
 const dayOffsetUtc = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('creating a customer', () => {
-  it('stores a valid customer with no accounts and returns exactly the contract fields', async () => {
+  it('stores a valid customer with no accounts and returns exactly the contract fields (and its row version)', async () => {
     const input = buildCustomerInput({ emails: ['a@example.com', 'b@example.org'] });
     const { customerId } = await create(input);
     const customer = await h.services.customers.get(h.caller(), customerId);
     expect(Object.keys(customer).sort()).toEqual(
-      ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName'].sort(),
+      ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName', 'version'].sort(),
     );
     expect(customer).toEqual({
       customerId,
@@ -60,6 +60,7 @@ describe('creating a customer', () => {
       emails: input.emails,
       phoneNumbers: input.phoneNumbers,
       addresses: input.addresses,
+      version: 1,
     });
   });
 

@@ -30,7 +30,8 @@ describe('updating a customer', () => {
     const { customerId, customer } = await newCustomer();
     const before = await encryptedColumns(customerId);
     const updated = await customers().update(h.caller(), customerId, { preferredName: 'Sasha' });
-    expect(updated).toEqual({ ...customer, preferredName: 'Sasha' });
+    // The version moves with the change (docs/adr/0057-row-versions-and-etags.md).
+    expect(updated).toEqual({ ...customer, preferredName: 'Sasha', version: customer.version + 1 });
     expect(await customers().get(h.caller(), customerId)).toEqual(updated);
     expect(await encryptedColumns(customerId)).toEqual(before);
   });
@@ -53,6 +54,7 @@ describe('updating a customer', () => {
       emails: ['three@example.com'],
       phoneNumbers: [{ type: 'WORK', number: '555 0103' }],
       addresses: [],
+      version: customer.version + 1,
     });
     expect(await customers().get(h.caller(), customerId)).toEqual(updated);
   });
@@ -143,7 +145,8 @@ describe('deleting a customer', () => {
     const { customerId, customer } = await newCustomer();
     const { value: account } = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]));
     await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), { code: 'CUSTOMER_HAS_ACCOUNTS', kind: 'conflict' });
-    expect(await customers().get(h.caller(), customerId)).toEqual({ ...customer, accountIds: [account.accountId] });
+    // Linking the account moved the customer's version (its accountIds changed); the refused deletion did not.
+    expect(await customers().get(h.caller(), customerId)).toEqual({ ...customer, accountIds: [account.accountId], version: customer.version + 1 });
   });
 
   it('removes the row with its ciphertexts and blind index, so the same SSN can be enrolled again', async () => {

@@ -124,7 +124,8 @@ function expectedTables(models: Record<string, RuntimeModel>, schema: string): R
     }
     for (const line of lines.filter((l) => l.startsWith('@@'))) {
       const [, attribute, fields] = /^@@(\w+)\(\s*\[([^\]]*)\]/.exec(line) ?? [];
-      const columns = list(fields).map(columnOf);
+      // An operator class (`metadata(ops: JsonbPathOps)`) is not part of the column's name.
+      const columns = list(fields).map((field) => columnOf(field.replace(/\(.*$/, '')));
       if (attribute === 'id') table.primaryKey = columns;
       else if (attribute === 'unique') table.unique.push(columns);
       else if (attribute === 'index') table.indexes.push(columns);

@@ -22,8 +22,11 @@ describe('the response contract check', () => {
   it('refuses a success body with an undocumented field, and a missing required header', () => {
     const customer = { customerId: '0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10', accountIds: [], addresses: [], dateOfBirth: '1985-04-12', emails: [], firstName: 'A', lastName: 'B', middleName: '', phoneNumbers: [], preferredName: 'A' };
     const body = (data: object) => JSON.stringify({ data, success: true, error: null, requestId: 'r-1', log_ref_id: 'r-1' });
-    expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, headers, body(customer))).not.toThrow();
-    expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, headers, body({ ...customer, socialSecurityNumber: 'x' }))).toThrow(/does not match/);
+    const tagged = new Headers(headers);
+    tagged.set('etag', '"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.1"');
+    expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, tagged, body(customer))).not.toThrow();
+    expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, headers, body(customer))).toThrow(/ETag/);
+    expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, tagged, body({ ...customer, socialSecurityNumber: 'x' }))).toThrow(/does not match/);
     expect(() => assertDocumentedResponse('GET', '/sandbox/customer/abc', 200, new Headers({ 'content-type': 'application/json' }), body(customer))).toThrow(/X-Request-Id/);
   });
 

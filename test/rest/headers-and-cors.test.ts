@@ -103,7 +103,7 @@ describe('CORS from CORS_ORIGINS, on both surfaces', () => {
     expect(post.status).toBe(201);
     expect(post.headers.get('access-control-allow-origin')).toBe(APP);
     expect(post.headers.get('access-control-expose-headers')).toBe(
-      'X-Request-Id,Location,Idempotent-Replayed,Consistency-Token,WWW-Authenticate,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After',
+      'X-Request-Id,Location,ETag,Idempotent-Replayed,Consistency-Token,WWW-Authenticate,Deprecation,Sunset,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After',
     );
   });
 

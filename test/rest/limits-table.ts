@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/domain/idempotency/idempotent-creation.js';
+import { EXTERNAL_ID_LENGTH, METADATA_LIMITS } from '../../src/domain/metadata.js';
 import { PAGE_SIZE } from '../../src/domain/pagination.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/graphql/websocket.js';
 import { DEFAULT_FOLLOWER_BUFFER } from '../../src/jobs/event-feed.js';
@@ -48,6 +49,13 @@ export function renderLimitsTable(): string {
     ['`associatedCustomerIds`', `${items(A.associatedCustomers, 1)}, distinct`, '–', VALIDATION],
     ['Customers of one account', String(A.associatedCustomers), '–', '409 `ACCOUNT_CUSTOMER_LIMIT`, enforced by the database'],
     ['Accounts of one customer', String(C.accounts), '–', '409 `CUSTOMER_ACCOUNT_LIMIT`, enforced by the database'],
+    ['`externalId` of a customer or an account', `1–${EXTERNAL_ID_LENGTH} characters, unique per environment and kind`, '–', `${VALIDATION}; 409 \`EXTERNAL_ID_TAKEN\``],
+    [
+      '`metadata` of a customer or an account',
+      `${METADATA_LIMITS.keys} keys of ${chars(METADATA_LIMITS.keyLength)}, each value ${chars(METADATA_LIMITS.valueLength)}`,
+      '–',
+      `${VALIDATION}; the key count also after an update's merge, enforced by the database`,
+    ],
     ['Page size of every list (`first`): GraphQL `customers`, `accounts`, `auditEvents`; REST audit events', `1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}`, '–', VALIDATION],
     ['GraphQL document size', `${g.maxTokens} lexical tokens`, '`GRAPHQL_MAX_TOKENS`', '400 `DOCUMENT_TOO_LARGE`'],
     ['GraphQL depth', `${g.maxDepth} nested selection sets`, '`GRAPHQL_MAX_DEPTH`', '400 `QUERY_TOO_DEEP`'],

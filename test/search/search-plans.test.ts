@@ -23,6 +23,11 @@ beforeAll(async () => {
             TIMESTAMPTZ '2026-01-01' + n * interval '1 minute'
      FROM generate_series(1, 20000) n`,
   );
+  // External ids, metadata and phone keys (migration 20261204000000) on every customer and account.
+  await database.pool.query(
+    `UPDATE customers SET external_id = 'crm-' || md5(id::text), metadata = jsonb_build_object('tier', 't' || (abs(hashtext(id::text)) % 1000)),
+                          phone_search_keys = ARRAY['+1555' || lpad((abs(hashtext(id::text)) % 10000000)::text, 7, '0')]`,
+  );
   await database.pool.query(
     `INSERT INTO customers (id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id, date_of_birth,
                             preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses)
@@ -39,6 +44,9 @@ beforeAll(async () => {
     `INSERT INTO account_customers (account_id, customer_id, environment, position)
      SELECT a.id, c.id, 'sandbox', 0 FROM (SELECT id, row_number() OVER (ORDER BY id) r FROM accounts WHERE environment = 'sandbox') a
      JOIN (SELECT id, row_number() OVER (ORDER BY id) r FROM customers WHERE environment = 'sandbox') c ON c.r = a.r`,
+  );
+  await database.pool.query(
+    `UPDATE accounts SET external_id = 'acct-' || md5(id::text), metadata = jsonb_build_object('branch', 'b' || (abs(hashtext(id::text)) % 1000))`,
   );
   await database.pool.query('ANALYZE customers; ANALYZE accounts; ANALYZE account_customers');
 });
@@ -64,6 +72,10 @@ describe('customer and account search plans', () => {
     ['date of birth', customerFilterOf({ dateOfBirth: '1985-05-05' }), 'customers_search_date_of_birth_idx'],
     ['creation range', customerFilterOf({ createdFrom: '2026-01-03T00:00:00Z', createdTo: '2026-01-03T01:00:00Z' }), 'customers_search_created_at_idx'],
     ['social security number', customerFilterOf({}, Buffer.from([1])), 'customers_environment_ssn_blind_index_key'],
+    ['external id', customerFilterOf({ externalId: 'crm-0123' }), 'customers_environment_external_id_key'],
+    ['phone number', customerFilterOf({ phoneNumber: '+15550001234' }), 'customers_search_phone_idx'],
+    ['metadata', customerFilterOf({ metadata: { tier: 't42' } }), 'customers_search_metadata_idx'],
+    ['two metadata keys', customerFilterOf({ metadata: { tier: 't42', other: 'x' } }), 'customers_search_metadata_idx'],
   ];
   for (const [name, filter, index] of cases) {
     it(`${name}: read through ${index}, no sequential scan`, async () => {
@@ -78,6 +90,8 @@ describe('customer and account search plans', () => {
     ['type', accountFilterOf({ type: 'LOAN' }), 'accounts_search_type_idx'],
     ['currency', accountFilterOf({ currency: 'JPY' }), 'accounts_search_currency_idx'],
     ['flag', accountFilterOf({ flag: 'FROZEN' }), 'accounts_search_flags_idx'],
+    ['external id', accountFilterOf({ externalId: 'acct-0123' }), 'accounts_environment_external_id_key'],
+    ['metadata', accountFilterOf({ metadata: { branch: 'b42' } }), 'accounts_search_metadata_idx'],
   ];
   for (const [name, filter, index] of accountCases) {
     it(`accounts by ${name}: read through ${index}, no sequential scan`, async () => {

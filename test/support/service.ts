@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
+import type { RestRoute } from '../../src/rest/operations/route.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { assertDocumentedResponse } from '../openapi/response-contract.js';
@@ -14,6 +15,7 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_event_sequence',
   'cas_event_prune',
   'cas_ledger_expired_holds',
+  'cas_account_expired_flags',
   'cas_webhook_fan_out',
   'cas_webhook_claim',
   'cas_webhook_complete',
@@ -74,6 +76,8 @@ export interface TestServiceOptions {
   database?: TestDatabase;
   /** Settings that name the fresh database (e.g. DATABASE_LISTEN_URL), added to `env`. */
   env?: (database: TestDatabase) => Record<string, string>;
+  /** A REST route table built by the test (e.g. with a deprecated operation) instead of REST_ROUTES. */
+  restRoutes?: readonly RestRoute[];
 }
 
 /**
@@ -112,6 +116,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const logger = createLogger({ level: config.logLevel, pretty: false, destination });
   const statements = { count: 0, names: [] as string[] };
   const running = await startService(config, logger, {
+    ...(options.restRoutes && { restRoutes: options.restRoutes }),
     onQuery: (_durationMs, name) => {
       // The background jobs (event numbering, hold expiry) run on their own clock, not for a request.
       if (name !== undefined && BACKGROUND_STATEMENTS.has(name)) return;

@@ -27,6 +27,8 @@ const LIST: Absence = () => false;
 const NULL: Absence = (result) => result === null;
 /** `(environment, ids)`: fewer records than distinct ids. */
 const FEWER: Absence = (result, args) => (result as unknown[]).length < new Set(args[1] as string[]).size;
+/** Records of one id (a transfer's sides): none read. */
+const NONE: Absence = (result) => (result as unknown[]).length === 0;
 /** A link walk: a root id missing from the records read. */
 const ROOT_MISSING: Absence = (result, args) => {
   const roots = args[1] as { customerIds: readonly string[]; accountIds: readonly string[] };
@@ -46,7 +48,10 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
-  ledger: { findTransactions: FEWER, listTransactions: LIST },
+  ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
+  // A statement and the export read on the primary: a statement of an ended period gives the same bytes on
+  // every request, which a lagging replica could break.
+  history: { balanceAsOf: NULL, balancesBefore: LIST },
   events: { list: LIST, find: NULL },
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },
@@ -62,6 +67,7 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
 const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof Stores[S] & string)[] } = {
   idempotency: ['find', 'purgeExpired'],
   ledger: ['expiredHolds'],
+  history: ['statement', 'exportEntries'],
 };
 
 type Target = 'replica' | 'primary';

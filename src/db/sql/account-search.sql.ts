@@ -18,6 +18,8 @@ export function accountSearchSql(filter: AccountFilter): { text: string; values:
   if (filter.type !== undefined) conditions.push(`a.type = ${parameter(filter.type)}::varchar`);
   if (filter.currency !== undefined) conditions.push(`a.currency = ${parameter(filter.currency)}::bpchar`);
   if (filter.flag !== undefined) conditions.push(`a.flags @> ARRAY[${parameter(filter.flag)}::text]`);
+  if (filter.externalId !== undefined) conditions.push(`a.external_id = ${parameter(filter.externalId)}::varchar`);
+  if (filter.metadata !== undefined) conditions.push(`a.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   const text = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a
     WHERE a.environment = $1 AND ($3::uuid IS NULL OR a.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY a.id LIMIT $2`;

@@ -1,5 +1,6 @@
 import type { Account } from '../../domain/accounts/account.js';
 import type { Address, Customer, Phone } from '../../domain/customers/customer.js';
+import type { Metadata } from '../../domain/metadata.js';
 import { RECENT_TRANSACTIONS, type Transaction } from '../../domain/ledger/transaction.js';
 import type { AccountModel, CustomerModel } from '../generated/prisma/models.js';
 import { idList } from './sql.js';
@@ -21,7 +22,7 @@ const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FRO
 /** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
 const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses`;
+  c.phone_numbers AS "phoneNumbers", c.addresses, cas_customer_version(c.id, c.version) AS "customerVersion", c.external_id AS "externalId", c.metadata`;
 export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**
@@ -31,10 +32,10 @@ export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
  */
 export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
 /** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
-export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::text';
+export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text';
 
 /** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
-const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A ledger entry (alias `e`) as a transaction. trim_scale gives every amount as the shortest exact
@@ -44,7 +45,8 @@ export const TRANSACTION_COLUMNS = `e.id AS "transactionId", e.account_id AS "ac
   trim_scale(coalesce(e.posted_amount, e.amount))::text AS amount, trim_scale(e.amount)::text AS "authorizedAmount",
   e.currency, e.description, e.status, trim_scale(e.balance_after)::text AS "balanceAfter",
   ${isoInstant('e.created_at')} AS "createdAt", ${isoInstant('e.posted_at')} AS "postedAt", ${isoInstant('e.voided_at')} AS "voidedAt",
-  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId"`;
+  ${isoInstant('e.expires_at')} AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
+  e.external_id AS "externalId", e.metadata`;
 
 /**
  * The account's newest transactions as one JSON array. An account without entries (most reads) skips
@@ -59,12 +61,24 @@ const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::j
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
-  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount"`;
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
-/** NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. */
+/**
+ * NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. A union's columns are named by its first
+ * branch (the customers'), whose own externalId and metadata come first: the account's are named apart
+ * here, and walkAccountRow reads them back.
+ */
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
-  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount"';
+  'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", ' +
+  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata"';
+
+/** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
+export const walkAccountRow = (row: AccountRow & { accountExternalId: string | null; accountMetadata: Metadata | null }): AccountRow => ({
+  ...row,
+  externalId: row.accountExternalId,
+  metadata: row.accountMetadata,
+});
 
 export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
 
@@ -76,6 +90,11 @@ export type CustomerRow = Pick<CustomerModel, 'id' | 'preferredName' | 'firstNam
   addresses: Address[];
   /** Comma-separated (see idList). */
   accountIds: string;
+  /** The row version (absent from the payloads of events written before it existed). */
+  customerVersion?: number;
+  /** NULL when unset; absent from events written before migration 20261204000000. */
+  externalId?: string | null;
+  metadata?: Metadata | null;
 };
 
 export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' | 'flags'> & {
@@ -90,6 +109,11 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   transactions: TransactionRow[];
   /** entry_count: the account's entries (its transactions) in all. */
   transactionCount: number;
+  /** The row version (absent from the payloads of events written before it existed). */
+  accountVersion?: number;
+  /** NULL when unset; absent from events written before migration 20261204000000. */
+  externalId?: string | null;
+  metadata?: Metadata | null;
 };
 
 /**
@@ -97,7 +121,11 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
  * row is a Transaction already; toTransaction still copies the fields one by one, so that no other column a
  * statement selects can leave with it.
  */
-export type TransactionRow = Transaction;
+export type TransactionRow = Omit<Transaction, 'externalId' | 'metadata'> & {
+  /** NULL when none was given (an event's payload leaves them out instead: src/db/stores/ledger.store.ts). */
+  externalId?: string | null;
+  metadata?: Record<string, string> | null;
+};
 
 export const toTransaction = (row: TransactionRow): Transaction => ({
   transactionId: row.transactionId,
@@ -115,6 +143,9 @@ export const toTransaction = (row: TransactionRow): Transaction => ({
   expiresAt: row.expiresAt,
   transferId: row.transferId,
   reversesTransactionId: row.reversesTransactionId,
+  // Only when set: a transaction without them keeps exactly the contract's fields.
+  ...(row.externalId !== null && row.externalId !== undefined && { externalId: row.externalId }),
+  ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });
 
 export const toCustomer = (row: CustomerRow): Customer => ({
@@ -128,6 +159,14 @@ export const toCustomer = (row: CustomerRow): Customer => ({
   emails: row.emails,
   phoneNumbers: row.phoneNumbers,
   addresses: row.addresses,
+  version: row.customerVersion ?? 1,
+  ...withClientFields(row),
+});
+
+/** externalId and metadata only when set: a record that uses neither has exactly the contract's fields. */
+const withClientFields = (row: { externalId?: string | null; metadata?: Metadata | null }): { externalId?: string; metadata?: Metadata } => ({
+  ...(row.externalId !== null && row.externalId !== undefined && { externalId: row.externalId }),
+  ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });
 
 export const toAccount = (row: AccountRow): Account => ({
@@ -142,4 +181,6 @@ export const toAccount = (row: AccountRow): Account => ({
   flags: row.flags,
   balance: { posted: row.amount, pending: row.pending, available: row.available },
   overdraftLimit: row.overdraftLimit,
+  version: row.accountVersion ?? 1,
+  ...withClientFields(row),
 });

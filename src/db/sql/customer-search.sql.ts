@@ -25,6 +25,9 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
   if (filter.lastNamePrefix !== undefined) conditions.push(`cas_search_key(c.last_name) LIKE cas_search_key(${parameter(likePrefix(filter.lastNamePrefix))}::text)`);
   if (filter.firstNamePrefix !== undefined) conditions.push(`cas_search_key(c.first_name) LIKE cas_search_key(${parameter(likePrefix(filter.firstNamePrefix))}::text)`);
   if (filter.email !== undefined) conditions.push(`cas_search_emails(c.emails) @> ARRAY[${parameter(filter.email)}::text]`);
+  if (filter.phoneKey !== undefined) conditions.push(`c.phone_search_keys @> ARRAY[${parameter(filter.phoneKey)}::text]`);
+  if (filter.externalId !== undefined) conditions.push(`c.external_id = ${parameter(filter.externalId)}::varchar`);
+  if (filter.metadata !== undefined) conditions.push(`c.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   if (filter.dateOfBirth !== undefined) conditions.push(`c.date_of_birth = ${parameter(filter.dateOfBirth)}::date`);
   if (filter.createdFrom !== undefined) conditions.push(`c.created_at >= ${parameter(filter.createdFrom)}::timestamptz`);
   if (filter.createdTo !== undefined) conditions.push(`c.created_at < ${parameter(filter.createdTo)}::timestamptz`);

@@ -44,6 +44,20 @@ export function violatedUniqueIndex(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The CHECK constraint a check violation (23514) hit. */
+export function violatedCheck(error: unknown): string | undefined {
+  if (sqlState(error) !== '23514') return undefined;
+  for (const e of causes(error)) {
+    if (typeof e.constraint === 'string') return e.constraint;
+    // The driver adapter keeps PostgreSQL's message only: `… violates check constraint "name"`.
+    for (const message of [e.originalMessage, e.message]) {
+      const name = typeof message === 'string' ? /check constraint "([^"]+)"/.exec(message)?.[1] : undefined;
+      if (name !== undefined) return name;
+    }
+  }
+  return undefined;
+}
+
 /** A row another row's foreign key still references (ON DELETE RESTRICT or NO ACTION). */
 export const isForeignKeyViolation = (error: unknown): boolean => ['23503', '23001'].includes(sqlState(error) ?? '');
 

@@ -1,11 +1,12 @@
 import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
 import type { CustomerFilter } from '../../domain/customers/customer-search.js';
 import type { Customer } from '../../domain/customers/customer.js';
-import { customerAlreadyExists, idempotencyKeyInProgress } from '../../domain/errors.js';
+import { customerAlreadyExists, externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
+import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
-import type { CustomerChanges, CustomerDeletion, CustomerStore, NewCustomerRecord } from '../../domain/customers/ports.js';
+import type { CustomerChanges, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from '../../domain/customers/ports.js';
 import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
-import { isForeignKeyViolation, isLockTimeout, violatedUniqueIndex } from '../sql/errors.js';
+import { isForeignKeyViolation, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { jsonParameter, queryRows, statement } from '../sql/sql.js';
@@ -14,24 +15,29 @@ import { customerSearchSql } from '../sql/customer-search.sql.js';
 
 /** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
+/** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
+const EXTERNAL_ID_UNIQUE_INDEX = 'customers_environment_external_id_key';
+/** At most METADATA_LIMITS.keys metadata keys, counted by the database on what an update's merge leaves. */
+const METADATA_KEYS_CHECK = 'customers_metadata_keys';
 
 const INSERT_COLUMNS = `id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id,
-                            date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses`;
+                            date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses,
+                            external_id, metadata, phone_search_keys`;
 const INSERT_VALUES = `$1::uuid, $2::varchar, $3::bytea, $4::bytea, $5::bytea, $6::varchar, $7::date, $8::text, $9::text, $10::text,
-                            $11::text, $12::text[], $13::jsonb, $14::jsonb`;
+                            $11::text, $12::text[], $13::jsonb, $14::jsonb, $15::varchar, $16::jsonb, $17::text[]`;
 
 /**
- * The customer, its audit event ($15…) and, with an idempotency key, the key's record ($24…), in one
+ * The customer, its audit event ($18…) and, with an idempotency key, the key's record ($27…), in one
  * statement (src/db/sql/write-effects.ts). Raw SQL: the typed API cannot make the writes one statement.
  */
 const insertSql = (withKey: boolean) =>
-  `WITH ${withKey ? `${claimQueries(24)},` : ''}
+  `WITH ${withKey ? `${claimQueries(27)},` : ''}
      customer AS (
        INSERT INTO customers AS c (${INSERT_COLUMNS})
        SELECT ${INSERT_VALUES} ${withKey ? 'FROM claimed' : ''}
        RETURNING ${NEW_CUSTOMER_COLUMNS}
-     ), audit AS (${auditInsert(15, 'customer')}),
-     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(15) })})
+     ), audit AS (${auditInsert(18, 'customer')}),
+     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(18) })})
    SELECT count(*)::int AS created FROM customer`;
 
 const SQL = {
@@ -39,26 +45,36 @@ const SQL = {
   insertWithKey: statement('customer_insert_with_key', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
   findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
-  // An absent change is NULL and keeps the stored value (the domain never sets these fields to null).
+  // An absent change is NULL and keeps the stored value (the domain never sets these fields to null). The
+  // external id may be cleared: $8 says whether it changes. Metadata: $10 removes all pairs; otherwise the
+  // changes $9 are merged in (a null value removes its key) and no pair left is no metadata (NULL). With
+  // expected versions ($21, NULL: unconditional) the row is written only at one of them: the UPDATE compares the
+  // row as it is when locked, so two writers naming the same version cannot both pass. `found` tells a stale
+  // version from a missing customer.
   update: statement(
     'customer_update',
     `WITH updated AS (
        UPDATE customers c SET preferred_name = coalesce($3::text, c.preferred_name), emails = coalesce($4::text[], c.emails),
-              phone_numbers = coalesce($5::jsonb, c.phone_numbers), addresses = coalesce($6::jsonb, c.addresses),
+              phone_numbers = coalesce($5::jsonb, c.phone_numbers), phone_search_keys = coalesce($7::text[], c.phone_search_keys),
+              addresses = coalesce($6::jsonb, c.addresses),
+              external_id = CASE WHEN $8::boolean THEN $9::varchar ELSE c.external_id END,
+              metadata = CASE WHEN $11::boolean THEN NULL WHEN $10::jsonb IS NULL THEN c.metadata
+                              ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $10::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
-       WHERE c.id = $1::uuid AND c.environment = $2
+       WHERE c.id = $1::uuid AND c.environment = $2 AND ($21::int[] IS NULL OR cas_customer_version(c.id, c.version) = ANY($21::int[]))
        RETURNING ${CUSTOMER_COLUMNS}
-     ), audit AS (${auditInsert(7, 'updated')}),
-     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(7) })})
-     SELECT * FROM updated`,
+     ), audit AS (${auditInsert(12, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(12) })})
+     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found, updated.*
+     FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
   delete: statement(
     'customer_delete',
-    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 RETURNING id),
+    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 AND ($12::int[] IS NULL OR cas_customer_version(id, version) = ANY($12::int[])) RETURNING id),
           audit AS (${auditInsert(3, 'deleted')}),
           event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
-     SELECT count(*)::int AS deleted FROM deleted`,
+     SELECT count(*)::int AS deleted, (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found FROM deleted`,
   ),
   countLinkedAccounts: statement(
     'customer_count_linked_accounts',
@@ -91,6 +107,9 @@ export class PrismaCustomerStore implements CustomerStore {
       record.emails,
       jsonParameter(record.phoneNumbers),
       jsonParameter(record.addresses),
+      record.externalId ?? null,
+      record.metadata === undefined ? null : jsonParameter(record.metadata),
+      record.phoneSearchKeys,
       ...auditValues(effects.audit),
     ];
     try {
@@ -100,6 +119,7 @@ export class PrismaCustomerStore implements CustomerStore {
       return row!.created > 0 ? 'created' : 'key-taken';
     } catch (error) {
       if (violatedUniqueIndex(error) === SSN_UNIQUE_INDEX) throw customerAlreadyExists();
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       throw error;
     }
@@ -115,25 +135,41 @@ export class PrismaCustomerStore implements CustomerStore {
     return rows.map(toCustomer);
   }
 
-  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null> {
-    const [row] = await queryRows<CustomerRow>(this.prisma, SQL.update, [
-      id,
-      environment,
-      changes.preferredName ?? null,
-      changes.emails ?? null,
-      changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
-      changes.addresses === undefined ? null : jsonParameter(changes.addresses),
-      ...auditValues(effects.audit),
-    ]);
-    return row ? toCustomer(row) : null;
+  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerUpdate> {
+    let row: ({ found: number } & Partial<CustomerRow>) | undefined;
+    try {
+      [row] = await queryRows<{ found: number } & Partial<CustomerRow>>(this.prisma, SQL.update, [
+        id,
+        environment,
+        changes.preferredName ?? null,
+        changes.emails ?? null,
+        changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
+        changes.addresses === undefined ? null : jsonParameter(changes.addresses),
+        changes.phoneSearchKeys ?? null,
+        changes.externalId !== undefined,
+        changes.externalId ?? null,
+        changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
+        changes.metadata === null,
+        ...auditValues(effects.audit),
+        expectedVersions,
+      ]);
+    } catch (error) {
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
+      throw error;
+    }
+    if (row!.id !== null && row!.id !== undefined) return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
+    // Not written: a stale version only if one was expected and the customer is there (else it is gone).
+    return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion> {
+  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerDeletion> {
     // An account linked and unlinked again between the refusal and the count: try once more.
     for (let attempt = 1; ; attempt++) {
       try {
-        const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit)]);
-        return row!.deleted > 0 ? { outcome: 'deleted' } : { outcome: 'not-found' };
+        const [row] = await queryRows<{ deleted: number; found: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
+        if (row!.deleted > 0) return { outcome: 'deleted' };
+        return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
@@ -185,6 +221,9 @@ export class PrismaCustomerStore implements CustomerStore {
         emails: true,
         phoneNumbers: true,
         addresses: true,
+        version: true,
+        externalId: true,
+        metadata: true,
         accountLinks: { select: { accountId: true }, orderBy: [{ createdAt: 'asc' }, { accountId: 'asc' }] },
       },
     });
@@ -201,6 +240,9 @@ export class PrismaCustomerStore implements CustomerStore {
       // Only this store writes these jsonb columns, from validated domain values.
       phoneNumbers: customer.phoneNumbers as unknown as Customer['phoneNumbers'],
       addresses: customer.addresses as unknown as Customer['addresses'],
+      version: customer.version,
+      ...(customer.externalId !== null && { externalId: customer.externalId }),
+      ...(customer.metadata !== null && { metadata: customer.metadata as Customer['metadata'] }),
     }));
   }
 }

@@ -1,13 +1,17 @@
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { Transaction } from '../../domain/ledger/transaction.js';
 import type { CreationEffects } from '../../domain/ports.js';
-import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal } from '../../domain/ledger/ports.js';
+import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionFilter } from '../../domain/ledger/ports.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../sql/columns.js';
 import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../sql/errors.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { jsonParameter, queryRows, statement } from '../sql/sql.js';
 import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
+import { transactionListSql } from '../sql/transaction-list.sql.js';
+
+/** An externalId is unique per environment and kind (migration 20261204010000_transaction_filters). */
+const EXTERNAL_ID_UNIQUE_INDEX = 'ledger_entries_external_id_key';
 
 /**
  * The ledger's writes, each ONE statement (pgledger's discipline, without its functions):
@@ -34,7 +38,10 @@ const TRANSACTION_EVENTS = eventInsert('$1::varchar', '(SELECT * FROM entries WH
   payload: "to_jsonb(x) - 'is_settlement'",
 });
 
-/** The columns every legs CTE provides: entry_id, account_id (NULL: settlement), type, amount, currency, reverses, n. */
+/**
+ * The columns every legs CTE provides: entry_id, account_id (NULL: settlement), type, amount, currency, reverses,
+ * external_id, metadata (the client's, for the customer-account legs only), n.
+ */
 interface LegsSource {
   /** WITH queries ending in one named `legs`. */
   ctes: string;
@@ -138,12 +145,13 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
      ),
      entries AS (
        INSERT INTO ledger_entries AS e (id, environment, account_id, is_settlement, posting_id, transfer_id, type, amount, posted_amount,
-                                   currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at)
+                                   currency, description, status, balance_after, reverses_entry_id, expires_at, posted_at, external_id, metadata)
        SELECT l.entry_id, $1::varchar, coalesce(m.id, s.id), l.account_id IS NULL, $2::uuid, $3::uuid, l.type, l.amount,
               CASE WHEN $5::boolean THEN NULL ELSE l.amount END, p.currency, $4::text,
               CASE WHEN $5::boolean THEN 'PENDING' ELSE 'POSTED' END,
               CASE WHEN $5::boolean THEN NULL ELSE coalesce(m.amount, s.amount) END,
-              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END
+              l.reverses, $6::timestamptz, CASE WHEN $5::boolean THEN NULL ELSE CURRENT_TIMESTAMP END,
+              CASE WHEN l.account_id IS NOT NULL THEN l.external_id END, CASE WHEN l.account_id IS NOT NULL THEN l.metadata END
        FROM legs l CROSS JOIN go CROSS JOIN posting p LEFT JOIN moved m ON m.id = l.account_id LEFT JOIN settled s ON l.account_id IS NULL
        RETURNING e.is_settlement, ${TRANSACTION_COLUMNS}
      ),
@@ -156,11 +164,13 @@ function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsA
 
 /**
  * Legs from the request: $7 entry ids, $8 account ids (NULL: settlement), $9 types, $10 amount, $11 the
- * currency the accounts must hold (NULL: the first account's, as locked: no read before the write).
+ * currency the accounts must hold (NULL: the first account's, as locked: no read before the write), $12 the
+ * client's externalId, $13 its metadata (both NULL when not given).
  */
 const REQUESTED_LEGS: LegsSource = {
   ctes: `legs AS (
-       SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses, l.n
+       SELECT l.entry_id, l.account_id, l.type::varchar AS type, $10::numeric AS amount, $11::bpchar AS currency, NULL::uuid AS reverses,
+              $12::varchar AS external_id, $13::jsonb AS metadata, l.n
        FROM unnest($7::uuid[], $8::uuid[], $9::text[]) WITH ORDINALITY AS l(entry_id, account_id, type, n)
      )`,
   precondition: 'NULL::text',
@@ -183,7 +193,7 @@ const REVERSING_LEGS: LegsSource = {
      legs AS (
        SELECT ($7::uuid[])[o.n] AS entry_id, CASE WHEN o.is_settlement THEN NULL ELSE o.account_id END AS account_id,
               (CASE o.type WHEN 'CREDIT' THEN 'DEBIT' ELSE 'CREDIT' END)::varchar AS type, o.posted_amount AS amount, o.currency,
-              o.id AS reverses, o.n
+              o.id AS reverses, NULL::varchar AS external_id, NULL::jsonb AS metadata, o.n
        FROM original o
      ),
      reversal_state AS MATERIALIZED (
@@ -274,12 +284,12 @@ function settleSql(withKey: boolean, limited: boolean): string {
 }
 
 const SQL = {
-  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 12, false)),
-  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 12, true)),
+  post: statement('ledger_post', postingSql(REQUESTED_LEGS, 14, false)),
+  postWithKey: statement('ledger_post_with_key', postingSql(REQUESTED_LEGS, 14, true)),
   reverse: statement('ledger_reverse', postingSql(REVERSING_LEGS, 10, false)),
   reverseWithKey: statement('ledger_reverse_with_key', postingSql(REVERSING_LEGS, 10, true)),
-  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 16, false, 12)),
-  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 16, true, 12)),
+  postLimited: statement('ledger_post_limited', postingSql(REQUESTED_LEGS, 18, false, 14)),
+  postLimitedWithKey: statement('ledger_post_limited_with_key', postingSql(REQUESTED_LEGS, 18, true, 14)),
   settle: statement('ledger_settle_hold', settleSql(false, false)),
   settleWithKey: statement('ledger_settle_hold_with_key', settleSql(true, false)),
   settleLimited: statement('ledger_settle_hold_limited', settleSql(false, true)),
@@ -306,14 +316,14 @@ const SQL = {
     'ledger_find_transactions',
     `SELECT ${TRANSACTION_COLUMNS} FROM ledger_entries e WHERE e.environment = $1 AND e.id = ANY($2::uuid[]) AND NOT e.is_settlement`,
   ),
-  // Newest first; a page starts below the `after` transaction's position (an unknown one: an empty page).
-  list: statement(
-    'ledger_list_transactions',
+  // Both sides of a transfer: its posting's id is the transfer's (ledger_entries_posting_id_idx).
+  findTransfer: statement(
+    'ledger_find_transfer',
     `SELECT ${TRANSACTION_COLUMNS} FROM ledger_entries e
-     WHERE e.environment = $1 AND e.account_id = $2::uuid AND NOT e.is_settlement
-       AND ($3::uuid IS NULL OR e.seq < (SELECT p.seq FROM ledger_entries p WHERE p.id = $3::uuid AND p.account_id = $2::uuid))
-     ORDER BY e.seq DESC LIMIT $4`,
+     WHERE e.posting_id = $2::uuid AND e.transfer_id = $2::uuid AND e.environment = $1 AND NOT e.is_settlement ORDER BY e.type DESC`,
   ),
+  // Newest first, without filters (a filtered page: transactionListSql).
+  list: statement('ledger_list_transactions', transactionListSql({}).text),
   expiredHolds: statement(
     'ledger_expired_holds',
     `SELECT e.environment, e.account_id AS "accountId", e.id AS "transactionId" FROM ledger_entries e
@@ -344,9 +354,17 @@ export class PrismaLedgerStore implements LedgerStore {
       posting.legs.map((leg) => leg.type),
       posting.amount,
       posting.currency,
+      posting.externalId,
+      posting.metadata === null ? null : jsonParameter(posting.metadata),
     ];
-    if (!posting.limits) return this.write(effects, SQL.post, SQL.postWithKey, values);
-    return this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [...values, ...(await this.limitValues(posting.limits))]);
+    try {
+      if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values);
+      return await this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [...values, ...(await this.limitValues(posting.limits))]);
+    } catch (error) {
+      // Another transaction (or transfer) of the environment has the externalId: the statement wrote nothing.
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) return { outcome: 'refused', refusal: 'EXTERNAL_ID_TAKEN', accountId: null };
+      throw error;
+    }
   }
 
   async reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite> {
@@ -402,8 +420,15 @@ export class PrismaLedgerStore implements LedgerStore {
     return rows.map(toTransaction);
   }
 
-  async listTransactions(environment: string, accountId: string, page: PageRequest): Promise<Transaction[]> {
-    const rows = await queryRows<TransactionRow>(this.prisma, SQL.list, [environment, accountId, page.after ?? null, page.first]);
+  async findTransfer(environment: string, transferId: string): Promise<Transaction[]> {
+    const rows = await queryRows<TransactionRow>(this.prisma, SQL.findTransfer, [environment, transferId]);
+    return rows.map(toTransaction);
+  }
+
+  async listTransactions(environment: string, accountId: string, filter: TransactionFilter, page: PageRequest): Promise<Transaction[]> {
+    const { text, values } = transactionListSql(filter);
+    const params = [environment, accountId, page.after ?? null, page.first, ...values];
+    const rows = values.length === 0 ? await queryRows<TransactionRow>(this.prisma, SQL.list, params) : await this.prisma.$queryRawUnsafe<TransactionRow[]>(text, ...params);
     return rows.map(toTransaction);
   }
 

@@ -5,13 +5,13 @@ import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from '../../d
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_IDS_OF,
-  type AccountRow,
   CUSTOMER_COLUMNS,
   type CustomerRow,
   NO_ACCOUNT_FIELDS,
   NO_CUSTOMER_FIELDS,
   toAccount,
   toCustomer,
+  walkAccountRow,
 } from '../sql/columns.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { idList, queryRows, type Statement, statement } from '../sql/sql.js';
@@ -75,7 +75,7 @@ export class PrismaLinkReadModel implements LinkReadModel {
   private readonly ids: CoalescedWalks<CustomerLinks, AccountLinks>;
 
   constructor(prisma: PrismaClient) {
-    this.records = new CoalescedWalks(prisma, SQL.linkedRecords, (row) => toCustomer(row as unknown as CustomerRow), (row) => toAccount(row as unknown as AccountRow));
+    this.records = new CoalescedWalks(prisma, SQL.linkedRecords, (row) => toCustomer(row as unknown as CustomerRow), (row) => toAccount(walkAccountRow(row as unknown as Parameters<typeof walkAccountRow>[0])));
     this.ids = new CoalescedWalks(
       prisma,
       SQL.linkedIds,

@@ -3,6 +3,7 @@ import { PrismaAccountStore } from './account.store.js';
 import { PrismaAuditStore } from './audit.store.js';
 import { PrismaCustomerStore } from './customer.store.js';
 import { withTranslatedErrors } from '../sql/errors.js';
+import { PrismaHistoryStore } from './history.store.js';
 import { PrismaIdempotencyStore } from './idempotency.store.js';
 import { PrismaEventStore } from './event.store.js';
 import { PrismaLedgerStore } from './ledger.store.js';
@@ -25,6 +26,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
+    history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),
     webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),
     audit: withTranslatedErrors(new PrismaAuditStore(prisma)),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { list, text, upperSnakeCase } from '../validation.js';
 import { ACCOUNT_FLAGS } from './account.js';
 import { isDepositCurrency } from './currencies.js';
+import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../metadata.js';
 
 export const ACCOUNT_LIMITS = {
   nameLength: 100,
@@ -34,10 +35,14 @@ export const createAccountSchema = z.strictObject({
   name: text(ACCOUNT_LIMITS.nameLength),
   currency: currencySchema,
   type: upperSnakeCase(ACCOUNT_LIMITS.typeLength),
+  // Not in the contract; optional, and an account without them reads exactly as the contract shows.
+  externalId: externalIdSchema.nullish(),
+  metadata: metadataSchema.nullish(),
 });
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
 
-export const UPDATABLE_ACCOUNT_FIELDS = ['name', 'currency'] as const;
+/** name and currency are required on every update (the contract's PUT); externalId and metadata are optional. */
+export const UPDATABLE_ACCOUNT_FIELDS = ['name', 'currency', 'externalId', 'metadata'] as const;
 
 /** Fields of an account that an update can never change. */
 export const NON_UPDATABLE_ACCOUNT_FIELDS = [
@@ -53,6 +58,10 @@ export const NON_UPDATABLE_ACCOUNT_FIELDS = [
 export const updateAccountSchema = z.strictObject({
   name: text(ACCOUNT_LIMITS.nameLength),
   currency: currencySchema,
+  /** null clears it. */
+  externalId: externalIdSchema.nullable().optional(),
+  /** Merged into the stored pairs (an empty string or null removes a key); null removes them all. */
+  metadata: metadataChangesSchema.nullable().optional(),
 });
 
 /** A customer to link, by id: any string up to the length of a plausible id (a malformed one names nothing: 404). */
@@ -66,6 +75,18 @@ export const addAccountCustomerSchema = z.strictObject({
 export const accountFlagSchema = z.strictObject({
   flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),
 });
+
+export const FLAG_LIMITS = { reasonLength: 500 } as const;
+
+/**
+ * What may come with setting a flag (docs/adr/0058-flags-with-reason-and-end.md): both optional, so the
+ * contract's body-less call keeps working. `until` must be in the future (checked by the service against its clock).
+ */
+export const setAccountFlagSchema = z.strictObject({
+  reason: text(FLAG_LIMITS.reasonLength).optional(),
+  until: z.iso.datetime({ offset: true, error: 'Must be an RFC 3339 instant with a time zone, e.g. 2026-12-24T17:00:00Z.' }).optional(),
+});
+export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
 
 export const overdraftLimitSchema = z.strictObject({
   overdraftLimit: z.union([z.number(), z.string().max(32)], { error: 'Must be a decimal number, 0 or more.' }),

@@ -10,6 +10,7 @@ import {
   customerAccountLimit,
   customerNotLinked,
   fieldsNotUpdatable,
+  preconditionFailed,
   referencedCustomersNotFound,
   validationFailed,
 } from '../errors.js';
@@ -19,9 +20,9 @@ import { isRecordId, newId } from '../ids.js';
 import type { AccountChange } from './ports.js';
 import { type Page, type PageRequest, readPage } from '../pagination.js';
 import type { Stores } from '../ports.js';
-import type { Caller } from '../caller.js';
+import type { Caller, Principal } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
-import { type Account, newAccount } from './account.js';
+import { type Account, type AccountFlagDetail, newAccount } from './account.js';
 import {
   accountFlagSchema,
   ACCOUNT_LIMITS,
@@ -29,17 +30,26 @@ import {
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
   overdraftLimitSchema,
+  setAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
+import { expectedVersions, type VersionCondition } from '../versions.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
+import { withMetadataFromQuery } from '../metadata.js';
+
+/** Who lifts a flag whose `until` has passed (src/jobs/flag-expiry.ts), as the audit trail names it. */
+export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
+/** Expired flags lifted per look-up; each in its own statement. */
+const FLAG_EXPIRY_BATCH = 100;
 
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
     private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
     private readonly creation: IdempotentCreation,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -53,18 +63,29 @@ export class AccountService {
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
     if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
-    const account = newAccount({ accountId: newId(), type: valid.type, name: valid.name, currency: valid.currency, customerIds });
-    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields: Object.keys(valid), idempotencyKey });
+    const account = newAccount({
+      accountId: newId(),
+      type: valid.type,
+      name: valid.name,
+      currency: valid.currency,
+      customerIds,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
+    });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
     const request = { ...valid, associatedCustomerIds: customerIds };
-    return this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
-      const creation = await this.stores.accounts.insert(
-        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds },
+    const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+      const inserted = await this.stores.accounts.insert(
+        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds, externalId: account.externalId, metadata: account.metadata },
         { audit, idempotency },
       );
-      if (creation.outcome === 'customers-missing') throw referencedCustomersNotFound(creation.missing);
-      if (creation.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
-      return creation.outcome;
+      if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+      if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+      return inserted.outcome;
     });
+    // A key's record written before accounts had versions: every account is created at version 1.
+    return creation.replayed ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } } : creation;
   }
 
   /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
@@ -105,7 +126,8 @@ export class AccountService {
   /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
   async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(accountListQuerySchema, query ?? {});
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(accountListQuerySchema, withMetadataFromQuery((query ?? {}) as Record<string, unknown>));
     const { limit, after, ...filters } = valid;
     return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
   }
@@ -125,26 +147,29 @@ export class AccountService {
 
 
   /** Renames or re-denominates an account; its type never changes. */
-  async update(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+  /** With a condition, only while the account's version is one it names: PRECONDITION_FAILED otherwise (src/domain/versions.ts). */
+  async update(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_ACCOUNT_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes) });
-    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit });
+    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined) });
+    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit }, expectedVersions(condition));
     if (update.outcome === 'not-found') throw accountNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
     if (update.outcome === 'currency-locked') throw accountHasTransactions();
     return update.account;
   }
 
-  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. */
-  async delete(caller: Caller, accountId: string): Promise<void> {
+  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. A condition as for `update`. */
+  async delete(caller: Caller, accountId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(caller, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
-    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit });
+    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit }, expectedVersions(condition));
     if (deletion.outcome === 'not-found') throw accountNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
   }
 
@@ -175,14 +200,64 @@ export class AccountService {
     return changedAccount(change);
   }
 
-  /** Sets (on) or clears a flag the ledger enforces; setting a set flag changes nothing. */
-  async setFlag(caller: Caller, accountId: string, flag: unknown, on: boolean): Promise<Account> {
+  /**
+   * Sets a flag the ledger enforces, with an optional reason and end (`input`: `{reason?, until?}`, or nothing,
+   * as the contract's body-less call). Setting a set flag without either changes nothing; with either, its
+   * details are replaced (an absent one becomes none).
+   */
+  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    const valid = parseInput(accountFlagSchema, { flag });
+    const details = parseInput(setAccountFlagSchema, input ?? {});
+    const until = details.until === undefined ? null : new Date(details.until);
+    if (until !== null && until.getTime() <= this.now().getTime()) {
+      throw validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }]);
+    }
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const replace = details.reason !== undefined || details.until !== undefined;
+    const audit = auditEventFor(caller, { operation: 'account.flag.set', resourceType: 'account', resourceId: accountId, changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])] });
+    const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
+    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }));
+  }
+
+  /** Clears a flag (and its details); clearing a flag that is not set changes nothing. */
+  async clearFlag(caller: Caller, accountId: string, flag: unknown): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
-    const operation = on ? 'account.flag.set' : 'account.flag.clear';
-    const audit = auditEventFor(caller, { operation, resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
-    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId, valid.flag, on, { audit }));
+    const audit = auditEventFor(caller, { operation: 'account.flag.clear', resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
+    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }));
+  }
+
+  /** The flags the account carries, each with its reason, when and by whom it was set, and its end. */
+  async flagDetails(caller: Caller, accountId: string): Promise<AccountFlagDetail[]> {
+    const [details] = await this.flagDetailsOfMany(caller, [accountId]);
+    if (!details) throw accountNotFound();
+    return details;
+  }
+
+  /** Batch look-up for per-request loaders: one entry per id, null where there is no such account. */
+  async flagDetailsOfMany(caller: Caller, accountIds: readonly string[]): Promise<(AccountFlagDetail[] | null)[]> {
+    authorize(caller, 'accounts:read');
+    const valid = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const found = valid.length > 0 ? await this.stores.accounts.flagDetails(caller.environment, valid) : new Map<string, AccountFlagDetail[]>();
+    return accountIds.map((id) => found.get(id.toLowerCase()) ?? null);
+  }
+
+  /**
+   * Lifts the flags whose `until` is at or before `now`, a batch at a time, each by its own statement, audited as
+   * FLAG_EXPIRY_PRINCIPAL with the event a manual clear writes. The statement re-checks `until` on the locked
+   * rows, so a flag extended meanwhile stays, and instances running this at once never lift one twice.
+   */
+  async liftExpiredFlags(now: Date = this.now()): Promise<number> {
+    let lifted = 0;
+    for (const expired of await this.stores.accounts.expiredFlags(now, FLAG_EXPIRY_BATCH)) {
+      const caller: Caller = { environment: expired.environment, principal: FLAG_EXPIRY_PRINCIPAL, requestId: newId() };
+      const audit = auditEventFor(caller, { operation: 'account.flag.expire', resourceType: 'account', resourceId: expired.accountId, changedFields: ['flags'] });
+      const change = await this.stores.accounts.clearFlag(expired.environment, expired.accountId, expired.flag, { audit }, now);
+      if (change.outcome === 'changed') lifted++;
+    }
+    return lifted;
   }
 
   /** How far below zero the available balance may go (0: no overdraft). */

@@ -1,4 +1,5 @@
 import type { AccountBalance, Transaction } from '../ledger/transaction.js';
+import type { Metadata } from '../metadata.js';
 
 /**
  * Flags of an account (the spec's `flags`), which the ledger enforces. FROZEN: nothing posts on the account, not even a credit
@@ -7,6 +8,27 @@ import type { AccountBalance, Transaction } from '../ledger/transaction.js';
  */
 export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
 export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
+
+/** A flag the account carries, with why, when, by whom it was set and when it lifts itself. */
+export interface AccountFlagDetail {
+  flag: AccountFlag;
+  /** Why it was set, as the setter wrote it; null when none was given. */
+  reason: string | null;
+  /** ISO 8601, UTC; null for a flag set before flags had details. */
+  setAt: string | null;
+  /** The principal that set it, as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); never a secret. */
+  setBy: string | null;
+  /** ISO 8601, UTC: when it lifts itself; null: until cleared. */
+  until: string | null;
+}
+
+/** What a set flag records beside itself: an optional reason and end. */
+export interface FlagSetting {
+  reason: string | null;
+  until: Date | null;
+  /** The principal setting it (Principal.id). */
+  setBy: string;
+}
 
 /** An account as it leaves the domain. */
 export interface Account {
@@ -26,13 +48,19 @@ export interface Account {
   balance: AccountBalance;
   /** How far below zero the available balance may go; "0" by default. */
   overdraftLimit: string;
+  /** Moves with every change of the above, postings included (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
+  /** The client's own id for the account; absent when unset. */
+  externalId?: string;
+  /** The client's key-value pairs; absent when there are none. */
+  metadata?: Metadata;
 }
 
 /** An account's identity and links only; every Account is one. */
 export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
 
 /** A new account: no money, no transactions, no flags yet. */
-export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds'>): Account => ({
+export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>): Account => ({
   ...fields,
   amount: '0',
   transactions: [],
@@ -40,4 +68,5 @@ export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' |
   flags: [],
   balance: { posted: '0', pending: '0', available: '0' },
   overdraftLimit: '0',
+  version: 1,
 });

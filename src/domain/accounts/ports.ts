@@ -1,7 +1,8 @@
 import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
-import type { Account, AccountFlag } from './account.js';
+import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
+import type { Metadata, MetadataChanges } from '../metadata.js';
 
 /** What the account service needs from storage (src/db/stores/account.store.ts implements it). */
 
@@ -12,6 +13,16 @@ export interface NewAccountRecord {
   name: string;
   currency: string;
   customerIds: string[];
+  externalId?: string | undefined;
+  metadata?: Metadata | undefined;
+}
+
+/** An update: name and currency always; externalId null clears it; metadata as in CustomerChanges. */
+export interface AccountChanges {
+  name: string;
+  currency: string;
+  externalId?: string | null | undefined;
+  metadata?: MetadataChanges | null | undefined;
 }
 
 export type AccountCreation =
@@ -30,28 +41,32 @@ export type AccountChange =
   | { outcome: 'customer-account-limit' }
   | { outcome: 'last-customer' };
 
-export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'currency-locked' };
-export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'balance-not-zero' };
+/** 'stale': the account exists, but its version is none of the expected ones (nothing written). */
+export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'currency-locked' };
+export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'balance-not-zero' };
 
 export interface AccountStore {
   /**
    * Writes the account, its links and its effects, unless a customer is missing from the environment or
    * already holds CUSTOMER_LIMITS.accounts accounts (then nothing is written; the database enforces the
    * limit, also against concurrent links). The customers cannot be deleted while the links are being written.
+   * Throws EXTERNAL_ID_TAKEN when the environment has an account with its externalId (nothing written).
    */
   insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation>;
   findById(environment: string, id: string): Promise<Account | null>;
   findByIds(environment: string, ids: readonly string[]): Promise<Account[]>;
   /**
    * Applies the changes with their effects. Nothing is written when the account does not exist, or when
-   * the currency would change on an account that has ledger entries.
+   * the currency would change on an account that has ledger entries, or, with `expectedVersions` (null:
+   * unconditional), when its version is none of them: compared on the locked row. Throws EXTERNAL_ID_TAKEN, or
+   * VALIDATION_FAILED when the merged metadata would exceed its keys (nothing written).
    */
-  update(environment: string, id: string, changes: { name: string; currency: string }, effects: WriteEffects): Promise<AccountUpdate>;
+  update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountUpdate>;
   /**
    * Deletes the account and its links with its effects, only at a zero posted balance with no pending
-   * hold; its ledger entries stay.
+   * hold and, with `expectedVersions`, at one of them; its ledger entries stay.
    */
-  delete(environment: string, id: string, effects: WriteEffects): Promise<AccountDeletion>;
+  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
   /** The accounts matching every given filter, in id order, at most `page.first` after `page.after`. */
   search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]>;
@@ -62,7 +77,19 @@ export interface AccountStore {
   addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
   /** Unlinks a customer, never the last one. */
   removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;
-  /** Sets or clears a flag; 'unchanged' (nothing written) when it already was so. */
-  setFlag(environment: string, id: string, flag: AccountFlag, on: boolean, effects: WriteEffects): Promise<AccountChange>;
+  /**
+   * Sets a flag with its details. A set flag is 'unchanged' (nothing written) unless `replace`, when its
+   * details are replaced if they differ (reason, until; setAt and setBy then become this setting's).
+   */
+  setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects): Promise<AccountChange>;
+  /**
+   * Clears a flag and its details; 'unchanged' (nothing written) when it is not set. With `expiredBy`, only
+   * a flag whose `until` is at or before that instant (checked on the locked rows), else 'unchanged'.
+   */
+  clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date): Promise<AccountChange>;
+  /** The flags each existing account of `ids` carries, with their details, in flag order; absent ids: no such account. */
+  flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>>;
+  /** Flags whose `until` is at or before `now`, soonest first, at most `limit` (every environment). */
+  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]>;
   setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange>;
 }

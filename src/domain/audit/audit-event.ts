@@ -12,6 +12,8 @@ export const AUDIT_OPERATIONS = [
   'account.customer.remove',
   'account.flag.set',
   'account.flag.clear',
+  // A flag lifted by itself at its `until` (principal system:flag-expiry).
+  'account.flag.expire',
   'account.overdraft_limit.set',
   'transaction.create',
   'transaction.post',

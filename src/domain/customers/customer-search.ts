@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { limitParameter } from '../pagination.js';
 import { text } from '../validation.js';
-import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, ssnSchema } from './customer.schemas.js';
+import { externalIdSchema, type Metadata, metadataFilterSchema } from '../metadata.js';
+import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, phoneSchema, ssnSchema } from './customer.schemas.js';
+import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
 
 /**
  * How a support agent finds a customer (docs/adr/0054-finding-customers.md). Every filter is served by an
@@ -11,19 +13,35 @@ import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, ssnSchema } from './cu
  * - `email`: exact, case-insensitive;
  * - `dateOfBirth`: exact (YYYY-MM-DD);
  * - `createdFrom` / `createdTo`: the creation instant, from (inclusive) and to (exclusive);
+ * - `phoneNumber`: exact after both sides are normalised to E.164 (phone-numbers.ts; default region US);
+ * - `externalId`: exact; `metadata`: every given key has exactly the given value
+ *   (docs/adr/0055-external-ids-and-metadata.md);
  * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index.
  * Results are in id order (creation order), or with a name filter in that name's folded order then id (so a
  * page reads only its own rows from the name's index), a page at a time (`limit`, `after`).
  */
 const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
 
+/** A phone number as a filter: its E.164 search key. */
+const phoneFilter = phoneSchema.shape.number.transform((number, ctx) => {
+  const key = phoneSearchKey(number);
+  if (key === undefined) {
+    ctx.addIssue({ code: 'custom', message: `Must be a phone number: with its country code (+44 …), or a number of ${DEFAULT_PHONE_REGION}.` });
+    return z.NEVER;
+  }
+  return key;
+});
+
 const filterFields = {
   lastName: text(CUSTOMER_LIMITS.nameLength).optional(),
   firstName: text(CUSTOMER_LIMITS.nameLength).optional(),
   email: emailSchema.optional(),
+  phoneNumber: phoneFilter.optional(),
   dateOfBirth: dateOfBirthSchema.optional(),
   createdFrom: instant.optional(),
   createdTo: instant.optional(),
+  externalId: externalIdSchema.optional(),
+  metadata: metadataFilterSchema.optional(),
 };
 
 /** The filters as a query string carries them (REST `GET /{environment}/customer`). */
@@ -51,10 +69,14 @@ export interface CustomerFilter {
   dateOfBirth?: string;
   createdFrom?: string;
   createdTo?: string;
+  /** E.164 (phone-numbers.ts). */
+  phoneKey?: string;
+  externalId?: string;
+  metadata?: Metadata;
   ssnBlindIndex?: Uint8Array;
 }
 
-type FilterInput = { [K in keyof typeof filterFields]?: string };
+type FilterInput = { [K in keyof typeof filterFields]?: z.output<(typeof filterFields)[K]> };
 
 export function customerFilterOf(input: FilterInput, ssnBlindIndex?: Uint8Array): CustomerFilter {
   return {
@@ -64,6 +86,9 @@ export function customerFilterOf(input: FilterInput, ssnBlindIndex?: Uint8Array)
     ...(input.dateOfBirth !== undefined && { dateOfBirth: input.dateOfBirth }),
     ...(input.createdFrom !== undefined && { createdFrom: input.createdFrom }),
     ...(input.createdTo !== undefined && { createdTo: input.createdTo }),
+    ...(input.phoneNumber !== undefined && { phoneKey: input.phoneNumber }),
+    ...(input.externalId !== undefined && { externalId: input.externalId }),
+    ...(input.metadata !== undefined && { metadata: input.metadata }),
     ...(ssnBlindIndex !== undefined && { ssnBlindIndex }),
   };
 }

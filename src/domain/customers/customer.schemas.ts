@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isWellFormedText, list, text, upperSnakeCase, WELL_FORMED_MESSAGE } from '../validation.js';
+import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../metadata.js';
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
 /**
@@ -107,10 +108,13 @@ export const createCustomerSchema = z.strictObject({
   middleName: middleNameSchema,
   lastName: text(CUSTOMER_LIMITS.nameLength),
   ...contactFields,
+  // Not in the contract; optional, and a customer without them reads exactly as the contract shows.
+  externalId: externalIdSchema.nullish(),
+  metadata: metadataSchema.nullish(),
 });
 
 /** The fields an update may change; arrays are replaced whole. */
-export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbers', 'addresses'] as const;
+export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbers', 'addresses', 'externalId', 'metadata'] as const;
 
 /**
  * Fields that exist on a customer but can never change. The spec's update parameter list includes
@@ -135,6 +139,10 @@ export const updateCustomerSchema = z
     emails: contactFields.emails.optional(),
     phoneNumbers: contactFields.phoneNumbers.optional(),
     addresses: contactFields.addresses.optional(),
+    /** null clears it. */
+    externalId: externalIdSchema.nullable().optional(),
+    /** Merged into the stored pairs (an empty string or null removes a key); null removes them all. */
+    metadata: metadataChangesSchema.nullable().optional(),
   })
   .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
     message: `Send at least one field to change: ${UPDATABLE_CUSTOMER_FIELDS.join(', ')}.`,

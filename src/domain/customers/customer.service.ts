@@ -4,6 +4,7 @@ import {
   customerHasAccounts,
   customerNotFound,
   fieldsNotUpdatable,
+  preconditionFailed,
   validationFailed,
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
@@ -14,7 +15,10 @@ import type { Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
+import { withMetadataFromQuery } from '../metadata.js';
+import { phoneSearchKeys } from './phone-numbers.js';
 import type { NewCustomerRecord } from './ports.js';
+import { expectedVersions, type VersionCondition } from '../versions.js';
 import {
   createCustomerSchema,
   NON_UPDATABLE_CUSTOMER_FIELDS,
@@ -52,18 +56,22 @@ export class CustomerService {
       emails: valid.emails,
       phoneNumbers: valid.phoneNumbers,
       addresses: valid.addresses,
+      version: 1,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
     };
-    const { accountIds: _none, customerId: id, ...fields } = customer;
+    const { accountIds: _none, customerId: id, version: _first, ...fields } = customer;
     const record: NewCustomerRecord = {
       ...fields,
       id,
+      phoneSearchKeys: phoneSearchKeys(valid.phoneNumbers),
       environment: caller.environment,
       sealed: this.protector.seal(
         { environment: caller.environment, customerId },
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
     };
-    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid), idempotencyKey });
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined), idempotencyKey });
     const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
       this.stores.customers.insert(record, { audit, idempotency }),
     );
@@ -113,7 +121,8 @@ export class CustomerService {
     if (inUrl.length > 0) {
       throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
     }
-    const valid = parseInput(customerListQuerySchema, given);
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(customerListQuerySchema, withMetadataFromQuery(given));
     return this.page(caller, customerFilterOf(valid), { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
   }
 
@@ -150,8 +159,11 @@ export class CustomerService {
   }
 
 
-  /** Partial update of the contact fields; identity fields can never change. */
-  async update(caller: Caller, customerId: string, input: unknown): Promise<Customer> {
+  /**
+   * Partial update of the contact fields; identity fields can never change. With a condition, only while the
+   * customer's version is one it names (compared in the update's own statement): PRECONDITION_FAILED otherwise.
+   */
+  async update(caller: Caller, customerId: string, input: unknown, condition?: VersionCondition): Promise<Customer> {
     authorize(caller, 'customers:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
@@ -159,21 +171,24 @@ export class CustomerService {
     if (!isRecordId(customerId)) throw customerNotFound();
     const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
     const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
-    const updated = await this.stores.customers.update(caller.environment, customerId, changes, { audit });
-    if (!updated) throw customerNotFound();
-    return updated;
+    const withKeys = changes.phoneNumbers === undefined ? changes : { ...changes, phoneSearchKeys: phoneSearchKeys(changes.phoneNumbers) };
+    const update = await this.stores.customers.update(caller.environment, customerId, withKeys, { audit }, expectedVersions(condition));
+    if (update.outcome === 'not-found') throw customerNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
+    return update.customer;
   }
 
   /**
    * Irreversible; refused while any account is linked. The database's foreign key decides, so a customer
-   * can never be deleted while an account is being linked to it.
+   * can never be deleted while an account is being linked to it. With a condition, as for `update`.
    */
-  async delete(caller: Caller, customerId: string): Promise<void> {
+  async delete(caller: Caller, customerId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'customers:write');
     if (!isRecordId(customerId)) throw customerNotFound();
     const audit = auditEventFor(caller, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
-    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit });
+    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit }, expectedVersions(condition));
     if (deletion.outcome === 'not-found') throw customerNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
   }
 }

@@ -1,3 +1,5 @@
+import type { Metadata } from '../metadata.js';
+
 /** A customer as it leaves the domain: never a social security or document locator number. */
 export interface Customer {
   customerId: string;
@@ -11,6 +13,12 @@ export interface Customer {
   emails: string[];
   phoneNumbers: Phone[];
   addresses: Address[];
+  /** Moves with every change of the above (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
+  /** The client's own id for the customer; absent when unset. */
+  externalId?: string;
+  /** The client's key-value pairs; absent when there are none. */
+  metadata?: Metadata;
 }
 
 /** A customer's identity and links only; every Customer is one. */

@@ -4,6 +4,7 @@ import type { PageRequest } from '../pagination.js';
 import type { SealedPersonalData } from '../personal-data.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../write-effects.js';
 import type { Address, Customer, Phone } from './customer.js';
+import type { Metadata, MetadataChanges } from '../metadata.js';
 
 /** What the customer service needs from storage (src/db/stores/customer.store.ts implements it). */
 
@@ -19,30 +20,46 @@ export interface NewCustomerRecord {
   emails: string[];
   phoneNumbers: Phone[];
   addresses: Address[];
+  /** E.164 keys of the phone numbers (phone-numbers.ts), what the phone filter matches. */
+  phoneSearchKeys: string[];
+  externalId?: string | undefined;
+  metadata?: Metadata | undefined;
 }
 
 export interface CustomerChanges {
   preferredName?: string | undefined;
   emails?: string[] | undefined;
   phoneNumbers?: Phone[] | undefined;
+  /** Given with phoneNumbers, and only then. */
+  phoneSearchKeys?: string[] | undefined;
   addresses?: Address[] | undefined;
+  /** null clears it; undefined keeps it. */
+  externalId?: string | null | undefined;
+  /** Merged into the stored pairs (null values remove keys); null removes them all; undefined keeps them. */
+  metadata?: MetadataChanges | null | undefined;
 }
 
-export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'has-accounts'; linkedAccounts: number };
+/** 'stale': the customer exists, but its version is none of the expected ones (nothing written). */
+export type CustomerUpdate = { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
+export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'has-accounts'; linkedAccounts: number };
 
 export interface CustomerStore {
   /**
    * Writes the customer with its effects. Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is
-   * taken in the environment; nothing is written then.
+   * taken in the environment, EXTERNAL_ID_TAKEN when its externalId is; nothing is written then.
    */
   insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome>;
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
   findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;
-  /** Applies the changes with their effects; null (and nothing written) when the customer does not exist. */
-  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects): Promise<Customer | null>;
-  /** Deletes the customer with its effects, unless an account is linked to it (then nothing is written). */
-  delete(environment: string, id: string, effects: WriteEffects): Promise<CustomerDeletion>;
+  /**
+   * Applies the changes with their effects; nothing is written when the customer does not exist or, with
+   * `expectedVersions` (null: unconditional), when its version is none of them: compared in the same statement.
+   * Throws EXTERNAL_ID_TAKEN, or VALIDATION_FAILED when the merged metadata would exceed its keys (nothing written).
+   */
+  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerUpdate>;
+  /** Deletes the customer with its effects, unless an account is linked to it or its version is not expected (then nothing is written). */
+  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerDeletion>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
   /** The customers matching every given filter, in id order, at most `page.first` after `page.after`. A read: a replica may answer. */
   search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { externalIdSchema, metadataSchema } from '../metadata.js';
+import { limitParameter } from '../pagination.js';
 import { text } from '../validation.js';
-import { ENTRY_TYPES } from './transaction.js';
+import { ENTRY_TYPES, TRANSACTION_STATUSES } from './transaction.js';
 
 export const LEDGER_LIMITS = {
   descriptionLength: 140,
@@ -29,6 +31,9 @@ export const postTransactionSchema = z
     hold: z.boolean({ error: 'Must be true or false.' }).optional(),
     /** A hold's expiry, after which it voids itself. */
     expiresAt: z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T12:00:00Z.' }).optional(),
+    /** Unique per environment among transactions (EXTERNAL_ID_TAKEN). */
+    externalId: externalIdSchema.optional(),
+    metadata: metadataSchema.optional(),
   })
   .refine((input) => input.expiresAt === undefined || input.hold === true, { message: 'Only a hold (hold: true) can expire.', path: ['expiresAt'] });
 
@@ -45,20 +50,47 @@ export const transferSchema = z
     toAccountId: idSchema,
     amount: amountSchema,
     description,
+    /** Unique per environment among transfers (EXTERNAL_ID_TAKEN); both transactions carry it. */
+    externalId: externalIdSchema.optional(),
+    metadata: metadataSchema.optional(),
   })
   .refine((input) => input.fromAccountId.toLowerCase() !== input.toAccountId.toLowerCase(), {
     message: 'Must be another account than fromAccountId.',
     path: ['toAccountId'],
   });
 
-/** Query of the paged transaction list: `limit` (1–100, default 20) and `after` (a transactionId). */
+/**
+ * The transaction list's filters (docs/adr/0056-transaction-filters-and-external-ids.md); every given filter
+ * must hold, each served by an index (migration 20261204010000_transaction_filters):
+ * - `status`, `type`: exact;
+ * - `from` / `to`: the creation instant, from (inclusive) and to (exclusive);
+ * - `minAmount` / `maxAmount`: the transaction's `amount` (inclusive both), decimal text in the account's
+ *   currency, checked like a posting's amount once the account's currency is known;
+ * - `externalId`: exact.
+ * Values arrive as text: a query string's, or GraphQL's (Decimal is text too).
+ */
+const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
+const decimalText = z.string({ error: 'Must be a decimal number such as 25.5.' }).max(32, 'Must be a decimal number such as 25.5.');
+
+const transactionFilterFields = {
+  status: z.enum(TRANSACTION_STATUSES, { error: `Must be one of ${TRANSACTION_STATUSES.join(', ')}.` }).optional(),
+  type: z.enum(ENTRY_TYPES, { error: `Must be one of ${ENTRY_TYPES.join(', ')}.` }).optional(),
+  from: instant.optional(),
+  to: instant.optional(),
+  minAmount: decimalText.optional(),
+  maxAmount: decimalText.optional(),
+  externalId: externalIdSchema.optional(),
+};
+
+/** GraphQL `Account.transactions(filter: TransactionFilter)`. */
+export const transactionFilterSchema = z.strictObject(transactionFilterFields);
+
+/**
+ * Query of the paged transaction list (REST): `limit` (1–100, default 20), `after` (a transactionId) and
+ * the filters; any other parameter is refused (UNKNOWN_FIELD).
+ */
 export const transactionPageSchema = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'Must be a whole number between 1 and 100.')
-    .transform(Number)
-    .refine((limit) => limit >= 1 && limit <= 100, 'Must be a whole number between 1 and 100.')
-    .optional(),
+  ...transactionFilterFields,
+  limit: limitParameter.optional(),
   after: idSchema.optional(),
 });
-

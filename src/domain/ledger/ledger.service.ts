@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Account } from '../accounts/account.js';
 import { auditEventFor, type AuditOperation } from '../audit/audit-event.js';
 import { authorize } from '../authorization.js';
@@ -9,6 +10,7 @@ import {
   currencyMismatch,
   debitsBlocked,
   type DomainError,
+  externalIdTaken,
   holdExpired,
   insufficientFunds,
   referencedAccountNotFound,
@@ -18,17 +20,18 @@ import {
   transactionNotPending,
   tokenLimitExceeded,
   transactionNotPosted,
+  transferNotFound,
   validationFailed,
 } from '../errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
 import { isRecordId, newId } from '../ids.js';
 import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../pagination.js';
 import type { IdempotencyRecord } from '../idempotency/ports.js';
-import type { LedgerRefusal, LedgerWrite, NewPosting } from './ports.js';
+import type { LedgerRefusal, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
 import type { Stores } from '../ports.js';
 import type { Caller, Principal } from '../caller.js';
 import { parseInput } from '../validation.js';
-import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
+import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionFilterSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
 import { limitCheckFor } from './limits.js';
 import { amountProblemMessage, exactAmount } from './money.js';
 import type { Transaction } from './transaction.js';
@@ -43,6 +46,23 @@ export interface Transfer {
   debit: Transaction;
   /** The transaction on the account the money reached. */
   credit: Transaction;
+  /** The client's reference and key-value pairs given at creation; absent when none were. */
+  externalId?: string;
+  metadata?: Record<string, string>;
+}
+
+/** A transfer from its two transactions (which carry its id, description, externalId and metadata alike). */
+function transferOf(debit: Transaction, credit: Transaction, transferId: string): Transfer {
+  return {
+    transferId: debit.transferId ?? transferId,
+    amount: debit.amount,
+    currency: debit.currency,
+    description: debit.description,
+    debit,
+    credit,
+    ...(debit.externalId !== undefined && { externalId: debit.externalId }),
+    ...(debit.metadata !== undefined && { metadata: debit.metadata }),
+  };
 }
 
 /** Who voids expired holds: the service itself, named in the audit trail. */
@@ -94,6 +114,8 @@ export class LedgerService {
       hold: valid.hold ?? false,
       expiresAt,
       limits: limitCheckFor(caller, !(valid.hold ?? false)),
+      externalId: valid.externalId ?? null,
+      metadata: valid.metadata ?? null,
     };
     const request = { accountId: id, ...valid, amount };
     const { value, replayed } = await this.write(caller, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
@@ -133,6 +155,8 @@ export class LedgerService {
       hold: false,
       expiresAt: null,
       limits: limitCheckFor(caller),
+      externalId: valid.externalId ?? null,
+      metadata: valid.metadata ?? null,
     };
     const request = { ...valid, fromAccountId, toAccountId, amount };
     const { value, replayed } = await this.write(
@@ -145,10 +169,19 @@ export class LedgerService {
       { fromAccountId, toAccountId },
     );
     const [debit, credit] = value;
-    return {
-      value: { transferId: debit!.transferId ?? transferId, amount: debit!.amount, currency: debit!.currency, description: debit!.description, debit: debit!, credit: credit! },
-      replayed,
-    };
+    return { value: transferOf(debit!, credit!, transferId), replayed };
+  }
+
+  /** Both sides of a transfer of the environment: TRANSFER_NOT_FOUND (404) when there is none with this id. */
+  async getTransfer(caller: Caller, transferId: string): Promise<Transfer> {
+    authorize(caller, 'accounts:read');
+    if (!isRecordId(transferId)) throw transferNotFound();
+    const id = transferId.toLowerCase();
+    const legs = await this.stores.ledger.findTransfer(caller.environment, id);
+    const debit = legs.find((leg) => leg.type === 'DEBIT');
+    const credit = legs.find((leg) => leg.type === 'CREDIT');
+    if (!debit || !credit) throw transferNotFound();
+    return transferOf(debit, credit, id);
   }
 
   /** Posts a hold: all of it, or `amount` of it (the rest is released). */
@@ -214,23 +247,32 @@ export class LedgerService {
   }
 
   /**
-   * Newest first, a page at a time, as REST asks for it: the query string (`limit`, `after`), validated
-   * here, for an account addressed by its id.
+   * Newest first, a page at a time, as REST asks for it: the query string (`limit`, `after` and the
+   * filters), validated here, for an account addressed by its id. Two statements whatever the page's size:
+   * the account, then the page.
    */
   async listTransactions(caller: Caller, accountId: string, query: unknown): Promise<Page<Transaction>> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(transactionPageSchema, query ?? {});
+    const { limit, after, ...filter } = parseInput(transactionPageSchema, query ?? {});
     const account = await this.addressedAccount(caller, accountId);
-    return this.transactionPage(caller, account.accountId, { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
+    return this.transactionPage(caller, account, { first: limit ?? PAGE_SIZE.default, after }, filter);
   }
 
-  /** The same page for GraphQL's connection (first/after), after the caller has the account. */
-  async transactionPage(caller: Caller, accountId: string, page: PageRequest): Promise<Page<Transaction>> {
+  /**
+   * The same page for GraphQL's connection (first/after, `filter` as TransactionFilter), after the caller
+   * has the account. The amounts of a filter are checked against the account's currency.
+   */
+  async transactionPage(caller: Caller, account: Pick<Account, 'accountId' | 'currency'>, page: PageRequest, filter: unknown = {}): Promise<Page<Transaction>> {
     authorize(caller, 'accounts:read');
+    const matching = transactionFilterOf(parseInput(transactionFilterSchema, filter ?? {}), account.currency);
     const { after } = page;
     const cursor = after !== undefined && isRecordId(after) ? after.toLowerCase() : undefined;
     if (after !== undefined && cursor === undefined) return { items: [], nextAfter: null };
-    return readPage({ first: page.first, after: cursor }, (request) => this.stores.ledger.listTransactions(caller.environment, accountId, request), (transaction) => transaction.transactionId);
+    return readPage(
+      { first: page.first, after: cursor },
+      (request) => this.stores.ledger.listTransactions(caller.environment, account.accountId, matching, request),
+      (transaction) => transaction.transactionId,
+    );
   }
 
   /**
@@ -296,6 +338,24 @@ export class LedgerService {
   }
 }
 
+/** The filter as the store matches it: amounts exact in the account's currency, min not above max. */
+function transactionFilterOf(input: z.output<typeof transactionFilterSchema>, currency: string): TransactionFilter {
+  const minAmount = input.minAmount === undefined ? undefined : amountOf(input.minAmount, currency, 'minAmount');
+  const maxAmount = input.maxAmount === undefined ? undefined : amountOf(input.maxAmount, currency, 'maxAmount');
+  if (minAmount !== undefined && maxAmount !== undefined && Number(minAmount) > Number(maxAmount)) {
+    throw validationFailed([{ field: 'maxAmount', code: 'OUT_OF_RANGE', message: 'Must not be less than minAmount.' }]);
+  }
+  return {
+    ...(input.status !== undefined && { status: input.status }),
+    ...(input.type !== undefined && { type: input.type }),
+    ...(input.from !== undefined && { from: input.from }),
+    ...(input.to !== undefined && { to: input.to }),
+    ...(minAmount !== undefined && { minAmount }),
+    ...(maxAmount !== undefined && { maxAmount }),
+    ...(input.externalId !== undefined && { externalId: input.externalId }),
+  };
+}
+
 function amountOf(value: number | string, currency: string | null, field: string): string {
   const exact = exactAmount(value, currency);
   if ('problem' in exact) {
@@ -340,6 +400,8 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, currency
       return amountExceedsHold();
     case 'TOKEN_LIMIT_EXCEEDED':
       return tokenLimitExceeded();
+    case 'EXTERNAL_ID_TAKEN':
+      return externalIdTaken(transfer ? 'transfer' : 'transaction');
     case 'AMOUNT_TOO_PRECISE':
       return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
     case 'BALANCE_OUT_OF_RANGE':

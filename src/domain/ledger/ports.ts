@@ -29,6 +29,21 @@ export interface NewPosting {
   expiresAt: Date | null;
   /** The caller's limits, checked and counted by the posting statement itself; null: not limited. */
   limits: LimitCheck | null;
+  /** The client's reference, on the customer-account legs; unique per environment among transactions (no transferId) or transfers. */
+  externalId: string | null;
+  metadata: Readonly<Record<string, string>> | null;
+}
+
+/** What the transaction list matches (src/domain/ledger/ledger.schemas.ts), amounts as exact decimal text. */
+export interface TransactionFilter {
+  status?: string;
+  type?: string;
+  /** ISO 8601 instants: createdAt from (inclusive), to (exclusive). */
+  from?: string;
+  to?: string;
+  minAmount?: string;
+  maxAmount?: string;
+  externalId?: string;
 }
 
 /**
@@ -59,6 +74,8 @@ export type LedgerRefusal =
   | 'REVERSAL_NOT_REVERSIBLE'
   | 'HOLD_EXPIRED'
   | 'AMOUNT_EXCEEDS_HOLD'
+  /** Another transaction (or transfer) of the environment has the externalId. */
+  | 'EXTERNAL_ID_TAKEN'
   /** More decimals than the posting currency's minor unit. */
   | 'AMOUNT_TOO_PRECISE'
   /** Over the caller's maximum per posting, or its daily total in the currency. */
@@ -92,8 +109,13 @@ export interface LedgerStore {
   /** Reverses the posted posting of `transactionId` (both sides), at most once. */
   reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite>;
   findTransactions(environment: string, transactionIds: readonly string[]): Promise<Transaction[]>;
-  /** Newest first; `after` is a transactionId of the same account (the page starts after it: older). */
-  listTransactions(environment: string, accountId: string, page: PageRequest): Promise<Transaction[]>;
+  /** Both transactions of the transfer (none: no such transfer in the environment). */
+  findTransfer(environment: string, transferId: string): Promise<Transaction[]>;
+  /**
+   * Newest first, those matching every given filter; `after` is a transactionId of the same account (the
+   * page starts after it: older). One statement, whatever the page's size.
+   */
+  listTransactions(environment: string, accountId: string, filter: TransactionFilter, page: PageRequest): Promise<Transaction[]>;
   /** Pending holds whose expiry has passed, oldest first. */
   expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
 }

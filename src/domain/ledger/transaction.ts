@@ -36,6 +36,10 @@ export interface Transaction {
   transferId: string | null;
   /** The transaction this one reverses; a transaction is reversed at most once. */
   reversesTransactionId: string | null;
+  /** The client's reference given at creation (a transfer's, on both its sides); absent when none was. */
+  externalId?: string;
+  /** The client's key-value pairs given at creation (a transfer's, on both its sides); absent when none were. */
+  metadata?: Record<string, string>;
 }
 
 /** The three balances of an account (Modern Treasury and Unit use the same three). */

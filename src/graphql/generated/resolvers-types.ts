@@ -4,6 +4,7 @@ import type { CustomerParent as CustomerParentModel, AccountParent as AccountPar
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel } from '../../domain/ledger/transaction.js';
 import type { Transfer as TransferModel } from '../../domain/ledger/ledger.service.js';
+import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../domain/history/statement.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-event.js';
 import type { DomainEvent as DomainEventModel } from '../../domain/events/event.js';
 import type { EventPage as EventPageModel } from '../../domain/events/event.service.js';
@@ -26,6 +27,13 @@ export type Scalars = {
    */
   Decimal: { input: string; output: string; }
   /**
+   * A client's key-value pairs on a customer, an account, a transaction or a transfer, as a JSON object whose values are strings, e.g.
+   * `{"crmId": "C-1042", "tier": "gold"}`: at most 50 keys of at most 40 characters, each value at most 500
+   * characters (Stripe's limits). For the client's own references only: it must never hold personal data. On an
+   * update a null or empty-string value removes its key. Errors name a key's position, never a submitted key or value.
+   */
+  Metadata: { input: Record<string, unknown>; output: Readonly<Record<string, string>>; }
+  /**
    * A whole number in JavaScript's safe integer range (up to 9007199254740991), for values that do not fit
    * GraphQL's 32-bit `Int`, such as a document locator number.
    */
@@ -42,14 +50,31 @@ export type Account = Node & {
    * for a new account; transactions change it. REST renders the same value as a JSON number.
    */
   amount: Scalars['Decimal']['output'];
-  /** The three balances of the account: posted, pending and available. */
+  /**
+   * The three balances of the account: posted, pending and available; with `asOf`, those at that moment (an ISO
+   * 8601 instant with a time zone): posted is the balance after the last transaction posted at or before it (0
+   * before the first), pending and available count the holds open then. VALIDATION_FAILED for a malformed `asOf`.
+   */
   balance: AccountBalance;
+  /**
+   * The closing posted balance of each interval (UTC) from the one holding `from` to the one holding the last
+   * instant before `to`, oldest first, for a chart: at most 1000 points (VALIDATION_FAILED, detail code
+   * TOO_MANY_POINTS, beyond). Instants are ISO 8601 with a time zone.
+   */
+  balanceHistory: Array<BalancePoint>;
   /** The currency of denomination, an ISO 4217 code such as USD. */
   currency: Scalars['String']['output'];
   /** Ids of the customers associated with the account, in the order given at creation: at most 20. */
   customerIds: Array<Scalars['ID']['output']>;
   /** The customers associated with the account, in the order of `customerIds`: at most 20 (ACCOUNT_CUSTOMER_LIMIT). Association does not necessarily mean access. */
   customers: Array<Customer>;
+  /** Not in the contract. The client's own id for the account, unique per environment; null when unset. */
+  externalId: Maybe<Scalars['String']['output']>;
+  /**
+   * The flags the account carries, each with why, when and by whom it was set and when it lifts itself (REST:
+   * `GET /{environment}/account/{accountId}/flags`).
+   */
+  flagDetails: Array<AccountFlagDetail>;
   /**
    * Flags associated with the account; empty on a new account. The ledger enforces FROZEN, DEBITS_BLOCKED and
    * CREDITS_BLOCKED (see `AccountFlag`); set and clear them with `setAccountFlag` and `clearAccountFlag`.
@@ -57,25 +82,60 @@ export type Account = Node & {
   flags: Array<Scalars['String']['output']>;
   /** Same value as `accountId`; lets caches such as Apollo Client's normalise accounts without configuration. */
   id: Scalars['ID']['output'];
+  /** Not in the contract. The client's key-value pairs; null when there are none. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** The colloquial name shown in user interfaces. */
   name: Scalars['String']['output'];
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
   /**
+   * The statement of the period [from, to): its posted transactions with the opening and closing balances and the
+   * totals (openingBalance + totalCredits - totalDebits = closingBalance). At most 1000 transactions here
+   * (STATEMENT_TOO_LARGE beyond; REST answers up to 10000, and as CSV or PDF).
+   */
+  statement: Statement;
+  /**
    * The account's transactions, newest first, a page at a time. The newest 10 come with the account itself, so
    * a first page of up to 10 (the default) costs no read of its own; a larger page, or one after a cursor,
-   * reads the ledger. VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not a cursor of this
-   * connection.
+   * reads the ledger, as does a filtered page. VALIDATION_FAILED when `first` is outside 1 to 100, `after` is not
+   * a cursor of this connection or a filter is invalid.
    */
   transactions: TransactionConnection;
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. Never changes. */
   type: Scalars['String']['output'];
+  /**
+   * Moves with every change of the fields above, every posting, hold and void included: pass it as
+   * `expectedVersion` to change or delete the account only as read. REST's ETag carries the same version.
+   */
+  version: Scalars['Int']['output'];
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountBalanceArgs = {
+  asOf?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountBalanceHistoryArgs = {
+  from: Scalars['String']['input'];
+  interval: BalanceInterval;
+  to: Scalars['String']['input'];
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountStatementArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
 };
 
 
 /** A depository account, owned by one or more customers. */
 export type AccountTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<TransactionFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -110,14 +170,18 @@ export type AccountEdge = {
   node: Account;
 };
 
-/** Filters of an account list; every given one must hold. */
+/** Filters of an account list; every given one must hold. External id: exact. Metadata: each given key has exactly the given value. */
 export type AccountFilter = {
   /** Exactly this ISO 4217 currency. */
   currency?: InputMaybe<Scalars['String']['input']>;
   /** The accounts this customer holds. */
   customerId?: InputMaybe<Scalars['ID']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** Accounts carrying this flag. */
   flag?: InputMaybe<AccountFlag>;
+  /** Each given key with exactly the given value. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** Exactly this type, e.g. CHECKING. */
   type?: InputMaybe<Scalars['String']['input']>;
 };
@@ -130,6 +194,21 @@ export type AccountFlag =
   | 'DEBITS_BLOCKED'
   /** Nothing posts on the account, not even a credit or the posting of a hold; a hold can still be voided. */
   | 'FROZEN';
+
+/** A flag an account carries, with its details. */
+export type AccountFlagDetail = {
+  __typename?: 'AccountFlagDetail';
+  /** The flag. */
+  flag: AccountFlag;
+  /** Why it was set; null when none was given. */
+  reason: Maybe<Scalars['String']['output']>;
+  /** When it was set (RFC 3339, UTC); null for a flag set before flags had details. */
+  setAt: Maybe<Scalars['String']['output']>;
+  /** Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); null for a flag set before flags had details. */
+  setBy: Maybe<Scalars['String']['output']>;
+  /** When it lifts itself (RFC 3339, UTC); null: until cleared. */
+  until: Maybe<Scalars['String']['output']>;
+};
 
 /** A postal address of a customer. */
 export type Address = {
@@ -208,12 +287,31 @@ export type AuditEventEdge = {
   node: AuditEvent;
 };
 
+/** The length of the intervals of a balance history, in UTC. */
+export type BalanceInterval =
+  | 'DAY'
+  | 'HOUR'
+  | 'MONTH';
+
+/** The closing posted balance of one interval of a balance history. */
+export type BalancePoint = {
+  __typename?: 'BalancePoint';
+  /** The end of the interval (ISO 8601, UTC). */
+  at: Scalars['String']['output'];
+  /** The posted balance at the end of the interval. */
+  posted: Scalars['Decimal']['output'];
+};
+
 /** A new account. */
 export type CreateAccountInput = {
   /** The customers that own the account: 1 to 20 distinct ids of customers of this environment. */
   associatedCustomerIds: Array<Scalars['ID']['input']>;
   /** An active ISO 4217 currency code, upper case, e.g. USD. */
   currency: Scalars['String']['input'];
+  /** Optional: your own id for the account, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name shown in user interfaces, 1 to 100 characters. */
   name: Scalars['String']['input'];
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. */
@@ -233,10 +331,14 @@ export type CreateCustomerInput = {
   documentLocatorNumber: Scalars['SafeInt']['input'];
   /** Up to 10 email addresses; may be empty. */
   emails: Array<Scalars['String']['input']>;
+  /** Optional: your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** Legal first name, 1 to 100 characters. */
   firstName: Scalars['String']['input'];
   /** Legal last name, 1 to 100 characters. */
   lastName: Scalars['String']['input'];
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** Legal middle name, up to 100 characters; an empty string when the customer has none. */
   middleName: Scalars['String']['input'];
   /** Up to 10 phone numbers; may be empty. */
@@ -273,18 +375,27 @@ export type Customer = Node & {
   dateOfBirth: Scalars['String']['output'];
   /** Email addresses (up to 10). */
   emails: Array<Scalars['String']['output']>;
+  /** Not in the contract. The client's own id for the customer, unique per environment; null when unset. */
+  externalId: Maybe<Scalars['String']['output']>;
   /** Legal first name. */
   firstName: Scalars['String']['output'];
   /** Same value as `customerId`; lets caches such as Apollo Client's normalise customers without configuration. */
   id: Scalars['ID']['output'];
   /** Legal last name. */
   lastName: Scalars['String']['output'];
+  /** Not in the contract. The client's key-value pairs; null when there are none. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** Legal middle name; an empty string when the customer has none. */
   middleName: Scalars['String']['output'];
   /** Phone numbers (up to 10). */
   phoneNumbers: Array<Phone>;
   /** The name the customer likes to be addressed by. */
   preferredName: Scalars['String']['output'];
+  /**
+   * Moves with every change of the fields above (its accounts' links too): pass it as `expectedVersion` to change
+   * or delete the customer only as read. REST's ETag carries the same version.
+   */
+  version: Scalars['Int']['output'];
 };
 
 /** A page of customers. */
@@ -309,7 +420,9 @@ export type CustomerEdge = {
 
 /**
  * Filters of a customer list; every given one must hold. Names: a prefix, case- and accent-insensitive ("mull"
- * finds "Müller"). Email: exact, case-insensitive. Date of birth: exact. Creation: from (inclusive) to (exclusive).
+ * finds "Müller"). Email: exact, case-insensitive. Phone number: exact once both sides are in E.164 (a number
+ * without a country code is read as a US number). Date of birth: exact. Creation: from (inclusive) to
+ * (exclusive). External id: exact. Metadata: each given key has exactly the given value.
  */
 export type CustomerFilter = {
   /** Created at or after this instant: ISO 8601 with a time zone. */
@@ -320,10 +433,16 @@ export type CustomerFilter = {
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the first name. */
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
+  /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The filters of `CustomerFilter` and a social security number. */
@@ -336,10 +455,16 @@ export type CustomerSearchInput = {
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
   email?: InputMaybe<Scalars['String']['input']>;
+  /** Exactly this external id. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the first name. */
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** Each given key with exactly the given value. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
+  /** One of the customer's phone numbers, compared in E.164. */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
   /** AAA-GG-SSSS or AAAGGSSSS; write-only: never answered, logged or kept in clear. */
   socialSecurityNumber?: InputMaybe<Scalars['String']['input']>;
 };
@@ -431,12 +556,13 @@ export type Mutation = {
   /**
    * Deletes an account and its links to customers, and returns its id, only at a zero balance with no pending
    * hold (ACCOUNT_BALANCE_NOT_ZERO otherwise); its transactions stay in the ledger. ACCOUNT_NOT_FOUND when it
-   * does not exist.
+   * does not exist; PRECONDITION_FAILED when `expectedVersion` is not its `version`.
    */
   deleteAccount: Scalars['ID']['output'];
   /**
    * Deletes a customer for good and returns its id. Refused with CUSTOMER_HAS_ACCOUNTS while any account is
-   * still linked to it; CUSTOMER_NOT_FOUND when it does not exist.
+   * still linked to it; CUSTOMER_NOT_FOUND when it does not exist; PRECONDITION_FAILED when `expectedVersion` is
+   * not its `version`.
    */
   deleteCustomer: Scalars['ID']['output'];
   /**
@@ -469,8 +595,9 @@ export type Mutation = {
    * authorised: a DEBIT hold lowers the available balance at once and is posted (`postHold`) or voided
    * (`voidHold`) later. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (see `extensions.details`; e.g. more
    * decimals than the currency has), INSUFFICIENT_FUNDS (the debit would take the available balance below
-   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (over
-   * the token's maximum per posting or, except for a hold, its daily limit); nothing is posted then.
+   * minus the overdraft limit), ACCOUNT_FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (over
+   * the token's maximum per posting or, except for a hold, its daily limit) or EXTERNAL_ID_ALREADY_EXISTS
+   * (another transaction of the environment has the `externalId`); nothing is posted then.
    */
   postTransaction: Transaction;
   /**
@@ -502,8 +629,10 @@ export type Mutation = {
    */
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
-   * Sets a flag the ledger enforces and returns the account; setting a set flag changes nothing. Fails with
-   * ACCOUNT_NOT_FOUND.
+   * Sets a flag the ledger enforces and returns the account, with an optional reason and end (`until`: the flag
+   * lifts itself then, audited as `system:flag-expiry`). Setting a set flag without either changes nothing; with
+   * either, its reason and end are replaced. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (`until` not in the
+   * future, `reason` empty or longer than 500 characters).
    */
   setAccountFlag: Account;
   /**
@@ -516,14 +645,20 @@ export type Mutation = {
    * Moves money from one account of this environment to another in the same currency: a DEBIT and a CREDIT
    * posted together, with one `transferId`. Fails with VALIDATION_FAILED, ACCOUNT_NOT_FOUND (`extensions.details`
    * names fromAccountId or toAccountId), CURRENCY_MISMATCH, INSUFFICIENT_FUNDS, ACCOUNT_FROZEN, DEBITS_BLOCKED,
-   * CREDITS_BLOCKED or TOKEN_LIMIT_EXCEEDED (the token's limits); nothing moves then.
+   * CREDITS_BLOCKED, TOKEN_LIMIT_EXCEEDED (the token's limits) or EXTERNAL_ID_ALREADY_EXISTS (another transfer of
+   * the environment has the `externalId`); nothing moves then.
    */
   transfer: Transfer;
-  /** Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND or VALIDATION_FAILED. */
+  /**
+   * Renames an account or changes its currency; its type never changes. Fails with ACCOUNT_NOT_FOUND,
+   * VALIDATION_FAILED, or PRECONDITION_FAILED when `expectedVersion` is not the account's `version` (which every
+   * posting moves too).
+   */
   updateAccount: Account;
   /**
    * Changes a customer's contact fields; only the fields sent change, and a list replaces the whole list.
-   * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent).
+   * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent), or
+   * PRECONDITION_FAILED when `expectedVersion` is not the customer's `version`.
    */
   updateCustomer: Customer;
   /**
@@ -595,6 +730,7 @@ export type MutationCreateWebhookEndpointArgs = {
  */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -604,6 +740,7 @@ export type MutationDeleteAccountArgs = {
  */
 export type MutationDeleteCustomerArgs = {
   customerId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -705,6 +842,8 @@ export type MutationRotateWebhookSecretArgs = {
 export type MutationSetAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
   flag: AccountFlag;
+  reason?: InputMaybe<Scalars['String']['input']>;
+  until?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -734,6 +873,7 @@ export type MutationTransferArgs = {
  */
 export type MutationUpdateAccountArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   input: UpdateAccountInput;
 };
 
@@ -744,6 +884,7 @@ export type MutationUpdateAccountArgs = {
  */
 export type MutationUpdateCustomerArgs = {
   customerId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   input: UpdateCustomerInput;
 };
 
@@ -808,8 +949,12 @@ export type PostTransactionInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** A hold's expiry (ISO 8601 with a time zone, at most 30 days ahead), after which it voids itself. Only with `hold: true`. */
   expiresAt?: InputMaybe<Scalars['String']['input']>;
+  /** Your own reference, 1 to 128 characters, unique among the environment's transactions (EXTERNAL_ID_ALREADY_EXISTS otherwise; nothing moves). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** true: only authorise the amount (a hold), to post or void it later. */
   hold?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Your own key-value pairs (see `Metadata`). */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** CREDIT (money in) or DEBIT (money out). */
   type: TransactionType;
 };
@@ -861,6 +1006,8 @@ export type Query = {
   searchCustomers: CustomerConnection;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
   transaction: Maybe<Transaction>;
+  /** Both sides of a transfer of this environment, or null when none has this id (REST's getTransfer). Needs `accounts:read`. */
+  transfer: Maybe<Transfer>;
   /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
   webhookEndpoint: Maybe<WebhookEndpoint>;
   /**
@@ -979,8 +1126,68 @@ export type QueryTransactionArgs = {
  * The entry points for reading. Every field reads only the environment named by the endpoint's path
  * (`/{environment}/graphql`); a record of another environment does not exist here.
  */
+export type QueryTransferArgs = {
+  transferId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for reading. Every field reads only the environment named by the endpoint's path
+ * (`/{environment}/graphql`); a record of another environment does not exist here.
+ */
 export type QueryWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
+};
+
+/** The posted transactions of a period with the balances around them. */
+export type Statement = {
+  __typename?: 'Statement';
+  /** The account the statement is of. */
+  accountId: Scalars['ID']['output'];
+  /**
+   * The posting sequence of the last transaction the statement reflects ("0": none): for a period that has ended,
+   * the same on every request, as is the whole statement.
+   */
+  asOfSequence: Scalars['String']['output'];
+  /** The posted balance at `to`: openingBalance + totalCredits - totalDebits. */
+  closingBalance: Scalars['Decimal']['output'];
+  /** The account's ISO 4217 currency. */
+  currency: Scalars['String']['output'];
+  /** The posted transactions of the period, in posting order. */
+  entries: Array<StatementEntry>;
+  /** The start of the period (included), ISO 8601 UTC. */
+  from: Scalars['String']['output'];
+  /** The posted balance at `from`. */
+  openingBalance: Scalars['Decimal']['output'];
+  /** The end of the period (excluded), ISO 8601 UTC. */
+  to: Scalars['String']['output'];
+  /** The sum of the period's credits. */
+  totalCredits: Scalars['Decimal']['output'];
+  /** The sum of the period's debits. */
+  totalDebits: Scalars['Decimal']['output'];
+};
+
+/** A posted transaction on a statement. */
+export type StatementEntry = {
+  __typename?: 'StatementEntry';
+  /** The posted amount, always positive. */
+  amount: Scalars['Decimal']['output'];
+  /** The posted balance just after it. */
+  balanceAfter: Scalars['Decimal']['output'];
+  /** As posted; empty when none was sent. */
+  description: Scalars['String']['output'];
+  /** When it posted (ISO 8601, UTC). */
+  postedAt: Scalars['String']['output'];
+  /** The transaction this one reverses; null otherwise. */
+  reversesTransactionId: Maybe<Scalars['ID']['output']>;
+  /** Its place in the ledger's posting order (decimal text). */
+  sequence: Scalars['String']['output'];
+  /** The transaction's id. */
+  transactionId: Scalars['ID']['output'];
+  /** Both transactions of a transfer carry its id; null otherwise. */
+  transferId: Maybe<Scalars['ID']['output']>;
+  /** CREDIT or DEBIT. */
+  type: TransactionType;
 };
 
 /**
@@ -1073,6 +1280,10 @@ export type Transaction = {
   description: Scalars['String']['output'];
   /** A hold's expiry (ISO 8601 in UTC), after which it voids itself; null for anything else. */
   expiresAt: Maybe<Scalars['String']['output']>;
+  /** The `externalId` given at creation (a transfer's, on both of its sides); null when none was. */
+  externalId: Maybe<Scalars['String']['output']>;
+  /** The `metadata` given at creation (a transfer's, on both of its sides); null when none was. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** When it posted: ISO 8601 in UTC; null while PENDING and once VOIDED. */
   postedAt: Maybe<Scalars['String']['output']>;
   /** The transaction this one reverses; null when it is not a reversal. A transaction is reversed at most once. */
@@ -1109,6 +1320,24 @@ export type TransactionEdge = {
   node: Transaction;
 };
 
+/** Filters of an account's transactions; every given one must hold. The same names and rules as REST's listTransactions. */
+export type TransactionFilter = {
+  /** Only the transactions with this `externalId`. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Only transactions made at or after this instant: ISO 8601 with a time zone, e.g. 2026-12-01T00:00:00Z. */
+  from?: InputMaybe<Scalars['String']['input']>;
+  /** Only transactions whose `amount` is at most this. */
+  maxAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Only transactions whose `amount` is at least this, at most the currency's minor-unit decimals. */
+  minAmount?: InputMaybe<Scalars['Decimal']['input']>;
+  /** Only transactions with this status. */
+  status?: InputMaybe<TransactionStatus>;
+  /** Only transactions made before this instant (exclusive): ISO 8601 with a time zone. */
+  to?: InputMaybe<Scalars['String']['input']>;
+  /** Only CREDITs or only DEBITs. */
+  type?: InputMaybe<TransactionType>;
+};
+
 /** Where a transaction is in its life. */
 export type TransactionStatus =
   /** A hold: authorised, not posted yet. A DEBIT hold already lowers the available balance. */
@@ -1138,6 +1367,10 @@ export type Transfer = {
   debit: Transaction;
   /** The description given; an empty string when none was. */
   description: Scalars['String']['output'];
+  /** The `externalId` given at creation; null when none was. */
+  externalId: Maybe<Scalars['String']['output']>;
+  /** The `metadata` given at creation; null when none was. */
+  metadata: Maybe<Scalars['Metadata']['output']>;
   /** The transfer's id, carried by both of its transactions as `transferId`. */
   transferId: Scalars['ID']['output'];
 };
@@ -1148,8 +1381,12 @@ export type TransferInput = {
   amount: Scalars['Decimal']['input'];
   /** Up to 140 characters; an empty string when absent. */
   description?: InputMaybe<Scalars['String']['input']>;
+  /** Your own reference, 1 to 128 characters, unique among the environment's transfers (EXTERNAL_ID_ALREADY_EXISTS otherwise; nothing moves). Both transactions carry it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
   /** The account the money leaves. */
   fromAccountId: Scalars['ID']['input'];
+  /** Your own key-value pairs (see `Metadata`); both transactions carry them. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The account the money reaches: another account, in the same currency. */
   toAccountId: Scalars['ID']['input'];
 };
@@ -1158,6 +1395,10 @@ export type TransferInput = {
 export type UpdateAccountInput = {
   /** An active ISO 4217 currency code, upper case, e.g. USD. */
   currency: Scalars['String']['input'];
+  /** Your own id for the account, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The colloquial name, 1 to 100 characters. */
   name: Scalars['String']['input'];
 };
@@ -1165,7 +1406,7 @@ export type UpdateAccountInput = {
 /**
  * The contact fields of a customer that can change. Send only the fields to change (at least one); a list
  * replaces the whole list (`emails: []` clears it). An explicit null is refused with VALIDATION_FAILED rather
- * than read as "clear" or "unchanged". Identity fields (names, date of birth, social security number, document
+ * than read as "clear" or "unchanged", except on `externalId` and `metadata`, where null clears. Identity fields (names, date of birth, social security number, document
  * locator number) can never change and are therefore not part of this input.
  */
 export type UpdateCustomerInput = {
@@ -1173,6 +1414,10 @@ export type UpdateCustomerInput = {
   addresses?: InputMaybe<Array<AddressInput>>;
   /** The new email addresses (replace all), up to 10. */
   emails?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The new phone numbers (replace all), up to 10. */
   phoneNumbers?: InputMaybe<Array<PhoneInput>>;
   /** The new preferred name, 1 to 100 characters. */
@@ -1352,11 +1597,14 @@ export type ResolversTypes = {
   AccountEdge: ResolverTypeWrapper<Omit<AccountEdge, 'node'> & { node: ResolversTypes['Account'] }>;
   AccountFilter: AccountFilter;
   AccountFlag: AccountFlag;
+  AccountFlagDetail: ResolverTypeWrapper<AccountFlagDetail>;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
   AuditEvent: ResolverTypeWrapper<AuditEventModel>;
   AuditEventConnection: ResolverTypeWrapper<AuditPageModel>;
   AuditEventEdge: ResolverTypeWrapper<Omit<AuditEventEdge, 'node'> & { node: ResolversTypes['AuditEvent'] }>;
+  BalanceInterval: BalanceInterval;
+  BalancePoint: ResolverTypeWrapper<BalancePointModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -1371,6 +1619,7 @@ export type ResolversTypes = {
   EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -1379,11 +1628,14 @@ export type ResolversTypes = {
   PostTransactionInput: PostTransactionInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SafeInt: ResolverTypeWrapper<Scalars['SafeInt']['output']>;
+  Statement: ResolverTypeWrapper<StatementModel>;
+  StatementEntry: ResolverTypeWrapper<StatementEntryModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Transaction: ResolverTypeWrapper<TransactionModel>;
   TransactionConnection: ResolverTypeWrapper<TransactionPageModel>;
   TransactionEdge: ResolverTypeWrapper<Omit<TransactionEdge, 'node'> & { node: ResolversTypes['Transaction'] }>;
+  TransactionFilter: TransactionFilter;
   TransactionStatus: TransactionStatus;
   TransactionType: TransactionType;
   Transfer: ResolverTypeWrapper<TransferModel>;
@@ -1404,11 +1656,13 @@ export type ResolversParentTypes = {
   AccountConnection: AccountPageModel;
   AccountEdge: Omit<AccountEdge, 'node'> & { node: ResolversParentTypes['Account'] };
   AccountFilter: AccountFilter;
+  AccountFlagDetail: AccountFlagDetail;
   Address: Address;
   AddressInput: AddressInput;
   AuditEvent: AuditEventModel;
   AuditEventConnection: AuditPageModel;
   AuditEventEdge: Omit<AuditEventEdge, 'node'> & { node: ResolversParentTypes['AuditEvent'] };
+  BalancePoint: BalancePointModel;
   Boolean: Scalars['Boolean']['output'];
   CreateAccountInput: CreateAccountInput;
   CreateCustomerInput: CreateCustomerInput;
@@ -1423,6 +1677,7 @@ export type ResolversParentTypes = {
   EventPage: EventPageModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  Metadata: Scalars['Metadata']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   PageInfo: PageInfo;
@@ -1431,11 +1686,14 @@ export type ResolversParentTypes = {
   PostTransactionInput: PostTransactionInput;
   Query: Record<PropertyKey, never>;
   SafeInt: Scalars['SafeInt']['output'];
+  Statement: StatementModel;
+  StatementEntry: StatementEntryModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Transaction: TransactionModel;
   TransactionConnection: TransactionPageModel;
   TransactionEdge: Omit<TransactionEdge, 'node'> & { node: ResolversParentTypes['Transaction'] };
+  TransactionFilter: TransactionFilter;
   Transfer: TransferModel;
   TransferInput: TransferInput;
   UpdateAccountInput: UpdateAccountInput;
@@ -1463,16 +1721,22 @@ export type RequiresScopeDirectiveResolver<Result, Parent, ContextType = Graphql
 export type AccountResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Account'] = ResolversParentTypes['Account']> = {
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
-  balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['AccountBalance'], ParentType, ContextType, Partial<AccountBalanceArgs>>;
+  balanceHistory?: Resolver<Array<ResolversTypes['BalancePoint']>, ParentType, ContextType, RequireFields<AccountBalanceHistoryArgs, 'from' | 'interval' | 'to'>>;
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   customers?: Resolver<Array<ResolversTypes['Customer']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  flagDetails?: Resolver<Array<ResolversTypes['AccountFlagDetail']>, ParentType, ContextType>;
   flags?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1491,6 +1755,14 @@ export type AccountConnectionResolvers<ContextType = GraphqlContext, ParentType 
 export type AccountEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountEdge'] = ResolversParentTypes['AccountEdge']> = {
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Account'], ParentType, ContextType>;
+};
+
+export type AccountFlagDetailResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['AccountFlagDetail'] = ResolversParentTypes['AccountFlagDetail']> = {
+  flag?: Resolver<ResolversTypes['AccountFlag'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  setAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  setBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  until?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type AddressResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Address'] = ResolversParentTypes['Address']> = {
@@ -1525,6 +1797,11 @@ export type AuditEventEdgeResolvers<ContextType = GraphqlContext, ParentType ext
   node?: Resolver<ResolversTypes['AuditEvent'], ParentType, ContextType>;
 };
 
+export type BalancePointResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BalancePoint'] = ResolversParentTypes['BalancePoint']> = {
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  posted?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
@@ -1532,12 +1809,15 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   dateOfBirth?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   emails?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   firstName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   middleName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -1576,6 +1856,10 @@ export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends 
   events?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
   nextAfter?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
 };
+
+export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Metadata'], any> {
+  name: 'Metadata';
+}
 
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
@@ -1628,6 +1912,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
+  transfer?: Resolver<Maybe<ResolversTypes['Transfer']>, ParentType, ContextType, RequireFields<QueryTransferArgs, 'transferId'>>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
@@ -1635,6 +1920,31 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
 export interface SafeIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['SafeInt'], any> {
   name: 'SafeInt';
 }
+
+export type StatementResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Statement'] = ResolversParentTypes['Statement']> = {
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  asOfSequence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  closingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  entries?: Resolver<Array<ResolversTypes['StatementEntry']>, ParentType, ContextType>;
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  openingBalance?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  totalCredits?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  totalDebits?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+};
+
+export type StatementEntryResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['StatementEntry'] = ResolversParentTypes['StatementEntry']> = {
+  amount?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  balanceAfter?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reversesTransactionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  transactionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  transferId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['TransactionType'], ParentType, ContextType>;
+};
 
 export type SubscriptionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   accountUpdated?: SubscriptionResolver<ResolversTypes['Account'], "accountUpdated", ParentType, ContextType, RequireFields<SubscriptionAccountUpdatedArgs, 'accountId'>>;
@@ -1652,6 +1962,8 @@ export type TransactionResolvers<ContextType = GraphqlContext, ParentType extend
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   postedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   reversesTransactionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['TransactionStatus'], ParentType, ContextType>;
@@ -1678,6 +1990,8 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   debit?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
@@ -1719,22 +2033,27 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AccountBalance?: AccountBalanceResolvers<ContextType>;
   AccountConnection?: AccountConnectionResolvers<ContextType>;
   AccountEdge?: AccountEdgeResolvers<ContextType>;
+  AccountFlagDetail?: AccountFlagDetailResolvers<ContextType>;
   Address?: AddressResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
+  BalancePoint?: BalancePointResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;
   Decimal?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
+  Metadata?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Phone?: PhoneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SafeInt?: GraphQLScalarType;
+  Statement?: StatementResolvers<ContextType>;
+  StatementEntry?: StatementEntryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Transaction?: TransactionResolvers<ContextType>;
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;

@@ -1,8 +1,8 @@
 import { ACCOUNT_FLAGS } from '../../domain/accounts/account.js';
-import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, overdraftLimitSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
+import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../domain/customers/customer.schemas.js';
-import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
-import { accountDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
+import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
+import { accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
 import { accountListQuerySchema } from '../../domain/accounts/account-search.js';
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from './examples.js';
 import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
@@ -18,6 +18,7 @@ const flagValidationFailure = failure(
   `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`,
   validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
 );
+const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another account of this environment has this externalId; nothing changes.', externalIdTaken('account'));
 const answersAccount = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: accountDataSchema, component: 'Account' });
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
@@ -30,13 +31,17 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Create an account',
-    description: 'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.',
+    description:
+      'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. ' +
+      'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).',
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
     success: answersAccount('Created. `Location` names the new account.', 201),
+    versioned: 'tagged',
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
       customerAccountLimitFailure,
+      externalIdTakenFailure,
     ],
   },
   {
@@ -48,7 +53,7 @@ export const ACCOUNTS_ROUTES = [
     summary: 'List and filter accounts',
     description:
       'Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
-      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.',
+      '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).',
     scope: 'accounts:read',
     query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
     success: { status: 200, description: 'A page of accounts.', data: accountPageDataSchema, component: 'AccountPage' },
@@ -64,6 +69,7 @@ export const ACCOUNTS_ROUTES = [
     description: 'Answers the account with the ids of its customers.',
     scope: 'accounts:read',
     success: answersAccount('The account.'),
+    versioned: 'conditional',
     failures: [accountNotFoundFailure],
   },
   {
@@ -73,14 +79,18 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Update an account',
-    description: `Sets the account's ${UPDATABLE_ACCOUNT_FIELDS.join(' and ')} (both required); its type never changes. Answers the full account.`,
+    description:
+      "Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs " +
+      '(an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.',
     scope: 'accounts:write',
     requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
     success: answersAccount('The updated account.'),
+    versioned: 'conditional',
     failures: [
       fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
       accountNotFoundFailure,
       failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
+      externalIdTakenFailure,
     ],
   },
   {
@@ -93,6 +103,7 @@ export const ACCOUNTS_ROUTES = [
     description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
     scope: 'accounts:write',
     success: DELETED,
+    versioned: 'conditional',
     failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
   },
   {
@@ -137,10 +148,32 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Set a flag',
-    description: `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.`,
+    description:
+      `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. ` +
+      `The body is optional (the contract's call sends none): \`reason\` (up to ${FLAG_LIMITS.reasonLength} characters) and \`until\`, an RFC 3339 instant in the future when the flag lifts itself (audited as \`system:flag-expiry\`, with the same event as a clear). ` +
+      'Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.',
     scope: 'accounts:controls',
+    requestBody: { schema: setAccountFlagSchema, component: 'SetAccountFlagRequest', example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' }, optional: true },
     success: answersAccount('The account with the flag.'),
-    failures: [flagValidationFailure, accountNotFoundFailure],
+    failures: [
+      flagValidationFailure,
+      failure('VALIDATION_FAILED_until', '`until` is not in the future (or `reason` is empty or too long); nothing changes.', validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }])),
+      accountNotFoundFailure,
+    ],
+  },
+  {
+    operationId: 'listAccountFlags',
+    method: 'GET',
+    path: '/:environment/account/:accountId/flags',
+    family: 'account',
+    tag: 'Accounts',
+    summary: 'Read the flags with their details',
+    description:
+      'Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. ' +
+      'Flags set before flags had details answer null for these. The account\'s own `flags` stays the list of names.',
+    scope: 'accounts:read',
+    success: { status: 200, description: 'The flags with their details.', data: accountFlagsDataSchema, component: 'AccountFlags' },
+    failures: [accountNotFoundFailure],
   },
   {
     operationId: 'clearAccountFlag',

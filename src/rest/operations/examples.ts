@@ -51,6 +51,7 @@ export const INVALID_EXAMPLES: Record<string, unknown> = {
   reverseTransaction: { description: '' },
   createTransfer: { fromAccountId: EXAMPLE_IDS.accountId, amount: 100 },
   addAccountCustomer: {},
+  setAccountFlag: { reason: '', until: '24/12/2026' },
   setOverdraftLimit: { overdraftLimit: true },
   createWebhookEndpoint: { url: 'ftp://example.com/hooks' },
   updateWebhookEndpoint: { eventTypes: ['customer.exploded'] },

@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import { environmentNotFound, unauthenticated } from '../../auth/errors.js';
 import type { AccessScope } from '../../domain/caller.js';
-import { accountFrozen, accountNotFound, creditsBlocked, debitsBlocked, environmentNotAllowed, eventNotFound, fieldsNotUpdatable, idempotencyKeyInProgress, idempotencyKeyReused, insufficientFunds, insufficientScope, serviceUnavailable, validationFailed } from '../../domain/errors.js';
+import { accountFrozen, accountNotFound, creditsBlocked, debitsBlocked, environmentNotAllowed, eventNotFound, fieldsNotUpdatable, idempotencyKeyInProgress, idempotencyKeyReused, insufficientFunds, insufficientScope, preconditionFailed, serviceUnavailable, validationFailed } from '../../domain/errors.js';
+import { ifMatchCondition } from '../entity-tags.js';
 import { parseInput } from '../../domain/validation.js';
 import { malformedRequest, payloadTooLarge, unsupportedMediaType } from '../../http/errors.js';
 import { rateLimited, tooManyFailedAuthentications } from '../../http/rate-limit.js';
 import { emptyDataSchema } from '../response-schemas.js';
 import { invalidExampleOf } from './examples.js';
-import { type DocumentedFailure, type RestRoute, takesIdempotencyKey } from './route.js';
+import { type DocumentedFailure, type RestRoute, takesIdempotencyKey, takesIfMatch } from './route.js';
 
 /**
  * The failures operations share, and the order in which the service checks them (`failuresOf`). Each is a real
@@ -64,13 +65,35 @@ export const IDEMPOTENCY_FAILURES: DocumentedFailure[] = [
   failure('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still running; retry shortly to get its result.', idempotencyKeyInProgress()),
 ];
 
+/** The real refusal of a malformed If-Match. */
+function malformedIfMatch(): unknown {
+  try {
+    ifMatchCondition('not-a-tag', '00000000-0000-0000-0000-000000000000');
+  } catch (error) {
+    return error;
+  }
+  throw new Error('A malformed If-Match was accepted.');
+}
+
+/** PUT and DELETE of a customer or account: If-Match (src/rest/entity-tags.ts). */
+export const IF_MATCH_FAILURES: DocumentedFailure[] = [
+  failure('VALIDATION_FAILED_if_match', 'The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.', malformedIfMatch()),
+];
+export const IF_MATCH_STALE: DocumentedFailure = failure(
+  'PRECONDITION_FAILED',
+  'If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes.',
+  preconditionFailed(),
+);
+
 /** Every failure `route` can answer, in the order the service checks them. */
 export function failuresOf(route: RestRoute): DocumentedFailure[] {
   return [
     ...requestFailures(route.scope),
     ...(route.requestBody ? bodyFailures(route.requestBody.schema, invalidExampleOf(route)) : []),
     ...(takesIdempotencyKey(route) ? IDEMPOTENCY_FAILURES : []),
+    ...(takesIfMatch(route) ? IF_MATCH_FAILURES : []),
     ...route.failures,
+    ...(takesIfMatch(route) ? [IF_MATCH_STALE] : []),
     ...SERVER_FAILURES,
   ];
 }

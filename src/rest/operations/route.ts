@@ -21,22 +21,56 @@ export interface RestRoute {
   /** Express path pattern; the OpenAPI path template is derived from it. */
   path: string;
   family: EnvelopeFamily;
-  tag: 'Customers' | 'Accounts' | 'Transactions' | 'Events' | 'Webhooks' | 'Audit';
+  tag: 'Customers' | 'Accounts' | 'Transactions' | 'History' | 'Events' | 'Webhooks' | 'Audit';
   summary: string;
   description: string;
   scope: AccessScope;
-  /** The domain's input schema, for POST and PUT. */
-  requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown> };
+  /** The domain's input schema, for POST and PUT; `optional`: the operation also takes no body at all. */
+  requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown>; optional?: true };
   /** The domain's query schema (each property becomes a query parameter). */
   query?: { schema: z.ZodType; example: Record<string, unknown> };
   success: { status: 200 | 201; description: string; data: z.ZodType; component: string };
+  /**
+   * The media types the operation answers, chosen by `Accept`, the first the default; absent: the JSON envelope
+   * only. `application/json` is the envelope around `success.data`; any other is the representation itself
+   * (for `application/x-ndjson`, one `success.data` per line).
+   */
+  representations?: readonly string[];
   /** What can go wrong beyond what every operation of its kind can answer (see `failuresOf`). */
   failures: readonly DocumentedFailure[];
   /** A POST that is idempotent by itself (repeating it changes nothing more), so it takes no Idempotency-Key. */
   naturallyIdempotent?: true;
   /** A POST that takes no Idempotency-Key for this reason (e.g. its answer holds a secret no record may keep). */
   withoutIdempotencyKey?: string;
+  /**
+   * Announced for removal (docs/adr/0063-versions-changelog-deprecation.md): every answer carries `Deprecation`
+   * and `Sunset` headers and the OpenAPI operation is marked deprecated. Removed only in a major version, and
+   * no earlier than `sunset`, at least six months after `announced`.
+   */
+  deprecated?: RouteDeprecation;
+  /**
+   * Optimistic concurrency (src/rest/entity-tags.ts): 'tagged' answers the record's ETag (a creation);
+   * 'conditional' also honours If-None-Match (GET: 304) or If-Match (PUT, DELETE: 412), and answers the ETag
+   * unless it is a DELETE (whose answer holds no record).
+   */
+  versioned?: 'tagged' | 'conditional';
 }
+
+export interface RouteDeprecation {
+  /** The day the deprecation was announced (CHANGELOG.md), YYYY-MM-DD (UTC). */
+  announced: string;
+  /** The earliest day it may be removed, YYYY-MM-DD (UTC): at least six months after `announced`. */
+  sunset: string;
+  /** What to use instead, for the reference. */
+  instead: string;
+}
+
+/** Does a success of `route` carry an ETag? */
+export const answersEntityTag = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned !== undefined && route.method !== 'DELETE';
+/** Does `route` honour If-Match? */
+export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
+/** Does `route` honour If-None-Match? */
+export const takesIfNoneMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && route.method === 'GET';
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
 export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>

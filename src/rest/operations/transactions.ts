@@ -1,4 +1,4 @@
-import { accountFrozen, amountExceedsHold, currencyMismatch, holdExpired, referencedAccountNotFound, reversalNotReversible, tokenLimitExceeded, transactionAlreadyReversed, transactionNotFound, transactionNotPending, transactionNotPosted } from '../../domain/errors.js';
+import { accountFrozen, amountExceedsHold, currencyMismatch, externalIdTaken, holdExpired, referencedAccountNotFound, reversalNotReversible, tokenLimitExceeded, transactionAlreadyReversed, transactionNotFound, transactionNotPending, transactionNotPosted, transferNotFound, validationFailed } from '../../domain/errors.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema } from '../../domain/ledger/ledger.schemas.js';
 import { RECENT_TRANSACTIONS } from '../../domain/ledger/transaction.js';
 import { transactionDataSchema, transactionPageDataSchema, transferDataSchema } from '../../presenters/transactions.js';
@@ -14,6 +14,8 @@ const tokenLimitFailure = failure(
   "The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.",
   tokenLimitExceeded(),
 );
+const externalIdFailure = (kind: 'transaction' | 'transfer') =>
+  failure('EXTERNAL_ID_TAKEN', `Another ${kind} of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).`, externalIdTaken(kind));
 const answersTransaction = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: transactionDataSchema, component: 'Transaction' });
 
 /** The operations tagged Transactions, in the order of the reference. */
@@ -32,7 +34,7 @@ export const TRANSACTIONS_ROUTES = [
     scope: 'transactions:write',
     requestBody: { schema: postTransactionSchema, component: 'PostTransactionRequest', example: EXAMPLE_POST_TRANSACTION },
     success: answersTransaction('Posted (or held).', 201),
-    failures: [accountNotFoundFailure, ...postingRefusals, tokenLimitFailure],
+    failures: [accountNotFoundFailure, ...postingRefusals, tokenLimitFailure, externalIdFailure('transaction')],
   },
   {
     operationId: 'listTransactions',
@@ -41,11 +43,22 @@ export const TRANSACTIONS_ROUTES = [
     family: 'account',
     tag: 'Transactions',
     summary: "List an account's transactions",
-    description: `Newest first, a page at a time (\`limit\` 1–100, default 20; \`after\`: the \`nextAfter\` of the previous page). The account itself carries its ${RECENT_TRANSACTIONS} newest.`,
+    description:
+      `Newest first, a page at a time (\`limit\` 1–100, default 20; \`after\`: the \`nextAfter\` of the previous page). The account itself carries its ${RECENT_TRANSACTIONS} newest. ` +
+      'Filters, all of which must hold: `status` and `type` exactly; `from` (inclusive) and `to` (exclusive), instants of creation; `minAmount` and `maxAmount` (inclusive), ' +
+      "decimals in the account's currency compared with `amount`; `externalId` exactly. Any other parameter is refused.",
     scope: 'accounts:read',
-    query: { schema: transactionPageSchema, example: { limit: '20' } },
+    query: { schema: transactionPageSchema, example: { status: 'POSTED', from: '2026-12-01T00:00:00Z', minAmount: '10', limit: '20' } },
     success: { status: 200, description: 'A page of transactions.', data: transactionPageDataSchema, component: 'TransactionPage' },
-    failures: [limitValidationFailure(transactionPageSchema), accountNotFoundFailure],
+    failures: [
+      limitValidationFailure(transactionPageSchema),
+      failure(
+        'VALIDATION_FAILED_amount',
+        "`minAmount` or `maxAmount` is not a positive decimal with at most the currency's minor-unit digits, or `maxAmount` is below `minAmount`.",
+        validationFailed([{ field: 'minAmount', code: 'TOO_PRECISE', message: 'Must have at most 2 decimals for USD.' }]),
+      ),
+      accountNotFoundFailure,
+    ],
   },
   {
     operationId: 'getTransaction',
@@ -130,6 +143,19 @@ export const TRANSACTIONS_ROUTES = [
       failure('CURRENCY_MISMATCH', 'The two accounts hold different currencies.', currencyMismatch()),
       ...postingRefusals,
       tokenLimitFailure,
+      externalIdFailure('transfer'),
     ],
+  },
+  {
+    operationId: 'getTransfer',
+    method: 'GET',
+    path: '/:environment/transfer/:transferId',
+    family: 'account',
+    tag: 'Transactions',
+    summary: 'Retrieve a transfer',
+    description: 'Both transactions of a transfer, as creating it answered them, with their status as it is now (a reversal is a transaction of its own).',
+    scope: 'accounts:read',
+    success: { status: 200, description: 'Both transactions of the transfer.', data: transferDataSchema, component: 'Transfer' },
+    failures: [failure('TRANSFER_NOT_FOUND', 'No transfer with this id in this environment (an id that is not a UUID cannot name one).', transferNotFound())],
   },
 ] as const satisfies readonly RestRoute[];

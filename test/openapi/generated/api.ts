@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants. A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          */
@@ -18,7 +18,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned.
+         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).
          *
          *     Requires the scope `customers:write`.
          */
@@ -40,7 +40,7 @@ export interface paths {
         put?: never;
         /**
          * Search customers, by social security number too
-         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
+         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:read`.
          */
@@ -67,7 +67,7 @@ export interface paths {
         get: operations["getCustomer"];
         /**
          * Update a customer
-         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses); a list replaces the stored list whole. Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.
+         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses, externalId, metadata); a list replaces the stored list whole. `externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.
          *
          *     Requires the scope `customers:write`.
          */
@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * List and filter accounts
-         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag.
+         * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).
          *
          *     Requires the scope `accounts:read`.
          */
@@ -102,7 +102,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account.
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -129,7 +129,7 @@ export interface paths {
         get: operations["getAccount"];
         /**
          * Update an account
-         * @description Sets the account's name and currency (both required); its type never changes. Answers the full account.
+         * @description Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.
          *
          *     Requires the scope `accounts:write`.
          */
@@ -201,7 +201,7 @@ export interface paths {
         get?: never;
         /**
          * Set a flag
-         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. Setting a set flag changes nothing. No body. Answers the full account.
+         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. The body is optional (the contract's call sends none): `reason` (up to 500 characters) and `until`, an RFC 3339 instant in the future when the flag lifts itself (audited as `system:flag-expiry`, with the same event as a clear). Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.
          *
          *     Requires the scope `accounts:controls`.
          */
@@ -214,6 +214,28 @@ export interface paths {
          *     Requires the scope `accounts:controls`.
          */
         delete: operations["clearAccountFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the flags with their details
+         * @description Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listAccountFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -250,7 +272,7 @@ export interface paths {
         };
         /**
          * List an account's transactions
-         * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest.
+         * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest. Filters, all of which must hold: `status` and `type` exactly; `from` (inclusive) and `to` (exclusive), instants of creation; `minAmount` and `maxAmount` (inclusive), decimals in the account's currency compared with `amount`; `externalId` exactly. Any other parameter is refused.
          *
          *     Requires the scope `accounts:read`.
          */
@@ -373,6 +395,116 @@ export interface paths {
          *     Requires the scope `transactions:write`.
          */
         post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/transfer/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a transfer
+         * @description Both transactions of a transfer, as creating it answered them, with their status as it is now (a reversal is a transaction of its own).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's balances at a moment
+         * @description Not in the contract: the posted, pending and available balances at `asOf` (RFC 3339; absent: now). Posted is the balance after the last transaction posted at or before `asOf` (0 before the first); pending and available count the holds open at that moment (created by then, posted or voided after). One index look-up, whatever the account's history.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getBalanceAsOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's balance history
+         * @description Not in the contract: the closing posted balance of each interval (`hour`, `day` or `month`, in UTC) from the one holding `from` to the one holding the last instant before `to`, for a chart: at most 1000 points, read in one statement.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/account/{accountId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's statement of a period
+         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{environment}/ledger-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the ledger
+         * @description Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. By `Accept`: `application/x-ndjson` (default: one JSON object per line) or `text/csv` (RFC 4180, header row: sequence, postedAt, currency, direction, amount, accountId, accountKind, transactionId, postingId). Amounts are exact decimal text. The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short).
+         *
+         *     Requires the scope `ledger:export`.
+         */
+        get: operations["exportLedgerEntries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -657,7 +789,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
@@ -713,6 +845,10 @@ export interface components {
             phoneNumbers: components["schemas"]["PhoneInput"][];
             /** @description Up to 10 postal addresses; may be empty. */
             addresses: components["schemas"]["AddressInput"][];
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description The id of the new customer; clients must store it. */
         CreatedCustomer: {
@@ -727,11 +863,18 @@ export interface components {
             firstName?: string;
             /** Format: email */
             email?: string;
+            phoneNumber?: string & (unknown & unknown);
             dateOfBirth?: string;
             /** Format: date-time */
             createdFrom?: string;
             /** Format: date-time */
             createdTo?: string;
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+            externalId?: string;
+            /** @description Records whose metadata has each given key with exactly the given value. */
+            metadata?: {
+                [key: string]: string;
+            };
             socialSecurityNumber?: string;
             limit?: number;
             after?: string;
@@ -762,6 +905,12 @@ export interface components {
             middleName: string;
             phoneNumbers: components["schemas"]["Phone"][];
             preferredName: string;
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE). */
         UpdateCustomerRequest: {
@@ -772,6 +921,10 @@ export interface components {
             phoneNumbers?: components["schemas"]["PhoneInput"][];
             /** @description Replaces all postal addresses; `[]` clears them. */
             addresses?: components["schemas"]["AddressInput"][];
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
@@ -784,6 +937,10 @@ export interface components {
             currency: string;
             /** @description Upper-case words joined by underscores, e.g. CHECKING or MONEY_MARKET. Never changes. */
             type: string;
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         /** @description A depository account, owned by one or more customers. */
         Account: {
@@ -806,6 +963,12 @@ export interface components {
             transactions: components["schemas"]["Transaction"][];
             /** @description Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account. */
             flags: ("FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED")[];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A page of accounts matching every given filter. */
         AccountPage: {
@@ -819,9 +982,34 @@ export interface components {
             name: string;
             /** @description An active ISO 4217 currency code of deposit, e.g. USD. */
             currency: string;
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         AddAccountCustomerRequest: {
             customerId: string;
+        };
+        SetAccountFlagRequest: {
+            reason?: string;
+            /** Format: date-time */
+            until?: string;
+        };
+        /** @description The account's flags with their details. */
+        AccountFlags: {
+            /** @description In the order FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED; empty when none is set. */
+            flags: {
+                /** @enum {string} */
+                flag: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
+                /** @description Why it was set; null when none was given. */
+                reason: string | null;
+                /** @description When it was set; null for a flag set before flags had details. */
+                setAt: string | null;
+                /** @description Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details. */
+                setBy: string | null;
+                /** @description When it lifts itself; null: until cleared. */
+                until: string | null;
+            }[];
         };
         OverdraftLimitRequest: {
             overdraftLimit: number | string;
@@ -834,6 +1022,12 @@ export interface components {
             hold?: boolean;
             /** Format: date-time */
             expiresAt?: string;
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+            externalId?: string;
+            /** @description The client's key-value pairs: at most 50 keys of at most 40 characters, each value a string of at most 500. Never personal data. */
+            metadata?: {
+                [key: string]: string | null;
+            };
         };
         /** @description One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed. */
         Transaction: {
@@ -882,6 +1076,12 @@ export interface components {
             transferId: string | null;
             /** @description The transaction this one reverses; null otherwise. */
             reversesTransactionId: string | null;
+            /** @description The externalId given at creation (a transfer's, on both of its sides); absent when none was. */
+            externalId?: string;
+            /** @description The metadata given at creation (a transfer's, on both of its sides); absent when none was. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description A page of an account's transactions. */
         TransactionPage: {
@@ -901,6 +1101,12 @@ export interface components {
             toAccountId: string;
             amount: number | string;
             description?: string;
+            /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+            externalId?: string;
+            /** @description The client's key-value pairs: at most 50 keys of at most 40 characters, each value a string of at most 500. Never personal data. */
+            metadata?: {
+                [key: string]: string | null;
+            };
         };
         /** @description Money moved between two accounts of the environment: both transactions, posted together. */
         Transfer: {
@@ -917,6 +1123,126 @@ export interface components {
             debit: components["schemas"]["Transaction"];
             /** @description The CREDIT on toAccountId. */
             credit: components["schemas"]["Transaction"];
+            /** @description The externalId given at creation; absent when none was. */
+            externalId?: string;
+            /** @description The metadata given at creation; absent when none was. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description An account's three balances at a moment. */
+        BalanceAsOf: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /** @description The account's ISO 4217 currency. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The moment the balances are of (ISO 8601 UTC); now when `asOf` was not sent.
+             */
+            asOf: string;
+            /** @description The posted balance then: that of the last transaction posted at or before `asOf`; 0 before the first. A JSON number, exact in the ledger. */
+            posted: number;
+            /** @description Posted, plus the credits and minus the debits of the holds open then. A JSON number, exact in the ledger. */
+            pending: number;
+            /** @description Posted minus the debits of the holds open then. A JSON number, exact in the ledger. */
+            available: number;
+        };
+        /** @description The closing posted balance of each interval, for a chart. */
+        BalanceHistory: {
+            /** @description One point per interval, oldest first. */
+            points: {
+                /**
+                 * Format: date-time
+                 * @description The end of the interval (ISO 8601 UTC).
+                 */
+                at: string;
+                /** @description The posted balance at the end of the interval (its transactions posted before `at`). A JSON number, exact in the ledger. */
+                posted: number;
+            }[];
+        };
+        /** @description The posted transactions of a period with the balances around them. Also as text/csv and application/pdf (Accept). */
+        Statement: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /** @description The account's ISO 4217 currency. */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The start of the period (included).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the period (excluded).
+             */
+            to: string;
+            /** @description The posting sequence of the last transaction the statement reflects ("0": none): the same on every request for a period that has ended. */
+            asOfSequence: string;
+            /** @description The posted balance at `from`. A JSON number, exact in the ledger. */
+            openingBalance: number;
+            /** @description The posted balance at `to`: openingBalance + totalCredits − totalDebits. A JSON number, exact in the ledger. */
+            closingBalance: number;
+            /** @description The sum of the credits of the period. A JSON number, exact in the ledger. */
+            totalCredits: number;
+            /** @description The sum of the debits of the period. A JSON number, exact in the ledger. */
+            totalDebits: number;
+            /** @description The posted transactions of the period, in posting order. */
+            entries: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                transactionId: string;
+                /** @enum {string} */
+                type: "CREDIT" | "DEBIT";
+                /** @description The posted amount, always positive. A JSON number, exact in the ledger. */
+                amount: number;
+                description: string;
+                /** Format: date-time */
+                postedAt: string;
+                /** @description The posted balance just after it. A JSON number, exact in the ledger. */
+                balanceAfter: number;
+                /** @description The entry's place in the ledger's posting order (decimal text: it may exceed 2^53). */
+                sequence: string;
+                transferId: string | null;
+                reversesTransactionId: string | null;
+            }[];
+        };
+        /** @description One posted entry of the ledger: one line of the NDJSON export. */
+        LedgerExportEntry: {
+            /** @description The entry's place in the ledger's posting order (decimal text: it may exceed 2^53). */
+            sequence: string;
+            /** Format: date-time */
+            postedAt: string;
+            currency: string;
+            /** @enum {string} */
+            direction: "CREDIT" | "DEBIT";
+            /** @description Exact decimal text. */
+            amount: string;
+            /**
+             * Format: uuid
+             * @description A customer account, or the environment's settlement account of the currency.
+             */
+            accountId: string;
+            /** @enum {string} */
+            accountKind: "CUSTOMER" | "SETTLEMENT";
+            /**
+             * Format: uuid
+             * @description The entry.
+             */
+            transactionId: string;
+            /**
+             * Format: uuid
+             * @description The posting: its entries balance (debits equal credits).
+             */
+            postingId: string;
         };
         /** @description A page of events. */
         EventPage: {
@@ -1198,6 +1524,17 @@ export interface components {
             logRefId: string;
         };
         /** @description Success on the account endpoints. */
+        AccountFlagsResponse: {
+            data: components["schemas"]["AccountFlags"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
         TransactionResponse: {
             data: components["schemas"]["Transaction"];
             /** @constant */
@@ -1229,6 +1566,50 @@ export interface components {
             requestId: string;
             /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
             logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        BalanceAsOfResponse: {
+            data: components["schemas"]["BalanceAsOf"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        BalanceHistoryResponse: {
+            data: components["schemas"]["BalanceHistory"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        StatementResponse: {
+            data: components["schemas"]["Statement"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the customer endpoints. */
+        LedgerExportEntryResponse: {
+            data: components["schemas"]["LedgerExportEntry"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
         };
         /** @description Success on the customer endpoints. */
         EventPageResponse: {
@@ -1364,6 +1745,11 @@ export interface components {
          */
         transactionId: string;
         /**
+         * @description The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.
+         * @example 0193a5c4-3e75-7048-9afc-6b8cad2e4f65
+         */
+        transferId: string;
+        /**
          * @description The id of an event of this environment.
          * @example 0193a5c5-5a97-7260-9c1e-8daecf406b87
          */
@@ -1389,6 +1775,16 @@ export interface components {
          */
         ConsistencyToken: string;
         /**
+         * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+         */
+        IfMatch: string;
+        /**
+         * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+         */
+        IfNoneMatch: string;
+        /**
          * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
          * @example checkout-42.retry-1
          */
@@ -1404,6 +1800,8 @@ export interface components {
         Location: string;
         /** @description Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` header to see this write). Opaque; its format may change between versions, and a token the service cannot read makes a read go to the primary. */
         ConsistencyToken: string;
+        /** @description The record's strong entity tag, `"<id>.<version>"`: it changes with every change of what this record's GET answers (an account's postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed. */
+        ETag: string;
         /** @description Present, `true`, when this answer replays an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
         /** @description RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply. */
@@ -1427,12 +1825,20 @@ export interface operations {
                 firstName?: string;
                 /** @description email */
                 email?: string;
+                /** @description phoneNumber */
+                phoneNumber?: string & (unknown & unknown);
                 /** @description dateOfBirth */
                 dateOfBirth?: string;
                 /** @description createdFrom */
                 createdFrom?: string;
                 /** @description createdTo */
                 createdTo?: string;
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+                externalId?: string;
+                /** @description Records whose metadata has each given key with exactly the given value. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /**
                  * @description limit
                  * @example 20
@@ -1714,6 +2120,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,6 +2219,7 @@ export interface operations {
             /**
              * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
              *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes).
+             *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes.
              */
             409: {
                 headers: {
@@ -1823,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -2127,18 +2535,20 @@ export interface operations {
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             *     - `SSN_SEARCH_RATE_LIMITED`: The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.
              */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
+                            code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
                         };
                     };
                 };
@@ -2192,6 +2602,11 @@ export interface operations {
                  * @example v1.000000000301a2b8
                  */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
+                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
@@ -2214,6 +2629,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +2672,16 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
             400: {
@@ -2396,6 +2822,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -2431,6 +2862,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +2910,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
              */
             400: {
@@ -2551,6 +2984,38 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "EXTERNAL_ID_TAKEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -2650,6 +3115,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -2688,7 +3158,10 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerDeletedResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2699,7 +3172,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -2780,6 +3253,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
+                        };
+                    };
+                };
+            };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
@@ -2851,6 +3340,12 @@ export interface operations {
                  * @example FROZEN
                  */
                 flag?: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+                externalId?: string;
+                /** @description Records whose metadata has each given key with exactly the given value. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /**
                  * @description limit
                  * @example 20
@@ -3098,6 +3593,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3702,7 @@ export interface operations {
             /**
              * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
              *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
              */
             409: {
                 headers: {
@@ -3217,7 +3714,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -3341,6 +3838,11 @@ export interface operations {
                  * @example v1.000000000301a2b8
                  */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+                /**
+                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 /**
@@ -3363,6 +3865,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3892,16 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["AccountResponse"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
             400: {
@@ -3529,6 +4042,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -3562,6 +4080,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3593,6 +4112,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
              */
             400: {
@@ -3670,7 +4190,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions. */
+            /**
+             * @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions.
+             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3681,7 +4204,23 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "ACCOUNT_HAS_TRANSACTIONS";
+                            code?: "ACCOUNT_HAS_TRANSACTIONS" | "EXTERNAL_ID_TAKEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -3781,6 +4320,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -3819,7 +4363,10 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDeletedResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3830,7 +4377,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -3907,6 +4454,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ACCOUNT_BALANCE_NOT_ZERO";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -4474,7 +5037,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Suspected fraud, case 4711",
+                 *       "until": "2026-12-24T17:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAccountFlagRequest"];
+            };
+        };
         responses: {
             /** @description The account with the flag. */
             200: {
@@ -4511,7 +5084,10 @@ export interface operations {
             };
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
+             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+             *     - `VALIDATION_FAILED`: `until` is not in the future (or `reason` is empty or too long); nothing changes.
              */
             400: {
                 headers: {
@@ -4584,6 +5160,38 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -4749,6 +5357,204 @@ export interface operations {
             /**
              * @description - `FORBIDDEN`: The token may not act in this environment.
              *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAccountFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flags with their details. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "flags": [
+                     *           {
+                     *             "flag": "FROZEN",
+                     *             "reason": "Suspected fraud, case 4711",
+                     *             "setAt": "2026-11-25T08:00:00.000Z",
+                     *             "setBy": "token:3f2c8a1e9b7d4c60",
+                     *             "until": "2026-12-24T17:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "flag": "DEBITS_BLOCKED",
+                     *             "reason": null,
+                     *             "setAt": "2026-11-20T09:30:00.000Z",
+                     *             "setBy": "jwt:support-agent-17",
+                     *             "until": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountFlagsResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
              */
             403: {
                 headers: {
@@ -5077,6 +5883,29 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description status
+                 * @example POSTED
+                 */
+                status?: "PENDING" | "POSTED" | "VOIDED";
+                /** @description type */
+                type?: "CREDIT" | "DEBIT";
+                /**
+                 * @description Only events at or after this instant (ISO 8601 with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                from?: string;
+                /** @description Only events before this instant (ISO 8601 with a time zone). */
+                to?: string;
+                /**
+                 * @description minAmount
+                 * @example 10
+                 */
+                minAmount?: string;
+                /** @description maxAmount */
+                maxAmount?: string;
+                /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
+                externalId?: string;
+                /**
                  * @description limit
                  * @example 20
                  */
@@ -5156,6 +5985,7 @@ export interface operations {
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
+             *     - `VALIDATION_FAILED`: `minAmount` or `maxAmount` is not a positive decimal with at most the currency's minor-unit digits, or `maxAmount` is below `minAmount`.
              */
             400: {
                 headers: {
@@ -5455,6 +6285,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -5466,7 +6297,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -6785,6 +7616,7 @@ export interface operations {
              *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
              *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
              *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+             *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
              */
             409: {
                 headers: {
@@ -6796,7 +7628,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
                         };
                     };
                 };
@@ -6898,6 +7730,1072 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.
+                 * @example 0193a5c4-3e75-7048-9afc-6b8cad2e4f65
+                 */
+                transferId: components["parameters"]["transferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both transactions of the transfer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *         "amount": 100,
+                     *         "currency": "USD",
+                     *         "description": "Rent share",
+                     *         "debit": {
+                     *           "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *           "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *           "type": "DEBIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 25.5,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         },
+                     *         "credit": {
+                     *           "transactionId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f66",
+                     *           "accountId": "0193a5c3-1c53-7e26-b8da-4f6a8b0c2d43",
+                     *           "type": "CREDIT",
+                     *           "amount": 100,
+                     *           "authorizedAmount": 100,
+                     *           "currency": "USD",
+                     *           "description": "Rent share",
+                     *           "status": "POSTED",
+                     *           "balanceAfter": 100,
+                     *           "createdAt": "2026-11-24T09:30:00.000Z",
+                     *           "postedAt": "2026-11-24T09:30:00.000Z",
+                     *           "voidedAt": null,
+                     *           "expiresAt": null,
+                     *           "transferId": "0193a5c4-3e75-7048-9afc-6b8cad2e4f65",
+                     *           "reversesTransactionId": null
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransferResponse"];
+                };
+            };
+            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `TRANSFER_NOT_FOUND`: No transfer with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "TRANSFER_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBalanceAsOf: {
+        parameters: {
+            query?: {
+                /**
+                 * @description asOf
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                asOf?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balances at `asOf`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "currency": "USD",
+                     *         "asOf": "2026-12-01T00:00:00.000Z",
+                     *         "posted": 74.5,
+                     *         "pending": 54.5,
+                     *         "available": 54.5
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceAsOfResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `asOf` is not an RFC 3339 instant with a time zone, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBalanceHistory: {
+        parameters: {
+            query: {
+                /**
+                 * @description Only events at or after this instant (ISO 8601 with a time zone).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                from: string;
+                /**
+                 * @description Only events before this instant (ISO 8601 with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                to: string;
+                /**
+                 * @description interval
+                 * @example day
+                 */
+                interval: "hour" | "day" | "month";
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One point per interval, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "points": [
+                     *           {
+                     *             "at": "2026-11-02T00:00:00.000Z",
+                     *             "posted": 100
+                     *           },
+                     *           {
+                     *             "at": "2026-11-03T00:00:00.000Z",
+                     *             "posted": 74.5
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceHistoryResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `from`, `to` or `interval` is missing or malformed, or an unknown parameter.
+             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
+             *     - `VALIDATION_FAILED`: The range holds more than 1000 intervals (detail code TOO_MANY_POINTS); nothing is read.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description Only events at or after this instant (ISO 8601 with a time zone).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                from: string;
+                /**
+                 * @description Only events before this instant (ISO 8601 with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                to: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "currency": "USD",
+                     *         "from": "2026-11-01T00:00:00.000Z",
+                     *         "to": "2026-12-01T00:00:00.000Z",
+                     *         "asOfSequence": "4711",
+                     *         "openingBalance": 100,
+                     *         "closingBalance": 74.5,
+                     *         "totalCredits": 0,
+                     *         "totalDebits": 25.5,
+                     *         "entries": [
+                     *           {
+                     *             "transactionId": "0193a5c4-2d64-7f37-89eb-5a7b9c1d3e54",
+                     *             "type": "DEBIT",
+                     *             "amount": 25.5,
+                     *             "description": "Groceries",
+                     *             "postedAt": "2026-11-02T10:00:00.000Z",
+                     *             "balanceAfter": 74.5,
+                     *             "sequence": "4711",
+                     *             "transferId": null,
+                     *             "reversesTransactionId": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementResponse"];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `from` or `to` is missing or malformed, or an unknown parameter.
+             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
+             *     - `STATEMENT_TOO_LARGE`: The period holds more than 10000 posted transactions.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "STATEMENT_TOO_LARGE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/json, text/csv, application/pdf. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_ACCEPTABLE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportLedgerEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events at or after this instant (ISO 8601 with a time zone).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Only events before this instant (ISO 8601 with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                to?: string;
+                /** @description accountId */
+                accountId?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The environment: each one is a separate system of record (configured with ENVIRONMENTS).
+                 * @example sandbox
+                 */
+                environment: components["parameters"]["environment"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, one per line. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `from`, `to` or `accountId` is malformed, or an unknown parameter.
+             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `ledger:export`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/x-ndjson, text/csv. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_ACCEPTABLE";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SERVICE_UNAVAILABLE";
@@ -9176,7 +11074,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */

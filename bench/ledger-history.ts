@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config/config.js';
+import { startEmbeddedPostgres } from '../src/db/postgres/embedded-postgres.js';
+import { startService } from '../src/runtime.js';
+import { seedPostings } from '../scripts/history/seed-ledger.js';
+import { buildCustomerInput } from '../test/support/factories.js';
+import { inProcessServiceSettings } from './lib/in-process-service.js';
+
+/**
+ * Issue 31's figures: the balance as of a moment on an account with N entries (one index probe: its latency must
+ * not grow with N), and the growth of this process's resident memory while the service streams an export of all
+ * N entries (one batch in memory at a time). The service runs in this process on an embedded PostgreSQL; the
+ * account is seeded through the bulk path (scripts/history/seed-ledger.ts), N postings over a year.
+ * Run: `npx tsx --expose-gc bench/ledger-history.ts [entries]` (default 10,000; the issue asks for 1,000,000).
+ */
+
+const ENTRIES = Number(process.argv[2] ?? 10_000);
+const AS_OF_REQUESTS = 300;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-ledger-history-'));
+const server = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
+const { token, env, logger } = inProcessServiceSettings(server.url);
+const service = await startService(loadConfig(env), logger);
+const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+try {
+  const customer = (await (await fetch(`${service.url}/sandbox/customer`, { method: 'POST', headers, body: JSON.stringify(buildCustomerInput()) })).json()) as { data: { customerId: string } };
+  const account = (await (
+    await fetch(`${service.url}/sandbox/account`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ associatedCustomerIds: [customer.data.customerId], name: 'Busy', currency: 'USD', type: 'CHECKING' }),
+    })
+  ).json()) as { data: { accountId: string } };
+  const accountId: string = account.data.accountId;
+  const from = new Date('2025-01-01T00:00:00Z');
+  const to = new Date('2026-01-01T00:00:00Z');
+  let started = performance.now();
+  await seedPostings(pool, { environment: 'sandbox', accountId, count: ENTRIES, from, to });
+  await pool.query('ANALYZE ledger_entries');
+  process.stdout.write(`seeded ${ENTRIES} postings (${2 * ENTRIES} entries) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+  // Balance as of random moments of the year, one request at a time.
+  const latencies: number[] = [];
+  for (let i = 0; i < AS_OF_REQUESTS; i++) {
+    const asOf = new Date(from.getTime() + Math.random() * (to.getTime() - from.getTime())).toISOString();
+    started = performance.now();
+    const res = await fetch(`${service.url}/sandbox/account/${accountId}/balance?asOf=${asOf}`, { headers });
+    await res.arrayBuffer();
+    latencies.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`balance as of answered ${res.status}`);
+  }
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+  const { rows: plan } = await pool.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN SELECT e.balance_after FROM ledger_entries e WHERE e.account_id = $1 AND e.status = 'POSTED' AND e.posted_at <= $2
+     ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1`,
+    [accountId, new Date('2025-07-01T00:00:00Z')],
+  );
+  process.stdout.write(`balance as of, ${AS_OF_REQUESTS} requests over HTTP: median ${percentile(50)} ms, p99 ${percentile(99)} ms\n`);
+  process.stdout.write(`  plan: ${plan.map((row) => row['QUERY PLAN'].trim()).join(' | ')}\n`);
+
+  // The export of the whole environment (both legs of every posting), read and discarded as it arrives.
+  (globalThis as { gc?: () => void }).gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  started = performance.now();
+  const res = await fetch(`${service.url}/sandbox/ledger-entries`, { headers: { authorization: `Bearer ${token}` } });
+  let lines = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body!) {
+    const text = decoder.decode(chunk as Uint8Array, { stream: true });
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  }
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(
+    `export: ${lines} entries in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} entries/s); RSS ${(baseline / 2 ** 20).toFixed(1)} MiB before, ` +
+      `peak ${(peak / 2 ** 20).toFixed(1)} MiB: grew ${((peak - baseline) / 2 ** 20).toFixed(1)} MiB\n`,
+  );
+} finally {
+  await pool.end();
+  await service.stop();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,139 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CriticalityLevel, diff as graphqlDiff } from '@graphql-inspector/core';
+import { apiDiff } from 'api-smart-diff';
+import { buildSchema } from 'graphql';
+
+/**
+ * The compatibility check (`npm run compat`, in CI after lint and typecheck; docs/adr/0063-versions-changelog-deprecation.md):
+ * schema.graphql against the last release's copy with @graphql-inspector/core, openapi.json against its copy
+ * with api-smart-diff. A breaking change passes only when CHANGELOG.md declares it: a version section of a new
+ * major version (above the last release's) with a non-empty `### Breaking` list, and openapi.json's
+ * info.version in that major version.
+ */
+export const RELEASES_DIR = 'compat/releases';
+
+export interface Contract {
+  /** schema.graphql's text. */
+  schema: string;
+  /** openapi.json's text. */
+  openapi: string;
+}
+
+export interface CompatibilityReport {
+  released: string;
+  breaking: string[];
+  /** What the diff tool could not classify: printed for review, never failing. */
+  unclassified: string[];
+  /** The new major version that declares the breaking changes, if any does. */
+  declaredIn: string | undefined;
+  problems: string[];
+}
+
+type Version = [number, number, number];
+const parseVersion = (text: string): Version | undefined => {
+  const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+};
+const compareVersions = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** The newest release under compat/releases/<version>/. */
+export function lastRelease(root = '.'): string {
+  const versions = readdirSync(path.join(root, RELEASES_DIR)).filter((name) => parseVersion(name) !== undefined);
+  versions.sort((a, b) => compareVersions(parseVersion(a)!, parseVersion(b)!));
+  const newest = versions.at(-1);
+  if (newest === undefined) throw new Error(`no release under ${RELEASES_DIR}`);
+  return newest;
+}
+
+export function readContract(directory: string): Contract {
+  return { schema: readFileSync(path.join(directory, 'schema.graphql'), 'utf8'), openapi: readFileSync(path.join(directory, 'openapi.json'), 'utf8') };
+}
+
+/** Each `## [x.y.z]` section of a Keep a Changelog file, with its `### Breaking` items. */
+export function changelogSections(changelog: string): { version: string; breaking: string[] }[] {
+  const sections: { version: string; breaking: string[] }[] = [];
+  let current: { version: string; breaking: string[] } | undefined;
+  let inBreaking = false;
+  for (const line of changelog.split('\n')) {
+    const heading = /^## \[([^\]]+)\]/.exec(line);
+    if (heading) {
+      current = { version: heading[1]!, breaking: [] };
+      sections.push(current);
+      inBreaking = false;
+    } else if (/^### /.test(line)) {
+      inBreaking = /^### Breaking\b/i.test(line);
+    } else if (inBreaking && current && /^\s*[-*] \S/.test(line)) {
+      current.breaking.push(line.trim().slice(2));
+    }
+  }
+  return sections;
+}
+
+/**
+ * A value added to an enum the service answers (an error code, an audit operation): not breaking here, as at
+ * Stripe. Clients must accept codes and values they do not know (docs/adr/0063-versions-changelog-deprecation.md);
+ * the diff tool counts it as breaking for clients that switch exhaustively. A value removed, or one added to
+ * what a request may send, stays breaking.
+ */
+function isNewValueOfAnsweredEnum(change: { action: string; path: readonly (string | number)[] }): boolean {
+  const at = change.path.lastIndexOf('enum');
+  return change.action === 'add' && change.path.includes('responses') && at >= 0 && at === change.path.length - 2;
+}
+
+export async function compatibilityReport(released: { version: string; contract: Contract }, current: Contract, changelog: string): Promise<CompatibilityReport> {
+  const breaking: string[] = [];
+  const unclassified: string[] = [];
+  const schemaChanges = await graphqlDiff(buildSchema(released.contract.schema), buildSchema(current.schema));
+  for (const change of schemaChanges) {
+    if (change.criticality.level === CriticalityLevel.Breaking) breaking.push(`GraphQL: ${change.message}`);
+  }
+  for (const change of apiDiff(JSON.parse(released.contract.openapi), JSON.parse(current.openapi))) {
+    const where = change.path.join(' ');
+    if (change.type === 'breaking' && isNewValueOfAnsweredEnum(change)) continue;
+    if (change.type === 'breaking') breaking.push(`OpenAPI: ${change.description ?? `${change.action} ${where}`}`);
+    else if (change.type === 'unclassified') unclassified.push(`OpenAPI: ${change.action} ${where}`);
+  }
+
+  const problems: string[] = [];
+  const releasedVersion = parseVersion(released.version)!;
+  const declaring = changelogSections(changelog).find((section) => {
+    const version = parseVersion(section.version);
+    return version !== undefined && version[0] > releasedVersion[0] && section.breaking.length > 0;
+  });
+  if (breaking.length > 0) {
+    if (declaring === undefined) {
+      problems.push(
+        `${breaking.length} breaking change(s) since ${released.version}, not declared: add a section "## [${releasedVersion[0] + 1}.0.0]" ` +
+          'to CHANGELOG.md with a "### Breaking" list naming them (or make the change compatible).',
+      );
+    } else {
+      const documentVersion = parseVersion(String((JSON.parse(current.openapi) as { info: { version: string } }).info.version));
+      if (documentVersion === undefined || documentVersion[0] !== parseVersion(declaring.version)![0]) {
+        problems.push(`the breaking changes are declared under ${declaring.version}, but openapi.json's info.version is not in that major version (API_VERSION in src/openapi/document.ts)`);
+      }
+    }
+  }
+  return { released: released.version, breaking, unclassified, declaredIn: breaking.length > 0 ? declaring?.version : undefined, problems };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const version = lastRelease();
+  const report = await compatibilityReport(
+    { version, contract: readContract(path.join(RELEASES_DIR, version)) },
+    readContract('.'),
+    readFileSync('CHANGELOG.md', 'utf8'),
+  );
+  for (const change of report.breaking) process.stdout.write(`breaking: ${change}\n`);
+  for (const change of report.unclassified) process.stdout.write(`to review (unclassified): ${change}\n`);
+  if (report.problems.length > 0) {
+    for (const problem of report.problems) process.stderr.write(`compat: ${problem}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(
+    report.breaking.length === 0
+      ? `Compatible with ${version}: no breaking change in schema.graphql or openapi.json.\n`
+      : `${report.breaking.length} breaking change(s) since ${version}, declared under ${report.declaredIn} in CHANGELOG.md.\n`,
+  );
+}

@@ -1,0 +1,38 @@
+import type { BalanceAsOf, BalancePoint, ExportSink, Statement } from './statement.js';
+
+/** What the history service needs from storage (src/db/stores/history.store.ts implements it). */
+
+export interface StatementRequest {
+  environment: string;
+  accountId: string;
+  from: Date;
+  to: Date;
+  /** Read at most this many entries plus one: more means the statement is too large. */
+  maxEntries: number;
+}
+
+export interface LedgerExportRequest {
+  environment: string;
+  from: Date | null;
+  to: Date;
+  accountId: string | null;
+  batchSize: number;
+}
+
+/**
+ * The ledger's history. Every look-up of a balance at a moment is one probe of the index of the account's
+ * posted entries in posting order (ledger_entries_account_posted_idx), never a sum.
+ */
+export interface HistoryStore {
+  /** null: no account with this id in the environment. */
+  balanceAsOf(environment: string, accountId: string, asOf: Date): Promise<BalanceAsOf | null>;
+  /** The posted balance just before each instant of `at`, in one statement. */
+  balancesBefore(environment: string, accountId: string, at: readonly Date[]): Promise<BalancePoint[]>;
+  /** null: no such account; `entries` holds up to maxEntries + 1 entries. */
+  statement(request: StatementRequest): Promise<Statement | null>;
+  /**
+   * Every posted entry of the request in posting order, handed to `sink` a batch at a time from one
+   * snapshot of the database; stops when the sink answers false. Answers the number of entries handed over.
+   */
+  exportEntries(request: LedgerExportRequest, sink: ExportSink): Promise<number>;
+}

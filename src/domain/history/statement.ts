@@ -1,0 +1,82 @@
+/**
+ * An account's history as the domain answers it: balances at past moments, balance histories for charts,
+ * statements of a period and the entries of the ledger export. Amounts are exact decimal text; instants
+ * are ISO 8601 (UTC, milliseconds). A posted entry's `sequence` is its place in the ledger's posting order
+ * (`posting_seq`): the order its balance was computed in, the same on every read.
+ */
+
+/** The three balances of an account at a moment. */
+export interface BalanceAsOf {
+  accountId: string;
+  currency: string;
+  asOf: string;
+  posted: string;
+  pending: string;
+  available: string;
+}
+
+/** The closing posted balance of one interval, at its end. */
+export interface BalancePoint {
+  at: string;
+  posted: string;
+}
+
+/** A posted entry on a statement. */
+export interface StatementEntry {
+  transactionId: string;
+  type: 'CREDIT' | 'DEBIT';
+  amount: string;
+  description: string;
+  postedAt: string;
+  balanceAfter: string;
+  sequence: string;
+  transferId: string | null;
+  reversesTransactionId: string | null;
+}
+
+/**
+ * The posted entries of [from, to), with openingBalance + totalCredits − totalDebits = closingBalance.
+ * `asOfSequence`: the posting sequence of the last entry the statement reflects (its closing balance's),
+ * "0" when the account had none before `to`.
+ */
+export interface Statement {
+  accountId: string;
+  currency: string;
+  from: string;
+  to: string;
+  asOfSequence: string;
+  openingBalance: string;
+  closingBalance: string;
+  totalCredits: string;
+  totalDebits: string;
+  entries: StatementEntry[];
+}
+
+/** A statement as a document for the account's holders: with their names (never another personal datum). */
+export interface StatementDocument {
+  statement: Statement;
+  accountName: string;
+  /** The holders' names, in the account's order; null when the caller may not read customers. */
+  holderNames: string[] | null;
+  /** The closing posted balance of each day of the period, for the chart (at most HISTORY_LIMITS.maxPoints). */
+  balanceHistory: BalancePoint[];
+}
+
+/** Which side of the bank an exported entry is on. */
+export type LedgerAccountKind = 'CUSTOMER' | 'SETTLEMENT';
+
+/** One posted entry of the ledger export. */
+export interface LedgerExportEntry {
+  sequence: string;
+  postedAt: string;
+  currency: string;
+  direction: 'CREDIT' | 'DEBIT';
+  amount: string;
+  accountId: string;
+  accountKind: LedgerAccountKind;
+  transactionId: string;
+  postingId: string;
+}
+
+/** What a consumer of the export writes to (a response): answers false once the client has gone. */
+export type ExportSink = (entries: readonly LedgerExportEntry[]) => Promise<boolean>;
