@@ -14,8 +14,10 @@ export interface GraphqlContext extends RequestContext {
   replayedFields: string[];
   /** What the operation may still resolve (execution-budget.ts); absent for subscriptions' events. */
   budget?: ExecutionBudget;
+  /** The configured environments (ENVIRONMENTS), for `viewer`. */
+  environments: ReadonlySet<string>;
 }
 
-export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {
-  return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [] };
+export function createGraphqlContext(request: RequestContext, services: DomainServices, environments: ReadonlySet<string>): GraphqlContext {
+  return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [], environments };
 }

@@ -861,6 +861,12 @@ export type Query = {
   searchCustomers: CustomerConnection;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
   transaction: Maybe<Transaction>;
+  /**
+   * The caller itself: the scopes of the token this request carries and the environments it may act in, so
+   * that a client offers only what the token can do. Needs no scope: any token the endpoint accepts may read
+   * what it was granted, and nothing else (docs/adr/0065-console-a-client-of-graphql.md).
+   */
+  viewer: Viewer;
   /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
   webhookEndpoint: Maybe<WebhookEndpoint>;
   /**
@@ -1187,6 +1193,15 @@ export type UpdateWebhookEndpointInput = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The token a request carries, as the service granted it. */
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** The configured environments the token may act in, in the order of the ENVIRONMENTS setting. */
+  environments: Array<Scalars['String']['output']>;
+  /** The scopes the token holds (`customers:read`, `transactions:write`, …), in the order docs/security.md lists them. */
+  scopes: Array<Scalars['String']['output']>;
+};
+
 /** One attempt to deliver an event to an endpoint. */
 export type WebhookAttempt = {
   __typename?: 'WebhookAttempt';
@@ -1391,6 +1406,7 @@ export type ResolversTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Viewer: ResolverTypeWrapper<Viewer>;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttemptModel>;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointModel>;
   WebhookEndpointSecret: ResolverTypeWrapper<EndpointWithSecretModel>;
@@ -1441,6 +1457,7 @@ export type ResolversParentTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Viewer: Viewer;
   WebhookAttempt: WebhookAttemptModel;
   WebhookEndpoint: WebhookEndpointModel;
   WebhookEndpointSecret: EndpointWithSecretModel;
@@ -1628,6 +1645,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
+  viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
@@ -1679,6 +1697,11 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   debit?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ViewerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
+  environments?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type WebhookAttemptResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
@@ -1740,6 +1763,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Transfer?: TransferResolvers<ContextType>;
+  Viewer?: ViewerResolvers<ContextType>;
   WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
   WebhookEndpointSecret?: WebhookEndpointSecretResolvers<ContextType>;
