@@ -23,6 +23,8 @@ function files(dir) {
 const newestSource = Math.max(...[...files(sourceDir), path.join(root, 'package-lock.json')].map((file) => statSync(file).mtimeMs));
 if (!report && existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource) process.exit(0);
 
+// React's production build, whatever NODE_ENV the caller runs under (vitest sets `test`).
+process.env.NODE_ENV = 'production';
 const { build } = await import('vite');
 const started = performance.now();
 await build({ configFile: path.join(sourceDir, 'vite.config.ts'), logLevel: 'warn' });

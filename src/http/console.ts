@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,20 +15,24 @@ import { documentSecurityHeaders } from './security-headers.js';
 export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console', import.meta.url));
 
 /**
- * The page's own policy replaces the API's `default-src 'none'`: scripts, styles and images from this origin
- * only (no inline script or style element), GraphQL on this origin (WebSocket included), no framing.
+ * The page's own policy replaces the API's `default-src 'none'`: scripts from this origin only (no inline
+ * script, no eval), styles from this origin plus the <style> elements React Aria adds with this response's
+ * nonce (it reads `<meta name="csp-nonce">`; a fresh nonce per response), GraphQL on this origin (WebSocket
+ * included), no framing.
  */
-export const CONSOLE_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function consoleSecurityPolicy(styleNonce: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -58,10 +63,11 @@ export function consoleRouter(environments: readonly string[]): Router {
       next();
       return;
     }
+    const nonce = randomBytes(16).toString('base64');
     headers(req, res, () => {
-      res.setHeader('Content-Security-Policy', CONSOLE_SECURITY_POLICY);
+      res.setHeader('Content-Security-Policy', consoleSecurityPolicy(nonce));
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(page);
+      res.type('html').send(page.replace('<meta name="csp-nonce" content="">', `<meta name="csp-nonce" content="${nonce}">`));
     });
   });
   return router;

@@ -115,6 +115,7 @@ const transactionColumns = [
 
 export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
+  const canTransfer = useCan('transactions:write');
   const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders } });
   const account = data?.account;
   if (!account) {
@@ -162,7 +163,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
       ) : null}
       <Flags accountId={account.accountId} flags={account.flags} />
       <Transactions accountId={account.accountId} />
-      {useCan('transactions:write') ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
+      {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
     </>
   );
 }
