@@ -1,5 +1,6 @@
 // Fails when committed generated files are stale: re-generates them and compares.
-// - GraphQL resolver types (src/graphql/generated), by `npm run codegen`, when they exist;
+// - GraphQL resolver types (src/graphql/generated) and the console's typed documents (console/src/gql), by
+//   `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json) and the typed REST client's types (test/openapi/generated/api.ts),
 //   by `npm run openapi`;
 // - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
@@ -12,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const generators = [
-  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts'].filter((file) => existsSync(file)) },
+  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'console/src/gql/gql.ts', 'console/src/gql/graphql.ts', 'console/src/gql/index.ts'].filter((file) => existsSync(file)) },
   { script: 'openapi', files: ['openapi.json', 'test/openapi/generated/api.ts'] },
   { script: 'reliability:tables', files: ['docs/reliability.md'] },
   { script: 'bench:tables', files: ['docs/performance.md', 'bench/results/latest.md'] },

@@ -44,7 +44,8 @@ export function App() {
 }
 
 function SignedIn({ session, onSignIn, onSignOut }: { session: Session; onSignIn(session: Session): void; onSignOut(reason?: unknown): void }) {
-  const client = useMemo(() => createClient(session.environment, session.token), [session]);
+  const { client, dispose } = useMemo(() => createClient(session.environment, session.token), [session]);
+  useEffect(() => dispose, [dispose]);
   return (
     <ApolloProvider client={client}>
       <Viewer session={session} onSignIn={onSignIn} onSignOut={onSignOut} />

@@ -6,6 +6,7 @@ import { CHROMIUM, hasChromium, launchHeadlessChromium } from '../support/browse
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { followers } from '../support/subscription-client.js';
 import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
 
 /**
@@ -217,6 +218,25 @@ describe('the console in a browser', () => {
     expect(transfers.rows[0].n).toBe(1);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
     await expectAccessible(page, 'account page after a transfer');
+    expectClean();
+  });
+
+  browserIt('follows new events live over a WebSocket to the same origin', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/events`);
+    await signIn(page, readOnlyToken);
+    await page.getByRole('table', { name: 'Events, oldest first' }).waitFor();
+    const follow = page.getByRole('switch', { name: 'Follow new events live' });
+    await page.getByText('Follow new events live').click(); // the switch's label: its input is visually hidden
+    await expect(follow.isChecked()).resolves.toBe(true);
+    await followers(service, 1);
+    const created = (await ok('POST', '/sandbox/customer', buildCustomerInput({ lastName: `Live${suffix}` }))).customerId;
+    const live = page.getByRole('table', { name: 'Live events, newest first' });
+    await live.getByRole('row').filter({ hasText: 'customer.created' }).filter({ hasText: created }).waitFor();
+    await expectAccessible(page, 'events page, live');
+    await page.getByText('Follow new events live').click();
+    await expect(follow.isChecked()).resolves.toBe(false);
+    await followers(service, 0);
     expectClean();
   });
 

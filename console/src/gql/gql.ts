@@ -26,6 +26,7 @@ type Documents = {
     "\n  query FindCustomers($filter: CustomerFilter, $after: String) {\n    customers(first: 20, after: $after, filter: $filter) {\n      nodes {\n        ...CustomerListItem\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.FindCustomersDocument,
     "\n  query SearchCustomersBySsn($input: CustomerSearchInput!) {\n    searchCustomers(input: $input, first: 20) {\n      nodes {\n        ...CustomerListItem\n      }\n    }\n  }\n": typeof types.SearchCustomersBySsnDocument,
     "\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n": typeof types.EventListDocument,
+    "\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n": typeof types.LiveEventsDocument,
     "\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n": typeof types.WebhookEndpointListDocument,
 };
 const documents: Documents = {
@@ -41,6 +42,7 @@ const documents: Documents = {
     "\n  query FindCustomers($filter: CustomerFilter, $after: String) {\n    customers(first: 20, after: $after, filter: $filter) {\n      nodes {\n        ...CustomerListItem\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.FindCustomersDocument,
     "\n  query SearchCustomersBySsn($input: CustomerSearchInput!) {\n    searchCustomers(input: $input, first: 20) {\n      nodes {\n        ...CustomerListItem\n      }\n    }\n  }\n": types.SearchCustomersBySsnDocument,
     "\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n": types.EventListDocument,
+    "\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n": types.LiveEventsDocument,
     "\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n": types.WebhookEndpointListDocument,
 };
 
@@ -106,6 +108,10 @@ export function graphql(source: "\n  query SearchCustomersBySsn($input: Customer
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n"): (typeof documents)["\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n"): (typeof documents)["\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
