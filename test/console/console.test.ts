@@ -163,7 +163,10 @@ describe('the console in a browser', () => {
     page.on('request', (request) => requests.push(request));
     await page.goto(`${service.url}/console`);
     await signIn(page, service.token);
-    await page.getByLabel('Social security number', { exact: true }).fill(ssn);
+    const ssnField = page.getByLabel('Social security number', { exact: true });
+    // Masked on screen, and not a password field a browser's password manager would offer to keep.
+    expect(await ssnField.evaluate((input) => [input.getAttribute('type'), getComputedStyle(input).getPropertyValue('-webkit-text-security'), input.getAttribute('autocomplete')])).toEqual(['text', 'disc', 'off']);
+    await ssnField.fill(ssn);
     await page.getByRole('button', { name: 'Find by number' }).click();
     await page.getByRole('list', { name: 'Customers with this number' }).getByRole('link', { name: `Ada King ${lastName}` }).waitFor();
     await expect(page.getByLabel('Social security number', { exact: true }).inputValue()).resolves.toBe('');

@@ -119,9 +119,10 @@ export function CustomersPage() {
       <section aria-labelledby="ssn-heading">
         <h2 id="ssn-heading">Find by social security number</h2>
         <form onSubmit={submitSsn} className="inline-form">
-          <TextField className="field" type="password" value={ssn} onChange={setSsn} autoComplete="off">
+          {/* Masked text, not a password field: a browser's password manager must not offer to keep the number. */}
+          <TextField className="field" value={ssn} onChange={setSsn} autoComplete="off">
             <Label>Social security number</Label>
-            <Input />
+            <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
           </TextField>
           <Button type="submit">Find by number</Button>
         </form>
