@@ -24,6 +24,8 @@ const lastName = `Lovelace${suffix}`;
 let customerId: string;
 let checkingId: string;
 let savingsId: string;
+let holdsId: string;
+const hookUrl = 'http://127.0.0.1:9/console-hook';
 const ssn = '219-09-9999';
 
 async function ok(method: string, path: string, body?: unknown) {
@@ -33,11 +35,18 @@ async function ok(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20' });
+  // Nothing listens on the discard port: the endpoint's deliveries fail and are retried, which no case here looks at.
+  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
   customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Ada', middleName: 'King', lastName, socialSecurityNumber: ssn }))).customerId;
   checkingId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Everyday Checking' }))).accountId;
   savingsId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Rainy Day Savings', type: 'SAVINGS' }))).accountId;
   await ok('POST', `/sandbox/account/${checkingId}/transaction`, { type: 'CREDIT', amount: 100, description: 'Payroll' });
+  holdsId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Card Account' }))).accountId;
+  await ok('POST', `/sandbox/account/${holdsId}/transaction`, { type: 'CREDIT', amount: 50, description: 'Top-up' });
+  for (const [amount, description] of [[20, 'Hotel'], [5, 'Parking'], [1, 'Left pending']] as const) {
+    await ok('POST', `/sandbox/account/${holdsId}/transaction`, { type: 'DEBIT', amount, description, hold: true });
+  }
+  await ok('POST', '/sandbox/webhook-endpoint', { url: hookUrl, eventTypes: ['account.updated'] });
   readOnlyToken = (
     await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read', 'accounts:read', 'events:read', 'webhooks:read', 'audit:read'], name: 'read only' })
   ).token;
@@ -245,15 +254,62 @@ describe('the console in a browser', () => {
     expectClean();
   });
 
+  browserIt('posts and voids holds and sets the overdraft limit, each once', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${holdsId}`);
+    await signIn(page, service.token);
+    const table = page.getByRole('table', { name: 'Transactions, newest first' });
+    await page.getByRole('button', { name: 'Post hold: Hotel' }).dblclick();
+    await table.getByRole('row').filter({ hasText: 'Hotel' }).filter({ hasText: 'POSTED' }).waitFor();
+    await page.getByRole('button', { name: 'Void hold: Parking' }).click();
+    await table.getByRole('row').filter({ hasText: 'Parking' }).filter({ hasText: 'VOIDED' }).waitFor();
+    await page.getByLabel('New overdraft limit (USD)').fill('250');
+    await page.getByRole('button', { name: 'Set overdraft limit' }).click();
+    await page.getByText('$250.00').waitFor();
+    const account = await service.call('POST', '/sandbox/graphql', { body: { query: `{ account(accountId: "${holdsId}") { amount overdraftLimit balance { available } } }` } });
+    expect(account.json.data.account).toEqual({ amount: '30', overdraftLimit: '250', balance: { available: '29' } });
+    const posts = await service.database.pool.query("SELECT count(*)::int AS n FROM audit_events WHERE operation = 'transaction.post' AND resource_id IN (SELECT id FROM ledger_entries WHERE description = 'Hotel')");
+    expect(posts.rows[0].n).toBe(1);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+    await expectAccessible(page, 'account page with holds');
+    expectClean();
+  });
+
+  browserIt('disables, enables and rotates a webhook endpoint, showing the new secret once', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/webhooks`);
+    await signIn(page, service.token);
+    const row = page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row').filter({ hasText: hookUrl });
+    await page.getByRole('button', { name: `Disable ${hookUrl}` }).click();
+    await row.getByRole('cell', { name: /^disabled/ }).waitFor();
+    await page.getByRole('button', { name: `Enable ${hookUrl}` }).click();
+    await row.getByRole('cell', { name: 'enabled', exact: true }).waitFor();
+    await page.getByRole('button', { name: `Rotate secret of ${hookUrl}` }).click();
+    const shown = page.getByRole('status').filter({ hasText: 'shown this once' });
+    const secret = (await shown.locator('code').innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    await expectAccessible(page, 'webhooks page with a new secret');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.evaluate<string>('JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage })')).not.toContain(secret);
+    expectClean();
+  });
+
   browserIt('offers a read-only token no write action', async () => {
     const { page } = await open();
-    await page.goto(`${service.url}/console/accounts/${checkingId}`);
+    await page.goto(`${service.url}/console/accounts/${holdsId}`);
     await signIn(page, readOnlyToken);
-    await page.getByRole('heading', { level: 1, name: 'Everyday Checking' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Card Account' }).waitFor();
+    await page.getByRole('table', { name: 'Transactions, newest first' }).getByRole('row').filter({ hasText: 'Left pending' }).filter({ hasText: 'PENDING' }).waitFor();
+    expect(await page.getByRole('button', { name: /hold/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Set overdraft limit' }).count()).toBe(0);
     await page.getByRole('heading', { level: 2, name: 'Flags' }).waitFor();
     expect(await page.getByRole('button', { name: /^(Set|Lift) / }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Review transfer' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: hookUrl }).waitFor();
+    expect(await page.getByRole('button', { name: /Disable|Enable|Rotate/ }).count()).toBe(0);
     // Only the environment the token may use is offered.
     expect(await page.getByLabel('Environment').count()).toBe(0);
     await page.getByText('Environment: sandbox').waitFor();

@@ -20,6 +20,9 @@ type Documents = {
     "\n  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    setAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n    }\n  }\n": typeof types.SetAccountFlagDocument,
     "\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n    }\n  }\n": typeof types.ClearAccountFlagDocument,
     "\n  mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {\n    transfer(input: $input, idempotencyKey: $idempotencyKey) {\n      transferId\n      amount\n      currency\n    }\n  }\n": typeof types.TransferMoneyDocument,
+    "\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": typeof types.PostHoldDocument,
+    "\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": typeof types.VoidHoldDocument,
+    "\n  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {\n    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {\n      id\n      overdraftLimit\n      balance {\n        posted\n        pending\n        available\n      }\n    }\n  }\n": typeof types.SetOverdraftLimitDocument,
     "\n  query AuditTrail($after: String) {\n    auditEvents(first: 20, after: $after) {\n      nodes {\n        eventId\n        occurredAt\n        principalId\n        operation\n        resourceType\n        resourceId\n        changedFields\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.AuditTrailDocument,
     "\n  query CustomerDetails($customerId: ID!, $withAccounts: Boolean!) {\n    customer(customerId: $customerId) {\n      id\n      customerId\n      preferredName\n      firstName\n      middleName\n      lastName\n      dateOfBirth\n      emails\n      phoneNumbers {\n        type\n        number\n      }\n      addresses {\n        type\n        street\n        city\n        state\n        zip\n      }\n      accounts @include(if: $withAccounts) {\n        id\n        accountId\n        name\n        type\n        currency\n        amount\n        flags\n      }\n    }\n  }\n": typeof types.CustomerDetailsDocument,
     "\n  fragment CustomerListItem on Customer {\n    id\n    customerId\n    firstName\n    middleName\n    lastName\n    dateOfBirth\n  }\n": typeof types.CustomerListItemFragmentDoc,
@@ -28,6 +31,9 @@ type Documents = {
     "\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n": typeof types.EventListDocument,
     "\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n": typeof types.LiveEventsDocument,
     "\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n": typeof types.WebhookEndpointListDocument,
+    "\n  mutation EnableWebhookEndpoint($endpointId: ID!) {\n    enableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n": typeof types.EnableWebhookEndpointDocument,
+    "\n  mutation DisableWebhookEndpoint($endpointId: ID!) {\n    disableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n": typeof types.DisableWebhookEndpointDocument,
+    "\n  mutation RotateWebhookSecret($endpointId: ID!) {\n    rotateWebhookSecret(endpointId: $endpointId) {\n      secret\n      endpoint {\n        endpointId\n        url\n      }\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n": types.ViewerDocument,
@@ -36,6 +42,9 @@ const documents: Documents = {
     "\n  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    setAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n    }\n  }\n": types.SetAccountFlagDocument,
     "\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n    }\n  }\n": types.ClearAccountFlagDocument,
     "\n  mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {\n    transfer(input: $input, idempotencyKey: $idempotencyKey) {\n      transferId\n      amount\n      currency\n    }\n  }\n": types.TransferMoneyDocument,
+    "\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": types.PostHoldDocument,
+    "\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": types.VoidHoldDocument,
+    "\n  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {\n    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {\n      id\n      overdraftLimit\n      balance {\n        posted\n        pending\n        available\n      }\n    }\n  }\n": types.SetOverdraftLimitDocument,
     "\n  query AuditTrail($after: String) {\n    auditEvents(first: 20, after: $after) {\n      nodes {\n        eventId\n        occurredAt\n        principalId\n        operation\n        resourceType\n        resourceId\n        changedFields\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.AuditTrailDocument,
     "\n  query CustomerDetails($customerId: ID!, $withAccounts: Boolean!) {\n    customer(customerId: $customerId) {\n      id\n      customerId\n      preferredName\n      firstName\n      middleName\n      lastName\n      dateOfBirth\n      emails\n      phoneNumbers {\n        type\n        number\n      }\n      addresses {\n        type\n        street\n        city\n        state\n        zip\n      }\n      accounts @include(if: $withAccounts) {\n        id\n        accountId\n        name\n        type\n        currency\n        amount\n        flags\n      }\n    }\n  }\n": types.CustomerDetailsDocument,
     "\n  fragment CustomerListItem on Customer {\n    id\n    customerId\n    firstName\n    middleName\n    lastName\n    dateOfBirth\n  }\n": types.CustomerListItemFragmentDoc,
@@ -44,6 +53,9 @@ const documents: Documents = {
     "\n  query EventList($after: SafeInt, $types: [String!]) {\n    events(after: $after, types: $types, first: 20) {\n      events {\n        eventId\n        sequence\n        type\n        occurredAt\n        resourceType\n        resourceId\n        changedFields\n      }\n      nextAfter\n    }\n  }\n": types.EventListDocument,
     "\n  subscription LiveEvents($types: [String!]) {\n    events(types: $types) {\n      eventId\n      sequence\n      type\n      occurredAt\n      resourceType\n      resourceId\n      changedFields\n    }\n  }\n": types.LiveEventsDocument,
     "\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n": types.WebhookEndpointListDocument,
+    "\n  mutation EnableWebhookEndpoint($endpointId: ID!) {\n    enableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n": types.EnableWebhookEndpointDocument,
+    "\n  mutation DisableWebhookEndpoint($endpointId: ID!) {\n    disableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n": types.DisableWebhookEndpointDocument,
+    "\n  mutation RotateWebhookSecret($endpointId: ID!) {\n    rotateWebhookSecret(endpointId: $endpointId) {\n      secret\n      endpoint {\n        endpointId\n        url\n      }\n    }\n  }\n": types.RotateWebhookSecretDocument,
 };
 
 /**
@@ -87,6 +99,18 @@ export function graphql(source: "\n  mutation TransferMoney($input: TransferInpu
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {\n    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {\n      id\n      overdraftLimit\n      balance {\n        posted\n        pending\n        available\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {\n    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {\n      id\n      overdraftLimit\n      balance {\n        posted\n        pending\n        available\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query AuditTrail($after: String) {\n    auditEvents(first: 20, after: $after) {\n      nodes {\n        eventId\n        occurredAt\n        principalId\n        operation\n        resourceType\n        resourceId\n        changedFields\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query AuditTrail($after: String) {\n    auditEvents(first: 20, after: $after) {\n      nodes {\n        eventId\n        occurredAt\n        principalId\n        operation\n        resourceType\n        resourceId\n        changedFields\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -116,6 +140,18 @@ export function graphql(source: "\n  subscription LiveEvents($types: [String!]) 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query WebhookEndpointList {\n    webhookEndpoints {\n      endpointId\n      url\n      eventTypes\n      enabled\n      disabledReason\n      failingSince\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EnableWebhookEndpoint($endpointId: ID!) {\n    enableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n"): (typeof documents)["\n  mutation EnableWebhookEndpoint($endpointId: ID!) {\n    enableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DisableWebhookEndpoint($endpointId: ID!) {\n    disableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n"): (typeof documents)["\n  mutation DisableWebhookEndpoint($endpointId: ID!) {\n    disableWebhookEndpoint(endpointId: $endpointId) {\n      endpointId\n      enabled\n      disabledReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret($endpointId: ID!) {\n    rotateWebhookSecret(endpointId: $endpointId) {\n      secret\n      endpoint {\n        endpointId\n        url\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RotateWebhookSecret($endpointId: ID!) {\n    rotateWebhookSecret(endpointId: $endpointId) {\n      secret\n      endpoint {\n        endpointId\n        url\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

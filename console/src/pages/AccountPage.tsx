@@ -96,6 +96,38 @@ const Transfer = graphql(`
   }
 `);
 
+const PostHold = graphql(`
+  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {
+    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {
+      transactionId
+      status
+    }
+  }
+`);
+
+const VoidHold = graphql(`
+  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {
+    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {
+      transactionId
+      status
+    }
+  }
+`);
+
+const SetOverdraftLimit = graphql(`
+  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {
+    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {
+      id
+      overdraftLimit
+      balance {
+        posted
+        pending
+        available
+      }
+    }
+  }
+`);
+
 const FLAGS: { flag: AccountFlag; label: string }[] = [
   { flag: 'FROZEN', label: 'Frozen' },
   { flag: 'DEBITS_BLOCKED', label: 'Debits blocked' },
@@ -112,6 +144,25 @@ const transactionColumns = [
   column.accessor('amount', { header: 'Amount', cell: (info) => money(info.getValue(), info.row.original.currency) }),
   column.accessor('balanceAfter', { header: 'Balance after', cell: (info) => (info.getValue() === null ? '' : money(info.getValue()!, info.row.original.currency)) }),
 ];
+
+/** Post or void a hold: one idempotency key per hold and action, reused on every press. */
+function holdColumn(act: (row: TransactionRow, action: 'post' | 'void') => void, busy: boolean) {
+  return column.display({
+    id: 'actions',
+    header: 'Actions',
+    cell: (info) =>
+      info.row.original.status === 'PENDING' ? (
+        <span className="row-actions">
+          <Button isDisabled={busy} aria-label={`Post hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'post')}>
+            Post hold
+          </Button>
+          <Button isDisabled={busy} aria-label={`Void hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'void')}>
+            Void hold
+          </Button>
+        </span>
+      ) : null,
+  });
+}
 
 export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
@@ -148,6 +199,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
             <code>{account.accountId}</code>
           </dd>
         </dl>
+        <OverdraftLimit accountId={account.accountId} currency={account.currency} />
       </section>
       {account.customers ? (
         <section aria-labelledby="holders-heading">
@@ -203,14 +255,28 @@ function Flags({ accountId, flags }: { accountId: string; flags: readonly string
 
 function Transactions({ accountId }: { accountId: string }) {
   const pages = useCursorStack<string>();
+  const canMoveMoney = useCan('transactions:write');
   const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current } });
+  const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };
+  const [postHold, posted] = useMutation(PostHold, refetch);
+  const [voidHold, voided] = useMutation(VoidHold, refetch);
+  const keys = useRef(new Map<string, string>());
+  const act = (row: TransactionRow, action: 'post' | 'void') => {
+    const name = `${action} ${row.transactionId}`;
+    const idempotencyKey = keys.current.get(name) ?? newIdempotencyKey();
+    keys.current.set(name, idempotencyKey);
+    const variables = { accountId, transactionId: row.transactionId, idempotencyKey };
+    void (action === 'post' ? postHold({ variables }) : voidHold({ variables })).catch(() => undefined);
+  };
+  const busy = posted.loading || voided.loading;
+  const columns = canMoveMoney ? [...transactionColumns, holdColumn(act, busy)] : transactionColumns;
   const connection = data?.account?.transactions;
   return (
     <section aria-labelledby="transactions-heading">
       <h2 id="transactions-heading">Transactions</h2>
       {/* The balance chart (Account.balanceHistory) and the statement download go here. */}
-      <ProblemMessage error={error} />
-      {connection ? <DataTable caption="Transactions, newest first" columns={transactionColumns} data={connection.nodes} empty="No transactions yet." /> : null}
+      <ProblemMessage error={error ?? posted.error ?? voided.error} />
+      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty="No transactions yet." /> : null}
       <Pager
         label="Transaction pages"
         hasPrevious={pages.hasPrevious}
@@ -219,6 +285,33 @@ function Transactions({ accountId }: { accountId: string }) {
         onNext={() => pages.next(connection!.pageInfo.endCursor!)}
       />
     </section>
+  );
+}
+
+function OverdraftLimit({ accountId, currency }: { accountId: string; currency: string }) {
+  const canControl = useCan('accounts:controls');
+  const [limit, setLimit] = useState('');
+  const [setOverdraftLimit, result] = useMutation(SetOverdraftLimit);
+  if (!canControl) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void setOverdraftLimit({ variables: { accountId, overdraftLimit: limit.trim() } })
+      .then(() => setLimit(''))
+      .catch(() => undefined);
+  };
+  return (
+    <>
+      <form onSubmit={submit} className="inline-form">
+        <TextField className="field" value={limit} onChange={setLimit} isRequired inputMode="decimal">
+          <Label>New overdraft limit ({currency})</Label>
+          <Input />
+        </TextField>
+        <Button type="submit" isDisabled={result.loading}>
+          Set overdraft limit
+        </Button>
+      </form>
+      <ProblemMessage error={result.error} />
+    </>
   );
 }
 
