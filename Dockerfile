@@ -17,9 +17,11 @@ COPY packages/client/package.json ./packages/client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json prisma.config.ts schema.graphql ./
 COPY prisma ./prisma
-COPY scripts/prisma-generate.mjs ./scripts/
+COPY scripts/prisma-generate.mjs scripts/build-console.mjs ./scripts/
 COPY src ./src
-# `prisma generate` then tsc. scripts/prisma-generate.mjs points PRISMA_SCHEMA_ENGINE_BINARY at an existing
+COPY console ./console
+# `prisma generate`, tsc, then the console's static build (dist/console, served at /console).
+# scripts/prisma-generate.mjs points PRISMA_SCHEMA_ENGINE_BINARY at an existing
 # file: generate never runs the schema engine but would otherwise try to download one (air-gapped builds).
 RUN npm run build
 

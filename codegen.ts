@@ -43,6 +43,14 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
       },
     },
+    // The console's typed documents (graphql-codegen's client preset): every query it sends is checked
+    // against the schema at build time, and its results are typed (console/src/gql, committed).
+    'console/src/gql/': {
+      documents: ['console/src/**/*.tsx', 'console/src/**/*.ts', '!console/src/gql/**'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: { useTypeImports: true, enumsAsTypes: true, strictScalars: true, scalars: { ID: 'string', Decimal: 'string', SafeInt: 'number', Metadata: 'Record<string, string>' } },
+    },
     // The TypeScript client's typed GraphQL documents (packages/client/graphql/*.graphql): variables and
     // results typed from the schema, the query text as a string, no GraphQL runtime in the client.
     'packages/client/src/generated/graphql.ts': {

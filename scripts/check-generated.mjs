@@ -1,6 +1,7 @@
 // Fails when committed generated files are stale: re-generates them and compares.
-// - GraphQL resolver types (src/graphql/generated) and the TypeScript client's typed GraphQL documents
-//   (packages/client/src/generated/graphql.ts), by `npm run codegen`, when they exist;
+// - GraphQL resolver types (src/graphql/generated), the TypeScript client's typed GraphQL documents
+//   (packages/client/src/generated/graphql.ts) and the console's typed documents (console/src/gql), by
+//   `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json), the typed REST client's types (test/openapi/generated/api.ts) and the
 //   TypeScript client's REST types and operation facts (packages/client/src/generated/), by `npm run openapi`;
 // - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
@@ -13,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const generators = [
-  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'packages/client/src/generated/graphql.ts'].filter((file) => existsSync(file)) },
+  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'packages/client/src/generated/graphql.ts', 'console/src/gql/gql.ts', 'console/src/gql/graphql.ts', 'console/src/gql/index.ts'].filter((file) => existsSync(file)) },
   {
     script: 'openapi',
     files: ['openapi.json', 'test/openapi/generated/api.ts', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],

@@ -2,6 +2,7 @@ import express from 'express';
 import { createGraphqlMiddleware } from './graphql/middleware.js';
 import type { SubscriptionServer } from './graphql/websocket.js';
 import type { HttpDependencies } from './http/dependencies.js';
+import { consoleRouter } from './http/console.js';
 import { healthRouter } from './http/health.js';
 import { authenticateOperator } from './http/authenticate-request.js';
 import { metricsExposition, metricsTokenGuard } from './http/metrics.js';
@@ -14,7 +15,7 @@ import { createRestRouter } from './rest/router.js';
 
 /**
  * The HTTP application: one Express app carrying health checks, metrics, the API reference (/openapi.json,
- * /docs), GraphQL at /{environment}/graphql and the REST contract. Both surfaces receive the same
+ * /docs), the back-office console (/console), GraphQL at /{environment}/graphql and the REST contract. Both surfaces receive the same
  * dependencies (services, authenticator). GraphQL subscriptions are WebSocket upgrades, which Express does not
  * see: the server hands them to `subscriptions` (src/runtime.ts).
  */
@@ -50,6 +51,7 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   app.use(createRestRouter(deps));
   app.use(healthRouter(deps));
   app.use(referencePagesRouter([...deps.environments]));
+  app.use(consoleRouter([...deps.environments]));
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);
   // Every response is an envelope, also for unknown paths and for errors of any router.

@@ -3,7 +3,7 @@ import { commaList, type Settings } from './settings.js';
 
 const ENVIRONMENT_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 // Paths that are not environments; an environment with one of these names would shadow them.
-const RESERVED_ENVIRONMENT_NAMES = new Set(['healthz', 'readyz', 'metrics', 'docs', 'openapi.json', 'graphql']);
+const RESERVED_ENVIRONMENT_NAMES = new Set(['healthz', 'readyz', 'metrics', 'docs', 'openapi.json', 'graphql', 'console']);
 
 /** Who may call (static tokens; OIDC has its own section, src/config/oidc.ts) and the environments there are. */
 export const accessEnv = {

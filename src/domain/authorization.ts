@@ -1,5 +1,5 @@
 import { environmentNotAllowed, insufficientScope } from './errors.js';
-import type { AccessScope, Caller, Principal } from './caller.js';
+import { ACCESS_SCOPES, type AccessScope, type Caller, type Principal } from './caller.js';
 
 /** True when the principal may act in `environment` at all. */
 export const mayActIn = (principal: Principal, environment: string): boolean =>
@@ -19,3 +19,21 @@ export function authorize(caller: Caller, required: AccessScope): void {
 /** The same check as authorize(), answered instead of thrown: for reads that include what they may. */
 export const isAuthorized = (caller: Caller, required: AccessScope): boolean =>
   mayActIn(caller.principal, caller.environment) && caller.principal.scopes.includes(required);
+
+/** What a principal was granted: its scopes, and the environments among the configured ones it may act in. */
+export interface Grants {
+  scopes: AccessScope[];
+  environments: string[];
+}
+
+/**
+ * The caller's own grants (GraphQL's `viewer`), so that a client offers only what the token can do. Needs no
+ * scope: it tells the caller nothing it could not learn by trying. Scopes in ACCESS_SCOPES order, environments
+ * in the configured order.
+ */
+export function grantsOf(principal: Principal, configuredEnvironments: Iterable<string>): Grants {
+  return {
+    scopes: ACCESS_SCOPES.filter((scope) => principal.scopes.includes(scope)),
+    environments: [...configuredEnvironments].filter((environment) => mayActIn(principal, environment)),
+  };
+}

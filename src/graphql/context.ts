@@ -17,8 +17,10 @@ export interface GraphqlContext extends RequestContext {
   budget?: ExecutionBudget;
   /** The per-principal budgets a resolver charges itself (searches by SSN); absent for subscriptions' events. */
   rateLimits?: Pick<RateLimits, 'ssnSearch'>;
+  /** The configured environments (ENVIRONMENTS), for `viewer`. */
+  environments: ReadonlySet<string>;
 }
 
-export function createGraphqlContext(request: RequestContext, services: DomainServices): GraphqlContext {
-  return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [] };
+export function createGraphqlContext(request: RequestContext, services: DomainServices, environments: ReadonlySet<string>): GraphqlContext {
+  return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [], environments };
 }

@@ -6,6 +6,7 @@ import { auditResolvers } from './audit.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
 import { subscriptionResolvers } from './subscriptions.js';
+import { viewerResolvers } from './viewer.js';
 import { webhookResolvers } from './webhooks.js';
 
 /** schema.graphql at the top of the repository is the source of truth (same path from src/ and dist/). */
@@ -14,7 +15,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.
 export function buildGraphqlSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [resolvers, auditResolvers, webhookResolvers, subscriptionResolvers, scalarResolvers],
+    resolvers: [resolvers, auditResolvers, webhookResolvers, subscriptionResolvers, scalarResolvers, viewerResolvers],
     // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
   });

@@ -66,7 +66,7 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
       if (!state.allowed) return [requestGraphqlError(rateLimited(state.resetS))];
     }
     request.logger.debug('graphql subscription started');
-    return { schema, document, operationName, variableValues: variables, contextValue: createGraphqlContext(request, deps.services) };
+    return { schema, document, operationName, variableValues: variables, contextValue: createGraphqlContext(request, deps.services, deps.environments) };
   };
 }
 

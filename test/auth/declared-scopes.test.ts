@@ -188,8 +188,11 @@ describe('REST: every route needs exactly the scope the route table declares', (
 const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
 const requiresScope = schema.getDirective('requiresScope')!;
 
-/** Root fields resolved per kind of record (Relay's `node`): each kind needs its own read scope, tested below. */
-const PER_KIND_FIELDS = new Set(['Query.node']);
+/**
+ * Root fields resolved per kind of record (Relay's `node`): each kind needs its own read scope; and the
+ * caller's own grants (`viewer`), which need none. Both tested below.
+ */
+const PER_KIND_FIELDS = new Set(['Query.node', 'Query.viewer']);
 
 interface GraphqlCase {
   document: string;
@@ -382,5 +385,21 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
     expect((await node(customerId, only('accounts:read'))).json.data.node).toBeNull();
     const neither = await node(customerId, only('events:read'));
     expect(neither.json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', challenge: { scope: 'customers:read' } });
+  });
+
+  it('viewer: any accepted token reads its own scopes and environments, and nothing else; no token is refused', async () => {
+    const viewer = (token: string, environment = 'sandbox') =>
+      service.call('POST', `/${environment}/graphql`, { auth: false, headers: { authorization: `Bearer ${token}` }, body: { query: '{ viewer { scopes environments } }' } });
+    for (const scope of ACCESS_SCOPES) {
+      const res = await viewer(only(scope));
+      expect(res.json.data.viewer, scope).toEqual({ scopes: [scope], environments: ['sandbox', 'production-like'] });
+    }
+    expect((await viewer(without('audit:read'))).json.data.viewer.scopes).toEqual(ACCESS_SCOPES.filter((scope) => scope !== 'audit:read'));
+    expect((await viewer(service.token)).json.data.viewer).toEqual({ scopes: [...ACCESS_SCOPES], environments: ['sandbox', 'production-like'] });
+    const onlyHere = await issueApiToken(service.database.pool, { environments: ['production-like'], scopes: ['accounts:read'], name: 'one environment' });
+    expect((await viewer(onlyHere.token, 'production-like')).json.data.viewer).toEqual({ scopes: ['accounts:read'], environments: ['production-like'] });
+    expect((await viewer(onlyHere.token)).json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
+    const anonymous = await service.call('POST', '/sandbox/graphql', { auth: false, body: { query: '{ viewer { scopes } }' } });
+    expect(anonymous.status).toBe(401);
   });
 });

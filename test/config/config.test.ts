@@ -102,6 +102,7 @@ describe('loadConfig', () => {
     ['ENVIRONMENTS', { ENVIRONMENTS: ',' }, /ENVIRONMENTS must name at least one environment/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'Sandbox' }, /ENVIRONMENTS entries must be lower-case/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'sandbox,graphql' }, /ENVIRONMENTS may not use a reserved name/],
+    ['ENVIRONMENTS', { ENVIRONMENTS: 'console' }, /ENVIRONMENTS may not use a reserved name/],
     ['API_TOKENS', { API_TOKENS: 'short' }, /API_TOKENS entry 1 must be at least 43 characters long/],
     ['API_TOKENS', { API_TOKENS: `${'a'.repeat(30)} ${'b'.repeat(30)}` }, /API_TOKENS entry 1 must use only base64\/base64url characters/],
     ['NODE_ENV', { NODE_ENV: 'staging' }, /NODE_ENV must be development, test or production/],

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,9 +21,13 @@ declare module 'vitest' {
 /**
  * Starts the PostgreSQL for the whole run: TEST_DATABASE_URL when given (e.g. Debian's PostgreSQL 15 in
  * CI), else a throw-away embedded server tuned for speed (fsync off: nothing here must survive a crash).
- * Migrates one template database once; each test file clones it in milliseconds.
+ * Migrates one template database once; each test file clones it in milliseconds. Builds the console first
+ * when it is stale (scripts/build-console.mjs).
  */
 export default async function setup(project: TestProject) {
+  // The console the service serves at /console (test/console/), built when its sources changed (a few seconds).
+  const consoleBuild = spawnSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
+  if (consoleBuild.status !== 0) throw new Error('building the console failed (node scripts/build-console.mjs)');
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;

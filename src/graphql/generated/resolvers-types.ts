@@ -1008,6 +1008,12 @@ export type Query = {
   transaction: Maybe<Transaction>;
   /** Both sides of a transfer of this environment, or null when none has this id (REST's getTransfer). Needs `accounts:read`. */
   transfer: Maybe<Transfer>;
+  /**
+   * The caller itself: the scopes of the token this request carries and the environments it may act in, so
+   * that a client offers only what the token can do. Needs no scope: any token the endpoint accepts may read
+   * what it was granted, and nothing else (docs/adr/0065-console-a-client-of-graphql.md).
+   */
+  viewer: Viewer;
   /** One webhook endpoint of this environment, or null when none has this id. Needs `webhooks:read`. */
   webhookEndpoint: Maybe<WebhookEndpoint>;
   /**
@@ -1432,6 +1438,15 @@ export type UpdateWebhookEndpointInput = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The token a request carries, as the service granted it. */
+export type Viewer = {
+  __typename?: 'Viewer';
+  /** The configured environments the token may act in, in the order of the ENVIRONMENTS setting. */
+  environments: Array<Scalars['String']['output']>;
+  /** The scopes the token holds (`customers:read`, `transactions:write`, …), in the order docs/security.md lists them. */
+  scopes: Array<Scalars['String']['output']>;
+};
+
 /** One attempt to deliver an event to an endpoint. */
 export type WebhookAttempt = {
   __typename?: 'WebhookAttempt';
@@ -1643,6 +1658,7 @@ export type ResolversTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Viewer: ResolverTypeWrapper<Viewer>;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttemptModel>;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointModel>;
   WebhookEndpointSecret: ResolverTypeWrapper<EndpointWithSecretModel>;
@@ -1699,6 +1715,7 @@ export type ResolversParentTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Viewer: Viewer;
   WebhookAttempt: WebhookAttemptModel;
   WebhookEndpoint: WebhookEndpointModel;
   WebhookEndpointSecret: EndpointWithSecretModel;
@@ -1913,6 +1930,7 @@ export type QueryResolvers<ContextType = GraphqlContext, ParentType extends Reso
   searchCustomers?: Resolver<ResolversTypes['CustomerConnection'], ParentType, ContextType, RequireFields<QuerySearchCustomersArgs, 'first' | 'input'>>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType, RequireFields<QueryTransactionArgs, 'accountId' | 'transactionId'>>;
   transfer?: Resolver<Maybe<ResolversTypes['Transfer']>, ParentType, ContextType, RequireFields<QueryTransferArgs, 'transferId'>>;
+  viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
   webhookEndpoint?: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'endpointId'>>;
   webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
@@ -1995,6 +2013,11 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type ViewerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
+  environments?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type WebhookAttemptResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
   attemptId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   attemptedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2059,6 +2082,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Transfer?: TransferResolvers<ContextType>;
+  Viewer?: ViewerResolvers<ContextType>;
   WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
   WebhookEndpointSecret?: WebhookEndpointSecretResolvers<ContextType>;

@@ -1,0 +1,39 @@
+import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
+
+/** A refusal from the API as the console shows it: its stable code and its message. */
+export interface ApiProblem {
+  code: string;
+  message: string;
+}
+
+interface GraphqlErrorLike {
+  message?: unknown;
+  extensions?: { code?: unknown } | null;
+}
+
+const fromGraphqlError = (error: GraphqlErrorLike | undefined): ApiProblem | undefined =>
+  error && typeof error.message === 'string'
+    ? { code: typeof error.extensions?.code === 'string' ? error.extensions.code : 'ERROR', message: error.message }
+    : undefined;
+
+/**
+ * The first error of a failed operation. A refusal before the operation runs (401, 403, 429) arrives as an
+ * HTTP error whose body is still a GraphQL response: its code is read from there, never swallowed.
+ */
+export function apiProblem(error: unknown): ApiProblem {
+  if (CombinedGraphQLErrors.is(error)) {
+    const problem = fromGraphqlError(error.errors[0] as GraphqlErrorLike | undefined);
+    if (problem) return problem;
+  }
+  if (ServerError.is(error)) {
+    try {
+      const body = JSON.parse(error.bodyText) as { errors?: GraphqlErrorLike[] };
+      const problem = fromGraphqlError(body.errors?.[0]);
+      if (problem) return problem;
+    } catch {
+      // not JSON: fall through to the status
+    }
+    return { code: `HTTP_${error.statusCode}`, message: error.message };
+  }
+  return { code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : String(error) };
+}

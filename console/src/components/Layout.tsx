@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import { Button, Link } from 'react-aria-components';
+import { paths, useRoute } from '../router';
+import { useViewer } from '../viewer';
+
+/** Header, navigation (the pages the token may read) and the page's own content. */
+export function Layout({ children }: { children: ReactNode }) {
+  const viewer = useViewer();
+  const { route } = useRoute();
+  const links = [
+    { href: paths.customers(), label: 'Customers', scope: 'customers:read', current: route.page === 'customers' || route.page === 'customer' },
+    { href: paths.events(), label: 'Events', scope: 'events:read', current: route.page === 'events' },
+    { href: paths.webhooks(), label: 'Webhooks', scope: 'webhooks:read', current: route.page === 'webhooks' },
+    { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },
+  ].filter((link) => viewer.scopes.has(link.scope));
+  return (
+    <>
+      <header className="top">
+        <p className="brand">Customer &amp; Account Service</p>
+        <nav aria-label="Console">
+          <ul>
+            {links.map((link) => (
+              <li key={link.href}>
+                <Link href={link.href} aria-current={link.current ? 'page' : undefined}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="session">
+          {viewer.environments.length > 1 ? (
+            <label>
+              Environment{' '}
+              <select value={viewer.environment} onChange={(event) => viewer.switchEnvironment(event.target.value)}>
+                {viewer.environments.map((name) => (
+                  <option key={name}>{name}</option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <span>Environment: {viewer.environment}</span>
+          )}
+          <Button onPress={viewer.signOut}>Sign out</Button>
+        </div>
+      </header>
+      <main>{children}</main>
+    </>
+  );
+}

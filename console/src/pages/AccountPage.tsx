@@ -1,0 +1,405 @@
+import { useMutation, useQuery } from '@apollo/client/react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { type FormEvent, useRef, useState } from 'react';
+import { Button, Input, Label, Link, TextField } from 'react-aria-components';
+import { DataTable } from '../components/DataTable';
+import { Pager } from '../components/Pager';
+import { ProblemMessage } from '../components/ProblemMessage';
+import { useCursorStack } from '../components/usePages';
+import { fullName, instant, money } from '../format';
+import { graphql } from '../gql';
+import type { AccountFlag, AccountTransactionsQuery } from '../gql/graphql';
+import { paths } from '../router';
+import { newIdempotencyKey } from '../session';
+import { useCan } from '../viewer';
+
+/**
+ * The account's summary. Later parts of the page (the balance chart from `Account.balanceHistory`, the
+ * statement download, flag reasons from `Account.flagDetails`) add their fields here or a query of their own.
+ */
+const AccountSummary = graphql(`
+  query AccountSummary($accountId: ID!, $withHolders: Boolean!) {
+    account(accountId: $accountId) {
+      id
+      accountId
+      name
+      type
+      currency
+      flags
+      overdraftLimit
+      balance {
+        posted
+        pending
+        available
+      }
+      customers @include(if: $withHolders) {
+        id
+        customerId
+        firstName
+        middleName
+        lastName
+      }
+    }
+  }
+`);
+
+const AccountTransactions = graphql(`
+  query AccountTransactions($accountId: ID!, $after: String) {
+    account(accountId: $accountId) {
+      id
+      transactions(first: 10, after: $after) {
+        nodes {
+          transactionId
+          type
+          status
+          amount
+          currency
+          description
+          balanceAfter
+          createdAt
+          transferId
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`);
+
+const SetFlag = graphql(`
+  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!) {
+    setAccountFlag(accountId: $accountId, flag: $flag) {
+      id
+      flags
+    }
+  }
+`);
+
+const ClearFlag = graphql(`
+  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {
+    clearAccountFlag(accountId: $accountId, flag: $flag) {
+      id
+      flags
+    }
+  }
+`);
+
+const Transfer = graphql(`
+  mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {
+    transfer(input: $input, idempotencyKey: $idempotencyKey) {
+      transferId
+      amount
+      currency
+    }
+  }
+`);
+
+const PostHold = graphql(`
+  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {
+    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {
+      transactionId
+      status
+    }
+  }
+`);
+
+const VoidHold = graphql(`
+  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {
+    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {
+      transactionId
+      status
+    }
+  }
+`);
+
+const SetOverdraftLimit = graphql(`
+  mutation SetOverdraftLimit($accountId: ID!, $overdraftLimit: Decimal!) {
+    setOverdraftLimit(accountId: $accountId, overdraftLimit: $overdraftLimit) {
+      id
+      overdraftLimit
+      balance {
+        posted
+        pending
+        available
+      }
+    }
+  }
+`);
+
+const FLAGS: { flag: AccountFlag; label: string }[] = [
+  { flag: 'FROZEN', label: 'Frozen' },
+  { flag: 'DEBITS_BLOCKED', label: 'Debits blocked' },
+  { flag: 'CREDITS_BLOCKED', label: 'Credits blocked' },
+];
+
+type TransactionRow = NonNullable<AccountTransactionsQuery['account']>['transactions']['nodes'][number];
+const column = createColumnHelper<TransactionRow>();
+const transactionColumns = [
+  column.accessor('createdAt', { header: 'Date', cell: (info) => instant(info.getValue()) }),
+  column.accessor('description', { header: 'Description' }),
+  column.accessor('type', { header: 'Type' }),
+  column.accessor('status', { header: 'Status' }),
+  column.accessor('amount', { header: 'Amount', cell: (info) => money(info.getValue(), info.row.original.currency) }),
+  column.accessor('balanceAfter', { header: 'Balance after', cell: (info) => (info.getValue() === null ? '' : money(info.getValue()!, info.row.original.currency)) }),
+];
+
+/** Post or void a hold: one idempotency key per hold and action, reused on every press. */
+function holdColumn(act: (row: TransactionRow, action: 'post' | 'void') => void, busy: boolean) {
+  return column.display({
+    id: 'actions',
+    header: 'Actions',
+    cell: (info) =>
+      info.row.original.status === 'PENDING' ? (
+        <span className="row-actions">
+          <Button isDisabled={busy} aria-label={`Post hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'post')}>
+            Post hold
+          </Button>
+          <Button isDisabled={busy} aria-label={`Void hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'void')}>
+            Void hold
+          </Button>
+        </span>
+      ) : null,
+  });
+}
+
+export function AccountPage({ accountId }: { accountId: string }) {
+  const withHolders = useCan('customers:read');
+  const canTransfer = useCan('transactions:write');
+  const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders } });
+  const account = data?.account;
+  if (!account) {
+    return (
+      <>
+        <h1>{loading ? 'Account' : 'Account not found'}</h1>
+        <ProblemMessage error={error} />
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{account.name}</h1>
+      <ProblemMessage error={error} />
+      <section aria-labelledby="balance-heading">
+        <h2 id="balance-heading">Balance</h2>
+        <dl className="facts balance">
+          <dt>Posted</dt>
+          <dd>{money(account.balance.posted, account.currency)}</dd>
+          <dt>Pending</dt>
+          <dd>{money(account.balance.pending, account.currency)}</dd>
+          <dt>Available</dt>
+          <dd>{money(account.balance.available, account.currency)}</dd>
+          <dt>Overdraft limit</dt>
+          <dd>{money(account.overdraftLimit, account.currency)}</dd>
+          <dt>Type</dt>
+          <dd>{account.type}</dd>
+          <dt>Account id</dt>
+          <dd>
+            <code>{account.accountId}</code>
+          </dd>
+        </dl>
+        <OverdraftLimit accountId={account.accountId} currency={account.currency} />
+      </section>
+      {account.customers ? (
+        <section aria-labelledby="holders-heading">
+          <h2 id="holders-heading">Holders</h2>
+          <ul className="results">
+            {account.customers.map((customer) => (
+              <li key={customer.customerId}>
+                <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <Flags accountId={account.accountId} flags={account.flags} />
+      <Transactions accountId={account.accountId} />
+      {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
+    </>
+  );
+}
+
+function Flags({ accountId, flags }: { accountId: string; flags: readonly string[] }) {
+  const canControl = useCan('accounts:controls');
+  const [setFlag, set] = useMutation(SetFlag);
+  const [clearFlag, clear] = useMutation(ClearFlag);
+  const busy = set.loading || clear.loading;
+  return (
+    <section aria-labelledby="flags-heading">
+      <h2 id="flags-heading">Flags</h2>
+      <p>{flags.length === 0 ? 'No flags are set.' : `Set: ${flags.join(', ')}.`}</p>
+      {canControl ? (
+        <ul className="actions">
+          {FLAGS.map(({ flag, label }) =>
+            flags.includes(flag) ? (
+              <li key={flag}>
+                <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
+                  Lift {label.toLowerCase()}
+                </Button>
+              </li>
+            ) : (
+              <li key={flag}>
+                <Button isDisabled={busy} onPress={() => void setFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
+                  Set {label.toLowerCase()}
+                </Button>
+              </li>
+            ),
+          )}
+        </ul>
+      ) : null}
+      <ProblemMessage error={set.error ?? clear.error} />
+    </section>
+  );
+}
+
+function Transactions({ accountId }: { accountId: string }) {
+  const pages = useCursorStack<string>();
+  const canMoveMoney = useCan('transactions:write');
+  const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current } });
+  const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };
+  const [postHold, posted] = useMutation(PostHold, refetch);
+  const [voidHold, voided] = useMutation(VoidHold, refetch);
+  const keys = useRef(new Map<string, string>());
+  const act = (row: TransactionRow, action: 'post' | 'void') => {
+    const name = `${action} ${row.transactionId}`;
+    const idempotencyKey = keys.current.get(name) ?? newIdempotencyKey();
+    keys.current.set(name, idempotencyKey);
+    const variables = { accountId, transactionId: row.transactionId, idempotencyKey };
+    void (action === 'post' ? postHold({ variables }) : voidHold({ variables })).catch(() => undefined);
+  };
+  const busy = posted.loading || voided.loading;
+  const columns = canMoveMoney ? [...transactionColumns, holdColumn(act, busy)] : transactionColumns;
+  const connection = data?.account?.transactions;
+  return (
+    <section aria-labelledby="transactions-heading">
+      <h2 id="transactions-heading">Transactions</h2>
+      {/* The balance chart (Account.balanceHistory) and the statement download go here. */}
+      <ProblemMessage error={error ?? posted.error ?? voided.error} />
+      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty="No transactions yet." /> : null}
+      <Pager
+        label="Transaction pages"
+        hasPrevious={pages.hasPrevious}
+        hasNext={connection?.pageInfo.hasNextPage ?? false}
+        onPrevious={pages.previous}
+        onNext={() => pages.next(connection!.pageInfo.endCursor!)}
+      />
+    </section>
+  );
+}
+
+function OverdraftLimit({ accountId, currency }: { accountId: string; currency: string }) {
+  const canControl = useCan('accounts:controls');
+  const [limit, setLimit] = useState('');
+  const [setOverdraftLimit, result] = useMutation(SetOverdraftLimit);
+  if (!canControl) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void setOverdraftLimit({ variables: { accountId, overdraftLimit: limit.trim() } })
+      .then(() => setLimit(''))
+      .catch(() => undefined);
+  };
+  return (
+    <>
+      <form onSubmit={submit} className="inline-form">
+        <TextField className="field" value={limit} onChange={setLimit} isRequired inputMode="decimal">
+          <Label>New overdraft limit ({currency})</Label>
+          <Input />
+        </TextField>
+        <Button type="submit" isDisabled={result.loading}>
+          Set overdraft limit
+        </Button>
+      </form>
+      <ProblemMessage error={result.error} />
+    </>
+  );
+}
+
+interface TransferDraft {
+  toAccountId: string;
+  amount: string;
+  description: string;
+}
+
+/**
+ * A transfer in two steps: the form, then a confirmation that says what will move. The idempotency key is
+ * made when the confirmation opens and sent with every press of "Confirm transfer" (a double click, a retry
+ * after a lost answer), so the money moves once; a new key only for a new draft.
+ */
+function TransferForm({ fromAccountId, currency }: { fromAccountId: string; currency: string }) {
+  const [draft, setDraft] = useState<TransferDraft>({ toAccountId: '', amount: '', description: '' });
+  const [confirming, setConfirming] = useState<{ draft: TransferDraft; idempotencyKey: string } | null>(null);
+  const inFlight = useRef(false);
+  const [transfer, result] = useMutation(Transfer, { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true });
+  const [done, setDone] = useState<string | null>(null);
+
+  const review = (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    result.reset();
+    setConfirming({ draft: { ...draft, toAccountId: draft.toAccountId.trim(), amount: draft.amount.trim() }, idempotencyKey: newIdempotencyKey() });
+  };
+  const confirm = async () => {
+    if (!confirming || inFlight.current) return;
+    inFlight.current = true;
+    try {
+      const { draft: sent, idempotencyKey } = confirming;
+      const answer = await transfer({
+        variables: { input: { fromAccountId, toAccountId: sent.toAccountId, amount: sent.amount, ...(sent.description && { description: sent.description }) }, idempotencyKey },
+      });
+      if (answer.data) {
+        setDone(`Transferred ${money(answer.data.transfer.amount, answer.data.transfer.currency)} (transfer ${answer.data.transfer.transferId}).`);
+        setConfirming(null);
+        setDraft({ toAccountId: '', amount: '', description: '' });
+      }
+    } catch {
+      // Shown below with its code; the same key is sent again if the user retries.
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  return (
+    <section aria-labelledby="transfer-heading">
+      <h2 id="transfer-heading">Transfer</h2>
+      {confirming ? (
+        <div className="confirm" role="group" aria-labelledby="confirm-text">
+          <p id="confirm-text">
+            Transfer {money(confirming.draft.amount, currency)} from this account to account <code>{confirming.draft.toAccountId}</code>
+            {confirming.draft.description ? ` ("${confirming.draft.description}")` : ''}?
+          </p>
+          <div className="actions">
+            <Button onPress={() => void confirm()} isDisabled={result.loading}>
+              Confirm transfer
+            </Button>
+            <Button onPress={() => setConfirming(null)} isDisabled={result.loading}>
+              Back
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={review} className="stacked-form">
+          <TextField className="field" value={draft.toAccountId} onChange={(toAccountId) => setDraft({ ...draft, toAccountId })} isRequired>
+            <Label>To account id</Label>
+            <Input />
+          </TextField>
+          <TextField className="field" value={draft.amount} onChange={(amount) => setDraft({ ...draft, amount })} isRequired inputMode="decimal">
+            <Label>Amount ({currency})</Label>
+            <Input />
+          </TextField>
+          <TextField className="field" value={draft.description} onChange={(description) => setDraft({ ...draft, description })}>
+            <Label>Description</Label>
+            <Input />
+          </TextField>
+          <Button type="submit">Review transfer</Button>
+        </form>
+      )}
+      <ProblemMessage error={result.error} />
+      {done ? (
+        <p role="status" className="done">
+          {done}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { RouterProvider } from 'react-aria-components';
+
+/**
+ * A few routes, so a tiny router: the path under /console decides the page; links navigate with the History
+ * API (React Aria's RouterProvider makes its Links do so), and deep links load directly because the service
+ * answers every /console/… path with the console's page.
+ */
+export const BASE = '/console';
+
+export type Route =
+  | { page: 'customers' }
+  | { page: 'customer'; customerId: string }
+  | { page: 'account'; accountId: string }
+  | { page: 'events' }
+  | { page: 'webhooks' }
+  | { page: 'audit' }
+  | { page: 'not-found' };
+
+export function parseRoute(pathname: string): Route {
+  const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
+  const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === 'customers')) return { page: 'customers' };
+  if (parts.length === 2 && parts[0] === 'customers') return { page: 'customer', customerId: parts[1]! };
+  if (parts.length === 2 && parts[0] === 'accounts') return { page: 'account', accountId: parts[1]! };
+  if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit')) return { page: parts[0] };
+  return { page: 'not-found' };
+}
+
+export const paths = {
+  customers: () => `${BASE}/customers`,
+  customer: (customerId: string) => `${BASE}/customers/${encodeURIComponent(customerId)}`,
+  account: (accountId: string) => `${BASE}/accounts/${encodeURIComponent(accountId)}`,
+  events: () => `${BASE}/events`,
+  webhooks: () => `${BASE}/webhooks`,
+  audit: () => `${BASE}/audit`,
+};
+
+const RouteContext = createContext<{ route: Route; pathname: string; navigate: (href: string) => void }>({
+  route: { page: 'customers' },
+  pathname: BASE,
+  navigate: () => undefined,
+});
+
+export function Router({ children }: { children: ReactNode }) {
+  const [pathname, setPathname] = useState(() => window.location.pathname);
+  useEffect(() => {
+    const onPop = () => setPathname(window.location.pathname);
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const navigate = useCallback((href: string) => {
+    if (href === window.location.pathname) return;
+    window.history.pushState(null, '', href);
+    setPathname(window.location.pathname);
+    window.scrollTo(0, 0);
+  }, []);
+  const value = useMemo(() => ({ route: parseRoute(pathname), pathname, navigate }), [pathname, navigate]);
+  return (
+    <RouteContext.Provider value={value}>
+      <RouterProvider navigate={navigate}>{children}</RouterProvider>
+    </RouteContext.Provider>
+  );
+}
+
+export const useRoute = () => useContext(RouteContext);

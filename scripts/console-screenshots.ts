@@ -1,0 +1,83 @@
+/**
+ * The console's screenshots in the docs: a service started on a throw-away embedded PostgreSQL with a few
+ * records made through the REST API, in Debian's Chromium. `npx tsx scripts/console-screenshots.ts` writes
+ * docs/images/console-{customers,customer,account,events}.png.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchHeadlessChromium } from '../test/support/browser.js';
+import { buildOnce, runSecrets, startServiceProcess } from './reliability/lib/service-process.js';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+buildOnce(log);
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-console-screenshot-'));
+const secrets = runSecrets();
+const token = secrets.API_TOKENS!;
+const service = await startServiceProcess({
+  name: 'console-screenshot',
+  defaults: { NODE_ENV: 'development', HOST: '127.0.0.1', ENVIRONMENTS: 'sandbox,production', LOG_LEVEL: 'warn' },
+  env: { ...secrets, DATA_DIR: path.join(dataDir, 'data') },
+});
+
+async function post(pathname: string, body: unknown): Promise<Record<string, string>> {
+  const res = await fetch(`${service.url}${pathname}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: Record<string, string> };
+  if (!res.ok) throw new Error(`POST ${pathname}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+const customer = (firstName: string, lastName: string, ssn: string, email: string) =>
+  post('/sandbox/customer', {
+    socialSecurityNumber: ssn,
+    dateOfBirth: '1985-04-12',
+    documentLocatorNumber: Number(ssn.replace(/-/g, '')),
+    preferredName: firstName,
+    firstName,
+    middleName: '',
+    lastName,
+    emails: [email],
+    phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 1234' }],
+    addresses: [{ type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }],
+  });
+
+const browser = await launchHeadlessChromium();
+try {
+  const alex = (await customer('Alexandra', 'Doe', '123-45-6789', 'alex.doe@example.com')).customerId!;
+  const sam = (await customer('Sam', 'Doe', '123-45-6790', 'sam.doe@example.com')).customerId!;
+  await customer('Dana', 'Dorsey', '123-45-6791', 'dana@example.com');
+  const checking = (await post('/sandbox/account', { associatedCustomerIds: [alex, sam], name: 'Household Checking', currency: 'USD', type: 'CHECKING' })).accountId!;
+  const savings = (await post('/sandbox/account', { associatedCustomerIds: [alex], name: 'Rainy Day Savings', currency: 'USD', type: 'SAVINGS' })).accountId!;
+  await post(`/sandbox/account/${checking}/transaction`, { type: 'CREDIT', amount: 2450, description: 'Payroll' });
+  await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 86.4, description: 'Groceries' });
+  await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 120, description: 'Card authorisation', hold: true });
+  await post('/sandbox/transfer', { fromAccountId: checking, toAccountId: savings, amount: 500, description: 'Monthly saving' });
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(`${service.url}/console`);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('searchbox', { name: 'Search customers' }).fill('do');
+  await page.getByRole('searchbox', { name: 'Search customers' }).press('Enter');
+  await page.getByRole('link', { name: 'Dana Dorsey' }).waitFor();
+  await page.screenshot({ path: 'docs/images/console-customers.png' });
+  await page.getByRole('link', { name: 'Alexandra Doe' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Alexandra Doe' }).waitFor();
+  await page.screenshot({ path: 'docs/images/console-customer.png' });
+  await page.getByRole('link', { name: 'Household Checking' }).click();
+  await page.getByRole('cell', { name: 'Monthly saving' }).waitFor();
+  await page.screenshot({ path: 'docs/images/console-account.png', fullPage: true });
+  await page.getByRole('link', { name: 'Events' }).click();
+  await page.getByRole('cell', { name: 'transaction.posted' }).first().waitFor();
+  await page.screenshot({ path: 'docs/images/console-events.png' });
+  log('docs/images/console-{customers,customer,account,events}.png written');
+} finally {
+  await browser.close();
+  await service.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

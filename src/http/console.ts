@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Request, type Response, Router } from 'express';
+import { documentSecurityHeaders } from './security-headers.js';
+
+/**
+ * The back-office console (docs/adr/0065-console-a-client-of-graphql.md): the static build of console/
+ * (`npm run build` writes dist/console; the same path from src/http and dist/http) at /console. Every
+ * /console/… path that is not an asset answers the console's page, so deep links such as
+ * /console/accounts/{accountId} load directly; the page then reads the route from the URL. Not built: the
+ * paths are not claimed (404 envelope).
+ */
+export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console', import.meta.url));
+
+/**
+ * The page's own policy replaces the API's `default-src 'none'`: scripts from this origin only (no inline
+ * script, no eval), styles from this origin plus the <style> elements React Aria adds with this response's
+ * nonce (it reads `<meta name="csp-nonce">`; a fresh nonce per response), GraphQL on this origin (WebSocket
+ * included), no framing.
+ */
+export function consoleSecurityPolicy(styleNonce: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** The page, with the configured environments in a <meta> element (data, not a script), read once it exists. */
+function pageReader(environments: readonly string[]): () => string | undefined {
+  let page: string | undefined;
+  return () => {
+    if (page !== undefined) return page;
+    const file = path.join(CONSOLE_DIR, 'index.html');
+    if (!existsSync(file)) return undefined;
+    page = readFileSync(file, 'utf8').replace(
+      '<meta name="cas-environments" content="">',
+      `<meta name="cas-environments" content="${escapeAttribute(environments.join(','))}">`,
+    );
+    return page;
+  };
+}
+
+export function consoleRouter(environments: readonly string[]): Router {
+  const router = Router({ caseSensitive: true, strict: false });
+  const readPage = pageReader(environments);
+  // Hashed file names: cached for good; a new build has new names.
+  router.use('/console/assets', express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, immutable: true, maxAge: '365d', dotfiles: 'ignore', redirect: false }));
+  const headers = documentSecurityHeaders();
+  router.get(['/console', '/console/*path'], (req: Request, res: Response, next) => {
+    const page = readPage();
+    if (page === undefined || req.path.startsWith('/console/assets/')) {
+      next();
+      return;
+    }
+    const nonce = randomBytes(16).toString('base64');
+    headers(req, res, () => {
+      res.setHeader('Content-Security-Policy', consoleSecurityPolicy(nonce));
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(page.replace('<meta name="csp-nonce" content="">', `<meta name="csp-nonce" content="${nonce}">`));
+    });
+  });
+  return router;
+}
