@@ -28,6 +28,8 @@ export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.bench
     LOG_LEVEL: 'info',
     // The rate limiter runs (its cost is measured) but never refuses the load generator's one token.
     RATE_LIMIT_POINTS: '1000000000',
+    // So does the budget of searches by SSN (its maximum; the bench searches a few thousand a second at most).
+    SSN_SEARCH_RATE_LIMIT_PER_MINUTE: '1000000',
     ...piiEnvironment(ctx.keys),
     ...ctx.options.serviceEnv,
     ...extra,
