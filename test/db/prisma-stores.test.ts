@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/connection/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
 import { statement, statementName } from '../../src/db/sql/sql.js';
+import { CONFLICT_ATTEMPTS } from '../../src/db/sql/errors.js';
 import { createStores } from '../../src/db/stores/stores.js';
 import { ACCESS_SCOPES, type Caller } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
@@ -148,7 +149,11 @@ describe('conflicts', () => {
       await blocker.query('ROLLBACK');
       const { value: account } = await creation;
       expect(account.customerIds).toEqual([first, second]);
-      expect(sent.filter((query) => query.name === 'cas_account_insert')).toHaveLength(2);
+      // Retried at least once. Twice is possible: the retry can take `first` in the instant between the victim's
+      // abort and the blocker's grant, and deadlock with the blocker once more (seen on a loaded machine).
+      const attempts = sent.filter((query) => query.name === 'cas_account_insert').length;
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      expect(attempts).toBeLessThanOrEqual(CONFLICT_ATTEMPTS);
       expect(await count('accounts', 'id = $1', [account.accountId])).toBe(1);
       expect(await count('audit_events', 'resource_id = $1', [account.accountId])).toBe(1);
     } finally {
