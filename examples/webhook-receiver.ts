@@ -1,8 +1,12 @@
 /**
- * A local webhook receiver for development: verifies every delivery with the Standard Webhooks reference
- * library (`standardwebhooks`, a development dependency) and prints one JSON line per request:
+ * A local webhook receiver for development: verifies every delivery with the TypeScript client's
+ * `verifyWebhook` (packages/client, over the Standard Webhooks reference library `standardwebhooks`) and prints
+ * one JSON line per request:
  *
- *   npx tsx examples/webhook-receiver.ts --port 4000 --secret whsec_…   [--count 1] [--host 127.0.0.1]
+ *   npx tsx --conditions=source examples/webhook-receiver.ts --port 4000 --secret whsec_…   [--count 1] [--host 127.0.0.1]
+ *
+ * (`--conditions=source` runs the client from its TypeScript sources; after `npm run build -w
+ * @customer-account-service/client` plain `npx tsx` uses its build.)
  *   {"verified":true,"webhookId":"0193…","type":"customer.created","sequence":12,"resourceId":"0193…"}
  *
  * A verified delivery is answered 204; anything else 401 (the service then retries it on its schedule).
@@ -12,17 +16,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { Webhook } from 'standardwebhooks';
+import { verifyWebhook, type WebhookEvent } from '@customer-account-service/client';
 
-const USAGE = 'Usage: npx tsx examples/webhook-receiver.ts --secret whsec_… [--port 4000] [--host 127.0.0.1] [--count N]';
+const USAGE = 'Usage: npx tsx --conditions=source examples/webhook-receiver.ts --secret whsec_… [--port 4000] [--host 127.0.0.1] [--count N]';
 /** Deliveries are small (one event); anything larger is not one. */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-interface Delivery {
-  type: string;
-  timestamp: string;
-  data: { eventId: string; sequence: number; resourceType: string; resourceId: string };
-}
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -38,12 +36,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('--port must be a
 const count = Number(values.count);
 if (!Number.isInteger(count) || count < 0) fail('--count must be a whole number (0: run until stopped).');
 
-let verifier: Webhook;
-try {
-  verifier = new Webhook(values.secret);
-} catch {
-  fail('--secret is not a valid whsec_ secret (base64 after the prefix).');
-}
+const secret = values.secret;
+if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) fail('--secret is not a valid whsec_ secret (base64 after the prefix).');
 
 const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 let verified = 0;
@@ -58,11 +52,11 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-    let delivery: Delivery;
+    let delivery: WebhookEvent;
     try {
       if (size > MAX_BODY_BYTES) throw new Error('body too large');
       // Verifies the signature over the exact bytes received, and refuses a timestamp older than 5 minutes.
-      delivery = verifier.verify(Buffer.concat(chunks).toString('utf8'), headers) as Delivery;
+      delivery = verifyWebhook(secret, Buffer.concat(chunks).toString('utf8'), headers);
     } catch (error) {
       print({ verified: false, webhookId: headers['webhook-id'] ?? null, reason: (error as Error).message });
       res.writeHead(401).end();

@@ -43,8 +43,8 @@ ENDPOINT=$(json "$WORK/endpoint.json" 'it.endpointId')
 SECRET=$(json "$WORK/endpoint.json" 'it.secret')
 
 echo; echo "== Start the receiver: it verifies each delivery with the standardwebhooks package"
-echo "\$ npx tsx examples/webhook-receiver.ts --port $RECEIVER_PORT --secret whsec_… --count 1"
-npx tsx examples/webhook-receiver.ts --port "$RECEIVER_PORT" --secret "$SECRET" --count 1 > "$WORK/received.ndjson" &
+echo "\$ npx tsx --conditions=source examples/webhook-receiver.ts --port $RECEIVER_PORT --secret whsec_… --count 1"
+npx tsx --conditions=source examples/webhook-receiver.ts --port "$RECEIVER_PORT" --secret "$SECRET" --count 1 > "$WORK/received.ndjson" &
 RECEIVER=$!
 for _ in $(seq 100); do (exec 3<> "/dev/tcp/127.0.0.1/$RECEIVER_PORT") 2>/dev/null && break; sleep 0.1; done
 
