@@ -199,6 +199,7 @@ describe('the console in a browser', () => {
     });
     await page.goto(`${service.url}/console/accounts/${checkingId}`);
     await signIn(page, service.token);
+    await page.getByLabel('Reason').fill('Card reported stolen');
     await page.getByRole('button', { name: 'Set frozen' }).click();
     await page.getByText('Set: FROZEN.').waitFor();
     expect((await service.call('GET', `/sandbox/account/${checkingId}`)).json.data.flags).toEqual(['FROZEN']);

@@ -8,7 +8,7 @@ import { ProblemMessage } from '../components/ProblemMessage';
 import { useCursorStack } from '../components/usePages';
 import { fullName, instant, money } from '../format';
 import { graphql } from '../gql';
-import type { AccountFlag, AccountTransactionsQuery } from '../gql/graphql';
+import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery } from '../gql/graphql';
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan } from '../viewer';
@@ -26,6 +26,13 @@ const AccountSummary = graphql(`
       type
       currency
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
       overdraftLimit
       balance {
         posted
@@ -69,10 +76,17 @@ const AccountTransactions = graphql(`
 `);
 
 const SetFlag = graphql(`
-  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!) {
-    setAccountFlag(accountId: $accountId, flag: $flag) {
+  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!, $reason: String, $until: String) {
+    setAccountFlag(accountId: $accountId, flag: $flag, reason: $reason, until: $until) {
       id
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
     }
   }
 `);
@@ -82,6 +96,13 @@ const ClearFlag = graphql(`
     clearAccountFlag(accountId: $accountId, flag: $flag) {
       id
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
     }
   }
 `);
@@ -213,40 +234,99 @@ export function AccountPage({ accountId }: { accountId: string }) {
           </ul>
         </section>
       ) : null}
-      <Flags accountId={account.accountId} flags={account.flags} />
+      <Flags accountId={account.accountId} details={account.flagDetails} />
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
     </>
   );
 }
 
-function Flags({ accountId, flags }: { accountId: string; flags: readonly string[] }) {
+type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+const flagLabel = (flag: string) => FLAGS.find((known) => known.flag === flag)?.label ?? flag;
+const flagColumn = createColumnHelper<FlagDetail>();
+const flagColumns = [
+  flagColumn.accessor('flag', { header: 'Flag', cell: (info) => flagLabel(info.getValue()) }),
+  flagColumn.accessor('reason', { header: 'Reason', cell: (info) => info.getValue() ?? '' }),
+  flagColumn.accessor('setBy', { header: 'Set by', cell: (info) => info.getValue() ?? '' }),
+  flagColumn.accessor('setAt', { header: 'Set at', cell: (info) => instant(info.getValue()) }),
+  flagColumn.accessor('until', { header: 'Until', cell: (info) => (info.getValue() ? instant(info.getValue()) : 'lifted by hand') }),
+];
+
+/** A `datetime-local` value (the browser's time zone) as an RFC 3339 instant in UTC; empty: none. */
+const untilInstant = (local: string): string | undefined => (local.trim() === '' ? undefined : new Date(local).toISOString());
+
+/**
+ * The account's flags with why, when, by whom and until when (`Account.flagDetails`), and, for a token with
+ * `accounts:controls`, a form to set one (a reason is required by the form; the end is optional) and a
+ * button to lift each.
+ */
+function Flags({ accountId, details }: { accountId: string; details: readonly FlagDetail[] }) {
   const canControl = useCan('accounts:controls');
   const [setFlag, set] = useMutation(SetFlag);
   const [clearFlag, clear] = useMutation(ClearFlag);
   const busy = set.loading || clear.loading;
+  const unset = FLAGS.filter(({ flag }) => !details.some((detail) => detail.flag === flag));
+  const [chosen, setChosen] = useState<AccountFlag>('FROZEN');
+  const [reason, setReason] = useState('');
+  const [until, setUntil] = useState('');
+  const flag = unset.some((option) => option.flag === chosen) ? chosen : unset[0]?.flag;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!flag || reason.trim() === '') return;
+    let end: string | undefined;
+    try {
+      end = untilInstant(until);
+    } catch {
+      end = until; // not a date: the API answers VALIDATION_FAILED, shown below
+    }
+    void setFlag({ variables: { accountId, flag, reason: reason.trim(), ...(end && { until: end }) } })
+      .then(() => {
+        setReason('');
+        setUntil('');
+      })
+      .catch(() => undefined);
+  };
   return (
     <section aria-labelledby="flags-heading">
       <h2 id="flags-heading">Flags</h2>
-      <p>{flags.length === 0 ? 'No flags are set.' : `Set: ${flags.join(', ')}.`}</p>
-      {canControl ? (
+      {details.length === 0 ? <p>No flags are set.</p> : <p>Set: {details.map((detail) => detail.flag).join(', ')}.</p>}
+      {details.length > 0 ? <DataTable caption="Flags set on the account" columns={flagColumns} data={[...details]} empty="No flags are set." /> : null}
+      {canControl && details.length > 0 ? (
         <ul className="actions">
-          {FLAGS.map(({ flag, label }) =>
-            flags.includes(flag) ? (
-              <li key={flag}>
-                <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
-                  Lift {label.toLowerCase()}
-                </Button>
-              </li>
-            ) : (
-              <li key={flag}>
-                <Button isDisabled={busy} onPress={() => void setFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
-                  Set {label.toLowerCase()}
-                </Button>
-              </li>
-            ),
-          )}
+          {details.map((detail) => (
+            <li key={detail.flag}>
+              <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag: detail.flag } }).catch(() => undefined)}>
+                Lift {flagLabel(detail.flag).toLowerCase()}
+              </Button>
+            </li>
+          ))}
         </ul>
+      ) : null}
+      {canControl && flag ? (
+        <form onSubmit={submit} className="stacked-form" aria-labelledby="set-flag-heading">
+          <h3 id="set-flag-heading">Set a flag</h3>
+          <div className="field">
+            <label htmlFor="flag-choice">Flag</label>
+            <select id="flag-choice" value={flag} onChange={(event) => setChosen(event.target.value as AccountFlag)}>
+              {unset.map((option) => (
+                <option key={option.flag} value={option.flag}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField className="field" value={reason} onChange={setReason} isRequired maxLength={500}>
+            <Label>Reason</Label>
+            <Input />
+          </TextField>
+          <TextField className="field" value={until} onChange={setUntil} type="datetime-local">
+            <Label>Lifts itself at (your time; optional)</Label>
+            <Input />
+          </TextField>
+          <Button type="submit" isDisabled={busy}>
+            Set {flagLabel(flag).toLowerCase()}
+          </Button>
+        </form>
       ) : null}
       <ProblemMessage error={set.error ?? clear.error} />
     </section>
