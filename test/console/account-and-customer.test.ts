@@ -91,6 +91,25 @@ describe('the console’s account and customer tools', () => {
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
     expectClean();
   });
+
+  browserIt('draws the balance of the last 30 days as a named image with the points in a table', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, service.token);
+    const chart = page.getByRole('img', { name: 'Balance over the last 30 days' });
+    await chart.waitFor();
+    expect(await chart.locator('svg path').count()).toBe(2);
+    const table = page.getByRole('table', { name: 'Posted balance at the end of each of the last 30 days (UTC)' });
+    const rows = await table.locator('tbody tr').allTextContents();
+    expect(rows).toHaveLength(30);
+    const today = new Date().toISOString().slice(0, 10);
+    // Each point is the end of a day; the last is the end of today, at today's posted balance.
+    expect(rows.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00(\.000)?Z\$379\.75$/);
+    expect(rows.at(-1)! > today).toBe(true);
+    expect(rows[0]).toContain('$0.00');
+    await expectAccessible(page, 'account page with the balance chart');
+    expectClean();
+  });
 });
 
 void ledgerViolations;

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, Link, TextField } from 'react-aria-components';
+import { BalanceChart } from '../components/BalanceChart';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
@@ -45,6 +46,18 @@ const AccountSummary = graphql(`
         firstName
         middleName
         lastName
+      }
+    }
+  }
+`);
+
+const AccountBalanceHistory = graphql(`
+  query AccountBalanceHistory($accountId: ID!, $from: String!, $to: String!) {
+    account(accountId: $accountId) {
+      id
+      balanceHistory(from: $from, to: $to, interval: DAY) {
+        at
+        posted
       }
     }
   }
@@ -220,6 +233,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
             <code>{account.accountId}</code>
           </dd>
         </dl>
+        <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
         <OverdraftLimit accountId={account.accountId} currency={account.currency} />
       </section>
       {account.customers ? (
@@ -330,6 +344,34 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
       ) : null}
       <ProblemMessage error={set.error ?? clear.error} />
     </section>
+  );
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The 30 days (UTC) up to and including today: [from, to) for `balanceHistory` by day. */
+function lastThirtyDays(): { from: string; to: string } {
+  const now = new Date();
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;
+  return { from: new Date(tomorrow - 30 * DAY_MS).toISOString(), to: new Date(tomorrow).toISOString() };
+}
+
+/** The posted balance at the end of each of the last 30 days; asked again when the posted balance moves. */
+function BalanceHistory({ accountId, currency, posted }: { accountId: string; currency: string; posted: string }) {
+  const [range] = useState(lastThirtyDays);
+  const { data, error, refetch } = useQuery(AccountBalanceHistory, { variables: { accountId, ...range } });
+  const seen = useRef(posted);
+  useEffect(() => {
+    if (seen.current === posted) return;
+    seen.current = posted;
+    void refetch().catch(() => undefined);
+  }, [posted, refetch]);
+  const points = data?.account?.balanceHistory;
+  return (
+    <>
+      <ProblemMessage error={error} />
+      {points ? <BalanceChart points={points} currency={currency} label="Balance over the last 30 days" caption="Posted balance at the end of each of the last 30 days (UTC)" /> : null}
+    </>
   );
 }
 
