@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
@@ -21,6 +22,8 @@ const lastName = `Hopper${suffix}`;
 let customerId: string;
 let otherCustomerId: string;
 let accountId: string;
+
+const readDownload = (path: string) => readFile(path);
 
 async function ok(method: string, path: string, body?: unknown) {
   const res = await service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
@@ -108,6 +111,57 @@ describe('the console’s account and customer tools', () => {
     expect(rows.at(-1)! > today).toBe(true);
     expect(rows[0]).toContain('$0.00');
     await expectAccessible(page, 'account page with the balance chart');
+    expectClean();
+  });
+
+  browserIt('downloads the statement as PDF and CSV with the token in a header, never in a URL', async () => {
+    const { page } = await open();
+    const urls: string[] = [];
+    const statementRequests: { url: string; authorization: string | undefined; accept: string | undefined }[] = [];
+    page.on('request', (request) => {
+      urls.push(request.url());
+      if (request.url().includes('/statement?')) statementRequests.push({ url: request.url(), authorization: request.headers().authorization, accept: request.headers().accept });
+    });
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, service.token);
+    // Last month by default.
+    const now = new Date();
+    const firstOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe(firstOfLastMonth);
+    const today = now.toISOString().slice(0, 10);
+    const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await page.getByLabel('From', { exact: true }).fill(yesterday);
+    await page.getByLabel('To (included)').fill(today);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    expect(pdf.suggestedFilename()).toBe(`statement-${accountId}-${yesterday}-to-${today}.pdf`);
+    const pdfBytes = await readDownload(await pdf.path());
+    expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/\.csv$/);
+    const lines = (await readDownload(await csv.path())).toString('utf8').split('\r\n');
+    expect(lines[0]).toBe('kind,postedAt,transactionId,description,amount,balance,currency,sequence');
+    expect(lines.some((line) => line.startsWith('CREDIT,') && line.includes('Salary'))).toBe(true);
+
+    expect(statementRequests.map((request) => [request.authorization, request.accept])).toEqual([
+      [`Bearer ${service.token}`, 'application/pdf'],
+      [`Bearer ${service.token}`, 'text/csv'],
+    ]);
+    for (const url of urls) expect(url).not.toContain(service.token);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectAccessible(page, 'account page after downloads');
+    expectClean();
+  });
+
+  browserIt('shows a refused statement period with its code', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, service.token);
+    await page.getByLabel('From', { exact: true }).fill('2026-03-10');
+    await page.getByLabel('To (included)').fill('2026-03-01');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('VALIDATION_FAILED');
     expectClean();
   });
 });

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, Link, TextField } from 'react-aria-components';
+import { downloadFile } from '../api/download';
 import { BalanceChart } from '../components/BalanceChart';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
@@ -12,7 +13,7 @@ import { graphql } from '../gql';
 import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery } from '../gql/graphql';
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
-import { useCan } from '../viewer';
+import { useCan, useViewer } from '../viewer';
 
 /**
  * The account's summary. Later parts of the page (the balance chart from `Account.balanceHistory`, the
@@ -249,6 +250,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
         </section>
       ) : null}
       <Flags accountId={account.accountId} details={account.flagDetails} />
+      <StatementDownload accountId={account.accountId} />
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
     </>
@@ -372,6 +374,67 @@ function BalanceHistory({ accountId, currency, posted }: { accountId: string; cu
       <ProblemMessage error={error} />
       {points ? <BalanceChart points={points} currency={currency} label="Balance over the last 30 days" caption="Posted balance at the end of each of the last 30 days (UTC)" /> : null}
     </>
+  );
+}
+
+/** A YYYY-MM-DD date plus some days (UTC). */
+const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Last month, first to last day (UTC). */
+function lastMonth(): { from: string; to: string } {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - DAY_MS).toISOString().slice(0, 10);
+  return { from: first, to: last };
+}
+
+const STATEMENT_FORMATS = [
+  { label: 'PDF', accept: 'application/pdf', extension: 'pdf' },
+  { label: 'CSV', accept: 'text/csv', extension: 'csv' },
+] as const;
+
+/**
+ * The statement of a period (both days included, UTC) as a PDF or CSV file from REST's `/statement`, fetched
+ * with the token in the Authorization header and offered as a download.
+ */
+function StatementDownload({ accountId }: { accountId: string }) {
+  const { environment } = useViewer();
+  const [period, setPeriod] = useState(lastMonth);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<unknown>(null);
+  const download = async (format: (typeof STATEMENT_FORMATS)[number]) => {
+    setProblem(null);
+    setBusy(true);
+    try {
+      const query = new URLSearchParams({ from: `${period.from}T00:00:00Z`, to: `${plusDays(period.to, 1)}T00:00:00Z` });
+      const path = `/${encodeURIComponent(environment)}/account/${encodeURIComponent(accountId)}/statement?${query}`;
+      await downloadFile(path, format.accept, `statement-${accountId}-${period.from}-to-${period.to}.${format.extension}`);
+    } catch (error) {
+      setProblem(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="statement-heading">
+      <h2 id="statement-heading">Statement</h2>
+      <form className="inline-form" onSubmit={(event) => event.preventDefault()}>
+        <TextField className="field" type="date" value={period.from} onChange={(from) => setPeriod({ ...period, from })} isRequired>
+          <Label>From</Label>
+          <Input />
+        </TextField>
+        <TextField className="field" type="date" value={period.to} onChange={(to) => setPeriod({ ...period, to })} isRequired>
+          <Label>To (included)</Label>
+          <Input />
+        </TextField>
+        {STATEMENT_FORMATS.map((format) => (
+          <Button key={format.label} isDisabled={busy || !period.from || !period.to} onPress={() => void download(format)}>
+            Download {format.label}
+          </Button>
+        ))}
+      </form>
+      <ProblemMessage error={problem} />
+    </section>
   );
 }
 
