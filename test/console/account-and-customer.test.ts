@@ -164,6 +164,41 @@ describe('the console’s account and customer tools', () => {
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('VALIDATION_FAILED');
     expectClean();
   });
+
+  browserIt('filters the transactions by status, type and the days they were made', async () => {
+    const { page } = await open();
+    const filters: unknown[] = [];
+    page.on('request', (request) => {
+      const body = request.postData();
+      if (body?.includes('AccountTransactions')) filters.push(JSON.parse(body).variables.filter);
+    });
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, service.token);
+    const table = page.getByRole('table', { name: 'Transactions, newest first' });
+    const descriptions = () => table.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    await table.getByRole('cell', { name: 'Salary' }).waitFor();
+    await expect(descriptions()).resolves.toEqual(['Coffee hold', 'Rent', 'Salary']);
+
+    await page.getByLabel('Type').selectOption('DEBIT');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(descriptions).toEqual(['Coffee hold', 'Rent']);
+    await page.getByLabel('Status').selectOption('POSTED');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(descriptions).toEqual(['Rent']);
+    // The API filters (Account.transactions(filter:)), not the page.
+    expect(filters.at(-1)).toEqual({ type: 'DEBIT', status: 'POSTED' });
+
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await page.getByLabel('Made from').fill(tomorrow);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No transactions match.').waitFor();
+    await expectAccessible(page, 'account page with transaction filters');
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(descriptions).toEqual(['Coffee hold', 'Rent', 'Salary']);
+    expect(await page.getByLabel('Type').inputValue()).toBe('');
+    expectClean();
+  });
 });
 
 void ledgerViolations;

@@ -10,7 +10,7 @@ import { ProblemMessage } from '../components/ProblemMessage';
 import { useCursorStack } from '../components/usePages';
 import { fullName, instant, money } from '../format';
 import { graphql } from '../gql';
-import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery } from '../gql/graphql';
+import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery, TransactionFilter, TransactionStatus, TransactionType } from '../gql/graphql';
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan, useViewer } from '../viewer';
@@ -65,10 +65,10 @@ const AccountBalanceHistory = graphql(`
 `);
 
 const AccountTransactions = graphql(`
-  query AccountTransactions($accountId: ID!, $after: String) {
+  query AccountTransactions($accountId: ID!, $after: String, $filter: TransactionFilter) {
     account(accountId: $accountId) {
       id
-      transactions(first: 10, after: $after) {
+      transactions(first: 10, after: $after, filter: $filter) {
         nodes {
           transactionId
           type
@@ -441,7 +441,8 @@ function StatementDownload({ accountId }: { accountId: string }) {
 function Transactions({ accountId }: { accountId: string }) {
   const pages = useCursorStack<string>();
   const canMoveMoney = useCan('transactions:write');
-  const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current } });
+  const [filter, setFilter] = useState<TransactionFilter | undefined>(undefined);
+  const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current, filter } });
   const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };
   const [postHold, posted] = useMutation(PostHold, refetch);
   const [voidHold, voided] = useMutation(VoidHold, refetch);
@@ -459,9 +460,14 @@ function Transactions({ accountId }: { accountId: string }) {
   return (
     <section aria-labelledby="transactions-heading">
       <h2 id="transactions-heading">Transactions</h2>
-      {/* The balance chart (Account.balanceHistory) and the statement download go here. */}
+      <TransactionFilters
+        onApply={(next) => {
+          pages.reset();
+          setFilter(next);
+        }}
+      />
       <ProblemMessage error={error ?? posted.error ?? voided.error} />
-      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty="No transactions yet." /> : null}
+      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty={filter ? 'No transactions match.' : 'No transactions yet.'} /> : null}
       <Pager
         label="Transaction pages"
         hasPrevious={pages.hasPrevious}
@@ -470,6 +476,68 @@ function Transactions({ accountId }: { accountId: string }) {
         onNext={() => pages.next(connection!.pageInfo.endCursor!)}
       />
     </section>
+  );
+}
+
+interface FilterDraft {
+  status: '' | TransactionStatus;
+  type: '' | TransactionType;
+  from: string;
+  to: string;
+}
+
+const NO_FILTER: FilterDraft = { status: '', type: '', from: '', to: '' };
+
+/** The filters of `Account.transactions(filter:)`: status, type and the days made (both included, UTC). */
+function TransactionFilters({ onApply }: { onApply: (filter: TransactionFilter | undefined) => void }) {
+  const [draft, setDraft] = useState<FilterDraft>(NO_FILTER);
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const filter: TransactionFilter = {
+      ...(draft.status && { status: draft.status }),
+      ...(draft.type && { type: draft.type }),
+      ...(draft.from && { from: `${draft.from}T00:00:00Z` }),
+      ...(draft.to && { to: `${plusDays(draft.to, 1)}T00:00:00Z` }),
+    };
+    onApply(Object.keys(filter).length === 0 ? undefined : filter);
+  };
+  return (
+    <form className="inline-form filters" onSubmit={apply} aria-label="Transaction filters">
+      <div className="field">
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value as FilterDraft['status'] })}>
+          <option value="">Any</option>
+          <option value="PENDING">Pending</option>
+          <option value="POSTED">Posted</option>
+          <option value="VOIDED">Voided</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-type">Type</label>
+        <select id="filter-type" value={draft.type} onChange={(event) => setDraft({ ...draft, type: event.target.value as FilterDraft['type'] })}>
+          <option value="">Any</option>
+          <option value="CREDIT">Credit</option>
+          <option value="DEBIT">Debit</option>
+        </select>
+      </div>
+      <TextField className="field" type="date" value={draft.from} onChange={(from) => setDraft({ ...draft, from })}>
+        <Label>Made from</Label>
+        <Input />
+      </TextField>
+      <TextField className="field" type="date" value={draft.to} onChange={(to) => setDraft({ ...draft, to })}>
+        <Label>Made to (included)</Label>
+        <Input />
+      </TextField>
+      <Button type="submit">Apply filters</Button>
+      <Button
+        onPress={() => {
+          setDraft(NO_FILTER);
+          onApply(undefined);
+        }}
+      >
+        Clear filters
+      </Button>
+    </form>
   );
 }
 
