@@ -64,6 +64,24 @@ const AccountBalanceHistory = graphql(`
   }
 `);
 
+const AddHolder = graphql(`
+  mutation AddAccountHolder($accountId: ID!, $customerId: ID!) {
+    addAccountCustomer(accountId: $accountId, customerId: $customerId) {
+      id
+      customerIds
+    }
+  }
+`);
+
+const RemoveHolder = graphql(`
+  mutation RemoveAccountHolder($accountId: ID!, $customerId: ID!) {
+    removeAccountCustomer(accountId: $accountId, customerId: $customerId) {
+      id
+      customerIds
+    }
+  }
+`);
+
 const AccountTransactions = graphql(`
   query AccountTransactions($accountId: ID!, $after: String, $filter: TransactionFilter) {
     account(accountId: $accountId) {
@@ -237,23 +255,70 @@ export function AccountPage({ accountId }: { accountId: string }) {
         <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
         <OverdraftLimit accountId={account.accountId} currency={account.currency} />
       </section>
-      {account.customers ? (
-        <section aria-labelledby="holders-heading">
-          <h2 id="holders-heading">Holders</h2>
-          <ul className="results">
-            {account.customers.map((customer) => (
-              <li key={customer.customerId}>
-                <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {account.customers ? <Holders accountId={account.accountId} holders={account.customers} /> : null}
       <Flags accountId={account.accountId} details={account.flagDetails} />
       <StatementDownload accountId={account.accountId} />
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
     </>
+  );
+}
+
+type Holder = NonNullable<NonNullable<AccountSummaryQuery['account']>['customers']>[number];
+
+/** The account's holders as links; with `accounts:write`, add one by customer id or remove one (not the last). */
+function Holders({ accountId, holders }: { accountId: string; holders: readonly Holder[] }) {
+  const canWrite = useCan('accounts:write');
+  const refetch = { refetchQueries: ['AccountSummary'], awaitRefetchQueries: true };
+  const [addHolder, added] = useMutation(AddHolder, refetch);
+  const [removeHolder, removed] = useMutation(RemoveHolder, refetch);
+  const [customerId, setCustomerId] = useState('');
+  const busy = added.loading || removed.loading;
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    removed.reset();
+    void addHolder({ variables: { accountId, customerId: customerId.trim() } })
+      .then(() => setCustomerId(''))
+      .catch(() => undefined);
+  };
+  return (
+    <section aria-labelledby="holders-heading">
+      <h2 id="holders-heading">Holders</h2>
+      <ul className="results">
+        {holders.map((customer) => (
+          <li key={customer.customerId}>
+            <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
+            {canWrite ? (
+              <>
+                {' '}
+                <Button
+                  className="react-aria-Button small"
+                  isDisabled={busy}
+                  onPress={() => {
+                    added.reset();
+                    void removeHolder({ variables: { accountId, customerId: customer.customerId } }).catch(() => undefined);
+                  }}
+                >
+                  Remove holder {fullName(customer)}
+                </Button>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {canWrite ? (
+        <form onSubmit={add} className="inline-form">
+          <TextField className="field" value={customerId} onChange={setCustomerId} isRequired>
+            <Label>Customer id of a new holder</Label>
+            <Input />
+          </TextField>
+          <Button type="submit" isDisabled={busy}>
+            Add holder
+          </Button>
+        </form>
+      ) : null}
+      <ProblemMessage error={added.error ?? removed.error} />
+    </section>
   );
 }
 
