@@ -33,7 +33,7 @@ async function ok(method: string, path: string, body?: unknown) {
 beforeAll(async () => {
   service = await startTestService();
   customerId = (
-    await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Grace', middleName: 'Brewster', lastName, phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 7788' }], externalId: `crm-${suffix}` }))
+    await ok('POST', '/sandbox/customer', { ...buildCustomerInput({ firstName: 'Grace', middleName: 'Brewster', lastName, phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 7788' }] }), externalId: `crm-${suffix}` })
   ).customerId;
   otherCustomerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Alan', middleName: '', lastName: `Turing${suffix}` }))).customerId;
   accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Navy Checking' }))).accountId;

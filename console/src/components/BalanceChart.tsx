@@ -12,8 +12,8 @@ const RIGHT = 12;
 const TOP = 12;
 const BOTTOM = 28;
 
-/** The day of an instant the API gives (ISO 8601, UTC), as YYYY-MM-DD. */
-const day = (iso: string) => iso.slice(0, 10);
+/** The day (UTC, YYYY-MM-DD) an interval ending at this instant covers: the instant is the next day's start. */
+const day = (end: string) => new Date(Date.parse(end) - 1).toISOString().slice(0, 10);
 
 /**
  * A line of posted balances, one point per interval, as an SVG drawn here (no chart library, no canvas, no
