@@ -57,6 +57,9 @@ try {
   await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 86.4, description: 'Groceries' });
   await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 120, description: 'Card authorisation', hold: true });
   await post('/sandbox/transfer', { fromAccountId: checking, toAccountId: savings, amount: 500, description: 'Monthly saving' });
+  await post('/sandbox/graphql', {
+    query: `mutation { setAccountFlag(accountId: "${checking}", flag: CREDITS_BLOCKED, reason: "Incoming wire under review", until: "${new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString()}") { id } }`,
+  });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(`${service.url}/console`);
@@ -71,6 +74,8 @@ try {
   await page.screenshot({ path: 'docs/images/console-customer.png' });
   await page.getByRole('link', { name: 'Household Checking' }).click();
   await page.getByRole('cell', { name: 'Monthly saving' }).waitFor();
+  await page.getByRole('img', { name: 'Balance over the last 30 days' }).waitFor();
+  await page.getByRole('cell', { name: 'Incoming wire under review' }).waitFor();
   await page.screenshot({ path: 'docs/images/console-account.png', fullPage: true });
   await page.getByRole('link', { name: 'Events' }).click();
   await page.getByRole('cell', { name: 'transaction.posted' }).first().waitFor();

@@ -8,6 +8,7 @@ import { AuditPage } from './pages/AuditPage';
 import { CustomerPage } from './pages/CustomerPage';
 import { CustomersPage } from './pages/CustomersPage';
 import { EventsPage } from './pages/EventsPage';
+import { NewCustomerPage } from './pages/NewCustomerPage';
 import { SignIn } from './pages/SignIn';
 import { WebhooksPage } from './pages/WebhooksPage';
 import { Router, useRoute } from './router';
@@ -88,6 +89,8 @@ function CurrentPage() {
   switch (route.page) {
     case 'customers':
       return <CustomersPage />;
+    case 'new-customer':
+      return <NewCustomerPage />;
     case 'customer':
       return <CustomerPage customerId={route.customerId} />;
     case 'account':

@@ -10,6 +10,7 @@ export const BASE = '/console';
 
 export type Route =
   | { page: 'customers' }
+  | { page: 'new-customer' }
   | { page: 'customer'; customerId: string }
   | { page: 'account'; accountId: string }
   | { page: 'events' }
@@ -21,6 +22,7 @@ export function parseRoute(pathname: string): Route {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
   const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'customers')) return { page: 'customers' };
+  if (parts.length === 2 && parts[0] === 'customers' && parts[1] === 'new') return { page: 'new-customer' };
   if (parts.length === 2 && parts[0] === 'customers') return { page: 'customer', customerId: parts[1]! };
   if (parts.length === 2 && parts[0] === 'accounts') return { page: 'account', accountId: parts[1]! };
   if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit')) return { page: parts[0] };
@@ -29,6 +31,7 @@ export function parseRoute(pathname: string): Route {
 
 export const paths = {
   customers: () => `${BASE}/customers`,
+  newCustomer: () => `${BASE}/customers/new`,
   customer: (customerId: string) => `${BASE}/customers/${encodeURIComponent(customerId)}`,
   account: (accountId: string) => `${BASE}/accounts/${encodeURIComponent(accountId)}`,
   events: () => `${BASE}/events`,

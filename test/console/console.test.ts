@@ -199,6 +199,7 @@ describe('the console in a browser', () => {
     });
     await page.goto(`${service.url}/console/accounts/${checkingId}`);
     await signIn(page, service.token);
+    await page.getByLabel('Reason').fill('Card reported stolen');
     await page.getByRole('button', { name: 'Set frozen' }).click();
     await page.getByText('Set: FROZEN.').waitFor();
     expect((await service.call('GET', `/sandbox/account/${checkingId}`)).json.data.flags).toEqual(['FROZEN']);
@@ -307,6 +308,14 @@ describe('the console in a browser', () => {
     expect(await page.getByRole('button', { name: /^(Set|Lift) / }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Review transfer' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /holder/ }).count()).toBe(0);
+    expect(await page.getByLabel('Reason').count()).toBe(0);
+    await page.getByRole('region', { name: 'Holders' }).getByRole('link', { name: `Ada King ${lastName}` }).click();
+    await page.getByRole('heading', { level: 1, name: `Ada King ${lastName}` }).waitFor();
+    expect(await page.getByRole('button', { name: 'Edit contact details' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Customers' }).click();
+    await page.getByRole('searchbox', { name: 'Search customers' }).waitFor();
+    expect(await page.getByRole('link', { name: 'New customer' }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: hookUrl }).waitFor();
     expect(await page.getByRole('button', { name: /Disable|Enable|Rotate/ }).count()).toBe(0);

@@ -16,11 +16,22 @@ const fromGraphqlError = (error: GraphqlErrorLike | undefined): ApiProblem | und
     ? { code: typeof error.extensions?.code === 'string' ? error.extensions.code : 'ERROR', message: error.message }
     : undefined;
 
+/** A refusal of a REST request (the envelope's `error`), for the few things GraphQL does not answer (files). */
+export class RestProblem extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * The first error of a failed operation. A refusal before the operation runs (401, 403, 429) arrives as an
  * HTTP error whose body is still a GraphQL response: its code is read from there, never swallowed.
  */
 export function apiProblem(error: unknown): ApiProblem {
+  if (error instanceof RestProblem) return { code: error.code, message: error.message };
   if (CombinedGraphQLErrors.is(error)) {
     const problem = fromGraphqlError(error.errors[0] as GraphqlErrorLike | undefined);
     if (problem) return problem;

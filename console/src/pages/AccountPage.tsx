@@ -1,17 +1,19 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, Link, TextField } from 'react-aria-components';
+import { downloadFile } from '../api/download';
+import { BalanceChart } from '../components/BalanceChart';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { useCursorStack } from '../components/usePages';
 import { fullName, instant, money } from '../format';
 import { graphql } from '../gql';
-import type { AccountFlag, AccountTransactionsQuery } from '../gql/graphql';
+import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery, TransactionFilter, TransactionStatus, TransactionType } from '../gql/graphql';
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
-import { useCan } from '../viewer';
+import { useCan, useViewer } from '../viewer';
 
 /**
  * The account's summary. Later parts of the page (the balance chart from `Account.balanceHistory`, the
@@ -26,6 +28,13 @@ const AccountSummary = graphql(`
       type
       currency
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
       overdraftLimit
       balance {
         posted
@@ -43,11 +52,41 @@ const AccountSummary = graphql(`
   }
 `);
 
-const AccountTransactions = graphql(`
-  query AccountTransactions($accountId: ID!, $after: String) {
+const AccountBalanceHistory = graphql(`
+  query AccountBalanceHistory($accountId: ID!, $from: String!, $to: String!) {
     account(accountId: $accountId) {
       id
-      transactions(first: 10, after: $after) {
+      balanceHistory(from: $from, to: $to, interval: DAY) {
+        at
+        posted
+      }
+    }
+  }
+`);
+
+const AddHolder = graphql(`
+  mutation AddAccountHolder($accountId: ID!, $customerId: ID!) {
+    addAccountCustomer(accountId: $accountId, customerId: $customerId) {
+      id
+      customerIds
+    }
+  }
+`);
+
+const RemoveHolder = graphql(`
+  mutation RemoveAccountHolder($accountId: ID!, $customerId: ID!) {
+    removeAccountCustomer(accountId: $accountId, customerId: $customerId) {
+      id
+      customerIds
+    }
+  }
+`);
+
+const AccountTransactions = graphql(`
+  query AccountTransactions($accountId: ID!, $after: String, $filter: TransactionFilter) {
+    account(accountId: $accountId) {
+      id
+      transactions(first: 10, after: $after, filter: $filter) {
         nodes {
           transactionId
           type
@@ -69,10 +108,17 @@ const AccountTransactions = graphql(`
 `);
 
 const SetFlag = graphql(`
-  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!) {
-    setAccountFlag(accountId: $accountId, flag: $flag) {
+  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!, $reason: String, $until: String) {
+    setAccountFlag(accountId: $accountId, flag: $flag, reason: $reason, until: $until) {
       id
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
     }
   }
 `);
@@ -82,6 +128,13 @@ const ClearFlag = graphql(`
     clearAccountFlag(accountId: $accountId, flag: $flag) {
       id
       flags
+      flagDetails {
+        flag
+        reason
+        setAt
+        setBy
+        until
+      }
     }
   }
 `);
@@ -199,56 +252,253 @@ export function AccountPage({ accountId }: { accountId: string }) {
             <code>{account.accountId}</code>
           </dd>
         </dl>
+        <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
         <OverdraftLimit accountId={account.accountId} currency={account.currency} />
       </section>
-      {account.customers ? (
-        <section aria-labelledby="holders-heading">
-          <h2 id="holders-heading">Holders</h2>
-          <ul className="results">
-            {account.customers.map((customer) => (
-              <li key={customer.customerId}>
-                <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      <Flags accountId={account.accountId} flags={account.flags} />
+      {account.customers ? <Holders accountId={account.accountId} holders={account.customers} /> : null}
+      <Flags accountId={account.accountId} details={account.flagDetails} />
+      <StatementDownload accountId={account.accountId} />
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
     </>
   );
 }
 
-function Flags({ accountId, flags }: { accountId: string; flags: readonly string[] }) {
+type Holder = NonNullable<NonNullable<AccountSummaryQuery['account']>['customers']>[number];
+
+/** The account's holders as links; with `accounts:write`, add one by customer id or remove one (not the last). */
+function Holders({ accountId, holders }: { accountId: string; holders: readonly Holder[] }) {
+  const canWrite = useCan('accounts:write');
+  const refetch = { refetchQueries: ['AccountSummary'], awaitRefetchQueries: true };
+  const [addHolder, added] = useMutation(AddHolder, refetch);
+  const [removeHolder, removed] = useMutation(RemoveHolder, refetch);
+  const [customerId, setCustomerId] = useState('');
+  const busy = added.loading || removed.loading;
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    removed.reset();
+    void addHolder({ variables: { accountId, customerId: customerId.trim() } })
+      .then(() => setCustomerId(''))
+      .catch(() => undefined);
+  };
+  return (
+    <section aria-labelledby="holders-heading">
+      <h2 id="holders-heading">Holders</h2>
+      <ul className="results">
+        {holders.map((customer) => (
+          <li key={customer.customerId}>
+            <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
+            {canWrite ? (
+              <>
+                {' '}
+                <Button
+                  className="react-aria-Button small"
+                  isDisabled={busy}
+                  onPress={() => {
+                    added.reset();
+                    void removeHolder({ variables: { accountId, customerId: customer.customerId } }).catch(() => undefined);
+                  }}
+                >
+                  Remove holder {fullName(customer)}
+                </Button>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {canWrite ? (
+        <form onSubmit={add} className="inline-form">
+          <TextField className="field" value={customerId} onChange={setCustomerId} isRequired>
+            <Label>Customer id of a new holder</Label>
+            <Input />
+          </TextField>
+          <Button type="submit" isDisabled={busy}>
+            Add holder
+          </Button>
+        </form>
+      ) : null}
+      <ProblemMessage error={added.error ?? removed.error} />
+    </section>
+  );
+}
+
+type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+const flagLabel = (flag: string) => FLAGS.find((known) => known.flag === flag)?.label ?? flag;
+const flagColumn = createColumnHelper<FlagDetail>();
+const flagColumns = [
+  flagColumn.accessor('flag', { header: 'Flag', cell: (info) => flagLabel(info.getValue()) }),
+  flagColumn.accessor('reason', { header: 'Reason', cell: (info) => info.getValue() ?? '' }),
+  flagColumn.accessor('setBy', { header: 'Set by', cell: (info) => info.getValue() ?? '' }),
+  flagColumn.accessor('setAt', { header: 'Set at', cell: (info) => instant(info.getValue()) }),
+  flagColumn.accessor('until', { header: 'Until', cell: (info) => (info.getValue() ? instant(info.getValue()) : 'lifted by hand') }),
+];
+
+/** A `datetime-local` value (the browser's time zone) as an RFC 3339 instant in UTC; empty: none. */
+const untilInstant = (local: string): string | undefined => (local.trim() === '' ? undefined : new Date(local).toISOString());
+
+/**
+ * The account's flags with why, when, by whom and until when (`Account.flagDetails`), and, for a token with
+ * `accounts:controls`, a form to set one (a reason is required by the form; the end is optional) and a
+ * button to lift each.
+ */
+function Flags({ accountId, details }: { accountId: string; details: readonly FlagDetail[] }) {
   const canControl = useCan('accounts:controls');
   const [setFlag, set] = useMutation(SetFlag);
   const [clearFlag, clear] = useMutation(ClearFlag);
   const busy = set.loading || clear.loading;
+  const unset = FLAGS.filter(({ flag }) => !details.some((detail) => detail.flag === flag));
+  const [chosen, setChosen] = useState<AccountFlag>('FROZEN');
+  const [reason, setReason] = useState('');
+  const [until, setUntil] = useState('');
+  const flag = unset.some((option) => option.flag === chosen) ? chosen : unset[0]?.flag;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!flag || reason.trim() === '') return;
+    let end: string | undefined;
+    try {
+      end = untilInstant(until);
+    } catch {
+      end = until; // not a date: the API answers VALIDATION_FAILED, shown below
+    }
+    void setFlag({ variables: { accountId, flag, reason: reason.trim(), ...(end && { until: end }) } })
+      .then(() => {
+        setReason('');
+        setUntil('');
+      })
+      .catch(() => undefined);
+  };
   return (
     <section aria-labelledby="flags-heading">
       <h2 id="flags-heading">Flags</h2>
-      <p>{flags.length === 0 ? 'No flags are set.' : `Set: ${flags.join(', ')}.`}</p>
-      {canControl ? (
+      {details.length === 0 ? <p>No flags are set.</p> : <p>Set: {details.map((detail) => detail.flag).join(', ')}.</p>}
+      {details.length > 0 ? <DataTable caption="Flags set on the account" columns={flagColumns} data={[...details]} empty="No flags are set." /> : null}
+      {canControl && details.length > 0 ? (
         <ul className="actions">
-          {FLAGS.map(({ flag, label }) =>
-            flags.includes(flag) ? (
-              <li key={flag}>
-                <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
-                  Lift {label.toLowerCase()}
-                </Button>
-              </li>
-            ) : (
-              <li key={flag}>
-                <Button isDisabled={busy} onPress={() => void setFlag({ variables: { accountId, flag } }).catch(() => undefined)}>
-                  Set {label.toLowerCase()}
-                </Button>
-              </li>
-            ),
-          )}
+          {details.map((detail) => (
+            <li key={detail.flag}>
+              <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag: detail.flag } }).catch(() => undefined)}>
+                Lift {flagLabel(detail.flag).toLowerCase()}
+              </Button>
+            </li>
+          ))}
         </ul>
       ) : null}
+      {canControl && flag ? (
+        <form onSubmit={submit} className="stacked-form" aria-labelledby="set-flag-heading">
+          <h3 id="set-flag-heading">Set a flag</h3>
+          <div className="field">
+            <label htmlFor="flag-choice">Flag</label>
+            <select id="flag-choice" value={flag} onChange={(event) => setChosen(event.target.value as AccountFlag)}>
+              {unset.map((option) => (
+                <option key={option.flag} value={option.flag}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField className="field" value={reason} onChange={setReason} isRequired maxLength={500}>
+            <Label>Reason</Label>
+            <Input />
+          </TextField>
+          <TextField className="field" value={until} onChange={setUntil} type="datetime-local">
+            <Label>Lifts itself at (your time; optional)</Label>
+            <Input />
+          </TextField>
+          <Button type="submit" isDisabled={busy}>
+            Set {flagLabel(flag).toLowerCase()}
+          </Button>
+        </form>
+      ) : null}
       <ProblemMessage error={set.error ?? clear.error} />
+    </section>
+  );
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The 30 days (UTC) up to and including today: [from, to) for `balanceHistory` by day. */
+function lastThirtyDays(): { from: string; to: string } {
+  const now = new Date();
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS;
+  return { from: new Date(tomorrow - 30 * DAY_MS).toISOString(), to: new Date(tomorrow).toISOString() };
+}
+
+/** The posted balance at the end of each of the last 30 days; asked again when the posted balance moves. */
+function BalanceHistory({ accountId, currency, posted }: { accountId: string; currency: string; posted: string }) {
+  const [range] = useState(lastThirtyDays);
+  const { data, error, refetch } = useQuery(AccountBalanceHistory, { variables: { accountId, ...range } });
+  const seen = useRef(posted);
+  useEffect(() => {
+    if (seen.current === posted) return;
+    seen.current = posted;
+    void refetch().catch(() => undefined);
+  }, [posted, refetch]);
+  const points = data?.account?.balanceHistory;
+  return (
+    <>
+      <ProblemMessage error={error} />
+      {points ? <BalanceChart points={points} currency={currency} label="Balance over the last 30 days" caption="Posted balance at the end of each of the last 30 days (UTC)" /> : null}
+    </>
+  );
+}
+
+/** A YYYY-MM-DD date plus some days (UTC). */
+const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Last month, first to last day (UTC). */
+function lastMonth(): { from: string; to: string } {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - DAY_MS).toISOString().slice(0, 10);
+  return { from: first, to: last };
+}
+
+const STATEMENT_FORMATS = [
+  { label: 'PDF', accept: 'application/pdf', extension: 'pdf' },
+  { label: 'CSV', accept: 'text/csv', extension: 'csv' },
+] as const;
+
+/**
+ * The statement of a period (both days included, UTC) as a PDF or CSV file from REST's `/statement`, fetched
+ * with the token in the Authorization header and offered as a download.
+ */
+function StatementDownload({ accountId }: { accountId: string }) {
+  const { environment } = useViewer();
+  const [period, setPeriod] = useState(lastMonth);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<unknown>(null);
+  const download = async (format: (typeof STATEMENT_FORMATS)[number]) => {
+    setProblem(null);
+    setBusy(true);
+    try {
+      const query = new URLSearchParams({ from: `${period.from}T00:00:00Z`, to: `${plusDays(period.to, 1)}T00:00:00Z` });
+      const path = `/${encodeURIComponent(environment)}/account/${encodeURIComponent(accountId)}/statement?${query}`;
+      await downloadFile(path, format.accept, `statement-${accountId}-${period.from}-to-${period.to}.${format.extension}`);
+    } catch (error) {
+      setProblem(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="statement-heading">
+      <h2 id="statement-heading">Statement</h2>
+      <form className="inline-form" onSubmit={(event) => event.preventDefault()}>
+        <TextField className="field" type="date" value={period.from} onChange={(from) => setPeriod({ ...period, from })} isRequired>
+          <Label>From</Label>
+          <Input />
+        </TextField>
+        <TextField className="field" type="date" value={period.to} onChange={(to) => setPeriod({ ...period, to })} isRequired>
+          <Label>To (included)</Label>
+          <Input />
+        </TextField>
+        {STATEMENT_FORMATS.map((format) => (
+          <Button key={format.label} isDisabled={busy || !period.from || !period.to} onPress={() => void download(format)}>
+            Download {format.label}
+          </Button>
+        ))}
+      </form>
+      <ProblemMessage error={problem} />
     </section>
   );
 }
@@ -256,7 +506,8 @@ function Flags({ accountId, flags }: { accountId: string; flags: readonly string
 function Transactions({ accountId }: { accountId: string }) {
   const pages = useCursorStack<string>();
   const canMoveMoney = useCan('transactions:write');
-  const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current } });
+  const [filter, setFilter] = useState<TransactionFilter | undefined>(undefined);
+  const { data, error } = useQuery(AccountTransactions, { variables: { accountId, after: pages.current, filter } });
   const refetch = { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true };
   const [postHold, posted] = useMutation(PostHold, refetch);
   const [voidHold, voided] = useMutation(VoidHold, refetch);
@@ -274,9 +525,14 @@ function Transactions({ accountId }: { accountId: string }) {
   return (
     <section aria-labelledby="transactions-heading">
       <h2 id="transactions-heading">Transactions</h2>
-      {/* The balance chart (Account.balanceHistory) and the statement download go here. */}
+      <TransactionFilters
+        onApply={(next) => {
+          pages.reset();
+          setFilter(next);
+        }}
+      />
       <ProblemMessage error={error ?? posted.error ?? voided.error} />
-      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty="No transactions yet." /> : null}
+      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty={filter ? 'No transactions match.' : 'No transactions yet.'} /> : null}
       <Pager
         label="Transaction pages"
         hasPrevious={pages.hasPrevious}
@@ -285,6 +541,68 @@ function Transactions({ accountId }: { accountId: string }) {
         onNext={() => pages.next(connection!.pageInfo.endCursor!)}
       />
     </section>
+  );
+}
+
+interface FilterDraft {
+  status: '' | TransactionStatus;
+  type: '' | TransactionType;
+  from: string;
+  to: string;
+}
+
+const NO_FILTER: FilterDraft = { status: '', type: '', from: '', to: '' };
+
+/** The filters of `Account.transactions(filter:)`: status, type and the days made (both included, UTC). */
+function TransactionFilters({ onApply }: { onApply: (filter: TransactionFilter | undefined) => void }) {
+  const [draft, setDraft] = useState<FilterDraft>(NO_FILTER);
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const filter: TransactionFilter = {
+      ...(draft.status && { status: draft.status }),
+      ...(draft.type && { type: draft.type }),
+      ...(draft.from && { from: `${draft.from}T00:00:00Z` }),
+      ...(draft.to && { to: `${plusDays(draft.to, 1)}T00:00:00Z` }),
+    };
+    onApply(Object.keys(filter).length === 0 ? undefined : filter);
+  };
+  return (
+    <form className="inline-form filters" onSubmit={apply} aria-label="Transaction filters">
+      <div className="field">
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value as FilterDraft['status'] })}>
+          <option value="">Any</option>
+          <option value="PENDING">Pending</option>
+          <option value="POSTED">Posted</option>
+          <option value="VOIDED">Voided</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-type">Type</label>
+        <select id="filter-type" value={draft.type} onChange={(event) => setDraft({ ...draft, type: event.target.value as FilterDraft['type'] })}>
+          <option value="">Any</option>
+          <option value="CREDIT">Credit</option>
+          <option value="DEBIT">Debit</option>
+        </select>
+      </div>
+      <TextField className="field" type="date" value={draft.from} onChange={(from) => setDraft({ ...draft, from })}>
+        <Label>Made from</Label>
+        <Input />
+      </TextField>
+      <TextField className="field" type="date" value={draft.to} onChange={(to) => setDraft({ ...draft, to })}>
+        <Label>Made to (included)</Label>
+        <Input />
+      </TextField>
+      <Button type="submit">Apply filters</Button>
+      <Button
+        onPress={() => {
+          setDraft(NO_FILTER);
+          onApply(undefined);
+        }}
+      >
+        Clear filters
+      </Button>
+    </form>
   );
 }
 

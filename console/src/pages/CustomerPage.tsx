@@ -1,8 +1,11 @@
-import { useQuery } from '@apollo/client/react';
-import { Link } from 'react-aria-components';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { type FormEvent, useState } from 'react';
+import { Button, Link } from 'react-aria-components';
+import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { fullName, money } from '../format';
 import { graphql } from '../gql';
+import type { CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
 import { useCan } from '../viewer';
 
@@ -16,6 +19,7 @@ const CustomerDetails = graphql(`
       middleName
       lastName
       dateOfBirth
+      version
       emails
       phoneNumbers {
         type
@@ -41,8 +45,100 @@ const CustomerDetails = graphql(`
   }
 `);
 
+const UpdateCustomer = graphql(`
+  mutation UpdateCustomerContact($customerId: ID!, $input: UpdateCustomerInput!, $expectedVersion: Int) {
+    updateCustomer(customerId: $customerId, input: $input, expectedVersion: $expectedVersion) {
+      id
+      version
+      preferredName
+      emails
+      phoneNumbers {
+        type
+        number
+      }
+      addresses {
+        type
+        street
+        city
+        state
+        zip
+      }
+    }
+  }
+`);
+
+type Details = NonNullable<CustomerDetailsQuery['customer']>;
+
+const draftOf = (customer: Details): ContactDraft => ({
+  preferredName: customer.preferredName,
+  emails: [...customer.emails],
+  phoneNumbers: customer.phoneNumbers.map(({ type, number }) => ({ type, number })),
+  addresses: customer.addresses.map(({ type, street, city, state, zip }) => ({ type, street, city, state, zip })),
+});
+
+/**
+ * The contact fields the contract lets change (preferred name, emails, phone numbers, addresses), changed only
+ * if the customer is still as read (`expectedVersion`: otherwise PRECONDITION_FAILED, shown, and nothing
+ * changes). Identity fields never change.
+ */
+function EditContact({ customer }: { customer: Details }) {
+  const [draft, setDraft] = useState<ContactDraft | null>(null);
+  const [updateCustomer, result] = useMutation(UpdateCustomer);
+  const [saved, setSaved] = useState(false);
+  if (!draft) {
+    return (
+      <section aria-labelledby="edit-heading">
+        <h2 id="edit-heading">Contact details</h2>
+        {saved ? (
+          <p role="status" className="done">
+            Saved.
+          </p>
+        ) : null}
+        <Button
+          onPress={() => {
+            setSaved(false);
+            result.reset();
+            setDraft(draftOf(customer));
+          }}
+        >
+          Edit contact details
+        </Button>
+      </section>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void updateCustomer({ variables: { customerId: customer.customerId, input: contactInput(draft), expectedVersion: customer.version } })
+      .then((answer) => {
+        if (answer.data) {
+          setDraft(null);
+          setSaved(true);
+        }
+      })
+      .catch(() => undefined);
+  };
+  return (
+    <section aria-labelledby="edit-heading">
+      <h2 id="edit-heading">Contact details</h2>
+      <form onSubmit={submit} className="stacked-form wide-form">
+        <ContactFields draft={draft} onChange={setDraft} />
+        <div className="actions">
+          <Button type="submit" isDisabled={result.loading}>
+            Save changes
+          </Button>
+          <Button onPress={() => setDraft(null)} isDisabled={result.loading}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+      <ProblemMessage error={result.error} />
+    </section>
+  );
+}
+
 export function CustomerPage({ customerId }: { customerId: string }) {
   const withAccounts = useCan('accounts:read');
+  const canEdit = useCan('customers:write');
   const { data, error, loading } = useQuery(CustomerDetails, { variables: { customerId, withAccounts } });
   const customer = data?.customer;
   if (!customer) {
@@ -84,6 +180,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           </dd>
         </dl>
       </section>
+      {canEdit ? <EditContact customer={customer} /> : null}
       {customer.accounts ? (
         <section aria-labelledby="accounts-heading">
           <h2 id="accounts-heading">Accounts</h2>

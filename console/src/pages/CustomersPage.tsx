@@ -8,6 +8,7 @@ import { fullName } from '../format';
 import { graphql } from '../gql';
 import type { CustomerFilter } from '../gql/graphql';
 import { paths } from '../router';
+import { useCan } from '../viewer';
 
 /** The fields a result shows; the queries below spread it. */
 export const CustomerListItem = graphql(`
@@ -48,10 +49,22 @@ const SearchBySsn = graphql(`
 
 type Listed = { customerId: string; firstName: string; middleName: string; lastName: string; dateOfBirth: string };
 
-/** A name prefix, or an email address when the text has an @ (the API's `customers(filter:)`). */
-function filterFor(text: string): CustomerFilter | undefined {
+type SearchBy = 'name' | 'phoneNumber' | 'externalId';
+const SEARCH_BY: { by: SearchBy; label: string; placeholder: string }[] = [
+  { by: 'name', label: 'Last name or email', placeholder: 'Last name or email' },
+  { by: 'phoneNumber', label: 'Phone number', placeholder: '+1 555 123 4567' },
+  { by: 'externalId', label: 'External id', placeholder: 'Your own id' },
+];
+
+/**
+ * The API's `customers(filter:)` for what was typed: a last-name prefix, or an email address when the text has
+ * an @; a phone number (compared in E.164 by the API); or exactly an external id.
+ */
+function filterFor(text: string, by: SearchBy): CustomerFilter | undefined {
   const value = text.trim();
   if (value === '') return undefined;
+  if (by === 'phoneNumber') return { phoneNumber: value };
+  if (by === 'externalId') return { externalId: value };
   return value.includes('@') ? { email: value } : { lastName: value };
 }
 
@@ -69,7 +82,9 @@ function Results({ customers, label }: { customers: Listed[]; label: string }) {
 }
 
 export function CustomersPage() {
+  const canCreate = useCan('customers:write');
   const [text, setText] = useState('');
+  const [by, setBy] = useState<SearchBy>('name');
   const [filter, setFilter] = useState<CustomerFilter | undefined>(undefined);
   const pages = useCursorStack<string>();
   const list = useQuery(FindCustomers, { variables: { filter, after: pages.current } });
@@ -88,15 +103,30 @@ export function CustomersPage() {
   return (
     <>
       <h1>Customers</h1>
+      {canCreate ? (
+        <p className="header-actions">
+          <Link href={paths.newCustomer()}>New customer</Link>
+        </p>
+      ) : null}
       <section aria-labelledby="find-heading">
         <h2 id="find-heading">Find customers</h2>
+        <div className="field">
+          <label htmlFor="search-by">Search by</label>
+          <select id="search-by" value={by} onChange={(event) => setBy(event.target.value as SearchBy)}>
+            {SEARCH_BY.map((option) => (
+              <option key={option.by} value={option.by}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
         <SearchField
           className="field"
           value={text}
           onChange={setText}
           onSubmit={() => {
             pages.reset();
-            setFilter(filterFor(text));
+            setFilter(filterFor(text, by));
           }}
           onClear={() => {
             pages.reset();
@@ -104,7 +134,7 @@ export function CustomersPage() {
           }}
         >
           <Label>Search customers</Label>
-          <Input placeholder="Last name or email" />
+          <Input placeholder={SEARCH_BY.find((option) => option.by === by)!.placeholder} />
         </SearchField>
         <ProblemMessage error={list.error} />
         {list.data ? <Results customers={listed} label={filter ? 'Matching customers' : 'All customers'} /> : null}

@@ -1,0 +1,124 @@
+import { useMutation } from '@apollo/client/react';
+import { type FormEvent, useRef, useState } from 'react';
+import { Button, Input, Label, TextField } from 'react-aria-components';
+import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
+import { ProblemMessage } from '../components/ProblemMessage';
+import { graphql } from '../gql';
+import { paths, useRoute } from '../router';
+import { newIdempotencyKey } from '../session';
+import { useCan } from '../viewer';
+
+const CreateCustomer = graphql(`
+  mutation CreateCustomer($input: CreateCustomerInput!, $idempotencyKey: String) {
+    createCustomer(input: $input, idempotencyKey: $idempotencyKey) {
+      id
+      customerId
+    }
+  }
+`);
+
+interface IdentityDraft {
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  dateOfBirth: string;
+  externalId: string;
+}
+
+const digitsOnly = (value: string) => (value === '' || /^\d+$/.test(value.trim()) ? null : 'Digits only.');
+
+/**
+ * A new customer with every field the contract requires. The social security number and the document locator
+ * number are typed into masked text fields (not password fields, which a password manager would offer to
+ * keep), live only in this form's state, are sent as variables of `createCustomer` and never stored. One
+ * idempotency key per draft: a double press or a retry creates one customer; a changed draft gets a new key.
+ */
+export function NewCustomerPage() {
+  const { navigate } = useRoute();
+  const canCreate = useCan('customers:write');
+  const [identity, setIdentity] = useState<IdentityDraft>({ firstName: '', middleName: '', lastName: '', dateOfBirth: '', externalId: '' });
+  const [ssn, setSsn] = useState('');
+  const [documentLocatorNumber, setDocumentLocatorNumber] = useState('');
+  const [contact, setContact] = useState<ContactDraft>({ preferredName: '', emails: [''], phoneNumbers: [], addresses: [] });
+  const key = useRef<string | null>(null);
+  const inFlight = useRef(false);
+  const [createCustomer, result] = useMutation(CreateCustomer);
+  const changed = <T,>(set: (value: T) => void) => (value: T) => {
+    key.current = null;
+    set(value);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
+    key.current ??= newIdempotencyKey();
+    try {
+      const answer = await createCustomer({
+        variables: {
+          idempotencyKey: key.current,
+          input: {
+            ...contactInput(contact),
+            firstName: identity.firstName.trim(),
+            middleName: identity.middleName.trim(),
+            lastName: identity.lastName.trim(),
+            dateOfBirth: identity.dateOfBirth,
+            socialSecurityNumber: ssn.trim(),
+            documentLocatorNumber: Number(documentLocatorNumber.trim()),
+            ...(identity.externalId.trim() && { externalId: identity.externalId.trim() }),
+          },
+        },
+      });
+      if (answer.data) {
+        setSsn('');
+        setDocumentLocatorNumber('');
+        navigate(paths.customer(answer.data.createCustomer.customerId));
+      }
+    } catch {
+      // Shown below with its code; the same key is sent again if nothing changes before the retry.
+    } finally {
+      inFlight.current = false;
+    }
+  };
+
+  const field = (name: keyof IdentityDraft, label: string, props: { isRequired?: boolean; type?: string; maxLength?: number } = {}) => (
+    <TextField className="field" value={identity[name]} onChange={changed((value: string) => setIdentity({ ...identity, [name]: value }))} {...props}>
+      <Label>{label}</Label>
+      <Input />
+    </TextField>
+  );
+
+  if (!canCreate) {
+    return (
+      <>
+        <h1>New customer</h1>
+        <p>This token may not create customers (it needs customers:write).</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>New customer</h1>
+      <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form">
+        {field('firstName', 'First name', { isRequired: true, maxLength: 100 })}
+        {field('middleName', 'Middle name (optional)', { maxLength: 100 })}
+        {field('lastName', 'Last name', { isRequired: true, maxLength: 100 })}
+        {field('dateOfBirth', 'Date of birth', { isRequired: true, type: 'date' })}
+        <TextField className="field" value={ssn} onChange={changed(setSsn)} isRequired autoComplete="off">
+          <Label>Social security number</Label>
+          <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
+        </TextField>
+        <TextField className="field" value={documentLocatorNumber} onChange={changed(setDocumentLocatorNumber)} isRequired autoComplete="off" inputMode="numeric" validate={digitsOnly}>
+          <Label>Document locator number</Label>
+          <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
+        </TextField>
+        <ContactFields draft={contact} onChange={changed(setContact)} />
+        {field('externalId', 'External id (optional)', { maxLength: 128 })}
+        <Button type="submit" isDisabled={result.loading}>
+          Create customer
+        </Button>
+      </form>
+      <ProblemMessage error={result.error} />
+    </>
+  );
+}
