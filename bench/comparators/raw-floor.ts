@@ -149,7 +149,7 @@ const INSERT_UPDATE_AUDIT_EVENT = {
 
 /**
  * A page of customers whose last name starts with a prefix (case- and accent-insensitive, the service's
- * cas_search_key), in that key's order, then id: the service's statement for `GET /{env}/customer?lastName=`
+ * cas_search_key), in that key's byte order (`USING ~<~`, the order of the prefix's own index), then id: the service's statement for `GET /{env}/customer?lastName=`
  * (src/db/sql/customer-search.sql.ts), with the same columns.
  */
 const CUSTOMER_COLUMNS_FOR_LIST = `c.id::text AS id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
@@ -163,7 +163,7 @@ const CUSTOMER_COLUMNS_FOR_LIST = `c.id::text AS id, to_char(c.date_of_birth, 'Y
 const CUSTOMERS_BY_LAST_NAME = {
   text: `SELECT ${CUSTOMER_COLUMNS_FOR_LIST} FROM customers c
          WHERE c.environment = $1 AND cas_search_key(c.last_name) LIKE cas_search_key($3::text)
-         ORDER BY cas_search_key(c.last_name), c.id LIMIT $2`,
+         ORDER BY cas_search_key(c.last_name) USING ~<~, c.id LIMIT $2`,
 };
 
 /**
