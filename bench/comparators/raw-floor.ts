@@ -162,7 +162,8 @@ const CUSTOMER_COLUMNS_FOR_LIST = `c.id::text AS id, to_char(c.date_of_birth, 'Y
 // could not turn a LIKE parameter into an index range).
 const CUSTOMERS_BY_LAST_NAME = {
   text: `SELECT ${CUSTOMER_COLUMNS_FOR_LIST} FROM customers c
-         WHERE c.environment = $1 AND cas_search_key(c.last_name) LIKE cas_search_key($3::text)
+         WHERE c.environment = $1 AND cas_search_key(c.last_name) ~>=~ cas_search_key($3::text)
+           AND cas_search_key(c.last_name) ~<~ cas_prefix_successor(cas_search_key($3::text))
          ORDER BY cas_search_key(c.last_name) USING ~<~, c.id LIMIT $2`,
 };
 
@@ -545,8 +546,7 @@ async function listCustomers(res: http.ServerResponse, requestId: string, query:
   const lastName = query.get('lastName');
   if (lastName === null || !isText(lastName, 100)) throw validationFailed('lastName is required here.');
   const limit = pageSize(query.get('limit') ?? undefined);
-  const prefix = `${lastName.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
-  const { rows } = await pool.query<CustomerRow>({ ...CUSTOMERS_BY_LAST_NAME, values: [environment, limit + 1, prefix] });
+  const { rows } = await pool.query<CustomerRow>({ ...CUSTOMERS_BY_LAST_NAME, values: [environment, limit + 1, lastName] });
   sendCustomerPage(res, requestId, rows, limit);
 }
 

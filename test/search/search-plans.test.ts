@@ -119,6 +119,25 @@ describe('customer and account search plans', () => {
     }
   });
 
+  it('a name prefix is an index range in a generic plan too (a plan made for any value, as PostgreSQL may choose)', async () => {
+    const client = await database.pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      for (const filter of [customerFilterOf({ lastName: 'last1' }), customerFilterOf({ firstName: 'first2' })]) {
+        const { text } = customerSearchSql(filter);
+        const { rows } = await client.query(`EXPLAIN (GENERIC_PLAN) ${text}`);
+        const explained = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+        // The prefix's range and the cursor's key bound the index scan (Index Cond), whatever the values.
+        expect(explained).toMatch(/Index Scan using customers_search_(last|first)_name_idx[^\n]*\n\s+Index Cond: [^\n]*~>=~ cas_search_key\(\$4\)[^\n]*cas_prefix_successor[^\n]*\n/);
+        expect(explained).toMatch(/Index Cond: [^\n]*~>=~ CASE WHEN \(\$3 IS NULL\)/);
+        expect(explained.split('SubPlan')[0]).not.toMatch(/Sort|Seq Scan/);
+      }
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      client.release();
+    }
+  });
+
   it('pages a name prefix in name order, then id, each customer once, whatever the page size', async () => {
     const filter = customerFilterOf({ lastName: 'last19' });
     const { text, values } = customerSearchSql(filter);

@@ -22,8 +22,8 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
     return `$${values.length + 3}`;
   };
   if (filter.ssnBlindIndex !== undefined) conditions.push(`c.ssn_blind_index = ${parameter(Buffer.from(filter.ssnBlindIndex))}::bytea`);
-  if (filter.lastNamePrefix !== undefined) conditions.push(`cas_search_key(c.last_name) LIKE cas_search_key(${parameter(likePrefix(filter.lastNamePrefix))}::text)`);
-  if (filter.firstNamePrefix !== undefined) conditions.push(`cas_search_key(c.first_name) LIKE cas_search_key(${parameter(likePrefix(filter.firstNamePrefix))}::text)`);
+  if (filter.lastNamePrefix) conditions.push(prefixRange('c.last_name', parameter(filter.lastNamePrefix)));
+  if (filter.firstNamePrefix) conditions.push(prefixRange('c.first_name', parameter(filter.firstNamePrefix)));
   if (filter.email !== undefined) conditions.push(`cas_search_emails(c.emails) @> ARRAY[${parameter(filter.email)}::text]`);
   if (filter.phoneKey !== undefined) conditions.push(`c.phone_search_keys @> ARRAY[${parameter(filter.phoneKey)}::text]`);
   if (filter.externalId !== undefined) conditions.push(`c.external_id = ${parameter(filter.externalId)}::varchar`);
@@ -40,13 +40,24 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
   }
   const key = `cas_search_key(c.${nameColumn})`;
   const afterKey = `(SELECT cas_search_key(x.${nameColumn}) FROM customers x WHERE x.id = $3::uuid AND x.environment = $1)`;
+  // The cursor's key is a lower bound of the index range too, in any plan: a later page starts where the last one
+  // ended instead of filtering from the prefix's first name. A cursor whose customer is gone ends the list.
+  const fromKey = `CASE WHEN $3::uuid IS NULL THEN '' ELSE coalesce(${afterKey}, U&'\\+10FFFF') END`;
   const text = `SELECT ${CUSTOMER_COLUMNS} FROM customers c
-    WHERE c.environment = $1
-      AND ($3::uuid IS NULL OR (${key} ~>=~ ${afterKey} AND (${key} ~>~ ${afterKey} OR c.id > $3::uuid)))${conditions.map((condition) => ` AND ${condition}`).join('')}
+    WHERE c.environment = $1 AND ${key} ~>=~ ${fromKey}
+      AND ($3::uuid IS NULL OR ${key} ~>~ ${afterKey} OR c.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY ${key} USING ~<~, c.id LIMIT $2`;
   const outerName = nameColumn === 'last_name' ? '"lastName"' : '"firstName"';
   return { text, values, outerOrder: `ORDER BY cas_search_key(${outerName}) USING ~<~, id` };
 }
 
-/** A LIKE pattern matching values that start with `prefix` literally (its own % _ and \ escaped). */
-const likePrefix = (prefix: string): string => `${prefix.replace(/[\\%_]/g, (special) => `\\${special}`)}%`;
+/**
+ * Names whose folded key starts with the folded prefix, as a range of the name's index in its byte order
+ * (migration 20261204050000_name_prefix_ranges): its bounds are index conditions in any plan, generic ones
+ * included, where `LIKE $n` is not. Every character of the prefix is literal.
+ */
+const prefixRange = (column: string, prefix: string): string => {
+  const key = `cas_search_key(${column})`;
+  const folded = `cas_search_key(${prefix}::text)`;
+  return `${key} ~>=~ ${folded} AND ${key} ~<~ cas_prefix_successor(${folded})`;
+};
