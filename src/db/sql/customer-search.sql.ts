@@ -43,12 +43,12 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
   // The cursor's key is a lower bound of the index range too, in any plan: a later page starts where the last one
   // ended instead of filtering from the prefix's first name. A cursor whose customer is gone ends the list.
   const fromKey = `CASE WHEN $3::uuid IS NULL THEN '' ELSE coalesce(${afterKey}, U&'\\+10FFFF') END`;
-  const text = `SELECT ${CUSTOMER_COLUMNS} FROM customers c
+  // The key comes out as "sortKey" (no reader copies it): a wrapping statement orders by it without folding again.
+  const text = `SELECT ${CUSTOMER_COLUMNS}, ${key} AS "sortKey" FROM customers c
     WHERE c.environment = $1 AND ${key} ~>=~ ${fromKey}
       AND ($3::uuid IS NULL OR ${key} ~>~ ${afterKey} OR c.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY ${key} USING ~<~, c.id LIMIT $2`;
-  const outerName = nameColumn === 'last_name' ? '"lastName"' : '"firstName"';
-  return { text, values, outerOrder: `ORDER BY cas_search_key(${outerName}) USING ~<~, id` };
+  return { text, values, outerOrder: 'ORDER BY "sortKey" USING ~<~, id' };
 }
 
 /**
