@@ -123,9 +123,13 @@ describe('customer and account search plans', () => {
     const client = await database.pool.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      for (const filter of [customerFilterOf({ lastName: 'last1' }), customerFilterOf({ firstName: 'first2' })]) {
-        const { text } = customerSearchSql(filter);
-        const { rows } = await client.query(`EXPLAIN (GENERIC_PLAN) ${text}`);
+      for (const [index, filter] of [customerFilterOf({ lastName: 'last1' }), customerFilterOf({ firstName: 'first2' })].entries()) {
+        const { text, values } = customerSearchSql(filter);
+        // PREPARE and EXPLAIN EXECUTE (PostgreSQL 12+; EXPLAIN (GENERIC_PLAN) needs 16): the plan for any value.
+        await client.query(`PREPARE generic_probe_${index} AS ${text}`);
+        const literal = (value: unknown) => (value === null ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`);
+        const { rows } = await client.query(`EXPLAIN EXECUTE generic_probe_${index}(${['sandbox', 21, null, ...values].map(literal).join(', ')})`);
+        await client.query(`DEALLOCATE generic_probe_${index}`);
         const explained = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
         // The prefix's range and the cursor's key bound the index scan (Index Cond), whatever the values.
         expect(explained).toMatch(/Index Scan using customers_search_(last|first)_name_idx[^\n]*\n\s+Index Cond: [^\n]*~>=~ cas_search_key\(\$4\)[^\n]*cas_prefix_successor[^\n]*\n/);
