@@ -46,7 +46,7 @@ beforeAll(async () => {
      JOIN (SELECT id, row_number() OVER (ORDER BY id) r FROM customers WHERE environment = 'sandbox') c ON c.r = a.r`,
   );
   await database.pool.query(
-    `UPDATE accounts SET external_id = 'acct-' || md5(id::text), metadata = jsonb_build_object('branch', 'b' || (abs(hashtext(id::text)) % 1000))`,
+    `UPDATE accounts SET external_id = 'acct-' || md5(id::text), metadata = jsonb_build_object('branch', 'b' || (abs(hashtext(id::text)) % 100000))`,
   );
   await database.pool.query('ANALYZE customers; ANALYZE accounts; ANALYZE account_customers');
 });
