@@ -21,7 +21,7 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   ['pg-kill', ['--kills', '3', '--between', '1']],
   ['slow-db', []],
   // Short forms, about 25 s each: shorter phases, the same assertions.
-  ['partition', ['--healthy', '2', '--black-hole', '3', '--heal', '4', '--reset', '2']],
+  ['partition', ['--healthy', '2', '--black-hole', '4', '--heal', '4', '--reset', '2']],
   ['full-disk', ['--healthy', '2', '--full', '4', '--after', '5'], { root: true }],
   ['slow-disk', ['--healthy', '2', '--slow', '4', '--after', '4'], { root: true }],
   ['shutdown', []],
@@ -35,14 +35,26 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
   ['fleet', ['--seconds', '3'], { root: true }],
 ];
 
-function run(script: string, args: string[]): Promise<number> {
+/**
+ * Runs one script with its output passed through; the lines naming a problem are also kept, so the summary at
+ * the end repeats why a script failed (CI logs are often read from their tail).
+ */
+function run(script: string, args: string[]): Promise<{ code: number; problems: string[] }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/reliability', `${script}.ts`), ...args], {
       cwd: ROOT,
       env: { ...process.env, RELIABILITY_NO_BUILD: '1' },
-      stdio: 'inherit',
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    child.on('exit', (code) => resolve(code ?? 1));
+    const problems: string[] = [];
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (/PROBLEM:|: ERROR /.test(line)) problems.push(line.replace(/^\[[^\]]*\] /, ''));
+    });
+    child.on('exit', (code) => resolve({ code: code ?? 1, problems }));
   });
 }
 
@@ -57,8 +69,9 @@ runScript('reliability:faults', async () => {
     }
     const started = performance.now();
     log(`--- ${script}`);
-    const code = await run(script, [...shortForm, ...process.argv.slice(2)]);
+    const { code, problems } = await run(script, [...shortForm, ...process.argv.slice(2)]);
     outcomes.push(`${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${round((performance.now() - started) / 1000)} s`);
+    if (code !== 0) outcomes.push(...problems.slice(0, 10).map((problem) => `  ${script}: ${problem}`));
     passed &&= code === 0;
   }
   for (const outcome of outcomes) log(outcome);
