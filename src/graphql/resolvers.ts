@@ -169,24 +169,24 @@ export const resolvers: Resolvers = {
       context.loaders.customers.clearAll();
       return account;
     },
-    removeAccountCustomer: async (_parent, { accountId, customerId }, context) => {
-      const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId);
+    removeAccountCustomer: async (_parent, { accountId, customerId, expectedVersion }, context) => {
+      const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId, versionCondition(expectedVersion));
       changedAccounts(context, [account]);
       context.loaders.customers.clearAll();
       return account;
     },
-    setAccountFlag: async (_parent, { accountId, flag, reason, until }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }));
+    setAccountFlag: async (_parent, { accountId, flag, reason, until, expectedVersion }, context) => {
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }), versionCondition(expectedVersion));
       changedAccounts(context, [account]);
       return account;
     },
-    clearAccountFlag: async (_parent, { accountId, flag }, context) => {
-      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag);
+    clearAccountFlag: async (_parent, { accountId, flag, expectedVersion }, context) => {
+      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag, versionCondition(expectedVersion));
       changedAccounts(context, [account]);
       return account;
     },
-    setOverdraftLimit: async (_parent, { accountId, overdraftLimit }, context) => {
-      const account = await context.services.accounts.setOverdraftLimit(context.caller, accountId, { overdraftLimit });
+    setOverdraftLimit: async (_parent, { accountId, overdraftLimit, expectedVersion }, context) => {
+      const account = await context.services.accounts.setOverdraftLimit(context.caller, accountId, { overdraftLimit }, versionCondition(expectedVersion));
       changedAccounts(context, [account]);
       return account;
     },

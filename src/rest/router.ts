@@ -143,11 +143,24 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return ok({});
     },
     addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
-    removeAccountCustomer: async ({ caller, params }) => ok(presentAccount(await accounts.removeCustomer(caller, params.accountId!, params.customerId!))),
-    setAccountFlag: async ({ caller, params, body }) => ok(presentAccount(await accounts.setFlag(caller, params.accountId!, params.flag, body))),
+    // The account's controls and holders answer the whole account: its tag, and If-Match on the account's version.
+    removeAccountCustomer: async ({ caller, params, ifMatch }) => {
+      const account = await accounts.removeCustomer(caller, params.accountId!, params.customerId!, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    setAccountFlag: async ({ caller, params, body, ifMatch }) => {
+      const account = await accounts.setFlag(caller, params.accountId!, params.flag, body, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
     listAccountFlags: async ({ caller, params }) => ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
-    clearAccountFlag: async ({ caller, params }) => ok(presentAccount(await accounts.clearFlag(caller, params.accountId!, params.flag))),
-    setOverdraftLimit: async ({ caller, params, body }) => ok(presentAccount(await accounts.setOverdraftLimit(caller, params.accountId!, body))),
+    clearAccountFlag: async ({ caller, params, ifMatch }) => {
+      const account = await accounts.clearFlag(caller, params.accountId!, params.flag, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
+    setOverdraftLimit: async ({ caller, params, body, ifMatch }) => {
+      const account = await accounts.setOverdraftLimit(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
+      return tagged(ok(presentAccount(account)), account, account.accountId);
+    },
     postTransaction: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });
       return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);

@@ -21,6 +21,12 @@ const DELETE_CUSTOMER = 'mutation($id: ID!, $v: Int) { deleteCustomer(customerId
 const ACCOUNT_VERSION = 'query($id: ID!) { account(accountId: $id) { name amount version } }';
 const UPDATE_ACCOUNT = 'mutation($id: ID!, $name: String!, $v: Int) { updateAccount(accountId: $id, input: { name: $name, currency: "USD" }, expectedVersion: $v) { name version } }';
 const DELETE_ACCOUNT = 'mutation($id: ID!, $v: Int) { deleteAccount(accountId: $id, expectedVersion: $v) }';
+const ACCOUNT_CONTROLS = {
+  setFlag: 'mutation($id: ID!, $v: Int) { setAccountFlag(accountId: $id, flag: FROZEN, reason: "Case 4711", expectedVersion: $v) { flags version } }',
+  clearFlag: 'mutation($id: ID!, $v: Int) { clearAccountFlag(accountId: $id, flag: FROZEN, expectedVersion: $v) { flags version } }',
+  overdraft: 'mutation($id: ID!, $v: Int) { setOverdraftLimit(accountId: $id, overdraftLimit: "25", expectedVersion: $v) { overdraftLimit version } }',
+  removeHolder: 'mutation($id: ID!, $customerId: ID!, $v: Int) { removeAccountCustomer(accountId: $id, customerId: $customerId, expectedVersion: $v) { version } }',
+};
 
 const customerVersion = async (id: string): Promise<number> => (await graphql(service, CUSTOMER_VERSION, { id })).json.data.customer.version;
 const accountVersion = async (id: string): Promise<number> => (await graphql(service, ACCOUNT_VERSION, { id })).json.data.account.version;
@@ -70,6 +76,28 @@ describe('version and expectedVersion', () => {
     await service.call('POST', `/sandbox/account/${id}/transaction`, { body: { type: 'DEBIT', amount: 10, description: 'Out' } });
     expect(errorCodes(await expectNoChange(() => graphql(service, DELETE_ACCOUNT, { id, v: current })))).toEqual(['PRECONDITION_FAILED']);
     expect((await graphql(service, DELETE_ACCOUNT, { id, v: await accountVersion(id) })).json).toEqual({ data: { deleteAccount: id } });
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+  });
+
+  it("an account's flags, overdraft limit and holders take expectedVersion: a stale one changes nothing, the current one writes", async () => {
+    const customerId = await createCustomer(service, buildCustomerInput());
+    const jointId = await createCustomer(service, buildCustomerInput());
+    const created = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customerId, jointId], name: 'Joint', currency: 'USD', type: 'CHECKING' } });
+    const id = created.json.data.accountId as string;
+    for (const [name, mutation] of Object.entries(ACCOUNT_CONTROLS)) {
+      const stale = await accountVersion(id);
+      // Another client renames the account (a deposit would be refused while it is frozen).
+      await graphql(service, UPDATE_ACCOUNT, { id, name: `Renamed ${name}` });
+      expect(await accountVersion(id)).not.toBe(stale);
+      const refused = await expectNoChange(() => graphql(service, mutation, { id, customerId: jointId, v: stale }));
+      expect(errorCodes(refused), name).toEqual(['PRECONDITION_FAILED']);
+      const current = await accountVersion(id);
+      const done = await graphql(service, mutation, { id, customerId: jointId, v: current });
+      expect(done.json.errors, name).toBeUndefined();
+      expect(Object.values(done.json.data)[0]).toMatchObject({ version: await accountVersion(id) });
+    }
+    const account = (await service.call('GET', `/sandbox/account/${id}`)).json.data;
+    expect(account.flags).toEqual([]);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 });

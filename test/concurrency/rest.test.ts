@@ -174,6 +174,43 @@ describe('If-Match on PUT and DELETE', () => {
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
+  it("an account's flags, overdraft limit and holders: writes conditional on the account's version, answering its new tag", async () => {
+    const { customerId } = await createCustomer(service);
+    const { customerId: jointId } = await createCustomer(service);
+    const account = await createAccount(service, [customerId, jointId]);
+    const path = accountPath(account.accountId);
+    const writes: [string, string, { body?: unknown }][] = [
+      ['PUT', `${path}/flags/FROZEN`, { body: { reason: 'Case 4711' } }],
+      ['DELETE', `${path}/flags/FROZEN`, {}],
+      ['PUT', `${path}/overdraft-limit`, { body: { overdraftLimit: 50 } }],
+      ['DELETE', `${path}/customer/${jointId}`, {}],
+    ];
+    let current = tagOf(await service.call('GET', path));
+    for (const [index, [method, url, options]] of writes.entries()) {
+      // Another client renames the account: the tag this client holds is stale.
+      const stale = current;
+      expectSuccess(await service.call('PUT', path, { body: { name: `Renamed ${index}`, currency: 'USD' } }), 'account', 200);
+      current = tagOf(await service.call('GET', path));
+      expect(current).not.toBe(stale);
+      const refused = await expectNoChange(() => service.call(method, url, { ...options, headers: { 'If-Match': stale } }));
+      expectFailure(refused, 'account', 412, 'PRECONDITION_FAILED');
+      const done = await service.call(method, url, { ...options, headers: { 'If-Match': current } });
+      expectSuccess(done, 'account', 200);
+      expect(Object.keys(done.json.data).sort()).toEqual([...ACCOUNT_DATA_KEYS].sort());
+      current = tagOf(await service.call('GET', path));
+      expect(tagOf(done)).toBe(current);
+    }
+    const after = (await service.call('GET', path)).json.data;
+    expect(after.flags).toEqual([]);
+    expect(after.customers).toEqual([customerId]);
+    expectFailure(
+      await expectNoChange(() => service.call('PUT', `${path}/flags/FROZEN`, { headers: { 'If-Match': 'not-a-tag' } })),
+      'account',
+      400,
+      'VALIDATION_FAILED',
+    );
+  });
+
   it('without the headers everything is as the contract says: no condition, the same answers', async () => {
     const { customerId } = await createCustomer(service);
     await service.call('PUT', customerPath(customerId), { body: { preferredName: 'One' } });

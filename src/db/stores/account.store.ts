@@ -112,17 +112,20 @@ const SQL = {
   ),
   removeCustomer: statement(
     'account_remove_customer',
-    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($13::int[] IS NULL OR a.version = ANY($13::int[])) AS current FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ),
      current AS MATERIALIZED (
        SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present
        FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
      ), changed AS (
        DELETE FROM account_customers ac USING target t, current cur
-       WHERE ac.account_id = t.id AND ac.customer_id = $3::uuid AND cur.linked > 1
+       WHERE ac.account_id = t.id AND t.current AND ac.customer_id = $3::uuid AND cur.linked > 1
        RETURNING ac.account_id, ac.customer_id
      ), audit AS (${auditInsert(4, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_removed'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
-     SELECT (SELECT count(*)::int FROM target) AS account, cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
+            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
   // The account is locked first (as a posting does), then its flag's row: the array the ledger enforces and the
@@ -130,14 +133,15 @@ const SQL = {
   setFlag: statement(
     'account_set_flag',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present, ($17::int[] IS NULL OR a.version = ANY($17::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), current AS MATERIALIZED (
        SELECT f.reason, f.until FROM account_flags f JOIN target t ON f.account_id = t.id WHERE f.flag = $3::text FOR UPDATE OF f
      ), wanted AS MATERIALIZED (
        SELECT t.id, NOT t.present AS adds,
               (t.present AND $7::boolean AND NOT EXISTS (
                 SELECT 1 FROM current c WHERE c.reason IS NOT DISTINCT FROM $4::text AND c.until IS NOT DISTINCT FROM $5::timestamptz)) AS replaces
-       FROM target t
+       FROM target t WHERE t.current
      ), changed AS (
        UPDATE accounts a SET flags = CASE WHEN w.adds THEN array_append(a.flags, $3::text) ELSE a.flags END, updated_at = CURRENT_TIMESTAMP
        FROM wanted w WHERE a.id = w.id AND (w.adds OR w.replaces)
@@ -149,19 +153,20 @@ const SQL = {
          SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
      ), audit AS (${auditInsert(8, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(8))})
-     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),
   // With $4 (expiredBy), only a flag whose until is at or before it: the flag's row is locked after the account, so
   // a flag extended (its row updated) or set again since this statement's snapshot is re-checked as it is now.
   clearFlag: statement(
     'account_clear_flag',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, ($3::text = ANY(a.flags)) AS present FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), expired AS MATERIALIZED (
        SELECT f.account_id FROM account_flags f JOIN target t ON f.account_id = t.id
        WHERE $4::timestamptz IS NOT NULL AND f.flag = $3::text AND f.until <= $4::timestamptz FOR UPDATE OF f
      ), lifted AS MATERIALIZED (
-       SELECT t.id FROM target t WHERE t.present AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM expired))
+       SELECT t.id FROM target t WHERE t.present AND t.current AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM expired))
      ), changed AS (
        UPDATE accounts a SET flags = array_remove(a.flags, $3::text), updated_at = CURRENT_TIMESTAMP
        FROM lifted l WHERE a.id = l.id
@@ -169,7 +174,7 @@ const SQL = {
      ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
      audit AS (${auditInsert(5, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
-     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),
   // Ordered like the flags' list (ACCOUNT_FLAGS); the account row tells an account without flags from none at all.
   flagDetails: statement(
@@ -190,14 +195,15 @@ const SQL = {
   setOverdraftLimit: statement(
     'account_set_overdraft_limit',
     `WITH target AS MATERIALIZED (
-       SELECT a.id, a.overdraft_limit <> $3::numeric AS differs FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+       SELECT a.id, a.overdraft_limit <> $3::numeric AS differs, ($13::int[] IS NULL OR a.version = ANY($13::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ), changed AS (
        UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
-       FROM target t WHERE a.id = t.id AND t.differs
+       FROM target t WHERE a.id = t.id AND t.differs AND t.current
        RETURNING ${ACCOUNT_COLUMNS}
      ), audit AS (${auditInsert(4, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(4))})
-     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM changed) AS changed`,
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),
 };
 
@@ -305,21 +311,30 @@ export class PrismaAccountStore implements AccountStore {
     return this.changed(environment, id, row!.changed > 0);
   }
 
-  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
+  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
       id,
       environment,
       customerId,
       ...auditValues(effects.audit),
+      expectedVersions,
     ]);
     if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
     if (!row!.present) return { outcome: 'customer-not-found' };
     if (row!.changed === 0) return { outcome: 'last-customer' };
     return this.changed(environment, id, true);
   }
 
-  async setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setFlag, [
+  async setFlag(
+    environment: string,
+    id: string,
+    flag: AccountFlag,
+    setting: FlagSetting & { replace: boolean },
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.setFlag, [
       id,
       environment,
       flag,
@@ -328,15 +343,21 @@ export class PrismaAccountStore implements AccountStore {
       setting.setBy,
       setting.replace,
       ...auditValues(effects.audit),
+      expectedVersions,
     ]);
-    if (row!.account === 0) return { outcome: 'account-not-found' };
-    return this.changed(environment, id, row!.changed > 0);
+    return this.changedOrNot(environment, id, row!);
   }
 
-  async clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.clearFlag, [id, environment, flag, expiredBy ?? null, ...auditValues(effects.audit)]);
-    if (row!.account === 0) return { outcome: 'account-not-found' };
-    return this.changed(environment, id, row!.changed > 0);
+  async clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.clearFlag, [
+      id,
+      environment,
+      flag,
+      expiredBy ?? null,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    return this.changedOrNot(environment, id, row!);
   }
 
   /** One statement for every account asked for (GraphQL's loader batches a page's `flagDetails`). */
@@ -356,10 +377,22 @@ export class PrismaAccountStore implements AccountStore {
     return queryRows(this.prisma, SQL.expiredFlags, [now, limit]);
   }
 
-  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [id, environment, limit, ...auditValues(effects.audit)]);
-    if (row!.account === 0) return { outcome: 'account-not-found' };
-    return this.changed(environment, id, row!.changed > 0);
+  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [
+      id,
+      environment,
+      limit,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    return this.changedOrNot(environment, id, row!);
+  }
+
+  /** What a control's statement found: no account, a stale version (nothing written), or the account now. */
+  private changedOrNot(environment: string, id: string, row: { account: number; stale: number; changed: number }): Promise<AccountChange> {
+    if (row.account === 0) return Promise.resolve({ outcome: 'account-not-found' });
+    if (row.stale > 0) return Promise.resolve({ outcome: 'stale' });
+    return this.changed(environment, id, row.changed > 0);
   }
 
   /** The account as it is after a change (a second statement: these changes are rare). */

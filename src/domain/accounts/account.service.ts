@@ -188,13 +188,13 @@ export class AccountService {
     return changedAccount(change);
   }
 
-  /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). */
-  async removeCustomer(caller: Caller, accountId: string, customerId: string): Promise<Account> {
+  /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). A condition as for `update`, on the account's version. */
+  async removeCustomer(caller: Caller, accountId: string, customerId: string, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     if (!isRecordId(customerId)) throw customerNotLinked();
     const audit = auditEventFor(caller, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
-    const change = await this.stores.accounts.removeCustomer(caller.environment, accountId, customerId.toLowerCase(), { audit });
+    const change = await this.stores.accounts.removeCustomer(caller.environment, accountId, customerId.toLowerCase(), { audit }, expectedVersions(condition));
     if (change.outcome === 'customer-not-found') throw customerNotLinked();
     if (change.outcome === 'last-customer') throw accountNeedsACustomer();
     return changedAccount(change);
@@ -203,9 +203,9 @@ export class AccountService {
   /**
    * Sets a flag the ledger enforces, with an optional reason and end (`input`: `{reason?, until?}`, or nothing,
    * as the contract's body-less call). Setting a set flag without either changes nothing; with either, its
-   * details are replaced (an absent one becomes none).
+   * details are replaced (an absent one becomes none). A condition as for `update`.
    */
-  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown): Promise<Account> {
+  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     const details = parseInput(setAccountFlagSchema, input ?? {});
@@ -217,16 +217,16 @@ export class AccountService {
     const replace = details.reason !== undefined || details.until !== undefined;
     const audit = auditEventFor(caller, { operation: 'account.flag.set', resourceType: 'account', resourceId: accountId, changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])] });
     const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
-    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }));
+    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }, expectedVersions(condition)));
   }
 
-  /** Clears a flag (and its details); clearing a flag that is not set changes nothing. */
-  async clearFlag(caller: Caller, accountId: string, flag: unknown): Promise<Account> {
+  /** Clears a flag (and its details); clearing a flag that is not set changes nothing. A condition as for `update`. */
+  async clearFlag(caller: Caller, accountId: string, flag: unknown, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
     const audit = auditEventFor(caller, { operation: 'account.flag.clear', resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
-    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }));
+    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }, undefined, expectedVersions(condition)));
   }
 
   /** The flags the account carries, each with its reason, when and by whom it was set, and its end. */
@@ -260,8 +260,8 @@ export class AccountService {
     return lifted;
   }
 
-  /** How far below zero the available balance may go (0: no overdraft). */
-  async setOverdraftLimit(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+  /** How far below zero the available balance may go (0: no overdraft). A condition as for `update`. */
+  async setOverdraftLimit(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(overdraftLimitSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
@@ -269,13 +269,14 @@ export class AccountService {
     if (!account) throw accountNotFound();
     const limit = overdraftLimitOf(valid.overdraftLimit, account.currency);
     const audit = auditEventFor(caller, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
-    return changedAccount(await this.stores.accounts.setOverdraftLimit(caller.environment, accountId, limit, { audit }));
+    return changedAccount(await this.stores.accounts.setOverdraftLimit(caller.environment, accountId, limit, { audit }, expectedVersions(condition)));
   }
 }
 
 function changedAccount(change: AccountChange): Account {
   if (change.outcome === 'changed' || change.outcome === 'unchanged') return change.account;
   if (change.outcome === 'account-not-found') throw accountNotFound();
+  if (change.outcome === 'stale') throw preconditionFailed();
   throw new Error(`unexpected account change outcome ${change.outcome}`);
 }
 

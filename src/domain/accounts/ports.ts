@@ -39,7 +39,9 @@ export type AccountChange =
   | { outcome: 'customer-not-found' }
   | { outcome: 'customer-limit' }
   | { outcome: 'customer-account-limit' }
-  | { outcome: 'last-customer' };
+  | { outcome: 'last-customer' }
+  /** The account exists, but its version is none of the expected ones (nothing written). */
+  | { outcome: 'stale' };
 
 /** 'stale': the account exists, but its version is none of the expected ones (nothing written). */
 export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'currency-locked' };
@@ -76,20 +78,20 @@ export interface AccountStore {
    */
   addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
   /** Unlinks a customer, never the last one. */
-  removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects): Promise<AccountChange>;
+  removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
   /**
    * Sets a flag with its details. A set flag is 'unchanged' (nothing written) unless `replace`, when its
    * details are replaced if they differ (reason, until; setAt and setBy then become this setting's).
    */
-  setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects): Promise<AccountChange>;
+  setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
   /**
    * Clears a flag and its details; 'unchanged' (nothing written) when it is not set. With `expiredBy`, only
    * a flag whose `until` is at or before that instant (checked on the locked rows), else 'unchanged'.
    */
-  clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date): Promise<AccountChange>;
+  clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
   /** The flags each existing account of `ids` carries, with their details, in flag order; absent ids: no such account. */
   flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>>;
   /** Flags whose `until` is at or before `now`, soonest first, at most `limit` (every environment). */
   expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]>;
-  setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects): Promise<AccountChange>;
+  setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
 }

@@ -691,6 +691,7 @@ export type MutationAddAccountCustomerArgs = {
  */
 export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   flag: AccountFlag;
 };
 
@@ -811,6 +812,7 @@ export type MutationRedeliverWebhookArgs = {
 export type MutationRemoveAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
   customerId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -841,6 +843,7 @@ export type MutationRotateWebhookSecretArgs = {
  */
 export type MutationSetAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   flag: AccountFlag;
   reason?: InputMaybe<Scalars['String']['input']>;
   until?: InputMaybe<Scalars['String']['input']>;
@@ -853,6 +856,7 @@ export type MutationSetAccountFlagArgs = {
  */
 export type MutationSetOverdraftLimitArgs = {
   accountId: Scalars['ID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
   overdraftLimit: Scalars['Decimal']['input'];
 };
 

@@ -135,6 +135,7 @@ export const ACCOUNTS_ROUTES = [
     description: 'The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.',
     scope: 'accounts:write',
     success: answersAccount('The account without the customer.'),
+    versioned: 'conditional',
     failures: [
       accountNotFoundFailure,
       failure('CUSTOMER_NOT_FOUND', 'The customer is not a holder of this account.', customerNotLinked()),
@@ -155,6 +156,7 @@ export const ACCOUNTS_ROUTES = [
     scope: 'accounts:controls',
     requestBody: { schema: setAccountFlagSchema, component: 'SetAccountFlagRequest', example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' }, optional: true },
     success: answersAccount('The account with the flag.'),
+    versioned: 'conditional',
     failures: [
       flagValidationFailure,
       failure('VALIDATION_FAILED_until', '`until` is not in the future (or `reason` is empty or too long); nothing changes.', validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }])),
@@ -185,6 +187,7 @@ export const ACCOUNTS_ROUTES = [
     description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
     scope: 'accounts:controls',
     success: answersAccount('The account without the flag.'),
+    versioned: 'conditional',
     failures: [flagValidationFailure, accountNotFoundFailure],
   },
   {
@@ -198,6 +201,7 @@ export const ACCOUNTS_ROUTES = [
     scope: 'accounts:controls',
     requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
     success: answersAccount('The account with its new limit.'),
+    versioned: 'conditional',
     failures: [accountNotFoundFailure],
   },
 ] as const satisfies readonly RestRoute[];

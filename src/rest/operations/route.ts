@@ -51,7 +51,8 @@ export interface RestRoute {
   /**
    * Optimistic concurrency (src/rest/entity-tags.ts): 'tagged' answers the record's ETag (a creation);
    * 'conditional' also honours If-None-Match (GET: 304) or If-Match (PUT, DELETE: 412), and answers the ETag
-   * unless it is a DELETE (whose answer holds no record).
+   * unless its answer holds no record (a DELETE of the record itself). A sub-resource's write (a flag, a holder,
+   * the overdraft limit) is conditional on its account's version and answers the account's tag.
    */
   versioned?: 'tagged' | 'conditional';
 }
@@ -66,7 +67,7 @@ export interface RouteDeprecation {
 }
 
 /** Does a success of `route` carry an ETag? */
-export const answersEntityTag = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned !== undefined && route.method !== 'DELETE';
+export const answersEntityTag = (route: Pick<RestRoute, 'versioned' | 'success'>): boolean => route.versioned !== undefined && route.success.component !== 'Empty';
 /** Does `route` honour If-Match? */
 export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
 /** Does `route` honour If-None-Match? */

@@ -4806,6 +4806,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -4834,6 +4839,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,7 +4867,10 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4872,7 +4881,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4954,6 +4963,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
+                        };
+                    };
+                };
+            };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
@@ -5017,6 +5042,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -5055,6 +5085,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,6 +5117,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
              *     - `VALIDATION_FAILED`: `until` is not in the future (or `reason` is empty or too long); nothing changes.
              */
@@ -5160,6 +5192,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -5259,6 +5307,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -5287,6 +5340,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,6 +5370,7 @@ export interface operations {
             };
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
              */
             400: {
@@ -5389,6 +5444,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -5654,6 +5725,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -5686,6 +5762,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5717,6 +5794,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              */
             400: {
                 headers: {
@@ -5789,6 +5867,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };

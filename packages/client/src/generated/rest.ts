@@ -4736,6 +4736,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -4759,6 +4764,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4786,7 +4792,10 @@ export interface operations {
                     "application/json": components["schemas"]["AccountResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4797,7 +4806,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -4879,6 +4888,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
+                        };
+                    };
+                };
+            };
             /**
              * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
              *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
@@ -4942,6 +4967,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -4975,6 +5005,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5037,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
              *     - `VALIDATION_FAILED`: `until` is not in the future (or `reason` is empty or too long); nothing changes.
              */
@@ -5080,6 +5112,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -5179,6 +5227,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -5202,6 +5255,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5231,6 +5285,7 @@ export interface operations {
             };
             /**
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
              */
             400: {
@@ -5304,6 +5359,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
@@ -5564,6 +5635,11 @@ export interface operations {
                  * @example checkout-42.retry-1
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -5591,6 +5667,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +5699,7 @@ export interface operations {
              * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
              *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
              *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
              */
             400: {
                 headers: {
@@ -5694,6 +5772,22 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PRECONDITION_FAILED";
                         };
                     };
                 };
