@@ -7,7 +7,11 @@ interface Pair {
   value: string;
 }
 
-const pairsOf = (metadata: Readonly<Record<string, string>> | null | undefined): Pair[] => Object.entries(metadata ?? {}).map(([key, value]) => ({ key, value }));
+/** The pairs in the order of their keys (the API keeps no order of its own). */
+const pairsOf = (metadata: Readonly<Record<string, string>> | null | undefined): Pair[] =>
+  Object.entries(metadata ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => ({ key, value }));
 
 /**
  * What to send so the stored pairs become the draft's: the API merges (a value sets its key, an empty string
@@ -100,7 +104,7 @@ export function MetadataSection({
           {pairs.length === 0 ? (
             <p className="empty">No metadata.</p>
           ) : (
-            <dl className="facts" aria-label="Metadata">
+            <dl className="facts">
               {pairs.map((pair) => (
                 <div key={pair.key} className="fact">
                   <dt>{pair.key}</dt>
