@@ -317,7 +317,7 @@ describe('the console in a browser', () => {
     await page.getByRole('searchbox', { name: 'Search customers' }).waitFor();
     expect(await page.getByRole('link', { name: 'New customer' }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: hookUrl }).waitFor();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: hookUrl, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: /Disable|Enable|Rotate/ }).count()).toBe(0);
     // Only the environment the token may use is offered.
     expect(await page.getByLabel('Environment').count()).toBe(0);

@@ -4,7 +4,9 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, Link, TextField } from 'react-aria-components';
 import { downloadFile } from '../api/download';
 import { BalanceChart } from '../components/BalanceChart';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
+import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { useCursorStack } from '../components/usePages';
@@ -36,6 +38,8 @@ const AccountSummary = graphql(`
         until
       }
       overdraftLimit
+      version
+      metadata
       balance {
         posted
         pending
@@ -49,6 +53,24 @@ const AccountSummary = graphql(`
         lastName
       }
     }
+  }
+`);
+
+const UpdateAccountMetadata = graphql(`
+  mutation UpdateAccountMetadata($accountId: ID!, $input: UpdateAccountInput!, $expectedVersion: Int) {
+    updateAccount(accountId: $accountId, input: $input, expectedVersion: $expectedVersion) {
+      id
+      version
+      name
+      currency
+      metadata
+    }
+  }
+`);
+
+const DeleteAccount = graphql(`
+  mutation DeleteAccount($accountId: ID!, $expectedVersion: Int) {
+    deleteAccount(accountId: $accountId, expectedVersion: $expectedVersion)
   }
 `);
 
@@ -217,11 +239,91 @@ function holdColumn(act: (row: TransactionRow, action: 'post' | 'void') => void,
   });
 }
 
+type Summary = NonNullable<AccountSummaryQuery['account']>;
+
+/**
+ * The account's metadata; with `accounts:write`, changed through `updateAccount` (which takes the name and
+ * currency too: sent as they are) only if the account is still as read.
+ */
+function AccountMetadata({ account }: { account: Summary }) {
+  const canWrite = useCan('accounts:write');
+  const [update, result] = useMutation(UpdateAccountMetadata);
+  return (
+    <MetadataSection
+      metadata={account.metadata}
+      canEdit={canWrite}
+      busy={result.loading}
+      error={result.error}
+      onEdit={() => result.reset()}
+      onSave={(metadata) =>
+        update({ variables: { accountId: account.accountId, input: { name: account.name, currency: account.currency, metadata }, expectedVersion: account.version } }).then(
+          (answer) => Boolean(answer.data),
+          () => false,
+        )
+      }
+    />
+  );
+}
+
+/**
+ * Deleting the account, after a confirmation, only as read. The API refuses while money or a hold is on it
+ * (ACCOUNT_BALANCE_NOT_ZERO): shown in the dialog with its code, and nothing changes.
+ */
+function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDeleted(): void }) {
+  const [deleteAccount, result] = useMutation(DeleteAccount);
+  return (
+    <section aria-labelledby="delete-heading" className="danger-zone">
+      <h2 id="delete-heading">Delete</h2>
+      <p className="muted">An account can be deleted at a zero balance with no pending hold; its transactions stay in the ledger.</p>
+      <ConfirmDialog
+        trigger="Delete account"
+        title={`Delete ${account.name}?`}
+        confirmLabel="Delete for good"
+        busy={result.loading}
+        error={result.error}
+        onOpen={() => result.reset()}
+        onConfirm={() =>
+          deleteAccount({ variables: { accountId: account.accountId, expectedVersion: account.version } }).then(
+            (answer) => {
+              if (answer.data) onDeleted();
+              return Boolean(answer.data);
+            },
+            () => false,
+          )
+        }
+      >
+        <p>
+          The account is closed for good and its holders lose it; this cannot be undone. Balance now: {money(account.balance.posted, account.currency)}.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
 export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
   const canTransfer = useCan('transactions:write');
-  const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders } });
+  const canDelete = useCan('accounts:write');
+  const [deleted, setDeleted] = useState<{ name: string; holders: readonly Holder[] } | null>(null);
+  const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders }, skip: deleted !== null });
   const account = data?.account;
+  if (deleted) {
+    return (
+      <>
+        <h1>Account deleted</h1>
+        <p role="status" className="done">
+          {deleted.name} was deleted.
+        </p>
+        <ul className="results" aria-label="Its holders">
+          {deleted.holders.map((holder) => (
+            <li key={holder.customerId}>
+              <Link href={paths.customer(holder.customerId)}>{fullName(holder)}</Link>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
   if (!account) {
     return (
       <>
@@ -260,6 +362,8 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <StatementDownload accountId={account.accountId} />
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
+      <AccountMetadata account={account} />
+      {canDelete ? <DeleteAccountAction account={account} onDeleted={() => setDeleted({ name: account.name, holders: account.customers ?? [] })} /> : null}
     </>
   );
 }

@@ -1,5 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
+import { type FormEvent, useState } from 'react';
+import { Button, Input, Label, TextField } from 'react-aria-components';
 import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
@@ -9,8 +11,8 @@ import { graphql } from '../gql';
 import type { AuditTrailQuery } from '../gql/graphql';
 
 const AuditTrail = graphql(`
-  query AuditTrail($after: String) {
-    auditEvents(first: 20, after: $after) {
+  query AuditTrail($after: String, $resourceId: ID, $principalId: String, $operation: String, $from: String, $to: String) {
+    auditEvents(first: 20, after: $after, resourceId: $resourceId, principalId: $principalId, operation: $operation, from: $from, to: $to) {
       nodes {
         eventId
         occurredAt
@@ -28,6 +30,47 @@ const AuditTrail = graphql(`
   }
 `);
 
+/** The operations `Query.auditEvents(operation:)` takes, for the filter's choices. */
+const OPERATIONS = [
+  'customer.create',
+  'customer.update',
+  'customer.delete',
+  'customer.search',
+  'account.create',
+  'account.update',
+  'account.delete',
+  'account.customer.add',
+  'account.customer.remove',
+  'account.flag.set',
+  'account.flag.clear',
+  'account.overdraft_limit.set',
+  'transaction.create',
+  'transaction.post',
+  'transaction.void',
+  'transaction.expire',
+  'transaction.reverse',
+  'transfer.create',
+  'webhook_endpoint.create',
+  'webhook_endpoint.update',
+  'webhook_endpoint.delete',
+  'webhook_endpoint.enable',
+  'webhook_endpoint.disable',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.redeliver',
+  'pii_rotation.reencrypt_customers',
+  'pii_rotation.reencrypt_webhook_secrets',
+  'api_token.create',
+  'api_token.revoke',
+];
+
+export interface AuditFilter {
+  resourceId?: string;
+  principalId?: string;
+  operation?: string;
+  from?: string;
+  to?: string;
+}
+
 type AuditRow = AuditTrailQuery['auditEvents']['nodes'][number];
 const column = createColumnHelper<AuditRow>();
 const columns = [
@@ -38,23 +81,98 @@ const columns = [
   column.accessor('changedFields', { header: 'Fields written', cell: (info) => info.getValue().join(', ') }),
 ];
 
-/** The audit trail, oldest first, a page at a time. */
-export function AuditPage() {
+/** Audit events matching a filter, oldest first, a page at a time (the API's cursor; a new filter starts again). */
+export function AuditTable({ filter, caption, label }: { filter: AuditFilter; caption: string; label: string }) {
   const pages = useCursorStack<string>();
-  const { data, error } = useQuery(AuditTrail, { variables: { after: pages.current } });
+  const { data, error } = useQuery(AuditTrail, { variables: { ...filter, after: pages.current } });
   const connection = data?.auditEvents;
   return (
     <>
-      <h1>Audit trail</h1>
       <ProblemMessage error={error} />
-      {connection ? <DataTable caption="Audit events, oldest first" columns={columns} data={connection.nodes} empty="No audit events." /> : null}
+      {connection ? <DataTable caption={caption} columns={columns} data={connection.nodes} empty="No audit events match." /> : null}
       <Pager
-        label="Audit pages"
+        label={label}
         hasPrevious={pages.hasPrevious}
         hasNext={connection?.pageInfo.hasNextPage ?? false}
         onPrevious={pages.previous}
         onNext={() => pages.next(connection!.pageInfo.endCursor!)}
       />
+    </>
+  );
+}
+
+interface FilterDraft {
+  principalId: string;
+  operation: string;
+  resourceId: string;
+  from: string;
+  to: string;
+}
+
+const NO_FILTER: FilterDraft = { principalId: '', operation: '', resourceId: '', from: '', to: '' };
+
+/** A `datetime-local` value (the browser's time zone) as an ISO 8601 instant in UTC; empty: none. */
+const instantOf = (local: string): string | undefined => {
+  if (local.trim() === '') return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? local : date.toISOString();
+};
+
+const filterOf = (draft: FilterDraft): AuditFilter =>
+  Object.fromEntries(
+    Object.entries({ principalId: draft.principalId.trim(), operation: draft.operation, resourceId: draft.resourceId.trim(), from: instantOf(draft.from), to: instantOf(draft.to) }).filter(
+      ([, value]) => value !== undefined && value !== '',
+    ),
+  );
+
+/** The audit trail, oldest first, a page at a time, filtered by who wrote, the operation, the record and a time range. */
+export function AuditPage() {
+  const [draft, setDraft] = useState<FilterDraft>(NO_FILTER);
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter(filterOf(draft));
+  };
+  return (
+    <>
+      <h1>Audit trail</h1>
+      <form onSubmit={apply} className="inline-form filters" aria-label="Audit filters">
+        <TextField className="field" value={draft.principalId} onChange={(principalId) => setDraft({ ...draft, principalId })}>
+          <Label>Actor</Label>
+          <Input placeholder="e.g. token:…" />
+        </TextField>
+        <label className="field">
+          Operation
+          <select value={draft.operation} onChange={(event) => setDraft({ ...draft, operation: event.target.value })}>
+            <option value="">any</option>
+            {OPERATIONS.map((operation) => (
+              <option key={operation}>{operation}</option>
+            ))}
+          </select>
+        </label>
+        <TextField className="field" value={draft.resourceId} onChange={(resourceId) => setDraft({ ...draft, resourceId })}>
+          <Label>Record id</Label>
+          <Input />
+        </TextField>
+        <TextField className="field" type="datetime-local" value={draft.from} onChange={(from) => setDraft({ ...draft, from })}>
+          <Label>From</Label>
+          <Input />
+        </TextField>
+        <TextField className="field" type="datetime-local" value={draft.to} onChange={(to) => setDraft({ ...draft, to })}>
+          <Label>Before</Label>
+          <Input />
+        </TextField>
+        <Button type="submit">Apply filters</Button>
+        <Button
+          onPress={() => {
+            setDraft(NO_FILTER);
+            setFilter({});
+          }}
+        >
+          Clear filters
+        </Button>
+      </form>
+      <AuditTable key={JSON.stringify(filter)} filter={filter} caption="Audit events, oldest first" label="Audit pages" />
     </>
   );
 }

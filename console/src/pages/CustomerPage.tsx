@@ -1,12 +1,15 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { type FormEvent, useState } from 'react';
 import { Button, Link } from 'react-aria-components';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
+import { MetadataSection } from '../components/MetadataSection';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { fullName, money } from '../format';
 import { graphql } from '../gql';
 import type { CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
+import { AuditTable } from './AuditPage';
 import { useCan } from '../viewer';
 
 const CustomerDetails = graphql(`
@@ -20,6 +23,7 @@ const CustomerDetails = graphql(`
       lastName
       dateOfBirth
       version
+      metadata
       emails
       phoneNumbers {
         type
@@ -64,6 +68,22 @@ const UpdateCustomer = graphql(`
         zip
       }
     }
+  }
+`);
+
+const UpdateCustomerMetadata = graphql(`
+  mutation UpdateCustomerMetadata($customerId: ID!, $metadata: Metadata!, $expectedVersion: Int) {
+    updateCustomer(customerId: $customerId, input: { metadata: $metadata }, expectedVersion: $expectedVersion) {
+      id
+      version
+      metadata
+    }
+  }
+`);
+
+const DeleteCustomer = graphql(`
+  mutation DeleteCustomer($customerId: ID!, $expectedVersion: Int) {
+    deleteCustomer(customerId: $customerId, expectedVersion: $expectedVersion)
   }
 `);
 
@@ -136,11 +156,77 @@ function EditContact({ customer }: { customer: Details }) {
   );
 }
 
+/** The customer's metadata; with `customers:write`, changed only if the customer is still as read. */
+function CustomerMetadata({ customer, canEdit }: { customer: Details; canEdit: boolean }) {
+  const [update, result] = useMutation(UpdateCustomerMetadata);
+  return (
+    <MetadataSection
+      metadata={customer.metadata}
+      canEdit={canEdit}
+      busy={result.loading}
+      error={result.error}
+      onEdit={() => result.reset()}
+      onSave={(metadata) =>
+        update({ variables: { customerId: customer.customerId, metadata, expectedVersion: customer.version } }).then(
+          (answer) => Boolean(answer.data),
+          () => false,
+        )
+      }
+    />
+  );
+}
+
+/**
+ * Deleting the customer, after a confirmation, only as read (`expectedVersion`). The API refuses while an
+ * account is still linked (CUSTOMER_HAS_ACCOUNTS): shown in the dialog with its code, and nothing changes.
+ */
+function DeleteCustomerAction({ customer, onDeleted }: { customer: Details; onDeleted(): void }) {
+  const [deleteCustomer, result] = useMutation(DeleteCustomer);
+  return (
+    <section aria-labelledby="delete-heading" className="danger-zone">
+      <h2 id="delete-heading">Delete</h2>
+      <p className="muted">A customer can be deleted once no account is linked to it.</p>
+      <ConfirmDialog
+        trigger="Delete customer"
+        title={`Delete ${fullName(customer)}?`}
+        confirmLabel="Delete for good"
+        busy={result.loading}
+        error={result.error}
+        onOpen={() => result.reset()}
+        onConfirm={() =>
+          deleteCustomer({ variables: { customerId: customer.customerId, expectedVersion: customer.version } }).then(
+            (answer) => {
+              if (answer.data) onDeleted();
+              return Boolean(answer.data);
+            },
+            () => false,
+          )
+        }
+      >
+        <p>The customer is deleted for good; this cannot be undone.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
 export function CustomerPage({ customerId }: { customerId: string }) {
   const withAccounts = useCan('accounts:read');
   const canEdit = useCan('customers:write');
-  const { data, error, loading } = useQuery(CustomerDetails, { variables: { customerId, withAccounts } });
+  const canReadAudit = useCan('audit:read');
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const { data, error, loading } = useQuery(CustomerDetails, { variables: { customerId, withAccounts }, skip: deleted !== null });
   const customer = data?.customer;
+  if (deleted !== null) {
+    return (
+      <>
+        <h1>Customer deleted</h1>
+        <p role="status" className="done">
+          {deleted} was deleted.
+        </p>
+        <Link href={paths.customers()}>Back to customers</Link>
+      </>
+    );
+  }
   if (!customer) {
     return (
       <>
@@ -201,6 +287,14 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           )}
         </section>
       ) : null}
+      <CustomerMetadata customer={customer} canEdit={canEdit} />
+      {canReadAudit ? (
+        <section aria-labelledby="audit-heading">
+          <h2 id="audit-heading">Audit trail</h2>
+          <AuditTable filter={{ resourceId: customer.customerId }} caption="Audit events of this customer, oldest first" label="Audit pages of this customer" />
+        </section>
+      ) : null}
+      {canEdit ? <DeleteCustomerAction customer={customer} onDeleted={() => setDeleted(fullName(customer))} /> : null}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { DataTable } from '../components/DataTable';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { instant } from '../format';
 import { graphql } from '../gql';
-import type { WebhookEndpointListQuery } from '../gql/graphql';
+import type { WebhookEndpointDeliveriesQuery, WebhookEndpointListQuery } from '../gql/graphql';
 import { useCan } from '../viewer';
 
 const WebhookEndpointList = graphql(`
@@ -56,6 +56,98 @@ const RotateSecret = graphql(`
   }
 `);
 
+const EndpointDeliveries = graphql(`
+  query WebhookEndpointDeliveries($endpointId: ID!) {
+    webhookEndpoint(endpointId: $endpointId) {
+      endpointId
+      url
+      enabled
+      attempts(first: 20) {
+        attemptId
+        eventId
+        attemptedAt
+        statusCode
+        latencyMs
+        succeeded
+        error
+      }
+    }
+  }
+`);
+
+const Redeliver = graphql(`
+  mutation RedeliverWebhook($endpointId: ID!, $eventId: ID!) {
+    redeliverWebhook(endpointId: $endpointId, eventId: $eventId) {
+      endpointId
+      eventId
+    }
+  }
+`);
+
+type AttemptRow = NonNullable<WebhookEndpointDeliveriesQuery['webhookEndpoint']>['attempts'][number];
+const attemptColumn = createColumnHelper<AttemptRow>();
+const attemptColumns = [
+  attemptColumn.accessor('attemptedAt', { header: 'When', cell: (info) => instant(info.getValue()) }),
+  attemptColumn.accessor('eventId', { header: 'Event', cell: (info) => <code>{info.getValue()}</code> }),
+  attemptColumn.accessor('succeeded', { header: 'Result', cell: (info) => (info.getValue() ? 'delivered' : 'failed') }),
+  attemptColumn.accessor('statusCode', { header: 'HTTP status', cell: (info) => info.getValue() ?? 'no answer' }),
+  attemptColumn.accessor('latencyMs', { header: 'Latency (ms)' }),
+  attemptColumn.accessor('error', { header: 'Error', cell: (info) => info.getValue() ?? '' }),
+];
+
+/**
+ * An endpoint's latest delivery attempts, newest first; with `webhooks:write`, send an attempt's event again
+ * (`redeliverWebhook`: same `webhook-id`, as soon as a dispatcher is free).
+ */
+function Deliveries({ endpointId, onClose }: { endpointId: string; onClose(): void }) {
+  const canWrite = useCan('webhooks:write');
+  const { data, error, refetch, loading } = useQuery(EndpointDeliveries, { variables: { endpointId }, fetchPolicy: 'network-only' });
+  const [redeliver, redelivered] = useMutation(Redeliver);
+  const [scheduled, setScheduled] = useState<string | null>(null);
+  const endpoint = data?.webhookEndpoint;
+  const action = attemptColumn.display({
+    id: 'redeliver',
+    header: 'Actions',
+    cell: (info) => {
+      const { eventId } = info.row.original;
+      return (
+        <Button
+          isDisabled={redelivered.loading}
+          aria-label={`Redeliver event ${eventId}`}
+          onPress={() => {
+            setScheduled(null);
+            void redeliver({ variables: { endpointId, eventId } })
+              .then((answer) => answer.data && setScheduled(answer.data.redeliverWebhook.eventId))
+              .catch(() => undefined);
+          }}
+        >
+          Redeliver
+        </Button>
+      );
+    },
+  });
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Deliveries{endpoint ? ` to ${endpoint.url}` : ''}</h2>
+      <div className="actions">
+        <Button isDisabled={loading} onPress={() => void refetch().catch(() => undefined)}>
+          Refresh deliveries
+        </Button>
+        <Button onPress={onClose}>Close deliveries</Button>
+      </div>
+      <ProblemMessage error={error ?? redelivered.error} />
+      {scheduled ? (
+        <p role="status" className="done">
+          Event <code>{scheduled}</code> will be delivered again.
+        </p>
+      ) : null}
+      {endpoint ? (
+        <DataTable caption="Latest delivery attempts, newest first" columns={canWrite ? [...attemptColumns, action] : attemptColumns} data={endpoint.attempts} empty="No delivery attempts yet." />
+      ) : null}
+    </section>
+  );
+}
+
 type EndpointRow = WebhookEndpointListQuery['webhookEndpoints'][number];
 const column = createColumnHelper<EndpointRow>();
 const columns = [
@@ -66,7 +158,10 @@ const columns = [
   column.accessor('createdAt', { header: 'Created', cell: (info) => instant(info.getValue()) }),
 ];
 
-/** The environment's webhook endpoints (at most the environment's maximum, so one list); with `webhooks:write`, enable, disable and rotate. */
+/**
+ * The environment's webhook endpoints (at most the environment's maximum, so one list) and an endpoint's latest
+ * deliveries; with `webhooks:write`, enable, disable, rotate and redeliver.
+ */
 export function WebhooksPage() {
   const canWrite = useCan('webhooks:write');
   const { data, error } = useQuery(WebhookEndpointList);
@@ -74,6 +169,16 @@ export function WebhooksPage() {
   const [disable, disabled] = useMutation(DisableEndpoint);
   const [rotate, rotated] = useMutation(RotateSecret, { fetchPolicy: 'no-cache' });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
+  const deliveries = column.display({
+    id: 'deliveries',
+    header: 'Deliveries',
+    cell: (info) => (
+      <Button aria-label={`Show deliveries to ${info.row.original.url}`} onPress={() => setShown(info.row.original.endpointId)}>
+        Show
+      </Button>
+    ),
+  });
   const busy = enabled.loading || disabled.loading || rotated.loading;
   const actions = column.display({
     id: 'actions',
@@ -122,7 +227,8 @@ export function WebhooksPage() {
           <Button onPress={() => setSecret(null)}>I have stored it</Button>
         </div>
       ) : null}
-      {data ? <DataTable caption="Webhook endpoints" columns={canWrite ? [...columns, actions] : columns} data={data.webhookEndpoints} empty="No webhook endpoints." /> : null}
+      {data ? <DataTable caption="Webhook endpoints" columns={canWrite ? [...columns, deliveries, actions] : [...columns, deliveries]} data={data.webhookEndpoints} empty="No webhook endpoints." /> : null}
+      {shown ? <Deliveries key={shown} endpointId={shown} onClose={() => setShown(null)} /> : null}
     </>
   );
 }

@@ -15,6 +15,7 @@ export class PrismaAuditStore implements AuditStore {
         environment,
         id: query.after === undefined ? undefined : { gt: query.after },
         resourceId: query.resourceId,
+        principalId: query.principalId,
         operation: query.operation,
         occurredAt: query.from === undefined && query.to === undefined ? undefined : { gte: query.from, lt: query.to },
       },

@@ -21,6 +21,7 @@ export const auditQuerySchema = z
       .default(PAGE_SIZE.default),
     after: recordId('an eventId from a previous page').optional(),
     resourceId: recordId('a customerId, accountId, endpointId or rotation run id').optional(),
+    principalId: z.string({ error: 'Must be a string.' }).min(1, 'Must not be empty.').max(300, 'Must be at most 300 characters.').optional(),
     operation: z.enum(AUDIT_OPERATIONS, { error: `Must be one of ${AUDIT_OPERATIONS.join(', ')}.` }).optional(),
     from: timestamp.optional(),
     to: timestamp.optional(),

@@ -12,7 +12,7 @@ export class AuditService {
   constructor(private readonly stores: Pick<Stores, 'audit'>) {}
 
   /**
-   * Events oldest first, filtered by resource, operation and time range (`from` inclusive, `to` exclusive);
+   * Events oldest first, filtered by resource, principal, operation and time range (`from` inclusive, `to` exclusive);
    * `after` continues from the last eventId of the previous page. Needs `audit:read`.
    */
   async list(caller: Caller, query: unknown = {}): Promise<Page<AuditEvent>> {

@@ -6,6 +6,8 @@ import type { AuditEvent, AuditOperation } from './audit-event.js';
 /** A page of the trail (`after`: events whose id sorts after this one; ids are time-ordered UUIDv7), filtered. */
 export interface AuditQuery extends PageRequest {
   resourceId?: string | undefined;
+  /** Who wrote, exactly as the events name it (`token:<id>`, `jwt:<subject>`, `static:<label>`, `cli:…`). */
+  principalId?: string | undefined;
   operation?: AuditOperation | undefined;
   /** Inclusive lower bound of occurredAt. */
   from?: Date | undefined;

@@ -1057,6 +1057,7 @@ export type QueryAuditEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
   operation?: InputMaybe<Scalars['String']['input']>;
+  principalId?: InputMaybe<Scalars['String']['input']>;
   resourceId?: InputMaybe<Scalars['ID']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
 };

@@ -11164,6 +11164,8 @@ export interface operations {
                 after?: string;
                 /** @description Only the events of this customer or account. */
                 resourceId?: string;
+                /** @description principalId */
+                principalId?: string;
                 /**
                  * @description Only events of this operation.
                  * @example customer.create
