@@ -64,46 +64,58 @@ try {
   process.stdout.write(`balance as of, ${AS_OF_REQUESTS} requests over HTTP: median ${percentile(50)} ms, p99 ${percentile(99)} ms\n`);
   process.stdout.write(`  plan: ${plan.map((row) => row['QUERY PLAN'].trim()).join(' | ')}\n`);
 
-  // The export of the whole environment (both legs of every posting), read and discarded as it arrives.
-  // RSS alone also counts garbage the collector has not returned yet (V8 lets the heap grow before it collects);
-  // the live heap, sampled right after a full collection every second, is what the export keeps.
+  // The export of the whole environment (both legs of every posting), read and discarded as it arrives, twice:
+  // RSS alone also counts garbage the collector has not returned yet (V8 lets its young generation and old space
+  // grow before it collects, and glibc keeps freed pages), so the second run shows whether the growth is a one-time
+  // step to a plateau or grows with the entries. The live heap, sampled right after a full collection every second,
+  // is what the export keeps; heapTotal is what V8 has reserved for its heap, external what Buffers hold.
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  const baseline = process.memoryUsage().rss;
-  const liveBaseline = process.memoryUsage().heapUsed;
-  let peak = baseline;
-  let livePeak = liveBaseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const liveSampler = setInterval(() => {
-    gc?.();
-    livePeak = Math.max(livePeak, process.memoryUsage().heapUsed);
-  }, 1000);
-  started = performance.now();
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  const first = process.memoryUsage();
   // Read by curl in a process of its own, so that what this process holds is the service's alone. The token
   // goes in a header file (mode 600), never on a command line.
   const headerFile = path.join(dataDir, 'export-headers');
   writeFileSync(headerFile, `authorization: Bearer ${token}\n`, { mode: 0o600 });
-  const lines = await new Promise<number>((resolve, reject) => {
-    const reader = spawn('curl', ['-sSf', '-H', `@${headerFile}`, `${service.url}/sandbox/ledger-entries`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let count = 0;
-    reader.stdout.on('data', (chunk: Buffer) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) count++;
+  for (const run of [1, 2]) {
+    const before = process.memoryUsage();
+    let peak = before.rss;
+    let heapPeak = before.heapTotal;
+    let externalPeak = before.external;
+    let livePeak = before.heapUsed;
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage();
+      peak = Math.max(peak, now.rss);
+      heapPeak = Math.max(heapPeak, now.heapTotal);
+      externalPeak = Math.max(externalPeak, now.external);
+    }, 20);
+    const liveSampler = setInterval(() => {
+      gc?.();
+      livePeak = Math.max(livePeak, process.memoryUsage().heapUsed);
+    }, 1000);
+    started = performance.now();
+    const lines = await new Promise<number>((resolve, reject) => {
+      const reader = spawn('curl', ['-sSf', '-H', `@${headerFile}`, `${service.url}/sandbox/ledger-entries`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let count = 0;
+      reader.stdout.on('data', (chunk: Buffer) => {
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) count++;
+      });
+      reader.on('error', reject);
+      reader.on('close', (code) => (code === 0 ? resolve(count) : reject(new Error(`curl exited with ${code}`))));
     });
-    reader.on('error', reject);
-    reader.on('close', (code) => (code === 0 ? resolve(count) : reject(new Error(`curl exited with ${code}`))));
-  });
-  clearInterval(sampler);
-  clearInterval(liveSampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  const seconds = (performance.now() - started) / 1000;
-  process.stdout.write(
-    `export: ${lines} entries in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} entries/s); RSS ${(baseline / 2 ** 20).toFixed(1)} MiB before, ` +
-      `peak ${(peak / 2 ** 20).toFixed(1)} MiB: grew ${((peak - baseline) / 2 ** 20).toFixed(1)} MiB; live heap after a full collection ` +
-      `${(liveBaseline / 2 ** 20).toFixed(1)} MiB before, at most ${(livePeak / 2 ** 20).toFixed(1)} MiB: grew ${((livePeak - liveBaseline) / 2 ** 20).toFixed(1)} MiB` +
-      `${gc ? '' : ' (run with --expose-gc for the live heap)'}\n`,
-  );
+    clearInterval(sampler);
+    clearInterval(liveSampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(
+      `export ${run}: ${lines} entries in ${seconds.toFixed(1)} s (${Math.round(lines / seconds)} entries/s); RSS ${mib(before.rss)} MiB before, ` +
+        `peak ${mib(peak)} MiB: grew ${mib(peak - before.rss)} MiB (${mib(peak - first.rss)} MiB over the first run's start); V8 heap reserved ${mib(before.heapTotal)} MiB before, ` +
+        `peak ${mib(heapPeak)} MiB; external peak ${mib(externalPeak)} MiB (${mib(before.external)} before); live heap after a full collection ` +
+        `${mib(before.heapUsed)} MiB before, at most ${mib(livePeak)} MiB: grew ${mib(livePeak - before.heapUsed)} MiB` +
+        `${gc ? '' : ' (run with --expose-gc for the live heap)'}\n`,
+    );
+    gc?.();
+  }
 } finally {
   await pool.end();
   await service.stop();

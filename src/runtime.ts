@@ -122,8 +122,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
       webhooks: { ...webhookServiceOptions(config.webhooks), onEndpointLimitReached: () => metrics.quotaRefused('webhook_endpoints_per_environment') },
+      history: { maxConcurrentExports: config.ledgerExportMaxConcurrent, onExportsFull: () => metrics.quotaRefused('ledger_exports') },
     });
     metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
+    metrics.setQuotaLimit('ledger_exports', config.ledgerExportMaxConcurrent);
+    metrics.watchQuotaUsage('ledger_exports', () => services.history.exportsRunning());
 
     const holdExpiry = startHoldExpiry(services.ledger, config.holdExpiryIntervalMs, logger);
     cleanups.push(holdExpiry.stop);

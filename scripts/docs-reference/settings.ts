@@ -452,6 +452,12 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Reverse proxies whose `X-Forwarded-For` is trusted for the client address (0–10).",
   },
+  LEDGER_EXPORT_MAX_CONCURRENT: {
+    default: "`2`, and fewer than `DATABASE_POOL_SIZE` (`1` with a pool of one or two)",
+    example: "`4`",
+    description:
+      "Ledger exports (`GET /{environment}/ledger-entries`) an instance runs at once (1–1000), each holding a database snapshot and a pool connection for its whole run; must be less than `DATABASE_POOL_SIZE`. One more is refused with `503 LEDGER_EXPORTS_FULL` and `Retry-After`.",
+  },
   LOG_LEVEL: {
     default: "`info`",
     example: "`debug`",

@@ -3,7 +3,7 @@ import { accessConfig, accessEnv } from './access.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
 import { jobsConfig, jobsEnv } from './jobs.js';
-import { limitsConfig, limitsEnv } from './limits.js';
+import { ledgerExportProblems, limitsConfig, limitsEnv } from './limits.js';
 import { loggingConfig, loggingEnv } from './logging.js';
 import { isLoopbackHost, metricsConfig, metricsEnv } from './metrics.js';
 import { oidcEnv, parseOidcConfig } from './oidc.js';
@@ -125,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('METRICS_HOST must be a loopback address (127.0.0.1, ::1, localhost) unless METRICS_TOKEN is set: the metrics listener has no other guard; set METRICS_TOKEN to serve it on another interface');
   }
   if (parsed.success) replicaProblems(parsed.data, problems);
+  if (parsed.success) ledgerExportProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;

@@ -22,9 +22,25 @@ export const limitsEnv = {
     .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379/0')
     .optional(),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 10).default(0),
+  LEDGER_EXPORT_MAX_CONCURRENT: integer('LEDGER_EXPORT_MAX_CONCURRENT', 1, 1000).optional(),
 };
 
-export const limitsConfig = (raw: Settings<typeof limitsEnv>, nodeEnv: string) => ({
+/**
+ * Ledger exports an instance runs at once by default: two, and always fewer than the pool's connections (each
+ * export holds one for its whole run), except with a pool of one, where the one export waits its turn.
+ */
+export const defaultLedgerExportConcurrency = (poolSize: number): number => Math.max(1, Math.min(2, poolSize - 1));
+
+/** LEDGER_EXPORT_MAX_CONCURRENT, set, must leave the pool a connection for every other request. */
+export function ledgerExportProblems(raw: Pick<Settings<typeof limitsEnv>, 'LEDGER_EXPORT_MAX_CONCURRENT'> & { DATABASE_POOL_SIZE: number }, problems: string[]): void {
+  if (raw.LEDGER_EXPORT_MAX_CONCURRENT !== undefined && raw.DATABASE_POOL_SIZE > 1 && raw.LEDGER_EXPORT_MAX_CONCURRENT >= raw.DATABASE_POOL_SIZE) {
+    problems.push(
+      'LEDGER_EXPORT_MAX_CONCURRENT must be less than DATABASE_POOL_SIZE: each ledger export holds a database connection for its whole run, and the other requests need the rest',
+    );
+  }
+}
+
+export const limitsConfig = (raw: Settings<typeof limitsEnv> & { DATABASE_POOL_SIZE: number }, nodeEnv: string) => ({
   /** Request budgets (docs/security.md, "Rate limits"); 0 points turns a budget off. */
   rateLimit: {
     /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
@@ -42,6 +58,8 @@ export const limitsConfig = (raw: Settings<typeof limitsEnv>, nodeEnv: string) =
   },
   /** Reverse proxies in front of the service whose X-Forwarded-For is trusted (Express `trust proxy` hops). */
   trustProxyHops: raw.TRUST_PROXY_HOPS,
+  /** Ledger exports this instance runs at once (each holds a snapshot and a connection); one more is LEDGER_EXPORTS_FULL (503). */
+  ledgerExportMaxConcurrent: raw.LEDGER_EXPORT_MAX_CONCURRENT ?? defaultLedgerExportConcurrency(raw.DATABASE_POOL_SIZE),
 });
 
 export type RateLimitConfig = ReturnType<typeof limitsConfig>['rateLimit'];

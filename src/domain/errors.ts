@@ -43,6 +43,8 @@ export const ErrorCodes = [
   'EVENT_NOT_FOUND',
   // History and statements (src/domain/history).
   'STATEMENT_TOO_LARGE',
+  // The instance already runs LEDGER_EXPORT_MAX_CONCURRENT ledger exports (docs/adr/0069-ledger-export-memory-and-concurrency.md).
+  'LEDGER_EXPORTS_FULL',
   // Webhooks (src/domain/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
@@ -155,6 +157,13 @@ export const preconditionFailed = () =>
 /** The instance follows its maximum of live event streams; another instance, or later, has room. */
 export const subscriptionsFull = (limit: number) =>
   new DomainError('SUBSCRIPTIONS_FULL', 'unavailable', `This instance serves its maximum of ${limit} subscriptions; try again later (another connection may reach another instance).`);
+
+/**
+ * The instance runs its maximum of ledger exports, each holding a snapshot and a database connection for its
+ * whole run; later, or another instance, has room. Unavailable (503), not a rate limit: no caller asked too often.
+ */
+export const ledgerExportsFull = (limit: number) =>
+  new DomainError('LEDGER_EXPORTS_FULL', 'unavailable', `This instance runs its maximum of ${limit} ledger exports at once; retry when one has finished (another instance may have room).`);
 
 export const serviceUnavailable = () =>
   new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');

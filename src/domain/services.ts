@@ -1,7 +1,7 @@
 import { AccountService } from './accounts/account.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { CustomerService } from './customers/customer.service.js';
-import { HistoryService } from './history/history.service.js';
+import { HistoryService, type HistoryServiceOptions } from './history/history.service.js';
 import { IdempotentCreation } from './idempotency/idempotent-creation.js';
 import type { EventFeed } from './events/ports.js';
 import { EventService } from './events/event.service.js';
@@ -34,6 +34,8 @@ export function createDomainServices(deps: {
   idempotencyTtlHours?: number;
   /** Live events for GraphQL subscriptions (src/jobs/event-feed.ts); absent, nothing can be followed. */
   eventFeed?: EventFeed;
+  /** The ledger export's concurrency limit (LEDGER_EXPORT_MAX_CONCURRENT) and its refusal metric. */
+  history?: HistoryServiceOptions;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -43,7 +45,7 @@ export function createDomainServices(deps: {
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),
     ledger: new LedgerService(deps.stores, creation),
-    history: new HistoryService(deps.stores),
+    history: new HistoryService(deps.stores, undefined, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
   };

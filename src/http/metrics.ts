@@ -40,7 +40,7 @@ export interface WebhookAttemptSample {
  * The service's quotas (docs/security.md, "Quotas"): each has a limit (`quota_limit`), refusals
  * (`quota_refusals_total`) and, where this instance can see it, its fullest use (`quota_usage`).
  */
-export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers'] as const;
+export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers', 'ledger_exports'] as const;
 export type Quota = (typeof QUOTAS)[number];
 
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */

@@ -131,33 +131,52 @@ const csvRow = (fields: readonly string[]): string => `${fields.map(csvField).jo
 
 export const STATEMENT_CSV_COLUMNS = ['kind', 'postedAt', 'transactionId', 'description', 'amount', 'balance', 'currency', 'sequence'] as const;
 
+/** Rows of a statement's CSV per chunk written to the response (about 20 KB). */
+const STATEMENT_CSV_ROWS_PER_CHUNK = 128;
+
 /**
  * A statement as RFC 4180 CSV (CRLF, a header row): an OPENING_BALANCE row at `from`, one CREDIT or DEBIT row
  * per entry, a CLOSING_BALANCE row at `to` (its sequence: asOfSequence). Amounts are exact decimal text.
+ * In chunks of rows, so a response writes it as it goes instead of building the whole text first; the
+ * chunks joined are the document.
  */
-export function statementCsv(statement: Statement): string {
-  const rows = [
-    csvRow(STATEMENT_CSV_COLUMNS),
-    csvRow(['OPENING_BALANCE', statement.from, '', '', '', statement.openingBalance, statement.currency, '']),
-    ...statement.entries.map((entry) =>
-      csvRow([entry.type, entry.postedAt, entry.transactionId, inert(entry.description), entry.amount, entry.balanceAfter, statement.currency, entry.sequence]),
-    ),
-    csvRow(['CLOSING_BALANCE', statement.to, '', '', '', statement.closingBalance, statement.currency, statement.asOfSequence]),
-  ];
-  return rows.join('');
+export function* statementCsvChunks(statement: Statement): Generator<string> {
+  let chunk = csvRow(STATEMENT_CSV_COLUMNS) + csvRow(['OPENING_BALANCE', statement.from, '', '', '', statement.openingBalance, statement.currency, '']);
+  let rows = 2;
+  for (const entry of statement.entries) {
+    chunk += csvRow([entry.type, entry.postedAt, entry.transactionId, inert(entry.description), entry.amount, entry.balanceAfter, statement.currency, entry.sequence]);
+    if (++rows === STATEMENT_CSV_ROWS_PER_CHUNK) {
+      yield chunk;
+      chunk = '';
+      rows = 0;
+    }
+  }
+  yield chunk + csvRow(['CLOSING_BALANCE', statement.to, '', '', '', statement.closingBalance, statement.currency, statement.asOfSequence]);
 }
+
+/** The statement's CSV as one text (statementCsvChunks joined). */
+export const statementCsv = (statement: Statement): string => [...statementCsvChunks(statement)].join('');
 
 export const LEDGER_EXPORT_COLUMNS = ['sequence', 'postedAt', 'currency', 'direction', 'amount', 'accountId', 'accountKind', 'transactionId', 'postingId'] as const;
 
 export const ledgerExportCsvHeader = (): string => csvRow(LEDGER_EXPORT_COLUMNS);
 
-/** Exported entries as CSV rows (no header) or NDJSON lines, field by field. */
+/**
+ * Exported entries as CSV rows (no header) or NDJSON lines, field by field, in LEDGER_EXPORT_COLUMNS' order.
+ * Written straight into the batch's text, without an intermediate array or object per entry: the export
+ * formats millions of them (docs/adr/0069-ledger-export-memory-and-concurrency.md).
+ */
 export function ledgerExportLines(entries: readonly LedgerExportEntry[], format: 'csv' | 'ndjson'): string {
   let text = '';
-  for (const entry of entries) {
-    const fields = [entry.sequence, entry.postedAt, entry.currency, entry.direction, entry.amount, entry.accountId, entry.accountKind, entry.transactionId, entry.postingId];
-    if (format === 'csv') text += csvRow(fields);
-    else text += `${JSON.stringify(Object.fromEntries(LEDGER_EXPORT_COLUMNS.map((column, i) => [column, fields[i]])))}\n`;
+  if (format === 'csv') {
+    for (const e of entries) {
+      text += `${csvField(e.sequence)},${csvField(e.postedAt)},${csvField(e.currency)},${csvField(e.direction)},${csvField(e.amount)},${csvField(e.accountId)},${csvField(e.accountKind)},${csvField(e.transactionId)},${csvField(e.postingId)}\r\n`;
+    }
+    return text;
+  }
+  const json = JSON.stringify;
+  for (const e of entries) {
+    text += `{"sequence":${json(e.sequence)},"postedAt":${json(e.postedAt)},"currency":${json(e.currency)},"direction":${json(e.direction)},"amount":${json(e.amount)},"accountId":${json(e.accountId)},"accountKind":${json(e.accountKind)},"transactionId":${json(e.transactionId)},"postingId":${json(e.postingId)}}\n`;
   }
   return text;
 }

@@ -15,7 +15,7 @@ import { presentAccount, presentAccountFlags, presentAccountPage } from '../pres
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage } from '../presenters/events.js';
-import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsv } from '../presenters/history.js';
+import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
 import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
@@ -42,7 +42,7 @@ interface Reply {
   etag?: string;
 }
 
-/** A representation other than the envelope, whole (a statement as CSV or PDF). */
+/** A representation other than the envelope, whole (a statement as PDF). */
 interface DocumentReply {
   kind: 'document';
   contentType: string;
@@ -51,7 +51,7 @@ interface DocumentReply {
 }
 
 /**
- * A representation written as it is read (the ledger export): `stream` hands each chunk to `write`, which
+ * A representation written as it is read or rendered (the ledger export, a statement as CSV): `stream` hands each chunk to `write`, which
  * waits while the client is slow and answers false once it has gone (then reading stops).
  */
 interface StreamReply {
@@ -199,11 +199,14 @@ export function createRestRouter(deps: HttpDependencies): Router {
       }
       const statement = await history.statement(caller, params.accountId!, query);
       if (mediaType === 'text/csv') {
+        // Written a chunk of rows at a time, waiting on a slow client, never built whole.
         return {
-          kind: 'document',
+          kind: 'stream',
           contentType: 'text/csv; charset=utf-8; header=present',
-          body: statementCsv(statement),
           headers: { 'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"` },
+          stream: async (write) => {
+            for (const chunk of statementCsvChunks(statement)) if (!(await write(chunk))) return;
+          },
         };
       }
       return ok(presentStatement(statement));
@@ -216,8 +219,12 @@ export function createRestRouter(deps: HttpDependencies): Router {
         contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
         headers: { 'Ledger-Export-To': exported.request.to.toISOString() },
         stream: async (write) => {
-          if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
-          await exported.run((entries) => write(ledgerExportLines(entries, format)));
+          try {
+            if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
+            await exported.run((entries) => write(ledgerExportLines(entries, format)));
+          } finally {
+            exported.release();
+          }
         },
       };
     },

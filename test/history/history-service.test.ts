@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/domain/caller.js';
-import { HistoryService, intervalEnds } from '../../src/domain/history/history.service.js';
+import { HistoryService, type HistoryServiceOptions, intervalEnds } from '../../src/domain/history/history.service.js';
 import type { HistoryStore } from '../../src/domain/history/ports.js';
 import type { Statement } from '../../src/domain/history/statement.js';
 import type { Stores } from '../../src/domain/ports.js';
@@ -9,7 +9,7 @@ import type { Stores } from '../../src/domain/ports.js';
 const caller: Caller = { environment: 'sandbox', requestId: 'r', principal: { id: 'test', kind: 'system', scopes: ['accounts:read'], environments: '*' } };
 const ACCOUNT = '0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e';
 
-function serviceWith(entries: number) {
+function serviceWith(entries: number, options: HistoryServiceOptions = {}) {
   const requested: number[] = [];
   const history: HistoryStore = {
     balanceAsOf: async () => null,
@@ -23,7 +23,7 @@ function serviceWith(entries: number) {
     exportEntries: async () => 0,
   };
   const stores = { accounts: {}, customers: {}, history } as unknown as Pick<Stores, 'accounts' | 'customers'> & { history: HistoryStore };
-  return { service: new HistoryService(stores), requested };
+  return { service: new HistoryService(stores, undefined, options), requested };
 }
 
 describe('HistoryService', () => {
@@ -34,6 +34,27 @@ describe('HistoryService', () => {
     expect(over.requested).toEqual([10]);
     const at = serviceWith(10);
     expect((await at.service.statement(caller, ACCOUNT, query, 10)).entries).toHaveLength(10);
+  });
+
+  it('runs at most maxConcurrentExports ledger exports at once; one more is LEDGER_EXPORTS_FULL, after validation; an ended or released export makes room', async () => {
+    const exporter: Caller = { ...caller, principal: { ...caller.principal, scopes: ['ledger:export'] } };
+    let refusals = 0;
+    const { service } = serviceWith(0, { maxConcurrentExports: 2, onExportsFull: () => refusals++ });
+    const first = service.exportLedger(exporter, {});
+    const second = service.exportLedger(exporter, {});
+    expect(service.exportsRunning()).toBe(2);
+    expect(() => service.exportLedger(exporter, {})).toThrow(expect.objectContaining({ code: 'LEDGER_EXPORTS_FULL', kind: 'unavailable' }));
+    // A bad request is told what is wrong with it, full or not.
+    expect(() => service.exportLedger(exporter, { from: 'yesterday' })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(refusals).toBe(1);
+    await first.run(async () => true);
+    expect(service.exportsRunning()).toBe(1);
+    const third = service.exportLedger(exporter, {});
+    // Released once, however often: a released slot is not given back twice.
+    second.release();
+    second.release();
+    third.release();
+    expect(service.exportsRunning()).toBe(0);
   });
 
   it('computes interval ends in UTC, months of every length, and refuses more than 1000 points', () => {

@@ -9,6 +9,7 @@ import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { seedPostings } from '../../scripts/history/seed-ledger.js';
+import { EXPORT_BATCH_SIZE } from '../../src/domain/history/history.service.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -286,10 +287,10 @@ describe('ledger export', () => {
       if (open > 0) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(open).toBe(0);
-    // 20 batches of 1,000 hold the account's entries; the export read only those the client's buffers took.
+    // The account's entries fill 20,000 / EXPORT_BATCH_SIZE batches; the export read only those the client's buffers took.
     const batches = service.statements.names.filter((name) => name === 'cas_history_export_account_batch').length;
     expect(batches).toBeGreaterThan(0);
-    expect(batches).toBeLessThan(20);
+    expect(batches).toBeLessThan(20_000 / EXPORT_BATCH_SIZE);
     const after = await exportOf(`?accountId=${busy}&from=2025-05-31T00:00:00Z`, 'application/x-ndjson');
     expect(after.status).toBe(200);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Account } from '../accounts/account.js';
 import { authorize, isAuthorized } from '../authorization.js';
 import type { Caller } from '../caller.js';
-import { accountNotFound, statementTooLarge, validationFailed } from '../errors.js';
+import { accountNotFound, ledgerExportsFull, statementTooLarge, validationFailed } from '../errors.js';
 import { isRecordId } from '../ids.js';
 import type { Stores } from '../ports.js';
 import { parseInput } from '../validation.js';
@@ -9,14 +9,31 @@ import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, type His
 import type { HistoryStore, LedgerExportRequest } from './ports.js';
 import type { BalanceAsOf, BalancePoint, ExportSink, Statement, StatementDocument } from './statement.js';
 
-/** Entries per batch of the ledger export: one round trip to PostgreSQL each, held in memory one at a time. */
-export const EXPORT_BATCH_SIZE = 1000;
+/**
+ * Entries per batch of the ledger export: one round trip to PostgreSQL each, held in memory one at a time
+ * (docs/adr/0069-ledger-export-memory-and-concurrency.md: smaller batches cost round trips, not memory).
+ */
+export const EXPORT_BATCH_SIZE = 250;
 
-/** A validated ledger export, ready to stream. */
+/** Ledger exports one instance runs at once when the service is built without a limit (LEDGER_EXPORT_MAX_CONCURRENT). */
+export const DEFAULT_MAX_CONCURRENT_EXPORTS = 2;
+
+export interface HistoryServiceOptions {
+  /** Ledger exports run at once by this instance; one more is refused with LEDGER_EXPORTS_FULL. */
+  maxConcurrentExports?: number;
+  /** Called on each refusal for want of an export slot (a metric). */
+  onExportsFull?: () => void;
+}
+
+/**
+ * A validated ledger export, ready to stream. It holds one of the instance's export slots from the moment it
+ * is validated: `run` gives it back when it ends, `release` when the export will not run (idempotent).
+ */
 export interface LedgerExport {
   request: LedgerExportRequest;
-  /** Hands every entry to `sink`, a batch at a time; answers how many. */
+  /** Hands every entry to `sink`, a batch at a time; answers how many. Releases the slot when it ends. */
   run(sink: ExportSink): Promise<number>;
+  release(): void;
 }
 
 /**
@@ -25,10 +42,21 @@ export interface LedgerExport {
  * has ended reads the same entries on every request, so it renders to the same bytes.
  */
 export class HistoryService {
+  private runningExports = 0;
+  private readonly maxConcurrentExports: number;
+
   constructor(
     private readonly stores: Pick<Stores, 'accounts' | 'customers'> & { history: HistoryStore },
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly options: HistoryServiceOptions = {},
+  ) {
+    this.maxConcurrentExports = options.maxConcurrentExports ?? DEFAULT_MAX_CONCURRENT_EXPORTS;
+  }
+
+  /** Ledger exports running now (validated and not yet ended), for the quota gauge. */
+  exportsRunning(): number {
+    return this.runningExports;
+  }
 
   /** The account's posted, pending and available balances at `asOf` (absent: now); 0 before its first entry. */
   async balance(caller: Caller, accountId: string, query: unknown): Promise<BalanceAsOf> {
@@ -92,7 +120,9 @@ export class HistoryService {
 
   /**
    * The environment's posted entries (settlement accounts included, each with its kind) in [from, to), or
-   * those of one account, in posting order. Validated here, streamed by `run` (from one snapshot).
+   * those of one account, in posting order. Validated here, streamed by `run` (from one snapshot). Each
+   * export holds a snapshot and a connection for its whole run, so an instance runs at most
+   * `maxConcurrentExports` at once: one more is LEDGER_EXPORTS_FULL, decided after the request is found valid.
    */
   exportLedger(caller: Caller, query: unknown): LedgerExport {
     authorize(caller, 'ledger:export');
@@ -103,7 +133,28 @@ export class HistoryService {
     // An id the service never issued names no account: the export is empty, as for an account without entries.
     const accountId = valid.accountId === undefined ? null : isRecordId(valid.accountId) ? valid.accountId.toLowerCase() : '00000000-0000-0000-0000-000000000000';
     const request: LedgerExportRequest = { environment: caller.environment, from, to, accountId, batchSize: EXPORT_BATCH_SIZE };
-    return { request, run: (sink) => this.stores.history.exportEntries(request, sink) };
+    if (this.runningExports >= this.maxConcurrentExports) {
+      this.options.onExportsFull?.();
+      throw ledgerExportsFull(this.maxConcurrentExports);
+    }
+    this.runningExports++;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.runningExports--;
+    };
+    return {
+      request,
+      run: async (sink) => {
+        try {
+          return await this.stores.history.exportEntries(request, sink);
+        } finally {
+          release();
+        }
+      },
+      release,
+    };
   }
 
   private async addressedAccount(caller: Caller, accountId: string): Promise<Account> {

@@ -1,4 +1,4 @@
-import { statementTooLarge, validationFailed } from '../../domain/errors.js';
+import { ledgerExportsFull, statementTooLarge, validationFailed } from '../../domain/errors.js';
 import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, ledgerExportQuerySchema, statementQuerySchema } from '../../domain/history/history.schemas.js';
 import { notAcceptable } from '../../http/errors.js';
 import { balanceAsOfDataSchema, balanceHistoryDataSchema, LEDGER_EXPORT_COLUMNS, ledgerExportEntrySchema, STATEMENT_CSV_COLUMNS, statementDataSchema } from '../../presenters/history.js';
@@ -90,7 +90,8 @@ export const HISTORY_ROUTES = [
       "Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, " +
       'in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. ' +
       `By \`Accept\`: \`application/x-ndjson\` (default: one JSON object per line) or \`text/csv\` (RFC 4180, header row: ${LEDGER_EXPORT_COLUMNS.join(', ')}). Amounts are exact decimal text. ` +
-      'The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short).',
+      'The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short). ' +
+      'An instance runs a few exports at once (`LEDGER_EXPORT_MAX_CONCURRENT`); one more is refused with 503 `LEDGER_EXPORTS_FULL` and `Retry-After`.',
     scope: 'ledger:export',
     query: { schema: ledgerExportQuerySchema, example: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' } },
     success: { status: 200, description: 'The entries, one per line.', data: ledgerExportEntrySchema, component: 'LedgerExportEntry' },
@@ -99,6 +100,11 @@ export const HISTORY_ROUTES = [
       failure('VALIDATION_FAILED', '`from`, `to` or `accountId` is malformed, or an unknown parameter.', validationFailureOf(ledgerExportQuerySchema, { from: 'last week' })),
       rangeFailure('`to` is not later than `from`.'),
       failure('NOT_ACCEPTABLE', `\`Accept\` names none of ${LEDGER_EXPORT_MEDIA_TYPES.join(', ')}.`, notAcceptable(LEDGER_EXPORT_MEDIA_TYPES)),
+      failure(
+        'LEDGER_EXPORTS_FULL',
+        'The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` exports (each holds a snapshot and a database connection); retry when one has finished. Decided after the request is found valid.',
+        ledgerExportsFull(2),
+      ),
     ],
   },
 ] as const satisfies readonly RestRoute[];

@@ -498,7 +498,7 @@ export interface paths {
         };
         /**
          * Export the ledger
-         * @description Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. By `Accept`: `application/x-ndjson` (default: one JSON object per line) or `text/csv` (RFC 4180, header row: sequence, postedAt, currency, direction, amount, accountId, accountKind, transactionId, postingId). Amounts are exact decimal text. The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short).
+         * @description Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. By `Accept`: `application/x-ndjson` (default: one JSON object per line) or `text/csv` (RFC 4180, header row: sequence, postedAt, currency, direction, amount, accountId, accountKind, transactionId, postingId). Amounts are exact decimal text. The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short). An instance runs a few exports at once (`LEDGER_EXPORT_MAX_CONCURRENT`); one more is refused with 503 `LEDGER_EXPORTS_FULL` and `Retry-After`.
          *
          *     Requires the scope `ledger:export`.
          */
@@ -8880,7 +8880,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            /**
+             * @description - `LEDGER_EXPORTS_FULL`: The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` exports (each holds a snapshot and a database connection); retry when one has finished. Decided after the request is found valid.
+             *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+             */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8892,7 +8895,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
+                            code?: "LEDGER_EXPORTS_FULL" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
