@@ -343,8 +343,8 @@ export function renderOpenLoop(result: OpenLoopResult): string[] {
   return lines;
 }
 
-/** One run's raw figures for history.ndjson: every step, with its latency histogram (compressed, µs). */
-export function openLoopHistory(result: OpenLoopResult) {
+/** One run's raw figures for a history.ndjson: every step, with its latency histogram (compressed, µs) unless `histograms` is false. */
+export function openLoopHistory(result: OpenLoopResult, options: { histograms: boolean } = { histograms: true }) {
   return {
     nodeVersion: result.nodeVersion,
     durationSeconds: result.durationSeconds,
@@ -363,7 +363,7 @@ export function openLoopHistory(result: OpenLoopResult) {
         latencyMs: s.latencyMs,
         serverCpuUsPerRequest: s.serverCpuUsPerRequest === null ? null : Math.round(s.serverCpuUsPerRequest),
         generatorCpuShare: Math.round(s.generatorCpuShare * 1000) / 1000,
-        histogramUs: s.histogram,
+        ...(options.histograms && { histogramUs: s.histogram }),
       })),
     })),
     failures: result.failures,
