@@ -8,6 +8,7 @@ import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
+import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-loop.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
   let pgbenchResult: PgbenchResult | null = null;
   let webhookResult: WebhookDeliveryResult | null = null;
   let outboxSideBySide: OutboxSideBySide | null = null;
+  let openLoop: OpenLoopResult | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
   const compareNode = resolveCompareNode(options);
@@ -155,6 +157,14 @@ async function main(): Promise<void> {
         log(`webhook-delivery failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
+    if (options.scenarios.includes('open-loop')) {
+      try {
+        openLoop = await runOpenLoop(ctx, referenceNode);
+      } catch (error) {
+        failures.push(`open-loop failed: ${(error as Error).message.split('\n')[0]}`);
+        log(`open-loop failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
     if (options.scenarios.includes('pgbench')) {
       try {
         pgbenchResult = await runPgbench(ctx);
@@ -190,6 +200,7 @@ async function main(): Promise<void> {
       pgbench: pgbenchResult,
       webhooks: webhookResult,
       outboxSideBySide,
+      openLoop,
       startup: startupResults,
       failures,
     };
@@ -220,6 +231,7 @@ function historyLine(report: BenchReport) {
       })),
       ratios: scenario.ratios,
     })),
+    ...(report.openLoop && { openLoop: openLoopHistory(report.openLoop, { histograms: false }) }),
     failures: report.failures,
   };
 }

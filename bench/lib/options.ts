@@ -19,11 +19,12 @@ export const SCENARIO_NAMES = [
   'webhook-delivery',
   'pgbench',
   'startup',
+  'open-loop',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */
-export const LEDGER_SCENARIOS: readonly ScenarioName[] = ['rest-transfer-uniform', 'rest-transfer-hot', 'rest-get-account-with-transactions'];
+export const LEDGER_SCENARIOS: readonly ScenarioName[] = ['rest-transfer-uniform', 'rest-transfer-hot', 'rest-get-account-with-transactions', 'open-loop'];
 
 export interface BenchOptions {
   quick: boolean;

@@ -1,4 +1,5 @@
 import type { MachineInfo } from './machine.js';
+import { type OpenLoopResult, renderOpenLoop } from './open-loop.js';
 import { median, type RunMeasurement } from './measure.js';
 import type { BenchOptions } from './options.js';
 import type { OutboxSideBySide, SideBySideSample } from './outbox.js';
@@ -32,6 +33,8 @@ export interface BenchReport {
   webhooks?: WebhookDeliveryResult | null;
   /** The outbox-cost scenario's builds loaded at the same time (absent in reports written before it). */
   outboxSideBySide?: OutboxSideBySide | null;
+  /** Issue 34 item 4: latency at fixed offered rates and closed loop at 1 and 4 connections (absent in older reports). */
+  openLoop?: OpenLoopResult | null;
   startup: StartupResult[];
   /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
   failures: string[];
@@ -247,6 +250,13 @@ export function renderMarkdown(report: BenchReport): string {
     lines.push(`### The outbox's cost, loaded side by side (${report.outboxSideBySide.runs.length} × ${report.outboxSideBySide.seconds} s, every build at once, each on its own database)`);
     lines.push('');
     lines.push(...outboxSideBySideTable(report.outboxSideBySide));
+  }
+
+  if (report.openLoop) {
+    lines.push('');
+    lines.push('### Open-loop latency: fixed offered rates, timed from the intended send (bench/lib/open-loop.ts)');
+    lines.push('');
+    lines.push(...renderOpenLoop(report.openLoop));
   }
 
   if (report.webhooks) {

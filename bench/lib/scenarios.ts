@@ -12,7 +12,7 @@ import { LAST_NAME_PREFIXES } from '../load/requests.js';
 import { ssnForSequence } from './ssn-sequence.js';
 import { checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
-export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery'>;
+export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery' | 'open-loop'>;
 
 /** A row of a scenario's results: an HTTP contender, or PostgreSQL's own pgbench workload set beside it. */
 export type ResultName = ContenderName | typeof TPCB_CONTENDER;
