@@ -39,9 +39,45 @@ export function createLogger(options: LoggerOptions): Logger {
     base: { service: 'customer-account-service' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (options.destination) return pino(base, options.destination);
-  if (options.pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });
-  return pino(base);
+  if (options.destination) return withRedactionFastPath(pino(base, options.destination));
+  if (options.pretty) return withRedactionFastPath(pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }));
+  return withRedactionFastPath(pino(base));
+}
+
+/** The keys the wildcard-first paths (`*.x`, `*.*.x`) end in, one level below a top-level value, and two levels. */
+const WILDCARD_CHILD_KEYS = new Set(REDACTED_PATHS.filter((p) => /^\*\.[^.*]+$/.test(p)).map((p) => p.slice(2)));
+const WILDCARD_GRANDCHILD_KEYS = new Set(REDACTED_PATHS.filter((p) => /^\*\.\*\.[^.*]+$/.test(p)).map((p) => p.slice(4)));
+
+/** Whether redacting `value` with the wildcard-first paths could change anything (for...in: inherited keys count too). */
+function mayHoldRedactedPath(value: object): boolean {
+  for (const key in value) {
+    if (WILDCARD_CHILD_KEYS.has(key)) return true;
+    const inner = (value as Record<string, unknown>)[key];
+    if (typeof inner === 'object' && inner !== null) for (const innerKey in inner) if (WILDCARD_GRANDCHILD_KEYS.has(innerKey)) return true;
+  }
+  return false;
+}
+
+/**
+ * Pino runs the redaction of the wildcard-first paths (`*.authorization`, …) on every value of every line
+ * and binding, primitives included, and @pinojs/redact parses each path again on each call: a request's
+ * access line cost more in redaction than in the rest of pino. The same function is kept for the values it
+ * could change and skipped for the others (a primitive, or an object with none of the paths' keys where they
+ * would be), whose serialisation it leaves as it is: the lines are byte for byte the same
+ * (test/logging/logger.test.ts). `pino.symbols` is pino's documented door for such integrations; a pino
+ * without that slot is left as it is.
+ */
+function withRedactionFastPath(logger: Logger): Logger {
+  type Stringify = (value: unknown, safe?: unknown) => string;
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stringifiers = internals[pino.symbols.stringifiersSym] as Record<symbol, unknown> | undefined;
+  const stringify = internals[pino.symbols.stringifySym];
+  const wildcardSym = (pino.symbols as Record<string, symbol | undefined>).wildcardFirstSym;
+  if (!stringifiers || !wildcardSym || typeof stringify !== 'function' || typeof stringifiers[wildcardSym] !== 'function') return logger;
+  const redact = stringifiers[wildcardSym] as Stringify;
+  stringifiers[wildcardSym] = (value: unknown, safe?: unknown) =>
+    typeof value === 'object' && value !== null && mayHoldRedactedPath(value) ? redact(value, safe) : (stringify as Stringify)(value, safe);
+  return logger;
 }
 
 const LEVEL_METHODS = new Set<PropertyKey>(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
