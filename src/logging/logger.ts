@@ -82,19 +82,47 @@ function withRedactionFastPath(logger: Logger): Logger {
 
 const LEVEL_METHODS = new Set<PropertyKey>(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
 const noop = () => undefined;
+/** Keys pino leaves out of a child's bindings (asChindings). */
+const NOT_BINDINGS = new Set(['level', 'serializers', 'formatters', 'customLevels']);
+/** Integer-like keys come first in an object's key order, so merging would move them. */
+const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
 
 /**
- * `parent.child(bindings)`, made only when a line is actually written. Per-request loggers are created
- * on every request but most write nothing above the configured level, and pino's child() is not free
- * (the bindings are serialised and redacted at creation). Children of a deferred child stay deferred,
- * with the bindings merged, as pino would merge them.
+ * Whether `parent.<level>({ ...bindings, ...object }, ...rest)` writes the line `parent.child(bindings)` would
+ * write for `(object, ...rest)`: pino writes a child's bindings, then the object's keys, each through the same
+ * serialisers and redaction, so it does for a plain object that repeats no binding and has no integer-like key.
+ */
+function mergesInto(bindings: pino.Bindings, object: unknown): object is Record<string, unknown> {
+  if (typeof object !== 'object' || object === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key in object) if (Object.hasOwn(bindings, key) || INDEX_LIKE.test(key)) return false;
+  return true;
+}
+
+/**
+ * `parent.child(bindings)`, made only when it must be. Per-request loggers are created on every request,
+ * most write nothing but the access line, and pino's child() is not free (the bindings are serialised and
+ * redacted at creation): a line with a plain object is written by the parent with the bindings merged in,
+ * byte for byte the child's line (test/logging/logger.test.ts), and anything else makes the child. Children
+ * of a deferred child stay deferred, with the bindings merged, as pino would merge them.
  */
 export function deferredChild(parent: Logger, bindings: pino.Bindings): Logger {
   let child: Logger | undefined;
   const real = () => (child ??= parent.child(bindings));
+  const mergeable = Object.keys(bindings).every((key) => !NOT_BINDINGS.has(key) && !INDEX_LIKE.test(key));
   return new Proxy(parent, {
     get(_target, property) {
-      if (LEVEL_METHODS.has(property) && child === undefined && !parent.isLevelEnabled(property as pino.Level)) return noop;
+      if (LEVEL_METHODS.has(property) && child === undefined) {
+        const level = property as pino.Level;
+        if (!parent.isLevelEnabled(level)) return noop;
+        if (mergeable) {
+          return (first: unknown, ...rest: unknown[]) => {
+            if (child === undefined && mergesInto(bindings, first)) (parent[level] as (...args: unknown[]) => void)({ ...bindings, ...first }, ...rest);
+            else (real()[level] as (...args: unknown[]) => void)(first, ...rest);
+          };
+        }
+      }
       if (property === 'child' && child === undefined) {
         return (more: pino.Bindings, options?: pino.ChildLoggerOptions) =>
           options === undefined ? deferredChild(parent, { ...bindings, ...more }) : real().child(more, options);

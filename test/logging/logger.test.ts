@@ -71,6 +71,26 @@ describe('the service logger', () => {
     expect(mine.lines.filter((line) => line.includes('[REDACTED]')).length).toBeGreaterThanOrEqual(8);
   });
 
+  it('writes through a deferred per-request child exactly what the child itself writes', () => {
+    const mine = capture();
+    const theirs = capture();
+    const bindings = { requestId: 'req-3', principal: 'static:abc', environment: 'sandbox' };
+    const error = new BadRequest('an error first');
+    const write = (logger: ReturnType<typeof createLogger>) => {
+      logger.info({ method: 'GET', route: '/:environment/account/:accountId', status: 200, latencyMs: 2.5 }, 'request completed');
+      logger.warn({ requestId: 'theirs', detail: 1 }, 'a binding repeated');
+      logger.info({ 7: 'an integer-like key', body: { socialSecurityNumber: SSN } }, 'keys reordered by merging');
+      logger.error(error);
+      logger.info('a message with %s', 'an argument');
+      logger.info({ input: { socialSecurityNumber: SSN } }, 'after the child was made');
+    };
+    write(deferredChild(deferredChild(service(mine.destination), { requestId: 'req-3' }), { principal: 'static:abc', environment: 'sandbox' }));
+    write(service(theirs.destination).child(bindings));
+    expect(mine.lines).toHaveLength(6);
+    expect(mine.lines).toEqual(theirs.lines);
+    expect(mine.lines.join('\n')).not.toContain(SSN);
+  });
+
   it('keeps the redaction in deferred per-request children', () => {
     const { lines, destination } = capture();
     const logger = createLogger({ level: 'info', pretty: false, destination });
