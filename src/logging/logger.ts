@@ -32,12 +32,27 @@ export interface LoggerOptions {
   destination?: pino.DestinationStream;
 }
 
+let isoMillisecond = Number.NaN;
+let isoField = '';
+/**
+ * pino.stdTimeFunctions.isoTime, formatted once per millisecond: a busy instance writes several lines in the
+ * same millisecond, and each would format the same date again.
+ */
+export function isoTime(): string {
+  const now = Date.now();
+  if (now !== isoMillisecond) {
+    isoMillisecond = now;
+    isoField = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return isoField;
+}
+
 export function createLogger(options: LoggerOptions): Logger {
   const base = {
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     base: { service: 'customer-account-service' },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
   };
   if (options.destination) return withRedactionFastPath(pino(base, options.destination));
   if (options.pretty) return withRedactionFastPath(pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }));

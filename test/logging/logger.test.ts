@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
-import { createLogger, deferredChild, REDACTED_PATHS } from '../../src/logging/logger.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLogger, deferredChild, isoTime, REDACTED_PATHS } from '../../src/logging/logger.js';
 
 /** Every line a logger writes, as text; the time is fixed so two loggers' lines can be compared byte for byte. */
 function capture() {
@@ -99,5 +99,22 @@ describe('the service logger', () => {
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({ requestId: 'req-2', body: '[REDACTED]', route: '/x', msg: 'request completed' });
+  });
+
+  describe('the time of a line', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('is pino\'s ISO time, formatted again when the millisecond changes', () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-26T10:00:00.123Z'));
+      expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+      expect(isoTime()).toBe(',"time":"2026-11-26T10:00:00.123Z"');
+      vi.setSystemTime(new Date('2026-11-26T10:00:00.124Z'));
+      expect(isoTime()).toBe(',"time":"2026-11-26T10:00:00.124Z"');
+      vi.setSystemTime(new Date('2027-01-01T00:00:00.124Z'));
+      expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());
+    });
   });
 });
