@@ -262,7 +262,7 @@ export function renderMarkdown(report: BenchReport): string {
         if (!probe) return '–';
         return probe.status === 200 ? String(probe.statements ?? '?') : `HTTP ${probe.status}`;
       });
-      lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${contender.name} | ${cells.join(' | ')} |`);
+      lines.push(`| ${scenario.scenario} | ${scenario.nodeVersion} | ${contenderLabel(contender.name)} | ${cells.join(' | ')} |`);
     }
   }
 
