@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ensureComparatorClient } from './comparator-client.js';
 import type { BenchContext } from './context.js';
 import { baseEnvironment, nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
@@ -80,8 +81,8 @@ export function startService(ctx: BenchContext, node: string, nodeArgs: string[]
 
 /**
  * A hand-written comparator (bench/comparators/<name>.ts), on the service's database, pool size, token and
- * environment; it seals personal data with the service's keys, as the service does. express-prisma loads
- * the generated client from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
+ * environment; it seals personal data with the service's keys, as the service does. The floors of the service's own
+ * SQL load its modules from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
  */
 function startComparator(ctx: BenchContext, node: string, name: keyof typeof COMPARATOR_SCRIPTS): Promise<RunningServer> {
   return startServer({
@@ -112,8 +113,11 @@ export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<Run
 /** The transfer floor: node:http + pg running the service's posting statement (key claim, audit and outbox in it). */
 export const startTransferFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'transfer-floor');
 
-/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts). */
-export const startExpressPrisma = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'express-prisma');
+/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts), on its own client generated with Prisma's defaults. */
+export async function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {
+  await ensureComparatorClient(ctx);
+  return startComparator(ctx, node, 'express-prisma');
+}
 
 export function startPostGraphile(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({
