@@ -2,7 +2,7 @@ import type { LoadKind } from '../load/requests.js';
 import type { ContenderName } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { bootstrapRatioInterval } from './interval.js';
-import { measureRun, medianOfRuns, type RunMeasurement } from './measure.js';
+import { measureRun, median, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
 import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
 import { checkOutboxContender } from './outbox.js';
@@ -184,24 +184,7 @@ export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenar
     statementProbe: name === TPCB_CONTENDER ? undefined : checks.get(name as ContenderName)?.probe,
   }));
   if (definition.ceiling && !runs.has(definition.ceiling)) results.push({ name: definition.ceiling, runs: [], median: medianOfRuns([]), check: ceilingNote, statementProbe: undefined });
-  const service = results.find((r) => r.name === 'service');
-  const ratios = results
-    .filter((r) => r.name !== 'service')
-    .map((comparator) => {
-      const serviceCpu = service ? totalCpuUsPerRequest(service.median) : null;
-      const comparatorCpu = totalCpuUsPerRequest(comparator.median);
-      // Only cycles where both figures exist pair up (CPU is null without /proc, or with no answers).
-      const cpuPairs = service ? service.runs.map((run, i) => [totalCpuUsPerRequest(run), comparator.runs[i] ? totalCpuUsPerRequest(comparator.runs[i]) : null] as const) : [];
-      const measured = cpuPairs.filter((pair): pair is readonly [number, number] => pair[0] !== null && pair[0] > 0 && pair[1] !== null);
-      return {
-        comparator: comparator.name,
-        ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
-        // Runs alternate, one cycle at a time: run i of the service and run i of the comparator are a pair.
-        interval: service ? bootstrapRatioInterval(service.runs.map((r) => r.rps), comparator.runs.map((r) => r.rps)) : null,
-        cpuRatio: serviceCpu !== null && serviceCpu > 0 && comparatorCpu !== null ? comparatorCpu / serviceCpu : null,
-        cpuInterval: bootstrapRatioInterval(measured.map(([, floor]) => floor), measured.map(([ours]) => ours)),
-      };
-    });
+  const ratios = scenarioRatios(results);
   return {
     scenario,
     title: definition.title,
@@ -211,6 +194,31 @@ export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenar
     ratios,
     oneRequestStatements: checks.get('service')?.queries,
   };
+}
+
+
+/**
+ * Each comparator's ratios to the service: req/s (service ÷ comparator) and CPU per request (comparator ÷ service),
+ * each with its 95 % bootstrap interval over the paired cycles.
+ */
+export function scenarioRatios(results: ContenderResult[]): ScenarioResult['ratios'] {
+  const service = results.find((r) => r.name === 'service');
+  return results
+    .filter((r) => r.name !== 'service')
+    .map((comparator) => {
+      // Only cycles where both figures exist pair up (CPU is null without /proc, or with no answers).
+      const cpuPairs = service ? service.runs.map((run, i) => [totalCpuUsPerRequest(run), comparator.runs[i] ? totalCpuUsPerRequest(comparator.runs[i]) : null] as const) : [];
+      const measured = cpuPairs.filter((pair): pair is readonly [number, number] => pair[0] !== null && pair[0] > 0 && pair[1] !== null);
+      return {
+        comparator: comparator.name,
+        ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
+        // Runs alternate, one cycle at a time: run i of the service and run i of the comparator are a pair.
+        interval: service ? bootstrapRatioInterval(service.runs.map((r) => r.rps), comparator.runs.map((r) => r.rps)) : null,
+        // Medians of the same paired cycles the interval resamples.
+        cpuRatio: measured.length > 0 ? median(measured.map(([, floor]) => floor)) / median(measured.map(([ours]) => ours)) : null,
+        cpuInterval: bootstrapRatioInterval(measured.map(([, floor]) => floor), measured.map(([ours]) => ours)),
+      };
+    });
 }
 
 async function verifyContenders(
