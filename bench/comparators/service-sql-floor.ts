@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,10 @@ import type { Transaction } from '../../src/domain/ledger/transaction.js';
  * - **Transfer floor** (`POST /{env}/transfer` with an Idempotency-Key): the service's one posting statement
  *   (PrismaLedgerStore.post: the balances, the entries, the audit event, the outbox events and the key's claim in
  *   one statement), with the values the service gives it; a key already held is replayed from its record.
+ * - As the batching floor, also `POST /{env}/customer` with an Idempotency-Key (there is nothing to merge in a
+ *   write): the service's one creation statement (PrismaCustomerStore.insert: the customer, its audit event, its
+ *   outbox event and the key's claim), personal data sealed by the service's PiiCipher, the phone numbers' search
+ *   keys as the service computes them; minimal validation, as the naive floor's.
  *
  * The stores run on a stand-in for Prisma Client that passes each statement straight to `pg` under the name the
  * service's client gives it (src/db/sql/sql.ts, statementName), on a pool made by the service's own factory
@@ -28,7 +32,7 @@ import type { Transaction } from '../../src/domain/ledger/transaction.js';
  * The service's modules are loaded from dist/ (`npm run build`, which the bench runs first), as
  * express-prisma.ts loads its client. Dev-only: never imported by src/.
  *
- * Environment: DATABASE_URL, PORT, API_TOKEN, ENVIRONMENT, POOL_SIZE, PII_BLIND_INDEX_KEY.
+ * Environment: DATABASE_URL, PORT, API_TOKEN, ENVIRONMENT, POOL_SIZE, PII_KEYS, PII_ACTIVE_KEY, PII_BLIND_INDEX_KEY.
  */
 
 const env = (name: string): string => {
@@ -43,6 +47,8 @@ const { statementName } = (await import(dist('db/sql/sql.js'))) as typeof import
 const { PrismaCustomerStore } = (await import(dist('db/stores/customer.store.js'))) as typeof import('../../src/db/stores/customer.store.js');
 const { PrismaAccountStore } = (await import(dist('db/stores/account.store.js'))) as typeof import('../../src/db/stores/account.store.js');
 const { PrismaLedgerStore } = (await import(dist('db/stores/ledger.store.js'))) as typeof import('../../src/db/stores/ledger.store.js');
+const { PiiCipher } = (await import(dist('pii/pii-cipher.js'))) as typeof import('../../src/pii/pii-cipher.js');
+const { phoneSearchKeys } = (await import(dist('domain/customers/phone-numbers.js'))) as typeof import('../../src/domain/customers/phone-numbers.js');
 const { exactAmount } = (await import(dist('domain/ledger/money.js'))) as typeof import('../../src/domain/ledger/money.js');
 const { presentCustomer } = (await import(dist('presenters/customers.js'))) as typeof import('../../src/presenters/customers.js');
 const { presentAccount } = (await import(dist('presenters/accounts.js'))) as typeof import('../../src/presenters/accounts.js');
@@ -78,8 +84,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const principalId = 'static:bench';
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_BODY_BYTES = 100_000;
-// The service's idempotency fingerprint key (src/pii/pii-cipher.ts).
-const fingerprintKey = Buffer.from(hkdfSync('sha256', Buffer.from(env('PII_BLIND_INDEX_KEY'), 'base64'), Buffer.alloc(0), 'cas idempotency fingerprint v1', 32));
+// The service's sealing, blind index and idempotency fingerprint, with the keys the bench gives the service.
+const cipher = new PiiCipher({
+  keys: new Map(
+    env('PII_KEYS')
+      .split(',')
+      .map((pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const),
+  ),
+  activeKeyId: env('PII_ACTIVE_KEY'),
+  blindIndexKey: Buffer.from(env('PII_BLIND_INDEX_KEY'), 'base64'),
+});
 
 type LogRefName = 'log_ref_id' | 'logRefId';
 
@@ -164,7 +178,7 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
   const fromAccountId = body.fromAccountId.toLowerCase();
   const toAccountId = body.toAccountId.toLowerCase();
   const request = { ...body, fromAccountId, toAccountId, amount: exact.amount };
-  const fingerprint = createHmac('sha256', fingerprintKey).update(JSON.stringify({ operation: 'transfer.create', request }), 'utf8').digest();
+  const fingerprint = cipher.fingerprint(JSON.stringify({ operation: 'transfer.create', request }));
   const transferId = uuidv7();
   const debitId = uuidv7();
   const creditId = uuidv7();
@@ -209,11 +223,7 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
   let replayed = false;
   if (written.outcome === 'key-taken') {
     // An earlier request holds the key: its answer again, as it is now (the service's IdempotentCreation).
-    const { rows } = await pool.query<{ operation: string; fingerprint: Buffer; result: { transactionIds: string[] } }>(
-      'SELECT operation, fingerprint, result FROM idempotency_keys WHERE principal_id = $1 AND environment = $2 AND key = $3 AND expires_at > CURRENT_TIMESTAMP',
-      [principalId, environment, idempotencyKey],
-    );
-    const existing = rows[0];
+    const existing = (await existingKey(idempotencyKey)) as { operation: string; fingerprint: Buffer; result: { transactionIds: string[] } } | undefined;
     if (!existing) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
     if (existing.operation !== 'transfer.create' || !existing.fingerprint.equals(fingerprint)) {
       throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
@@ -227,6 +237,85 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
   return send(res, 201, envelope('logRefId', requestId, transfer, null), requestId, replayed ? { 'idempotent-replayed': 'true' } : {});
 }
 
+// --- Minimal validation (present, not exhaustive), as the naive floor's -------------------------------------
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown, max = 200): value is string => typeof value === 'string' && value.length <= max;
+const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] => Array.isArray(value) && value.length <= 10 && value.every(item);
+const isEmail = (value: unknown) => isText(value, 254) && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
+const isPhone = (value: unknown) => isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
+const isAddress = (value: unknown) => isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
+const validationFailed = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
+
+type NewCustomerRecord = Parameters<InstanceType<typeof PrismaCustomerStore>['insert']>[0];
+
+/** `POST /{env}/customer` with an Idempotency-Key: the service's creation statement, as the service fills it. */
+async function createCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
+  const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
+  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
+  const body = await readJson(req);
+  if (!isObject(body)) throw validationFailed('The body must be a JSON object.');
+  const ssnMatch = typeof body.socialSecurityNumber === 'string' ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber) : null;
+  if (!ssnMatch) throw validationFailed('socialSecurityNumber is not a valid SSN.');
+  const dln = body.documentLocatorNumber;
+  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0) throw validationFailed('documentLocatorNumber must be a whole number.');
+  if (typeof body.dateOfBirth !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth)) throw validationFailed('dateOfBirth must be a date YYYY-MM-DD.');
+  for (const field of ['preferredName', 'firstName', 'middleName', 'lastName']) if (!isText(body[field], 100)) throw validationFailed(`${field} must be a string.`);
+  if (!isList(body.emails, isEmail)) throw validationFailed('emails must be a list of email addresses.');
+  if (!isList(body.phoneNumbers, isPhone)) throw validationFailed('phoneNumbers must be a list of phone numbers.');
+  if (!isList(body.addresses, isAddress)) throw validationFailed('addresses must be a list of addresses.');
+  const socialSecurityNumber = `${ssnMatch[1]}${ssnMatch[2]}${ssnMatch[3]}`;
+  const customerId = uuidv7();
+  const phoneNumbers = body.phoneNumbers as NewCustomerRecord['phoneNumbers'];
+  const record: NewCustomerRecord = {
+    id: customerId,
+    environment,
+    sealed: cipher.seal({ environment, customerId }, { socialSecurityNumber, documentLocatorNumber: dln }),
+    dateOfBirth: body.dateOfBirth,
+    preferredName: body.preferredName as string,
+    firstName: body.firstName as string,
+    middleName: body.middleName as string,
+    lastName: body.lastName as string,
+    emails: body.emails as string[],
+    phoneNumbers,
+    addresses: body.addresses as NewCustomerRecord['addresses'],
+    phoneSearchKeys: phoneSearchKeys(phoneNumbers),
+  };
+  const fingerprint = cipher.fingerprint(JSON.stringify({ operation: 'customer.create', request: { ...body, socialSecurityNumber } }));
+  const outcome = await customers.insert(record, {
+    audit: { eventId: uuidv7(), principalId, environment, operation: 'customer.create', resourceType: 'customer', resourceId: customerId, requestId, idempotencyKey: idempotencyKey ?? null, changedFields: Object.keys(body) },
+    idempotency:
+      idempotencyKey === undefined
+        ? undefined
+        : {
+            claim: { principalId, environment, key: idempotencyKey, operation: 'customer.create', fingerprint, expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS) },
+            result: { customerId },
+          },
+  });
+  let answer = { customerId };
+  if (outcome !== 'created') {
+    // An earlier request holds the key: its answer again (the service's IdempotentCreation).
+    const existing = idempotencyKey === undefined ? undefined : await existingKey(idempotencyKey);
+    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+    if (existing.operation !== 'customer.create' || !existing.fingerprint.equals(fingerprint)) {
+      throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
+    }
+    answer = existing.result as { customerId: string };
+  }
+  const headers: Record<string, string> = { location: `/${environment}/customer/${answer.customerId}` };
+  if (outcome !== 'created') headers['idempotent-replayed'] = 'true';
+  return send(res, 201, envelope('log_ref_id', requestId, answer, null), requestId, headers);
+}
+
+/** The unexpired record holding an Idempotency-Key of the bench's principal, or undefined. */
+async function existingKey(key: string): Promise<{ operation: string; fingerprint: Buffer; result: unknown } | undefined> {
+  const { rows } = await pool.query<{ operation: string; fingerprint: Buffer; result: unknown }>(
+    'SELECT operation, fingerprint, result FROM idempotency_keys WHERE principal_id = $1 AND environment = $2 AND key = $3 AND expires_at > CURRENT_TIMESTAMP',
+    [principalId, environment, key],
+  );
+  return rows[0];
+}
+
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   if (req.url === '/healthz') return send(res, 200, { status: 'ok' }, requestId);
   const [, pathEnvironment, resource, id, extra] = (req.url ?? '/').split('?')[0]!.split('/');
@@ -237,13 +326,16 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
       ? 'read'
       : req.method === 'POST' && resource === 'transfer' && id === undefined
         ? 'transfer'
-        : undefined;
+        : req.method === 'POST' && resource === 'customer' && (id === undefined || id === '')
+          ? 'create'
+          : undefined;
   if (route === undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
     return send(res, 401, envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }), requestId);
   }
   if (pathEnvironment !== environment) return notFound('ENVIRONMENT_NOT_FOUND');
   if (route === 'transfer') return createTransfer(req, res, requestId);
+  if (route === 'create') return createCustomer(req, res, requestId);
 
   if (resource === 'customer') {
     if (!UUID.test(id!)) return notFound('CUSTOMER_NOT_FOUND');

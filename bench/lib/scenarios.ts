@@ -47,7 +47,7 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   },
   'rest-post-customer': {
     title: 'REST POST /{env}/customer (full write path)',
-    contenders: each('rest-post-customer', 'service', 'raw-floor', 'express-prisma'),
+    contenders: each('rest-post-customer', 'service', 'batching-floor', 'raw-floor', 'express-prisma'),
   },
   'rest-put-customer': { title: 'REST PUT /{env}/customer/{id}', contenders: each('rest-put-customer', 'service', 'express-prisma', 'raw-floor') },
   'graphql-nested': {
@@ -247,7 +247,7 @@ async function verifyContenders(
     }
   }
   if (scenario === 'rest-post-customer' || scenario === 'rest-put-customer') {
-    for (const name of ['service', 'raw-floor', 'express-prisma'] as const) {
+    for (const name of ['service', 'batching-floor', 'raw-floor', 'express-prisma'] as const) {
       const server = servers[name];
       if (server) outcome.set(name, { check: await checkWrites(ctx, { name, server }, scenario) });
     }
