@@ -25,7 +25,7 @@ function domainBlocks() {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'src/db/generated/', 'src/graphql/generated/', 'packages/client/src/generated/', 'packages/client/dist/', 'console/src/gql/', '.data/', '.tools/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'src/db/generated/', 'bench/comparators/prisma/generated/', 'src/graphql/generated/', 'packages/client/src/generated/', 'packages/client/dist/', 'console/src/gql/', '.data/', '.tools/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ContenderName, startExpressPrisma, startPostGraphile, startRawFloor, startService } from './lib/contenders.js';
+import { type ContenderName, startBatchingFloor, startExpressPrisma, startPostGraphile, startRawFloor, startService, startTransferFloor } from './lib/contenders.js';
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
@@ -20,7 +20,7 @@ import { measureStartup, type StartupResult } from './lib/startup.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 
 /**
- * `npm run bench`: the service side by side with the raw floor, idiomatic Express + Prisma, PostGraphile and pgbench on one
+ * `npm run bench`: the service side by side with the naive floor, the batching and transfer floors, idiomatic Express + Prisma, PostGraphile and pgbench on one
  * PostgreSQL, as described in docs/performance.md. Progress goes to stderr, the table to stdout and
  * to bench/results/.
  */
@@ -56,6 +56,8 @@ async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[],
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
     'raw-floor': startRawFloor,
+    'batching-floor': startBatchingFloor,
+    'transfer-floor': startTransferFloor,
     'express-prisma': startExpressPrisma,
     postgraphile: startPostGraphile,
     // Started by the outbox-cost scenario itself, each with a database of its own (bench/lib/outbox.ts).

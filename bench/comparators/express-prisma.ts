@@ -9,8 +9,8 @@ import type { Prisma, PrismaClient as PrismaClientInstance } from '../../src/db/
 /**
  * The idiomatic comparator: what a competent team writes with Express 5 and Prisma 7 without tuning
  * anything. `express.json()`, a bearer-token middleware, one PrismaClient on `PrismaPg` with the same
- * pool size as every contender, the typed model API (`findFirst` with a `select` whitelist and the
- * relation, `create`, `update`) and `$transaction(async tx => …)` for the writes: the customer, its
+ * pool size as every contender, the typed model API (`findUnique` by the (id, environment) key with a `select`
+ * whitelist and the relation, `create`, `update`) and `$transaction(async tx => …)` for the writes: the customer, its
  * audit event and its outbox event (issue 16: every write appends its event in its own transaction; the
  * service's sequencer, running beside it in the bench, numbers it), with the Idempotency-Key record found,
  * created and completed in the same transaction.
@@ -18,8 +18,11 @@ import type { Prisma, PrismaClient as PrismaClientInstance } from '../../src/db/
  * src/pii/pii-cipher.ts), with the keys the bench gives the service. The same JSON and envelope as the
  * service and the raw floor (checked before measuring, bench/lib/verify.ts). Dev-only: never imported by src/.
  *
- * The generated client is loaded from dist/ (`npm run build`, which the bench runs first): Node 24+ runs
- * this file natively, and type stripping cannot resolve the generated client's `.js` imports to `.ts`.
+ * Its own Prisma client, generated with Prisma's defaults from bench/comparators/prisma/schema.prisma (not the
+ * service's, whose generator is tuned), compiled to dist/bench-prisma by the bench before it starts this file
+ * (bench/lib/comparator-client.ts): Node 24+ runs this file natively, and type stripping cannot resolve the generated
+ * client's `.js` imports to `.ts`. It is typed by the service's generated client: the same models, field for field,
+ * so the bench's own client need not exist for the project to typecheck.
  *
  * Environment: DATABASE_URL, PORT, API_TOKEN, ENVIRONMENT, POOL_SIZE, PII_KEYS, PII_ACTIVE_KEY, PII_BLIND_INDEX_KEY.
  */
@@ -30,7 +33,7 @@ const env = (name: string): string => {
   return value;
 };
 
-const clientModule = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/db/generated/prisma/client.js')).href;
+const clientModule = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/bench-prisma/client.js')).href;
 const { PrismaClient } = (await import(clientModule)) as typeof import('../../src/db/generated/prisma/client.js');
 
 const prisma: PrismaClientInstance = new PrismaClient({ adapter: new PrismaPg({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10) }) });
@@ -170,7 +173,7 @@ function parseChanges(body: unknown): Prisma.CustomerUpdateInput {
   };
 }
 
-// --- Reads: typed findFirst with a select whitelist (never a personal-data column) -------------------------
+// --- Reads: typed findUnique with a select whitelist (never a personal-data column) -------------------------
 
 const customerSelect = {
   id: true,
@@ -231,7 +234,7 @@ app.param('env', (req, _res, next, value: string) => {
 app.get('/:env/customer/:id', async (req, res) => {
   const { id } = req.params as { id: string };
   if (!UUID.test(id)) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
-  const customer = await prisma.customer.findFirst({ where: { id, environment }, select: customerSelect });
+  const customer = await prisma.customer.findUnique({ where: { id_environment: { id, environment } }, select: customerSelect });
   if (!customer) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
   send(res, 'customer', 200, presentCustomer(customer), null);
 });
@@ -239,8 +242,8 @@ app.get('/:env/customer/:id', async (req, res) => {
 app.get('/:env/account/:id', async (req, res) => {
   const { id } = req.params as { id: string };
   if (!UUID.test(id)) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'Not found.');
-  const account = await prisma.account.findFirst({
-    where: { id, environment },
+  const account = await prisma.account.findUnique({
+    where: { id_environment: { id, environment } },
     select: { id: true, type: true, name: true, amount: true, currency: true, flags: true, customerLinks: { select: { customerId: true }, orderBy: { position: 'asc' } } },
   });
   if (!account) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'Not found.');

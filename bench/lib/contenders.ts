@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ensureComparatorClient } from './comparator-client.js';
 import type { BenchContext } from './context.js';
 import { baseEnvironment, nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
@@ -11,8 +12,33 @@ function scriptArgs(node: string, script: string): string[] {
   return nodeMajor(node) >= 24 ? ['--disable-warning=ExperimentalWarning', script] : ['--import', 'tsx', script];
 }
 
-/** `no-outbox` and `pre-outbox`: builds of the service without the outbox, on databases of their own (bench/lib/outbox.ts). */
-export type ContenderName = 'service' | 'raw-floor' | 'express-prisma' | 'postgraphile' | 'no-outbox' | 'pre-outbox';
+/**
+ * `raw-floor` is the naive floor (one statement per request; its id is kept so stored results still read);
+ * `batching-floor` and `transfer-floor` run the service's own SQL as the service sends it
+ * (bench/comparators/service-sql-floor.ts). `no-outbox` and `pre-outbox`: builds of the service without the
+ * outbox, on databases of their own (bench/lib/outbox.ts).
+ */
+export type ContenderName = 'service' | 'raw-floor' | 'batching-floor' | 'transfer-floor' | 'express-prisma' | 'postgraphile' | 'no-outbox' | 'pre-outbox';
+
+/** How the report and docs name each contender. */
+export const CONTENDER_LABELS: Record<ContenderName, string> = {
+  service: 'service',
+  'raw-floor': 'naive floor',
+  'batching-floor': 'batching floor',
+  'transfer-floor': 'transfer floor',
+  'express-prisma': 'express-prisma',
+  postgraphile: 'postgraphile',
+  'no-outbox': 'no-outbox',
+  'pre-outbox': 'pre-outbox',
+};
+
+/** Each hand-written comparator's script under bench/comparators/. */
+const COMPARATOR_SCRIPTS = {
+  'raw-floor': 'raw-floor.ts',
+  'batching-floor': 'service-sql-floor.ts',
+  'transfer-floor': 'service-sql-floor.ts',
+  'express-prisma': 'express-prisma.ts',
+} as const;
 
 /** The service's environment exactly as production sets it, on `databaseUrl` (the bench database by default). */
 export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.benchUrl, dataDir = path.join(ctx.workDir, 'service-data'), extra: Record<string, string> = {}): Record<string, string> {
@@ -55,14 +81,14 @@ export function startService(ctx: BenchContext, node: string, nodeArgs: string[]
 
 /**
  * A hand-written comparator (bench/comparators/<name>.ts), on the service's database, pool size, token and
- * environment; it seals personal data with the service's keys, as the service does. express-prisma loads
- * the generated client from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
+ * environment; it seals personal data with the service's keys, as the service does. The floors of the service's own
+ * SQL load its modules from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
  */
-function startComparator(ctx: BenchContext, node: string, name: 'raw-floor' | 'express-prisma'): Promise<RunningServer> {
+function startComparator(ctx: BenchContext, node: string, name: keyof typeof COMPARATOR_SCRIPTS): Promise<RunningServer> {
   return startServer({
     name,
     command: node,
-    args: scriptArgs(node, `bench/comparators/${name}.ts`),
+    args: scriptArgs(node, `bench/comparators/${COMPARATOR_SCRIPTS[name]}`),
     cwd: ctx.repoRoot,
     env: baseEnvironment({
       NODE_ENV: 'production',
@@ -78,11 +104,20 @@ function startComparator(ctx: BenchContext, node: string, name: 'raw-floor' | 'e
   });
 }
 
-/** The floor: the same operations in raw SQL on node:http (bench/comparators/raw-floor.ts). */
+/** The naive floor: the same operations in raw SQL on node:http, one statement per request (bench/comparators/raw-floor.ts). */
 export const startRawFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'raw-floor');
 
-/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts). */
-export const startExpressPrisma = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'express-prisma');
+/** The batching floor: node:http + pg, reads merged as the service merges them, the service's SQL and session settings. */
+export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'batching-floor');
+
+/** The transfer floor: node:http + pg running the service's posting statement (key claim, audit and outbox in it). */
+export const startTransferFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'transfer-floor');
+
+/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts), on its own client generated with Prisma's defaults. */
+export async function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {
+  await ensureComparatorClient(ctx);
+  return startComparator(ctx, node, 'express-prisma');
+}
 
 export function startPostGraphile(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({

@@ -6,6 +6,8 @@ export const DEFAULT_OUT_DIR = 'bench/results';
 export const SCENARIO_NAMES = [
   'rest-get-customer',
   'rest-get-account',
+  'rest-get-customer-4-connections',
+  'rest-get-account-4-connections',
   'rest-post-customer',
   'rest-put-customer',
   'graphql-nested',

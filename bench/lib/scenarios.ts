@@ -2,7 +2,7 @@ import type { LoadKind } from '../load/requests.js';
 import type { ContenderName } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { bootstrapRatioInterval } from './interval.js';
-import { measureRun, medianOfRuns, type RunMeasurement } from './measure.js';
+import { measureRun, median, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
 import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
 import { checkOutboxContender } from './outbox.js';
@@ -25,16 +25,29 @@ interface ScenarioDefinition {
   ceiling?: typeof TPCB_CONTENDER;
   /** At least this many alternating runs whatever --runs says (not with --quick): a ratio that decides a rule. */
   minRuns?: number;
+  /** Concurrent connections of this scenario's load, whatever --connections says (where batching cannot help). */
+  connections?: number;
 }
 
 const each = (kind: LoadKind, ...names: ContenderName[]) => names.map((name) => ({ name, kind }));
 
 export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
-  'rest-get-customer': { title: 'REST GET /{env}/customer/{id}', contenders: each('rest-get-customer', 'service', 'raw-floor', 'express-prisma') },
-  'rest-get-account': { title: 'REST GET /{env}/account/{id}', contenders: each('rest-get-account', 'service', 'raw-floor', 'express-prisma') },
+  'rest-get-customer': { title: 'REST GET /{env}/customer/{id}', contenders: each('rest-get-customer', 'service', 'batching-floor', 'raw-floor', 'express-prisma') },
+  'rest-get-account': { title: 'REST GET /{env}/account/{id}', contenders: each('rest-get-account', 'service', 'batching-floor', 'raw-floor', 'express-prisma') },
+  // Issue 34: at 4 connections few reads meet in one event-loop round, so what decides is each request's own cost.
+  'rest-get-customer-4-connections': {
+    title: 'REST GET /{env}/customer/{id}, 4 connections',
+    contenders: each('rest-get-customer', 'service', 'raw-floor', 'batching-floor'),
+    connections: 4,
+  },
+  'rest-get-account-4-connections': {
+    title: 'REST GET /{env}/account/{id}, 4 connections',
+    contenders: each('rest-get-account', 'service', 'raw-floor', 'batching-floor'),
+    connections: 4,
+  },
   'rest-post-customer': {
     title: 'REST POST /{env}/customer (full write path)',
-    contenders: each('rest-post-customer', 'service', 'raw-floor', 'express-prisma'),
+    contenders: each('rest-post-customer', 'service', 'batching-floor', 'raw-floor', 'express-prisma'),
   },
   'rest-put-customer': { title: 'REST PUT /{env}/customer/{id}', contenders: each('rest-put-customer', 'service', 'express-prisma', 'raw-floor') },
   'graphql-nested': {
@@ -44,12 +57,12 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   mixed: { title: 'Mixed 80/20 read/write, REST + GraphQL', contenders: [{ name: 'service', kind: 'mixed' }] },
   'rest-transfer-uniform': {
     title: 'REST POST /{env}/transfer, random pairs of 10,000 funded accounts, Idempotency-Key',
-    contenders: each('rest-transfer-uniform', 'service'),
+    contenders: each('rest-transfer-uniform', 'service', 'transfer-floor'),
     ceiling: TPCB_CONTENDER,
   },
   'rest-transfer-hot': {
     title: 'REST POST /{env}/transfer, random account → one hot account, Idempotency-Key',
-    contenders: each('rest-transfer-hot', 'service'),
+    contenders: each('rest-transfer-hot', 'service', 'transfer-floor'),
     ceiling: TPCB_CONTENDER,
   },
   'rest-get-account-with-transactions': {
@@ -88,8 +101,13 @@ export interface ScenarioResult {
   title: string;
   nodeVersion: string;
   contenders: ContenderResult[];
-  /** Per comparator: service req/s ÷ comparator req/s (medians of this run), null unless both answered. */
-  ratios: { comparator: ResultName; ratio: number | null; interval?: [number, number] | null }[];
+  /**
+   * Per comparator: service req/s ÷ comparator req/s (medians of this run), null unless both answered; and by CPU,
+   * the comparator's CPU per request ÷ the service's (server process + PostgreSQL; > 1: the service spends less).
+   */
+  ratios: { comparator: ResultName; ratio: number | null; interval?: [number, number] | null; cpuRatio?: number | null; cpuInterval?: [number, number] | null }[];
+  /** Connections of the load, when the scenario sets its own (absent: --connections). */
+  connections?: number;
   /** The transfer scenarios: what PostgreSQL ran for one transfer sent alone (pg_stat_statements). */
   oneRequestStatements?: { query: string; calls: number }[] | undefined;
 }
@@ -102,13 +120,25 @@ export const ratioOf = (scenario: ScenarioResult | undefined, comparator: Result
 export const ratioIntervalOf = (scenario: ScenarioResult | undefined, comparator: ResultName): [number, number] | null =>
   scenario?.ratios.find((r) => r.comparator === comparator)?.interval ?? null;
 
+/** Comparator CPU per request ÷ the service's (server + PostgreSQL), with its 95 % bootstrap interval; nulls when not measured. */
+export const cpuRatioOf = (scenario: ScenarioResult | undefined, comparator: ResultName): { ratio: number | null; interval: [number, number] | null } => {
+  const found = scenario?.ratios.find((r) => r.comparator === comparator);
+  return { ratio: found?.cpuRatio ?? null, interval: found?.cpuInterval ?? null };
+};
+
+/** Server process + whole PostgreSQL server CPU per response of a run, or null when either was not measured. */
+export const totalCpuUsPerRequest = (run: RunMeasurement): number | null =>
+  run.serverCpuUsPerRequest === null || run.postgresCpuUsPerRequest === null ? null : run.serverCpuUsPerRequest + run.postgresCpuUsPerRequest;
+
 export type Servers = Partial<Record<ContenderName, RunningServer>>;
 
 const format = (run: RunMeasurement) =>
   `${run.rps.toFixed(0)} req/s, p99 ${run.p99Ms.toFixed(1)} ms, ${run.errors} errors of ${run.responses}`;
 
-export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioName, servers: Servers, node: string): Promise<ScenarioResult> {
+export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenarioName, servers: Servers, node: string): Promise<ScenarioResult> {
   const definition = HTTP_SCENARIOS[scenario];
+  // A scenario with its own connection count loads through a context that says so (reads only: no SSNs taken).
+  const ctx = definition.connections === undefined ? runCtx : { ...runCtx, options: { ...runCtx.options, connections: definition.connections } };
   // A contender that did not start is listed among the run's failures, with its reason.
   const contenders = definition.contenders.filter(({ name }) => servers[name] !== undefined);
 
@@ -154,16 +184,41 @@ export async function runHttpScenario(ctx: BenchContext, scenario: HttpScenarioN
     statementProbe: name === TPCB_CONTENDER ? undefined : checks.get(name as ContenderName)?.probe,
   }));
   if (definition.ceiling && !runs.has(definition.ceiling)) results.push({ name: definition.ceiling, runs: [], median: medianOfRuns([]), check: ceilingNote, statementProbe: undefined });
+  const ratios = scenarioRatios(results);
+  return {
+    scenario,
+    title: definition.title,
+    nodeVersion: nodeVersion(node),
+    ...(definition.connections !== undefined && { connections: definition.connections }),
+    contenders: results,
+    ratios,
+    oneRequestStatements: checks.get('service')?.queries,
+  };
+}
+
+
+/**
+ * Each comparator's ratios to the service: req/s (service ÷ comparator) and CPU per request (comparator ÷ service),
+ * each with its 95 % bootstrap interval over the paired cycles.
+ */
+export function scenarioRatios(results: ContenderResult[]): ScenarioResult['ratios'] {
   const service = results.find((r) => r.name === 'service');
-  const ratios = results
+  return results
     .filter((r) => r.name !== 'service')
-    .map((comparator) => ({
-      comparator: comparator.name,
-      ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
-      // Runs alternate, one cycle at a time: run i of the service and run i of the comparator are a pair.
-      interval: service ? bootstrapRatioInterval(service.runs.map((r) => r.rps), comparator.runs.map((r) => r.rps)) : null,
-    }));
-  return { scenario, title: definition.title, nodeVersion: nodeVersion(node), contenders: results, ratios, oneRequestStatements: checks.get('service')?.queries };
+    .map((comparator) => {
+      // Only cycles where both figures exist pair up (CPU is null without /proc, or with no answers).
+      const cpuPairs = service ? service.runs.map((run, i) => [totalCpuUsPerRequest(run), comparator.runs[i] ? totalCpuUsPerRequest(comparator.runs[i]) : null] as const) : [];
+      const measured = cpuPairs.filter((pair): pair is readonly [number, number] => pair[0] !== null && pair[0] > 0 && pair[1] !== null);
+      return {
+        comparator: comparator.name,
+        ratio: service && comparator.median.rps > 0 && service.median.rps > 0 ? service.median.rps / comparator.median.rps : null,
+        // Runs alternate, one cycle at a time: run i of the service and run i of the comparator are a pair.
+        interval: service ? bootstrapRatioInterval(service.runs.map((r) => r.rps), comparator.runs.map((r) => r.rps)) : null,
+        // Medians of the same paired cycles the interval resamples.
+        cpuRatio: measured.length > 0 ? median(measured.map(([, floor]) => floor)) / median(measured.map(([ours]) => ours)) : null,
+        cpuInterval: bootstrapRatioInterval(measured.map(([, floor]) => floor), measured.map(([ours]) => ours)),
+      };
+    });
 }
 
 async function verifyContenders(
@@ -176,24 +231,23 @@ async function verifyContenders(
   const customerIds = sample(ctx.data.customerIds, 3);
   const probeCustomerIds = ctx.data.probeCustomers.filter((p) => p.accounts <= 5).map((p) => p.customerId);
 
-  if ((scenario === 'rest-get-customer' || scenario === 'rest-get-account' || scenario === 'rest-get-account-with-transactions') && servers['raw-floor']) {
+  const customerRead = scenario === 'rest-get-customer' || scenario === 'rest-get-customer-4-connections';
+  const accountRead = scenario === 'rest-get-account' || scenario === 'rest-get-account-4-connections';
+  if ((customerRead || accountRead || scenario === 'rest-get-account-with-transactions') && servers['raw-floor']) {
     const floor = servers['raw-floor'];
-    const ids =
-      scenario === 'rest-get-customer'
-        ? [...customerIds, ...probeCustomerIds]
-        : sample(scenario === 'rest-get-account' ? ctx.data.accountIds : (ctx.ledger?.accountsWithTransactions ?? []), 5);
-    const resource = scenario === 'rest-get-customer' ? 'customer' : 'account';
+    const ids = customerRead ? [...customerIds, ...probeCustomerIds] : sample(accountRead ? ctx.data.accountIds : (ctx.ledger?.accountsWithTransactions ?? []), 5);
+    const resource = customerRead ? 'customer' : 'account';
     const getCustomer = (id: string) => ({ method: 'GET' as const, path: `/${BENCH_ENVIRONMENT}/customer/${id}` });
-    for (const name of ['service', 'express-prisma', 'raw-floor'] as const) {
+    for (const name of ['service', 'batching-floor', 'express-prisma', 'raw-floor'] as const) {
       const server = servers[name];
       if (!server) continue;
       const check = name === 'raw-floor' ? undefined : await checkSameRestJson(ctx, { name, server }, floor, resource, ids);
-      const probe = scenario === 'rest-get-customer' ? await probeStatements(ctx, server, getCustomer) : undefined;
+      const probe = customerRead ? await probeStatements(ctx, server, getCustomer) : undefined;
       outcome.set(name, { ...(check !== undefined && { check }), ...(probe !== undefined && { probe }) });
     }
   }
   if (scenario === 'rest-post-customer' || scenario === 'rest-put-customer') {
-    for (const name of ['service', 'raw-floor', 'express-prisma'] as const) {
+    for (const name of ['service', 'batching-floor', 'raw-floor', 'express-prisma'] as const) {
       const server = servers[name];
       if (server) outcome.set(name, { check: await checkWrites(ctx, { name, server }, scenario) });
     }
@@ -215,8 +269,11 @@ async function verifyContenders(
           }));
     outcome.set('service', { check: await checkSameRestAnswers(ctx, { name: 'service', server: servers.service }, servers['raw-floor'], requests) });
   }
-  if ((scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') && servers.service) {
-    outcome.set('service', await checkTransfer(ctx, servers.service, scenario === 'rest-transfer-hot'));
+  if (scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') {
+    for (const name of ['service', 'transfer-floor'] as const) {
+      const server = servers[name];
+      if (server) outcome.set(name, await checkTransfer(ctx, server, scenario === 'rest-transfer-hot'));
+    }
   }
   if (scenario === 'graphql-nested') {
     for (const name of ['service', 'postgraphile'] as const) {

@@ -8,7 +8,7 @@ import { BENCH_ENVIRONMENT } from './seed.js';
 
 /**
  * Before a contender's numbers mean anything, its answers must be the same data: the service and
- * Express + Prisma must return the same JSON as the raw floor, the service and PostGraphile the same
+ * Express + Prisma must return the same JSON as the naive floor, the service and PostGraphile the same
  * nested tree (checked against the tables directly), and every contender's writes must leave the same
  * rows. A failed check is reported beside the figures, never hidden.
  */
@@ -45,7 +45,7 @@ const describeFailure = (name: string, answer: HttpAnswer): string => {
   return `${name} answered HTTP ${answer.status}${code ? ` ${code}` : ''}${errors?.[0]?.message ? `: ${errors[0].message}` : ''}`;
 };
 
-/** A contender's REST answer against the raw floor's, for a few records: same keys, same data. */
+/** A contender's REST answer against the naive floor's, for a few records: same keys, same data. */
 export async function checkSameRestJson(
   ctx: BenchContext,
   contender: NamedServer,
@@ -56,22 +56,22 @@ export async function checkSameRestJson(
   for (const id of ids) {
     const urlPath = `/${BENCH_ENVIRONMENT}/${resource}/${id}`;
     const [ours, reference] = await Promise.all([call(ctx, contender.server, 'GET', urlPath), call(ctx, floor, 'GET', urlPath)]);
-    if (reference.status !== 200) return describeFailure('raw floor', reference);
+    if (reference.status !== 200) return describeFailure('naive floor', reference);
     if (ours.status !== 200) return describeFailure(contender.name, ours);
     const oursKeys = Object.keys(ours.body as object).sort();
     const referenceKeys = Object.keys(reference.body as object).sort();
-    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], raw floor [${referenceKeys.join(', ')}]`;
+    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
     const oursData = (ours.body as { data: Record<string, unknown> }).data;
     const referenceData = (reference.body as { data: Record<string, unknown> }).data;
     for (const key of new Set([...Object.keys(oursData), ...Object.keys(referenceData)])) {
       if (!isDeepStrictEqual(oursData[key], referenceData[key])) return `data.${key} differs for ${resource} ${id}`;
     }
   }
-  return `same JSON as the raw floor (${ids.length} ${resource}s)`;
+  return `same JSON as the naive floor (${ids.length} ${resource}s)`;
 }
 
 /**
- * A contender's answers to the same requests as the raw floor's (a list page, a search): both 200, the same
+ * A contender's answers to the same requests as the naive floor's (a list page, a search): both 200, the same
  * envelope keys and the same data, in the same order.
  */
 export async function checkSameRestAnswers(
@@ -86,18 +86,18 @@ export async function checkSameRestAnswers(
       call(ctx, contender.server, request.method, request.path, request.body),
       call(ctx, floor, request.method, request.path, request.body),
     ]);
-    if (reference.status !== 200) return describeFailure('raw floor', reference);
+    if (reference.status !== 200) return describeFailure('naive floor', reference);
     if (ours.status !== 200) return describeFailure(contender.name, ours);
     const oursKeys = Object.keys(ours.body as object).sort();
     const referenceKeys = Object.keys(reference.body as object).sort();
-    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], raw floor [${referenceKeys.join(', ')}]`;
+    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
     const oursData = (ours.body as { data: { customers: unknown[] } }).data;
     const referenceData = (reference.body as { data: { customers: unknown[] } }).data;
     if (!isDeepStrictEqual(oursData, referenceData)) return `data differs for ${request.method} ${request.path}`;
-    if (referenceData.customers.length === 0) return `the raw floor found nothing for ${request.method} ${request.path}: nothing was compared`;
+    if (referenceData.customers.length === 0) return `the naive floor found nothing for ${request.method} ${request.path}: nothing was compared`;
     records += referenceData.customers.length;
   }
-  return `same JSON as the raw floor (${requests.length} requests, ${records} customers)`;
+  return `same JSON as the naive floor (${requests.length} requests, ${records} customers)`;
 }
 
 /** customer → accounts → customers → accounts, reduced to ids: what both GraphQL servers must return. */

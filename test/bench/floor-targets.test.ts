@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { RunMeasurement } from '../../bench/lib/measure.js';
+import { medianOfRuns } from '../../bench/lib/measure.js';
+import { type BenchReport, renderMarkdown } from '../../bench/lib/report.js';
+import { type ContenderResult, type HttpScenarioName, type ResultName, type ScenarioResult, scenarioRatios } from '../../bench/lib/scenarios.js';
+
+const run = (rps: number, serverCpu: number, postgresCpu: number): RunMeasurement => ({
+  rps,
+  p50Ms: 1,
+  p90Ms: 2,
+  p99Ms: 3,
+  responses: rps * 10,
+  errors: 0,
+  serverCpuUsPerRequest: serverCpu,
+  postgresCpuUsPerRequest: postgresCpu,
+  statementsPerOperation: 1,
+  peakRssMb: 100,
+  statusCodes: { '200': rps * 10 },
+  sampleError: undefined,
+});
+
+const contender = (name: ResultName, runs: RunMeasurement[]): ContenderResult => ({ name, runs, median: medianOfRuns(runs), check: undefined, statementProbe: undefined });
+
+function scenario(name: HttpScenarioName, contenders: ContenderResult[]): ScenarioResult {
+  return { scenario: name, title: name, nodeVersion: 'v26.0.0', contenders, ratios: scenarioRatios(contenders) };
+}
+
+function report(scenarios: ScenarioResult[]): BenchReport {
+  return {
+    startedAt: '2026-11-26T00:00:00.000Z',
+    finishedAt: '2026-11-26T00:01:00.000Z',
+    elapsedSeconds: 60,
+    command: 'npm run bench',
+    options: { quick: false, connections: 50, runs: 5, durationSeconds: 10, warmupSeconds: 3, poolSize: 10 },
+    machine: { cpuModel: 'test', cores: 2, memoryGiB: 4, os: 'test', kernel: 'test', nodeVersions: { reference: 'v26.0.0', orchestrator: 'v26.0.0' }, gitCommit: null, packages: {} },
+    database: { server: '18', embedded: true, statementCounting: 'pg_stat_statements' },
+    dataset: { customers: 10, accounts: 10, sharedAccounts: 0, links: 10, nestedPopulation: 10 },
+    scenarios,
+    pgbench: null,
+    startup: [],
+    failures: [],
+  } as unknown as BenchReport;
+}
+
+const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
+
+describe('the bench`s floors in the report', () => {
+  it('takes the CPU ratio as the floor`s CPU per request over the service`s, server and PostgreSQL together', () => {
+    const service = contender('service', [run(5000, 200, 100), run(5000, 200, 100), run(5000, 200, 100)]);
+    const floor = contender('batching-floor', [run(8000, 150, 90), run(8000, 150, 90), run(8000, 150, 90)]);
+    const [ratio] = scenarioRatios([service, floor]);
+    expect(ratio!.comparator).toBe('batching-floor');
+    expect(ratio!.cpuRatio).toBeCloseTo(240 / 300, 6);
+    expect(ratio!.cpuInterval![0]).toBeCloseTo(0.8, 6);
+    expect(ratio!.ratio).toBeCloseTo(5000 / 8000, 6);
+  });
+
+  it('names the floor each target is judged against, and the one-statement floor the naive floor', () => {
+    const steady = (name: ResultName, serverCpu: number) => contender(name, [run(4000, serverCpu, 100), run(4000, serverCpu, 100), run(4000, serverCpu, 100)]);
+    const markdown = renderMarkdown(
+      report([
+        scenario('rest-get-account', [steady('service', 150), steady('batching-floor', 150), steady('raw-floor', 150)]),
+        scenario('rest-get-account-4-connections', [steady('service', 150), steady('raw-floor', 150)]),
+        scenario('rest-transfer-uniform', [steady('service', 1000), steady('transfer-floor', 500)]),
+      ]),
+    );
+    expect(targetRow(markdown, 'REST GET account ≥ 0.8× the batching floor by CPU')).toContain('| batching floor | 1.00× (95 % 1.00–1.00) | yes |');
+    expect(targetRow(markdown, 'REST GET account, 4 connections ≥ 0.6× the naive floor')).toContain('| naive floor |');
+    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toContain('| transfer floor | 0.55× (95 % 0.55–0.55) | no |');
+    expect(markdown).toContain('| rest-get-account | v26.0.0 | naive floor |');
+    expect(markdown).not.toContain('| raw-floor |');
+  });
+
+  it('counts a CPU target as met only when its interval`s lower bound meets it', () => {
+    // Median CPU ratio 0.86, but two of five cycles far below: the lower bound misses 0.8.
+    const service = contender('service', [300, 300, 300, 300, 300].map((cpu) => run(4000, cpu, 0)));
+    const floor = contender('batching-floor', [258, 258, 258, 150, 150].map((cpu) => run(6000, cpu, 0)));
+    const row = targetRow(renderMarkdown(report([scenario('rest-get-customer', [service, floor])])), 'REST GET customer ≥ 0.8× the batching floor');
+    expect(row).toContain('0.86×');
+    expect(row).toMatch(/\| no \|$/);
+  });
+});
