@@ -132,7 +132,7 @@ export async function expectedNestedTree(pool: pg.Pool, customerId: string): Pro
 
 interface ServiceNested {
   customerId: string;
-  accounts: { accountId: string; customers: { customerId: string; accounts: { accountId: string }[] }[] }[];
+  accounts: { accountId: string; customers: { customerId: string; accountIds: string[] }[] }[];
 }
 
 interface PostGraphileNested {
@@ -154,7 +154,7 @@ function fromService(customer: ServiceNested): NestedTree {
     customerId: customer.customerId,
     accounts: customer.accounts.map((account) => ({
       accountId: account.accountId,
-      customers: account.customers.map((c) => ({ customerId: c.customerId, accountIds: c.accounts.map((a) => a.accountId) })),
+      customers: account.customers.map((c) => ({ customerId: c.customerId, accountIds: c.accountIds })),
     })),
   };
 }
