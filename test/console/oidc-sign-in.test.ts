@@ -119,7 +119,8 @@ describe('signing in at the identity provider in a browser', () => {
     expect(payload).toMatchObject({ iss: provider.issuer, aud: AUDIENCE, sub: 'ada.operator', environments: ['sandbox'] });
     expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
     // Read-only scopes from the provider: the console offers no write.
-    await expect(page.getByRole('button', { name: 'Transfer' }).count()).resolves.toBe(0);
+    await page.getByRole('heading', { name: 'Balance', exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { level: 1, name: 'Audit trail' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
