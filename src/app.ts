@@ -51,7 +51,7 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   app.use(createRestRouter(deps));
   app.use(healthRouter(deps));
   app.use(referencePagesRouter([...deps.environments]));
-  app.use(consoleRouter([...deps.environments]));
+  app.use(consoleRouter([...deps.environments], deps.config.consoleOidc));
   const graphql = await createGraphqlMiddleware(deps);
   app.use(graphql.router);
   // Every response is an envelope, also for unknown paths and for errors of any router.

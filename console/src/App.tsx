@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createClient } from './api/client';
 import { Layout } from './components/Layout';
 import { graphql } from './gql';
+import { clearPendingSignIn, completeOidcSignIn, configuredOidc, isOidcCallback } from './oidc';
 import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
 import { CustomerPage } from './pages/CustomerPage';
@@ -27,6 +28,8 @@ const ViewerQuery = graphql(`
 export function App() {
   const [session, setSession] = useState<Session | null>(readSession);
   const [problem, setProblem] = useState<unknown>(null);
+  // The identity provider's answer (/console/callback): completed before the router reads the address.
+  const [completing, setCompleting] = useState(isOidcCallback);
   const signIn = useCallback((next: Session) => {
     saveSession(next);
     setProblem(null);
@@ -34,9 +37,38 @@ export function App() {
   }, []);
   const signOut = useCallback((reason: unknown = null) => {
     clearSession();
+    clearPendingSignIn();
     setProblem(reason);
     setSession(null);
   }, []);
+  useEffect(() => {
+    if (!isOidcCallback()) return;
+    const settings = configuredOidc();
+    if (settings === null) {
+      window.history.replaceState(null, '', '/console');
+      setCompleting(false);
+      return;
+    }
+    completeOidcSignIn(settings).then(
+      ({ session: next }) => {
+        signIn(next);
+        setCompleting(false);
+      },
+      (reason: unknown) => {
+        signOut(reason);
+        setCompleting(false);
+      },
+    );
+  }, [signIn, signOut]);
+  if (completing) {
+    return (
+      <main className="sign-in">
+        <p className="loading" role="status">
+          Completing sign-in…
+        </p>
+      </main>
+    );
+  }
   return (
     <Router>
       {session ? <SignedIn key={`${session.environment} ${session.token}`} session={session} onSignIn={signIn} onSignOut={signOut} /> : <SignIn onSignIn={signIn} problem={problem} />}

@@ -314,6 +314,24 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Refuse JWTs whose `iat` is older (or missing), 1–2678400 s.",
   },
+  CONSOLE_OIDC_CLIENT_ID: {
+    default: "– (API token only)",
+    example: "`cas-console`",
+    description:
+      "Offers OIDC sign-in in the console: its public client id at `OIDC_ISSUER` (Authorization Code with PKCE; redirect URI `/console/callback`).",
+  },
+  CONSOLE_OIDC_SCOPES: {
+    default: "`openid`",
+    example: "`openid customers:read accounts:read`",
+    description:
+      "The scopes the console asks for (`openid` always); the token carries what the provider grants.",
+  },
+  CONSOLE_OIDC_PROVIDER_NAME: {
+    default: "– (\"your identity provider\")",
+    example: "`Okta`",
+    description:
+      "Shown on the button: \"Sign in with …\".",
+  },
   CORS_ORIGINS: {
     default: "`https://studio.apollographql.com`; none in production",
     example: "`https://app.bank.example`",

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessConfig, accessEnv } from './access.js';
+import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
 import { jobsConfig, jobsEnv } from './jobs.js';
@@ -14,6 +15,7 @@ import { startupConfig, startupEnv } from './startup.js';
 import { staticTokenProblems } from './static-tokens.js';
 import { webhooksConfig, webhooksEnv } from './webhooks.js';
 
+export type { ConsoleOidcConfig } from './console.js';
 export { APOLLO_STUDIO_ORIGIN, type GraphqlConfig } from './graphql.js';
 export { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from './limits.js';
 export { isLoopbackHost, type MetricsConfig } from './metrics.js';
@@ -26,7 +28,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, graphql.ts, limits.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -42,6 +44,7 @@ const envSchema = z.object({
   ...jobsEnv,
   ...webhooksEnv,
   ...oidcEnv,
+  ...consoleEnv,
   ...graphqlEnv,
   ...limitsEnv,
 });
@@ -59,6 +62,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof startupConfig> &
   /** OIDC/JWT bearer tokens; undefined when OIDC_ISSUER is not set. */
   { oidc: ReturnType<typeof parseOidcConfig> } &
+  /** The console's OIDC sign-in; undefined when CONSOLE_OIDC_CLIENT_ID is not set. */
+  { consoleOidc: ReturnType<typeof parseConsoleOidcConfig> } &
   ReturnType<typeof jobsConfig> &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof graphqlConfig> &
@@ -89,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
   const pii = parsePiiConfig({ PII_KEYS: present.PII_KEYS, PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(), PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim() }, problems);
   const oidc = parsed.success ? parseOidcConfig(parsed.data, problems) : undefined;
+  const consoleOidc = parsed.success ? parseConsoleOidcConfig(parsed.data, problems) : undefined;
   const apiTokens = present.API_TOKENS === undefined ? undefined : commaList(present.API_TOKENS);
   if (apiTokens) problems.push(...staticTokenProblems(apiTokens));
   if (apiTokens?.some((token) => token.startsWith('cas_'))) problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
@@ -140,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...httpConfig(raw),
     ...startupConfig(raw),
     oidc,
+    consoleOidc,
     ...jobsConfig(raw),
     ...webhooksConfig(raw, raw.NODE_ENV),
     ...graphqlConfig(raw, raw.NODE_ENV),

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, Router } from 'express';
+import type { ConsoleOidcConfig } from '../config/config.js';
 import { documentSecurityHeaders } from './security-headers.js';
 
 /**
@@ -18,16 +19,17 @@ export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console', import.me
  * The page's own policy replaces the API's `default-src 'none'`: scripts from this origin only (no inline
  * script, no eval), styles from this origin plus the <style> elements React Aria adds with this response's
  * nonce (it reads `<meta name="csp-nonce">`; a fresh nonce per response), GraphQL on this origin (WebSocket
- * included), no framing.
+ * included), no framing. With OIDC sign-in, connections to exactly the issuer's origin too (discovery and the
+ * token endpoint; the authorization itself is a navigation).
  */
-export function consoleSecurityPolicy(styleNonce: string): string {
+export function consoleSecurityPolicy(styleNonce: string, issuerOrigin?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self' 'nonce-${styleNonce}'`,
     "img-src 'self' data:",
     "font-src 'self'",
-    "connect-src 'self'",
+    issuerOrigin === undefined ? "connect-src 'self'" : `connect-src 'self' ${issuerOrigin}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -36,24 +38,37 @@ export function consoleSecurityPolicy(styleNonce: string): string {
 
 const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
-/** The page, with the configured environments in a <meta> element (data, not a script), read once it exists. */
-function pageReader(environments: readonly string[]): () => string | undefined {
+/** What the console needs to sign in at the identity provider: public values only (a public client has no secret). */
+function oidcSettings(oidc: ConsoleOidcConfig): string {
+  return JSON.stringify({
+    issuer: oidc.issuer,
+    clientId: oidc.clientId,
+    scope: oidc.scopes.join(' '),
+    ...(oidc.resource !== undefined && { resource: oidc.resource }),
+    ...(oidc.providerName !== undefined && { providerName: oidc.providerName }),
+  });
+}
+
+/**
+ * The page, with the configured environments and, when configured, the OIDC sign-in's settings in <meta>
+ * elements (data, not scripts), read once it exists.
+ */
+function pageReader(environments: readonly string[], oidc: ConsoleOidcConfig | undefined): () => string | undefined {
   let page: string | undefined;
   return () => {
     if (page !== undefined) return page;
     const file = path.join(CONSOLE_DIR, 'index.html');
     if (!existsSync(file)) return undefined;
-    page = readFileSync(file, 'utf8').replace(
-      '<meta name="cas-environments" content="">',
-      `<meta name="cas-environments" content="${escapeAttribute(environments.join(','))}">`,
-    );
+    page = readFileSync(file, 'utf8')
+      .replace('<meta name="cas-environments" content="">', `<meta name="cas-environments" content="${escapeAttribute(environments.join(','))}">`)
+      .replace('<meta name="cas-oidc" content="">', oidc === undefined ? '' : `<meta name="cas-oidc" content="${escapeAttribute(oidcSettings(oidc))}">`);
     return page;
   };
 }
 
-export function consoleRouter(environments: readonly string[]): Router {
+export function consoleRouter(environments: readonly string[], oidc?: ConsoleOidcConfig): Router {
   const router = Router({ caseSensitive: true, strict: false });
-  const readPage = pageReader(environments);
+  const readPage = pageReader(environments, oidc);
   // Hashed file names: cached for good; a new build has new names.
   router.use('/console/assets', express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, immutable: true, maxAge: '365d', dotfiles: 'ignore', redirect: false }));
   const headers = documentSecurityHeaders();
@@ -65,7 +80,7 @@ export function consoleRouter(environments: readonly string[]): Router {
     }
     const nonce = randomBytes(16).toString('base64');
     headers(req, res, () => {
-      res.setHeader('Content-Security-Policy', consoleSecurityPolicy(nonce));
+      res.setHeader('Content-Security-Policy', consoleSecurityPolicy(nonce, oidc?.issuerOrigin));
       res.setHeader('Cache-Control', 'no-cache');
       res.type('html').send(page.replace('<meta name="csp-nonce" content="">', `<meta name="csp-nonce" content="${nonce}">`));
     });
