@@ -52,7 +52,7 @@ export const EVENTS_ROUTES = [
           `Uses the ${kind} endpoints' envelope (\`${kind === 'customer' ? 'log_ref_id' : 'logRefId'}\`).`,
         scope: 'events:read',
         query: { schema: recentEventsQuerySchema, example: { limit: '10' } },
-        success: { status: 200, description: `The ${kind}'s recent events.`, data: recordEventsDataSchema, component: 'RecordEvents' },
+        success: { status: 200, description: `The ${kind}'s recent events.`, data: recordEventsDataSchema, component: kind === 'customer' ? 'CustomerEvents' : 'AccountEvents' },
         failures: [failure('VALIDATION_FAILED', `\`${kind}Id\` is not a UUID, \`limit\` is outside 1 to ${RECENT_EVENTS.max}, or an unknown parameter.`, validationFailureOf(recentEventsQuerySchema, { limit: '0' }))],
       }) as const satisfies RestRoute,
   ),
