@@ -9451,7 +9451,84 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "eventId": "0193a5c5-6a97-7260-9c1e-8daecf406b88",
+                     *             "type": "customer.updated",
+                     *             "sequence": 57,
+                     *             "occurredAt": "2026-11-24T10:02:00.000Z",
+                     *             "resourceType": "customer",
+                     *             "resourceId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "data": {
+                     *               "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *               "accountIds": [
+                     *                 "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *               ],
+                     *               "addresses": [
+                     *                 {
+                     *                   "type": "HOME",
+                     *                   "street": "1 Main St",
+                     *                   "city": "Springfield",
+                     *                   "state": "IL",
+                     *                   "zip": "62701"
+                     *                 }
+                     *               ],
+                     *               "dateOfBirth": "1985-04-12",
+                     *               "emails": [
+                     *                 "alex.doe@example.com"
+                     *               ],
+                     *               "firstName": "Alexandra",
+                     *               "lastName": "Doe",
+                     *               "middleName": "Jane",
+                     *               "phoneNumbers": [
+                     *                 {
+                     *                   "type": "MOBILE",
+                     *                   "number": "+1 555 010 1234"
+                     *                 }
+                     *               ],
+                     *               "preferredName": "Sandy"
+                     *             }
+                     *           },
+                     *           {
+                     *             "eventId": "0193a5c5-4a97-7260-9c1e-8daecf406b86",
+                     *             "type": "customer.created",
+                     *             "sequence": 12,
+                     *             "occurredAt": "2026-11-21T10:15:30.123Z",
+                     *             "resourceType": "customer",
+                     *             "resourceId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "data": {
+                     *               "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *               "accountIds": [
+                     *                 "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *               ],
+                     *               "addresses": [
+                     *                 {
+                     *                   "type": "HOME",
+                     *                   "street": "1 Main St",
+                     *                   "city": "Springfield",
+                     *                   "state": "IL",
+                     *                   "zip": "62701"
+                     *                 }
+                     *               ],
+                     *               "dateOfBirth": "1985-04-12",
+                     *               "emails": [
+                     *                 "alex.doe@example.com"
+                     *               ],
+                     *               "firstName": "Alexandra",
+                     *               "lastName": "Doe",
+                     *               "middleName": "Jane",
+                     *               "phoneNumbers": [
+                     *                 {
+                     *                   "type": "MOBILE",
+                     *                   "number": "+1 555 010 1234"
+                     *                 }
+                     *               ],
+                     *               "preferredName": "Alex"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
@@ -9638,7 +9715,31 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "eventId": "0193a5c5-7a97-7260-9c1e-8daecf406b89",
+                     *             "type": "account.created",
+                     *             "sequence": 13,
+                     *             "occurredAt": "2026-11-21T10:16:00.000Z",
+                     *             "resourceType": "account",
+                     *             "resourceId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "data": {
+                     *               "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *               "type": "CHECKING",
+                     *               "name": "Joint Checking",
+                     *               "amount": 0,
+                     *               "currency": "USD",
+                     *               "customers": [
+                     *                 "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *                 "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *               ],
+                     *               "transactions": [],
+                     *               "flags": []
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
