@@ -217,6 +217,7 @@ describe('GraphQL Customer.recentEvents and Account.recentEvents', () => {
     for (const first of [51, 100]) {
       const res = await graphql(service, ACCOUNT_EVENTS, { id: accountId, first });
       expect(errorCodes(res), res.text).toEqual(['VALIDATION_FAILED']);
+      expect(res.json.errors[0].extensions.details).toEqual([expect.objectContaining({ field: 'first', code: 'OUT_OF_RANGE' })]);
       expect(res.json.data.account.recentEvents).toBeNull();
     }
     for (const first of [0, -1, 101]) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validationFailed } from '../errors.js';
 import { limitParameter } from '../pagination.js';
 import { EVENT_TYPES } from './event.js';
 
@@ -32,3 +33,12 @@ export const recentEventsQuerySchema = z.strictObject({
     .refine((limit) => limit >= 1 && limit <= RECENT_EVENTS.max, `Must be a whole number between 1 and ${RECENT_EVENTS.max}.`)
     .optional(),
 });
+
+/** GraphQL's `recentEvents(first:)`: as asked, or the default; VALIDATION_FAILED (OUT_OF_RANGE, field `first`) outside 1–RECENT_EVENTS.max. */
+export function recentEventsFirst(first: number | null | undefined): number {
+  const size = first ?? RECENT_EVENTS.default;
+  if (!Number.isInteger(size) || size < 1 || size > RECENT_EVENTS.max) {
+    throw validationFailed([{ field: 'first', code: 'OUT_OF_RANGE', message: `Must be between 1 and ${RECENT_EVENTS.max}.` }]);
+  }
+  return size;
+}
