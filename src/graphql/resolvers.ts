@@ -2,6 +2,7 @@ import type { Account } from '../domain/accounts/account.js';
 import { isAuthorized } from '../domain/authorization.js';
 import { accountNotFound, isDomainError } from '../domain/errors.js';
 import { HISTORY_LIMITS } from '../domain/history/history.schemas.js';
+import { recentEventsFirst } from '../domain/events/event.schemas.js';
 import { RECENT_TRANSACTIONS } from '../domain/ledger/transaction.js';
 import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
@@ -232,6 +233,9 @@ export const resolvers: Resolvers = {
     // Below an ids-and-links read, the linked records are ids and links as well (loaders.ts).
     accounts: (customer, _args, { loaders }) =>
       isCustomerRecord(customer) ? loadExisting(loaders.accounts, customer.accountIds) : loadExisting(loaders.accountLinks, customer.accountIds),
+    // `first` checked as GraphQL names it (1 to 50); the domain then parses REST's query (limit) and enforces events:read (@requiresScope).
+    recentEvents: (customer, { first }, { services, caller }) =>
+      services.events.recent(caller, { resourceType: 'customer', resourceId: customer.customerId }, { limit: String(recentEventsFirst(first)) }),
   },
 
   Account: {
@@ -258,6 +262,8 @@ export const resolvers: Resolvers = {
       (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() })).points,
     statement: (account, { from, to }, { services, caller }) =>
       services.history.statement(caller, account.accountId, { from, to }, HISTORY_LIMITS.maxGraphqlStatementEntries),
+    recentEvents: (account, { first }, { services, caller }) =>
+      services.events.recent(caller, { resourceType: 'account', resourceId: account.accountId }, { limit: String(recentEventsFirst(first)) }),
   },
 
   Transaction: {

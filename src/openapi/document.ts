@@ -467,6 +467,19 @@ function successExample(route: RestRoute): object {
       return EVENT_EXAMPLE;
     case 'EventPage':
       return { events: [EVENT_EXAMPLE], nextAfter: 42 };
+    case 'CustomerEvents':
+      return {
+        events: [
+          { eventId: '0193a5c5-6a97-7260-9c1e-8daecf406b88', type: 'customer.updated', sequence: 57, occurredAt: '2026-11-24T10:02:00.000Z', resourceType: 'customer', resourceId: EXAMPLE_IDS.customerId, data: { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy' } },
+          { eventId: '0193a5c5-4a97-7260-9c1e-8daecf406b86', type: 'customer.created', sequence: 12, occurredAt: '2026-11-21T10:15:30.123Z', resourceType: 'customer', resourceId: EXAMPLE_IDS.customerId, data: CUSTOMER_EXAMPLE },
+        ],
+      };
+    case 'AccountEvents':
+      return {
+        events: [
+          { eventId: '0193a5c5-7a97-7260-9c1e-8daecf406b89', type: 'account.created', sequence: 13, occurredAt: '2026-11-21T10:16:00.000Z', resourceType: 'account', resourceId: EXAMPLE_IDS.accountId, data: ACCOUNT_EXAMPLE },
+        ],
+      };
     case 'CreatedWebhookEndpoint':
       return { endpointId: EXAMPLE_IDS.endpointId, url: WEBHOOK_ENDPOINT_EXAMPLE.url, eventTypes: WEBHOOK_ENDPOINT_EXAMPLE.eventTypes, secret: EXAMPLE_WEBHOOK_SECRET, enabled: true };
     case 'WebhookEndpoint':

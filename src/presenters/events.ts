@@ -53,8 +53,15 @@ export const eventPageDataSchema = z
   })
   .describe('A page of events.');
 
+export const recordEventsDataSchema = z
+  .strictObject({
+    events: z.array(eventDataSchema).describe('The record\'s numbered events, newest first (greatest `sequence` first).'),
+  })
+  .describe('A record\'s recent events.');
+
 export type EventData = z.infer<typeof eventDataSchema>;
 export type EventPageData = z.infer<typeof eventPageDataSchema>;
+export type RecordEventsData = z.infer<typeof recordEventsDataSchema>;
 
 /** An event's resource through the resource's own presenter: the same fields as its endpoint answers. */
 function presentEventData(event: DomainEvent): EventData['data'] {
@@ -89,3 +96,5 @@ export const presentEvent = (event: DomainEvent): EventData => ({
 });
 
 export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.items.map(presentEvent), nextAfter: page.nextAfter });
+
+export const presentRecordEvents = (events: readonly DomainEvent[]): RecordEventsData => ({ events: events.map(presentEvent) });

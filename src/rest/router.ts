@@ -14,7 +14,7 @@ import { methodNotAllowed } from './error-mapping.js';
 import { presentAccount, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
-import { presentEvent, presentEventPage } from '../presenters/events.js';
+import { presentEvent, presentEventPage, presentRecordEvents } from '../presenters/events.js';
 import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
 import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
@@ -230,6 +230,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
+    listCustomerEvents: async ({ caller, params, query }) =>
+      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'customer', resourceId: params.customerId! }, query))),
+    listAccountEvents: async ({ caller, params, query }) =>
+      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'account', resourceId: params.accountId! }, query))),
     createWebhookEndpoint: async ({ caller, body }) => {
       const { endpoint, secret } = await webhooks.create(caller, body);
       return created(

@@ -1,4 +1,4 @@
-import { buildSchema, type GraphQLField, type GraphQLObjectType, getDirectiveValues } from 'graphql';
+import { buildSchema, type GraphQLField, GraphQLObjectType, getDirectiveValues } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,8 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   exportLedgerEntries: async () => ({ query: { to: new Date().toISOString() } }),
   listEvents: async () => ({ query: { after: '0', limit: '5' } }),
   getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
+  listCustomerEvents: async () => ({ params: { customerId: await fixtures.customer() }, query: { limit: '5' } }),
+  listAccountEvents: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
   createWebhookEndpoint: async () => ({ body: { url: 'http://127.0.0.1:9/created', eventTypes: ['account.created'] } }),
   getWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
   updateWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() }, body: { eventTypes: [] } }),
@@ -402,4 +404,46 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
     const anonymous = await service.call('POST', '/sandbox/graphql', { auth: false, body: { query: '{ viewer { scopes } }' } });
     expect(anonymous.status).toBe(401);
   });
+});
+
+// ---- GraphQL: object fields that declare a scope of their own (below an entry point) -----------------
+
+/** Each object field declaring `@requiresScope`, reached through its record's root field (which needs its own read scope). */
+const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Promise<GraphqlCase> }> = {
+  'Customer.recentEvents': {
+    parentScope: 'customers:read',
+    request: async () => ({ document: 'query($id: ID!) { customer(customerId: $id) { customerId recentEvents(first: 2) { eventId } } }', variables: { id: await fixtures.customer() } }),
+  },
+  'Account.recentEvents': {
+    parentScope: 'accounts:read',
+    request: async () => ({ document: 'query($id: ID!) { account(accountId: $id) { accountId recentEvents(first: 2) { eventId } } }', variables: { id: await fixtures.account() } }),
+  },
+};
+
+const nestedFields = Object.values(schema.getTypeMap())
+  .filter((type): type is GraphQLObjectType => type instanceof GraphQLObjectType && !type.name.startsWith('__') && !['Query', 'Mutation', 'Subscription'].includes(type.name))
+  .flatMap((type) => Object.values(type.getFields()).map((field) => ({ key: `${type.name}.${field.name}`, field })))
+  .filter(({ field }) => declaredScope(field) !== undefined);
+
+describe('GraphQL: every object field that declares @requiresScope needs exactly that scope', () => {
+  it('has a case for every such field', () => {
+    expect(Object.keys(NESTED_CASES).sort()).toEqual(nestedFields.map(({ key }) => key).sort());
+  });
+
+  for (const { key, field } of nestedFields) {
+    const scope = declaredScope(field)!;
+    it(`${key}: refused without ${scope} (the field null, its record answered), served with it and its record's read scope`, async () => {
+      const { parentScope, request } = NESTED_CASES[key]!;
+      const body = await request();
+      const parentField = key.startsWith('Customer.') ? 'customer' : 'account';
+      const refused = await post(body, without(scope));
+      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+      expect(refused.json.data[parentField][field.name]).toBeNull();
+
+      const both = (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [parentScope, scope], name: `${parentScope} ${scope}` })).token;
+      const served = await post(body, both);
+      expect(served.json.errors, served.text).toBeUndefined();
+      expect(served.json.data[parentField][field.name]).toEqual(expect.any(Array));
+    });
+  }
 });

@@ -263,7 +263,8 @@ describe('numbering by rounds', () => {
 
   it('keeps no index only the releases before the rounds read, and fills its pages (events are never updated)', async () => {
     const { rows } = await database.pool.query<{ name: string }>("SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events'::regclass ORDER BY 1");
-    expect(rows.map((r) => r.name)).toEqual(['events_environment_txid_id_idx', 'events_pkey']);
+    // (environment, resource_id, txid DESC, id DESC): a record's recent events (20261205010000_event_resource_index).
+    expect(rows.map((r) => r.name)).toEqual(['events_environment_resource_id_txid_id_idx', 'events_environment_txid_id_idx', 'events_pkey']);
     const { rows: options } = await database.pool.query<{ reloptions: string[] }>("SELECT reloptions FROM pg_class WHERE oid = 'events'::regclass");
     expect(options[0]!.reloptions).toContain('fillfactor=100');
   });

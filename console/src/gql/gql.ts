@@ -15,6 +15,9 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.CustomerRecentEventsDocument,
+    "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.AccountRecentEventsDocument,
+    "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": typeof types.RecentEventRowFragmentDoc,
     "\n  query AccountSummary($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      accountId\n      name\n      type\n      currency\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n      overdraftLimit\n      version\n      metadata\n      balance {\n        posted\n        pending\n        available\n      }\n      customers @include(if: $withHolders) {\n        id\n        customerId\n        firstName\n        middleName\n        lastName\n      }\n    }\n  }\n": typeof types.AccountSummaryDocument,
     "\n  mutation UpdateAccountMetadata($accountId: ID!, $input: UpdateAccountInput!, $expectedVersion: Int) {\n    updateAccount(accountId: $accountId, input: $input, expectedVersion: $expectedVersion) {\n      id\n      version\n      name\n      currency\n      metadata\n    }\n  }\n": typeof types.UpdateAccountMetadataDocument,
     "\n  mutation DeleteAccount($accountId: ID!, $expectedVersion: Int) {\n    deleteAccount(accountId: $accountId, expectedVersion: $expectedVersion)\n  }\n": typeof types.DeleteAccountDocument,
@@ -48,6 +51,9 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n": types.ViewerDocument,
+    "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.CustomerRecentEventsDocument,
+    "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.AccountRecentEventsDocument,
+    "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": types.RecentEventRowFragmentDoc,
     "\n  query AccountSummary($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      accountId\n      name\n      type\n      currency\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n      overdraftLimit\n      version\n      metadata\n      balance {\n        posted\n        pending\n        available\n      }\n      customers @include(if: $withHolders) {\n        id\n        customerId\n        firstName\n        middleName\n        lastName\n      }\n    }\n  }\n": types.AccountSummaryDocument,
     "\n  mutation UpdateAccountMetadata($accountId: ID!, $input: UpdateAccountInput!, $expectedVersion: Int) {\n    updateAccount(accountId: $accountId, input: $input, expectedVersion: $expectedVersion) {\n      id\n      version\n      name\n      currency\n      metadata\n    }\n  }\n": types.UpdateAccountMetadataDocument,
     "\n  mutation DeleteAccount($accountId: ID!, $expectedVersion: Int) {\n    deleteAccount(accountId: $accountId, expectedVersion: $expectedVersion)\n  }\n": types.DeleteAccountDocument,
@@ -98,6 +104,18 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n"): (typeof documents)["\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n"): (typeof documents)["\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n"): (typeof documents)["\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -9,6 +9,7 @@ import { DataTable } from '../components/DataTable';
 import { MetadataSection } from '../components/MetadataSection';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
+import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
 import { fullName, instant, money } from '../format';
 import { graphql } from '../gql';
@@ -304,6 +305,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
   const withHolders = useCan('customers:read');
   const canTransfer = useCan('transactions:write');
   const canDelete = useCan('accounts:write');
+  const canReadEvents = useCan('events:read');
   const [deleted, setDeleted] = useState<{ name: string; holders: readonly Holder[] } | null>(null);
   const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders }, skip: deleted !== null });
   const account = data?.account;
@@ -363,6 +365,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
       <Transactions accountId={account.accountId} />
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
       <AccountMetadata account={account} />
+      {canReadEvents ? <RecentEvents record={{ kind: 'account', accountId: account.accountId }} /> : null}
       {canDelete ? <DeleteAccountAction account={account} onDeleted={() => setDeleted({ name: account.name, holders: account.customers ?? [] })} /> : null}
     </>
   );

@@ -4,6 +4,7 @@ import { Button, Link } from 'react-aria-components';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
 import { MetadataSection } from '../components/MetadataSection';
+import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { fullName, money } from '../format';
 import { graphql } from '../gql';
@@ -213,6 +214,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   const withAccounts = useCan('accounts:read');
   const canEdit = useCan('customers:write');
   const canReadAudit = useCan('audit:read');
+  const canReadEvents = useCan('events:read');
   const [deleted, setDeleted] = useState<string | null>(null);
   const { data, error, loading } = useQuery(CustomerDetails, { variables: { customerId, withAccounts }, skip: deleted !== null });
   const customer = data?.customer;
@@ -288,6 +290,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
         </section>
       ) : null}
       <CustomerMetadata customer={customer} canEdit={canEdit} />
+      {canReadEvents ? <RecentEvents record={{ kind: 'customer', customerId: customer.customerId }} /> : null}
       {canReadAudit ? (
         <section aria-labelledby="audit-heading">
           <h2 id="audit-heading">Audit trail</h2>

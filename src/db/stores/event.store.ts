@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData, EventType } from '../../domain/events/event.js';
-import type { EventQuery, EventStore, PruneOutcome, SequencerRound } from '../../domain/events/ports.js';
+import type { EventQuery, EventStore, PruneOutcome, RecordEventsQuery, SequencerRound } from '../../domain/events/ports.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from '../sql/columns.js';
 import { WAKE_CHANNELS } from '../connection/notifications.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
@@ -26,6 +26,19 @@ const SQL = {
     `SELECT l."eventId", l.type, l.sequence::text AS sequence, l."occurredAt", l."resourceType", l."resourceId", l.payload, l."changedFields" FROM (
        ${numberedEventsAfter({ environment: '$1', after: '$2::bigint', columns: EVENT_FIELDS, where: '($3::text[] IS NULL OR n.type = ANY($3::text[]))', limit: '$4' })}
      ) l`,
+  ),
+  /**
+   * A record's numbered events, newest first: a range of the (environment, resource_id, txid DESC, id DESC) index
+   * read from its newest end (migration 20261205010000_event_resource_index), each event's number from its round
+   * as `find` computes it. Sequence order is (txid, id) order within an environment (rounds follow each other in
+   * it), so this is newest-by-sequence; events not numbered yet (the newest, if any) have no round and are skipped.
+   */
+  recent: statement(
+    'event_recent',
+    `SELECT ${EVENT_FIELDS}, (${numberOf('e', 'r')})::text AS sequence
+     FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
+     WHERE e.environment = $1 AND e.resource_id = $3::uuid AND e.resource_type = $2 AND (r.first_txid, r.first_id) <= (e.txid, e.id)
+     ORDER BY e.txid DESC, e.id DESC LIMIT $4`,
   ),
   find: statement(
     'event_find',
@@ -198,6 +211,11 @@ export class PrismaEventStore implements EventStore {
   async list(environment: string, query: EventQuery): Promise<DomainEvent[]> {
     const types = query.types && query.types.length > 0 ? [...query.types] : null;
     const rows = await queryRows<EventRow>(this.prisma, SQL.list, [environment, query.after, types, query.limit]);
+    return rows.map(toEvent);
+  }
+
+  async recent(environment: string, query: RecordEventsQuery): Promise<DomainEvent[]> {
+    const rows = await queryRows<EventRow>(this.prisma, SQL.recent, [environment, query.resourceType, query.resourceId, query.limit]);
     return rows.map(toEvent);
   }
 

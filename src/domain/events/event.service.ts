@@ -1,6 +1,6 @@
 import type { Account } from '../accounts/account.js';
 import { authorize, isAuthorized } from '../authorization.js';
-import { accountNotFound, eventNotFound } from '../errors.js';
+import { accountNotFound, eventNotFound, validationFailed } from '../errors.js';
 import { isRecordId } from '../ids.js';
 import type { Transaction } from '../ledger/transaction.js';
 import { type Page, PAGE_SIZE } from '../pagination.js';
@@ -11,7 +11,7 @@ import type { DomainEvent } from './event.js';
 import type { EventStream } from './event-feed.js';
 import { eventAsSeenBy } from './event-visibility.js';
 import type { EventFeed } from './ports.js';
-import { eventQuerySchema, eventWatchSchema } from './event.schemas.js';
+import { eventQuerySchema, eventWatchSchema, RECENT_EVENTS, recentEventsQuerySchema } from './event.schemas.js';
 
 /** A page of events, by sequence: `nextAfter` is never null, but equal to `after` when there was nothing newer (poll again later). */
 export interface EventPage extends Page<DomainEvent, number> {
@@ -35,6 +35,21 @@ export class EventService {
     const after = valid.after ?? 0;
     const events = await this.stores.events.list(caller.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
     return { items: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
+  }
+
+  /**
+   * A record's recent events (a customer's, an account's), newest first, at most `limit` (RECENT_EVENTS): the
+   * same numbered events, sequences and visibility as `list`, only that record's (docs/adr/0073-a-records-recent-events.md).
+   * A filter of the feed, not a read of the record: a deleted record's events are still answered, an unknown
+   * id answers none. VALIDATION_FAILED for a malformed id or limit.
+   */
+  async recent(caller: Caller, record: { resourceType: 'customer' | 'account'; resourceId: string }, query: unknown): Promise<DomainEvent[]> {
+    authorize(caller, 'events:read');
+    const valid = parseInput(recentEventsQuerySchema, query ?? {});
+    const resourceId = record.resourceId.toLowerCase();
+    if (!isRecordId(resourceId)) throw validationFailed([{ field: `${record.resourceType}Id`, code: 'INVALID_FORMAT', message: 'Must be a UUID.' }]);
+    const events = await this.stores.events.recent(caller.environment, { resourceType: record.resourceType, resourceId, limit: valid.limit ?? RECENT_EVENTS.default });
+    return events.map((event) => seenBy(caller, event));
   }
 
   async get(caller: Caller, eventId: string): Promise<DomainEvent> {

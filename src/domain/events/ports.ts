@@ -14,8 +14,17 @@ export interface EventQuery {
   limit: number;
 }
 
+/** One record's events: those whose `resourceType` and `resourceId` are these. */
+export interface RecordEventsQuery {
+  resourceType: DomainEvent['resourceType'];
+  resourceId: string;
+  limit: number;
+}
+
 export interface EventStore {
   list(environment: string, query: EventQuery): Promise<DomainEvent[]>;
+  /** The record's numbered events, newest first (greatest sequence first), at most `limit`. */
+  recent(environment: string, query: RecordEventsQuery): Promise<DomainEvent[]>;
   /** Only sequenced events: an event becomes readable once numbered (within a moment of its commit). */
   find(environment: string, eventId: string): Promise<DomainEvent | null>;
   /** Numbers the committed events not numbered yet, at most `limit`. */

@@ -89,6 +89,12 @@ export type Account = Node & {
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
   /**
+   * Not in the contract. The newest numbered events whose resource is this account (account.*), newest first (greatest
+   * `sequence` first): the same events, sequences and visibility as `events` (REST: `GET /{environment}/account/{accountId}/event`). The account's transactions have events of their own (`resourceType` transaction).
+   * Needs `events:read` as well (FORBIDDEN otherwise, this field null); VALIDATION_FAILED when `first` is outside 1 to 50.
+   */
+  recentEvents: Maybe<Array<Event>>;
+  /**
    * The statement of the period [from, to): its posted transactions with the opening and closing balances and the
    * totals (openingBalance + totalCredits - totalDebits = closingBalance). At most 1000 transactions here
    * (STATEMENT_TOO_LARGE beyond; REST answers up to 10000, and as CSV or PDF).
@@ -122,6 +128,12 @@ export type AccountBalanceHistoryArgs = {
   from: Scalars['String']['input'];
   interval: BalanceInterval;
   to: Scalars['String']['input'];
+};
+
+
+/** A depository account, owned by one or more customers. */
+export type AccountRecentEventsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -392,10 +404,25 @@ export type Customer = Node & {
   /** The name the customer likes to be addressed by. */
   preferredName: Scalars['String']['output'];
   /**
+   * Not in the contract. The newest numbered events whose resource is this customer (customer.*), newest first (greatest
+   * `sequence` first): the same events, sequences and visibility as `events` (REST: `GET /{environment}/customer/{customerId}/event`).
+   * Needs `events:read` as well (FORBIDDEN otherwise, this field null); VALIDATION_FAILED when `first` is outside 1 to 50.
+   */
+  recentEvents: Maybe<Array<Event>>;
+  /**
    * Moves with every change of the fields above (its accounts' links too): pass it as `expectedVersion` to change
    * or delete the customer only as read. REST's ETag carries the same version.
    */
   version: Scalars['Int']['output'];
+};
+
+
+/**
+ * A person or entity that may hold accounts. The social security number and document locator number are
+ * kept by the service but never returned: clients must keep them themselves.
+ */
+export type CustomerRecentEventsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A page of customers. */
@@ -1755,6 +1782,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
+  recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<AccountRecentEventsArgs, 'first'>>;
   statement?: Resolver<ResolversTypes['Statement'], ParentType, ContextType, RequireFields<AccountStatementArgs, 'from' | 'to'>>;
   transactions?: Resolver<ResolversTypes['TransactionConnection'], ParentType, ContextType, RequireFields<AccountTransactionsArgs, 'first'>>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1839,6 +1867,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   middleName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };

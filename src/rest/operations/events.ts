@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../../domain/events/event.js';
-import { eventQuerySchema } from '../../domain/events/event.schemas.js';
-import { eventDataSchema, eventPageDataSchema } from '../../presenters/events.js';
+import { eventQuerySchema, RECENT_EVENTS, recentEventsQuerySchema } from '../../domain/events/event.schemas.js';
+import { eventDataSchema, eventPageDataSchema, recordEventsDataSchema } from '../../presenters/events.js';
 import { eventNotFoundFailure, failure, validationFailureOf } from './failures.js';
 import type { RestRoute } from './route.js';
 
@@ -35,4 +35,25 @@ export const EVENTS_ROUTES = [
     success: { status: 200, description: 'The event.', data: eventDataSchema, component: 'Event' },
     failures: [eventNotFoundFailure],
   },
+  ...(['customer', 'account'] as const).map(
+    (kind) =>
+      ({
+        operationId: kind === 'customer' ? 'listCustomerEvents' : 'listAccountEvents',
+        method: 'GET',
+        path: `/:environment/${kind}/:${kind}Id/event`,
+        family: kind,
+        tag: 'Events',
+        summary: `Read ${kind === 'customer' ? 'a customer' : 'an account'}'s recent events`,
+        description:
+          `Not in the contract: the newest numbered events whose resource is this ${kind} (${kind}.*), newest first, at most \`limit\` ` +
+          `(default ${RECENT_EVENTS.default}, at most ${RECENT_EVENTS.max}). The same events, sequences and visibility as \`GET /{environment}/event\`; ` +
+          `${kind === 'account' ? "the account's transactions have events of their own (resource `transaction`). " : ''}` +
+          `A filter of the events, not a read of the ${kind}: a deleted ${kind}'s events are answered, an unknown id answers none. ` +
+          `Uses the ${kind} endpoints' envelope (\`${kind === 'customer' ? 'log_ref_id' : 'logRefId'}\`).`,
+        scope: 'events:read',
+        query: { schema: recentEventsQuerySchema, example: { limit: '10' } },
+        success: { status: 200, description: `The ${kind}'s recent events.`, data: recordEventsDataSchema, component: kind === 'customer' ? 'CustomerEvents' : 'AccountEvents' },
+        failures: [failure('VALIDATION_FAILED', `\`${kind}Id\` is not a UUID, \`limit\` is outside 1 to ${RECENT_EVENTS.max}, or an unknown parameter.`, validationFailureOf(recentEventsQuerySchema, { limit: '0' }))],
+      }) as const satisfies RestRoute,
+  ),
 ] as const satisfies readonly RestRoute[];

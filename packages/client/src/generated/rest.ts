@@ -555,6 +555,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer/{customerId}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a customer's recent events
+         * @description Not in the contract: the newest numbered events whose resource is this customer (customer.*), newest first, at most `limit` (default 10, at most 50). The same events, sequences and visibility as `GET /{environment}/event`; A filter of the events, not a read of the customer: a deleted customer's events are answered, an unknown id answers none. Uses the customer endpoints' envelope (`log_ref_id`).
+         *
+         *     Requires the scope `events:read`.
+         */
+        get: operations["listCustomerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's recent events
+         * @description Not in the contract: the newest numbered events whose resource is this account (account.*), newest first, at most `limit` (default 10, at most 50). The same events, sequences and visibility as `GET /{environment}/event`; the account's transactions have events of their own (resource `transaction`). A filter of the events, not a read of the account: a deleted account's events are answered, an unknown id answers none. Uses the account endpoints' envelope (`logRefId`).
+         *
+         *     Requires the scope `events:read`.
+         */
+        get: operations["listAccountEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -1336,6 +1380,16 @@ export interface components {
                 requiredScope: "accounts:read";
             };
         };
+        /** @description A record's recent events. */
+        CustomerEvents: {
+            /** @description The record's numbered events, newest first (greatest `sequence` first). */
+            events: components["schemas"]["Event"][];
+        };
+        /** @description A record's recent events. */
+        AccountEvents: {
+            /** @description The record's numbered events, newest first (greatest `sequence` first). */
+            events: components["schemas"]["Event"][];
+        };
         CreateWebhookEndpointRequest: {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
@@ -1632,6 +1686,28 @@ export interface components {
             requestId: string;
             /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
             log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
+        CustomerEventsResponse: {
+            data: components["schemas"]["CustomerEvents"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the account endpoints. */
+        AccountEventsResponse: {
+            data: components["schemas"]["AccountEvents"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
         };
         /** @description Success on the customer endpoints. */
         CreatedWebhookEndpointResponse: {
@@ -9151,6 +9227,471 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCustomerEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description limit
+                 * @example 10
+                 */
+                limit?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's recent events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "eventId": "0193a5c5-6a97-7260-9c1e-8daecf406b88",
+                     *             "type": "customer.updated",
+                     *             "sequence": 57,
+                     *             "occurredAt": "2026-11-24T10:02:00.000Z",
+                     *             "resourceType": "customer",
+                     *             "resourceId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "data": {
+                     *               "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *               "accountIds": [
+                     *                 "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *               ],
+                     *               "addresses": [
+                     *                 {
+                     *                   "type": "HOME",
+                     *                   "street": "1 Main St",
+                     *                   "city": "Springfield",
+                     *                   "state": "IL",
+                     *                   "zip": "62701"
+                     *                 }
+                     *               ],
+                     *               "dateOfBirth": "1985-04-12",
+                     *               "emails": [
+                     *                 "alex.doe@example.com"
+                     *               ],
+                     *               "firstName": "Alexandra",
+                     *               "lastName": "Doe",
+                     *               "middleName": "Jane",
+                     *               "phoneNumbers": [
+                     *                 {
+                     *                   "type": "MOBILE",
+                     *                   "number": "+1 555 010 1234"
+                     *                 }
+                     *               ],
+                     *               "preferredName": "Sandy"
+                     *             }
+                     *           },
+                     *           {
+                     *             "eventId": "0193a5c5-4a97-7260-9c1e-8daecf406b86",
+                     *             "type": "customer.created",
+                     *             "sequence": 12,
+                     *             "occurredAt": "2026-11-21T10:15:30.123Z",
+                     *             "resourceType": "customer",
+                     *             "resourceId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "data": {
+                     *               "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *               "accountIds": [
+                     *                 "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *               ],
+                     *               "addresses": [
+                     *                 {
+                     *                   "type": "HOME",
+                     *                   "street": "1 Main St",
+                     *                   "city": "Springfield",
+                     *                   "state": "IL",
+                     *                   "zip": "62701"
+                     *                 }
+                     *               ],
+                     *               "dateOfBirth": "1985-04-12",
+                     *               "emails": [
+                     *                 "alex.doe@example.com"
+                     *               ],
+                     *               "firstName": "Alexandra",
+                     *               "lastName": "Doe",
+                     *               "middleName": "Jane",
+                     *               "phoneNumbers": [
+                     *                 {
+                     *                   "type": "MOBILE",
+                     *                   "number": "+1 555 010 1234"
+                     *                 }
+                     *               ],
+                     *               "preferredName": "Alex"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerEventsResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `customerId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SERVICE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAccountEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description limit
+                 * @example 10
+                 */
+                limit?: string;
+            };
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's recent events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "events": [
+                     *           {
+                     *             "eventId": "0193a5c5-7a97-7260-9c1e-8daecf406b89",
+                     *             "type": "account.created",
+                     *             "sequence": 13,
+                     *             "occurredAt": "2026-11-21T10:16:00.000Z",
+                     *             "resourceType": "account",
+                     *             "resourceId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *             "data": {
+                     *               "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *               "type": "CHECKING",
+                     *               "name": "Joint Checking",
+                     *               "amount": 0,
+                     *               "currency": "USD",
+                     *               "customers": [
+                     *                 "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *                 "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *               ],
+                     *               "transactions": [],
+                     *               "flags": []
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountEventsResponse"];
+                };
+            };
+            /**
+             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+             *     - `VALIDATION_FAILED`: `accountId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `UNAUTHENTICATED`: No Authorization header.
+             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+             */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHENTICATED";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `FORBIDDEN`: The token may not act in this environment.
+             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "ENVIRONMENT_NOT_FOUND";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                        };
+                    };
+                };
+            };
+            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "SERVICE_UNAVAILABLE";

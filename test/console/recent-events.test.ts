@@ -1,0 +1,111 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '../support/api-tokens.js';
+import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
+
+/**
+ * A record's recent events on the console's customer and account pages (issue 33 item 3): type, time and
+ * sequence, newest first, as the API numbers them, with a link to the Events page; not offered to a token
+ * without events:read. No script or CSP error, no request to another origin, no serious axe-core violation.
+ */
+
+let service: TestService;
+let browser: Browser | undefined;
+let noEventsToken: string;
+let customerId: string;
+let accountId: string;
+const lastName = `Franklin${Date.now().toString(36)}`;
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await service.call(method, path, { body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.json.data;
+}
+
+/** The record's events once numbered (REST), newest first. */
+async function recentEvents(path: string, count: number): Promise<{ type: string; sequence: number }[]> {
+  for (let attempt = 0; ; attempt += 1) {
+    const { events } = await ok('GET', `${path}/event`);
+    if (events.length >= count || attempt > 1000) return events;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20' });
+  customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Rosalind', middleName: '', lastName }))).customerId;
+  await ok('PUT', `/sandbox/customer/${customerId}`, { preferredName: 'Ros' });
+  accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Evented Account' }))).accountId;
+  await ok('PUT', `/sandbox/account/${accountId}/flags/FROZEN`, { reason: 'Review' });
+  noEventsToken = (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read', 'accounts:read', 'audit:read'], name: 'no events' })).token;
+  if (hasChromium()) browser = await launchHeadlessChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const browserIt = hasChromium() ? it : it.skip;
+
+describe('the console’s recent events of a record', () => {
+  let watched: WatchedPage | undefined;
+  afterEach(async () => {
+    await watched?.close();
+    watched = undefined;
+  });
+
+  browserIt('shows a customer’s and an account’s newest events with their sequences, and links to the Events page', async () => {
+    const customerEvents = await recentEvents(`/sandbox/customer/${customerId}`, 2);
+    const accountEvents = await recentEvents(`/sandbox/account/${accountId}`, 2);
+    watched = await openWatchedPage(browser!, service.url);
+    const { page } = watched;
+    await page.goto(`${service.url}/console/customers/${customerId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `Rosalind ${lastName}` }).waitFor();
+    const table = page.getByRole('table', { name: 'Recent events of this customer, newest first' });
+    await table.waitFor();
+    const column = (n: number) => table.locator(`tbody tr td:nth-child(${n})`).allInnerTexts();
+    expect(await column(1)).toEqual(['customer.updated', 'customer.created']);
+    expect(await column(3)).toEqual(customerEvents.map((event) => String(event.sequence)));
+    await expectAccessible(page, 'customer page with its recent events');
+
+    await page.getByRole('link', { name: 'Evented Account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Evented Account' }).waitFor();
+    const accountTable = page.getByRole('table', { name: 'Recent events of this account, newest first' });
+    await accountTable.waitFor();
+    expect(await accountTable.locator('tbody tr td:nth-child(1)').allInnerTexts()).toEqual(['account.updated', 'account.created']);
+    expect(await accountTable.locator('tbody tr td:nth-child(3)').allInnerTexts()).toEqual(accountEvents.map((event) => String(event.sequence)));
+    await expectAccessible(page, 'account page with its recent events');
+
+    await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: 'All events' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+    expect(watched.problems).toEqual([]);
+    expect(watched.offsite).toEqual([]);
+  });
+
+  browserIt('is not offered to a token without events:read, and nothing asks for it', async () => {
+    watched = await openWatchedPage(browser!, service.url);
+    const { page } = watched;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const body = request.postData() ?? '';
+      if (body.includes('recentEvents')) asked.push(body);
+    });
+    await page.goto(`${service.url}/console/customers/${customerId}`);
+    await signIn(page, noEventsToken);
+    await page.getByRole('heading', { level: 1, name: `Rosalind ${lastName}` }).waitFor();
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Recent events' }).count()).toBe(0);
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await page.getByRole('heading', { level: 1, name: 'Evented Account' }).waitFor();
+    await page.getByRole('heading', { name: 'Metadata' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Recent events' }).count()).toBe(0);
+    expect(asked).toEqual([]);
+    await expectAccessible(page, 'account page without events:read');
+    expect(watched.problems).toEqual([]);
+    expect(watched.offsite).toEqual([]);
+  });
+});
