@@ -17,6 +17,7 @@ import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
+import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 
 /**
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   const scenarioResults: ScenarioResult[] = [];
   const startupResults: StartupResult[] = [];
+  let consoleBuild: ConsoleBuildResult | null = null;
   let pgbenchResult: PgbenchResult | null = null;
   let webhookResult: WebhookDeliveryResult | null = null;
   let outboxSideBySide: OutboxSideBySide | null = null;
@@ -182,6 +184,12 @@ async function main(): Promise<void> {
           failures.push(`start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
         }
       }
+      try {
+        consoleBuild = measureConsoleBuild(repoRoot);
+        ctx.log(`[startup] console build ${consoleBuild.seconds.toFixed(1)} s, ${(consoleBuild.gzipBytes / 1024).toFixed(1)} KiB gzipped`);
+      } catch (error) {
+        failures.push(`console build measurement failed: ${(error as Error).message.split('\n')[0]}`);
+      }
     }
 
     const finishedAt = new Date();
@@ -204,6 +212,7 @@ async function main(): Promise<void> {
       outboxSideBySide,
       openLoop,
       startup: startupResults,
+      consoleBuild,
       failures,
     };
     writeResults(report, options);

@@ -3,6 +3,7 @@
 // `npm start` and the test suite's global setup pay for it only after a change.
 //   node scripts/build-console.mjs            build when stale
 //   node scripts/build-console.mjs --report   always build, then print the build time and the gzipped size
+//   node scripts/build-console.mjs --json     the same, as one JSON line (the bench's report reads it)
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,7 +12,8 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const sourceDir = path.join(root, 'console');
 const outDir = path.join(root, 'dist', 'console');
 const stamp = path.join(outDir, '.built');
-const report = process.argv.includes('--report');
+const json = process.argv.includes('--json');
+const report = json || process.argv.includes('--report');
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -38,8 +40,12 @@ if (report) {
     return { file: path.relative(outDir, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
-  for (const { file, raw, gzip } of sizes) process.stdout.write(`${file}: ${kib(raw)}, ${kib(gzip)} gzipped\n`);
   const total = sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ seconds, files: sizes.length, rawBytes: total.raw, gzipBytes: total.gzip })}\n`);
+    process.exit(0);
+  }
+  for (const { file, raw, gzip } of sizes) process.stdout.write(`${file}: ${kib(raw)}, ${kib(gzip)} gzipped\n`);
   process.stdout.write(`console build: ${seconds.toFixed(1)} s; ${sizes.length} files, ${kib(total.raw)}, ${kib(total.gzip)} gzipped\n`);
 } else {
   process.stderr.write(`console built in ${seconds.toFixed(1)} s (dist/console)\n`);

@@ -9,6 +9,7 @@ import { TPCB_CONTENDER } from './pgbench.js';
 import { CONTENDER_LABELS } from './contenders.js';
 import { type ContenderResult, cpuRatioOf, ratioIntervalOf, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
+import type { ConsoleBuildResult } from './console-build.js';
 import type { WebhookDeliveryResult } from './webhooks.js';
 
 export interface BenchReport {
@@ -37,6 +38,8 @@ export interface BenchReport {
   /** Issue 34 item 4: latency at fixed offered rates and closed loop at 1 and 4 connections (absent in older reports). */
   openLoop?: OpenLoopResult | null;
   startup: StartupResult[];
+  /** The console's production build: time and gzipped size (issue 33; absent in older reports). */
+  consoleBuild?: ConsoleBuildResult | null;
   /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
   failures: string[];
 }
@@ -128,7 +131,8 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   ratioTarget('REST GET customer', 'rest-get-customer', 'express-prisma', 2);
   ratioTarget('REST GET account', 'rest-get-account', 'express-prisma', 2);
   const getService = service('rest-get-customer');
-  rows.push({ target: 'REST GET by id p99 ≤ 20 ms at 50 connections', against: '–', measured: getService ? `${num(getService.median.p99Ms, 1)} ms` : 'not measured', met: clean(getService) ? getService!.median.p99Ms <= 20 : null });
+  // Absolute rates and latencies move 2-3x between days on these machines (issue 34): reported, never judged.
+  rows.push({ target: 'REST GET by id p99 at 50 connections (reported, not judged)', against: '–', measured: getService ? `${num(getService.median.p99Ms, 1)} ms` : 'not measured', met: null });
 
   ratioTarget('Nested GraphQL', 'graphql-nested', 'postgraphile', 1.2);
   const nestedService = service('graphql-nested');
@@ -146,8 +150,8 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   ratioTarget('Create customer (idempotency key)', 'rest-post-customer', 'raw-floor', 0.6, 'the naive write floor');
   ratioTarget('Create customer (idempotency key)', 'rest-post-customer', 'express-prisma', 2);
   const create = service('rest-post-customer');
-  rows.push({ target: 'Create customer ≥ 2,000/s', against: '–', measured: create ? `${num(create.median.rps)}/s` : 'not measured', met: clean(create) ? create!.median.rps >= 2000 : null });
-  rows.push({ target: 'Create customer p99 ≤ 40 ms', against: '–', measured: create ? `${num(create.median.p99Ms, 1)} ms` : 'not measured', met: clean(create) ? create!.median.p99Ms <= 40 : null });
+  rows.push({ target: 'Create customer rate (reported, not judged)', against: '–', measured: create ? `${num(create.median.rps)}/s` : 'not measured', met: null });
+  rows.push({ target: 'Create customer p99 (reported, not judged)', against: '–', measured: create ? `${num(create.median.p99Ms, 1)} ms` : 'not measured', met: null });
   ratioTarget('Update customer', 'rest-put-customer', 'express-prisma', 2);
 
   // Issue 34: the same for transfers, against the floor running the service's own posting statement.
@@ -334,8 +338,18 @@ export function renderMarkdown(report: BenchReport): string {
     }
   }
 
+  if (report.consoleBuild) {
+    const build = report.consoleBuild;
+    lines.push('');
+    lines.push('### The console\'s production build (`npm run build`, Vite; JavaScript, CSS and HTML of dist/console)');
+    lines.push('');
+    lines.push('| build time | files | size | gzipped (level 9) |');
+    lines.push('|--:|--:|--:|--:|');
+    lines.push(`| ${num(build.seconds, 1)} s | ${build.files} | ${num(build.rawBytes / 1024, 1)} KiB | ${num(build.gzipBytes / 1024, 1)} KiB |`);
+  }
+
   lines.push('');
-  lines.push(`### Targets (service on ${machine.nodeVersions.reference}; "–" = not measured or not clean: errors in the run)`);
+  lines.push(`### Targets (service on ${machine.nodeVersions.reference}; "–" = not measured, not clean (errors in the run), or an absolute figure reported and not judged)`);
   lines.push('');
   lines.push('Ratio targets count as met only when the lower bound of the ratio\'s 95 % bootstrap interval over the paired cycles meets them (a point estimate with fewer than three cycles). "Against" names the comparator, i.e. which floor.');
   lines.push('');
