@@ -52,7 +52,7 @@ export const OPEN_LOOP_SCENARIOS: OpenLoopScenarioDefinition[] = [
   },
   {
     scenario: 'graphql-nested',
-    title: 'GraphQL customer { accounts { customers { accountIds } } }',
+    title: 'GraphQL customer { accounts { customers } }',
     contenders: [{ name: 'service', kind: 'graphql-nested' }, { name: 'postgraphile', kind: 'postgraphile-nested' }],
   },
 ];

@@ -51,7 +51,7 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   },
   'rest-put-customer': { title: 'REST PUT /{env}/customer/{id}', contenders: each('rest-put-customer', 'service', 'express-prisma', 'raw-floor') },
   'graphql-nested': {
-    title: 'GraphQL customer { accounts { customers { accounts } } }, 1–5 accounts',
+    title: 'GraphQL customer { accounts { customers } }, 1–5 accounts',
     contenders: [{ name: 'service', kind: 'graphql-nested' }, { name: 'postgraphile', kind: 'postgraphile-nested' }],
   },
   mixed: { title: 'Mixed 80/20 read/write, REST + GraphQL', contenders: [{ name: 'service', kind: 'mixed' }] },
