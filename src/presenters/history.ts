@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BalanceAsOf, BalancePoint, LedgerExportEntry, Statement, StatementEntry } from '../domain/history/statement.js';
+import type { BalanceAsOf, BalancePoint, Statement, StatementEntry } from '../domain/history/statement.js';
 import { recordId } from './record-id.js';
 
 /**
@@ -159,24 +159,8 @@ export const statementCsv = (statement: Statement): string => [...statementCsvCh
 
 export const LEDGER_EXPORT_COLUMNS = ['sequence', 'postedAt', 'currency', 'direction', 'amount', 'accountId', 'accountKind', 'transactionId', 'postingId'] as const;
 
-export const ledgerExportCsvHeader = (): string => csvRow(LEDGER_EXPORT_COLUMNS);
-
 /**
- * Exported entries as CSV rows (no header) or NDJSON lines, field by field, in LEDGER_EXPORT_COLUMNS' order.
- * Written straight into the batch's text, without an intermediate array or object per entry: the export
- * formats millions of them (docs/adr/0069-ledger-export-memory-and-concurrency.md).
+ * The ledger export's CSV header row. Its lines, NDJSON or CSV, are written by PostgreSQL, a batch at a time,
+ * in these columns' order (src/db/stores/history.store.ts; docs/adr/0069-ledger-export-memory-and-concurrency.md).
  */
-export function ledgerExportLines(entries: readonly LedgerExportEntry[], format: 'csv' | 'ndjson'): string {
-  let text = '';
-  if (format === 'csv') {
-    for (const e of entries) {
-      text += `${csvField(e.sequence)},${csvField(e.postedAt)},${csvField(e.currency)},${csvField(e.direction)},${csvField(e.amount)},${csvField(e.accountId)},${csvField(e.accountKind)},${csvField(e.transactionId)},${csvField(e.postingId)}\r\n`;
-    }
-    return text;
-  }
-  const json = JSON.stringify;
-  for (const e of entries) {
-    text += `{"sequence":${json(e.sequence)},"postedAt":${json(e.postedAt)},"currency":${json(e.currency)},"direction":${json(e.direction)},"amount":${json(e.amount)},"accountId":${json(e.accountId)},"accountKind":${json(e.accountKind)},"transactionId":${json(e.transactionId)},"postingId":${json(e.postingId)}}\n`;
-  }
-  return text;
-}
+export const ledgerExportCsvHeader = (): string => csvRow(LEDGER_EXPORT_COLUMNS);

@@ -15,7 +15,7 @@ import { presentAccount, presentAccountFlags, presentAccountPage } from '../pres
 import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage, presentRecordEvents } from '../presenters/events.js';
-import { ledgerExportCsvHeader, ledgerExportLines, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
+import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
 import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
@@ -212,8 +212,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return ok(presentStatement(statement));
     },
     exportLedgerEntries: async ({ caller, query, mediaType }) => {
-      const exported = history.exportLedger(caller, query);
       const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
+      const exported = history.exportLedger(caller, query, format);
       return {
         kind: 'stream',
         contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
@@ -221,7 +221,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
         stream: async (write) => {
           try {
             if (format === 'csv' && !(await write(ledgerExportCsvHeader()))) return;
-            await exported.run((entries) => write(ledgerExportLines(entries, format)));
+            await exported.run(write);
           } finally {
             exported.release();
           }

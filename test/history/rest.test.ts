@@ -288,7 +288,7 @@ describe('ledger export', () => {
     }
     expect(open).toBe(0);
     // The account's entries fill 20,000 / EXPORT_BATCH_SIZE batches; the export read only those the client's buffers took.
-    const batches = service.statements.names.filter((name) => name === 'cas_history_export_account_batch').length;
+    const batches = service.statements.names.filter((name) => name === 'cas_history_export_account_batch_ndjson').length;
     expect(batches).toBeGreaterThan(0);
     expect(batches).toBeLessThan(20_000 / EXPORT_BATCH_SIZE);
     const after = await exportOf(`?accountId=${busy}&from=2025-05-31T00:00:00Z`, 'application/x-ndjson');

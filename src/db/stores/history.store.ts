@@ -1,5 +1,5 @@
 import type { HistoryStore, LedgerExportRequest, StatementRequest } from '../../domain/history/ports.js';
-import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportEntry, Statement } from '../../domain/history/statement.js';
+import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement } from '../../domain/history/statement.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { isoInstant } from '../sql/columns.js';
 import { queryRows, statement } from '../sql/sql.js';
@@ -18,20 +18,60 @@ const postedBalance = (account: string, comparison: '<' | '<=', at: string) => `
   WHERE e.account_id = ${account} AND e.status = 'POSTED' AND e.posted_at ${comparison} ${at}
   ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1), 0)`;
 
-/** The columns of an exported entry (alias `e`); `cursor` is its posted_at in full, for the next batch. */
-const EXPORT_COLUMNS = `e.posting_seq::text AS sequence, ${isoInstant('e.posted_at')} AS "postedAt", e.currency, e.type AS direction,
-  trim_scale(e.posted_amount)::text AS amount, e.account_id AS "accountId",
-  CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END AS "accountKind", e.id AS "transactionId", e.posting_id AS "postingId"`;
+/**
+ * The fields of an exported entry (alias `e`), in the order of the presenter's LEDGER_EXPORT_COLUMNS, as SQL
+ * text. None needs escaping in either format, so each is written as it is: the sequence is an integer, postedAt
+ * an ISO 8601 instant, the currency an account's ISO 4217 code (three capitals, validated when the account is
+ * opened), the direction and the kind enums, the amount a plain decimal, the ids UUIDs; none holds a quote, a
+ * backslash, a comma, a control character or a line break, so JSON.stringify would only add the quotes and
+ * RFC 4180 (the presenter's csvField) would leave it unquoted. None is NULL for an entry the batch selects
+ * (posted_at and posted_amount: the table's check for a posted entry; posting_seq: the keyset comparison is
+ * never true for a NULL), so `||` never loses a line. test/history/export-lines.test.ts compares the lines with
+ * their plain definitions over random entries.
+ */
+const EXPORT_FIELDS: readonly (readonly [name: string, sql: string])[] = [
+  ['sequence', 'e.posting_seq::text'],
+  ['postedAt', isoInstant('e.posted_at')],
+  ['currency', 'e.currency::text'],
+  ['direction', 'e.type::text'],
+  ['amount', 'trim_scale(e.posted_amount)::text'],
+  ['accountId', 'e.account_id::text'],
+  ['accountKind', "CASE WHEN e.is_settlement THEN 'SETTLEMENT' ELSE 'CUSTOMER' END"],
+  ['transactionId', 'e.id::text'],
+  ['postingId', 'e.posting_id::text'],
+];
+
+/** An exported entry as a line of each format: a JSON object (keys in order, no spaces) and LF; a CSV row and CRLF. */
+const EXPORT_LINE: Readonly<Record<LedgerExportFormat, string>> = {
+  ndjson: `'{' || ${EXPORT_FIELDS.map(([name, sql]) => `'"${name}":"' || ${sql} || '"'`).join(" || ',' || ")} || E'}\\n'`,
+  csv: `${EXPORT_FIELDS.map(([, sql]) => sql).join(" || ',' || ")} || E'\\r\\n'`,
+};
 
 /**
- * A batch of the export: $1 environment, $2 from, $3 to, $4/$5 the last entry handed over (posted_at,
- * posting_seq), $6 the batch size; keyset order on the environment's (or the account's) posting-order index.
+ * A batch of the export as ONE row: its entries' lines as one text, their number, and the last entry's
+ * (posted_at, posting_seq) for the next batch. $1 environment, $2 from, $3 to, $4/$5 the last entry handed over,
+ * $6 the batch size; keyset order on the environment's (or the account's) posting-order index. PostgreSQL
+ * writes the text, so no object per entry or per value is ever built here (docs/adr/0069-ledger-export-memory-and-concurrency.md).
  */
-const exportBatch = (accountFilter: string) => `SELECT ${EXPORT_COLUMNS} FROM ledger_entries e
-   WHERE e.environment = $1::varchar AND e.status = 'POSTED' ${accountFilter}
-     AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
-     AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)
-   ORDER BY e.posted_at, e.posting_seq LIMIT $6`;
+const exportBatch = (format: LedgerExportFormat, accountFilter: string) => `WITH batch AS MATERIALIZED (
+     SELECT e.posted_at, e.posting_seq, ${EXPORT_LINE[format]} AS line FROM ledger_entries e
+     WHERE e.environment = $1::varchar AND e.status = 'POSTED' ${accountFilter}
+       AND e.posted_at >= $2::timestamptz AND e.posted_at < $3::timestamptz
+       AND (e.posted_at, e.posting_seq) > ($4::timestamptz, $5::bigint)
+     ORDER BY e.posted_at, e.posting_seq LIMIT $6)
+   SELECT b.count, b.lines, ${isoInstant('l.posted_at')} AS "lastPostedAt", l.posting_seq::text AS "lastSequence"
+   FROM (SELECT count(*)::int AS count, coalesce(string_agg(x.line, '' ORDER BY x.posted_at, x.posting_seq), '') AS lines FROM batch x) b
+   LEFT JOIN LATERAL (SELECT x.posted_at, x.posting_seq FROM batch x ORDER BY x.posted_at DESC, x.posting_seq DESC LIMIT 1) l ON true`;
+
+/** What a batch of the export answers. */
+interface ExportBatchRow {
+  count: number;
+  lines: string;
+  lastPostedAt: string | null;
+  lastSequence: string | null;
+}
+
+const ACCOUNT_FILTER = 'AND e.account_id = $7::uuid';
 
 const SQL = {
   // Pending as of a moment: the holds created by then and not yet posted or voided then (their index is by
@@ -85,8 +125,14 @@ const SQL = {
              FROM period p) AS entries
      FROM account a`,
   ),
-  exportBatch: statement('history_export_batch', exportBatch('')),
-  exportAccountBatch: statement('history_export_account_batch', exportBatch('AND e.account_id = $7::uuid')),
+  exportBatch: {
+    ndjson: statement('history_export_batch_ndjson', exportBatch('ndjson', '')),
+    csv: statement('history_export_batch_csv', exportBatch('csv', '')),
+  },
+  exportAccountBatch: {
+    ndjson: statement('history_export_account_batch_ndjson', exportBatch('ndjson', ACCOUNT_FILTER)),
+    csv: statement('history_export_account_batch_csv', exportBatch('csv', ACCOUNT_FILTER)),
+  },
 };
 
 /** How long one export may hold its snapshot (Prisma's interactive transactions end after 5 s by default). */
@@ -142,7 +188,8 @@ export class PrismaHistoryStore implements HistoryStore {
 
   /**
    * Keyset batches in one REPEATABLE READ, READ ONLY transaction: every batch reads the same snapshot, and
-   * only one batch is in memory at a time, whatever the number of entries (docs/adr/0060-ledger-export-keyset-batches.md).
+   * only one batch is in memory at a time, whatever the number of entries (docs/adr/0060-ledger-export-keyset-batches.md),
+   * as one text PostgreSQL wrote in the request's format (docs/adr/0069-ledger-export-memory-and-concurrency.md).
    */
   exportEntries(request: LedgerExportRequest, sink: ExportSink): Promise<number> {
     return this.prisma.$transaction(
@@ -154,15 +201,14 @@ export class PrismaHistoryStore implements HistoryStore {
         let handed = 0;
         for (;;) {
           const values = [request.environment, from, to, after[0], after[1], request.batchSize];
-          const rows = request.accountId === null
-            ? await queryRows<LedgerExportEntry>(tx, SQL.exportBatch, values)
-            : await queryRows<LedgerExportEntry>(tx, SQL.exportAccountBatch, [...values, request.accountId]);
-          if (rows.length === 0) return handed;
-          handed += rows.length;
-          const last = rows[rows.length - 1]!;
-          after = [last.postedAt, last.sequence];
-          if (!(await sink(rows))) return handed;
-          if (rows.length < request.batchSize) return handed;
+          const [batch] = request.accountId === null
+            ? await queryRows<ExportBatchRow>(tx, SQL.exportBatch[request.format], values)
+            : await queryRows<ExportBatchRow>(tx, SQL.exportAccountBatch[request.format], [...values, request.accountId]);
+          if (!batch || batch.count === 0) return handed;
+          handed += batch.count;
+          after = [batch.lastPostedAt!, batch.lastSequence!];
+          if (!(await sink(batch.lines))) return handed;
+          if (batch.count < request.batchSize) return handed;
         }
       },
       { isolationLevel: 'RepeatableRead', timeout: EXPORT_TRANSACTION_TIMEOUT_MS, maxWait: 5000 },

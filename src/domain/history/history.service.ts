@@ -7,7 +7,7 @@ import type { Stores } from '../ports.js';
 import { parseInput } from '../validation.js';
 import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, type HistoryInterval, ledgerExportQuerySchema, statementQuerySchema } from './history.schemas.js';
 import type { HistoryStore, LedgerExportRequest } from './ports.js';
-import type { BalanceAsOf, BalancePoint, ExportSink, Statement, StatementDocument } from './statement.js';
+import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement, StatementDocument } from './statement.js';
 
 /**
  * Entries per batch of the ledger export: one round trip to PostgreSQL each, held in memory one at a time
@@ -31,7 +31,7 @@ export interface HistoryServiceOptions {
  */
 export interface LedgerExport {
   request: LedgerExportRequest;
-  /** Hands every entry to `sink`, a batch at a time; answers how many. Releases the slot when it ends. */
+  /** Hands every entry to `sink`, a batch of lines at a time; answers how many. Releases the slot when it ends. */
   run(sink: ExportSink): Promise<number>;
   release(): void;
 }
@@ -123,8 +123,9 @@ export class HistoryService {
    * those of one account, in posting order. Validated here, streamed by `run` (from one snapshot). Each
    * export holds a snapshot and a connection for its whole run, so an instance runs at most
    * `maxConcurrentExports` at once: one more is LEDGER_EXPORTS_FULL, decided after the request is found valid.
+   * Each entry is handed over as a line of `format`, written by the store (no object per entry).
    */
-  exportLedger(caller: Caller, query: unknown): LedgerExport {
+  exportLedger(caller: Caller, query: unknown, format: LedgerExportFormat): LedgerExport {
     authorize(caller, 'ledger:export');
     const valid = parseInput(ledgerExportQuerySchema, query ?? {});
     const to = valid.to === undefined ? this.now() : new Date(valid.to);
@@ -132,7 +133,7 @@ export class HistoryService {
     if (from && from.getTime() >= to.getTime()) throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);
     // An id the service never issued names no account: the export is empty, as for an account without entries.
     const accountId = valid.accountId === undefined ? null : isRecordId(valid.accountId) ? valid.accountId.toLowerCase() : '00000000-0000-0000-0000-000000000000';
-    const request: LedgerExportRequest = { environment: caller.environment, from, to, accountId, batchSize: EXPORT_BATCH_SIZE };
+    const request: LedgerExportRequest = { environment: caller.environment, from, to, accountId, format, batchSize: EXPORT_BATCH_SIZE };
     if (this.runningExports >= this.maxConcurrentExports) {
       this.options.onExportsFull?.();
       throw ledgerExportsFull(this.maxConcurrentExports);

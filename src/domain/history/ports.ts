@@ -1,4 +1,4 @@
-import type { BalanceAsOf, BalancePoint, ExportSink, Statement } from './statement.js';
+import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement } from './statement.js';
 
 /** What the history service needs from storage (src/db/stores/history.store.ts implements it). */
 
@@ -16,6 +16,8 @@ export interface LedgerExportRequest {
   from: Date | null;
   to: Date;
   accountId: string | null;
+  /** The text the store hands the sink: each entry a line of this format. */
+  format: LedgerExportFormat;
   batchSize: number;
 }
 
@@ -31,8 +33,9 @@ export interface HistoryStore {
   /** null: no such account; `entries` holds up to maxEntries + 1 entries. */
   statement(request: StatementRequest): Promise<Statement | null>;
   /**
-   * Every posted entry of the request in posting order, handed to `sink` a batch at a time from one
-   * snapshot of the database; stops when the sink answers false. Answers the number of entries handed over.
+   * Every posted entry of the request in posting order, handed to `sink` a batch at a time (as the batch's
+   * lines in the request's format) from one snapshot of the database; stops when the sink answers false.
+   * Answers the number of entries handed over.
    */
   exportEntries(request: LedgerExportRequest, sink: ExportSink): Promise<number>;
 }

@@ -65,7 +65,7 @@ export interface StatementDocument {
 /** Which side of the bank an exported entry is on. */
 export type LedgerAccountKind = 'CUSTOMER' | 'SETTLEMENT';
 
-/** One posted entry of the ledger export. */
+/** One posted entry of the ledger export: the fields of a line, in the order each line writes them. */
 export interface LedgerExportEntry {
   sequence: string;
   postedAt: string;
@@ -78,5 +78,11 @@ export interface LedgerExportEntry {
   postingId: string;
 }
 
-/** What a consumer of the export writes to (a response): answers false once the client has gone. */
-export type ExportSink = (entries: readonly LedgerExportEntry[]) => Promise<boolean>;
+/** The ledger export's formats: one JSON object per line (NDJSON), or RFC 4180 CSV rows. */
+export type LedgerExportFormat = 'csv' | 'ndjson';
+
+/**
+ * What a consumer of the export writes to (a response): a batch of entries as ready text, one line per entry
+ * in the request's format (a CSV export's header row is the consumer's); answers false once the client has gone.
+ */
+export type ExportSink = (lines: string) => Promise<boolean>;
