@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput, uniqueDocumentLocatorNumber, uniqueSsn } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
+import { expectAccessible, signIn, watchedPages } from './helpers.js';
 
 /**
  * The console's account and customer tools in headless Chromium against a live service: flags with reasons,
@@ -50,19 +50,7 @@ afterAll(async () => {
 const browserIt = hasChromium() ? it : it.skip;
 
 describe('the console’s account and customer tools', () => {
-  let watched: WatchedPage | undefined;
-  const open = async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    return watched;
-  };
-  const expectClean = () => {
-    expect(watched!.problems).toEqual([]);
-    expect(watched!.offsite).toEqual([]);
-  };
-  afterEach(async () => {
-    await watched?.close();
-    watched = undefined;
-  });
+  const { open, expectClean } = watchedPages(() => browser!, () => service.url);
 
   browserIt('freezes an account only with a reason, shows who set it, why and until when, and lifts it', async () => {
     const { page } = await open();

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
 import { CHROMIUM, hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { followers } from '../support/subscription-client.js';
-import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
+import { expectAccessible, signIn, watchedPages } from './helpers.js';
 
 /**
  * The back-office console in headless Chromium against a live service: deep links, sign-in, finding and
@@ -91,19 +91,7 @@ const browserIt = hasChromium() ? it : it.skip;
 if (!hasChromium()) process.stderr.write(`Skipping the console's browser tests: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
 
 describe('the console in a browser', () => {
-  let watched: WatchedPage | undefined;
-  const open = async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    return watched;
-  };
-  const expectClean = () => {
-    expect(watched!.problems).toEqual([]);
-    expect(watched!.offsite).toEqual([]);
-  };
-  afterEach(async () => {
-    await watched?.close();
-    watched = undefined;
-  });
+  const { open, expectClean } = watchedPages(() => browser!, () => service.url);
 
   browserIt('refuses a wrong token with its code and message, and keeps the token out of the URL and of localStorage', async () => {
     const { page } = await open();
@@ -148,10 +136,11 @@ describe('the console in a browser', () => {
   });
 
   browserIt('loads every deep link directly once signed in', async () => {
-    const { page } = await open();
+    const { page, settled } = await open();
     await page.goto(`${service.url}/console/accounts/${savingsId}`);
     await signIn(page, service.token);
     await page.getByRole('heading', { level: 1, name: 'Rainy Day Savings' }).waitFor();
+    await settled();
     for (const [path, heading] of [
       [`/console/customers/${customerId}`, `Ada King ${lastName}`],
       [`/console/accounts/${checkingId}`, 'Everyday Checking'],
@@ -162,6 +151,7 @@ describe('the console in a browser', () => {
     ] as const) {
       await page.goto(`${service.url}${path}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await settled();
     }
     expectClean();
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterEach, expect } from 'vitest';
 
 /** axe-core's browser build, evaluated through the debugger protocol so the page's own CSP stays in force. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -13,6 +13,8 @@ export interface WatchedPage {
   problems: string[];
   /** Requests to anything but the service's origin. */
   offsite: string[];
+  /** Resolves once no HTTP request of the page has been in flight for a moment (a WebSocket is not a request). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,11 +35,22 @@ export async function openWatchedPage(browser: Browser, origin: string): Promise
   page.on('response', (response) => {
     if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
   });
+  const inFlight = new Set<Request>();
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(`${origin}/`) && !url.startsWith('data:')) offsite.push(url);
+    inFlight.add(request);
   });
-  return { page, context, problems, offsite, close: () => context.close() };
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('requestfailed', (request) => inFlight.delete(request));
+  // Leaving a page before its queries answered would abort them (ERR_ABORTED): a test's navigation, not the console's fault.
+  const settled = async () => {
+    for (let quiet = 0; quiet < 3; ) {
+      await page.waitForTimeout(50);
+      quiet = inFlight.size === 0 ? quiet + 1 : 0;
+    }
+  };
+  return { page, context, problems, offsite, settled, close: () => context.close() };
 }
 
 export async function signIn(page: Page, token: string, environment = 'sandbox'): Promise<void> {
@@ -63,4 +76,26 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(await seriousAccessibilityViolations(page), where).toEqual([]);
+}
+
+/**
+ * Inside a describe: `open()` a watched page on `origin` (closed after each test), and `expectClean()` that it saw no
+ * browser error and no request to another origin. Getters, because the browser and the service start in beforeAll.
+ */
+export function watchedPages(browser: () => Browser, origin: () => string): { open: () => Promise<WatchedPage>; expectClean: () => void } {
+  let watched: WatchedPage | undefined;
+  afterEach(async () => {
+    await watched?.close();
+    watched = undefined;
+  });
+  return {
+    open: async () => {
+      watched = await openWatchedPage(browser(), origin());
+      return watched;
+    },
+    expectClean: () => {
+      expect(watched!.problems).toEqual([]);
+      expect(watched!.offsite).toEqual([]);
+    },
+  };
 }

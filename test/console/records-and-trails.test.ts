@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../support/api-tokens.js';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { bearer } from '../support/http-auth.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { fastDeliverySettings } from '../webhooks/settings.js';
-import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
+import { expectAccessible, signIn, watchedPages } from './helpers.js';
 
 /**
  * The console's record-keeping tools in headless Chromium against a live service: deleting accounts and
@@ -68,19 +68,7 @@ afterAll(async () => {
 const browserIt = hasChromium() ? it : it.skip;
 
 describe('the console’s records and trails', () => {
-  let watched: WatchedPage | undefined;
-  const open = async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    return watched;
-  };
-  const expectClean = () => {
-    expect(watched!.problems).toEqual([]);
-    expect(watched!.offsite).toEqual([]);
-  };
-  afterEach(async () => {
-    await watched?.close();
-    watched = undefined;
-  });
+  const { open, expectClean } = watchedPages(() => browser!, () => service.url);
 
   browserIt('deletes an account after a confirmation, and shows the refusal of one with money on it with its code', async () => {
     const { page } = await open();
