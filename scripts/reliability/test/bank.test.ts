@@ -4,6 +4,7 @@ import { ledgerViolations } from '../../../test/support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from '../lib/bank.js';
 import { runClients, seededRandom, sleep } from '../lib/concurrency.js';
+import { DEFAULT_SEED } from './seed.js';
 
 /**
  * The bank (issue 15, "Correctness under concurrency and faults"): 16 clients move money at random among 6
@@ -16,7 +17,7 @@ import { runClients, seededRandom, sleep } from '../lib/concurrency.js';
 
 const CLIENTS = 16;
 const OPERATIONS_PER_CLIENT = 32;
-const SEED = Number(process.env.RELIABILITY_SEED ?? Date.now() % 1_000_000);
+const SEED = Number(process.env.RELIABILITY_SEED ?? DEFAULT_SEED);
 
 let service: TestService;
 beforeAll(async () => {
