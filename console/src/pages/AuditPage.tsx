@@ -6,6 +6,7 @@ import { DataTable } from '../components/DataTable';
 import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { useCursorStack } from '../components/usePages';
+import { AUDIT_OPERATIONS } from '../audit-operations';
 import { instant } from '../format';
 import { graphql } from '../gql';
 import type { AuditTrailQuery } from '../gql/graphql';
@@ -29,39 +30,6 @@ const AuditTrail = graphql(`
     }
   }
 `);
-
-/** The operations `Query.auditEvents(operation:)` takes, for the filter's choices. */
-const OPERATIONS = [
-  'customer.create',
-  'customer.update',
-  'customer.delete',
-  'customer.search',
-  'account.create',
-  'account.update',
-  'account.delete',
-  'account.customer.add',
-  'account.customer.remove',
-  'account.flag.set',
-  'account.flag.clear',
-  'account.overdraft_limit.set',
-  'transaction.create',
-  'transaction.post',
-  'transaction.void',
-  'transaction.expire',
-  'transaction.reverse',
-  'transfer.create',
-  'webhook_endpoint.create',
-  'webhook_endpoint.update',
-  'webhook_endpoint.delete',
-  'webhook_endpoint.enable',
-  'webhook_endpoint.disable',
-  'webhook_endpoint.rotate_secret',
-  'webhook_endpoint.redeliver',
-  'pii_rotation.reencrypt_customers',
-  'pii_rotation.reencrypt_webhook_secrets',
-  'api_token.create',
-  'api_token.revoke',
-];
 
 export interface AuditFilter {
   resourceId?: string;
@@ -145,7 +113,7 @@ export function AuditPage() {
           Operation
           <select value={draft.operation} onChange={(event) => setDraft({ ...draft, operation: event.target.value })}>
             <option value="">any</option>
-            {OPERATIONS.map((operation) => (
+            {AUDIT_OPERATIONS.map((operation) => (
               <option key={operation}>{operation}</option>
             ))}
           </select>
