@@ -7,9 +7,10 @@ import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { openLoopHistory, renderOpenLoop, runOpenLoop } from './lib/open-loop.js';
-import { parseOptions, USAGE, UsageError } from './lib/options.js';
+import { parseOptions, USAGE } from './lib/options.js';
 import { startBenchPostgres } from './lib/postgres.js';
-import { killAllChildren, nodeVersion, runToCompletion } from './lib/processes.js';
+import { nodeVersion, runToCompletion } from './lib/processes.js';
+import { runBenchEntry } from './lib/entry.js';
 
 /**
  * `npm run bench:open-loop`: issue 34 item 4 on its own (bench/lib/open-loop.ts): latency at 25, 50, 75 and 90 %
@@ -80,20 +81,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAllChildren();
-    const deadline = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-    void Promise.race([Promise.allSettled(onInterrupt.map((cleanup) => cleanup())), deadline]).then(() => process.exit(130));
-  });
-}
-
-main().catch((error: unknown) => {
-  killAllChildren();
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\n${USAGE}`);
-    process.exit(64);
-  }
-  process.stderr.write(`bench:open-loop failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBenchEntry('bench:open-loop', main, onInterrupt);

@@ -7,18 +7,19 @@ import { type ContenderName, startBatchingFloor, startExpressPrisma, startPostGr
 import { type BenchContext, seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
-import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE, UsageError } from './lib/options.js';
+import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
 import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-loop.js';
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
-import { killAllChildren, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
+import { nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
+import { runBenchEntry } from './lib/entry.js';
 
 /**
  * `npm run bench`: the service side by side with the naive floor, the batching and transfer floors, idiomatic Express + Prisma, PostGraphile and pgbench on one
@@ -270,20 +271,4 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAllChildren();
-    const deadline = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
-    void Promise.race([Promise.allSettled(onInterrupt.map((cleanup) => cleanup())), deadline]).then(() => process.exit(130));
-  });
-}
-
-main().catch((error: unknown) => {
-  killAllChildren();
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\n${USAGE}`);
-    process.exit(64);
-  }
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBenchEntry('bench', main, onInterrupt);
