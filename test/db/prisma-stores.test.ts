@@ -135,15 +135,17 @@ describe('conflicts', () => {
     const blocker = await database.pool.connect();
     try {
       await blocker.query('BEGIN');
+      // PostgreSQL's victim is whichever waiter's deadlock_timeout runs out first. The blocker waits second, but
+      // on a loaded machine its timer could still fire first; a long timeout for it alone makes the account's
+      // statement the victim every time (CI once saw the blocker chosen).
+      await blocker.query("SET LOCAL deadlock_timeout = '60s'");
       await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [second]);
       sent.length = 0;
       // The account's statement locks its customers in id order: it holds `first`, then waits for `second`.
       const creation = services.accounts.create(caller(), buildAccountInput([first, second]));
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'");
-        if (rows.length > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await expect
+        .poll(async () => (await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'")).rowCount, { timeout: 20_000, interval: 10 })
+        .toBe(1);
       // Now the blocker waits for `first`: a cycle. The statement that waited first detects it and is the victim.
       await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [first]);
       await blocker.query('ROLLBACK');
@@ -157,7 +159,8 @@ describe('conflicts', () => {
       expect(await count('accounts', 'id = $1', [account.accountId])).toBe(1);
       expect(await count('audit_events', 'resource_id = $1', [account.accountId])).toBe(1);
     } finally {
-      blocker.release();
+      // Never hand a connection in an aborted transaction back to the pool: the next test would inherit it.
+      blocker.release(true);
     }
   });
 });
