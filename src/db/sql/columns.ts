@@ -19,10 +19,20 @@ const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FRO
                         WHERE ac.account_id = a.id AND ac.environment = a.environment
                         ORDER BY ac.position), ',')`;
 
+/**
+ * A customer's version (its ETag, GraphQL `version`): its row version plus its link counter, in 1..2147483647,
+ * the rule of the database's `cas_customer_version(id, version)` written out in the statement. PostgreSQL cannot
+ * inline a SQL function that holds a subquery: it ran that one through its function executor for every row,
+ * about a third of a list page's database time (measured with EXPLAIN ANALYZE on 10,000 customers); written
+ * here it is one index probe. The function stays for the release before this one; a test holds the two equal.
+ */
+export const customerVersionOf = (alias: string): string =>
+  `((${alias}.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = ${alias}.id), 0) - 1) % 2147483647 + 1)::integer`;
+
 /** The customer's columns after its id, in this order (the link walk lines them up with NULL padding). */
 const CUSTOMER_OWN_FIELDS = `to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
-  c.phone_numbers AS "phoneNumbers", c.addresses, cas_customer_version(c.id, c.version) AS "customerVersion", c.external_id AS "externalId", c.metadata`;
+  c.phone_numbers AS "phoneNumbers", c.addresses, ${customerVersionOf('c')} AS "customerVersion", c.external_id AS "externalId", c.metadata`;
 export const CUSTOMER_FIELDS = `${CUSTOMER_OWN_FIELDS}, ${ACCOUNT_IDS_OF_CUSTOMER} AS "accountIds"`;
 export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
 /**

@@ -5,7 +5,7 @@ import { customerAlreadyExists, externalIdTaken, idempotencyKeyInProgress, valid
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
 import type { CustomerChanges, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from '../../domain/customers/ports.js';
-import { CUSTOMER_COLUMNS, type CustomerRow, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
+import { CUSTOMER_COLUMNS, type CustomerRow, customerVersionOf, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
@@ -61,7 +61,7 @@ const SQL = {
               metadata = CASE WHEN $11::boolean THEN NULL WHEN $10::jsonb IS NULL THEN c.metadata
                               ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $10::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
-       WHERE c.id = $1::uuid AND c.environment = $2 AND ($21::int[] IS NULL OR cas_customer_version(c.id, c.version) = ANY($21::int[]))
+       WHERE c.id = $1::uuid AND c.environment = $2 AND ($21::int[] IS NULL OR ${customerVersionOf('c')} = ANY($21::int[]))
        RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(12, 'updated')}),
      event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(12) })})
@@ -71,7 +71,7 @@ const SQL = {
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
   delete: statement(
     'customer_delete',
-    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 AND ($12::int[] IS NULL OR cas_customer_version(id, version) = ANY($12::int[])) RETURNING id),
+    `WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 AND ($12::int[] IS NULL OR ${customerVersionOf('customers')} = ANY($12::int[])) RETURNING id),
           audit AS (${auditInsert(3, 'deleted')}),
           event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
      SELECT count(*)::int AS deleted, (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found FROM deleted`,
