@@ -19,6 +19,7 @@ const USAGE = `npx tsx bench/profile.ts [options]
   --scenario KIND     rest-get-customer | rest-get-account | rest-post-customer | rest-put-customer | graphql-nested | mixed
   --duration S        seconds of load after a 3 s warm-up (default 10)
   --customers N       customers seeded (default 10000; accounts 1.5x)
+  --connections N     concurrent connections of the load (default 50; 4 shows the cost batching cannot hide)
   --top N             functions listed (default 25)
   --out DIR           where the .cpuprofile goes (default a temporary directory, printed)
   --node PATH         Node binary (default .tools/node26)
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string', default: 'rest-get-customer' },
       duration: { type: 'string', default: '10' },
       customers: { type: 'string', default: '10000' },
+      connections: { type: 'string', default: '50' },
       top: { type: 'string', default: '25' },
       out: { type: 'string' },
       node: { type: 'string' },
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const options = scratchBenchOptions(Number(values.customers), values.node ? ['--node', values.node] : []);
+  const options = scratchBenchOptions(Number(values.customers), ['--connections', values.connections, ...(values.node ? ['--node', values.node] : [])]);
   if (options === 'help') return;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-profile-'));
   const profileDir = values.out ? path.resolve(values.out) : path.join(workDir, 'profile');
