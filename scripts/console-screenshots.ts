@@ -5,11 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { launchHeadlessChromium } from '../test/support/browser.js';
-import { startReceiver } from '../test/webhooks/receiver.js';
 import { buildOnce, runSecrets, startServiceProcess } from './reliability/lib/service-process.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -17,15 +18,27 @@ buildOnce(log);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-console-screenshot-'));
 const secrets = runSecrets();
 const token = secrets.API_TOKENS!;
-// The webhook endpoints' side: the ledger system fails its first attempt once (then takes the retry); the
-// retired CRM answers 410 Gone, so the service disables that endpoint by itself.
-const receiver = await startReceiver();
-let firstDelivery: string | undefined;
-receiver.on('/hooks/ledger', (nth, request) => {
-  firstDelivery ??= request.headers['webhook-id'];
-  return nth === 1 && request.headers['webhook-id'] === firstDelivery ? { status: 503, body: 'maintenance' } : {};
+// The webhook endpoints' side, on this machine: the ledger system fails its first attempt once (then takes the
+// retry); the retired CRM answers 410 Gone, so the service disables that endpoint by itself.
+const received: { path: string; webhookId: string }[] = [];
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const webhookId = String(req.headers['webhook-id']);
+    received.push({ path: req.url ?? '/', webhookId });
+    const firstToLedger = req.url === '/hooks/ledger' && received.filter((request) => request.path === '/hooks/ledger').length === 1;
+    const status = req.url === '/hooks/old-crm' ? 410 : firstToLedger ? 503 : 200;
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 503 ? 'maintenance' : status === 410 ? 'gone' : 'ok');
+  });
 });
-receiver.on('/hooks/old-crm', () => ({ status: 410, body: 'gone' }));
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookUrl = (pathname: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${pathname}`;
+async function deliveries(pathname: string, count: number, webhookId?: string): Promise<void> {
+  const matching = () => received.filter((request) => request.path === pathname && (webhookId === undefined || request.webhookId === webhookId));
+  for (const deadline = Date.now() + 30_000; matching().length < count; await sleep(50)) {
+    if (Date.now() > deadline) throw new Error(`${pathname}: ${matching().length} of ${count} deliveries arrived`);
+  }
+}
 const service = await startServiceProcess({
   name: 'console-screenshot',
   defaults: { NODE_ENV: 'development', HOST: '127.0.0.1', ENVIRONMENTS: 'sandbox,production', LOG_LEVEL: 'warn' },
@@ -65,8 +78,8 @@ const customer = (firstName: string, lastName: string, ssn: string, email: strin
 
 const browser = await launchHeadlessChromium();
 try {
-  await post('/sandbox/webhook-endpoint', { url: receiver.url('/hooks/ledger'), eventTypes: ['transaction.pending', 'transaction.posted', 'transaction.voided', 'account.updated'] });
-  await post('/sandbox/webhook-endpoint', { url: receiver.url('/hooks/old-crm'), eventTypes: ['customer.created', 'customer.updated'] });
+  await post('/sandbox/webhook-endpoint', { url: hookUrl('/hooks/ledger'), eventTypes: ['transaction.pending', 'transaction.posted', 'transaction.voided', 'account.updated'] });
+  await post('/sandbox/webhook-endpoint', { url: hookUrl('/hooks/old-crm'), eventTypes: ['customer.created', 'customer.updated'] });
   const alex = (await customer('Alexandra', 'Doe', '123-45-6789', 'alex.doe@example.com')).customerId!;
   const sam = (await customer('Sam', 'Doe', '123-45-6790', 'sam.doe@example.com')).customerId!;
   await customer('Dana', 'Dorsey', '123-45-6791', 'dana@example.com');
@@ -82,9 +95,9 @@ try {
     query: `mutation { setAccountFlag(accountId: "${checking}", flag: FROZEN, reason: "Card reported stolen; customer called support", until: "${new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString()}") { id } }`,
   });
   // Every ledger event delivered (one after a retry), and the CRM endpoint disabled by its 410.
-  await receiver.waitFor('/hooks/ledger', 6, 30_000);
-  await receiver.waitFor('/hooks/old-crm', 1, 30_000);
-  while (receiver.received.filter((request) => request.headers['webhook-id'] === firstDelivery).length < 2) await sleep(50);
+  await deliveries('/hooks/ledger', 6);
+  await deliveries('/hooks/old-crm', 1);
+  await deliveries('/hooks/ledger', 2, received.find((request) => request.path === '/hooks/ledger')!.webhookId);
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   const nav = page.getByRole('navigation', { name: 'Console' });
@@ -108,7 +121,7 @@ try {
   await page.getByRole('cell', { name: 'transaction.posted' }).first().waitFor();
   await page.screenshot({ path: 'docs/images/console-events.png' });
   await nav.getByRole('link', { name: 'Webhooks' }).click();
-  await page.getByRole('button', { name: `Show deliveries to ${receiver.url('/hooks/ledger')}` }).click();
+  await page.getByRole('button', { name: `Show deliveries to ${hookUrl('/hooks/ledger')}` }).click();
   const attempts = page.getByRole('table', { name: 'Latest delivery attempts, newest first' });
   await attempts.getByRole('cell', { name: 'failed' }).waitFor();
   await attempts.getByRole('cell', { name: 'delivered' }).first().waitFor();
@@ -122,6 +135,7 @@ try {
 } finally {
   await browser.close();
   await service.stop();
-  await receiver.close();
+  receiver.closeAllConnections();
+  receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
