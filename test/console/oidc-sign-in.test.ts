@@ -145,9 +145,10 @@ describe('signing in at the identity provider in a browser', () => {
     expectClean();
   });
 
-  browserIt('signs out of the console only when the provider cannot be reached, and says so', async () => {
+  browserIt('signs out of the console only at a provider without an end_session_endpoint, and says so when the provider cannot be reached', async () => {
     watched = await openWatchedPage(browser!, service.url);
     const { page } = watched;
+    const discovery = `${provider.issuer}/.well-known/openid-configuration`;
     await page.goto(`${service.url}/console`);
     await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
     await page.locator('input[name="login"]').fill('ada.operator');
@@ -155,7 +156,23 @@ describe('signing in at the identity provider in a browser', () => {
     await page.getByRole('button', { name: 'Sign-in' }).click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
-    await page.route(`${provider.issuer}/.well-known/openid-configuration`, (route) => route.abort());
+    // A provider that names no end_session_endpoint: the console's own sign-out is all there is.
+    await page.route(discovery, async (route) => {
+      const { end_session_endpoint: _ignored, ...metadata } = (await (await route.fetch()).json()) as Record<string, unknown>;
+      await route.fulfill({ json: metadata, headers: { 'access-control-allow-origin': service.url } });
+    });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+    await watched.settled();
+    expect(page.url()).toBe(`${service.url}/console`);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+    await page.unroute(discovery);
+    // The provider's session is still open then: signing in again asks for no login.
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    // A provider that cannot be reached at sign-out: signed out here anyway, and told so.
+    await page.route(discovery, (route) => route.abort());
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_SIGN_OUT_INCOMPLETE');
     expect(page.url()).toBe(`${service.url}/console`);
