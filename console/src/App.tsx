@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { createClient } from './api/client';
 import { Layout } from './components/Layout';
 import { graphql } from './gql';
-import { clearPendingSignIn, completeOidcSignIn, configuredOidc, isOidcCallback } from './oidc';
+import { clearPendingSignIn, completeOidcSignIn, configuredOidc, endOidcSession, isOidcCallback } from './oidc';
 import { AccountPage } from './pages/AccountPage';
 import { AuditPage } from './pages/AuditPage';
 import { CustomerPage } from './pages/CustomerPage';
@@ -41,6 +41,14 @@ export function App() {
     setProblem(reason);
     setSession(null);
   }, []);
+  // Sign out pressed: the tab forgets its tokens first, whatever follows; a session that began at the
+  // identity provider then ends there too (RP-initiated logout), which comes back to the sign-in page.
+  const signOutByUser = useCallback(() => {
+    const idToken = readSession()?.idToken;
+    signOut();
+    const settings = configuredOidc();
+    if (idToken && settings) endOidcSession(settings, idToken).catch((reason: unknown) => setProblem(reason));
+  }, [signOut]);
   useEffect(() => {
     if (!isOidcCallback()) return;
     const settings = configuredOidc();
@@ -71,22 +79,29 @@ export function App() {
   }
   return (
     <Router>
-      {session ? <SignedIn key={`${session.environment} ${session.token}`} session={session} onSignIn={signIn} onSignOut={signOut} /> : <SignIn onSignIn={signIn} problem={problem} />}
+      {session ? <SignedIn key={`${session.environment} ${session.token}`} session={session} onSignIn={signIn} onSignOut={signOut} onSignOutByUser={signOutByUser} /> : <SignIn onSignIn={signIn} problem={problem} />}
     </Router>
   );
 }
 
-function SignedIn({ session, onSignIn, onSignOut }: { session: Session; onSignIn(session: Session): void; onSignOut(reason?: unknown): void }) {
+interface SignedInProps {
+  session: Session;
+  onSignIn(session: Session): void;
+  onSignOut(reason?: unknown): void;
+  onSignOutByUser(): void;
+}
+
+function SignedIn({ session, ...props }: SignedInProps) {
   const { client, dispose } = useMemo(() => createClient(session.environment, session.token), [session]);
   useEffect(() => dispose, [dispose]);
   return (
     <ApolloProvider client={client}>
-      <Viewer session={session} onSignIn={onSignIn} onSignOut={onSignOut} />
+      <Viewer session={session} {...props} />
     </ApolloProvider>
   );
 }
 
-function Viewer({ session, onSignIn, onSignOut }: { session: Session; onSignIn(session: Session): void; onSignOut(reason?: unknown): void }) {
+function Viewer({ session, onSignIn, onSignOut, onSignOutByUser }: SignedInProps) {
   const { data, error } = useQuery(ViewerQuery, { fetchPolicy: 'network-only' });
   const viewer = useMemo<ViewerState | null>(
     () =>
@@ -95,11 +110,11 @@ function Viewer({ session, onSignIn, onSignOut }: { session: Session; onSignIn(s
             environment: session.environment,
             environments: data.viewer.environments,
             scopes: new Set(data.viewer.scopes),
-            signOut: () => onSignOut(),
+            signOut: onSignOutByUser,
             switchEnvironment: (environment) => onSignIn({ ...session, environment }),
           }
         : null,
-    [data, session, onSignIn, onSignOut],
+    [data, session, onSignIn, onSignOutByUser],
   );
   // The token was refused (expired, revoked, or not for this environment): back to the sign-in form, saying why.
   useEffect(() => {

@@ -80,9 +80,32 @@ export async function completeOidcSignIn(settings: OidcSettings): Promise<{ sess
     });
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
     window.history.replaceState(null, '', pending.returnTo);
-    return { session: { token: result.access_token, environment: pending.environment }, returnTo: pending.returnTo };
+    return { session: { token: result.access_token, environment: pending.environment, ...(result.id_token && { idToken: result.id_token }) }, returnTo: pending.returnTo };
   } catch (error) {
     const detail = error instanceof oauth.ResponseBodyError ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}` : error instanceof Error ? error.message : String(error);
     throw new SignInProblem('OIDC_TOKEN_REFUSED', `The identity provider did not give the console an access token (${detail}). Sign in again.`);
   }
+}
+
+/**
+ * RP-Initiated Logout 1.0: sends the browser to the provider's `end_session_endpoint` with the session's ID
+ * token as `id_token_hint`, and back to the console's sign-in page (`post_logout_redirect_uri`, registered at
+ * the provider). oauth4webapi has no helper for it (it is a link, like the authorization request), so the
+ * address is formed here. False when the provider advertises no such endpoint: the console's own sign-out
+ * is then all there is. Throws a SignInProblem when the provider cannot be reached.
+ */
+export async function endOidcSession(settings: OidcSettings, idToken: string): Promise<boolean> {
+  let as: oauth.AuthorizationServer;
+  try {
+    as = await discover(settings);
+  } catch (error) {
+    throw new SignInProblem('OIDC_SIGN_OUT_INCOMPLETE', `Signed out of the console, but the identity provider could not be reached: your session there may still be open (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  if (as.end_session_endpoint === undefined) return false;
+  const url = new URL(as.end_session_endpoint);
+  url.searchParams.set('id_token_hint', idToken);
+  url.searchParams.set('client_id', settings.clientId);
+  url.searchParams.set('post_logout_redirect_uri', `${window.location.origin}${BASE}`);
+  window.location.assign(url.href);
+  return true;
 }

@@ -8,7 +8,8 @@ import type { Session } from './session';
  * PKCE verifier live in sessionStorage for the round trip only; the access token (a JWT the service verifies)
  * then becomes the session's token, like an API token. The code and state never stay in the address bar.
  * The flow itself (oidc-flow.ts, with oauth4webapi) is loaded only when a sign-in at the provider starts or
- * completes: a console signed in with an API token never downloads it.
+ * completes, or a session that began there signs out (ending the provider's session too, when it says how):
+ * a console signed in with an API token never downloads it.
  */
 export interface OidcSettings {
   issuer: string;
@@ -58,4 +59,9 @@ export async function startOidcSignIn(settings: OidcSettings, environment: strin
 /** Completes the sign-in at CALLBACK_PATH (oidc-flow.ts): the session and where to go; throws a SignInProblem. */
 export async function completeOidcSignIn(settings: OidcSettings): Promise<{ session: Session; returnTo: string }> {
   return (await import('./oidc-flow')).completeOidcSignIn(settings);
+}
+
+/** Ends the provider's session after the console's own sign-out (oidc-flow.ts); false when the provider cannot. */
+export async function endOidcSession(settings: OidcSettings, idToken: string): Promise<boolean> {
+  return (await import('./oidc-flow')).endOidcSession(settings, idToken);
 }

@@ -318,7 +318,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: "– (API token only)",
     example: "`cas-console`",
     description:
-      "Offers OIDC sign-in in the console: its public client id at `OIDC_ISSUER` (Authorization Code with PKCE; redirect URI `/console/callback`).",
+      "Offers OIDC sign-in in the console: its public client id at `OIDC_ISSUER` (Authorization Code with PKCE; redirect URI `/console/callback`, post-logout redirect URI `/console`).",
   },
   CONSOLE_OIDC_SCOPES: {
     default: "`openid`",

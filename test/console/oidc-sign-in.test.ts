@@ -12,7 +12,8 @@ import { expectAccessible, openWatchedPage, type WatchedPage } from './helpers.j
  * The console's OIDC sign-in (Authorization Code with PKCE) in headless Chromium, against a real OpenID
  * Provider (oidc-provider) on 127.0.0.1 that issues JWT access tokens for the service: the provider's login
  * and consent pages, back to the deep link the sign-in started from, data through GraphQL with the JWT, sign
- * out; a callback whose state was not this tab's is refused; no code, state or token stays in the address.
+ * out, which ends the provider's session too (the next sign-in asks for the login again); a callback whose
+ * state was not this tab's is refused; no code, state or token stays in the console's address.
  */
 
 const AUDIENCE = 'urn:example:customer-account-service';
@@ -35,7 +36,7 @@ beforeAll(async () => {
     CONSOLE_OIDC_SCOPES: SCOPES.join(' '),
     CONSOLE_OIDC_PROVIDER_NAME: 'Example IdP',
   });
-  provider.start({ clientId: CLIENT_ID, redirectUri: `${service.url}/console/callback`, allowedOrigin: service.url });
+  provider.start({ clientId: CLIENT_ID, redirectUri: `${service.url}/console/callback`, postLogoutRedirectUri: `${service.url}/console`, allowedOrigin: service.url });
   const customer = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ firstName: 'Grace', lastName: `Hopper${randomUUID().slice(0, 8)}` }) });
   const account = await service.call('POST', '/sandbox/account', { body: buildAccountInput([customer.json.data.customerId], { name: 'Signed-in Checking' }), headers: { 'idempotency-key': randomUUID() } });
   accountId = account.json.data.accountId;
@@ -94,7 +95,7 @@ describe('signing in at the identity provider in a browser', () => {
     expect(watched!.offsite.filter((url) => !url.startsWith(`${provider.issuer}/`))).toEqual([]);
   };
 
-  browserIt('signs in with the Authorization Code flow and PKCE, lands on the deep link signed in, reads through GraphQL with the JWT, and signs out', async () => {
+  browserIt('signs in with the Authorization Code flow and PKCE, lands on the deep link signed in, reads through GraphQL with the JWT, and signs out there and at the provider', async () => {
     watched = await openWatchedPage(browser!, service.url);
     const { page } = watched;
     await page.goto(`${service.url}/console/accounts/${accountId}`);
@@ -113,7 +114,9 @@ describe('signing in at the identity provider in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Signed-in Checking' }).waitFor();
     expect(page.url()).toBe(`${service.url}/console/accounts/${accountId}`);
     const stored = JSON.parse((await page.evaluate('JSON.stringify(sessionStorage)')) as string) as Record<string, string>;
-    expect(Object.keys(stored).sort()).toEqual(['cas.console.environment', 'cas.console.token']);
+    expect(Object.keys(stored).sort()).toEqual(['cas.console.environment', 'cas.console.oidc.idToken', 'cas.console.token']);
+    const idToken = stored['cas.console.oidc.idToken']!;
+    expect(JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({ iss: provider.issuer, aud: CLIENT_ID, sub: 'ada.operator' });
     const [header, payload] = stored['cas.console.token']!.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
     expect(header).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
     expect(payload).toMatchObject({ iss: provider.issuer, aud: AUDIENCE, sub: 'ada.operator', environments: ['sandbox'] });
@@ -123,10 +126,58 @@ describe('signing in at the identity provider in a browser', () => {
     expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { level: 1, name: 'Audit trail' }).waitFor();
+    // Sign out: the tab forgets its tokens, then RP-initiated logout at the provider, and back to the console.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    const endSession = new URL(watched.offsite.find((url) => url.includes('id_token_hint='))!);
+    expect(endSession.origin + endSession.pathname).toBe(`${provider.issuer}/session/end`);
+    expect(Object.fromEntries(endSession.searchParams)).toEqual({ id_token_hint: idToken, client_id: CLIENT_ID, post_logout_redirect_uri: `${service.url}/console` });
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+    expect(page.url()).toBe(`${service.url}/console`);
+    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+    // The provider's session is gone: signing in again asks for the login, and completes as the first time.
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+    await page.locator('input[name="login"]').fill('ada.operator');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    expectClean();
+  });
+
+  browserIt('signs out of the console only at a provider without an end_session_endpoint, and says so when the provider cannot be reached', async () => {
+    watched = await openWatchedPage(browser!, service.url);
+    const { page } = watched;
+    const discovery = `${provider.issuer}/.well-known/openid-configuration`;
+    await page.goto(`${service.url}/console`);
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+    await page.locator('input[name="login"]').fill('ada.operator');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    // A provider that names no end_session_endpoint: the console's own sign-out is all there is.
+    await page.route(discovery, async (route) => {
+      const { end_session_endpoint: _ignored, ...metadata } = (await (await route.fetch()).json()) as Record<string, unknown>;
+      await route.fulfill({ json: metadata, headers: { 'access-control-allow-origin': service.url } });
+    });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+    await watched.settled();
+    expect(page.url()).toBe(`${service.url}/console`);
+    expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
-    expectClean();
+    await page.unroute(discovery);
+    // The provider's session is still open then: signing in again asks for no login.
+    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    // A provider that cannot be reached at sign-out: signed out here anyway, and told so.
+    await page.route(discovery, (route) => route.abort());
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_SIGN_OUT_INCOMPLETE');
+    expect(page.url()).toBe(`${service.url}/console`);
+    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+    expect(watched.offsite.filter((url) => url.includes('/session/end'))).toEqual([]);
   });
 
   browserIt('refuses an answer whose state this tab did not send, says why, and keeps the code out of the address bar', async () => {

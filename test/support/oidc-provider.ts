@@ -5,8 +5,8 @@ import Provider, { errors } from 'oidc-provider';
 
 export interface TestIdentityProvider {
   issuer: string;
-  /** Where `setClient` sends the browser back to; set once the service's address is known. */
-  start(client: { clientId: string; redirectUri: string; allowedOrigin: string }): void;
+  /** The client (its redirect URI and where sign-out returns to), once the service's address is known. */
+  start(client: { clientId: string; redirectUri: string; postLogoutRedirectUri: string; allowedOrigin: string }): void;
   stop(): Promise<void>;
 }
 
@@ -21,7 +21,7 @@ export interface TestIdentityProviderOptions {
 
 /**
  * A real OpenID Provider (panva's certified oidc-provider) on 127.0.0.1 for the console's sign-in tests: one
- * public client (PKCE S256 required, as for every public client), JWT access tokens (RFC 9068) for the
+ * public client (PKCE S256 required, as for every public client; RP-initiated logout back to the console), JWT access tokens (RFC 9068) for the
  * service's audience through resource indicators (RFC 8707), CORS on the token endpoint for the console's
  * origin only, and its development login and consent pages (any login and password). Its address is known
  * before the client is (the service's OIDC_ISSUER must be set when the service starts, and the client's
@@ -39,9 +39,9 @@ export async function listenTestIdentityProvider(options: TestIdentityProviderOp
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   return {
     issuer,
-    start({ clientId, redirectUri, allowedOrigin }) {
+    start({ clientId, redirectUri, postLogoutRedirectUri, allowedOrigin }) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, token_endpoint_auth_method: 'none', redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+        clients: [{ client_id: clientId, token_endpoint_auth_method: 'none', redirect_uris: [redirectUri], post_logout_redirect_uris: [postLogoutRedirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
         jwks: { keys: [signingKey] },
         cookies: { keys: ['test-cookie-key-0123456789abcdef'] },
         ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
