@@ -47,6 +47,28 @@ const ACCOUNTS: DemoAccount[] = [
   { key: 'okaforCollege', owners: ['samuel', 'grace'], name: 'College Fund', type: 'SAVINGS', currency: 'USD' },
 ];
 
+/**
+ * Money on the demo accounts, so that a newcomer's first account page has a balance, transactions, a pending
+ * hold and a chart. Posted now through the ledger like any client's postings (the API cannot backdate), with
+ * their audit and events; every posting balances against the environment's settlement account.
+ */
+const POSTINGS: DemoPosting[] = [
+  { kind: 'transaction', account: 'riveraJointChecking', type: 'CREDIT', amount: '2450.00', description: 'Payroll, Springfield Unified' },
+  { kind: 'transaction', account: 'riveraJointChecking', type: 'DEBIT', amount: '86.40', description: 'Groceries, Maple Market' },
+  { kind: 'transaction', account: 'riveraJointChecking', type: 'DEBIT', amount: '120.00', description: 'Card authorisation, Fuel Stop', hold: true },
+  { kind: 'transfer', from: 'riveraJointChecking', to: 'alexSavings', amount: '500.00', description: 'Monthly saving' },
+  { kind: 'transaction', account: 'jordanChecking', type: 'CREDIT', amount: '1200.00', description: 'Freelance invoice 1042' },
+  { kind: 'transaction', account: 'priyaChecking', type: 'CREDIT', amount: '3200.00', description: 'Salary, Harbor Labs' },
+  { kind: 'transaction', account: 'priyaChecking', type: 'DEBIT', amount: '1450.00', description: 'Rent, Harbor Street' },
+  { kind: 'transfer', from: 'priyaChecking', to: 'priyaMoneyMarket', amount: '1000.00', description: 'To money market' },
+  { kind: 'transaction', account: 'priyaEuro', type: 'CREDIT', amount: '800.00', description: 'Travel money' },
+  { kind: 'transaction', account: 'okaforCollege', type: 'CREDIT', amount: '250.00', description: 'Birthday gift for Grace' },
+];
+
+type DemoPosting =
+  | { kind: 'transaction'; account: string; type: 'CREDIT' | 'DEBIT'; amount: string; description: string; hold?: boolean }
+  | { kind: 'transfer'; from: string; to: string; amount: string; description: string };
+
 export interface SeedReport {
   environment: string;
   createdAt: string;
@@ -82,6 +104,15 @@ export async function seedDemoData(services: DomainServices, caller: Caller): Pr
     const input: CreateAccountInput = { ...account, associatedCustomerIds: owners.map((owner) => ids.get(owner)!) };
     const { value: created } = await services.accounts.create(caller, input);
     accounts.push({ key, accountId: created.accountId, name: created.name, customerIds: created.customerIds });
+  }
+  const accountId = (key: string) => accounts.find((account) => account.key === key)!.accountId;
+  for (const posting of POSTINGS) {
+    if (posting.kind === 'transfer') {
+      await services.ledger.transfer(caller, { fromAccountId: accountId(posting.from), toAccountId: accountId(posting.to), amount: posting.amount, description: posting.description });
+    } else {
+      const { account, kind: _kind, ...input } = posting;
+      await services.ledger.postTransaction(caller, accountId(account), input);
+    }
   }
   return { environment: caller.environment, createdAt: new Date().toISOString(), customers, accounts };
 }

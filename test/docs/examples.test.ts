@@ -5,6 +5,7 @@ import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedReport } from '../../src/cli/demo-data.js';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { ledgerViolations } from '../support/ledger-invariants.js';
 import { runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 
@@ -44,6 +45,18 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     expect(res.json.data.accountIds).toHaveLength(2);
     const joint = await service.call('GET', `/sandbox/account/${shared.find((account) => account.key === 'riveraJointChecking')!.accountId}`);
     expect(joint.json.data.customers).toHaveLength(2);
+  });
+
+  it('puts money on the accounts through the ledger: a balance, transactions and a pending hold to look at', async () => {
+    const accountOf = (key: string) => seed.accounts.find((account) => account.key === key)!.accountId;
+    const joint = (await service.call('GET', `/sandbox/account/${accountOf('riveraJointChecking')}`)).json.data;
+    // 2,450.00 - 86.40 - 500.00 posted; the 120.00 authorisation is held (pending and available count it).
+    expect(joint.amount).toBe(1863.6);
+    const balance = (await service.call('GET', `/sandbox/account/${accountOf('riveraJointChecking')}/balance`)).json.data;
+    expect(balance).toMatchObject({ posted: 1863.6, pending: 1743.6, available: 1743.6 });
+    expect((await service.call('GET', `/sandbox/account/${accountOf('alexSavings')}`)).json.data.amount).toBe(500);
+    expect((await service.call('GET', `/sandbox/account/${accountOf('priyaEuro')}`)).json.data).toMatchObject({ amount: 800, currency: 'EUR' });
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
   it('examples/curl.sh runs against the seeded service as it is', async () => {
