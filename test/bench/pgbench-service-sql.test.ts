@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walBytesPerOperation, walPosition } from '../../bench/lib/measure.js';
-import { fillAccountsTable, preparedText, servicePostingScript, uuidFunction } from '../../bench/lib/pgbench-service-sql.js';
+import { medianOfRuns, type RunMeasurement, walBytesPerOperation, walPosition } from '../../bench/lib/measure.js';
+import { fillAccountsTable, preparedText, SERVICE_SQL_CONTENDER, servicePostingScript, uuidFunction } from '../../bench/lib/pgbench-service-sql.js';
+import { type BenchReport, renderMarkdown } from '../../bench/lib/report.js';
+import { type ContenderResult, type ResultName, type ScenarioResult, scenarioRatios } from '../../bench/lib/scenarios.js';
 import { pgbenchBinary, pgbenchOf } from '../../bench/lib/pgbench.js';
 import type { BenchPostgres } from '../../bench/lib/postgres.js';
 import { BENCH_ENVIRONMENT, generateBenchKeys, seed, seedLedger } from '../../bench/lib/seed.js';
@@ -13,8 +15,16 @@ import { TRANSFER_POSTING_STATEMENT } from '../../src/db/stores/ledger.store.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('the pgbench script of the service`s posting statement', () => {
-  const uniform = servicePostingScript({ hot: false, environment: BENCH_ENVIRONMENT, uuid: 'uuidv7' });
-  const hot = servicePostingScript({ hot: true, environment: BENCH_ENVIRONMENT, uuid: 'uuidv7' });
+  const uniform = servicePostingScript({
+    hot: false,
+    environment: BENCH_ENVIRONMENT,
+    uuid: 'uuidv7',
+  });
+  const hot = servicePostingScript({
+    hot: true,
+    environment: BENCH_ENVIRONMENT,
+    uuid: 'uuidv7',
+  });
 
   it('prepares the service`s own statement text, byte for byte, under the service`s statement name', () => {
     for (const script of [uniform, hot]) {
@@ -58,54 +68,158 @@ describe('the pgbench script of the service`s posting statement', () => {
   });
 });
 
+describe('the transfer contenders in the report', () => {
+  const run = (rps: number, wal: number | null): RunMeasurement => ({
+    rps,
+    p50Ms: 1,
+    p90Ms: 2,
+    p99Ms: 3,
+    responses: rps * 10,
+    errors: 0,
+    serverCpuUsPerRequest: null,
+    postgresCpuUsPerRequest: 50,
+    statementsPerOperation: 2,
+    peakRssMb: null,
+    statusCodes: {},
+    sampleError: undefined,
+    walBytesPerOperation: wal,
+  });
+  const contender = (name: ResultName, runs: RunMeasurement[]): ContenderResult => ({
+    name,
+    runs,
+    median: medianOfRuns(runs),
+    check: 'checked',
+    statementProbe: undefined,
+  });
+
+  it('shows WAL bytes per transfer on every row, pgbench service-sql in tps, and the ledger check after the runs', () => {
+    const contenders = [contender('service', [run(1000, 2100), run(1000, 2300)]), contender(SERVICE_SQL_CONTENDER, [run(3000, 1500), run(3000, 1700)])];
+    const scenario: ScenarioResult = {
+      scenario: 'rest-transfer-uniform',
+      title: 'transfers',
+      nodeVersion: 'v26.0.0',
+      contenders,
+      ratios: scenarioRatios(contenders),
+      ledgerCheck: 'ledger after the runs: balances sum to zero per environment and currency',
+    };
+    const markdown = renderMarkdown({
+      startedAt: '2026-11-26T00:00:00.000Z',
+      elapsedSeconds: 1,
+      command: 'npm run bench',
+      options: {
+        connections: 50,
+        runs: 2,
+        durationSeconds: 1,
+        warmupSeconds: 1,
+        poolSize: 10,
+      },
+      machine: {
+        cpuModel: 'test',
+        cores: 2,
+        memoryGiB: 4,
+        os: 'test',
+        kernel: 'test',
+        nodeVersions: { reference: 'v26.0.0', orchestrator: 'v26.0.0' },
+        gitCommit: null,
+        packages: {},
+      },
+      database: {
+        server: '18',
+        embedded: true,
+        statementCounting: 'pg_stat_statements',
+      },
+      dataset: {
+        customers: 1,
+        accounts: 1,
+        sharedAccounts: 0,
+        links: 1,
+        nestedPopulation: 1,
+      },
+      scenarios: [scenario],
+      pgbench: null,
+      startup: [],
+      failures: [],
+    } as unknown as BenchReport);
+    const rows = markdown.split('\n').filter((line) => line.startsWith('| transfers |'));
+    expect(rows[0]).toContain('| service | 1,000 | 1.00× |');
+    expect(rows[0]).toContain('| 2,200 |');
+    expect(rows[1]).toContain(`| ${SERVICE_SQL_CONTENDER} | 3,000 tps | 0.33× |`);
+    expect(rows[1]).toContain('| 1,600 |');
+    expect(markdown).toContain('- rest-transfer-uniform (v26.0.0): ledger after the runs: balances sum to zero');
+  });
+});
+
 const binary = pgbenchBinary();
 
-describe.skipIf(binary === undefined)(`a tiny pgbench run of the script (skipped when no pgbench: ${binary ?? 'none at /usr/lib/postgresql/15/bin or /usr/bin; apt-get install postgresql-client-15'})`, () => {
-  let db: TestDatabase;
-  let workDir: string;
-  let ledger: Awaited<ReturnType<typeof seedLedger>>;
+describe.skipIf(binary === undefined)(
+  `a tiny pgbench run of the script (skipped when no pgbench: ${binary ?? 'none at /usr/lib/postgresql/15/bin or /usr/bin; apt-get install postgresql-client-15'})`,
+  () => {
+    let db: TestDatabase;
+    let workDir: string;
+    let ledger: Awaited<ReturnType<typeof seedLedger>>;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-pgbench-test-'));
-    const data = await seed(db.pool, { customers: 10, accounts: 10 }, generateBenchKeys());
-    ledger = await seedLedger(db.pool, { transferAccounts: 8, readAccounts: 0 }, data.customerIds);
-    await fillAccountsTable(db.pool, ledger.transferAccountIds, ledger.hotAccountId);
-  });
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-pgbench-test-'));
+      const data = await seed(db.pool, { customers: 10, accounts: 10 }, generateBenchKeys());
+      ledger = await seedLedger(db.pool, { transferAccounts: 8, readAccounts: 0 }, data.customerIds);
+      await fillAccountsTable(db.pool, ledger.transferAccountIds, ledger.hotAccountId);
+    });
 
-  afterAll(async () => {
-    await db?.drop();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await db?.drop();
+      if (workDir) rmSync(workDir, { recursive: true, force: true });
+    });
 
-  it.each([false, true])('posts every transfer with its entries, audit event, key and events, and the ledger still balances (hot: %s)', async (toHot) => {
-    const script = path.join(workDir, `script-${toHot}.pgbench`);
-    writeFileSync(script, servicePostingScript({ hot: toHot, environment: BENCH_ENVIRONMENT, uuid: await uuidFunction(db.pool) }));
-    const pgbench = (await pgbenchOf({ db: { pgbenchUrl: db.url } as BenchPostgres, repoRoot: process.cwd() }, db.url, { PGOPTIONS: SESSION_OPTIONS }))!;
-    const counts = async () => {
-      const { rows } = await db.pool.query<{ entries: number; audits: number; keys: number; events: number; hot: number }>(
-        `SELECT (SELECT count(*)::int FROM ledger_entries WHERE description = 'bench transfer') AS entries,
+    it.each([false, true])('posts every transfer with its entries, audit event, key and events, and the ledger still balances (hot: %s)', async (toHot) => {
+      const script = path.join(workDir, `script-${toHot}.pgbench`);
+      writeFileSync(
+        script,
+        servicePostingScript({
+          hot: toHot,
+          environment: BENCH_ENVIRONMENT,
+          uuid: await uuidFunction(db.pool),
+        }),
+      );
+      const pgbench = (await pgbenchOf(
+        {
+          db: { pgbenchUrl: db.url } as BenchPostgres,
+          repoRoot: process.cwd(),
+        },
+        db.url,
+        { PGOPTIONS: SESSION_OPTIONS },
+      ))!;
+      const counts = async () => {
+        const { rows } = await db.pool.query<{
+          entries: number;
+          audits: number;
+          keys: number;
+          events: number;
+          hot: number;
+        }>(
+          `SELECT (SELECT count(*)::int FROM ledger_entries WHERE description = 'bench transfer') AS entries,
                 (SELECT count(*)::int FROM audit_events WHERE operation = 'transfer.create') AS audits,
                 (SELECT count(*)::int FROM idempotency_keys WHERE key LIKE 'pgbench-%') AS keys,
                 (SELECT count(*)::int FROM events WHERE type = 'transaction.posted') AS events,
                 (SELECT count(*)::int FROM ledger_entries WHERE account_id = $1::uuid AND type = 'CREDIT' AND description = 'bench transfer') AS hot`,
-        [ledger.hotAccountId],
-      );
-      return rows[0]!;
-    };
-    const before = await counts();
-    const wal = await walPosition(db.pool);
+          [ledger.hotAccountId],
+        );
+        return rows[0]!;
+      };
+      const before = await counts();
+      const wal = await walPosition(db.pool);
 
-    const output = await pgbench.run(['-n', '-M', 'simple', '-f', script, '-D', `accounts=${ledger.transferAccountIds.length}`, '-c', '2', '-j', '1', '-t', '10']);
+      const output = await pgbench.run(['-n', '-M', 'simple', '-f', script, '-D', `accounts=${ledger.transferAccountIds.length}`, '-c', '2', '-j', '1', '-t', '10']);
 
-    expect(output).toMatch(/number of transactions actually processed: 20\/20/);
-    const after = await counts();
-    expect(after.entries - before.entries).toBe(40);
-    expect(after.audits - before.audits).toBe(20);
-    expect(after.keys - before.keys).toBe(20);
-    expect(after.events - before.events).toBe(40);
-    expect(after.hot - before.hot).toBe(toHot ? 20 : 0);
-    expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^ledger after the runs: balances sum to zero/);
-    expect(await walBytesPerOperation(db.pool, wal, 20)).toBeGreaterThan(0);
-  });
-});
+      expect(output).toMatch(/number of transactions actually processed: 20\/20/);
+      const after = await counts();
+      expect(after.entries - before.entries).toBe(40);
+      expect(after.audits - before.audits).toBe(20);
+      expect(after.keys - before.keys).toBe(20);
+      expect(after.events - before.events).toBe(40);
+      expect(after.hot - before.hot).toBe(toHot ? 20 : 0);
+      expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^ledger after the runs: balances sum to zero/);
+      expect(await walBytesPerOperation(db.pool, wal, 20)).toBeGreaterThan(0);
+    });
+  },
+);
