@@ -161,6 +161,13 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   cpuTarget('Transfers, one hot account', 'rest-transfer-hot', 'transfer-floor', 0.7);
   ratioTarget('Transfers, uniform (random pairs of 10,000 accounts)', 'rest-transfer-uniform', TPCB_CONTENDER, 0.5);
   ratioTarget('Transfers, one hot account', 'rest-transfer-hot', TPCB_CONTENDER, 0.2);
+  // Issue 34: WAL per transfer of every transfer contender (the service's writes against the same statement's under pgbench).
+  for (const [label, scenario] of [['uniform', 'rest-transfer-uniform'], ['one hot account', 'rest-transfer-hot']] as const) {
+    const measured = (find(scenario)?.contenders ?? [])
+      .filter((c) => typeof c.median.walBytesPerOperation === 'number')
+      .map((c) => `${contenderLabel(c.name)} ${num(c.median.walBytesPerOperation)}`);
+    rows.push({ target: `Transfers, ${label}: WAL bytes per transfer (reported, not judged)`, against: '–', measured: measured.length > 0 ? measured.join(', ') : 'not measured', met: null });
+  }
   ratioTarget('REST GET account with 10 recent transactions', 'rest-get-account-with-transactions', 'raw-floor', 0.75, 'the naive floor (same JSON, one statement)');
   // Issue 30: the "at most 1.5x the CPU at 10,000 customers" half compares two runs (--customers 10000 and
   // 1000000) and is read from both results files by bench/search-scale.ts.

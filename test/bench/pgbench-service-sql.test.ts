@@ -146,6 +146,7 @@ describe('the transfer contenders in the report', () => {
     expect(rows[1]).toContain(`| ${SERVICE_SQL_CONTENDER} | 3,000 tps | 0.33× |`);
     expect(rows[1]).toContain('| 1,600 |');
     expect(markdown).toContain('- rest-transfer-uniform (v26.0.0): ledger after the runs: balances sum to zero');
+    expect(markdown).toContain(`| Transfers, uniform: WAL bytes per transfer (reported, not judged) | – | service 2,200, ${SERVICE_SQL_CONTENDER} 1,600 | – |`);
   });
 });
 
