@@ -221,6 +221,11 @@ describe.skipIf(binary === undefined)(
       expect(after.hot - before.hot).toBe(toHot ? 20 : 0);
       expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^ledger after the runs: balances sum to zero/);
       expect(await walBytesPerOperation(db.pool, wal, 20)).toBeGreaterThan(0);
-    });
-  },
-);
+    },
+  );
+
+  it('the check after the runs names money that appeared from nowhere', async () => {
+    await db.pool.query('UPDATE accounts SET amount = amount + 0.01 WHERE id = $1::uuid', [ledger.hotAccountId]);
+    expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^LEDGER NOT SOUND after the runs \(2 violations\): environment sandbox USD: balances sum to 0\.01/);
+  });
+});
