@@ -239,6 +239,7 @@ function historyLine(report: BenchReport) {
         rps: contender.runs.map((run) => Math.round(run.rps)),
         serverCpuUsPerRequest: contender.runs.map((run) => (run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest))),
         p99Ms: contender.runs.map((run) => run.p99Ms),
+        walBytesPerOperation: contender.runs.map((run) => (typeof run.walBytesPerOperation === 'number' ? Math.round(run.walBytesPerOperation) : null)),
         errors: contender.runs.map((run) => run.errors),
       })),
       ratios: scenario.ratios,

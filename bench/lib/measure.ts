@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import type { LoadResult, LoadSpec } from '../load/protocol.js';
 import type { LoadKind } from '../load/requests.js';
 import type { BenchContext } from './context.js';
@@ -22,6 +23,34 @@ export interface RunMeasurement {
   peakRssMb: number | null;
   statusCodes: Record<string, number>;
   sampleError: string | undefined;
+  /**
+   * WAL the whole server generated during the run (pg_wal_lsn_diff of pg_current_wal_insert_lsn() after and
+   * before: the insert position, which, unlike pg_current_wal_lsn(), does not wait for the WAL writer) per
+   * successful operation: a transfer answered 2xx, or a committed pgbench transaction. Null when not read
+   * (absent in reports written before issue 34's WAL figures).
+   */
+  walBytesPerOperation?: number | null;
+}
+
+/** The server's current WAL insert position, or undefined when it cannot be read (a standby, no permission). */
+export async function walPosition(pool: pg.Pool): Promise<string | undefined> {
+  try {
+    const { rows } = await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+    return rows[0]?.lsn;
+  } catch {
+    return undefined;
+  }
+}
+
+/** WAL bytes written since `before` (walPosition) per operation, or null (not read, or no operation). */
+export async function walBytesPerOperation(pool: pg.Pool, before: string | undefined, operations: number): Promise<number | null> {
+  if (before === undefined || operations <= 0) return null;
+  try {
+    const { rows } = await pool.query<{ bytes: number }>('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 AS bytes', [before]);
+    return rows[0] === undefined ? null : rows[0].bytes / operations;
+  } catch {
+    return null;
+  }
 }
 
 let specCounter = 0;
@@ -63,6 +92,7 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
   const serverCpuBefore = processCpuMicros(server.pid);
   const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const rss = samplePeakRss(server.pid);
+  const walBefore = await walPosition(ctx.benchPool);
   let result: LoadResult;
   let peakRss: number | undefined;
   try {
@@ -73,6 +103,7 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
   const serverCpuAfter = processCpuMicros(server.pid);
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const statements = await ctx.db.statements.read(server.database);
+  const walBytes = await walBytesPerOperation(ctx.benchPool, walBefore, result.ok);
 
   const perRequest = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined || result.responses === 0 ? null : (after - before) / result.responses;
@@ -89,6 +120,7 @@ export async function measureRun(ctx: BenchContext, server: RunningServer, kind:
     peakRssMb: peakRss === undefined ? null : peakRss / (1024 * 1024),
     statusCodes: result.statusCodes,
     sampleError: result.sampleError,
+    walBytesPerOperation: walBytes,
   };
 }
 
@@ -120,5 +152,6 @@ export function medianOfRuns(runs: RunMeasurement[]): RunMeasurement {
     peakRssMb: runs.some((r) => r.peakRssMb !== null) ? Math.max(...runs.map((r) => r.peakRssMb ?? 0)) : null,
     statusCodes,
     sampleError: runs.find((r) => r.sampleError !== undefined)?.sampleError,
+    walBytesPerOperation: medianOrNull(runs.map((r) => r.walBytesPerOperation ?? null)),
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchContext } from './context.js';
-import { median, type RunMeasurement } from './measure.js';
+import { median, type RunMeasurement, walBytesPerOperation, walPosition } from './measure.js';
 import { PGBENCH_DATABASE } from './postgres.js';
 import { baseEnvironment, runToCompletion } from './processes.js';
 import { processTreeCpuMicros } from '../../scripts/lib/proc.js';
@@ -31,17 +31,21 @@ function connectionArgs(url: string): { args: string[]; env: Record<string, stri
 /** The scale cas_pgbench holds now (pgbench -i drops and recreates its tables), per server. */
 const initialisedScale = new WeakMap<object, number>();
 
-interface Pgbench {
+/** The first pgbench found, or undefined. */
+export const pgbenchBinary = (): string | undefined => CANDIDATES.find((candidate) => existsSync(candidate));
+
+export interface Pgbench {
   binary: string;
   version: string;
   run(args: string[]): Promise<string>;
 }
 
-async function pgbenchOf(ctx: BenchContext): Promise<Pgbench | undefined> {
-  const binary = CANDIDATES.find((candidate) => existsSync(candidate));
+/** The pgbench binary, on `url` (pgbench's own database unless given), with `env` (e.g. PGOPTIONS) added. */
+export async function pgbenchOf(ctx: Pick<BenchContext, 'db' | 'repoRoot'>, url = ctx.db.pgbenchUrl, extraEnv: Record<string, string> = {}): Promise<Pgbench | undefined> {
+  const binary = pgbenchBinary();
   if (!binary) return undefined;
-  const { args: connection, env: passwordEnv } = connectionArgs(ctx.db.pgbenchUrl);
-  const env = baseEnvironment(passwordEnv);
+  const { args: connection, env: passwordEnv } = connectionArgs(url);
+  const env = baseEnvironment({ ...passwordEnv, ...extraEnv });
   const version = (await runToCompletion(binary, ['--version'], { cwd: ctx.repoRoot, env })).trim();
   return { binary, version, run: (args: string[]) => runToCompletion(binary, [...args, ...connection], { cwd: ctx.repoRoot, env }) };
 }
@@ -54,7 +58,7 @@ async function ensureScale(ctx: BenchContext, pgbench: Pgbench, scale: number): 
   initialisedScale.set(ctx.db, scale);
 }
 
-const NO_PGBENCH = 'pgbench not found (apt-get install postgresql-client-15 or postgresql-15)';
+export const NO_PGBENCH = 'pgbench not found (apt-get install postgresql-client-15 or postgresql-15)';
 
 /** What the transfer scenarios set beside the service: PostgreSQL's own bank workload. */
 export const TPCB_CONTENDER = 'pgbench tpcb-like';
@@ -87,28 +91,44 @@ export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 
   if (!pgbench) return NO_PGBENCH;
   const clients = ctx.options.connections;
   const threads = String(Math.min(clients, os.availableParallelism()));
-  let counter = 0;
   // Before any warm-up: the initialisation writes the whole scale, and its checkpoint must not land in a measured run.
   if (initialisedScale.get(ctx.db) !== scale) {
     await ensureScale(ctx, pgbench, scale);
     await ctx.benchPool.query('CHECKPOINT').catch(() => undefined);
   }
-  const tpcb = async (seconds: number, logDir?: string) => {
-    await ensureScale(ctx, pgbench, scale);
-    const logArgs = logDir ? ['-l', `--log-prefix=${path.join(logDir, 'tpcb')}`] : [];
-    return pgbench.run(['-b', workload, '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
-  };
-  return {
+  return measuredPgbench(ctx, {
     description: `pgbench -b ${workload} -M prepared, scale ${scale}, ${clients} clients (${pgbench.version.replace(/^pgbench \(PostgreSQL\) /, 'pgbench ')})`,
-    warmUp: async (seconds) => void (await tpcb(seconds)),
+    database: PGBENCH_DATABASE,
+    run: async (seconds, logArgs) => {
+      await ensureScale(ctx, pgbench, scale);
+      return pgbench.run(['-b', workload, '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
+    },
+  });
+}
+
+/**
+ * A pgbench workload as a contender of the alternating runs: `run(seconds, logArgs)` runs pgbench once (with
+ * `logArgs`, its per-transaction log). Each measured run reads around it the whole PostgreSQL server's CPU, the
+ * statements executed in `database` (pg_stat_statements) and the server's WAL position (WAL bytes per committed
+ * transaction); latency percentiles come from the per-transaction log.
+ */
+export function measuredPgbench(
+  ctx: BenchContext,
+  workload: { description: string; database: string; run(seconds: number, logArgs: string[]): Promise<string> },
+): TpcbCeiling {
+  let counter = 0;
+  return {
+    description: workload.description,
+    warmUp: async (seconds) => void (await workload.run(seconds, [])),
     measure: async (seconds) => {
-      const logDir = path.join(ctx.workDir, `tpcb-${++counter}`);
+      const logDir = path.join(ctx.workDir, `pgbench-${++counter}`);
       mkdirSync(logDir);
       await ctx.db.statements.reset();
+      const walBefore = await walPosition(ctx.benchPool);
       const cpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
-      const output = await tpcb(seconds, logDir);
+      const output = await workload.run(seconds, ['-l', `--log-prefix=${path.join(logDir, 'pgbench')}`]);
       const cpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
-      const statements = await ctx.db.statements.read(PGBENCH_DATABASE);
+      const statements = await ctx.db.statements.read(workload.database);
       // Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.
       const latencies: number[] = [];
       for (const file of readdirSync(logDir)) {
@@ -123,6 +143,7 @@ export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 
       const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1] ?? 0);
       const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0);
       const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
+      const walBytes = await walBytesPerOperation(ctx.benchPool, walBefore, transactions);
       // A run too short for 50 clients to connect (--quick) processes nothing: say so on its row, keep the service's.
       const sampleError = Number.isFinite(tps) && transactions > 0 ? undefined : `pgbench processed no transaction: ${output.replace(/\s+/g, ' ').slice(-300)}`;
       return {
@@ -138,6 +159,7 @@ export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 
         peakRssMb: null,
         statusCodes: {},
         sampleError,
+        walBytesPerOperation: walBytes,
       };
     },
   };

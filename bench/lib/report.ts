@@ -6,8 +6,9 @@ import type { OutboxSideBySide, SideBySideSample } from './outbox.js';
 import type { PgbenchResult } from './pgbench.js';
 import type { StatementCounting } from './postgres.js';
 import { TPCB_CONTENDER } from './pgbench.js';
+import { SERVICE_SQL_CONTENDER } from './pgbench-service-sql.js';
 import { CONTENDER_LABELS } from './contenders.js';
-import { type ContenderResult, cpuRatioOf, ratioIntervalOf, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
+import { type ContenderResult, cpuRatioOf, isPgbenchResult, ratioIntervalOf, ratioOf, type ResultName, type ScenarioResult } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 import type { ConsoleBuildResult } from './console-build.js';
 import type { WebhookDeliveryResult } from './webhooks.js';
@@ -58,12 +59,12 @@ function contenderRow(scenario: ScenarioResult, contender: ContenderResult): str
   const m = contender.median;
   const value = contender.name === 'service' ? (m.rps > 0 ? 1 : null) : ratioOf(scenario, contender.name);
   const ratio = value === null ? '–' : `${value.toFixed(2)}×`;
-  const rate = contender.name === TPCB_CONTENDER ? `${num(m.rps)} tps` : num(m.rps);
-  return `| ${scenario.title} | ${scenario.nodeVersion} | ${contenderLabel(contender.name)} | ${rate} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
+  const rate = isPgbenchResult(contender.name) ? `${num(m.rps)} tps` : num(m.rps);
+  return `| ${scenario.title} | ${scenario.nodeVersion} | ${contenderLabel(contender.name)} | ${rate} | ${ratio} | ${num(m.p50Ms, 1)} | ${num(m.p90Ms, 1)} | ${num(m.p99Ms, 1)} | ${errorsCell(m)} | ${num(m.serverCpuUsPerRequest)} | ${num(m.postgresCpuUsPerRequest)} | ${num(m.walBytesPerOperation)} | ${num(m.statementsPerOperation, 1)} | ${num(m.peakRssMb)} | ${contender.check ?? ''} |`;
 }
 
 /** A contender as the tables name it: the one-statement floor is the naive floor (its stored id stays `raw-floor`). */
-const contenderLabel = (name: ResultName): string => (name === TPCB_CONTENDER ? name : CONTENDER_LABELS[name]);
+const contenderLabel = (name: ResultName): string => (isPgbenchResult(name) ? name : CONTENDER_LABELS[name]);
 
 interface TargetRow {
   target: string;
@@ -75,6 +76,7 @@ interface TargetRow {
 
 const COMPARATOR_LABELS: Partial<Record<ResultName, string>> = {
   [TPCB_CONTENDER]: "pgbench tpcb-like's tps",
+  [SERVICE_SQL_CONTENDER]: "pgbench's tps running the service's posting statement",
   'raw-floor': 'the naive floor',
   'batching-floor': 'the batching floor',
   'transfer-floor': 'the transfer floor',
@@ -159,6 +161,13 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   cpuTarget('Transfers, one hot account', 'rest-transfer-hot', 'transfer-floor', 0.7);
   ratioTarget('Transfers, uniform (random pairs of 10,000 accounts)', 'rest-transfer-uniform', TPCB_CONTENDER, 0.5);
   ratioTarget('Transfers, one hot account', 'rest-transfer-hot', TPCB_CONTENDER, 0.2);
+  // Issue 34: WAL per transfer of every transfer contender (the service's writes against the same statement's under pgbench).
+  for (const [label, scenario] of [['uniform', 'rest-transfer-uniform'], ['one hot account', 'rest-transfer-hot']] as const) {
+    const measured = (find(scenario)?.contenders ?? [])
+      .filter((c) => typeof c.median.walBytesPerOperation === 'number')
+      .map((c) => `${contenderLabel(c.name)} ${num(c.median.walBytesPerOperation)}`);
+    rows.push({ target: `Transfers, ${label}: WAL bytes per transfer (reported, not judged)`, against: '–', measured: measured.length > 0 ? measured.join(', ') : 'not measured', met: null });
+  }
   ratioTarget('REST GET account with 10 recent transactions', 'rest-get-account-with-transactions', 'raw-floor', 0.75, 'the naive floor (same JSON, one statement)');
   // Issue 30: the "at most 1.5x the CPU at 10,000 customers" half compares two runs (--customers 10000 and
   // 1000000) and is read from both results files by bench/search-scale.ts.
@@ -217,7 +226,9 @@ export function renderMarkdown(report: BenchReport): string {
     lines.push(
       `- Ledger: ${num(dataset.ledger.fundedAccounts)} funded USD accounts (1,000,000 each) + 1 hot account for the transfers (0.01–10.00, a new ` +
         `Idempotency-Key each), ${num(dataset.ledger.accountsWithTransactions)} accounts with 10 posted deposits for the read; ${num(dataset.ledger.entries)} seeded entries. ` +
-        'Transfer ratios are the service\'s transfers/s ÷ pgbench tpcb-like tps, run alternately with the service on the same server.',
+        'Transfer ratios are the service\'s transfers/s ÷ pgbench tpcb-like tps, run alternately with the service on the same server; ' +
+        `"pgbench service-sql" runs the service's own posting statement (PREPAREd once per connection, text byte for byte; key claim, audit and outbox events) ` +
+        `on the service's tables, uniform pairs or into the hot account, ${options.poolSize} clients as the service's pool.`,
     );
   }
   lines.push(
@@ -233,21 +244,27 @@ export function renderMarkdown(report: BenchReport): string {
   );
   lines.push(
     `- req/s counts successful answers only; ratio = the service's req/s ÷ this contender's (medians of this run; > 1: the service is faster); ` +
-      `CPU is per response (server process; whole PostgreSQL server); SQL/op counted with ${report.database.statementCounting}.`,
+      `CPU is per response (server process; whole PostgreSQL server); WAL B/op = WAL the server generated during the run (pg_current_wal_insert_lsn) ÷ ` +
+      `successful answers or committed pgbench transactions; SQL/op counted with ${report.database.statementCounting}.`,
   );
   lines.push('');
-  lines.push('| Scenario | Node | Contender | req/s | ratio | p50 ms | p90 ms | p99 ms | errors | server CPU µs/req | PG CPU µs/req | SQL/op | peak RSS MB | check |');
-  lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
+  lines.push('| Scenario | Node | Contender | req/s | ratio | p50 ms | p90 ms | p99 ms | errors | server CPU µs/req | PG CPU µs/req | WAL B/op | SQL/op | peak RSS MB | check |');
+  lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|');
   for (const scenario of report.scenarios) {
     for (const contender of scenario.contenders) lines.push(contenderRow(scenario, contender));
   }
   if (report.pgbench?.median) {
     const p = report.pgbench;
     lines.push(
-      `| pgbench -S -M prepared (scale ${p.scale}, ${p.clients} clients) | – | PostgreSQL | ${num(p.median!.tps)} tps | – | – | – | – | 0 | – | ${num(p.median!.postgresCpuUsPerTransaction)} | 1.0 | – | avg latency ${p.median!.latencyAverageMs} ms; ${p.version} |`,
+      `| pgbench -S -M prepared (scale ${p.scale}, ${p.clients} clients) | – | PostgreSQL | ${num(p.median!.tps)} tps | – | – | – | – | 0 | – | ${num(p.median!.postgresCpuUsPerTransaction)} | – | 1.0 | – | avg latency ${p.median!.latencyAverageMs} ms; ${p.version} |`,
     );
   } else if (report.pgbench?.note) {
-    lines.push(`| pgbench -S | – | PostgreSQL | – | – | – | – | – | – | – | – | – | – | ${report.pgbench.note} |`);
+    lines.push(`| pgbench -S | – | PostgreSQL | – | – | – | – | – | – | – | – | – | – | – | ${report.pgbench.note} |`);
+  }
+  const ledgerChecks = report.scenarios.filter((s) => s.ledgerCheck !== undefined);
+  if (ledgerChecks.length > 0) {
+    lines.push('');
+    for (const s of ledgerChecks) lines.push(`- ${s.scenario} (${s.nodeVersion}): ${s.ledgerCheck}`);
   }
   const errorSamples = report.scenarios.flatMap((s) =>
     s.contenders.filter((c) => c.median.sampleError).map((c) => `${s.scenario} / ${c.name} (${s.nodeVersion}): ${c.median.sampleError!.replaceAll('|', '\\|').slice(0, 160)}`),

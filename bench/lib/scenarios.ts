@@ -5,17 +5,24 @@ import { bootstrapRatioInterval } from './interval.js';
 import { measureRun, median, medianOfRuns, type RunMeasurement } from './measure.js';
 import type { ScenarioName } from './options.js';
 import { type TpcbCeiling, TPCB_CONTENDER, tpcbCeiling } from './pgbench.js';
+import { SERVICE_SQL_CONTENDER, serviceSqlPgbench } from './pgbench-service-sql.js';
 import { checkOutboxContender } from './outbox.js';
 import { nodeVersion, type RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { LAST_NAME_PREFIXES } from '../load/requests.js';
 import { ssnForSequence } from './ssn-sequence.js';
-import { checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
+import { checkLedgerAfterRuns, checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
 export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery' | 'open-loop'>;
 
-/** A row of a scenario's results: an HTTP contender, or PostgreSQL's own pgbench workload set beside it. */
-export type ResultName = ContenderName | typeof TPCB_CONTENDER;
+/**
+ * A row of a scenario's results: an HTTP contender, or a pgbench workload set beside it (PostgreSQL's own bank
+ * workload, or the service's posting statement on its own tables).
+ */
+export type ResultName = ContenderName | typeof TPCB_CONTENDER | typeof SERVICE_SQL_CONTENDER;
+
+/** The rows that are pgbench runs, not HTTP contenders. */
+export const isPgbenchResult = (name: ResultName): name is typeof TPCB_CONTENDER | typeof SERVICE_SQL_CONTENDER => name === TPCB_CONTENDER || name === SERVICE_SQL_CONTENDER;
 
 interface ScenarioDefinition {
   title: string;
@@ -23,6 +30,8 @@ interface ScenarioDefinition {
   contenders: { name: ContenderName; kind: LoadKind }[];
   /** PostgreSQL's own bank workload, run last in each round of the alternation (service, pgbench, service, …). */
   ceiling?: typeof TPCB_CONTENDER;
+  /** The service's posting statement under pgbench on the service's tables (bench/lib/pgbench-service-sql.ts), after the ceiling. */
+  serviceSql?: 'uniform' | 'hot';
   /** At least this many alternating runs whatever --runs says (not with --quick): a ratio that decides a rule. */
   minRuns?: number;
   /** Concurrent connections of this scenario's load, whatever --connections says (where batching cannot help). */
@@ -59,11 +68,13 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
     title: 'REST POST /{env}/transfer, random pairs of 10,000 funded accounts, Idempotency-Key',
     contenders: each('rest-transfer-uniform', 'service', 'transfer-floor'),
     ceiling: TPCB_CONTENDER,
+    serviceSql: 'uniform',
   },
   'rest-transfer-hot': {
     title: 'REST POST /{env}/transfer, random account → one hot account, Idempotency-Key',
     contenders: each('rest-transfer-hot', 'service', 'transfer-floor'),
     ceiling: TPCB_CONTENDER,
+    serviceSql: 'hot',
   },
   'rest-get-account-with-transactions': {
     title: 'REST GET /{env}/account/{id}, 10 recent transactions',
@@ -110,6 +121,8 @@ export interface ScenarioResult {
   connections?: number;
   /** The transfer scenarios: what PostgreSQL ran for one transfer sent alone (pg_stat_statements). */
   oneRequestStatements?: { query: string; calls: number }[] | undefined;
+  /** The transfer scenarios: the ledger's invariants after every contender's runs (verify.ts, checkLedgerAfterRuns). */
+  ledgerCheck?: string;
 }
 
 /** Service ÷ `comparator` in `scenario`, or null (not run, or no answers). */
@@ -149,13 +162,17 @@ export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenar
     warmUp: (seconds) => measureRun(ctx, servers[name]!, kind, seconds),
     measure: (seconds) => measureRun(ctx, servers[name]!, kind, seconds),
   }));
-  let ceilingNote: string | undefined;
-  if (definition.ceiling) {
-    const ceiling: TpcbCeiling | string = await tpcbCeiling(ctx);
-    if (typeof ceiling === 'string') ceilingNote = ceiling;
+  // What each pgbench row's check column says: its command, or why it did not run.
+  const pgbenchNotes = new Map<ResultName, string>();
+  const pgbenchSteps: [ResultName, () => Promise<TpcbCeiling | string>][] = [];
+  if (definition.ceiling) pgbenchSteps.push([definition.ceiling, () => tpcbCeiling(ctx)]);
+  if (definition.serviceSql) pgbenchSteps.push([SERVICE_SQL_CONTENDER, () => serviceSqlPgbench(ctx, definition.serviceSql === 'hot')]);
+  for (const [name, prepare] of pgbenchSteps) {
+    const workload = await prepare();
+    if (typeof workload === 'string') pgbenchNotes.set(name, workload);
     else {
-      steps.push({ name: definition.ceiling, warmUp: ceiling.warmUp, measure: ceiling.measure });
-      ceilingNote = ceiling.description;
+      steps.push({ name, warmUp: workload.warmUp, measure: workload.measure });
+      pgbenchNotes.set(name, workload.description);
     }
   }
   for (const step of steps) {
@@ -180,11 +197,16 @@ export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenar
     name,
     runs: runs.get(name)!,
     median: medianOfRuns(runs.get(name)!),
-    check: name === TPCB_CONTENDER ? ceilingNote : checks.get(name as ContenderName)?.check,
-    statementProbe: name === TPCB_CONTENDER ? undefined : checks.get(name as ContenderName)?.probe,
+    check: isPgbenchResult(name) ? pgbenchNotes.get(name) : checks.get(name)?.check,
+    statementProbe: isPgbenchResult(name) ? undefined : checks.get(name)?.probe,
   }));
-  if (definition.ceiling && !runs.has(definition.ceiling)) results.push({ name: definition.ceiling, runs: [], median: medianOfRuns([]), check: ceilingNote, statementProbe: undefined });
+  for (const [name] of pgbenchSteps) {
+    if (!runs.has(name)) results.push({ name, runs: [], median: medianOfRuns([]), check: pgbenchNotes.get(name), statementProbe: undefined });
+  }
   const ratios = scenarioRatios(results);
+  // Every transfer contender moved money in the bench database: the ledger must still balance.
+  const ledgerCheck = definition.ceiling || definition.serviceSql ? await checkLedgerAfterRuns(ctx.benchPool) : undefined;
+  if (ledgerCheck !== undefined) ctx.log(`[${scenario}] ${ledgerCheck}`);
   return {
     scenario,
     title: definition.title,
@@ -193,6 +215,7 @@ export async function runHttpScenario(runCtx: BenchContext, scenario: HttpScenar
     contenders: results,
     ratios,
     oneRequestStatements: checks.get('service')?.queries,
+    ...(ledgerCheck !== undefined && { ledgerCheck }),
   };
 }
 

@@ -5,6 +5,7 @@ import { POSTGRAPHILE_NESTED_QUERY, RequestFactory, SERVICE_NESTED_QUERY } from 
 import type { BenchContext } from './context.js';
 import type { RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
+import { ledgerViolations } from '../../test/support/ledger-invariants.js';
 
 /**
  * Before a contender's numbers mean anything, its answers must be the same data: the service and
@@ -375,4 +376,17 @@ export async function checkTransfer(
     check: `transferred: 201, replayed by key, both balances moved once, 2 entries, 1 audit event; one transfer alone: HTTP ${single.status}, ${total} SQL statements`,
     queries,
   };
+}
+
+/**
+ * After a transfer scenario's runs (the service, the transfer floor and pgbench running the service's statement
+ * all moved money): the ledger's invariants (test/support/ledger-invariants.ts) over the ledger's accounts, i.e.
+ * posted balances sum to zero per environment and currency with the settlement accounts, every balance is the sum
+ * of its entries, every posting is balanced. The seed's other accounts hold opening balances without entries and
+ * are left out. Answers the check's line for the report.
+ */
+export async function checkLedgerAfterRuns(pool: pg.Pool): Promise<string> {
+  const violations = await ledgerViolations(pool, { onlyAccountsWithEntries: true });
+  if (violations.length === 0) return 'ledger after the runs: balances sum to zero per environment and currency, every balance is its entries\' sum, every posting balanced';
+  return `LEDGER NOT SOUND after the runs (${violations.length} violations): ${violations.slice(0, 3).join('; ')}`;
 }

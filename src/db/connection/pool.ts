@@ -11,6 +11,12 @@ export interface PoolOptions {
 }
 
 /**
+ * The session settings of every connection the service opens (why each: in createPool). Exported for the
+ * benchmark's pgbench scripts, which run the service's statements under the same settings (PGOPTIONS).
+ */
+export const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c TimeZone=UTC';
+
+/**
  * The one PostgreSQL connection pool of the process: Prisma Client runs on it (through its pg adapter),
  * and the migration runner uses it before any client exists. Timeouts make sure a dead or stuck database turns into a fast
  * error instead of a hung request.
@@ -32,7 +38,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     // parameters: planning the nested-read walk cost more CPU than running it.
     // TimeZone=UTC: Prisma's adapter sends a JavaScript Date as UTC text without an offset, which
     // PostgreSQL reads in the session's time zone.
-    options: '-c plan_cache_mode=force_generic_plan -c TimeZone=UTC',
+    options: SESSION_OPTIONS,
   });
   pool.on('error', (error) => options.onError?.(error));
   // The pool listens for errors of idle clients only. A client checked out (by Prisma's adapter, between two
