@@ -139,7 +139,7 @@ export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAl
 
 /**
  * Cost of a field carrying `@listSize` (schema.graphql): one item's cost times the slicing argument
- * (`first`) when given, else the assumed size. Other fields cost 1 plus their children.
+ * (`first`) when given (its default when absent or null), else the assumed size. Other fields cost 1 plus their children.
  */
 function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const directive = schema.getDirective('listSize');
@@ -147,7 +147,9 @@ function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
     if (!directive || !field.astNode) return undefined;
     const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[] } | undefined;
     if (!values) return undefined;
-    const slices = (values.slicingArguments ?? []).map((name) => ({ name, value: args[name] })).filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
+    // An explicit null asks for the default page (`first ?? default` in every resolver): count the argument's default.
+    const given = (name: string): unknown => args[name] ?? field.args.find((argument) => argument.name === name)?.defaultValue;
+    const slices = (values.slicingArguments ?? []).map((name) => ({ name, value: given(name) })).filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
     const outOfRange = slices.find(({ value }) => !Number.isInteger(value) || value < 1 || value > PAGE_SIZE.max);
     if (outOfRange) throw new SliceOutOfRange(outOfRange.name);
     return (1 + childComplexity) * (slices[0]?.value ?? values.assumedSize ?? 1);

@@ -6,6 +6,7 @@ import type { LinkRoots } from '../domain/links/ports.js';
 import type { AccountParent, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../domain/services.js';
+import type { DomainEvent } from '../domain/events/event.js';
 
 /**
  * Per-request batching and caching of record look-ups: every customer (or account) asked for in one tick
@@ -28,6 +29,11 @@ export interface Loaders {
   linkedIds: DataLoader<LinkedKey, CustomerLinks | AccountLinks | null, string>;
   /** `Account.flagDetails` of every account of the response in one statement. */
   flagDetails: DataLoader<string, AccountFlagDetail[] | null>;
+  /**
+   * `Customer.recentEvents` / `Account.recentEvents` of every record of the response in one statement per
+   * record type and `first` (docs/adr/0073-a-records-recent-events.md): the loader for that pair.
+   */
+  recentEvents(resourceType: RecordKind, first: number): DataLoader<string, DomainEvent[]>;
 }
 
 type RecordKind = 'customer' | 'account';
@@ -43,6 +49,7 @@ interface LinkedKey {
 const cacheKeyFn = (id: string) => id.toLowerCase();
 
 export function createLoaders(services: DomainServices, caller: Caller): Loaders {
+  const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
   const findCustomers = (ids: readonly string[]) => services.customers.findMany(caller, ids);
   const findAccounts = (ids: readonly string[]) => services.accounts.findMany(caller, ids);
   const customers = new DataLoader<string, Customer | null>(findCustomers, { cacheKeyFn });
@@ -58,6 +65,16 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
     accountLinks,
     linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(caller, roots, depth), customerLinks, accountLinks),
     flagDetails: new DataLoader<string, AccountFlagDetail[] | null>((ids) => services.accounts.flagDetailsOfMany(caller, ids), { cacheKeyFn }),
+    // The domain checks events:read and the limit once per batch; refused, every field of the batch is null with that error.
+    recentEvents: (resourceType, first) => {
+      const key = `${resourceType}:${first}`;
+      let loader = recentEvents.get(key);
+      if (!loader) {
+        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { limit: String(first) }), { cacheKeyFn });
+        recentEvents.set(key, loader);
+      }
+      return loader;
+    },
   };
 }
 

@@ -234,8 +234,8 @@ export const resolvers: Resolvers = {
     accounts: (customer, _args, { loaders }) =>
       isCustomerRecord(customer) ? loadExisting(loaders.accounts, customer.accountIds) : loadExisting(loaders.accountLinks, customer.accountIds),
     // `first` checked as GraphQL names it (1 to 50); the domain then parses REST's query (limit) and enforces events:read (@requiresScope).
-    recentEvents: (customer, { first }, { services, caller }) =>
-      services.events.recent(caller, { resourceType: 'customer', resourceId: customer.customerId }, { limit: String(recentEventsFirst(first)) }),
+    // Batched: every customer's in one read per `first` (loaders.ts).
+    recentEvents: (customer, { first }, { loaders }) => loaders.recentEvents('customer', recentEventsFirst(first)).load(customer.customerId),
   },
 
   Account: {
@@ -262,8 +262,7 @@ export const resolvers: Resolvers = {
       (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() })).points,
     statement: (account, { from, to }, { services, caller }) =>
       services.history.statement(caller, account.accountId, { from, to }, HISTORY_LIMITS.maxGraphqlStatementEntries),
-    recentEvents: (account, { first }, { services, caller }) =>
-      services.events.recent(caller, { resourceType: 'account', resourceId: account.accountId }, { limit: String(recentEventsFirst(first)) }),
+    recentEvents: (account, { first }, { loaders }) => loaders.recentEvents('account', recentEventsFirst(first)).load(account.accountId),
   },
 
   Transaction: {

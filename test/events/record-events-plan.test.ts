@@ -72,6 +72,41 @@ describe("a record's recent events", () => {
     }
   });
 
+  it("several records' events in one statement: per id, the same index range from its newest end", async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE recent_many_probe AS ${EVENT_STATEMENTS.recentOfMany.text}`);
+      const ids = [recordId(3), recordId(42), recordId(500)];
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE recent_many_probe('sandbox', 'customer', '{${ids.join(',')}}', 5)`);
+      await client.query('DEALLOCATE recent_many_probe');
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      // A loop over the ids, each a range of the record's index cut by the limit: no sort, no other read of the outbox's rows.
+      expect(plan).toMatch(/Function Scan on unnest k/);
+      expect(plan).toMatch(/Index Scan using events_environment_resource_id_txid_id_idx on events e\s*\(/);
+      expect(plan).toContain('Index Cond: (((environment)::text = $1) AND (resource_id = k.resource_id))');
+      expect(plan).not.toMatch(/Sort Key: e\./);
+      expect(plan).not.toMatch(/Seq Scan on events/);
+      expect(plan).not.toMatch(/Hash Join/);
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      client.release();
+    }
+  });
+
+  it("several records' events answer what `recent` answers for each, and none for an id without events", async () => {
+    const ids = [recordId(9), recordId(11), recordId(9), '0196f1e2-0000-7000-8000-000000000000'];
+    const many = await store.recentOfMany('production', { resourceType: 'customer', resourceIds: ids, limit: 4 });
+    expect([...many.keys()]).toEqual([recordId(9), recordId(11), '0196f1e2-0000-7000-8000-000000000000']);
+    for (const id of [recordId(9), recordId(11)]) {
+      const one = await store.recent('production', { resourceType: 'customer', resourceId: id, limit: 4 });
+      expect(one).toHaveLength(4);
+      expect(many.get(id)).toEqual(one);
+    }
+    expect(many.get('0196f1e2-0000-7000-8000-000000000000')).toEqual([]);
+    expect(await store.recentOfMany('production', { resourceType: 'account', resourceIds: [recordId(9)], limit: 4 })).toEqual(new Map([[recordId(9), []]]));
+  });
+
   it("answers the record's events newest first, with the numbers the feed gives them, only that environment's", async () => {
     const feed: [string, number][] = [];
     for (let after = 0; ; ) {

@@ -91,6 +91,25 @@ describe('query limits', () => {
     expect(estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' })).toBe(402_101);
   });
 
+  it("cost of recentEvents under a list: first events per record, the default 10 when first is absent or null (a true upper bound)", () => {
+    const estimate = costEstimator(buildGraphqlSchema());
+    const cost = (query: string, variables: Record<string, unknown> = {}) => {
+      const document = parse(query);
+      return estimate(document, document.definitions[0] as OperationDefinitionNode, variables);
+    };
+    // 50 × (the customer + nodes + first × (an event + eventId)).
+    expect(cost('{ customers(first: 50) { nodes { recentEvents(first: 5) { eventId } } } }')).toBe(50 * (1 + 1 + 5 * 2));
+    const asDefault = 50 * (1 + 1 + 10 * 2);
+    expect(cost('{ customers(first: 50) { nodes { recentEvents { eventId } } } }')).toBe(asDefault);
+    // null answers the default page, so it costs the default, not one item.
+    expect(cost('{ customers(first: 50) { nodes { recentEvents(first: null) { eventId } } } }')).toBe(asDefault);
+    expect(cost('query($k: Int) { customers(first: 50) { nodes { recentEvents(first: $k) { eventId } } } }', { k: null })).toBe(asDefault);
+    expect(cost('{ accounts(first: 50) { nodes { recentEvents(first: null) { eventId } } } }')).toBe(asDefault);
+    // The same for every list with a default page size: `customers(first: null)` is 20 customers.
+    expect(cost('{ customers(first: null) { nodes { customerId } } }')).toBe(cost('{ customers { nodes { customerId } } }'));
+    expect(cost('{ customers { nodes { customerId } } }')).toBe(20 * 3);
+  });
+
   it('document size: more than 200 tokens is DOCUMENT_TOO_LARGE', async () => {
     const fields = Array.from({ length: 250 }, () => 'hasNextPage').join(' ');
     await expectRefused(`{ customers { pageInfo { ${fields} } } }`, 'DOCUMENT_TOO_LARGE', /GRAPHQL_MAX_TOKENS/);

@@ -52,7 +52,7 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   // A statement and the export read on the primary: a statement of an ended period gives the same bytes on
   // every request, which a lagging replica could break.
   history: { balanceAsOf: NULL, balancesBefore: LIST },
-  events: { list: LIST, recent: LIST, find: NULL },
+  events: { list: LIST, recent: LIST, recentOfMany: LIST, find: NULL },
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.

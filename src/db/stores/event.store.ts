@@ -1,5 +1,5 @@
 import type { DomainEvent, EventData, EventType } from '../../domain/events/event.js';
-import type { EventQuery, EventStore, PruneOutcome, RecordEventsQuery, SequencerRound } from '../../domain/events/ports.js';
+import type { EventQuery, EventStore, PruneOutcome, RecordEventsQuery, RecordsEventsQuery, SequencerRound } from '../../domain/events/ports.js';
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from '../sql/columns.js';
 import { WAKE_CHANNELS } from '../connection/notifications.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
@@ -9,6 +9,16 @@ import { queryRows, statement } from '../sql/sql.js';
 /** An event's columns but its number, which every statement computes (src/db/sql/event-rounds.ts). */
 export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload, e.changed_fields AS "changedFields"`;
+
+/**
+ * One record's numbered events (environment `$1`, resource type `$2`, resource id `resourceId`), newest first,
+ * at most `$4`: the statement of `recent`, and of `recentOfMany` for each of its ids.
+ */
+const recordEvents = (resourceId: string) =>
+  `SELECT ${EVENT_FIELDS}, (${numberOf('e', 'r')})::text AS sequence
+     FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
+     WHERE e.environment = $1 AND e.resource_id = ${resourceId} AND e.resource_type = $2 AND (r.first_txid, r.first_id) <= (e.txid, e.id)
+     ORDER BY e.txid DESC, e.id DESC LIMIT $4`;
 
 /** The sequencer's lock: one sequencer at a time across the fleet (the previous releases take the same one). */
 const SEQUENCER_LOCK = `pg_try_advisory_xact_lock(hashtext('cas_event_sequencer'))`;
@@ -33,12 +43,14 @@ const SQL = {
    * as `find` computes it. Sequence order is (txid, id) order within an environment (rounds follow each other in
    * it), so this is newest-by-sequence; events not numbered yet (the newest, if any) have no round and are skipped.
    */
-  recent: statement(
-    'event_recent',
-    `SELECT ${EVENT_FIELDS}, (${numberOf('e', 'r')})::text AS sequence
-     FROM events e CROSS JOIN LATERAL ${roundOf('e')} r
-     WHERE e.environment = $1 AND e.resource_id = $3::uuid AND e.resource_type = $2 AND (r.first_txid, r.first_id) <= (e.txid, e.id)
-     ORDER BY e.txid DESC, e.id DESC LIMIT $4`,
+  recent: statement('event_recent', recordEvents('$3::uuid')),
+  /**
+   * Several records' numbered events, newest first, at most `$4` each (GraphQL's `recentEvents` under a list):
+   * `recent` for each id of `$3`, in one statement, each a range of the same index read from its newest end.
+   */
+  recentOfMany: statement(
+    'event_recent_of_many',
+    `SELECT l.* FROM unnest($3::uuid[]) AS k(resource_id) CROSS JOIN LATERAL (${recordEvents('k.resource_id')}) l`,
   ),
   find: statement(
     'event_find',
@@ -217,6 +229,17 @@ export class PrismaEventStore implements EventStore {
   async recent(environment: string, query: RecordEventsQuery): Promise<DomainEvent[]> {
     const rows = await queryRows<EventRow>(this.prisma, SQL.recent, [environment, query.resourceType, query.resourceId, query.limit]);
     return rows.map(toEvent);
+  }
+
+  async recentOfMany(environment: string, query: RecordsEventsQuery): Promise<Map<string, DomainEvent[]>> {
+    const ids = [...new Set(query.resourceIds)];
+    const byRecord = new Map<string, DomainEvent[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return byRecord;
+    const rows = await queryRows<EventRow>(this.prisma, SQL.recentOfMany, [environment, query.resourceType, ids, query.limit]);
+    for (const row of rows) byRecord.get(row.resourceId)?.push(toEvent(row));
+    // Each record's rows come in its index range's order; the statement has no outer ORDER BY, so say it here.
+    for (const events of byRecord.values()) events.sort((a, b) => b.sequence - a.sequence);
+    return byRecord;
   }
 
   async find(environment: string, eventId: string): Promise<DomainEvent | null> {

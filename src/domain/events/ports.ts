@@ -21,10 +21,19 @@ export interface RecordEventsQuery {
   limit: number;
 }
 
+/** Several records' events, each as `RecordEventsQuery` asks (lower-case ids). */
+export interface RecordsEventsQuery {
+  resourceType: DomainEvent['resourceType'];
+  resourceIds: readonly string[];
+  limit: number;
+}
+
 export interface EventStore {
   list(environment: string, query: EventQuery): Promise<DomainEvent[]>;
   /** The record's numbered events, newest first (greatest sequence first), at most `limit`. */
   recent(environment: string, query: RecordEventsQuery): Promise<DomainEvent[]>;
+  /** `recent` of each id, in one read: every id asked is a key (its events, or none). */
+  recentOfMany(environment: string, query: RecordsEventsQuery): Promise<Map<string, DomainEvent[]>>;
   /** Only sequenced events: an event becomes readable once numbered (within a moment of its commit). */
   find(environment: string, eventId: string): Promise<DomainEvent | null>;
   /** Numbers the committed events not numbered yet, at most `limit`. */
