@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type pg from 'pg';
 
 /**
  * Issue 34, item 5: the history a bank's database carries beside its customers, seeded in bulk SQL on the
@@ -36,30 +36,24 @@ export interface GrowthShape {
 }
 
 export const GROWTH_SCALE_KEYS: Record<string, keyof GrowthScale> = {
-  entries: "entries",
-  busy: "busyEntries",
-  events: "events",
-  audit: "audit",
-  keys: "idempotencyKeys",
+  entries: 'entries',
+  busy: 'busyEntries',
+  events: 'events',
+  audit: 'audit',
+  keys: 'idempotencyKeys',
 };
 
 /** `entries=10,busy=1,events=10,audit=10,keys=1` (per customer; omitted keys keep the default), or throws. */
 export function parseGrowthScale(raw: string): GrowthScale {
   const scale = { ...DEFAULT_GROWTH_SCALE };
   for (const pair of raw
-    .split(",")
+    .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const [name, value] = pair.split("=");
-    const key = GROWTH_SCALE_KEYS[name ?? ""];
-    if (
-      key === undefined ||
-      value === undefined ||
-      !/^\d+(\.\d+)?$/.test(value)
-    ) {
-      throw new Error(
-        `growth scale expects ${Object.keys(GROWTH_SCALE_KEYS).join("|")}=<rows per customer>, got "${pair}"`,
-      );
+    const [name, value] = pair.split('=');
+    const key = GROWTH_SCALE_KEYS[name ?? ''];
+    if (key === undefined || value === undefined || !/^\d+(\.\d+)?$/.test(value)) {
+      throw new Error(`growth scale expects ${Object.keys(GROWTH_SCALE_KEYS).join('|')}=<rows per customer>, got "${pair}"`);
     }
     scale[key] = Number(value);
   }
@@ -67,15 +61,9 @@ export function parseGrowthScale(raw: string): GrowthScale {
 }
 
 /** The rows to seed for `customers` customers. */
-export function growthShapeFor(
-  customers: number,
-  scale: GrowthScale = DEFAULT_GROWTH_SCALE,
-): GrowthShape {
+export function growthShapeFor(customers: number, scale: GrowthScale = DEFAULT_GROWTH_SCALE): GrowthShape {
   const postings = Math.max(1, Math.round((customers * scale.entries) / 2));
-  const busyEntries = Math.min(
-    postings,
-    Math.max(1, Math.round(customers * scale.busyEntries)),
-  );
+  const busyEntries = Math.min(postings, Math.max(1, Math.round(customers * scale.busyEntries)));
   return {
     entries: 2 * postings,
     busyEntries,
@@ -105,7 +93,7 @@ export interface GrowthData {
 /** Postings per statement: bounded sorts and transactions, and progress to report. */
 const CHUNK = 250_000;
 /** The principal the seeded audit rows and idempotency keys belong to (a static token's, as the service names them). */
-export const GROWTH_PRINCIPAL = "token:growth-seed";
+export const GROWTH_PRINCIPAL = 'token:growth-seed';
 
 /**
  * A uuidv7 for the moment `ms` (SQL bigint of epoch milliseconds) and the row number `n`, as the service's ids
@@ -139,8 +127,8 @@ export async function seedGrowth(
   },
 ): Promise<GrowthData> {
   const { environment, shape } = options;
-  const from = options.from ?? new Date("2025-01-01T00:00:00Z");
-  const to = options.to ?? new Date("2026-01-01T00:00:00Z");
+  const from = options.from ?? new Date('2025-01-01T00:00:00Z');
+  const to = options.to ?? new Date('2026-01-01T00:00:00Z');
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   const seconds = {
@@ -155,12 +143,7 @@ export async function seedGrowth(
   try {
     await client.query("SET work_mem = '256MB'");
     await client.query("SET maintenance_work_mem = '512MB'");
-    const tables = [
-      "ledger_entries",
-      "events",
-      "audit_events",
-      "idempotency_keys",
-    ];
+    const tables = ['ledger_entries', 'events', 'audit_events', 'idempotency_keys'];
     // Secondary indexes only: primary keys and unique constraints stay (they are constraints, and guard the load).
     const { rows: indexes } = await client.query<{
       name: string;
@@ -185,63 +168,52 @@ export async function seedGrowth(
     });
     seconds.ledger = (performance.now() - mark) / 1000;
 
+    // The accounts and customers the events, audit rows and keys name, numbered so a row's number picks one by a hash join.
+    const accounts = await numbered(client, 'growth_targets', 'SELECT a.id, a.type, a.name, a.currency, a.amount FROM accounts a WHERE a.environment = $1', environment);
+    const customers = await numbered(client, 'growth_customers', 'SELECT c.id FROM customers c WHERE c.environment = $1', environment);
+
     mark = performance.now();
-    await seedEvents(client, { environment, count: shape.events, from, to });
+    await seedEvents(client, { environment, count: shape.events, from, to, accounts });
     seconds.events = (performance.now() - mark) / 1000;
     log(`[growth] ${shape.events} events in ${seconds.events.toFixed(1)} s`);
 
     mark = performance.now();
     if (shape.auditEvents > 0) {
       await client.query(
-        `WITH accts AS (SELECT a.id, row_number() OVER (ORDER BY a.id) AS ord, count(*) OVER () AS n FROM accounts a WHERE a.environment = $1)
-         INSERT INTO audit_events (id, occurred_at, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
-         SELECT ${uuidv7Sql("t.ms", "g.i")}, to_timestamp(t.ms / 1000.0), $2, $1, 'account.update', 'account', a.id, 'growth-' || g.i, NULL, ARRAY['name']
+        `INSERT INTO audit_events (id, occurred_at, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+         SELECT ${uuidv7Sql('t.ms', 'g.i')}, to_timestamp(t.ms / 1000.0), $2, $1, 'account.update', 'account', a.id, 'growth-' || g.i, NULL, ARRAY['name']
          FROM generate_series(1, $3::bigint) AS g(i)
          CROSS JOIN LATERAL (SELECT (extract(epoch FROM $4::timestamptz) * 1000)::bigint
                                     + ((g.i - 1) * ((extract(epoch FROM $5::timestamptz) - extract(epoch FROM $4::timestamptz)) * 1000 / $3::bigint))::bigint AS ms) t
-         JOIN accts a ON a.ord = 1 + (g.i * 40503) % a.n`,
-        [
-          environment,
-          GROWTH_PRINCIPAL,
-          shape.auditEvents,
-          from.toISOString(),
-          to.toISOString(),
-        ],
+         JOIN growth_targets a ON a.ord = 1 + (g.i * 40503) % $6::bigint`,
+        [environment, GROWTH_PRINCIPAL, shape.auditEvents, from.toISOString(), to.toISOString(), accounts],
       );
     }
     seconds.audit = (performance.now() - mark) / 1000;
-    log(
-      `[growth] ${shape.auditEvents} audit rows in ${seconds.audit.toFixed(1)} s`,
-    );
+    log(`[growth] ${shape.auditEvents} audit rows in ${seconds.audit.toFixed(1)} s`);
 
     mark = performance.now();
     if (shape.idempotencyKeys > 0) {
       // Unexpired (created within the last day, kept for a day): the sweep has nothing to delete while measuring.
       await client.query(
-        `WITH custs AS (SELECT c.id, row_number() OVER (ORDER BY c.id) AS ord, count(*) OVER () AS n FROM customers c WHERE c.environment = $1)
-         INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, result, created_at, expires_at)
+        `INSERT INTO idempotency_keys (principal_id, environment, key, operation, fingerprint, result, created_at, expires_at)
          SELECT $2, $1, 'growth-' || g.i, 'customer.create', sha256(convert_to('growth-' || g.i, 'UTF8')), jsonb_build_object('customerId', c.id),
                 t.at, t.at + interval '1 day'
          FROM generate_series(1, $3::bigint) AS g(i)
          CROSS JOIN LATERAL (SELECT CURRENT_TIMESTAMP - interval '23 hours' * g.i / $3::bigint AS at) t
-         JOIN custs c ON c.ord = 1 + (g.i * 40503) % c.n`,
-        [environment, GROWTH_PRINCIPAL, shape.idempotencyKeys],
+         JOIN growth_customers c ON c.ord = 1 + (g.i * 40503) % $4::bigint`,
+        [environment, GROWTH_PRINCIPAL, shape.idempotencyKeys, customers],
       );
     }
     seconds.idempotencyKeys = (performance.now() - mark) / 1000;
-    log(
-      `[growth] ${shape.idempotencyKeys} idempotency keys in ${seconds.idempotencyKeys.toFixed(1)} s`,
-    );
+    log(`[growth] ${shape.idempotencyKeys} idempotency keys in ${seconds.idempotencyKeys.toFixed(1)} s`);
 
+    await client.query('DROP TABLE growth_targets, growth_customers');
     mark = performance.now();
     for (const index of indexes) await client.query(index.definition);
-    await client.query(
-      `ANALYZE ${[...tables, "accounts", "ledger_settlement_accounts", "event_rounds"].join(", ")}`,
-    );
+    await client.query(`ANALYZE ${[...tables, 'accounts', 'ledger_settlement_accounts', 'event_rounds'].join(', ')}`);
     seconds.indexes = (performance.now() - mark) / 1000;
-    log(
-      `[growth] ${indexes.length} indexes rebuilt and tables analysed in ${seconds.indexes.toFixed(1)} s`,
-    );
+    log(`[growth] ${indexes.length} indexes rebuilt and tables analysed in ${seconds.indexes.toFixed(1)} s`);
     seconds.total = (performance.now() - started) / 1000;
     return {
       shape,
@@ -282,21 +254,16 @@ async function seedLedgerHistory(
     [environment],
   );
   // The accounts the deposits spread over, numbered so a posting's number picks one in a single probe.
-  await client.query("DROP TABLE IF EXISTS growth_accounts");
+  await client.query('DROP TABLE IF EXISTS growth_accounts');
   await client.query(
     `CREATE TEMP TABLE growth_accounts AS
      SELECT row_number() OVER (ORDER BY a.id) AS ord, a.id, a.currency FROM accounts a WHERE a.environment = $1 AND a.id <> $2`,
     [environment, busyAccountId],
   );
-  await client.query("ALTER TABLE growth_accounts ADD PRIMARY KEY (ord)");
-  const { rows: counted } = await client.query<{ n: string }>(
-    "SELECT count(*) AS n FROM growth_accounts",
-  );
+  await client.query('ALTER TABLE growth_accounts ADD PRIMARY KEY (ord)');
+  const { rows: counted } = await client.query<{ n: string }>('SELECT count(*) AS n FROM growth_accounts');
   const spreadAccounts = Number(counted[0]!.n);
-  if (spreadAccounts === 0 && busy < postings)
-    throw new Error(
-      "the growth seed needs accounts to spread the deposits over",
-    );
+  if (spreadAccounts === 0 && busy < postings) throw new Error('the growth seed needs accounts to spread the deposits over');
   // One block of the posting sequence for every entry: 2i - 1 the account's leg of posting i, 2i the settlement's.
   const { rows: block } = await client.query<{ base: string }>(
     "SELECT setval('ledger_entries_posting_seq', nextval('ledger_entries_posting_seq') + $1::bigint) - $1::bigint AS base",
@@ -304,13 +271,11 @@ async function seedLedgerHistory(
   );
   for (let start = 1; start <= postings; start += CHUNK) {
     const end = Math.min(postings, start + CHUNK - 1);
-    await client.query("BEGIN");
+    await client.query('BEGIN');
     try {
       // The moment of posting is the seed's (backdated), not the statement's: the posting-order trigger stays off
       // for this transaction only, and posting_seq comes from the block above.
-      await client.query(
-        "ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_posting_order",
-      );
+      await client.query('ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_posting_order');
       await client.query(
         `WITH postings AS (
          SELECT g.i, gen_random_uuid() AS posting_id,
@@ -354,63 +319,48 @@ async function seedLedgerHistory(
          UPDATE ledger_settlement_accounts s SET amount = s.amount - c.delta FROM per_currency c WHERE s.environment = $1 AND s.currency = c.currency RETURNING 1
        )
        SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM settled) AS settled`,
-        [
-          environment,
-          postings,
-          busy,
-          busyAccountId,
-          options.from.toISOString(),
-          options.to.toISOString(),
-          start,
-          end,
-          Math.max(1, spreadAccounts),
-          block[0]!.base,
-        ],
+        [environment, postings, busy, busyAccountId, options.from.toISOString(), options.to.toISOString(), start, end, Math.max(1, spreadAccounts), block[0]!.base],
       );
-      await client.query(
-        "ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_posting_order",
-      );
-      await client.query("COMMIT");
+      await client.query('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_posting_order');
+      await client.query('COMMIT');
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
+      await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
     options.log(`[growth] ledger: ${2 * end} of ${shape.entries} entries`);
   }
-  await client.query("DROP TABLE growth_accounts");
+  await client.query('DROP TABLE growth_accounts');
   return busyAccountId;
+}
+
+/** `select` (its first parameter the environment) as temporary table `name`, numbered 1…n by id; answers n. */
+async function numbered(client: pg.PoolClient, name: string, select: string, environment: string): Promise<number> {
+  await client.query(`DROP TABLE IF EXISTS ${name}`);
+  await client.query(`CREATE TEMP TABLE ${name} AS SELECT row_number() OVER (ORDER BY s.id) AS ord, s.* FROM (${select}) s`, [environment]);
+  await client.query(`ALTER TABLE ${name} ADD PRIMARY KEY (ord)`);
+  await client.query(`ANALYZE ${name}`);
+  const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${name}`);
+  return Number(rows[0]!.n);
 }
 
 /**
  * `count` events in one transaction (one txid, as one writer's), then the round that numbers them, as the
  * sequencer writes it (src/db/stores/event.store.ts): the service finds them numbered and has nothing to catch up.
  */
-async function seedEvents(
-  client: pg.PoolClient,
-  options: { environment: string; count: number; from: Date; to: Date },
-): Promise<void> {
+async function seedEvents(client: pg.PoolClient, options: { environment: string; count: number; from: Date; to: Date; accounts: number }): Promise<void> {
   if (options.count === 0) return;
-  await client.query("BEGIN");
+  await client.query('BEGIN');
   try {
     for (let start = 1; start <= options.count; start += CHUNK * 4) {
       const end = Math.min(options.count, start + CHUNK * 4 - 1);
       await client.query(
-        `WITH accts AS (SELECT a.id, a.type, a.name, a.currency, a.amount, row_number() OVER (ORDER BY a.id) AS ord, count(*) OVER () AS n
-                        FROM accounts a WHERE a.environment = $1)
-         INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields, occurred_at)
+        `INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields, occurred_at)
          SELECT $1, 'account.updated', 'account', a.id,
                 jsonb_build_object('id', a.id, 'type', a.type, 'name', a.name, 'currency', a.currency, 'amount', a.amount::text),
                 ARRAY['name'], $3::timestamptz + (g.i - 1) * (($4::timestamptz - $3::timestamptz) / $2::bigint)
          FROM generate_series($5::bigint, $6::bigint) AS g(i)
-         JOIN accts a ON a.ord = 1 + (g.i * 40503) % a.n`,
-        [
-          options.environment,
-          options.count,
-          options.from.toISOString(),
-          options.to.toISOString(),
-          start,
-          end,
-        ],
+         JOIN growth_targets a ON a.ord = 1 + (g.i * 40503) % $7::bigint`,
+        [options.environment, options.count, options.from.toISOString(), options.to.toISOString(), start, end, options.accounts],
       );
     }
     await client.query(
@@ -430,9 +380,9 @@ async function seedEvents(
        ON CONFLICT (environment) DO UPDATE SET last = greatest(s.last, EXCLUDED.last)`,
       [options.environment],
     );
-    await client.query("COMMIT");
+    await client.query('COMMIT');
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
 }
