@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startContenders } from './lib/start-contenders.js';
-import { type BenchContext, seedBenchContext } from './lib/context.js';
+import { seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
