@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type ContenderName, startBatchingFloor, startExpressPrisma, startPostGraphile, startRawFloor, startService, startTransferFloor } from './lib/contenders.js';
-import { type BenchContext, seedBenchContext } from './lib/context.js';
+import { startContenders } from './lib/start-contenders.js';
+import { seedBenchContext } from './lib/context.js';
 import { describeMachine } from './lib/machine.js';
 import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
@@ -12,10 +12,10 @@ import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-lo
 import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
-import { nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './lib/processes.js';
+import { nodeVersion, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { renderBenchTables } from './lib/results-tables.js';
-import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult, type Servers } from './lib/scenarios.js';
+import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
@@ -50,36 +50,6 @@ function describeCommand(argv: string[]): string {
     .map((name) => `${name}=${process.env[name]}`);
   if (process.env.DATABASE_URL) env.push('DATABASE_URL=…');
   return [...env, 'npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
-}
-
-async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[], node: string, failures: string[]): Promise<Servers> {
-  const needed = new Set<ContenderName>(scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
-  const servers: Servers = {};
-  const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
-    service: startService,
-    'raw-floor': startRawFloor,
-    'batching-floor': startBatchingFloor,
-    'transfer-floor': startTransferFloor,
-    'express-prisma': startExpressPrisma,
-    postgraphile: startPostGraphile,
-    // Started by the outbox-cost scenario itself, each with a database of its own (bench/lib/outbox.ts).
-    'no-outbox': () => Promise.reject(new Error('started by outbox-cost')),
-    'pre-outbox': () => Promise.reject(new Error('started by outbox-cost')),
-  };
-  for (const name of needed) {
-    if (name === 'postgraphile' && nodeMajor(node) < 22) {
-      failures.push(`postgraphile needs Node 22+; not run on ${nodeVersion(node)}`);
-      continue;
-    }
-    try {
-      servers[name] = await starters[name](ctx, node);
-      log(`${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`);
-    } catch (error) {
-      failures.push(`${name} on ${nodeVersion(node)} did not start: ${(error as Error).message.split('\n')[0]}`);
-      log(`${name} did not start: ${(error as Error).message}`);
-    }
-  }
-  return servers;
 }
 
 async function main(): Promise<void> {

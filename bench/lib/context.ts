@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { migrate } from '../../src/db/migrations/migrations.js';
 import { type BenchOptions, LEDGER_SCENARIOS } from './options.js';
 import type { BenchPostgres } from './postgres.js';
-import { type BenchKeys, generateBenchKeys, type LedgerData, type SeededData, seed, seedLedger } from './seed.js';
+import { type GrowthData, growthShapeFor, seedGrowth } from './growth-seed.js';
+import { BENCH_ENVIRONMENT, type BenchKeys, generateBenchKeys, type LedgerData, type SeededData, seed, seedLedger } from './seed.js';
 
 /** Everything a scenario needs, built once by bench/run.ts. */
 export interface BenchContext {
@@ -24,6 +25,10 @@ export interface BenchContext {
   data: SeededData;
   /** The ledger's seed, when a ledger scenario is selected. */
   ledger: LedgerData | undefined;
+  /** The data-growth seed (history beside the customers, and its busy account), when options.growth asks for it. */
+  growth: GrowthData | undefined;
+  /** Seconds the customers and accounts took to seed. */
+  seedSeconds: number;
   /** JSON file with the ids the load generator picks from. */
   idsFile: string;
   /** Next unused SSN sequence number; every create run takes a fresh block. */
@@ -43,7 +48,18 @@ export async function seedBenchContext(
   const seedStarted = performance.now();
   const keys = base.keys ?? generateBenchKeys();
   const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
-  base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${seedSeconds.toFixed(1)} s`);
+  // Backdated history: before the ledger scenarios' deposits, which post at the present.
+  let growth: GrowthData | undefined;
+  if (base.options.growth) {
+    const shape = growthShapeFor(data.customers, base.options.growth);
+    growth = await seedGrowth(base.benchPool, { environment: BENCH_ENVIRONMENT, shape, ownerCustomerId: data.customerIds[0]!, log: base.log });
+    base.log(
+      `seeded the history: ${shape.entries} ledger entries (${shape.busyEntries} on one account), ${shape.events} events, ${shape.auditEvents} audit rows, ` +
+        `${shape.idempotencyKeys} idempotency keys in ${growth.seconds.total.toFixed(1)} s`,
+    );
+  }
   let ledger: LedgerData | undefined;
   if (base.options.scenarios.some((name) => LEDGER_SCENARIOS.includes(name))) {
     const ledgerStarted = performance.now();
@@ -64,7 +80,10 @@ export async function seedBenchContext(
       transferAccountIds: ledger?.transferAccountIds ?? [],
       hotAccountId: ledger?.hotAccountId ?? null,
       accountsWithTransactions: ledger?.accountsWithTransactions ?? [],
+      busyAccountId: growth?.busyAccountId ?? null,
+      busyFrom: growth?.from ?? null,
+      busyTo: growth?.to ?? null,
     }),
   );
-  return { ...base, keys, token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`, data, ledger, idsFile, nextSsnSequence: data.nextSsnSequence };
+  return { ...base, keys, token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`, data, ledger, growth, seedSeconds, idsFile, nextSsnSequence: data.nextSsnSequence };
 }

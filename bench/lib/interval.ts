@@ -32,3 +32,42 @@ export function bootstrapRatioInterval(service: number[], comparator: number[], 
   ratios.sort((a, b) => a - b);
   return [ratios[Math.floor(0.025 * (ratios.length - 1))]!, ratios[Math.ceil(0.975 * (ratios.length - 1))]!];
 }
+
+/** xorshift32 from a fixed seed: the same runs always give the same interval. */
+function seededDraw(): () => number {
+  let state = 0x9e3779b9;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x1_0000_0000;
+  };
+}
+
+const resampleOf = (values: number[], random: () => number) => values.map(() => values[Math.floor(random() * values.length)]!);
+const percentileBounds = (sorted: number[]): [number, number] => [sorted[Math.floor(0.025 * (sorted.length - 1))]!, sorted[Math.ceil(0.975 * (sorted.length - 1))]!];
+
+/** A 95 % percentile-bootstrap interval of the median of `values` (seeded); null with fewer than three. */
+export function bootstrapMedianInterval(values: number[], resamples = 4000): [number, number] | null {
+  if (values.length < 3) return null;
+  const random = seededDraw();
+  const medians: number[] = [];
+  for (let r = 0; r < resamples; r++) medians.push(median(resampleOf(values, random)));
+  return percentileBounds(medians.sort((a, b) => a - b));
+}
+
+/**
+ * A 95 % percentile-bootstrap interval of median(`numerator`) ÷ median(`denominator`) for runs that were not
+ * paired (two sizes, each on a database of its own): each resample draws each side's runs apart. Seeded; null
+ * with fewer than three runs on either side.
+ */
+export function bootstrapUnpairedRatioInterval(numerator: number[], denominator: number[], resamples = 4000): [number, number] | null {
+  if (numerator.length < 3 || denominator.length < 3) return null;
+  const random = seededDraw();
+  const ratios: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    const below = median(resampleOf(denominator, random));
+    if (below > 0) ratios.push(median(resampleOf(numerator, random)) / below);
+  }
+  return percentileBounds(ratios.sort((a, b) => a - b));
+}

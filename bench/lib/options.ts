@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_GROWTH_SCALE, type GrowthScale, parseGrowthScale } from './growth-seed.js';
 
 /** Where results go unless --out says otherwise; only a full run there updates docs/performance.md's table. */
 export const DEFAULT_OUT_DIR = 'bench/results';
@@ -23,7 +24,13 @@ export const SCENARIO_NAMES = [
   'startup',
   'open-loop',
 ] as const;
-export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/**
+ * Scenarios a run includes only when named (never in the default, full run): they read the busy account of the
+ * data-growth seed (bench/lib/growth-seed.ts), which `npm run bench:data-growth` measures at every size.
+ */
+export const OPT_IN_SCENARIO_NAMES = ['rest-balance-as-of', 'rest-statement'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number] | (typeof OPT_IN_SCENARIO_NAMES)[number];
 
 /** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */
 export const LEDGER_SCENARIOS: readonly ScenarioName[] = ['rest-transfer-uniform', 'rest-transfer-hot', 'rest-get-account-with-transactions', 'open-loop'];
@@ -55,6 +62,8 @@ export interface BenchOptions {
   /** Extra environment for the service, e.g. to raise a rate limit for the benchmark. */
   serviceEnv: Record<string, string>;
   keepData: boolean;
+  /** The data-growth seed's rows per customer (bench/lib/growth-seed.ts); null: none (unless a scenario needs its busy account). */
+  growth: GrowthScale | null;
 }
 
 const HELP = `npm run bench [-- options]   (each option also reads an environment variable)
@@ -67,6 +76,7 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --runs N                  measured runs per contender (default 3)                  BENCH_RUNS
   --connections N           concurrent connections (default 50)                      BENCH_CONNECTIONS
   --scenarios a,b           subset of: ${SCENARIO_NAMES.join(', ')}
+                            (named only: ${OPT_IN_SCENARIO_NAMES.join(', ')})
                                                                                      BENCH_SCENARIOS
   --node PATH               reference Node binary (default .tools/node26, installed) BENCH_NODE
   --compare-node PATH       second Node for comparison ("system" = this Node)        BENCH_COMPARE_NODE
@@ -78,6 +88,8 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --out DIR                 results directory (default bench/results)                BENCH_OUT
   --service-env K=V,K=V     extra environment for the service                        BENCH_SERVICE_ENV
   --keep-data               keep the temporary PostgreSQL cluster                    BENCH_KEEP_DATA=1
+  --growth SCALE            seed history per customer: "default" or entries=10,busy=1,events=10,audit=10,keys=1
+                            (also seeded when rest-balance-as-of or rest-statement run) BENCH_GROWTH
   DATABASE_URL              use this PostgreSQL server (a database "cas_bench" is recreated on it)
 `;
 
@@ -98,8 +110,9 @@ function flag(value: boolean | undefined, envValue: string | undefined): boolean
 function parseScenarios(raw: string | undefined): ScenarioName[] {
   if (raw === undefined || raw === '' || raw === 'all') return [...SCENARIO_NAMES];
   const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(SCENARIO_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new UsageError(`unknown scenario(s): ${unknown.join(', ')}; choose from ${SCENARIO_NAMES.join(', ')}`);
+  const known: readonly string[] = [...SCENARIO_NAMES, ...OPT_IN_SCENARIO_NAMES];
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) throw new UsageError(`unknown scenario(s): ${unknown.join(', ')}; choose from ${known.join(', ')}`);
   return names as ScenarioName[];
 }
 
@@ -138,6 +151,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       out: { type: 'string' },
       'service-env': { type: 'string' },
       'keep-data': { type: 'boolean' },
+      growth: { type: 'string' },
     },
   });
   if (values.help) return 'help';
@@ -145,6 +159,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   const customers = positiveInteger('--customers', values.customers ?? env.BENCH_CUSTOMERS, quick ? 200 : 10_000);
   const accounts = positiveInteger('--accounts', values.accounts ?? env.BENCH_ACCOUNTS, quick ? 300 : 15_000);
   if (accounts < customers) throw new UsageError('--accounts must be at least --customers (every customer gets an account)');
+  const scenarios = parseScenarios(values.scenarios ?? env.BENCH_SCENARIOS);
   return {
     quick,
     customers,
@@ -153,7 +168,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 3),
     runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 3),
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
-    scenarios: parseScenarios(values.scenarios ?? env.BENCH_SCENARIOS),
+    scenarios,
     nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
     compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
@@ -164,7 +179,21 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     outDir: values.out ?? (env.BENCH_OUT || DEFAULT_OUT_DIR),
     serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),
     keepData: flag(values['keep-data'], env.BENCH_KEEP_DATA),
+    growth: parseGrowth(values.growth ?? env.BENCH_GROWTH, scenarios),
   };
+}
+
+function parseGrowth(raw: string | undefined, scenarios: ScenarioName[]): GrowthScale | null {
+  if (raw === undefined || raw === '') {
+    const needsBusyAccount = scenarios.some((name) => (OPT_IN_SCENARIO_NAMES as readonly string[]).includes(name));
+    return needsBusyAccount ? { ...DEFAULT_GROWTH_SCALE } : null;
+  }
+  if (raw === 'default') return { ...DEFAULT_GROWTH_SCALE };
+  try {
+    return parseGrowthScale(raw);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 export const USAGE = HELP;

@@ -11,7 +11,7 @@ import { nodeVersion, type RunningServer } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { LAST_NAME_PREFIXES } from '../load/requests.js';
 import { ssnForSequence } from './ssn-sequence.js';
-import { checkLedgerAfterRuns, checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
+import { checkBusyAccount, checkLedgerAfterRuns, checkNestedTree, checkSameRestAnswers, checkSameRestJson, checkTransfer, checkWrites, nestedRequest, probeStatements, type StatementProbe } from './verify.js';
 
 export type HttpScenarioName = Exclude<ScenarioName, 'pgbench' | 'startup' | 'webhook-delivery' | 'open-loop'>;
 
@@ -89,6 +89,17 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   'rest-search-customer-by-ssn': {
     title: 'REST POST /{env}/customer/search {socialSecurityNumber}, audited, one match',
     contenders: each('rest-search-customer-by-ssn', 'service', 'raw-floor'),
+  },
+  // Issue 34, item 5 (bench/data-growth.ts): named only, they read the data-growth seed's busy account.
+  'rest-balance-as-of': {
+    title: 'REST GET /{env}/account/{id}/balance?asOf=<a moment of its history>, the busy account',
+    contenders: each('rest-balance-as-of', 'service'),
+  },
+  // A month of the busy account is a twelfth of its entries, each statement a long answer: 4 connections.
+  'rest-statement': {
+    title: 'REST GET /{env}/account/{id}/statement?from=&to= (JSON, one calendar month), the busy account, 4 connections',
+    contenders: each('rest-statement', 'service'),
+    connections: 4,
   },
   // Issue 16's rule: the outbox costs at most 10 % of create-customer throughput (bench/lib/outbox.ts).
   'outbox-cost': {
@@ -297,6 +308,9 @@ async function verifyContenders(
       const server = servers[name];
       if (server) outcome.set(name, await checkTransfer(ctx, server, scenario === 'rest-transfer-hot'));
     }
+  }
+  if ((scenario === 'rest-balance-as-of' || scenario === 'rest-statement') && servers.service) {
+    outcome.set('service', { check: await checkBusyAccount(ctx, servers.service, scenario) });
   }
   if (scenario === 'graphql-nested') {
     for (const name of ['service', 'postgraphile'] as const) {

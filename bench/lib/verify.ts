@@ -390,3 +390,50 @@ export async function checkLedgerAfterRuns(pool: pg.Pool): Promise<string> {
   if (violations.length === 0) return 'ledger after the runs: balances sum to zero per environment and currency, every balance is its entries\' sum, every posting balanced';
   return `LEDGER NOT SOUND after the runs (${violations.length} violations): ${violations.slice(0, 3).join('; ')}`;
 }
+
+/**
+ * The busy account's answers against its entries, read from the table: the balance as of a few moments of
+ * its history (the balance_after of the last entry posted at or before it, 0 before the first), and a month's
+ * JSON statement (its transactions, in posting order, and the closing balance).
+ */
+export async function checkBusyAccount(ctx: BenchContext, server: RunningServer, scenario: 'rest-balance-as-of' | 'rest-statement'): Promise<string> {
+  const growth = ctx.growth;
+  if (!growth) return 'no data-growth seed';
+  const ids = { customerIds: [], accountIds: [], nestedCustomerIds: [], busyAccountId: growth.busyAccountId, busyFrom: growth.from, busyTo: growth.to };
+  const factory = new RequestFactory(BENCH_ENVIRONMENT, ids, 0);
+  const balanceAt = async (at: string, inclusive: boolean) => {
+    const { rows } = await ctx.benchPool.query<{ balance: string }>(
+      `SELECT e.balance_after::text AS balance FROM ledger_entries e WHERE e.account_id = $1 AND e.status = 'POSTED' AND e.posted_at ${inclusive ? '<=' : '<'} $2
+       ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1`,
+      [growth.busyAccountId, at],
+    );
+    return Number(rows[0]?.balance ?? 0);
+  };
+  const samples = 5;
+  for (let i = 0; i < samples; i++) {
+    const request = factory.build(scenario);
+    const answer = await call(ctx, server, 'GET', request.path!, undefined, (request.headers ?? {}) as Record<string, string>);
+    if (answer.status !== 200) return describeFailure('service', answer);
+    const url = new URL(request.path!, 'http://bench');
+    if (scenario === 'rest-balance-as-of') {
+      const posted = (answer.body as { data?: { posted?: number } }).data?.posted;
+      const expected = await balanceAt(url.searchParams.get('asOf')!, true);
+      if (posted !== expected) return `balance as of ${url.searchParams.get('asOf')}: ${posted}, the entries say ${expected}`;
+    } else {
+      const from = url.searchParams.get('from')!;
+      const to = url.searchParams.get('to')!;
+      const data = (answer.body as { data?: { closingBalance?: number; entries?: unknown[] } }).data;
+      const { rows } = await ctx.benchPool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ledger_entries e WHERE e.account_id = $1 AND e.status = 'POSTED' AND e.posted_at >= $2 AND e.posted_at < $3`,
+        [growth.busyAccountId, from, to],
+      );
+      const closing = await balanceAt(to, false);
+      if (data?.entries?.length !== rows[0]!.n || data.closingBalance !== closing) {
+        return `statement ${from}–${to}: ${data?.entries?.length} transactions closing at ${data?.closingBalance}, the entries say ${rows[0]!.n} closing at ${closing}`;
+      }
+    }
+  }
+  return scenario === 'rest-balance-as-of'
+    ? `${samples} balances as of random moments equal the entries' balance_after`
+    : `${samples} monthly statements: every posted transaction of the month, closing balance as the entries say`;
+}

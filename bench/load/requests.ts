@@ -16,7 +16,9 @@ export type LoadKind =
   | 'rest-transfer-hot'
   | 'rest-get-account-with-transactions'
   | 'rest-list-customers-by-name'
-  | 'rest-search-customer-by-ssn';
+  | 'rest-search-customer-by-ssn'
+  | 'rest-balance-as-of'
+  | 'rest-statement';
 
 export interface LoadIds {
   customerIds: string[];
@@ -26,6 +28,10 @@ export interface LoadIds {
   transferAccountIds?: string[];
   hotAccountId?: string | null;
   accountsWithTransactions?: string[];
+  /** The data-growth seed's busy account (bench/lib/growth-seed.ts), its entries posted evenly over [busyFrom, busyTo). */
+  busyAccountId?: string | null;
+  busyFrom?: string | null;
+  busyTo?: string | null;
 }
 
 /**
@@ -68,6 +74,25 @@ const pick = (ids: readonly string[]): string => ids[randomInt(ids.length)]!;
  * broadest prefix, the one a page must not cost more for as the table grows.
  */
 export const LAST_NAME_PREFIXES = ['doe', 'ngu', 'gar', 'smi', 'oka', 'kow', 'her', 'bro', 'tan', 'mul', 'ros', 'had'] as const;
+
+/** A random moment (whole milliseconds, ISO 8601) of the busy account's history. */
+export function busyMoment(ids: LoadIds): string {
+  const from = Date.parse(ids.busyFrom ?? '');
+  const to = Date.parse(ids.busyTo ?? '');
+  return new Date(from + randomInt(Math.max(1, Math.min(to - from, 2 ** 47)))).toISOString();
+}
+
+/** A random calendar month (UTC) wholly inside the busy account's history, as [from, to) in ISO 8601. */
+export function busyMonth(ids: LoadIds): [string, string] {
+  const from = new Date(ids.busyFrom ?? '');
+  const to = new Date(ids.busyTo ?? '');
+  const firstMonth = from.getUTCFullYear() * 12 + from.getUTCMonth() + (from.getUTCDate() === 1 && from.getUTCHours() === 0 && from.getUTCMinutes() === 0 ? 0 : 1);
+  const months = Math.max(1, to.getUTCFullYear() * 12 + to.getUTCMonth() - firstMonth);
+  const month = firstMonth + randomInt(months);
+  const start = new Date(Date.UTC(Math.floor(month / 12), month % 12, 1));
+  const end = new Date(Date.UTC(Math.floor((month + 1) / 12), (month + 1) % 12, 1));
+  return [start.toISOString(), end.toISOString()];
+}
 
 export class RequestFactory {
   private nextSsnSequence: number;
@@ -112,6 +137,12 @@ export class RequestFactory {
         return { method: 'GET', path: `/${this.environment}/account/${pick(this.ids.accountsWithTransactions ?? [])}` };
       case 'rest-list-customers-by-name':
         return { method: 'GET', path: `/${this.environment}/customer?lastName=${encodeURIComponent(pick(LAST_NAME_PREFIXES))}&limit=20` };
+      case 'rest-balance-as-of':
+        return { method: 'GET', path: `/${this.environment}/account/${this.ids.busyAccountId}/balance?asOf=${busyMoment(this.ids)}` };
+      case 'rest-statement': {
+        const [from, to] = busyMonth(this.ids);
+        return { method: 'GET', path: `/${this.environment}/account/${this.ids.busyAccountId}/statement?from=${from}&to=${to}`, headers: { accept: 'application/json' } };
+      }
       case 'rest-search-customer-by-ssn':
         // The seed gave customer n the SSN of sequence n: every search finds exactly one.
         return {

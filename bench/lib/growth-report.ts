@@ -1,0 +1,173 @@
+import { bootstrapMedianInterval, bootstrapUnpairedRatioInterval } from './interval.js';
+import { median } from './measure.js';
+import type { GrowthData } from './growth-seed.js';
+
+/** Issue 34's rule for point reads and writes: at the largest size at most this times their cost at the smallest. */
+export const GROWTH_LIMIT = 1.5;
+
+/** The operations the rule judges (point reads and writes). */
+export const JUDGED_SCENARIOS = ['rest-get-customer', 'rest-get-account', 'rest-post-customer', 'rest-transfer-uniform', 'rest-balance-as-of'] as const;
+
+export interface SizeJudgement {
+  /** median(large) ÷ median(small) of the service's server CPU per request; null when either size has no runs. */
+  ratio: number | null;
+  /** Its 95 % bootstrap interval, each size's runs drawn apart; null with fewer than three runs at a size. */
+  interval: [number, number] | null;
+  /** Met only when the interval's upper bound is within the limit (the cost could not be above it). */
+  verdict: 'met' | 'missed' | 'not judged';
+}
+
+export function judgeSizeRatio(small: number[], large: number[], limit: number): SizeJudgement {
+  if (small.length === 0 || large.length === 0) return { ratio: null, interval: null, verdict: 'not judged' };
+  const ratio = median(large) / median(small);
+  const interval = bootstrapUnpairedRatioInterval(large, small);
+  if (interval === null) return { ratio, interval, verdict: 'not judged' };
+  return { ratio, interval, verdict: interval[1] <= limit ? 'met' : 'missed' };
+}
+
+export interface GrowthContender {
+  name: string;
+  /** Per run: the server process's CPU µs per response, PostgreSQL's, p99 ms, req/s. */
+  serverCpuUsPerRequest: (number | null)[];
+  postgresCpuUsPerRequest: (number | null)[];
+  p99Ms: number[];
+  rps: number[];
+  errors: number[];
+}
+
+export interface GrowthOperation {
+  scenario: string;
+  title: string;
+  connections: number | undefined;
+  check: string | undefined;
+  contenders: GrowthContender[];
+}
+
+export interface DiskRow {
+  table: string;
+  rows: number;
+  bytes: number;
+  /** pg_total_relation_size ÷ rows × 1,000,000 (table, its indexes and TOAST). */
+  bytesPerMillionRows: number | null;
+}
+
+export interface VacuumRow {
+  table: string;
+  churn: string;
+  seconds: number;
+  walBytes: number;
+}
+
+export interface GrowthSize {
+  customers: number;
+  accounts: number;
+  seedSeconds: { base: number; growth: GrowthData['seconds'] | null };
+  growth: Omit<GrowthData, 'seconds'> | null;
+  operations: GrowthOperation[];
+  disk: DiskRow[];
+  vacuum: VacuumRow[];
+}
+
+export interface DataGrowthReport {
+  startedAt: string;
+  finishedAt: string;
+  elapsedSeconds: number;
+  command: string;
+  commit: string | null;
+  options: { sizes: number[]; runs: number; durationSeconds: number; growthScale: string; churn: number };
+  sizes: GrowthSize[];
+  judgements: ({ scenario: string; smallest: number; largest: number } & SizeJudgement)[];
+  failures: string[];
+}
+
+const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
+
+/** The rule's verdicts between the smallest and the largest size (the service's server CPU per request). */
+export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements'] {
+  if (sizes.length < 2) return [];
+  const smallest = sizes[0]!;
+  const largest = sizes.at(-1)!;
+  const cpu = (size: GrowthSize, scenario: string) =>
+    present(size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === 'service')?.serverCpuUsPerRequest ?? []);
+  return JUDGED_SCENARIOS.map((scenario) => ({
+    scenario,
+    smallest: smallest.customers,
+    largest: largest.customers,
+    ...judgeSizeRatio(cpu(smallest, scenario), cpu(largest, scenario), GROWTH_LIMIT),
+  }));
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+const range = (interval: [number, number] | null, digits: number) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs');
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+export function renderGrowthMarkdown(report: DataGrowthReport): string {
+  const lines = [
+    '# Cost as data grows (issue 34, item 5)',
+    '',
+    `Command: \`${report.command}\`; started ${report.startedAt}, ${(report.elapsedSeconds / 60).toFixed(1)} min in all; commit ${report.commit ?? 'unknown'}.`,
+    `Per size: ${report.options.runs} runs of ${report.options.durationSeconds} s per contender; history rows per customer: ${report.options.growthScale}.`,
+    '',
+    '## Seeding',
+    '',
+    '| customers | accounts | ledger entries (busy account) | events | audit rows | idempotency keys | seconds: customers + accounts, ledger, events, audit, keys, indexes |',
+    '|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const size of report.sizes) {
+    const shape = size.growth?.shape;
+    const s = size.seedSeconds.growth;
+    lines.push(
+      `| ${n(size.customers)} | ${n(size.accounts)} | ${shape ? `${n(shape.entries)} (${n(shape.busyEntries)})` : '–'} | ${shape ? n(shape.events) : '–'} | ${shape ? n(shape.auditEvents) : '–'} | ${shape ? n(shape.idempotencyKeys) : '–'} | ` +
+        `${size.seedSeconds.base.toFixed(1)}${s ? `, ${s.ledger.toFixed(1)}, ${s.events.toFixed(1)}, ${s.audit.toFixed(1)}, ${s.idempotencyKeys.toFixed(1)}, ${s.indexes.toFixed(1)}` : ''} |`,
+    );
+  }
+  lines.push(
+    '',
+    '## Server CPU per request and p99, per size',
+    '',
+    'Server CPU: the server process\'s CPU µs per response, median over runs with its 95 % bootstrap interval; PostgreSQL\'s beside it; p99 the median of the runs\'.',
+    '',
+    '| operation | contender | customers | server CPU µs/request (95 % interval) | PostgreSQL CPU µs/request | p99 ms | req/s |',
+    '|---|---|---:|---|---:|---:|---:|',
+  );
+  const scenarios = [...new Set(report.sizes.flatMap((size) => size.operations.map((o) => o.scenario)))];
+  for (const scenario of scenarios) {
+    for (const size of report.sizes) {
+      const operation = size.operations.find((o) => o.scenario === scenario);
+      for (const contender of operation?.contenders ?? []) {
+        const cpu = present(contender.serverCpuUsPerRequest);
+        const pgCpu = present(contender.postgresCpuUsPerRequest);
+        lines.push(
+          `| ${scenario} | ${contender.name} | ${n(size.customers)} | ${cpu.length > 0 ? `${median(cpu).toFixed(0)} (${range(bootstrapMedianInterval(cpu), 0)})` : '–'} | ` +
+            `${pgCpu.length > 0 ? median(pgCpu).toFixed(0) : '–'} | ${contender.p99Ms.length > 0 ? median(contender.p99Ms).toFixed(1) : '–'} | ${contender.rps.length > 0 ? median(contender.rps).toFixed(0) : '–'} |`,
+        );
+      }
+    }
+  }
+  lines.push('', `## Point reads and writes: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`, '');
+  if (report.judgements.length === 0) lines.push('Not judged: one size only.');
+  else {
+    lines.push('| operation | sizes | ratio | 95 % interval | verdict |', '|---|---|---:|---|---|');
+    for (const j of report.judgements) {
+      lines.push(`| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`);
+    }
+  }
+  lines.push('', '## Disk: table + indexes + TOAST per million rows', '', `| table | ${report.sizes.map((s) => `${n(s.customers)} customers: rows, MiB, MiB per million rows`).join(' | ')} |`, `|---|${report.sizes.map(() => '---').join('|')}|`);
+  const tables = [...new Set(report.sizes.flatMap((size) => size.disk.map((d) => d.table)))];
+  for (const table of tables) {
+    const cells = report.sizes.map((size) => {
+      const row = size.disk.find((d) => d.table === table);
+      return row ? `${n(row.rows)}, ${mib(row.bytes)}, ${row.bytesPerMillionRows === null ? '–' : mib(row.bytesPerMillionRows)}` : '–';
+    });
+    lines.push(`| ${table} | ${cells.join(' | ')} |`);
+  }
+  const largest = report.sizes.at(-1);
+  if (largest && largest.vacuum.length > 0) {
+    lines.push('', `## VACUUM (ANALYZE) at ${n(largest.customers)} customers, after churn`, '', '| table | churn | seconds | WAL MiB |', '|---|---|---:|---:|');
+    for (const v of largest.vacuum) lines.push(`| ${v.table} | ${v.churn} | ${v.seconds.toFixed(1)} | ${mib(v.walBytes)} |`);
+  }
+  const checks = report.sizes.flatMap((size) => size.operations.map((o) => `- ${n(size.customers)}, ${o.scenario}: ${o.check ?? 'not checked'}`));
+  lines.push('', 'Answers checked before measuring:', ...checks);
+  if (report.failures.length > 0) lines.push('', 'Failures:', ...report.failures.map((f) => `- ${f}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,39 @@
+import { type ContenderName, startBatchingFloor, startExpressPrisma, startPostGraphile, startRawFloor, startService, startTransferFloor } from './contenders.js';
+import type { BenchContext } from './context.js';
+import { nodeMajor, nodeVersion, type RunningServer } from './processes.js';
+import { HTTP_SCENARIOS, type HttpScenarioName, type Servers } from './scenarios.js';
+
+/**
+ * Starts every contender `scenarios` compare on `node` (outbox-cost starts its own); one that does not start
+ * is listed in `failures` with its reason, and the others run without it. Shared by bench/run.ts and
+ * bench/data-growth.ts.
+ */
+export async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[], node: string, failures: string[]): Promise<Servers> {
+  const needed = new Set<ContenderName>(scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
+  const servers: Servers = {};
+  const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
+    service: startService,
+    'raw-floor': startRawFloor,
+    'batching-floor': startBatchingFloor,
+    'transfer-floor': startTransferFloor,
+    'express-prisma': startExpressPrisma,
+    postgraphile: startPostGraphile,
+    // Started by the outbox-cost scenario itself, each with a database of its own (bench/lib/outbox.ts).
+    'no-outbox': () => Promise.reject(new Error('started by outbox-cost')),
+    'pre-outbox': () => Promise.reject(new Error('started by outbox-cost')),
+  };
+  for (const name of needed) {
+    if (name === 'postgraphile' && nodeMajor(node) < 22) {
+      failures.push(`postgraphile needs Node 22+; not run on ${nodeVersion(node)}`);
+      continue;
+    }
+    try {
+      servers[name] = await starters[name](ctx, node);
+      ctx.log(`${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`);
+    } catch (error) {
+      failures.push(`${name} on ${nodeVersion(node)} did not start: ${(error as Error).message.split('\n')[0]}`);
+      ctx.log(`${name} did not start: ${(error as Error).message}`);
+    }
+  }
+  return servers;
+}

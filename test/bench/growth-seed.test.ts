@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { growthShapeFor, parseGrowthScale, seedGrowth } from '../../bench/lib/growth-seed.js';
+import { judgeSizeRatio } from '../../bench/lib/growth-report.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ledgerViolations } from '../support/ledger-invariants.js';
+
+describe('the data-growth bench`s judgement of CPU per request between sizes', () => {
+  it('is met only when the interval`s upper bound is within the limit', () => {
+    const small = [100, 102, 98, 101, 99];
+    expect(judgeSizeRatio(small, [120, 118, 122, 121, 119], 1.5)).toMatchObject({ verdict: 'met' });
+    expect(judgeSizeRatio(small, [200, 210, 190, 205, 195], 1.5)).toMatchObject({ verdict: 'missed' });
+    // A median within the limit whose interval reaches past it is not met.
+    const wide = judgeSizeRatio(small, [100, 180, 140, 90, 170], 1.5);
+    expect(wide.ratio).toBeLessThan(1.5);
+    expect(wide.interval![1]).toBeGreaterThan(1.5);
+    expect(wide.verdict).toBe('missed');
+  });
+
+  it('has no verdict without three runs at each size', () => {
+    expect(judgeSizeRatio([100, 101], [100, 100, 100], 1.5)).toMatchObject({ verdict: 'not judged', interval: null });
+    expect(judgeSizeRatio([], [], 1.5)).toMatchObject({ verdict: 'not judged', ratio: null });
+  });
+});
+
+describe('the data-growth bench`s shape', () => {
+  it('scales every table with the customers, the defaults giving the issue`s figures at 1,000,000', () => {
+    expect(growthShapeFor(1_000_000)).toEqual({ entries: 10_000_000, busyEntries: 1_000_000, events: 10_000_000, auditEvents: 10_000_000, idempotencyKeys: 1_000_000 });
+    expect(growthShapeFor(100, parseGrowthScale('entries=4,keys=0'))).toMatchObject({ entries: 400, busyEntries: 100, idempotencyKeys: 0 });
+    expect(() => parseGrowthScale('rows=3')).toThrow(/growth scale/);
+  });
+});
+
+describe('the data-growth bench`s bulk seed at a tiny size', () => {
+  let db: TestDatabase;
+  const environment = 'sandbox';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Customers and accounts as the bench seeds them, the accounts empty (balance 0, no entries), in two currencies.
+    await db.pool.query(
+      `INSERT INTO customers (id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id, date_of_birth, preferred_name, first_name, middle_name, last_name, emails, phone_numbers, addresses)
+       SELECT gen_random_uuid(), $1, sha256(convert_to('c' || i, 'UTF8')), '\\x00', '\\x00', 'k', '1980-01-01', 'Ann', 'Ann', '', 'Doe', ARRAY['a@example.com'], '[]'::jsonb, '[]'::jsonb FROM generate_series(1, 20) AS i`,
+      [environment],
+    );
+    await db.pool.query(
+      `INSERT INTO accounts (id, environment, type, name, currency) SELECT gen_random_uuid(), $1, 'CHECKING', 'Acct', CASE WHEN i % 4 = 0 THEN 'EUR' ELSE 'USD' END
+       FROM generate_series(1, 30) AS i`,
+      [environment],
+    );
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM customers ORDER BY id LIMIT 1');
+    await db.pool.query(
+      `INSERT INTO account_customers (account_id, customer_id, environment, position) SELECT a.id, $2, $1, 0 FROM accounts a`,
+      [environment, rows[0]!.id],
+    );
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('writes the shape asked, a sound ledger whose balance_after agrees with a recomputation, and numbered events', async () => {
+    const shape = growthShapeFor(20, parseGrowthScale('entries=20,busy=3,events=5,audit=4,keys=2'));
+    const { rows: owner } = await db.pool.query<{ id: string }>('SELECT id FROM customers LIMIT 1');
+    const seeded = await seedGrowth(db.pool, { environment, shape, ownerCustomerId: owner[0]!.id });
+
+    expect(await ledgerViolations(db.pool)).toEqual([]);
+    const count = async (table: string) => Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+    expect(await count('ledger_entries')).toBe(shape.entries);
+    expect(Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1', [seeded.busyAccountId])).rows[0]!.n)).toBe(shape.busyEntries);
+    expect(await count('events')).toBe(shape.events);
+    expect(await count('audit_events')).toBe(shape.auditEvents);
+    expect(await count('idempotency_keys')).toBe(shape.idempotencyKeys);
+
+    // Every entry's balance_after is its account's running balance in posting order (settlement accounts included).
+    const { rows: disagreeing } = await db.pool.query(
+      `SELECT e.id FROM (
+         SELECT e.id, e.balance_after, sum(CASE e.type WHEN 'CREDIT' THEN e.posted_amount ELSE -e.posted_amount END)
+                  OVER (PARTITION BY e.account_id ORDER BY e.posted_at, e.posting_seq) AS running
+         FROM ledger_entries e) e
+       WHERE e.balance_after IS DISTINCT FROM e.running`,
+    );
+    expect(disagreeing).toEqual([]);
+    // Entry counts agree with the entries.
+    const { rows: miscounted } = await db.pool.query(
+      `SELECT a.id FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n FROM ledger_entries GROUP BY account_id) c ON c.account_id = a.id
+       WHERE a.entry_count <> coalesce(c.n, 0)`,
+    );
+    expect(miscounted).toEqual([]);
+    // The events are numbered 1…n by one round, as the sequencer would have numbered them.
+    const { rows: rounds } = await db.pool.query<{ first_sequence: string; last_sequence: string }>('SELECT first_sequence, last_sequence FROM event_rounds');
+    expect(rounds).toEqual([{ first_sequence: '1', last_sequence: String(shape.events) }]);
+    // The secondary indexes are back, as the migrations define them.
+    const { rows: indexes } = await db.pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_entries' AND indexname = 'ledger_entries_account_posted_idx'");
+    expect(indexes).toHaveLength(1);
+  });
+});
