@@ -23,6 +23,11 @@ import type { Transaction } from '../../src/domain/ledger/transaction.js';
  *   outbox event and the key's claim), personal data sealed by the service's PiiCipher, the phone numbers' search
  *   keys as the service computes them; minimal validation, as the naive floor's.
  *
+ * - As the batching floor, also the customer searches (`GET /{env}/customer?lastName=&limit=`, `POST /{env}/customer/search
+ *   {socialSecurityNumber}`): the service's one search statement (PrismaCustomerStore.search and auditedSearch: the page
+ *   as one JSON text, the SSN search's audit event in the same statement), a page read as the service reads it (one row
+ *   more than asked, for the cursor), presented by the service's own presenter. Issue 30's "floor that runs the same SQL".
+ *
  * The stores run on a stand-in for Prisma Client that passes each statement straight to `pg` under the name the
  * service's client gives it (src/db/sql/sql.ts, statementName), on a pool made by the service's own factory
  * (src/db/connection/pool.ts: its statement and idle-in-transaction time-outs, plan_cache_mode, TimeZone,
@@ -50,7 +55,7 @@ const { PrismaLedgerStore } = (await import(dist('db/stores/ledger.store.js'))) 
 const { PiiCipher } = (await import(dist('pii/pii-cipher.js'))) as typeof import('../../src/pii/pii-cipher.js');
 const { phoneSearchKeys } = (await import(dist('domain/customers/phone-numbers.js'))) as typeof import('../../src/domain/customers/phone-numbers.js');
 const { exactAmount } = (await import(dist('domain/ledger/money.js'))) as typeof import('../../src/domain/ledger/money.js');
-const { presentCustomer } = (await import(dist('presenters/customers.js'))) as typeof import('../../src/presenters/customers.js');
+const { presentCustomer, presentCustomerPage } = (await import(dist('presenters/customers.js'))) as typeof import('../../src/presenters/customers.js');
 const { presentAccount } = (await import(dist('presenters/accounts.js'))) as typeof import('../../src/presenters/accounts.js');
 const { presentTransfer } = (await import(dist('presenters/transactions.js'))) as typeof import('../../src/presenters/transactions.js');
 
@@ -239,6 +244,56 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
 
 // --- Minimal validation (present, not exhaustive), as the naive floor's -------------------------------------
 
+const PAGE_SIZE_DEFAULT = 20;
+
+const pageSize = (value: unknown): number => {
+  if (value === undefined || value === null) return PAGE_SIZE_DEFAULT;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'VALIDATION_FAILED', 'limit must be a whole number from 1 to 100.');
+  return limit;
+};
+
+type CustomerFilter = Parameters<InstanceType<typeof PrismaCustomerStore>['search']>[1];
+type FoundCustomer = Awaited<ReturnType<InstanceType<typeof PrismaCustomerStore>['search']>>[number];
+
+/** A page as the service reads one (src/domain/pagination.ts, readPage): one row more than asked says whether there is a next. */
+function sendCustomerPage(res: http.ServerResponse, requestId: string, rows: FoundCustomer[], limit: number): void {
+  const items = rows.slice(0, limit);
+  const page = { items, nextAfter: rows.length > limit ? items.at(-1)!.customerId : null };
+  send(res, 200, envelope('log_ref_id', requestId, presentCustomerPage(page), null), requestId);
+}
+
+/** `GET /{env}/customer?lastName=&limit=`: the first page of a last-name prefix, through the service's search statement. */
+async function listCustomers(res: http.ServerResponse, requestId: string, query: URLSearchParams): Promise<void> {
+  const lastName = query.get('lastName');
+  if (lastName === null || lastName.length === 0 || lastName.length > 100) throw validationFailed('lastName is required here.');
+  const limit = pageSize(query.get('limit') ?? undefined);
+  const filter: CustomerFilter = { lastNamePrefix: lastName };
+  sendCustomerPage(res, requestId, await customers.search(environment, filter, { first: limit + 1 }), limit);
+}
+
+/** `POST /{env}/customer/search {socialSecurityNumber}`: the blind index's look-up and its audit event, in the service's one statement. */
+async function searchBySsn(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
+  const body = await readJson(req);
+  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit')) throw validationFailed('Only socialSecurityNumber and limit.');
+  const ssn = typeof body.socialSecurityNumber === 'string' ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber) : null;
+  if (!ssn) throw validationFailed('socialSecurityNumber is not a valid SSN.');
+  const limit = pageSize(body.limit);
+  const filter: CustomerFilter = { ssnBlindIndex: cipher.blindIndex(environment, `${ssn[1]}${ssn[2]}${ssn[3]}`) };
+  const audit = {
+    eventId: uuidv7(),
+    principalId,
+    environment,
+    operation: 'customer.search' as const,
+    resourceType: 'customer' as const,
+    resourceId: uuidv7(),
+    requestId,
+    idempotencyKey: null,
+    changedFields: Object.keys(body).filter((key) => key !== 'limit'),
+  };
+  sendCustomerPage(res, requestId, await customers.auditedSearch(environment, filter, { first: limit + 1 }, audit), limit);
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown, max = 200): value is string => typeof value === 'string' && value.length <= max;
 const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] => Array.isArray(value) && value.length <= 10 && value.every(item);
@@ -328,7 +383,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
         ? 'transfer'
         : req.method === 'POST' && resource === 'customer' && (id === undefined || id === '')
           ? 'create'
-          : undefined;
+          : req.method === 'GET' && resource === 'customer' && id === undefined
+            ? 'list'
+            : req.method === 'POST' && resource === 'customer' && id === 'search' && extra === undefined
+              ? 'search'
+              : undefined;
   if (route === undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
     return send(res, 401, envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }), requestId);
@@ -336,6 +395,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
   if (pathEnvironment !== environment) return notFound('ENVIRONMENT_NOT_FOUND');
   if (route === 'transfer') return createTransfer(req, res, requestId);
   if (route === 'create') return createCustomer(req, res, requestId);
+  if (route === 'list') return listCustomers(res, requestId, new URL(req.url ?? '/', 'http://floor').searchParams);
+  if (route === 'search') return searchBySsn(req, res, requestId);
 
   if (resource === 'customer') {
     if (!UUID.test(id!)) return notFound('CUSTOMER_NOT_FOUND');

@@ -84,11 +84,11 @@ export const HTTP_SCENARIOS: Record<HttpScenarioName, ScenarioDefinition> = {
   // and stays at least 0.75x the floor running the same SQL (docs/performance.md, "Finding customers at scale").
   'rest-list-customers-by-name': {
     title: 'REST GET /{env}/customer?lastName=<3 letters>, first page of 20 (about 1 in 12 customers match)',
-    contenders: each('rest-list-customers-by-name', 'service', 'raw-floor'),
+    contenders: each('rest-list-customers-by-name', 'service', 'batching-floor', 'raw-floor'),
   },
   'rest-search-customer-by-ssn': {
     title: 'REST POST /{env}/customer/search {socialSecurityNumber}, audited, one match',
-    contenders: each('rest-search-customer-by-ssn', 'service', 'raw-floor'),
+    contenders: each('rest-search-customer-by-ssn', 'service', 'batching-floor', 'raw-floor'),
   },
   // Issue 34, item 5 (bench/data-growth.ts): named only, they read the data-growth seed's busy account.
   'rest-balance-as-of': {
@@ -301,7 +301,10 @@ async function verifyContenders(
             path: `/${BENCH_ENVIRONMENT}/customer/search`,
             body: { socialSecurityNumber: ssnForSequence(sequence) },
           }));
-    outcome.set('service', { check: await checkSameRestAnswers(ctx, { name: 'service', server: servers.service }, servers['raw-floor'], requests) });
+    for (const name of ['service', 'batching-floor'] as const) {
+      const server = servers[name];
+      if (server) outcome.set(name, { check: await checkSameRestAnswers(ctx, { name, server }, servers['raw-floor'], requests) });
+    }
   }
   if (scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') {
     for (const name of ['service', 'transfer-floor'] as const) {
