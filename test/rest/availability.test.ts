@@ -175,7 +175,9 @@ describe('graceful shutdown', () => {
       // Generous: on a loaded CI machine the first request of a fresh service once took over 5 s to reach the database.
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const { rows } = await locker.query<{ waiting: string }>(
+        // Asked on another connection: inside the locker's transaction pg_stat_activity is one snapshot, taken at
+        // its first read, so a DELETE that began waiting after it would never show (CI once waited out the timeout).
+        const { rows } = await service.database.pool.query<{ waiting: string }>(
           "SELECT count(*) AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         if (Number(rows[0]!.waiting) > 0) break;
