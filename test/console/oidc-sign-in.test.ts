@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
@@ -81,6 +81,14 @@ describe('the console with OIDC sign-in configured', () => {
   });
 });
 
+
+/** The provider's own login and consent pages (oidc-provider's development interactions). */
+async function loginAtProvider(page: Page): Promise<void> {
+  await page.locator('input[name="login"]').fill('ada.operator');
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
 const browserIt = hasChromium() ? it : it.skip;
 
 describe('signing in at the identity provider in a browser', () => {
@@ -107,10 +115,7 @@ describe('signing in at the identity provider in a browser', () => {
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorization.searchParams.get('client_id')).toBe(CLIENT_ID);
     expect(authorization.searchParams.get('resource')).toBe(AUDIENCE);
-    await page.locator('input[name="login"]').fill('ada.operator');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await loginAtProvider(page);
     await page.getByRole('heading', { level: 1, name: 'Signed-in Checking' }).waitFor();
     expect(page.url()).toBe(`${service.url}/console/accounts/${accountId}`);
     const stored = JSON.parse((await page.evaluate('JSON.stringify(sessionStorage)')) as string) as Record<string, string>;
@@ -137,10 +142,7 @@ describe('signing in at the identity provider in a browser', () => {
     expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
     // The provider's session is gone: signing in again asks for the login, and completes as the first time.
     await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await page.locator('input[name="login"]').fill('ada.operator');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await loginAtProvider(page);
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
     expectClean();
   });
@@ -151,10 +153,7 @@ describe('signing in at the identity provider in a browser', () => {
     const discovery = `${provider.issuer}/.well-known/openid-configuration`;
     await page.goto(`${service.url}/console`);
     await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await page.locator('input[name="login"]').fill('ada.operator');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await loginAtProvider(page);
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
     // A provider that names no end_session_endpoint: the console's own sign-out is all there is.
     await page.route(discovery, async (route) => {
