@@ -137,6 +137,11 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
       for (const contender of operation?.contenders ?? []) {
         const cpu = present(contender.serverCpuUsPerRequest);
         const pgCpu = present(contender.postgresCpuUsPerRequest);
+        if (contender.rps.length > 0 && contender.rps.every((rps) => rps === 0)) {
+          // Its CPU per response would be the cost of refusing, not of the operation: say it was refused.
+          lines.push(`| ${scenario} | ${contender.name} | ${n(size.customers)} | not measured: no successful answer (see "Answers checked") | – | – | 0 |`);
+          continue;
+        }
         lines.push(
           `| ${scenario} | ${contender.name} | ${n(size.customers)} | ${cpu.length > 0 ? `${median(cpu).toFixed(0)} (${range(bootstrapMedianInterval(cpu), 0)})` : '–'} | ` +
             `${pgCpu.length > 0 ? median(pgCpu).toFixed(0) : '–'} | ${contender.p99Ms.length > 0 ? median(contender.p99Ms).toFixed(1) : '–'} | ${contender.rps.length > 0 ? median(contender.rps).toFixed(0) : '–'} |`,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { growthShapeFor, parseGrowthScale, seedGrowth } from '../../bench/lib/growth-seed.js';
-import { judgeSizeRatio } from '../../bench/lib/growth-report.js';
+import { type DataGrowthReport, judgeSizeRatio, renderGrowthMarkdown } from '../../bench/lib/growth-report.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 
@@ -19,6 +19,36 @@ describe('the data-growth bench`s judgement of CPU per request between sizes', (
   it('has no verdict without three runs at each size', () => {
     expect(judgeSizeRatio([100, 101], [100, 100, 100], 1.5)).toMatchObject({ verdict: 'not judged', interval: null });
     expect(judgeSizeRatio([], [], 1.5)).toMatchObject({ verdict: 'not judged', ratio: null });
+  });
+});
+
+describe('the data-growth bench`s report', () => {
+  it('reports an operation whose every answer was refused as not measured, not as the cost of refusing', () => {
+    const contender = (name: string, rps: number[]) => ({ name, serverCpuUsPerRequest: [57_000, 56_000, 58_000], postgresCpuUsPerRequest: [116_000, 115_000, 117_000], p99Ms: [529, 530, 528], rps, errors: [40, 41, 39] });
+    const report: DataGrowthReport = {
+      startedAt: '2026-11-26T21:20:18.515Z',
+      finishedAt: '2026-11-26T22:00:36.000Z',
+      elapsedSeconds: 2418,
+      command: 'npm run bench:data-growth',
+      commit: 'abc1234',
+      options: { sizes: [1_000_000], runs: 3, durationSeconds: 6, growthScale: 'entries=10', churn: 0.1 },
+      sizes: [
+        {
+          customers: 1_000_000,
+          accounts: 1_500_000,
+          seedSeconds: { base: 456.9, growth: null },
+          growth: null,
+          operations: [{ scenario: 'rest-statement', title: 'a month', connections: 4, check: 'service answered HTTP 400 STATEMENT_TOO_LARGE', contenders: [contender('service', [0, 0, 0])] }],
+          disk: [],
+          vacuum: [],
+        },
+      ],
+      judgements: [],
+      failures: [],
+    };
+    const row = renderGrowthMarkdown(report).split('\n').find((line) => line.startsWith('| rest-statement | service |'));
+    expect(row).toContain('not measured: no successful answer');
+    expect(row).not.toContain('57000');
   });
 });
 
