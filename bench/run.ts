@@ -14,7 +14,7 @@ import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { nodeVersion, runToCompletion } from './lib/processes.js';
 import { type BenchReport, renderMarkdown } from './lib/report.js';
-import { renderBenchTables } from './lib/results-tables.js';
+import { newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
@@ -227,7 +227,7 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
   const kindOf = (file: string) => (file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '');
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-  const markdown = renderMarkdown(report);
+  const markdown = renderMarkdown(report, { dataGrowth: newestDataGrowth(repoRoot) });
   // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
   for (const old of readdirSync(outDir)) {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));

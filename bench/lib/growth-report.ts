@@ -5,8 +5,19 @@ import type { GrowthData } from './growth-seed.js';
 /** Issue 34's rule for point reads and writes: at the largest size at most this times their cost at the smallest. */
 export const GROWTH_LIMIT = 1.5;
 
-/** The operations the rule judges (point reads and writes). */
-export const JUDGED_SCENARIOS = ['rest-get-customer', 'rest-get-account', 'rest-post-customer', 'rest-transfer-uniform', 'rest-balance-as-of'] as const;
+/**
+ * The operations the rule judges: issue 34's point reads and writes, and issue 30's filtered list page and search by
+ * SSN (the same limit, at 1,000,000 customers against 10,000).
+ */
+export const JUDGED_SCENARIOS = [
+  'rest-get-customer',
+  'rest-get-account',
+  'rest-post-customer',
+  'rest-transfer-uniform',
+  'rest-balance-as-of',
+  'rest-list-customers-by-name',
+  'rest-search-customer-by-ssn',
+] as const;
 
 export interface SizeJudgement {
   /** median(large) ÷ median(small) of the service's server CPU per request; null when either size has no runs. */
@@ -98,6 +109,51 @@ export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements']
 }
 
 const n = (value: number) => value.toLocaleString('en-US');
+
+/** Rows of one contender of one operation at every size, or undefined where it did not run. */
+const runsOf = (size: GrowthSize, scenario: string, contender: string) => size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === contender);
+
+/**
+ * The data-growth run in brief, for `npm run bench`'s report (which does not measure it: at 1,000,000 customers it
+ * takes most of an hour): the growth rule's verdicts, the service's server CPU per request at each size, and the
+ * searches' throughput against the floor running the same SQL (issue 30). The whole run: bench/results/data-growth/latest.md.
+ */
+export function renderGrowthSummary(report: DataGrowthReport): string[] {
+  const sizes = report.sizes;
+  // Judged again from the runs (deterministic: the intervals' draws are seeded), so a report stored before an
+  // operation was judged shows its verdict too.
+  const judgements = judgeGrowth(sizes);
+  const lines = [
+    `From \`${report.command}\` (started ${report.startedAt}, commit ${report.commit ?? 'unknown'}), not measured by this run; the whole run: \`bench/results/data-growth/latest.md\`.`,
+    '',
+    `| operation | ${sizes.map((size) => `server CPU µs/request at ${n(size.customers)}`).join(' | ')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x |`,
+    `|---|${sizes.map(() => '--:').join('|')}|---|---|`,
+  ];
+  const scenarios = [...new Set(sizes.flatMap((size) => size.operations.map((o) => o.scenario)))];
+  for (const scenario of scenarios) {
+    const cells = sizes.map((size) => {
+      const service = runsOf(size, scenario, 'service');
+      if (!service) return '–';
+      if (service.rps.length > 0 && service.rps.every((rps) => rps === 0)) return 'refused';
+      const cpu = present(service.serverCpuUsPerRequest);
+      return cpu.length > 0 ? median(cpu).toFixed(0) : '–';
+    });
+    const judged = judgements.find((j) => j.scenario === scenario);
+    const verdict = judged ? `${judged.ratio?.toFixed(2) ?? '–'} (${range(judged.interval, 2)})` : 'not judged';
+    lines.push(`| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} |`);
+  }
+  const searches = ['rest-list-customers-by-name', 'rest-search-customer-by-ssn'];
+  lines.push('', `| search: service req/s ÷ the floor running its SQL (≥ 0.75) | ${sizes.map((size) => n(size.customers)).join(' | ')} |`, `|---|${sizes.map(() => '--:').join('|')}|`);
+  for (const scenario of searches) {
+    const cells = sizes.map((size) => {
+      const service = runsOf(size, scenario, 'service');
+      const floor = runsOf(size, scenario, 'batching-floor');
+      return service && floor && floor.rps.length > 0 && median(floor.rps) > 0 ? (median(service.rps) / median(floor.rps)).toFixed(2) : '–';
+    });
+    lines.push(`| ${scenario} | ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
 const range = (interval: [number, number] | null, digits: number) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs');
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
@@ -149,11 +205,12 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
       }
     }
   }
-  lines.push('', `## Point reads and writes: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`, '');
-  if (report.judgements.length === 0) lines.push('Not judged: one size only.');
+  lines.push('', `## Point reads and writes, list and search: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`, '');
+  const judgements = judgeGrowth(report.sizes);
+  if (judgements.length === 0) lines.push('Not judged: one size only.');
   else {
     lines.push('| operation | sizes | ratio | 95 % interval | verdict |', '|---|---|---:|---|---|');
-    for (const j of report.judgements) {
+    for (const j of judgements) {
       lines.push(`| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`);
     }
   }

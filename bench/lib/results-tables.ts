@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { DataGrowthReport } from './growth-report.js';
 import { type BenchReport, renderMarkdown } from './report.js';
 
 /** The stored full run's files: its JSON (`<start time>.json`; quick- and partial- runs are others) and latest.md. */
@@ -8,6 +9,21 @@ const TABLE_START = '<!-- bench-results:start -->';
 const TABLE_END = '<!-- bench-results:end -->';
 /** The page whose "Latest results" carry the table between the markers (the README links to it). */
 const TABLE_PAGE = 'docs/performance.md';
+/** `npm run bench:data-growth`'s runs (`<start time>.json`), summarised in every report. */
+const DATA_GROWTH_DIR = 'bench/results/data-growth';
+
+/** The newest stored data-growth run, or null when there is none. */
+export function newestDataGrowth(repoRoot: string): DataGrowthReport | null {
+  const dir = path.join(repoRoot, DATA_GROWTH_DIR);
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => FULL_RUN_JSON.test(file)).sort();
+  } catch {
+    return null;
+  }
+  const newest = files.at(-1);
+  return newest === undefined ? null : (JSON.parse(readFileSync(path.join(dir, newest), 'utf8')) as DataGrowthReport);
+}
 
 /**
  * Writes the latest full run's tables from its JSON alone: `<outDir>/latest.md` and docs/performance.md's
@@ -20,7 +36,7 @@ export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot,
   const latest = runs.at(-1);
   if (latest === undefined) return [`no full run in ${path.relative(repoRoot, outDir)}: nothing rendered`];
   const report = JSON.parse(readFileSync(path.join(outDir, latest), 'utf8')) as BenchReport;
-  const markdown = renderMarkdown(report);
+  const markdown = renderMarkdown(report, { dataGrowth: newestDataGrowth(repoRoot) });
   writeFileSync(path.join(outDir, 'latest.md'), markdown);
   const done = [`${path.relative(repoRoot, path.join(outDir, 'latest.md'))} from ${latest}`];
 

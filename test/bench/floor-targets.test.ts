@@ -77,6 +77,24 @@ describe('the bench`s floors in the report', () => {
     const floor = contender('batching-floor', [258, 258, 258, 150, 150].map((cpu) => run(6000, cpu, 0)));
     const row = targetRow(renderMarkdown(report([scenario('rest-get-customer', [service, floor])])), 'REST GET customer ≥ 0.8× the batching floor');
     expect(row).toContain('0.86×');
-    expect(row).toMatch(/\| no \|$/);
+    expect(row).toContain('| no |');
+  });
+
+  it('names where a missed target`s gap lies, from the run`s CPU per request, and names none for a met one', () => {
+    const steady = (name: ResultName, serverCpu: number, postgresCpu: number) => contender(name, [1, 2, 3].map(() => run(4000, serverCpu, postgresCpu)));
+    const markdown = renderMarkdown(
+      report([
+        // The service's process costs 90 µs more, PostgreSQL 10 µs more: the process.
+        scenario('rest-get-account', [steady('service', 150, 40), steady('batching-floor', 60, 30)]),
+        // PostgreSQL costs more than the process: PostgreSQL.
+        scenario('rest-transfer-uniform', [steady('service', 400, 2000), steady('transfer-floor', 350, 1000)]),
+        scenario('rest-get-customer', [steady('service', 100, 40), steady('batching-floor', 100, 40)]),
+      ]),
+    );
+    expect(targetRow(markdown, 'REST GET account ≥ 0.8× the batching floor by CPU')).toMatch(
+      /\| no \| server 150 vs 60 µs\/request, PostgreSQL 40 vs 30: the gap is in the service's process, its per-request stack .*\|$/,
+    );
+    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toMatch(/\| no \| server 400 vs 350 µs\/request, PostgreSQL 2,000 vs 1,000: the gap is in PostgreSQL \|$/);
+    expect(targetRow(markdown, 'REST GET customer ≥ 0.8× the batching floor by CPU')).toMatch(/\| yes \|  \|$/);
   });
 });

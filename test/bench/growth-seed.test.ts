@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { growthShapeFor, parseGrowthScale, seedGrowth } from '../../bench/lib/growth-seed.js';
-import { type DataGrowthReport, judgeSizeRatio, renderGrowthMarkdown } from '../../bench/lib/growth-report.js';
+import { type DataGrowthReport, type GrowthSize, judgeSizeRatio, renderGrowthMarkdown, renderGrowthSummary } from '../../bench/lib/growth-report.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 
@@ -49,6 +49,43 @@ describe('the data-growth bench`s report', () => {
     const row = renderGrowthMarkdown(report).split('\n').find((line) => line.startsWith('| rest-statement | service |'));
     expect(row).toContain('not measured: no successful answer');
     expect(row).not.toContain('57000');
+  });
+});
+
+describe('the data-growth summary in `npm run bench`s report', () => {
+  const size = (customers: number, serviceCpu: number[], serviceRps: number[], floorRps: number[]): GrowthSize => ({
+    customers,
+    accounts: customers,
+    seedSeconds: { base: 1, growth: null },
+    growth: null,
+    operations: [
+      {
+        scenario: 'rest-list-customers-by-name',
+        title: 'list',
+        connections: 50,
+        check: 'same JSON',
+        contenders: [
+          { name: 'service', serverCpuUsPerRequest: serviceCpu, postgresCpuUsPerRequest: serviceCpu, p99Ms: [9, 9, 9], rps: serviceRps, errors: [0, 0, 0] },
+          { name: 'batching-floor', serverCpuUsPerRequest: [100, 100, 100], postgresCpuUsPerRequest: [100, 100, 100], p99Ms: [5, 5, 5], rps: floorRps, errors: [0, 0, 0] },
+        ],
+      },
+    ],
+    disk: [],
+    vacuum: [],
+  });
+
+  it('judges the list page between the smallest and largest size from the runs, and gives the search`s ratio to the same-SQL floor', () => {
+    const report = {
+      startedAt: '2026-11-26T21:20:18.515Z',
+      command: 'npm run bench:data-growth',
+      commit: 'abc1234',
+      sizes: [size(10_000, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]), size(1_000_000, [900, 910, 890], [600, 600, 600], [800, 800, 800])],
+      judgements: [],
+    } as unknown as DataGrowthReport;
+    const lines = renderGrowthSummary(report);
+    expect(lines[0]).toContain('not measured by this run');
+    expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 500 | 900 |'))).toMatch(/\| 1\.80 \(.+\) \| missed \|$/);
+    expect(lines).toContain('| rest-list-customers-by-name | 0.80 | 0.75 |');
   });
 });
 
