@@ -126,9 +126,22 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
   const lines = [
     `From \`${report.command}\` (started ${report.startedAt}, commit ${report.commit ?? 'unknown'}), not measured by this run; the whole run: \`bench/results/data-growth/latest.md\`.`,
     '',
-    `| operation | ${sizes.map((size) => `server CPU µs/request at ${n(size.customers)}`).join(' | ')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x |`,
-    `|---|${sizes.map(() => '--:').join('|')}|---|---|`,
+    `| operation | ${sizes.map((size) => `server CPU µs/request at ${n(size.customers)}`).join(' | ')} | largest ÷ smallest (95 % interval) | ≤ ${GROWTH_LIMIT}x | the same, relative to the floor running its SQL |`,
+    `|---|${sizes.map(() => '--:').join('|')}|---|---|--:|`,
   ];
+  // The floor's own growth between the same runs (sizes measured hours or days apart, on machines whose speed moves):
+  // the service's growth over the floor's is what the service adds as the data grows.
+  const floorName = (size: GrowthSize, scenario: string) => (runsOf(size, scenario, 'batching-floor') ? 'batching-floor' : 'transfer-floor');
+  const relativeGrowth = (scenario: string): string => {
+    const smallest = sizes[0];
+    const largest = sizes.at(-1);
+    if (!smallest || !largest || smallest === largest) return '–';
+    const cpu = (size: GrowthSize, name: string) => present(runsOf(size, scenario, name)?.serverCpuUsPerRequest ?? []);
+    const parts = [cpu(smallest, 'service'), cpu(smallest, floorName(smallest, scenario)), cpu(largest, 'service'), cpu(largest, floorName(largest, scenario))];
+    if (parts.some((values) => values.length === 0)) return '–';
+    const [s0, f0, s1, f1] = parts.map(median) as [number, number, number, number];
+    return (s1 / f1 / (s0 / f0)).toFixed(2);
+  };
   const scenarios = [...new Set(sizes.flatMap((size) => size.operations.map((o) => o.scenario)))];
   for (const scenario of scenarios) {
     const cells = sizes.map((size) => {
@@ -140,7 +153,7 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
     });
     const judged = judgements.find((j) => j.scenario === scenario);
     const verdict = judged ? `${judged.ratio?.toFixed(2) ?? '–'} (${range(judged.interval, 2)})` : 'not judged';
-    lines.push(`| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} |`);
+    lines.push(`| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} | ${relativeGrowth(scenario)} |`);
   }
   const searches = ['rest-list-customers-by-name', 'rest-search-customer-by-ssn'];
   lines.push('', `| search: service req/s ÷ the floor running its SQL (≥ 0.75) | ${sizes.map((size) => n(size.customers)).join(' | ')} |`, `|---|${sizes.map(() => '--:').join('|')}|`);
