@@ -267,6 +267,13 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
     );
   }
   lines.push(
+    '- Settings: the service as deployed (NODE_ENV=production, LOG_LEVEL=info: a log line per request; rate limits counted, never refusing ' +
+      'the one token; its pool as the DB pool below); PostgreSQL\'s shared_buffers a quarter of the machine\'s memory (at most 8 GB) for ' +
+      'every contender' +
+      (Object.keys(options.serviceEnv ?? {}).length > 0 ? `; changed for this run: ${Object.entries(options.serviceEnv ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}` : '') +
+      '.',
+  );
+  lines.push(
     '- Floors: the naive floor (node:http + pg, one statement per request); the batching floor (node:http + pg, concurrent reads merged ' +
       'into one `id = ANY($2)` statement as the service merges them, with its SQL, statement names and session settings; a creation ' +
       'through the service\'s one creation statement); the transfer ' +
