@@ -71,9 +71,9 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --quick                   smoke run: tiny data, 1 run x 2 s, 1 s warm-up          BENCH_QUICK=1
   --customers N             customers to seed (default 10000)                        BENCH_CUSTOMERS
   --accounts N              accounts to seed (default 15000)                         BENCH_ACCOUNTS
-  --duration S              seconds per measured run (default 10)                    BENCH_DURATION
-  --warmup S                warm-up seconds per contender (default 3)                BENCH_WARMUP
-  --runs N                  measured runs per contender (default 3)                  BENCH_RUNS
+  --duration S              seconds per measured run (default 4)                     BENCH_DURATION
+  --warmup S                warm-up seconds per contender (default 2)                BENCH_WARMUP
+  --runs N                  measured runs per contender (default 10: paired cycles for the intervals) BENCH_RUNS
   --connections N           concurrent connections (default 50)                      BENCH_CONNECTIONS
   --scenarios a,b           subset of: ${SCENARIO_NAMES.join(', ')}
                             (named only: ${OPT_IN_SCENARIO_NAMES.join(', ')})
@@ -164,9 +164,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     quick,
     customers,
     accounts,
-    durationSeconds: positiveInteger('--duration', values.duration ?? env.BENCH_DURATION, quick ? 2 : 10),
-    warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 3),
-    runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 3),
+    durationSeconds: positiveInteger('--duration', values.duration ?? env.BENCH_DURATION, quick ? 2 : 4),
+    warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 2),
+    runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 10),
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
     scenarios,
     nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
