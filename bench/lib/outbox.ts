@@ -45,7 +45,7 @@ export function preOutboxCommit(repoRoot: string): string {
 }
 
 /** The creation statement of src/db/stores/customer.store.ts with its outbox insert, and what replaces it. */
-const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(15, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
+const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(\d+, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
 
 export function withoutOutbox(customerStore: string): string {
   if (!WITH_OUTBOX.test(customerStore)) {
@@ -137,6 +137,13 @@ export async function startOutboxContenders(ctx: BenchContext, node: string, fai
  * Starts a build on a database of its own: created (dropped first), migrated with the build's own
  * migrations, seeded with the bench's data set and keys, then the server as production starts it.
  */
+/** A build's migration runner: under dist/db/migrations/ since the second pass moved it, dist/db/ in older commits (pre-outbox). */
+function migrationsModule(dir: string): string {
+  const found = ['dist/db/migrations/migrations.js', 'dist/db/migrations.js'].map((file) => path.join(dir, file)).find((file) => existsSync(file));
+  if (!found) throw new Error(`${dir} has no built migration runner (dist/db/migrations/migrations.js or dist/db/migrations.js)`);
+  return found;
+}
+
 async function startOutboxVariant(ctx: BenchContext, node: string, variant: OutboxVariant | 'with-outbox'): Promise<RunningServer> {
   const { dir, description } = variant === 'with-outbox' ? { dir: ctx.repoRoot, description: 'this checkout as built' } : await prepareVariant(variant, ctx.repoRoot, ctx.log);
   const database = databaseOf(variant);
@@ -151,7 +158,7 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
   const url = withDatabase(ctx.db.adminUrl, database);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
-    const { migrate } = (await import(pathToFileURL(path.join(dir, 'dist/db/migrations/migrations.js')).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
+    const { migrate } = (await import(pathToFileURL(migrationsModule(dir)).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
     await migrate(pool);
     await seed(pool, { customers: ctx.options.customers, accounts: ctx.options.accounts }, ctx.keys);
   } finally {

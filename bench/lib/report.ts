@@ -106,7 +106,7 @@ function missCause(scenario: ScenarioResult | undefined, comparator: ResultName)
   const pgGap = sPg - oPg;
   const figures = `server ${num(sServer)} vs ${num(oServer)} µs/request, PostgreSQL ${num(sPg)} vs ${num(oPg)}`;
   return serverGap >= pgGap
-    ? `${figures}: the gap is in the service's process, its per-request stack (Express, Prisma Client's raw path, logging, metrics, authentication; "Per-request overhead")`
+    ? `${figures}: the gap is in the service's process (its per-request stack: "Per-request overhead")`
     : `${figures}: the gap is in PostgreSQL`;
 }
 

@@ -45,7 +45,21 @@ export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot,
   const from = text.indexOf(TABLE_START);
   const to = text.indexOf(TABLE_END);
   if (from < 0 || to < from) return [...done, `${TABLE_PAGE} has no bench-results markers: table not updated`];
-  const body = markdown.replace(/^## Benchmark .*\n/, 'Latest full run (`bench/results/latest.md`):\n');
+  const body = pageSections(markdown.replace(/^## Benchmark .*\n/, 'Latest full run (`bench/results/latest.md`):\n'));
   writeFileSync(page, `${text.slice(0, from + TABLE_START.length)}\n${body.trim()}\n${text.slice(to)}`);
   return [...done, `${TABLE_PAGE} performance table updated`];
+}
+
+/** Sections of the report left to bench/results/latest.md, so the page stays readable (and under 60 KB). */
+const LATEST_MD_ONLY = ['### SQL statements', '### Open-loop latency'];
+
+/** The report without the sections LATEST_MD_ONLY names, and a line saying where they are. */
+function pageSections(markdown: string): string {
+  const kept: string[] = [];
+  let skipping = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('### ')) skipping = LATEST_MD_ONLY.some((prefix) => line.startsWith(prefix));
+    if (!skipping) kept.push(line);
+  }
+  return `${kept.join('\n').trim()}\n\nIn \`bench/results/latest.md\` only: the SQL statements per request and per transfer, and the open-loop latency tables.\n`;
 }
