@@ -133,10 +133,6 @@ export async function startOutboxContenders(ctx: BenchContext, node: string, fai
   return servers;
 }
 
-/**
- * Starts a build on a database of its own: created (dropped first), migrated with the build's own
- * migrations, seeded with the bench's data set and keys, then the server as production starts it.
- */
 /** A build's migration runner: under dist/db/migrations/ since the second pass moved it, dist/db/ in older commits (pre-outbox). */
 function migrationsModule(dir: string): string {
   const found = ['dist/db/migrations/migrations.js', 'dist/db/migrations.js'].map((file) => path.join(dir, file)).find((file) => existsSync(file));
@@ -144,6 +140,10 @@ function migrationsModule(dir: string): string {
   return found;
 }
 
+/**
+ * Starts a build on a database of its own: created (dropped first), migrated with the build's own
+ * migrations, seeded with the bench's data set and keys, then the server as production starts it.
+ */
 async function startOutboxVariant(ctx: BenchContext, node: string, variant: OutboxVariant | 'with-outbox'): Promise<RunningServer> {
   const { dir, description } = variant === 'with-outbox' ? { dir: ctx.repoRoot, description: 'this checkout as built' } : await prepareVariant(variant, ctx.repoRoot, ctx.log);
   const database = databaseOf(variant);
