@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerVersionOf } from '../../src/db/sql/columns.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -15,10 +15,10 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  // The test database's own pool: it ignores the 57P01 its connections get when the database is dropped WITH (FORCE).
+  pool = database.pool;
 });
 afterAll(async () => {
-  await pool.end();
   await database.drop();
 });
 
