@@ -31,7 +31,15 @@ export async function openWatchedPage(browser: Browser, origin: string): Promise
   page.on('console', (message) => {
     if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()} at ${JSON.stringify(message.location())}`);
   });
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  // ERR_ABORTED on a fetch is a cancellation, not a failure anyone sees: the test navigated the tab elsewhere, or
+  // the console dropped a query whose view is gone (Apollo Client aborts a query when its last watcher unmounts: a
+  // route change, signing out). A view that lost a query it needs shows it, and the tests read the view. Any other
+  // failure (refused, reset, blocked by CSP) is a problem, and so is an aborted navigation.
+  page.on('requestfailed', (request) => {
+    const errorText = request.failure()?.errorText ?? '';
+    if (errorText === 'net::ERR_ABORTED' && !request.isNavigationRequest()) return;
+    problems.push(`request failed: ${request.url()} ${errorText}`);
+  });
   page.on('response', (response) => {
     if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
   });
