@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # The service's production image (docs/how-to/run-in-production.md, "Containers and Kubernetes"):
 #   docker build -t customer-account-service:0.1.0 .
-# Runs `node dist/main.js` as uid 1000 on Node 26 LTS (.node-version), with only the compiled code, the
-# production dependencies, the migrations and the GraphQL schema it reads at start. The migration job runs
+# Runs `node --max-semi-space-size=12 dist/main.js` (npm start's flags; docs/adr/0076) as uid 1000 on Node 26 LTS
+# (.node-version), with only the compiled code, the production dependencies, the migrations and the GraphQL
+# schema it reads at start. The migration job runs
 # `node dist/db/migrations/migrate-cli.js` from the same image.
 #
 # Base image tag chosen, not pulled here (no registry access on this machine): pin its digest in your
@@ -48,4 +49,4 @@ EXPOSE 3000
 # Liveness only (/healthz never queries the database); orchestrators route on /readyz.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=12", "dist/main.js"]

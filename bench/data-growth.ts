@@ -121,6 +121,7 @@ async function measureSize(ctx: BenchContext, failures: string[]): Promise<Growt
             p99Ms: c.runs.map((r) => r.p99Ms),
             rps: c.runs.map((r) => r.rps),
             errors: c.runs.map((r) => r.errors),
+            peakRssMb: c.runs.map((r) => r.peakRssMb),
           })),
         });
       } catch (error) {

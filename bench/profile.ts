@@ -7,6 +7,7 @@ import { killAllChildren } from './lib/processes.js';
 import { measureRun } from './lib/measure.js';
 import { scratchBenchOptions, withScratchBench } from './lib/scratch-bench.js';
 import type { LoadKind } from './load/requests.js';
+import { layerOf } from './lib/profile-layers.js';
 
 /**
  * `npx tsx bench/profile.ts --scenario rest-get-customer`: the service under `node --cpu-prof` on the
@@ -79,6 +80,7 @@ export function summarise(profile: CpuProfile, top: number, skipMicros = 0): str
 
   const byFunction = new Map<string, number>();
   const byOrigin = new Map<string, number>();
+  const byLayer = new Map<string, number>();
   for (const [id, micros] of selfMicros) {
     const { functionName, url, lineNumber } = frameOf(id);
     if (functionName === '(idle)' || SOCKET_WRITES.has(functionName)) continue;
@@ -87,11 +89,15 @@ export function summarise(profile: CpuProfile, top: number, skipMicros = 0): str
     const key = `${functionName || '(anonymous)'}  ${file ? `${file}:${lineNumber + 1}` : ''}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
     byOrigin.set(where, (byOrigin.get(where) ?? 0) + micros);
+    byLayer.set(layerOf(where), (byLayer.get(layerOf(where)) ?? 0) + micros);
   }
   const pct = (micros: number) => `${((100 * micros) / work).toFixed(1).padStart(5)} %`;
   const seconds = (micros: number) => `${(micros / 1e6).toFixed(2)} s`;
   const lines = [
     `sampled ${seconds(total)}: idle ${seconds(idle)}, socket writes ${seconds(socketWrites)} (work and preemption), other ${seconds(work)} = 100 % below`,
+    '',
+    'self time by layer of the stack:',
+    ...[...byLayer].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, micros]) => `  ${pct(micros)}  ${name}`),
     '',
     'self time by origin:',
     ...[...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, micros]) => `  ${pct(micros)}  ${name}`),

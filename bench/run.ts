@@ -20,6 +20,7 @@ import { measureStartup, type StartupResult } from './lib/startup.js';
 import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
 import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 import { runBenchEntry } from './lib/entry.js';
+import { productionNodeFlags } from '../scripts/lib/production-start.js';
 
 /**
  * `npm run bench`: the service side by side with the naive floor, the batching and transfer floors, idiomatic Express + Prisma, PostGraphile and pgbench on one
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
       command: describeCommand(argv),
       options,
       machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
+      serviceNodeFlags: productionNodeFlags(repoRoot),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
       dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts, sharedAccounts: ctx.data.sharedAccounts, links: ctx.data.links, nestedPopulation: ctx.data.nestedCustomerIds.length,
         ...(ctx.ledger && {

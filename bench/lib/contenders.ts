@@ -3,6 +3,7 @@ import { ensureComparatorClient } from './comparator-client.js';
 import type { BenchContext } from './context.js';
 import { baseEnvironment, nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
+import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 
 /**
  * Node 24+ runs the comparators' TypeScript natively (they import packages only), so no loader
@@ -63,14 +64,14 @@ export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.bench
 }
 
 /**
- * The service exactly as production starts it (`node dist/main.js`), pointed at the bench database;
- * `nodeArgs` only for bench/profile.ts (`--cpu-prof`).
+ * The service exactly as production starts it (`node [npm start's flags] dist/main.js`), pointed at the bench
+ * database; `nodeArgs` only for bench/profile.ts (`--cpu-prof`).
  */
 export function startService(ctx: BenchContext, node: string, nodeArgs: string[] = []): Promise<RunningServer> {
   return startServer({
     name: 'service',
     command: node,
-    args: [...nodeArgs, 'dist/main.js'],
+    args: [...productionNodeFlags(ctx.repoRoot), ...nodeArgs, 'dist/main.js'],
     cwd: ctx.repoRoot,
     env: serviceEnvironment(ctx),
     readyPath: '/readyz',

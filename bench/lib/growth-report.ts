@@ -44,6 +44,8 @@ export interface GrowthContender {
   p99Ms: number[];
   rps: number[];
   errors: number[];
+  /** Per run: the server process's peak RSS in MB; absent in reports written before it was recorded. */
+  peakRssMb?: (number | null)[];
 }
 
 export interface GrowthOperation {
@@ -92,6 +94,24 @@ export interface DataGrowthReport {
 }
 
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
+
+/** Issue 34's memory target: the service's peak RSS at most this many MB, under load and at 1,000,000 customers. */
+export const PEAK_RSS_LIMIT_MB = 250;
+
+/** The service's peak RSS over every operation's runs at one size, and the operation it was reached in; null when not recorded. */
+export function servicePeakRss(size: GrowthSize): { mb: number; scenario: string } | null {
+  let peak: { mb: number; scenario: string } | null = null;
+  for (const operation of size.operations) {
+    const runs = present(operation.contenders.find((c) => c.name === 'service')?.peakRssMb ?? []);
+    for (const mb of runs) if (peak === null || mb > peak.mb) peak = { mb, scenario: operation.scenario };
+  }
+  return peak;
+}
+
+const peakRssCell = (size: GrowthSize) => {
+  const peak = servicePeakRss(size);
+  return peak === null ? 'not recorded' : `${peak.mb.toFixed(0)} MB (${peak.scenario}): ${peak.mb <= PEAK_RSS_LIMIT_MB ? 'met' : 'missed'}`;
+};
 
 /** The rule's verdicts between the smallest and the largest size (the service's server CPU per request). */
 export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements'] {
@@ -165,6 +185,12 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
     });
     lines.push(`| ${scenario} | ${cells.join(' | ')} |`);
   }
+  lines.push(
+    '',
+    `| the service's peak RSS, over every operation | ${sizes.map((size) => n(size.customers)).join(' | ')} |`,
+    `|---|${sizes.map(() => '---').join('|')}|`,
+    `| ≤ ${PEAK_RSS_LIMIT_MB} MB | ${sizes.map(peakRssCell).join(' | ')} |`,
+  );
   return lines;
 }
 const range = (interval: [number, number] | null, digits: number) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs');
@@ -227,6 +253,16 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
       lines.push(`| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`);
     }
   }
+  lines.push(
+    '',
+    `## The service's peak RSS (at most ${PEAK_RSS_LIMIT_MB} MB)`,
+    '',
+    'Sampled every 200 ms during each run; the highest over every operation at the size, and the operation it was reached in.',
+    '',
+    '| customers | peak RSS |',
+    '|---:|---|',
+    ...report.sizes.map((size) => `| ${n(size.customers)} | ${peakRssCell(size)} |`),
+  );
   lines.push('', '## Disk: table + indexes + TOAST per million rows', '', `| table | ${report.sizes.map((s) => `${n(s.customers)} customers: rows, MiB, MiB per million rows`).join(' | ')} |`, `|---|${report.sizes.map(() => '---').join('|')}|`);
   const tables = [...new Set(report.sizes.flatMap((size) => size.disk.map((d) => d.table)))];
   for (const table of tables) {

@@ -233,7 +233,7 @@ const STARTERS: Partial<Record<ContenderName, (ctx: BenchContext, node: string) 
  */
 export async function runOpenLoop(ctx: BenchContext, node: string): Promise<OpenLoopResult> {
   const failures: string[] = [];
-  const seconds = ctx.options.durationSeconds;
+  const seconds = ctx.options.openLoopStepSeconds;
   const pinning = planPinning(ctx);
   ctx.log(`[open-loop] ${pinning.description}`);
   const servers: Partial<Record<ContenderName, RunningServer>> = {};

@@ -41,6 +41,8 @@ export interface BenchOptions {
   accounts: number;
   /** Seconds of one measured run. */
   durationSeconds: number;
+  /** Seconds of each open-loop step: long enough for a steady p99.9 (thousands of samples above it), whatever --duration is. */
+  openLoopStepSeconds: number;
   /** Seconds of the unmeasured warm-up of each contender before its first run. */
   warmupSeconds: number;
   runs: number;
@@ -73,6 +75,7 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
   --accounts N              accounts to seed (default 15000)                         BENCH_ACCOUNTS
   --duration S              seconds per measured run (default 4)                     BENCH_DURATION
   --warmup S                warm-up seconds per contender (default 2)                BENCH_WARMUP
+  --open-loop-step S        seconds of each open-loop step (default 10)              BENCH_OPEN_LOOP_STEP
   --runs N                  measured runs per contender (default 10: paired cycles for the intervals) BENCH_RUNS
   --connections N           concurrent connections (default 50)                      BENCH_CONNECTIONS
   --scenarios a,b           subset of: ${SCENARIO_NAMES.join(', ')}
@@ -138,6 +141,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       accounts: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      'open-loop-step': { type: 'string' },
       runs: { type: 'string' },
       connections: { type: 'string' },
       scenarios: { type: 'string' },
@@ -165,6 +169,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     customers,
     accounts,
     durationSeconds: positiveInteger('--duration', values.duration ?? env.BENCH_DURATION, quick ? 2 : 4),
+    openLoopStepSeconds: positiveInteger('--open-loop-step', values['open-loop-step'] ?? env.BENCH_OPEN_LOOP_STEP, quick ? 2 : 10),
     warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 2),
     runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 10),
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),

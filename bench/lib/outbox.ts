@@ -13,6 +13,7 @@ import { withDatabase } from './postgres.js';
 import { serviceEnvironment } from './contenders.js';
 import { BENCH_ENVIRONMENT, seed } from './seed.js';
 import { customerForSequence } from './ssn-sequence.js';
+import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 
 /**
  * The outbox's cost (issue 16: at most 10 % of create-customer throughput), measured against two builds
@@ -168,7 +169,8 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
   return startServer({
     name: variant === 'with-outbox' ? 'service-own-database' : variant,
     command: node,
-    args: ['dist/main.js'],
+    // This checkout's production flags for every build (an older build's own start script may predate them).
+    args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
     cwd: dir,
     env: serviceEnvironment(ctx, url, path.join(ctx.workDir, `${variant}-data`)),
     readyPath: '/readyz',

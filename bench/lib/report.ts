@@ -21,6 +21,8 @@ export interface BenchReport {
   command: string;
   options: BenchOptions;
   machine: MachineInfo;
+  /** The Node flags the service ran with: npm start's (absent in reports written before they were recorded). */
+  serviceNodeFlags?: string[];
   database: { server: string; embedded: boolean; statementCounting: StatementCounting };
   dataset: {
     customers: number;
@@ -210,16 +212,22 @@ function evaluateTargets(report: BenchReport): TargetRow[] {
   // throughput a creation allows is set by the CPU it takes, which the second row of each pair shows.
   const sideBySide = report.outboxSideBySide ?? null;
   const sideBySideClean = sideBySide !== null && sideBySide.runs.every((run) => Object.values(run.contenders).every((c) => c.errors === 0 && c.creations > 0));
-  for (const [comparator, label] of [['no-outbox', 'the same build without the outbox insert'], ['pre-outbox', 'the commit before the outbox']] as const) {
+  // Only the build without the outbox insert isolates the outbox. The commit before the outbox also lacks every
+  // feature added since (row versions, search keys, externalId and metadata, richer audit rows), so its ratio is
+  // reported as the cost of all of them, never judged as the outbox's (docs/adr/0034).
+  for (const [comparator, label, judge] of [
+    ['no-outbox', 'the same build without the outbox insert', true],
+    ['pre-outbox', 'the commit before the outbox (every feature since included; reported, not judged)', false],
+  ] as const) {
     const ratios = sideBySide?.ratios[comparator];
     const measured = (values: number[] | undefined) => (values && values.length > 0 ? median(values) : null);
     for (const [what, values] of [['req/s', ratios?.rps], ['CPU per creation (server + its PostgreSQL backends; without ÷ with)', ratios?.cpu]] as const) {
       const ratio = measured(values);
       rows.push({
-        target: `Create customer with the outbox ≥ 0.9× ${label}, loaded side by side, by ${what}`,
+        target: judge ? `Create customer with the outbox ≥ 0.9× ${label}, loaded side by side, by ${what}` : `Create customer against ${label}, loaded side by side, by ${what}`,
         against: comparator,
         measured: ratio === null ? 'not measured' : `${ratio.toFixed(2)}× (${values!.length === 1 ? 'one run' : `median of ${values!.length} runs`})`,
-        met: ratio !== null && sideBySideClean ? ratio >= 0.9 : null,
+        met: judge && ratio !== null && sideBySideClean ? ratio >= 0.9 : null,
       });
     }
   }
@@ -267,7 +275,9 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
     );
   }
   lines.push(
-    '- Settings: the service as deployed (NODE_ENV=production, LOG_LEVEL=info: a log line per request; rate limits counted, never refusing ' +
+    '- Settings: the service as deployed (' +
+      (report.serviceNodeFlags && report.serviceNodeFlags.length > 0 ? `\`node ${report.serviceNodeFlags.join(' ')} dist/main.js\` as npm start runs it, ` : '') +
+      'NODE_ENV=production, LOG_LEVEL=info: a log line per request; rate limits counted, never refusing ' +
       'the one token; its pool as the DB pool below); PostgreSQL\'s shared_buffers a quarter of the machine\'s memory (at most 8 GB) for ' +
       'every contender' +
       (Object.keys(options.serviceEnv ?? {}).length > 0 ? `; changed for this run: ${Object.entries(options.serviceEnv ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}` : '') +

@@ -4,6 +4,7 @@ import type { BenchContext } from './context.js';
 import { median } from './measure.js';
 import { baseEnvironment, nodeVersion, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
+import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 
 export interface StartupResult {
   nodeVersion: string;
@@ -48,10 +49,11 @@ export async function measureStartup(ctx: BenchContext, node: string, options: {
     return server.readyAfterMs;
   };
 
-  const coldMs = await startOnce(node, ['dist/main.js']);
+  const args = [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'];
+  const coldMs = await startOnce(node, args);
   ctx.log(`[startup] Node ${nodeVersion(node)} cold ${coldMs.toFixed(0)} ms`);
   const warmMs: number[] = [];
-  for (let i = 0; i < ctx.options.runs; i++) warmMs.push(await startOnce(node, ['dist/main.js']));
+  for (let i = 0; i < ctx.options.runs; i++) warmMs.push(await startOnce(node, args));
   ctx.log(`[startup] Node ${nodeVersion(node)} warm ${warmMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
   let npmStartWarmMs: number | null = null;
   if (options.includeNpmStart) {

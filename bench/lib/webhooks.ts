@@ -10,6 +10,7 @@ import { measureRun, median } from './measure.js';
 import { baseEnvironment, nodeVersion, type RunningServer, startServer } from './processes.js';
 import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
+import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 
 /**
  * `webhook-delivery` (issue 16): how fast the service pushes events to a local receiver, and how long an
@@ -103,7 +104,7 @@ export async function runWebhookDelivery(ctx: BenchContext, node: string): Promi
     server = await startServer({
       name: 'service-webhooks',
       command: node,
-      args: ['dist/main.js'],
+      args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
       cwd: ctx.repoRoot,
       env: serviceEnvironment(ctx, ctx.db.benchUrl, path.join(ctx.workDir, 'webhooks-data'), { NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }),
       readyPath: '/readyz',

@@ -56,8 +56,19 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   if (options.destination) return withRedactionFastPath(pino(base, options.destination));
   if (options.pretty) return withRedactionFastPath(pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }));
-  return withRedactionFastPath(pino(base));
+  return withRedactionFastPath(pino(base, pino.destination({ dest: 1, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS })));
 }
+
+/**
+ * Lines to stdout go out in batches: pino's default destination already writes asynchronously, but one
+ * write per line, and a busy instance's access lines then cost a thread-pool round trip each. A batch goes
+ * when it holds this many bytes, or at the latest after STDOUT_FLUSH_MS; pino flushes what is left when the
+ * process exits (a signal, an uncaught error). What a SIGKILL or a V8 out-of-memory abort can lose grows
+ * from the line being written to at most this window's lines: the records that matter (audit trail,
+ * events) are in the database, in the transaction of the change. docs/adr/0077-access-log-batching.md.
+ */
+const STDOUT_BATCH_BYTES = 4096;
+const STDOUT_FLUSH_MS = 100;
 
 /** The wildcard-first paths; the fast path below understands `*.x` and `*.*.x` only, and stays off for any other. */
 const WILDCARD_FIRST_PATHS = REDACTED_PATHS.filter((p) => p.startsWith('*'));

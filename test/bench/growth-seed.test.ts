@@ -86,6 +86,30 @@ describe('the data-growth summary in `npm run bench`s report', () => {
     expect(lines[0]).toContain('not measured by this run');
     expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 500 | 900 |'))).toMatch(/\| 1\.80 \(.+\) \| missed \| 1\.80 \|$/);
     expect(lines).toContain('| rest-list-customers-by-name | 0.80 | 0.75 |');
+    expect(lines.slice(-3)).toEqual(['| the service\'s peak RSS, over every operation | 10,000 | 1,000,000 |', '|---|---|---|', '| ≤ 250 MB | not recorded | not recorded |']);
+  });
+
+  it('gives the service`s peak RSS per size, over every operation, judged against 250 MB', () => {
+    const withRss = (customers: number, rss: (number | null)[], floorRss: number[]): GrowthSize => {
+      const base = size(customers, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]);
+      const [list] = base.operations;
+      const statement = { ...list!, scenario: 'rest-statement', contenders: list!.contenders.map((c) => ({ ...c, peakRssMb: c.name === 'service' ? rss.map((mb) => (mb === null ? null : mb - 10)) : floorRss })) };
+      return { ...base, operations: [{ ...list!, contenders: list!.contenders.map((c) => ({ ...c, peakRssMb: c.name === 'service' ? rss : floorRss })) }, statement] };
+    };
+    const report = {
+      startedAt: '2026-11-26T21:20:18.515Z',
+      command: 'npm run bench:data-growth',
+      commit: 'abc1234',
+      options: { sizes: [10_000, 1_000_000], runs: 3, durationSeconds: 6, growthScale: 'entries=10', churn: 0.1 },
+      elapsedSeconds: 60,
+      sizes: [withRss(10_000, [190, null, 201.4], [400, 400, 400]), withRss(1_000_000, [249, 262.2, 240], [40, 40, 40])],
+      judgements: [],
+      failures: [],
+    } as unknown as DataGrowthReport;
+    expect(renderGrowthSummary(report).at(-1)).toBe('| ≤ 250 MB | 201 MB (rest-list-customers-by-name): met | 262 MB (rest-list-customers-by-name): missed |');
+    const markdown = renderGrowthMarkdown(report);
+    expect(markdown).toContain('| 10,000 | 201 MB (rest-list-customers-by-name): met |');
+    expect(markdown).toContain('| 1,000,000 | 262 MB (rest-list-customers-by-name): missed |');
   });
 });
 

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { configuredVariables } from '../support/config.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { productionNodeFlags } from '../../scripts/lib/production-start.js';
 
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
@@ -235,7 +236,12 @@ describe('Dockerfile', () => {
       for (const instruction of instructions.filter((i) => i.keyword === keyword)) expect(() => JSON.parse(instruction.args), `${keyword} ${instruction.args}`).not.toThrow();
     }
     expect(instructions.filter((instruction) => instruction.keyword === 'RUN' && /\bsudo\b|apt(-get)? (dist-)?upgrade|curl .*\|\s*sh/.test(instruction.args))).toEqual([]);
-    expect(inFinal('CMD').map((instruction) => JSON.parse(instruction.args))).toEqual([['node', 'dist/main.js']]);
+    // The same Node flags as `npm start`, where they are written (scripts/lib/production-start.ts).
+    expect(inFinal('CMD').map((instruction) => JSON.parse(instruction.args))).toEqual([['node', ...productionNodeFlags('.'), 'dist/main.js']]);
+  });
+
+  it('starts Node with semi-spaces of 12 MB, as npm start does (docs/adr/0076: peak RSS under the mixed load)', () => {
+    expect(productionNodeFlags('.')).toEqual(['--max-semi-space-size=12']);
   });
 
   it('runs as a numeric non-root user, with a HEALTHCHECK on /healthz', () => {

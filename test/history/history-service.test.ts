@@ -16,8 +16,9 @@ function serviceWith(entries: number, options: HistoryServiceOptions = {}) {
     balancesBefore: async () => [],
     statement: async (request) => {
       requested.push(request.maxEntries);
+      if (entries > request.maxEntries) return 'too-large';
       const entry = { transactionId: ACCOUNT, type: 'CREDIT' as const, amount: '1', description: '', postedAt: request.from.toISOString(), balanceAfter: '1', sequence: '1', transferId: null, reversesTransactionId: null };
-      const statement: Statement = { accountId: ACCOUNT, currency: 'USD', from: request.from.toISOString(), to: request.to.toISOString(), asOfSequence: '1', openingBalance: '0', closingBalance: '0', totalCredits: '0', totalDebits: '0', entries: Array.from({ length: Math.min(entries, request.maxEntries + 1) }, () => entry) };
+      const statement: Statement = { accountId: ACCOUNT, currency: 'USD', from: request.from.toISOString(), to: request.to.toISOString(), asOfSequence: '1', openingBalance: '0', closingBalance: '0', totalCredits: '0', totalDebits: '0', entries: Array.from({ length: entries }, () => entry) };
       return statement;
     },
     exportEntries: async () => 0,

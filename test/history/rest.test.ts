@@ -10,6 +10,8 @@ import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { seedPostings } from '../../scripts/history/seed-ledger.js';
 import { EXPORT_BATCH_SIZE } from '../../src/domain/history/history.service.js';
+import { HISTORY_LIMITS } from '../../src/domain/history/history.schemas.js';
+import { isoInstant } from '../../src/db/sql/columns.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -203,6 +205,22 @@ describe('statements', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a period of more than 10,000 posted entries with STATEMENT_TOO_LARGE in every format, and serves one of exactly 10,000', async () => {
+    const busy = await newAccount('NOK');
+    const [start, end] = ['2026-04-01T00:00:00.000Z', '2026-04-11T00:00:00.000Z'];
+    await seedPostings(service.database.pool, { environment: 'sandbox', accountId: busy, count: HISTORY_LIMITS.maxStatementEntries + 1, from: new Date(start), to: new Date(end) });
+    const over = await get(`/sandbox/account/${busy}/statement?from=${start}&to=${end}`);
+    expectFailure(over, 'account', 400, 'STATEMENT_TOO_LARGE');
+    expect(over.json.error.message).toContain('10000');
+    for (const accept of ['text/csv', 'application/pdf']) expect((await bytes(`/sandbox/account/${busy}/statement?from=${start}&to=${end}`, accept)).status, accept).toBe(400);
+    // Up to the last posting, not including it: exactly the limit.
+    const { rows } = await service.database.pool.query<{ last: string }>(`SELECT ${isoInstant('max(posted_at)')} AS last FROM ledger_entries WHERE account_id = $1`, [busy]);
+    const atLimit = await get(`/sandbox/account/${busy}/statement?from=${start}&to=${rows[0]!.last}`);
+    expectSuccess(atLimit, 'account', 200);
+    expect(atLimit.json.data.entries).toHaveLength(HISTORY_LIMITS.maxStatementEntries);
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
   it('answers 406 NOT_ACCEPTABLE for an Accept it cannot serve, and refuses a reversed period', async () => {

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from './results.js';
+import { productionNodeFlags } from '../../lib/production-start.js';
 
 
 /**
- * The service as operators run it: `node dist/main.js` (what `npm start` executes after building), a child
+ * The service as operators run it: `node [npm start's flags] dist/main.js` (what `npm start` executes after building), a child
  * process of its own, so that a script can SIGKILL or SIGTERM it and watch it exit.
  */
 
@@ -90,7 +91,7 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
   const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
   const started = performance.now();
-  const child = spawn(spec.nodeBinary ?? process.execPath, [...(spec.nodeArgs ?? []), 'dist/main.js'], {
+  const child = spawn(spec.nodeBinary ?? process.execPath, [...productionNodeFlags(ROOT), ...(spec.nodeArgs ?? []), 'dist/main.js'], {
     cwd: ROOT,
     env: {
       ...base,

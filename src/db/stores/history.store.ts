@@ -95,9 +95,10 @@ const SQL = {
     `SELECT ${isoInstant('p.at')} AS at, trim_scale(${postedBalance('$1::uuid', '<', 'p.at')})::text AS posted
      FROM unnest($2::text[]::timestamptz[]) WITH ORDINALITY AS p(at, n) ORDER BY p.n`,
   ),
-  // $1 environment, $2 account, [$3, $4) the period, $5 most entries to read. The closing balance is read
-  // from the index as the opening one is, never computed from the entries: that opening + credits − debits
-  // equals it is what the tests check.
+  // $1 environment, $2 account, [$3, $4) the period, $5 one more than the entries a statement may hold. The
+  // closing balance is read from the index as the opening one is, never computed from the entries: that
+  // opening + credits − debits equals it is what the tests check. A period holding $5 entries or more answers
+  // "entries" NULL: a refusal, which then builds no JSON of thousands of entries for Node to parse and drop.
   statement: statement(
     'history_statement',
     `WITH account AS MATERIALIZED (SELECT a.id, a.currency FROM accounts a WHERE a.environment = $1::varchar AND a.id = $2::uuid),
@@ -118,10 +119,10 @@ const SQL = {
             trim_scale(coalesce((SELECT c.balance_after FROM closing c), 0))::text AS "closingBalance",
             (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'CREDIT'), 0))::text FROM period p) AS "totalCredits",
             (SELECT trim_scale(coalesce(sum(p.posted_amount) FILTER (WHERE p.type = 'DEBIT'), 0))::text FROM period p) AS "totalDebits",
-            (SELECT coalesce(json_agg(json_build_object(
+            (SELECT CASE WHEN count(*) < $5 THEN coalesce(json_agg(json_build_object(
                 'transactionId', p.id, 'type', p.type, 'amount', trim_scale(p.posted_amount)::text, 'description', p.description,
                 'postedAt', ${isoInstant('p.posted_at')}, 'balanceAfter', trim_scale(p.balance_after)::text, 'sequence', p.posting_seq::text,
-                'transferId', p.transfer_id, 'reversesTransactionId', p.reverses_entry_id) ORDER BY p.posted_at, p.posting_seq), '[]'::json)
+                'transferId', p.transfer_id, 'reversesTransactionId', p.reverses_entry_id) ORDER BY p.posted_at, p.posting_seq), '[]'::json) END
              FROM period p) AS entries
      FROM account a`,
   ),
@@ -153,8 +154,8 @@ export class PrismaHistoryStore implements HistoryStore {
     return rows.map((row) => ({ at: row.at, posted: row.posted }));
   }
 
-  async statement(request: StatementRequest): Promise<Statement | null> {
-    const [row] = await queryRows<Statement>(this.prisma, SQL.statement, [
+  async statement(request: StatementRequest): Promise<Statement | 'too-large' | null> {
+    const [row] = await queryRows<Omit<Statement, 'entries'> & { entries: Statement['entries'] | null }>(this.prisma, SQL.statement, [
       request.environment,
       request.accountId,
       request.from.toISOString(),
@@ -162,6 +163,7 @@ export class PrismaHistoryStore implements HistoryStore {
       request.maxEntries + 1,
     ]);
     if (!row) return null;
+    if (row.entries === null) return 'too-large';
     return {
       accountId: row.accountId,
       currency: row.currency,

@@ -90,7 +90,7 @@ export class HistoryService {
     if (!isRecordId(accountId)) throw accountNotFound();
     const statement = await this.stores.history.statement({ environment: caller.environment, accountId: accountId.toLowerCase(), from, to, maxEntries });
     if (!statement) throw accountNotFound();
-    if (statement.entries.length > maxEntries) throw statementTooLarge(maxEntries);
+    if (statement === 'too-large') throw statementTooLarge(maxEntries);
     return statement;
   }
 

@@ -7,7 +7,7 @@ export interface StatementRequest {
   accountId: string;
   from: Date;
   to: Date;
-  /** Read at most this many entries plus one: more means the statement is too large. */
+  /** More posted entries than this in the period: the statement is too large. */
   maxEntries: number;
 }
 
@@ -30,8 +30,11 @@ export interface HistoryStore {
   balanceAsOf(environment: string, accountId: string, asOf: Date): Promise<BalanceAsOf | null>;
   /** The posted balance just before each instant of `at`, in one statement. */
   balancesBefore(environment: string, accountId: string, at: readonly Date[]): Promise<BalancePoint[]>;
-  /** null: no such account; `entries` holds up to maxEntries + 1 entries. */
-  statement(request: StatementRequest): Promise<Statement | null>;
+  /**
+   * null: no such account; 'too-large': the period holds more than maxEntries posted entries (and none of them
+   * was read into memory: a refusal costs no more than a look at the count).
+   */
+  statement(request: StatementRequest): Promise<Statement | 'too-large' | null>;
   /**
    * Every posted entry of the request in posting order, handed to `sink` a batch at a time (as the batch's
    * lines in the request's format) from one snapshot of the database; stops when the sink answers false.

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The service's logger writes stdout in batches (src/logging/logger.ts, ADR 0077): these run it in a child
+ * process, as production does, and read the pipe. A quiet process's line still comes out within the flush
+ * window, and what is buffered when the process ends is written, whether it exits, is stopped by a signal
+ * the service handles, or dies of an uncaught error.
+ */
+const LOGGER = path.resolve('src/logging/logger.ts');
+
+interface Child {
+  lines: () => string[];
+  exited: Promise<number | null>;
+  kill: (signal: NodeJS.Signals) => void;
+}
+
+function run(script: string): Child {
+  // One process, node with tsx's loader, so a signal reaches the logger's process itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', `import { createLogger } from ${JSON.stringify(LOGGER)};\nconst logger = createLogger({ level: 'info', pretty: false });\n${script}`], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { lines: () => out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg), exited, kill: (signal) => child.kill(signal) };
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('log lines to stdout, written in batches', () => {
+  it('a single line of a quiet process comes out while it runs on, and the flush timer does not keep a process alive', async () => {
+    // Never ends by itself and writes nothing more: the line can only come from the periodic flush (100 ms),
+    // the batch being far from full. The wait is long for a loaded machine, where tsx itself takes seconds.
+    const quiet = run(`logger.info('alone'); setInterval(() => {}, 1000);`);
+    await until(() => quiet.lines().includes('alone'), 15_000);
+    quiet.kill('SIGKILL');
+    await quiet.exited;
+    expect(quiet.lines()).toEqual(['alone']);
+
+    const ending = run(`logger.info('first'); setTimeout(() => logger.info('later'), 200);`);
+    expect(await ending.exited).toBe(0);
+    expect(ending.lines()).toEqual(['first', 'later']);
+  });
+
+  it('writes every buffered line when the process exits, when a handled signal ends it, and when an uncaught error kills it', async () => {
+    const burst = `for (let i = 0; i < 5000; i++) logger.info('line ' + i);`;
+    const exiting = run(`${burst} process.exit(0);`);
+    expect(await exiting.exited).toBe(0);
+    expect(exiting.lines()).toHaveLength(5000);
+    expect(exiting.lines().at(-1)).toBe('line 4999');
+
+    // As src/main.ts does on SIGTERM: the handler logs, then exits.
+    const signalled = run(`process.on('SIGTERM', () => { logger.info('stopping'); process.exit(0); }); ${burst} logger.info('ready'); setInterval(() => {}, 1000);`);
+    await until(() => signalled.lines().includes('ready'), 15_000);
+    signalled.kill('SIGTERM');
+    expect(await signalled.exited).toBe(0);
+    expect(signalled.lines()).toHaveLength(5002);
+    expect(signalled.lines().at(-1)).toBe('stopping');
+
+    const crashing = run(`${burst} logger.error('about to fail'); setImmediate(() => { throw new Error('boom'); });`);
+    expect(await crashing.exited).not.toBe(0);
+    expect(crashing.lines()).toHaveLength(5001);
+    expect(crashing.lines().at(-1)).toBe('about to fail');
+  });
+});
