@@ -52,6 +52,8 @@ const USAGE = `npm run bench:data-growth [-- options]
   --warmup S                warm-up seconds per contender (default 3)
   --growth SCALE            history rows per customer (default entries=10,busy=1,events=10,audit=10,keys=1)
   --churn F                 fraction deleted before the vacuum at the largest size (default 0.1)
+  --scenarios a,b           only these operations (default all: ${DATA_GROWTH_SCENARIOS.join(', ')}); a subset
+                            is for investigating one, its growth judged only where both sizes measured it
   --no-build                skip "npm run build" (dist/ must be current)
   --out DIR                 results directory (default bench/results/data-growth)
   --include FILE            the sizes of an earlier run's JSON (bench/results/data-growth/<time>.json), smaller than
@@ -72,6 +74,7 @@ function parse(argv: string[]) {
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
       include: { type: 'string' },
+      scenarios: { type: 'string' },
     },
   });
   const whole = (name: string, raw: string | undefined, fallback: number) => {
@@ -88,8 +91,12 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const scenarios = values.scenarios === undefined ? DATA_GROWTH_SCENARIOS : values.scenarios.split(',').map((name) => name.trim());
+  const unknown = scenarios.filter((name) => !(DATA_GROWTH_SCENARIOS as string[]).includes(name));
+  if (unknown.length > 0 || scenarios.length === 0) throw new UsageError(`--scenarios must name some of ${DATA_GROWTH_SCENARIOS.join(', ')}; got "${values.scenarios}"`);
   return {
     help: values.help === true,
+    scenarios: scenarios as HttpScenarioName[],
     sizes: [...sizes].sort((a, b) => a - b),
     runs: whole('--runs', values.runs, 5),
     durationSeconds: whole('--duration', values.duration, 10),
@@ -102,11 +109,11 @@ function parse(argv: string[]) {
   };
 }
 
-async function measureSize(ctx: BenchContext, failures: string[]): Promise<GrowthOperation[]> {
+async function measureSize(ctx: BenchContext, scenarios: readonly HttpScenarioName[], failures: string[]): Promise<GrowthOperation[]> {
   const operations: GrowthOperation[] = [];
-  const servers = await startContenders(ctx, DATA_GROWTH_SCENARIOS, ctx.referenceNode, failures);
+  const servers = await startContenders(ctx, [...scenarios], ctx.referenceNode, failures);
   try {
-    for (const scenario of DATA_GROWTH_SCENARIOS) {
+    for (const scenario of scenarios) {
       try {
         const result = await runHttpScenario(ctx, scenario, servers, ctx.referenceNode);
         operations.push({
@@ -244,7 +251,7 @@ async function main(): Promise<void> {
   }
   for (const customers of options.sizes) {
     const benchOptions = scratchBenchOptions(customers, [
-      '--scenarios', DATA_GROWTH_SCENARIOS.join(','),
+      '--scenarios', options.scenarios.join(','),
       '--runs', String(options.runs),
       '--duration', String(options.durationSeconds),
       '--warmup', String(options.warmupSeconds),
@@ -258,7 +265,7 @@ async function main(): Promise<void> {
       await withScratchBench(benchOptions, workDir, log, async (ctx) => {
         // As seeded: the measured runs' creates and transfers would add to some tables and not others.
         const disk = await measureDisk(ctx);
-        const operations = await measureSize(ctx, failures);
+        const operations = await measureSize(ctx, options.scenarios, failures);
         const largest = customers === options.sizes.at(-1);
         let vacuum: VacuumRow[] = [];
         if (largest) {
@@ -291,7 +298,7 @@ async function main(): Promise<void> {
     elapsedSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
     command: [process.env.DATA_GROWTH_SIZES ? `DATA_GROWTH_SIZES=${process.env.DATA_GROWTH_SIZES}` : '', 'npm run bench:data-growth', ...(argv.length > 0 ? ['--', ...argv] : [])].filter(Boolean).join(' '),
     commit,
-    options: { sizes: options.sizes, runs: options.runs, durationSeconds: options.durationSeconds, growthScale: options.growth, churn: options.churn },
+    options: { sizes: options.sizes, runs: options.runs, durationSeconds: options.durationSeconds, growthScale: options.growth, churn: options.churn, scenarios: options.scenarios },
     sizes,
     judgements: judgeGrowth(sizes),
     failures,

@@ -17,7 +17,9 @@ import { layerOf } from './lib/profile-layers.js';
  */
 
 const USAGE = `npx tsx bench/profile.ts [options]
-  --scenario KIND     rest-get-customer | rest-get-account | rest-post-customer | rest-put-customer | graphql-nested | mixed
+  --scenario KIND     a load of bench/load/requests.ts, e.g. rest-get-customer, rest-search-customer-by-ssn, mixed;
+                      rest-balance-as-of and rest-statement need --growth
+  --growth SCALE      seed the data-growth history too (as npm run bench:data-growth), e.g. entries=10,busy=1,events=10,audit=10,keys=1
   --duration S        seconds of load after a 3 s warm-up (default 10)
   --customers N       customers seeded (default 10000; accounts 1.5x)
   --connections N     concurrent connections of the load (default 50; 4 shows the cost batching cannot hide)
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
       node: { type: 'string' },
       summarise: { type: 'string' },
       'node-arg': { type: 'string', multiple: true, default: [] },
+      growth: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const options = scratchBenchOptions(Number(values.customers), ['--connections', values.connections, ...(values.node ? ['--node', values.node] : [])]);
+  const options = scratchBenchOptions(Number(values.customers), ['--connections', values.connections, ...(values.node ? ['--node', values.node] : []), ...(values.growth ? ['--growth', values.growth] : [])]);
   if (options === 'help') return;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-profile-'));
   const profileDir = values.out ? path.resolve(values.out) : path.join(workDir, 'profile');

@@ -87,7 +87,7 @@ export interface DataGrowthReport {
   elapsedSeconds: number;
   command: string;
   commit: string | null;
-  options: { sizes: number[]; runs: number; durationSeconds: number; growthScale: string; churn: number };
+  options: { sizes: number[]; runs: number; durationSeconds: number; growthScale: string; churn: number; scenarios?: string[] };
   sizes: GrowthSize[];
   judgements: ({ scenario: string; smallest: number; largest: number } & SizeJudgement)[];
   failures: string[];
