@@ -40,6 +40,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** The answered record's entity tag (src/rest/entity-tags.ts), sent as ETag; a GET answers 304 when If-None-Match lists it. */
   etag?: string;
+  /** The data's last field, when it can hold thousands of items: written a few hundred at a time (src/rest/envelope.ts, envelopePieces). */
+  longList?: string;
 }
 
 /** A representation other than the envelope, whole (a statement as PDF). */
@@ -209,7 +211,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
           },
         };
       }
-      return ok(presentStatement(statement));
+      return { ...ok(presentStatement(statement)), longList: 'entries' };
     },
     exportLedgerEntries: async ({ caller, query, mediaType }) => {
       const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
@@ -316,7 +318,7 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     if (!('kind' in reply)) {
       // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
       if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
-      else sendEnvelope(res, family, reply.status, { data: reply.data }, headers);
+      else sendEnvelope(res, family, reply.status, { data: reply.data }, headers, reply.longList);
       return;
     }
     // Statements and exports carry account data: no shared cache or browser history may keep them either.

@@ -220,6 +220,18 @@ describe('statements', () => {
     const atLimit = await get(`/sandbox/account/${busy}/statement?from=${start}&to=${rows[0]!.last}`);
     expectSuccess(atLimit, 'account', 200);
     expect(atLimit.json.data.entries).toHaveLength(HISTORY_LIMITS.maxStatementEntries);
+    // Read and written in pieces of a few hundred entries: joined in posting order, each balance the one before plus its amount.
+    const entries = atLimit.json.data.entries as { type: string; amount: number; balanceAfter: number; sequence: string }[];
+    const cents = (value: number) => Math.round(value * 100);
+    let balance = cents(atLimit.json.data.openingBalance);
+    entries.forEach((entry, i) => {
+      if (i > 0) expect(BigInt(entry.sequence) > BigInt(entries[i - 1]!.sequence), `entry ${i}`).toBe(true);
+      balance += entry.type === 'CREDIT' ? cents(entry.amount) : -cents(entry.amount);
+      expect(cents(entry.balanceAfter), `entry ${i}`).toBe(balance);
+    });
+    expect(balance).toBe(cents(atLimit.json.data.closingBalance));
+    const raw = await fetch(`${service.url}/sandbox/account/${busy}/statement?from=${start}&to=${rows[0]!.last}`, { headers: { authorization: `Bearer ${service.token}` } });
+    expect(Number(raw.headers.get('content-length'))).toBe(Buffer.from(await raw.arrayBuffer()).length);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 

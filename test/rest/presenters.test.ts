@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/domain/accounts/account.js';
 import type { Customer } from '../../src/domain/customers/customer.js';
-import { envelope, envelopeFamilyOf } from '../../src/rest/envelope.js';
+import { envelope, envelopeFamilyOf, envelopePieces, LIST_ITEMS_PER_PIECE } from '../../src/rest/envelope.js';
 import { presentAccount } from '../../src/presenters/accounts.js';
 import { presentCustomer } from '../../src/presenters/customers.js';
 import { ACCOUNT_DATA_KEYS, CUSTOMER_DATA_KEYS } from './helpers.js';
@@ -90,5 +90,23 @@ describe('envelope', () => {
     expect(envelopeFamilyOf('/sandbox/customer/x')).toBe('customer');
     expect(envelopeFamilyOf('/sandbox/accounts')).toBe('customer');
     expect(envelopeFamilyOf('/')).toBe('customer');
+  });
+
+  it('writes a long list in pieces that join to exactly the envelope, none of them one of V8\'s large objects', () => {
+    const entry = (i: number) => ({ transactionId: `0190a8f2-9d7e-7cc4-8f5e-${String(i).padStart(12, '0')}`, type: i % 2 ? 'CREDIT' : 'DEBIT', amount: i / 100, description: 'a "quoted" \u2028 café', sequence: String(i) });
+    const statementOf = (count: number) => ({ accountId: 'a', openingBalance: 1.5, entries: Array.from({ length: count }, (_, i) => entry(i)) });
+    for (const family of ['account', 'customer'] as const) {
+      for (const count of [0, 1, LIST_ITEMS_PER_PIECE, LIST_ITEMS_PER_PIECE + 1, 3 * LIST_ITEMS_PER_PIECE, 1_234]) {
+        const data = statementOf(count);
+        const pieces = envelopePieces(family, 'r1', data, 'entries');
+        expect(pieces.join(''), `${family} ${count}`).toBe(JSON.stringify(envelope(family, 'r1', { data })));
+        expect(pieces.length, `${family} ${count}`).toBe(count <= LIST_ITEMS_PER_PIECE ? 1 : Math.ceil(count / LIST_ITEMS_PER_PIECE) + 2);
+      }
+    }
+    const pieces = envelopePieces('account', 'r1', statementOf(10_000), 'entries');
+    expect(Math.max(...pieces.map((piece) => Buffer.byteLength(piece)))).toBeLessThan(128 * 1024);
+    // Only a list that is data's last field is cut: any other answer is the envelope in one piece.
+    const notLast = { entries: statementOf(500).entries, accountId: 'a' };
+    expect(envelopePieces('account', 'r1', notLast, 'entries')).toEqual([JSON.stringify(envelope('account', 'r1', { data: notLast }))]);
   });
 });
