@@ -56,14 +56,33 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   if (options.destination) return withRedactionFastPath(pino(base, options.destination));
   if (options.pretty) return withRedactionFastPath(pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }));
-  return withRedactionFastPath(pino(base, pino.destination({ dest: 1, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS })));
+  return withRedactionFastPath(pino(base, batchedStdout()));
 }
 
 /**
- * Lines to stdout go out in batches: pino's default destination already writes asynchronously, but one
- * write per line, and a busy instance's access lines then cost a thread-pool round trip each. A batch goes
- * when it holds this many bytes, or at the latest after STDOUT_FLUSH_MS; pino flushes what is left when the
- * process exits (a signal, an uncaught error). What a SIGKILL or a V8 out-of-memory abort can lose grows
+ * stdout, written synchronously in batches. A batch goes when it holds STDOUT_BATCH_BYTES, or at the latest
+ * after STDOUT_FLUSH_MS, and what is left is written when the process exits (process.exit, a handled signal
+ * that exits, an uncaught error). Synchronous, because an asynchronous write still in the thread pool when the
+ * process exits lands after the lines the exit flush writes, or not at all (sonic-boom's flushSync skips the
+ * write in flight): the last lines before a crash are the ones that must come out, and in order. One stdout per
+ * process, so one exit listener: main creates this logger once.
+ */
+function batchedStdout(): pino.DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // An ended or broken stdout takes nothing more, and there is nowhere left to say so: throwing in an exit
+      // listener would only replace the process's exit code.
+    }
+  });
+  return stream;
+}
+
+/**
+ * Lines to stdout go out in batches: pino's default destination writes each line on its own, and a busy
+ * instance's access lines then cost a write each. What a SIGKILL or a V8 out-of-memory abort can lose grows
  * from the line being written to at most this window's lines: the records that matter (audit trail,
  * events) are in the database, in the transaction of the change. docs/adr/0077-access-log-batching.md.
  */
