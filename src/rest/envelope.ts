@@ -85,8 +85,9 @@ export function envelopePieces(family: EnvelopeFamily, requestId: string, data: 
   if (!Array.isArray(list) || keys.at(-1) !== listKey || list.length <= perPiece) return [JSON.stringify(envelope(family, requestId, { data }))];
   const whole = JSON.stringify(envelope(family, requestId, { data: { ...fields, [listKey]: [] } }));
   // The list is data's last field and data the envelope's first: its empty array is followed by the end of data.
+  // The last match, since only primitives follow data, while an object inside data could end the same way.
   const empty = `${JSON.stringify(listKey)}:[]},"success":`;
-  const at = whole.indexOf(empty);
+  const at = whole.lastIndexOf(empty);
   if (at < 0) return [JSON.stringify(envelope(family, requestId, { data }))];
   const open = at + JSON.stringify(listKey).length + 2;
   const pieces = [whole.slice(0, open)];

@@ -108,5 +108,8 @@ describe('envelope', () => {
     // Only a list that is data's last field is cut: any other answer is the envelope in one piece.
     const notLast = { entries: statementOf(500).entries, accountId: 'a' };
     expect(envelopePieces('account', 'r1', notLast, 'entries')).toEqual([JSON.stringify(envelope('account', 'r1', { data: notLast }))]);
+    // An object inside data that ends as the list's own field does is not taken for it.
+    const lookalike = { inner: { entries: [] }, success: true, entries: statementOf(500).entries };
+    expect(envelopePieces('account', 'r1', lookalike, 'entries').join('')).toBe(JSON.stringify(envelope('account', 'r1', { data: lookalike })));
   });
 });
