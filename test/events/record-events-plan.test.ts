@@ -64,8 +64,9 @@ describe("a record's recent events", () => {
       // Read in the index's order and cut by the limit: no sort of the record's events, no other read of the outbox's rows.
       expect(plan).not.toMatch(/Sort Key: e\./);
       expect(plan).not.toMatch(/Seq Scan on events/);
-      // Each event's number: its round by that table's index (small tables here may be scanned), its rank by the outbox's walk index.
-      expect(plan).toMatch(/Index Scan using events_environment_txid_id_idx|Bitmap Index Scan on events_environment_txid_id_idx/);
+      // Each event's number: its round by that table's index (small tables here may be scanned), its rank by the outbox's walk index,
+      // read from the index alone once autovacuum has marked the pages all-visible (CI once saw that plan).
+      expect(plan).toMatch(/Index (?:Only )?Scan using events_environment_txid_id_idx|Bitmap Index Scan on events_environment_txid_id_idx/);
     } finally {
       await client.query('RESET plan_cache_mode');
       client.release();
