@@ -21,7 +21,9 @@ const WITHOUT_STATISTICS: Record<string, string[]> = {
   ],
   idempotency_keys: ['fingerprint', 'result'],
   audit_events: ['principal_id', 'request_id', 'idempotency_key', 'changed_fields', 'matched_count'],
-  events: ['payload', 'changed_fields', 'resource_type', 'resource_id'],
+  // resource_id is filtered on (a record's recent events) and keeps none on purpose: the planner then plans that
+  // read for a record with many events, newest end first and cut by the limit (docs/adr/0073, amended 2026-11-27).
+  events: ['payload', 'changed_fields', 'resource_id'],
 };
 
 /** The columns the service's queries filter, join or sort on (src/db/*.store.ts). */
@@ -31,7 +33,7 @@ const QUERIED: Record<string, string[]> = {
   customers: ['id', 'environment', 'ssn_blind_index', 'pii_key_id', 'date_of_birth', 'created_at'],
   idempotency_keys: ['principal_id', 'environment', 'key', 'expires_at'],
   audit_events: ['id', 'environment', 'operation', 'resource_id', 'occurred_at'],
-  events: ['id', 'environment', 'type', 'txid', 'occurred_at'],
+  events: ['id', 'environment', 'type', 'resource_type', 'txid', 'occurred_at'],
 };
 
 let db: TestDatabase;
