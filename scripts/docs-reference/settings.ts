@@ -303,16 +303,16 @@ export const SETTINGS: Record<string, SettingText> = {
       "Minimum time between JWKS refetches caused by unknown key ids.",
   },
   OIDC_REQUIRED_TYP: {
-    default: "– (not checked)",
-    example: "`at+jwt`",
+    default: "`at+jwt` in production; elsewhere – (not checked)",
+    example: "`none`",
     description:
-      "The `typ` header every JWT must carry (RFC 9068); other tokens are 401.",
+      "The `typ` header every JWT must carry (RFC 9068; case and an `application/` prefix are ignored, so `application/at+jwt` passes `at+jwt`); other tokens, ID tokens among them, are 401. `none` turns the check off, in production too (for a provider that types its access tokens `JWT`).",
   },
   OIDC_MAX_TOKEN_AGE_S: {
-    default: "– (no limit)",
-    example: "`3600`",
+    default: "`3600` in production; elsewhere – (no limit)",
+    example: "`5400`",
     description:
-      "Refuse JWTs whose `iat` is older (or missing), 1–2678400 s.",
+      "Refuse JWTs whose `iat` is older than this (or missing), and JWTs whose lifetime `exp − iat` is longer, 1–2678400 s. `none` turns the limit off, in production too (only `exp` then bounds a token). An `iat` in the future beyond `OIDC_CLOCK_TOLERANCE_S` is refused whatever this says.",
   },
   CONSOLE_OIDC_CLIENT_ID: {
     default: "– (API token only)",

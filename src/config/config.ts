@@ -93,7 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // are bad: an operator fixes every problem in one go.
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
   const pii = parsePiiConfig({ PII_KEYS: present.PII_KEYS, PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(), PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim() }, problems);
-  const oidc = parsed.success ? parseOidcConfig(parsed.data, problems) : undefined;
+  const oidc = parsed.success ? parseOidcConfig(parsed.data, problems, parsed.data.NODE_ENV) : undefined;
   const consoleOidc = parsed.success ? parseConsoleOidcConfig(parsed.data, problems) : undefined;
   const apiTokens = present.API_TOKENS === undefined ? undefined : commaList(present.API_TOKENS);
   if (apiTokens) problems.push(...staticTokenProblems(apiTokens));
