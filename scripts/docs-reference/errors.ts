@@ -75,6 +75,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   OPERATION_TIMEOUT: 'The operation ran longer than `GRAPHQL_MAX_EXECUTION_MS`; no further field resolved, `data: null`.',
   RESPONSE_TOO_LARGE: 'The serialised answer is over `GRAPHQL_MAX_RESPONSE_BYTES`; `data: null`.',
   SUBSCRIPTION_TOO_SLOW: 'Subscriptions only: the client left too many values unread; the subscription is ended. Subscribe again and read what was missed with the `events` query (`after`).',
+  SENSITIVE_FIELD_IN_URL: 'A GraphQL URL (GET) whose document or variables name a secret-bearing input field (`socialSecurityNumber`, `documentLocatorNumber`); refused before the token is checked, nothing was executed. POST the operation with the values as variables.',
 };
 
 /**
@@ -91,4 +92,5 @@ export const GRAPHQL_STATUS: Record<string, string> = {
   OPERATION_TIMEOUT: '200',
   RESPONSE_TOO_LARGE: '200',
   SUBSCRIPTION_TOO_SLOW: '– (WebSocket)',
+  SENSITIVE_FIELD_IN_URL: '400',
 };
