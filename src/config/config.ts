@@ -9,7 +9,7 @@ import { loggingConfig, loggingEnv } from './logging.js';
 import { isLoopbackHost, metricsConfig, metricsEnv } from './metrics.js';
 import { oidcEnv, parseOidcConfig } from './oidc.js';
 import { parsePiiConfig, piiEnv } from './pii.js';
-import { httpConfig, httpEnv, serverConfig, serverEnv } from './server.js';
+import { httpConfig, httpEnv, httpProblems, serverConfig, serverEnv } from './server.js';
 import { commaList } from './settings.js';
 import { startupConfig, startupEnv } from './startup.js';
 import { staticTokenProblems } from './static-tokens.js';
@@ -132,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
+  if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -143,7 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pii,
     ...loggingConfig(raw, raw.NODE_ENV),
     ...metricsConfig(raw, raw.HOST),
-    ...httpConfig(raw),
+    ...httpConfig(raw, raw.TRUST_PROXY_HOPS),
     ...startupConfig(raw),
     oidc,
     consoleOidc,

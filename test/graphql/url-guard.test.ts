@@ -23,7 +23,7 @@ const SEARCH = 'query Search($i: CustomerSearchInput!) { searchCustomers(input: 
 const PREFLIGHTED = { 'apollo-require-preflight': 'true' };
 
 const get = (parameters: Record<string, unknown>, options: { auth?: boolean } = {}) => {
-  const search = new URLSearchParams(Object.entries(parameters).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+  const search = new URLSearchParams(Object.entries(parameters).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
   return service.call('GET', `/sandbox/graphql?${search}`, { headers: PREFLIGHTED, ...options });
 };
 
