@@ -8,6 +8,7 @@ import { authenticateOperator } from './http/authenticate-request.js';
 import { metricsExposition, metricsTokenGuard } from './http/metrics.js';
 import { readScope } from './http/read-consistency.js';
 import { requestLogging } from './http/request-logging.js';
+import { refuseOverCapacity } from './http/server.js';
 import { apiSecurityHeaders } from './http/security-headers.js';
 import { referencePagesRouter } from './openapi/reference-pages.js';
 import { finalErrorHandler, unmatchedRoute } from './rest/fallbacks.js';
@@ -27,8 +28,10 @@ export async function createHttpApp(deps: HttpDependencies): Promise<{ app: expr
   if (deps.config.trustProxyHops > 0) app.set('trust proxy', deps.config.trustProxyHops);
   app.use(requestLogging(deps.logger));
   app.use(apiSecurityHeaders());
+  if (deps.metrics) app.use(deps.metrics.httpMiddleware);
+  // A connection beyond HTTP_MAX_CONNECTIONS_PER_ADDRESS: 503 TOO_MANY_CONNECTIONS, logged and counted (src/http/server.ts).
+  app.use(refuseOverCapacity);
   if (deps.metrics) {
-    app.use(deps.metrics.httpMiddleware);
     // With METRICS_PORT the metrics have their own listener (src/runtime.ts). Else they are here, behind
     // METRICS_TOKEN when set, or behind the API's bearer tokens with the metrics:read scope; refusals of the
     // latter are answered by the final error handler (401/403 with WWW-Authenticate, or 429).

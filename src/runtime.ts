@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
@@ -33,7 +34,7 @@ import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { fairShares } from './jobs/webhook-fairness.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
-import { createExpressServer } from './http/server.js';
+import { createExpressServer, refuseUpgradeOverCapacity } from './http/server.js';
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
@@ -195,7 +196,9 @@ export async function startService(config: Config, logger: Logger, options: Star
     cleanups.push(closeSurfaces);
 
     const server = await listen(app, config);
-    server.on('upgrade', subscriptions.handleUpgrade);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!refuseUpgradeOverCapacity(socket)) subscriptions.handleUpgrade(req, socket, head);
+    });
     cleanups.push(() => closeGracefully(server, config.shutdownTimeoutMs, subscriptions.close));
     const { port } = server.address() as AddressInfo;
     let metricsUrl: string | undefined;
@@ -332,9 +335,17 @@ function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
   };
 }
 
-function listen(app: Express, { host, port, keepAliveTimeoutMs }: Pick<Config, 'host' | 'port' | 'keepAliveTimeoutMs'>): Promise<Server> {
+function listen(
+  app: Express,
+  { host, port, ...options }: Pick<Config, 'host' | 'port' | 'keepAliveTimeoutMs' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnectionsPerAddress'>,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createExpressServer(app, { keepAliveTimeoutMs });
+    const server = createExpressServer(app, {
+      keepAliveTimeoutMs: options.keepAliveTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+    });
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);

@@ -63,6 +63,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   METHOD_NOT_ALLOWED: 'Known path, wrong method; `Allow: POST` on collections, `Allow: GET, HEAD, PUT, DELETE` on records.',
   PAYLOAD_TOO_LARGE: 'Body over `BODY_LIMIT` (default 64 KiB).',
   UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json` (or not UTF-8, or in an unknown `Content-Encoding`); read only after the token is accepted.',
+  TOO_MANY_CONNECTIONS: 'The client address has more connections open than `HTTP_MAX_CONNECTIONS_PER_ADDRESS`; `Retry-After: 1`, and the connection is closed after the answer. Reuse a kept-alive connection. Beyond twice the cap a connection is closed unanswered.',
   NOT_ACCEPTABLE: '`Accept` names none of the representations the operation has (a statement: JSON, CSV, PDF; the ledger export: NDJSON, CSV); the message lists them.',
   INTERNAL_ERROR: 'Anything unexpected: a fixed message, no stack, no SQL; the error is logged under the `requestId`.',
   // GraphQL only (src/graphql/error-mapping.ts).
@@ -75,6 +76,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   OPERATION_TIMEOUT: 'The operation ran longer than `GRAPHQL_MAX_EXECUTION_MS`; no further field resolved, `data: null`.',
   RESPONSE_TOO_LARGE: 'The serialised answer is over `GRAPHQL_MAX_RESPONSE_BYTES`; `data: null`.',
   SUBSCRIPTION_TOO_SLOW: 'Subscriptions only: the client left too many values unread; the subscription is ended. Subscribe again and read what was missed with the `events` query (`after`).',
+  SENSITIVE_FIELD_IN_URL: 'A GraphQL URL (GET) whose document or variables name a secret-bearing input field (`socialSecurityNumber`, `documentLocatorNumber`); refused before the token is checked, nothing was executed. POST the operation with the values as variables.',
 };
 
 /**
@@ -91,4 +93,5 @@ export const GRAPHQL_STATUS: Record<string, string> = {
   OPERATION_TIMEOUT: '200',
   RESPONSE_TOO_LARGE: '200',
   SUBSCRIPTION_TOO_SLOW: '– (WebSocket)',
+  SENSITIVE_FIELD_IN_URL: '400',
 };

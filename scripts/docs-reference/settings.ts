@@ -303,16 +303,16 @@ export const SETTINGS: Record<string, SettingText> = {
       "Minimum time between JWKS refetches caused by unknown key ids.",
   },
   OIDC_REQUIRED_TYP: {
-    default: "– (not checked)",
-    example: "`at+jwt`",
+    default: "`at+jwt` in production; elsewhere – (not checked)",
+    example: "`none`",
     description:
-      "The `typ` header every JWT must carry (RFC 9068); other tokens are 401.",
+      "The `typ` header every JWT must carry (RFC 9068; case and an `application/` prefix are ignored, so `application/at+jwt` passes `at+jwt`); other tokens, ID tokens among them, are 401. `none` turns the check off, in production too (for a provider that types its access tokens `JWT`).",
   },
   OIDC_MAX_TOKEN_AGE_S: {
-    default: "– (no limit)",
-    example: "`3600`",
+    default: "`3600` in production; elsewhere – (no limit)",
+    example: "`5400`",
     description:
-      "Refuse JWTs whose `iat` is older (or missing), 1–2678400 s.",
+      "Refuse JWTs whose `iat` is older than this (or missing), and JWTs whose lifetime `exp − iat` is longer, 1–2678400 s. `none` turns the limit off, in production too (only `exp` then bounds a token). An `iat` in the future beyond `OIDC_CLOCK_TOLERANCE_S` is refused whatever this says.",
   },
   CONSOLE_OIDC_CLIENT_ID: {
     default: "– (API token only)",
@@ -529,5 +529,23 @@ export const SETTINGS: Record<string, SettingText> = {
     example: "`75000`",
     description:
       "Idle keep-alive connections close after this (1000–120000). Keep it above the load balancer's idle timeout (60 s on most), or the balancer may send a request on a connection the service is closing (a 502 or a reset).",
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    default: "`15000`",
+    example: "`10000`",
+    description:
+      "A client must have sent a request's headers this long after the request's first byte (after connecting, for a connection's first request); else 408 and the connection closes. Not longer than `HTTP_REQUEST_TIMEOUT_MS`.",
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    default: "`30000`",
+    example: "`60000`",
+    description:
+      "A client must have sent a whole request, headers and body, this long after its first byte; else 408 and the connection closes. It bounds receiving the request only: an answer (a ledger export's stream) and a WebSocket subscription last as long as they need.",
+  },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: {
+    default: "`256`; `0` (no cap) when `TRUST_PROXY_HOPS` > 0",
+    example: "`1000`",
+    description:
+      "Open connections one TCP peer address may have (0–100000, `0`: no cap). Beyond it a connection's requests (and WebSocket upgrades) are answered 503 `TOO_MANY_CONNECTIONS` with `Retry-After: 1` and the connection closes; beyond twice it a connection is closed unanswered. Behind a proxy the peer is the proxy, hence no cap by default there: set one above the proxy's own connection count if you want it.",
   },
 };

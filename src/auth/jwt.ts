@@ -25,7 +25,11 @@ export interface JwtVerifierOptions {
   jwksTimeoutMs?: number;
   /** The `typ` header required (RFC 9068 §2.1: `at+jwt`; jose ignores case and an `application/` prefix); undefined: not checked. */
   requiredTyp?: string | undefined;
-  /** Refuse tokens issued (`iat`) longer ago than this, and tokens without `iat`; undefined: only `exp` limits a token's life. */
+  /**
+   * Refuse tokens issued (`iat`) longer ago than this, tokens without `iat`, and tokens whose `exp` lies further
+   * than this after their `iat` (a ten-year token is refused at once, not only after this long); undefined:
+   * only `exp` limits a token's life.
+   */
   maxTokenAgeS?: number | undefined;
 }
 
@@ -63,7 +67,8 @@ function claimList(value: unknown): string[] {
  * provider's JWKS (cached, refetched on an unknown kid), an algorithm allow-list, issuer, audience,
  * exp (required) and nbf with a bounded clock tolerance; when configured, the `typ` header (RFC 9068's
  * `at+jwt`, so an ID token or another JWT of the provider is not taken for an access token) and a maximum
- * age from `iat` (then required). The principal is `jwt:<sub>`.
+ * age from `iat` (then required), which bounds the token's lifetime `exp - iat` too. An `iat` in the future
+ * (beyond the clock tolerance) is refused in every mode. The principal is `jwt:<sub>`.
  */
 export class JwtAuthenticator implements TokenVerifier {
   private readonly key: JWTVerifyGetKey | KeyObject;
@@ -95,6 +100,7 @@ export class JwtAuthenticator implements TokenVerifier {
       if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
       return { ok: false, reason: 'invalid' };
     }
+    if (!this.withinTimeBounds(payload)) return { ok: false, reason: 'invalid' };
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) return { ok: false, reason: 'invalid' };
     const environments = claimList(payload[this.options.environmentsClaim]);
@@ -105,5 +111,18 @@ export class JwtAuthenticator implements TokenVerifier {
       environments: environments.includes('*') ? '*' : environments,
     };
     return { ok: true, principal };
+  }
+
+  /**
+   * What jose checks only with maxTokenAge, checked always: a token issued in the future (beyond the clock
+   * tolerance) is refused. With a maximum age, a lifetime (`exp - iat`) longer than that age is refused too:
+   * such a token is not one this service's policy would let live, however fresh it is (jose has read both
+   * claims as numbers; `exp` is required).
+   */
+  private withinTimeBounds(payload: JWTPayload): boolean {
+    const { iat, exp } = payload;
+    if (iat === undefined) return true;
+    if (iat > Math.floor(Date.now() / 1000) + this.options.clockToleranceS) return false;
+    return this.options.maxTokenAgeS === undefined || exp === undefined || exp - iat <= this.options.maxTokenAgeS;
   }
 }

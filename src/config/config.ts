@@ -9,7 +9,7 @@ import { loggingConfig, loggingEnv } from './logging.js';
 import { isLoopbackHost, metricsConfig, metricsEnv } from './metrics.js';
 import { oidcEnv, parseOidcConfig } from './oidc.js';
 import { parsePiiConfig, piiEnv } from './pii.js';
-import { httpConfig, httpEnv, serverConfig, serverEnv } from './server.js';
+import { httpConfig, httpEnv, httpProblems, serverConfig, serverEnv } from './server.js';
 import { commaList } from './settings.js';
 import { startupConfig, startupEnv } from './startup.js';
 import { staticTokenProblems } from './static-tokens.js';
@@ -93,7 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // are bad: an operator fixes every problem in one go.
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
   const pii = parsePiiConfig({ PII_KEYS: present.PII_KEYS, PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(), PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim() }, problems);
-  const oidc = parsed.success ? parseOidcConfig(parsed.data, problems) : undefined;
+  const oidc = parsed.success ? parseOidcConfig(parsed.data, problems, parsed.data.NODE_ENV) : undefined;
   const consoleOidc = parsed.success ? parseConsoleOidcConfig(parsed.data, problems) : undefined;
   const apiTokens = present.API_TOKENS === undefined ? undefined : commaList(present.API_TOKENS);
   if (apiTokens) problems.push(...staticTokenProblems(apiTokens));
@@ -132,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
+  if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -143,7 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pii,
     ...loggingConfig(raw, raw.NODE_ENV),
     ...metricsConfig(raw, raw.HOST),
-    ...httpConfig(raw),
+    ...httpConfig(raw, raw.TRUST_PROXY_HOPS),
     ...startupConfig(raw),
     oidc,
     consoleOidc,

@@ -16,11 +16,25 @@ export interface OidcConfig {
   environmentsClaim: string;
   /** Minimum seconds between JWKS refetches triggered by an unknown kid. */
   jwksCooldownS: number;
-  /** The `typ` header every token must carry (RFC 9068's `at+jwt`; `application/` prefix and case ignored); undefined: any. */
+  /**
+   * The `typ` header every token must carry (RFC 9068's `at+jwt`; `application/` prefix and case ignored);
+   * undefined: any. Production's default is `at+jwt` (OIDC_REQUIRED_TYP=none turns the check off).
+   */
   requiredTyp: string | undefined;
-  /** Tokens whose `iat` is older than this are refused, and so are tokens without `iat`; undefined: no limit but `exp`. */
+  /**
+   * Tokens whose `iat` is older than this are refused, and so are tokens without `iat` and tokens whose `exp`
+   * lies further than this after their `iat`; undefined: no limit but `exp`. Production's default is
+   * PRODUCTION_MAX_TOKEN_AGE_S (OIDC_MAX_TOKEN_AGE_S=none turns the limit off).
+   */
   maxTokenAgeS: number | undefined;
 }
+
+/** Production's `typ` when OIDC_REQUIRED_TYP is not set: RFC 9068 access tokens, so an ID token is not taken for one. */
+export const PRODUCTION_REQUIRED_TYP = 'at+jwt';
+/** Production's maximum token age (and lifetime, `exp - iat`) when OIDC_MAX_TOKEN_AGE_S is not set: one hour. */
+export const PRODUCTION_MAX_TOKEN_AGE_S = 3600;
+/** The value of OIDC_REQUIRED_TYP and OIDC_MAX_TOKEN_AGE_S that turns the check off, in production too. */
+const OFF = 'none';
 
 /** Asymmetric JWS algorithms, by the key type (and curve) that can verify them. */
 const JWS_ALGORITHMS: Record<string, (key: KeyObject) => boolean> = {
@@ -88,11 +102,15 @@ export interface OidcEnvironment {
   OIDC_ENVIRONMENTS_CLAIM: string;
   OIDC_JWKS_COOLDOWN_S: number;
   OIDC_REQUIRED_TYP?: string | undefined;
-  OIDC_MAX_TOKEN_AGE_S?: number | undefined;
+  OIDC_MAX_TOKEN_AGE_S?: number | 'none' | undefined;
 }
 
-/** Checks the OIDC settings together; pushes one message per problem. Undefined when OIDC is off or invalid. */
-export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcConfig | undefined {
+/**
+ * Checks the OIDC settings together; pushes one message per problem. Undefined when OIDC is off or invalid.
+ * In production (NODE_ENV=production) an unset OIDC_REQUIRED_TYP means `at+jwt` and an unset
+ * OIDC_MAX_TOKEN_AGE_S one hour; `none` turns either off explicitly, in every mode.
+ */
+export function parseOidcConfig(raw: OidcEnvironment, problems: string[], nodeEnv: 'development' | 'test' | 'production' = 'development'): OidcConfig | undefined {
   const issuer = raw.OIDC_ISSUER;
   if (issuer === undefined) {
     const stray = (['OIDC_AUDIENCE', 'OIDC_JWKS_URL', 'OIDC_PUBLIC_KEY', 'OIDC_ALGORITHMS', 'OIDC_REQUIRED_TYP', 'OIDC_MAX_TOKEN_AGE_S'] as const).filter((name) => raw[name] !== undefined);
@@ -115,6 +133,7 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcC
     else if (publicKey && !JWS_ALGORITHMS[algorithm]!(publicKey)) problems.push(`OIDC_ALGORITHMS: ${algorithm} cannot be verified with the ${publicKey.asymmetricKeyType} key of OIDC_PUBLIC_KEY`);
   }
   if (problems.length > before) return undefined;
+  const production = nodeEnv === 'production';
   return {
     issuer,
     audience: raw.OIDC_AUDIENCE!,
@@ -125,8 +144,8 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[]): OidcC
     scopesClaim: raw.OIDC_SCOPES_CLAIM,
     environmentsClaim: raw.OIDC_ENVIRONMENTS_CLAIM,
     jwksCooldownS: raw.OIDC_JWKS_COOLDOWN_S,
-    requiredTyp: raw.OIDC_REQUIRED_TYP,
-    maxTokenAgeS: raw.OIDC_MAX_TOKEN_AGE_S,
+    requiredTyp: raw.OIDC_REQUIRED_TYP === undefined ? (production ? PRODUCTION_REQUIRED_TYP : undefined) : raw.OIDC_REQUIRED_TYP.toLowerCase() === OFF ? undefined : raw.OIDC_REQUIRED_TYP,
+    maxTokenAgeS: raw.OIDC_MAX_TOKEN_AGE_S === undefined ? (production ? PRODUCTION_MAX_TOKEN_AGE_S : undefined) : raw.OIDC_MAX_TOKEN_AGE_S === OFF ? undefined : raw.OIDC_MAX_TOKEN_AGE_S,
   };
 }
 
@@ -141,6 +160,12 @@ export const oidcEnv = {
   OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
   OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
   OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
-  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt').optional(),
-  OIDC_MAX_TOKEN_AGE_S: integer('OIDC_MAX_TOKEN_AGE_S', 1, 31 * 86_400).optional(),
+  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt, or none').optional(),
+  OIDC_MAX_TOKEN_AGE_S: z
+    .string()
+    .trim()
+    .regex(/^(\d+|none)$/, 'OIDC_MAX_TOKEN_AGE_S must be a whole number of seconds, or none')
+    .transform((v) => (v === 'none' ? ('none' as const) : Number(v)))
+    .refine((v) => v === 'none' || (v >= 1 && v <= 31 * 86_400), 'OIDC_MAX_TOKEN_AGE_S must be between 1 and 2678400, or none')
+    .optional(),
 };

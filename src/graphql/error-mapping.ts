@@ -29,6 +29,8 @@ export const GraphqlErrorCodes = {
   operationTimeout: 'OPERATION_TIMEOUT',
   responseTooLarge: 'RESPONSE_TOO_LARGE',
   subscriptionTooSlow: 'SUBSCRIPTION_TOO_SLOW',
+  // A GraphQL URL (GET) naming a secret-bearing input field (url-guard.ts): refused before anything runs.
+  sensitiveFieldInUrl: 'SENSITIVE_FIELD_IN_URL',
 } as const;
 
 /**

@@ -24,6 +24,7 @@ import { metricsPlugin } from './metrics-plugin.js';
 import { costLimitPlugin, operationShapeRule } from './limits.js';
 import { chargeOperationCost } from './rate-limit.js';
 import { buildGraphqlSchema } from './schema.js';
+import { refuseSensitiveFieldsInUrl } from './url-guard.js';
 import { createSubscriptionServer, type SubscriptionServer } from './websocket.js';
 
 export const GRAPHQL_PATH = '/:environment/graphql';
@@ -117,6 +118,8 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     .route(GRAPHQL_PATH)
     .all(
       corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'POST']),
+      // Before the token, the body and Apollo: an SSN in the URL is refused whoever sends it (url-guard.ts).
+      refuseSensitiveFieldsInUrl(settings.maxTokens, sendError),
       ...(settings.explorer ? [sandboxPagePolicy] : []),
       authenticate,
       (req, res, next) => errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => apollo(req, res, next)),

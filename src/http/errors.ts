@@ -51,6 +51,7 @@ export type HttpOnlyErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NOT_ACCEPTABLE'
+  | 'TOO_MANY_CONNECTIONS'
   | 'INTERNAL_ERROR';
 
 /** A failure of HTTP itself, with its status, code, fixed message and headers. */
@@ -81,6 +82,10 @@ export const unsupportedMediaType = (message = 'Send the request body as JSON wi
 /** The Accept header names no representation the operation has (RFC 9110 §15.5.7); the message lists them. */
 export const notAcceptable = (available: readonly string[]) =>
   new HttpError(406, 'NOT_ACCEPTABLE', `This operation answers ${available.join(', ')}; send one of them in Accept (or none).`);
+
+/** The client's address has more connections open than HTTP_MAX_CONNECTIONS_PER_ADDRESS (src/http/server.ts). */
+export const tooManyConnections = () =>
+  new HttpError(503, 'TOO_MANY_CONNECTIONS', 'Too many connections from this address are open; reuse an open one (keep-alive) or retry after closing some.', { 'Retry-After': '1' });
 
 /** The answer to anything unexpected, on both surfaces. */
 export const internalError = () =>

@@ -6,6 +6,7 @@ import { JwtAuthenticator, type JwtVerifierOptions } from '../../src/auth/jwt.js
 import { buildRequestContext } from '../../src/auth/request-context.js';
 import { loadConfig } from '../../src/config/config.js';
 import { configProblems } from '../support/config.js';
+import { TEST_PII_ENV } from '../support/service.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { rsaKeyPair, startTestIdentityProvider, TEST_AUDIENCE as AUDIENCE, TEST_ISSUER as ISSUER, type TestIdentityProvider } from '../support/identity-provider.js';
 import { TEST_STATIC_TOKEN, TEST_LABEL_KEY } from '../support/static-token.js';
@@ -143,14 +144,73 @@ describe('JWT bearer tokens: required typ (RFC 9068) and maximum age', () => {
 
   it('with maxTokenAgeS, refuse a token issued longer ago (beyond the tolerance), one without iat, and one issued in the future', async () => {
     const verifier = new JwtAuthenticator({ ...baseOptions(), maxTokenAgeS: 600 });
-    expect(await verifier.verify(await sign({}, { iat: now() - 590 }))).toMatchObject({ ok: true });
-    expect(await verifier.verify(await sign({}, { iat: now() - 620 }))).toMatchObject({ ok: true }); // within the 30 s tolerance
-    expect(await verifier.verify(await sign({}, { iat: now() - 700 }))).toEqual({ ok: false, reason: 'expired' });
+    expect(await verifier.verify(await sign({}, { iat: now() - 590, exp: now() + 10 }))).toMatchObject({ ok: true });
+    expect(await verifier.verify(await sign({}, { iat: now() - 620, exp: now() - 20 }))).toMatchObject({ ok: true }); // within the 30 s tolerance
+    expect(await verifier.verify(await sign({}, { iat: now() - 700, exp: now() - 100 }))).toEqual({ ok: false, reason: 'expired' });
+    // A lifetime (exp - iat) beyond the maximum age is refused however fresh the token is.
+    expect(await verifier.verify(await sign({}, { iat: now(), exp: now() + 601 }))).toEqual({ ok: false, reason: 'invalid' });
     expect(await verifier.verify(await sign({}, { iat: null }))).toEqual({ ok: false, reason: 'invalid' });
     expect(await verifier.verify(await sign({}, { iat: now() + 120 }))).toEqual({ ok: false, reason: 'invalid' });
     // Without the setting an old iat (or none) is fine while exp holds.
     expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { iat: now() - 86_400 }))).toMatchObject({ ok: true });
     expect(await new JwtAuthenticator(baseOptions()).verify(await sign({}, { iat: null }))).toMatchObject({ ok: true });
+  });
+});
+
+describe('JWT bearer tokens: production hardening by default (NODE_ENV=production)', () => {
+  const productionVerifier = (env: Record<string, string> = {}) =>
+    createAuthenticator({
+      staticTokens: [],
+      staticTokenLabelKey: TEST_LABEL_KEY,
+      oidc: loadConfig({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env, ...env }).oidc,
+    });
+  const principalOf = async (verifier: ReturnType<typeof productionVerifier>, token: string) => {
+    const result = await verifier.authenticate(`Bearer ${token}`);
+    return result.ok ? 'accepted' : result.reason;
+  };
+
+  it('defaults to typ at+jwt and a one-hour maximum age in production only; none turns either off explicitly', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env }).oidc).toMatchObject({ requiredTyp: 'at+jwt', maxTokenAgeS: 3600 });
+    expect(loadConfig({ NODE_ENV: 'development', ...jwks.env }).oidc).toMatchObject({ requiredTyp: undefined, maxTokenAgeS: undefined });
+    expect(loadConfig({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env, OIDC_REQUIRED_TYP: 'none', OIDC_MAX_TOKEN_AGE_S: 'none' }).oidc).toMatchObject({
+      requiredTyp: undefined,
+      maxTokenAgeS: undefined,
+    });
+    expect(loadConfig({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env, OIDC_MAX_TOKEN_AGE_S: '900' }).oidc).toMatchObject({ maxTokenAgeS: 900 });
+    expect(configProblems({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env, OIDC_MAX_TOKEN_AGE_S: 'forever' }).join('\n')).toMatch(/OIDC_MAX_TOKEN_AGE_S must be a whole number of seconds, or none/);
+    expect(configProblems({ NODE_ENV: 'production', ...TEST_PII_ENV, ...jwks.env, OIDC_MAX_TOKEN_AGE_S: '0' }).join('\n')).toMatch(/OIDC_MAX_TOKEN_AGE_S must be between 1 and 2678400, or none/);
+  });
+
+  it('accepts a proper access token: typ at+jwt (or application/at+jwt), issued now, living an hour at most', async () => {
+    const verifier = productionVerifier();
+    expect(await principalOf(verifier, await sign({}, { typ: 'at+jwt', exp: now() + 3600 }))).toBe('accepted');
+    expect(await principalOf(verifier, await sign({}, { typ: 'application/at+jwt', exp: now() + 300 }))).toBe('accepted');
+  });
+
+  it('refuses an ID-token-shaped JWT (typ JWT, matching audience) and one without typ', async () => {
+    const verifier = productionVerifier();
+    expect(await principalOf(verifier, await sign({ nonce: 'n-1', auth_time: now() }, { typ: 'JWT' }))).toBe('invalid');
+    expect(await principalOf(verifier, await sign({}, { typ: null }))).toBe('invalid');
+  });
+
+  it('refuses a token whose exp is ten years out, even freshly issued, and one issued more than an hour ago', async () => {
+    const verifier = productionVerifier();
+    expect(await principalOf(verifier, await sign({}, { typ: 'at+jwt', exp: now() + 10 * 365 * 86_400 }))).toBe('invalid');
+    expect(await principalOf(verifier, await sign({}, { typ: 'at+jwt', iat: now() - 2 * 3600, exp: now() + 60 }))).toBe('expired');
+    expect(await principalOf(verifier, await sign({}, { typ: 'at+jwt', iat: null }))).toBe('invalid');
+    // Opted out: the same ten-year token is taken (exp still bounds it).
+    const optedOut = productionVerifier({ OIDC_MAX_TOKEN_AGE_S: 'none' });
+    expect(await principalOf(optedOut, await sign({}, { typ: 'at+jwt', exp: now() + 10 * 365 * 86_400 }))).toBe('accepted');
+  });
+
+  it('refuses an iat in the future beyond the clock tolerance in every mode, with or without a maximum age', async () => {
+    const tenDays = now() + 10 * 86_400;
+    expect(await principalOf(productionVerifier(), await sign({}, { typ: 'at+jwt', iat: tenDays, exp: tenDays + 60 }))).toBe('invalid');
+    const plain = new JwtAuthenticator(baseOptions());
+    expect(await plain.verify(await sign({}, { iat: tenDays, exp: tenDays + 60 }))).toEqual({ ok: false, reason: 'invalid' });
+    expect(await plain.verify(await sign({}, { iat: now() + 120 }))).toEqual({ ok: false, reason: 'invalid' });
+    // Within the tolerance (30 s): a provider's clock a little ahead is no reason to refuse.
+    expect(await plain.verify(await sign({}, { iat: now() + 10 }))).toMatchObject({ ok: true });
   });
 });
 

@@ -57,6 +57,7 @@ export const STATUS_BY_CODE: Record<ErrorCode | RequestErrorCode | HttpOnlyError
   PAYLOAD_TOO_LARGE: [413],
   UNSUPPORTED_MEDIA_TYPE: [415],
   NOT_ACCEPTABLE: [406],
+  TOO_MANY_CONNECTIONS: [503],
   INTERNAL_ERROR: [500],
 };
 

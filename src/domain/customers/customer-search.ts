@@ -61,6 +61,14 @@ export const customerSearchSchema = z.strictObject({
 /** Query parameters that would put an SSN in a URL (and so in access logs): refused, never read. */
 export const SSN_QUERY_PARAMETERS = ['socialSecurityNumber', 'ssn', 'social_security_number'] as const;
 
+/**
+ * The input fields that carry a secret: the write-only personal data of a customer (never answered, kept
+ * sealed). None of them may travel in a URL on either surface: REST refuses SSN_QUERY_PARAMETERS, GraphQL
+ * refuses a GET whose document or variables name one of these (src/graphql/url-guard.ts). The one list;
+ * test/graphql/url-guard.test.ts checks it against every input field schema.graphql marks write-only.
+ */
+export const SECRET_INPUT_FIELDS = ['socialSecurityNumber', 'documentLocatorNumber'] as const;
+
 /** What the store matches: the filters as given (the database folds names), and the SSN as its blind index. */
 export interface CustomerFilter {
   lastNamePrefix?: string;
