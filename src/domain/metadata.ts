@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWellFormedText, NO_CONTROL_CHARACTERS, WELL_FORMED_MESSAGE } from './validation.js';
+import { isWellFormedText, maxLength, NO_CONTROL_CHARACTERS, WELL_FORMED_MESSAGE } from './validation.js';
 
 /**
  * A client's own id and key-value pairs on customers and accounts (docs/adr/0055-external-ids-and-metadata.md).
@@ -27,7 +27,7 @@ export type MetadataChanges = Readonly<Record<string, string | null>>;
 export const externalIdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
   .min(1, { message: 'Must not be empty.', abort: true })
-  .max(EXTERNAL_ID_LENGTH, `Must be at most ${EXTERNAL_ID_LENGTH} characters.`)
+  .max(EXTERNAL_ID_LENGTH, maxLength(EXTERNAL_ID_LENGTH))
   .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.')
   .refine(isWellFormedText, WELL_FORMED_MESSAGE)
   .describe(`The client's own id for the record, 1 to ${EXTERNAL_ID_LENGTH} characters, unique per environment and kind.`);

@@ -17,6 +17,17 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
 export const isWellFormedText = (value: string): boolean => !UNPAIRED_SURROGATE.test(value);
 export const WELL_FORMED_MESSAGE = 'Must be valid Unicode text (no unpaired surrogate code units).';
 
+/**
+ * Rules for every input schema of the domain, against regular-expression denial of service (docs/security.md):
+ * - a length bound comes first and aborts (`maxLength`): a value too long gets that one problem, and no
+ *   pattern, refinement or transform (libphonenumber, URL parsing) ever runs on it. What may run before it
+ *   (`.trim()`) is linear;
+ * - a pattern has no overlapping quantifiers: no `[a]*[a]`, `(a+)+` or `(a|a)*`, so that a failing match is
+ *   linear in the value's length whatever the value. test/security/validation-patterns.test.ts walks every
+ *   exported schema and times each reachable pattern on 64 KiB adversarial inputs.
+ */
+export const maxLength = (max: number, message = `Must be at most ${max} characters.`) => ({ message, abort: true }) as const;
+
 /** A required, trimmed, single-line string of 1..max characters. */
 export const text = (max: number) =>
   z
@@ -24,7 +35,7 @@ export const text = (max: number) =>
     .trim()
     // abort: an empty value is one problem; rules that follow would only repeat it.
     .min(1, { message: 'Must not be empty.', abort: true })
-    .max(max, `Must be at most ${max} characters.`)
+    .max(max, maxLength(max))
     .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.')
     .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 
@@ -32,14 +43,41 @@ export const text = (max: number) =>
 export const upperSnakeCase = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
-    .max(max, `Must be at most ${max} characters.`)
+    .max(max, maxLength(max))
+    // Each word after the first starts at its underscore: no two quantifiers can take the same character.
     .regex(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/, 'Must be upper-case words joined by underscores, e.g. CHECKING or MONEY_MARKET.');
 
 export const list = <T extends z.ZodType>(item: T, max: number, min = 0) =>
   z
     .array(item, { error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be an array.') })
     .min(min, min === 1 ? 'Must contain at least one item.' : `Must contain at least ${min} items.`)
-    .max(max, `Must contain at most ${max} items.`);
+    .max(max, maxLength(max, `Must contain at most ${max} items.`));
+
+/**
+ * The instants the service accepts: from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, in UTC once
+ * the offset is applied. PostgreSQL has no year 0 ("0000-01-01" is 22008, datetime field overflow), and past
+ * year 9999 neither RFC 3339 nor JavaScript's toISOString writes a four-digit year.
+ */
+export const INSTANT_RANGE = { earliest: '0001-01-01T00:00:00Z', latest: '9999-12-31T23:59:59.999Z' } as const;
+const EARLIEST_INSTANT_MS = Date.parse(INSTANT_RANGE.earliest);
+const LATEST_INSTANT_MS = Date.parse(INSTANT_RANGE.latest);
+export const INSTANT_RANGE_MESSAGE = 'Must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.';
+export const INSTANT_FORMAT_MESSAGE = 'Must be an RFC 3339 instant with a time zone, e.g. 2026-12-01T00:00:00Z.';
+
+/** True when `value` (an RFC 3339 instant) is within INSTANT_RANGE. */
+export const isInstantInRange = (value: string): boolean => {
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && ms >= EARLIEST_INSTANT_MS && ms <= LATEST_INSTANT_MS;
+};
+
+/**
+ * The one instant of every input (query strings, bodies, GraphQL filters): RFC 3339 with a time zone (`Z` or an
+ * offset), within INSTANT_RANGE (OUT_OF_RANGE otherwise). zod's date-time pattern is anchored and has no
+ * overlapping quantifiers; the format aborts, so the range is only read from a well-formed instant.
+ */
+export const instantSchema = z
+  .iso.datetime({ offset: true, error: INSTANT_FORMAT_MESSAGE, abort: true })
+  .refine(isInstantInRange, { message: INSTANT_RANGE_MESSAGE, params: { code: 'OUT_OF_RANGE' } });
 
 function detailCode(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
@@ -51,6 +89,9 @@ function detailCode(issue: z.core.$ZodIssue): string {
       return issue.origin === 'number' ? 'TOO_SMALL' : 'TOO_SHORT';
     case 'invalid_format':
       return 'INVALID_FORMAT';
+    case 'custom':
+      // A refinement may name its code (e.g. OUT_OF_RANGE) in its params.
+      return typeof issue.params?.code === 'string' ? issue.params.code : 'INVALID_VALUE';
     default:
       return 'INVALID_VALUE';
   }

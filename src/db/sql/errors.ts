@@ -1,4 +1,5 @@
-import { isDomainError, serviceUnavailable } from '../../domain/errors.js';
+import { isDomainError, serviceUnavailable, validationFailed } from '../../domain/errors.js';
+import { INSTANT_RANGE_MESSAGE } from '../../domain/validation.js';
 import { errorCauses as causes, sqlState } from '../../logging/error-causes.js';
 
 export { sqlState };
@@ -64,6 +65,13 @@ export const isForeignKeyViolation = (error: unknown): boolean => ['23503', '230
 /** A value does not fit its numeric column or type (22003 numeric_value_out_of_range): e.g. a balance past DECIMAL(24,6). */
 export const isNumericOutOfRange = (error: unknown): boolean => sqlState(error) === '22003';
 
+/**
+ * A date or time PostgreSQL cannot read or hold: 22008 datetime_field_overflow (year 0000, a month 13) and 22007
+ * invalid_datetime_format. Every instant of the domain's inputs is checked first (instantSchema: years 0001–9999);
+ * this is the backstop for one that reaches the database unchecked: the caller's value, so a 400, never a 500.
+ */
+export const isDatetimeOutOfRange = (error: unknown): boolean => ['22008', '22007'].includes(sqlState(error) ?? '');
+
 /** lock_timeout expired while the statement waited for a lock (a row lock, or a migration's table lock). */
 export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '55P03';
 
@@ -74,10 +82,14 @@ export const isLockTimeout = (error: unknown): boolean => sqlState(error) === '5
 export const isCustomerAccountLimit = (error: unknown): boolean => sqlState(error) === 'LC001';
 export const isAccountCustomerLimit = (error: unknown): boolean => sqlState(error) === 'LC002';
 
-/** Domain errors pass through; an unreachable database becomes SERVICE_UNAVAILABLE; the rest stays unexpected. */
+/**
+ * Domain errors pass through; an unreachable database becomes SERVICE_UNAVAILABLE; a date PostgreSQL cannot hold
+ * VALIDATION_FAILED (OUT_OF_RANGE, naming the range, never the value); the rest stays unexpected.
+ */
 export function translateDatabaseError(error: unknown): unknown {
   if (isDomainError(error)) return error;
   if (isDatabaseUnavailable(error)) return serviceUnavailable();
+  if (isDatetimeOutOfRange(error)) return validationFailed([{ code: 'OUT_OF_RANGE', message: `A date or time: ${INSTANT_RANGE_MESSAGE}` }]);
   return error;
 }
 

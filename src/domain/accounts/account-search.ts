@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_FLAGS } from './account.js';
 import { limitParameter } from '../pagination.js';
-import { upperSnakeCase } from '../validation.js';
+import { maxLength, upperSnakeCase } from '../validation.js';
 import { ACCOUNT_LIMITS, currencySchema } from './account.schemas.js';
 import { externalIdSchema, type Metadata, metadataFilterSchema } from '../metadata.js';
 
@@ -15,7 +15,7 @@ import { externalIdSchema, type Metadata, metadataFilterSchema } from '../metada
  * Results are in id order (creation order), a page at a time (`limit`, `after`).
  */
 const filterFields = {
-  customerId: z.string().max(ACCOUNT_LIMITS.customerIdLength).optional(),
+  customerId: z.string().max(ACCOUNT_LIMITS.customerIdLength, maxLength(ACCOUNT_LIMITS.customerIdLength)).optional(),
   type: upperSnakeCase(ACCOUNT_LIMITS.typeLength).optional(),
   currency: currencySchema.optional(),
   flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }).optional(),

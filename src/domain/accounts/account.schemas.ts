@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { list, text, upperSnakeCase } from '../validation.js';
+import { instantSchema, list, maxLength, text, upperSnakeCase } from '../validation.js';
 import { ACCOUNT_FLAGS } from './account.js';
 import { isDepositCurrency } from './currencies.js';
 import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../metadata.js';
@@ -25,7 +25,10 @@ export const currencySchema = z
 const customerIdSchema = z
   .string({ error: 'Must be a string.' })
   .min(1, 'Must be a customerId returned when the customer was created.')
-  .max(ACCOUNT_LIMITS.customerIdLength, `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`);
+  .max(
+    ACCOUNT_LIMITS.customerIdLength,
+    maxLength(ACCOUNT_LIMITS.customerIdLength, `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`),
+  );
 
 export const createAccountSchema = z.strictObject({
   associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(
@@ -69,7 +72,7 @@ export const addAccountCustomerSchema = z.strictObject({
   customerId: z
     .string({ error: 'Must be a string.' })
     .min(1, 'Must not be empty.')
-    .max(ACCOUNT_LIMITS.customerIdLength, `Must be at most ${ACCOUNT_LIMITS.customerIdLength} characters.`),
+    .max(ACCOUNT_LIMITS.customerIdLength, maxLength(ACCOUNT_LIMITS.customerIdLength)),
 });
 
 export const accountFlagSchema = z.strictObject({
@@ -84,10 +87,10 @@ export const FLAG_LIMITS = { reasonLength: 500 } as const;
  */
 export const setAccountFlagSchema = z.strictObject({
   reason: text(FLAG_LIMITS.reasonLength).optional(),
-  until: z.iso.datetime({ offset: true, error: 'Must be an RFC 3339 instant with a time zone, e.g. 2026-12-24T17:00:00Z.' }).optional(),
+  until: instantSchema.optional(),
 });
 export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
 
 export const overdraftLimitSchema = z.strictObject({
-  overdraftLimit: z.union([z.number(), z.string().max(32)], { error: 'Must be a decimal number, 0 or more.' }),
+  overdraftLimit: z.union([z.number(), z.string().max(32, { abort: true })], { error: 'Must be a decimal number, 0 or more.' }),
 });

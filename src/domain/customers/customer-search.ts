@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParameter } from '../pagination.js';
-import { text } from '../validation.js';
+import { instantSchema as instant, text } from '../validation.js';
 import { externalIdSchema, type Metadata, metadataFilterSchema } from '../metadata.js';
 import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, phoneSchema, ssnSchema } from './customer.schemas.js';
 import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
@@ -20,9 +20,7 @@ import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
  * Results are in id order (creation order), or with a name filter in that name's folded order then id (so a
  * page reads only its own rows from the name's index), a page at a time (`limit`, `after`).
  */
-const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
-
-/** A phone number as a filter: its E.164 search key. */
+/** A phone number as a filter: its E.164 search key. libphonenumber only reads a number that passed phoneSchema (length first). */
 const phoneFilter = phoneSchema.shape.number.transform((number, ctx) => {
   const key = phoneSearchKey(number);
   if (key === undefined) {

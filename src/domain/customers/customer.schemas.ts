@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWellFormedText, list, text, upperSnakeCase, WELL_FORMED_MESSAGE } from '../validation.js';
+import { isWellFormedText, list, maxLength, text, upperSnakeCase, WELL_FORMED_MESSAGE } from '../validation.js';
 import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../metadata.js';
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
@@ -27,13 +27,16 @@ export const CUSTOMER_LIMITS = {
   accounts: 100,
 } as const;
 
+const PHONE_RULE = 'Must be a phone number: digits, optionally a leading +, spaces, dots, dashes or parentheses.';
+
 export const phoneSchema = z.strictObject({
   type: upperSnakeCase(CUSTOMER_LIMITS.typeLength),
-  number: text(CUSTOMER_LIMITS.phoneNumberLength).regex(
-    // At least one digit; "(555) 010-1234" is how US numbers are commonly written.
-    /^\+?[0-9 ().-]*[0-9][0-9 ().-]*$/,
-    'Must be a phone number: digits, optionally a leading +, spaces, dots, dashes or parentheses.',
-  ),
+  // "(555) 010-1234" is how US numbers are commonly written. The length bound aborts first (text), and the two
+  // patterns are linear: one class under one quantifier, and "has a digit" on its own (no [..]*[0-9][..]*,
+  // which backtracks quadratically on a long value that fails).
+  number: text(CUSTOMER_LIMITS.phoneNumberLength)
+    .regex(/^\+?[0-9 ().-]+$/, { message: PHONE_RULE, abort: true })
+    .regex(/[0-9]/, PHONE_RULE),
 });
 
 export const addressSchema = z.strictObject({
@@ -46,7 +49,7 @@ export const addressSchema = z.strictObject({
 
 export const emailSchema = z
   .string({ error: 'Must be a string.' })
-  .max(CUSTOMER_LIMITS.emailLength, `Must be at most ${CUSTOMER_LIMITS.emailLength} characters.`)
+  .max(CUSTOMER_LIMITS.emailLength, maxLength(CUSTOMER_LIMITS.emailLength))
   .pipe(z.email({ error: 'Must be a valid email address.' }));
 
 function isRealPastDate(value: string, today: string): boolean {
@@ -66,7 +69,7 @@ export const dateOfBirthSchema = z
 
 export const ssnSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
-  .max(11, SSN_RULE)
+  .max(11, maxLength(11, SSN_RULE))
   .transform((value, ctx) => {
     const normalised = normaliseSsn(value);
     if (normalised === undefined) {
@@ -89,7 +92,7 @@ const documentLocatorNumberSchema = z
 const middleNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required (may be an empty string).' : 'Must be a string.') })
   .trim()
-  .max(CUSTOMER_LIMITS.nameLength, `Must be at most ${CUSTOMER_LIMITS.nameLength} characters.`)
+  .max(CUSTOMER_LIMITS.nameLength, maxLength(CUSTOMER_LIMITS.nameLength))
   .regex(/^[^\p{Cc}]*$/u, 'Must not contain control characters.')
   .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { validationFailed } from '../errors.js';
 import { limitParameter } from '../pagination.js';
+import { maxLength } from '../validation.js';
 import { EVENT_TYPES } from './event.js';
 
 /** Query of `GET /{environment}/event`: after (a sequence), types (comma-separated), limit. */
@@ -8,7 +9,8 @@ export const eventQuerySchema = z.strictObject({
   after: z.string().regex(/^\d{1,15}$/, 'Must be a sequence number (a whole number, 0 or more).').transform(Number).optional(),
   types: z
     .string()
-    .max(1000)
+    .max(1000, maxLength(1000))
+    // split and trim are linear; the length bound aborts before them.
     .transform((text) => text.split(',').map((type) => type.trim()).filter((type) => type !== ''))
     .pipe(z.array(z.enum(EVENT_TYPES, { error: `Must be a comma-separated list of ${EVENT_TYPES.join(', ')}.` })))
     .optional(),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-
-/** An instant of the query string: RFC 3339 with a time zone (`Z` or an offset). */
-const instant = z.iso.datetime({ offset: true, error: 'Must be an RFC 3339 instant with a time zone, e.g. 2026-12-01T00:00:00Z.' });
+/** An instant of the query string: RFC 3339 with a time zone (`Z` or an offset), within the instant range. */
+import { instantSchema as instant, maxLength } from '../validation.js';
 
 export const HISTORY_INTERVALS = ['hour', 'day', 'month'] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
@@ -32,5 +31,5 @@ export const statementQuerySchema = z.strictObject({ from: instant, to: instant 
 export const ledgerExportQuerySchema = z.strictObject({
   from: instant.optional(),
   to: instant.optional(),
-  accountId: z.string().max(64, 'Must be at most 64 characters.').optional(),
+  accountId: z.string().max(64, maxLength(64)).optional(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../errors.js';
 import type { CreationOutcome, PersonalDataProtector } from '../ports.js';
 import type { Caller } from '../caller.js';
-import { parseInput } from '../validation.js';
+import { maxLength, parseInput } from '../validation.js';
 import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './ports.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -16,9 +16,10 @@ export interface CreateOptions {
 /** The key's rules; also the source of the published `Idempotency-Key` header schema. */
 export const idempotencyKeySchema = z
   .string({ error: 'Must be a string.' })
-  .regex(/^[\x20-\x7e]*$/, 'Must contain printable ASCII characters only.')
+  // The length first, and aborting: the pattern never reads a value too long.
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH, maxLength(IDEMPOTENCY_KEY_MAX_LENGTH))
   .min(1, 'Must not be empty.')
-  .max(IDEMPOTENCY_KEY_MAX_LENGTH, `Must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
+  .regex(/^[\x20-\x7e]*$/, 'Must contain printable ASCII characters only.');
 
 const optionsSchema = z.strictObject({ idempotencyKey: idempotencyKeySchema.optional() });
 

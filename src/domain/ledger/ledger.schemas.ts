@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { externalIdSchema, metadataSchema } from '../metadata.js';
 import { limitParameter } from '../pagination.js';
-import { text } from '../validation.js';
+import { instantSchema as instant, maxLength, text } from '../validation.js';
 import { ENTRY_TYPES, TRANSACTION_STATUSES } from './transaction.js';
 
 export const LEDGER_LIMITS = {
@@ -15,12 +15,12 @@ export const LEDGER_LIMITS = {
  * A JSON number (REST, as the spec shows `amount`) or decimal text (GraphQL's Decimal). The currency's
  * minor-unit rule is checked once the account, and so its currency, is known (src/domain/ledger/money.ts).
  */
-export const amountSchema = z.union([z.number(), z.string().max(32)], { error: 'Must be a positive decimal number such as 25.5.' });
+export const amountSchema = z.union([z.number(), z.string().max(32, { abort: true })], { error: 'Must be a positive decimal number such as 25.5.' });
 
 const description = text(LEDGER_LIMITS.descriptionLength).optional();
 
 /** An id in a body: any string up to the length of a plausible id (a malformed one names nothing: 404/422). */
-const idSchema = z.string({ error: 'Must be a string.' }).min(1, 'Must not be empty.').max(LEDGER_LIMITS.idLength, `Must be at most ${LEDGER_LIMITS.idLength} characters.`);
+const idSchema = z.string({ error: 'Must be a string.' }).min(1, 'Must not be empty.').max(LEDGER_LIMITS.idLength, maxLength(LEDGER_LIMITS.idLength));
 
 export const postTransactionSchema = z
   .strictObject({
@@ -30,7 +30,7 @@ export const postTransactionSchema = z
     /** true: authorise only (a hold), post or void it later. */
     hold: z.boolean({ error: 'Must be true or false.' }).optional(),
     /** A hold's expiry, after which it voids itself. */
-    expiresAt: z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T12:00:00Z.' }).optional(),
+    expiresAt: instant.optional(),
     /** Unique per environment among transactions (EXTERNAL_ID_TAKEN). */
     externalId: externalIdSchema.optional(),
     metadata: metadataSchema.optional(),
@@ -69,8 +69,7 @@ export const transferSchema = z
  * - `externalId`: exact.
  * Values arrive as text: a query string's, or GraphQL's (Decimal is text too).
  */
-const instant = z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 instant with a time zone, e.g. 2026-11-21T10:00:00Z.' });
-const decimalText = z.string({ error: 'Must be a decimal number such as 25.5.' }).max(32, 'Must be a decimal number such as 25.5.');
+const decimalText = z.string({ error: 'Must be a decimal number such as 25.5.' }).max(32, maxLength(32, 'Must be a decimal number such as 25.5.'));
 
 const transactionFilterFields = {
   status: z.enum(TRANSACTION_STATUSES, { error: `Must be one of ${TRANSACTION_STATUSES.join(', ')}.` }).optional(),

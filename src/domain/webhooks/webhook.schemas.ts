@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/event.js';
 import { limitParameter } from '../pagination.js';
-import { isWellFormedText, list } from '../validation.js';
+import { isWellFormedText, list, maxLength } from '../validation.js';
 import { WEBHOOK_LIMITS } from './webhook.js';
 
 /** An absolute http(s) URL without credentials or fragment; where it points is checked by the URL guard. */
@@ -9,7 +9,7 @@ export const webhookUrlSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
   .trim()
   .min(1, { message: 'Must not be empty.', abort: true })
-  .max(WEBHOOK_LIMITS.url, `Must be at most ${WEBHOOK_LIMITS.url} characters.`)
+  .max(WEBHOOK_LIMITS.url, maxLength(WEBHOOK_LIMITS.url))
   .refine(isWellFormedText, { message: 'Must be an absolute http or https URL.', abort: true })
   .refine((value) => {
     try {

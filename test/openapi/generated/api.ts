@@ -793,7 +793,7 @@ export interface components {
     schemas: {
         PhoneInput: {
             type: string;
-            number: string & (unknown & unknown);
+            number: string & (unknown & unknown & unknown);
         };
         AddressInput: {
             type: string;
@@ -907,7 +907,7 @@ export interface components {
             firstName?: string;
             /** Format: email */
             email?: string;
-            phoneNumber?: string & (unknown & unknown);
+            phoneNumber?: string & (unknown & unknown & unknown);
             dateOfBirth?: string;
             /** Format: date-time */
             createdFrom?: string;
@@ -1902,7 +1902,7 @@ export interface operations {
                 /** @description email */
                 email?: string;
                 /** @description phoneNumber */
-                phoneNumber?: string & (unknown & unknown);
+                phoneNumber?: string & (unknown & unknown & unknown);
                 /** @description dateOfBirth */
                 dateOfBirth?: string;
                 /** @description createdFrom */
