@@ -38,6 +38,7 @@ import { createExpressServer, refuseUpgradeOverCapacity } from './http/server.js
 import type { Logger } from './logging/logger.js';
 import { resolvePiiKeyring } from './pii/dev-keys.js';
 import { PiiCipher } from './pii/pii-cipher.js';
+import { StatementPdfs } from './presenters/statement-pdfs.js';
 import type { RestRoute } from './rest/operations/route.js';
 
 export interface RunningService {
@@ -170,6 +171,18 @@ export async function startService(config: Config, logger: Logger, options: Star
     }
     metrics.watchOutbox(() => readOutboxBacklog(prisma));
 
+    // Statement PDFs are drawn by worker threads, never on the event loop; stopped after the HTTP server (cleanups run in reverse).
+    const statementPdfs = new StatementPdfs({
+      ...config.statementPdf,
+      onRendered: () => metrics.recordStatementPdf('rendered'),
+      onCacheHit: () => metrics.recordStatementPdf('cached'),
+      onRefused: () => metrics.quotaRefused('statement_pdf_renders'),
+    });
+    cleanups.push(() => statementPdfs.close());
+    metrics.setQuotaLimit('statement_pdf_renders', config.statementPdf.maxPending);
+    metrics.watchQuotaUsage('statement_pdf_renders', () => statementPdfs.pending());
+    metrics.watchStatementPdfCache(() => statementPdfs.cachedBytes());
+
     const drain = createDrain(config.shutdownDrainMs, logger);
     const rateLimits = createRateLimits(config.rateLimit, logger);
     cleanups.push(() => rateLimits.close());
@@ -187,6 +200,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
+      statementPdfs,
       checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,

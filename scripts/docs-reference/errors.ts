@@ -51,6 +51,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   WEBHOOK_ENDPOINT_LIMIT: 'The environment already has `WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT` endpoints.',
   SUBSCRIPTIONS_FULL: 'GraphQL subscriptions only: the instance already follows `GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS` event streams; retry later or on another instance.',
   LEDGER_EXPORTS_FULL: 'The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` ledger exports (each holds a snapshot and a database connection for its whole run); retry when one has finished, or on another instance.',
+  STATEMENT_RENDERING_BUSY: 'A statement as PDF while the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` of them; retry shortly or on another instance, or ask for JSON or CSV. A kept PDF of an ended period is answered whatever the queue.',
   // The request layer (src/auth/errors.ts, src/http/rate-limit.ts).
   UNAUTHENTICATED:
     'No, malformed, unknown, expired or revoked bearer token; `WWW-Authenticate: Bearer realm="customer-account-service"`, plus `error="invalid_request"` for a malformed header and `error="invalid_token"` for a refused token (RFC 6750 §3).',

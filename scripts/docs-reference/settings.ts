@@ -476,6 +476,24 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Ledger exports (`GET /{environment}/ledger-entries`) an instance runs at once (1–1000), each holding a database snapshot and a pool connection for its whole run; must be less than `DATABASE_POOL_SIZE`. One more is refused with `503 LEDGER_EXPORTS_FULL` and `Retry-After`.",
   },
+  STATEMENT_PDF_WORKERS: {
+    default: "`1`",
+    example: "`2`",
+    description:
+      "Worker threads an instance draws statement PDFs with (1–16), each one PDF at a time, off the event loop; they start with the first PDF. Each is a CPU core's worth of work while it draws (seconds for 10,000 transactions), so leave the event loop a core: more workers only on instances with cores to spare.",
+  },
+  STATEMENT_PDF_MAX_PENDING: {
+    default: "`4` per worker (`4` with one worker)",
+    example: "`8`",
+    description:
+      "Statement PDFs an instance renders or queues at once (1–1000, at least `STATEMENT_PDF_WORKERS`). One more is refused with `503 STATEMENT_RENDERING_BUSY` and `Retry-After`; a PDF of an ended period already kept is answered whatever the queue.",
+  },
+  STATEMENT_PDF_CACHE_BYTES: {
+    default: "`32mb`",
+    example: "`128mb`",
+    description:
+      "Memory an instance keeps PDFs of ended periods in, by content (`0` keeps none; at most 1 GiB): asked again with the same content, such a statement is answered without drawing it again. The least recently asked go first; a PDF larger than the budget is not kept. An open period is never kept.",
+  },
   LOG_LEVEL: {
     default: "`info`",
     example: "`debug`",

@@ -12,6 +12,7 @@ import { parsePiiConfig, piiEnv } from './pii.js';
 import { httpConfig, httpEnv, httpProblems, serverConfig, serverEnv } from './server.js';
 import { commaList } from './settings.js';
 import { startupConfig, startupEnv } from './startup.js';
+import { statementPdfProblems, statementsConfig, statementsEnv } from './statements.js';
 import { staticTokenProblems } from './static-tokens.js';
 import { webhooksConfig, webhooksEnv } from './webhooks.js';
 
@@ -28,7 +29,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -47,6 +48,7 @@ const envSchema = z.object({
   ...consoleEnv,
   ...graphqlEnv,
   ...limitsEnv,
+  ...statementsEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -67,7 +69,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof jobsConfig> &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof graphqlConfig> &
-  ReturnType<typeof limitsConfig>;
+  ReturnType<typeof limitsConfig> &
+  ReturnType<typeof statementsConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
   if (parsed.success) httpProblems(parsed.data, problems);
+  if (parsed.success) statementPdfProblems(parsed.data, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -152,5 +156,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...webhooksConfig(raw, raw.NODE_ENV),
     ...graphqlConfig(raw, raw.NODE_ENV),
     ...limitsConfig(raw, raw.NODE_ENV),
+    ...statementsConfig(raw),
   };
 }

@@ -45,6 +45,8 @@ export const ErrorCodes = [
   'STATEMENT_TOO_LARGE',
   // The instance already runs LEDGER_EXPORT_MAX_CONCURRENT ledger exports (docs/adr/0069-ledger-export-memory-and-concurrency.md).
   'LEDGER_EXPORTS_FULL',
+  // The instance already renders or queues STATEMENT_PDF_MAX_PENDING statement PDFs (docs/statements.md, "Rendering a PDF").
+  'STATEMENT_RENDERING_BUSY',
   // Webhooks (src/domain/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
@@ -164,6 +166,17 @@ export const subscriptionsFull = (limit: number) =>
  */
 export const ledgerExportsFull = (limit: number) =>
   new DomainError('LEDGER_EXPORTS_FULL', 'unavailable', `This instance runs its maximum of ${limit} ledger exports at once; retry when one has finished (another instance may have room).`);
+
+/**
+ * The instance renders (or has queued) its maximum of statement PDFs, each a few seconds of a rendering worker's
+ * CPU; later, or another instance, has room. Unavailable (503), not a rate limit: no caller asked too often.
+ */
+export const statementRenderingBusy = (limit: number) =>
+  new DomainError(
+    'STATEMENT_RENDERING_BUSY',
+    'unavailable',
+    `This instance is rendering or has queued its maximum of ${limit} statement PDFs; retry shortly (another instance may have room), or ask for the statement as JSON or CSV.`,
+  );
 
 export const serviceUnavailable = () =>
   new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');

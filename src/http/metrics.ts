@@ -40,7 +40,7 @@ export interface WebhookAttemptSample {
  * The service's quotas (docs/security.md, "Quotas"): each has a limit (`quota_limit`), refusals
  * (`quota_refusals_total`) and, where this instance can see it, its fullest use (`quota_usage`).
  */
-export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers', 'ledger_exports'] as const;
+export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers', 'ledger_exports', 'statement_pdf_renders'] as const;
 export type Quota = (typeof QUOTAS)[number];
 
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */
@@ -82,6 +82,8 @@ export class ServiceMetrics {
   private readonly quotaLimits: Gauge<'quota'>;
   private readonly quotaRefusals: Counter<'quota'>;
   private readonly quotaUsage = new Map<Quota, () => number>();
+  private readonly statementPdfs: Counter<'outcome'>;
+  private statementPdfCacheBytes: () => number = () => 0;
   private readonly operationNames = new Set<string>();
 
   constructor(options: ServiceMetricsOptions = {}) {
@@ -136,11 +138,27 @@ export class ServiceMetrics {
     const usage = this.quotaUsage;
     new Gauge({
       name: 'quota_usage',
-      help: 'How full each quota this instance enforces in memory is: open GraphQL WebSocket connections of the busiest principal and of the busiest client address, and event feed followers in total.',
+      help: 'How full each quota this instance enforces in memory is: open GraphQL WebSocket connections of the busiest principal and of the busiest client address, event feed followers in total, ledger exports running, statement PDFs rendering or queued.',
       labelNames: ['quota'],
       registers,
       collect() {
         for (const [quota, read] of usage) this.set({ quota }, read());
+      },
+    });
+    this.statementPdfs = new Counter({
+      name: 'statement_pdfs_total',
+      help: 'Statement PDFs this instance answered, by outcome (rendered: drawn by a rendering worker; cached: a statement of an ended period answered from memory, or shared with an identical render in flight).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['rendered', 'cached']) this.statementPdfs.inc({ outcome }, 0);
+    const statementPdfCacheBytes = () => this.statementPdfCacheBytes();
+    new Gauge({
+      name: 'statement_pdf_cache_bytes',
+      help: 'Bytes of statement PDFs of ended periods this instance keeps in memory (at most STATEMENT_PDF_CACHE_BYTES).',
+      registers,
+      collect() {
+        this.set(statementPdfCacheBytes());
       },
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -193,6 +211,16 @@ export class ServiceMetrics {
 
   quotaRefused(quota: Quota): void {
     this.quotaRefusals.inc({ quota });
+  }
+
+  /** For the statement PDF renderer (src/presenters/statement-pdfs.ts): one answered PDF, drawn or from memory. */
+  recordStatementPdf(outcome: 'rendered' | 'cached'): void {
+    this.statementPdfs.inc({ outcome });
+  }
+
+  /** `read` answers the bytes of statement PDFs kept in memory, at each scrape. */
+  watchStatementPdfCache(read: () => number): void {
+    this.statementPdfCacheBytes = read;
   }
 
   /**

@@ -12,6 +12,12 @@ import { minorUnitDigits } from '../domain/ledger/money.js';
  * period; the standard fonts are not embedded, so no font subset tag varies either.
  */
 
+/**
+ * The renderer's version, part of every cached PDF's key (src/presenters/statement-pdfs.ts): raise it with any
+ * change to what a statement draws. (The cache is in memory, so a new build or PDFKit version starts it empty.)
+ */
+export const STATEMENT_PDF_RENDERER_VERSION = 1;
+
 const MARGIN = 50;
 const ROW_HEIGHT = 14;
 const COLUMNS = { date: MARGIN, description: MARGIN + 110, credit: MARGIN + 290, debit: MARGIN + 365, balance: MARGIN + 440 } as const;

@@ -16,7 +16,6 @@ import { presentAuditPage } from '../presenters/audit.js';
 import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage, presentRecordEvents } from '../presenters/events.js';
 import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
-import { statementPdf } from '../presenters/statement-pdf.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
 import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
@@ -195,7 +194,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
         return {
           kind: 'document',
           contentType: 'application/pdf',
-          body: await statementPdf(document),
+          // Drawn by a rendering worker, or answered from memory for an ended period (STATEMENT_RENDERING_BUSY when the instance has no room).
+          body: await deps.statementPdfs.render(document),
           headers: { 'Content-Disposition': `inline; filename="${statementFileName(accountId, from, to, 'pdf')}"` },
         };
       }

@@ -1,4 +1,4 @@
-import { ledgerExportsFull, statementTooLarge, validationFailed } from '../../domain/errors.js';
+import { ledgerExportsFull, statementRenderingBusy, statementTooLarge, validationFailed } from '../../domain/errors.js';
 import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, ledgerExportQuerySchema, statementQuerySchema } from '../../domain/history/history.schemas.js';
 import { notAcceptable } from '../../http/errors.js';
 import { balanceAsOfDataSchema, balanceHistoryDataSchema, LEDGER_EXPORT_COLUMNS, ledgerExportEntrySchema, STATEMENT_CSV_COLUMNS, statementDataSchema } from '../../presenters/history.js';
@@ -66,7 +66,9 @@ export const HISTORY_ROUTES = [
       `By \`Accept\`: \`application/json\` (default, in the envelope), \`text/csv\` (RFC 4180, header row: ${STATEMENT_CSV_COLUMNS.join(', ')}; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) ` +
       "or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). " +
       '`asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). ' +
-      `At most ${HISTORY_LIMITS.maxStatementEntries} transactions; the ledger export streams longer periods.`,
+      `At most ${HISTORY_LIMITS.maxStatementEntries} transactions; the ledger export streams longer periods. ` +
+      'A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 ' +
+      '`STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.',
     scope: 'accounts:read',
     query: { schema: statementQuerySchema, example: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' } },
     success: { status: 200, description: 'The statement.', data: statementDataSchema, component: 'Statement' },
@@ -77,6 +79,11 @@ export const HISTORY_ROUTES = [
       failure('STATEMENT_TOO_LARGE', `The period holds more than ${HISTORY_LIMITS.maxStatementEntries} posted transactions.`, statementTooLarge(HISTORY_LIMITS.maxStatementEntries)),
       failure('NOT_ACCEPTABLE', `\`Accept\` names none of ${STATEMENT_MEDIA_TYPES.join(', ')}.`, notAcceptable(STATEMENT_MEDIA_TYPES)),
       accountNotFoundFailure,
+      failure(
+        'STATEMENT_RENDERING_BUSY',
+        'PDF only: the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` statement PDFs; retry shortly, or on another instance. Decided after the statement is read (a PDF it keeps is answered whatever the queue).',
+        statementRenderingBusy(4),
+      ),
     ],
   },
   {

@@ -476,7 +476,7 @@ export interface paths {
         };
         /**
          * An account's statement of a period
-         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods.
+         * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
          *
          *     Requires the scope `accounts:read`.
          */
@@ -8758,7 +8758,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+            /**
+             * @description - `STATEMENT_RENDERING_BUSY`: PDF only: the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` statement PDFs; retry shortly, or on another instance. Decided after the statement is read (a PDF it keeps is answered whatever the queue).
+             *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+             */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8770,7 +8773,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountErrorResponse"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
+                            code?: "STATEMENT_RENDERING_BUSY" | "SERVICE_UNAVAILABLE";
                         };
                     };
                 };
