@@ -39,6 +39,11 @@ export class CustomerService {
    * key, a retry of the same request answers the customer the first one created, marked as replayed. The
    * key's record keeps the customer's id only, no copy of its personal data outside its own row: a replay
    * reads the customer as it is now (CUSTOMER_NOT_FOUND if it has been deleted since).
+   *
+   * Refusals, in this order whatever index the database checks first: EXTERNAL_ID_TAKEN when another customer
+   * has the externalId (the SSN is not consulted for the answer), then CUSTOMER_ALREADY_EXISTS when a customer
+   * has the SSN, audited as `customer.create.refused` (the surfaces charge it to the SSN search budget:
+   * src/http/rate-limit.ts, chargeSsnRefusal). Nothing else is written on either refusal.
    */
   async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
     authorize(caller, 'customers:write');
@@ -71,9 +76,13 @@ export class CustomerService {
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
     };
-    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined), idempotencyKey });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
+    // A refusal because the SSN is on file answers "this person is a customer": audited like a search by SSN,
+    // under the id the refused customer would have had (never the existing customer's, never the number).
+    const ssnRefusalAudit = auditEventFor(caller, { operation: 'customer.create.refused', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
     const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
-      this.stores.customers.insert(record, { audit, idempotency }),
+      this.stores.customers.insert(record, { audit, idempotency, ssnRefusalAudit }),
     );
     if (!created.replayed) return { value: customer, replayed: false };
     const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);

@@ -28,8 +28,19 @@ export const CUSTOMERS_ROUTES = [
     success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
     versioned: 'tagged',
     failures: [
-      failure('CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number exists in this environment (with or without dashes).', customerAlreadyExists()),
-      externalIdTakenFailure,
+      failure(
+        'CUSTOMER_ALREADY_EXISTS',
+        'A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. ' +
+          'Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) ' +
+          "and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).",
+        customerAlreadyExists(),
+      ),
+      failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.', externalIdTaken('customer')),
+      failure(
+        'SSN_SEARCH_RATE_LIMITED',
+        "Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.",
+        ssnSearchRateLimited(42),
+      ),
     ],
   },
   // Before getCustomer: `/customer/search` must be matched as itself, not as a customer id.
