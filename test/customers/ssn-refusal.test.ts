@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 /** A token that may create customers (and search by SSN, to share the budget), and nothing else. */
-const writer = () => issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:write', 'customers:read'], name: 'creator' });
+const writer = () => issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:write', 'customers:ssn_search'], name: 'creator' });
 
 const restCreate = (token: string, body: unknown, headers: Record<string, string> = {}) =>
   service.call('POST', '/sandbox/customer', { body, headers: { ...bearer(token), ...headers } });

@@ -11,7 +11,7 @@ import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency
 import { isRecordId, newId } from '../ids.js';
 import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../pagination.js';
 import type { PersonalDataProtector, Stores } from '../ports.js';
-import type { Caller } from '../caller.js';
+import type { AccessScope, Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
@@ -25,6 +25,15 @@ import {
   UPDATABLE_CUSTOMER_FIELDS,
   updateCustomerSchema,
 } from './customer.schemas.js';
+
+/**
+ * The scope a search needs: `customers:ssn_search` when its input names an SSN (any value but null, even one
+ * the validation then refuses: the refusal must not tell an unauthorized caller anything), else `customers:read`.
+ */
+export function searchScope(input: unknown): AccessScope {
+  const ssn = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
+  return ssn === undefined || ssn === null ? 'customers:read' : 'customers:ssn_search';
+}
 
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
@@ -143,11 +152,12 @@ export class CustomerService {
 
   /**
    * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN, in a
-   * body. A search by SSN ("is this person already on file?") is audited in the search's own statement: who,
-   * when, which filters, how many matched; never the SSN.
+   * body. A search by SSN ("is this person already on file?") is its own operation: it needs
+   * `customers:ssn_search` (and only it), a search without one `customers:read`. It is audited in the search's
+   * own statement: who, when, which filters, how many matched; never the SSN.
    */
   async search(caller: Caller, input: unknown): Promise<Page<Customer>> {
-    authorize(caller, 'customers:read');
+    authorize(caller, searchScope(input));
     const valid = parseInput(customerSearchSchema, input ?? {});
     const { socialSecurityNumber, limit, after, ...filters } = valid;
     const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);
