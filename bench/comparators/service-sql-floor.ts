@@ -337,8 +337,10 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
     phoneSearchKeys: phoneSearchKeys(phoneNumbers),
   };
   const fingerprint = cipher.fingerprint(JSON.stringify({ operation: 'customer.create', request: { ...body, socialSecurityNumber } }));
+  const audit = { eventId: uuidv7(), principalId, environment, operation: 'customer.create', resourceType: 'customer', resourceId: customerId, requestId, idempotencyKey: idempotencyKey ?? null, changedFields: Object.keys(body) } as const;
   const outcome = await customers.insert(record, {
-    audit: { eventId: uuidv7(), principalId, environment, operation: 'customer.create', resourceType: 'customer', resourceId: customerId, requestId, idempotencyKey: idempotencyKey ?? null, changedFields: Object.keys(body) },
+    audit,
+    ssnRefusalAudit: { ...audit, eventId: uuidv7(), operation: 'customer.create.refused' },
     idempotency:
       idempotencyKey === undefined
         ? undefined

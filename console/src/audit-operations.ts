@@ -35,4 +35,5 @@ export const AUDIT_OPERATIONS = [
   'api_token.create',
   'api_token.revoke',
   'customer.search',
+  'customer.create.refused',
 ] as const;

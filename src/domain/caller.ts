@@ -5,6 +5,8 @@
  * `accounts:controls` sets and clears the ledger's flags (FROZEN included) and overdraft limits, so the
  * integration that moves money is not the one that lifts a freeze; `audit:read` reads the audit trail;
  * `events:read` reads the events (the outbox);
+ * `customers:ssn_search` searches customers by social security number ("is this person on file?"): its own
+ * operation, not a read of support's `customers:read`, which finds customers by name, contact or externalId only;
  * `webhooks:read` / `webhooks:write` read / manage webhook endpoints (their deliveries carry every event, so
  * registering one is as strong as `events:read`, and more: it is its own scope);
  * `ledger:export` streams the environment's whole ledger (GET /{environment}/ledger-entries, settlement accounts
@@ -12,7 +14,7 @@
  * past moments read with `accounts:read`);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'ledger:export', 'metrics:read'] as const;
+export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'customers:ssn_search', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'ledger:export', 'metrics:read'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

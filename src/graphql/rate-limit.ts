@@ -1,5 +1,6 @@
+import { isRequestError } from '../auth/errors.js';
 import { isCallerError } from '../http/errors.js';
-import { chargeSsnSearch, rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import { chargeSsnRefusal, chargeSsnSearch, rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
 import type { GraphqlContext } from './context.js';
 import { requestGraphqlError } from './error-mapping.js';
 import type { CostListener } from './limits.js';
@@ -31,5 +32,19 @@ export async function chargeSsnSearchResolver(context: GraphqlContext, input: un
     await chargeSsnSearch(context.rateLimits, context.caller.principal.id, input);
   } catch (error) {
     throw isCallerError(error) ? requestGraphqlError(error) : error;
+  }
+}
+
+/**
+ * `createCustomer` refused because the SSN is on file spends a point of the same budget, as REST's POST
+ * /customer does (src/http/rate-limit.ts, chargeSsnRefusal); over budget → SSN_SEARCH_RATE_LIMITED with HTTP 429.
+ */
+export async function chargeSsnRefusalResolver<T>(context: GraphqlContext, create: () => Promise<T>): Promise<T> {
+  if (!context.rateLimits) return create();
+  try {
+    return await chargeSsnRefusal(context.rateLimits, context.caller.principal.id, create);
+  } catch (error) {
+    // Only the budget's 429 becomes a request error; the domain's refusals stay field errors, as before.
+    throw isRequestError(error) ? requestGraphqlError(error) : error;
   }
 }

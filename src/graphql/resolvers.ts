@@ -11,7 +11,7 @@ import { createOptions, noteReplay } from './idempotency.js';
 import { loadExisting, loadWithLinked } from './loaders.js';
 import { encodeCursor, pageRequest, type TransactionPage } from './pagination.js';
 import { type AccountParent, type CustomerParent, isAccountRecord, isCustomerRecord } from './parents.js';
-import { chargeSsnSearchResolver } from './rate-limit.js';
+import { chargeSsnRefusalResolver, chargeSsnSearchResolver } from './rate-limit.js';
 
 /**
  * The resolvers only translate: arguments go to the domain services untouched (mutation inputs as
@@ -134,7 +134,7 @@ export const resolvers: Resolvers = {
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      return noteReplay(context, info, await services.customers.create(caller, input as unknown, createOptions(idempotencyKey)));
+      return noteReplay(context, info, await chargeSsnRefusalResolver(context, () => services.customers.create(caller, input as unknown, createOptions(idempotencyKey))));
     },
     updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
       const customer = await services.customers.update(caller, customerId, input as unknown, versionCondition(expectedVersion));

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RequestError } from '../auth/errors.js';
 import type { RateLimitConfig } from '../config/config.js';
+import { isDomainError } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -162,6 +163,25 @@ export async function chargeSsnSearch(rateLimits: Pick<RateLimits, 'ssnSearch'>,
   if (!rateLimits.ssnSearch || !namesSsn(input)) return;
   const state = await rateLimits.ssnSearch.consume(principalId, 1);
   if (!state.allowed) throw ssnSearchRateLimited(state.resetS);
+}
+
+/**
+ * Runs a customer creation (REST's POST /customer, GraphQL's createCustomer) and, when it is refused because
+ * the SSN is on file (CUSTOMER_ALREADY_EXISTS, audited by the domain as `customer.create.refused`), charges one
+ * point of the principal's SSN search budget: that refusal answers what a search by SSN answers. Over budget →
+ * 429 SSN_SEARCH_RATE_LIMITED with Retry-After instead of the 409. Creations that succeed, replays and other
+ * refusals (EXTERNAL_ID_TAKEN wins whatever the SSN) cost nothing here, so ordinary creation is not slowed.
+ */
+export async function chargeSsnRefusal<T>(rateLimits: Pick<RateLimits, 'ssnSearch'>, principalId: string, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (rateLimits.ssnSearch && isDomainError(error) && error.code === 'CUSTOMER_ALREADY_EXISTS') {
+      const state = await rateLimits.ssnSearch.consume(principalId, 1);
+      if (!state.allowed) throw ssnSearchRateLimited(state.resetS);
+    }
+    throw error;
+  }
 }
 
 /** Too many refused bearer tokens from one client address: answered to its refused tokens, never to a valid one. */

@@ -613,6 +613,10 @@ const AUDIT_QUERY_DESCRIPTIONS: Record<string, string> = {
   to: 'Only events before this instant (ISO 8601 with a time zone).',
 };
 
+/** An operation that is another one when its body names a social security number says which scope that one needs. */
+const ssnScopeNote = (route: RestRoute): string =>
+  route.ssnScope ? `; with a \`socialSecurityNumber\` in the body, the scope \`${route.ssnScope}\` instead` : '';
+
 /** A deprecated operation's description says since when, until when, and what to use instead. */
 const deprecationNote = (route: RestRoute): string =>
   route.deprecated ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.` : '';
@@ -627,8 +631,9 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description}\n\nRequires the scope \`${route.scope}\`.${deprecationNote(route)}`,
+    description: `${route.description}\n\nRequires the scope \`${route.scope}\`${ssnScopeNote(route)}.${deprecationNote(route)}`,
     'x-required-scope': route.scope,
+    ...(route.ssnScope && { 'x-required-scope-with-ssn': route.ssnScope }),
     ...(route.deprecated && { deprecated: true }),
     parameters: [...parameterRefs, ...queryParameters(route)],
     ...(route.requestBody && {

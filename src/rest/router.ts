@@ -4,7 +4,7 @@ import { authenticateRequest } from '../http/authenticate-request.js';
 import { corsForAllowedOrigins } from '../http/cors.js';
 import type { HttpDependencies } from '../http/dependencies.js';
 import { createJsonBodyReader, type JsonBodyReader } from '../http/json-body.js';
-import { chargeSsnSearch } from '../http/rate-limit.js';
+import { chargeSsnRefusal, chargeSsnSearch } from '../http/rate-limit.js';
 import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
 import { notAcceptable } from '../http/errors.js';
 import { checkDeprecation, deprecationHeaders } from './deprecation.js';
@@ -105,7 +105,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
   const handlers: Record<OperationId, Operation> = {
     // A replay answers the customer's tag as it is now (the replay reads it), like its other answers.
     createCustomer: async ({ caller, body, idempotencyKey }) => {
-      const { value, replayed } = await customers.create(caller, body, { idempotencyKey });
+      const { value, replayed } = await chargeSsnRefusal(deps.rateLimits, caller.principal.id, () => customers.create(caller, body, { idempotencyKey }));
       return tagged(created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed), value, value.customerId);
     },
     listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),

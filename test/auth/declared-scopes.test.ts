@@ -95,7 +95,7 @@ interface RestCase {
 const REST_CASES: Record<string, () => Promise<RestCase>> = {
   createCustomer: async () => ({ body: buildCustomerInput() }),
   listCustomers: async () => ({ query: { lastName: 'a', limit: '5' } }),
-  searchCustomers: async () => ({ body: { socialSecurityNumber: '123-45-6789' } }),
+  searchCustomers: async () => ({ body: { lastName: 'a' } }),
   getCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
   updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
   deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
@@ -185,6 +185,33 @@ describe('REST: every route needs exactly the scope the route table declares', (
   }
 });
 
+/** The same routes with a `socialSecurityNumber` in the body: their own operation, needing the route's `ssnScope`. */
+const REST_SSN_CASES: Record<string, () => Promise<RestCase>> = {
+  searchCustomers: async () => ({ body: { socialSecurityNumber: '123-45-6789' } }),
+};
+
+describe('REST: a route whose body names an SSN needs exactly the ssnScope the route table declares, and not its scope', () => {
+  const ssnRoutes = REST_ROUTES.filter((route): route is (typeof REST_ROUTES)[number] & { ssnScope: AccessScope } => 'ssnScope' in route && route.ssnScope !== undefined);
+
+  it('has a case for every route declaring an ssnScope', () => {
+    expect(Object.keys(REST_SSN_CASES).sort()).toEqual(ssnRoutes.map((route) => route.operationId).sort());
+  });
+
+  for (const route of ssnRoutes) {
+    it(`${route.operationId} with an SSN: refused without ${route.ssnScope} (even with ${route.scope}), served with it alone`, async () => {
+      const request = await REST_SSN_CASES[route.operationId]!();
+      for (const token of [without(route.ssnScope), only(route.scope)]) {
+        const refused = await expectNoChange(service.database.pool, () => restCall(route, request, token));
+        expect(refused.status, refused.text).toBe(403);
+        expect(refused.json.error ?? refused.json).toMatchObject({ code: 'FORBIDDEN' });
+        expect(refused.headers.get('www-authenticate')).toContain(`scope="${route.ssnScope}"`);
+      }
+      const served = await restCall(route, request, only(route.ssnScope));
+      expect(served.status, served.text).toBe(route.success.status);
+    });
+  }
+});
+
 // ---- GraphQL: one case per root field of the schema ---------------------------------------------------
 
 const schema = buildSchema(readFileSync('schema.graphql', 'utf8'));
@@ -210,7 +237,7 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   'Query.customers': async () => ({ document: '{ customers(first: 2) { nodes { customerId } } }' }),
   'Query.searchCustomers': async () => ({
     document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
-    variables: { input: { socialSecurityNumber: '123-45-6789' } },
+    variables: { input: { lastName: 'a' } },
   }),
   'Query.accounts': async () => ({ document: `{ accounts(first: 2) { nodes ${ACCOUNT_ID_ONLY} } }` }),
   'Query.auditEvents': async () => ({ document: '{ auditEvents(first: 2) { nodes { eventId } } }' }),
@@ -327,6 +354,20 @@ function declaredScope(field: GraphQLField<unknown, unknown>): AccessScope | und
   return values?.scope as AccessScope | undefined;
 }
 
+/** The scope the field needs instead when its input names a social security number (`ssnScope`), if it declares one. */
+function declaredSsnScope(field: GraphQLField<unknown, unknown>): AccessScope | undefined {
+  const values = field.astNode ? getDirectiveValues(requiresScope, field.astNode) : undefined;
+  return values?.ssnScope as AccessScope | undefined;
+}
+
+/** The same root fields with a `socialSecurityNumber` in the input. */
+const GRAPHQL_SSN_CASES: Record<string, () => Promise<GraphqlCase>> = {
+  'Query.searchCustomers': async () => ({
+    document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
+    variables: { input: { socialSecurityNumber: '123-45-6789' } },
+  }),
+};
+
 const post = (body: GraphqlCase, token: string) =>
   service.call('POST', '/sandbox/graphql', { auth: false, headers: { authorization: `Bearer ${token}` }, body: { query: body.document, variables: body.variables } });
 
@@ -371,6 +412,29 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
       expect(refused.json.data?.[field.name] ?? null).toBeNull();
 
       const served = await post(request, only(scope));
+      expect(served.json.errors, served.text).toBeUndefined();
+      expect(served.json.data[field.name]).not.toBeNull();
+    });
+  }
+
+  const ssnFields = rootFields.filter(({ field }) => declaredSsnScope(field) !== undefined);
+
+  it('every root field declaring an ssnScope declares a known one and has an SSN case here', () => {
+    for (const { key, field } of ssnFields) expect(ACCESS_SCOPES, `${key} declares no known ssnScope`).toContain(declaredSsnScope(field));
+    expect(Object.keys(GRAPHQL_SSN_CASES).sort()).toEqual(ssnFields.map(({ key }) => key).sort());
+  });
+
+  for (const { key, field } of ssnFields) {
+    const scope = declaredScope(field)!;
+    const ssnScope = declaredSsnScope(field)!;
+    it(`${key} with an SSN: refused without ${ssnScope} (even with ${scope}), served with it alone`, async () => {
+      const request = await GRAPHQL_SSN_CASES[key]!();
+      for (const token of [without(ssnScope), only(scope)]) {
+        const refused = await expectNoChange(service.database.pool, () => post(request, token));
+        expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope: ssnScope } });
+        expect(refused.json.data?.[field.name] ?? null).toBeNull();
+      }
+      const served = await post(request, only(ssnScope));
       expect(served.json.errors, served.text).toBeUndefined();
       expect(served.json.data[field.name]).not.toBeNull();
     });

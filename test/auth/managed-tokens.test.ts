@@ -103,11 +103,11 @@ describe('npm run token (the CLI, as a process)', () => {
   it('creates a token printed once, lists it without secrets, revokes it', async () => {
     // Each process takes a second or two (TypeScript through tsx): independent runs go in parallel.
     const [json, human] = await Promise.all([
-      cli('create', '--env', 'sandbox', '--scopes', 'customers:read,accounts:write', '--name', 'mobile app', '--json'),
+      cli('create', '--env', 'sandbox', '--scopes', 'customers:read,customers:ssn_search,accounts:write', '--name', 'mobile app', '--json'),
       cli('create', '--env', '*', '--scopes', 'audit:read', '--name', 'auditor'),
     ]);
     const created = JSON.parse(json.stdout);
-    expect(created).toMatchObject({ name: 'mobile app', environments: ['sandbox'], scopes: ['customers:read', 'accounts:write'], revokedAt: null });
+    expect(created).toMatchObject({ name: 'mobile app', environments: ['sandbox'], scopes: ['customers:read', 'customers:ssn_search', 'accounts:write'], revokedAt: null });
     expect(created.token).toMatch(new RegExp(`^cas_${created.id}_`));
     expect(human.stdout).toMatch(/shown this once/);
     const humanToken = /cas_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/.exec(human.stdout)![0];

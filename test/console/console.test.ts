@@ -12,7 +12,7 @@ import { expectAccessible, signIn, watchedPages } from './helpers.js';
 /**
  * The back-office console in headless Chromium against a live service: deep links, sign-in, finding and
  * opening a customer and an account, a flag, a confirmed transfer that a double click posts once, a
- * read-only token that is offered no write, the keyboard alone, and on every page no script or CSP error,
+ * read-only token that is offered no write (nor the search by SSN, which needs customers:ssn_search), the keyboard alone, and on every page no script or CSP error,
  * no request to another origin and no serious or critical axe-core violation.
  */
 
@@ -306,6 +306,9 @@ describe('the console in a browser', () => {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Customers' }).click();
     await page.getByRole('searchbox', { name: 'Search customers' }).waitFor();
     expect(await page.getByRole('link', { name: 'New customer' }).count()).toBe(0);
+    // customers:read finds customers by name, not by social security number (customers:ssn_search).
+    expect(await page.getByRole('heading', { name: 'Find by social security number' }).count()).toBe(0);
+    expect(await page.getByLabel('Social security number', { exact: true }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('cell', { name: hookUrl, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: /Disable|Enable|Rotate/ }).count()).toBe(0);

@@ -89,14 +89,21 @@ describe('writes through Prisma: one statement each, no interactive transaction'
     expect(await count('customers', 'ssn_blind_index = (SELECT ssn_blind_index FROM customers c JOIN idempotency_keys k ON k.result->>\'customerId\' = c.id::text WHERE k.key = $1)', [key])).toBe(1);
   });
 
-  it('reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, and writes nothing of the statement', async () => {
+  it('reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, writing nothing of the statement and only the refusal\'s audit event after it', async () => {
     const input = buildCustomerInput();
     await services.customers.create(caller(), input);
     const key = randomUUID();
     const audits = await count('audit_events');
-    await expect(services.customers.create(caller(), { ...input, firstName: 'Other' }, { idempotencyKey: key })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    let refusal: unknown;
+    const names = await statementsOf(async () => {
+      refusal = await services.customers.create(caller(), { ...input, firstName: 'Other' }, { idempotencyKey: key }).catch((error: unknown) => error);
+    });
+    expect(refusal).toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    expect(names.slice(0, 2)).toEqual(['cas_customer_insert_with_key', 'cas_customer_ssn_refusal']);
     expect(await count('idempotency_keys', 'key = $1', [key])).toBe(0);
-    expect(await count('audit_events')).toBe(audits);
+    expect(await count('customers', 'first_name = $1', ['Other'])).toBe(0);
+    expect(await count('audit_events')).toBe(audits + 1);
+    expect(await count('audit_events', "operation = 'customer.create.refused' AND idempotency_key = $1", [key])).toBe(1);
     await expect(services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })).resolves.toMatchObject({ replayed: false });
   });
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-const freshToken = async () => (await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read'] })).token;
+const freshToken = async () => (await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read', 'customers:ssn_search'] })).token;
 const SEARCH = 'query($input: CustomerSearchInput!) { searchCustomers(input: $input) { nodes { customerId } } }';
 const restSearch = (token: string, body: unknown) => service.call('POST', '/sandbox/customer/search', { body, headers: bearer(token) });
 const gqlSearch = (token: string, input: unknown) => graphql(service, SEARCH, { input }, { headers: bearer(token) });

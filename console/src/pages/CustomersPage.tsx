@@ -83,6 +83,8 @@ function Results({ customers, label }: { customers: Listed[]; label: string }) {
 
 export function CustomersPage() {
   const canCreate = useCan('customers:write');
+  // A search by number is its own scope (customers:ssn_search), not every reader's: offered only to the tokens that hold it.
+  const canSearchBySsn = useCan('customers:ssn_search');
   const [text, setText] = useState('');
   const [by, setBy] = useState<SearchBy>('name');
   const [filter, setFilter] = useState<CustomerFilter | undefined>(undefined);
@@ -146,19 +148,21 @@ export function CustomersPage() {
           onNext={() => pages.next(list.data!.customers.pageInfo.endCursor!)}
         />
       </section>
-      <section aria-labelledby="ssn-heading">
-        <h2 id="ssn-heading">Find by social security number</h2>
-        <form onSubmit={submitSsn} className="inline-form">
-          {/* Masked text, not a password field: a browser's password manager must not offer to keep the number. */}
-          <TextField className="field" value={ssn} onChange={setSsn} autoComplete="off">
-            <Label>Social security number</Label>
-            <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
-          </TextField>
-          <Button type="submit">Find by number</Button>
-        </form>
-        <ProblemMessage error={bySsn.error} />
-        {bySsn.data ? <Results customers={bySsn.data.searchCustomers.nodes as Listed[]} label="Customers with this number" /> : null}
-      </section>
+      {canSearchBySsn ? (
+        <section aria-labelledby="ssn-heading">
+          <h2 id="ssn-heading">Find by social security number</h2>
+          <form onSubmit={submitSsn} className="inline-form">
+            {/* Masked text, not a password field: a browser's password manager must not offer to keep the number. */}
+            <TextField className="field" value={ssn} onChange={setSsn} autoComplete="off">
+              <Label>Social security number</Label>
+              <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
+            </TextField>
+            <Button type="submit">Find by number</Button>
+          </form>
+          <ProblemMessage error={bySsn.error} />
+          {bySsn.data ? <Results customers={bySsn.data.searchCustomers.nodes as Listed[]} label="Customers with this number" /> : null}
+        </section>
+      ) : null}
     </>
   );
 }

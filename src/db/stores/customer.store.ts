@@ -3,8 +3,8 @@ import type { CustomerFilter } from '../../domain/customers/customer-search.js';
 import type { Customer } from '../../domain/customers/customer.js';
 import { customerAlreadyExists, externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
-import type { CreationEffects, CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
-import type { CustomerChanges, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from '../../domain/customers/ports.js';
+import type { CreationOutcome, PageRequest, WriteEffects } from '../../domain/ports.js';
+import type { CustomerChanges, CustomerCreationEffects, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from '../../domain/customers/ports.js';
 import { CUSTOMER_COLUMNS, type CustomerRow, customerVersionOf, NEW_CUSTOMER_COLUMNS, toCustomer } from '../sql/columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../sql/errors.js';
 import { CoalescedReads } from './coalesced-reads.js';
@@ -13,7 +13,7 @@ import { jsonParameter, queryRows, statement } from '../sql/sql.js';
 import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 import { customerSearchSql } from '../sql/customer-search.sql.js';
 
-/** The one unique key a new customer can clash on (ids are fresh UUIDs): the SSN's blind index. */
+/** The unique keys a new customer can clash on (ids are fresh UUIDs): the SSN's blind index, and its externalId below. */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
 /** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
 const EXTERNAL_ID_UNIQUE_INDEX = 'customers_environment_external_id_key';
@@ -43,6 +43,17 @@ const insertSql = (withKey: boolean) =>
 const SQL = {
   insert: statement('customer_insert', insertSql(false)),
   insertWithKey: statement('customer_insert_with_key', insertSql(true)),
+  // After an insert refused on the SSN's blind index (nothing of it was written): the externalId is looked at
+  // first, in a statement of its own (which sees every committed customer), and only when no customer has it is
+  // the refusal an SSN refusal, its audit event ($3…) written by the same statement. Only on that path: a
+  // creation that succeeds never runs it.
+  ssnRefusal: statement(
+    'customer_ssn_refusal',
+    `WITH taken AS MATERIALIZED (
+       SELECT EXISTS (SELECT 1 FROM customers c WHERE c.environment = $1::varchar AND c.external_id = $2::varchar) AS external_id_taken
+     ), audit AS (${auditInsert(3, 'taken WHERE NOT taken.external_id_taken')})
+     SELECT external_id_taken FROM taken`,
+  ),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
   findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
   // An absent change is NULL and keeps the stored value (the domain never sets these fields to null). The
@@ -91,7 +102,7 @@ export class PrismaCustomerStore implements CustomerStore {
     private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
   ) {}
 
-  async insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome> {
+  async insert(record: NewCustomerRecord, effects: CustomerCreationEffects): Promise<CreationOutcome> {
     const values = [
       record.id,
       record.environment,
@@ -118,8 +129,19 @@ export class PrismaCustomerStore implements CustomerStore {
         : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
       return row!.created > 0 ? 'created' : 'key-taken';
     } catch (error) {
-      if (violatedUniqueIndex(error) === SSN_UNIQUE_INDEX) throw customerAlreadyExists();
-      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      // PostgreSQL stops at the first unique index that clashes, in an order of its own (today the SSN's,
+      // the older index): the answer must not depend on it. The externalId decides first.
+      const index = violatedUniqueIndex(error);
+      if (index === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (index === SSN_UNIQUE_INDEX) {
+        const [refusal] = await queryRows<{ external_id_taken: boolean }>(this.prisma, SQL.ssnRefusal, [
+          record.environment,
+          record.externalId ?? null,
+          ...auditValues(effects.ssnRefusalAudit),
+        ]);
+        if (refusal!.external_id_taken) throw externalIdTaken('customer');
+        throw customerAlreadyExists();
+      }
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       throw error;
     }

@@ -37,6 +37,10 @@ export const AUDIT_OPERATIONS = [
   'api_token.revoke',
   // A search by social security number (resourceId: the search; matchedCount: the customers it found).
   'customer.search',
+  // A creation refused because a customer of the environment has its SSN (CUSTOMER_ALREADY_EXISTS): the answer
+  // tells that the number is on file, as a search would. resourceId: the id the refused customer would have had
+  // (no customer has it); never the existing customer's id or the number.
+  'customer.create.refused',
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
@@ -44,8 +48,9 @@ export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'tran
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /**
- * One successful write, as the audit trail keeps it: who, where, what and which fields, never the
- * values written (so an SSN or document locator number can never reach the trail).
+ * One successful write (or a read that consults an SSN: a search, a creation refused because the number is on
+ * file), as the audit trail keeps it: who, where, what and which fields, never the values written (so an SSN or
+ * document locator number can never reach the trail).
  */
 export interface AuditEvent {
   eventId: string;

@@ -11,7 +11,7 @@ import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency
 import { isRecordId, newId } from '../ids.js';
 import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../pagination.js';
 import type { PersonalDataProtector, Stores } from '../ports.js';
-import type { Caller } from '../caller.js';
+import type { AccessScope, Caller } from '../caller.js';
 import { parseInput, presentKeys } from '../validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
@@ -26,6 +26,15 @@ import {
   updateCustomerSchema,
 } from './customer.schemas.js';
 
+/**
+ * The scope a search needs: `customers:ssn_search` when its input names an SSN (any value but null, even one
+ * the validation then refuses: the refusal must not tell an unauthorized caller anything), else `customers:read`.
+ */
+export function searchScope(input: unknown): AccessScope {
+  const ssn = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
+  return ssn === undefined || ssn === null ? 'customers:read' : 'customers:ssn_search';
+}
+
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
   constructor(
@@ -39,6 +48,11 @@ export class CustomerService {
    * key, a retry of the same request answers the customer the first one created, marked as replayed. The
    * key's record keeps the customer's id only, no copy of its personal data outside its own row: a replay
    * reads the customer as it is now (CUSTOMER_NOT_FOUND if it has been deleted since).
+   *
+   * Refusals, in this order whatever index the database checks first: EXTERNAL_ID_TAKEN when another customer
+   * has the externalId (the SSN is not consulted for the answer), then CUSTOMER_ALREADY_EXISTS when a customer
+   * has the SSN, audited as `customer.create.refused` (the surfaces charge it to the SSN search budget:
+   * src/http/rate-limit.ts, chargeSsnRefusal). Nothing else is written on either refusal.
    */
   async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
     authorize(caller, 'customers:write');
@@ -71,9 +85,13 @@ export class CustomerService {
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
     };
-    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields: Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined), idempotencyKey });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
+    // A refusal because the SSN is on file answers "this person is a customer": audited like a search by SSN,
+    // under the id the refused customer would have had (never the existing customer's, never the number).
+    const ssnRefusalAudit = auditEventFor(caller, { operation: 'customer.create.refused', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
     const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
-      this.stores.customers.insert(record, { audit, idempotency }),
+      this.stores.customers.insert(record, { audit, idempotency, ssnRefusalAudit }),
     );
     if (!created.replayed) return { value: customer, replayed: false };
     const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);
@@ -134,11 +152,12 @@ export class CustomerService {
 
   /**
    * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN, in a
-   * body. A search by SSN ("is this person already on file?") is audited in the search's own statement: who,
-   * when, which filters, how many matched; never the SSN.
+   * body. A search by SSN ("is this person already on file?") is its own operation: it needs
+   * `customers:ssn_search` (and only it), a search without one `customers:read`. It is audited in the search's
+   * own statement: who, when, which filters, how many matched; never the SSN.
    */
   async search(caller: Caller, input: unknown): Promise<Page<Customer>> {
-    authorize(caller, 'customers:read');
+    authorize(caller, searchScope(input));
     const valid = parseInput(customerSearchSchema, input ?? {});
     const { socialSecurityNumber, limit, after, ...filters } = valid;
     const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);

@@ -39,16 +39,27 @@ export interface CustomerChanges {
   metadata?: MetadataChanges | null | undefined;
 }
 
+/** A new customer's effects (its audit event, its idempotency key's record), and the audit event of its refusal. */
+export interface CustomerCreationEffects extends CreationEffects {
+  /**
+   * Written alone, and only, when the customer is refused because its SSN is on file (CUSTOMER_ALREADY_EXISTS):
+   * the refusal tells the caller that a customer has this number, so it is audited as a search by SSN is.
+   * Never written when the externalId is taken (EXTERNAL_ID_TAKEN, which wins whatever the SSN) or on success.
+   */
+  ssnRefusalAudit: NewAuditEvent;
+}
+
 /** 'stale': the customer exists, but its version is none of the expected ones (nothing written). */
 export type CustomerUpdate = { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
 export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'has-accounts'; linkedAccounts: number };
 
 export interface CustomerStore {
   /**
-   * Writes the customer with its effects. Throws CUSTOMER_ALREADY_EXISTS when the SSN's blind index is
-   * taken in the environment, EXTERNAL_ID_TAKEN when its externalId is; nothing is written then.
+   * Writes the customer with its effects. Throws EXTERNAL_ID_TAKEN when its externalId is taken in the
+   * environment, whatever the SSN (nothing is written then); otherwise CUSTOMER_ALREADY_EXISTS when the SSN's
+   * blind index is taken, with only `effects.ssnRefusalAudit` written.
    */
-  insert(record: NewCustomerRecord, effects: CreationEffects): Promise<CreationOutcome>;
+  insert(record: NewCustomerRecord, effects: CustomerCreationEffects): Promise<CreationOutcome>;
   findById(environment: string, id: string): Promise<Customer | null>;
   /** The customers that exist among `ids`, in any order. */
   findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;

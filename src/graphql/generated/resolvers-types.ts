@@ -273,7 +273,7 @@ export type AuditEvent = {
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), or for `api_token` the token id spelled as a UUID (docs/security.md). */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
   /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
   resourceType: Scalars['String']['output'];
@@ -567,8 +567,10 @@ export type Mutation = {
   createAccount: Account;
   /**
    * Creates a customer with no accounts and returns it. Fails with VALIDATION_FAILED (see
-   * `extensions.details`) or CUSTOMER_ALREADY_EXISTS when the social security number is already enrolled in
-   * this environment.
+   * `extensions.details`), EXTERNAL_ID_TAKEN when another customer has the `externalId` (whatever the social
+   * security number), or else CUSTOMER_ALREADY_EXISTS when the social security number is already enrolled in
+   * this environment: that refusal is audited (`customer.create.refused`) and spends a point of the token's SSN
+   * search budget, as `searchCustomers` by number does (SSN_SEARCH_RATE_LIMITED with HTTP 429 once it is spent).
    */
   createCustomer: Customer;
   /**
@@ -1032,7 +1034,9 @@ export type Query = {
    * Customers by social security number (exact, through the blind index) and the filters of `customers`, all of
    * which must hold; the number travels in the input, never in a URL. Each search by social security number
    * is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the
-   * number). Pass the input as a variable, so that the number is not part of the query text.
+   * number). Pass the input as a variable, so that the number is not part of the query text. A search by social
+   * security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does
+   * not allow it), a search without one `customers:read` (FORBIDDEN otherwise).
    */
   searchCustomers: CustomerConnection;
   /** One transaction of an account, or null when the account has none with this id (REST's getTransaction). Needs `accounts:read`. */
@@ -1763,6 +1767,7 @@ export type ListSizeDirectiveResolver<Result, Parent, ContextType = GraphqlConte
 
 export type RequiresScopeDirectiveArgs = {
   scope: Scalars['String']['input'];
+  ssnScope?: Maybe<Scalars['String']['input']>;
 };
 
 export type RequiresScopeDirectiveResolver<Result, Parent, ContextType = GraphqlContext, Args = RequiresScopeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;

@@ -14,6 +14,7 @@ export const AUDIT_ROUTES = [
     summary: 'Read the audit trail',
     description:
       'Not in the contract: every successful write of this environment, oldest first, a page at a time. ' +
+      'Searches by social security number (`customer.search`) and creations refused because the number is on file (`customer.create.refused`) are there too. ' +
       'Events name the fields a write set, never their values. Uses the customer endpoints\' envelope (`log_ref_id`).',
     scope: 'audit:read',
     query: { schema: auditQuerySchema, example: { first: 20, operation: 'customer.create' } },

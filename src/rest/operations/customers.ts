@@ -28,8 +28,19 @@ export const CUSTOMERS_ROUTES = [
     success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
     versioned: 'tagged',
     failures: [
-      failure('CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number exists in this environment (with or without dashes).', customerAlreadyExists()),
-      externalIdTakenFailure,
+      failure(
+        'CUSTOMER_ALREADY_EXISTS',
+        'A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. ' +
+          'Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) ' +
+          "and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).",
+        customerAlreadyExists(),
+      ),
+      failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.', externalIdTaken('customer')),
+      failure(
+        'SSN_SEARCH_RATE_LIMITED',
+        "Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.",
+        ssnSearchRateLimited(42),
+      ),
     ],
   },
   // Before getCustomer: `/customer/search` must be matched as itself, not as a customer id.
@@ -43,9 +54,11 @@ export const CUSTOMERS_ROUTES = [
     description:
       'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
       'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). ' +
+      'A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. ' +
       'Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. ' +
       'Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
     scope: 'customers:read',
+    ssnScope: 'customers:ssn_search',
     naturallyIdempotent: true,
     requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
     success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },

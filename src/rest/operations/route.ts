@@ -25,6 +25,11 @@ export interface RestRoute {
   summary: string;
   description: string;
   scope: AccessScope;
+  /**
+   * The scope a request whose body names a `socialSecurityNumber` needs instead of `scope`, and only it: a search
+   * by SSN is its own operation (docs/adr/0001-scopes-by-duty.md), enforced by the domain like `scope`.
+   */
+  ssnScope?: AccessScope;
   /** The domain's input schema, for POST and PUT; `optional`: the operation also takes no body at all. */
   requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown>; optional?: true };
   /** The domain's query schema (each property becomes a query parameter). */
