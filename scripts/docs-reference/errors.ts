@@ -21,7 +21,7 @@ export const ERROR_TEXTS: Record<string, string> = {
   SERVICE_UNAVAILABLE:
     "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
   FORBIDDEN:
-    'The token may not act in this environment, or lacks the scope of the operation (`WWW-Authenticate: … error="insufficient_scope"`, GraphQL `extensions.challenge`).',
+    'The token may not act in this environment, or lacks the scope of the operation (`WWW-Authenticate: … error="insufficient_scope"`, GraphQL `extensions.challenge`); in GraphQL also a field of a customer or an account beyond its identity, answered to a token without the record\'s read scope (a mutation\'s answer included).',
   IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used for a different request; nothing is created.',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
   TRANSACTION_NOT_FOUND: 'No transaction with this id exists on this account.',

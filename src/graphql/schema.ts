@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, type GraphQLFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { type RecordKind, requireReadable } from '../domain/answer-shape.js';
+import type { GraphqlContext } from './context.js';
 import { auditResolvers } from './audit.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
@@ -13,10 +15,40 @@ import { webhookResolvers } from './webhooks.js';
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
 
 export function buildGraphqlSchema(): GraphQLSchema {
-  return makeExecutableSchema({
+  return withRecordFieldsShaped(makeExecutableSchema({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
     resolvers: [resolvers, auditResolvers, webhookResolvers, subscriptionResolvers, scalarResolvers, viewerResolvers],
     // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
-  });
+  }));
+}
+
+/**
+ * The fields of a record beyond its identity, and the scope that reads it: every field of `Customer` but `id`,
+ * `customerId` and `version` needs `customers:read`, every field of `Account` but `id`, `accountId` and `version`
+ * needs `accounts:read`, wherever the record is answered (a mutation's answer, a nested record, a subscription),
+ * also the fields its parent already carries (`Account.transactions`' first page, `balance`). A mutation made with
+ * its write scope alone answers the identity (src/domain/answer-shape.ts); any other field is FORBIDDEN naming the
+ * read scope. The write itself has been made then: the error's `path` goes below the mutation's field.
+ */
+const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: ReadonlySet<string> }>> = {
+  Customer: { kind: 'customer', identity: new Set(['id', 'customerId', 'version']) },
+  Account: { kind: 'account', identity: new Set(['id', 'accountId', 'version']) },
+};
+
+/** Wraps each shaped field's resolver with the one check (an `includes` on the caller's scopes, before the resolver runs). */
+function withRecordFieldsShaped(schema: GraphQLSchema): GraphQLSchema {
+  for (const [typeName, { kind, identity }] of Object.entries(RECORD_TYPES)) {
+    const type = schema.getType(typeName);
+    if (!(type instanceof GraphQLObjectType)) throw new Error(`schema.graphql has no object type ${typeName}`);
+    for (const field of Object.values(type.getFields())) {
+      if (identity.has(field.name)) continue;
+      const resolve: GraphQLFieldResolver<unknown, GraphqlContext> = field.resolve ?? defaultFieldResolver;
+      field.resolve = (source, args, context: GraphqlContext, info) => {
+        requireReadable(context.caller, kind);
+        return resolve(source, args, context, info);
+      };
+    }
+  }
+  return schema;
 }

@@ -8,9 +8,9 @@ import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/caller.js';
 import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
-import { accountDataSchema } from '../presenters/accounts.js';
+import { accountAcknowledgmentDataSchema, accountDataSchema } from '../presenters/accounts.js';
 import { auditEventDataSchema } from '../presenters/audit.js';
-import { addressDataSchema, phoneDataSchema } from '../presenters/customers.js';
+import { addressDataSchema, customerAcknowledgmentDataSchema, phoneDataSchema } from '../presenters/customers.js';
 import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
 import { answersEntityTag, EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from '../rest/routes.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
@@ -30,7 +30,7 @@ export interface OpenApiOperation {
 }
 
 /** The version of the API contract (not of the package): raise it with every change of the document. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '2.0.0';
 
 const LOG_REF_KEY: Record<EnvelopeFamily, string> = { customer: 'log_ref_id', account: 'logRefId' };
 const EXAMPLE_REQUEST_ID = '7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b';
@@ -88,6 +88,9 @@ function componentSchemas(): Record<string, JsonSchema> {
     named.set(route.success.component, route.success.data);
   }
   named.set('Account', accountDataSchema);
+  // A write's answer without the read scope (src/domain/answer-shape.ts): named, so the answers' oneOf names both sides.
+  named.set('AccountAcknowledgment', accountAcknowledgmentDataSchema);
+  named.set('CustomerAcknowledgment', customerAcknowledgmentDataSchema);
   const schemas = toComponentSchemas(named);
   for (const [component, notes] of Object.entries(REQUEST_FIELD_NOTES)) {
     const properties = schemas[component]?.properties as Record<string, JsonSchema> | undefined;
@@ -441,8 +444,12 @@ function successExample(route: RestRoute): object {
     case 'CreatedCustomer':
       return { customerId: EXAMPLE_IDS.customerId };
     case 'Customer':
-      return route.operationId === 'updateCustomer' ? { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy', emails: ['sandy.doe@example.com'] } : CUSTOMER_EXAMPLE;
+      return CUSTOMER_EXAMPLE;
+    case 'CustomerAnswer':
+      return { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy', emails: ['sandy.doe@example.com'] };
     case 'Account':
+      return ACCOUNT_EXAMPLE;
+    case 'AccountAnswer':
       return route.operationId === 'updateAccount' ? { ...ACCOUNT_EXAMPLE, name: 'Household Checking' } : ACCOUNT_EXAMPLE;
     case 'CustomerPage':
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };

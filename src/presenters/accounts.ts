@@ -5,6 +5,7 @@ import { recordId } from './record-id.js';
 import { clientFieldSchemas, presentClientFields } from './client-fields.js';
 import { presentTransaction, transactionDataSchema } from './transactions.js';
 import type { Page } from '../domain/pagination.js';
+import type { AnswerShape } from '../domain/answer-shape.js';
 
 /**
  * What leaves the service for accounts: the response schemas (the OpenAPI document is generated
@@ -28,6 +29,15 @@ export const accountDataSchema = z
     ...clientFieldSchemas,
   })
   .describe('A depository account, owned by one or more customers.');
+
+export const accountAcknowledgmentDataSchema = z
+  .strictObject({ accountId: recordId })
+  .describe("The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`.");
+
+/** A write's answer: the full account with `accounts:read`, its acknowledgment without (src/domain/answer-shape.ts). */
+export const accountAnswerDataSchema = z
+  .xor([accountDataSchema, accountAcknowledgmentDataSchema])
+  .describe('The full account when the token holds `accounts:read`; otherwise only its id (`AccountAcknowledgment`).');
 
 export const accountPageDataSchema = z
   .strictObject({
@@ -67,6 +77,10 @@ export const presentAccount = (account: Account): AccountData => ({
   flags: account.flags as AccountData['flags'],
   ...presentClientFields(account),
 });
+
+/** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */
+export const presentAccountAnswer = (account: Account, shape: AnswerShape): z.infer<typeof accountAnswerDataSchema> =>
+  shape === 'full' ? presentAccount(account) : { accountId: account.accountId };
 
 export const presentAccountFlagDetail = (detail: AccountFlagDetail): z.infer<typeof accountFlagDetailDataSchema> => ({
   flag: detail.flag,

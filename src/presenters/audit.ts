@@ -19,7 +19,7 @@ export const auditEventDataSchema = z
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),
-    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set; for a search, the filters it used.'),
+    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set (none for a control or holder call that changed nothing); for a search, the filters it used.'),
     matchedCount: z.number().int().optional().describe('Only on `customer.search` (a search by social security number): how many customers it found.'),
   })
   .describe('One successful write.');

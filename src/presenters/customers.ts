@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Address, Customer, Phone } from '../domain/customers/customer.js';
 import type { Page } from '../domain/pagination.js';
+import type { AnswerShape } from '../domain/answer-shape.js';
 import { recordId } from './record-id.js';
 import { clientFieldSchemas, presentClientFields } from './client-fields.js';
 
@@ -47,6 +48,15 @@ export const createdCustomerDataSchema = z
   .strictObject({ customerId: recordId })
   .describe('The id of the new customer; clients must store it.');
 
+export const customerAcknowledgmentDataSchema = z
+  .strictObject({ customerId: recordId })
+  .describe("The customer a write changed, for a token without `customers:read`: its id only (its version is the answer's ETag). Read the customer with `customers:read`.");
+
+/** A write's answer: the full customer with `customers:read`, its acknowledgment without (src/domain/answer-shape.ts). */
+export const customerAnswerDataSchema = z
+  .xor([customerDataSchema, customerAcknowledgmentDataSchema])
+  .describe('The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`).');
+
 export const customerPageDataSchema = z
   .strictObject({
     customers: z.array(customerDataSchema).describe('In id order (creation order); with a lastName or firstName filter, in that name\'s order (case and accents folded), then id.'),
@@ -80,5 +90,9 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
   preferredName: customer.preferredName,
   ...presentClientFields(customer),
 });
+
+/** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */
+export const presentCustomerAnswer = (customer: Customer, shape: AnswerShape): z.infer<typeof customerAnswerDataSchema> =>
+  shape === 'full' ? presentCustomer(customer) : { customerId: customer.customerId };
 
 export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({ customers: page.items.map(presentCustomer), nextAfter: page.nextAfter });

@@ -11,9 +11,12 @@ import { checkDeprecation, deprecationHeaders } from './deprecation.js';
 import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
-import { presentAccount, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
+import { answerShape } from '../domain/answer-shape.js';
+import type { Account } from '../domain/accounts/account.js';
+import type { Customer } from '../domain/customers/customer.js';
+import { presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
 import { presentAuditPage } from '../presenters/audit.js';
-import { presentCustomer, presentCustomerPage } from '../presenters/customers.js';
+import { presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../presenters/customers.js';
 import { presentEvent, presentEventPage, presentRecordEvents } from '../presenters/events.js';
 import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
 import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
@@ -78,6 +81,12 @@ const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...repl
 /** The reply, with the entity tag of the customer or account it answers. */
 const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({ ...reply, etag: entityTag(id, record.version) });
 /** A statement's file name: the account and the period's dates (UTC). */
+/**
+ * A write's answer about an account or a customer, shaped by the caller's read scope (src/domain/answer-shape.ts):
+ * the whole record with it, the acknowledgment (the id) without. The ETag is the record's either way.
+ */
+const accountAnswer = (caller: Caller, account: Account) => presentAccountAnswer(account, answerShape(caller, 'account'));
+const customerAnswer = (caller: Caller, customer: Customer) => presentCustomerAnswer(customer, answerShape(caller, 'customer'));
 const statementFileName = (accountId: string, from: string, to: string, extension: string) =>
   `statement-${accountId}-${from.slice(0, 10)}-${to.slice(0, 10)}.${extension}`;
 
@@ -119,7 +128,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     updateCustomer: async ({ caller, params, body, ifMatch }) => {
       const customer = await customers.update(caller, params.customerId!, body, ifMatchCondition(ifMatch, params.customerId!));
-      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+      return tagged(ok(customerAnswer(caller, customer)), customer, customer.customerId);
     },
     deleteCustomer: async ({ caller, params, ifMatch }) => {
       await customers.delete(caller, params.customerId!, ifMatchCondition(ifMatch, params.customerId!));
@@ -128,7 +137,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
-      return tagged(created(`/${caller.environment}/account/${account.accountId}`, presentAccount(account), replayed), account, account.accountId);
+      return tagged(created(`/${caller.environment}/account/${account.accountId}`, accountAnswer(caller, account), replayed), account, account.accountId);
     },
     listAccounts: async ({ caller, query }) => ok(presentAccountPage(await accounts.listFiltered(caller, query))),
     getAccount: async ({ caller, params }) => {
@@ -137,30 +146,30 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     updateAccount: async ({ caller, params, body, ifMatch }) => {
       const account = await accounts.update(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
-      return tagged(ok(presentAccount(account)), account, account.accountId);
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     deleteAccount: async ({ caller, params, ifMatch }) => {
       await accounts.delete(caller, params.accountId!, ifMatchCondition(ifMatch, params.accountId!));
       return ok({});
     },
-    addAccountCustomer: async ({ caller, params, body }) => ok(presentAccount(await accounts.addCustomer(caller, params.accountId!, body))),
-    // The account's controls and holders answer the whole account: its tag, and If-Match on the account's version.
+    addAccountCustomer: async ({ caller, params, body }) => ok(accountAnswer(caller, await accounts.addCustomer(caller, params.accountId!, body))),
+    // The account's controls and holders answer the account (shaped as above): its tag, and If-Match on the account's version.
     removeAccountCustomer: async ({ caller, params, ifMatch }) => {
       const account = await accounts.removeCustomer(caller, params.accountId!, params.customerId!, ifMatchCondition(ifMatch, params.accountId!));
-      return tagged(ok(presentAccount(account)), account, account.accountId);
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     setAccountFlag: async ({ caller, params, body, ifMatch }) => {
       const account = await accounts.setFlag(caller, params.accountId!, params.flag, body, ifMatchCondition(ifMatch, params.accountId!));
-      return tagged(ok(presentAccount(account)), account, account.accountId);
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     listAccountFlags: async ({ caller, params }) => ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
     clearAccountFlag: async ({ caller, params, ifMatch }) => {
       const account = await accounts.clearFlag(caller, params.accountId!, params.flag, ifMatchCondition(ifMatch, params.accountId!));
-      return tagged(ok(presentAccount(account)), account, account.accountId);
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     setOverdraftLimit: async ({ caller, params, body, ifMatch }) => {
       const account = await accounts.setOverdraftLimit(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
-      return tagged(ok(presentAccount(account)), account, account.accountId);
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     postTransaction: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });

@@ -254,7 +254,8 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   'Query.webhookEndpoints': async () => ({ document: '{ webhookEndpoints { endpointId } }' }),
   'Query.webhookEndpoint': async () => ({ document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
   'Mutation.createCustomer': async () => ({
-    document: 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId lastName } }',
+    // The identity only: the customer's other fields need customers:read (test/auth/answer-shape.test.ts).
+    document: 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId version } }',
     variables: { input: buildCustomerInput() },
   }),
   'Mutation.updateCustomer': async () => ({

@@ -19,6 +19,20 @@ export function auditInsert(first: number, source: string): string {
      FROM ${source}`;
 }
 
+/**
+ * $first … $first+8: the audit event of a call that may find nothing to change (a control, a holder already linked):
+ * one row for each row of `found` (the addressed record as the call found it, its own conditions applied), so a
+ * call that changed nothing is audited too, with empty changed fields; the changed fields are the event's own when
+ * `changed` (the write's data-modifying query) wrote a row. The outbox event stays `FROM changed`: no change, no event.
+ */
+export function auditInsertOfCall(first: number, found: string, changed: string): string {
+  const p = (n: number) => `$${first + n}`;
+  return `INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     SELECT ${p(0)}::uuid, ${p(1)}::varchar, ${p(2)}::varchar, ${p(3)}::varchar, ${p(4)}::varchar, ${p(5)}::uuid, ${p(6)}::varchar, ${p(7)}::varchar,
+            CASE WHEN EXISTS (SELECT 1 FROM ${changed}) THEN ${p(8)}::text[] ELSE '{}'::text[] END
+     FROM ${found}`;
+}
+
 export const auditValues = (event: NewAuditEvent): unknown[] => [
   event.eventId,
   event.principalId,

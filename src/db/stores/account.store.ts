@@ -8,7 +8,7 @@ import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout, violated
 import { CoalescedReads } from './coalesced-reads.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { idList, jsonParameter, queryRows, statement } from '../sql/sql.js';
-import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
+import { auditChangedFields, auditInsert, auditInsertOfCall, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../sql/write-effects.js';
 import { accountSearchSql } from '../sql/account-search.sql.js';
 import type { AccountFilter } from '../../domain/accounts/account-search.js';
 
@@ -104,7 +104,7 @@ const SQL = {
        INSERT INTO account_customers (account_id, customer_id, environment, position)
        SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
        RETURNING account_id, customer_id
-     ), audit AS (${auditInsert(5, 'changed')}),
+     ), audit AS (${auditInsertOfCall(5, 'target t, customer c, current cur WHERE cur.present OR EXISTS (SELECT 1 FROM changed)', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
             cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
@@ -151,7 +151,7 @@ const SQL = {
        SELECT w.id, $2, $3::text, $4::text, CURRENT_TIMESTAMP, $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
        ON CONFLICT (account_id, flag) DO UPDATE
          SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
-     ), audit AS (${auditInsert(8, 'changed')}),
+     ), audit AS (${auditInsertOfCall(8, 'target t WHERE t.current', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(8))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),
@@ -172,7 +172,7 @@ const SQL = {
        FROM lifted l WHERE a.id = l.id
        RETURNING ${ACCOUNT_COLUMNS}
      ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
-     audit AS (${auditInsert(5, 'changed')}),
+     audit AS (${auditInsertOfCall(5, 'target t WHERE t.current AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM changed))', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),
@@ -201,7 +201,7 @@ const SQL = {
        UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
        FROM target t WHERE a.id = t.id AND t.differs AND t.current
        RETURNING ${ACCOUNT_COLUMNS}
-     ), audit AS (${auditInsert(4, 'changed')}),
+     ), audit AS (${auditInsertOfCall(4, 'target t WHERE t.current', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(4))})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
   ),

@@ -64,7 +64,10 @@ export interface AuditEvent {
   resourceId: string;
   requestId: string;
   idempotencyKey: string | null;
-  /** Names of the fields the write set (all given fields on create, the sent ones on update, none on delete); a search's filters. */
+  /**
+   * Names of the fields the write set (all given fields on create, the sent ones on update, none on delete); a search's
+   * filters. None for a control or holder call that found nothing to change (src/db/sql/write-effects.ts, auditInsertOfCall).
+   */
   changedFields: string[];
   /** A search's: how many customers it found. Absent for writes. */
   matchedCount?: number;

@@ -40,7 +40,11 @@ export type Scalars = {
   SafeInt: { input: number; output: number; }
 };
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type Account = Node & {
   __typename?: 'Account';
   /** The id the service assigned at creation. */
@@ -117,13 +121,21 @@ export type Account = Node & {
 };
 
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type AccountBalanceArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
 };
 
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type AccountBalanceHistoryArgs = {
   from: Scalars['String']['input'];
   interval: BalanceInterval;
@@ -131,20 +143,32 @@ export type AccountBalanceHistoryArgs = {
 };
 
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type AccountRecentEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type AccountStatementArgs = {
   from: Scalars['String']['input'];
   to: Scalars['String']['input'];
 };
 
 
-/** A depository account, owned by one or more customers. */
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
 export type AccountTransactionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   filter?: InputMaybe<TransactionFilter>;
@@ -257,7 +281,7 @@ export type AddressInput = {
  */
 export type AuditEvent = {
   __typename?: 'AuditEvent';
-  /** Names of the fields the write set: every field given on create, the fields sent on update, none on delete. */
+  /** Names of the fields the write set: every field given on create, the fields sent on update, none on delete, none for a control or holder call that changed nothing. */
   changedFields: Array<Scalars['String']['output']>;
   /** The event's id (a time-ordered UUID). */
   eventId: Scalars['ID']['output'];
@@ -371,7 +395,8 @@ export type CreateWebhookEndpointInput = {
 
 /**
  * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves.
+ * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type Customer = Node & {
   __typename?: 'Customer';
@@ -419,7 +444,8 @@ export type Customer = Node & {
 
 /**
  * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves.
+ * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type CustomerRecentEventsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -545,18 +571,23 @@ export type EventPage = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
    * Makes an existing customer of this environment one more holder of the account (a joint account), after
-   * the others, and returns the account; a customer already on the account leaves it unchanged. Fails with
+   * the others, and returns the account; a customer already on the account leaves it unchanged (audited all the same,
+   * with empty `changedFields`). Fails with
    * ACCOUNT_NOT_FOUND, CUSTOMER_NOT_FOUND (see `extensions.details`), ACCOUNT_CUSTOMER_LIMIT (20 customers) or
    * CUSTOMER_ACCOUNT_LIMIT (the customer already holds 100 accounts).
    */
   addAccountCustomer: Account;
-  /** Clears a flag and returns the account; clearing a flag that is not set changes nothing. Fails with ACCOUNT_NOT_FOUND. */
+  /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
    * Opens an account for one or more existing customers and returns it (amount 0, no transactions, no
@@ -659,7 +690,8 @@ export type Mutation = {
   rotateWebhookSecret: WebhookEndpointSecret;
   /**
    * Sets a flag the ledger enforces and returns the account, with an optional reason and end (`until`: the flag
-   * lifts itself then, audited as `system:flag-expiry`). Setting a set flag without either changes nothing; with
+   * lifts itself then, audited as `system:flag-expiry`). Setting a set flag without either changes nothing (audited
+   * all the same, with empty `changedFields`); with
    * either, its reason and end are replaced. Fails with ACCOUNT_NOT_FOUND, VALIDATION_FAILED (`until` not in the
    * future, `reason` empty or longer than 500 characters).
    */
@@ -706,7 +738,11 @@ export type Mutation = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationAddAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
@@ -716,7 +752,11 @@ export type MutationAddAccountCustomerArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationClearAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
@@ -727,7 +767,11 @@ export type MutationClearAccountFlagArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationCreateAccountArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -737,7 +781,11 @@ export type MutationCreateAccountArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationCreateCustomerArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -747,7 +795,11 @@ export type MutationCreateCustomerArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationCreateWebhookEndpointArgs = {
   input: CreateWebhookEndpointInput;
@@ -756,7 +808,11 @@ export type MutationCreateWebhookEndpointArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
@@ -766,7 +822,11 @@ export type MutationDeleteAccountArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationDeleteCustomerArgs = {
   customerId: Scalars['ID']['input'];
@@ -776,7 +836,11 @@ export type MutationDeleteCustomerArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationDeleteWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
@@ -785,7 +849,11 @@ export type MutationDeleteWebhookEndpointArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationDisableWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
@@ -794,7 +862,11 @@ export type MutationDisableWebhookEndpointArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationEnableWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
@@ -803,7 +875,11 @@ export type MutationEnableWebhookEndpointArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationPostHoldArgs = {
   accountId: Scalars['ID']['input'];
@@ -815,7 +891,11 @@ export type MutationPostHoldArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationPostTransactionArgs = {
   accountId: Scalars['ID']['input'];
@@ -826,7 +906,11 @@ export type MutationPostTransactionArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationRedeliverWebhookArgs = {
   endpointId: Scalars['ID']['input'];
@@ -836,7 +920,11 @@ export type MutationRedeliverWebhookArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationRemoveAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
@@ -847,7 +935,11 @@ export type MutationRemoveAccountCustomerArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationReverseTransactionArgs = {
   accountId: Scalars['ID']['input'];
@@ -859,7 +951,11 @@ export type MutationReverseTransactionArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationRotateWebhookSecretArgs = {
   endpointId: Scalars['ID']['input'];
@@ -868,7 +964,11 @@ export type MutationRotateWebhookSecretArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationSetAccountFlagArgs = {
   accountId: Scalars['ID']['input'];
@@ -881,7 +981,11 @@ export type MutationSetAccountFlagArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationSetOverdraftLimitArgs = {
   accountId: Scalars['ID']['input'];
@@ -892,7 +996,11 @@ export type MutationSetOverdraftLimitArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationTransferArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -902,7 +1010,11 @@ export type MutationTransferArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationUpdateAccountArgs = {
   accountId: Scalars['ID']['input'];
@@ -913,7 +1025,11 @@ export type MutationUpdateAccountArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationUpdateCustomerArgs = {
   customerId: Scalars['ID']['input'];
@@ -924,7 +1040,11 @@ export type MutationUpdateCustomerArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationUpdateWebhookEndpointArgs = {
   endpointId: Scalars['ID']['input'];
@@ -934,7 +1054,11 @@ export type MutationUpdateWebhookEndpointArgs = {
 
 /**
  * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
- * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`).
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
  */
 export type MutationVoidHoldArgs = {
   accountId: Scalars['ID']['input'];

@@ -2,7 +2,7 @@ import { ACCOUNT_FLAGS } from '../../domain/accounts/account.js';
 import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from '../../domain/accounts/account.schemas.js';
 import { CUSTOMER_LIMITS } from '../../domain/customers/customer.schemas.js';
 import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
-import { accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
+import { accountAnswerDataSchema, accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from '../../presenters/accounts.js';
 import { accountListQuerySchema } from '../../domain/accounts/account-search.js';
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from './examples.js';
 import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from './failures.js';
@@ -19,7 +19,22 @@ const flagValidationFailure = failure(
   validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
 );
 const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another account of this environment has this externalId; nothing changes.', externalIdTaken('account'));
-const answersAccount = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({ status, description, data: accountDataSchema, component: 'Account' });
+const answersAccount = (description: string): RestRoute['success'] => ({ status: 200, description, data: accountDataSchema, component: 'Account' });
+/**
+ * A write's answer (src/domain/answer-shape.ts): the full account to a token that also holds `accounts:read`,
+ * only `{accountId}` to one without it (the version is the ETag where the route answers one).
+ */
+const answersAccountOrAcknowledgment = (description: string, status: 200 | 201 = 200): RestRoute['success'] => ({
+  status,
+  description: `${description} The full account with \`accounts:read\`; without it, only \`{accountId}\`.`,
+  data: accountAnswerDataSchema,
+  component: 'AccountAnswer',
+});
+/** What the descriptions of the account's writes say about their answers. */
+const WRITE_ANSWER_NOTE =
+  'Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).';
+/** What the descriptions of the writes that may change nothing say about it. */
+const NO_OP_NOTE = 'A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event.';
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
 /** The operations tagged Accounts, in the order of the reference. */
@@ -32,11 +47,12 @@ export const ACCOUNTS_ROUTES = [
     tag: 'Accounts',
     summary: 'Create an account',
     description:
-      'Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. ' +
+      'Opens an account for one or more existing customers: amount 0, no transactions, no flags. ' +
+      `${WRITE_ANSWER_NOTE} ` +
       'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).',
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
-    success: answersAccount('Created. `Location` names the new account.', 201),
+    success: answersAccountOrAcknowledgment('Created. `Location` names the new account.', 201),
     versioned: 'tagged',
     failures: [
       failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
@@ -81,10 +97,11 @@ export const ACCOUNTS_ROUTES = [
     summary: 'Update an account',
     description:
       "Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs " +
-      '(an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.',
+      '(an empty string or null removes a key, `"metadata": null` removes all). ' +
+      `${WRITE_ANSWER_NOTE} An update that changes nothing is still a write: audited, and answered the same way.`,
     scope: 'accounts:write',
     requestBody: { schema: updateAccountSchema, component: 'UpdateAccountRequest', example: EXAMPLE_UPDATE_ACCOUNT },
-    success: answersAccount('The updated account.'),
+    success: answersAccountOrAcknowledgment('The updated account.'),
     versioned: 'conditional',
     failures: [
       fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
@@ -113,11 +130,11 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Add a customer to an account',
-    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. Answers the full account.`,
+    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE}`,
     scope: 'accounts:write',
     naturallyIdempotent: true,
     requestBody: { schema: addAccountCustomerSchema, component: 'AddAccountCustomerRequest', example: { customerId: EXAMPLE_IDS.otherCustomerId } },
-    success: answersAccount('The account with the customer.'),
+    success: answersAccountOrAcknowledgment('The account with the customer.'),
     failures: [
       accountNotFoundFailure,
       failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
@@ -132,9 +149,9 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Remove a customer from an account',
-    description: 'The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.',
+    description: `The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:write',
-    success: answersAccount('The account without the customer.'),
+    success: answersAccountOrAcknowledgment('The account without the customer.'),
     versioned: 'conditional',
     failures: [
       accountNotFoundFailure,
@@ -152,10 +169,10 @@ export const ACCOUNTS_ROUTES = [
     description:
       `Sets a flag the ledger enforces (${FLAG_PARAMETER_NOTE}) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. ` +
       `The body is optional (the contract's call sends none): \`reason\` (up to ${FLAG_LIMITS.reasonLength} characters) and \`until\`, an RFC 3339 instant in the future when the flag lifts itself (audited as \`system:flag-expiry\`, with the same event as a clear). ` +
-      'Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.',
+      `Setting a set flag without either changes nothing; with either, its reason and end are replaced. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE} \`GET .../flags\` answers the details.`,
     scope: 'accounts:controls',
     requestBody: { schema: setAccountFlagSchema, component: 'SetAccountFlagRequest', example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' }, optional: true },
-    success: answersAccount('The account with the flag.'),
+    success: answersAccountOrAcknowledgment('The account with the flag.'),
     versioned: 'conditional',
     failures: [
       flagValidationFailure,
@@ -184,9 +201,9 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Clear a flag',
-    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. Answers the full account.`,
+    description: `Clears a flag (${FLAG_PARAMETER_NOTE}); clearing a flag that is not set changes nothing. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:controls',
-    success: answersAccount('The account without the flag.'),
+    success: answersAccountOrAcknowledgment('The account without the flag.'),
     versioned: 'conditional',
     failures: [flagValidationFailure, accountNotFoundFailure],
   },
@@ -197,10 +214,11 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Set the overdraft limit',
-    description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.',
+    description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. ' +
+      `Setting the limit it already has changes nothing. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:controls',
     requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },
-    success: answersAccount('The account with its new limit.'),
+    success: answersAccountOrAcknowledgment('The account with its new limit.'),
     versioned: 'conditional',
     failures: [accountNotFoundFailure],
   },

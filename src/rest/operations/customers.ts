@@ -1,6 +1,6 @@
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from '../../domain/customers/customer.schemas.js';
 import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
-import { createdCustomerDataSchema, customerDataSchema, customerPageDataSchema } from '../../presenters/customers.js';
+import { createdCustomerDataSchema, customerAnswerDataSchema, customerDataSchema, customerPageDataSchema } from '../../presenters/customers.js';
 import { customerListQuerySchema, customerSearchSchema } from '../../domain/customers/customer-search.js';
 import { ssnSearchRateLimited } from '../../http/rate-limit.js';
 import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from './examples.js';
@@ -105,10 +105,12 @@ export const CUSTOMERS_ROUTES = [
     description:
       `Partial update: send only the fields to change (${UPDATABLE_CUSTOMER_FIELDS.join(', ')}); a list replaces the stored list whole. ` +
       '`externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). ' +
-      'Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.',
+      'Identity fields (social security number, document locator number, date of birth, names) can never change. ' +
+      'Answers the full updated customer to a token that also holds `customers:read`; to one without it, only `{customerId}` (its version is the ETag): a write never shows more than its token could read. ' +
+      'An update that changes nothing is still a write: audited, and answered the same way.',
     scope: 'customers:write',
     requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
-    success: { status: 200, description: 'The updated customer.', data: customerDataSchema, component: 'Customer' },
+    success: { status: 200, description: 'The updated customer (with `customers:read`), or its id alone (without).', data: customerAnswerDataSchema, component: 'CustomerAnswer' },
     versioned: 'conditional',
     failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure, externalIdTakenFailure],
   },

@@ -67,7 +67,7 @@ export interface paths {
         get: operations["getCustomer"];
         /**
          * Update a customer
-         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses, externalId, metadata); a list replaces the stored list whole. `externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer.
+         * @description Partial update: send only the fields to change (preferredName, emails, phoneNumbers, addresses, externalId, metadata); a list replaces the stored list whole. `externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Identity fields (social security number, document locator number, date of birth, names) can never change. Answers the full updated customer to a token that also holds `customers:read`; to one without it, only `{customerId}` (its version is the ETag): a write never shows more than its token could read. An update that changes nothing is still a write: audited, and answered the same way.
          *
          *     Requires the scope `customers:write`.
          */
@@ -102,7 +102,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account. Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -129,7 +129,7 @@ export interface paths {
         get: operations["getAccount"];
         /**
          * Update an account
-         * @description Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Answers the full account.
+         * @description Sets the account's name and currency (both required); its type never changes. Optional: `externalId` (null clears it) and `metadata`, merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). An update that changes nothing is still a write: audited, and answered the same way.
          *
          *     Requires the scope `accounts:write`.
          */
@@ -158,7 +158,7 @@ export interface paths {
         put?: never;
         /**
          * Add a customer to an account
-         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account.
+         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event.
          *
          *     Requires the scope `accounts:write`.
          */
@@ -181,7 +181,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a customer from an account
-         * @description The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account.
+         * @description The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -201,7 +201,7 @@ export interface paths {
         get?: never;
         /**
          * Set a flag
-         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. The body is optional (the contract's call sends none): `reason` (up to 500 characters) and `until`, an RFC 3339 instant in the future when the flag lifts itself (audited as `system:flag-expiry`, with the same event as a clear). Setting a set flag without either changes nothing; with either, its reason and end are replaced. Answers the full account; `GET .../flags` answers the details.
+         * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. The body is optional (the contract's call sends none): `reason` (up to 500 characters) and `until`, an RFC 3339 instant in the future when the flag lifts itself (audited as `system:flag-expiry`, with the same event as a clear). Setting a set flag without either changes nothing; with either, its reason and end are replaced. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). `GET .../flags` answers the details.
          *
          *     Requires the scope `accounts:controls`.
          */
@@ -209,7 +209,7 @@ export interface paths {
         post?: never;
         /**
          * Clear a flag
-         * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. Answers the full account.
+         * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:controls`.
          */
@@ -251,7 +251,7 @@ export interface paths {
         get?: never;
         /**
          * Set the overdraft limit
-         * @description How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Answers the full account.
+         * @description How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. Setting the limit it already has changes nothing. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:controls`.
          */
@@ -845,7 +845,7 @@ export interface components {
             requestId: string;
             /** @description The Idempotency-Key the create was sent with, if any. */
             idempotencyKey: string | null;
-            /** @description Names (never values) of the fields the write set; for a search, the filters it used. */
+            /** @description Names (never values) of the fields the write set (none for a control or holder call that changed nothing); for a search, the filters it used. */
             changedFields: string[];
             /** @description Only on `customer.search` (a search by social security number): how many customers it found. */
             matchedCount?: number;
@@ -970,6 +970,8 @@ export interface components {
                 [key: string]: string | null;
             } | null;
         };
+        /** @description The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`). */
+        CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["CustomerAcknowledgment"];
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
         /** @description A new account for existing customers. */
@@ -985,6 +987,15 @@ export interface components {
             metadata?: {
                 [key: string]: string | null;
             } | null;
+        };
+        /** @description The full account when the token holds `accounts:read`; otherwise only its id (`AccountAcknowledgment`). */
+        AccountAnswer: components["schemas"]["Account"] | components["schemas"]["AccountAcknowledgment"];
+        /** @description A page of accounts matching every given filter. */
+        AccountPage: {
+            /** @description In id order (the order they were opened in). */
+            accounts: components["schemas"]["Account"][];
+            /** @description Pass as `after` for the next page; null on the last page. */
+            nextAfter: string | null;
         };
         /** @description A depository account, owned by one or more customers. */
         Account: {
@@ -1013,13 +1024,6 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
-        };
-        /** @description A page of accounts matching every given filter. */
-        AccountPage: {
-            /** @description In id order (the order they were opened in). */
-            accounts: components["schemas"]["Account"][];
-            /** @description Pass as `after` for the next page; null on the last page. */
-            nextAfter: string | null;
         };
         /** @description The new name and currency; both required. */
         UpdateAccountRequest: {
@@ -1500,6 +1504,22 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /** @description The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`. */
+        AccountAcknowledgment: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+        };
+        /** @description The customer a write changed, for a token without `customers:read`: its id only (its version is the answer's ETag). Read the customer with `customers:read`. */
+        CustomerAcknowledgment: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+        };
         /** @description Success on the customer endpoints. */
         CreatedCustomerResponse: {
             data: components["schemas"]["CreatedCustomer"];
@@ -1534,6 +1554,17 @@ export interface components {
             log_ref_id: string;
         };
         /** @description Success on the customer endpoints. */
+        CustomerAnswerResponse: {
+            data: components["schemas"]["CustomerAnswer"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+            log_ref_id: string;
+        };
+        /** @description Success on the customer endpoints. */
         CustomerDeletedResponse: {
             data: components["schemas"]["Empty"];
             /** @constant */
@@ -1545,8 +1576,8 @@ export interface components {
             log_ref_id: string;
         };
         /** @description Success on the account endpoints. */
-        AccountResponse: {
-            data: components["schemas"]["Account"];
+        AccountAnswerResponse: {
+            data: components["schemas"]["AccountAnswer"];
             /** @constant */
             success: true;
             error: null;
@@ -1558,6 +1589,17 @@ export interface components {
         /** @description Success on the account endpoints. */
         AccountPageResponse: {
             data: components["schemas"]["AccountPage"];
+            /** @constant */
+            success: true;
+            error: null;
+            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+            requestId: string;
+            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+            logRefId: string;
+        };
+        /** @description Success on the account endpoints. */
+        AccountResponse: {
+            data: components["schemas"]["Account"];
             /** @constant */
             success: true;
             error: null;
@@ -2934,7 +2976,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated customer. */
+            /** @description The updated customer (with `customers:read`), or its id alone (without). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2981,7 +3023,7 @@ export interface operations {
                      *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["CustomerResponse"];
+                    "application/json": components["schemas"]["CustomerAnswerResponse"];
                 };
             };
             /**
@@ -3663,7 +3705,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created. `Location` names the new account. */
+            /** @description Created. `Location` names the new account. The full account with `accounts:read`; without it, only `{accountId}`. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3696,7 +3738,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -4152,7 +4194,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The updated account. */
+            /** @description The updated account. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4183,7 +4225,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -4641,7 +4683,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account with the customer. */
+            /** @description The account with the customer. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4671,7 +4713,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -4911,7 +4953,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account without the customer. */
+            /** @description The account without the customer. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4942,7 +4984,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -5157,7 +5199,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account with the flag. */
+            /** @description The account with the flag. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5188,7 +5230,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -5412,7 +5454,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account without the flag. */
+            /** @description The account without the flag. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5443,7 +5485,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**
@@ -5834,7 +5876,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account with its new limit. */
+            /** @description The account with its new limit. The full account with `accounts:read`; without it, only `{accountId}`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5865,7 +5907,7 @@ export interface operations {
                      *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccountResponse"];
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
             /**

@@ -12,4 +12,4 @@ export const KEYED_WRITES: ReadonlySet<string> = new Set([
 ]);
 
 /** The API version these types were generated from (openapi.json's info.version). */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '2.0.0';
