@@ -17,6 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (line) => process.stdout.write(`${line}\n`);
+const complain = (line) => process.stderr.write(`${line}\n`);
 
 export function parseArgs(argv) {
   const options = { burners: 2, sharedBuffers: '16MB', capSeconds: 5400, dryRun: false, vitestArgs: [] };
@@ -32,7 +34,10 @@ export function parseArgs(argv) {
     else if (arg === '--shared-buffers') options.sharedBuffers = value();
     else if (arg === '--cap') options.capSeconds = Number(value());
     else if (arg === '--dry-run') options.dryRun = true;
-    else if (arg === '--') options.vitestArgs.push(...argv.slice(i + 1)), (i = argv.length);
+    else if (arg === '--') {
+      options.vitestArgs.push(...argv.slice(i + 1));
+      break;
+    }
     else options.vitestArgs.push(arg);
   }
   if (!Number.isInteger(options.burners) || options.burners < 0) throw new Error('--burners takes a whole number ≥ 0');
@@ -56,16 +61,16 @@ function main() {
   try {
     options = parseArgs(process.argv.slice(2));
   } catch (error) {
-    console.error(`test:under-load: ${error.message}`);
+    complain(`test:under-load: ${error.message}`);
     process.exit(2);
   }
   const vitest = [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...options.vitestArgs];
   const env = { ...process.env, TEST_PG_SHARED_BUFFERS: options.sharedBuffers };
   const summary = `${options.burners} CPU burner(s) for at most ${options.capSeconds} s, shared_buffers ${options.sharedBuffers}`;
-  if (process.env.TEST_DATABASE_URL) console.warn('test:under-load: TEST_DATABASE_URL is set: that server keeps its own shared_buffers');
+  if (process.env.TEST_DATABASE_URL) complain('test:under-load: TEST_DATABASE_URL is set: that server keeps its own shared_buffers');
   if (options.dryRun) {
-    console.log(`test:under-load (dry run): ${summary}`);
-    console.log(`would run: TEST_PG_SHARED_BUFFERS=${options.sharedBuffers} ${process.execPath} ${vitest.join(' ')}`);
+    say(`test:under-load (dry run): ${summary}`);
+    say(`would run: TEST_PG_SHARED_BUFFERS=${options.sharedBuffers} ${process.execPath} ${vitest.join(' ')}`);
     return;
   }
 
@@ -79,7 +84,7 @@ function main() {
     for (const burner of burners) if (burner.exitCode === null && burner.signalCode === null) burner.kill('SIGKILL');
   };
   process.on('exit', stopBurners);
-  console.log(`test:under-load: ${summary}; burner pids ${burners.map((b) => b.pid).join(', ') || 'none'}`);
+  say(`test:under-load: ${summary}; burner pids ${burners.map((b) => b.pid).join(', ') || 'none'}`);
 
   const started = Date.now();
   const suite = spawn(process.execPath, vitest, { cwd: ROOT, env, stdio: 'inherit' });
@@ -93,14 +98,14 @@ function main() {
   }
   suite.on('error', (error) => {
     stopBurners();
-    console.error(`test:under-load: could not start vitest: ${error.message}`);
+    complain(`test:under-load: could not start vitest: ${error.message}`);
     process.exit(1);
   });
   suite.on('close', (code, signal) => {
     stopBurners();
     const seconds = Math.round((Date.now() - started) / 1000);
     const exitCode = code ?? (interrupted ? 130 : 1);
-    console.log(`\ntest:under-load: vitest ${signal ? `stopped by ${signal}` : `exited ${code}`} after ${seconds} s (${summary})`);
+    say(`\ntest:under-load: vitest ${signal ? `stopped by ${signal}` : `exited ${code}`} after ${seconds} s (${summary})`);
     process.exit(exitCode);
   });
 }
