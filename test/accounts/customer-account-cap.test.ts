@@ -5,6 +5,7 @@ import { errorCodes, graphql } from '../graphql/helpers.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { buildAccountInput } from '../support/factories.js';
 import { expectNoChange } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -35,6 +36,15 @@ async function giveAccounts(customerId: string, count: number): Promise<void> {
 async function accountsOf(customerId: string): Promise<number> {
   const { rows } = await service.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM account_customers WHERE customer_id = $1', [customerId]);
   return rows[0]!.n;
+}
+
+/**
+ * Whether a session of this test's database waits for a lock: the service's statement reached the wait the
+ * test holds it in (rather than sleeping for a while and hoping it did).
+ */
+async function aSessionWaitsForALock(): Promise<boolean> {
+  const waiting = async () => (await service.database.pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount ?? 0;
+  return (await eventually(waiting, (n) => n > 0)) > 0;
 }
 
 const createAccountOverRest = (customerIds: string[]) => service.call('POST', '/sandbox/account', { body: buildAccountInput(customerIds) });
@@ -97,7 +107,7 @@ describe('the cap on accounts per customer', () => {
       // The service's creation for the same customer waits (the customer's advisory lock) instead of counting CAP - 1.
       let settled = false;
       const second = createAccountOverRest([customerId]).finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await aSessionWaitsForALock()).toBe(true);
       expect(settled).toBe(false);
       await first.query('COMMIT');
       expectFailure(await second, 'account', 409, 'CUSTOMER_ACCOUNT_LIMIT');
@@ -148,7 +158,7 @@ describe('the cap on customers per account', () => {
       await first.query("INSERT INTO account_customers (account_id, customer_id, environment, position) VALUES ($1, $2, 'sandbox', 19)", [accountId, ids.at(-2)]);
       // The service's addition of a 21st waits for the account; its own count (19) predates the commit, the trigger's does not.
       const second = service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId: ids.at(-1) } });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await aSessionWaitsForALock()).toBe(true);
       await first.query('COMMIT');
       expectFailure(await second, 'account', 409, 'ACCOUNT_CUSTOMER_LIMIT');
     } finally {

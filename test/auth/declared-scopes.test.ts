@@ -9,6 +9,7 @@ import { expectNoChange } from '../support/database.js';
 import { buildCustomerInput } from '../support/factories.js';
 import { startTestService, type CallResult, type TestService } from '../support/service.js';
 import { connect, followers } from '../support/subscription-client.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * Least privilege, derived from the declarations themselves: every REST route of the route table and every
@@ -74,7 +75,7 @@ const fixtures = {
   },
   async eventId(): Promise<string> {
     await fixtures.customer();
-    for (let attempt = 0; attempt < 200; attempt += 1) {
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; ) {
       const res = await ok(service.call('GET', '/sandbox/event?after=0&limit=1'), 'events');
       const first = res.json.data.events[0];
       if (first) return first.eventId;

@@ -8,6 +8,7 @@ import { expectFailure } from '../rest/helpers.js';
 import { graphql } from '../graphql/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bearer } from '../support/http-auth.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * REDIS_URL: two instances of the service spend one budget. A real redis-server (Debian's package) is started
@@ -34,7 +35,7 @@ async function startRedis(): Promise<void> {
       await redis.connect();
       return;
     } catch (error) {
-      if (attempt > 50) throw error;
+      if (attempt > HUNG_TEST_DEADLINE_MS / 100) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -42,7 +43,7 @@ async function startRedis(): Promise<void> {
 
 /** Both instances' clients are connected, so no request is counted by the in-memory fallback. */
 async function bothInstancesConnected(): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < HUNG_TEST_DEADLINE_MS / 50; attempt++) {
     const clients = (await redis.client('LIST')) as string;
     if (clients.trim().split('\n').length >= 3) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -94,7 +95,7 @@ describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
     expect(served.headers.get('ratelimit-remaining')).toBe('3');
     // ioredis reports the outage when its first reconnection fails, shortly after.
     const warnings = () => a.logLines.filter((line) => line.includes('Redis for rate limits is unreachable'));
-    await expect.poll(() => warnings().length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => warnings().length, { timeout: HUNG_TEST_DEADLINE_MS }).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(warnings()).toHaveLength(1);
     expect(a.logLines.some((line) => line.includes(token))).toBe(false);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /** axe-core's browser build, evaluated through the debugger protocol so the page's own CSP stays in force. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -24,6 +25,8 @@ export interface WatchedPage {
  */
 export async function openWatchedPage(browser: Browser, origin: string): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Playwright's 30 s per wait decided tests on a busy machine; a wait for what the page shows only stops a hung test.
+  context.setDefaultTimeout(HUNG_TEST_DEADLINE_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   const offsite: string[] = [];

@@ -5,6 +5,7 @@ import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { expectAccessible, openWatchedPage, signIn, type WatchedPage } from './helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * A record's recent events on the console's customer and account pages (issue 33 item 3): type, time and
@@ -27,9 +28,9 @@ async function ok(method: string, path: string, body?: unknown) {
 
 /** The record's events once numbered (REST), newest first. */
 async function recentEvents(path: string, count: number): Promise<{ type: string; sequence: number }[]> {
-  for (let attempt = 0; ; attempt += 1) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
     const { events } = await ok('GET', `${path}/event`);
-    if (events.length >= count || attempt > 1000) return events;
+    if (events.length >= count || Date.now() > deadline) return events;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

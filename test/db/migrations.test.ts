@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/connection/pool.js';
 import { DEFAULT_MIGRATIONS_DIR, migrate, MigrationError, readMigrations } from '../../src/db/migrations/migrations.js';
 import { createEmptyDatabase, type EmptyDatabase } from './empty-database.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -187,11 +188,11 @@ describe('migrations', () => {
 
     /** Resolves once a session holds (granted) or waits for (not granted) a lock of this mode on `served`. */
     async function untilLockOnServed(pool: pg.Pool, mode: string, granted: boolean) {
-      for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((r) => setTimeout(r, 20))) {
+      for (const started = Date.now(); Date.now() - started < HUNG_TEST_DEADLINE_MS; await new Promise((r) => setTimeout(r, 20))) {
         const { rows } = await pool.query("SELECT 1 FROM pg_locks WHERE relation = 'served'::regclass AND mode = $1 AND granted = $2", [mode, granted]);
         if (rows.length > 0) return;
       }
-      throw new Error(`no session ${granted ? 'held' : 'waited for'} ${mode} on served within 20 s`);
+      throw new Error(`no session ${granted ? 'held' : 'waited for'} ${mode} on served within ${HUNG_TEST_DEADLINE_MS / 1000} s`);
     }
 
     it('run a migration again, whole, when it lost a deadlock to a transaction of the running service, and apply it once', async () => {

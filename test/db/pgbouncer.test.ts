@@ -7,6 +7,7 @@ import { buildCustomerInput } from '../support/factories.js';
 import { PGBOUNCER_BINARY, type RunningPgbouncer, startPgbouncer } from '../support/pgbouncer.js';
 import { type CallResult, startTestService, type TestService } from '../support/service.js';
 import type { TestDatabase } from '../support/database.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The service behind a real pgbouncer in transaction mode (Debian 12's 1.18, which cannot keep prepared
@@ -164,7 +165,7 @@ type Event = { type: string; sequence: number };
 
 /** The environment's events once the sequencer has numbered at least `atLeast` of them (bounded wait). */
 async function numberedEvents(service: TestService, atLeast: number): Promise<Event[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
   for (;;) {
     const res = await service.call('GET', '/sandbox/event?limit=100');
     expectSuccess(res, 'customer', 200);

@@ -11,6 +11,7 @@ import { createDomainServices, type DomainServices } from '../../src/domain/serv
 import { PiiCipher } from '../../src/pii/pii-cipher.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The stores on Prisma Client (src/db/*.store.ts): every write is ONE statement carrying its audit event
@@ -151,7 +152,7 @@ describe('conflicts', () => {
       // The account's statement locks its customers in id order: it holds `first`, then waits for `second`.
       const creation = services.accounts.create(caller(), buildAccountInput([first, second]));
       await expect
-        .poll(async () => (await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'")).rowCount, { timeout: 20_000, interval: 10 })
+        .poll(async () => (await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'")).rowCount, { timeout: HUNG_TEST_DEADLINE_MS, interval: 10 })
         .toBe(1);
       // Now the blocker waits for `first`: a cycle. The statement that waited first detects it and is the victim.
       await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [first]);

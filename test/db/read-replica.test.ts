@@ -7,6 +7,7 @@ import { buildCustomerInput } from '../support/factories.js';
 import { metricSample } from '../support/metrics.js';
 import { type CallResult, startTestService, type TestService } from '../support/service.js';
 import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/streaming-replica.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * Read replicas over real streaming replication (docs/adr/0040-read-replicas.md): a primary and a standby
@@ -45,7 +46,7 @@ async function metric(service: TestService, name: string): Promise<number> {
 }
 
 /** Polls until `condition` holds (a state change the service makes on its own clock), failing after `timeoutMs`. */
-async function eventually(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function eventually(what: string, condition: () => Promise<boolean>, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

@@ -11,6 +11,7 @@ import { configuredVariables } from '../support/config.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
 import { productionNodeFlags } from '../../scripts/lib/production-start.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The production artifacts (Dockerfile, compose.yaml, deploy/), checked as far as this machine allows: it
@@ -425,7 +426,7 @@ describe('deploy/haproxy.cfg', () => {
       try {
         await waitForPort(listen, () => output);
         // The checks on /readyz find the instance up and the two closed ports down (bounded wait).
-        const deadline = Date.now() + 15_000;
+        const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
         let states = '';
         while (Date.now() < deadline) {
           states = await adminCommand(env.CAS_HAPROXY_SOCKET!, 'show stat');
@@ -485,7 +486,7 @@ describe('deploy/haproxy.cfg', () => {
 });
 
 async function waitForPort(port: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {

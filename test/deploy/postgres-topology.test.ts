@@ -13,6 +13,7 @@ import { type RunningService, startService } from '../../src/runtime.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { TEST_PII_ENV } from '../support/service.js';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The database side of compose.yaml's topology, with Debian's PostgreSQL 15 (the version compose runs):
@@ -91,7 +92,7 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
   it('the replica streams from the primary through its slot, and is read-only', async () => {
     // pg_stat_replication shows its state to superusers only: psql as postgres over the socket.
     const replication = () => tool('psql', ['-h', work, '-p', String(primaryPort), '-U', 'postgres', '-d', 'postgres', '-Atc', "SELECT state || ' ' || coalesce(s.slot_name, '-') FROM pg_stat_replication r LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid"]);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
     let state = await replication();
     while (!state.startsWith('streaming') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -148,7 +149,7 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     expect((await call('POST', `/sandbox/account/${account.json.data.accountId}/transaction`, { type: 'CREDIT', amount: 25 })).status).toBe(201);
 
     // The replica replays the commit (bounded wait; asynchronous replication).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
     let replicated: { amount: string }[] = [];
     while (Date.now() < deadline) {
       replicated = await query<{ amount: string }>(url('cas_app', PASSWORDS.app, replicaPort), `SELECT amount::text AS amount FROM accounts WHERE id = '${account.json.data.accountId}'`);

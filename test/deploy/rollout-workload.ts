@@ -4,6 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildSchema, type GraphQLSchema, parse, validate } from 'graphql';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * A release as its clients see it: its base URL, and its contract read from ITS OWN tree (the committed
@@ -290,7 +291,7 @@ export async function readBack(client: ReleaseClient, written: Written): Promise
  * Pages through GET /sandbox/event until the events of every resource id given are there (they are readable once
  * a sequencer, of either release, has numbered them), then checks one of them by id.
  */
-export async function expectEvents(client: ReleaseClient, resourceIds: string[], timeoutMs = 15_000): Promise<void> {
+export async function expectEvents(client: ReleaseClient, resourceIds: string[], timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const seen = new Map<string, string>();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ROUTES } from '../../src/rest/routes.js';
 import { createCustomer } from '../rest/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const SCREENSHOTS = path.resolve('test-output/screenshots');
 
@@ -71,7 +72,7 @@ describe('GET /docs, the offline API reference', () => {
       });
 
       await page.goto(`${service.url}/docs`);
-      await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      await page.locator('.opblock').first().waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
 
       const listed = await page.locator('.opblock').evaluateAll((blocks) =>
         (blocks as unknown as RenderedOperation[]).map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
@@ -94,7 +95,7 @@ describe('GET /docs, the offline API reference', () => {
         await operation.locator('button.execute').click();
 
         const live = operation.locator('.live-responses-table');
-        await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText(), { timeout: 15_000 }).toBe('200');
+        await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText(), { timeout: HUNG_TEST_DEADLINE_MS }).toBe('200');
         const body = await live.locator('tr.response .response-col_description').first().innerText();
         expect(body).toContain(customerId);
         expect(body).toContain('Lovelace');

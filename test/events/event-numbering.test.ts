@@ -7,6 +7,7 @@ import { createPool } from '../../src/db/connection/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sequenceAll, UNNUMBERED } from '../support/events.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The outbox's numbering since migrations 20261130000000_events_numbered_by_rounds (expand) and
@@ -405,8 +406,8 @@ describe("the previous releases' statements on this schema", () => {
       await insertEvents(1200, { on: old.pool });
       await insertEvents(3, { environment: 'production', ageDays: 40, on: old.pool });
       // Until every event is numbered: a transaction another test file holds open keeps newer events back for a while.
-      for (const deadline = Date.now() + 10_000; (await old.pool.query('SELECT 1 FROM events WHERE sequence IS NULL LIMIT 1')).rowCount! > 0; ) {
-        if (Date.now() > deadline) throw new Error('the previous release left events unnumbered for 10 s');
+      for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; (await old.pool.query('SELECT 1 FROM events WHERE sequence IS NULL LIMIT 1')).rowCount! > 0; ) {
+        if (Date.now() > deadline) throw new Error(`the previous release left events unnumbered for ${HUNG_TEST_DEADLINE_MS / 1000} s`);
         if (((await old.pool.query(BEFORE_ROUNDS.sequence, [1000])).rows[0]?.sequenced ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       // The previous release's prune takes 1–5 and 7–11, leaving 6 (younger): a hole; production is emptied.

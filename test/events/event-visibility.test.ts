@@ -3,6 +3,7 @@ import { issueApiToken } from '../support/api-tokens.js';
 import { buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { connect, followers } from '../support/subscription-client.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * An event shows what its reader could read directly (docs/adr/0002-events-respect-read-scopes.md): with
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 async function eventsNumbered(count: number): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt += 1) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; ) {
     const res = await service.call('GET', '/sandbox/event?after=0&limit=100');
     if (res.json.data.events.length >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 25));

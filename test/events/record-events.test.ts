@@ -3,6 +3,7 @@ import { errorCodes, graphql } from '../graphql/helpers.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * A record's recent events (docs/adr/0073-a-records-recent-events.md): `GET /{environment}/customer/{customerId}/event`,
@@ -26,10 +27,10 @@ const as = (token: string) => ({ auth: false, headers: { authorization: `Bearer 
 
 /** The feed's events (every one of this file's database), once at least `count` are numbered. */
 async function feed(count: number, token?: string): Promise<Event[]> {
-  for (let attempt = 0; ; attempt += 1) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
     const res = await service.call('GET', '/sandbox/event?after=0&limit=100', token ? as(token) : {});
     expectSuccess(res, 'customer', 200);
-    if (res.json.data.events.length >= count || attempt > 1000) return res.json.data.events;
+    if (res.json.data.events.length >= count || Date.now() > deadline) return res.json.data.events;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

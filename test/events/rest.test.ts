@@ -4,6 +4,7 @@ import { SENSITIVE_VALUES } from '../support/factories.js';
 import { errorCodes, graphql } from '../graphql/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -16,10 +17,10 @@ type Event = { eventId: string; type: string; sequence: number; resourceId: stri
 
 /** Every event after `after`, once the sequencer has numbered at least `atLeast` of them. */
 async function eventsAfter(after: number, atLeast: number, environment = 'sandbox'): Promise<Event[]> {
-  for (let waited = 0; ; waited += 20) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
     const res = await service.call('GET', `/${environment}/event?after=${after}&limit=100`);
     expectSuccess(res, 'customer', 200);
-    if (res.json.data.events.length >= atLeast || waited > 20_000) return res.json.data.events;
+    if (res.json.data.events.length >= atLeast || Date.now() > deadline) return res.json.data.events;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer } from '../rest/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * The limits that hold while an operation runs (src/graphql/execution-budget.ts), set small so a readable
@@ -73,6 +74,10 @@ describe('execution limits', () => {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
       const pending = graphql(slow, 'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }', { id: customerId });
+      // Once the read waits for the lock the operation has begun: a second more is five deadlines by the service's
+      // own clock, however slowly the machine got the request there.
+      const waiting = async () => (await slow.database.pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount ?? 0;
+      expect(await eventually(waiting, (n) => n > 0)).toBeGreaterThan(0);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await blocker.query('ROLLBACK');
       expectOnly(await pending, 'OPERATION_TIMEOUT', /longer than 200 ms.*GRAPHQL_MAX_EXECUTION_MS/);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer } from './helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const SCREENSHOTS = path.resolve('test-output/screenshots');
 const STUDIO = 'https://studio.apollographql.com';
@@ -99,7 +100,7 @@ describe('offline GraphiQL explorer', () => {
       });
 
       await page.goto(`${service.url}/sandbox/graphiql`);
-      await page.locator('.graphiql-container').waitFor({ timeout: 20_000 });
+      await page.locator('.graphiql-container').waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
 
       // Replace the placeholder header with the real token, and the query with ours.
       await page.locator('.graphiql-editor-tools button', { hasText: 'Headers' }).click();
@@ -118,7 +119,7 @@ describe('offline GraphiQL explorer', () => {
             await page.locator('.graphiql-execute-button').click();
             await page.waitForTimeout(300);
             return result.innerText();
-          }, { timeout: 15_000 })
+          }, { timeout: HUNG_TEST_DEADLINE_MS })
           .toContain('Hopper');
       } finally {
         mkdirSync(SCREENSHOTS, { recursive: true });
@@ -138,11 +139,11 @@ describe('offline GraphiQL explorer', () => {
             await page.waitForTimeout(300);
           }
           return service.subscriptions.followers();
-        }, { timeout: 15_000 })
+        }, { timeout: HUNG_TEST_DEADLINE_MS })
         .toBe(1);
       await createCustomer(service, buildCustomerInput({ firstName: 'Ada', lastName: 'Lovelace' }));
       try {
-        await expect.poll(() => result.innerText(), { timeout: 15_000 }).toContain('Lovelace');
+        await expect.poll(() => result.innerText(), { timeout: HUNG_TEST_DEADLINE_MS }).toContain('Lovelace');
       } finally {
         await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer-subscription.png'), fullPage: true });
       }

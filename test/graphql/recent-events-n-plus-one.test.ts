@@ -4,6 +4,7 @@ import { issueApiToken } from '../support/api-tokens.js';
 import { UNNUMBERED } from '../support/events.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * No N+1 for `Customer.recentEvents` / `Account.recentEvents` (docs/adr/0073-a-records-recent-events.md): under a
@@ -43,10 +44,10 @@ beforeAll(async () => {
   for (let i = 0; i < 6; i++) accountIds.push((await createAccount(service, [customerIds[i]!])).accountId);
   for (const accountId of accountIds.slice(0, 3)) expectSuccess(await service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'account', 200);
   // Every event numbered (the sequencer runs every 20 ms), so REST and GraphQL read the same ones.
-  for (let attempt = 0; ; attempt++) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
     const { rows } = await service.database.pool.query<{ n: number }>(UNNUMBERED);
     if (rows[0]!.n === 0) break;
-    if (attempt > 1000) throw new Error('events still unnumbered');
+    if (Date.now() > deadline) throw new Error('events still unnumbered');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }, 120_000);

@@ -5,6 +5,7 @@ import { configProblems } from '../support/config.js';
 import { metricSample } from '../support/metrics.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 import { createCustomer, expectSuccess } from '../rest/helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The ledger export holds a snapshot and a connection for its whole run: an instance runs at most
@@ -36,9 +37,9 @@ const openTransactions = async () =>
     )
   ).rows[0]!.open;
 
-/** Polls (bounded in attempts, not time) until `done` holds; answers whether it did. */
+/** Polls until `done` holds, for at most a hung test's deadline; answers whether it did. */
 async function eventually(done: () => Promise<boolean>): Promise<boolean> {
-  for (let attempt = 0; attempt < 400; attempt++) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; ) {
     if (await done()) return true;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

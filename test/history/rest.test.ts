@@ -12,6 +12,7 @@ import { seedPostings } from '../../scripts/history/seed-ledger.js';
 import { EXPORT_BATCH_SIZE } from '../../src/domain/history/history.service.js';
 import { HISTORY_LIMITS } from '../../src/domain/history/history.schemas.js';
 import { isoInstant } from '../../src/db/sql/columns.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -309,7 +310,7 @@ describe('ledger export', () => {
     controller.abort();
     // The export's snapshot ends with the stream: no transaction of the service stays open behind it.
     let open = 1;
-    for (let attempt = 0; attempt < 200 && open > 0; attempt++) {
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; open > 0 && Date.now() < deadline; ) {
       const { rows } = await service.database.pool.query<{ open: number }>(
         "SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
       );

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * The service's logger writes stdout in batches (src/logging/logger.ts, ADR 0077): these run it in a child
@@ -49,7 +50,7 @@ describe('log lines to stdout, written in batches', () => {
     // Never ends by itself and writes nothing more: the line can only come from the periodic flush (100 ms),
     // the batch being far from full. The wait is long for a loaded machine, where tsx itself takes seconds.
     const quiet = run(`logger.info('alone'); setInterval(() => {}, 1000);`);
-    await until(() => quiet.lines().includes('alone'), 15_000);
+    await until(() => quiet.lines().includes('alone'), HUNG_TEST_DEADLINE_MS);
     quiet.kill('SIGKILL');
     await quiet.exited;
     expect(quiet.lines()).toEqual(['alone']);
@@ -69,7 +70,7 @@ describe('log lines to stdout, written in batches', () => {
 
       // As src/main.ts does on SIGTERM: the handler logs, then exits.
       const signalled = run(`process.on('SIGTERM', () => { logger.info('stopping'); process.exit(0); }); ${burst} logger.info('ready'); setInterval(() => {}, 1000);`, { busyThreadPool });
-      await until(() => signalled.lines().includes('ready'), 15_000);
+      await until(() => signalled.lines().includes('ready'), HUNG_TEST_DEADLINE_MS);
       signalled.kill('SIGTERM');
       expect(await signalled.exited).toBe(0);
       expect(signalled.lines()).toEqual([...burstLines, 'ready', 'stopping']);

@@ -22,6 +22,7 @@ import { sequenceAll } from '../support/events.js';
 import { buildCustomerInput, type CustomerInput } from '../support/factories.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { TEST_STATIC_TOKEN } from '../support/static-token.js';
+import { ATTEMPT_TIMEOUT_MS } from '../webhooks/settings.js';
 
 const run = promisify(execFile);
 const keys = { old: randomBytes(32), new: randomBytes(32), third: randomBytes(32) };
@@ -165,7 +166,7 @@ describe('npm run pii:rotate', () => {
     await h.services.customers.update(h.caller(), someone!, { preferredName: 'Rotated' });
     await sequenceAll(new PrismaEventStore(h.prisma), h.pool);
     const { logger } = memoryLogger();
-    const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: 2000, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
+    const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: ATTEMPT_TIMEOUT_MS, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
     try {
       dispatcher.wake();
       const [plain] = await receiver.waitFor('/plain', 1);

@@ -17,6 +17,7 @@ import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '
 import { startTestService, TEST_PII_ENV } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess, parsedLogLines } from './helpers.js';
 import { TEST_LABEL_KEY } from '../support/static-token.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 describe('503 SERVICE_UNAVAILABLE', () => {
   it('answers within 2 s while PostgreSQL is down, and recovers without a restart once it is back', async () => {
@@ -49,7 +50,7 @@ describe('503 SERVICE_UNAVAILABLE', () => {
       }
 
       postgres = await startEmbeddedPostgres({ dataDir, port, settings });
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
       let after = await service.call('GET', `/sandbox/customer/${customerId}`);
       while (after.status !== 200 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -174,7 +175,7 @@ describe('graceful shutdown', () => {
       let answered: number | undefined;
       void inFlight.then((res) => (answered = res.status));
       // Generous: on a loaded CI machine the first request of a fresh service once took over 5 s to reach the database.
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
       for (;;) {
         // Asked on another connection: inside the locker's transaction pg_stat_activity is one snapshot, taken at
         // its first read, so a DELETE that began waiting after it would never show (CI once waited out the timeout).

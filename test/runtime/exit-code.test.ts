@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterIsStopped } from './process-helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /** Exit code of a fresh Node process that imports `module` and then runs `body`. */
 function exitCodeOf(module: string, body: string): Promise<number | null> {
@@ -34,7 +35,7 @@ describe('processes that use the embedded PostgreSQL', () => {
       );
       expect(code).toBe(5);
       const clusterDir = path.join(dir, 'postgres');
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
       while (!clusterIsStopped(clusterDir) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(clusterIsStopped(clusterDir)).toBe(true);
     } finally {

@@ -6,6 +6,7 @@ import { readMigrations } from '../../src/db/migrations/migrations.js';
 import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
 import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const TOKEN = 'runtime-J64rNRXozOOB4OOfuaCkwwyl7NOeiXFiYF5CN6D-bZM_txn8aSAwEbEpUQQ14Tg42FNBKTmAWuKMQCcO2M6zWVg';
 const { cleanups, tempDataDir, start } = runtimeTestKit({ token: TOKEN, tempPrefix: 'cas-runtime-' });
@@ -25,7 +26,7 @@ async function sql<T extends pg.QueryResultRow>(url: string, text: string, value
   }
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -132,7 +133,8 @@ describe('startService', () => {
     // pg_locks, not pg_stat_activity: the waiting request may be a connection still starting up.
     await waitFor(async () => (await blocker.query('SELECT 1 FROM pg_locks WHERE NOT granted')).rowCount === 1);
     running.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The shutdown has begun (its first line is out) and waits for the request: PostgreSQL still runs.
+    await waitFor(async () => running.stdout().includes('"shutting down"'));
     expect(postmastersFor(clusterDir)).toHaveLength(1);
     await blocker.query('COMMIT');
     await blocker.end();

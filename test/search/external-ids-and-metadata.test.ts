@@ -5,6 +5,7 @@ import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { graphql, errorCodes } from '../graphql/helpers.js';
 import { ACCOUNT_DATA_KEYS, CUSTOMER_DATA_KEYS, expectFailure, expectSuccess } from '../rest/helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * externalId and metadata on customers and accounts, and the filters on them and on phone numbers
@@ -255,7 +256,7 @@ describe('events carry externalId and metadata only when set', () => {
         const res = await service.call('GET', `/sandbox/event?types=${type}&limit=100`, { auth: false, headers: { authorization: `Bearer ${token}` } });
         const event = (res.json.data.events as Event[]).find((candidate) => candidate.resourceId === resourceId);
         if (event) return event;
-        if (waited > 20_000) throw new Error(`no ${type} event for ${resourceId}`);
+        if (waited > HUNG_TEST_DEADLINE_MS) throw new Error(`no ${type} event for ${resourceId}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };

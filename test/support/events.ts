@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { notNumbered } from '../../src/db/sql/event-rounds.js';
 import type { EventStore } from '../../src/domain/events/ports.js';
+import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
 /** Events after their environment's newest round (src/db/sql/event-rounds.ts): not numbered yet. */
 export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNumbered('e')}`;
@@ -11,7 +12,7 @@ export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNu
  * whole cluster, and other test files (other databases, same server) may have one open at that moment.
  * Answers how many events the calls numbered.
  */
-export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = 10_000): Promise<number> {
+export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let numbered = 0;
   for (;;) {

@@ -20,7 +20,8 @@ declare module 'vitest' {
 
 /**
  * Starts the PostgreSQL for the whole run: TEST_DATABASE_URL when given (e.g. Debian's PostgreSQL 15 in
- * CI), else a throw-away embedded server tuned for speed (fsync off: nothing here must survive a crash).
+ * CI), else a throw-away embedded server tuned for speed (fsync off: nothing here must survive a crash), with
+ * TEST_PG_SHARED_BUFFERS as its shared_buffers when set (the load check's small cache; PostgreSQL's default otherwise).
  * Migrates one template database once; each test file clones it in milliseconds. Builds the console first
  * when it is stale (scripts/build-console.mjs).
  */
@@ -35,7 +36,14 @@ export default async function setup(project: TestProject) {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-test-pg-'));
     const embedded = await startEmbeddedPostgres({
       dataDir,
-      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
+      settings: {
+        fsync: 'off',
+        synchronous_commit: 'off',
+        full_page_writes: 'off',
+        max_connections: '300',
+        // The load check (npm run test:under-load) shrinks the server's cache: plans and waits must not depend on it.
+        ...(process.env.TEST_PG_SHARED_BUFFERS ? { shared_buffers: process.env.TEST_PG_SHARED_BUFFERS } : {}),
+      },
     });
     adminUrl = embedded.url;
     stopEmbedded = embedded.stop;

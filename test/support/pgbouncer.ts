@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
 /** Debian's package installs it here (apt-get install pgbouncer; .ci/run does). */
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';
@@ -109,7 +110,7 @@ export async function startPgbouncer(serverUrl: string, overrides: Record<string
     rmSync(dir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
   for (;;) {
     if (child.exitCode !== null) {
       const output = log();

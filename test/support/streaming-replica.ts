@@ -8,6 +8,7 @@ import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src
 import { migrate } from '../../src/db/migrations/migrations.js';
 import { createPool } from '../../src/db/connection/pool.js';
 import { withDatabase } from './urls.js';
+import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
 /**
  * A PostgreSQL primary with a streaming replica, on the embedded PostgreSQL's binaries whatever server the rest
@@ -125,7 +126,7 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
   const primaryAdmin = quiet(new pg.Pool({ connectionString: primaryUrl, max: 2 }));
   const replicaAdmin = quiet(new pg.Pool({ connectionString: replicaUrl, max: 2 }));
 
-  const waitForReplay = async (lsn: string, timeoutMs = 15_000) => {
+  const waitForReplay = async (lsn: string, timeoutMs = HUNG_TEST_DEADLINE_MS) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { rows } = await replicaAdmin.query<{ replayed: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed', [lsn]);

@@ -2,6 +2,7 @@ import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { assertNoSensitiveValues } from './factories.js';
 import type { TestService } from './service.js';
+import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
 /** ws://host:port/{environment}/graphql of a running service. */
 export const subscriptionUrl = (service: { url: string }, environment = 'sandbox') => `${service.url.replace(/^http/, 'ws')}/${environment}/graphql`;
@@ -81,7 +82,7 @@ export function connect(service: { url: string; token?: string }, options: { env
           },
         );
       });
-      subscription.take = async (count, timeoutMs = 10_000) => {
+      subscription.take = async (count, timeoutMs = HUNG_TEST_DEADLINE_MS) => {
         const deadline = Date.now() + timeoutMs;
         while (results.length < count) {
           if (Date.now() > deadline) throw new Error(`${results.length} of ${count} subscription results arrived within ${timeoutMs} ms: ${JSON.stringify(results)}`);
@@ -98,7 +99,7 @@ export function connect(service: { url: string; token?: string }, options: { env
 }
 
 /** Waits until the service has `count` subscriptions following the event feed (their start is fixed). */
-export async function followers(service: Pick<TestService, 'subscriptions'>, count: number, timeoutMs = 10_000): Promise<void> {
+export async function followers(service: Pick<TestService, 'subscriptions'>, count: number, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (service.subscriptions.followers() !== count) {
     if (Date.now() > deadline) throw new Error(`${service.subscriptions.followers()} subscriptions follow the event feed, not ${count}`);

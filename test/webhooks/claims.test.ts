@@ -122,12 +122,14 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     const { endpoint } = await h.services.webhooks.create(h.caller(), { url: 'https://hooks.example.com/lease' });
     await newEvents(2);
     await webhooks.fanOut(500);
-    // A lease of 1.5 s: long enough that the second claim comes before it ends, even on a loaded machine.
-    const [first] = await webhooks.claim(10, 1500);
+    // A lease longer than the test: it ends when the test says so (below), not after a wait on the clock.
+    const [first] = await webhooks.claim(10, 3600_000);
     expect(first).toBeDefined();
     // Its first attempt has not finished: the endpoint's next event waits, and the leased one is not due.
-    expect(await webhooks.claim(10, 1500)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect(await webhooks.claim(10, 3600_000)).toEqual([]);
+    // The dispatcher died; its lease ends (a claim's lease is the delivery's next_attempt_at).
+    const ended = await h.pool.query("UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 millisecond' WHERE id = $1 AND lease_id = $2", [first!.deliveryId, first!.leaseId]);
+    expect(ended.rowCount).toBe(1);
     const [again] = await webhooks.claim(10, 60_000);
     expect(again!.deliveryId).toBe(first!.deliveryId);
     expect(again!.leaseId).not.toBe(first!.leaseId);

@@ -6,6 +6,7 @@ import { createCustomer, expectSuccess } from '../rest/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { fastDeliverySettings } from './settings.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * Issue 28: a sandbox whose endpoints are tarpits (they accept the TCP connection and never answer) does not
@@ -111,7 +112,7 @@ describe('fair dispatching across environments', () => {
       expectSuccess(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: tarpit.url } }), 'customer', 201);
     }
     await createCustomer(service); // one event for each tarpit endpoint
-    for (const deadline = Date.now() + 5000; tarpit.accepted < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; tarpit.accepted < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
     const tarpitStarted = Date.now();
     expect(tarpit.open).toBe(2);
 

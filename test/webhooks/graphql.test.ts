@@ -7,6 +7,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
 import { fastDeliverySettings } from './settings.js';
 import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /**
  * GraphQL management of webhook endpoints, the twin of the REST routes tested in webhooks.test.ts: the same
@@ -47,7 +48,7 @@ async function register(path: string, eventTypes: string[] = ['customer.created'
 const verified = (request: Received, secret: string) => new Webhook(secret).verify(request.body, request.headers) as { type: string; data: { eventId: string } };
 
 async function attempts(endpointId: string, count: number) {
-  for (const deadline = Date.now() + 10_000; ; ) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
     const result = await gql('query ($id: ID!) { webhookEndpoint(endpointId: $id) { attempts(first: 10) { attemptId eventId attemptedAt statusCode latencyMs succeeded error } } }', { id: endpointId });
     const list = result.json.data.webhookEndpoint.attempts;
     if (list.length >= count || Date.now() > deadline) return list;

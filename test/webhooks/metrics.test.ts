@@ -10,6 +10,7 @@ import { buildCustomerInput } from '../support/factories.js';
 import { metricSample as sample } from '../support/metrics.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const METRICS_TOKEN = 'metrics-scraper-token-for-webhooks-0123';
 
@@ -23,9 +24,9 @@ describe('webhook delivery metrics in /metrics', () => {
       EVENT_SEQUENCER_INTERVAL_MS: '20',
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOKS_RETRY_SCHEDULE: '100ms,200ms',
-      // Long enough that no answered attempt times out on a loaded machine (a 300 ms time-out did, in CI),
+      // Long enough that no answered attempt times out on a loaded machine (a 300 ms time-out did, in CI; 1 s did in the webhook suite),
       // so only the hanging receiver's first attempt counts as a time-out.
-      WEBHOOKS_TIMEOUT_MS: '2000',
+      WEBHOOKS_TIMEOUT_MS: '5000',
       WEBHOOKS_POLL_INTERVAL_MS: '50',
     });
   });
@@ -55,7 +56,7 @@ describe('webhook delivery metrics in /metrics', () => {
       [{ outcome: 'timeout', attempt: 'first' }, 1],
     ];
     let text = '';
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
       text = await scrape();
       if (expected.every(([labels, value]) => sample(text, 'webhook_delivery_attempts_total', labels) === value)) break;
     }
@@ -64,11 +65,11 @@ describe('webhook delivery metrics in /metrics', () => {
     // second (src/http/metrics.ts), so a scrape may still show the slow delivery's retry pending: wait for a
     // reading taken after the last attempt.
     const settled = (t: string) => sample(t, 'webhook_deliveries_pending', { state: 'retry' }) === 1 && sample(t, 'webhook_deliveries_pending', { state: 'first_attempt' }) === 0;
-    for (const deadline = Date.now() + 10_000; !settled(text) && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) text = await scrape();
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; !settled(text) && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) text = await scrape();
     expect(sample(text, 'webhook_delivery_attempts_total', { outcome: 'connection_error' })).toBeUndefined();
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'success' })).toBe(3);
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'timeout' })).toBe(1);
-    // The timed-out attempt took at least the whole time-out (2 s).
+    // The timed-out attempt took at least the whole time-out (5 s).
     expect(sample(text, 'webhook_delivery_duration_seconds_bucket', { outcome: 'timeout', le: '0.25' })).toBe(0);
     // Three deliveries succeeded (one at its first attempt, two at their second); the 410 never did.
     expect(sample(text, 'webhook_delivery_age_seconds_count')).toBe(3);
@@ -90,7 +91,7 @@ describe('webhook delivery metrics in /metrics', () => {
     const redelivered = await service.call('POST', `/sandbox/webhook-endpoint/${ids[0]}/delivery/${JSON.parse(receiver.received.find((r) => r.path === '/ok')!.body).data.eventId}/redeliver`);
     expect(redelivered.status).toBe(200);
     await receiver.waitFor('/ok', 2);
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
       text = await scrape();
       if (sample(text, 'webhook_delivery_attempts_total', { outcome: 'success', attempt: 'retry' }) === 3) break;
     }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 /** One request a test receiver got: path, headers and the raw body (the signature covers these bytes). */
 export interface Received {
@@ -26,7 +27,7 @@ export interface Receiver {
   url: (path: string) => string;
   received: Received[];
   on(path: string, behaviour: Behaviour): void;
-  /** The requests to `path`, once `count` of them arrived (fails after `timeoutMs`). */
+  /** The requests to `path`, once `count` of them arrived (fails after `timeoutMs`, by default only a hung test's minutes). */
   waitFor(path: string, count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -65,7 +66,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     received,
     on: (path, behaviour) => behaviours.set(path, behaviour),
-    async waitFor(path, count, timeoutMs = 10_000) {
+    async waitFor(path, count, timeoutMs = HUNG_TEST_DEADLINE_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const matching = received.filter((request) => request.path === path);

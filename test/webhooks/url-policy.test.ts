@@ -9,6 +9,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { configProblems } from '../support/config.js';
 import { expectFailure, expectSuccess } from '../rest/helpers.js';
 import { serviceWithSsrfGuard } from './ssrf-guard.js';
+import { ATTEMPT_TIMEOUT_MS } from './settings.js';
 
 /**
  * What a webhook URL may name beside its address: ports (WEBHOOKS_ALLOWED_PORTS) and, in production, https only;
@@ -63,7 +64,7 @@ describe('at every delivery attempt', () => {
     const receiver = await startReceiver();
     try {
       const url = receiver.url('/old-endpoint');
-      const options = { timeoutMs: 2000, allowPrivateNetworks: true };
+      const options = { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivateNetworks: true };
       const port = new URL(url).port;
       const narrowed = await sendWebhook(url, {}, '{}', { ...options, policy: { allowedPorts: [443], requireHttps: false } });
       expect(narrowed).toMatchObject({ succeeded: false, failure: 'address_refused', error: `refused: port ${port} is not allowed (allowed: 443)` });

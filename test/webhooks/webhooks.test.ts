@@ -7,7 +7,7 @@ import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
 import { type Received, type Receiver, startReceiver } from './receiver.js';
-import { fastDeliverySettings } from './settings.js';
+import { ATTEMPT_TIMEOUT_MS, fastDeliverySettings } from './settings.js';
 import { REFUSED_WEBHOOK_URLS, serviceWithSsrfGuard } from './ssrf-guard.js';
 
 // Short retries: 4 attempts at most (at once, then after 100 ms, 200 ms and 1.5 s); an endpoint failing
@@ -30,8 +30,8 @@ interface Registered {
   secret: string;
 }
 
-async function register(path: string, eventTypes: string[] = ['customer.created']): Promise<Registered> {
-  const res = await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url(path), eventTypes } });
+async function register(path: string, eventTypes: string[] = ['customer.created'], on: TestService = service): Promise<Registered> {
+  const res = await on.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url(path), eventTypes } });
   expectSuccess(res, 'customer', 201);
   expect(res.json.data).toMatchObject({ url: receiver.url(path), eventTypes, enabled: true });
   expect(res.json.data.secret).toMatch(/^whsec_/);
@@ -47,15 +47,31 @@ function verified(request: Received, secret: string): Payload {
   return new Webhook(secret).verify(request.body, request.headers) as Payload;
 }
 
-async function endpoint(endpointId: string) {
-  const res = await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}`);
+async function endpoint(endpointId: string, on: TestService = service) {
+  const res = await on.call('GET', `/sandbox/webhook-endpoint/${endpointId}`);
   expectSuccess(res, 'customer', 200);
   return res.json.data;
 }
 
-async function deliveries(endpointId: string): Promise<{ status: string; attempts: number; sequence: string }[]> {
-  const { rows } = await service.database.pool.query('SELECT status, attempts, sequence::text FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence', [endpointId]);
+async function deliveries(endpointId: string, on: TestService = service): Promise<{ status: string; attempts: number; sequence: string }[]> {
+  const { rows } = await on.database.pool.query('SELECT status, attempts, sequence::text FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence', [endpointId]);
   return rows;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function attemptsOf(endpointId: string, on: TestService = service): Promise<any[]> {
+  const res = await on.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts?limit=20`);
+  expectSuccess(res, 'customer', 200);
+  return res.json.data.attempts;
+}
+
+/** Whether the endpoint's pending retry has fallen due (its next_attempt_at passed, by the database's clock). */
+async function retryDue(endpointId: string): Promise<boolean> {
+  const { rows } = await service.database.pool.query<{ due: boolean }>(
+    'SELECT bool_and(next_attempt_at <= now()) AS due FROM webhook_deliveries WHERE endpoint_id = $1 AND next_attempt_at IS NOT NULL',
+    [endpointId],
+  );
+  return rows[0]?.due === true;
 }
 
 describe('webhook delivery (Standard Webhooks)', () => {
@@ -107,7 +123,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
     RETRY_SCHEDULE.forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay - 5));
     const [delivery] = await eventually(() => deliveries(endpointId), ([first]) => first?.status === 'exhausted');
     expect(delivery).toMatchObject({ status: 'exhausted', attempts: 4 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Exhausted is final (no next attempt is due): the four requests are all there will be.
     expect(receiver.received.filter((request) => request.path === '/fails')).toHaveLength(4);
 
     const attempts = (await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts?limit=10`)).json.data.attempts;
@@ -120,20 +136,6 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const disabled = await endpoint(endpointId);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'Every attempt failed for a whole retry window.' });
     expect(disabled.failingSince).not.toBeNull();
-  });
-
-  it('counts a receiver that does not answer within the time-out as a failure, and retries it', async () => {
-    receiver.on('/slow', (nth) => (nth === 1 ? { hang: true } : { status: 204 }));
-    const { endpointId } = await register('/slow');
-    await createCustomer(service);
-    await receiver.waitFor('/slow', 2);
-    const [delivery] = await eventually(() => deliveries(endpointId), ([first]) => first?.status === 'delivered');
-    expect(delivery).toMatchObject({ status: 'delivered', attempts: 2 });
-    const attempts = (await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts`)).json.data.attempts;
-    expect(attempts[1]).toMatchObject({ statusCode: null, succeeded: false, error: 'timed out after 1000 ms' });
-    expect(attempts[1].latencyMs).toBeGreaterThanOrEqual(950);
-    expect(attempts[0]).toMatchObject({ statusCode: 204, succeeded: true });
-    expect((await endpoint(endpointId)).failingSince).toBeNull();
   });
 
   it('honours Retry-After on 429 instead of the schedule', async () => {
@@ -151,19 +153,33 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const { endpointId } = await register('/gone');
     await createCustomer(service);
     await receiver.waitFor('/gone', 1);
-    const disabled = await eventually(() => endpoint(endpointId), (value) => value.enabled === false);
-    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
-    await createCustomer(service);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The attempt and the endpoint's disabling are recorded by one statement (the store's complete): once the
+    // attempt is there, the endpoint is disabled, with no wait on the clock. (Waiting for `enabled === false`
+    // with a 10 s deadline failed on a busy machine: the 410 took more than the attempt's 1 s time-out to come
+    // back, the attempt counted as a time-out, the retry got 200, and the endpoint was never disabled.)
+    const [first] = await eventually(() => attemptsOf(endpointId), (list) => list.length >= 1);
+    expect(first).toMatchObject({ statusCode: 410, succeeded: false });
+    expect(await endpoint(endpointId)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
+
+    // Nothing while disabled: once the pending retry is due, a customer created now reaches another endpoint,
+    // so a claim ran after the retry fell due and a fan-out after the event, and neither reached this one.
+    await eventually(() => retryDue(endpointId), (due) => due);
+    await register('/gone-witness');
+    const { customerId } = await createCustomer(service);
+    const [witnessed] = await receiver.waitFor('/gone-witness', 1);
+    expect((JSON.parse(witnessed!.body) as Payload).data.resourceId).toBe(customerId);
     expect(receiver.received.filter((request) => request.path === '/gone')).toHaveLength(1);
+    expect(await deliveries(endpointId)).toEqual([expect.objectContaining({ attempts: 1 })]);
 
     const enabled = await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/enable`);
     expectSuccess(enabled, 'customer', 200);
     expect(enabled.json.data).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
-    // The retry that was waiting goes now; the customer created while disabled is not sent.
+    // The retry that was waiting goes now; the customer created while disabled has no delivery: it is never sent.
     const requests = await receiver.waitFor('/gone', 2);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [delivery, ...others] = await eventually(() => deliveries(endpointId), ([only]) => only?.status === 'delivered');
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(others).toEqual([]);
     expect(receiver.received.filter((request) => request.path === '/gone')).toHaveLength(2);
   });
 
@@ -258,6 +274,33 @@ describe('webhook delivery (Standard Webhooks)', () => {
   });
 });
 
+describe('an attempt the receiver does not answer (WEBHOOKS_TIMEOUT_MS)', () => {
+  // Its own service: a short time-out, and retries enough that a busy machine's slow answers cannot exhaust them.
+  const TIMEOUT_MS = 2000;
+  let slow: TestService;
+  beforeAll(async () => {
+    slow = await startTestService({ ...fastDeliverySettings([100, 100, 100, 100, 100, 100]), WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS) });
+  });
+  afterAll(async () => {
+    await slow?.stop();
+  });
+
+  it('counts a receiver that does not answer within the time-out as a failure, and retries it', async () => {
+    receiver.on('/slow', (nth) => (nth === 1 ? { hang: true } : { status: 204 }));
+    const { endpointId } = await register('/slow', ['customer.created'], slow);
+    await createCustomer(slow);
+    const [delivery] = await eventually(() => deliveries(endpointId, slow), ([first]) => first?.status === 'delivered');
+    const attempts = await attemptsOf(endpointId, slow); // newest first
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: attempts.length });
+    expect(attempts.at(-1)).toMatchObject({ statusCode: null, succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect(attempts.at(-1).latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(attempts[0]).toMatchObject({ statusCode: 204, succeeded: true });
+    // The receiver answers every retry at once; only on a busy machine may one of them time out too, never fail otherwise.
+    for (const attempt of attempts.slice(1, -1)) expect(attempt).toMatchObject({ statusCode: null, succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect((await endpoint(endpointId, slow)).failingSince).toBeNull();
+  });
+});
+
 describe('the SSRF guard (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
   const strict = serviceWithSsrfGuard();
 
@@ -268,7 +311,8 @@ describe('the SSRF guard (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
   });
 
   it('refuses at delivery time too: the connection only goes to an address the guard checked', async () => {
-    const options = { timeoutMs: 1000, allowPrivateNetworks: false };
+    // A generous time-out: the refusals come before any connection, and the last request must not time out on a busy machine.
+    const options = { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivateNetworks: false };
     // Only this path: earlier tests' endpoints may still be retried into the same receiver meanwhile.
     const reachedSsrf = () => receiver.received.filter((request) => request.path === '/ssrf').length;
     const before = reachedSsrf();

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DedicatedPostgres, startDedicatedPostgres } from '../lib/postgres.js';
 import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from '../lib/postgres-log.js';
+import { HUNG_TEST_DEADLINE_MS } from '../../../test/support/eventually.js';
 
 // The soak sets its slowest seconds beside PostgreSQL's checkpoints and autovacuum runs, read from the
 // server's own log: this checks the reading against what a real PostgreSQL writes.
@@ -37,7 +38,7 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
     await client.query('CHECKPOINT');
     // autovacuum wakes every second here and analyses a table with 5,000 new rows (threshold 50 + 10 %).
     let events = readBackgroundEvents(logFile);
-    for (let waited = 0; waited < 20_000 && !events.some((e) => e.what.startsWith('autoanalyze soak_log_probe')); waited += 250) {
+    for (let waited = 0; waited < HUNG_TEST_DEADLINE_MS && !events.some((e) => e.what.startsWith('autoanalyze soak_log_probe')); waited += 250) {
       await sleep(250);
       events = readBackgroundEvents(logFile);
     }
