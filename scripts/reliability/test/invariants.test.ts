@@ -48,6 +48,7 @@ describe('invariant 1: parallel creates with one SSN', () => {
         buildCustomerInput({ socialSecurityNumber: i % 2 === 0 ? ssn : ssn.replaceAll('-', ''), preferredName: `Racer ${round}-${i}` }),
       );
       const before = await rowCounts(service.database.pool);
+      const startedAt = (await service.database.pool.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
       const answers = await runClients(CLIENTS, (i) => call('POST', '/sandbox/customer', { body: inputs[i] }));
       requests += answers.length;
 
@@ -58,7 +59,14 @@ describe('invariant 1: parallel creates with one SSN', () => {
 
       const after = await rowCounts(service.database.pool);
       expect(after.customers - before.customers).toBe(1);
-      expect(after.auditEvents - before.auditEvents).toBe(1);
+      // One audit event for the creation, and one for each refusal: a refusal because the SSN is on file is audited
+      // too (customer.create.refused, ADR 0082), so that creation cannot be used as a silent SSN look-up.
+      expect(after.auditEvents - before.auditEvents).toBe(CLIENTS);
+      const refusals = await service.database.pool.query<{ count: string }>(
+        "SELECT count(*) FROM audit_events WHERE operation = 'customer.create.refused' AND occurred_at >= $1",
+        [startedAt],
+      );
+      expect(Number(refusals.rows[0]!.count), 'one refusal audited per loser').toBe(CLIENTS - 1);
       const winner = winners[0]!;
       const stored = await call('GET', `/sandbox/customer/${answers[winner]!.json.data.customerId}`);
       expect(stored.json.data.preferredName, 'the stored customer is the one whose request was acknowledged').toBe(inputs[winner]!.preferredName);
@@ -68,7 +76,7 @@ describe('invariant 1: parallel creates with one SSN', () => {
       test: 'Invariant 1: parallel creates with one SSN',
       operations: `3 rounds x ${CLIENTS} concurrent POST /customer (${requests} requests)`,
       faults: 'race on the unique SSN',
-      result: '1 customer per round, the other 23 answered 409 CUSTOMER_ALREADY_EXISTS',
+      result: '1 customer per round, the other 23 answered 409 CUSTOMER_ALREADY_EXISTS, each refusal audited',
       passed: true,
       command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
     });
