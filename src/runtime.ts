@@ -28,8 +28,9 @@ import { createRateLimits } from './http/rate-limit.js';
 import { startEventFeed } from './jobs/event-feed.js';
 import { startEventOutbox } from './jobs/event-outbox.js';
 import { startHoldExpiry } from './jobs/hold-expiry.js';
+import type { IntervalJob } from './jobs/interval-job.js';
 import { startFlagExpiry } from './jobs/flag-expiry.js';
-import { startWebhookDelivery } from './jobs/webhook-delivery.js';
+import { startWebhookDelivery, type WebhookSend } from './jobs/webhook-delivery.js';
 import { webhookServiceOptions } from './jobs/webhook-http.js';
 import { fairShares } from './jobs/webhook-fairness.js';
 import { ServiceMetrics } from './http/metrics.js';
@@ -50,6 +51,11 @@ export interface RunningService {
   metricsUrl: string | undefined;
   /** GraphQL subscriptions now: open WebSocket connections, and subscriptions following the event feed. */
   subscriptions: { connections(): number; followers(): number };
+  /**
+   * The interval jobs, for tests to run one pass on demand (a pass already running is waited for first)
+   * instead of waiting for HOLD_EXPIRY_INTERVAL_MS, FLAG_EXPIRY_INTERVAL_MS or EVENT_SEQUENCER_INTERVAL_MS.
+   */
+  jobs: { holdExpiry: Pick<IntervalJob, 'runOnce'>; flagExpiry: Pick<IntervalJob, 'runOnce'>; eventOutbox: Pick<IntervalJob, 'runOnce'> };
   /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
@@ -64,6 +70,11 @@ export interface StartOptions {
    * (/healthz answers 503 from then on); src/main.ts exits non-zero. Without it the service stays up, unhealthy.
    */
   onDatabaseLost?: (error: Error) => void;
+  /**
+   * How each webhook attempt is sent (src/jobs/webhook-http.ts' sendWebhook by default): for tests that need an
+   * attempt to stay in flight until they end it, whatever WEBHOOKS_TIMEOUT_MS (test/webhooks/wake-ups.test.ts).
+   */
+  webhookSend?: WebhookSend;
   /** The REST route table, for tests of route-level behaviour (e.g. deprecation); REST_ROUTES by default. */
   restRoutes?: readonly RestRoute[];
 }
@@ -139,6 +150,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       cipher,
       { ...config.webhooks, shares: fairShares(config.webhooks.concurrency, config.environments.length), onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) },
       logger,
+      options.webhookSend,
     );
     cleanups.push(webhooks.stop);
     const outbox = startEventOutbox(
@@ -230,6 +242,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       databaseUrl,
       metricsUrl,
       subscriptions: { connections: subscriptions.connections, followers: eventFeed.followers },
+      jobs: { holdExpiry: { runOnce: holdExpiry.runOnce }, flagExpiry: { runOnce: flagExpiry.runOnce }, eventOutbox: { runOnce: outbox.runOnce } },
       stop: () => (stopping ??= drain.drain().then(stopAll)),
     };
   } catch (error) {

@@ -180,7 +180,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: "`100`",
     example: "`50`",
     description:
-      "How often each instance numbers newly committed events (10–60,000); an event is readable at `GET /{environment}/event` once numbered. One instance numbers at a time (advisory lock).",
+      "How often each instance numbers newly committed events (10–3,600,000); an event is readable at `GET /{environment}/event` once numbered. One instance numbers at a time (advisory lock), so an instance with a long interval leaves the numbering to the others; tests set it beyond their own length and run the pass on demand (`RunningService.jobs`).",
   },
   EVENT_RETENTION_DAYS: {
     default: "`30`",
@@ -210,7 +210,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: "`1000`",
     example: "`500`",
     description:
-      "How often each instance fans out new events and claims due deliveries besides being woken (by its own sequencer, and by other instances' fan-outs and redeliveries through `LISTEN`); retries falling due, and everything while the listener is down or off, are found at this granularity.",
+      "How often each instance fans out new events and claims due deliveries besides being woken (by its own sequencer, and by other instances' fan-outs and redeliveries through `LISTEN`); retries falling due, and everything while the listener is down or off, are found at this granularity (10–3,600,000; more than a few seconds only where `LISTEN` is on and retries may wait that long, or in tests that prove a wake-up).",
   },
   WEBHOOKS_CONCURRENCY: {
     default: "`10`",
@@ -402,7 +402,7 @@ export const SETTINGS: Record<string, SettingText> = {
     default: "`1000`",
     example: "`500`",
     description:
-      "How often each instance's subscription feed reads newly numbered events besides being woken (by its own sequencer, and by any sequencer through `LISTEN`) (10–60,000): while the listener is down or off, events another instance numbered reach this instance's subscribers within it. Nothing is read while nobody subscribes.",
+      "How often each instance's subscription feed reads newly numbered events besides being woken (by its own sequencer, and by any sequencer through `LISTEN`) (10–3,600,000): while the listener is down or off, events another instance numbered reach this instance's subscribers within it. Nothing is read while nobody subscribes.",
   },
   GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: {
     default: "`20`",

@@ -19,7 +19,7 @@ export const webhooksEnv = {
     .refine((delays) => delays.every((delay) => delay <= 24 * 3_600_000), 'WEBHOOKS_RETRY_SCHEDULE delays must be at most 24h each')
     .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(durationMs)),
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
-  WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 60_000).default(1000),
+  WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 3_600_000).default(1000),
   WEBHOOKS_CONCURRENCY: integer('WEBHOOKS_CONCURRENCY', 1, 200).default(10),
   // At most 100: GraphQL's cost analysis counts `webhookEndpoints` at that size (schema.graphql).
   WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT: integer('WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT', 1, 100).default(16),

@@ -1,6 +1,6 @@
 import type { EventStore } from '../domain/events/ports.js';
 import type { Logger } from '../logging/logger.js';
-import { startIntervalJob } from './interval-job.js';
+import { type IntervalJob, startIntervalJob } from './interval-job.js';
 
 const SEQUENCE_BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -21,7 +21,7 @@ export function startEventOutbox(
     onSequenced?: (numbered: { forWebhooks: boolean }) => void;
   },
   logger: Logger,
-): { stop: () => Promise<void> } {
+): IntervalJob {
   let lastPrune = 0;
   let failing = false;
   return startIntervalJob(async (stopped) => {

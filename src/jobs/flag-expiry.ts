@@ -1,6 +1,6 @@
 import type { AccountService } from '../domain/accounts/account.service.js';
 import type { Logger } from '../logging/logger.js';
-import { startIntervalJob } from './interval-job.js';
+import { type IntervalJob, startIntervalJob } from './interval-job.js';
 
 type FlagLifter = Pick<AccountService, 'liftExpiredFlags'>;
 
@@ -23,7 +23,7 @@ export async function liftExpiredFlagsOnce(accounts: FlagLifter, logger: Logger,
  * `system:flag-expiry` with the `account.updated` event a manual clear writes. A failure (the database away)
  * waits for the next tick.
  */
-export function startFlagExpiry(accounts: FlagLifter, intervalMs: number, logger: Logger): { stop: () => Promise<void> } {
+export function startFlagExpiry(accounts: FlagLifter, intervalMs: number, logger: Logger): IntervalJob {
   return startIntervalJob(async (stopped) => {
     try {
       await liftExpiredFlagsOnce(accounts, logger, stopped);

@@ -44,7 +44,8 @@ export interface WebhookDeliveryOptions {
   onAttempt?: (report: AttemptReport) => void;
 }
 
-type Send = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<SendResult>;
+/** One attempt's request (sendWebhook); replaceable for tests (StartOptions.webhookSend). */
+export type WebhookSend = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<SendResult>;
 
 const FAN_OUT_BATCH = 500;
 /** A claim outlives the attempt's time-out by this much before another dispatcher may take the delivery over. */
@@ -73,7 +74,7 @@ export function startWebhookDelivery(
   sealer: SecretSealer,
   options: WebhookDeliveryOptions,
   logger: Logger,
-  send: Send = sendWebhook,
+  send: WebhookSend = sendWebhook,
 ): { wake: () => void; stop: () => Promise<void> } {
   const { retryDelay, disableAfterMs } = retryPolicy(options.retryScheduleMs);
   const leaseMs = options.timeoutMs + LEASE_MARGIN_MS;

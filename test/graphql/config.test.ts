@@ -47,7 +47,7 @@ describe('GraphQL configuration', () => {
   it('names the variable and the rule when a value is wrong', () => {
     expect(problems({ GRAPHQL_MAX_DEPTH: '0' })).toEqual(['GRAPHQL_MAX_DEPTH: GRAPHQL_MAX_DEPTH must be between 1 and 100']);
     expect(problems({ GRAPHQL_MAX_COST: 'lots' })).toEqual(['GRAPHQL_MAX_COST: GRAPHQL_MAX_COST must be a whole number']);
-    expect(problems({ GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '5' })).toEqual(['GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS must be between 10 and 60000']);
+    expect(problems({ GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '5' })).toEqual(['GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS must be between 10 and 3600000']);
     expect(problems({ GRAPHQL_MAX_NODES: '10' })).toEqual(['GRAPHQL_MAX_NODES: GRAPHQL_MAX_NODES must be between 100 and 10000000']);
     expect(problems({ GRAPHQL_MAX_EXECUTION_MS: '1h' })).toEqual(['GRAPHQL_MAX_EXECUTION_MS: GRAPHQL_MAX_EXECUTION_MS must be a whole number']);
     expect(problems({ GRAPHQL_MAX_RESPONSE_BYTES: '1gb' })).toEqual(['GRAPHQL_MAX_RESPONSE_BYTES: GRAPHQL_MAX_RESPONSE_BYTES must look like 65536, 64kb or 1mb']);

@@ -199,9 +199,9 @@ describe('npm run pii:rotate', () => {
     try {
       await holder.query('BEGIN');
       await holder.query("UPDATE customers SET preferred_name = 'Busy' WHERE id = $1", [lockedId]);
-      const started = Date.now();
+      // Did not wait for the lock, shown by what it did rather than by how long it took: the holder never lets
+      // go before this returns, so a run that waited would never answer, and one cut off would report it failed.
       const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 });
-      expect(Date.now() - started).toBeLessThan(5000); // did not wait for the lock
       expect(report).toMatchObject({ reencrypted: 6, remaining: 1, failed: [] });
     } finally {
       await holder.query('ROLLBACK');

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { RestRoute } from '../../src/rest/operations/route.js';
-import { type RunningService, startService } from '../../src/runtime.js';
+import { type RunningService, type StartOptions, startService } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { assertDocumentedResponse } from '../openapi/response-contract.js';
 import { assertNoSensitiveValues } from './factories.js';
@@ -78,6 +78,8 @@ export interface TestServiceOptions {
   env?: (database: TestDatabase) => Record<string, string>;
   /** A REST route table built by the test (e.g. with a deprecated operation) instead of REST_ROUTES. */
   restRoutes?: readonly RestRoute[];
+  /** How webhook attempts are sent (StartOptions.webhookSend), e.g. one held in flight until the test ends it. */
+  webhookSend?: StartOptions['webhookSend'];
 }
 
 /**
@@ -117,6 +119,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const statements = { count: 0, names: [] as string[] };
   const running = await startService(config, logger, {
     ...(options.restRoutes && { restRoutes: options.restRoutes }),
+    ...(options.webhookSend && { webhookSend: options.webhookSend }),
     onQuery: (_durationMs, name) => {
       // The background jobs (event numbering, hold expiry) run on their own clock, not for a request.
       if (name !== undefined && BACKGROUND_STATEMENTS.has(name)) return;

@@ -3,23 +3,36 @@ import { Writable } from 'node:stream';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { sendWebhook, type SendResult } from '../../src/jobs/webhook-http.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { type RunningService, startService } from '../../src/runtime.js';
 import { connect, followers } from '../support/subscription-client.js';
 import { createCustomer } from '../rest/helpers.js';
+import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 import { assertNoSensitiveValues, buildCustomerInput } from '../support/factories.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 /**
  * Waking other instances with LISTEN/NOTIFY (docs/adr/0046-listen-notify-wake-ups.md), on real PostgreSQL.
- * Instance A numbers every event (its sequencer runs every 20 ms); instance B never does (its sequencer waits a
- * minute) and polls only once a minute, for webhooks and subscriptions alike. So whatever B delivers within
- * seconds of a write, it was woken for by a notification, and B's /metrics counts those wake-ups.
+ * Instance A numbers every event (its sequencer runs every 20 ms); instance B never does and never polls: its
+ * sequencer, webhook and subscription intervals are an hour, beyond this whole file (and beyond the hang-stopping
+ * deadline of every wait in it). So whatever B delivers, it was woken for by a notification (or by its listener's
+ * (re)connection), whatever the time it took: the test waits for the delivery itself, not for a bound on its
+ * latency, and B's /metrics counts the wake-ups.
  */
-const MINUTE = '60000';
-/** Far below B's one-minute polls, far above what a wake-up takes on a loaded machine. */
-const PROMPTLY_MS = 15_000;
+const NEVER = '3600000';
+/** Only to stop a test that hangs: far above a loaded machine's wake-up, far below B's hour. */
+const DEADLINE_MS = HUNG_TEST_DEADLINE_MS;
+
+/**
+ * A's only attempt slot, held by an attempt to /held that is in flight until the test ends it: never by the
+ * clock (a receiver that merely does not answer would free it after WEBHOOKS_TIMEOUT_MS).
+ */
+let releaseHeld: (result: SendResult) => void = () => undefined;
+const held = new Promise<SendResult>((resolve) => (releaseHeld = resolve));
+let heldStarted: () => void = () => undefined;
+const heldInFlight = new Promise<void>((resolve) => (heldStarted = resolve));
 
 let a: TestService;
 let receiver: Receiver;
@@ -27,18 +40,27 @@ const instances: { service: RunningService; log: string[] }[] = [];
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  a = await startTestService({
-    EVENT_SEQUENCER_INTERVAL_MS: '20',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    // A's one attempt slot is what the first test keeps busy, so that B has to deliver.
-    WEBHOOKS_CONCURRENCY: '1',
-    WEBHOOKS_TIMEOUT_MS: '30000',
-    WEBHOOKS_POLL_INTERVAL_MS: MINUTE,
-    GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: MINUTE,
-  });
+  a = await startTestService(
+    {
+      EVENT_SEQUENCER_INTERVAL_MS: '20',
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      // A's one attempt slot is what the first test keeps busy, so that B has to deliver.
+      WEBHOOKS_CONCURRENCY: '1',
+      WEBHOOKS_POLL_INTERVAL_MS: NEVER,
+      GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: NEVER,
+    },
+    {
+      webhookSend: (url, headers, body, options) => {
+        if (!url.endsWith('/held')) return sendWebhook(url, headers, body, options);
+        heldStarted();
+        return held;
+      },
+    },
+  );
 });
 afterAll(async () => {
-  // First: it ends the request A holds open, so A's stop does not wait for its time-out.
+  // First: it ends the attempt A holds in flight, so A's stop does not wait for it.
+  releaseHeld({ succeeded: false, statusCode: null, failure: 'timeout', latencyMs: 0, error: 'ended by the test', retryAfterMs: null });
   await receiver?.close();
   for (const { service, log } of instances.reverse()) {
     await service.stop();
@@ -85,8 +107,11 @@ async function metric(service: { url: string }, name: string): Promise<number | 
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
-/** Waits, up to `timeoutMs`, until `read` answers something `accept` takes; fails with the last answer otherwise. */
-async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = PROMPTLY_MS): Promise<T> {
+/**
+ * Waits until `read` answers something `accept` takes; after `timeoutMs` (only a hung test's minutes) fails with
+ * the last answer. Never a bound on how fast: B cannot poll within it, so only a wake-up explains what it sees.
+ */
+async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -124,14 +149,13 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
   let second: { secret: string };
   const bClient = () => ({ url: b.service.url, token: a.token, subscriptions: b.service.subscriptions });
 
-  it('an event numbered by A is delivered by B to a webhook endpoint at once: the fan-out\'s NOTIFY woke B\'s dispatcher', async () => {
-    // A's only attempt slot: a receiver that holds the request open (30 s time-out). B is not running yet, so A takes it.
-    receiver.on('/held', () => ({ hang: true }));
+  it('an event numbered by A is delivered by B to a webhook endpoint: the fan-out\'s NOTIFY woke B\'s dispatcher (B never polls)', async () => {
+    // A's only attempt slot: an attempt to /held in flight until afterAll ends it. B is not running yet, so A takes it.
     await register('/held');
     await createCustomer(a);
-    await receiver.waitFor('/held', 1);
+    await heldInFlight;
 
-    b = await startInstance({ EVENT_SEQUENCER_INTERVAL_MS: MINUTE, WEBHOOKS_POLL_INTERVAL_MS: MINUTE, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: MINUTE });
+    b = await startInstance({ EVENT_SEQUENCER_INTERVAL_MS: NEVER, WEBHOOKS_POLL_INTERVAL_MS: NEVER, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: NEVER });
     await listening(b.service);
     second = await register('/second');
     const { customerId } = await createCustomer(a, buildCustomerInput({ firstName: 'Wake' }));
@@ -141,18 +165,19 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
     // B counts the attempt once the receiver's answer is recorded, a moment after the receiver has it.
     await until('B\'s successful first attempts', () => metric(b.service, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}'), (value) => value === 1);
     expect(await metric(b.service, 'db_listener_notifications_total{channel="deliveries_due"}')).toBeGreaterThanOrEqual(1);
-    // A's attempt to /held has not finished: A delivered nothing.
+    // A's attempt to /held is still in flight (until afterAll ends it): A delivered nothing, and sent nothing else.
     expect(await metric(a, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}')).toBeUndefined();
+    expect(receiver.received.filter((request) => request.path === '/held')).toEqual([]);
   });
 
-  it('an event numbered by A reaches a GraphQL subscriber of B at once: the sequencer\'s NOTIFY woke B\'s event feed', async () => {
+  it('an event numbered by A reaches a GraphQL subscriber of B: the sequencer\'s NOTIFY woke B\'s event feed (B never polls)', async () => {
     const client = connect(bClient());
     try {
       const events = client.subscribe('subscription { events(types: ["customer.created"]) { type resourceId } }');
       await followers(bClient(), 1);
       const before = (await metric(b.service, 'db_listener_notifications_total{channel="events_numbered"}')) ?? 0;
       const { customerId } = await createCustomer(a);
-      expect(await events.take(1, PROMPTLY_MS)).toEqual([{ data: { events: { type: 'customer.created', resourceId: customerId } } }]);
+      expect(await events.take(1, DEADLINE_MS)).toEqual([{ data: { events: { type: 'customer.created', resourceId: customerId } } }]);
       expect(await metric(b.service, 'db_listener_notifications_total{channel="events_numbered"}')).toBeGreaterThan(before);
     } finally {
       await client.dispose();
@@ -173,7 +198,7 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
       const events = client.subscribe('subscription { events(types: ["customer.created"]) { resourceId } }');
       await followers(bClient(), 1);
       const { customerId } = await createCustomer(a);
-      expect(await events.take(1, PROMPTLY_MS)).toEqual([{ data: { events: { resourceId: customerId } } }]);
+      expect(await events.take(1, DEADLINE_MS)).toEqual([{ data: { events: { resourceId: customerId } } }]);
       await until('deliveries to /second', async () => deliveredCustomers('/second', second.secret), (ids) => ids.includes(customerId));
     } finally {
       await client.dispose();
@@ -189,7 +214,7 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
     const listenUrl = new URL(a.databaseUrl);
     listenUrl.username = role;
     listenUrl.password = password;
-    const c = await startInstance({ DATABASE_LISTEN_URL: listenUrl.toString(), EVENT_SEQUENCER_INTERVAL_MS: MINUTE, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '200' });
+    const c = await startInstance({ DATABASE_LISTEN_URL: listenUrl.toString(), EVENT_SEQUENCER_INTERVAL_MS: NEVER, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '200' });
     const cClient = { url: c.service.url, token: a.token, subscriptions: c.service.subscriptions };
     try {
       await listening(c.service);
@@ -206,7 +231,7 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
         await followers(cClient, 1);
         const { customerId } = await createCustomer(a);
         // Found by C's feed polling every 200 ms: the listener is still refused.
-        expect(await events.take(1, PROMPTLY_MS)).toEqual([{ data: { events: { resourceId: customerId } } }]);
+        expect(await events.take(1, DEADLINE_MS)).toEqual([{ data: { events: { resourceId: customerId } } }]);
         expect(await metric(c.service, 'db_listener_connected')).toBe(0);
         expect(c.log.some((line) => line.includes('the LISTEN connection was lost'))).toBe(true);
       } finally {
@@ -226,7 +251,7 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
   });
 
   it('DATABASE_LISTEN=false: no listener, no listener metrics (polling only)', async () => {
-    const d = await startInstance({ DATABASE_LISTEN: 'false', EVENT_SEQUENCER_INTERVAL_MS: MINUTE });
+    const d = await startInstance({ DATABASE_LISTEN: 'false', EVENT_SEQUENCER_INTERVAL_MS: NEVER });
     expect(await metric(d.service, 'db_listener_connected')).toBeUndefined();
     const { rows } = await a.database.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service-listener'",
