@@ -4,7 +4,7 @@
 //   `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json), the typed REST client's types (test/openapi/generated/api.ts) and the
 //   TypeScript client's REST types and operation facts (packages/client/src/generated/), by `npm run openapi`;
-// - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
+// - the reliability tables of docs/results/reliability.md, from docs/reliability-results.json, by
 //   `npm run reliability:tables`;
 // - the benchmark's tables (bench/results/latest.md, docs/performance.md's "Latest results"), from the stored
 //   full run's JSON in bench/results, by `npm run bench:tables` (it renders; it never measures);
@@ -19,7 +19,7 @@ const generators = [
     script: 'openapi',
     files: ['openapi.json', 'test/openapi/generated/api.ts', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
   },
-  { script: 'reliability:tables', files: ['docs/reliability.md'] },
+  { script: 'reliability:tables', files: ['docs/results/reliability.md'] },
   { script: 'bench:tables', files: ['docs/performance.md', 'bench/results/latest.md'] },
   { script: 'docs:reference', files: ['docs/reference/configuration.md', 'docs/reference/errors.md'] },
 ].filter((generator) => generator.files.length > 0);
