@@ -46,6 +46,7 @@ describe('the generated reference pages', () => {
     }
     const status = Object.fromEntries(codes);
     expect(status).toMatchObject({ UNAUTHENTICATED: '401', FORBIDDEN: '403', CUSTOMER_NOT_FOUND: '404, 422', INSUFFICIENT_FUNDS: '409', RATE_LIMITED: '429', INTERNAL_ERROR: '500', SERVICE_UNAVAILABLE: '503', QUERY_TOO_COMPLEX: '400', TOO_MANY_NODES: '200' });
+  });
 
   it('links each code to its real request on the REST errors page, whose examples name only codes the catalogue has, at their status', () => {
     const page = rendered.get(ERRORS_PAGE)!;
@@ -59,6 +60,5 @@ describe('the generated reference pages', () => {
       }
     }
     expect(anchorOf('409 CUSTOMER_ALREADY_EXISTS: the same SSN (dashes or not)')).toBe('409-customer_already_exists-the-same-ssn-dashes-or-not');
-  });
   });
 });
