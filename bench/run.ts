@@ -224,7 +224,7 @@ function historyLine(report: BenchReport) {
 function writeResults(report: BenchReport, options: BenchOptions): void {
   const outDir = path.resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
-  // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md, docs/performance.md).
+  // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md).
   const full = SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
   const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
   const kindOf = (file: string) => (file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '');

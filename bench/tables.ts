@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { renderBenchTables } from './lib/results-tables.js';
 
 /**
- * `npm run bench:tables`: renders bench/results/latest.md and docs/performance.md's "Latest results" table from the stored
+ * `npm run bench:tables`: renders bench/results/latest.md (linked from docs/performance.md) from the stored
  * full run's JSON alone, without measuring anything. `npm run check:generated` runs it to prove the tables
  * match the file.
  */

@@ -4,9 +4,9 @@
 //   `npm run codegen`, when they exist;
 // - the OpenAPI document (openapi.json), the typed REST client's types (test/openapi/generated/api.ts) and the
 //   TypeScript client's REST types and operation facts (packages/client/src/generated/), by `npm run openapi`;
-// - the Reliability tables of docs/reliability.md, from docs/reliability-results.json, by
+// - the reliability tables of docs/results/reliability.md, from docs/reliability-results.json, by
 //   `npm run reliability:tables`;
-// - the benchmark's tables (bench/results/latest.md, docs/performance.md's "Latest results"), from the stored
+// - the benchmark's tables (bench/results/latest.md, which docs/performance.md links), from the stored
 //   full run's JSON in bench/results, by `npm run bench:tables` (it renders; it never measures);
 // - the configuration reference and the error catalogue (docs/reference/), from the code, by
 //   `npm run docs:reference`.
@@ -19,8 +19,8 @@ const generators = [
     script: 'openapi',
     files: ['openapi.json', 'test/openapi/generated/api.ts', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
   },
-  { script: 'reliability:tables', files: ['docs/reliability.md'] },
-  { script: 'bench:tables', files: ['docs/performance.md', 'bench/results/latest.md'] },
+  { script: 'reliability:tables', files: ['docs/results/reliability.md'] },
+  { script: 'bench:tables', files: ['bench/results/latest.md'] },
   { script: 'docs:reference', files: ['docs/reference/configuration.md', 'docs/reference/errors.md'] },
 ].filter((generator) => generator.files.length > 0);
 

@@ -257,13 +257,16 @@ export function renderErrors(raisers = findRaisers()): string {
         [untexted.length > 0 && `no text for ${untexted.join(', ')}`, stale.length > 0 && `texts for codes the code does not have: ${stale.join(', ')}`].filter(Boolean).join('; '),
     );
   }
+  const examples = errorExamples();
   const row = (code: string) => {
     const raised = raisers.get(code);
     const statuses = [...new Set([...(raised?.statuses ?? []), ...[...(raised?.kinds ?? [])].map(statusOfKind)])].sort();
     const status = statuses.length > 0 ? statuses.join(', ') : (GRAPHQL_STATUS[code] ?? '–');
     const kinds = [...(raised?.kinds ?? [])].sort().map((kind) => `\`${kind}\``).join(', ') || '–';
     const files = [...(raised?.files ?? [])].sort().map((file) => `\`${file}\``).join(', ') || '–';
-    return `| \`${code}\` | ${status} | ${kinds} | ${cell(ERROR_TEXTS[code]!)} | ${files} |`;
+    const shown = (examples.get(code) ?? []).map(({ status: answered, anchor }) => `[${answered}](${path.basename(REST_ERRORS_PAGE)}#${anchor})`);
+    const example = shown.length > 0 ? ` Example${shown.length > 1 ? 's' : ''}: ${shown.join(', ')}.` : '';
+    return `| \`${code}\` | ${status} | ${kinds} | ${cell(ERROR_TEXTS[code]!)}${example} | ${files} |`;
   };
   return [
     '# Error catalogue',
@@ -275,7 +278,7 @@ export function renderErrors(raisers = findRaisers()): string {
     'vocabulary (`src/http/errors.ts`) by the error\'s kind; in GraphQL, errors of a resolver answer 200 with the same',
     'code (partial results) and errors before execution answer the status below. "Raised in" lists the files that',
     'construct the error or call its factory. Messages never repeat submitted values. How clients should react:',
-    '[REST API](../rest-api.md#errors), [GraphQL](../graphql.md#errors).',
+    '[REST errors](rest-errors.md) (with one real request per error, linked from each row), [GraphQL](../graphql.md#errors).',
     '',
     'The order of checks is: path (`404 ROUTE_NOT_FOUND`, `405`), token (`401`), environment',
     '(`404 ENVIRONMENT_NOT_FOUND`, `403`), body (`415`, `413`, `400 MALFORMED_REQUEST`), then the domain. A refused',
@@ -292,6 +295,21 @@ export function renderErrors(raisers = findRaisers()): string {
       '',
     ]),
   ].join('\n');
+}
+
+/** The hand-written page of REST errors, one real request each under a `### <status> <CODE>…` heading. */
+export const REST_ERRORS_PAGE = 'docs/reference/rest-errors.md';
+
+/** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces to `-`. */
+export const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+
+/** Each code's examples on the REST errors page, in the page's order: the status and the heading's anchor. */
+export function errorExamples(page = read(REST_ERRORS_PAGE)): Map<string, { status: string; anchor: string }[]> {
+  const examples = new Map<string, { status: string; anchor: string }[]>();
+  for (const match of page.matchAll(/^### ((\d{3}) ([A-Z_]+)\b.*)$/gm)) {
+    examples.set(match[3]!, [...(examples.get(match[3]!) ?? []), { status: match[2]!, anchor: anchorOf(match[1]!) }]);
+  }
+  return examples;
 }
 
 /** Both pages, rendered in memory. */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_GROWTH_SCALE, type GrowthScale, parseGrowthScale } from './growth-seed.js';
 
-/** Where results go unless --out says otherwise; only a full run there updates docs/performance.md's table. */
+/** Where results go unless --out says otherwise; only a full run there updates latest.md. */
 export const DEFAULT_OUT_DIR = 'bench/results';
 
 export const SCENARIO_NAMES = [

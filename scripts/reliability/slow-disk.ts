@@ -19,7 +19,7 @@ import { buildOnce, runSecrets, startServiceProcess } from './lib/service-proces
  * backstop (DATABASE_STATEMENT_TIMEOUT_MS + 1 s).
  *
  * Needs root: losetup, mkfs.ext4, mount, and a writable /sys/fs/cgroup/blkio (cgroup v1; dm-delay and the
- * cgroup v2 io controller are not available on the machine this was written on: docs/reliability.md).
+ * cgroup v2 io controller are not available on the machine this was written on: docs/reliability-faults.md).
  *
  * Asserted: every answer a success or 503 SERVICE_UNAVAILABLE with Retry-After within the bound
  * (connect + 2 × (statement + 1 s) + 0.5 s), no 500, no hang; once the throttle is lifted the first

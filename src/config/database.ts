@@ -64,7 +64,7 @@ export const databaseConfig = (raw: DatabaseSettings, preparedStatements: boolea
   /**
    * Named prepared statements (src/db/sql/sql.ts). False when DATABASE_URL goes through a connection pooler in
    * transaction mode that cannot keep them (pgbouncer before 1.21): DATABASE_PREPARED_STATEMENTS=false, or
-   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/operations.md).
+   * Prisma's `pgbouncer=true` in DATABASE_URL. Such a pooler cannot run migrations either (docs/how-to/run-in-production.md, "Behind a connection pooler").
    */
   databasePreparedStatements: preparedStatements,
   /**

@@ -8,7 +8,7 @@ import { integer, type Settings } from './settings.js';
  */
 export const RATE_LIMIT_DEFAULTS = { points: 6000, authFailures: 20, ssnSearchesPerMinute: 30 } as const;
 
-/** Request budgets (docs/security.md, "Rate limits"), their shared counters, and the proxies trusted in front. */
+/** Request budgets (docs/reference/limits.md, "Rate limits"), their shared counters, and the proxies trusted in front. */
 export const limitsEnv = {
   RATE_LIMIT_POINTS: integer('RATE_LIMIT_POINTS', 0, 1_000_000_000).optional(),
   RATE_LIMIT_DURATION_S: integer('RATE_LIMIT_DURATION_S', 1, 86_400).default(60),
@@ -41,7 +41,7 @@ export function ledgerExportProblems(raw: Pick<Settings<typeof limitsEnv>, 'LEDG
 }
 
 export const limitsConfig = (raw: Settings<typeof limitsEnv> & { DATABASE_POOL_SIZE: number }, nodeEnv: string) => ({
-  /** Request budgets (docs/security.md, "Rate limits"); 0 points turns a budget off. */
+  /** Request budgets (docs/reference/limits.md, "Rate limits"); 0 points turns a budget off. */
   rateLimit: {
     /** Points each principal (token) may spend per window, shared by REST and GraphQL. */
     points: raw.RATE_LIMIT_POINTS ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.points),

@@ -37,7 +37,7 @@ export interface WebhookAttemptSample {
 }
 
 /**
- * The service's quotas (docs/security.md, "Quotas"): each has a limit (`quota_limit`), refusals
+ * The service's quotas (docs/reference/limits.md, "Quotas"): each has a limit (`quota_limit`), refusals
  * (`quota_refusals_total`) and, where this instance can see it, its fullest use (`quota_usage`).
  */
 export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers', 'ledger_exports', 'statement_pdf_renders'] as const;

@@ -31,15 +31,16 @@ describe('relative links in README.md and docs/', () => {
   it('point to files that exist', () => {
     const broken = pages().flatMap((page) =>
       relativeLinks(readFileSync(page, 'utf8'))
-        // ../shared/ is the spec beside the repository, not part of it.
-        .filter((target) => !path.normalize(path.join(path.dirname(page), target)).startsWith(`..${path.sep}`))
-        .filter((target) => !existsSync(path.join(path.dirname(page), target)))
+        // A target outside the repository (such as the shared spec beside it) is missing from a fresh clone.
+        .filter((target) => path.normalize(path.join(path.dirname(page), target)).startsWith(`..${path.sep}`) || !existsSync(path.join(path.dirname(page), target)))
         .map((target) => `${page} → ${target}`),
     );
     expect(broken).toEqual([]);
   });
 
-  it('leave no page over 60 KB', () => {
-    expect(pages().filter((page) => statSync(page).size > 60 * 1024)).toEqual([]);
+  // A page is read, not searched: one purpose a page (Diátaxis), and run-by-run figures in results files
+  // (bench/results/, docs/reliability-results.json), which are data and not capped.
+  it('leave no page over 25 KB', () => {
+    expect(pages().filter((page) => statSync(page).size > 25 * 1024)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIGURATION_PAGE, ERRORS_PAGE, readSettings, renderConfiguration, renderReference } from '../../scripts/docs-reference.js';
+import { anchorOf, CONFIGURATION_PAGE, ERRORS_PAGE, errorExamples, readSettings, renderConfiguration, renderReference } from '../../scripts/docs-reference.js';
 import { REQUEST_ERROR_CODES } from '../../src/auth/errors.js';
 import { ErrorCodes } from '../../src/domain/errors.js';
 import { GraphqlErrorCodes } from '../../src/graphql/error-mapping.js';
@@ -46,5 +46,19 @@ describe('the generated reference pages', () => {
     }
     const status = Object.fromEntries(codes);
     expect(status).toMatchObject({ UNAUTHENTICATED: '401', FORBIDDEN: '403', CUSTOMER_NOT_FOUND: '404, 422', INSUFFICIENT_FUNDS: '409', RATE_LIMITED: '429', INTERNAL_ERROR: '500', SERVICE_UNAVAILABLE: '503', QUERY_TOO_COMPLEX: '400', TOO_MANY_NODES: '200' });
+  });
+
+  it('links each code to its real request on the REST errors page, whose examples name only codes the catalogue has, at their status', () => {
+    const page = rendered.get(ERRORS_PAGE)!;
+    const statuses = Object.fromEntries([...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim().split(', ')]));
+    const examples = errorExamples();
+    expect(examples.get('VALIDATION_FAILED')?.[0]?.anchor).toBe('400-validation_failed-one-detail-per-problem-never-the-submitted-value');
+    for (const [code, shown] of examples) {
+      for (const { status, anchor } of shown) {
+        expect(statuses[code], code).toContain(status);
+        expect(page).toContain(`(rest-errors.md#${anchor})`);
+      }
+    }
+    expect(anchorOf('409 CUSTOMER_ALREADY_EXISTS: the same SSN (dashes or not)')).toBe('409-customer_already_exists-the-same-ssn-dashes-or-not');
   });
 });

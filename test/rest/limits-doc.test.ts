@@ -2,13 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIMITS_TABLE_END, LIMITS_TABLE_START, renderLimitsTable } from './limits-table.js';
 
-const DOC = 'docs/security.md';
+const DOC = 'docs/reference/limits.md';
 
 /**
- * The Limits table in docs/security.md is the code's limits, rendered. When a constant or a default changes,
+ * The Limits table in docs/reference/limits.md is the code's limits, rendered. When a constant or a default changes,
  * this test fails; `UPDATE_DOCS=1 npx vitest run test/rest/limits-doc.test.ts` rewrites the table.
  */
-describe('docs/security.md "Limits"', () => {
+describe('docs/reference/limits.md "Limits"', () => {
   it('lists exactly the limits the code enforces', () => {
     const doc = readFileSync(DOC, 'utf8');
     const start = doc.indexOf(LIMITS_TABLE_START);

@@ -10,7 +10,7 @@ import { DEFAULT_FOLLOWER_BUFFER } from '../../src/jobs/event-feed.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
 /**
- * The "Limits" table of docs/security.md, rendered from the constants and configuration defaults that
+ * The "Limits" table of docs/reference/limits.md, rendered from the constants and configuration defaults that
  * enforce each limit, so the document cannot drift from the code (limits-doc.test.ts compares them).
  */
 export const LIMITS_TABLE_START = '<!-- limits-table:start (generated from the code by test/rest/limits-doc.test.ts; do not edit by hand) -->';

@@ -13,7 +13,7 @@ const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P
 // a failing disk's I/O error (58030 io_error); a write that reached a read-only server (25006: during a
 // failover, before the standby the connections now reach is promoted). Nothing in the request caused them: the database cannot take
 // the work right now, and a retry may succeed once PostgreSQL or its operator has removed the cause
-// (docs/reliability.md, "Full disk"). Never a 500.
+// (docs/reliability-faults.md, "Full disk"). Never a 500.
 const PG_UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|55P03|53...|58030|25006)$/;
 const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 // "Query read timeout" is pg's own query_timeout, the backstop behind statement_timeout.

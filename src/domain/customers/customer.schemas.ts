@@ -4,7 +4,7 @@ import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../meta
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
 /**
- * Input rules for customers. Limits are ours (the spec gives none); the Limits table of docs/security.md
+ * Input rules for customers. Limits are ours (the spec gives none); the Limits table of docs/reference/limits.md
  * lists them. These schemas are also the source of the published request schemas.
  */
 export const CUSTOMER_LIMITS = {
