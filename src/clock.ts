@@ -1,5 +1,5 @@
 /**
- * Time as an input (issue 50): the parts of the service whose outcome turns on elapsed time, the rate limit
+ * Time as an input: the parts of the service whose outcome turns on elapsed time, the rate limit
  * windows (src/http/rate-limit.ts) and GraphQL's execution deadline (src/graphql/execution-budget.ts), read
  * it from a Clock instead of the machine's, so a test can advance it (test/support/clock.ts) rather than
  * wait for it. Production uses systemClock.
