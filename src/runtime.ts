@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { type Clock, systemClock } from './clock.js';
 import { createHttpApp } from './app.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { staticTokenLabelKey } from './auth/bearer-token.js';
@@ -56,6 +57,8 @@ export interface RunningService {
    * instead of waiting for HOLD_EXPIRY_INTERVAL_MS, FLAG_EXPIRY_INTERVAL_MS or EVENT_SEQUENCER_INTERVAL_MS.
    */
   jobs: { holdExpiry: Pick<IntervalJob, 'runOnce'>; flagExpiry: Pick<IntervalJob, 'runOnce'>; eventOutbox: Pick<IntervalJob, 'runOnce'> };
+  /** The HTTP listener's connection time-outs, as node:http applies them (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). */
+  httpServer: Pick<Server, 'keepAliveTimeout' | 'headersTimeout' | 'requestTimeout'>;
   /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
   stop(): Promise<void>;
 }
@@ -77,11 +80,17 @@ export interface StartOptions {
   webhookSend?: WebhookSend;
   /** The REST route table, for tests of route-level behaviour (e.g. deprecation); REST_ROUTES by default. */
   restRoutes?: readonly RestRoute[];
+  /**
+   * The clock of the in-memory rate limit windows and of GraphQL's execution deadline (src/clock.ts' systemClock
+   * by default): tests advance a manual one (test/support/clock.ts) instead of waiting for a window or a deadline.
+   */
+  clock?: Clock;
 }
 
 /** The composition root: builds every part once, in order, and returns a handle to stop them in reverse. */
 export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
   const cleanups: (() => Promise<void>)[] = [];
+  const clock = options.clock ?? systemClock;
   const stopAll = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
   };
@@ -196,8 +205,9 @@ export async function startService(config: Config, logger: Logger, options: Star
     metrics.watchStatementPdfCache(() => statementPdfs.cachedBytes());
 
     const drain = createDrain(config.shutdownDrainMs, logger);
-    const rateLimits = createRateLimits(config.rateLimit, logger);
+    const rateLimits = createRateLimits(config.rateLimit, logger, { clock });
     cleanups.push(() => rateLimits.close());
+    await rateLimits.connected;
     const { app, subscriptions, close: closeSurfaces } = await createHttpApp({
       config,
       logger,
@@ -212,6 +222,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       }),
       environments: new Set(config.environments),
       rateLimits,
+      clock,
       statementPdfs,
       checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger)),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
@@ -242,6 +253,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       databaseUrl,
       metricsUrl,
       subscriptions: { connections: subscriptions.connections, followers: eventFeed.followers },
+      httpServer: server,
       jobs: { holdExpiry: { runOnce: holdExpiry.runOnce }, flagExpiry: { runOnce: flagExpiry.runOnce }, eventOutbox: { runOnce: outbox.runOnce } },
       stop: () => (stopping ??= drain.drain().then(stopAll)),
     };

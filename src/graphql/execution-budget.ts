@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { defaultFieldResolver, type FormattedExecutionResult, getNullableType, type GraphQLFieldResolver, type GraphQLSchema, isListType, isObjectType } from 'graphql';
+import { type Clock, systemClock } from '../clock.js';
 import { ClientFacingError, errorResponseBody, GraphqlErrorCodes } from './error-mapping.js';
 
 /**
@@ -20,26 +21,29 @@ export interface ExecutionLimits {
 /** One operation's count and deadline; resolvers reach it through the context (`budget`). */
 export class ExecutionBudget {
   private nodes = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   /** The limit the operation crossed; from then on every field refuses to resolve with it. */
   exceeded: ClientFacingError | undefined;
 
-  constructor(private readonly limits: ExecutionLimits) {}
+  constructor(
+    private readonly limits: ExecutionLimits,
+    private readonly clock: Pick<Clock, 'timer'> = systemClock,
+  ) {}
 
   /** The deadline runs from the start of execution (parsing, validation and the cost estimate are bounded by the document's limits). */
   start(): void {
     // A timer rather than reading the clock per field: per field only a counter and a flag are touched.
-    this.timer = setTimeout(() => {
+    this.cancelTimer = this.clock.timer(this.limits.maxExecutionMs, () => {
       this.exceeded ??= new ClientFacingError(
         `The operation ran longer than ${this.limits.maxExecutionMs} ms (GRAPHQL_MAX_EXECUTION_MS) and was stopped. Ask for less, or retry later.`,
         { code: GraphqlErrorCodes.operationTimeout },
       );
-    }, this.limits.maxExecutionMs);
-    this.timer.unref();
+    });
   }
 
   stop(): void {
-    clearTimeout(this.timer);
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
 
   /** Counts `count` nodes; throws (the same error each time) once a limit is crossed. */

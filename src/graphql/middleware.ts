@@ -109,7 +109,7 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       const attempt = attempts.get(req);
       if (!attempt) throw new Error('GraphQL request reached Apollo without an authentication attempt');
       if (!attempt.ok) throw requestGraphqlError(attempt.error);
-      return { ...createGraphqlContext(attempt.context, deps.services, deps.environments), budget: new ExecutionBudget(settings), rateLimits: deps.rateLimits };
+      return { ...createGraphqlContext(attempt.context, deps.services, deps.environments), budget: new ExecutionBudget(settings, deps.clock), rateLimits: deps.rateLimits };
     },
   });
 

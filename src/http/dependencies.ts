@@ -1,4 +1,5 @@
 import type { Authenticator } from '../auth/bearer-token.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { DomainServices } from '../domain/services.js';
 import type { StatementPdfRenderer } from '../presenters/statement-pdfs.js';
@@ -42,6 +43,8 @@ export interface HttpDependencies {
   authenticator: Authenticator;
   environments: ReadonlySet<string>;
   rateLimits: RateLimits;
+  /** The clock of GraphQL's execution deadline (src/clock.ts' systemClock when absent). */
+  clock?: Clock;
   /** Statement PDFs: drawn off the event loop, bounded, those of ended periods kept by content (src/presenters/statement-pdfs.ts). */
   statementPdfs: StatementPdfRenderer;
   checkReadiness(): Promise<Readiness>;

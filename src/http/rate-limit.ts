@@ -1,16 +1,17 @@
 import { isIP } from 'node:net';
 import { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RequestError } from '../auth/errors.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { RateLimitConfig } from '../config/config.js';
 import { isDomainError } from '../domain/errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
- * Request budgets with rate-limiter-flexible: fixed windows of `duration` seconds, counted in this
- * process's memory, or in Redis when REDIS_URL is set so every instance spends from the same budget.
- * If Redis cannot be reached, each instance falls back to its own in-memory counters (rate-limiter-flexible's
- * insurance limiter) rather than failing requests or letting them through unlimited.
+ * Request budgets: fixed windows of `duration` seconds, counted in this process's memory (memoryBudget, on
+ * the service's Clock), or in Redis with rate-limiter-flexible when REDIS_URL is set so every instance spends
+ * from the same budget (windows then end by Redis's expiry). If Redis cannot be reached, each instance falls
+ * back to its own in-memory counters rather than failing requests or letting them through unlimited.
  */
 
 /** A budget's state after a request was counted against it. */
@@ -36,12 +37,48 @@ export interface RateLimits {
   ssnSearch: Budget | undefined;
   /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
   graphqlCostPerPoint: number;
+  /**
+   * Settles once the Redis client first connected or first failed to (at once without REDIS_URL; ioredis's
+   * connectTimeout bounds it): the service listens after it, so its first requests count in Redis when Redis is up.
+   */
+  connected: Promise<void>;
   close(): Promise<void>;
 }
 
 const KEY_PREFIX = { principal: 'cas:rl:principal', authFailures: 'cas:rl:auth-failures', ssnSearch: 'cas:rl:ssn-search' } as const;
 
-function budget(limiter: RateLimiterAbstract, limit: number): Budget {
+/**
+ * A fixed window per key in this process's memory, as rate-limiter-flexible's RateLimiterMemory counts it, but
+ * on `clock`: a key's window starts with its first request and lasts `durationS`; points counted past the limit
+ * are refused (and still counted). Ended windows are swept once per window length, so the map holds at most
+ * the keys of about two windows.
+ */
+export function memoryBudget(limit: number, durationS: number, clock: Pick<Clock, 'now'> = systemClock): Budget {
+  const durationMs = durationS * 1000;
+  const windows = new Map<string, { consumed: number; endsAt: number }>();
+  let nextSweep = clock.now() + durationMs;
+  return {
+    async consume(key, points) {
+      const now = clock.now();
+      if (now >= nextSweep) {
+        for (const [k, window] of windows) if (window.endsAt <= now) windows.delete(k);
+        nextSweep = now + durationMs;
+      }
+      let window = windows.get(key);
+      if (window && window.endsAt > now) window.consumed += points;
+      else windows.set(key, (window = { consumed: points, endsAt: now + durationMs }));
+      return {
+        allowed: window.consumed <= limit,
+        limit,
+        remaining: Math.max(0, limit - window.consumed),
+        resetS: Math.max(1, Math.ceil((window.endsAt - now) / 1000)),
+      };
+    },
+  };
+}
+
+/** A budget counted in Redis; while Redis is not ready (rejectIfRedisNotReady) or fails, `fallback` counts. */
+function redisBudget(limiter: RateLimiterAbstract, limit: number, fallback: Budget): Budget {
   const state = (result: RateLimiterRes, allowed: boolean): BudgetState => ({
     allowed,
     limit,
@@ -54,33 +91,39 @@ function budget(limiter: RateLimiterAbstract, limit: number): Budget {
         return state(await limiter.consume(key, points), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return state(rejection, false);
-        throw rejection;
+        return fallback.consume(key, points);
       }
     },
   };
 }
 
-export function createRateLimits(config: RateLimitConfig, logger: Logger): RateLimits {
+export interface RateLimitOptions {
+  /** The clock of the in-memory windows (systemClock by default); tests advance a manual one instead of waiting a window out. */
+  clock?: Pick<Clock, 'now'>;
+}
+
+export function createRateLimits(config: RateLimitConfig, logger: Logger, options: RateLimitOptions = {}): RateLimits {
   const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, logger);
-  const limiter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
-    const options = { keyPrefix, points, duration };
-    if (!redis) return new RateLimiterMemory(options);
-    return new RateLimiterRedis({
-      ...options,
+  const clock = options.clock ?? systemClock;
+  const budget = (keyPrefix: string, points: number, duration: number): Budget => {
+    const memory = memoryBudget(points, duration, clock);
+    if (!redis) return memory;
+    const limiter = new RateLimiterRedis({
+      keyPrefix,
+      points,
+      duration,
       storeClient: redis,
-      // Without a connection, go to the insurance limiter at once instead of queueing commands.
+      // Without a connection, go to the in-memory budget at once instead of queueing commands.
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(options),
     });
+    return redisBudget(limiter, points, memory);
   };
   return {
-    principal: config.points > 0 ? budget(limiter(KEY_PREFIX.principal, config.points, config.durationS), config.points) : undefined,
-    authFailures:
-      config.authFailures > 0
-        ? budget(limiter(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS), config.authFailures)
-        : undefined,
-    ssnSearch: config.ssnSearchesPerMinute > 0 ? budget(limiter(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60), config.ssnSearchesPerMinute) : undefined,
+    principal: config.points > 0 ? budget(KEY_PREFIX.principal, config.points, config.durationS) : undefined,
+    authFailures: config.authFailures > 0 ? budget(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS) : undefined,
+    ssnSearch: config.ssnSearchesPerMinute > 0 ? budget(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60) : undefined,
     graphqlCostPerPoint: config.graphqlCostPerPoint,
+    connected: redis ? firstConnection(redis) : Promise.resolve(),
     async close() {
       if (!redis) return;
       await redis.quit().catch(() => redis.disconnect());
@@ -90,8 +133,16 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger): RateL
 
 function connectRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  // ioredis reports every failed reconnection; one warning per outage is enough. Messages name host and
-  // port at most, never the URL's password.
+  reportRedisOutages(redis, logger);
+  return redis;
+}
+
+/**
+ * One warning per outage: ioredis reports every failed reconnection ('error'), and only the first after a
+ * 'ready' (or since the start) is logged; 'ready' after an outage is logged once too. Messages name host and
+ * port at most, never the URL's password.
+ */
+export function reportRedisOutages(redis: Pick<Redis, 'on'>, logger: Pick<Logger, 'warn' | 'info'>): void {
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;
@@ -102,7 +153,20 @@ function connectRedis(url: string, logger: Logger): Redis {
     if (down) logger.info('Redis for rate limits is reachable again');
     down = false;
   });
-  return redis;
+}
+
+/** Settles at the Redis client's first 'ready' or first 'error', whichever comes first (the client keeps trying after an error). */
+function firstConnection(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const settle = () => {
+      redis.off('ready', settle);
+      redis.off('error', settle);
+      resolve();
+    };
+    redis.once('ready', settle);
+    redis.once('error', settle);
+  });
 }
 
 /**

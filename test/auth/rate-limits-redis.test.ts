@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { reportRedisOutages } from '../../src/http/rate-limit.js';
 import { expectFailure } from '../rest/helpers.js';
 import { graphql } from '../graphql/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -24,31 +26,34 @@ let redisUrl: string;
 const services: TestService[] = [];
 const token = `shared_${randomBytes(32).toString('base64url')}`;
 
+/** Starts redis-server on `port` and answers once it said it accepts connections (its log, on stdout), connecting `redis` to it. */
+async function startRedisServer(port: number): Promise<void> {
+  const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  redisProcess = started;
+  await new Promise<void>((resolve, reject) => {
+    let log = '';
+    started.stdout.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes('Ready to accept connections')) resolve();
+    });
+    started.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before accepting connections:\n${log}`)));
+  });
+  started.stdout.resume();
+}
+
 async function startRedis(): Promise<void> {
   const port = await freePort();
-  redisProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await startRedisServer(port);
   redisUrl = `redis://127.0.0.1:${port}/0`;
   redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   redis.on('error', () => {}); // the test stops the server on purpose
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await redis.connect();
-      return;
-    } catch (error) {
-      if (attempt > HUNG_TEST_DEADLINE_MS / 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await redis.connect();
 }
 
-/** Both instances' clients are connected, so no request is counted by the in-memory fallback. */
-async function bothInstancesConnected(): Promise<void> {
-  for (let attempt = 0; attempt < HUNG_TEST_DEADLINE_MS / 50; attempt++) {
-    const clients = (await redis.client('LIST')) as string;
-    if (clients.trim().split('\n').length >= 3) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the service instances did not connect to Redis');
+/** Connected clients but the test's own: each service instance waits for its Redis client's first connection before it listens (RateLimits.connected). */
+async function serviceClients(): Promise<number> {
+  const clients = (await redis.client('LIST')) as string;
+  return clients.trim().split('\n').length - 1;
 }
 
 describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
@@ -57,7 +62,8 @@ describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
     for (let i = 0; i < 2; i++) {
       services.push(await startTestService({ API_TOKENS: token, REDIS_URL: redisUrl, RATE_LIMIT_POINTS: '4', RATE_LIMIT_DURATION_S: '60' }));
     }
-    await bothInstancesConnected();
+    // Both instances' clients are connected, so no request is counted by the in-memory fallback.
+    expect(await serviceClients()).toBe(2);
   });
   afterAll(async () => {
     for (const service of services) await service.stop();
@@ -96,8 +102,30 @@ describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
     // ioredis reports the outage when its first reconnection fails, shortly after.
     const warnings = () => a.logLines.filter((line) => line.includes('Redis for rate limits is unreachable'));
     await expect.poll(() => warnings().length, { timeout: HUNG_TEST_DEADLINE_MS }).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Redis comes back on its port; the instance logs its return once its client is ready again. Every failed
+    // reconnection of the outage came before that line, so the warnings counted then are the outage's all.
+    await startRedisServer(Number(new URL(redisUrl).port));
+    await expect.poll(() => a.logLines.some((line) => line.includes('Redis for rate limits is reachable again')), { timeout: HUNG_TEST_DEADLINE_MS }).toBe(true);
     expect(warnings()).toHaveLength(1);
     expect(a.logLines.some((line) => line.includes(token))).toBe(false);
+  });
+});
+
+describe('one warning per Redis outage', () => {
+  it('warns at the first failed (re)connection only, and logs the return once; the next outage warns again', () => {
+    const client = new EventEmitter();
+    const logged: string[] = [];
+    const logger = { warn: (_fields: object, message: string) => logged.push(`warn ${message}`), info: (message: string) => logged.push(`info ${message}`) };
+    reportRedisOutages(client as unknown as Parameters<typeof reportRedisOutages>[0], logger as unknown as Parameters<typeof reportRedisOutages>[1]);
+    client.emit('ready');
+    for (let i = 0; i < 3; i++) client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6390'));
+    client.emit('ready');
+    client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6390'));
+    client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6390'));
+    expect(logged).toEqual([
+      'warn Redis for rate limits is unreachable; counting in memory per instance until it is back',
+      'info Redis for rate limits is reachable again',
+      'warn Redis for rate limits is unreachable; counting in memory per instance until it is back',
+    ]);
   });
 });

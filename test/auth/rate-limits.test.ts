@@ -6,6 +6,7 @@ import { configProblems } from '../support/config.js';
 import { errorCodes, graphql } from '../graphql/helpers.js';
 import { expectFailure } from '../rest/helpers.js';
 import { issueApiToken } from '../support/api-tokens.js';
+import { ManualClock } from '../support/clock.js';
 import { type CallResult, startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 import { bearer } from '../support/http-auth.js';
 
@@ -97,8 +98,10 @@ describe('per-token budget (RATE_LIMIT_POINTS=30 per 60 s)', () => {
 
 describe('failed-authentication budget per client address (RATE_LIMIT_AUTH_FAILURES=3 per 3 s)', () => {
   let service: TestService;
+  // The windows' clock moves only when the test advances it: the window's end is reached without waiting for it.
+  const clock = new ManualClock();
   beforeAll(async () => {
-    service = await startTestService({ RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_AUTH_FAILURES_DURATION_S: '3' });
+    service = await startTestService({ RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_AUTH_FAILURES_DURATION_S: '3' }, { clock });
   });
   afterAll(async () => service?.stop());
 
@@ -129,8 +132,17 @@ describe('failed-authentication budget per client address (RATE_LIMIT_AUTH_FAILU
     expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: { 'x-forwarded-for': '203.0.113.9', ...bearer('wrong-token-guess-0000') } })).status).toBe(429);
     expect((await service.call('GET', '/readyz', { auth: false })).status).toBe(200);
 
-    await new Promise((resolve) => setTimeout(resolve, Number(spent.headers.get('retry-after')) * 1000 + 100));
-    expect((await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: bearer(`guess-${randomUUID()}`) })).status).toBe(401);
+    // The clock has not moved since the window began: Retry-After is the whole window. Refused until its last
+    // millisecond; its end opens a new window, whose first refused token is a plain 401 again.
+    expect(spent.headers.get('retry-after')).toBe('3');
+    clock.advance(2999);
+    const lastMillisecond = await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: bearer(`guess-${randomUUID()}`) });
+    expect(lastMillisecond.status).toBe(429);
+    expect(lastMillisecond.headers.get('retry-after')).toBe('1');
+    clock.advance(1);
+    const renewed = await service.call('GET', `/sandbox/customer/${randomUUID()}`, { headers: bearer(`guess-${randomUUID()}`) });
+    expect(renewed.status).toBe(401);
+    expect(limits(renewed)).toMatchObject({ limit: '3', remaining: '2', reset: 3 });
   });
 });
 

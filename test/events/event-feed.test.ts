@@ -52,14 +52,13 @@ const feed = (options: { bufferLimit?: number } = {}) => {
 
 const everything = (event: DomainEvent) => ({ deliver: event });
 
-/** Resolves once the events API shows the customer's creation numbered. */
+/** The customer's creation, numbered by a sequencer pass run on demand (RunningService.jobs), as the events API shows it. */
 async function numbered(customerId: string): Promise<number> {
-  for (;;) {
-    const page = await service.call('GET', '/sandbox/event?types=customer.created&limit=100');
-    const event = (page.json.data.events as { resourceId: string; sequence: number }[]).find((candidate) => candidate.resourceId === customerId);
-    if (event) return event.sequence;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await service.jobs.eventOutbox.runOnce();
+  const page = await service.call('GET', '/sandbox/event?types=customer.created&limit=100');
+  const event = (page.json.data.events as { resourceId: string; sequence: number }[]).find((candidate) => candidate.resourceId === customerId);
+  if (!event) throw new Error(`the creation of ${customerId} was not numbered by a sequencer pass`);
+  return event.sequence;
 }
 
 async function take<T>(stream: EventStream<T>, count: number) {

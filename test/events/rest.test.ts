@@ -4,7 +4,6 @@ import { SENSITIVE_VALUES } from '../support/factories.js';
 import { errorCodes, graphql } from '../graphql/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from '../rest/helpers.js';
-import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -15,23 +14,23 @@ afterAll(async () => service?.stop());
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Event = { eventId: string; type: string; sequence: number; resourceId: string; data: any };
 
-/** Every event after `after`, once the sequencer has numbered at least `atLeast` of them. */
+/**
+ * Every event after `after`, once the sequencer has numbered every event written so far: a pass run on demand
+ * (RunningService.jobs) numbers them all, so one read shows them (`atLeast`: how many the caller expects).
+ */
 async function eventsAfter(after: number, atLeast: number, environment = 'sandbox'): Promise<Event[]> {
-  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
-    const res = await service.call('GET', `/${environment}/event?after=${after}&limit=100`);
-    expectSuccess(res, 'customer', 200);
-    if (res.json.data.events.length >= atLeast || Date.now() > deadline) return res.json.data.events;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await service.jobs.eventOutbox.runOnce();
+  const res = await service.call('GET', `/${environment}/event?after=${after}&limit=100`);
+  expectSuccess(res, 'customer', 200);
+  expect(res.json.data.events.length).toBeGreaterThanOrEqual(atLeast);
+  return res.json.data.events;
 }
 
 /** Resolves once the sequencer has numbered the event of `type` about `resourceId` (this file's database holds few). */
 async function numbered(type: string, resourceId: string): Promise<void> {
-  for (;;) {
-    const res = await service.call('GET', `/sandbox/event?types=${type}&limit=100`);
-    if ((res.json.data.events as Event[]).some((event) => event.resourceId === resourceId)) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await service.jobs.eventOutbox.runOnce();
+  const res = await service.call('GET', `/sandbox/event?types=${type}&limit=100`);
+  expect((res.json.data.events as Event[]).some((event) => event.resourceId === resourceId)).toBe(true);
 }
 
 async function lastSequence(): Promise<number> {

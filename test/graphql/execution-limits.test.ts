@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer } from '../rest/helpers.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { errorCodes, graphql } from './helpers.js';
+import { ManualClock } from '../support/clock.js';
 import { eventually } from '../support/eventually.js';
 
 /**
@@ -11,10 +12,12 @@ import { eventually } from '../support/eventually.js';
  */
 let service: TestService;
 let slow: TestService;
+// The deadline's clock: it moves only when the test advances it, so the deadline passes at the test's word.
+const clock = new ManualClock();
 beforeAll(async () => {
   [service, slow] = await Promise.all([
     startTestService({ GRAPHQL_MAX_NODES: '100', GRAPHQL_MAX_RESPONSE_BYTES: '2kb' }),
-    startTestService({ GRAPHQL_MAX_EXECUTION_MS: '200' }),
+    startTestService({ GRAPHQL_MAX_EXECUTION_MS: '200' }, { clock }),
   ]);
 });
 afterAll(async () => Promise.all([service?.stop(), slow?.stop()]));
@@ -68,17 +71,21 @@ describe('execution limits', () => {
 
   it('deadline: past GRAPHQL_MAX_EXECUTION_MS no further field resolves; OPERATION_TIMEOUT', async () => {
     const customerId = await customerWithAccounts(slow, 3);
-    // The accounts' read waits for a lock this test holds for a second, five times the deadline.
+    // The accounts' read waits for a lock this test holds until the deadline has passed on the service's clock.
     const blocker = await slow.database.pool.connect();
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
       const pending = graphql(slow, 'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }', { id: customerId });
-      // Once the read waits for the lock the operation has begun: a second more is five deadlines by the service's
-      // own clock, however slowly the machine got the request there.
+      // Once the read waits for the lock the operation has begun, and its deadline is set.
       const waiting = async () => (await slow.database.pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount ?? 0;
       expect(await eventually(waiting, (n) => n > 0)).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(clock.pending()).toEqual([200]);
+      // 1 ms short of the deadline its timer is still set; at 200 ms by its clock it fires, whatever the machine's speed.
+      clock.advance(199);
+      expect(clock.pending()).toEqual([1]);
+      clock.advance(1);
+      expect(clock.pending()).toEqual([]);
       await blocker.query('ROLLBACK');
       expectOnly(await pending, 'OPERATION_TIMEOUT', /longer than 200 ms.*GRAPHQL_MAX_EXECUTION_MS/);
     } finally {
@@ -88,5 +95,7 @@ describe('execution limits', () => {
     const next = await graphql(slow, 'query($id: ID!) { customer(customerId: $id) { accounts { accountId } } }', { id: customerId });
     expect(errorCodes(next)).toEqual([]);
     expect(next.json.data.customer.accounts).toHaveLength(3);
+    // Its deadline was cancelled when it answered: nothing is left to fire.
+    expect(clock.pending()).toEqual([]);
   });
 });

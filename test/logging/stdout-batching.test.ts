@@ -13,6 +13,8 @@ const LOGGER = path.resolve('src/logging/logger.ts');
 
 interface Child {
   lines: () => string[];
+  /** Ends the child's stdin with `text` (a child run with `stdin: true`). */
+  tell: (text: string) => void;
   exited: Promise<number | null>;
   kill: (signal: NodeJS.Signals) => void;
 }
@@ -24,17 +26,22 @@ interface Child {
  */
 const BUSY_THREAD_POOL = `(await import('node:crypto')).pbkdf2('x', 'y', 2_000_000, 32, 'sha512', () => {});`;
 
-function run(script: string, options: { busyThreadPool?: boolean } = {}): Child {
+function run(script: string, options: { busyThreadPool?: boolean; stdin?: boolean } = {}): Child {
   const prelude = options.busyThreadPool ? BUSY_THREAD_POOL : '';
   // One process, node with tsx's loader, so a signal reaches the logger's process itself.
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', `import { createLogger } from ${JSON.stringify(LOGGER)};\nconst logger = createLogger({ level: 'info', pretty: false });\n${prelude}\n${script}`], {
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'ignore'],
     env: options.busyThreadPool ? { ...process.env, UV_THREADPOOL_SIZE: '1' } : process.env,
   });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { lines: () => out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg), exited, kill: (signal) => child.kill(signal) };
+  return {
+    lines: () => out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg),
+    tell: (text) => child.stdin?.end(text),
+    exited,
+    kill: (signal) => child.kill(signal),
+  };
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
@@ -55,7 +62,11 @@ describe('log lines to stdout, written in batches', () => {
     await quiet.exited;
     expect(quiet.lines()).toEqual(['alone']);
 
-    const ending = run(`logger.info('first'); setTimeout(() => logger.info('later'), 200);`);
+    // Logs again when told, once its first line came out (by the periodic flush, as above), and then has nothing
+    // left to do once its stdin ends: the flush timer alone must not keep it running, and the exit writes the rest.
+    const ending = run(`logger.info('first'); process.stdin.once('data', () => logger.info('later'));`, { stdin: true });
+    await until(() => ending.lines().includes('first'), HUNG_TEST_DEADLINE_MS);
+    ending.tell('log again\n');
     expect(await ending.exited).toBe(0);
     expect(ending.lines()).toEqual(['first', 'later']);
   });

@@ -80,6 +80,8 @@ export interface TestServiceOptions {
   restRoutes?: readonly RestRoute[];
   /** How webhook attempts are sent (StartOptions.webhookSend), e.g. one held in flight until the test ends it. */
   webhookSend?: StartOptions['webhookSend'];
+  /** The clock of rate limit windows and GraphQL deadlines (StartOptions.clock), e.g. a ManualClock (test/support/clock.ts) the test advances. */
+  clock?: StartOptions['clock'];
 }
 
 /**
@@ -120,6 +122,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const running = await startService(config, logger, {
     ...(options.restRoutes && { restRoutes: options.restRoutes }),
     ...(options.webhookSend && { webhookSend: options.webhookSend }),
+    ...(options.clock && { clock: options.clock }),
     onQuery: (_durationMs, name) => {
       // The background jobs (event numbering, hold expiry) run on their own clock, not for a request.
       if (name !== undefined && BACKGROUND_STATEMENTS.has(name)) return;

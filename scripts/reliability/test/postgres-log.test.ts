@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DedicatedPostgres, startDedicatedPostgres } from '../lib/postgres.js';
@@ -14,15 +13,29 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'cas-pg-log-')), 'postgres.log');
   let postgres: DedicatedPostgres;
   let client: pg.Client;
+  /** Resolves the waiter at the server's next log output (written to the file first). */
+  let logged: (() => void) | undefined;
+  const nextLogOutput = () =>
+    new Promise<void>((resolve, reject) => {
+      const hung = setTimeout(() => reject(new Error('PostgreSQL wrote nothing more to its log')), HUNG_TEST_DEADLINE_MS);
+      logged = () => {
+        clearTimeout(hung);
+        logged = undefined;
+        resolve();
+      };
+    });
 
   beforeAll(async () => {
     postgres = await startDedicatedPostgres({
       settings: { ...backgroundWorkLogSettings(), autovacuum_naptime: '1', fsync: 'off' },
-      serverLog: (chunk) => writeFileSync(logFile, chunk, { flag: 'a' }),
+      serverLog: (chunk) => {
+        writeFileSync(logFile, chunk, { flag: 'a' });
+        logged?.();
+      },
     });
     client = new pg.Client({ connectionString: postgres.databaseUrl });
     await client.connect();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await client?.end();
@@ -37,9 +50,11 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
     await client.query('SELECT pg_stat_force_next_flush()');
     await client.query('CHECKPOINT');
     // autovacuum wakes every second here and analyses a table with 5,000 new rows (threshold 50 + 10 %).
+    // Read again at each output of the server's log: the wait is for the line itself, not a polling interval.
+    const hung = Date.now() + HUNG_TEST_DEADLINE_MS;
     let events = readBackgroundEvents(logFile);
-    for (let waited = 0; waited < HUNG_TEST_DEADLINE_MS && !events.some((e) => e.what.startsWith('autoanalyze soak_log_probe')); waited += 250) {
-      await sleep(250);
+    while (!events.some((e) => e.what.startsWith('autoanalyze soak_log_probe')) && Date.now() < hung) {
+      await nextLogOutput();
       events = readBackgroundEvents(logFile);
     }
     const after = Date.now();
@@ -59,7 +74,7 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
 
     expect(eventsDuring(events, analyze!.from, analyze!.to)).toContain(analyze!.what);
     expect(eventsDuring(events, before - 60_000, before - 30_000)).toEqual([]);
-  }, 60_000);
+  });
 
   it('reads multi-line autovacuum entries (aggressive runs included) up to their elapsed time', () => {
     // An excerpt of a soak's log (PostgreSQL 18.4): continuation lines carry no timestamp.
