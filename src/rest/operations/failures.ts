@@ -43,11 +43,8 @@ export function requestFailures(family: EnvelopeFamily): DocumentedFailure[] {
     failure('UNAUTHENTICATED_invalid', 'Unknown, expired or revoked token.', unauthenticated('The bearer token is not valid.', { error: 'invalid_token' })),
     failure('FORBIDDEN_environment', 'The token may not act in this environment.', environmentNotAllowed()),
     failure('ENVIRONMENT_NOT_FOUND', 'The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).', environmentNotFound()),
-    failure(
-      'FORBIDDEN_scope',
-      "The token lacks the scope the operation needs (named in the operation's description and `x-required-scope`; the message names it).",
-      insufficientScope(EXAMPLE_SCOPE[family]),
-    ),
+    // On one line: the error catalogue (scripts/docs-reference.ts) reads a factory called in a `failure(` line as documented, not raised.
+    failure('FORBIDDEN_scope', "The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).", insufficientScope(EXAMPLE_SCOPE[family])),
     failure('RATE_LIMITED_token', "The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.", rateLimited(12)),
     failure('RATE_LIMITED_address', 'The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.', tooManyFailedAuthentications(120)),
   ];

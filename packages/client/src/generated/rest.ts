@@ -2137,7 +2137,7 @@ export interface components {
         };
         /**
          * @description - `FORBIDDEN`: The token may not act in this environment.
-         *     - `FORBIDDEN`: The token lacks the scope the operation needs (named in the operation's description and `x-required-scope`; the message names it).
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
          */
         AccountForbidden: {
             headers: {
@@ -2157,7 +2157,7 @@ export interface components {
         };
         /**
          * @description - `FORBIDDEN`: The token may not act in this environment.
-         *     - `FORBIDDEN`: The token lacks the scope the operation needs (named in the operation's description and `x-required-scope`; the message names it).
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
          *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
          */
         AccountForbidden_postTransaction: {
@@ -2681,7 +2681,7 @@ export interface components {
         };
         /**
          * @description - `FORBIDDEN`: The token may not act in this environment.
-         *     - `FORBIDDEN`: The token lacks the scope the operation needs (named in the operation's description and `x-required-scope`; the message names it).
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
          */
         CustomerForbidden: {
             headers: {
