@@ -2,8 +2,8 @@
 // - GraphQL resolver types (src/graphql/generated), the TypeScript client's typed GraphQL documents
 //   (packages/client/src/generated/graphql.ts) and the console's typed documents (console/src/gql), by
 //   `npm run codegen`, when they exist;
-// - the OpenAPI document (openapi.json), the typed REST client's types (test/openapi/generated/api.ts) and the
-//   TypeScript client's REST types and operation facts (packages/client/src/generated/), by `npm run openapi`;
+// - the OpenAPI document (openapi.json) and the TypeScript client's REST types and operation facts
+//   (packages/client/src/generated/, also the types of test/openapi/typed-client.test.ts), by `npm run openapi`;
 // - the reliability tables of docs/results/reliability.md, from docs/reliability-results.json, by
 //   `npm run reliability:tables`;
 // - the benchmark's tables (bench/results/latest.md, which docs/performance.md links), from the stored
@@ -17,7 +17,7 @@ const generators = [
   { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'packages/client/src/generated/graphql.ts', 'console/src/gql/gql.ts', 'console/src/gql/graphql.ts', 'console/src/gql/index.ts'].filter((file) => existsSync(file)) },
   {
     script: 'openapi',
-    files: ['openapi.json', 'test/openapi/generated/api.ts', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
+    files: ['openapi.json', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
   },
   { script: 'reliability:tables', files: ['docs/results/reliability.md'] },
   { script: 'bench:tables', files: ['bench/results/latest.md'] },

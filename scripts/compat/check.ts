@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CriticalityLevel, diff as graphqlDiff } from '@graphql-inspector/core';
@@ -7,12 +8,29 @@ import { buildSchema } from 'graphql';
 
 /**
  * The compatibility check (`npm run compat`, in CI after lint and typecheck; docs/adr/0063-versions-changelog-deprecation.md):
- * schema.graphql against the last release's copy with @graphql-inspector/core, openapi.json against its copy
- * with api-smart-diff. A breaking change passes only when CHANGELOG.md declares it: a version section of a new
+ * schema.graphql against the last release's with @graphql-inspector/core, openapi.json against its with
+ * api-smart-diff. A breaking change passes only when CHANGELOG.md declares it: a version section of a new
  * major version (above the last release's) with a non-empty `### Breaking` list, and openapi.json's
  * info.version in that major version.
+ *
+ * The last release is CHANGELOG.md's newest dated version section (`## [1.0.0] - 2026-11-26`); its contract is read
+ * from the git tag the release created, `v<version>` (`git show v1.0.0:openapi.json`; docs/how-to/release.md), not
+ * from a copy in the tree. A clone without the tag fails with COMPAT_RELEASE_TAG_MISSING, naming the command that
+ * fetches it.
  */
-export const RELEASES_DIR = 'compat/releases';
+export const RELEASE_TAG_PREFIX = 'v';
+export const releaseTag = (version: string) => `${RELEASE_TAG_PREFIX}${version}`;
+
+/** Why the last release's contract cannot be read: the check cannot run (exit code 2), which is not a breaking change. */
+export class ReleaseBaselineError extends Error {
+  constructor(
+    readonly code: 'COMPAT_NO_RELEASE' | 'COMPAT_NOT_A_GIT_CLONE' | 'COMPAT_RELEASE_TAG_MISSING' | 'COMPAT_RELEASE_UNREADABLE',
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+    this.name = 'ReleaseBaselineError';
+  }
+}
 
 export interface Contract {
   /** schema.graphql's text. */
@@ -38,17 +56,61 @@ const parseVersion = (text: string): Version | undefined => {
 };
 const compareVersions = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
-/** The newest release under compat/releases/<version>/. */
-export function lastRelease(root = '.'): string {
-  const versions = readdirSync(path.join(root, RELEASES_DIR)).filter((name) => parseVersion(name) !== undefined);
+/** The newest released version of a Keep a Changelog file: a `## [x.y.z] - YYYY-MM-DD` section (not `- Unreleased`). */
+export function lastRelease(changelog: string): string {
+  const versions = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}\s*$/gm)].map((match) => match[1]!);
   versions.sort((a, b) => compareVersions(parseVersion(a)!, parseVersion(b)!));
   const newest = versions.at(-1);
-  if (newest === undefined) throw new Error(`no release under ${RELEASES_DIR}`);
+  if (newest === undefined) throw new ReleaseBaselineError('COMPAT_NO_RELEASE', 'CHANGELOG.md has no released version (a section "## [x.y.z] - YYYY-MM-DD").');
   return newest;
 }
 
-export function readContract(directory: string): Contract {
-  return { schema: readFileSync(path.join(directory, 'schema.graphql'), 'utf8'), openapi: readFileSync(path.join(directory, 'openapi.json'), 'utf8') };
+/** The contract in the working tree `root`. */
+export function readContract(root: string): Contract {
+  return { schema: readFileSync(path.join(root, 'schema.graphql'), 'utf8'), openapi: readFileSync(path.join(root, 'openapi.json'), 'utf8') };
+}
+
+const FETCH_TAGS = 'git fetch --tags origin';
+
+function git(root: string, args: string[]): string {
+  return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The contract a release shipped, read from its tag in the repository of `root` (`git show v1.0.0:openapi.json`). */
+export function readReleasedContract(version: string, root = '.'): Contract {
+  const tag = releaseTag(version);
+  try {
+    git(root, ['rev-parse', '--git-dir']);
+  } catch {
+    throw new ReleaseBaselineError('COMPAT_NOT_A_GIT_CLONE', `${path.resolve(root)} is not in a git clone: the contract of ${version} is read from its tag ${tag}.`);
+  }
+  let commit: string;
+  try {
+    commit = git(root, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).trim();
+  } catch {
+    throw new ReleaseBaselineError(
+      'COMPAT_RELEASE_TAG_MISSING',
+      `the last release, ${version} (CHANGELOG.md), has no tag ${tag} in this clone. Fetch the tags: \`${FETCH_TAGS}\` ` +
+        '(a clone made with --no-tags, or a fetch of one branch, lacks them). Each release creates its tag (docs/how-to/release.md).',
+    );
+  }
+  const show = (file: string) => {
+    try {
+      return git(root, ['show', `${commit}:${file}`]);
+    } catch {
+      throw new ReleaseBaselineError(
+        'COMPAT_RELEASE_UNREADABLE',
+        `${file} cannot be read at ${tag} (${commit}): in a shallow clone, \`git fetch --unshallow --tags origin\`.`,
+      );
+    }
+  };
+  return { schema: show('schema.graphql'), openapi: show('openapi.json') };
+}
+
+/** The last release (CHANGELOG.md) and its contract (its tag). */
+export function readLastRelease(root = '.'): { version: string; contract: Contract } {
+  const version = lastRelease(readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8'));
+  return { version, contract: readReleasedContract(version, root) };
 }
 
 /** Each `## [x.y.z]` section of a Keep a Changelog file, with its `### Breaking` items. */
@@ -119,12 +181,16 @@ export async function compatibilityReport(released: { version: string; contract:
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const version = lastRelease();
-  const report = await compatibilityReport(
-    { version, contract: readContract(path.join(RELEASES_DIR, version)) },
-    readContract('.'),
-    readFileSync('CHANGELOG.md', 'utf8'),
-  );
+  let released: { version: string; contract: Contract };
+  try {
+    released = readLastRelease();
+  } catch (error) {
+    if (!(error instanceof ReleaseBaselineError)) throw error;
+    process.stderr.write(`compat: ${error.message}\n`);
+    process.exit(2);
+  }
+  const { version } = released;
+  const report = await compatibilityReport(released, readContract('.'), readFileSync('CHANGELOG.md', 'utf8'));
   for (const change of report.breaking) process.stdout.write(`breaking: ${change}\n`);
   for (const change of report.unclassified) process.stdout.write(`to review (unclassified): ${change}\n`);
   if (report.problems.length > 0) {

@@ -13,6 +13,8 @@ import { auditEventDataSchema } from '../presenters/audit.js';
 import { addressDataSchema, customerAcknowledgmentDataSchema, phoneDataSchema } from '../presenters/customers.js';
 import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
 import { answersEntityTag, EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from '../rest/routes.js';
+import { UNKNOWN_FIELD } from '../rest/operations/failures.js';
+import type { DocumentedFailure } from '../rest/operations/route.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
 
 /**
@@ -114,8 +116,8 @@ function envelopeSchema(family: EnvelopeFamily, data: JsonSchema, error: JsonSch
       data,
       success: { type: 'boolean', const: success },
       error,
-      requestId: { type: 'string', description: 'The request id, also in the X-Request-Id header; quote it when reporting a problem.' },
-      [logRef]: { type: 'string', description: `Log reference; equals requestId. Named \`${logRef}\` on the ${family} endpoints.` },
+      requestId: ref('schemas', 'RequestId'),
+      [logRef]: ref('schemas', logRefSchemaName(family)),
     },
   };
 }
@@ -125,8 +127,17 @@ const successEnvelopeName = (family: EnvelopeFamily, component: string) =>
   component === 'Empty' ? `${family === 'customer' ? 'Customer' : 'Account'}DeletedResponse` : `${component}Response`;
 const errorEnvelopeName = (family: EnvelopeFamily) => `${family === 'customer' ? 'Customer' : 'Account'}ErrorResponse`;
 
+const logRefSchemaName = (family: EnvelopeFamily) => `${family === 'customer' ? 'Customer' : 'Account'}LogRef`;
+
 function envelopeSchemas(): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = {};
+  // The fields every envelope shares, once.
+  const schemas: Record<string, JsonSchema> = {
+    RequestId: { type: 'string', description: 'The request id, also in the X-Request-Id header; quote it when reporting a problem.' },
+  };
+  for (const family of ['customer', 'account'] as const) {
+    const logRef = LOG_REF_KEY[family];
+    schemas[logRefSchemaName(family)] = { type: 'string', description: `Log reference; equals requestId. Named \`${logRef}\` on the ${family} endpoints.` };
+  }
   for (const route of REST_ROUTES as readonly RestRoute[]) {
     schemas[successEnvelopeName(route.family, route.success.component)] = envelopeSchema(
       route.family,
@@ -528,7 +539,8 @@ function successExample(route: RestRoute): object {
 
 /**
  * Error examples shared by many operations are stored once under components.examples (keyed by family
- * and failure name) and referenced; one that differs per operation (the scope in FORBIDDEN) stays inline.
+ * and failure name) and referenced; one that differs per operation (EXTERNAL_ID_TAKEN names the kind of
+ * record) stays inline in its response.
  */
 class ExampleStore {
   readonly components: Record<string, JsonSchema> = {};
@@ -544,23 +556,126 @@ class ExampleStore {
   }
 }
 
+/** The reason phrase of each status a failure can answer, for the names of the shared responses. */
+const STATUS_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  412: 'PreconditionFailed',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
+  429: 'RateLimited',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+
+const familyName = (family: EnvelopeFamily) => (family === 'customer' ? 'Customer' : 'Account');
+
+/**
+ * Every failure response is stored once under components.responses and referenced by each operation that
+ * answers it: the same status, the same failures (codes, conditions, examples) and the same envelope family
+ * (`log_ref_id` or `logRefId`) make the same response. Names are given once every operation is known
+ * (`name`): the response most operations of a family answer with a status, if more than half of those that
+ * answer it do, is `<Family><Status>` (`CustomerUnauthorized`, `AccountNotFound`); any other is named after
+ * the first operation that answers it (`AccountNotFound_getTransaction`: getTransaction's, and that of the
+ * operations that fail the same way).
+ */
+interface SharedResponse {
+  family: EnvelopeFamily;
+  status: number;
+  response: JsonSchema;
+  /** The operations that answer it, in route order. */
+  operationIds: string[];
+  /** Their references, named by `name()`. */
+  refs: JsonSchema[];
+}
+
+class ResponseStore {
+  private readonly byContent = new Map<string, SharedResponse>();
+
+  refer(route: RestRoute, status: number, response: JsonSchema): JsonSchema {
+    const key = `${route.family} ${status} ${JSON.stringify(response)}`;
+    let entry = this.byContent.get(key);
+    if (!entry) this.byContent.set(key, (entry = { family: route.family, status, response, operationIds: [], refs: [] }));
+    const placeholder: JsonSchema = { $ref: '' };
+    entry.operationIds.push(route.operationId);
+    entry.refs.push(placeholder);
+    return placeholder;
+  }
+
+  /** Names every response, points each operation's reference at it, and answers components.responses. */
+  name(): Record<string, JsonSchema> {
+    const groups = new Map<string, SharedResponse[]>();
+    for (const entry of this.byContent.values()) {
+      const group = `${entry.family} ${entry.status}`;
+      groups.set(group, [...(groups.get(group) ?? []), entry]);
+    }
+    const components: Record<string, JsonSchema> = {};
+    for (const entries of groups.values()) {
+      const answering = entries.reduce((sum, entry) => sum + entry.operationIds.length, 0);
+      for (const entry of entries) {
+        const statusName = STATUS_NAMES[entry.status];
+        if (!statusName) throw new Error(`No name for the failure status ${entry.status}: add it to STATUS_NAMES`);
+        const common = entry.operationIds.length * 2 > answering;
+        const name = `${familyName(entry.family)}${statusName}${common ? '' : `_${entry.operationIds[0]!}`}`;
+        if (components[name]) throw new Error(`Two failure responses are named ${name}`);
+        components[name] = entry.response;
+        for (const placeholder of entry.refs) placeholder.$ref = `#/components/responses/${name}`;
+      }
+    }
+    return Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
+
+/**
+ * A 400 VALIDATION_FAILED is said once, in words that fit every operation: its parameters', headers' and body's
+ * schemas say what is valid, and an operation's own rules beyond them are in its description (`ownValidationNote`).
+ * Its example is the real refusal of a field that no request takes. So operations that differ only in what they
+ * validate share one 400.
+ */
+const VALIDATION_FAILED_LINE =
+  "- `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, " +
+  'or one of its own rules (in its description); `details` names each field. Nothing changes.';
+const isValidationFailure = (status: number, code: string) => status === 400 && code === 'VALIDATION_FAILED';
+
+/** An operation's own VALIDATION_FAILED rules, for its description. */
+function ownValidationNote(route: RestRoute): string {
+  const own = route.failures.filter((failure) => {
+    const http = toHttpFailure(failure.error);
+    return isValidationFailure(http.status, http.body.code);
+  });
+  if (own.length === 0) return '';
+  const lines = own.map((failure) => `- ${failure.when}`);
+  return `\n\nIts own rules, refused with 400 \`VALIDATION_FAILED\`:\n${lines.join('\n')}`;
+}
+
 /** One response per status the operation can fail with, listing each code, with a real example of each. */
-function failureResponses(route: RestRoute, examples: ExampleStore): Record<string, JsonSchema> {
+function failureResponses(route: RestRoute, examples: ExampleStore, responses: ResponseStore): Record<string, JsonSchema> {
   const byStatus = new Map<number, { codes: Set<string>; lines: string[]; headers: Set<string>; examples: Record<string, JsonSchema> }>();
+  // No summary: the response's description says when each one happens, in the same order as its examples.
+  const example = ({ name, error }: Pick<DocumentedFailure, 'name' | 'error'>) =>
+    examples.refer(route.family, name, { value: envelope(route.family, EXAMPLE_REQUEST_ID, { error: toHttpFailure(error).body }) });
   for (const failure of failuresOf(route)) {
     const http = toHttpFailure(failure.error);
     let entry = byStatus.get(http.status);
     if (!entry) byStatus.set(http.status, (entry = { codes: new Set(), lines: [], headers: new Set(), examples: {} }));
+    for (const name of Object.keys(http.headers)) entry.headers.add(name);
+    if (isValidationFailure(http.status, http.body.code)) {
+      if (!entry.codes.has(http.body.code)) entry.lines.push(VALIDATION_FAILED_LINE);
+      entry.codes.add(http.body.code);
+      entry.examples.VALIDATION_FAILED ??= example({ name: 'VALIDATION_FAILED', error: UNKNOWN_FIELD });
+      continue;
+    }
     entry.codes.add(http.body.code);
     entry.lines.push(`- \`${http.body.code}\`: ${failure.when}`);
-    for (const name of Object.keys(http.headers)) entry.headers.add(name);
     if (entry.examples[failure.name]) throw new Error(`Two failures of ${route.operationId} are named ${failure.name}`);
-    entry.examples[failure.name] = examples.refer(route.family, failure.name, {
-      summary: `${http.body.code}: ${failure.when}`,
-      value: envelope(route.family, EXAMPLE_REQUEST_ID, { error: http.body }),
-    });
+    entry.examples[failure.name] = example(failure);
   }
-  const responses: Record<string, JsonSchema> = {};
+  const refs: Record<string, JsonSchema> = {};
   for (const [status, entry] of [...byStatus].sort(([a], [b]) => a - b)) {
     const responseHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl') };
     for (const name of entry.headers) {
@@ -568,20 +683,18 @@ function failureResponses(route: RestRoute, examples: ExampleStore): Record<stri
       if (!component) throw new Error(`The error mapping sends a ${name} header that the document does not describe`);
       responseHeaders[name] = ref('headers', component);
     }
-    responses[String(status)] = {
+    refs[String(status)] = responses.refer(route, status, {
       description: entry.lines.join('\n'),
       headers: responseHeaders,
       content: {
         'application/json': {
-          schema: {
-            allOf: [ref('schemas', errorEnvelopeName(route.family)), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: [...entry.codes] } } } } }],
-          },
+          schema: { allOf: [ref('schemas', errorEnvelopeName(route.family)), { properties: { error: { properties: { code: { enum: [...entry.codes] } } } } }] },
           examples: entry.examples,
         },
       },
-    };
+    });
   }
-  return responses;
+  return refs;
 }
 
 /** A conditional GET's answer while the client's copy is current: no body. */
@@ -628,7 +741,7 @@ const ssnScopeNote = (route: RestRoute): string =>
 const deprecationNote = (route: RestRoute): string =>
   route.deprecated ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.` : '';
 
-function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
+function operation(route: RestRoute, examples: ExampleStore, responses: ResponseStore): OpenApiOperation {
   const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
   if (route.method === 'GET') parameterRefs.push(ref('parameters', 'ConsistencyToken'));
@@ -638,7 +751,7 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description}\n\nRequires the scope \`${route.scope}\`${ssnScopeNote(route)}.${deprecationNote(route)}`,
+    description: `${route.description}\n\nRequires the scope \`${route.scope}\`${ssnScopeNote(route)}.${ownValidationNote(route)}${deprecationNote(route)}`,
     'x-required-scope': route.scope,
     ...(route.ssnScope && { 'x-required-scope-with-ssn': route.ssnScope }),
     ...(route.deprecated && { deprecated: true }),
@@ -649,7 +762,7 @@ function operation(route: RestRoute, examples: ExampleStore): OpenApiOperation {
         content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
       },
     }),
-    responses: { [String(route.success.status)]: successResponse(route), ...(takesIfNoneMatch(route) && NOT_MODIFIED), ...failureResponses(route, examples) },
+    responses: { [String(route.success.status)]: successResponse(route), ...(takesIfNoneMatch(route) && NOT_MODIFIED), ...failureResponses(route, examples, responses) },
   };
 }
 
@@ -669,8 +782,9 @@ The same data is also served over GraphQL at \`/{environment}/graphql\`.`;
 export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES): OpenApiDocument {
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const examples = new ExampleStore();
+  const responses = new ResponseStore();
   for (const route of routes) {
-    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, examples);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route, examples, responses);
   }
   return {
     openapi: '3.1.0',
@@ -705,6 +819,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES)
       },
       parameters: parameters(),
       headers: headers(),
+      responses: responses.name(),
       schemas: componentSchemas(),
       examples: examples.components,
     },

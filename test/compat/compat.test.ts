@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compatibilityReport, type Contract, lastRelease, readContract, RELEASES_DIR } from '../../scripts/compat/check.js';
+import { compatibilityReport, type Contract, lastRelease, readContract, readLastRelease, readReleasedContract, ReleaseBaselineError } from '../../scripts/compat/check.js';
 
 /**
  * The compatibility check on deliberate breaking changes to copies of the contract: it fails while the change is
- * undeclared and passes once CHANGELOG.md declares it under a new major version.
+ * undeclared and passes once CHANGELOG.md declares it under a new major version. The last release's contract is
+ * read from its git tag (v1.0.0); a clone without it fails here with COMPAT_RELEASE_TAG_MISSING and the command
+ * that fetches the tags.
  */
-const version = lastRelease();
-const released = { version, contract: readContract(path.join(RELEASES_DIR, version)) };
+const released = readLastRelease();
+const { version } = released;
 const changelog = readFileSync('CHANGELOG.md', 'utf8');
 /**
  * CHANGELOG.md without the sections of a major version above the last release's: the deliberate changes below are
@@ -41,6 +45,45 @@ const withVersion = (contract: Contract, apiVersion: string): Contract => {
   openapi.info.version = apiVersion;
   return { ...contract, openapi: JSON.stringify(openapi) };
 };
+
+describe('the last release\'s contract, read from its git tag', () => {
+  it('is CHANGELOG.md\'s newest dated version, 1.0.0, at the tag v1.0.0: the commit that declared it', () => {
+    expect(lastRelease(changelog)).toBe('1.0.0');
+    expect(lastRelease('## [Unreleased]\n\n## [2.0.0] - Unreleased\n\n## [1.1.0] - 2026-12-01\n\n## [1.0.0] - 2026-11-26\n')).toBe('1.1.0');
+    expect(() => lastRelease('## [Unreleased]\n')).toThrow(/^COMPAT_NO_RELEASE: /);
+    const tagged = execFileSync('git', ['rev-parse', 'v1.0.0^{commit}'], { encoding: 'utf8' }).trim();
+    expect(execFileSync('git', ['show', `${tagged}:CHANGELOG.md`], { encoding: 'utf8' })).toMatch(/^## \[1\.0\.0\] - 2026-11-26$/m);
+    expect(JSON.parse(released.contract.openapi).info.version).toBe('1.0.0');
+  });
+
+  it('fails with a coded error naming the command to fetch the tags when the tag is missing, or outside a clone', () => {
+    let error: unknown;
+    try {
+      readReleasedContract('9.9.9');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ReleaseBaselineError);
+    expect((error as ReleaseBaselineError).code).toBe('COMPAT_RELEASE_TAG_MISSING');
+    expect((error as Error).message).toMatch(/no tag v9\.9\.9 in this clone\. Fetch the tags: `git fetch --tags origin`/);
+
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'cas-compat-'));
+    try {
+      writeFileSync(path.join(outside, 'CHANGELOG.md'), '## [1.0.0] - 2026-11-26\n');
+      // GIT_CEILING_DIRECTORIES: git must not find a repository above the temporary directory either.
+      const ceiling = process.env.GIT_CEILING_DIRECTORIES;
+      process.env.GIT_CEILING_DIRECTORIES = path.dirname(outside);
+      try {
+        expect(() => readLastRelease(outside)).toThrow(/^COMPAT_NOT_A_GIT_CLONE: /);
+      } finally {
+        if (ceiling === undefined) delete process.env.GIT_CEILING_DIRECTORIES;
+        else process.env.GIT_CEILING_DIRECTORIES = ceiling;
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('the compatibility check (npm run compat)', () => {
   it('passes for the current contract against the last release: compatible, or its breaking changes declared', async () => {

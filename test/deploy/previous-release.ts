@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
  * "The previous release", for the rollout test (test/deploy/rollout.test.ts; rule in docs/how-to/upgrade.md,
  * "Schema changes in a fleet"): the code that is still serving while the current release's migrations run.
  *
- * The repository has no release tags, so it is defined from git, mechanically:
+ * The repository tags API releases (`v1.0.0`, docs/how-to/release.md), not deployments, so it is defined from git,
+ * mechanically:
  *
  *   the newest commit on the first-parent line of HEAD (main's own history, not a side branch's) that does
  *   not yet have every migration directory of the working tree: the first parent of the commit that brought

@@ -10,6 +10,7 @@ import { ErrorCodes } from '../../src/domain/errors.js';
 import { buildOpenApiDocument, openApiJson, openApiPath } from '../../src/openapi/document.js';
 import { REST_ROUTES } from '../../src/rest/routes.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { documentedResponse } from './response-contract.js';
 
 const { Spectral, Document } = spectralCore;
 const OUTPUT_DIR = path.resolve('test-output/openapi');
@@ -22,7 +23,9 @@ function responseExamples(document: Json): unknown[] {
   const values: unknown[] = Object.values(document.components.examples as Record<string, Json>).map((example) => example.value);
   for (const operations of Object.values(document.paths as Record<string, Json>)) {
     for (const operation of Object.values(operations as Record<string, Json>)) {
-      for (const response of Object.values(operation.responses as Record<string, Json>)) {
+      for (const response of [...Object.values(operation.responses as Record<string, Json>), ...Object.values(document.components.responses as Record<string, Json>)]) {
+        // A shared response is read once, from components.responses.
+        if (response.$ref !== undefined) continue;
         // A conditional GET's 304 has no body.
         if (response.content === undefined) continue;
         const media = response.content['application/json'];
@@ -88,8 +91,10 @@ describe('the OpenAPI document', () => {
   it('uses log_ref_id on customer operations and logRefId on account operations', () => {
     const schemas = document.components.schemas;
     for (const route of REST_ROUTES) {
-      const responses = document.paths[openApiPath(route.path)][route.method.toLowerCase()].responses;
-      for (const response of Object.values(responses as Record<string, Json>)) {
+      const template = openApiPath(route.path);
+      const method = route.method.toLowerCase();
+      for (const status of Object.keys(document.paths[template][method].responses)) {
+        const response: Json = documentedResponse(document, template, method, status);
         if (response.content === undefined) continue;
         const json = response.content['application/json'];
         // A success that is not the envelope (the ledger export: NDJSON or CSV) has no log reference.
@@ -110,8 +115,11 @@ describe('the OpenAPI document', () => {
     const codesByOperation = new Map<string, Map<string, string[]>>();
     for (const route of REST_ROUTES) {
       const byStatus = new Map<string, string[]>();
-      for (const [status, response] of Object.entries(document.paths[openApiPath(route.path)][route.method.toLowerCase()].responses as Record<string, Json>)) {
+      const template = openApiPath(route.path);
+      const method = route.method.toLowerCase();
+      for (const status of Object.keys(document.paths[template][method].responses)) {
         if (status.startsWith('2') || status === '304') continue;
+        const response: Json = documentedResponse(document, template, method, status);
         byStatus.set(status, response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum);
       }
       codesByOperation.set(route.operationId, byStatus);
@@ -131,6 +139,34 @@ describe('the OpenAPI document', () => {
     for (const operationId of ['updateCustomer', 'deleteCustomer', 'updateAccount', 'deleteAccount']) {
       expect(codesByOperation.get(operationId)!.get('412')).toEqual(['PRECONDITION_FAILED']);
     }
+  });
+
+  it('shares its failure responses: every one a $ref to components.responses, each component used and distinct, one per envelope family and failure set', () => {
+    const used = new Map<string, Set<string>>();
+    for (const [template, operations] of Object.entries(document.paths as Record<string, Json>)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, Json>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+          if (status.startsWith('2') || status === '304') continue;
+          expect(response, `${method} ${template} ${status}`).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\/[A-Za-z]+_?[A-Za-z]*$/) });
+          const name = response.$ref.split('/').pop();
+          used.set(name, (used.get(name) ?? new Set()).add((operation as Json).operationId));
+        }
+      }
+    }
+    const components = document.components.responses as Record<string, Json>;
+    expect([...used.keys()].sort()).toEqual(Object.keys(components).sort());
+    expect(new Set(Object.values(components).map((response) => JSON.stringify(response))).size).toBe(Object.keys(components).length);
+    // 401 and 500: the same for every operation of a family, so one component per family.
+    expect(Object.keys(components).filter((name) => /Unauthorized|InternalError/.test(name)).sort()).toEqual(['AccountInternalError', 'AccountUnauthorized', 'CustomerInternalError', 'CustomerUnauthorized']);
+    expect(used.get('CustomerUnauthorized')!.size + used.get('AccountUnauthorized')!.size).toBe(REST_ROUTES.length);
+    for (const name of Object.keys(components)) {
+      const envelope = components[name].content['application/json'].schema.allOf[0].$ref;
+      expect(envelope).toBe(`#/components/schemas/${name.startsWith('Customer') ? 'Customer' : 'Account'}ErrorResponse`);
+    }
+  });
+
+  it('stays within its size budget (issue 42: at most 450 KB)', () => {
+    expect(Buffer.byteLength(openApiJson()), 'openapi.json grew past 450 KB: share what repeats (components) rather than inline it').toBeLessThanOrEqual(450_000);
   });
 
   it('documents ETag on the answers of single customers and accounts, If-Match (412) on their PUT and DELETE, If-None-Match (304) on their GET', () => {
@@ -163,8 +199,9 @@ describe('the OpenAPI document', () => {
     expect(read.parameters.map((parameter: Json) => parameter.$ref)).toContain('#/components/parameters/ConsistencyToken');
     expect(Object.keys(read.responses['200'].headers)).not.toContain('Consistency-Token');
     expect(Object.keys(document.paths['/{environment}/customer/{customerId}'].put.responses['200'].headers)).toContain('Consistency-Token');
-    expect(Object.keys(create.responses['401'].headers)).toContain('WWW-Authenticate');
-    expect(Object.keys(create.responses['503'].headers)).toContain('Retry-After');
+    const shared = (status: string): Json => documentedResponse(document, '/{environment}/customer', 'post', status);
+    expect(Object.keys(shared('401').headers)).toContain('WWW-Authenticate');
+    expect(Object.keys(shared('503').headers)).toContain('Retry-After');
   });
 
   it('takes request schemas from the domain: write-only identifiers, strict objects, the domain\'s limits', () => {

@@ -51,11 +51,32 @@ function load(): Contract {
 
 const pointer = (...segments: string[]) => segments.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
+/**
+ * Where an operation's response is: its own place, or the shared response it references
+ * (`#/components/responses/<name>`), as JSON pointer segments.
+ */
+function responseLocation(document: OpenApiDocument, template: string, method: string, status: string): string[] | undefined {
+  const response = document.paths[template]?.[method]?.responses[status];
+  if (response === undefined) return undefined;
+  const reference = response.$ref;
+  if (typeof reference !== 'string') return ['paths', template, method, 'responses', status];
+  const name = /^#\/components\/responses\/([^/]+)$/.exec(reference)?.[1];
+  if (name === undefined) throw new Error(`${method.toUpperCase()} ${template} ${status} references ${reference}, not a shared response`);
+  return ['components', 'responses', name];
+}
+
+/** The response an operation documents for a status, its reference resolved. */
+export function documentedResponse(document: OpenApiDocument, template: string, method: string, status: string): Record<string, unknown> | undefined {
+  const location = responseLocation(document, template, method, status);
+  return location && (location.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], document) as Record<string, unknown> | undefined);
+}
+
 function validatorFor(loaded: Contract, template: string, method: string, status: string): ValidateFunction {
   const key = `${method} ${template} ${status}`;
   let validate = loaded.validators.get(key);
   if (!validate) {
-    validate = loaded.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}` });
+    const location = responseLocation(loaded.document, template, method, status)!;
+    validate = loaded.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer(...location, 'content', 'application/json', 'schema')}` });
     loaded.validators.set(key, validate);
   }
   return validate;
@@ -75,7 +96,7 @@ export function assertDocumentedResponse(method: string, pathWithQuery: string, 
   const operation = loaded.operations.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(pathname));
   if (!operation) return;
   const where = `${method} ${pathname} (${operation.method} ${operation.template}) answered ${status}`;
-  const documented = loaded.document.paths[operation.template]![operation.method.toLowerCase()]!.responses[String(status)];
+  const documented = documentedResponse(loaded.document, operation.template, operation.method.toLowerCase(), String(status));
   if (!documented) throw new Error(`${where}, a status the OpenAPI document does not list for this operation`);
 
   for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Record<string, unknown>>)) {

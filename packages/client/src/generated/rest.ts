@@ -13,6 +13,9 @@ export interface paths {
          * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -97,6 +100,9 @@ export interface paths {
          * @description Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).
          *
          *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -204,6 +210,10 @@ export interface paths {
          * @description Sets a flag the ledger enforces (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.) FROZEN: nothing posts on the account, holds can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit / credit posts or is held. The body is optional (the contract's call sends none): `reason` (up to 500 characters) and `until`, an RFC 3339 instant in the future when the flag lifts itself (audited as `system:flag-expiry`, with the same event as a clear). Setting a set flag without either changes nothing; with either, its reason and end are replaced. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). `GET .../flags` answers the details.
          *
          *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
+         *     - `until` is not in the future (or `reason` is empty or too long); nothing changes.
          */
         put: operations["setAccountFlag"];
         post?: never;
@@ -212,6 +222,9 @@ export interface paths {
          * @description Clears a flag (One of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.); clearing a flag that is not set changes nothing. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:controls`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
          */
         delete: operations["clearAccountFlag"];
         options?: never;
@@ -275,6 +288,10 @@ export interface paths {
          * @description Newest first, a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page). The account itself carries its 10 newest. Filters, all of which must hold: `status` and `type` exactly; `from` (inclusive) and `to` (exclusive), instants of creation; `minAmount` and `maxAmount` (inclusive), decimals in the account's currency compared with `amount`; `externalId` exactly. Any other parameter is refused.
          *
          *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `minAmount` or `maxAmount` is not a positive decimal with at most the currency's minor-unit digits, or `maxAmount` is below `minAmount`.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -435,6 +452,9 @@ export interface paths {
          * @description Not in the contract: the posted, pending and available balances at `asOf` (RFC 3339; absent: now). Posted is the balance after the last transaction posted at or before `asOf` (0 before the first); pending and available count the holds open at that moment (created by then, posted or voided after). One index look-up, whatever the account's history.
          *
          *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `asOf` is not an RFC 3339 instant with a time zone, or an unknown parameter.
          */
         get: operations["getBalanceAsOf"];
         put?: never;
@@ -457,6 +477,11 @@ export interface paths {
          * @description Not in the contract: the closing posted balance of each interval (`hour`, `day` or `month`, in UTC) from the one holding `from` to the one holding the last instant before `to`, for a chart: at most 1000 points, read in one statement.
          *
          *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `from`, `to` or `interval` is missing or malformed, or an unknown parameter.
+         *     - `to` is not later than `from`.
+         *     - The range holds more than 1000 intervals (detail code TOO_MANY_POINTS); nothing is read.
          */
         get: operations["getBalanceHistory"];
         put?: never;
@@ -479,6 +504,10 @@ export interface paths {
          * @description Not in the contract: the posted transactions of [`from`, `to`) with the opening and closing balances and the totals (openingBalance + totalCredits − totalDebits = closingBalance). By `Accept`: `application/json` (default, in the envelope), `text/csv` (RFC 4180, header row: kind, postedAt, transactionId, description, amount, balance, currency, sequence; an OPENING_BALANCE and a CLOSING_BALANCE row around the transactions) or `application/pdf` (the holders' names when the token may also read customers, the balances, a balance chart, the transactions, page numbers). `asOfSequence` names the last posting the statement reflects; for a period that has ended, the same request answers the same data (CSV and PDF: the same bytes). At most 10000 transactions; the ledger export streams longer periods. A PDF is drawn off the event loop by a few rendering workers, at most `STATEMENT_PDF_MAX_PENDING` in flight or queued per instance: one more is refused with 503 `STATEMENT_RENDERING_BUSY` and `Retry-After`. The PDF of a period that has ended is kept by content, so asking for it again answers the same bytes without drawing it again.
          *
          *     Requires the scope `accounts:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `from` or `to` is missing or malformed, or an unknown parameter.
+         *     - `to` is not later than `from`.
          */
         get: operations["getStatement"];
         put?: never;
@@ -501,6 +530,10 @@ export interface paths {
          * @description Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. By `Accept`: `application/x-ndjson` (default: one JSON object per line) or `text/csv` (RFC 4180, header row: sequence, postedAt, currency, direction, amount, accountId, accountKind, transactionId, postingId). Amounts are exact decimal text. The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short). An instance runs a few exports at once (`LEDGER_EXPORT_MAX_CONCURRENT`); one more is refused with 503 `LEDGER_EXPORTS_FULL` and `Retry-After`.
          *
          *     Requires the scope `ledger:export`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `from`, `to` or `accountId` is malformed, or an unknown parameter.
+         *     - `to` is not later than `from`.
          */
         get: operations["exportLedgerEntries"];
         put?: never;
@@ -523,6 +556,9 @@ export interface paths {
          * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `after`, `types` or `limit` is malformed, or an unknown parameter.
          */
         get: operations["listEvents"];
         put?: never;
@@ -567,6 +603,9 @@ export interface paths {
          * @description Not in the contract: the newest numbered events whose resource is this customer (customer.*), newest first, at most `limit` (default 10, at most 50). The same events, sequences and visibility as `GET /{environment}/event`; A filter of the events, not a read of the customer: a deleted customer's events are answered, an unknown id answers none. Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `customerId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
          */
         get: operations["listCustomerEvents"];
         put?: never;
@@ -589,6 +628,9 @@ export interface paths {
          * @description Not in the contract: the newest numbered events whose resource is this account (account.*), newest first, at most `limit` (default 10, at most 50). The same events, sequences and visibility as `GET /{environment}/event`; the account's transactions have events of their own (resource `transaction`). A filter of the events, not a read of the account: a deleted account's events are answered, an unknown id answers none. Uses the account endpoints' envelope (`logRefId`).
          *
          *     Requires the scope `events:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `accountId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
          */
         get: operations["listAccountEvents"];
         put?: never;
@@ -667,6 +709,9 @@ export interface paths {
          * @description The latest attempts, newest first (`limit` 1–100, default 20): status, latency and a short error. Kept as long as their event (EVENT_RETENTION_DAYS).
          *
          *     Requires the scope `webhooks:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
          */
         get: operations["listWebhookAttempts"];
         put?: never;
@@ -777,6 +822,9 @@ export interface paths {
          * @description Not in the contract: every successful write of this environment, oldest first, a page at a time. Searches by social security number (`customer.search`) and creations refused because the number is on file (`customer.create.refused`) are there too. Events name the fields a write set, never their values. Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `audit:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - A filter is malformed or unknown, or `from` is not before `to`.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -1520,16 +1568,20 @@ export interface components {
              */
             customerId: string;
         };
+        /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
+        RequestId: string;
+        /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
+        CustomerLogRef: string;
+        /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
+        AccountLogRef: string;
         /** @description Success on the customer endpoints. */
         CreatedCustomerResponse: {
             data: components["schemas"]["CreatedCustomer"];
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CustomerPageResponse: {
@@ -1537,10 +1589,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CustomerResponse: {
@@ -1548,10 +1598,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CustomerAnswerResponse: {
@@ -1559,10 +1607,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CustomerDeletedResponse: {
@@ -1570,10 +1616,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountAnswerResponse: {
@@ -1581,10 +1625,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountPageResponse: {
@@ -1592,10 +1634,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountResponse: {
@@ -1603,10 +1643,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountDeletedResponse: {
@@ -1614,10 +1652,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountFlagsResponse: {
@@ -1625,10 +1661,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         TransactionResponse: {
@@ -1636,10 +1670,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         TransactionPageResponse: {
@@ -1647,10 +1679,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         TransferResponse: {
@@ -1658,10 +1688,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         BalanceAsOfResponse: {
@@ -1669,10 +1697,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         BalanceHistoryResponse: {
@@ -1680,10 +1706,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the account endpoints. */
         StatementResponse: {
@@ -1691,10 +1715,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the customer endpoints. */
         LedgerExportEntryResponse: {
@@ -1702,10 +1724,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         EventPageResponse: {
@@ -1713,10 +1733,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         EventResponse: {
@@ -1724,10 +1742,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CustomerEventsResponse: {
@@ -1735,10 +1751,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the account endpoints. */
         AccountEventsResponse: {
@@ -1746,10 +1760,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
         /** @description Success on the customer endpoints. */
         CreatedWebhookEndpointResponse: {
@@ -1757,10 +1769,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         WebhookEndpointResponse: {
@@ -1768,10 +1778,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         WebhookAttemptPageResponse: {
@@ -1779,10 +1787,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         RotatedWebhookSecretResponse: {
@@ -1790,10 +1796,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         RedeliveryResponse: {
@@ -1801,10 +1805,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
         AuditPageResponse: {
@@ -1812,10 +1814,8 @@ export interface components {
             /** @constant */
             success: true;
             error: null;
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Failure on the customer endpoints. */
         CustomerErrorResponse: {
@@ -1823,10 +1823,8 @@ export interface components {
             /** @constant */
             success: false;
             error: components["schemas"]["Error"];
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
-            log_ref_id: string;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Failure on the account endpoints. */
         AccountErrorResponse: {
@@ -1834,13 +1832,1182 @@ export interface components {
             /** @constant */
             success: false;
             error: components["schemas"]["Error"];
-            /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
-            requestId: string;
-            /** @description Log reference; equals requestId. Named `logRefId` on the account endpoints. */
-            logRefId: string;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
         };
     };
-    responses: never;
+    responses: {
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         */
+        AccountBadRequest_createAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+        AccountBadRequest_getAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `STATEMENT_TOO_LARGE`: The period holds more than 10000 posted transactions.
+         */
+        AccountBadRequest_getStatement: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "STATEMENT_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         */
+        AccountBadRequest_listAccounts: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
+         */
+        AccountBadRequest_updateAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
+         *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+         */
+        AccountConflict_addAccountCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+         *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
+         */
+        AccountConflict_createAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+         *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+         *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
+         */
+        AccountConflict_createTransfer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /** @description - `ACCOUNT_BALANCE_NOT_ZERO`: The account holds money or a pending hold. */
+        AccountConflict_deleteAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_BALANCE_NOT_ZERO";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
+         *     - `HOLD_EXPIRED`: The hold is past its expiresAt.
+         *     - `AMOUNT_EXCEEDS_HOLD`: `amount` is more than the hold.
+         *     - `ACCOUNT_FROZEN`: An account of the hold has the FROZEN flag.
+         */
+        AccountConflict_postHold: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+         *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+         *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
+         */
+        AccountConflict_postTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /** @description - `ACCOUNT_NEEDS_A_CUSTOMER`: The customer is the last one of the account. */
+        AccountConflict_removeAccountCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_NEEDS_A_CUSTOMER";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `TRANSACTION_NOT_POSTED`: The transaction is a hold (post or void it instead).
+         *     - `TRANSACTION_ALREADY_REVERSED`: The transaction was reversed before.
+         *     - `REVERSAL_NOT_REVERSIBLE`: The transaction is itself a reversal.
+         *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
+         *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
+         *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
+         *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
+         */
+        AccountConflict_reverseTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions.
+         *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
+         */
+        AccountConflict_updateAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ACCOUNT_HAS_TRANSACTIONS" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
+         */
+        AccountConflict_voidHold: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `FORBIDDEN`: The token may not act in this environment.
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
+         */
+        AccountForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `FORBIDDEN`: The token may not act in this environment.
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
+         *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
+         */
+        AccountForbidden_postTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+        };
+        /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+        AccountInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/json, text/csv, application/pdf. */
+        AccountNotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_ACCEPTABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+         */
+        AccountNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+        AccountNotFound_createAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+         *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
+         */
+        AccountNotFound_getTransaction: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `TRANSFER_NOT_FOUND`: No transfer with this id in this environment (an id that is not a UUID cannot name one).
+         */
+        AccountNotFound_getTransfer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "TRANSFER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
+         *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
+         */
+        AccountNotFound_removeAccountCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+        AccountPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+        AccountPreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+         *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+         */
+        AccountRateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+        AccountServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `STATEMENT_RENDERING_BUSY`: PDF only: the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` statement PDFs; retry shortly, or on another instance. Decided after the statement is read (a PDF it keeps is answered whatever the queue).
+         *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+         */
+        AccountServiceUnavailable_getStatement: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "STATEMENT_RENDERING_BUSY" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `UNAUTHENTICATED`: No Authorization header.
+         *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+         *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+         */
+        AccountUnauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+        };
+        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+        AccountUnprocessableContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description - `CUSTOMER_NOT_FOUND`: The customer does not exist in this environment; nothing changes. */
+        AccountUnprocessableContent_addAccountCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
+         *     - `CUSTOMER_NOT_FOUND`: Associated customers do not exist in this environment (one detail per id); nothing is created.
+         */
+        AccountUnprocessableContent_createAccount: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
+         *     - `ACCOUNT_NOT_FOUND`: fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.
+         *     - `CURRENCY_MISMATCH`: The two accounts hold different currencies.
+         */
+        AccountUnprocessableContent_createTransfer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
+                    };
+                };
+            };
+        };
+        /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+        AccountUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         */
+        CustomerBadRequest_createCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `WEBHOOK_URL_NOT_ALLOWED`: The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.
+         */
+        CustomerBadRequest_createWebhookEndpoint: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "WEBHOOK_URL_NOT_ALLOWED";
+                    };
+                };
+            };
+        };
+        /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
+        CustomerBadRequest_getCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         */
+        CustomerBadRequest_listCustomers: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
+         */
+        CustomerBadRequest_updateCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
+         *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
+         *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.
+         */
+        CustomerConflict_createCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /** @description - `WEBHOOK_ENDPOINT_LIMIT`: The environment already has WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints (16 by default); nothing was created. */
+        CustomerConflict_createWebhookEndpoint: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "WEBHOOK_ENDPOINT_LIMIT";
+                    };
+                };
+            };
+        };
+        /** @description - `CUSTOMER_HAS_ACCOUNTS`: The customer still has accounts. */
+        CustomerConflict_deleteCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CUSTOMER_HAS_ACCOUNTS";
+                    };
+                };
+            };
+        };
+        /** @description - `WEBHOOK_ENDPOINT_DISABLED`: The endpoint is disabled; enable it first. */
+        CustomerConflict_redeliverWebhook: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "WEBHOOK_ENDPOINT_DISABLED";
+                    };
+                };
+            };
+        };
+        /** @description - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes. */
+        CustomerConflict_updateCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `FORBIDDEN`: The token may not act in this environment.
+         *     - `FORBIDDEN`: The token lacks the scope the operation needs (in its description and `x-required-scope`; the message names it).
+         */
+        CustomerForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
+        CustomerInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/x-ndjson, text/csv. */
+        CustomerNotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_ACCEPTABLE";
+                    };
+                };
+            };
+        };
+        /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
+        CustomerNotFound_createCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
+         */
+        CustomerNotFound_getCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
+         */
+        CustomerNotFound_getEvent: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "EVENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+         */
+        CustomerNotFound_getWebhookEndpoint: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
+         *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
+         */
+        CustomerNotFound_redeliverWebhook: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
+        CustomerPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
+        CustomerPreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+         *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+         */
+        CustomerRateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+         *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+         *     - `SSN_SEARCH_RATE_LIMITED`: Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.
+         */
+        CustomerRateLimited_createCustomer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
+         *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
+         *     - `SSN_SEARCH_RATE_LIMITED`: The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.
+         */
+        CustomerRateLimited_searchCustomers: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
+        CustomerServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `LEDGER_EXPORTS_FULL`: The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` exports (each holds a snapshot and a database connection); retry when one has finished. Decided after the request is found valid.
+         *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+         */
+        CustomerServiceUnavailable_exportLedgerEntries: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "LEDGER_EXPORTS_FULL" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `UNAUTHENTICATED`: No Authorization header.
+         *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
+         *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
+         */
+        CustomerUnauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+        };
+        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+        CustomerUnprocessableContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
+        CustomerUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+        };
+    };
     parameters: {
         /**
          * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
@@ -2030,134 +3197,13 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -2239,206 +3285,17 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedCustomerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
-             *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             *     - `SSN_SEARCH_RATE_LIMITED`: Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_createCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            409: components["responses"]["CustomerConflict_createCustomer"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            422: components["responses"]["CustomerUnprocessableContent"];
+            429: components["responses"]["CustomerRateLimited_createCustomer"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     searchCustomers: {
@@ -2520,169 +3377,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             *     - `SSN_SEARCH_RATE_LIMITED`: The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED" | "SSN_SEARCH_RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_createCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited_searchCustomers"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -2775,134 +3478,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -2993,204 +3575,17 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId; nothing changes. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_updateCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_updateCustomer"];
+            412: components["responses"]["CustomerPreconditionFailed"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     deleteCustomer: {
@@ -3240,169 +3635,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerDeletedResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `customers:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `CUSTOMER_HAS_ACCOUNTS`: The customer still has accounts. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CUSTOMER_HAS_ACCOUNTS";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_deleteCustomer"];
+            412: components["responses"]["CustomerPreconditionFailed"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     listAccounts: {
@@ -3490,134 +3731,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     createAccount: {
@@ -3691,207 +3811,17 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
-             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
-             *     - `CUSTOMER_NOT_FOUND`: Associated customers do not exist in this environment (one detail per id); nothing is created.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            409: components["responses"]["AccountConflict_createAccount"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_createAccount"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getAccount: {
@@ -3968,134 +3898,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     updateAccount: {
@@ -4168,207 +3977,17 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ACCOUNT_HAS_TRANSACTIONS`: The currency would change on an account that has transactions.
-             *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_HAS_TRANSACTIONS" | "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_updateAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_updateAccount"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     deleteAccount: {
@@ -4418,169 +4037,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDeletedResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `ACCOUNT_BALANCE_NOT_ZERO`: The account holds money or a pending hold. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_BALANCE_NOT_ZERO";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_deleteAccount"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     addAccountCustomer: {
@@ -4646,205 +4111,17 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
-             *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /** @description - `CUSTOMER_NOT_FOUND`: The customer does not exist in this environment; nothing changes. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_addAccountCustomer"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_addAccountCustomer"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     removeAccountCustomer: {
@@ -4912,170 +4189,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CUSTOMER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `ACCOUNT_NEEDS_A_CUSTOMER`: The customer is the last one of the account. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ACCOUNT_NEEDS_A_CUSTOMER";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_removeAccountCustomer"];
+            409: components["responses"]["AccountConflict_removeAccountCustomer"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     setAccountFlag: {
@@ -5153,189 +4275,16 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
-             *     - `VALIDATION_FAILED`: `until` is not in the future (or `reason` is empty or too long); nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     clearAccountFlag: {
@@ -5403,154 +4352,14 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             *     - `VALIDATION_FAILED`: The flag is not one of FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     listAccountFlags: {
@@ -5616,134 +4425,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountFlagsResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     setOverdraftLimit: {
@@ -5815,187 +4503,16 @@ export interface operations {
                     "application/json": components["schemas"]["AccountAnswerResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The If-Match header is neither `*` nor a list of quoted entity tags; nothing changes.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:controls`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `PRECONDITION_FAILED`: If-Match names no current version of the record (it changed since it was read, or the tag is of another record or weak); nothing changes. */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PRECONDITION_FAILED";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     listTransactions: {
@@ -6096,138 +4613,13 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
-             *     - `VALIDATION_FAILED`: `minAmount` or `maxAmount` is not a positive decimal with at most the currency's minor-unit digits, or `maxAmount` is below `minAmount`.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     postTransaction: {
@@ -6306,211 +4698,17 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
-             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
-             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
-             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
-             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
-             *     - `EXTERNAL_ID_TAKEN`: Another transaction of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden_postTransaction"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_postTransaction"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getTransaction: {
@@ -6580,135 +4778,13 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getTransaction"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     postHold: {
@@ -6788,211 +4864,17 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
-             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
-             *     - `HOLD_EXPIRED`: The hold is past its expiresAt.
-             *     - `AMOUNT_EXCEEDS_HOLD`: `amount` is more than the hold.
-             *     - `ACCOUNT_FROZEN`: An account of the hold has the FROZEN flag.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING" | "HOLD_EXPIRED" | "AMOUNT_EXCEEDS_HOLD" | "ACCOUNT_FROZEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden_postTransaction"];
+            404: components["responses"]["AccountNotFound_getTransaction"];
+            409: components["responses"]["AccountConflict_postHold"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     voidHold: {
@@ -7063,173 +4945,15 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `TRANSACTION_NOT_PENDING`: The transaction is not a pending hold (already posted or voided).
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_PENDING";
-                        };
-                    };
-                };
-            };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getTransaction"];
+            409: components["responses"]["AccountConflict_voidHold"];
+            422: components["responses"]["AccountUnprocessableContent"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     reverseTransaction: {
@@ -7311,213 +5035,17 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             *     - `TRANSACTION_NOT_FOUND`: No transaction with this id on this account.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "TRANSACTION_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `TRANSACTION_NOT_POSTED`: The transaction is a hold (post or void it instead).
-             *     - `TRANSACTION_ALREADY_REVERSED`: The transaction was reversed before.
-             *     - `REVERSAL_NOT_REVERSIBLE`: The transaction is itself a reversal.
-             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
-             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
-             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
-             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getTransaction"];
+            409: components["responses"]["AccountConflict_reverseTransaction"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     createTransfer: {
@@ -7614,212 +5142,17 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `VALIDATION_FAILED`: The Idempotency-Key header is empty, longer than 255 characters or not printable ASCII.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `transactions:write`.
-             *     - `TOKEN_LIMIT_EXCEEDED`: The amount is over the token's maximum per posting, or would take its total of the UTC day in the currency over its daily limit; nothing is written.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN" | "TOKEN_LIMIT_EXCEEDED";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
-             *     - `ACCOUNT_FROZEN`: The account has the FROZEN flag.
-             *     - `DEBITS_BLOCKED`: A debit on an account with the DEBITS_BLOCKED flag.
-             *     - `CREDITS_BLOCKED`: A credit on an account with the CREDITS_BLOCKED flag.
-             *     - `INSUFFICIENT_FUNDS`: A debit (or hold) would take the available balance below minus the overdraft limit.
-             *     - `EXTERNAL_ID_TAKEN`: Another transfer of this environment has the externalId; nothing moves (a retry with the same Idempotency-Key still answers the original).
-             */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS" | "EXTERNAL_ID_TAKEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created.
-             *     - `ACCOUNT_NOT_FOUND`: fromAccountId or toAccountId names no account of this environment (the detail says which); nothing moves.
-             *     - `CURRENCY_MISMATCH`: The two accounts hold different currencies.
-             */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "ACCOUNT_NOT_FOUND" | "CURRENCY_MISMATCH";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden_postTransaction"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            409: components["responses"]["AccountConflict_createTransfer"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent_createTransfer"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getTransfer: {
@@ -7907,134 +5240,13 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `TRANSFER_NOT_FOUND`: No transfer with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "TRANSFER_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_getAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_getTransfer"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getBalanceAsOf: {
@@ -8096,137 +5308,13 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceAsOfResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `asOf` is not an RFC 3339 instant with a time zone, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getBalanceHistory: {
@@ -8302,139 +5390,13 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceHistoryResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `from`, `to` or `interval` is missing or malformed, or an unknown parameter.
-             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
-             *     - `VALIDATION_FAILED`: The range holds more than 1000 intervals (detail code TOO_MANY_POINTS); nothing is read.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     getStatement: {
@@ -8519,158 +5481,14 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `from` or `to` is missing or malformed, or an unknown parameter.
-             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
-             *     - `STATEMENT_TOO_LARGE`: The period holds more than 10000 posted transactions.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "STATEMENT_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `accounts:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "ACCOUNT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/json, text/csv, application/pdf. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_ACCEPTABLE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `STATEMENT_RENDERING_BUSY`: PDF only: the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` statement PDFs; retry shortly, or on another instance. Decided after the statement is read (a PDF it keeps is answered whatever the queue).
-             *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
-             */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "STATEMENT_RENDERING_BUSY" | "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_getStatement"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            406: components["responses"]["AccountNotAcceptable"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable_getStatement"];
         };
     };
     exportLedgerEntries: {
@@ -8718,154 +5536,14 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `from`, `to` or `accountId` is malformed, or an unknown parameter.
-             *     - `VALIDATION_FAILED`: `to` is not later than `from`.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `ledger:export`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `NOT_ACCEPTABLE`: `Accept` names none of application/x-ndjson, text/csv. */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_ACCEPTABLE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `LEDGER_EXPORTS_FULL`: The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` exports (each holds a snapshot and a database connection); retry when one has finished. Decided after the request is found valid.
-             *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
-             */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "LEDGER_EXPORTS_FULL" | "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            406: components["responses"]["CustomerNotAcceptable"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable_exportLedgerEntries"];
         };
     };
     listEvents: {
@@ -8953,134 +5631,13 @@ export interface operations {
                     "application/json": components["schemas"]["EventPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `after`, `types` or `limit` is malformed, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     getEvent: {
@@ -9153,134 +5710,13 @@ export interface operations {
                     "application/json": components["schemas"]["EventResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "EVENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getEvent"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     listCustomerEvents: {
@@ -9412,134 +5848,13 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerEventsResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `customerId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     listAccountEvents: {
@@ -9618,134 +5933,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountEventsResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `accountId` is not a UUID, `limit` is outside 1 to 50, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `events:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_createAccount"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -9808,184 +6002,16 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpointResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `WEBHOOK_URL_NOT_ALLOWED`: The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "WEBHOOK_URL_NOT_ALLOWED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `WEBHOOK_ENDPOINT_LIMIT`: The environment already has WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints (16 by default); nothing was created. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_ENDPOINT_LIMIT";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_createWebhookEndpoint"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            409: components["responses"]["CustomerConflict_createWebhookEndpoint"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -10047,134 +6073,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -10241,171 +6146,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A field is missing, of the wrong type, malformed, too long or unknown, or the body is not a JSON object.
-             *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
-             *     - `WEBHOOK_URL_NOT_ALLOWED`: The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "WEBHOOK_URL_NOT_ALLOWED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PAYLOAD_TOO_LARGE";
-                        };
-                    };
-                };
-            };
-            /** @description - `UNSUPPORTED_MEDIA_TYPE`: The body is not `application/json` in UTF-8 (or has an unknown Content-Encoding). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNSUPPORTED_MEDIA_TYPE";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_createWebhookEndpoint"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -10450,134 +6199,13 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerDeletedResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     listWebhookAttempts: {
@@ -10653,137 +6281,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookAttemptPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: `limit` is not a whole number between 1 and 100, or an unknown parameter.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -10832,134 +6336,13 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookSecretResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     enableWebhookEndpoint: {
@@ -11017,134 +6400,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     disableWebhookEndpoint: {
@@ -11202,134 +6464,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getWebhookEndpoint"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     redeliverWebhook: {
@@ -11382,151 +6523,14 @@ export interface operations {
                     "application/json": components["schemas"]["RedeliveryResponse"];
                 };
             };
-            /** @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `webhooks:write`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
-             *     - `WEBHOOK_ENDPOINT_NOT_FOUND`: No webhook endpoint with this id in this environment.
-             *     - `EVENT_NOT_FOUND`: No event with this id in this environment, or it was pruned.
-             */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "EVENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /** @description - `WEBHOOK_ENDPOINT_DISABLED`: The endpoint is disabled; enable it first. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "WEBHOOK_ENDPOINT_DISABLED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_redeliverWebhook"];
+            409: components["responses"]["CustomerConflict_redeliverWebhook"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
     listAuditEvents: {
@@ -11617,134 +6621,13 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPageResponse"];
                 };
             };
-            /**
-             * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
-             *     - `VALIDATION_FAILED`: A filter is malformed or unknown, or `from` is not before `to`.
-             */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `UNAUTHENTICATED`: No Authorization header.
-             *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
-             *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
-             */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHENTICATED";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `FORBIDDEN`: The token may not act in this environment.
-             *     - `FORBIDDEN`: The token lacks the scope `audit:read`.
-             */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "FORBIDDEN";
-                        };
-                    };
-                };
-            };
-            /** @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment). */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "ENVIRONMENT_NOT_FOUND";
-                        };
-                    };
-                };
-            };
-            /**
-             * @description - `RATE_LIMITED`: The token's request budget (RATE_LIMIT_POINTS per RATE_LIMIT_DURATION_S, shared with GraphQL) is spent; retry after Retry-After.
-             *     - `RATE_LIMITED`: The token is refused and this client address (IPv6: its /64) has sent too many refused tokens (RATE_LIMIT_AUTH_FAILURES); its refused tokens wait out the window, valid tokens are not affected.
-             */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
-                };
-            };
-            /** @description - `INTERNAL_ERROR`: Anything unexpected; logged under the requestId, never detailed in the answer. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL_ERROR";
-                        };
-                    };
-                };
-            };
-            /** @description - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Cache-Control": components["headers"]["CacheControl"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "SERVICE_UNAVAILABLE";
-                        };
-                    };
-                };
-            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_createCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
         };
     };
 }
