@@ -15,8 +15,10 @@ import { buildSchema } from 'graphql';
  *
  * The last release is CHANGELOG.md's newest dated version section (`## [1.0.0] - 2026-11-26`); its contract is read
  * from the git tag the release created, `v<version>` (`git show v1.0.0:openapi.json`; docs/how-to/release.md), not
- * from a copy in the tree. A clone without the tag fails with COMPAT_RELEASE_TAG_MISSING, naming the command that
- * fetches it.
+ * from a copy in the tree. Each release's commit is also pinned in scripts/compat/release-commits.json: a tag that
+ * names another commit fails (COMPAT_RELEASE_TAG_MOVED), and a clone that lacks the tags (`--no-tags`, a fetch of
+ * one branch) reads the pinned commit, which every full clone has. Only a release with neither fails, with
+ * COMPAT_RELEASE_TAG_MISSING, naming the command that fetches the tags.
  */
 export const RELEASE_TAG_PREFIX = 'v';
 export const releaseTag = (version: string) => `${RELEASE_TAG_PREFIX}${version}`;
@@ -24,7 +26,7 @@ export const releaseTag = (version: string) => `${RELEASE_TAG_PREFIX}${version}`
 /** Why the last release's contract cannot be read: the check cannot run (exit code 2), which is not a breaking change. */
 export class ReleaseBaselineError extends Error {
   constructor(
-    readonly code: 'COMPAT_NO_RELEASE' | 'COMPAT_NOT_A_GIT_CLONE' | 'COMPAT_RELEASE_TAG_MISSING' | 'COMPAT_RELEASE_UNREADABLE',
+    readonly code: 'COMPAT_NO_RELEASE' | 'COMPAT_NOT_A_GIT_CLONE' | 'COMPAT_RELEASE_TAG_MISSING' | 'COMPAT_RELEASE_TAG_MOVED' | 'COMPAT_RELEASE_UNREADABLE',
     message: string,
   ) {
     super(`${code}: ${message}`);
@@ -76,21 +78,48 @@ function git(root: string, args: string[]): string {
   return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 }
 
+/** The commit of each release (version → commit), written when the release is tagged (docs/how-to/release.md). */
+export const releaseCommits: Readonly<Record<string, string>> = JSON.parse(
+  readFileSync(fileURLToPath(new URL('./release-commits.json', import.meta.url)), 'utf8'),
+) as Record<string, string>;
+
+function hasCommit(root: string, commit: string): boolean {
+  try {
+    git(root, ['cat-file', '-e', `${commit}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The contract a release shipped, read from its tag in the repository of `root` (`git show v1.0.0:openapi.json`). */
-export function readReleasedContract(version: string, root = '.'): Contract {
+export function readReleasedContract(version: string, root = '.', pins: Readonly<Record<string, string>> = releaseCommits): Contract {
   const tag = releaseTag(version);
   try {
     git(root, ['rev-parse', '--git-dir']);
   } catch {
     throw new ReleaseBaselineError('COMPAT_NOT_A_GIT_CLONE', `${path.resolve(root)} is not in a git clone: the contract of ${version} is read from its tag ${tag}.`);
   }
-  let commit: string;
+  let tagged: string | undefined;
   try {
-    commit = git(root, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).trim();
+    tagged = git(root, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}^{commit}`]).trim();
   } catch {
+    tagged = undefined;
+  }
+  const pinned = pins[version];
+  if (tagged !== undefined && pinned !== undefined && tagged !== pinned) {
+    throw new ReleaseBaselineError(
+      'COMPAT_RELEASE_TAG_MOVED',
+      `the tag ${tag} names ${tagged}, but ${version} was released at ${pinned} (scripts/compat/release-commits.json): a release's tag never moves.`,
+    );
+  }
+  const commit = tagged ?? (pinned !== undefined && hasCommit(root, pinned) ? pinned : undefined);
+  if (commit === undefined) {
     throw new ReleaseBaselineError(
       'COMPAT_RELEASE_TAG_MISSING',
-      `the last release, ${version} (CHANGELOG.md), has no tag ${tag} in this clone. Fetch the tags: \`${FETCH_TAGS}\` ` +
+      `the last release, ${version} (CHANGELOG.md), has no tag ${tag} in this clone` +
+        (pinned === undefined ? ' and no commit in scripts/compat/release-commits.json' : `, nor its commit ${pinned}`) +
+        `. Fetch the tags: \`${FETCH_TAGS}\` ` +
         '(a clone made with --no-tags, or a fetch of one branch, lacks them). Each release creates its tag (docs/how-to/release.md).',
     );
   }

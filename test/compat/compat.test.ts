@@ -1,15 +1,15 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compatibilityReport, type Contract, lastRelease, readContract, readLastRelease, readReleasedContract, ReleaseBaselineError } from '../../scripts/compat/check.js';
+import { compatibilityReport, type Contract, lastRelease, readContract, readLastRelease, readReleasedContract, ReleaseBaselineError, releaseCommits } from '../../scripts/compat/check.js';
 
 /**
  * The compatibility check on deliberate breaking changes to copies of the contract: it fails while the change is
  * undeclared and passes once CHANGELOG.md declares it under a new major version. The last release's contract is
- * read from its git tag (v1.0.0); a clone without it fails here with COMPAT_RELEASE_TAG_MISSING and the command
- * that fetches the tags.
+ * read from its git tag (v1.0.0), which must name the commit pinned in scripts/compat/release-commits.json; a clone
+ * without the tag reads the pinned commit.
  */
 const released = readLastRelease();
 const { version } = released;
@@ -51,9 +51,44 @@ describe('the last release\'s contract, read from its git tag', () => {
     expect(lastRelease(changelog)).toBe('1.0.0');
     expect(lastRelease('## [Unreleased]\n\n## [2.0.0] - Unreleased\n\n## [1.1.0] - 2026-12-01\n\n## [1.0.0] - 2026-11-26\n')).toBe('1.1.0');
     expect(() => lastRelease('## [Unreleased]\n')).toThrow(/^COMPAT_NO_RELEASE: /);
-    const tagged = execFileSync('git', ['rev-parse', 'v1.0.0^{commit}'], { encoding: 'utf8' }).trim();
-    expect(execFileSync('git', ['show', `${tagged}:CHANGELOG.md`], { encoding: 'utf8' })).toMatch(/^## \[1\.0\.0\] - 2026-11-26$/m);
+    const pinned = releaseCommits['1.0.0']!;
+    expect(execFileSync('git', ['show', `${pinned}:CHANGELOG.md`], { encoding: 'utf8' })).toMatch(/^## \[1\.0\.0\] - 2026-11-26$/m);
+    // A clone with the tags has v1.0.0 on that very commit (readLastRelease above would have refused a moved tag).
+    const tagged = spawnSync('git', ['rev-parse', '--verify', '--quiet', 'refs/tags/v1.0.0^{commit}'], { encoding: 'utf8' });
+    if (tagged.status === 0) expect(tagged.stdout.trim()).toBe(pinned);
     expect(JSON.parse(released.contract.openapi).info.version).toBe('1.0.0');
+  });
+
+  it('reads the pinned commit in a clone without tags, and refuses a tag that moved', () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'cas-compat-repo-'));
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+    try {
+      git('init', '-q');
+      git('config', 'user.email', 'release@example.test');
+      git('config', 'user.name', 'Release');
+      writeFileSync(path.join(repo, 'schema.graphql'), 'type Query { released: Int }\n');
+      writeFileSync(path.join(repo, 'openapi.json'), '{"info":{"version":"1.0.0"}}\n');
+      git('add', '.');
+      git('commit', '-qm', 'release 1.0.0');
+      const release = git('rev-parse', 'HEAD');
+      writeFileSync(path.join(repo, 'schema.graphql'), 'type Query { later: Int }\n');
+      git('commit', '-qam', 'later');
+      const later = git('rev-parse', 'HEAD');
+
+      // No tag (a --no-tags clone): the pinned commit's contract, not the working tree's.
+      expect(readReleasedContract('1.0.0', repo, { '1.0.0': release }).schema).toBe('type Query { released: Int }\n');
+      // The tag on the pinned commit: the same contract.
+      git('tag', 'v1.0.0', release);
+      expect(readReleasedContract('1.0.0', repo, { '1.0.0': release }).schema).toBe('type Query { released: Int }\n');
+      // The tag moved to a later commit: refused, whatever the later commit holds.
+      git('tag', '-f', 'v1.0.0', later);
+      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': release })).toThrow(/^COMPAT_RELEASE_TAG_MOVED: the tag v1\.0\.0 names [0-9a-f]{40}, but 1\.0\.0 was released at /);
+      // Neither a tag nor a commit this clone has.
+      git('tag', '-d', 'v1.0.0');
+      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': 'f'.repeat(40) })).toThrow(/^COMPAT_RELEASE_TAG_MISSING: .*nor its commit f{40}\. Fetch the tags/);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it('fails with a coded error naming the command to fetch the tags when the tag is missing, or outside a clone', () => {
@@ -65,7 +100,7 @@ describe('the last release\'s contract, read from its git tag', () => {
     }
     expect(error).toBeInstanceOf(ReleaseBaselineError);
     expect((error as ReleaseBaselineError).code).toBe('COMPAT_RELEASE_TAG_MISSING');
-    expect((error as Error).message).toMatch(/no tag v9\.9\.9 in this clone\. Fetch the tags: `git fetch --tags origin`/);
+    expect((error as Error).message).toMatch(/no tag v9\.9\.9 in this clone and no commit in scripts\/compat\/release-commits\.json\. Fetch the tags: `git fetch --tags origin`/);
 
     const outside = mkdtempSync(path.join(os.tmpdir(), 'cas-compat-'));
     try {
