@@ -41,10 +41,10 @@ export default tseslint.config(
   // not reach. One block per folder: blocks for the same files would replace each other's patterns.
   ...domainBlocks(),
   {
-    // Each feature's ports stand alone; src/domain/ports.ts aggregates them (a feature port importing it back
+    // Each feature's ports stand alone; src/features/ports.ts aggregates them (a feature port importing it back
     // would be a cycle). A different rule name than the domain's block, so neither replaces the other.
     files: ['src/domain/*/ports.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['../ports.js'], message: 'A feature port must not import src/domain/ports.ts, which aggregates the feature ports: import write-effects.ts, pagination.ts or personal-data.ts.' }] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['../ports.js'], message: 'A feature port must not import src/features/ports.ts, which aggregates the feature ports: import write-effects.ts, pagination.ts or personal-data.ts.' }] }] },
   },
   importBan(['src/jobs/**/*.ts', 'src/cli/**/*.ts'], ['**/rest/**', '**/graphql/**'],
     'Jobs and the CLI must not depend on a transport (src/rest, src/graphql): share code through src/domain or src/presenters.'),

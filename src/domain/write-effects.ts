@@ -1,5 +1,5 @@
-import type { NewAuditEvent } from './audit/audit-event.js';
-import type { IdempotencyRecord } from './idempotency/ports.js';
+import type { NewAuditEvent } from './audit-event.js';
+import type { IdempotencyRecord } from '../features/idempotency/ports.js';
 
 /** What a write commits together with its change, atomically (one statement: all or nothing). */
 export interface WriteEffects {

@@ -4,12 +4,12 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { defaultFieldResolver, type GraphQLFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { type RecordKind, requireReadable } from '../domain/answer-shape.js';
 import type { GraphqlContext } from './context.js';
-import { auditResolvers } from './audit.js';
+import { auditResolvers } from '../features/audit/audit.resolvers.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
-import { subscriptionResolvers } from './subscriptions.js';
+import { subscriptionResolvers } from '../features/events/event-subscription.resolvers.js';
 import { viewerResolvers } from './viewer.js';
-import { webhookResolvers } from './webhooks.js';
+import { webhookResolvers } from '../features/webhooks/webhook.resolvers.js';
 
 /** schema.graphql at the top of the repository is the source of truth (same path from src/ and dist/). */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));

@@ -1,7 +1,7 @@
 import type { Authenticator } from '../auth/bearer-token.js';
 import type { Config } from '../config/config.js';
-import type { DomainServices } from '../domain/services.js';
-import type { StatementPdfRenderer } from '../presenters/statement-pdfs.js';
+import type { DomainServices } from '../features/services.js';
+import type { StatementPdfRenderer } from '../features/history/statement-pdfs.js';
 import type { RestRoute } from '../rest/operations/route.js';
 import type { Logger } from '../logging/logger.js';
 import type { RateLimits } from './rate-limit.js';
@@ -42,7 +42,7 @@ export interface HttpDependencies {
   authenticator: Authenticator;
   environments: ReadonlySet<string>;
   rateLimits: RateLimits;
-  /** Statement PDFs: drawn off the event loop, bounded, those of ended periods kept by content (src/presenters/statement-pdfs.ts). */
+  /** Statement PDFs: drawn off the event loop, bounded, those of ended periods kept by content (src/features/history/statement-pdfs.ts). */
   statementPdfs: StatementPdfRenderer;
   checkReadiness(): Promise<Readiness>;
   /** Absent: live while the process answers (an external database's outage never needs a restart of this process). */

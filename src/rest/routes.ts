@@ -1,11 +1,11 @@
-import { ACCOUNTS_ROUTES } from './operations/accounts.js';
-import { AUDIT_ROUTES } from './operations/audit.js';
-import { CUSTOMERS_ROUTES } from './operations/customers.js';
-import { EVENTS_ROUTES } from './operations/events.js';
-import { HISTORY_ROUTES } from './operations/history.js';
+import { ACCOUNTS_ROUTES } from '../features/accounts/account.rest.js';
+import { AUDIT_ROUTES } from '../features/audit/audit.rest.js';
+import { CUSTOMERS_ROUTES } from '../features/customers/customer.rest.js';
+import { EVENTS_ROUTES } from '../features/events/event.rest.js';
+import { HISTORY_ROUTES } from '../features/history/history.rest.js';
 import type { RestRoute } from './operations/route.js';
-import { TRANSACTIONS_ROUTES } from './operations/transactions.js';
-import { WEBHOOKS_ROUTES } from './operations/webhooks.js';
+import { TRANSACTIONS_ROUTES } from '../features/ledger/transaction.rest.js';
+import { WEBHOOKS_ROUTES } from '../features/webhooks/webhook.rest.js';
 
 export { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_IDS } from './operations/examples.js';
 export { failuresOf } from './operations/failures.js';

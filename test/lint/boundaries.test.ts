@@ -24,11 +24,11 @@ async function boundaryMessages(file: string, specifier: string): Promise<string
 
 const violations: Array<[rule: string, file: string, specifier: string]> = [
   ['src/domain imports nothing outside src/domain (the database)', 'src/domain/x.ts', '../db/connection/pool.js'],
-  ['src/domain imports nothing outside src/domain (a feature reaching the database)', 'src/domain/ledger/x.ts', '../../db/sql/sql.js'],
+  ['src/domain imports nothing outside src/domain (a feature reaching the database)', 'src/features/ledger/x.ts', '../../db/sql/sql.js'],
   ['src/domain imports nothing outside src/domain (configuration)', 'src/domain/x.ts', '../config/config.js'],
-  ['src/domain imports nothing outside src/domain (from a feature folder)', 'src/domain/accounts/x.ts', '../../logging/logger.js'],
+  ['src/domain imports nothing outside src/domain (from a feature folder)', 'src/features/accounts/x.ts', '../../logging/logger.js'],
   ['src/domain imports no transport package', 'src/domain/x.ts', 'express'],
-  ['a feature port does not import src/domain/ports.ts (it aggregates them)', 'src/domain/accounts/ports.ts', '../ports.js'],
+  ['a feature port does not import src/features/ports.ts (it aggregates them)', 'src/features/accounts/ports.ts', '../ports.js'],
   ['src/jobs does not import src/rest', 'src/jobs/x.ts', '../rest/envelope.js'],
   ['src/jobs does not import src/rest (the presenters have left it)', 'src/jobs/x.ts', '../rest/presenters.js'],
   ['src/jobs does not import src/graphql', 'src/jobs/x.ts', '../graphql/schema.js'],
@@ -46,9 +46,9 @@ const violations: Array<[rule: string, file: string, specifier: string]> = [
 ];
 
 const allowed: Array<[why: string, file: string, specifier: string]> = [
-  ['the domain within itself', 'src/domain/ledger/x.ts', '../accounts/account.js'],
-  ['the domain at its root', 'src/domain/ledger/x.ts', '../errors.js'],
-  ['a feature port using the shared write effects', 'src/domain/accounts/ports.ts', '../write-effects.js'],
+  ['the domain within itself', 'src/features/ledger/x.ts', '../accounts/account.js'],
+  ['the domain at its root', 'src/features/ledger/x.ts', '../errors.js'],
+  ['a feature port using the shared write effects', 'src/features/accounts/ports.ts', '../write-effects.js'],
   ['a job using the domain', 'src/jobs/x.ts', '../domain/errors.js'],
   ['a job using the presenters', 'src/jobs/x.ts', '../presenters/events.js'],
   ['the CLI using the presenters', 'src/cli/x.ts', '../presenters/webhooks.js'],
