@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { CreateAccountInput } from '../features/accounts/account.schemas.js';
-import type { Customer } from '../features/customers/customer.js';
+import type { CreateAccountInput } from '../features/accounts/index.js';
+import type { Customer } from '../features/customers/index.js';
 import { isDomainError } from '../domain/errors.js';
 import { ACCESS_SCOPES, type Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
-import { EVENT_TYPES } from '../features/events/event.js';
+import { EVENT_READ_SCOPES, EVENT_TYPES } from '../features/events/index.js';
 import type { Caller } from '../domain/caller.js';
-import type { WebhookService } from '../features/webhooks/webhook.service.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/webhook.presenter.js';
+import { presentWebhookAttempts, presentWebhookEndpoint, type WebhookService } from '../features/webhooks/index.js';
 import { UsageError } from './cli-database.js';
-import { EVENT_READ_SCOPES } from '../features/events/event-visibility.js';
 
 /**
  * `npm run webhook`: webhook endpoints managed by an operator, through the same WebhookService as REST

@@ -1,12 +1,12 @@
-import type { AccountStore } from './accounts/ports.js';
-import type { AuditStore } from './audit/ports.js';
-import type { CustomerStore } from './customers/ports.js';
-import type { EventStore } from './events/ports.js';
-import type { HistoryStore } from './history/ports.js';
-import type { IdempotencyStore } from './idempotency/ports.js';
-import type { LedgerStore } from './ledger/ports.js';
-import type { LinkReadModel } from './links/ports.js';
-import type { WebhookStore } from './webhooks/ports.js';
+import type { AccountStore } from './accounts/index.js';
+import type { AuditStore } from './audit/index.js';
+import type { CustomerStore } from './customers/index.js';
+import type { EventStore } from './events/index.js';
+import type { HistoryStore } from './history/index.js';
+import type { IdempotencyStore } from './idempotency/index.js';
+import type { LedgerStore } from './ledger/index.js';
+import type { LinkReadModel } from './links/index.js';
+import type { WebhookStore } from './webhooks/index.js';
 
 /**
  * What the domain needs from the outside world, all together: the set of stores, aggregated from each

@@ -1,15 +1,13 @@
-import { AccountService } from './accounts/account.service.js';
-import { AuditService } from './audit/audit.service.js';
-import { CustomerService } from './customers/customer.service.js';
-import { HistoryService, type HistoryServiceOptions } from './history/history.service.js';
-import { IdempotentCreation } from './idempotency/idempotent-creation.js';
-import type { EventFeed } from './events/ports.js';
-import { EventService } from './events/event.service.js';
-import { LedgerService } from './ledger/ledger.service.js';
-import { LinkService } from './links/link.service.js';
+import { AccountService } from './accounts/index.js';
+import { AuditService } from './audit/index.js';
+import { CustomerService } from './customers/index.js';
+import { HistoryService, type HistoryServiceOptions } from './history/index.js';
+import { IdempotentCreation } from './idempotency/index.js';
+import { type EventFeed, EventService } from './events/index.js';
+import { LedgerService } from './ledger/index.js';
+import { LinkService } from './links/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
-import type { SecretSealer } from './webhooks/ports.js';
-import { WebhookService, type WebhookServiceOptions } from './webhooks/webhook.service.js';
+import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
 
 export interface DomainServices {
   customers: CustomerService;

@@ -1,15 +1,15 @@
 import type { Stores } from './ports.js';
-import { PrismaAccountStore } from './accounts/account.store.js';
-import { PrismaAuditStore } from './audit/audit.store.js';
-import { PrismaCustomerStore } from './customers/customer.store.js';
+import { PrismaAccountStore } from './accounts/index.js';
+import { PrismaAuditStore } from './audit/index.js';
+import { PrismaCustomerStore } from './customers/index.js';
 import { withTranslatedErrors } from '../db/sql/errors.js';
-import { PrismaHistoryStore } from './history/history.store.js';
-import { PrismaIdempotencyStore } from './idempotency/idempotency.store.js';
-import { PrismaEventStore } from './events/event.store.js';
-import { PrismaLedgerStore } from './ledger/ledger.store.js';
-import { PrismaLinkReadModel } from './links/link.read-model.js';
+import { PrismaHistoryStore } from './history/index.js';
+import { PrismaIdempotencyStore } from './idempotency/index.js';
+import { PrismaEventStore } from './events/index.js';
+import { PrismaLedgerStore } from './ledger/index.js';
+import { PrismaLinkReadModel } from './links/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
-import { PrismaWebhookStore } from './webhooks/webhook.store.js';
+import { PrismaWebhookStore } from './webhooks/index.js';
 
 export interface StoreOptions {
   /** How long a creation waits behind a concurrent one holding its idempotency key; default 2 s. */

@@ -1,9 +1,9 @@
-import type { Account } from '../features/accounts/account.js';
+import type { Account } from '../features/accounts/index.js';
 import { isAuthorized } from '../domain/authorization.js';
 import { accountNotFound, isDomainError } from '../domain/errors.js';
-import { HISTORY_LIMITS } from '../features/history/history.schemas.js';
-import { recentEventsFirst } from '../features/events/event.schemas.js';
-import { RECENT_TRANSACTIONS } from '../features/ledger/transaction.js';
+import { HISTORY_LIMITS } from '../features/history/index.js';
+import { recentEventsFirst } from '../features/events/index.js';
+import { RECENT_TRANSACTIONS } from '../features/ledger/index.js';
 import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';

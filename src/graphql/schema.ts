@@ -4,12 +4,12 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { defaultFieldResolver, type GraphQLFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { type RecordKind, requireReadable } from '../domain/answer-shape.js';
 import type { GraphqlContext } from './context.js';
-import { auditResolvers } from '../features/audit/audit.resolvers.js';
+import { auditResolvers } from '../features/audit/index.js';
 import { resolvers } from './resolvers.js';
 import { scalarResolvers } from './scalars.js';
-import { subscriptionResolvers } from '../features/events/event-subscription.resolvers.js';
+import { subscriptionResolvers } from '../features/events/index.js';
 import { viewerResolvers } from './viewer.js';
-import { webhookResolvers } from '../features/webhooks/webhook.resolvers.js';
+import { webhookResolvers } from '../features/webhooks/index.js';
 
 /** schema.graphql at the top of the repository is the source of truth (same path from src/ and dist/). */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));

@@ -1,7 +1,7 @@
 import type { Authenticator } from '../auth/bearer-token.js';
 import type { Config } from '../config/config.js';
 import type { DomainServices } from '../features/services.js';
-import type { StatementPdfRenderer } from '../features/history/statement-pdfs.js';
+import type { StatementPdfRenderer } from '../features/history/index.js';
 import type { RestRoute } from '../rest/operations/route.js';
 import type { Logger } from '../logging/logger.js';
 import type { RateLimits } from './rate-limit.js';

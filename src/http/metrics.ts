@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { EndpointDisabledBy } from '../features/webhooks/retry-policy.js';
+import type { EndpointDisabledBy } from '../features/webhooks/index.js';
 
 /**
  * The service's Prometheus metrics (docs/reference/metrics.md). One instance per running service,

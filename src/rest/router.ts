@@ -12,15 +12,13 @@ import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { answerShape } from '../domain/answer-shape.js';
-import type { Account } from '../features/accounts/account.js';
-import type { Customer } from '../features/customers/customer.js';
-import { presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/account.presenter.js';
-import { presentAuditPage } from '../features/audit/audit.presenter.js';
-import { presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../features/customers/customer.presenter.js';
-import { presentEvent, presentEventPage, presentRecordEvents } from '../features/events/event.presenter.js';
-import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../features/history/history.presenter.js';
-import { presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/transaction.presenter.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/webhook.presenter.js';
+import { type Account, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/index.js';
+import { type Customer, presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../features/customers/index.js';
+import { presentAuditPage } from '../features/audit/index.js';
+import { presentEvent, presentEventPage, presentRecordEvents } from '../features/events/index.js';
+import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../features/history/index.js';
+import { presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/index.js';
+import { presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/index.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {

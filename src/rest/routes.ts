@@ -1,11 +1,11 @@
-import { ACCOUNTS_ROUTES } from '../features/accounts/account.rest.js';
-import { AUDIT_ROUTES } from '../features/audit/audit.rest.js';
-import { CUSTOMERS_ROUTES } from '../features/customers/customer.rest.js';
-import { EVENTS_ROUTES } from '../features/events/event.rest.js';
-import { HISTORY_ROUTES } from '../features/history/history.rest.js';
+import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
+import { AUDIT_ROUTES } from '../features/audit/index.js';
+import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
+import { EVENTS_ROUTES } from '../features/events/index.js';
+import { HISTORY_ROUTES } from '../features/history/index.js';
 import type { RestRoute } from './operations/route.js';
-import { TRANSACTIONS_ROUTES } from '../features/ledger/transaction.rest.js';
-import { WEBHOOKS_ROUTES } from '../features/webhooks/webhook.rest.js';
+import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
+import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
 
 export { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_IDS } from './operations/examples.js';
 export { failuresOf } from './operations/failures.js';

@@ -1,5 +1,5 @@
 import type { NewAuditEvent } from '../../domain/audit-event.js';
-import type { IdempotencyRecord } from '../../features/idempotency/ports.js';
+import type { IdempotencyRecord } from '../../domain/write-effects.js';
 import { jsonParameter } from './sql.js';
 
 /**

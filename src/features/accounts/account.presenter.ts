@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ACCOUNT_FLAGS, type Account, type AccountFlagDetail } from './account.js';
-import { RECENT_TRANSACTIONS } from '../ledger/transaction.js';
+import { presentTransaction, RECENT_TRANSACTIONS, transactionDataSchema } from '../ledger/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { clientFieldSchemas, presentClientFields } from '../../presenters/client-fields.js';
-import { presentTransaction, transactionDataSchema } from '../ledger/transaction.presenter.js';
 import type { Page } from '../../domain/pagination.js';
 import type { AnswerShape } from '../../domain/answer-shape.js';
 

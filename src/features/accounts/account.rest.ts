@@ -1,6 +1,6 @@
 import { ACCOUNT_FLAGS } from './account.js';
 import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from './account.schemas.js';
-import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
+import { CUSTOMER_LIMITS } from '../customers/index.js';
 import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
 import { accountAnswerDataSchema, accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from './account.presenter.js';
 import { accountListQuerySchema } from './account-search.js';

@@ -1,6 +1,6 @@
 import { auditEventFor } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
-import { PAGE_SIZE } from '../../domain/pagination.js';
+import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../../domain/pagination.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -14,12 +14,11 @@ import {
   referencedCustomersNotFound,
   validationFailed,
 } from '../../domain/errors.js';
-import { amountProblemMessage, exactAmount } from '../ledger/money.js';
-import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
+import { amountProblemMessage, exactAmount } from '../ledger/index.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import type { AccountChange } from './ports.js';
-import { type Page, type PageRequest, readPage } from '../../domain/pagination.js';
-import type { Stores } from '../ports.js';
+import type { AccountChange, AccountStore } from './ports.js';
+import type { CustomerStore } from '../customers/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
 import { type Account, type AccountFlagDetail, newAccount } from './account.js';
@@ -34,7 +33,7 @@ import {
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
 } from './account.schemas.js';
-import { CUSTOMER_LIMITS } from '../customers/customer.schemas.js';
+import { CUSTOMER_LIMITS } from '../customers/index.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
 import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
 import { withMetadataFromQuery } from '../../domain/metadata.js';
@@ -47,7 +46,7 @@ const FLAG_EXPIRY_BATCH = 100;
 /** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
 export class AccountService {
   constructor(
-    private readonly stores: Pick<Stores, 'accounts' | 'customers'>,
+    private readonly stores: { accounts: AccountStore; customers: CustomerStore },
     private readonly creation: IdempotentCreation,
     private readonly now: () => Date = () => new Date(),
   ) {}

@@ -2,7 +2,8 @@ import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './acc
 import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
 import type { AccountChange, AccountChanges, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from './ports.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
-import type { CreationEffects, PageRequest, WriteEffects } from '../ports.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { CreationEffects, WriteEffects } from '../../domain/write-effects.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../../db/sql/columns.js';
 import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
 import { CoalescedReads } from '../../db/sql/coalesced-reads.js';

@@ -1,4 +1,4 @@
-import type { AccountBalance, Transaction } from '../ledger/transaction.js';
+import type { AccountBalance, Transaction } from '../ledger/index.js';
 import type { Metadata } from '../../domain/metadata.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { AuditStore } from './ports.js';
 import { authorize } from '../../domain/authorization.js';
-import type { Stores } from '../ports.js';
 import type { Caller } from '../../domain/caller.js';
 import { type Page, readPage } from '../../domain/pagination.js';
 import { parseInput } from '../../domain/validation.js';
@@ -9,7 +9,7 @@ import { auditQuerySchema } from './audit.schemas.js';
 
 /** Reads the audit trail of the caller's environment; writes happen inside each domain write's transaction. */
 export class AuditService {
-  constructor(private readonly stores: Pick<Stores, 'audit'>) {}
+  constructor(private readonly stores: { audit: AuditStore }) {}
 
   /**
    * Events oldest first, filtered by resource, principal, operation and time range (`from` inclusive, `to` exclusive);

@@ -7,17 +7,17 @@ import {
   preconditionFailed,
   validationFailed,
 } from '../../domain/errors.js';
-import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../../domain/pagination.js';
-import type { PersonalDataProtector, Stores } from '../ports.js';
+import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
 import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
 import type { Customer } from './customer.js';
 import { withMetadataFromQuery } from '../../domain/metadata.js';
 import { phoneSearchKeys } from './phone-numbers.js';
-import type { NewCustomerRecord } from './ports.js';
+import type { CustomerStore, NewCustomerRecord } from './ports.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
 import {
   createCustomerSchema,
@@ -38,7 +38,7 @@ export function searchScope(input: unknown): AccessScope {
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
   constructor(
-    private readonly stores: Pick<Stores, 'customers'>,
+    private readonly stores: { customers: CustomerStore },
     private readonly protector: PersonalDataProtector,
     private readonly creation: IdempotentCreation,
   ) {}

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { type DomainEvent, EVENT_TYPES } from './event.js';
 import type { EventPage } from './event.service.js';
-import { accountDataSchema, presentAccount } from '../accounts/account.presenter.js';
-import { customerDataSchema, presentCustomer } from '../customers/customer.presenter.js';
+import { accountDataSchema, presentAccount } from '../accounts/index.js';
+import { customerDataSchema, presentCustomer } from '../customers/index.js';
 import { recordId } from '../../presenters/record-id.js';
-import { presentTransaction, transactionDataSchema } from '../ledger/transaction.presenter.js';
+import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
 
 /**
  * What leaves the service for events (the event feed and webhook deliveries): the response schemas (the OpenAPI document is generated

@@ -1,16 +1,16 @@
-import type { Account } from '../accounts/account.js';
+import type { Account } from '../accounts/index.js';
 import { authorize, isAuthorized } from '../../domain/authorization.js';
 import { accountNotFound, eventNotFound, validationFailed } from '../../domain/errors.js';
 import { isRecordId } from '../../domain/ids.js';
-import type { Transaction } from '../ledger/transaction.js';
+import type { Transaction } from '../ledger/index.js';
 import { type Page, PAGE_SIZE } from '../../domain/pagination.js';
-import type { Stores } from '../ports.js';
+import type { AccountStore } from '../accounts/index.js';
 import type { Caller } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
 import type { DomainEvent } from './event.js';
 import type { EventStream } from './event-feed.js';
 import { eventAsSeenBy } from './event-visibility.js';
-import type { EventFeed } from './ports.js';
+import type { EventFeed, EventStore } from './ports.js';
 import { eventQuerySchema, eventWatchSchema, RECENT_EVENTS, recentEventsQuerySchema } from './event.schemas.js';
 
 /** A page of events, by sequence: `nextAfter` is never null, but equal to `after` when there was nothing newer (poll again later). */
@@ -25,7 +25,7 @@ export interface EventPage extends Page<DomainEvent, number> {
  */
 export class EventService {
   constructor(
-    private readonly stores: Pick<Stores, 'events' | 'accounts'>,
+    private readonly stores: { events: EventStore; accounts: AccountStore },
     private readonly feed?: EventFeed,
   ) {}
 

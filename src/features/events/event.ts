@@ -1,6 +1,6 @@
-import type { Account } from '../accounts/account.js';
-import type { Customer } from '../customers/customer.js';
-import type { Transaction } from '../ledger/transaction.js';
+import type { Account } from '../accounts/index.js';
+import type { Customer } from '../customers/index.js';
+import type { Transaction } from '../ledger/index.js';
 
 /**
  * What happened, as the outbox keeps it (docs/adr/0030-transactional-outbox.md). Every committed write appends its

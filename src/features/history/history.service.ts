@@ -1,9 +1,10 @@
-import type { Account } from '../accounts/account.js';
+import type { Account } from '../accounts/index.js';
 import { authorize, isAuthorized } from '../../domain/authorization.js';
 import type { Caller } from '../../domain/caller.js';
 import { accountNotFound, ledgerExportsFull, statementTooLarge, validationFailed } from '../../domain/errors.js';
 import { isRecordId } from '../../domain/ids.js';
-import type { Stores } from '../ports.js';
+import type { AccountStore } from '../accounts/index.js';
+import type { CustomerStore } from '../customers/index.js';
 import { parseInput } from '../../domain/validation.js';
 import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, type HistoryInterval, ledgerExportQuerySchema, statementQuerySchema } from './history.schemas.js';
 import type { HistoryStore, LedgerExportRequest } from './ports.js';
@@ -46,7 +47,7 @@ export class HistoryService {
   private readonly maxConcurrentExports: number;
 
   constructor(
-    private readonly stores: Pick<Stores, 'accounts' | 'customers'> & { history: HistoryStore },
+    private readonly stores: { accounts: AccountStore; customers: CustomerStore; history: HistoryStore },
     private readonly now: () => Date = () => new Date(),
     private readonly options: HistoryServiceOptions = {},
   ) {

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { StatementDocument } from './statement.js';
-import { minorUnitDigits } from '../ledger/money.js';
+import { minorUnitDigits } from '../ledger/index.js';
 
 /**
  * A statement as a PDF a customer would recognise: the holders' names (never any other personal datum), the

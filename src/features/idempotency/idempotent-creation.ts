@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../../domain/errors.js';
-import type { CreationOutcome, PersonalDataProtector } from '../ports.js';
+import type { PersonalDataProtector } from '../../domain/personal-data.js';
+import type { CreationOutcome } from '../../domain/write-effects.js';
 import type { Caller } from '../../domain/caller.js';
 import { maxLength, parseInput } from '../../domain/validation.js';
 import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './ports.js';

@@ -1,13 +1,6 @@
-/** A request's claim on an idempotency key, written in the same statement as the creation it guards. */
-export interface IdempotencyClaim {
-  principalId: string;
-  environment: string;
-  key: string;
-  operation: string;
-  /** Keyed digest of the operation and its validated input. */
-  fingerprint: Uint8Array;
-  expiresAt: Date;
-}
+import type { IdempotencyClaim } from '../../domain/write-effects.js';
+
+export type { IdempotencyClaim, IdempotencyRecord } from '../../domain/write-effects.js';
 
 export interface StoredIdempotencyRecord {
   operation: string;
@@ -27,13 +20,4 @@ export interface IdempotencyStore {
   find(key: IdempotencyKeyId): Promise<StoredIdempotencyRecord | null>;
   /** Deletes up to `limit` records that expired before `now`; returns how many. */
   purgeExpired(now: Date, limit: number): Promise<number>;
-}
-
-/**
- * A creation's idempotency key, with the result a retry will replay. The store writes it in the same
- * statement as the record, and writes neither when another unexpired record holds the key.
- */
-export interface IdempotencyRecord {
-  claim: IdempotencyClaim;
-  result: unknown;
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Account } from '../accounts/account.js';
+import type { Account } from '../accounts/index.js';
 import { auditEventFor, type AuditOperation } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
 import {
@@ -23,12 +23,11 @@ import {
   transferNotFound,
   validationFailed,
 } from '../../domain/errors.js';
-import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/idempotent-creation.js';
+import type { CreateOptions, Creation, IdempotencyRecord, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../../domain/pagination.js';
-import type { IdempotencyRecord } from '../idempotency/ports.js';
-import type { LedgerRefusal, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
-import type { Stores } from '../ports.js';
+import type { LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
+import type { AccountStore } from '../accounts/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
 import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionFilterSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
@@ -82,7 +81,7 @@ interface WrittenIds {
  */
 export class LedgerService {
   constructor(
-    private readonly stores: Pick<Stores, 'accounts' | 'ledger'>,
+    private readonly stores: { accounts: AccountStore; ledger: LedgerStore },
     private readonly creation: IdempotentCreation,
     private readonly now: () => Date = () => new Date(),
   ) {}

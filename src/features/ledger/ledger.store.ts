@@ -1,6 +1,6 @@
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { Transaction } from './transaction.js';
-import type { CreationEffects } from '../ports.js';
+import type { CreationEffects } from '../../domain/write-effects.js';
 import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionFilter } from './ports.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../../db/sql/columns.js';

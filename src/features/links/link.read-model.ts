@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Account, AccountLinks } from '../accounts/account.js';
-import type { Customer, CustomerLinks } from '../customers/customer.js';
+import type { Account, AccountLinks } from '../accounts/index.js';
+import type { Customer, CustomerLinks } from '../customers/index.js';
 import type { LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
 import {
   ACCOUNT_FIELDS,

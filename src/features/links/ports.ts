@@ -1,5 +1,5 @@
-import type { Account, AccountLinks } from '../accounts/account.js';
-import type { Customer, CustomerLinks } from '../customers/customer.js';
+import type { Account, AccountLinks } from '../accounts/index.js';
+import type { Customer, CustomerLinks } from '../customers/index.js';
 
 /** What the link service needs from storage (src/features/links/link.read-model.ts implements it). */
 

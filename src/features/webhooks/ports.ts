@@ -1,5 +1,5 @@
 import type { AccessScope } from '../../domain/caller.js';
-import type { DomainEvent, EventType } from '../events/event.js';
+import type { DomainEvent, EventType } from '../events/index.js';
 import type { WriteEffects } from '../../domain/write-effects.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 

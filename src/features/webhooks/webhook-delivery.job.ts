@@ -1,13 +1,11 @@
 import type { AccessScope } from '../../domain/caller.js';
-import type { DomainEvent } from '../events/event.js';
-import { eventAsSeenWith } from '../events/event-visibility.js';
+import { type DomainEvent, eventAsSeenWith, presentEvent } from '../events/index.js';
 import type { ClaimedDelivery, RecordedAttempt, SecretSealer, WebhookStore } from './ports.js';
 import { answeredGone, disabledBy, type EndpointDisabledBy, retryPolicy } from './retry-policy.js';
 import { secretBinding } from './webhook.js';
 import type { Logger } from '../../logging/logger.js';
 import { startWakeableJob } from '../../jobs/interval-job.js';
 import { fairShares, InFlightCounts } from './webhook-fairness.js';
-import { presentEvent } from '../events/event.presenter.js';
 import { type SendFailure, type SendOptions, sendWebhook, type SendResult, signatureOf, type UrlPolicy } from './webhook-http.js';
 
 /** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */

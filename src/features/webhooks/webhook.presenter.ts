@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../events/event.js';
+import { EVENT_TYPES } from '../events/index.js';
 import type { WebhookAttempt, WebhookEndpoint } from './webhook.js';
 import { recordId } from '../../presenters/record-id.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../events/event.js';
+import { EVENT_TYPES } from '../events/index.js';
 import { limitParameter } from '../../domain/pagination.js';
 import { isWellFormedText, list, maxLength } from '../../domain/validation.js';
 import { WEBHOOK_LIMITS } from './webhook.js';

@@ -5,7 +5,7 @@ import { eventNotFound } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { PAGE_SIZE } from '../../domain/pagination.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
-import { EVENT_READ_SCOPES } from '../events/event-visibility.js';
+import { EVENT_READ_SCOPES } from '../events/index.js';
 import { parseInput } from '../../domain/validation.js';
 import { forbiddenAddressReason } from './addresses.js';
 import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';

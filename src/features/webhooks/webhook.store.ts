@@ -1,10 +1,8 @@
 import type { AccessScope } from '../../domain/caller.js';
-import type { EventType } from '../events/event.js';
-import type { WriteEffects } from '../ports.js';
+import { EVENT_FIELDS, type EventRow, type EventType, numberedEventsAfter, numberOf, roundOf, toEvent } from '../events/index.js';
+import type { WriteEffects } from '../../domain/write-effects.js';
 import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from './ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
-import { numberedEventsAfter, numberOf, roundOf } from '../events/event-rounds.sql.js';
-import { EVENT_FIELDS, type EventRow, toEvent } from '../events/event.store.js';
 import { WAKE_CHANNELS } from '../../db/connection/notifications.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { queryRows, statement } from '../../db/sql/sql.js';

@@ -1,4 +1,4 @@
-import type { EventType } from '../events/event.js';
+import type { EventType } from '../events/index.js';
 
 /**
  * Webhooks (docs/adr/0036-webhooks-standard-at-least-once.md): endpoints that receive this environment's events as
