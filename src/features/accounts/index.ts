@@ -10,3 +10,4 @@ export { PrismaAccountStore } from './account.store.js';
 export { accountAcknowledgmentDataSchema, accountDataSchema, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from './account.presenter.js';
 export { ACCOUNTS_ROUTES } from './account.rest.js';
 export { startFlagExpiry } from './flag-expiry.job.js';
+export { accountResolvers } from './account.resolvers.js';

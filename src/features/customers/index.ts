@@ -13,3 +13,4 @@ export { PrismaCustomerStore } from './customer.store.js';
 export { PrismaSealedCustomerStore } from './sealed-customer.store.js';
 export { addressDataSchema, customerAcknowledgmentDataSchema, customerDataSchema, phoneDataSchema, presentCustomer, presentCustomerAnswer, presentCustomerPage } from './customer.presenter.js';
 export { CUSTOMERS_ROUTES } from './customer.rest.js';
+export { customerResolvers } from './customer.resolvers.js';

@@ -13,6 +13,7 @@ export { numberedEventsAfter, numberOf, roundOf } from './event-rounds.sql.js';
 export { readOutboxBacklog } from './outbox-backlog.store.js';
 export { presentEvent, presentEventPage, presentRecordEvents } from './event.presenter.js';
 export { EVENTS_ROUTES } from './event.rest.js';
+export { eventResolvers } from './event.resolvers.js';
 export { subscriptionResolvers } from './event-subscription.resolvers.js';
 export { startEventFeed } from './event-feed.job.js';
 export { startEventOutbox } from './event-outbox.job.js';

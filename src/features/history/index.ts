@@ -10,3 +10,4 @@ export { PrismaHistoryStore } from './history.store.js';
 export { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from './history.presenter.js';
 export { HISTORY_ROUTES } from './history.rest.js';
 export { type StatementPdfRenderer, StatementPdfs } from './statement-pdfs.js';
+export { historyResolvers } from './history.resolvers.js';

@@ -11,3 +11,4 @@ export { PrismaLedgerStore } from './ledger.store.js';
 export { presentTransaction, presentTransactionPage, presentTransfer, transactionDataSchema } from './transaction.presenter.js';
 export { TRANSACTIONS_ROUTES } from './transaction.rest.js';
 export { startHoldExpiry } from './hold-expiry.job.js';
+export { ledgerResolvers } from './ledger.resolvers.js';
