@@ -49,15 +49,15 @@ const env = (name: string): string => {
 const dist = (module: string) => pathToFileURL(path.resolve(import.meta.dirname, '../../dist', module)).href;
 const { createPool } = (await import(dist('db/connection/pool.js'))) as typeof import('../../src/db/connection/pool.js');
 const { statementName } = (await import(dist('db/sql/sql.js'))) as typeof import('../../src/db/sql/sql.js');
-const { PrismaCustomerStore } = (await import(dist('db/stores/customer.store.js'))) as typeof import('../../src/features/customers/customer.store.js');
-const { PrismaAccountStore } = (await import(dist('db/stores/account.store.js'))) as typeof import('../../src/features/accounts/account.store.js');
-const { PrismaLedgerStore } = (await import(dist('db/stores/ledger.store.js'))) as typeof import('../../src/features/ledger/ledger.store.js');
+const { PrismaCustomerStore } = (await import(dist('features/customers/customer.store.js'))) as typeof import('../../src/features/customers/customer.store.js');
+const { PrismaAccountStore } = (await import(dist('features/accounts/account.store.js'))) as typeof import('../../src/features/accounts/account.store.js');
+const { PrismaLedgerStore } = (await import(dist('features/ledger/ledger.store.js'))) as typeof import('../../src/features/ledger/ledger.store.js');
 const { PiiCipher } = (await import(dist('pii/pii-cipher.js'))) as typeof import('../../src/pii/pii-cipher.js');
-const { phoneSearchKeys } = (await import(dist('domain/customers/phone-numbers.js'))) as typeof import('../../src/features/customers/phone-numbers.js');
-const { exactAmount } = (await import(dist('domain/ledger/money.js'))) as typeof import('../../src/features/ledger/money.js');
-const { presentCustomer, presentCustomerPage } = (await import(dist('presenters/customers.js'))) as typeof import('../../src/features/customers/customer.presenter.js');
-const { presentAccount } = (await import(dist('presenters/accounts.js'))) as typeof import('../../src/features/accounts/account.presenter.js');
-const { presentTransfer } = (await import(dist('presenters/transactions.js'))) as typeof import('../../src/features/ledger/transaction.presenter.js');
+const { phoneSearchKeys } = (await import(dist('features/customers/phone-numbers.js'))) as typeof import('../../src/features/customers/phone-numbers.js');
+const { exactAmount } = (await import(dist('features/ledger/money.js'))) as typeof import('../../src/features/ledger/money.js');
+const { presentCustomer, presentCustomerPage } = (await import(dist('features/customers/customer.presenter.js'))) as typeof import('../../src/features/customers/customer.presenter.js');
+const { presentAccount } = (await import(dist('features/accounts/account.presenter.js'))) as typeof import('../../src/features/accounts/account.presenter.js');
+const { presentTransfer } = (await import(dist('features/ledger/transaction.presenter.js'))) as typeof import('../../src/features/ledger/transaction.presenter.js');
 
 // The service's defaults: DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_CONNECT_TIMEOUT_MS (src/config/database.ts).
 const pool = createPool({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10), connectTimeoutMs: 2000, statementTimeoutMs: 5000 });
