@@ -1,10 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** A block forbidding `files` to import anything matching `group` (gitignore-style patterns on the import string). */
-function importBan(files, group, message, extra = []) {
+/**
+ * A block forbidding `files` to import anything matching `group` (gitignore-style patterns on the import
+ * string); `extra` adds patterns of its own (regex ones), `paths` names forbidden imports of a module.
+ */
+function importBan(files, group, message, extra = [], { ignores, paths } = {}) {
   const patterns = [...(group.length > 0 ? [{ group, message }] : []), ...extra];
-  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+  return { files, ...(ignores && { ignores }), rules: { 'no-restricted-imports': ['error', { patterns, ...(paths && { paths }) }] } };
 }
 
 /** A test file, or anything under test/ but its support code (test/support/), as an import string reaches it. */
@@ -13,15 +16,50 @@ const testsOtherThanSupport = {
   message: 'Only test/support/ is shared with bench/ and scripts/; the tests themselves are not.',
 };
 
+/** What a transport is, as an import string: its packages, and the rooms that wire the two surfaces. */
+const TRANSPORTS = ['express', 'express/*', '@apollo/*', '@as-integrations/*', 'graphql', 'graphql/*', '@graphql-tools/*', 'graphql-ws', 'graphql-ws/*', '**/rest/**', '**/graphql/**', '**/http/**'];
+/** The request and response types of node:http are a server's too (an outbound client may use node:http itself). */
+const SERVER_TYPES = ['node:http', 'http'].map((name) => ({ name, importNames: ['IncomingMessage', 'ServerResponse'], message: 'Only a feature\'s REST and GraphQL files (*.rest.ts, *.resolvers.ts) see requests and responses.' }));
+/** What storage is, as an import string: Prisma, pg, and src/db (connection, generated client, SQL helpers). */
+const STORAGE = ['@prisma/*', 'pg', 'pg/*', 'postgres', '**/db/**'];
+
 /**
- * The domain knows nothing of transports or storage, and imports nothing outside src/domain: a relative
- * import may climb at most to src/domain itself (one `../` per folder below it).
+ * The shared kernel knows nothing of transports or storage, and imports nothing outside src/domain: a relative
+ * import may climb at most to src/domain itself (one `../` per folder below it). So it imports no feature either.
  */
 function domainBlocks() {
-  const outside = ['express', '@apollo/*', 'graphql', '@prisma/*', 'pg', '**/db/**', '**/rest/**', '**/graphql/**', '**/http/**'];
-  const message = 'src/domain must not depend on anything outside src/domain (HTTP, GraphQL, the database, configuration …).';
+  const outside = ['express', '@apollo/*', 'graphql', '@prisma/*', 'pg', '**/db/**', '**/rest/**', '**/graphql/**', '**/http/**', '**/features/**'];
+  const message = 'src/domain (the shared kernel) must not depend on anything outside src/domain (a feature, HTTP, GraphQL, the database, configuration …).';
   return ['src/domain/*.ts', 'src/domain/*/*.ts', 'src/domain/*/*/*.ts'].map((files, depth) =>
     importBan([files], outside, message, [{ regex: `^(\\.\\./){${depth + 1}}`, message }]));
+}
+
+/** Outside a feature's folder, src/ reaches it only through its index.ts (src/features/<feature>/index.ts). */
+const throughFeatureIndex = {
+  regex: '(^|/)features/[^/]+/(?!index\\.js$)',
+  message: 'Import a feature through its public face, src/features/<feature>/index.ts, not a file inside it.',
+};
+
+/**
+ * Inside a feature (src/features/<feature>/*.ts): another feature only through its index.ts, never the
+ * aggregates of the composition root (src/features/ports.ts, services.ts, stores.ts); the rest depends on
+ * the file's kind. One block per kind, so that each file gets exactly one set of patterns.
+ */
+function featureBlocks() {
+  const faces = [
+    { regex: '^\\.\\./(?!\\.\\./)[^/]+/(?!index\\.js$)', message: 'A feature imports another feature only through its index.ts (../<feature>/index.js).' },
+    { regex: '^\\.\\./[^/]+\\.js$', message: 'A feature must not import the composition root\'s aggregates (src/features/ports.ts, services.ts, stores.ts): they import the features. Import the kernel (src/domain) or another feature\'s index.ts.' },
+    throughFeatureIndex,
+  ];
+  const transportFiles = ['src/features/*/*.rest.ts', 'src/features/*/*.resolvers.ts'];
+  const storeFiles = ['src/features/*/*.store.ts', 'src/features/*/*.sql.ts', 'src/features/*/*.read-model.ts'];
+  const storage = { group: STORAGE, message: 'Only a feature\'s store files (*.store.ts, *.sql.ts, *.read-model.ts) reach Prisma, pg or src/db.' };
+  const transport = { group: TRANSPORTS, message: 'Only a feature\'s REST and GraphQL files (*.rest.ts, *.resolvers.ts) import Express, Apollo, graphql or the transports\' rooms (src/rest, src/graphql, src/http).' };
+  return [
+    importBan(['src/features/*/*.ts'], [], '', [...faces, transport, storage], { ignores: [...transportFiles, ...storeFiles], paths: SERVER_TYPES }),
+    importBan(transportFiles, [], '', [...faces, storage]),
+    importBan(storeFiles, [], '', [...faces, transport], { paths: SERVER_TYPES }),
+  ];
 }
 
 export default tseslint.config(
@@ -40,17 +78,19 @@ export default tseslint.config(
   // ESLint's no-restricted-imports matches the import string, so a rule names the folders an import may
   // not reach. One block per folder: blocks for the same files would replace each other's patterns.
   ...domainBlocks(),
-  {
-    // Each feature's ports stand alone; src/domain/ports.ts aggregates them (a feature port importing it back
-    // would be a cycle). A different rule name than the domain's block, so neither replaces the other.
-    files: ['src/domain/*/ports.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['../ports.js'], message: 'A feature port must not import src/domain/ports.ts, which aggregates the feature ports: import write-effects.ts, pagination.ts or personal-data.ts.' }] }] },
-  },
+  ...featureBlocks(),
+  // The rooms every feature shares, and the composition root, reach a feature through its index.ts. The
+  // column lists (src/db/sql/columns.ts) are the one exception: the stores import them, so reading the
+  // records' types through index.ts would be a cycle (index.ts → store → columns.ts → index.ts).
+  importBan(['src/**/*.ts'], [], '', [throughFeatureIndex],
+    { ignores: ['src/domain/**', 'src/features/**', 'src/jobs/**', 'src/cli/**', 'src/http/**', 'src/db/**', 'src/graphql/generated/**'] }),
   importBan(['src/jobs/**/*.ts', 'src/cli/**/*.ts'], ['**/rest/**', '**/graphql/**'],
-    'Jobs and the CLI must not depend on a transport (src/rest, src/graphql): share code through src/domain or src/presenters.'),
+    'Jobs and the CLI must not depend on a transport (src/rest, src/graphql): share code through src/domain or a feature\'s index.ts.', [throughFeatureIndex]),
   importBan(['src/http/**/*.ts'], ['**/db/**'],
-    'src/http must not depend on the database layer (src/db): src/runtime.ts connects them.'),
+    'src/http must not depend on the database layer (src/db): src/runtime.ts connects them.', [throughFeatureIndex]),
   importBan(['src/db/**/*.ts'], ['**/rest/**', '**/graphql/**', '**/http/**'],
+    'src/db must not depend on a transport (src/rest, src/graphql, src/http).', [throughFeatureIndex], { ignores: ['src/db/sql/columns.ts'] }),
+  importBan(['src/db/sql/columns.ts'], ['**/rest/**', '**/graphql/**', '**/http/**'],
     'src/db must not depend on a transport (src/rest, src/graphql, src/http).'),
   // The support code of the tools is shared one way: bench/ may use scripts/ and test/support/; scripts/
   // may use test/support/; test/support/ uses neither.

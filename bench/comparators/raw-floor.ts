@@ -150,7 +150,7 @@ const INSERT_UPDATE_AUDIT_EVENT = {
 /**
  * A page of customers whose last name starts with a prefix (case- and accent-insensitive, the service's
  * cas_search_key), in that key's byte order (`USING ~<~`, the order of the prefix's own index), then id: the service's statement for `GET /{env}/customer?lastName=`
- * (src/db/sql/customer-search.sql.ts), with the same columns.
+ * (src/features/customers/customer-search.sql.ts), with the same columns.
  */
 const CUSTOMER_COLUMNS_FOR_LIST = `c.id::text AS id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.preferred_name, c.first_name,
                 c.middle_name, c.last_name, c.emails, c.phone_numbers, c.addresses,
@@ -169,7 +169,7 @@ const CUSTOMERS_BY_LAST_NAME = {
 
 /**
  * A search by SSN: the blind index's unique look-up and the audit event (who, how many matched, never the
- * SSN) in one statement, as the service writes it (src/db/stores/customer.store.ts, auditedSearch).
+ * SSN) in one statement, as the service writes it (src/features/customers/customer.store.ts, auditedSearch).
  */
 const CUSTOMERS_BY_SSN_AUDITED = {
   text: `WITH found AS MATERIALIZED (

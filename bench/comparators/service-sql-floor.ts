@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { v7 as uuidv7 } from 'uuid';
 import type { PrismaClient } from '../../src/db/generated/prisma/client.js';
-import type { Transaction } from '../../src/domain/ledger/transaction.js';
+import type { Transaction } from '../../src/features/ledger/transaction.js';
 
 /**
  * The floors that do the service's own database work and nothing else: `node:http` + `pg`, the service's SQL
@@ -12,7 +12,7 @@ import type { Transaction } from '../../src/domain/ledger/transaction.js';
  *
  * - **Batching floor** (`GET /{env}/customer/{id}`, `GET /{env}/account/{id}`): concurrent reads merged exactly as
  *   the service merges them. The reads go through the service's own stores (PrismaCustomerStore,
- *   PrismaAccountStore) and so through its CoalescedReads (src/db/stores/coalesced-reads.ts: one `id = ANY($2)`
+ *   PrismaAccountStore) and so through its CoalescedReads (src/db/sql/coalesced-reads.ts: one `id = ANY($2)`
  *   statement per event-loop round, at most 100 ids, split by environment) with the service's statement text and
  *   prepared-statement name; the rows are mapped and presented by the service's own functions.
  * - **Transfer floor** (`POST /{env}/transfer` with an Idempotency-Key): the service's one posting statement
@@ -49,15 +49,15 @@ const env = (name: string): string => {
 const dist = (module: string) => pathToFileURL(path.resolve(import.meta.dirname, '../../dist', module)).href;
 const { createPool } = (await import(dist('db/connection/pool.js'))) as typeof import('../../src/db/connection/pool.js');
 const { statementName } = (await import(dist('db/sql/sql.js'))) as typeof import('../../src/db/sql/sql.js');
-const { PrismaCustomerStore } = (await import(dist('db/stores/customer.store.js'))) as typeof import('../../src/db/stores/customer.store.js');
-const { PrismaAccountStore } = (await import(dist('db/stores/account.store.js'))) as typeof import('../../src/db/stores/account.store.js');
-const { PrismaLedgerStore } = (await import(dist('db/stores/ledger.store.js'))) as typeof import('../../src/db/stores/ledger.store.js');
+const { PrismaCustomerStore } = (await import(dist('features/customers/customer.store.js'))) as typeof import('../../src/features/customers/customer.store.js');
+const { PrismaAccountStore } = (await import(dist('features/accounts/account.store.js'))) as typeof import('../../src/features/accounts/account.store.js');
+const { PrismaLedgerStore } = (await import(dist('features/ledger/ledger.store.js'))) as typeof import('../../src/features/ledger/ledger.store.js');
 const { PiiCipher } = (await import(dist('pii/pii-cipher.js'))) as typeof import('../../src/pii/pii-cipher.js');
-const { phoneSearchKeys } = (await import(dist('domain/customers/phone-numbers.js'))) as typeof import('../../src/domain/customers/phone-numbers.js');
-const { exactAmount } = (await import(dist('domain/ledger/money.js'))) as typeof import('../../src/domain/ledger/money.js');
-const { presentCustomer, presentCustomerPage } = (await import(dist('presenters/customers.js'))) as typeof import('../../src/presenters/customers.js');
-const { presentAccount } = (await import(dist('presenters/accounts.js'))) as typeof import('../../src/presenters/accounts.js');
-const { presentTransfer } = (await import(dist('presenters/transactions.js'))) as typeof import('../../src/presenters/transactions.js');
+const { phoneSearchKeys } = (await import(dist('features/customers/phone-numbers.js'))) as typeof import('../../src/features/customers/phone-numbers.js');
+const { exactAmount } = (await import(dist('features/ledger/money.js'))) as typeof import('../../src/features/ledger/money.js');
+const { presentCustomer, presentCustomerPage } = (await import(dist('features/customers/customer.presenter.js'))) as typeof import('../../src/features/customers/customer.presenter.js');
+const { presentAccount } = (await import(dist('features/accounts/account.presenter.js'))) as typeof import('../../src/features/accounts/account.presenter.js');
+const { presentTransfer } = (await import(dist('features/ledger/transaction.presenter.js'))) as typeof import('../../src/features/ledger/transaction.presenter.js');
 
 // The service's defaults: DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_CONNECT_TIMEOUT_MS (src/config/database.ts).
 const pool = createPool({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10), connectTimeoutMs: 2000, statementTimeoutMs: 5000 });
@@ -154,7 +154,7 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Both sides of a transfer, as the service's ledger presents them (src/domain/ledger/ledger.service.ts, transferOf). */
+/** Both sides of a transfer, as the service's ledger presents them (src/features/ledger/ledger.service.ts, transferOf). */
 function transferOf(debit: Transaction, credit: Transaction, transferId: string) {
   return {
     transferId: debit.transferId ?? transferId,

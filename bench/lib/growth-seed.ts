@@ -345,7 +345,7 @@ async function numbered(client: pg.PoolClient, name: string, select: string, env
 
 /**
  * `count` events in one transaction (one txid, as one writer's), then the round that numbers them, as the
- * sequencer writes it (src/db/stores/event.store.ts): the service finds them numbered and has nothing to catch up.
+ * sequencer writes it (src/features/events/event.store.ts): the service finds them numbered and has nothing to catch up.
  */
 async function seedEvents(client: pg.PoolClient, options: { environment: string; count: number; from: Date; to: Date; accounts: number }): Promise<void> {
   if (options.count === 0) return;

@@ -20,7 +20,7 @@ import { productionNodeFlags } from '../../scripts/lib/production-start.js';
  * without it, each a real `node dist/main.js` on a database of its own seeded like the bench's:
  *
  * - `no-outbox`: this checkout with ONE change, the creation statement as it was before the outbox (no
- *   `event` insert, `RETURNING id`; src/db/stores/customer.store.ts). Everything else is the same code, the
+ *   `event` insert, `RETURNING id`; src/features/customers/customer.store.ts). Everything else is the same code, the
  *   sequencer and the webhook jobs included (they find nothing to do): the difference is the outbox's
  *   work for one creation, the insert into `events` and its indexes, and the sequencer numbering it.
  * - `pre-outbox`: the commit before the outbox landed (the parent of the commit that added the events
@@ -45,12 +45,12 @@ export function preOutboxCommit(repoRoot: string): string {
   return git(repoRoot, ['rev-parse', `${added}^`]);
 }
 
-/** The creation statement of src/db/stores/customer.store.ts with its outbox insert, and what replaces it. */
+/** The creation statement of src/features/customers/customer.store.ts with its outbox insert, and what replaces it. */
 const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(\d+, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
 
 export function withoutOutbox(customerStore: string): string {
   if (!WITH_OUTBOX.test(customerStore)) {
-    throw new Error("src/db/stores/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
+    throw new Error("src/features/customers/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
   }
   return customerStore.replace(WITH_OUTBOX, 'RETURNING id$1');
 }
@@ -104,7 +104,7 @@ export async function prepareVariant(variant: OutboxVariant, repoRoot: string, l
     mkdirSync(dir, { recursive: true });
     // The tracked files as they are in this checkout (uncommitted changes included), then the one change.
     execFileSync('bash', ['-c', `git ls-files -z | tar --null -T - -cf - | tar -xf - -C '${dir}'`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-    const store = path.join(dir, 'src/db/stores/customer.store.ts');
+    const store = path.join(dir, 'src/features/customers/customer.store.ts');
     writeFileSync(store, withoutOutbox(readFileSync(store, 'utf8')));
     await build(dir, repoRoot, log);
   }

@@ -1,6 +1,6 @@
 /**
  * The audit trail's operations, for the audit page's filter: the same list as the service's
- * (src/domain/audit/audit-event.ts, AUDIT_OPERATIONS; test/console/audit-operations.test.ts keeps them equal).
+ * (src/domain/audit-event.ts, AUDIT_OPERATIONS; test/console/audit-operations.test.ts keeps them equal).
  * The console is a client of the public API only, and GraphQL answers `operation` as a string, so the list is
  * kept here rather than imported from the service.
  */

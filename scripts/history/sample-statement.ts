@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { StatementDocument } from '../../src/domain/history/statement.js';
-import { statementPdf } from '../../src/presenters/statement-pdf.js';
+import type { StatementDocument } from '../../src/features/history/statement.js';
+import { statementPdf } from '../../src/features/history/statement-pdf.js';
 
 /**
  * The sample statement of docs/statements.md, rendered by the service's own PDF presenter from made-up data and

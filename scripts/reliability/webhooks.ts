@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
-import { notNumbered } from '../../src/db/sql/event-rounds.js';
+import { notNumbered } from '../../src/features/events/event-rounds.sql.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';
@@ -50,7 +50,7 @@ const opts = options(
 
 const ENVIRONMENT = 'sandbox';
 const TIMEOUT_MS = 1000;
-/** The service's lease margin (src/jobs/webhook-delivery.ts): an interrupted attempt is due again after timeout + 10 s. */
+/** The service's lease margin (src/features/webhooks/webhook-delivery.job.ts): an interrupted attempt is due again after timeout + 10 s. */
 const LEASE_MS = TIMEOUT_MS + 10_000;
 const RETRY_AFTER_SECONDS = 1;
 const RETRY_SCHEDULE = '250ms,500ms,1s,2s,3s,5s,5s,5s,5s,5s';

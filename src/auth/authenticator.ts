@@ -1,5 +1,5 @@
 import type { OidcConfig } from '../config/oidc.js';
-import { API_TOKEN_PREFIX, type ApiTokenStore, ManagedTokenAuthenticator } from './api-tokens.js';
+import { API_TOKEN_PREFIX, type ApiTokenStore, ManagedTokenAuthenticator } from '../features/tokens/index.js';
 import { type Authentication, type Authenticator, parseBearer, StaticTokenAuthenticator, type TokenVerifier } from './bearer-token.js';
 import { JwtAuthenticator } from './jwt.js';
 

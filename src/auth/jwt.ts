@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { authenticationUnavailable } from '../domain/errors.js';
 import type { Principal } from '../domain/caller.js';
-import { isAccessScope } from './api-tokens.js';
+import { isAccessScope } from '../features/tokens/index.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 
 export interface JwtVerifierOptions {

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { CreateAccountInput } from '../domain/accounts/account.schemas.js';
-import type { Customer } from '../domain/customers/customer.js';
+import type { CreateAccountInput } from '../features/accounts/index.js';
+import type { Customer } from '../features/customers/index.js';
 import { isDomainError } from '../domain/errors.js';
 import { ACCESS_SCOPES, type Caller } from '../domain/caller.js';
-import type { DomainServices } from '../domain/services.js';
+import type { DomainServices } from '../features/services.js';
 
 /**
  * A small, realistic data set for demos and the examples/ folder: households that share accounts, a

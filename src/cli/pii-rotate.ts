@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { PrismaSealedCustomerStore } from '../db/stores/sealed-customer.store.js';
-import { PrismaSealedWebhookSecretStore } from '../db/stores/sealed-webhook-secret.store.js';
+import { PrismaSealedCustomerStore } from '../features/customers/index.js';
+import { PrismaSealedWebhookSecretStore } from '../features/webhooks/index.js';
 import { newId } from '../domain/ids.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';

@@ -1,6 +1,6 @@
 import currencyCodes from 'currency-codes';
 import type { PostingLimits } from '../domain/caller.js';
-import { amountProblemMessage, exactAmount } from '../domain/ledger/money.js';
+import { amountProblemMessage, exactAmount } from '../features/ledger/index.js';
 import { UsageError } from './cli-database.js';
 
 /**

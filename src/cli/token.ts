@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { apiTokenAuditEvents } from '../auth/api-token-audit.js';
-import { type ApiTokenSummary, generateApiToken, isAccessScope } from '../auth/api-tokens.js';
+import { apiTokenAuditEvents, type ApiTokenSummary, generateApiToken, isAccessScope, PrismaApiTokenStore } from '../features/tokens/index.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
-import { PrismaApiTokenStore } from '../db/stores/api-token.store.js';
 import { ACCESS_SCOPES, type PostingLimits, type Principal } from '../domain/caller.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 import { expiryFrom, limitsFrom } from './token-options.js';

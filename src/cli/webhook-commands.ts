@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
-import { EVENT_TYPES } from '../domain/events/event.js';
+import { EVENT_READ_SCOPES, EVENT_TYPES } from '../features/events/index.js';
 import type { Caller } from '../domain/caller.js';
-import type { WebhookService } from '../domain/webhooks/webhook.service.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
+import { presentWebhookAttempts, presentWebhookEndpoint, type WebhookService } from '../features/webhooks/index.js';
 import { UsageError } from './cli-database.js';
-import { EVENT_READ_SCOPES } from '../domain/events/event-visibility.js';
 
 /**
  * `npm run webhook`: webhook endpoints managed by an operator, through the same WebhookService as REST

@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from '../config/config.js';
-import { createStores } from '../db/stores/stores.js';
+import { createStores } from '../features/stores.js';
 import { isDomainError } from '../domain/errors.js';
-import { createDomainServices } from '../domain/services.js';
-import { webhookServiceOptions } from '../jobs/webhook-http.js';
+import { createDomainServices } from '../features/services.js';
+import { webhookServiceOptions } from '../features/webhooks/index.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
 import { exitWithError, withCliDatabase } from './cli-database.js';

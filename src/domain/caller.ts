@@ -32,7 +32,7 @@ export interface Principal {
 }
 
 /**
- * How much money a principal may move, enforced by the posting statement itself (src/db/stores/ledger.store.ts) on
+ * How much money a principal may move, enforced by the posting statement itself (src/features/ledger/ledger.store.ts) on
  * deposits, withdrawals, transfers and the posting of a hold; reversals and voids are not limited.
  * Amounts are decimal strings, never floats.
  */

@@ -20,7 +20,7 @@ export const ErrorCodes = [
   'FORBIDDEN',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
-  // The ledger (src/domain/ledger): each refusal writes nothing.
+  // The ledger (src/features/ledger): each refusal writes nothing.
   'TRANSACTION_NOT_FOUND',
   'TRANSFER_NOT_FOUND',
   'INSUFFICIENT_FUNDS',
@@ -41,13 +41,13 @@ export const ErrorCodes = [
   'ACCOUNT_CUSTOMER_LIMIT',
   'CUSTOMER_ACCOUNT_LIMIT',
   'EVENT_NOT_FOUND',
-  // History and statements (src/domain/history).
+  // History and statements (src/features/history).
   'STATEMENT_TOO_LARGE',
   // The instance already runs LEDGER_EXPORT_MAX_CONCURRENT ledger exports (docs/adr/0069-ledger-export-memory-and-concurrency.md).
   'LEDGER_EXPORTS_FULL',
   // The instance already renders or queues STATEMENT_PDF_MAX_PENDING statement PDFs (docs/statements.md, "Rendering a PDF").
   'STATEMENT_RENDERING_BUSY',
-  // Webhooks (src/domain/webhooks/webhook.errors.ts).
+  // Webhooks (src/features/webhooks/webhook.errors.ts).
   'WEBHOOK_ENDPOINT_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
   'WEBHOOK_ENDPOINT_DISABLED',

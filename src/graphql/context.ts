@@ -1,5 +1,5 @@
 import type { RequestContext } from '../auth/request-context.js';
-import type { DomainServices } from '../domain/services.js';
+import type { DomainServices } from '../features/services.js';
 import type { RateLimits } from '../http/rate-limit.js';
 import type { ExecutionBudget } from './execution-budget.js';
 import { createLoaders, type Loaders } from './loaders.js';

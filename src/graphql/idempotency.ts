@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Creation } from '../domain/idempotency/idempotent-creation.js';
+import type { Creation } from '../features/idempotency/index.js';
 import type { GraphqlContext } from './context.js';
 
 /**

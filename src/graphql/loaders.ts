@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { Account, AccountFlagDetail, AccountLinks } from '../domain/accounts/account.js';
-import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
-import type { LinkRoots } from '../domain/links/ports.js';
+import type { Account, AccountFlagDetail, AccountLinks } from '../features/accounts/index.js';
+import type { Customer, CustomerLinks } from '../features/customers/index.js';
+import type { LinkRoots } from '../features/links/index.js';
 import type { AccountParent, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
-import type { DomainServices } from '../domain/services.js';
-import type { DomainEvent } from '../domain/events/event.js';
+import type { DomainServices } from '../features/services.js';
+import type { DomainEvent } from '../features/events/index.js';
 
 /**
  * Per-request batching and caching of record look-ups: every customer (or account) asked for in one tick

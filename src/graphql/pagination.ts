@@ -1,7 +1,7 @@
-import type { Account } from '../domain/accounts/account.js';
-import type { AuditEvent } from '../domain/audit/audit-event.js';
-import type { Customer } from '../domain/customers/customer.js';
-import type { Transaction } from '../domain/ledger/transaction.js';
+import type { Account } from '../features/accounts/index.js';
+import type { AuditEvent } from '../domain/audit-event.js';
+import type { Customer } from '../features/customers/index.js';
+import type { Transaction } from '../features/ledger/index.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
 import { type Page, type PageRequest, pageSize } from '../domain/pagination.js';

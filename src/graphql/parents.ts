@@ -1,5 +1,5 @@
-import type { Account, AccountLinks } from '../domain/accounts/account.js';
-import type { Customer, CustomerLinks } from '../domain/customers/customer.js';
+import type { Account, AccountLinks } from '../features/accounts/index.js';
+import type { Customer, CustomerLinks } from '../features/customers/index.js';
 
 /**
  * What the fields of a Customer or an Account resolve from: the domain record, or, when the whole

@@ -4,12 +4,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { defaultFieldResolver, type GraphQLFieldResolver, GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { type RecordKind, requireReadable } from '../domain/answer-shape.js';
 import type { GraphqlContext } from './context.js';
-import { auditResolvers } from './audit.js';
-import { resolvers } from './resolvers.js';
-import { scalarResolvers } from './scalars.js';
-import { subscriptionResolvers } from './subscriptions.js';
-import { viewerResolvers } from './viewer.js';
-import { webhookResolvers } from './webhooks.js';
+import { resolverMaps } from './resolvers.js';
 
 /** schema.graphql at the top of the repository is the source of truth (same path from src/ and dist/). */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
@@ -17,7 +12,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.
 export function buildGraphqlSchema(): GraphQLSchema {
   return withRecordFieldsShaped(makeExecutableSchema({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [resolvers, auditResolvers, webhookResolvers, subscriptionResolvers, scalarResolvers, viewerResolvers],
+    resolvers: resolverMaps,
     // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
     resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
   }));

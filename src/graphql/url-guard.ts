@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { type DocumentNode, Kind, parse, visit } from 'graphql';
-import { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS } from '../domain/customers/customer-search.js';
+import { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS } from '../features/customers/index.js';
 import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Authenticator } from '../auth/bearer-token.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
-import type { DomainServices } from '../domain/services.js';
-import type { StatementPdfRenderer } from '../presenters/statement-pdfs.js';
+import type { DomainServices } from '../features/services.js';
+import type { StatementPdfRenderer } from '../features/history/index.js';
 import type { RestRoute } from '../rest/operations/route.js';
 import type { Logger } from '../logging/logger.js';
 import type { RateLimits } from './rate-limit.js';
@@ -45,7 +45,7 @@ export interface HttpDependencies {
   rateLimits: RateLimits;
   /** The clock of GraphQL's execution deadline (src/clock.ts' systemClock when absent). */
   clock?: Clock;
-  /** Statement PDFs: drawn off the event loop, bounded, those of ended periods kept by content (src/presenters/statement-pdfs.ts). */
+  /** Statement PDFs: drawn off the event loop, bounded, those of ended periods kept by content (src/features/history/statement-pdfs.ts). */
   statementPdfs: StatementPdfRenderer;
   checkReadiness(): Promise<Readiness>;
   /** Absent: live while the process answers (an external database's outage never needs a restart of this process). */

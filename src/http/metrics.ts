@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { EndpointDisabledBy } from '../domain/webhooks/retry-policy.js';
+import type { EndpointDisabledBy } from '../features/webhooks/index.js';
 
 /**
  * The service's Prometheus metrics (docs/reference/metrics.md). One instance per running service,
@@ -13,7 +13,7 @@ import type { EndpointDisabledBy } from '../domain/webhooks/retry-policy.js';
  */
 
 /**
- * The outbox's backlog the gauges show, as src/db/stores/outbox-backlog.ts reads it (declared here because the
+ * The outbox's backlog the gauges show, as src/features/events/outbox-backlog.store.ts reads it (declared here because the
  * HTTP layer does not import the database layer; the composition root, src/runtime.ts, connects the two).
  */
 export interface OutboxBacklog {
@@ -26,7 +26,7 @@ export interface OutboxBacklog {
   disabledEndpoints: number;
 }
 
-/** One finished webhook attempt (src/jobs/webhook-delivery.ts, AttemptReport). */
+/** One finished webhook attempt (src/features/webhooks/webhook-delivery.job.ts, AttemptReport). */
 export interface WebhookAttemptSample {
   statusCode: number | null;
   failure: 'address_refused' | 'timeout' | 'connection_error' | 'not_sent' | null;
@@ -190,7 +190,7 @@ export class ServiceMetrics {
     this.queryDuration.observe(durationMs / 1000);
   }
 
-  /** For the webhook dispatcher's onAttempt hook (src/jobs/webhook-delivery.ts). */
+  /** For the webhook dispatcher's onAttempt hook (src/features/webhooks/webhook-delivery.job.ts). */
   recordWebhookAttempt(sample: WebhookAttemptSample): void {
     const outcome = webhookOutcome(sample);
     this.webhookAttempts.inc({ outcome, attempt: sample.firstAttempt ? 'first' : 'retry' });
@@ -213,7 +213,7 @@ export class ServiceMetrics {
     this.quotaRefusals.inc({ quota });
   }
 
-  /** For the statement PDF renderer (src/presenters/statement-pdfs.ts): one answered PDF, drawn or from memory. */
+  /** For the statement PDF renderer (src/features/history/statement-pdfs.ts): one answered PDF, drawn or from memory. */
   recordStatementPdf(outcome: 'rendered' | 'cached'): void {
     this.statementPdfs.inc({ outcome });
   }

@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { PersonalDataProtector, SealedPersonalData } from '../domain/ports.js';
-import type { SecretSealer } from '../domain/webhooks/ports.js';
-import type { SealedSecret } from '../domain/webhooks/webhook.js';
+import type { PersonalDataProtector, SealedPersonalData } from '../features/ports.js';
+import type { SealedSecret, SecretSealer } from '../features/webhooks/index.js';
 
 export interface PiiKeyring {
   /** kid → 32-byte AES-256 key. Old keys stay here so rows sealed under them can still be read. */

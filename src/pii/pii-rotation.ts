@@ -1,7 +1,7 @@
-import { type AuditOperation, auditEventFor, type NewAuditEvent } from '../domain/audit/audit-event.js';
+import { type AuditOperation, auditEventFor, type NewAuditEvent } from '../domain/audit-event.js';
 import type { Principal } from '../domain/caller.js';
 import { newId } from '../domain/ids.js';
-import { secretBinding, type SealedSecret } from '../domain/webhooks/webhook.js';
+import { secretBinding, type SealedSecret } from '../features/webhooks/index.js';
 import type { PiiCipher } from './pii-cipher.js';
 
 export interface RotationReport {

@@ -12,15 +12,13 @@ import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { answerShape } from '../domain/answer-shape.js';
-import type { Account } from '../domain/accounts/account.js';
-import type { Customer } from '../domain/customers/customer.js';
-import { presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../presenters/accounts.js';
-import { presentAuditPage } from '../presenters/audit.js';
-import { presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../presenters/customers.js';
-import { presentEvent, presentEventPage, presentRecordEvents } from '../presenters/events.js';
-import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../presenters/history.js';
-import { presentTransaction, presentTransactionPage, presentTransfer } from '../presenters/transactions.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../presenters/webhooks.js';
+import { type Account, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/index.js';
+import { type Customer, presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../features/customers/index.js';
+import { presentAuditPage } from '../features/audit/index.js';
+import { presentEvent, presentEventPage, presentRecordEvents } from '../features/events/index.js';
+import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../features/history/index.js';
+import { presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/index.js';
+import { presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/index.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {

@@ -1,11 +1,11 @@
-import { ACCOUNTS_ROUTES } from './operations/accounts.js';
-import { AUDIT_ROUTES } from './operations/audit.js';
-import { CUSTOMERS_ROUTES } from './operations/customers.js';
-import { EVENTS_ROUTES } from './operations/events.js';
-import { HISTORY_ROUTES } from './operations/history.js';
+import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
+import { AUDIT_ROUTES } from '../features/audit/index.js';
+import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
+import { EVENTS_ROUTES } from '../features/events/index.js';
+import { HISTORY_ROUTES } from '../features/history/index.js';
 import type { RestRoute } from './operations/route.js';
-import { TRANSACTIONS_ROUTES } from './operations/transactions.js';
-import { WEBHOOKS_ROUTES } from './operations/webhooks.js';
+import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
+import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
 
 export { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_IDS } from './operations/examples.js';
 export { failuresOf } from './operations/failures.js';

@@ -3,7 +3,7 @@ import { createAuthenticator, MAX_BEARER_TOKEN_LENGTH } from '../../src/auth/aut
 import { buildRequestContext } from '../../src/auth/request-context.js';
 import type { RequestError } from '../../src/auth/errors.js';
 import { bearerChallengeHeader, challengeHeaderFor } from '../../src/auth/www-authenticate.js';
-import { PrismaApiTokenStore } from '../../src/db/stores/api-token.store.js';
+import { PrismaApiTokenStore } from '../../src/features/tokens/api-token.store.js';
 import { withTranslatedErrors } from '../../src/db/sql/errors.js';
 import { createPool } from '../../src/db/connection/pool.js';
 import { createPrismaClient } from '../../src/db/connection/prisma-client.js';

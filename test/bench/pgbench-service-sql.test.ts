@@ -11,7 +11,7 @@ import type { BenchPostgres } from '../../bench/lib/postgres.js';
 import { BENCH_ENVIRONMENT, generateBenchKeys, seed, seedLedger } from '../../bench/lib/seed.js';
 import { checkLedgerAfterRuns } from '../../bench/lib/verify.js';
 import { SESSION_OPTIONS } from '../../src/db/connection/pool.js';
-import { TRANSFER_POSTING_STATEMENT } from '../../src/db/stores/ledger.store.js';
+import { TRANSFER_POSTING_STATEMENT } from '../../src/features/ledger/ledger.store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('the pgbench script of the service`s posting statement', () => {

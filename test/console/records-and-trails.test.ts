@@ -7,8 +7,8 @@ import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { bearer } from '../support/http-auth.js';
-import { type Receiver, startReceiver } from '../webhooks/receiver.js';
-import { fastDeliverySettings } from '../webhooks/settings.js';
+import { type Receiver, startReceiver } from '../features/webhooks/receiver.js';
+import { fastDeliverySettings } from '../features/webhooks/settings.js';
 import { expectAccessible, signIn, watchedPages } from './helpers.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateApiToken } from '../../src/auth/api-tokens.js';
+import { generateApiToken } from '../../src/features/tokens/api-tokens.js';
 import { migrate, readMigrations } from '../../src/db/migrations/migrations.js';
 import { createEmptyDatabase } from './empty-database.js';
 

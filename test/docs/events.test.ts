@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/domain/events/event.js';
+import { EVENT_TYPES } from '../../src/features/events/event.js';
 import { ServiceMetrics } from '../../src/http/metrics.js';
 
 /** docs/events.md and docs/reference/metrics.md keep up with the code: every event type, every metric. */

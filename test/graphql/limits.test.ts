@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDirectiveValues, type GraphQLObjectType, type OperationDefinitionNode, parse } from 'graphql';
-import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
-import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
-import { ACCOUNT_FLAGS } from '../../src/domain/accounts/account.js';
+import { ACCOUNT_LIMITS } from '../../src/features/accounts/account.schemas.js';
+import { CUSTOMER_LIMITS } from '../../src/features/customers/customer.schemas.js';
+import { ACCOUNT_FLAGS } from '../../src/features/accounts/account.js';
 import { costEstimator } from '../../src/graphql/limits.js';
 import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInputObjectType } from 'graphql';
-import { SECRET_INPUT_FIELDS } from '../../src/domain/customers/customer-search.js';
+import { SECRET_INPUT_FIELDS } from '../../src/features/customers/customer-search.js';
 import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { sensitiveNamesInJson } from '../../src/graphql/url-guard.js';
 import { buildCustomerInput } from '../support/factories.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
-import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
+import { ACCOUNT_LIMITS } from '../../src/features/accounts/account.schemas.js';
+import { CUSTOMER_LIMITS } from '../../src/features/customers/customer.schemas.js';
 import { spawnService, type SpawnedService } from '../runtime/process-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_PII_ENV } from '../support/service.js';

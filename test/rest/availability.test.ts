@@ -10,7 +10,7 @@ import { createHttpApp } from '../../src/app.js';
 import { StaticTokenAuthenticator } from '../../src/auth/bearer-token.js';
 import { loadConfig } from '../../src/config/config.js';
 import { freePort, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
-import type { DomainServices } from '../../src/domain/services.js';
+import type { DomainServices } from '../../src/features/services.js';
 import { createRateLimits } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput } from '../support/factories.js';

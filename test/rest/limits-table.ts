@@ -1,12 +1,12 @@
 import { MAX_BEARER_TOKEN_LENGTH } from '../../src/auth/authenticator.js';
 import { loadConfig } from '../../src/config/config.js';
-import { ACCOUNT_LIMITS } from '../../src/domain/accounts/account.schemas.js';
-import { CUSTOMER_LIMITS } from '../../src/domain/customers/customer.schemas.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/domain/idempotency/idempotent-creation.js';
+import { ACCOUNT_LIMITS } from '../../src/features/accounts/account.schemas.js';
+import { CUSTOMER_LIMITS } from '../../src/features/customers/customer.schemas.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../src/features/idempotency/idempotent-creation.js';
 import { EXTERNAL_ID_LENGTH, METADATA_LIMITS } from '../../src/domain/metadata.js';
 import { PAGE_SIZE } from '../../src/domain/pagination.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/graphql/websocket.js';
-import { DEFAULT_FOLLOWER_BUFFER } from '../../src/jobs/event-feed.js';
+import { DEFAULT_FOLLOWER_BUFFER } from '../../src/features/events/event-feed.job.js';
 import { TEST_PII_ENV } from '../support/service.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Account } from '../../src/domain/accounts/account.js';
-import type { Customer } from '../../src/domain/customers/customer.js';
+import type { Account } from '../../src/features/accounts/account.js';
+import type { Customer } from '../../src/features/customers/customer.js';
 import { envelope, envelopeFamilyOf, envelopePieces, LIST_ITEMS_PER_PIECE } from '../../src/rest/envelope.js';
-import { presentAccount } from '../../src/presenters/accounts.js';
-import { presentCustomer } from '../../src/presenters/customers.js';
+import { presentAccount } from '../../src/features/accounts/account.presenter.js';
+import { presentCustomer } from '../../src/features/customers/customer.presenter.js';
 import { ACCOUNT_DATA_KEYS, CUSTOMER_DATA_KEYS } from './helpers.js';
 
 // Domain objects carrying extra keys, as a future domain field (or a store bug) would: none may leave.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerFilterOf, type CustomerFilter } from '../../src/domain/customers/customer-search.js';
-import { customerSearchSql } from '../../src/db/sql/customer-search.sql.js';
-import { accountSearchSql } from '../../src/db/sql/account-search.sql.js';
-import { accountFilterOf, type AccountFilter } from '../../src/domain/accounts/account-search.js';
+import { customerFilterOf, type CustomerFilter } from '../../src/features/customers/customer-search.js';
+import { customerSearchSql } from '../../src/features/customers/customer-search.sql.js';
+import { accountSearchSql } from '../../src/features/accounts/account-search.sql.js';
+import { accountFilterOf, type AccountFilter } from '../../src/features/accounts/account-search.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 /**

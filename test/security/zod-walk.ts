@@ -4,12 +4,17 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 
 /**
- * The domain's input schemas, found rather than listed: every zod schema exported by a module under src/domain,
- * and a walk over zod 4's definitions (`schema._zod.def`) that reaches every schema inside them (objects' shapes,
+ * The domain's input schemas, found rather than listed: every zod schema exported by a module of the shared
+ * kernel (src/domain) or of a feature's domain (src/features/<feature>/, but its adapters: stores and SQL, REST
+ * operations, resolvers, presenters, jobs, index.ts), and a walk over zod 4's definitions (`schema._zod.def`) that reaches every schema inside them (objects' shapes,
  * arrays, optional/nullable/default, pipes and transforms, unions, records, string checks).
  */
 
 export const DOMAIN_DIR = path.resolve('src/domain');
+export const FEATURES_DIR = path.resolve('src/features');
+
+/** A feature's files that are not its domain, by their names' kinds (as eslint.config.js tells them apart). */
+const ADAPTER = /(\.(store|sql|read-model|rest|resolvers|presenter|job)\.ts|^index\.ts)$/;
 
 export interface ExportedSchema {
   /** `customers/customer.schemas.ts › phoneSchema` */
@@ -28,13 +33,24 @@ function moduleFiles(dir: string): string[] {
   });
 }
 
-/** Every zod schema exported by a module of src/domain, with its module's name. */
+/** The domain's modules: the kernel's, and each feature folder's but its adapters (not the aggregates beside them). */
+function domainModules(): Array<{ root: string; file: string }> {
+  const kernel = moduleFiles(DOMAIN_DIR).map((file) => ({ root: DOMAIN_DIR, file }));
+  const features = readdirSync(FEATURES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => moduleFiles(path.join(FEATURES_DIR, entry.name)))
+    .filter((file) => !ADAPTER.test(path.basename(file)))
+    .map((file) => ({ root: FEATURES_DIR, file }));
+  return [...kernel, ...features].sort((a, b) => path.relative(a.root, a.file).localeCompare(path.relative(b.root, b.file)));
+}
+
+/** Every zod schema exported by a module of the domain, with its module's name (`customers/customer.schemas.ts`). */
 export async function exportedDomainSchemas(): Promise<ExportedSchema[]> {
   const found: ExportedSchema[] = [];
-  for (const file of moduleFiles(DOMAIN_DIR).sort()) {
+  for (const { root, file } of domainModules()) {
     const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     for (const [exportName, value] of Object.entries(exports)) {
-      if (isSchema(value)) found.push({ name: `${path.relative(DOMAIN_DIR, file)} › ${exportName}`, schema: value });
+      if (isSchema(value)) found.push({ name: `${path.relative(root, file)} › ${exportName}`, schema: value });
     }
   }
   return found;

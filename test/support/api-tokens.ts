@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { generateApiToken } from '../../src/auth/api-tokens.js';
+import { generateApiToken } from '../../src/features/tokens/api-tokens.js';
 import type { AccessScope, PostingLimits } from '../../src/domain/caller.js';
 
 /** A managed API token, as `npm run token -- create` makes it, straight into the test database. */

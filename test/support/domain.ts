@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { createPool } from '../../src/db/connection/pool.js';
 import { createPrismaClient, type PrismaClient } from '../../src/db/connection/prisma-client.js';
-import { createStores } from '../../src/db/stores/stores.js';
+import { createStores } from '../../src/features/stores.js';
 import { ACCESS_SCOPES, type Caller, type Principal } from '../../src/domain/caller.js';
-import { createDomainServices, type DomainServices } from '../../src/domain/services.js';
+import { createDomainServices, type DomainServices } from '../../src/features/services.js';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { WakeUps } from '../../domain/events/ports.js';
+import type { WakeUps } from '../../features/events/index.js';
 import type { Logger } from '../../logging/logger.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { ReplicaConfig } from '../../config/config.js';
-import type { Stores } from '../../domain/ports.js';
+import type { Stores } from '../../features/ports.js';
 import type { Logger } from '../../logging/logger.js';
 import { createPool, type PoolOptions } from '../connection/pool.js';
 import { createPrismaClient, type PrismaClient } from '../connection/prisma-client.js';

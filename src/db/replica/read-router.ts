@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Counter, type Registry } from 'prom-client';
 import { isDomainError } from '../../domain/errors.js';
-import type { Stores } from '../../domain/ports.js';
+import type { Stores } from '../../features/ports.js';
 import type { Logger } from '../../logging/logger.js';
 import { isDatabaseUnavailable } from '../sql/errors.js';
 import type { PrismaClient } from '../connection/prisma-client.js';

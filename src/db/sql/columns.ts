@@ -1,7 +1,7 @@
-import type { Account } from '../../domain/accounts/account.js';
-import type { Address, Customer, Phone } from '../../domain/customers/customer.js';
+import type { Account } from '../../features/accounts/account.js';
+import type { Address, Customer, Phone } from '../../features/customers/customer.js';
 import type { Metadata } from '../../domain/metadata.js';
-import { RECENT_TRANSACTIONS, type Transaction } from '../../domain/ledger/transaction.js';
+import { RECENT_TRANSACTIONS, type Transaction } from '../../features/ledger/transaction.js';
 import type { AccountModel, CustomerModel } from '../generated/prisma/models.js';
 import { idList } from './sql.js';
 
@@ -132,7 +132,7 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
  * statement selects can leave with it.
  */
 export type TransactionRow = Omit<Transaction, 'externalId' | 'metadata'> & {
-  /** NULL when none was given (an event's payload leaves them out instead: src/db/stores/ledger.store.ts). */
+  /** NULL when none was given (an event's payload leaves them out instead: src/features/ledger/ledger.store.ts). */
   externalId?: string | null;
   metadata?: Record<string, string> | null;
 };

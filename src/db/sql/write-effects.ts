@@ -1,9 +1,9 @@
-import type { NewAuditEvent } from '../../domain/audit/audit-event.js';
-import type { IdempotencyRecord } from '../../domain/idempotency/ports.js';
+import type { NewAuditEvent } from '../../domain/audit-event.js';
+import type { IdempotencyRecord } from '../../domain/write-effects.js';
 import { jsonParameter } from './sql.js';
 
 /**
- * The effects a write commits with its change (src/domain/ports.ts, WriteEffects), as WITH queries of
+ * The effects a write commits with its change (src/features/ports.ts, WriteEffects), as WITH queries of
  * the write's one statement: PostgreSQL runs every data-modifying WITH query to completion against the
  * same snapshot, and the statement is atomic, so the change and its effects are committed together or
  * not at all, in one round trip and without an interactive transaction.
@@ -87,7 +87,7 @@ export const DEFAULT_IDEMPOTENCY_WAIT_MS = 2000;
  * The outbox: one event for each row of `source`, in the write's own statement, so an event exists
  * exactly when its change committed (no event without its change, no change without its event). The
  * payload is an SQL expression over the row (alias `x`), built from the reads' column lists: never an
- * SSN or document locator number. The sequencer numbers the event after commit (src/db/stores/event.store.ts).
+ * SSN or document locator number. The sequencer numbers the event after commit (src/features/events/event.store.ts).
  */
 export function eventInsert(
   environment: string,
@@ -95,7 +95,7 @@ export function eventInsert(
   event: { type: string; resourceType: string; resourceId: string; payload: string; changedFields?: string },
 ): string {
   // The changed fields are the audit event's (its `$first+8`): a reader without the record's read scope
-  // is told which fields changed instead of their values (src/domain/events/event-visibility.ts).
+  // is told which fields changed instead of their values (src/features/events/event-visibility.ts).
   const changed = event.changedFields === undefined ? { column: '', value: '' } : { column: ', changed_fields', value: `, ${event.changedFields}` };
   return `INSERT INTO events (environment, type, resource_type, resource_id, payload${changed.column})
      SELECT ${environment}, ${event.type}, '${event.resourceType}', ${event.resourceId}, ${event.payload}${changed.value} FROM ${source} x`;

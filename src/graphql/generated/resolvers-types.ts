@@ -2,13 +2,11 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { CustomerParent as CustomerParentModel, AccountParent as AccountParentModel } from '../parents.js';
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
-import type { Transaction as TransactionModel } from '../../domain/ledger/transaction.js';
-import type { Transfer as TransferModel } from '../../domain/ledger/ledger.service.js';
-import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../domain/history/statement.js';
-import type { AuditEvent as AuditEventModel } from '../../domain/audit/audit-event.js';
-import type { DomainEvent as DomainEventModel } from '../../domain/events/event.js';
-import type { EventPage as EventPageModel } from '../../domain/events/event.service.js';
-import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../domain/webhooks/webhook.js';
+import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
+import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
+import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
+import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
+import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../features/webhooks/index.js';
 import type { GraphqlContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { createAccountSchema, updateAccountSchema } from '../../../../src/domain/accounts/account.schemas.js';
-import { createCustomerSchema, updateCustomerSchema } from '../../../../src/domain/customers/customer.schemas.js';
-import { postTransactionSchema, transferSchema } from '../../../../src/domain/ledger/ledger.schemas.js';
+import { createAccountSchema, updateAccountSchema } from '../../../../src/features/accounts/account.schemas.js';
+import { createCustomerSchema, updateCustomerSchema } from '../../../../src/features/customers/customer.schemas.js';
+import { postTransactionSchema, transferSchema } from '../../../../src/features/ledger/ledger.schemas.js';
 import {
   adversarialValue,
   currency,

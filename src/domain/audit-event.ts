@@ -1,0 +1,100 @@
+import { newId } from './ids.js';
+import type { Caller } from './caller.js';
+
+export const AUDIT_OPERATIONS = [
+  'customer.create',
+  'customer.update',
+  'customer.delete',
+  'account.create',
+  'account.update',
+  'account.delete',
+  'account.customer.add',
+  'account.customer.remove',
+  'account.flag.set',
+  'account.flag.clear',
+  // A flag lifted by itself at its `until` (principal system:flag-expiry).
+  'account.flag.expire',
+  'account.overdraft_limit.set',
+  'transaction.create',
+  'transaction.post',
+  'transaction.void',
+  'transaction.expire',
+  'transaction.reverse',
+  'transfer.create',
+  // Who receives what: webhook endpoints (resourceId: the endpoint) and PII key rotation runs (resourceId:
+  // the run; one event per environment and batch, written in the batch's transaction).
+  'webhook_endpoint.create',
+  'webhook_endpoint.update',
+  'webhook_endpoint.delete',
+  'webhook_endpoint.enable',
+  'webhook_endpoint.disable',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.redeliver',
+  'pii_rotation.reencrypt_customers',
+  'pii_rotation.reencrypt_webhook_secrets',
+  // Managed API tokens (npm run token), one event per environment the token may act in.
+  'api_token.create',
+  'api_token.revoke',
+  // A search by social security number (resourceId: the search; matchedCount: the customers it found).
+  'customer.search',
+  // A creation refused because a customer of the environment has its SSN (CUSTOMER_ALREADY_EXISTS): the answer
+  // tells that the number is on file, as a search would. resourceId: the id the refused customer would have had
+  // (no customer has it); never the existing customer's id or the number.
+  'customer.create.refused',
+] as const;
+export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+
+export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'transfer', 'webhook_endpoint', 'pii_rotation', 'api_token'] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+/**
+ * One successful write (or a read that consults an SSN: a search, a creation refused because the number is on
+ * file), as the audit trail keeps it: who, where, what and which fields, never the values written (so an SSN or
+ * document locator number can never reach the trail).
+ */
+export interface AuditEvent {
+  eventId: string;
+  /** ISO 8601, UTC. */
+  occurredAt: string;
+  /** `static:<keyed label>`, `token:<id>`, `jwt:<subject>`, or an operator command's `cli:<command>`. */
+  principalId: string;
+  environment: string;
+  operation: AuditOperation;
+  resourceType: AuditResourceType;
+  resourceId: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  /**
+   * Names of the fields the write set (all given fields on create, the sent ones on update, none on delete); a search's
+   * filters. None for a control or holder call that found nothing to change (src/db/sql/write-effects.ts, auditInsertOfCall).
+   */
+  changedFields: string[];
+  /** A search's: how many customers it found. Absent for writes. */
+  matchedCount?: number;
+}
+
+export type NewAuditEvent = Omit<AuditEvent, 'occurredAt'>;
+
+/** The audit event of a write made by `caller`. */
+export function auditEventFor(
+  caller: Caller,
+  write: {
+    operation: AuditOperation;
+    resourceType: AuditResourceType;
+    resourceId: string;
+    changedFields: readonly string[];
+    idempotencyKey?: string | undefined;
+  },
+): NewAuditEvent {
+  return {
+    eventId: newId(),
+    principalId: caller.principal.id,
+    environment: caller.environment,
+    operation: write.operation,
+    resourceType: write.resourceType,
+    resourceId: write.resourceId,
+    requestId: caller.requestId,
+    idempotencyKey: write.idempotencyKey ?? null,
+    changedFields: [...write.changedFields],
+  };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ACCOUNT_FLAGS } from './account.js';
+import { limitParameter } from '../../domain/pagination.js';
+import { maxLength, upperSnakeCase } from '../../domain/validation.js';
+import { ACCOUNT_LIMITS, currencySchema } from './account.schemas.js';
+import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../domain/metadata.js';
+
+/**
+ * How an operator finds accounts (the customer search's twin, customer-search.ts): every given filter must
+ * hold, each served by an index (migration 20261203030000_customer_search):
+ * - `customerId`: the accounts the customer holds (an id that names no customer matches nothing);
+ * - `type`, `currency`: exact;
+ * - `flag`: accounts carrying that flag (FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED);
+ * - `externalId`: exact; `metadata`: every given key has exactly the given value (migration 20261204000000).
+ * Results are in id order (creation order), a page at a time (`limit`, `after`).
+ */
+const filterFields = {
+  customerId: z.string().max(ACCOUNT_LIMITS.customerIdLength, maxLength(ACCOUNT_LIMITS.customerIdLength)).optional(),
+  type: upperSnakeCase(ACCOUNT_LIMITS.typeLength).optional(),
+  currency: currencySchema.optional(),
+  flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }).optional(),
+  externalId: externalIdSchema.optional(),
+  metadata: metadataFilterSchema.optional(),
+};
+
+/** REST `GET /{environment}/account`. */
+export const accountListQuerySchema = z.strictObject({ ...filterFields, limit: limitParameter.optional(), after: z.string().optional() });
+
+/** GraphQL `AccountFilter`. */
+export const accountFilterSchema = z.strictObject(filterFields);
+
+export interface AccountFilter {
+  customerId?: string;
+  type?: string;
+  currency?: string;
+  flag?: string;
+  externalId?: string;
+  metadata?: Metadata;
+}
+
+export function accountFilterOf(input: z.output<typeof accountFilterSchema>): AccountFilter {
+  return {
+    ...(input.customerId !== undefined && { customerId: input.customerId.toLowerCase() }),
+    ...(input.type !== undefined && { type: input.type }),
+    ...(input.currency !== undefined && { currency: input.currency }),
+    ...(input.flag !== undefined && { flag: input.flag }),
+    ...(input.externalId !== undefined && { externalId: input.externalId }),
+    ...(input.metadata !== undefined && { metadata: input.metadata }),
+  };
+}

@@ -1,0 +1,83 @@
+import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
+import { createOptions, noteReplay } from '../../graphql/idempotency.js';
+import { loadExisting, loadWithLinked } from '../../graphql/loaders.js';
+import { encodeCursor, pageRequest } from '../../graphql/pagination.js';
+import { isAccountRecord } from '../../graphql/parents.js';
+import { changedAccounts, endCursor, versionCondition, withoutNulls } from '../../graphql/resolver-helpers.js';
+
+/**
+ * Accounts over GraphQL: reading them, creating, updating and deleting them, their holders, flags and
+ * overdraft limit. Arguments go to the domain untouched; a mutation tells the request's loaders what changed.
+ */
+export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' | 'AccountConnection'> = {
+  Query: {
+    account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
+    accounts: async (_parent, args, { services, caller, loaders }) => {
+      const request = pageRequest('account', args);
+      const page = args.filter ? await services.accounts.filtered(caller, withoutNulls(args.filter), request) : await services.accounts.list(caller, request);
+      for (const account of page.items) loaders.accounts.prime(account.accountId, account);
+      return page;
+    },
+  },
+
+  Mutation: {
+    createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
+      const { services, caller, loaders } = context;
+      const account = noteReplay(context, info, await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)));
+      // Links changed: customers read earlier in this request have stale accountIds.
+      loaders.customers.clearAll();
+      return account;
+    },
+    updateAccount: async (_parent, { accountId, input, expectedVersion }, { services, caller, loaders }) => {
+      const account = await services.accounts.update(caller, accountId, input as unknown, versionCondition(expectedVersion));
+      loaders.accounts.clear(accountId).prime(accountId, account);
+      return account;
+    },
+    deleteAccount: async (_parent, { accountId, expectedVersion }, { services, caller, loaders }) => {
+      await services.accounts.delete(caller, accountId, versionCondition(expectedVersion));
+      loaders.accounts.clear(accountId);
+      loaders.customers.clearAll();
+      return accountId;
+    },
+    addAccountCustomer: async (_parent, { accountId, customerId }, context) => {
+      const account = await context.services.accounts.addCustomer(context.caller, accountId, { customerId });
+      changedAccounts(context, [account]);
+      context.loaders.customers.clearAll();
+      return account;
+    },
+    removeAccountCustomer: async (_parent, { accountId, customerId, expectedVersion }, context) => {
+      const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId, versionCondition(expectedVersion));
+      changedAccounts(context, [account]);
+      context.loaders.customers.clearAll();
+      return account;
+    },
+    setAccountFlag: async (_parent, { accountId, flag, reason, until, expectedVersion }, context) => {
+      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }), versionCondition(expectedVersion));
+      changedAccounts(context, [account]);
+      return account;
+    },
+    clearAccountFlag: async (_parent, { accountId, flag, expectedVersion }, context) => {
+      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag, versionCondition(expectedVersion));
+      changedAccounts(context, [account]);
+      return account;
+    },
+    setOverdraftLimit: async (_parent, { accountId, overdraftLimit, expectedVersion }, context) => {
+      const account = await context.services.accounts.setOverdraftLimit(context.caller, accountId, { overdraftLimit }, versionCondition(expectedVersion));
+      changedAccounts(context, [account]);
+      return account;
+    },
+  },
+
+  Account: {
+    id: (account) => account.accountId,
+    customers: (account, _args, { loaders }) =>
+      isAccountRecord(account) ? loadExisting(loaders.customers, account.customerIds) : loadExisting(loaders.customerLinks, account.customerIds),
+    flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
+  },
+
+  AccountConnection: {
+    edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('account', node.accountId), node })),
+    nodes: (page) => page.items,
+    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
+  },
+};

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { instantSchema, list, maxLength, text, upperSnakeCase } from '../../domain/validation.js';
+import { ACCOUNT_FLAGS } from './account.js';
+import { isDepositCurrency } from './currencies.js';
+import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../../domain/metadata.js';
+
+export const ACCOUNT_LIMITS = {
+  nameLength: 100,
+  typeLength: 64,
+  associatedCustomers: 20,
+  customerIdLength: 64,
+} as const;
+
+export const currencySchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
+  // abort: a malformed code is one problem, not also "not an active currency".
+  .regex(/^[A-Z]{3}$/, { message: 'Must be a three-letter upper-case ISO 4217 code, e.g. USD.', abort: true })
+  .refine(isDepositCurrency, 'Must be an active ISO 4217 currency code.');
+
+/**
+ * Any string up to the length of a plausible id: an id of the wrong shape names no customer, so the account
+ * is refused with CUSTOMER_NOT_FOUND (422) like a well-formed unknown id, as `GET /{env}/customer/{malformed}`
+ * answers 404. Only a non-string or an absurd length is VALIDATION_FAILED.
+ */
+const customerIdSchema = z
+  .string({ error: 'Must be a string.' })
+  .min(1, 'Must be a customerId returned when the customer was created.')
+  .max(
+    ACCOUNT_LIMITS.customerIdLength,
+    maxLength(ACCOUNT_LIMITS.customerIdLength, `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`),
+  );
+
+export const createAccountSchema = z.strictObject({
+  associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(
+    (ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length,
+    'Must not contain the same customer twice.',
+  ),
+  name: text(ACCOUNT_LIMITS.nameLength),
+  currency: currencySchema,
+  type: upperSnakeCase(ACCOUNT_LIMITS.typeLength),
+  // Not in the contract; optional, and an account without them reads exactly as the contract shows.
+  externalId: externalIdSchema.nullish(),
+  metadata: metadataSchema.nullish(),
+});
+export type CreateAccountInput = z.output<typeof createAccountSchema>;
+
+/** name and currency are required on every update (the contract's PUT); externalId and metadata are optional. */
+export const UPDATABLE_ACCOUNT_FIELDS = ['name', 'currency', 'externalId', 'metadata'] as const;
+
+/** Fields of an account that an update can never change. */
+export const NON_UPDATABLE_ACCOUNT_FIELDS = [
+  'type',
+  'accountId',
+  'amount',
+  'customers',
+  'associatedCustomerIds',
+  'transactions',
+  'flags',
+] as const;
+
+export const updateAccountSchema = z.strictObject({
+  name: text(ACCOUNT_LIMITS.nameLength),
+  currency: currencySchema,
+  /** null clears it. */
+  externalId: externalIdSchema.nullable().optional(),
+  /** Merged into the stored pairs (an empty string or null removes a key); null removes them all. */
+  metadata: metadataChangesSchema.nullable().optional(),
+});
+
+/** A customer to link, by id: any string up to the length of a plausible id (a malformed one names nothing: 404). */
+export const addAccountCustomerSchema = z.strictObject({
+  customerId: z
+    .string({ error: 'Must be a string.' })
+    .min(1, 'Must not be empty.')
+    .max(ACCOUNT_LIMITS.customerIdLength, maxLength(ACCOUNT_LIMITS.customerIdLength)),
+});
+
+export const accountFlagSchema = z.strictObject({
+  flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),
+});
+
+export const FLAG_LIMITS = { reasonLength: 500 } as const;
+
+/**
+ * What may come with setting a flag (docs/adr/0058-flags-with-reason-and-end.md): both optional, so the
+ * contract's body-less call keeps working. `until` must be in the future (checked by the service against its clock).
+ */
+export const setAccountFlagSchema = z.strictObject({
+  reason: text(FLAG_LIMITS.reasonLength).optional(),
+  until: instantSchema.optional(),
+});
+export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
+
+export const overdraftLimitSchema = z.strictObject({
+  overdraftLimit: z.union([z.number(), z.string().max(32, { abort: true })], { error: 'Must be a decimal number, 0 or more.' }),
+});

@@ -1,0 +1,290 @@
+import { auditEventFor } from '../../domain/audit-event.js';
+import { authorize } from '../../domain/authorization.js';
+import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../../domain/pagination.js';
+import {
+  accountBalanceNotZero,
+  accountCustomerLimit,
+  accountHasTransactions,
+  accountNeedsACustomer,
+  accountNotFound,
+  customerAccountLimit,
+  customerNotLinked,
+  fieldsNotUpdatable,
+  preconditionFailed,
+  referencedCustomersNotFound,
+  validationFailed,
+} from '../../domain/errors.js';
+import { amountProblemMessage, exactAmount } from '../ledger/index.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
+import { isRecordId, newId } from '../../domain/ids.js';
+import type { AccountChange, AccountStore } from './ports.js';
+import type { CustomerStore } from '../customers/index.js';
+import type { Caller, Principal } from '../../domain/caller.js';
+import { parseInput, presentKeys } from '../../domain/validation.js';
+import { type Account, type AccountFlagDetail, newAccount } from './account.js';
+import {
+  accountFlagSchema,
+  ACCOUNT_LIMITS,
+  addAccountCustomerSchema,
+  createAccountSchema,
+  NON_UPDATABLE_ACCOUNT_FIELDS,
+  overdraftLimitSchema,
+  setAccountFlagSchema,
+  UPDATABLE_ACCOUNT_FIELDS,
+  updateAccountSchema,
+} from './account.schemas.js';
+import { CUSTOMER_LIMITS } from '../customers/index.js';
+import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
+import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
+import { withMetadataFromQuery } from '../../domain/metadata.js';
+
+/** Who lifts a flag whose `until` has passed (src/features/accounts/flag-expiry.job.ts), as the audit trail names it. */
+export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
+/** Expired flags lifted per look-up; each in its own statement. */
+const FLAG_EXPIRY_BATCH = 100;
+
+/** Every account rule of the spec. REST and GraphQL call these methods and only translate. */
+export class AccountService {
+  constructor(
+    private readonly stores: { accounts: AccountStore; customers: CustomerStore },
+    private readonly creation: IdempotentCreation,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Creates an account linked to at least one existing customer of the same environment; none of them can
+   * be deleted while the account is being created. With an idempotency key, a retry of the same request
+   * returns the first result, marked as replayed.
+   */
+  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Account>> {
+    authorize(caller, 'accounts:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(createAccountSchema, input);
+    const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
+    if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
+    const account = newAccount({
+      accountId: newId(),
+      type: valid.type,
+      name: valid.name,
+      currency: valid.currency,
+      customerIds,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
+    });
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
+    const request = { ...valid, associatedCustomerIds: customerIds };
+    const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
+      const inserted = await this.stores.accounts.insert(
+        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds, externalId: account.externalId, metadata: account.metadata },
+        { audit, idempotency },
+      );
+      if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+      if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+      return inserted.outcome;
+    });
+    // A key's record written before accounts had versions: every account is created at version 1.
+    return creation.replayed ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } } : creation;
+  }
+
+  /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
+  private async missingCustomers(caller: Caller, customerIds: readonly string[]) {
+    const found = await this.stores.customers.findByIds(caller.environment, customerIds.filter(isRecordId));
+    const existing = new Set(found.map((customer) => customer.customerId));
+    return referencedCustomersNotFound(customerIds.filter((id) => !existing.has(id)));
+  }
+
+  async get(caller: Caller, accountId: string): Promise<Account> {
+    const account = await this.find(caller, accountId);
+    if (!account) throw accountNotFound();
+    return account;
+  }
+
+  async find(caller: Caller, accountId: string): Promise<Account | null> {
+    authorize(caller, 'accounts:read');
+    if (!isRecordId(accountId)) return null;
+    return this.stores.accounts.findById(caller.environment, accountId);
+  }
+
+  /** Batch look-up for per-request loaders: one entry per id, null where absent. */
+  async findMany(caller: Caller, accountIds: readonly string[]): Promise<(Account | null)[]> {
+    authorize(caller, 'accounts:read');
+    const valid = accountIds.filter(isRecordId);
+    const found = valid.length > 0 ? await this.stores.accounts.findByIds(caller.environment, valid) : [];
+    const byId = new Map(found.map((account) => [account.accountId, account]));
+    return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+  }
+
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Account>> {
+    authorize(caller, 'accounts:read');
+    const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
+    return readPage({ first: page.first, after }, (request) => this.stores.accounts.list(caller.environment, request), (account) => account.accountId);
+  }
+
+  /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
+  async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
+    authorize(caller, 'accounts:read');
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(accountListQuerySchema, withMetadataFromQuery((query ?? {}) as Record<string, unknown>));
+    const { limit, after, ...filters } = valid;
+    return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
+  }
+
+  /** GraphQL `accounts(filter)`: the same filters as an object. */
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Account>> {
+    authorize(caller, 'accounts:read');
+    return this.page(caller, accountFilterOf(parseInput(accountFilterSchema, filter ?? {})), page);
+  }
+
+  private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<Page<Account>> {
+    // Ids are UUIDs: a cursor or a customer id that is none matches nothing.
+    if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { items: [], nextAfter: null };
+    const request = { first: page.first, after: page.after?.toLowerCase() };
+    return readPage(request, (paged) => this.stores.accounts.search(caller.environment, filter, paged), (account) => account.accountId);
+  }
+
+
+  /** Renames or re-denominates an account; its type never changes. */
+  /** With a condition, only while the account's version is one it names: PRECONDITION_FAILED otherwise (src/domain/versions.ts). */
+  async update(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
+    authorize(caller, 'accounts:write');
+    const forbidden = presentKeys(input, NON_UPDATABLE_ACCOUNT_FIELDS);
+    if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
+    const changes = parseInput(updateAccountSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined) });
+    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit }, expectedVersions(condition));
+    if (update.outcome === 'not-found') throw accountNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
+    if (update.outcome === 'currency-locked') throw accountHasTransactions();
+    return update.account;
+  }
+
+  /** Deletes an empty account (zero balance, no hold); its customers no longer list it, its ledger history stays. A condition as for `update`. */
+  async delete(caller: Caller, accountId: string, condition?: VersionCondition): Promise<void> {
+    authorize(caller, 'accounts:write');
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const audit = auditEventFor(caller, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
+    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit }, expectedVersions(condition));
+    if (deletion.outcome === 'not-found') throw accountNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
+    if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
+  }
+
+  /** Links one more existing customer of the environment (a joint holder); already linked: unchanged. */
+  async addCustomer(caller: Caller, accountId: string, input: unknown): Promise<Account> {
+    authorize(caller, 'accounts:write');
+    const { customerId } = parseInput(addAccountCustomerSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const id = customerId.toLowerCase();
+    if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
+    const audit = auditEventFor(caller, { operation: 'account.customer.add', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.addCustomer(caller.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
+    if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
+    if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
+    if (change.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+    return changedAccount(change);
+  }
+
+  /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). A condition as for `update`, on the account's version. */
+  async removeCustomer(caller: Caller, accountId: string, customerId: string, condition?: VersionCondition): Promise<Account> {
+    authorize(caller, 'accounts:write');
+    if (!isRecordId(accountId)) throw accountNotFound();
+    if (!isRecordId(customerId)) throw customerNotLinked();
+    const audit = auditEventFor(caller, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
+    const change = await this.stores.accounts.removeCustomer(caller.environment, accountId, customerId.toLowerCase(), { audit }, expectedVersions(condition));
+    if (change.outcome === 'customer-not-found') throw customerNotLinked();
+    if (change.outcome === 'last-customer') throw accountNeedsACustomer();
+    return changedAccount(change);
+  }
+
+  /**
+   * Sets a flag the ledger enforces, with an optional reason and end (`input`: `{reason?, until?}`, or nothing,
+   * as the contract's body-less call). Setting a set flag without either changes nothing; with either, its
+   * details are replaced (an absent one becomes none). A condition as for `update`.
+   */
+  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown, condition?: VersionCondition): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    const valid = parseInput(accountFlagSchema, { flag });
+    const details = parseInput(setAccountFlagSchema, input ?? {});
+    const until = details.until === undefined ? null : new Date(details.until);
+    if (until !== null && until.getTime() <= this.now().getTime()) {
+      throw validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }]);
+    }
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const replace = details.reason !== undefined || details.until !== undefined;
+    const audit = auditEventFor(caller, { operation: 'account.flag.set', resourceType: 'account', resourceId: accountId, changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])] });
+    const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
+    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }, expectedVersions(condition)));
+  }
+
+  /** Clears a flag (and its details); clearing a flag that is not set changes nothing. A condition as for `update`. */
+  async clearFlag(caller: Caller, accountId: string, flag: unknown, condition?: VersionCondition): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    const valid = parseInput(accountFlagSchema, { flag });
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const audit = auditEventFor(caller, { operation: 'account.flag.clear', resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
+    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }, undefined, expectedVersions(condition)));
+  }
+
+  /** The flags the account carries, each with its reason, when and by whom it was set, and its end. */
+  async flagDetails(caller: Caller, accountId: string): Promise<AccountFlagDetail[]> {
+    const [details] = await this.flagDetailsOfMany(caller, [accountId]);
+    if (!details) throw accountNotFound();
+    return details;
+  }
+
+  /** Batch look-up for per-request loaders: one entry per id, null where there is no such account. */
+  async flagDetailsOfMany(caller: Caller, accountIds: readonly string[]): Promise<(AccountFlagDetail[] | null)[]> {
+    authorize(caller, 'accounts:read');
+    const valid = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const found = valid.length > 0 ? await this.stores.accounts.flagDetails(caller.environment, valid) : new Map<string, AccountFlagDetail[]>();
+    return accountIds.map((id) => found.get(id.toLowerCase()) ?? null);
+  }
+
+  /**
+   * Lifts the flags whose `until` is at or before `now`, a batch at a time, each by its own statement, audited as
+   * FLAG_EXPIRY_PRINCIPAL with the event a manual clear writes. The statement re-checks `until` on the locked
+   * rows, so a flag extended meanwhile stays, and instances running this at once never lift one twice.
+   */
+  async liftExpiredFlags(now: Date = this.now()): Promise<number> {
+    let lifted = 0;
+    for (const expired of await this.stores.accounts.expiredFlags(now, FLAG_EXPIRY_BATCH)) {
+      const caller: Caller = { environment: expired.environment, principal: FLAG_EXPIRY_PRINCIPAL, requestId: newId() };
+      const audit = auditEventFor(caller, { operation: 'account.flag.expire', resourceType: 'account', resourceId: expired.accountId, changedFields: ['flags'] });
+      const change = await this.stores.accounts.clearFlag(expired.environment, expired.accountId, expired.flag, { audit }, now);
+      if (change.outcome === 'changed') lifted++;
+    }
+    return lifted;
+  }
+
+  /** How far below zero the available balance may go (0: no overdraft). A condition as for `update`. */
+  async setOverdraftLimit(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
+    authorize(caller, 'accounts:controls');
+    const valid = parseInput(overdraftLimitSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    const account = await this.stores.accounts.findById(caller.environment, accountId.toLowerCase());
+    if (!account) throw accountNotFound();
+    const limit = overdraftLimitOf(valid.overdraftLimit, account.currency);
+    const audit = auditEventFor(caller, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
+    return changedAccount(await this.stores.accounts.setOverdraftLimit(caller.environment, accountId, limit, { audit }, expectedVersions(condition)));
+  }
+}
+
+function changedAccount(change: AccountChange): Account {
+  if (change.outcome === 'changed' || change.outcome === 'unchanged') return change.account;
+  if (change.outcome === 'account-not-found') throw accountNotFound();
+  if (change.outcome === 'stale') throw preconditionFailed();
+  throw new Error(`unexpected account change outcome ${change.outcome}`);
+}
+
+/** 0 is a valid limit (no overdraft); otherwise the same rules as any amount of the currency. */
+function overdraftLimitOf(value: number | string, currency: string): string {
+  if (value === 0 || value === '0') return '0';
+  const exact = exactAmount(value, currency);
+  if ('problem' in exact) {
+    throw validationFailed([{ field: 'overdraftLimit', code: exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : 'OUT_OF_RANGE', message: amountProblemMessage(exact.problem, currency) }]);
+  }
+  return exact.amount;
+}

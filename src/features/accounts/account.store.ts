@@ -1,0 +1,418 @@
+import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
+import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
+import type { AccountChange, AccountChanges, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from './ports.js';
+import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { CreationEffects, WriteEffects } from '../../domain/write-effects.js';
+import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../../db/sql/columns.js';
+import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
+import { CoalescedReads } from '../../db/sql/coalesced-reads.js';
+import type { PrismaClient } from '../../db/connection/prisma-client.js';
+import { idList, jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { auditChangedFields, auditInsert, auditInsertOfCall, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../../db/sql/write-effects.js';
+import { accountSearchSql } from './account-search.sql.js';
+import type { AccountFilter } from './account-search.js';
+
+/**
+ * The account (its externalId $7 and metadata $8), its links, its audit event ($9…) and, with a key, the key's record ($18…), in one
+ * statement, written only when every customer ($6, in order) exists in the environment. The customers
+ * are locked FOR KEY SHARE until the statement commits (deletion needs FOR UPDATE), and the links'
+ * foreign keys are checked when the statement ends, as is the limit of accounts per customer (the links'
+ * trigger, migration 20261203010000_customer_account_cap: SQLSTATE LC001 undoes the whole statement).
+ * Raw SQL: the typed API cannot make this one statement.
+ */
+/** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
+const EXTERNAL_ID_UNIQUE_INDEX = 'accounts_environment_external_id_key';
+/** At most METADATA_LIMITS.keys metadata keys, counted by the database on what an update's merge leaves. */
+const METADATA_KEYS_CHECK = 'accounts_metadata_keys';
+/** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
+const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
+  'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb)`;
+
+const insertSql = (withKey: boolean) =>
+  `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
+     found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+     missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
+     ${withKey ? `${claimQueries(18, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
+     account AS (
+       INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
+       RETURNING id
+     ), links AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position)
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
+     ), audit AS (${auditInsert(9, 'account')}),
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(9) })})
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
+
+/** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
+const accountUpdated = (auditFirst: number) => ({ type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(auditFirst) });
+const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
+
+const SQL = {
+  insert: statement('account_insert', insertSql(false)),
+  insertWithKey: statement('account_insert_with_key', insertSql(true)),
+  // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
+  findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
+  // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
+  // locked row, so a posting running at the same time cannot slip between the check and the change. So are the
+  // expected versions ($18, NULL: unconditional; src/domain/versions.ts). The external id changes when $5 says
+  // so ($6; NULL clears it); metadata as the customer update's ($7 merged, $8 clears).
+  update: statement(
+    'account_update',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.currency = $4::bpchar OR a.entry_count = 0) AS allowed, ($18::int[] IS NULL OR a.version = ANY($18::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), updated AS (
+       UPDATE accounts a SET name = $3::text, currency = $4::bpchar,
+              external_id = CASE WHEN $5::boolean THEN $6::varchar ELSE a.external_id END,
+              metadata = CASE WHEN $8::boolean THEN NULL WHEN $7::jsonb IS NULL THEN a.metadata
+                              ELSE nullif(jsonb_strip_nulls(coalesce(a.metadata, '{}'::jsonb) || $7::jsonb), '{}'::jsonb) END,
+              updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.allowed AND t.current
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsert(9, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', accountUpdated(9))})
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, updated.*
+     FROM (SELECT 1) one LEFT JOIN updated ON true`,
+  ),
+  // Only an empty account goes: zero posted balance, no hold either way. Its links go with it (ON DELETE
+  // CASCADE); its ledger entries stay (no foreign key), as the audit trail does.
+  delete: statement(
+    'account_delete',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, (a.amount = 0 AND a.pending_debits = 0 AND a.pending_credits = 0) AS empty,
+              ($12::int[] IS NULL OR a.version = ANY($12::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR UPDATE
+     ), deleted AS (DELETE FROM accounts a USING target t WHERE a.id = t.id AND t.empty AND t.current RETURNING a.id),
+          audit AS (${auditInsert(3, 'deleted')}),
+          event AS (${eventInsert('$2::varchar', 'deleted', { type: "'account.deleted'", resourceType: 'account', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
+     SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
+            (SELECT count(*)::int FROM deleted) AS deleted`,
+  ),
+  list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
+  // The account is locked first (as a posting does), so two changes of its customers run one after the other.
+  addCustomer: statement(
+    'account_add_customer',
+    `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
+     customer AS MATERIALIZED (SELECT c.id FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present,
+              coalesce(max(ac.position), -1) AS last
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       INSERT INTO account_customers (account_id, customer_id, environment, position)
+       SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
+       RETURNING account_id, customer_id
+     ), audit AS (${auditInsertOfCall(5, 'target t, customer c, current cur WHERE cur.present OR EXISTS (SELECT 1 FROM changed)', 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
+            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  removeCustomer: statement(
+    'account_remove_customer',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($13::int[] IS NULL OR a.version = ANY($13::int[])) AS current FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ),
+     current AS MATERIALIZED (
+       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present
+       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+     ), changed AS (
+       DELETE FROM account_customers ac USING target t, current cur
+       WHERE ac.account_id = t.id AND t.current AND ac.customer_id = $3::uuid AND cur.linked > 1
+       RETURNING ac.account_id, ac.customer_id
+     ), audit AS (${auditInsert(4, 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_removed'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
+            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  // The account is locked first (as a posting does), then its flag's row: the array the ledger enforces and the
+  // flag's details change together. A set flag changes only when $7 (replace) and its reason or until differ.
+  setFlag: statement(
+    'account_set_flag',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present, ($17::int[] IS NULL OR a.version = ANY($17::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), current AS MATERIALIZED (
+       SELECT f.reason, f.until FROM account_flags f JOIN target t ON f.account_id = t.id WHERE f.flag = $3::text FOR UPDATE OF f
+     ), wanted AS MATERIALIZED (
+       SELECT t.id, NOT t.present AS adds,
+              (t.present AND $7::boolean AND NOT EXISTS (
+                SELECT 1 FROM current c WHERE c.reason IS NOT DISTINCT FROM $4::text AND c.until IS NOT DISTINCT FROM $5::timestamptz)) AS replaces
+       FROM target t WHERE t.current
+     ), changed AS (
+       UPDATE accounts a SET flags = CASE WHEN w.adds THEN array_append(a.flags, $3::text) ELSE a.flags END, updated_at = CURRENT_TIMESTAMP
+       FROM wanted w WHERE a.id = w.id AND (w.adds OR w.replaces)
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), detail AS (
+       INSERT INTO account_flags (account_id, environment, flag, reason, set_at, set_by, until)
+       SELECT w.id, $2, $3::text, $4::text, CURRENT_TIMESTAMP, $6::varchar, $5::timestamptz FROM wanted w WHERE w.adds OR w.replaces
+       ON CONFLICT (account_id, flag) DO UPDATE
+         SET reason = EXCLUDED.reason, set_at = EXCLUDED.set_at, set_by = EXCLUDED.set_by, until = EXCLUDED.until
+     ), audit AS (${auditInsertOfCall(8, 'target t WHERE t.current', 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(8))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  // With $4 (expiredBy), only a flag whose until is at or before it: the flag's row is locked after the account, so
+  // a flag extended (its row updated) or set again since this statement's snapshot is re-checked as it is now.
+  clearFlag: statement(
+    'account_clear_flag',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($3::text = ANY(a.flags)) AS present, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), expired AS MATERIALIZED (
+       SELECT f.account_id FROM account_flags f JOIN target t ON f.account_id = t.id
+       WHERE $4::timestamptz IS NOT NULL AND f.flag = $3::text AND f.until <= $4::timestamptz FOR UPDATE OF f
+     ), lifted AS MATERIALIZED (
+       SELECT t.id FROM target t WHERE t.present AND t.current AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM expired))
+     ), changed AS (
+       UPDATE accounts a SET flags = array_remove(a.flags, $3::text), updated_at = CURRENT_TIMESTAMP
+       FROM lifted l WHERE a.id = l.id
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), detail AS (DELETE FROM account_flags f USING lifted l WHERE f.account_id = l.id AND f.flag = $3::text),
+     audit AS (${auditInsertOfCall(5, 'target t WHERE t.current AND ($4::timestamptz IS NULL OR EXISTS (SELECT 1 FROM changed))', 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(5))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+  // Ordered like the flags' list (ACCOUNT_FLAGS); the account row tells an account without flags from none at all.
+  flagDetails: statement(
+    'account_flag_details',
+    `SELECT a.id, x.flag, f.reason, to_char(f.set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "setAt", f.set_by AS "setBy",
+            to_char(f.until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS until
+     FROM accounts a LEFT JOIN LATERAL unnest(a.flags) AS x(flag) ON true
+       LEFT JOIN account_flags f ON f.account_id = a.id AND f.flag = x.flag
+     WHERE a.id = ANY($1::uuid[]) AND a.environment = $2
+     ORDER BY a.id, array_position(ARRAY['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED']::text[], x.flag), x.flag`,
+  ),
+  // The partial index on until: the soonest first.
+  expiredFlags: statement(
+    'account_expired_flags',
+    `SELECT f.environment, f.account_id AS "accountId", f.flag FROM account_flags f
+     WHERE f.until IS NOT NULL AND f.until <= $1::timestamptz ORDER BY f.until LIMIT $2`,
+  ),
+  setOverdraftLimit: statement(
+    'account_set_overdraft_limit',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, a.overdraft_limit <> $3::numeric AS differs, ($13::int[] IS NULL OR a.version = ANY($13::int[])) AS current
+       FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ), changed AS (
+       UPDATE accounts a SET overdraft_limit = $3::numeric, updated_at = CURRENT_TIMESTAMP
+       FROM target t WHERE a.id = t.id AND t.differs AND t.current
+       RETURNING ${ACCOUNT_COLUMNS}
+     ), audit AS (${auditInsertOfCall(4, 'target t WHERE t.current', 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', accountUpdated(4))})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale, (SELECT count(*)::int FROM changed) AS changed`,
+  ),
+};
+
+/** Accounts on PostgreSQL, through Prisma Client. */
+export class PrismaAccountStore implements AccountStore {
+  private readonly byId = new CoalescedReads<Account>((environment, ids) => this.findByIds(environment, ids), (account) => account.accountId);
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
+
+  async insert(record: NewAccountRecord, effects: CreationEffects): Promise<AccountCreation> {
+    const values = [
+      record.id,
+      record.environment,
+      record.type,
+      record.name,
+      record.currency,
+      record.customerIds,
+      record.externalId ?? null,
+      record.metadata === undefined ? null : jsonParameter(record.metadata),
+      ...auditValues(effects.audit),
+    ];
+    let row: { created: number; missing: string } | undefined;
+    try {
+      [row] = effects.idempotency
+        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
+    } catch (error) {
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      // The links' trigger refused the statement: nothing of it was written.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');
+      throw error;
+    }
+    const missing = idList(row!.missing);
+    if (missing.length > 0) return { outcome: 'customers-missing', missing };
+    return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
+  }
+
+  /** Coalesced with concurrent look-ups into one findByIds statement (src/db/sql/coalesced-reads.ts). */
+  findById(environment: string, id: string): Promise<Account | null> {
+    return this.byId.load(environment, id.toLowerCase());
+  }
+
+  async findByIds(environment: string, ids: readonly string[]): Promise<Account[]> {
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.findByIds, [environment, ids]);
+    return rows.map(toAccount);
+  }
+
+  async update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountUpdate> {
+    let row: ({ found: number; stale: number } & Partial<AccountRow>) | undefined;
+    try {
+      [row] = await queryRows<{ found: number; stale: number } & Partial<AccountRow>>(this.prisma, SQL.update, [
+        id,
+        environment,
+        changes.name,
+        changes.currency,
+        changes.externalId !== undefined,
+        changes.externalId ?? null,
+        changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
+        changes.metadata === null,
+        ...auditValues(effects.audit),
+        expectedVersions,
+      ]);
+    } catch (error) {
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('account');
+      if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
+      throw error;
+    }
+    if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
+    if (row!.id === null || row!.id === undefined) return { outcome: 'currency-locked' };
+    return { outcome: 'updated', account: toAccount(row as AccountRow) };
+  }
+
+  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountDeletion> {
+    const [row] = await queryRows<{ found: number; stale: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
+    if (row!.found === 0) return { outcome: 'not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
+    return { outcome: row!.deleted > 0 ? 'deleted' : 'balance-not-zero' };
+  }
+
+  async addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange> {
+    let row: { account: number; customer: number; linked: number; present: boolean; changed: number } | undefined;
+    try {
+      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
+        id,
+        environment,
+        customerId,
+        limit,
+        ...auditValues(effects.audit),
+      ]);
+    } catch (error) {
+      // The links' trigger refused the statement (nothing written). The account's own count comes first (below);
+      // the trigger's recount catches an addition that committed while this one waited for the account's lock.
+      if (isCustomerAccountLimit(error)) return { outcome: 'customer-account-limit' };
+      if (isAccountCustomerLimit(error)) return { outcome: 'customer-limit' };
+      throw error;
+    }
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.customer === 0) return { outcome: 'customer-not-found' };
+    if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };
+    return this.changed(environment, id, row!.changed > 0);
+  }
+
+  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
+      id,
+      environment,
+      customerId,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
+    if (!row!.present) return { outcome: 'customer-not-found' };
+    if (row!.changed === 0) return { outcome: 'last-customer' };
+    return this.changed(environment, id, true);
+  }
+
+  async setFlag(
+    environment: string,
+    id: string,
+    flag: AccountFlag,
+    setting: FlagSetting & { replace: boolean },
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.setFlag, [
+      id,
+      environment,
+      flag,
+      setting.reason,
+      setting.until,
+      setting.setBy,
+      setting.replace,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    return this.changedOrNot(environment, id, row!);
+  }
+
+  async clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.clearFlag, [
+      id,
+      environment,
+      flag,
+      expiredBy ?? null,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    return this.changedOrNot(environment, id, row!);
+  }
+
+  /** One statement for every account asked for (GraphQL's loader batches a page's `flagDetails`). */
+  async flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>> {
+    type Row = { id: string; flag: AccountFlag | null; reason: string | null; setAt: string | null; setBy: string | null; until: string | null };
+    const rows = await queryRows<Row>(this.prisma, SQL.flagDetails, [ids, environment]);
+    const byAccount = new Map<string, AccountFlagDetail[]>();
+    for (const row of rows) {
+      const details = byAccount.get(row.id) ?? [];
+      byAccount.set(row.id, details);
+      if (row.flag !== null) details.push({ flag: row.flag, reason: row.reason, setAt: row.setAt, setBy: row.setBy, until: row.until });
+    }
+    return byAccount;
+  }
+
+  expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]> {
+    return queryRows(this.prisma, SQL.expiredFlags, [now, limit]);
+  }
+
+  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [
+      id,
+      environment,
+      limit,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
+    return this.changedOrNot(environment, id, row!);
+  }
+
+  /** What a control's statement found: no account, a stale version (nothing written), or the account now. */
+  private changedOrNot(environment: string, id: string, row: { account: number; stale: number; changed: number }): Promise<AccountChange> {
+    if (row.account === 0) return Promise.resolve({ outcome: 'account-not-found' });
+    if (row.stale > 0) return Promise.resolve({ outcome: 'stale' });
+    return this.changed(environment, id, row.changed > 0);
+  }
+
+  /** The account as it is after a change (a second statement: these changes are rare). */
+  private async changed(environment: string, id: string, changed: boolean): Promise<AccountChange> {
+    const [account] = await this.findByIds(environment, [id]);
+    // Deleted between the change and this read: as if the change had found no account.
+    if (!account) return { outcome: 'account-not-found' };
+    return { outcome: changed ? 'changed' : 'unchanged', account };
+  }
+
+  /** A page in id order. */
+  /** One unnamed statement with the given filters only (account-search.sql.ts), planned for the values at hand. */
+  async search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]> {
+    const { text, values } = accountSearchSql(filter);
+    return (await this.prisma.$queryRawUnsafe<AccountRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toAccount);
+  }
+
+  async list(environment: string, page: PageRequest): Promise<Account[]> {
+    const rows = await queryRows<AccountRow>(this.prisma, SQL.list, [environment, page.after ?? null, page.first]);
+    return rows.map(toAccount);
+  }
+}

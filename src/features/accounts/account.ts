@@ -1,0 +1,72 @@
+import type { AccountBalance, Transaction } from '../ledger/index.js';
+import type { Metadata } from '../../domain/metadata.js';
+
+/**
+ * Flags of an account (the spec's `flags`), which the ledger enforces. FROZEN: nothing posts on the account, not even a credit
+ * or a hold's posting; a hold can still be voided. DEBITS_BLOCKED / CREDITS_BLOCKED: no debit (no credit)
+ * posts or is held.
+ */
+export const ACCOUNT_FLAGS = ['FROZEN', 'DEBITS_BLOCKED', 'CREDITS_BLOCKED'] as const;
+export type AccountFlag = (typeof ACCOUNT_FLAGS)[number];
+
+/** A flag the account carries, with why, when, by whom it was set and when it lifts itself. */
+export interface AccountFlagDetail {
+  flag: AccountFlag;
+  /** Why it was set, as the setter wrote it; null when none was given. */
+  reason: string | null;
+  /** ISO 8601, UTC; null for a flag set before flags had details. */
+  setAt: string | null;
+  /** The principal that set it, as the audit trail names it (`token:<id>`, `jwt:<subject>`, ...); never a secret. */
+  setBy: string | null;
+  /** ISO 8601, UTC: when it lifts itself; null: until cleared. */
+  until: string | null;
+}
+
+/** What a set flag records beside itself: an optional reason and end. */
+export interface FlagSetting {
+  reason: string | null;
+  until: Date | null;
+  /** The principal setting it (Principal.id). */
+  setBy: string;
+}
+
+/** An account as it leaves the domain. */
+export interface Account {
+  accountId: string;
+  type: string;
+  name: string;
+  /** The posted balance, exact decimal text (e.g. "0", "-12.5"); each surface decides how to render it. */
+  amount: string;
+  currency: string;
+  /** Ids of the associated customers, in the order they were linked. */
+  customerIds: string[];
+  /** The newest transactions (at most RECENT_TRANSACTIONS), newest first; the full history is paged. */
+  transactions: Transaction[];
+  /** How many transactions the account has in all (every status): tells whether `transactions` is the whole history. */
+  transactionCount: number;
+  flags: string[];
+  balance: AccountBalance;
+  /** How far below zero the available balance may go; "0" by default. */
+  overdraftLimit: string;
+  /** Moves with every change of the above, postings included (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
+  /** The client's own id for the account; absent when unset. */
+  externalId?: string;
+  /** The client's key-value pairs; absent when there are none. */
+  metadata?: Metadata;
+}
+
+/** An account's identity and links only; every Account is one. */
+export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
+
+/** A new account: no money, no transactions, no flags yet. */
+export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>): Account => ({
+  ...fields,
+  amount: '0',
+  transactions: [],
+  transactionCount: 0,
+  flags: [],
+  balance: { posted: '0', pending: '0', available: '0' },
+  overdraftLimit: '0',
+  version: 1,
+});

@@ -1,0 +1,13 @@
+/**
+ * The accounts feature's public face, for the other features and the composition root: the account record,
+ * its input types, service, store, presenters, REST routes, GraphQL resolvers and the flag-expiry job.
+ */
+export { ACCOUNT_FLAGS, type Account, type AccountFlagDetail, type AccountLinks } from './account.js';
+export type { CreateAccountInput } from './account.schemas.js';
+export type { AccountStore } from './ports.js';
+export { AccountService } from './account.service.js';
+export { PrismaAccountStore } from './account.store.js';
+export { accountAcknowledgmentDataSchema, accountDataSchema, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from './account.presenter.js';
+export { ACCOUNTS_ROUTES } from './account.rest.js';
+export { startFlagExpiry } from './flag-expiry.job.js';
+export { accountResolvers } from './account.resolvers.js';

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { limitParameter } from '../../domain/pagination.js';
+import { instantSchema as instant, text } from '../../domain/validation.js';
+import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../domain/metadata.js';
+import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, phoneSchema, ssnSchema } from './customer.schemas.js';
+import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
+
+/**
+ * How a support agent finds a customer (docs/adr/0054-finding-customers.md). Every filter is served by an
+ * index (migration 20261203030000_customer_search) and all given filters must hold:
+ * - `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"): both sides are
+ *   folded by the database's `cas_search_key` (lower case, unaccented), so the rule lives in one place;
+ * - `email`: exact, case-insensitive;
+ * - `dateOfBirth`: exact (YYYY-MM-DD);
+ * - `createdFrom` / `createdTo`: the creation instant, from (inclusive) and to (exclusive);
+ * - `phoneNumber`: exact after both sides are normalised to E.164 (phone-numbers.ts; default region US);
+ * - `externalId`: exact; `metadata`: every given key has exactly the given value
+ *   (docs/adr/0055-external-ids-and-metadata.md);
+ * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index.
+ * Results are in id order (creation order), or with a name filter in that name's folded order then id (so a
+ * page reads only its own rows from the name's index), a page at a time (`limit`, `after`).
+ */
+/** A phone number as a filter: its E.164 search key. libphonenumber only reads a number that passed phoneSchema (length first). */
+const phoneFilter = phoneSchema.shape.number.transform((number, ctx) => {
+  const key = phoneSearchKey(number);
+  if (key === undefined) {
+    ctx.addIssue({ code: 'custom', message: `Must be a phone number: with its country code (+44 …), or a number of ${DEFAULT_PHONE_REGION}.` });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const filterFields = {
+  lastName: text(CUSTOMER_LIMITS.nameLength).optional(),
+  firstName: text(CUSTOMER_LIMITS.nameLength).optional(),
+  email: emailSchema.optional(),
+  phoneNumber: phoneFilter.optional(),
+  dateOfBirth: dateOfBirthSchema.optional(),
+  createdFrom: instant.optional(),
+  createdTo: instant.optional(),
+  externalId: externalIdSchema.optional(),
+  metadata: metadataFilterSchema.optional(),
+};
+
+/** The filters as a query string carries them (REST `GET /{environment}/customer`). */
+export const customerListQuerySchema = z.strictObject({ ...filterFields, limit: limitParameter.optional(), after: z.string().optional() });
+
+/** The same filters as an object (GraphQL `CustomerFilter`). */
+export const customerFilterSchema = z.strictObject(filterFields);
+
+/** A search's body (REST `POST /{environment}/customer/search`, GraphQL `searchCustomers`): the filters and an SSN. */
+export const customerSearchSchema = z.strictObject({
+  ...filterFields,
+  socialSecurityNumber: ssnSchema.optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  after: z.string().optional(),
+});
+
+/** Query parameters that would put an SSN in a URL (and so in access logs): refused, never read. */
+export const SSN_QUERY_PARAMETERS = ['socialSecurityNumber', 'ssn', 'social_security_number'] as const;
+
+/**
+ * The input fields that carry a secret: the write-only personal data of a customer (never answered, kept
+ * sealed). None of them may travel in a URL on either surface: REST refuses SSN_QUERY_PARAMETERS, GraphQL
+ * refuses a GET whose document or variables name one of these (src/graphql/url-guard.ts). The one list;
+ * test/graphql/url-guard.test.ts checks it against every input field schema.graphql marks write-only.
+ */
+export const SECRET_INPUT_FIELDS = ['socialSecurityNumber', 'documentLocatorNumber'] as const;
+
+/** What the store matches: the filters as given (the database folds names), and the SSN as its blind index. */
+export interface CustomerFilter {
+  lastNamePrefix?: string;
+  firstNamePrefix?: string;
+  email?: string;
+  dateOfBirth?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  /** E.164 (phone-numbers.ts). */
+  phoneKey?: string;
+  externalId?: string;
+  metadata?: Metadata;
+  ssnBlindIndex?: Uint8Array;
+}
+
+type FilterInput = { [K in keyof typeof filterFields]?: z.output<(typeof filterFields)[K]> };
+
+export function customerFilterOf(input: FilterInput, ssnBlindIndex?: Uint8Array): CustomerFilter {
+  return {
+    ...(input.lastName !== undefined && { lastNamePrefix: input.lastName }),
+    ...(input.firstName !== undefined && { firstNamePrefix: input.firstName }),
+    ...(input.email !== undefined && { email: input.email.toLowerCase() }),
+    ...(input.dateOfBirth !== undefined && { dateOfBirth: input.dateOfBirth }),
+    ...(input.createdFrom !== undefined && { createdFrom: input.createdFrom }),
+    ...(input.createdTo !== undefined && { createdTo: input.createdTo }),
+    ...(input.phoneNumber !== undefined && { phoneKey: input.phoneNumber }),
+    ...(input.externalId !== undefined && { externalId: input.externalId }),
+    ...(input.metadata !== undefined && { metadata: input.metadata }),
+    ...(ssnBlindIndex !== undefined && { ssnBlindIndex }),
+  };
+}

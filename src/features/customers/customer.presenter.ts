@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { Address, Customer, Phone } from './customer.js';
+import type { Page } from '../../domain/pagination.js';
+import type { AnswerShape } from '../../domain/answer-shape.js';
+import { recordId } from '../../presenters/record-id.js';
+import { clientFieldSchemas, presentClientFields } from '../../presenters/client-fields.js';
+
+/**
+ * What leaves the service for customers: the response schemas (the OpenAPI document is generated
+ * from them; strict objects) and the presenters mapping domain values onto them field by field, so a field added to
+ * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
+ */
+
+export const phoneDataSchema = z
+  .strictObject({
+    type: z.string().describe('What kind of number, upper case with underscores, e.g. MOBILE.'),
+    number: z.string().describe('The phone number.'),
+  })
+  .describe('A phone number of a customer.');
+
+export const addressDataSchema = z
+  .strictObject({
+    type: z.string().describe('What kind of address, upper case with underscores, e.g. HOME.'),
+    street: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+  })
+  .describe('A postal address of a customer.');
+
+export const customerDataSchema = z
+  .strictObject({
+    customerId: recordId,
+    accountIds: z.array(recordId).describe('Ids of the accounts associated with the customer.'),
+    addresses: z.array(addressDataSchema),
+    dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Legal date of birth, YYYY-MM-DD.'),
+    emails: z.array(z.string()),
+    firstName: z.string(),
+    lastName: z.string(),
+    middleName: z.string().describe('Empty when the customer has no middle name.'),
+    phoneNumbers: z.array(phoneDataSchema),
+    preferredName: z.string(),
+    ...clientFieldSchemas,
+  })
+  .describe('A customer. The social security number and document locator number are never returned.');
+
+export const createdCustomerDataSchema = z
+  .strictObject({ customerId: recordId })
+  .describe('The id of the new customer; clients must store it.');
+
+export const customerAcknowledgmentDataSchema = z
+  .strictObject({ customerId: recordId })
+  .describe("The customer a write changed, for a token without `customers:read`: its id only (its version is the answer's ETag). Read the customer with `customers:read`.");
+
+/** A write's answer: the full customer with `customers:read`, its acknowledgment without (src/domain/answer-shape.ts). */
+export const customerAnswerDataSchema = z
+  .xor([customerDataSchema, customerAcknowledgmentDataSchema])
+  .describe('The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`).');
+
+export const customerPageDataSchema = z
+  .strictObject({
+    customers: z.array(customerDataSchema).describe('In id order (creation order); with a lastName or firstName filter, in that name\'s order (case and accents folded), then id.'),
+    nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
+  })
+  .describe('A page of customers matching every given filter.');
+
+export type CustomerData = z.infer<typeof customerDataSchema>;
+export type CustomerPageData = z.infer<typeof customerPageDataSchema>;
+
+const presentPhone = (phone: Phone): Phone => ({ type: phone.type, number: phone.number });
+
+const presentAddress = (address: Address): Address => ({
+  type: address.type,
+  street: address.street,
+  city: address.city,
+  state: address.state,
+  zip: address.zip,
+});
+
+export const presentCustomer = (customer: Customer): CustomerData => ({
+  customerId: customer.customerId,
+  accountIds: [...customer.accountIds],
+  addresses: customer.addresses.map(presentAddress),
+  dateOfBirth: customer.dateOfBirth,
+  emails: [...customer.emails],
+  firstName: customer.firstName,
+  lastName: customer.lastName,
+  middleName: customer.middleName,
+  phoneNumbers: customer.phoneNumbers.map(presentPhone),
+  preferredName: customer.preferredName,
+  ...presentClientFields(customer),
+});
+
+/** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */
+export const presentCustomerAnswer = (customer: Customer, shape: AnswerShape): z.infer<typeof customerAnswerDataSchema> =>
+  shape === 'full' ? presentCustomer(customer) : { customerId: customer.customerId };
+
+export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({ customers: page.items.map(presentCustomer), nextAfter: page.nextAfter });

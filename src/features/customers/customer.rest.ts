@@ -1,0 +1,133 @@
+import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from './customer.schemas.js';
+import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
+import { createdCustomerDataSchema, customerAnswerDataSchema, customerDataSchema, customerPageDataSchema } from './customer.presenter.js';
+import { customerListQuerySchema, customerSearchSchema } from './customer-search.js';
+import { ssnSearchRateLimited } from '../../http/rate-limit.js';
+import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from '../../rest/operations/examples.js';
+import { DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from '../../rest/operations/failures.js';
+import type { RestRoute } from '../../rest/operations/route.js';
+
+const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId; nothing changes.', externalIdTaken('customer'));
+const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
+
+/** The operations tagged Customers, in the order of the reference. */
+export const CUSTOMERS_ROUTES = [
+  {
+    operationId: 'createCustomer',
+    method: 'POST',
+    path: '/:environment/customer',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Create a customer',
+    description:
+      'Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. ' +
+      'The social security number and document locator number are stored encrypted and never returned. ' +
+      'Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).',
+    scope: 'customers:write',
+    requestBody: { schema: createCustomerSchema, component: 'CreateCustomerRequest', example: EXAMPLE_CREATE_CUSTOMER },
+    success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
+    versioned: 'tagged',
+    failures: [
+      failure(
+        'CUSTOMER_ALREADY_EXISTS',
+        'A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. ' +
+          'Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) ' +
+          "and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).",
+        customerAlreadyExists(),
+      ),
+      failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.', externalIdTaken('customer')),
+      failure(
+        'SSN_SEARCH_RATE_LIMITED',
+        "Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.",
+        ssnSearchRateLimited(42),
+      ),
+    ],
+  },
+  // Before getCustomer: `/customer/search` must be matched as itself, not as a customer id.
+  {
+    operationId: 'searchCustomers',
+    method: 'POST',
+    path: '/:environment/customer/search',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Search customers, by social security number too',
+    description:
+      'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
+      'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). ' +
+      'A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. ' +
+      'Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. ' +
+      'Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+    scope: 'customers:read',
+    ssnScope: 'customers:ssn_search',
+    naturallyIdempotent: true,
+    requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [
+      failure('SSN_SEARCH_RATE_LIMITED', "The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.", ssnSearchRateLimited(42)),
+    ],
+  },
+  {
+    operationId: 'listCustomers',
+    method: 'GET',
+    path: '/:environment/customer',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'List and filter customers',
+    description:
+      'Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name\'s order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). ' +
+      'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
+    scope: 'customers:read',
+    query: { schema: customerListQuerySchema, example: { lastName: 'mull', limit: '20' } },
+    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    failures: [limitValidationFailure(customerListQuerySchema)],
+  },
+  {
+    operationId: 'getCustomer',
+    method: 'GET',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Retrieve a customer',
+    description: 'Answers the customer, without its social security number and document locator number.',
+    scope: 'customers:read',
+    success: { status: 200, description: 'The customer.', data: customerDataSchema, component: 'Customer' },
+    versioned: 'conditional',
+    failures: [customerNotFoundFailure],
+  },
+  {
+    operationId: 'updateCustomer',
+    method: 'PUT',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Update a customer',
+    description:
+      `Partial update: send only the fields to change (${UPDATABLE_CUSTOMER_FIELDS.join(', ')}); a list replaces the stored list whole. ` +
+      '`externalId: null` clears the external id; `metadata` is merged into the stored pairs (an empty string or null removes a key, `"metadata": null` removes all). ' +
+      'Identity fields (social security number, document locator number, date of birth, names) can never change. ' +
+      'Answers the full updated customer to a token that also holds `customers:read`; to one without it, only `{customerId}` (its version is the ETag): a write never shows more than its token could read. ' +
+      'An update that changes nothing is still a write: audited, and answered the same way.',
+    scope: 'customers:write',
+    requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
+    success: { status: 200, description: 'The updated customer (with `customers:read`), or its id alone (without).', data: customerAnswerDataSchema, component: 'CustomerAnswer' },
+    versioned: 'conditional',
+    failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure, externalIdTakenFailure],
+  },
+  {
+    operationId: 'deleteCustomer',
+    method: 'DELETE',
+    path: '/:environment/customer/:customerId',
+    family: 'customer',
+    tag: 'Customers',
+    summary: 'Delete a customer',
+    description: 'Deletes the customer for good. Refused while any account is associated with it: delete those first.',
+    scope: 'customers:write',
+    success: DELETED,
+    versioned: 'conditional',
+    failures: [
+      customerNotFoundFailure,
+      failure('CUSTOMER_HAS_ACCOUNTS', 'The customer still has accounts.', customerHasAccounts(2)),
+    ],
+  },
+] as const satisfies readonly RestRoute[];

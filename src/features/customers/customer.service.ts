@@ -1,0 +1,213 @@
+import { auditEventFor, type NewAuditEvent } from '../../domain/audit-event.js';
+import { authorize } from '../../domain/authorization.js';
+import {
+  customerHasAccounts,
+  customerNotFound,
+  fieldsNotUpdatable,
+  preconditionFailed,
+  validationFailed,
+} from '../../domain/errors.js';
+import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
+import { isRecordId, newId } from '../../domain/ids.js';
+import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../../domain/pagination.js';
+import type { PersonalDataProtector } from '../../domain/personal-data.js';
+import type { AccessScope, Caller } from '../../domain/caller.js';
+import { parseInput, presentKeys } from '../../domain/validation.js';
+import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
+import type { Customer } from './customer.js';
+import { withMetadataFromQuery } from '../../domain/metadata.js';
+import { phoneSearchKeys } from './phone-numbers.js';
+import type { CustomerStore, NewCustomerRecord } from './ports.js';
+import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
+import {
+  createCustomerSchema,
+  NON_UPDATABLE_CUSTOMER_FIELDS,
+  UPDATABLE_CUSTOMER_FIELDS,
+  updateCustomerSchema,
+} from './customer.schemas.js';
+
+/**
+ * The scope a search needs: `customers:ssn_search` when its input names an SSN (any value but null, even one
+ * the validation then refuses: the refusal must not tell an unauthorized caller anything), else `customers:read`.
+ */
+export function searchScope(input: unknown): AccessScope {
+  const ssn = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
+  return ssn === undefined || ssn === null ? 'customers:read' : 'customers:ssn_search';
+}
+
+/** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
+export class CustomerService {
+  constructor(
+    private readonly stores: { customers: CustomerStore },
+    private readonly protector: PersonalDataProtector,
+    private readonly creation: IdempotentCreation,
+  ) {}
+
+  /**
+   * Validates and stores a new customer (no accounts, no restrictions) and answers it. With an idempotency
+   * key, a retry of the same request answers the customer the first one created, marked as replayed. The
+   * key's record keeps the customer's id only, no copy of its personal data outside its own row: a replay
+   * reads the customer as it is now (CUSTOMER_NOT_FOUND if it has been deleted since).
+   *
+   * Refusals, in this order whatever index the database checks first: EXTERNAL_ID_TAKEN when another customer
+   * has the externalId (the SSN is not consulted for the answer), then CUSTOMER_ALREADY_EXISTS when a customer
+   * has the SSN, audited as `customer.create.refused` (the surfaces charge it to the SSN search budget:
+   * src/http/rate-limit.ts, chargeSsnRefusal). Nothing else is written on either refusal.
+   */
+  async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
+    authorize(caller, 'customers:write');
+    const { idempotencyKey } = this.creation.parseOptions(options);
+    const valid = parseInput(createCustomerSchema, input);
+    const customerId = newId();
+    const customer: Customer = {
+      customerId,
+      accountIds: [],
+      preferredName: valid.preferredName,
+      firstName: valid.firstName,
+      middleName: valid.middleName,
+      lastName: valid.lastName,
+      dateOfBirth: valid.dateOfBirth,
+      emails: valid.emails,
+      phoneNumbers: valid.phoneNumbers,
+      addresses: valid.addresses,
+      version: 1,
+      ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
+      ...(valid.metadata && { metadata: valid.metadata }),
+    };
+    const { accountIds: _none, customerId: id, version: _first, ...fields } = customer;
+    const record: NewCustomerRecord = {
+      ...fields,
+      id,
+      phoneSearchKeys: phoneSearchKeys(valid.phoneNumbers),
+      environment: caller.environment,
+      sealed: this.protector.seal(
+        { environment: caller.environment, customerId },
+        { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
+      ),
+    };
+    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
+    // A refusal because the SSN is on file answers "this person is a customer": audited like a search by SSN,
+    // under the id the refused customer would have had (never the existing customer's, never the number).
+    const ssnRefusalAudit = auditEventFor(caller, { operation: 'customer.create.refused', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
+    const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
+      this.stores.customers.insert(record, { audit, idempotency, ssnRefusalAudit }),
+    );
+    if (!created.replayed) return { value: customer, replayed: false };
+    const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);
+    if (!stored) throw customerNotFound();
+    return { value: stored, replayed: true };
+  }
+
+  async get(caller: Caller, customerId: string): Promise<Customer> {
+    const customer = await this.find(caller, customerId);
+    if (!customer) throw customerNotFound();
+    return customer;
+  }
+
+  /** The customer, or null when it does not exist in the caller's environment. */
+  async find(caller: Caller, customerId: string): Promise<Customer | null> {
+    authorize(caller, 'customers:read');
+    if (!isRecordId(customerId)) return null;
+    return this.stores.customers.findById(caller.environment, customerId);
+  }
+
+  /** Batch look-up for per-request loaders: one entry per id, null where absent. */
+  async findMany(caller: Caller, customerIds: readonly string[]): Promise<(Customer | null)[]> {
+    authorize(caller, 'customers:read');
+    const valid = customerIds.filter(isRecordId);
+    const found = valid.length > 0 ? await this.stores.customers.findByIds(caller.environment, valid) : [];
+    const byId = new Map(found.map((customer) => [customer.customerId, customer]));
+    return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+  }
+
+  /** In id order (creation order), a page at a time. */
+  async list(caller: Caller, page: PageRequest): Promise<Page<Customer>> {
+    authorize(caller, 'customers:read');
+    const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
+    return readPage({ first: page.first, after }, (request) => this.stores.customers.list(caller.environment, request), (customer) => customer.customerId);
+  }
+
+  /**
+   * REST `GET /{environment}/customer`: the customers matching the query string's filters, a page at a time.
+   * An SSN is refused here, never read: a URL lands in access logs and browser histories (use `search`).
+   */
+  async listFiltered(caller: Caller, query: unknown): Promise<Page<Customer>> {
+    authorize(caller, 'customers:read');
+    const given = (query ?? {}) as Record<string, unknown>;
+    const inUrl = SSN_QUERY_PARAMETERS.filter((name) => given[name] !== undefined);
+    if (inUrl.length > 0) {
+      throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
+    }
+    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+    const valid = parseInput(customerListQuerySchema, withMetadataFromQuery(given));
+    return this.page(caller, customerFilterOf(valid), { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
+  }
+
+  /** GraphQL `customers(filter)`: the same filters as an object. */
+  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Customer>> {
+    authorize(caller, 'customers:read');
+    return this.page(caller, customerFilterOf(parseInput(customerFilterSchema, filter ?? {})), page);
+  }
+
+  /**
+   * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN, in a
+   * body. A search by SSN ("is this person already on file?") is its own operation: it needs
+   * `customers:ssn_search` (and only it), a search without one `customers:read`. It is audited in the search's
+   * own statement: who, when, which filters, how many matched; never the SSN.
+   */
+  async search(caller: Caller, input: unknown): Promise<Page<Customer>> {
+    authorize(caller, searchScope(input));
+    const valid = parseInput(customerSearchSchema, input ?? {});
+    const { socialSecurityNumber, limit, after, ...filters } = valid;
+    const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);
+    const audit =
+      blindIndex === undefined
+        ? undefined
+        : auditEventFor(caller, { operation: 'customer.search', resourceType: 'customer', resourceId: newId(), changedFields: Object.keys(valid).filter((key) => key !== 'limit' && key !== 'after') });
+    return this.page(caller, customerFilterOf(filters, blindIndex), { first: limit ?? PAGE_SIZE.default, after }, audit);
+  }
+
+  private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<Page<Customer>> {
+    // Ids are UUIDs: a cursor that is none matches nothing after it.
+    if (page.after !== undefined && !isRecordId(page.after)) return { items: [], nextAfter: null };
+    const { environment } = caller;
+    const search = (request: PageRequest) =>
+      audit === undefined ? this.stores.customers.search(environment, filter, request) : this.stores.customers.auditedSearch(environment, filter, request, audit);
+    return readPage({ first: page.first, after: page.after?.toLowerCase() }, search, (customer) => customer.customerId);
+  }
+
+
+  /**
+   * Partial update of the contact fields; identity fields can never change. With a condition, only while the
+   * customer's version is one it names (compared in the update's own statement): PRECONDITION_FAILED otherwise.
+   */
+  async update(caller: Caller, customerId: string, input: unknown, condition?: VersionCondition): Promise<Customer> {
+    authorize(caller, 'customers:write');
+    const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
+    if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
+    const changes = parseInput(updateCustomerSchema, input);
+    if (!isRecordId(customerId)) throw customerNotFound();
+    const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
+    const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
+    const withKeys = changes.phoneNumbers === undefined ? changes : { ...changes, phoneSearchKeys: phoneSearchKeys(changes.phoneNumbers) };
+    const update = await this.stores.customers.update(caller.environment, customerId, withKeys, { audit }, expectedVersions(condition));
+    if (update.outcome === 'not-found') throw customerNotFound();
+    if (update.outcome === 'stale') throw preconditionFailed();
+    return update.customer;
+  }
+
+  /**
+   * Irreversible; refused while any account is linked. The database's foreign key decides, so a customer
+   * can never be deleted while an account is being linked to it. With a condition, as for `update`.
+   */
+  async delete(caller: Caller, customerId: string, condition?: VersionCondition): Promise<void> {
+    authorize(caller, 'customers:write');
+    if (!isRecordId(customerId)) throw customerNotFound();
+    const audit = auditEventFor(caller, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
+    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit }, expectedVersions(condition));
+    if (deletion.outcome === 'not-found') throw customerNotFound();
+    if (deletion.outcome === 'stale') throw preconditionFailed();
+    if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
+  }
+}

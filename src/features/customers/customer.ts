@@ -1,0 +1,38 @@
+import type { Metadata } from '../../domain/metadata.js';
+
+/** A customer as it leaves the domain: never a social security or document locator number. */
+export interface Customer {
+  customerId: string;
+  accountIds: string[];
+  preferredName: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  emails: string[];
+  phoneNumbers: Phone[];
+  addresses: Address[];
+  /** Moves with every change of the above (src/domain/versions.ts); never part of the contract's JSON. */
+  version: number;
+  /** The client's own id for the customer; absent when unset. */
+  externalId?: string;
+  /** The client's key-value pairs; absent when there are none. */
+  metadata?: Metadata;
+}
+
+/** A customer's identity and links only; every Customer is one. */
+export type CustomerLinks = Pick<Customer, 'customerId' | 'accountIds'>;
+
+export interface Phone {
+  type: string;
+  number: string;
+}
+
+export interface Address {
+  type: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+}

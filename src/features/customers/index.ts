@@ -1,0 +1,16 @@
+/**
+ * The customers feature's public face, for the other features and the composition root: its records,
+ * rules, service, stores, presenters, REST routes and GraphQL resolvers. Anything not exported here is the
+ * feature's own; its tests may still reach in.
+ */
+export type { Address, Customer, CustomerLinks, Phone } from './customer.js';
+export { addressSchema, CUSTOMER_LIMITS, phoneSchema } from './customer.schemas.js';
+export { SSN_RULE } from './ssn.js';
+export { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS } from './customer-search.js';
+export type { CustomerStore } from './ports.js';
+export { CustomerService } from './customer.service.js';
+export { PrismaCustomerStore } from './customer.store.js';
+export { PrismaSealedCustomerStore } from './sealed-customer.store.js';
+export { addressDataSchema, customerAcknowledgmentDataSchema, customerDataSchema, phoneDataSchema, presentCustomer, presentCustomerAnswer, presentCustomerPage } from './customer.presenter.js';
+export { CUSTOMERS_ROUTES } from './customer.rest.js';
+export { customerResolvers } from './customer.resolvers.js';

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { type DomainEvent, EVENT_TYPES } from './event.js';
+import type { EventPage } from './event.service.js';
+import { accountDataSchema, presentAccount } from '../accounts/index.js';
+import { customerDataSchema, presentCustomer } from '../customers/index.js';
+import { recordId } from '../../presenters/record-id.js';
+import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
+
+/**
+ * What leaves the service for events (the event feed and webhook deliveries): the response schemas (the OpenAPI document is generated
+ * from them; strict objects) and the presenters mapping domain values onto them field by field, so a field added to
+ * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
+ */
+
+const changedFieldNames = z.array(z.string()).describe('The names of the fields the write set (a creation) or changed (an update); never their values.');
+
+export const eventDataSchema = z
+  .strictObject({
+    eventId: recordId,
+    type: z.enum(EVENT_TYPES).describe('What happened.'),
+    sequence: z.number().int().describe('Gapless and increasing per environment: the order to apply events in.'),
+    occurredAt: z.iso.datetime().describe('When the write committed, ISO 8601 UTC.'),
+    resourceType: z.enum(['customer', 'account', 'transaction']),
+    resourceId: recordId,
+    data: z
+      .union([
+        customerDataSchema,
+        accountDataSchema,
+        transactionDataSchema,
+        z.strictObject({ customerId: recordId }).describe('customer.deleted'),
+        z.strictObject({ accountId: recordId }).describe('account.deleted'),
+        z.strictObject({ accountId: recordId, customerId: recordId }).describe('account.customer_added / account.customer_removed'),
+        z
+          .strictObject({ customerId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('customers:read') })
+          .describe('customer.created / customer.updated, for a reader without `customers:read`: the record is withheld.'),
+        z
+          .strictObject({ accountId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('accounts:read') })
+          .describe('account.created / account.updated, for a reader without `accounts:read`: the record is withheld.'),
+        z
+          .strictObject({ transactionId: recordId, accountId: recordId, requiredScope: z.literal('accounts:read') })
+          .describe('transaction.*, for a reader without `accounts:read`: the record is withheld.'),
+      ])
+      .describe(
+        'The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource\'s read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.',
+      ),
+  })
+  .describe('One committed change, from the outbox.');
+
+export const eventPageDataSchema = z
+  .strictObject({
+    events: z.array(eventDataSchema).describe('In sequence order.'),
+    nextAfter: z.number().int().describe('Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again).'),
+  })
+  .describe('A page of events.');
+
+export const recordEventsDataSchema = z
+  .strictObject({
+    events: z.array(eventDataSchema).describe('The record\'s numbered events, newest first (greatest `sequence` first).'),
+  })
+  .describe('A record\'s recent events.');
+
+export type EventData = z.infer<typeof eventDataSchema>;
+export type EventPageData = z.infer<typeof eventPageDataSchema>;
+export type RecordEventsData = z.infer<typeof recordEventsDataSchema>;
+
+/** An event's resource through the resource's own presenter: the same fields as its endpoint answers. */
+function presentEventData(event: DomainEvent): EventData['data'] {
+  const { data } = event;
+  switch (data.kind) {
+    case 'customer':
+      return presentCustomer(data.customer);
+    case 'account':
+      return presentAccount(data.account);
+    case 'transaction':
+      return presentTransaction(data.transaction);
+    case 'holder':
+      return { accountId: data.accountId, customerId: data.customerId };
+    case 'deleted':
+      return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
+    case 'withheld':
+      if (data.transactionId !== undefined) return { transactionId: data.transactionId, accountId: data.accountId!, requiredScope: data.readScope };
+      return data.customerId !== undefined
+        ? { customerId: data.customerId, changedFields: [...event.changedFields], requiredScope: data.readScope }
+        : { accountId: data.accountId!, changedFields: [...event.changedFields], requiredScope: data.readScope };
+  }
+}
+
+export const presentEvent = (event: DomainEvent): EventData => ({
+  eventId: event.eventId,
+  type: event.type,
+  sequence: event.sequence,
+  occurredAt: event.occurredAt,
+  resourceType: event.resourceType,
+  resourceId: event.resourceId,
+  data: presentEventData(event),
+});
+
+export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.items.map(presentEvent), nextAfter: page.nextAfter });
+
+export const presentRecordEvents = (events: readonly DomainEvent[]): RecordEventsData => ({ events: events.map(presentEvent) });

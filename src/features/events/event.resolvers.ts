@@ -1,0 +1,53 @@
+import { isDomainError } from '../../domain/errors.js';
+import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
+import { recentEventsFirst } from './event.schemas.js';
+
+/** Events over GraphQL: the events API, a record's recent events, and what an event names. Subscriptions: event-subscription.resolvers.ts. */
+export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 'Event' | 'EventPage'> = {
+  Query: {
+    // The domain parses the same query REST sends (after, types, limit), so both surfaces share every rule.
+    events: (_parent, { after, types, first }, { services, caller }) =>
+      services.events.list(caller, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
+    event: async (_parent, { eventId }, { services, caller }) => {
+      try {
+        return await services.events.get(caller, eventId);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'EVENT_NOT_FOUND') return null;
+        throw error;
+      }
+    },
+  },
+
+  Customer: {
+    // `first` checked as GraphQL names it (1 to 50); the domain then parses REST's query (limit) and enforces events:read (@requiresScope).
+    // Batched: every customer's in one read per `first` (loaders.ts).
+    recentEvents: (customer, { first }, { loaders }) => loaders.recentEvents('customer', recentEventsFirst(first)).load(customer.customerId),
+  },
+
+  Account: {
+    recentEvents: (account, { first }, { loaders }) => loaders.recentEvents('account', recentEventsFirst(first)).load(account.accountId),
+  },
+
+  Event: {
+    customer: (event) => (event.data.kind === 'customer' ? event.data.customer : null),
+    account: (event) => (event.data.kind === 'account' ? event.data.account : null),
+    transaction: (event) => (event.data.kind === 'transaction' ? event.data.transaction : null),
+    accountId: ({ data, resourceType }) => {
+      if (data.kind === 'holder') return data.accountId;
+      if (data.kind === 'withheld') return data.accountId ?? null;
+      return data.kind === 'deleted' && resourceType === 'account' ? data.id : null;
+    },
+    customerId: ({ data, resourceType }) => {
+      if (data.kind === 'holder') return data.customerId;
+      if (data.kind === 'withheld') return data.customerId ?? null;
+      return data.kind === 'deleted' && resourceType === 'customer' ? data.id : null;
+    },
+    changedFields: (event) => [...event.changedFields],
+    requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
+  },
+
+  // The domain's page names its records `items`, as every page does; the schema's EventPage says `events`.
+  EventPage: {
+    events: (page) => page.items,
+  },
+};

@@ -1,0 +1,50 @@
+import type { Account } from '../accounts/index.js';
+import type { Customer } from '../customers/index.js';
+import type { Transaction } from '../ledger/index.js';
+
+/**
+ * What happened, as the outbox keeps it (docs/adr/0030-transactional-outbox.md). Every committed write appends its
+ * events in its own statement; the sequencer numbers them per environment after commit, gapless, in an
+ * order that never changes once given.
+ */
+export const EVENT_TYPES = [
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'account.created',
+  'account.updated',
+  'account.deleted',
+  'account.customer_added',
+  'account.customer_removed',
+  'transaction.pending',
+  'transaction.posted',
+  'transaction.voided',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The resource an event carries: the record as it was right after the write, never an SSN or DLN. */
+export type EventData =
+  | { kind: 'customer'; customer: Customer }
+  | { kind: 'account'; account: Account }
+  | { kind: 'transaction'; transaction: Transaction }
+  | { kind: 'deleted'; id: string }
+  | { kind: 'holder'; accountId: string; customerId: string }
+  /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
+  | { kind: 'withheld'; readScope: 'customers:read' | 'accounts:read'; customerId?: string; accountId?: string; transactionId?: string };
+
+export interface DomainEvent {
+  eventId: string;
+  type: EventType;
+  /** Gapless and increasing per environment. */
+  sequence: number;
+  /** ISO 8601, when the write committed its statement. */
+  occurredAt: string;
+  resourceType: 'customer' | 'account' | 'transaction';
+  resourceId: string;
+  data: EventData;
+  /**
+   * The fields the write set or changed (a customer's or an account's creation or update; empty for the
+   * other events). Names only, never values: what a reader without the record's read scope is told.
+   */
+  changedFields: readonly string[];
+}

@@ -1,0 +1,38 @@
+import type { AccountStore } from './accounts/index.js';
+import type { AuditStore } from './audit/index.js';
+import type { CustomerStore } from './customers/index.js';
+import type { EventStore } from './events/index.js';
+import type { HistoryStore } from './history/index.js';
+import type { IdempotencyStore } from './idempotency/index.js';
+import type { LedgerStore } from './ledger/index.js';
+import type { LinkReadModel } from './links/index.js';
+import type { WebhookStore } from './webhooks/index.js';
+
+/**
+ * What the domain needs from the outside world, all together: the set of stores, aggregated from each
+ * feature's `<feature>/ports.ts`, and (re-exported from their own modules) what the features share: the
+ * write effects (write-effects.ts), paging (pagination.ts) and the personal-data protector
+ * (personal-data.ts). The feature ports import those modules, never this one, so the dependency runs one
+ * way. src/db implements the stores on PostgreSQL; src/pii implements the protector. No Prisma, HTTP or
+ * GraphQL type crosses these interfaces.
+ */
+
+export type { CreationEffects, CreationOutcome, WriteEffects } from '../domain/write-effects.js';
+export type { PageRequest } from '../domain/pagination.js';
+export type { PersonalDataProtector, SealedPersonalData } from '../domain/personal-data.js';
+
+/**
+ * Everything the domain reads and writes. Each write method is atomic on its own (the change and its
+ * effects in one statement), so the domain needs no transaction object.
+ */
+export interface Stores {
+  customers: CustomerStore;
+  accounts: AccountStore;
+  links: LinkReadModel;
+  ledger: LedgerStore;
+  history: HistoryStore;
+  events: EventStore;
+  webhooks: WebhookStore;
+  audit: AuditStore;
+  idempotency: IdempotencyStore;
+}

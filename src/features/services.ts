@@ -1,0 +1,50 @@
+import { AccountService } from './accounts/index.js';
+import { AuditService } from './audit/index.js';
+import { CustomerService } from './customers/index.js';
+import { HistoryService, type HistoryServiceOptions } from './history/index.js';
+import { IdempotentCreation } from './idempotency/index.js';
+import { type EventFeed, EventService } from './events/index.js';
+import { LedgerService } from './ledger/index.js';
+import { LinkService } from './links/index.js';
+import type { PersonalDataProtector, Stores } from './ports.js';
+import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
+
+export interface DomainServices {
+  customers: CustomerService;
+  accounts: AccountService;
+  audit: AuditService;
+  links: LinkService;
+  ledger: LedgerService;
+  history: HistoryService;
+  events: EventService;
+  webhooks: WebhookService;
+}
+
+export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24;
+
+/** The one place the domain services are built; REST and GraphQL receive the same instances. */
+export function createDomainServices(deps: {
+  stores: Stores;
+  protector: PersonalDataProtector & SecretSealer;
+  /** Webhook endpoint management: the URL guard and the secret rotation overlap. */
+  webhooks?: WebhookServiceOptions;
+  /** How long an idempotency key is remembered (IDEMPOTENCY_TTL_HOURS). */
+  idempotencyTtlHours?: number;
+  /** Live events for GraphQL subscriptions (src/features/events/event-feed.job.ts); absent, nothing can be followed. */
+  eventFeed?: EventFeed;
+  /** The ledger export's concurrency limit (LEDGER_EXPORT_MAX_CONCURRENT) and its refusal metric. */
+  history?: HistoryServiceOptions;
+}): DomainServices {
+  const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
+  const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
+  return {
+    customers: new CustomerService(deps.stores, deps.protector, creation),
+    accounts: new AccountService(deps.stores, creation),
+    audit: new AuditService(deps.stores),
+    links: new LinkService(deps.stores.links),
+    ledger: new LedgerService(deps.stores, creation),
+    history: new HistoryService(deps.stores, undefined, deps.history),
+    events: new EventService(deps.stores, deps.eventFeed),
+    webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),
+  };
+}

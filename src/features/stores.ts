@@ -1,0 +1,35 @@
+import type { Stores } from './ports.js';
+import { PrismaAccountStore } from './accounts/index.js';
+import { PrismaAuditStore } from './audit/index.js';
+import { PrismaCustomerStore } from './customers/index.js';
+import { withTranslatedErrors } from '../db/sql/errors.js';
+import { PrismaHistoryStore } from './history/index.js';
+import { PrismaIdempotencyStore } from './idempotency/index.js';
+import { PrismaEventStore } from './events/index.js';
+import { PrismaLedgerStore } from './ledger/index.js';
+import { PrismaLinkReadModel } from './links/index.js';
+import type { PrismaClient } from '../db/connection/prisma-client.js';
+import { PrismaWebhookStore } from './webhooks/index.js';
+
+export interface StoreOptions {
+  /** How long a creation waits behind a concurrent one holding its idempotency key; default 2 s. */
+  idempotencyWaitMs?: number | undefined;
+}
+
+/**
+ * The domain's stores on one Prisma Client. Every write is one statement (its change and effects), so
+ * there is no transaction to hand around; database failures reach the domain already translated.
+ */
+export function createStores(prisma: PrismaClient, options: StoreOptions = {}): Stores {
+  return {
+    customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
+    accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
+    links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
+    ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
+    history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
+    events: withTranslatedErrors(new PrismaEventStore(prisma)),
+    webhooks: withTranslatedErrors(new PrismaWebhookStore(prisma)),
+    audit: withTranslatedErrors(new PrismaAuditStore(prisma)),
+    idempotency: withTranslatedErrors(new PrismaIdempotencyStore(prisma)),
+  };
+}
