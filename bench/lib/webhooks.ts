@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CUSTOMER_COLUMNS } from '../../src/db/sql/columns.js';
-import { notNumbered } from '../../src/features/events/event-rounds.sql.js';
+import { notNumbered } from '../../src/features/events/event-round-fragments.js';
 import type { ReceivedDelivery, ReceiverCommand, ReceiverReply } from '../load/webhook-receiver.js';
 import { serviceEnvironment } from './contenders.js';
 import type { BenchContext } from './context.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
-import { notNumbered } from '../../src/features/events/event-rounds.sql.js';
+import { notNumbered } from '../../src/features/events/event-round-fragments.js';
 import { buildAccountInput, buildCustomerInput } from '../../test/support/factories.js';
 import { storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';

@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { notNumbered } from '../../src/features/events/event-rounds.sql.js';
+import { notNumbered } from '../../src/features/events/event-round-fragments.js';
 import type { EventStore } from '../../src/features/events/ports.js';
 import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
-/** Events after their environment's newest round (src/features/events/event-rounds.sql.ts): not numbered yet. */
+/** Events after their environment's newest round (src/features/events/event-round-fragments.ts): not numbered yet. */
 export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNumbered('e')}`;
 
 /**

@@ -36,6 +36,12 @@ export function statement(name: string, text: string): Statement {
   return Object.freeze({ name: qualified, text });
 }
 
+/**
+ * Every statement declared so far, in declaration order: what `npm run sql:generate` (scripts/sql-generate.ts)
+ * writes beside each declaring module as `<module>.sql`, so that a statement's final text shows in review.
+ */
+export const declaredStatements = (): Statement[] => [...namesByText].map(([text, name]) => ({ name, text }));
+
 /** The prepared-statement name of a declared statement's text; undefined for any other SQL. */
 export const statementName = (text: string): string | undefined => namesByText.get(text);
 

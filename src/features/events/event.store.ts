@@ -3,10 +3,10 @@ import type { EventQuery, EventStore, PruneOutcome, RecordEventsQuery, RecordsEv
 import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from '../../db/sql/columns.js';
 import { WAKE_CHANNELS } from '../../db/connection/notifications.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from './event-rounds.sql.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from './event-round-fragments.js';
 import { queryRows, statement } from '../../db/sql/sql.js';
 
-/** An event's columns but its number, which every statement computes (src/features/events/event-rounds.sql.ts). */
+/** An event's columns but its number, which every statement computes (src/features/events/event-round-fragments.ts). */
 export const EVENT_FIELDS = `e.id AS "eventId", e.type, to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   e.resource_type AS "resourceType", e.resource_id AS "resourceId", e.payload, e.changed_fields AS "changedFields"`;
 
@@ -62,7 +62,7 @@ const SQL = {
    * Numbers committed events, per environment, gapless, in (txid, id) order, and only those of
    * transactions older than every transaction still running (txid below the snapshot's xmin): any event
    * that could still commit has a larger txid, so no number is ever followed by a smaller one. It appends
-   * one round per environment (src/features/events/event-rounds.sql.ts); events are not updated. One sequencer at a time
+   * one round per environment (src/features/events/event-round-fragments.ts); events are not updated. One sequencer at a time
    * across the fleet (a transaction-scoped advisory lock; the others skip). The statement's snapshot is taken
    * before it takes the lock, so it may miss a round the previous holder committed in between: its round
    * would then start at the same number as that one, which the unique index on (environment,

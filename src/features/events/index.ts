@@ -9,7 +9,7 @@ export { recentEventsFirst } from './event.schemas.js';
 export type { EventFeed, EventStore, WakeUps } from './ports.js';
 export { EventService, type EventPage } from './event.service.js';
 export { EVENT_FIELDS, type EventRow, PrismaEventStore, toEvent } from './event.store.js';
-export { numberedEventsAfter, numberOf, roundOf } from './event-rounds.sql.js';
+export { numberedEventsAfter, numberOf, roundOf } from './event-round-fragments.js';
 export { readOutboxBacklog } from './outbox-backlog.store.js';
 export { presentEvent, presentEventPage, presentRecordEvents } from './event.presenter.js';
 export { EVENTS_ROUTES } from './event.rest.js';

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { ENVIRONMENTS_WITH_EVENTS, HEADS } from './event-rounds.sql.js';
+import { ENVIRONMENTS_WITH_EVENTS, HEADS } from './event-round-fragments.js';
 import { queryRows, statement } from '../../db/sql/sql.js';
 
 /** Counts stop here: a scrape reads at most this many index entries per count, however large a backlog grows. */
