@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { EVENT_READ_SCOPES, EVENT_TYPES } from '../features/events/index.js';
 import type { Caller } from '../domain/caller.js';
-import { presentWebhookAttempts, presentWebhookEndpoint, type WebhookService } from '../features/webhooks/index.js';
+import { listWebhookAttemptsQuery, presentWebhookAttempts, presentWebhookEndpoint, type WebhookService } from '../features/webhooks/index.js';
 import { UsageError } from './cli-database.js';
 
 /**
@@ -134,7 +134,7 @@ export async function runCommand(webhooks: WebhookService, { command, environmen
       return { endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt };
     }
     case 'attempts':
-      return presentWebhookAttempts(await webhooks.listAttempts(caller, endpointId, values.limit === undefined ? {} : { limit: values.limit }));
+      return presentWebhookAttempts(await webhooks.listAttempts(caller, endpointId, listWebhookAttemptsQuery(caller, values.limit === undefined ? {} : { limit: values.limit })));
     case 'redeliver':
       await webhooks.redeliver(caller, endpointId, args.eventId!);
       return { endpointId: endpointId.toLowerCase(), eventId: args.eventId!.toLowerCase(), scheduled: true };

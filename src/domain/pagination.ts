@@ -8,21 +8,42 @@ import { validationFailed } from './errors.js';
  */
 export const PAGE_SIZE = { default: 20, max: 100 } as const;
 
-/** `first` as asked, or the default when absent; VALIDATION_FAILED (OUT_OF_RANGE) outside 1–PAGE_SIZE.max. */
-export function pageSize(first: number | null | undefined): number {
-  const size = first ?? PAGE_SIZE.default;
-  if (!Number.isInteger(size) || size < 1 || size > PAGE_SIZE.max) {
-    throw validationFailed([{ field: 'first', code: 'OUT_OF_RANGE', message: `Must be between 1 and ${PAGE_SIZE.max}.` }]);
+/** A list's page sizes: the size of a page not asked for, and the largest one may ask for (at least 1). */
+export interface PageBounds {
+  readonly default: number;
+  readonly max: number;
+}
+
+/** The one bound rule of every page size, on the typed value: a whole number from 1 to `bounds.max`. */
+export const isWithinBounds = (size: number, bounds: PageBounds = PAGE_SIZE): boolean => Number.isInteger(size) && size >= 1 && size <= bounds.max;
+
+/**
+ * `first` as asked, or the default when absent; VALIDATION_FAILED (field `first`, OUT_OF_RANGE) outside
+ * 1–bounds.max. Every service checks its page with it (through pageOf), so every caller of the domain (GraphQL,
+ * the CLI, a test) is refused alike.
+ */
+export function pageSize(first: number | null | undefined, bounds: PageBounds = PAGE_SIZE): number {
+  const size = first ?? bounds.default;
+  if (!isWithinBounds(size, bounds)) {
+    throw validationFailed([{ field: 'first', code: 'OUT_OF_RANGE', message: `Must be between 1 and ${bounds.max}.` }]);
   }
   return size;
 }
 
-/** A query string's `limit` (REST lists paged by `limit`): a whole number from 1 to PAGE_SIZE.max. */
-export const limitParameter = z
-  .string()
-  .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`)
-  .transform(Number)
-  .refine((limit) => limit >= 1 && limit <= PAGE_SIZE.max, `Must be a whole number between 1 and ${PAGE_SIZE.max}.`);
+/**
+ * A query string's `limit` (REST lists paged by `limit`): a whole number from 1 to `bounds.max`. Its refusals
+ * are the REST contract's (field `limit`, INVALID_FORMAT or INVALID_VALUE, one message); the bound is
+ * isWithinBounds, the rule pageSize applies to the typed value.
+ */
+export const limitParameterOf = (bounds: PageBounds) =>
+  z
+    .string()
+    .regex(/^\d{1,3}$/, `Must be a whole number between 1 and ${bounds.max}.`)
+    .transform(Number)
+    .refine((limit) => isWithinBounds(limit, bounds), `Must be a whole number between 1 and ${bounds.max}.`);
+
+/** `limit` of the lists paged by PAGE_SIZE. */
+export const limitParameter = limitParameterOf(PAGE_SIZE);
 
 /**
  * The one list vocabulary of the domain: every list is asked for with a `PageRequest` (of a store, or of a
@@ -42,6 +63,21 @@ export interface PageRequest<Cursor = string> {
 export interface Page<T, Cursor = string> {
   items: T[];
   nextAfter: Cursor | null;
+}
+
+/**
+ * A page as a caller of a service asks for it, on every surface: at most `first` records (absent: the list's
+ * default; checked against the list's bounds by the service), those after the cursor `after`. REST builds it
+ * from `limit`/`after` (or the audit trail's `first`), GraphQL from `first`/`after`.
+ */
+export interface PageQuery<Cursor = string> {
+  first?: number | undefined;
+  after?: Cursor | undefined;
+}
+
+/** The request a store reads for `page`: its size checked by pageSize (VALIDATION_FAILED outside the bounds). */
+export function pageOf<Cursor>(page: PageQuery<Cursor>, bounds: PageBounds = PAGE_SIZE): PageRequest<Cursor> {
+  return { first: pageSize(page.first, bounds), after: page.after };
 }
 
 /**

@@ -70,7 +70,7 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
       const key = `${resourceType}:${first}`;
       let loader = recentEvents.get(key);
       if (!loader) {
-        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { limit: String(first) }), { cacheKeyFn });
+        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { first }), { cacheKeyFn });
         recentEvents.set(key, loader);
       }
       return loader;

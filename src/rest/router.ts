@@ -12,13 +12,13 @@ import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { answerShape } from '../domain/answer-shape.js';
-import { type Account, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/index.js';
-import { type Customer, presentCustomer, presentCustomerAnswer, presentCustomerPage } from '../features/customers/index.js';
-import { presentAuditPage } from '../features/audit/index.js';
-import { presentEvent, presentEventPage, presentRecordEvents } from '../features/events/index.js';
-import { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from '../features/history/index.js';
-import { presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/index.js';
-import { presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/index.js';
+import { type Account, listAccountsQuery, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/index.js';
+import { type Customer, listCustomersQuery, presentCustomer, presentCustomerAnswer, presentCustomerPage, searchCustomersBody } from '../features/customers/index.js';
+import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
+import { listEventsQuery, presentEvent, presentEventPage, presentRecordEvents, recordEventsQuery } from '../features/events/index.js';
+import { balanceHistoryQuery, balanceQuery, ledgerExportCsvHeader, ledgerExportQuery, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks, statementQuery } from '../features/history/index.js';
+import { listTransactionsQuery, presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/index.js';
+import { listWebhookAttemptsQuery, presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/index.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
@@ -115,10 +115,14 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value, replayed } = await chargeSsnRefusal(deps.rateLimits, caller.principal.id, () => customers.create(caller, body, { idempotencyKey }));
       return tagged(created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed), value, value.customerId);
     },
-    listCustomers: async ({ caller, query }) => ok(presentCustomerPage(await customers.listFiltered(caller, query))),
+    listCustomers: async ({ caller, query }) => {
+      const { filter, page } = listCustomersQuery(caller, query);
+      return ok(presentCustomerPage(await customers.find(caller, filter, page)));
+    },
     searchCustomers: async ({ caller, body }) => {
       await chargeSsnSearch(deps.rateLimits, caller.principal.id, body);
-      return ok(presentCustomerPage(await customers.search(caller, body)));
+      const { filter, page } = searchCustomersBody(caller, body);
+      return ok(presentCustomerPage(await customers.search(caller, filter, page)));
     },
     getCustomer: async ({ caller, params }) => {
       const customer = await customers.get(caller, params.customerId!);
@@ -137,7 +141,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
       return tagged(created(`/${caller.environment}/account/${account.accountId}`, accountAnswer(caller, account), replayed), account, account.accountId);
     },
-    listAccounts: async ({ caller, query }) => ok(presentAccountPage(await accounts.listFiltered(caller, query))),
+    listAccounts: async ({ caller, query }) => {
+      const { filter, page } = listAccountsQuery(caller, query);
+      return ok(presentAccountPage(await accounts.find(caller, filter, page)));
+    },
     getAccount: async ({ caller, params }) => {
       const account = await accounts.get(caller, params.accountId!);
       return tagged(ok(presentAccount(account)), account, account.accountId);
@@ -173,7 +180,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });
       return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);
     },
-    listTransactions: async ({ caller, params, query }) => ok(presentTransactionPage(await ledger.listTransactions(caller, params.accountId!, query))),
+    listTransactions: async ({ caller, params, query }) => {
+      const { filter, page } = listTransactionsQuery(caller, query);
+      return ok(presentTransactionPage(await ledger.findTransactions(caller, params.accountId!, filter, page)));
+    },
     getTransaction: async ({ caller, params }) => ok(presentTransaction(await ledger.getTransaction(caller, params.accountId!, params.transactionId!))),
     postHold: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postHold(caller, params.accountId!, params.transactionId!, body, { idempotencyKey });
@@ -192,11 +202,11 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
     },
     getTransfer: async ({ caller, params }) => ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
-    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, query))),
-    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, query))),
+    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, balanceQuery(caller, query)))),
+    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, balanceHistoryQuery(caller, query)))),
     getStatement: async ({ caller, params, query, mediaType }) => {
       if (mediaType === 'application/pdf') {
-        const document = await history.statementDocument(caller, params.accountId!, query);
+        const document = await history.statementDocument(caller, params.accountId!, statementQuery(caller, query));
         const { accountId, from, to } = document.statement;
         return {
           kind: 'document',
@@ -206,7 +216,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
           headers: { 'Content-Disposition': `inline; filename="${statementFileName(accountId, from, to, 'pdf')}"` },
         };
       }
-      const statement = await history.statement(caller, params.accountId!, query);
+      const statement = await history.statement(caller, params.accountId!, statementQuery(caller, query));
       if (mediaType === 'text/csv') {
         // Written a chunk of rows at a time, waiting on a slow client, never built whole.
         return {
@@ -222,7 +232,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     exportLedgerEntries: async ({ caller, query, mediaType }) => {
       const format = mediaType === 'text/csv' ? 'csv' : 'ndjson';
-      const exported = history.exportLedger(caller, query, format);
+      const exported = history.exportLedger(caller, ledgerExportQuery(caller, query), format);
       return {
         kind: 'stream',
         contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
@@ -237,12 +247,15 @@ export function createRestRouter(deps: HttpDependencies): Router {
         },
       };
     },
-    listEvents: async ({ caller, query }) => ok(presentEventPage(await events.list(caller, query))),
+    listEvents: async ({ caller, query }) => {
+      const { filter, page } = listEventsQuery(caller, query);
+      return ok(presentEventPage(await events.find(caller, filter, page)));
+    },
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
     listCustomerEvents: async ({ caller, params, query }) =>
-      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'customer', resourceId: params.customerId! }, query))),
+      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'customer', resourceId: params.customerId! }, recordEventsQuery(caller, query)))),
     listAccountEvents: async ({ caller, params, query }) =>
-      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'account', resourceId: params.accountId! }, query))),
+      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'account', resourceId: params.accountId! }, recordEventsQuery(caller, query)))),
     createWebhookEndpoint: async ({ caller, body }) => {
       const { endpoint, secret } = await webhooks.create(caller, body);
       return created(
@@ -257,7 +270,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
       await webhooks.delete(caller, params.endpointId!);
       return ok({});
     },
-    listWebhookAttempts: async ({ caller, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(caller, params.endpointId!, query))),
+    listWebhookAttempts: async ({ caller, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(caller, params.endpointId!, listWebhookAttemptsQuery(caller, query)))),
     rotateWebhookSecret: async ({ caller, params }) => {
       const { endpoint, secret } = await webhooks.rotateSecret(caller, params.endpointId!);
       return ok({ endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt });
@@ -268,7 +281,10 @@ export function createRestRouter(deps: HttpDependencies): Router {
       await webhooks.redeliver(caller, params.endpointId!, params.eventId!);
       return ok({ endpointId: params.endpointId!.toLowerCase(), eventId: params.eventId!.toLowerCase() });
     },
-    listAuditEvents: async ({ caller, query }) => ok(presentAuditPage(await audit.list(caller, query))),
+    listAuditEvents: async ({ caller, query }) => {
+      const { filter, page } = listAuditEventsQuery(caller, query);
+      return ok(presentAuditPage(await audit.find(caller, filter, page)));
+    },
   };
 
   const table = deps.restRoutes ?? (REST_ROUTES as readonly RestRoute[]);

@@ -24,19 +24,19 @@ async function writeCounts(): Promise<string> {
 const OPERATIONS: { name: string; required: AccessScope; prepare: () => Promise<(caller: Caller) => Promise<unknown>> }[] = [
   { name: 'customers.create', required: 'customers:write', prepare: async () => (s) => h.services.customers.create(s, buildCustomerInput()) },
   { name: 'customers.get', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.get(s, id); } },
-  { name: 'customers.find', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.find(s, id); } },
+  { name: 'customers.findById', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.findById(s, id); } },
   { name: 'customers.findMany', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.findMany(s, [id]); } },
-  { name: 'customers.list', required: 'customers:read', prepare: async () => (s) => h.services.customers.list(s, { first: 5 }) },
+  { name: 'customers.find', required: 'customers:read', prepare: async () => (s) => h.services.customers.find(s, {}, { first: 5 }) },
   { name: 'customers.update', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.update(s, id, { preferredName: 'Sam' }); } },
   { name: 'customers.delete', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.delete(s, id); } },
   { name: 'accounts.create', required: 'accounts:write', prepare: async () => { const id = await customer(); return (s) => h.services.accounts.create(s, buildAccountInput([id])); } },
   { name: 'accounts.get', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.get(s, id); } },
-  { name: 'accounts.find', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.find(s, id); } },
+  { name: 'accounts.findById', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.findById(s, id); } },
   { name: 'accounts.findMany', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.findMany(s, [id]); } },
-  { name: 'accounts.list', required: 'accounts:read', prepare: async () => (s) => h.services.accounts.list(s, { first: 5 }) },
+  { name: 'accounts.find', required: 'accounts:read', prepare: async () => (s) => h.services.accounts.find(s, {}, { first: 5 }) },
   { name: 'accounts.update', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.update(s, id, { name: 'Renamed', currency: 'EUR' }); } },
   { name: 'accounts.delete', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.delete(s, id); } },
-  { name: 'audit.list', required: 'audit:read', prepare: async () => (s) => h.services.audit.list(s, { first: 5 }) },
+  { name: 'audit.find', required: 'audit:read', prepare: async () => (s) => h.services.audit.find(s, {}, { first: 5 }) },
 ];
 
 describe('scopes: each operation needs exactly its scope', () => {
@@ -79,9 +79,9 @@ describe('environment-bound principals', () => {
     const before = await writeCounts();
     for (const call of [
       () => h.services.customers.create(sandboxOnly('production-like'), buildCustomerInput()),
-      () => h.services.customers.list(sandboxOnly('production-like'), { first: 1 }),
-      () => h.services.accounts.list(sandboxOnly('production-like'), { first: 1 }),
-      () => h.services.audit.list(sandboxOnly('production-like'), {}),
+      () => h.services.customers.find(sandboxOnly('production-like'), {}, { first: 1 }),
+      () => h.services.accounts.find(sandboxOnly('production-like'), {}, { first: 1 }),
+      () => h.services.audit.find(sandboxOnly('production-like'), {}),
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'FORBIDDEN', kind: 'forbidden', requiredScope: undefined });
     }

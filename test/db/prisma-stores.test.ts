@@ -239,8 +239,8 @@ describe('statement names', () => {
   it('names exactly the declared raw statements: the typed API and ad-hoc raw SQL stay unnamed, so names are bounded', async () => {
     await services.customers.create(caller(), buildCustomerInput());
     const names = await statementsOf(async () => {
-      await services.customers.list(caller(), { first: 5 });
-      await services.audit.list(caller(), { first: 5, resourceId: randomUUID() });
+      await services.customers.find(caller(), {}, { first: 5 });
+      await services.audit.find(caller(), { resourceId: randomUUID() }, { first: 5 });
       await prisma.$queryRawUnsafe(`SELECT ${Math.random()}::text AS varying`);
     });
     expect(names.length).toBeGreaterThanOrEqual(4);
@@ -277,10 +277,10 @@ describe('types across Prisma', () => {
   it('keeps dates as calendar dates and amounts as exact decimals on every read path', async () => {
     const { value } = await services.customers.create(caller(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
     expect((await services.customers.get(caller(), value.customerId)).dateOfBirth).toBe('1969-12-31');
-    expect((await services.customers.list(caller(), { first: 100 })).items.find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
+    expect((await services.customers.find(caller(), {}, { first: 100 })).items.find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
     const { value: account } = await services.accounts.create(caller(), buildAccountInput([value.customerId]));
     await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [account.accountId]);
     expect((await services.accounts.get(caller(), account.accountId)).amount).toBe('123456789012345678.000001');
-    expect((await services.accounts.list(caller(), { first: 100 })).items.find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
+    expect((await services.accounts.find(caller(), {}, { first: 100 })).items.find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
   });
 });

@@ -125,7 +125,7 @@ describe('npm run pii:rotate', () => {
       expect(row.changed_fields).toEqual(['socialSecurityNumber', 'documentLocatorNumber']);
     }
     // …and the audit trail's readers see them like any other write.
-    const listed = await h.services.audit.list(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
+    const listed = await h.services.audit.find(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
     expect(listed.items.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
 
     const after = await rows();

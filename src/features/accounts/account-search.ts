@@ -29,6 +29,9 @@ export const accountListQuerySchema = z.strictObject({ ...filterFields, limit: l
 /** GraphQL `AccountFilter`. */
 export const accountFilterSchema = z.strictObject(filterFields);
 
+/** The filters a caller gives `AccountService.find`, as a client writes them (validated by the service). */
+export type AccountFilterInput = z.input<typeof accountFilterSchema>;
+
 export interface AccountFilter {
   customerId?: string;
   type?: string;

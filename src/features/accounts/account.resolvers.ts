@@ -14,7 +14,7 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
     account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
     accounts: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('account', args);
-      const page = args.filter ? await services.accounts.filtered(caller, withoutNulls(args.filter), request) : await services.accounts.list(caller, request);
+      const page = await services.accounts.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
       for (const account of page.items) loaders.accounts.prime(account.accountId, account);
       return page;
     },

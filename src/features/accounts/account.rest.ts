@@ -3,7 +3,18 @@ import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIM
 import { CUSTOMER_LIMITS } from '../customers/index.js';
 import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
 import { accountAnswerDataSchema, accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from './account.presenter.js';
-import { accountListQuerySchema } from './account-search.js';
+import { type AccountFilterInput, accountListQuerySchema } from './account-search.js';
+import type { Caller } from '../../domain/caller.js';
+import { withMetadataFromQuery } from '../../domain/metadata.js';
+import type { PageQuery } from '../../domain/pagination.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+
+/** `GET /{environment}/account`: the query string as AccountService.find's filter and page. */
+export function listAccountsQuery(caller: Caller, query: QueryString): { filter: AccountFilterInput; page: PageQuery } {
+  // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+  const { limit, after, ...filter } = parseQuery(caller, 'accounts:read', accountListQuerySchema, withMetadataFromQuery(query));
+  return { filter, page: { first: limit, after } };
+}
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from '../../rest/operations/examples.js';
 import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';

@@ -1,6 +1,6 @@
 import { auditEventFor } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
-import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '../../domain/pagination.js';
 import {
   accountBalanceNotZero,
   accountCustomerLimit,
@@ -35,8 +35,7 @@ import {
 } from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/index.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
-import { accountFilterOf, accountFilterSchema, accountListQuerySchema, type AccountFilter } from './account-search.js';
-import { withMetadataFromQuery } from '../../domain/metadata.js';
+import { type AccountFilter, accountFilterOf, type AccountFilterInput, accountFilterSchema } from './account-search.js';
 
 /** Who lifts a flag whose `until` has passed (src/features/accounts/flag-expiry.job.ts), as the audit trail names it. */
 export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
@@ -95,12 +94,13 @@ export class AccountService {
   }
 
   async get(caller: Caller, accountId: string): Promise<Account> {
-    const account = await this.find(caller, accountId);
+    const account = await this.findById(caller, accountId);
     if (!account) throw accountNotFound();
     return account;
   }
 
-  async find(caller: Caller, accountId: string): Promise<Account | null> {
+  /** The account, or null when it does not exist in the caller's environment. */
+  async findById(caller: Caller, accountId: string): Promise<Account | null> {
     authorize(caller, 'accounts:read');
     if (!isRecordId(accountId)) return null;
     return this.stores.accounts.findById(caller.environment, accountId);
@@ -115,33 +115,25 @@ export class AccountService {
     return accountIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  /** In id order (creation order), a page at a time. */
-  async list(caller: Caller, page: PageRequest): Promise<Page<Account>> {
+  /**
+   * The accounts matching every given filter (account-search.ts), in id order (creation order), a page at a
+   * time: REST `GET /{environment}/account` (its query string parsed by account.rest.ts) and GraphQL
+   * `accounts(filter, first, after)`. The filter is validated here: VALIDATION_FAILED; a page outside 1–100,
+   * VALIDATION_FAILED (`first`).
+   */
+  async find(caller: Caller, filter: AccountFilterInput = {}, page: PageQuery = {}): Promise<Page<Account>> {
     authorize(caller, 'accounts:read');
-    const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return readPage({ first: page.first, after }, (request) => this.stores.accounts.list(caller.environment, request), (account) => account.accountId);
-  }
-
-  /** REST `GET /{environment}/account`: the accounts matching the query string's filters, a page at a time. */
-  async listFiltered(caller: Caller, query: unknown): Promise<Page<Account>> {
-    authorize(caller, 'accounts:read');
-    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
-    const valid = parseInput(accountListQuerySchema, withMetadataFromQuery((query ?? {}) as Record<string, unknown>));
-    const { limit, after, ...filters } = valid;
-    return this.page(caller, accountFilterOf(filters), { first: limit ?? PAGE_SIZE.default, after });
-  }
-
-  /** GraphQL `accounts(filter)`: the same filters as an object. */
-  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Account>> {
-    authorize(caller, 'accounts:read');
-    return this.page(caller, accountFilterOf(parseInput(accountFilterSchema, filter ?? {})), page);
+    const valid = parseInput(accountFilterSchema, filter);
+    return this.page(caller, accountFilterOf(valid), pageOf(page));
   }
 
   private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<Page<Account>> {
     // Ids are UUIDs: a cursor or a customer id that is none matches nothing.
     if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { items: [], nextAfter: null };
     const request = { first: page.first, after: page.after?.toLowerCase() };
-    return readPage(request, (paged) => this.stores.accounts.search(caller.environment, filter, paged), (account) => account.accountId);
+    // Without a filter, the list of every account in id order (its own statement, the one `accounts` always read).
+    const read = Object.keys(filter).length === 0 ? (paged: PageRequest) => this.stores.accounts.list(caller.environment, paged) : (paged: PageRequest) => this.stores.accounts.search(caller.environment, filter, paged);
+    return readPage(request, read, (account) => account.accountId);
   }
 
 

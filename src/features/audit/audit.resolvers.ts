@@ -1,5 +1,7 @@
 import type { AuditPage } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
+import { withoutNulls } from '../../graphql/resolver-helpers.js';
+import type { AuditFilter } from './audit.schemas.js';
 
 /**
  * `Query.auditEvents`: the domain's audit.list (which checks `audit:read` and validates every filter), as a
@@ -8,9 +10,9 @@ import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
  */
 export const auditResolvers: Pick<Resolvers, 'Query' | 'AuditEventConnection'> = {
   Query: {
-    auditEvents: (_parent, args, { services, caller }) =>
-      // An explicit null means "no filter", as an omitted argument does.
-      services.audit.list(caller, Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined))),
+    // An explicit null means "no filter", as an omitted argument does. The domain validates the filter and the page.
+    auditEvents: (_parent, { first, after, ...filter }, { services, caller }) =>
+      services.audit.find(caller, withoutNulls(filter) as AuditFilter, { first: first ?? undefined, after: after ?? undefined }),
   },
   AuditEventConnection: {
     edges: (page: AuditPage) => page.items.map((node) => ({ cursor: node.eventId, node })),

@@ -2,6 +2,16 @@ import { auditQuerySchema } from './audit.schemas.js';
 import { auditPageDataSchema } from './audit.presenter.js';
 import { failure, validationFailureOf } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+import type { Caller } from '../../domain/caller.js';
+import type { PageQuery } from '../../domain/pagination.js';
+import type { AuditFilter } from './audit.schemas.js';
+
+/** `GET /{environment}/audit-events`: the query string as AuditService.find's filter and page. */
+export function listAuditEventsQuery(caller: Caller, query: QueryString): { filter: AuditFilter; page: PageQuery } {
+  const { first, after, ...filter } = parseQuery(caller, 'audit:read', auditQuerySchema, query);
+  return { filter, page: { first, after } };
+}
 
 /** The operations tagged Audit, in the order of the reference. */
 export const AUDIT_ROUTES = [

@@ -7,5 +7,6 @@ export type { AuditStore } from './ports.js';
 export { AuditService } from './audit.service.js';
 export { PrismaAuditStore } from './audit.store.js';
 export { auditEventDataSchema, presentAuditPage } from './audit.presenter.js';
-export { AUDIT_ROUTES } from './audit.rest.js';
+export { AUDIT_ROUTES, listAuditEventsQuery } from './audit.rest.js';
+export type { AuditFilter } from './audit.schemas.js';
 export { auditResolvers } from './audit.resolvers.js';

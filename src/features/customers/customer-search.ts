@@ -48,13 +48,22 @@ export const customerListQuerySchema = z.strictObject({ ...filterFields, limit: 
 /** The same filters as an object (GraphQL `CustomerFilter`). */
 export const customerFilterSchema = z.strictObject(filterFields);
 
-/** A search's body (REST `POST /{environment}/customer/search`, GraphQL `searchCustomers`): the filters and an SSN. */
+/** A search's filters (the domain's `search`): the filters and an SSN. */
+export const customerSearchFilterSchema = z.strictObject({ ...filterFields, socialSecurityNumber: ssnSchema.optional() });
+
+/** A search's body (REST `POST /{environment}/customer/search`): the filters, an SSN and the page. */
 export const customerSearchSchema = z.strictObject({
   ...filterFields,
   socialSecurityNumber: ssnSchema.optional(),
   limit: z.number().int().min(1).max(100).optional(),
   after: z.string().optional(),
 });
+
+/** The filters a caller gives `CustomerService.find`, as a client writes them (validated by the service). */
+export type CustomerFilterInput = z.input<typeof customerFilterSchema>;
+
+/** The filters and the SSN a caller gives `CustomerService.search` (validated by the service). */
+export type CustomerSearchInput = z.input<typeof customerSearchFilterSchema>;
 
 /** Query parameters that would put an SSN in a URL (and so in access logs): refused, never read. */
 export const SSN_QUERY_PARAMETERS = ['socialSecurityNumber', 'ssn', 'social_security_number'] as const;

@@ -17,7 +17,7 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
     customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
     customers: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('customer', args);
-      const page = args.filter ? await services.customers.filtered(caller, withoutNulls(args.filter), request) : await services.customers.list(caller, request);
+      const page = await services.customers.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },
@@ -26,7 +26,7 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
       const { services, caller, loaders } = context;
       const request = pageRequest('customer', { first, after });
       await chargeSsnSearchResolver(context, withoutNulls(input));
-      const page = await services.customers.search(caller, { ...withoutNulls(input), limit: request.first, ...(request.after !== undefined && { after: request.after }) });
+      const page = await services.customers.search(caller, withoutNulls(input), request);
       for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
       return page;
     },

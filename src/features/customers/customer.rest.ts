@@ -1,7 +1,15 @@
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from './customer.schemas.js';
 import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
 import { createdCustomerDataSchema, customerAnswerDataSchema, customerDataSchema, customerPageDataSchema } from './customer.presenter.js';
-import { customerListQuerySchema, customerSearchSchema } from './customer-search.js';
+import { type CustomerFilterInput, customerListQuerySchema, customerSearchSchema, type CustomerSearchInput, SSN_QUERY_PARAMETERS } from './customer-search.js';
+import { searchScope } from './customer.service.js';
+import type { Caller } from '../../domain/caller.js';
+import { authorize } from '../../domain/authorization.js';
+import { validationFailed } from '../../domain/errors.js';
+import { withMetadataFromQuery } from '../../domain/metadata.js';
+import type { PageQuery } from '../../domain/pagination.js';
+import { parseInput } from '../../domain/validation.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
 import { ssnSearchRateLimited } from '../../http/rate-limit.js';
 import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from '../../rest/operations/examples.js';
 import { DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from '../../rest/operations/failures.js';
@@ -9,6 +17,31 @@ import type { RestRoute } from '../../rest/operations/route.js';
 
 const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId; nothing changes.', externalIdTaken('customer'));
 const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
+
+/**
+ * `GET /{environment}/customer`: the query string as CustomerService.find's filter and page. An SSN is refused
+ * here, never read: a URL lands in access logs and browser histories (POST it to the search).
+ */
+export function listCustomersQuery(caller: Caller, query: QueryString): { filter: CustomerFilterInput; page: PageQuery } {
+  authorize(caller, 'customers:read');
+  const inUrl = SSN_QUERY_PARAMETERS.filter((name) => query[name] !== undefined);
+  if (inUrl.length > 0) {
+    throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
+  }
+  // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
+  const { limit, after, ...filter } = parseQuery(caller, 'customers:read', customerListQuerySchema, withMetadataFromQuery(query));
+  return { filter, page: { first: limit, after } };
+}
+
+/**
+ * `POST /{environment}/customer/search`: the body as CustomerService.search's filters and page. The scope the
+ * body needs (`customers:ssn_search` when it names an SSN) is checked before the body is validated.
+ */
+export function searchCustomersBody(caller: Caller, body: unknown): { filter: CustomerSearchInput; page: PageQuery } {
+  authorize(caller, searchScope(body));
+  const { limit, after, ...filter } = parseInput(customerSearchSchema, body ?? {});
+  return { filter, page: { first: limit, after } };
+}
 
 /** The operations tagged Customers, in the order of the reference. */
 export const CUSTOMERS_ROUTES = [

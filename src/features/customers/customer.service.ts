@@ -5,17 +5,15 @@ import {
   customerNotFound,
   fieldsNotUpdatable,
   preconditionFailed,
-  validationFailed,
 } from '../../domain/errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { type Page, type PageRequest, PAGE_SIZE, readPage } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '../../domain/pagination.js';
 import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
-import { customerFilterOf, customerFilterSchema, customerListQuerySchema, customerSearchSchema, type CustomerFilter, SSN_QUERY_PARAMETERS } from './customer-search.js';
+import { type CustomerFilter, customerFilterOf, type CustomerFilterInput, customerFilterSchema, customerSearchFilterSchema, type CustomerSearchInput } from './customer-search.js';
 import type { Customer } from './customer.js';
-import { withMetadataFromQuery } from '../../domain/metadata.js';
 import { phoneSearchKeys } from './phone-numbers.js';
 import type { CustomerStore, NewCustomerRecord } from './ports.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
@@ -100,13 +98,13 @@ export class CustomerService {
   }
 
   async get(caller: Caller, customerId: string): Promise<Customer> {
-    const customer = await this.find(caller, customerId);
+    const customer = await this.findById(caller, customerId);
     if (!customer) throw customerNotFound();
     return customer;
   }
 
   /** The customer, or null when it does not exist in the caller's environment. */
-  async find(caller: Caller, customerId: string): Promise<Customer | null> {
+  async findById(caller: Caller, customerId: string): Promise<Customer | null> {
     authorize(caller, 'customers:read');
     if (!isRecordId(customerId)) return null;
     return this.stores.customers.findById(caller.environment, customerId);
@@ -121,59 +119,50 @@ export class CustomerService {
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
-  /** In id order (creation order), a page at a time. */
-  async list(caller: Caller, page: PageRequest): Promise<Page<Customer>> {
+  /**
+   * The customers matching every given filter (customer-search.ts), in id order (creation order; with a name
+   * filter, in that name's order), a page at a time: REST `GET /{environment}/customer` (its query string parsed
+   * by customer.rest.ts) and GraphQL `customers(filter, first, after)`. The filter is validated here (lengths,
+   * phone numbers, instants, metadata): VALIDATION_FAILED; a page outside 1–100, VALIDATION_FAILED (`first`).
+   * No SSN here: it is a search of its own (`search`).
+   */
+  async find(caller: Caller, filter: CustomerFilterInput = {}, page: PageQuery = {}): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
-    const after = page.after !== undefined && isRecordId(page.after) ? page.after : undefined;
-    return readPage({ first: page.first, after }, (request) => this.stores.customers.list(caller.environment, request), (customer) => customer.customerId);
+    const valid = parseInput(customerFilterSchema, filter);
+    return this.page(caller, customerFilterOf(valid), pageOf(page));
   }
 
   /**
-   * REST `GET /{environment}/customer`: the customers matching the query string's filters, a page at a time.
-   * An SSN is refused here, never read: a URL lands in access logs and browser histories (use `search`).
+   * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN. A search
+   * by SSN ("is this person already on file?") is its own operation: it needs `customers:ssn_search` (and only
+   * it), a search without one `customers:read`, decided before anything is validated. It is audited in the
+   * search's own statement: who, when, which filters, how many matched; never the SSN.
    */
-  async listFiltered(caller: Caller, query: unknown): Promise<Page<Customer>> {
-    authorize(caller, 'customers:read');
-    const given = (query ?? {}) as Record<string, unknown>;
-    const inUrl = SSN_QUERY_PARAMETERS.filter((name) => given[name] !== undefined);
-    if (inUrl.length > 0) {
-      throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
-    }
-    // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
-    const valid = parseInput(customerListQuerySchema, withMetadataFromQuery(given));
-    return this.page(caller, customerFilterOf(valid), { first: valid.limit ?? PAGE_SIZE.default, after: valid.after });
-  }
-
-  /** GraphQL `customers(filter)`: the same filters as an object. */
-  async filtered(caller: Caller, filter: unknown, page: PageRequest): Promise<Page<Customer>> {
-    authorize(caller, 'customers:read');
-    return this.page(caller, customerFilterOf(parseInput(customerFilterSchema, filter ?? {})), page);
-  }
-
-  /**
-   * REST `POST /{environment}/customer/search` and GraphQL `searchCustomers`: the filters and an SSN, in a
-   * body. A search by SSN ("is this person already on file?") is its own operation: it needs
-   * `customers:ssn_search` (and only it), a search without one `customers:read`. It is audited in the search's
-   * own statement: who, when, which filters, how many matched; never the SSN.
-   */
-  async search(caller: Caller, input: unknown): Promise<Page<Customer>> {
-    authorize(caller, searchScope(input));
-    const valid = parseInput(customerSearchSchema, input ?? {});
-    const { socialSecurityNumber, limit, after, ...filters } = valid;
+  async search(caller: Caller, filter: CustomerSearchInput, page: PageQuery = {}): Promise<Page<Customer>> {
+    authorize(caller, searchScope(filter));
+    const valid = parseInput(customerSearchFilterSchema, filter ?? {});
+    const request = pageOf(page);
+    const { socialSecurityNumber, ...filters } = valid;
     const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);
     const audit =
       blindIndex === undefined
         ? undefined
-        : auditEventFor(caller, { operation: 'customer.search', resourceType: 'customer', resourceId: newId(), changedFields: Object.keys(valid).filter((key) => key !== 'limit' && key !== 'after') });
-    return this.page(caller, customerFilterOf(filters, blindIndex), { first: limit ?? PAGE_SIZE.default, after }, audit);
+        : auditEventFor(caller, { operation: 'customer.search', resourceType: 'customer', resourceId: newId(), changedFields: Object.keys(valid) });
+    return this.page(caller, customerFilterOf(filters, blindIndex), request, audit);
   }
 
   private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<Page<Customer>> {
     // Ids are UUIDs: a cursor that is none matches nothing after it.
     if (page.after !== undefined && !isRecordId(page.after)) return { items: [], nextAfter: null };
     const { environment } = caller;
+    // Without a filter, the list of every customer in id order (its own statement, the one `customers` always read).
+    const unfiltered = Object.keys(filter).length === 0;
     const search = (request: PageRequest) =>
-      audit === undefined ? this.stores.customers.search(environment, filter, request) : this.stores.customers.auditedSearch(environment, filter, request, audit);
+      audit !== undefined
+        ? this.stores.customers.auditedSearch(environment, filter, request, audit)
+        : unfiltered
+          ? this.stores.customers.list(environment, request)
+          : this.stores.customers.search(environment, filter, request);
     return readPage({ first: page.first, after: page.after?.toLowerCase() }, search, (customer) => customer.customerId);
   }
 

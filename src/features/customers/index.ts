@@ -12,5 +12,6 @@ export { CustomerService } from './customer.service.js';
 export { PrismaCustomerStore } from './customer.store.js';
 export { PrismaSealedCustomerStore } from './sealed-customer.store.js';
 export { addressDataSchema, customerAcknowledgmentDataSchema, customerDataSchema, phoneDataSchema, presentCustomer, presentCustomerAnswer, presentCustomerPage } from './customer.presenter.js';
-export { CUSTOMERS_ROUTES } from './customer.rest.js';
+export { CUSTOMERS_ROUTES, listCustomersQuery, searchCustomersBody } from './customer.rest.js';
+export type { CustomerFilterInput, CustomerSearchInput } from './customer-search.js';
 export { customerResolvers } from './customer.resolvers.js';

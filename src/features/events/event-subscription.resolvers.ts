@@ -33,7 +33,7 @@ export const subscriptionResolvers: Pick<Resolvers, 'Subscription'> = {
       resolve: present,
     },
     events: {
-      subscribe: (_parent, { types }, { services, caller }) => services.events.follow(caller, types ? { types: types.join(',') } : {}),
+      subscribe: (_parent, { types }, { services, caller }) => services.events.follow(caller, types ? { types } : {}),
       resolve: present,
     },
   },

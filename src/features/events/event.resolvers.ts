@@ -5,9 +5,9 @@ import { recentEventsFirst } from './event.schemas.js';
 /** Events over GraphQL: the events API, a record's recent events, and what an event names. Subscriptions: event-subscription.resolvers.ts. */
 export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 'Event' | 'EventPage'> = {
   Query: {
-    // The domain parses the same query REST sends (after, types, limit), so both surfaces share every rule.
+    // Typed, as the arguments are; the domain checks what the schema cannot (the types, the bounds of `first` and `after`), for REST as well.
     events: (_parent, { after, types, first }, { services, caller }) =>
-      services.events.list(caller, { after: String(after ?? 0), ...(types && { types: types.join(',') }), limit: String(first ?? 20) }),
+      services.events.find(caller, types ? { types } : {}, { first: first ?? undefined, after: after ?? undefined }),
     event: async (_parent, { eventId }, { services, caller }) => {
       try {
         return await services.events.get(caller, eventId);

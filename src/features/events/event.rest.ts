@@ -3,6 +3,22 @@ import { eventQuerySchema, RECENT_EVENTS, recentEventsQuerySchema } from './even
 import { eventDataSchema, eventPageDataSchema, recordEventsDataSchema } from './event.presenter.js';
 import { eventNotFoundFailure, failure, validationFailureOf } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+import type { Caller } from '../../domain/caller.js';
+import type { PageQuery } from '../../domain/pagination.js';
+import type { EventFilter } from './event.schemas.js';
+import type { RecentPage } from './event.service.js';
+
+/** `GET /{environment}/event`: the query string as EventService.find's filter and page. */
+export function listEventsQuery(caller: Caller, query: QueryString): { filter: EventFilter; page: PageQuery<number> } {
+  const { after, types, limit } = parseQuery(caller, 'events:read', eventQuerySchema, query);
+  return { filter: types === undefined ? {} : { types }, page: { first: limit, after } };
+}
+
+/** `GET /{environment}/customer/{customerId}/event`, `…/account/{accountId}/event`: the query string as EventService.recent's page. */
+export function recordEventsQuery(caller: Caller, query: QueryString): RecentPage {
+  return { first: parseQuery(caller, 'events:read', recentEventsQuerySchema, query).limit };
+}
 
 /** The operations tagged Events, in the order of the reference. */
 export const EVENTS_ROUTES = [

@@ -3,7 +3,7 @@ import { authorize, isAuthorized } from '../../domain/authorization.js';
 import { accountNotFound, eventNotFound, validationFailed } from '../../domain/errors.js';
 import { isRecordId } from '../../domain/ids.js';
 import type { Transaction } from '../ledger/index.js';
-import { type Page, PAGE_SIZE } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, pageSize } from '../../domain/pagination.js';
 import type { AccountStore } from '../accounts/index.js';
 import type { Caller } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
@@ -11,7 +11,7 @@ import type { DomainEvent } from './event.js';
 import type { EventStream } from './event-feed.js';
 import { eventAsSeenBy } from './event-visibility.js';
 import type { EventFeed, EventStore } from './ports.js';
-import { eventQuerySchema, eventWatchSchema, RECENT_EVENTS, recentEventsQuerySchema } from './event.schemas.js';
+import { AFTER_SEQUENCE_RULE, type EventFilter, eventFilterSchema, RECENT_EVENTS } from './event.schemas.js';
 
 /** A page of events, by sequence: `nextAfter` is never null, but equal to `after` when there was nothing newer (poll again later). */
 export interface EventPage extends Page<DomainEvent, number> {
@@ -29,22 +29,29 @@ export class EventService {
     private readonly feed?: EventFeed,
   ) {}
 
-  async list(caller: Caller, query: unknown): Promise<EventPage> {
+  /**
+   * The environment's events in sequence order, of the given types (absent or empty: every type), a page at a
+   * time after the sequence `after` (absent: 0): REST `GET /{environment}/event` (its query string parsed by
+   * event.rest.ts) and GraphQL `events(types, first, after)`. VALIDATION_FAILED for an unknown type, a page
+   * outside 1–100 (`first`) or an `after` that is no sequence.
+   */
+  async find(caller: Caller, filter: EventFilter = {}, page: PageQuery<number> = {}): Promise<EventPage> {
     authorize(caller, 'events:read');
-    const valid = parseInput(eventQuerySchema, query ?? {});
-    const after = valid.after ?? 0;
-    const events = await this.stores.events.list(caller.environment, { after, types: valid.types, limit: valid.limit ?? PAGE_SIZE.default });
+    const { types } = parseInput(eventFilterSchema, filter);
+    const { first, after = 0 } = pageOf(page);
+    if (!Number.isSafeInteger(after) || after < 0) throw validationFailed([{ field: 'after', code: 'OUT_OF_RANGE', message: AFTER_SEQUENCE_RULE }]);
+    const events = await this.stores.events.list(caller.environment, { after, types, limit: first });
     return { items: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
   }
 
   /**
-   * A record's recent events (a customer's, an account's), newest first, at most `limit` (RECENT_EVENTS): the
+   * A record's recent events (a customer's, an account's), newest first, at most `first` (RECENT_EVENTS): the
    * same numbered events, sequences and visibility as `list`, only that record's (docs/adr/0073-a-records-recent-events.md).
    * A filter of the feed, not a read of the record: a deleted record's events are still answered, an unknown
-   * id answers none. VALIDATION_FAILED for a malformed id or limit.
+   * id answers none. VALIDATION_FAILED for a malformed id or a `first` outside 1–RECENT_EVENTS.max.
    */
-  async recent(caller: Caller, record: { resourceType: RecordType; resourceId: string }, query: unknown): Promise<DomainEvent[]> {
-    const limit = recentLimit(caller, query);
+  async recent(caller: Caller, record: { resourceType: RecordType; resourceId: string }, page: RecentPage = {}): Promise<DomainEvent[]> {
+    const limit = recentLimit(caller, page);
     const resourceId = record.resourceId.toLowerCase();
     if (!isRecordId(resourceId)) throw validationFailed([{ field: `${record.resourceType}Id`, code: 'INVALID_FORMAT', message: 'Must be a UUID.' }]);
     const events = await this.stores.events.recent(caller.environment, { resourceType: record.resourceType, resourceId, limit });
@@ -56,8 +63,8 @@ export class EventService {
    * each id's answer, in the order asked, is what `recent` answers for it. The same scope, limit and
    * visibility; an id that is no UUID answers none (it names no record: the parents are records read before).
    */
-  async recentOfMany(caller: Caller, records: { resourceType: RecordType; resourceIds: readonly string[] }, query: unknown): Promise<DomainEvent[][]> {
-    const limit = recentLimit(caller, query);
+  async recentOfMany(caller: Caller, records: { resourceType: RecordType; resourceIds: readonly string[] }, page: RecentPage = {}): Promise<DomainEvent[][]> {
+    const limit = recentLimit(caller, page);
     const ids = records.resourceIds.map((id) => id.toLowerCase());
     const valid = ids.filter(isRecordId);
     const found = valid.length > 0 ? await this.stores.events.recentOfMany(caller.environment, { resourceType: records.resourceType, resourceIds: valid, limit }) : new Map<string, DomainEvent[]>();
@@ -71,10 +78,10 @@ export class EventService {
     return seenBy(caller, event);
   }
 
-  /** The environment's events from now on, of the given types (the same `types` rules as `list`); needs `events:read`. */
-  async follow(caller: Caller, query: unknown): Promise<EventStream<DomainEvent>> {
+  /** The environment's events from now on, of the given types (the same `types` rules as `find`); needs `events:read`. */
+  async follow(caller: Caller, filter: EventFilter = {}): Promise<EventStream<DomainEvent>> {
     authorize(caller, 'events:read');
-    const valid = parseInput(eventWatchSchema, query ?? {});
+    const valid = parseInput(eventFilterSchema, filter);
     const types = valid.types && valid.types.length > 0 ? new Set<string>(valid.types) : undefined;
     return this.liveFeed().follow(caller.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: seenBy(caller, event) } : 'skip'));
   }
@@ -122,10 +129,15 @@ export class EventService {
 /** The records whose recent events are read. */
 type RecordType = 'customer' | 'account';
 
-/** A recent-events read's scope and `limit` (RECENT_EVENTS), checked before anything is read. */
-function recentLimit(caller: Caller, query: unknown): number {
+/** How many of a record's recent events to read: `first` (absent: RECENT_EVENTS.default), within RECENT_EVENTS. */
+export interface RecentPage {
+  first?: number | undefined;
+}
+
+/** A recent-events read's scope and size (RECENT_EVENTS), checked before anything is read. */
+function recentLimit(caller: Caller, page: RecentPage): number {
   authorize(caller, 'events:read');
-  return parseInput(recentEventsQuerySchema, query ?? {}).limit ?? RECENT_EVENTS.default;
+  return pageSize(page.first, RECENT_EVENTS);
 }
 
 /** What the caller could read directly (event-visibility.ts). */

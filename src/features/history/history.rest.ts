@@ -1,5 +1,26 @@
 import { ledgerExportsFull, statementRenderingBusy, statementTooLarge, validationFailed } from '../../domain/errors.js';
-import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, ledgerExportQuerySchema, statementQuerySchema } from './history.schemas.js';
+import {
+  type BalanceHistoryRange,
+  type BalanceMoment,
+  balanceHistoryQuerySchema,
+  balanceQuerySchema,
+  HISTORY_LIMITS,
+  type LedgerExportRange,
+  ledgerExportQuerySchema,
+  type StatementPeriod,
+  statementQuerySchema,
+} from './history.schemas.js';
+import type { Caller } from '../../domain/caller.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+
+/** `GET …/account/{accountId}/balance`: the query string as HistoryService.balance's moment. */
+export const balanceQuery = (caller: Caller, query: QueryString): BalanceMoment => parseQuery(caller, 'accounts:read', balanceQuerySchema, query);
+/** `GET …/account/{accountId}/balance-history`: the query string as HistoryService.balanceHistory's range. */
+export const balanceHistoryQuery = (caller: Caller, query: QueryString): BalanceHistoryRange => parseQuery(caller, 'accounts:read', balanceHistoryQuerySchema, query);
+/** `GET …/account/{accountId}/statement`: the query string as HistoryService.statement's period. */
+export const statementQuery = (caller: Caller, query: QueryString): StatementPeriod => parseQuery(caller, 'accounts:read', statementQuerySchema, query);
+/** `GET /{environment}/ledger-entries`: the query string as HistoryService.exportLedger's range. */
+export const ledgerExportQuery = (caller: Caller, query: QueryString): LedgerExportRange => parseQuery(caller, 'ledger:export', ledgerExportQuerySchema, query);
 import { notAcceptable } from '../../http/errors.js';
 import { balanceAsOfDataSchema, balanceHistoryDataSchema, LEDGER_EXPORT_COLUMNS, ledgerExportEntrySchema, STATEMENT_CSV_COLUMNS, statementDataSchema } from './history.presenter.js';
 import { accountNotFoundFailure, failure, validationFailureOf } from '../../rest/operations/failures.js';

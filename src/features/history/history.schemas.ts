@@ -33,3 +33,26 @@ export const ledgerExportQuerySchema = z.strictObject({
   to: instant.optional(),
   accountId: z.string().max(64, maxLength(64)).optional(),
 });
+
+/**
+ * The typed inputs of the history service (validated by it: instants as RFC 3339 text within the instant range,
+ * the interval one of HISTORY_INTERVALS). REST parses its query strings into them (history.rest.ts), GraphQL
+ * passes its arguments.
+ */
+export interface BalanceMoment {
+  asOf?: string | undefined;
+}
+export interface BalanceHistoryRange {
+  from: string;
+  to: string;
+  interval: string;
+}
+export interface StatementPeriod {
+  from: string;
+  to: string;
+}
+export interface LedgerExportRange {
+  from?: string | undefined;
+  to?: string | undefined;
+  accountId?: string | undefined;
+}

@@ -6,7 +6,18 @@ import { isRecordId } from '../../domain/ids.js';
 import type { AccountStore } from '../accounts/index.js';
 import type { CustomerStore } from '../customers/index.js';
 import { parseInput } from '../../domain/validation.js';
-import { balanceHistoryQuerySchema, balanceQuerySchema, HISTORY_LIMITS, type HistoryInterval, ledgerExportQuerySchema, statementQuerySchema } from './history.schemas.js';
+import {
+  type BalanceHistoryRange,
+  type BalanceMoment,
+  balanceHistoryQuerySchema,
+  balanceQuerySchema,
+  HISTORY_LIMITS,
+  type HistoryInterval,
+  type LedgerExportRange,
+  ledgerExportQuerySchema,
+  type StatementPeriod,
+  statementQuerySchema,
+} from './history.schemas.js';
 import type { HistoryStore, LedgerExportRequest } from './ports.js';
 import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement, StatementDocument } from './statement.js';
 
@@ -60,9 +71,9 @@ export class HistoryService {
   }
 
   /** The account's posted, pending and available balances at `asOf` (absent: now); 0 before its first entry. */
-  async balance(caller: Caller, accountId: string, query: unknown): Promise<BalanceAsOf> {
+  async balance(caller: Caller, accountId: string, moment: BalanceMoment = {}): Promise<BalanceAsOf> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(balanceQuerySchema, query ?? {});
+    const valid = parseInput(balanceQuerySchema, moment);
     if (!isRecordId(accountId)) throw accountNotFound();
     const asOf = valid.asOf === undefined ? this.now() : new Date(valid.asOf);
     const balance = await this.stores.history.balanceAsOf(caller.environment, accountId.toLowerCase(), asOf);
@@ -71,9 +82,9 @@ export class HistoryService {
   }
 
   /** The closing posted balance of each interval (UTC) from the one holding `from` to the one holding the instant before `to`. */
-  async balanceHistory(caller: Caller, accountId: string, query: unknown): Promise<{ points: BalancePoint[] }> {
+  async balanceHistory(caller: Caller, accountId: string, range: BalanceHistoryRange): Promise<{ points: BalancePoint[] }> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(balanceHistoryQuerySchema, query ?? {});
+    const valid = parseInput(balanceHistoryQuerySchema, range);
     const { from, to } = period(valid.from, valid.to);
     const ends = intervalEnds(from, to, valid.interval);
     const account = await this.addressedAccount(caller, accountId);
@@ -84,9 +95,9 @@ export class HistoryService {
    * The posted entries of [from, to) with the opening and closing balances and the totals. STATEMENT_TOO_LARGE
    * when the period holds more than `maxEntries` (a shorter period, or the ledger export, answers it).
    */
-  async statement(caller: Caller, accountId: string, query: unknown, maxEntries: number = HISTORY_LIMITS.maxStatementEntries): Promise<Statement> {
+  async statement(caller: Caller, accountId: string, asked: StatementPeriod, maxEntries: number = HISTORY_LIMITS.maxStatementEntries): Promise<Statement> {
     authorize(caller, 'accounts:read');
-    const valid = parseInput(statementQuerySchema, query ?? {});
+    const valid = parseInput(statementQuerySchema, asked);
     const { from, to } = period(valid.from, valid.to);
     if (!isRecordId(accountId)) throw accountNotFound();
     const statement = await this.stores.history.statement({ environment: caller.environment, accountId: accountId.toLowerCase(), from, to, maxEntries });
@@ -99,8 +110,8 @@ export class HistoryService {
    * The statement with what a document for the holders shows besides: the account's name, the holders' names
    * (only for a caller that may also read customers; never any other personal datum) and a daily balance chart.
    */
-  async statementDocument(caller: Caller, accountId: string, query: unknown): Promise<StatementDocument> {
-    const statement = await this.statement(caller, accountId, query);
+  async statementDocument(caller: Caller, accountId: string, asked: StatementPeriod): Promise<StatementDocument> {
+    const statement = await this.statement(caller, accountId, asked);
     const account = await this.addressedAccount(caller, accountId);
     const from = new Date(statement.from);
     const to = new Date(statement.to);
@@ -126,9 +137,9 @@ export class HistoryService {
    * `maxConcurrentExports` at once: one more is LEDGER_EXPORTS_FULL, decided after the request is found valid.
    * Each entry is handed over as a line of `format`, written by the store (no object per entry).
    */
-  exportLedger(caller: Caller, query: unknown, format: LedgerExportFormat): LedgerExport {
+  exportLedger(caller: Caller, range: LedgerExportRange, format: LedgerExportFormat): LedgerExport {
     authorize(caller, 'ledger:export');
-    const valid = parseInput(ledgerExportQuerySchema, query ?? {});
+    const valid = parseInput(ledgerExportQuerySchema, range);
     const to = valid.to === undefined ? this.now() : new Date(valid.to);
     const from = valid.from === undefined ? null : new Date(valid.from);
     if (from && from.getTime() >= to.getTime()) throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);

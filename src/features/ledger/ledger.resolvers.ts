@@ -26,7 +26,7 @@ async function transactionPage(
     const items = account.transactions.slice(0, request.first);
     return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
   }
-  return services.ledger.transactionPage(caller, account, request, filter);
+  return services.ledger.findTransactions(caller, account, filter, request);
 }
 
 /** The ledger over GraphQL (money: postings, holds, reversals, transfers), through the same LedgerService as REST. */

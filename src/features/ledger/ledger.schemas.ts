@@ -84,6 +84,9 @@ const transactionFilterFields = {
 /** GraphQL `Account.transactions(filter: TransactionFilter)`. */
 export const transactionFilterSchema = z.strictObject(transactionFilterFields);
 
+/** The filters a caller gives `LedgerService.findTransactions`, as a client writes them (validated by the service). */
+export type TransactionFilterInput = z.input<typeof transactionFilterSchema>;
+
 /**
  * Query of the paged transaction list (REST): `limit` (1–100, default 20), `after` (a transactionId) and
  * the filters; any other parameter is refused (UNKNOWN_FIELD).

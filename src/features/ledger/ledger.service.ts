@@ -25,12 +25,12 @@ import {
 } from '../../domain/errors.js';
 import type { CreateOptions, Creation, IdempotencyRecord, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { type Page, PAGE_SIZE, type PageRequest, readPage } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, readPage } from '../../domain/pagination.js';
 import type { LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, TransactionFilter } from './ports.js';
 import type { AccountStore } from '../accounts/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
-import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionFilterSchema, transactionPageSchema, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
+import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionFilterSchema, type TransactionFilterInput, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
 import { limitCheckFor } from './limits.js';
 import { amountProblemMessage, exactAmount } from './money.js';
 import type { Transaction } from './transaction.js';
@@ -246,30 +246,29 @@ export class LedgerService {
   }
 
   /**
-   * Newest first, a page at a time, as REST asks for it: the query string (`limit`, `after` and the
-   * filters), validated here, for an account addressed by its id. Two statements whatever the page's size:
-   * the account, then the page.
+   * An account's transactions matching every given filter (ledger.schemas.ts), newest first, a page at a time:
+   * REST `GET …/account/{accountId}/transaction` (its query string parsed by transaction.rest.ts) and GraphQL
+   * `Account.transactions(filter, first, after)`. The account is named by its id (read first: ACCOUNT_NOT_FOUND
+   * when absent; two statements whatever the page's size) or given as a record already read. The filter is
+   * validated here, its amounts against the account's currency; a page outside 1–100, VALIDATION_FAILED (`first`).
    */
-  async listTransactions(caller: Caller, accountId: string, query: unknown): Promise<Page<Transaction>> {
+  async findTransactions(
+    caller: Caller,
+    account: string | Pick<Account, 'accountId' | 'currency'>,
+    filter: TransactionFilterInput = {},
+    page: PageQuery = {},
+  ): Promise<Page<Transaction>> {
     authorize(caller, 'accounts:read');
-    const { limit, after, ...filter } = parseInput(transactionPageSchema, query ?? {});
-    const account = await this.addressedAccount(caller, accountId);
-    return this.transactionPage(caller, account, { first: limit ?? PAGE_SIZE.default, after }, filter);
-  }
-
-  /**
-   * The same page for GraphQL's connection (first/after, `filter` as TransactionFilter), after the caller
-   * has the account. The amounts of a filter are checked against the account's currency.
-   */
-  async transactionPage(caller: Caller, account: Pick<Account, 'accountId' | 'currency'>, page: PageRequest, filter: unknown = {}): Promise<Page<Transaction>> {
-    authorize(caller, 'accounts:read');
-    const matching = transactionFilterOf(parseInput(transactionFilterSchema, filter ?? {}), account.currency);
-    const { after } = page;
+    const valid = parseInput(transactionFilterSchema, filter);
+    const request = pageOf(page);
+    const addressed = typeof account === 'string' ? await this.addressedAccount(caller, account) : account;
+    const matching = transactionFilterOf(valid, addressed.currency);
+    const { after } = request;
     const cursor = after !== undefined && isRecordId(after) ? after.toLowerCase() : undefined;
     if (after !== undefined && cursor === undefined) return { items: [], nextAfter: null };
     return readPage(
-      { first: page.first, after: cursor },
-      (request) => this.stores.ledger.listTransactions(caller.environment, account.accountId, matching, request),
+      { first: request.first, after: cursor },
+      (paged) => this.stores.ledger.listTransactions(caller.environment, addressed.accountId, matching, paged),
       (transaction) => transaction.transactionId,
     );
   }

@@ -1,5 +1,14 @@
 import { accountFrozen, amountExceedsHold, currencyMismatch, externalIdTaken, holdExpired, referencedAccountNotFound, reversalNotReversible, tokenLimitExceeded, transactionAlreadyReversed, transactionNotFound, transactionNotPending, transactionNotPosted, transferNotFound, validationFailed } from '../../domain/errors.js';
-import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionPageSchema, transferSchema } from './ledger.schemas.js';
+import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, type TransactionFilterInput, transactionPageSchema, transferSchema } from './ledger.schemas.js';
+import type { Caller } from '../../domain/caller.js';
+import type { PageQuery } from '../../domain/pagination.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+
+/** `GET …/account/{accountId}/transaction`: the query string as LedgerService.findTransactions' filter and page. */
+export function listTransactionsQuery(caller: Caller, query: QueryString): { filter: TransactionFilterInput; page: PageQuery } {
+  const { limit, after, ...filter } = parseQuery(caller, 'accounts:read', transactionPageSchema, query);
+  return { filter, page: { first: limit, after } };
+}
 import { RECENT_TRANSACTIONS } from './transaction.js';
 import { transactionDataSchema, transactionPageDataSchema, transferDataSchema } from './transaction.presenter.js';
 import { EXAMPLE_POST_TRANSACTION, EXAMPLE_TRANSFER } from '../../rest/operations/examples.js';

@@ -9,7 +9,7 @@ export { WebhookService, type WebhookServiceOptions } from './webhook.service.js
 export { PrismaWebhookStore } from './webhook.store.js';
 export { PrismaSealedWebhookSecretStore } from './sealed-webhook-secret.store.js';
 export { presentWebhookAttempts, presentWebhookEndpoint } from './webhook.presenter.js';
-export { WEBHOOKS_ROUTES } from './webhook.rest.js';
+export { listWebhookAttemptsQuery, WEBHOOKS_ROUTES } from './webhook.rest.js';
 export { webhookResolvers } from './webhook.resolvers.js';
 export { startWebhookDelivery, type WebhookSend } from './webhook-delivery.job.js';
 export { fairShares } from './webhook-fairness.js';

@@ -40,7 +40,7 @@ export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEn
   WebhookEndpoint: {
     eventTypes: (endpoint) => [...endpoint.eventTypes],
     // The domain parses the query REST sends (`limit`), so both surfaces share the page rules.
-    attempts: (endpoint, { first }, { services, caller }) => services.webhooks.listAttempts(caller, endpoint.endpointId, { limit: String(first ?? 20) }),
+    attempts: (endpoint, { first }, { services, caller }) => services.webhooks.listAttempts(caller, endpoint.endpointId, { first: first ?? undefined }),
   },
 
   WebhookEndpointSecret: {

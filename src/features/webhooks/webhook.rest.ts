@@ -4,6 +4,13 @@ import { DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT } from './webhook.service.js';
 import { createdWebhookEndpointDataSchema, redeliveryDataSchema, rotatedWebhookSecretDataSchema, webhookAttemptPageDataSchema, webhookEndpointDataSchema } from './webhook.presenter.js';
 import { DELETED, eventNotFoundFailure, failure, limitValidationFailure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
+import { parseQuery, type QueryString } from '../../rest/operations/query.js';
+import type { Caller } from '../../domain/caller.js';
+
+/** `GET /{environment}/webhook-endpoint/{endpointId}/attempts`: the query string as WebhookService.listAttempts' page. */
+export function listWebhookAttemptsQuery(caller: Caller, query: QueryString): { first?: number | undefined } {
+  return { first: parseQuery(caller, 'webhooks:read', webhookAttemptsQuerySchema, query).limit };
+}
 
 const webhookEndpointNotFoundFailure = failure('WEBHOOK_ENDPOINT_NOT_FOUND', 'No webhook endpoint with this id in this environment.', webhookEndpointNotFound());
 const webhookUrlRefusal = failure(

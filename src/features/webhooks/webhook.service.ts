@@ -3,7 +3,7 @@ import { type AuditOperation, auditEventFor } from '../../domain/audit-event.js'
 import { authorize, isAuthorized } from '../../domain/authorization.js';
 import { eventNotFound } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { PAGE_SIZE } from '../../domain/pagination.js';
+import { pageSize } from '../../domain/pagination.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
 import { EVENT_READ_SCOPES } from '../events/index.js';
 import { parseInput } from '../../domain/validation.js';
@@ -11,7 +11,7 @@ import { forbiddenAddressReason } from './addresses.js';
 import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';
 import { type EndpointWithSecret, secretBinding, type WebhookAttempt, type WebhookEndpoint } from './webhook.js';
 import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from './webhook.schemas.js';
+import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhook.schemas.js';
 
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Stripe's cap per account: more is rarely a design, and each endpoint costs every event a delivery. */
@@ -140,11 +140,12 @@ export class WebhookService {
     return { endpoint, secret };
   }
 
-  async listAttempts(caller: Caller, endpointId: string, query: unknown): Promise<WebhookAttempt[]> {
+  /** The endpoint's newest delivery attempts, at most `first` (1–100, default 20: VALIDATION_FAILED outside). */
+  async listAttempts(caller: Caller, endpointId: string, page: { first?: number | undefined } = {}): Promise<WebhookAttempt[]> {
     authorize(caller, 'webhooks:read');
-    const valid = parseInput(webhookAttemptsQuerySchema, query ?? {});
+    const limit = pageSize(page.first);
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
-    const attempts = await this.webhooks.listAttempts(caller.environment, endpointId.toLowerCase(), valid.limit ?? PAGE_SIZE.default);
+    const attempts = await this.webhooks.listAttempts(caller.environment, endpointId.toLowerCase(), limit);
     if (attempts === null) throw webhookEndpointNotFound();
     return attempts;
   }

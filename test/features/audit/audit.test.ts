@@ -25,7 +25,7 @@ describe('audit trail', () => {
     await h.services.accounts.delete(tokenScope(), account.accountId);
     await h.services.customers.delete(tokenScope(), customerId);
 
-    const customerEvents = (await h.services.audit.list(h.caller(), { resourceId: customerId })).items;
+    const customerEvents = (await h.services.audit.find(h.caller(), { resourceId: customerId })).items;
     expect(customerEvents.map((e) => e.operation)).toEqual(['customer.create', 'customer.update', 'customer.delete']);
     const [created, updated, deleted] = customerEvents;
     expect(created).toMatchObject({
@@ -44,7 +44,7 @@ describe('audit trail', () => {
     expect(deleted!.changedFields).toEqual([]);
     expect(Date.parse(created!.occurredAt)).not.toBeNaN();
 
-    const accountEvents = (await h.services.audit.list(h.caller(), { resourceId: account.accountId })).items;
+    const accountEvents = (await h.services.audit.find(h.caller(), { resourceId: account.accountId })).items;
     expect(accountEvents.map((e) => [e.operation, e.resourceType, [...e.changedFields].sort()])).toEqual([
       ['account.create', 'account', ['associatedCustomerIds', 'currency', 'name', 'type']],
       ['account.update', 'account', ['currency', 'name']],
@@ -112,36 +112,36 @@ describe('reading the audit trail', () => {
     for (let i = 0; i < 5; i++) ids.push((await h.services.customers.create(h.caller(environment), buildCustomerInput())).value.customerId);
     await h.services.customers.update(h.caller(environment), ids[0]!, { preferredName: 'Lee' });
 
-    const all = await h.services.audit.list(h.caller(environment), { first: 100 });
+    const all = await h.services.audit.find(h.caller(environment), {}, { first: 100 });
     expect(all.items).toHaveLength(6);
     expect(all.nextAfter).toBeNull();
     expect(all.items.every((e) => e.environment === environment)).toBe(true);
 
-    const firstPage = await h.services.audit.list(h.caller(environment), { first: '4' });
+    const firstPage = await h.services.audit.find(h.caller(environment), {}, { first: 4 });
     expect(firstPage.nextAfter).toBe(firstPage.items.at(-1)!.eventId);
-    const secondPage = await h.services.audit.list(h.caller(environment), { first: 4, after: firstPage.nextAfter });
+    const secondPage = await h.services.audit.find(h.caller(environment), {}, { first: 4, after: firstPage.nextAfter! });
     expect(secondPage.nextAfter).toBeNull();
     expect([...firstPage.items, ...secondPage.items].map((e) => e.eventId)).toEqual(all.items.map((e) => e.eventId));
-    const exact = await h.services.audit.list(h.caller(environment), { first: 6 });
+    const exact = await h.services.audit.find(h.caller(environment), {}, { first: 6 });
     expect(exact.nextAfter).toBeNull();
 
-    const updates = await h.services.audit.list(h.caller(environment), { operation: 'customer.update' });
+    const updates = await h.services.audit.find(h.caller(environment), { operation: 'customer.update' });
     expect(updates.items.map((e) => e.resourceId)).toEqual([ids[0]]);
 
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await h.services.audit.list(h.caller(environment), { from: future })).items).toEqual([]);
-    expect((await h.services.audit.list(h.caller(environment), { to: future })).items).toHaveLength(6);
+    expect((await h.services.audit.find(h.caller(environment), { from: future })).items).toEqual([]);
+    expect((await h.services.audit.find(h.caller(environment), { to: future })).items).toHaveLength(6);
     // Other environments' events are invisible.
-    expect((await h.services.audit.list(h.caller('sandbox'), { first: 100 })).items.some((e) => e.environment !== 'sandbox')).toBe(false);
+    expect((await h.services.audit.find(h.caller('sandbox'), {}, { first: 100 })).items.some((e) => e.environment !== 'sandbox')).toBe(false);
   });
 
   it('validates its filters', async () => {
-    await expect(h.services.audit.list(h.caller(), { first: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'first' })] });
-    await expect(h.services.audit.list(h.caller(), { first: 101 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.caller(), { operation: 'customer.read' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.caller(), { from: 'yesterday' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.caller(), { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.caller(), { resourceId: 'not-an-id' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(h.services.audit.list(h.caller(), { sort: 'desc' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ code: 'UNKNOWN_FIELD' })] });
+    await expect(h.services.audit.find(h.caller(), {}, { first: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'first' })] });
+    await expect(h.services.audit.find(h.caller(), {}, { first: 101 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.find(h.caller(), { operation: 'customer.read' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.find(h.caller(), { from: 'yesterday' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.find(h.caller(), { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.find(h.caller(), { resourceId: 'not-an-id' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(h.services.audit.find(h.caller(), { sort: 'desc' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ code: 'UNKNOWN_FIELD' })] });
   });
 });
