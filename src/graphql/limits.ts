@@ -138,21 +138,29 @@ export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAl
 }
 
 /**
- * Cost of a field carrying `@listSize` (schema.graphql): one item's cost times the slicing argument
- * (`first`) when given (its default when absent or null), else the assumed size. Other fields cost 1 plus their children.
+ * What an environment's lists hold at most, by the name `@listSize(sizedBy:)` gives them (`accountsPerCustomer`,
+ * `customersPerAccount`: the link bounds, src/features/links). Absent: the assumed sizes (the caps) count.
  */
-function listSizeEstimator(schema: GraphQLSchema): ComplexityEstimator {
+export type ListBounds = Readonly<Record<string, number>>;
+
+/**
+ * Cost of a field carrying `@listSize` (schema.graphql): one item's cost times the slicing argument
+ * (`first`) when given (its default when absent or null), else the environment's bound when `bounds` has the
+ * field's `sizedBy` (at least 1), else the assumed size. Other fields cost 1 plus their children.
+ */
+function listSizeEstimator(schema: GraphQLSchema, bounds?: ListBounds): ComplexityEstimator {
   const directive = schema.getDirective('listSize');
   return ({ field, args, childComplexity }) => {
     if (!directive || !field.astNode) return undefined;
-    const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[] } | undefined;
+    const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[]; sizedBy?: string } | undefined;
     if (!values) return undefined;
     // An explicit null asks for the default page (`first ?? default` in every resolver): count the argument's default.
     const given = (name: string): unknown => args[name] ?? field.args.find((argument) => argument.name === name)?.defaultValue;
     const slices = (values.slicingArguments ?? []).map((name) => ({ name, value: given(name) })).filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
     const outOfRange = slices.find(({ value }) => !Number.isInteger(value) || value < 1 || value > PAGE_SIZE.max);
     if (outOfRange) throw new SliceOutOfRange(outOfRange.name);
-    return (1 + childComplexity) * (slices[0]?.value ?? values.assumedSize ?? 1);
+    const bound = values.sizedBy === undefined ? undefined : bounds?.[values.sizedBy];
+    return (1 + childComplexity) * (slices[0]?.value ?? (bound === undefined ? undefined : Math.max(1, bound)) ?? values.assumedSize ?? 1);
   };
 }
 
@@ -169,6 +177,21 @@ class SliceOutOfRange extends Error {
 
 /** What happens with an accepted operation's cost (the rate limit charges it: src/graphql/rate-limit.ts). */
 export type CostListener<TContext extends BaseContext> = (cost: number, request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<void>;
+
+/** The bounds that `@listSize(sizedBy:)` names in the schema, each at its least (0, counted as 1): the lowest cost bounds can give. */
+function leastBounds(schema: GraphQLSchema): ListBounds {
+  const directive = schema.getDirective('listSize');
+  const least: Record<string, number> = {};
+  if (!directive) return least;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) && !isInterfaceType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      const sizedBy = field.astNode && (getDirectiveValues(directive, field.astNode) as { sizedBy?: string } | undefined)?.sizedBy;
+      if (typeof sizedBy === 'string') least[sizedBy] = 0;
+    }
+  }
+  return least;
+}
 
 /** Names of the arguments any `@listSize` directive of the schema slices by (`first`). */
 function slicingArgumentNames(schema: GraphQLSchema): Set<string> {
@@ -218,18 +241,20 @@ const MAX_COSTS_PER_DOCUMENT = 64;
  * The estimate walks the whole document; it is made once per document, operation and values of the
  * variables that can change it, and then looked up.
  */
-export type CostEstimator = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>) => number | undefined;
+export type CostEstimator = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, bounds?: ListBounds) => number | undefined;
 
 export function costEstimator(schema: GraphQLSchema): CostEstimator {
-  const estimators = [listSizeEstimator(schema), simpleEstimator({ defaultComplexity: 1 })];
+  const simple = simpleEstimator({ defaultComplexity: 1 });
+  const atCaps = [listSizeEstimator(schema), simple];
   const slicing = slicingArgumentNames(schema);
   const variablesByDocument = new WeakMap<DocumentNode, string[]>();
   const costsByDocument = new WeakMap<DocumentNode, Map<string, number>>();
 
-  return (document, operation, variables) => {
+  return (document, operation, variables, bounds) => {
     let names = variablesByDocument.get(document);
     if (!names) variablesByDocument.set(document, (names = costVariables(document, slicing)));
-    const key = JSON.stringify([operation.name?.value ?? null, ...names.map((name) => (name in variables ? variables[name] : '(absent)'))]);
+    const key = JSON.stringify([operation.name?.value ?? null, bounds ?? null, ...names.map((name) => (name in variables ? variables[name] : '(absent)'))]);
+    const estimators = bounds ? [listSizeEstimator(schema, bounds), simple] : atCaps;
     let costs = costsByDocument.get(document);
     const known = costs?.get(key);
     if (known !== undefined) return known;
@@ -260,19 +285,33 @@ export function costLimitError(cost: number | undefined, maxCost: number): Clien
   );
 }
 
+/** The environment's list bounds for a request (one read by primary key), or undefined where there are none to read. */
+export type BoundsReader<TContext extends BaseContext> = (request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<ListBounds | undefined>;
+
 /**
- * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. An accepted
- * operation's cost goes to `onCost` (the rate limit).
+ * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. The estimate counts
+ * every list at the most it can hold (the caps); only an operation over the limit at the caps is estimated again
+ * with the environment's bounds (`readBounds`, docs/adr/0089), so an operation within it reads nothing more. An
+ * accepted operation's cost goes to `onCost` (the rate limit).
  */
-export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>): ApolloServerPlugin<TContext> {
+export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>, readBounds?: BoundsReader<TContext>): ApolloServerPlugin<TContext> {
   const costOf = costEstimator(schema);
+  const least = leastBounds(schema);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation(requestContext) {
           const { request, document, operation } = requestContext;
           if (!operation) return;
-          const cost = costOf(document, operation, request.variables ?? {});
+          let cost = costOf(document, operation, request.variables ?? {});
+          // Bounds are read only when they could bring the cost within the limit: not for an operation whose
+          // lists are not sized by them, nor one over the limit even with every bounded list holding one item.
+          const variables = request.variables ?? {};
+          if (readBounds && cost !== undefined && cost > maxCost && (costOf(document, operation, variables, least) ?? cost) <= maxCost) {
+            // Unreadable bounds leave the caps' estimate, which refuses: the safe side.
+            const bounds = await readBounds(requestContext).catch(() => undefined);
+            if (bounds) cost = costOf(document, operation, variables, bounds) ?? cost;
+          }
           const refusal = costLimitError(cost, maxCost);
           if (refusal) throw refusal;
           if (cost !== undefined) await onCost?.(cost, requestContext);

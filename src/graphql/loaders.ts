@@ -1,32 +1,34 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { Account, AccountFlagDetail, AccountLinks } from '../features/accounts/index.js';
-import type { Customer, CustomerLinks } from '../features/customers/index.js';
-import type { LinkRoots } from '../features/links/index.js';
-import type { AccountParent, CustomerParent } from './parents.js';
+import type { Account, AccountFlagDetail } from '../features/accounts/index.js';
+import type { Customer } from '../features/customers/index.js';
+import type { LinkRoots, Walk } from '../features/links/index.js';
+import type { AccountParent, Below, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';
 import type { DomainEvent } from '../features/events/index.js';
 
 /**
- * Per-request batching and caching of record look-ups: every customer (or account) asked for in one tick
- * of the execution is fetched with one findMany, so nested lists cost a constant number of SQL
- * statements instead of one per item (no N+1). New loaders per request: no data is shared between
- * callers or environments, and a mutation's reads are never stale from an earlier request.
+ * Per-request batching and caching of the reads of customers, accounts and their links: one loader per
+ * entity and one per side of the customer–account relation, each asked for in one tick of the execution read
+ * with one statement, so nested lists cost a constant number of statements instead of one per item (no N+1).
+ * New loaders per request: no data is shared between callers or environments, and a mutation's reads are never
+ * stale from an earlier request. Walks of concurrent requests may share a statement, in the store
+ * (link.read-model.ts), each request getting only what its own roots reach.
  *
- * Look-ahead: a root field that selects nested customers/accounts (`customer { accounts { customers … } }`)
- * reads its record and everything the nesting will walk in ONE statement (findLinkedRecords), and primes
- * the two record loaders with the result, so the nested resolvers find their records already loaded.
- * When the selection below the root asks for nothing but ids and links, the walk reads only those
- * (findLinkedIds) into loaders of their own: the record loaders only ever hold whole records.
+ * A key carries `links`: how many links the selection walks below the records it answers. With 0 the records
+ * are read by id; with more, one walk (LinkService) reads them and everything that many links away, and each
+ * record answered carries `below` (parents.ts) to hand its linked records to the nested field: nothing is primed
+ * into another loader. `customer { accounts { customers { … } } }` is therefore one statement; a walk is capped
+ * at 4 links, and the level below it is read by the relation loader, with another walk.
  */
 export interface Loaders {
-  customers: DataLoader<string, Customer | null>;
-  accounts: DataLoader<string, Account | null>;
-  linked: DataLoader<LinkedKey, Customer | Account | null, string>;
-  customerLinks: DataLoader<string, CustomerLinks | null>;
-  accountLinks: DataLoader<string, AccountLinks | null>;
-  linkedIds: DataLoader<LinkedKey, CustomerLinks | AccountLinks | null, string>;
+  customerById: DataLoader<RecordKey, CustomerParent | null, string>;
+  accountById: DataLoader<RecordKey, AccountParent | null, string>;
+  /** `Customer.accounts` of customers read without a walk below them (a page of `customers`, a mutation's answer). */
+  accountsOfCustomer: DataLoader<RelationKey<Customer>, AccountParent[], string>;
+  /** `Account.customers`, likewise. */
+  customersOfAccount: DataLoader<RelationKey<Account>, CustomerParent[], string>;
   /** `Account.flagDetails` of every account of the response in one statement. */
   flagDetails: DataLoader<string, AccountFlagDetail[] | null>;
   /**
@@ -38,39 +40,53 @@ export interface Loaders {
 
 type RecordKind = 'customer' | 'account';
 
-interface LinkedKey {
-  kind: RecordKind;
+/** A record by id, and the links the selection walks below it. */
+export interface RecordKey {
   id: string;
-  /** Links the selection walks below the record. */
-  depth: number;
+  links: number;
 }
 
-// Ids are UUIDs, which the database compares case-insensitively; one cache entry per record.
-const cacheKeyFn = (id: string) => id.toLowerCase();
+/** The records linked to `parent`, and the links the selection walks below those. */
+export interface RelationKey<P> {
+  parent: P;
+  links: number;
+}
+
+/** A record read by id alone: the key of mutations, `node` and `Transaction.account`. */
+export const byId = (id: string): RecordKey => ({ id, links: 0 });
+
+// Ids are UUIDs, which the database compares case-insensitively; one cache entry per record and depth.
+const recordCacheKey = (key: RecordKey) => `${key.links}:${key.id.toLowerCase()}`;
 
 export function createLoaders(services: DomainServices, caller: Caller): Loaders {
   const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
-  const findCustomers = (ids: readonly string[]) => services.customers.findMany(caller, ids);
-  const findAccounts = (ids: readonly string[]) => services.accounts.findMany(caller, ids);
-  const customers = new DataLoader<string, Customer | null>(findCustomers, { cacheKeyFn });
-  const accounts = new DataLoader<string, Account | null>(findAccounts, { cacheKeyFn });
-  // Whole records are ids and links too: a look-up the walk did not prime reads records.
-  const customerLinks = new DataLoader<string, CustomerLinks | null>(findCustomers, { cacheKeyFn });
-  const accountLinks = new DataLoader<string, AccountLinks | null>(findAccounts, { cacheKeyFn });
+  const walkFrom = (roots: LinkRoots, depth: number) => services.links.findLinkedFrom(caller, roots, depth);
   return {
-    customers,
-    accounts,
-    linked: walkLoader((roots, depth) => services.links.findLinkedRecords(caller, roots, depth), customers, accounts),
-    customerLinks,
-    accountLinks,
-    linkedIds: walkLoader((roots, depth) => services.links.findLinkedIds(caller, roots, depth), customerLinks, accountLinks),
-    flagDetails: new DataLoader<string, AccountFlagDetail[] | null>((ids) => services.accounts.flagDetailsOfMany(caller, ids), { cacheKeyFn }),
+    customerById: recordLoader('customer', (ids) => services.customers.findMany(caller, ids), (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: ids, accountIds: [] }, depth)),
+    accountById: recordLoader('account', (ids) => services.accounts.findMany(caller, ids), (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: [], accountIds: ids }, depth)),
+    accountsOfCustomer: new DataLoader<RelationKey<Customer>, AccountParent[], string>(
+      async (keys) => {
+        const walk = await walkFrom({ customerIds: keys.map((key) => key.parent.customerId), accountIds: [] }, 1 + Math.max(...keys.map((key) => key.links)));
+        const below = new WalkedGraph(walk).below(walk.links);
+        return keys.map((key) => below.accountsOf(key.parent));
+      },
+      { cacheKeyFn: (key) => `${key.links}:${key.parent.customerId}` },
+    ),
+    customersOfAccount: new DataLoader<RelationKey<Account>, CustomerParent[], string>(
+      async (keys) => {
+        const walk = await walkFrom({ customerIds: [], accountIds: keys.map((key) => key.parent.accountId) }, 1 + Math.max(...keys.map((key) => key.links)));
+        const below = new WalkedGraph(walk).below(walk.links);
+        return keys.map((key) => below.customersOf(key.parent));
+      },
+      { cacheKeyFn: (key) => `${key.links}:${key.parent.accountId}` },
+    ),
+    flagDetails: new DataLoader<string, AccountFlagDetail[] | null>((ids) => services.accounts.flagDetailsOfMany(caller, ids), { cacheKeyFn: (id) => id.toLowerCase() }),
     // The domain checks events:read and the limit once per batch; refused, every field of the batch is null with that error.
     recentEvents: (resourceType, first) => {
       const key = `${resourceType}:${first}`;
       let loader = recentEvents.get(key);
       if (!loader) {
-        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { first }), { cacheKeyFn });
+        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { first }), { cacheKeyFn: (id) => id.toLowerCase() });
         recentEvents.set(key, loader);
       }
       return loader;
@@ -78,96 +94,100 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
   };
 }
 
-/**
- * Root records with the records their selections walk, read by `walk` and primed into the two loaders.
- * The root fields of one request are read together, one statement per kind of root (so that a principal
- * without accounts:read still gets its customers); the deepest selection sets the walk.
- */
-function walkLoader<C extends CustomerLinks, A extends AccountLinks>(
-  walk: (roots: LinkRoots, depth: number) => Promise<{ customers: C[]; accounts: A[] }>,
-  customers: DataLoader<string, C | null>,
-  accounts: DataLoader<string, A | null>,
-): DataLoader<LinkedKey, C | A | null, string> {
-  return new DataLoader<LinkedKey, C | A | null, string>(
+/** The entity loader of one kind: keys without links read by id (findMany), those with links by one walk, the deepest key's. */
+function recordLoader<K extends RecordKind>(
+  kind: K,
+  findMany: (ids: readonly string[]) => Promise<((K extends 'customer' ? Customer : Account) | null)[]>,
+  walk: (ids: readonly string[], depth: number) => Promise<Walk>,
+): DataLoader<RecordKey, (K extends 'customer' ? CustomerParent : AccountParent) | null, string> {
+  type Parent = (K extends 'customer' ? CustomerParent : AccountParent) | null;
+  return new DataLoader<RecordKey, Parent, string>(
     async (keys) => {
-      const read = async (kind: RecordKind) => {
-        const roots = keys.filter((key) => key.kind === kind);
-        if (roots.length === 0) return undefined;
-        const ids = roots.map((key) => key.id);
-        const depth = Math.max(...roots.map((key) => key.depth));
-        try {
-          return await walk(kind === 'customer' ? { customerIds: ids, accountIds: [] } : { customerIds: [], accountIds: ids }, depth);
-        } catch (error) {
-          return error instanceof Error ? error : new Error(String(error));
-        }
-      };
-      const results = { customer: await read('customer'), account: await read('account') };
-      const byId = new Map<string, C | A>();
-      for (const found of Object.values(results)) {
-        if (found === undefined || found instanceof Error) continue;
-        for (const customer of found.customers) {
-          customers.prime(customer.customerId, customer);
-          byId.set(`customer:${customer.customerId}`, customer);
-        }
-        for (const account of found.accounts) {
-          accounts.prime(account.accountId, account);
-          byId.set(`account:${account.accountId}`, account);
-        }
-      }
-      return keys.map((key) => {
-        const result = results[key.kind];
-        return result instanceof Error ? result : (byId.get(`${key.kind}:${key.id.toLowerCase()}`) ?? null);
+      const plain = keys.filter((key) => key.links === 0);
+      const walked = keys.filter((key) => key.links > 0);
+      const settle = <T>(promise: Promise<T>) => promise.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const [records, graph] = await Promise.all([
+        plain.length > 0 ? settle(findMany(plain.map((key) => key.id))) : [],
+        walked.length > 0 ? settle(walk(walked.map((key) => key.id), Math.max(...walked.map((key) => key.links))).then((found) => new WalkedGraph(found))) : undefined,
+      ]);
+      let next = 0;
+      return keys.map((key): Parent | Error => {
+        if (key.links === 0) return records instanceof Error ? records : ((records[next++] ?? null) as Parent);
+        if (graph instanceof Error) return graph;
+        return (kind === 'customer' ? graph!.customer(key.id, graph!.links) : graph!.account(key.id, graph!.links)) as Parent;
       });
     },
-    { cacheKeyFn: (key) => `${key.kind}:${key.depth}:${key.id.toLowerCase()}` },
+    { cacheKeyFn: recordCacheKey },
   );
 }
 
 /**
- * A root field's record, with the records its selection will walk below it read in the same statement.
- * Without nested customers/accounts in the selection it is a plain (batched) look-up.
+ * The records one walk read, by id. A record answered `n` links below the walk's roots may hand out its linked
+ * records as long as `n` is below the walk's depth: the copy answered there carries `below` for the links left
+ * (one copy per record and links left), and the last level is the plain record.
  */
-export function loadWithLinked(loaders: Loaders, kind: 'customer', id: string, info: GraphQLResolveInfo): Promise<CustomerParent | null>;
-export function loadWithLinked(loaders: Loaders, kind: 'account', id: string, info: GraphQLResolveInfo): Promise<AccountParent | null>;
-export function loadWithLinked(loaders: Loaders, kind: RecordKind, id: string, info: GraphQLResolveInfo): Promise<CustomerParent | AccountParent | null> {
-  const depth = linkDepth(kind, info.fieldNodes, info);
-  if (selectsOnlyIdsAndLinks(kind, info.fieldNodes, info)) {
-    if (depth === 0) return kind === 'customer' ? loaders.customerLinks.load(id) : loaders.accountLinks.load(id);
-    return loaders.linkedIds.load({ kind, id, depth });
+class WalkedGraph {
+  readonly links: number;
+  private readonly customers = new Map<string, Customer>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly views = new Map<number, Below>();
+  private readonly copies = new Map<string, CustomerParent | AccountParent>();
+
+  constructor(walk: Walk) {
+    this.links = walk.links;
+    for (const customer of walk.customers) this.customers.set(customer.customerId, customer);
+    for (const account of walk.accounts) this.accounts.set(account.accountId, account);
   }
-  if (depth === 0) return kind === 'customer' ? loaders.customers.load(id) : loaders.accounts.load(id);
-  return loaders.linked.load({ kind, id, depth });
+
+  customer(id: string, links: number): CustomerParent | null {
+    const record = this.customers.get(id.toLowerCase());
+    return record ? this.withBelow(`c:${links}:${record.customerId}`, record, links) : null;
+  }
+
+  account(id: string, links: number): AccountParent | null {
+    const record = this.accounts.get(id.toLowerCase());
+    return record ? this.withBelow(`a:${links}:${record.accountId}`, record, links) : null;
+  }
+
+  /** The linked records of a parent with `links` links read below it, each with one link fewer. */
+  below(links: number): Below {
+    let view = this.views.get(links);
+    if (!view) {
+      // Ids whose record the walk did not find were unlinked or deleted between two statements: skipped.
+      const present = <T>(records: (T | null)[]) => records.filter((record): record is T => record !== null);
+      view = {
+        accountsOf: (customer) => present(customer.accountIds.map((id) => this.account(id, links - 1))),
+        customersOf: (account) => present(account.customerIds.map((id) => this.customer(id, links - 1))),
+      };
+      this.views.set(links, view);
+    }
+    return view;
+  }
+
+  private withBelow<T extends Customer | Account>(key: string, record: T, links: number): T & { below?: Below } {
+    if (links <= 0) return record;
+    let copy = this.copies.get(key) as (T & { below: Below }) | undefined;
+    if (!copy) this.copies.set(key, (copy = { ...record, below: this.below(links) }));
+    return copy;
+  }
 }
 
-/** What the ids-and-links read answers on each kind of record. */
-const ID_AND_LINK_FIELDS: Record<RecordKind, ReadonlySet<string>> = {
-  customer: new Set(['__typename', 'id', 'customerId', 'accounts']),
-  account: new Set(['__typename', 'id', 'accountId', 'customers']),
-};
+/** A root field's key: its id, and how many links its selection walks below the record. */
+export function rootKey(kind: RecordKind, id: string, info: GraphQLResolveInfo): RecordKey {
+  return { id, links: linkDepth(kind, info.fieldNodes, info) };
+}
 
-/**
- * Whether the selections below records of `kind` ask for nothing but ids and links, at every depth.
- * Conservative: any other field anywhere (also one under @skip), or a fragment on any type but the
- * record's own, answers no, and the whole records are read.
- */
-function selectsOnlyIdsAndLinks(kind: RecordKind, fields: readonly FieldNode[], info: GraphQLResolveInfo): boolean {
-  const check = (selectionSet: SelectionSetNode | undefined, current: RecordKind): boolean => {
-    for (const selection of selectionSet?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if (!ID_AND_LINK_FIELDS[current].has(selection.name.value)) return false;
-        if (selection.name.value === LINK_FIELD[current].field && !check(selection.selectionSet, LINK_FIELD[current].next)) return false;
-        continue;
-      }
-      // Validation refused fragment cycles, so this ends.
-      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
-      if (!fragment) return false;
-      const typeName = fragment.typeCondition?.name.value;
-      if (typeName !== undefined && TYPE_KIND[typeName] !== current) return false;
-      if (!check(fragment.selectionSet, current)) return false;
-    }
-    return true;
-  };
-  return fields.every((field) => check(field.selectionSet, kind));
+/** A relation field's key (`Customer.accounts`, `Account.customers`): its parent, and the links walked below the records it lists. */
+export function relationKey<P>(parent: P, kind: RecordKind, info: GraphQLResolveInfo): RelationKey<P> {
+  return { parent, links: linkDepth(LINK_FIELD[kind].next, info.fieldNodes, info) };
+}
+
+/** Forgets every record and link read so far: a mutation changed links. */
+export function forgetLinks(loaders: Loaders): void {
+  loaders.customerById.clearAll();
+  loaders.accountById.clearAll();
+  loaders.accountsOfCustomer.clearAll();
+  loaders.customersOfAccount.clearAll();
 }
 
 /** The field through which each kind of record reaches the other kind (schema.graphql). */
@@ -208,18 +228,4 @@ function linkDepth(kind: RecordKind, fields: readonly FieldNode[], info: GraphQL
   };
   for (const field of fields) walk(field.selectionSet, kind);
   return depth;
-}
-
-/**
- * The records for these ids, in order, skipping ids whose record vanished since the parent was read
- * (a concurrent delete between two statements of the same request).
- */
-export async function loadExisting<T>(loader: DataLoader<string, T | null>, ids: readonly string[]): Promise<T[]> {
-  const results = await loader.loadMany(ids);
-  const records: T[] = [];
-  for (const result of results) {
-    if (result instanceof Error) throw result;
-    if (result !== null) records.push(result);
-  }
-  return records;
 }

@@ -63,7 +63,8 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     validationRules: [operationShapeRule(settings)],
     logger: apolloLogger(deps.logger),
     plugins: [
-      costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits)),
+      // An operation over the cost limit at the caps is estimated again with what the environment holds (docs/adr/0089).
+      costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits), async ({ contextValue }) => ({ ...(await contextValue.services.links.bounds(contextValue.caller)) })),
       executionBudgetPlugin(),
       idempotentReplayPlugin(),
       landingPage(settings.explorer),

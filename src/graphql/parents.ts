@@ -1,13 +1,21 @@
-import type { Account, AccountLinks } from '../features/accounts/index.js';
-import type { Customer, CustomerLinks } from '../features/customers/index.js';
+import type { Account } from '../features/accounts/index.js';
+import type { Customer } from '../features/customers/index.js';
 
 /**
- * What the fields of a Customer or an Account resolve from: the domain record, or, when the whole
- * selection below a root field asks for nothing but ids and links (the look-ahead in loaders.ts), the
- * record's id and links alone. Only the id and link fields ever see the second kind.
+ * What the fields of a Customer or an Account resolve from (codegen's mappers, codegen.ts): always the domain
+ * record, whole. When a walk along the links read the records below it in the same statement (loaders.ts),
+ * `below` hands them out; without it, `Customer.accounts` and `Account.customers` ask their loader.
  */
-export type CustomerParent = Customer | CustomerLinks;
-export type AccountParent = Account | AccountLinks;
+export interface CustomerParent extends Customer {
+  readonly below?: Below;
+}
 
-export const isCustomerRecord = (parent: CustomerParent): parent is Customer => 'lastName' in parent;
-export const isAccountRecord = (parent: AccountParent): parent is Account => 'name' in parent;
+export interface AccountParent extends Account {
+  readonly below?: Below;
+}
+
+/** The records a walk read one link further down, in the order of the parent's id list, ready to be parents themselves. */
+export interface Below {
+  accountsOf(customer: Customer): AccountParent[];
+  customersOf(account: Account): CustomerParent[];
+}

@@ -1,6 +1,7 @@
 import type { Account } from '../features/accounts/index.js';
 import type { VersionCondition } from '../domain/versions.js';
 import type { GraphqlContext } from './context.js';
+import { byId } from './loaders.js';
 import { encodeCursor } from './pagination.js';
 
 /**
@@ -28,7 +29,7 @@ export function changedAccounts({ loaders }: GraphqlContext, accounts: readonly 
   for (const account of accounts) {
     const accountId = typeof account === 'string' ? account : account.accountId;
     loaders.flagDetails.clear(accountId);
-    if (typeof account === 'string') loaders.accounts.clear(account);
-    else loaders.accounts.clear(account.accountId).prime(account.accountId, account);
+    if (typeof account === 'string') loaders.accountById.clear(byId(account));
+    else loaders.accountById.clear(byId(account.accountId)).prime(byId(account.accountId), account);
   }
 }

@@ -7,6 +7,7 @@ import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
 import type { Resolvers } from './generated/resolvers-types.js';
+import { byId } from './loaders.js';
 import type { AccountParent, CustomerParent } from './parents.js';
 import { scalarResolvers } from './scalars.js';
 import { viewerResolvers } from './viewer.js';
@@ -30,8 +31,8 @@ export const nodeResolvers: Pick<Resolvers, 'Query' | 'Node'> = {
     node: async (_parent, { id }, { loaders, caller }) => {
       const customers = isAuthorized(caller, 'customers:read');
       const accounts = isAuthorized(caller, 'accounts:read');
-      if (!customers && !accounts) return loaders.customers.load(id);
-      const [customer, account] = await Promise.all([customers ? loaders.customers.load(id) : null, accounts ? loaders.accounts.load(id) : null]);
+      if (!customers && !accounts) return loaders.customerById.load(byId(id));
+      const [customer, account] = await Promise.all([customers ? loaders.customerById.load(byId(id)) : null, accounts ? loaders.accountById.load(byId(id)) : null]);
       return customer ?? account;
     },
   },

@@ -219,14 +219,14 @@ describe('link walks from concurrent requests', () => {
     let walks: { customers: { customerId: string }[]; accounts: { accountId: string }[] }[] = [];
     const names = await statementsOf(async () => {
       walks = await Promise.all([
-        stores.links.findLinkedIds('sandbox', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
-        stores.links.findLinkedIds('sandbox', { customerIds: [], accountIds: [households[1]!.accountId] }, 1),
-        stores.links.findLinkedIds('sandbox', { customerIds: [households[1]!.customerIds[0]!], accountIds: [] }, 2),
-        stores.links.findLinkedIds('production-like', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedRecords('sandbox', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedRecords('sandbox', { customerIds: [], accountIds: [households[1]!.accountId] }, 1),
+        stores.links.findLinkedRecords('sandbox', { customerIds: [households[1]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedRecords('production-like', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
       ]);
     });
     // One statement per (environment, depth): sandbox at depth 2, sandbox at depth 1, production-like at depth 2.
-    expect(names).toEqual(['cas_links_ids', 'cas_links_ids', 'cas_links_ids']);
+    expect(names).toEqual(['cas_links_records', 'cas_links_records', 'cas_links_records']);
     const ids = (walk: (typeof walks)[number]) => [...walk.customers.map((c) => c.customerId), ...walk.accounts.map((a) => a.accountId)].sort();
     expect(ids(walks[0]!)).toEqual([...households[0]!.customerIds, households[0]!.accountId].sort());
     expect(ids(walks[1]!)).toEqual([...households[1]!.customerIds, households[1]!.accountId].sort());

@@ -59,15 +59,25 @@ describe('query limits', () => {
   });
 
   it('cost: page size multiplies nested lists; over the limit is QUERY_TOO_COMPLEX', async () => {
-    const query = 'query($n: Int) { customers(first: $n) { nodes { accounts { accountId } } } }';
+    const query = 'query($n: Int) { customers(first: $n) { nodes { emails } } }';
     const small = await graphql(service, query, { n: 2 });
     expect(small.status).toBe(200);
     service.statements.count = 0;
     const large = await graphql(service, query, { n: 100 });
     expect(large.status).toBe(400);
     expect(errorCodes(large)).toEqual(['QUERY_TOO_COMPLEX']);
-    expect(large.json.errors[0].message).toMatch(/estimated cost is 20200; at most 1000 .*GRAPHQL_MAX_COST/); // the example in docs/graphql.md
+    expect(large.json.errors[0].message).toMatch(/estimated cost is 1200; at most 1000 .*GRAPHQL_MAX_COST/); // the example in docs/graphql.md
     expect(service.statements.count).toBe(0);
+  });
+
+  it("cost over the limit at the caps is estimated again with the environment's link bounds: one read by key, then the operation", async () => {
+    // 100 × (1 + 1 + 100 × 2) = 20,200 at the caps; this environment has no links, so its lists count 1 each.
+    const query = '{ customers(first: 100) { nodes { accounts { accountId } } } }';
+    service.statements.count = 0;
+    service.statements.names = [];
+    const result = await graphql(service, query);
+    expect(result.status).toBe(200);
+    expect(service.statements.names[0]).toBe('cas_links_bounds');
   });
 
   it('cost counts every list at the most it can hold: the limits the service enforces, not guesses', () => {
@@ -89,6 +99,26 @@ describe('query limits', () => {
     const estimate = costEstimator(schema);
     const document = parse('query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }');
     expect(estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' })).toBe(402_101);
+  });
+
+  it("the environment's link bounds (docs/adr/0089): the design card's query passes where a customer has one joint account, the worst case at the caps does not", () => {
+    const estimate = costEstimator(buildGraphqlSchema());
+    const cost = (query: string, bounds?: { accountsPerCustomer: number; customersPerAccount: number }) => {
+      const document = parse(query);
+      return estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' }, bounds);
+    };
+    const card = 'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId accounts { accountId } } } } }';
+    const worst = 'query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }';
+    expect(cost(card)).toBe(404_201);
+    expect(cost(worst)).toBe(402_101);
+    // A customer with an account of their own and a joint one, the co-holder with one of theirs: at most 2 and 2.
+    expect(cost(card, { accountsPerCustomer: 2, customersPerAccount: 2 })).toBe(1 + 2 * (1 + 1 + 2 * (1 + 1 + 2 * 2)));
+    expect(cost(card, { accountsPerCustomer: 2, customersPerAccount: 2 })).toBeLessThanOrEqual(25_000);
+    // At the caps the bounds are the caps: the worst case stays refused. An environment without links counts 1.
+    expect(cost(worst, { accountsPerCustomer: 100, customersPerAccount: 20 })).toBe(402_101);
+    expect(cost(card, { accountsPerCustomer: 0, customersPerAccount: 0 })).toBe(1 + 1 * (1 + 1 + 1 * (1 + 1 + 1 * 2)));
+    // An explicit page of ids is not bounded by links: `first` still wins over both.
+    expect(cost('{ customers(first: 50) { nodes { accountIds } } }', { accountsPerCustomer: 3, customersPerAccount: 2 })).toBe(50 * (1 + 1 + 3));
   });
 
   it("cost of recentEvents under a list: first events per record, the default 10 when first is absent or null (a true upper bound)", () => {

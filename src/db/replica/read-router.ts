@@ -47,7 +47,7 @@ const ROOT_MISSING: Absence = (result, args) => {
 export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M in keyof Stores[S]]?: Absence } } = {
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
-  links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
+  links: { findLinkedRecords: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
   // A statement and the export read on the primary: a statement of an ended period gives the same bytes on
   // every request, which a lagging replica could break.
@@ -67,6 +67,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
 const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof Stores[S] & string)[] } = {
   idempotency: ['find', 'purgeExpired'],
   ledger: ['expiredHolds'],
+  // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
+  links: ['findBounds'],
   history: ['statement', 'exportEntries'],
 };
 

@@ -1,8 +1,7 @@
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
-import { loadExisting, loadWithLinked } from '../../graphql/loaders.js';
+import { byId, forgetLinks, relationKey, rootKey } from '../../graphql/loaders.js';
 import { encodeCursor, pageRequest } from '../../graphql/pagination.js';
-import { isAccountRecord } from '../../graphql/parents.js';
 import { changedAccounts, endCursor, versionCondition, withoutNulls } from '../../graphql/resolver-helpers.js';
 
 /**
@@ -11,11 +10,11 @@ import { changedAccounts, endCursor, versionCondition, withoutNulls } from '../.
  */
 export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' | 'AccountConnection'> = {
   Query: {
-    account: (_parent, { accountId }, { loaders }, info) => loadWithLinked(loaders, 'account', accountId, info),
+    account: (_parent, { accountId }, { loaders }, info) => loaders.accountById.load(rootKey('account', accountId, info)),
     accounts: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('account', args);
       const page = await services.accounts.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
-      for (const account of page.items) loaders.accounts.prime(account.accountId, account);
+      for (const account of page.items) loaders.accountById.prime(byId(account.accountId), account);
       return page;
     },
   },
@@ -25,30 +24,29 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
       const { services, caller, loaders } = context;
       const account = noteReplay(context, info, await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)));
       // Links changed: customers read earlier in this request have stale accountIds.
-      loaders.customers.clearAll();
+      forgetLinks(loaders);
       return account;
     },
     updateAccount: async (_parent, { accountId, input, expectedVersion }, { services, caller, loaders }) => {
       const account = await services.accounts.update(caller, accountId, input as unknown, versionCondition(expectedVersion));
-      loaders.accounts.clear(accountId).prime(accountId, account);
+      loaders.accountById.clear(byId(accountId)).prime(byId(accountId), account);
       return account;
     },
     deleteAccount: async (_parent, { accountId, expectedVersion }, { services, caller, loaders }) => {
       await services.accounts.delete(caller, accountId, versionCondition(expectedVersion));
-      loaders.accounts.clear(accountId);
-      loaders.customers.clearAll();
+      forgetLinks(loaders);
       return accountId;
     },
     addAccountCustomer: async (_parent, { accountId, customerId }, context) => {
       const account = await context.services.accounts.addCustomer(context.caller, accountId, { customerId });
+      forgetLinks(context.loaders);
       changedAccounts(context, [account]);
-      context.loaders.customers.clearAll();
       return account;
     },
     removeAccountCustomer: async (_parent, { accountId, customerId, expectedVersion }, context) => {
       const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId, versionCondition(expectedVersion));
+      forgetLinks(context.loaders);
       changedAccounts(context, [account]);
-      context.loaders.customers.clearAll();
       return account;
     },
     setAccountFlag: async (_parent, { accountId, flag, reason, until, expectedVersion }, context) => {
@@ -70,8 +68,8 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
 
   Account: {
     id: (account) => account.accountId,
-    customers: (account, _args, { loaders }) =>
-      isAccountRecord(account) ? loadExisting(loaders.customers, account.customerIds) : loadExisting(loaders.customerLinks, account.customerIds),
+    // Read with the account by a walk (`below`), or by the relation's loader (loaders.ts).
+    customers: (account, _args, { loaders }, info) => account.below?.customersOf(account) ?? loaders.customersOfAccount.load(relationKey(account, 'account', info)),
     flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
   },
 

@@ -1,8 +1,7 @@
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
-import { loadExisting, loadWithLinked } from '../../graphql/loaders.js';
+import { byId, relationKey, rootKey } from '../../graphql/loaders.js';
 import { encodeCursor, pageRequest } from '../../graphql/pagination.js';
-import { isCustomerRecord } from '../../graphql/parents.js';
 import { chargeSsnRefusalResolver, chargeSsnSearchResolver } from '../../graphql/rate-limit.js';
 import { endCursor, versionCondition, withoutNulls } from '../../graphql/resolver-helpers.js';
 
@@ -14,11 +13,11 @@ import { endCursor, versionCondition, withoutNulls } from '../../graphql/resolve
  */
 export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer' | 'CustomerConnection'> = {
   Query: {
-    customer: (_parent, { customerId }, { loaders }, info) => loadWithLinked(loaders, 'customer', customerId, info),
+    customer: (_parent, { customerId }, { loaders }, info) => loaders.customerById.load(rootKey('customer', customerId, info)),
     customers: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('customer', args);
       const page = await services.customers.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
-      for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
+      for (const customer of page.items) loaders.customerById.prime(byId(customer.customerId), customer);
       return page;
     },
     // The SSN travels in the input (a variable, never the document's text when clients use variables); REST's search rules.
@@ -27,7 +26,7 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
       const request = pageRequest('customer', { first, after });
       await chargeSsnSearchResolver(context, withoutNulls(input));
       const page = await services.customers.search(caller, withoutNulls(input), request);
-      for (const customer of page.items) loaders.customers.prime(customer.customerId, customer);
+      for (const customer of page.items) loaders.customerById.prime(byId(customer.customerId), customer);
       return page;
     },
   },
@@ -39,21 +38,20 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
     },
     updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
       const customer = await services.customers.update(caller, customerId, input as unknown, versionCondition(expectedVersion));
-      loaders.customers.clear(customerId).prime(customerId, customer);
+      loaders.customerById.clear(byId(customerId)).prime(byId(customerId), customer);
       return customer;
     },
     deleteCustomer: async (_parent, { customerId, expectedVersion }, { services, caller, loaders }) => {
       await services.customers.delete(caller, customerId, versionCondition(expectedVersion));
-      loaders.customers.clear(customerId);
+      loaders.customerById.clear(byId(customerId));
       return customerId;
     },
   },
 
   Customer: {
     id: (customer) => customer.customerId,
-    // Below an ids-and-links read, the linked records are ids and links as well (loaders.ts).
-    accounts: (customer, _args, { loaders }) =>
-      isCustomerRecord(customer) ? loadExisting(loaders.accounts, customer.accountIds) : loadExisting(loaders.accountLinks, customer.accountIds),
+    // Read with the customer by a walk (`below`), or by the relation's loader (loaders.ts).
+    accounts: (customer, _args, { loaders }, info) => customer.below?.accountsOf(customer) ?? loaders.accountsOfCustomer.load(relationKey(customer, 'customer', info)),
   },
 
   CustomerConnection: {

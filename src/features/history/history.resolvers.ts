@@ -1,17 +1,11 @@
-import { accountNotFound } from '../../domain/errors.js';
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
-import { isAccountRecord } from '../../graphql/parents.js';
 import { HISTORY_LIMITS } from './history.schemas.js';
 
 /** An account's history fields: they read through the domain's history service (accounts:read, validation, limits), as REST does. */
 export const historyResolvers: Pick<Resolvers, 'Account'> = {
   Account: {
-    balance: async (account, { asOf }, { services, caller, loaders }) => {
-      if (asOf === undefined || asOf === null) {
-        const record = isAccountRecord(account) ? account : await loaders.accounts.load(account.accountId);
-        if (!record) throw accountNotFound();
-        return record.balance;
-      }
+    balance: async (account, { asOf }, { services, caller }) => {
+      if (asOf === undefined || asOf === null) return account.balance;
       return services.history.balance(caller, account.accountId, { asOf });
     },
     balanceHistory: async (account, { from, to, interval }, { services, caller }) =>

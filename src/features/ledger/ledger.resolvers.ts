@@ -2,8 +2,8 @@ import { isDomainError } from '../../domain/errors.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
+import { byId } from '../../graphql/loaders.js';
 import { encodeCursor, pageRequest, type TransactionPage } from '../../graphql/pagination.js';
-import { isAccountRecord } from '../../graphql/parents.js';
 import { changedAccounts, endCursor, given, withoutNulls } from '../../graphql/resolver-helpers.js';
 import type { Account } from '../accounts/index.js';
 import { RECENT_TRANSACTIONS } from './transaction.js';
@@ -73,7 +73,7 @@ export const ledgerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' |
       const { services, caller } = context;
       const reversal = noteReplay(context, info, await services.ledger.reverse(caller, accountId, transactionId, given({ description }), createOptions(idempotencyKey)));
       // A transfer's reversal moves money on the other account too.
-      context.loaders.accounts.clearAll();
+      context.loaders.accountById.clearAll();
       return reversal;
     },
     transfer: async (_parent, { input, idempotencyKey }, context, info) => {
@@ -85,16 +85,11 @@ export const ledgerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' |
   },
 
   Account: {
-    // `transactions` is no id or link field, so the look-ahead (loaders.ts) always hands it a whole record;
-    // the loader is only a fallback.
-    transactions: async (account, args, context) => {
-      const record = isAccountRecord(account) ? account : await context.loaders.accounts.load(account.accountId);
-      return record ? transactionPage(record, args, context) : { items: [], nextAfter: null };
-    },
+    transactions: (account, args, context) => transactionPage(account, args, context),
   },
 
   Transaction: {
-    account: (transaction, _args, { loaders }) => loaders.accounts.load(transaction.accountId),
+    account: (transaction, _args, { loaders }) => loaders.accountById.load(byId(transaction.accountId)),
   },
 
   TransactionConnection: {

@@ -1,5 +1,5 @@
-import type { Account, AccountLinks } from '../accounts/index.js';
-import type { Customer, CustomerLinks } from '../customers/index.js';
+import type { Account } from '../accounts/index.js';
+import type { Customer } from '../customers/index.js';
 
 /** What the link service needs from storage (src/features/links/link.read-model.ts implements it). */
 
@@ -15,10 +15,14 @@ export interface LinkedRecords {
   accounts: Account[];
 }
 
-/** The same walk, ids and links only (see LinkReadModel.findLinkedIds). */
-export interface LinkedIds {
-  customers: CustomerLinks[];
-  accounts: AccountLinks[];
+/**
+ * The most links any customer or account of an environment has held (high-water marks kept by the links'
+ * trigger, never lowered; docs/adr/0089): what GraphQL's cost multiplies `Customer.accounts` and
+ * `Account.customers` by. 0 where the environment never had a link.
+ */
+export interface LinkBounds {
+  accountsPerCustomer: number;
+  customersPerAccount: number;
 }
 
 /** Reads across the customer–account links (GraphQL's nested reads). */
@@ -28,6 +32,6 @@ export interface LinkReadModel {
    * (customer → account is one link, account → customer the next), in one round trip; absent ids are skipped.
    */
   findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords>;
-  /** As findLinkedRecords, reading only each record's id and links: no personal data, far less to read. */
-  findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds>;
+  /** The environment's link bounds, one row by primary key. */
+  findBounds(environment: string): Promise<LinkBounds>;
 }

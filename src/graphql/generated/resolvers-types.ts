@@ -1882,6 +1882,7 @@ export type ResolversParentTypes = {
 
 export type ListSizeDirectiveArgs = {
   assumedSize?: Maybe<Scalars['Int']['input']>;
+  sizedBy?: Maybe<Scalars['String']['input']>;
   slicingArguments?: Maybe<Array<Scalars['String']['input']>>;
 };
 
