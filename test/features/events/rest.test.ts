@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../../support/api-tokens.js';
 import { SENSITIVE_VALUES } from '../../support/factories.js';
 import { errorCodes, graphql } from '../../graphql/helpers.js';
+import { eventually } from '../../support/eventually.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { createAccount, createCustomer, expectFailure, expectSuccess } from '../../rest/helpers.js';
 
@@ -15,22 +16,34 @@ afterAll(async () => service?.stop());
 type Event = { eventId: string; type: string; sequence: number; resourceId: string; data: any };
 
 /**
- * Every event after `after`, once the sequencer has numbered every event written so far: a pass run on demand
- * (RunningService.jobs) numbers them all, so one read shows them (`atLeast`: how many the caller expects).
+ * The sequencer numbers only the events of transactions older than every transaction still running in the
+ * PostgreSQL cluster (the snapshot's xmin), and the other test files' databases share the cluster: one pass run
+ * on demand numbers what it may, so these read after a pass, and run another until the events are there (the
+ * deadline only stops a hung test).
  */
-async function eventsAfter(after: number, atLeast: number, environment = 'sandbox'): Promise<Event[]> {
-  await service.jobs.eventOutbox.runOnce();
-  const res = await service.call('GET', `/${environment}/event?after=${after}&limit=100`);
+async function afterSequencerPasses(path: string, accept: (events: Event[]) => boolean): Promise<Event[]> {
+  const res = await eventually(
+    async () => {
+      await service.jobs.eventOutbox.runOnce();
+      return service.call('GET', path);
+    },
+    (answer) => answer.status === 200 && accept(answer.json.data.events as Event[]),
+  );
   expectSuccess(res, 'customer', 200);
-  expect(res.json.data.events.length).toBeGreaterThanOrEqual(atLeast);
   return res.json.data.events;
+}
+
+/** Every event after `after`, once at least `atLeast` of them are numbered. */
+async function eventsAfter(after: number, atLeast: number, environment = 'sandbox'): Promise<Event[]> {
+  const events = await afterSequencerPasses(`/${environment}/event?after=${after}&limit=100`, (read) => read.length >= atLeast);
+  expect(events.length).toBeGreaterThanOrEqual(atLeast);
+  return events;
 }
 
 /** Resolves once the sequencer has numbered the event of `type` about `resourceId` (this file's database holds few). */
 async function numbered(type: string, resourceId: string): Promise<void> {
-  await service.jobs.eventOutbox.runOnce();
-  const res = await service.call('GET', `/sandbox/event?types=${type}&limit=100`);
-  expect((res.json.data.events as Event[]).some((event) => event.resourceId === resourceId)).toBe(true);
+  const events = await afterSequencerPasses(`/sandbox/event?types=${type}&limit=100`, (read) => read.some((event) => event.resourceId === resourceId));
+  expect(events.some((event) => event.resourceId === resourceId)).toBe(true);
 }
 
 async function lastSequence(): Promise<number> {
