@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /** Every child this run started, so that an interrupted run leaves nothing behind. */
 const children = new Set<ChildProcess>();
@@ -33,15 +34,8 @@ export function nodeVersion(node: string): string {
 
 export const nodeMajor = (node: string): number => Number(/^v(\d+)/.exec(nodeVersion(node))?.[1] ?? 0);
 
-/** A minimal environment for a child: nothing of ours leaks in (DATABASE_URL of the shell, tokens …). */
-export function baseEnvironment(extra: Record<string, string>): Record<string, string> {
-  // The proxy and CA settings too: behind a TLS-intercepting proxy (as bank networks have) the reference Node's
-  // install from the npm registry needs them; nothing measured reads them.
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_EXTRA_CA_CERTS', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
-  const env: Record<string, string> = {};
-  for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return { ...env, ...extra };
-}
+/** A minimal environment for a child: nothing of ours leaks in (see scripts/lib/child-environment.ts). */
+export const baseEnvironment = (extra: Record<string, string>): Record<string, string> => childEnvironment(extra);
 
 export interface RunningServer {
   name: string;

