@@ -89,7 +89,7 @@ const number = (text: string) => {
 
 /** The `.default(...)` of an expression when it is a literal (a number, a string, a boolean, a list of strings). */
 function writtenDefault(expression: string): string | undefined {
-  const match = /\.default\((.*)\)$/.exec(expression);
+  const match = /\.default\(([\s\S]*?),?\s*\)$/.exec(expression);
   if (!match) return undefined;
   const value = match[1]!.trim();
   if (/^[\d_ *]+$/.test(value)) {
@@ -106,19 +106,19 @@ const grouped = (n: number) => (n >= 10_000 ? n.toLocaleString('en-US') : String
 
 /** The values a setting accepts, from its expression: ranges from the helpers, else the schema's own messages. */
 function formatOf(name: string, expression: string): string {
-  const integer = /^integer\('[A-Z0-9_]+', ([\d_ *]+), ([\d_ *]+)\)/.exec(expression);
+  const integer = /^integer\(\s*'[A-Z0-9_]+',\s*([\d_ *]+),\s*([\d_ *]+),?\s*\)/.exec(expression);
   if (integer) return `whole number, ${grouped(number(integer[1]!)!)}–${grouped(number(integer[2]!)!)}`;
   if (/^booleanFlag\(/.test(expression)) return '`true` or `false` (`1`, `0`)';
-  const byteSize = /^byteSize\('[A-Z0-9_]+', (\d+), (\d+)\)/.exec(expression);
+  const byteSize = /^byteSize\(\s*'[A-Z0-9_]+',\s*(\d+),\s*(\d+),?\s*\)/.exec(expression);
   if (byteSize) return `bytes, ${byteSize[1]}kb–${byteSize[2]}mb (\`65536\`, \`64kb\`, \`1mb\`)`;
   const enumeration = /^z\s*\.enum\(\[([^\]]*)\]/.exec(expression);
   if (enumeration) return `one of ${[...enumeration[1]!.matchAll(/'([^']*)'/g)].map((m) => `\`${m[1]}\``).join(', ')}`;
-  const messages = [...expression.matchAll(/,\s*['`]([^'`]*)['`]\)/g)]
+  const messages = [...expression.matchAll(/,\s*['`]([^'`]*)['`],?\s*\)/g)]
     .map((m) => m[1]!)
     .map((message) => message.replace(new RegExp(`^${name} (\\w+ )?must (be )?`), (_, noun: string | undefined) => (noun ? `${noun.trim()}: ` : '')))
     .filter((message) => !/\$\{|\)\}/.test(message));
   const list = /transform\(commaList\)/.test(expression) ? ['comma-separated list'] : [];
-  const length = /\.min\((\d+)\)\.max\((\d+)\)/.exec(expression);
+  const length = /\.min\((\d+)\)\s*\.max\((\d+)\)/.exec(expression);
   const text = length ? [`text, ${length[1]}–${length[2]} characters`] : [];
   const all = [...list, ...text, ...messages];
   return all.length > 0 ? all.join('; ') : 'text';
@@ -182,6 +182,24 @@ interface Raised {
   files: Set<string>;
 }
 
+/**
+ * Whether the call at `index` is an argument of an OpenAPI `failure(...)` declaration, however the call is laid out:
+ * walks back over balanced parentheses to each enclosing call's name (quoted text with unbalanced parentheses
+ * would mislead it; failure texts have none).
+ */
+function insideFailureCall(text: string, index: number): boolean {
+  let depth = 0;
+  for (let i = index - 1; i >= 0; i--) {
+    const char = text[i];
+    if (char === ')') depth++;
+    else if (char === '(') {
+      if (depth > 0) depth--;
+      else if (/\bfailure$/.test(text.slice(Math.max(0, i - 8), i))) return true;
+    }
+  }
+  return false;
+}
+
 /** Where every error code is raised: the files that construct it, or call a factory (or a factory's factory) that does. */
 export function findRaisers(files = sourceFiles()): Map<string, Raised> {
   const texts = new Map(files.map((file) => [file, read(file)]));
@@ -221,9 +239,8 @@ export function findRaisers(files = sourceFiles()): Map<string, Raised> {
   for (const [file, text] of texts) {
     for (const [factory, codes] of factories) {
       // A call inside another factory is that factory's; a call in an OpenAPI `failure(...)` documents, it does not raise.
-      const lineOf = (index: number) => text.slice(text.lastIndexOf('\n', index) + 1, text.indexOf('\n', index));
       const calls = [...text.matchAll(new RegExp(`\\b${factory}\\(`, 'g'))].filter(
-        (call) => !factories.has(factoryAt(text, call.index) ?? '') && !/export const $/.test(text.slice(Math.max(0, call.index - 14), call.index)) && !/\bfailure\(/.test(lineOf(call.index)),
+        (call) => !factories.has(factoryAt(text, call.index) ?? '') && !/export const $/.test(text.slice(Math.max(0, call.index - 14), call.index)) && !insideFailureCall(text, call.index),
       );
       if (calls.length === 0) continue;
       for (const code of codes) entry(code).files.add(file);
