@@ -10,8 +10,14 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^graphql$/, replacement: 'graphql/index.js' },
-      { find: /^@customer-account-service\/client$/, replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)) },
-      { find: /^@customer-account-service\/client\/graphql$/, replacement: fileURLToPath(new URL('packages/client/src/generated/graphql.ts', import.meta.url)) },
+      {
+        find: /^@customer-account-service\/client$/,
+        replacement: fileURLToPath(new URL('packages/client/src/index.ts', import.meta.url)),
+      },
+      {
+        find: /^@customer-account-service\/client\/graphql$/,
+        replacement: fileURLToPath(new URL('packages/client/src/generated/graphql.ts', import.meta.url)),
+      },
     ],
   },
   test: {

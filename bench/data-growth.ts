@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchContext } from './lib/context.js';
 import { runBenchEntry } from './lib/entry.js';
-import { type DataGrowthReport, type DiskRow, type GrowthOperation, type GrowthSize, judgeGrowth, renderGrowthMarkdown, type VacuumRow } from './lib/growth-report.js';
+import {
+  type DataGrowthReport,
+  type DiskRow,
+  type GrowthOperation,
+  type GrowthSize,
+  judgeGrowth,
+  renderGrowthMarkdown,
+  type VacuumRow,
+} from './lib/growth-report.js';
 import { parseGrowthScale } from './lib/growth-seed.js';
 import { type HttpScenarioName, runHttpScenario } from './lib/scenarios.js';
 import { runToCompletion } from './lib/processes.js';
@@ -42,7 +50,15 @@ export const DATA_GROWTH_SCENARIOS: HttpScenarioName[] = [
 ];
 
 /** The tables whose size is reported per million rows. */
-const DISK_TABLES = ['customers', 'accounts', 'account_customers', 'ledger_entries', 'events', 'audit_events', 'idempotency_keys'];
+const DISK_TABLES = [
+  'customers',
+  'accounts',
+  'account_customers',
+  'ledger_entries',
+  'events',
+  'audit_events',
+  'idempotency_keys',
+];
 
 const USAGE = `npm run bench:data-growth [-- options]
 
@@ -79,10 +95,13 @@ function parse(argv: string[]) {
   });
   const whole = (name: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${name} must be a positive whole number, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+      throw new UsageError(`${name} must be a positive whole number, got "${raw}"`);
     return Number(raw);
   };
-  const sizes = (process.env.DATA_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map((s) => whole('DATA_GROWTH_SIZES', s.trim(), 0));
+  const sizes = (process.env.DATA_GROWTH_SIZES ?? '10000,100000,1000000')
+    .split(',')
+    .map((s) => whole('DATA_GROWTH_SIZES', s.trim(), 0));
   const churn = Number(values.churn ?? '0.1');
   if (!(churn >= 0 && churn < 1)) throw new UsageError(`--churn must be a fraction in [0, 1), got "${values.churn}"`);
   const growth = values.growth ?? 'entries=10,busy=1,events=10,audit=10,keys=1';
@@ -91,9 +110,13 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const scenarios = values.scenarios === undefined ? DATA_GROWTH_SCENARIOS : values.scenarios.split(',').map((name) => name.trim());
+  const scenarios =
+    values.scenarios === undefined ? DATA_GROWTH_SCENARIOS : values.scenarios.split(',').map((name) => name.trim());
   const unknown = scenarios.filter((name) => !(DATA_GROWTH_SCENARIOS as string[]).includes(name));
-  if (unknown.length > 0 || scenarios.length === 0) throw new UsageError(`--scenarios must name some of ${DATA_GROWTH_SCENARIOS.join(', ')}; got "${values.scenarios}"`);
+  if (unknown.length > 0 || scenarios.length === 0)
+    throw new UsageError(
+      `--scenarios must name some of ${DATA_GROWTH_SCENARIOS.join(', ')}; got "${values.scenarios}"`,
+    );
   return {
     help: values.help === true,
     scenarios: scenarios as HttpScenarioName[],
@@ -109,7 +132,11 @@ function parse(argv: string[]) {
   };
 }
 
-async function measureSize(ctx: BenchContext, scenarios: readonly HttpScenarioName[], failures: string[]): Promise<GrowthOperation[]> {
+async function measureSize(
+  ctx: BenchContext,
+  scenarios: readonly HttpScenarioName[],
+  failures: string[],
+): Promise<GrowthOperation[]> {
   const operations: GrowthOperation[] = [];
   const servers = await startContenders(ctx, [...scenarios], ctx.referenceNode, failures);
   try {
@@ -132,7 +159,9 @@ async function measureSize(ctx: BenchContext, scenarios: readonly HttpScenarioNa
           })),
         });
       } catch (error) {
-        failures.push(`${ctx.data.customers} customers, ${scenario} failed: ${(error as Error).message.split('\n')[0]}`);
+        failures.push(
+          `${ctx.data.customers} customers, ${scenario} failed: ${(error as Error).message.split('\n')[0]}`,
+        );
         log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
@@ -145,7 +174,9 @@ async function measureSize(ctx: BenchContext, scenarios: readonly HttpScenarioNa
 async function measureDisk(ctx: BenchContext): Promise<DiskRow[]> {
   const rows: DiskRow[] = [];
   for (const table of DISK_TABLES) {
-    const { rows: found } = await ctx.benchPool.query<{ n: string; bytes: string }>(`SELECT (SELECT count(*) FROM ${table}) AS n, pg_total_relation_size('${table}') AS bytes`);
+    const { rows: found } = await ctx.benchPool.query<{ n: string; bytes: string }>(
+      `SELECT (SELECT count(*) FROM ${table}) AS n, pg_total_relation_size('${table}') AS bytes`,
+    );
     const count = Number(found[0]!.n);
     const bytes = Number(found[0]!.bytes);
     rows.push({ table, rows: count, bytes, bytesPerMillionRows: count > 0 ? (bytes / count) * 1_000_000 : null });
@@ -162,7 +193,8 @@ async function measureDisk(ctx: BenchContext): Promise<DiskRow[]> {
 async function measureVacuum(ctx: BenchContext, churn: number): Promise<VacuumRow[]> {
   const pool = ctx.benchPool;
   const percent = `${(churn * 100).toFixed(0)} %`;
-  const count = async (table: string) => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+  const count = async (table: string) =>
+    Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
   const events = Math.floor((await count('events')) * churn);
   await pool.query(
     `DELETE FROM events WHERE (txid, id) IN (SELECT e.txid, e.id FROM events e ORDER BY e.environment, e.txid, e.id LIMIT $1)`,
@@ -188,7 +220,10 @@ async function measureVacuum(ctx: BenchContext, churn: number): Promise<VacuumRo
       const started = performance.now();
       await client.query(`VACUUM (ANALYZE) ${table}`);
       const seconds = (performance.now() - started) / 1000;
-      const { rows: wal } = await client.query<{ bytes: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn) AS bytes', [before]);
+      const { rows: wal } = await client.query<{ bytes: string }>(
+        'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn) AS bytes',
+        [before],
+      );
       rows.push({ table, churn: description, seconds, walBytes: Number(wal[0]!.bytes) });
       log(`VACUUM (ANALYZE) ${table}: ${seconds.toFixed(1)} s, ${wal[0]!.bytes} WAL bytes`);
     }
@@ -234,7 +269,10 @@ async function main(): Promise<void> {
   const node = await ensureReferenceNode(log);
   if (options.build) {
     log('npm run build');
-    await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env: { ...process.env } as Record<string, string> });
+    await runToCompletion('npm', ['run', 'build', '--silent'], {
+      cwd: repoRoot,
+      env: { ...process.env } as Record<string, string>,
+    });
   }
   const failures: string[] = [];
   const sizes: GrowthSize[] = [];
@@ -243,20 +281,31 @@ async function main(): Promise<void> {
     const earlier = JSON.parse(readFileSync(options.include, 'utf8')) as DataGrowthReport;
     const smallest = options.sizes[0] ?? Number.POSITIVE_INFINITY;
     for (const size of earlier.sizes) {
-      if (size.customers >= smallest) throw new UsageError(`--include: ${options.include} holds ${size.customers} customers, not smaller than ${smallest}`);
+      if (size.customers >= smallest)
+        throw new UsageError(
+          `--include: ${options.include} holds ${size.customers} customers, not smaller than ${smallest}`,
+        );
       sizes.push(size);
     }
     failures.push(...earlier.failures.map((failure) => `(included run ${earlier.startedAt}) ${failure}`));
-    log(`included ${earlier.sizes.map((size) => size.customers.toLocaleString('en-US')).join(', ')} customers from ${path.relative(repoRoot, options.include)} (${earlier.startedAt}, ${earlier.commit ?? 'no commit'})`);
+    log(
+      `included ${earlier.sizes.map((size) => size.customers.toLocaleString('en-US')).join(', ')} customers from ${path.relative(repoRoot, options.include)} (${earlier.startedAt}, ${earlier.commit ?? 'no commit'})`,
+    );
   }
   for (const customers of options.sizes) {
     const benchOptions = scratchBenchOptions(customers, [
-      '--scenarios', options.scenarios.join(','),
-      '--runs', String(options.runs),
-      '--duration', String(options.durationSeconds),
-      '--warmup', String(options.warmupSeconds),
-      '--growth', options.growth,
-      '--node', node,
+      '--scenarios',
+      options.scenarios.join(','),
+      '--runs',
+      String(options.runs),
+      '--duration',
+      String(options.durationSeconds),
+      '--warmup',
+      String(options.warmupSeconds),
+      '--growth',
+      options.growth,
+      '--node',
+      node,
     ]);
     if (benchOptions === 'help') throw new Error('unreachable');
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-data-growth-'));
@@ -291,14 +340,28 @@ async function main(): Promise<void> {
     }
   }
   const finishedAt = new Date();
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() || null;
+  const commit =
+    spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() || null;
   const report: DataGrowthReport = {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     elapsedSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-    command: [process.env.DATA_GROWTH_SIZES ? `DATA_GROWTH_SIZES=${process.env.DATA_GROWTH_SIZES}` : '', 'npm run bench:data-growth', ...(argv.length > 0 ? ['--', ...argv] : [])].filter(Boolean).join(' '),
+    command: [
+      process.env.DATA_GROWTH_SIZES ? `DATA_GROWTH_SIZES=${process.env.DATA_GROWTH_SIZES}` : '',
+      'npm run bench:data-growth',
+      ...(argv.length > 0 ? ['--', ...argv] : []),
+    ]
+      .filter(Boolean)
+      .join(' '),
     commit,
-    options: { sizes: options.sizes, runs: options.runs, durationSeconds: options.durationSeconds, growthScale: options.growth, churn: options.churn, scenarios: options.scenarios },
+    options: {
+      sizes: options.sizes,
+      runs: options.runs,
+      durationSeconds: options.durationSeconds,
+      growthScale: options.growth,
+      churn: options.churn,
+      scenarios: options.scenarios,
+    },
     sizes,
     judgements: judgeGrowth(sizes),
     failures,

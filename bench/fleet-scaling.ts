@@ -90,9 +90,23 @@ function parseScalingOptions(argv: string[]): ScalingOptions | 'help' {
   });
   if (values.help) return 'help';
   const quick = values.quick;
-  const shared = ['duration', 'warmup', 'connections', 'pool-size', 'customers', 'accounts', 'ledger-accounts', 'node'] as const;
+  const shared = [
+    'duration',
+    'warmup',
+    'connections',
+    'pool-size',
+    'customers',
+    'accounts',
+    'ledger-accounts',
+    'node',
+  ] as const;
   const benchArgv = shared.flatMap((name) => (values[name] === undefined ? [] : [`--${name}`, values[name]]));
-  benchArgv.push('--runs', values.rounds ?? (quick ? '1' : '3'), '--pgbench-scale', values['pgbench-scale'] ?? (quick ? '5' : '50'));
+  benchArgv.push(
+    '--runs',
+    values.rounds ?? (quick ? '1' : '3'),
+    '--pgbench-scale',
+    values['pgbench-scale'] ?? (quick ? '5' : '50'),
+  );
   if (values.warmup === undefined) benchArgv.push('--warmup', quick ? '2' : '6');
   if (values.duration === undefined && quick) benchArgv.push('--duration', '3');
   if (quick) benchArgv.push('--quick');
@@ -103,8 +117,17 @@ function parseScalingOptions(argv: string[]): ScalingOptions | 'help' {
   bench.scenarios = ['rest-transfer-uniform'];
   bench.pgbenchTpcbScale = bench.pgbenchScale;
   const instances = values.instances.split(',').map((n) => Number(n.trim()));
-  if (instances.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new UsageError(`--instances must list whole numbers from 1 to 16 (got ${values.instances})`);
-  return { bench, instances: [...new Set(instances)].sort((a, b) => a - b), rounds: bench.runs, replicaReads: values['replica-reads'], pgbench: !values['no-pgbench'], pgbenchScale: bench.pgbenchScale, outDir: values.out };
+  if (instances.some((n) => !Number.isInteger(n) || n < 1 || n > 16))
+    throw new UsageError(`--instances must list whole numbers from 1 to 16 (got ${values.instances})`);
+  return {
+    bench,
+    instances: [...new Set(instances)].sort((a, b) => a - b),
+    rounds: bench.runs,
+    replicaReads: values['replica-reads'],
+    pgbench: !values['no-pgbench'],
+    pgbenchScale: bench.pgbenchScale,
+    outDir: values.out,
+  };
 }
 
 /** CPU time of each part of the fleet (µs), and the whole machine's busy and total time (/proc/stat). */
@@ -123,7 +146,16 @@ const TICK_US = 1_000_000 / (Number(execFileSync('getconf', ['CLK_TCK'], { encod
 function machineTimes(): { busy: number; total: number } {
   // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const busy = user + nice + system + irq + softirq + steal;
   return { busy: busy * TICK_US, total: (busy + idle + iowait) * TICK_US };
 }
@@ -153,11 +185,26 @@ export interface StepRun {
   responses: number;
   errors: number;
   statusCodes: Record<string, number>;
-  cpuUsPerRequest: { service: number | null; haproxy: number; primary: number; replica: number; redis: number; loadGenerator: number | null; machine: number };
+  cpuUsPerRequest: {
+    service: number | null;
+    haproxy: number;
+    primary: number;
+    replica: number;
+    redis: number;
+    loadGenerator: number | null;
+    machine: number;
+  };
   /** Cores busy on average over the run: the service processes together, and the whole machine. */
   coresBusy: { service: number | null; machine: number };
   /** How the machine's cores were shared over the run, per component (CPU seconds per second). */
-  cores: { service: number; haproxy: number; primary: number; replica: number; redis: number; loadGenerator: number | null };
+  cores: {
+    service: number;
+    haproxy: number;
+    primary: number;
+    replica: number;
+    redis: number;
+    loadGenerator: number | null;
+  };
   statementsPerRequest: number | null;
   /** SQL statements per second in the service's database (pg_stat_statements), background jobs included. */
   statementsPerSecond: number | null;
@@ -169,7 +216,17 @@ interface Step {
   /** Instances running behind HAProxy, for the HTTP steps. */
   instances?: number;
   prepare(): Promise<number[]>;
-  run(seconds: number): Promise<{ rps: number; p50Ms: number; p99Ms: number; responses: number; errors: number; statusCodes: Record<string, number>; statements: number | null; loadGeneratorCpu: number | null; sampleError: string | undefined }>;
+  run(seconds: number): Promise<{
+    rps: number;
+    p50Ms: number;
+    p99Ms: number;
+    responses: number;
+    errors: number;
+    statusCodes: Record<string, number>;
+    statements: number | null;
+    loadGeneratorCpu: number | null;
+    sampleError: string | undefined;
+  }>;
 }
 
 async function waitUntil(what: string, condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -182,7 +239,8 @@ async function waitUntil(what: string, condition: () => Promise<boolean>, timeou
 
 /** Exactly the first `count` instances running and in HAProxy's rotation; the others stopped (drained first). */
 async function useInstances(fleet: Fleet, count: number): Promise<number[]> {
-  for (let i = fleet.instances.length - 1; i >= count; i--) if (fleet.instances[i]!.process?.isRunning()) await fleet.instances[i]!.process!.stop();
+  for (let i = fleet.instances.length - 1; i >= count; i--)
+    if (fleet.instances[i]!.process?.isRunning()) await fleet.instances[i]!.process!.stop();
   for (let i = 0; i < count; i++) if (!fleet.instances[i]!.process?.isRunning()) await fleet.startInstance(i);
   await waitUntil(`HAProxy routing to ${count} instance(s)`, async () => {
     const states = await serverStates(fleet.haproxy.statsSocket);
@@ -233,12 +291,27 @@ function idleStep(ctx: BenchContext, fleet: Fleet, count: number): Step {
       await ctx.db.statements.reset();
       await sleep(seconds * 1000);
       const statements = await ctx.db.statements.read(SERVICE_DATABASE);
-      return { rps: 0, p50Ms: Number.NaN, p99Ms: Number.NaN, responses: 0, errors: 0, statusCodes: {}, statements, loadGeneratorCpu: null, sampleError: undefined };
+      return {
+        rps: 0,
+        p50Ms: Number.NaN,
+        p99Ms: Number.NaN,
+        responses: 0,
+        errors: 0,
+        statusCodes: {},
+        statements,
+        loadGeneratorCpu: null,
+        sampleError: undefined,
+      };
     },
   };
 }
 
-async function pgbenchStep(ctx: BenchContext, fleet: Fleet, workload: 'select-only' | 'tpcb-like', scale: number): Promise<Step | string> {
+async function pgbenchStep(
+  ctx: BenchContext,
+  fleet: Fleet,
+  workload: 'select-only' | 'tpcb-like',
+  scale: number,
+): Promise<Step | string> {
   const ceiling = await pgbenchCeiling(ctx, workload, scale);
   if (typeof ceiling === 'string') return ceiling;
   const fromMeasurement = (m: RunMeasurement) => ({
@@ -270,7 +343,8 @@ async function measureStep(fleet: Fleet, step: Step, seconds: number): Promise<S
   const result = await step.run(seconds);
   const wallUs = (performance.now() - started) * 1000;
   const after = snapshot(fleet, pids);
-  const per = (key: keyof CpuSnapshot) => (result.responses === 0 ? Number.NaN : (after[key] - before[key]) / result.responses);
+  const per = (key: keyof CpuSnapshot) =>
+    result.responses === 0 ? Number.NaN : (after[key] - before[key]) / result.responses;
   const machine = (after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal);
   const cores = (key: keyof CpuSnapshot) => (after[key] - before[key]) / wallUs;
   return {
@@ -287,10 +361,14 @@ async function measureStep(fleet: Fleet, step: Step, seconds: number): Promise<S
       primary: per('primary'),
       replica: per('replica'),
       redis: per('redis'),
-      loadGenerator: result.loadGeneratorCpu === null || result.responses === 0 ? null : result.loadGeneratorCpu / result.responses,
+      loadGenerator:
+        result.loadGeneratorCpu === null || result.responses === 0 ? null : result.loadGeneratorCpu / result.responses,
       machine: per('machineBusy'),
     },
-    coresBusy: { service: step.instances === undefined ? null : (after.service - before.service) / wallUs, machine: machine * os.availableParallelism() },
+    coresBusy: {
+      service: step.instances === undefined ? null : (after.service - before.service) / wallUs,
+      machine: machine * os.availableParallelism(),
+    },
     cores: {
       service: cores('service'),
       haproxy: cores('haproxy'),
@@ -299,7 +377,8 @@ async function measureStep(fleet: Fleet, step: Step, seconds: number): Promise<S
       redis: cores('redis'),
       loadGenerator: result.loadGeneratorCpu === null ? null : result.loadGeneratorCpu / wallUs,
     },
-    statementsPerRequest: result.statements === null || result.responses === 0 ? null : result.statements / result.responses,
+    statementsPerRequest:
+      result.statements === null || result.responses === 0 ? null : result.statements / result.responses,
     statementsPerSecond: result.statements === null ? null : result.statements / (wallUs / 1e6),
     sampleError: result.sampleError,
   };
@@ -309,13 +388,25 @@ async function measureStep(fleet: Fleet, step: Step, seconds: number): Promise<S
 async function checkWorkload(ctx: BenchContext, fleet: Fleet): Promise<string> {
   const headers = { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' };
   const send = async (method: string, route: string, body?: unknown, extra: Record<string, string> = {}) => {
-    const res = await fetch(`${fleet.url}/${BENCH_ENVIRONMENT}${route}`, { method, headers: { ...headers, ...extra }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const res = await fetch(`${fleet.url}/${BENCH_ENVIRONMENT}${route}`, {
+      method,
+      headers: { ...headers, ...extra },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
     return { status: res.status, text: await res.text() };
   };
   const get = await send('GET', `/customer/${ctx.data.customerIds[0]}`);
   const [from, to] = ctx.ledger!.transferAccountIds;
-  const transfer = await send('POST', '/transfer', { fromAccountId: from, toAccountId: to, amount: '1.00', description: 'check' }, { 'idempotency-key': randomUUID() });
-  const problems = [get.status === 200 ? '' : `GET customer answered ${get.status} ${get.text.slice(0, 200)}`, transfer.status === 201 ? '' : `transfer answered ${transfer.status} ${transfer.text.slice(0, 200)}`].filter(Boolean);
+  const transfer = await send(
+    'POST',
+    '/transfer',
+    { fromAccountId: from, toAccountId: to, amount: '1.00', description: 'check' },
+    { 'idempotency-key': randomUUID() },
+  );
+  const problems = [
+    get.status === 200 ? '' : `GET customer answered ${get.status} ${get.text.slice(0, 200)}`,
+    transfer.status === 201 ? '' : `transfer answered ${transfer.status} ${transfer.text.slice(0, 200)}`,
+  ].filter(Boolean);
   if (problems.length > 0) throw new Error(`the workload does not run on this fleet: ${problems.join('; ')}`);
   return 'GET customer 200, transfer 201 through HAProxy';
 }
@@ -333,7 +424,8 @@ function medianRun(runs: StepRun[]): StepRun {
     return values.length === 0 ? null : median(values);
   };
   const statusCodes: Record<string, number> = {};
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  for (const run of runs)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
   return {
     rps: m((r) => r.rps) ?? Number.NaN,
     p50Ms: m((r) => r.p50Ms) ?? Number.NaN,
@@ -371,7 +463,15 @@ interface ScalingReport {
   command: string;
   machine: MachineInfo;
   loadAverage: { start: number[]; end: number[] };
-  options: Omit<ScalingOptions, 'bench'> & { durationSeconds: number; warmupSeconds: number; connections: number; poolSize: number; customers: number; accounts: number; ledgerAccounts: number };
+  options: Omit<ScalingOptions, 'bench'> & {
+    durationSeconds: number;
+    warmupSeconds: number;
+    connections: number;
+    poolSize: number;
+    customers: number;
+    accounts: number;
+    ledgerAccounts: number;
+  };
   database: string;
   check: string;
   pgbench: string[];
@@ -380,7 +480,9 @@ interface ScalingReport {
 }
 
 const num = (value: number | null | undefined, digits = 0): string =>
-  value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  value === null || value === undefined || !Number.isFinite(value)
+    ? '–'
+    : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function renderScalingMarkdown(report: ScalingReport): string {
   const o = report.options;
@@ -397,16 +499,18 @@ export function renderScalingMarkdown(report: ScalingReport): string {
     '',
     '| Step | req/s (median) | per run | p50 ms | p99 ms | errors | service CPU µs/req (all instances) | HAProxy | PostgreSQL primary | replica | Redis | load generator | machine | service cores busy | machine cores busy | SQL/req |',
     '|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
-    ...report.steps.filter((step) => !step.name.startsWith('idle')).map((step) => {
-      const m = step.median;
-      const c = m.cpuUsPerRequest;
-      const unit = step.instances === null ? ' tps' : '';
-      return `| ${step.name} | ${num(m.rps)}${unit} | ${step.runs.map((r) => num(r.rps)).join(' / ')} | ${num(m.p50Ms, 1)} | ${num(m.p99Ms, 1)} | ${num(m.errors)} | ${num(c.service)} | ${num(c.haproxy)} | ${num(c.primary)} | ${num(c.replica)} | ${num(c.redis)} | ${num(c.loadGenerator)} | ${num(c.machine)} | ${num(m.coresBusy.service, 2)} | ${num(m.coresBusy.machine, 2)} | ${num(m.statementsPerRequest, 2)} |`;
-    }),
+    ...report.steps
+      .filter((step) => !step.name.startsWith('idle'))
+      .map((step) => {
+        const m = step.median;
+        const c = m.cpuUsPerRequest;
+        const unit = step.instances === null ? ' tps' : '';
+        return `| ${step.name} | ${num(m.rps)}${unit} | ${step.runs.map((r) => num(r.rps)).join(' / ')} | ${num(m.p50Ms, 1)} | ${num(m.p99Ms, 1)} | ${num(m.errors)} | ${num(c.service)} | ${num(c.haproxy)} | ${num(c.primary)} | ${num(c.replica)} | ${num(c.redis)} | ${num(c.loadGenerator)} | ${num(c.machine)} | ${num(m.coresBusy.service, 2)} | ${num(m.coresBusy.machine, 2)} | ${num(m.statementsPerRequest, 2)} |`;
+      }),
   ];
   lines.push(
     '',
-    'How the cores were shared (CPU seconds per second, medians; the rest of the machine\'s busy time is other tenants and, in the pgbench rows, pgbench itself):',
+    "How the cores were shared (CPU seconds per second, medians; the rest of the machine's busy time is other tenants and, in the pgbench rows, pgbench itself):",
     '',
     '| Step | service | HAProxy | PostgreSQL primary | replica | Redis | load generator | machine busy | SQL statements/s |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
@@ -430,7 +534,10 @@ async function main(): Promise<void> {
   const referenceNode = bench.nodeBinary ? path.resolve(bench.nodeBinary) : await ensureReferenceNode(log);
   if (bench.build) {
     log('npm run build');
-    await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env: { ...process.env } as Record<string, string> });
+    await runToCompletion('npm', ['run', 'build', '--silent'], {
+      cwd: repoRoot,
+      env: { ...process.env } as Record<string, string>,
+    });
   }
   takeOverShutdownSignals();
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-fleet-scaling-'));
@@ -448,7 +555,9 @@ async function main(): Promise<void> {
       log(`${signal}: stopping`);
       interrupted.abort();
       killAllChildren();
-      void (started.fleet?.stop() ?? Promise.resolve()).finally(() => (rmSync(workDir, { recursive: true, force: true }), process.exit(130)));
+      void (started.fleet?.stop() ?? Promise.resolve()).finally(
+        () => (rmSync(workDir, { recursive: true, force: true }), process.exit(130)),
+      );
     });
   }
   const fleet = await startFleet({
@@ -496,12 +605,26 @@ async function main(): Promise<void> {
       statements,
       stop: async () => undefined,
     };
-    const ctx = await seedBenchContext({ options: bench, repoRoot, workDir, logDir, referenceNode, db, benchPool, log, keys, token });
+    const ctx = await seedBenchContext({
+      options: bench,
+      repoRoot,
+      workDir,
+      logDir,
+      referenceNode,
+      db,
+      benchPool,
+      log,
+      keys,
+      token,
+    });
     await benchPool.query('VACUUM ANALYZE');
     const check = await checkWorkload(ctx, fleet);
     log(`${check}; statements counted with ${statements.counting}`);
 
-    const steps: Step[] = [...options.instances.map((count) => httpStep(ctx, fleet, count)), idleStep(ctx, fleet, maxInstances)];
+    const steps: Step[] = [
+      ...options.instances.map((count) => httpStep(ctx, fleet, count)),
+      idleStep(ctx, fleet, maxInstances),
+    ];
     const pgbenchNotes: string[] = [];
     if (options.pgbench) {
       for (const workload of ['select-only', 'tpcb-like'] as const) {
@@ -509,7 +632,9 @@ async function main(): Promise<void> {
         if (typeof step === 'string') pgbenchNotes.push(step);
         else {
           steps.push(step);
-          pgbenchNotes.push(`${step.name}: \`pgbench -b ${workload} -M prepared -n -c ${bench.connections} -j ${Math.min(bench.connections, os.availableParallelism())}\` at scale ${options.pgbenchScale}, directly on the primary`);
+          pgbenchNotes.push(
+            `${step.name}: \`pgbench -b ${workload} -M prepared -n -c ${bench.connections} -j ${Math.min(bench.connections, os.availableParallelism())}\` at scale ${options.pgbenchScale}, directly on the primary`,
+          );
         }
       }
     }
@@ -554,7 +679,12 @@ async function main(): Promise<void> {
       check,
       pgbench: pgbenchNotes,
       order,
-      steps: steps.map((step) => ({ name: step.name, instances: step.instances ?? null, runs: runs.get(step)!, median: medianRun(runs.get(step)!) })),
+      steps: steps.map((step) => ({
+        name: step.name,
+        instances: step.instances ?? null,
+        runs: runs.get(step)!,
+        median: medianRun(runs.get(step)!),
+      })),
     };
     writeReport(report, bench.quick);
     log(`node ${nodeVersion(referenceNode)}; done`);
@@ -572,12 +702,15 @@ function writeReport(report: ScalingReport, quick: boolean): void {
   const prefix = quick ? 'quick-' : '';
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   // Only the latest run of each kind is kept; earlier ones are in git history.
-  for (const old of readdirSync(outDir)) if (old.endsWith('.json') && old.startsWith('quick-') === quick) rmSync(path.join(outDir, old));
+  for (const old of readdirSync(outDir))
+    if (old.endsWith('.json') && old.startsWith('quick-') === quick) rmSync(path.join(outDir, old));
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
   const markdown = renderScalingMarkdown(report);
   writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
   process.stdout.write(`\n${markdown}\n`);
-  log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${prefix}latest.md beside it`);
+  log(
+    `results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${prefix}latest.md beside it`,
+  );
 }
 
 main().catch((error: unknown) => {
@@ -586,6 +719,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n\n${USAGE}`);
     process.exit(64);
   }
-  process.stderr.write(`bench:fleet failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench:fleet failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

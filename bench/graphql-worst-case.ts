@@ -36,13 +36,22 @@ const peakMb = (pid: number): number => {
   return Math.round(Number(match?.[1] ?? 0) / 1024);
 };
 
-function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<string> }> {
+function startService(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<string> }> {
   const args = [...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []), '--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`exit code ${code}, signal ${signal}; stderr tail: ${stderr.slice(-600)}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.on('exit', (code, signal) =>
+      resolve(`exit code ${code}, signal ${signal}; stderr tail: ${stderr.slice(-600)}`),
+    ),
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -123,21 +132,32 @@ try {
     }
   }, 100);
   const started = performance.now();
-  const answer = await call('POST', '/sandbox/graphql', { query, variables: { id: customerId } }).catch((error: Error) => error);
+  const answer = await call('POST', '/sandbox/graphql', { query, variables: { id: customerId } }).catch(
+    (error: Error) => error,
+  );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   clearInterval(sampler);
   if (answer instanceof Error) {
-    const died = await Promise.race([service.exited, new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 5000))]);
-    process.stdout.write(`${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmLastSeenMb: peak, seconds, failed: answer.message, service: died })}\n`);
+    const died = await Promise.race([
+      service.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 5000)),
+    ]);
+    process.stdout.write(
+      `${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmLastSeenMb: peak, seconds, failed: answer.message, service: died })}\n`,
+    );
   } else {
     const { status, text } = answer;
     let codes: string[] = [];
     try {
-      codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map((error) => error.extensions?.code ?? '?');
+      codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map(
+        (error) => error.extensions?.code ?? '?',
+      );
     } catch {
       codes = ['(not JSON)'];
     }
-    process.stdout.write(`${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmAfterMb: peakMb(pid), seconds, status, bytes: Buffer.byteLength(text), errorCodes: codes })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ accounts, heapMb: heapMb || 'default', vmHwmBeforeMb: before, vmHwmAfterMb: peakMb(pid), seconds, status, bytes: Buffer.byteLength(text), errorCodes: codes })}\n`,
+    );
   }
 } finally {
   child?.kill('SIGKILL');

@@ -39,13 +39,16 @@ interface Counted {
 
 /** Starts `perf stat` on a process; the returned function stops it and returns what it counted. */
 function countInstructions(pid: number): () => Promise<Counted> {
-  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions,cycles', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions,cycles', '-p', String(pid)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   perf.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return () =>
     new Promise((resolve, reject) => {
       perf.once('exit', () => {
-        const value = (event: string) => Number(/^(\d+),[^,]*,(\w+)/m.exec(stderr.split('\n').find((line) => line.includes(event)) ?? '')?.[1]);
+        const value = (event: string) =>
+          Number(/^(\d+),[^,]*,(\w+)/m.exec(stderr.split('\n').find((line) => line.includes(event)) ?? '')?.[1]);
         const counted = { instructions: value('instructions'), cycles: value('cycles') };
         if (!Number.isFinite(counted.instructions)) reject(new Error(`perf stat printed no count: ${stderr}`));
         else resolve(counted);
@@ -67,7 +70,10 @@ async function main(): Promise<void> {
       'keep-logs': { type: 'boolean', default: false },
     },
   });
-  const options = scratchBenchOptions(Number(values.customers), values['service-env'] ? ['--service-env', values['service-env']] : []);
+  const options = scratchBenchOptions(
+    Number(values.customers),
+    values['service-env'] ? ['--service-env', values['service-env']] : [],
+  );
   if (options === 'help') return;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-instructions-'));
   try {
@@ -75,16 +81,32 @@ async function main(): Promise<void> {
       const kind = values.scenario as LoadKind;
       const contenders: { name: string; kind?: LoadKind; start: () => Promise<RunningServer> }[] = [
         { name: 'this checkout', start: () => startService(ctx, ctx.referenceNode) },
-        ...values.variant.map((dir) => ({ name: dir, start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, ctx.referenceNode) })),
+        ...values.variant.map((dir) => ({
+          name: dir,
+          start: () => startService({ ...ctx, repoRoot: path.resolve(dir) }, ctx.referenceNode),
+        })),
         ...(values['no-comparator']
           ? []
           : kind.startsWith('graphql')
-            ? [{ name: 'postgraphile', kind: 'postgraphile-nested' as const, start: () => startPostGraphile(ctx, ctx.referenceNode) }]
+            ? [
+                {
+                  name: 'postgraphile',
+                  kind: 'postgraphile-nested' as const,
+                  start: () => startPostGraphile(ctx, ctx.referenceNode),
+                },
+              ]
             : [{ name: 'raw floor', start: () => startRawFloor(ctx, ctx.referenceNode) }]),
       ];
       const counters = perfCountsInstructions();
-      log(counters ? 'measuring: CPU instructions per request (perf stat)' : 'measuring: server CPU µs per request (perf stat has no hardware counters on this machine)');
-      const results = new Map<string, { perRequest: number[]; cyclesPerRequest: number[]; rps: number[]; rssMb: number[] }>();
+      log(
+        counters
+          ? 'measuring: CPU instructions per request (perf stat)'
+          : 'measuring: server CPU µs per request (perf stat has no hardware counters on this machine)',
+      );
+      const results = new Map<
+        string,
+        { perRequest: number[]; cyclesPerRequest: number[]; rps: number[]; rssMb: number[] }
+      >();
       for (let run = 0; run < Number(values.runs); run++) {
         for (const contender of contenders) {
           const server = await contender.start();
@@ -96,12 +118,16 @@ async function main(): Promise<void> {
             const requests = measured.responses;
             const entry = results.get(contender.name) ?? { perRequest: [], cyclesPerRequest: [], rps: [], rssMb: [] };
             // Without counters the column holds CPU µs per request (printed as such below).
-            entry.perRequest.push(counted ? counted.instructions / requests : (measured.serverCpuUsPerRequest ?? Number.NaN));
+            entry.perRequest.push(
+              counted ? counted.instructions / requests : (measured.serverCpuUsPerRequest ?? Number.NaN),
+            );
             entry.cyclesPerRequest.push(counted ? counted.cycles / requests : Number.NaN);
             entry.rps.push(measured.rps);
             entry.rssMb.push(measured.peakRssMb ?? Number.NaN);
             results.set(contender.name, entry);
-            const cost = counted ? `${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req` : `${(measured.serverCpuUsPerRequest ?? Number.NaN).toFixed(1)} µs CPU/req`;
+            const cost = counted
+              ? `${(counted.instructions / requests / 1000).toFixed(1)} k instructions/req`
+              : `${(measured.serverCpuUsPerRequest ?? Number.NaN).toFixed(1)} µs CPU/req`;
             log(`${contender.name}: ${cost}, ${measured.rps.toFixed(0)} req/s, ${measured.errors} errors`);
           } finally {
             await server.stop();
@@ -110,14 +136,18 @@ async function main(): Promise<void> {
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       if (counters) {
-        process.stdout.write(`| ${kind} | k instructions/req | k cycles/req | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
+        process.stdout.write(
+          `| ${kind} | k instructions/req | k cycles/req | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`,
+        );
         for (const [name, entry] of results) {
           process.stdout.write(
             `| ${name} | ${(median(entry.perRequest) / 1000).toFixed(1)} | ${(median(entry.cyclesPerRequest) / 1000).toFixed(1)} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,
           );
         }
       } else {
-        process.stdout.write(`| ${kind} (server CPU time: no hardware counters here) | CPU µs/req (median) | runs | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`);
+        process.stdout.write(
+          `| ${kind} (server CPU time: no hardware counters here) | CPU µs/req (median) | runs | req/s | peak RSS MB |\n|---|--:|--:|--:|--:|\n`,
+        );
         for (const [name, entry] of results) {
           process.stdout.write(
             `| ${name} | ${median(entry.perRequest).toFixed(1)} | ${entry.perRequest.map((v) => v.toFixed(0)).join(' / ')} | ${median(entry.rps).toFixed(0)} | ${Math.max(...entry.rssMb).toFixed(0)} |\n`,

@@ -31,12 +31,23 @@ const pool = new pg.Pool({ connectionString: server.url, max: 2 });
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
 try {
-  const customer = (await (await fetch(`${service.url}/sandbox/customer`, { method: 'POST', headers, body: JSON.stringify(buildCustomerInput()) })).json()) as { data: { customerId: string } };
+  const customer = (await (
+    await fetch(`${service.url}/sandbox/customer`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(buildCustomerInput()),
+    })
+  ).json()) as { data: { customerId: string } };
   const account = (await (
     await fetch(`${service.url}/sandbox/account`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ associatedCustomerIds: [customer.data.customerId], name: 'Busy', currency: 'USD', type: 'CHECKING' }),
+      body: JSON.stringify({
+        associatedCustomerIds: [customer.data.customerId],
+        name: 'Busy',
+        currency: 'USD',
+        type: 'CHECKING',
+      }),
     })
   ).json()) as { data: { accountId: string } };
   const accountId: string = account.data.accountId;
@@ -45,7 +56,9 @@ try {
   let started = performance.now();
   await seedPostings(pool, { environment: 'sandbox', accountId, count: ENTRIES, from, to });
   await pool.query('ANALYZE ledger_entries');
-  process.stdout.write(`seeded ${ENTRIES} postings (${2 * ENTRIES} entries) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `seeded ${ENTRIES} postings (${2 * ENTRIES} entries) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 
   // Balance as of random moments of the year, one request at a time.
   const latencies: number[] = [];
@@ -58,13 +71,16 @@ try {
     if (res.status !== 200) throw new Error(`balance as of answered ${res.status}`);
   }
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
+  const percentile = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(2);
   const { rows: plan } = await pool.query<{ 'QUERY PLAN': string }>(
     `EXPLAIN SELECT e.balance_after FROM ledger_entries e WHERE e.account_id = $1 AND e.status = 'POSTED' AND e.posted_at <= $2
      ORDER BY e.posted_at DESC, e.posting_seq DESC LIMIT 1`,
     [accountId, new Date('2025-07-01T00:00:00Z')],
   );
-  process.stdout.write(`balance as of, ${AS_OF_REQUESTS} requests over HTTP: median ${percentile(50)} ms, p99 ${percentile(99)} ms\n`);
+  process.stdout.write(
+    `balance as of, ${AS_OF_REQUESTS} requests over HTTP: median ${percentile(50)} ms, p99 ${percentile(99)} ms\n`,
+  );
   process.stdout.write(`  plan: ${plan.map((row) => row['QUERY PLAN'].trim()).join(' | ')}\n`);
 
   // The export of the whole environment (both legs of every posting), read and discarded as it arrives, twice:
@@ -100,13 +116,26 @@ try {
     const lines = await new Promise<number>((resolve, reject) => {
       // curl's output is counted by wc in the same pipeline, never read here: reading it in this process would
       // allocate a Buffer per pipe read, as many bytes as the export, and count them as the service's.
-      const reader = spawn('bash', ['-o', 'pipefail', '-c', 'curl -sSf -H "@$0" "$1" | wc -l', headerFile, `${service.url}/sandbox/ledger-entries`], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const reader = spawn(
+        'bash',
+        [
+          '-o',
+          'pipefail',
+          '-c',
+          'curl -sSf -H "@$0" "$1" | wc -l',
+          headerFile,
+          `${service.url}/sandbox/ledger-entries`,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let count = '';
       reader.stdout.on('data', (chunk: Buffer) => (count += chunk.toString('utf8')));
       reader.on('error', reject);
-      reader.on('close', (code) => (code === 0 ? resolve(Number(count.trim())) : reject(new Error(`curl exited with ${code}`))));
+      reader.on('close', (code) =>
+        code === 0 ? resolve(Number(count.trim())) : reject(new Error(`curl exited with ${code}`)),
+      );
     });
     clearInterval(sampler);
     clearInterval(liveSampler);
@@ -120,7 +149,9 @@ try {
         `${gc ? '' : ' (run with --expose-gc for the live heap)'}\n`,
     );
     const grew = (peak - before.rss) / 2 ** 20;
-    process.stdout.write(`  export ${run}: RSS grew ${grew.toFixed(1)} MiB: ${grew <= RSS_BOUND_MIB ? 'within' : 'BEYOND'} the bound of ${RSS_BOUND_MIB} MiB\n`);
+    process.stdout.write(
+      `  export ${run}: RSS grew ${grew.toFixed(1)} MiB: ${grew <= RSS_BOUND_MIB ? 'within' : 'BEYOND'} the bound of ${RSS_BOUND_MIB} MiB\n`,
+    );
     gc?.();
   }
 } finally {

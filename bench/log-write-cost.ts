@@ -21,12 +21,22 @@ if (CHILD_MODE === 'sync' || CHILD_MODE === 'async') {
   let written = 0;
   // Fifty lines per turn of the event loop, as a busy instance writes them between requests.
   const turn = () => {
-    for (let k = 0; k < 50; k++) logger.info({ req: { method: 'GET', url: '/sandbox/customers/7d9f' }, res: { statusCode: 200 }, responseTime: 1.2, n: written++ }, 'request completed');
+    for (let k = 0; k < 50; k++)
+      logger.info(
+        {
+          req: { method: 'GET', url: '/sandbox/customers/7d9f' },
+          res: { statusCode: 200 },
+          responseTime: 1.2,
+          n: written++,
+        },
+        'request completed',
+      );
     if (written < lines) setImmediate(turn);
-    else destination.flush(() => {
-      const used = process.cpuUsage(start);
-      process.stderr.write(`${(used.user + used.system) / lines}\n`);
-    });
+    else
+      destination.flush(() => {
+        const used = process.cpuUsage(start);
+        process.stderr.write(`${(used.user + used.system) / lines}\n`);
+      });
   };
   turn();
 } else {
@@ -41,7 +51,9 @@ if (CHILD_MODE === 'sync' || CHILD_MODE === 'async') {
       let report = '';
       child.stdout.resume();
       child.stderr.on('data', (chunk: Buffer) => (report += chunk.toString()));
-      child.on('close', (code) => (code === 0 ? resolve(Number(report.trim())) : reject(new Error(`${mode} child exited ${code}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(Number(report.trim())) : reject(new Error(`${mode} child exited ${code}`)),
+      );
     });
   const sync: number[] = [];
   const async: number[] = [];
@@ -56,6 +68,10 @@ if (CHILD_MODE === 'sync' || CHILD_MODE === 'async') {
     }
   }
   const interval = bootstrapRatioInterval(sync, async);
-  process.stdout.write(`CPU µs per line, median of ${rounds} rounds of ${lines} lines: synchronous ${median(sync).toFixed(2)}, asynchronous ${median(async).toFixed(2)}\n`);
-  process.stdout.write(`synchronous ÷ asynchronous: ${(median(sync) / median(async)).toFixed(2)} (95 % interval ${interval?.map((x) => x.toFixed(2)).join('–') ?? 'n/a'})\n`);
+  process.stdout.write(
+    `CPU µs per line, median of ${rounds} rounds of ${lines} lines: synchronous ${median(sync).toFixed(2)}, asynchronous ${median(async).toFixed(2)}\n`,
+  );
+  process.stdout.write(
+    `synchronous ÷ asynchronous: ${(median(sync) / median(async)).toFixed(2)} (95 % interval ${interval?.map((x) => x.toFixed(2)).join('–') ?? 'n/a'})\n`,
+  );
 }

@@ -43,16 +43,28 @@ async function main(): Promise<void> {
   const referenceNode = options.nodeBinary ? path.resolve(options.nodeBinary) : await ensureReferenceNode(log);
   if (options.build) {
     log('npm run build');
-    await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env: { ...process.env } as Record<string, string> });
+    await runToCompletion('npm', ['run', 'build', '--silent'], {
+      cwd: repoRoot,
+      env: { ...process.env } as Record<string, string>,
+    });
   }
-  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: options.keepData, log });
+  const db = await startBenchPostgres({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    keepData: options.keepData,
+    log,
+  });
   onInterrupt.push(() => db.stop());
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
     const result = await runOpenLoop(ctx, referenceNode);
     const finishedAt = new Date();
-    const machine = describeMachine({ repoRoot, referenceNode, compareNode: undefined, postgresVersion: db.serverVersion });
+    const machine = describeMachine({
+      repoRoot,
+      referenceNode,
+      compareNode: undefined,
+      postgresVersion: db.serverVersion,
+    });
     const command = ['npm run bench:open-loop', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
     const markdown = [
       '# Open-loop latency (issue 34 item 4)',
@@ -73,7 +85,9 @@ async function main(): Promise<void> {
       `${JSON.stringify({ startedAt: startedAt.toISOString(), command, commit: machine.gitCommit, cpu: machine.cpuModel, cores: machine.cores, dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts }, ...openLoopHistory(result) })}\n`,
     );
     process.stdout.write(`\n${markdown}`);
-    log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))} and ${prefix}history.ndjson beside it`);
+    log(
+      `results: ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))} and ${prefix}history.ndjson beside it`,
+    );
   } finally {
     await benchPool.end();
     await db.stop();

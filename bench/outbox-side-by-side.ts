@@ -34,7 +34,11 @@ async function main(): Promise<void> {
       const servers = await startOutboxContenders(ctx, ctx.referenceNode, failures);
       for (const failure of failures) log(failure);
       try {
-        const measured = await measureOutboxSideBySide(ctx, servers, { runs: Number(values.runs), seconds: Number(values.duration), warmUpSeconds: 5 });
+        const measured = await measureOutboxSideBySide(ctx, servers, {
+          runs: Number(values.runs),
+          seconds: Number(values.duration),
+          warmUpSeconds: 5,
+        });
         process.stdout.write(`${outboxSideBySideTable(measured).join('\n')}\n`);
       } finally {
         for (const server of Object.values(servers)) await server.stop();

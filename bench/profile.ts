@@ -99,13 +99,22 @@ export function summarise(profile: CpuProfile, top: number, skipMicros = 0): str
     `sampled ${seconds(total)}: idle ${seconds(idle)}, socket writes ${seconds(socketWrites)} (work and preemption), other ${seconds(work)} = 100 % below`,
     '',
     'self time by layer of the stack:',
-    ...[...byLayer].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, micros]) => `  ${pct(micros)}  ${name}`),
+    ...[...byLayer]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([name, micros]) => `  ${pct(micros)}  ${name}`),
     '',
     'self time by origin:',
-    ...[...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, micros]) => `  ${pct(micros)}  ${name}`),
+    ...[...byOrigin]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([name, micros]) => `  ${pct(micros)}  ${name}`),
     '',
     `top ${top} functions by self time:`,
-    ...[...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, micros]) => `  ${pct(micros)}  ${name}`),
+    ...[...byFunction]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => `  ${pct(micros)}  ${name}`),
   ];
   return lines.join('\n');
 }
@@ -136,7 +145,12 @@ async function main(): Promise<void> {
     return;
   }
 
-  const options = scratchBenchOptions(Number(values.customers), ['--connections', values.connections, ...(values.node ? ['--node', values.node] : []), ...(values.growth ? ['--growth', values.growth] : [])]);
+  const options = scratchBenchOptions(Number(values.customers), [
+    '--connections',
+    values.connections,
+    ...(values.node ? ['--node', values.node] : []),
+    ...(values.growth ? ['--growth', values.growth] : []),
+  ]);
   if (options === 'help') return;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-profile-'));
   const profileDir = values.out ? path.resolve(values.out) : path.join(workDir, 'profile');
@@ -144,7 +158,11 @@ async function main(): Promise<void> {
   try {
     await withScratchBench(options, workDir, log, async (ctx) => {
       const kind = values.scenario as LoadKind;
-      const server = await startService(ctx, ctx.referenceNode, [...values['node-arg'], '--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+      const server = await startService(ctx, ctx.referenceNode, [
+        ...values['node-arg'],
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+      ]);
       // Start-up and warm-up are left out of the summary (the .cpuprofile keeps them).
       const skipMicros = (server.readyAfterMs + 3000) * 1000;
       try {
@@ -158,11 +176,16 @@ async function main(): Promise<void> {
       } finally {
         await server.stop();
       }
-      const file = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort().at(-1);
+      const file = readdirSync(profileDir)
+        .filter((name) => name.endsWith('.cpuprofile'))
+        .sort()
+        .at(-1);
       if (!file) throw new Error(`no .cpuprofile in ${profileDir} (did the service exit cleanly?)`);
       const profilePath = path.join(profileDir, file);
       log(`profile: ${profilePath}`);
-      process.stdout.write(`${summarise(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, top, skipMicros)}\n`);
+      process.stdout.write(
+        `${summarise(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, top, skipMicros)}\n`,
+      );
     });
   } finally {
     rmSync(path.join(workDir, 'logs'), { recursive: true, force: true });

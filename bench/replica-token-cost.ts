@@ -24,7 +24,9 @@ const onQuery = (ms: number, name: string | undefined) => {
   statementMs.set(name, list);
 };
 const plain = await startService(loadConfig(env), logger, { onQuery });
-const replicated = await startService(loadConfig({ ...env, DATABASE_REPLICA_URL: cluster.replicaUrl }), logger, { onQuery });
+const replicated = await startService(loadConfig({ ...env, DATABASE_REPLICA_URL: cluster.replicaUrl }), logger, {
+  onQuery,
+});
 
 async function round(url: string, count: number): Promise<number[]> {
   const times: number[] = [];
@@ -42,8 +44,10 @@ async function round(url: string, count: number): Promise<number[]> {
   return times;
 }
 
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
-const describe = (values: number[]) => `median ${quantile(values, 0.5).toFixed(3)} ms, p90 ${quantile(values, 0.9).toFixed(3)} ms (n=${values.length})`;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
+const describe = (values: number[]) =>
+  `median ${quantile(values, 0.5).toFixed(3)} ms, p90 ${quantile(values, 0.9).toFixed(3)} ms (n=${values.length})`;
 
 try {
   await round(plain.url, 100);
@@ -56,7 +60,8 @@ try {
   }
   process.stdout.write(`POST /sandbox/customer without a replica: ${describe(without)}\n`);
   process.stdout.write(`POST /sandbox/customer with a replica (token): ${describe(withToken)}\n`);
-  for (const name of ['cas_customer_insert', 'cas_replica_commit_position']) process.stdout.write(`statement ${name}: ${describe(statementMs.get(name) ?? [])}\n`);
+  for (const name of ['cas_customer_insert', 'cas_replica_commit_position'])
+    process.stdout.write(`statement ${name}: ${describe(statementMs.get(name) ?? [])}\n`);
 } finally {
   await plain.stop();
   await replicated.stop();

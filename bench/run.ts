@@ -76,17 +76,28 @@ async function main(): Promise<void> {
 
   const referenceNode = await resolveReferenceNode(options);
   const compareNode = resolveCompareNode(options);
-  log(`reference Node ${nodeVersion(referenceNode)}${compareNode ? `, compared with ${nodeVersion(compareNode)}` : ''}; work dir ${workDir}`);
+  log(
+    `reference Node ${nodeVersion(referenceNode)}${compareNode ? `, compared with ${nodeVersion(compareNode)}` : ''}; work dir ${workDir}`,
+  );
   if (options.build) {
     log('npm run build');
-    await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env: { ...process.env } as Record<string, string> });
+    await runToCompletion('npm', ['run', 'build', '--silent'], {
+      cwd: repoRoot,
+      env: { ...process.env } as Record<string, string>,
+    });
   }
 
-  const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: options.keepData, log });
+  const db = await startBenchPostgres({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    keepData: options.keepData,
+    log,
+  });
   onInterrupt.push(() => db.stop());
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
-    log(`PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`);
+    log(
+      `PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`,
+    );
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
 
     const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
@@ -103,7 +114,13 @@ async function main(): Promise<void> {
                   scenarioResults.push(await runHttpScenario(ctx, scenario, own, node));
                   if (node === referenceNode) {
                     try {
-                      outboxSideBySide = await measureOutboxSideBySide(ctx, own, { runs: options.quick ? options.runs : Math.max(options.runs, HTTP_SCENARIOS[scenario].minRuns ?? 0), seconds: options.durationSeconds, warmUpSeconds: options.warmupSeconds });
+                      outboxSideBySide = await measureOutboxSideBySide(ctx, own, {
+                        runs: options.quick
+                          ? options.runs
+                          : Math.max(options.runs, HTTP_SCENARIOS[scenario].minRuns ?? 0),
+                        seconds: options.durationSeconds,
+                        warmUpSeconds: options.warmupSeconds,
+                      });
                     } catch (error) {
                       failures.push(`outbox-cost side by side failed: ${(error as Error).message.split('\n')[0]}`);
                       log(`outbox-cost side by side failed: ${(error as Error).stack ?? String(error)}`);
@@ -153,12 +170,16 @@ async function main(): Promise<void> {
         try {
           startupResults.push(await measureStartup(ctx, node, { includeNpmStart: node === referenceNode }));
         } catch (error) {
-          failures.push(`start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
+          failures.push(
+            `start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`,
+          );
         }
       }
       try {
         consoleBuild = measureConsoleBuild(repoRoot);
-        ctx.log(`[startup] console build ${consoleBuild.seconds.toFixed(1)} s, ${(consoleBuild.gzipBytes / 1024).toFixed(1)} KiB gzipped`);
+        ctx.log(
+          `[startup] console build ${consoleBuild.seconds.toFixed(1)} s, ${(consoleBuild.gzipBytes / 1024).toFixed(1)} KiB gzipped`,
+        );
       } catch (error) {
         failures.push(`console build measurement failed: ${(error as Error).message.split('\n')[0]}`);
       }
@@ -174,9 +195,18 @@ async function main(): Promise<void> {
       machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
       serviceNodeFlags: productionNodeFlags(repoRoot),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
-      dataset: { customers: ctx.data.customers, accounts: ctx.data.accounts, sharedAccounts: ctx.data.sharedAccounts, links: ctx.data.links, nestedPopulation: ctx.data.nestedCustomerIds.length,
+      dataset: {
+        customers: ctx.data.customers,
+        accounts: ctx.data.accounts,
+        sharedAccounts: ctx.data.sharedAccounts,
+        links: ctx.data.links,
+        nestedPopulation: ctx.data.nestedCustomerIds.length,
         ...(ctx.ledger && {
-          ledger: { fundedAccounts: ctx.ledger.transferAccountIds.length, accountsWithTransactions: ctx.ledger.accountsWithTransactions.length, entries: ctx.ledger.entries },
+          ledger: {
+            fundedAccounts: ctx.ledger.transferAccountIds.length,
+            accountsWithTransactions: ctx.ledger.accountsWithTransactions.length,
+            entries: ctx.ledger.entries,
+          },
         }),
       },
       scenarios: scenarioResults,
@@ -209,9 +239,13 @@ function historyLine(report: BenchReport) {
       contenders: scenario.contenders.map((contender) => ({
         name: contender.name,
         rps: contender.runs.map((run) => Math.round(run.rps)),
-        serverCpuUsPerRequest: contender.runs.map((run) => (run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest))),
+        serverCpuUsPerRequest: contender.runs.map((run) =>
+          run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest),
+        ),
         p99Ms: contender.runs.map((run) => run.p99Ms),
-        walBytesPerOperation: contender.runs.map((run) => (typeof run.walBytesPerOperation === 'number' ? Math.round(run.walBytesPerOperation) : null)),
+        walBytesPerOperation: contender.runs.map((run) =>
+          typeof run.walBytesPerOperation === 'number' ? Math.round(run.walBytesPerOperation) : null,
+        ),
         errors: contender.runs.map((run) => run.errors),
       })),
       ratios: scenario.ratios,
@@ -227,7 +261,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   // Smoke runs and runs of some scenarios only never overwrite the full run's figures (latest.md).
   const full = SCENARIO_NAMES.every((name) => options.scenarios.includes(name));
   const prefix = options.quick ? 'quick-' : full ? '' : 'partial-';
-  const kindOf = (file: string) => (file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '');
+  const kindOf = (file: string) =>
+    file.startsWith('quick-') ? 'quick-' : file.startsWith('partial-') ? 'partial-' : '';
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const markdown = renderMarkdown(report, { dataGrowth: newestDataGrowth(repoRoot) });
   // Only the latest result of each kind is kept in the repository; history belongs in CI artifacts.
@@ -241,7 +276,9 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
   else writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
   process.stdout.write(`\n${markdown}\n`);
-  log(`results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`);
+  log(
+    `results: ${path.relative(repoRoot, path.join(outDir, `${prefix}${stamp}.json`))} and ${path.relative(repoRoot, path.join(outDir, `${prefix}latest.md`))}`,
+  );
 }
 
 runBenchEntry('bench', main, onInterrupt);

@@ -23,11 +23,26 @@ const extra = process.argv.slice(2);
 function runAt(customers: number): BenchReport {
   const outDir = path.join(outRoot, String(customers));
   mkdirSync(outDir, { recursive: true });
-  const args = ['tsx', 'bench/run.ts', '--scenarios', SCENARIOS.join(','), '--customers', String(customers), '--accounts', String(customers), '--out', path.relative(repoRoot, outDir), ...extra];
+  const args = [
+    'tsx',
+    'bench/run.ts',
+    '--scenarios',
+    SCENARIOS.join(','),
+    '--customers',
+    String(customers),
+    '--accounts',
+    String(customers),
+    '--out',
+    path.relative(repoRoot, outDir),
+    ...extra,
+  ];
   process.stderr.write(`[search-scale] npx ${args.join(' ')}\n`);
   const result = spawnSync('npx', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`the bench at ${customers} customers exited with ${result.status}`);
-  const newest = readdirSync(outDir).filter((file) => file.endsWith('.json')).sort().at(-1);
+  const newest = readdirSync(outDir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .at(-1);
   if (newest === undefined) throw new Error(`no results in ${outDir}`);
   return JSON.parse(readFileSync(path.join(outDir, newest), 'utf8')) as BenchReport;
 }
@@ -36,7 +51,9 @@ const reports = SIZES.map((customers) => ({ customers, report: runAt(customers) 
 const contender = (report: BenchReport, scenario: string, name: string) =>
   report.scenarios.find((s) => s.scenario === scenario)?.contenders.find((c) => c.name === name);
 const cpuRuns = (report: BenchReport, scenario: string) =>
-  (contender(report, scenario, 'service')?.runs ?? []).map((run) => run.serverCpuUsPerRequest).filter((v): v is number => v !== null);
+  (contender(report, scenario, 'service')?.runs ?? [])
+    .map((run) => run.serverCpuUsPerRequest)
+    .filter((v): v is number => v !== null);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -63,7 +80,11 @@ for (const scenario of SCENARIOS) {
     );
   }
 }
-lines.push('', '| scenario | CPU per request, largest ÷ smallest size (≤ 1.5) | range over every pair of runs |', '|---|---:|---|');
+lines.push(
+  '',
+  '| scenario | CPU per request, largest ÷ smallest size (≤ 1.5) | range over every pair of runs |',
+  '|---|---:|---|',
+);
 const smallest = reports[0]!;
 const largest = reports.at(-1)!;
 for (const scenario of SCENARIOS) {
@@ -74,12 +95,19 @@ for (const scenario of SCENARIOS) {
     continue;
   }
   const pairs = large.flatMap((l) => small.map((s) => l / s));
-  lines.push(`| ${scenario} | ${(median(large) / median(small)).toFixed(2)} | ${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)} |`);
+  lines.push(
+    `| ${scenario} | ${(median(large) / median(small)).toFixed(2)} | ${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)} |`,
+  );
 }
-const failures = reports.flatMap(({ customers, report }) => report.failures.map((failure) => `- ${customers}: ${failure}`));
+const failures = reports.flatMap(({ customers, report }) =>
+  report.failures.map((failure) => `- ${customers}: ${failure}`),
+);
 const checks = reports.flatMap(({ customers, report }) =>
   SCENARIOS.flatMap((scenario) =>
-    (['service', 'batching-floor'] as const).map((name) => `- ${customers.toLocaleString('en-US')}, ${scenario}, ${name}: ${contender(report, scenario, name)?.check ?? 'not checked'}`),
+    (['service', 'batching-floor'] as const).map(
+      (name) =>
+        `- ${customers.toLocaleString('en-US')}, ${scenario}, ${name}: ${contender(report, scenario, name)?.check ?? 'not checked'}`,
+    ),
   ),
 );
 lines.push('', 'Answers checked against the floor before measuring:', ...checks);

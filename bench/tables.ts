@@ -6,4 +6,5 @@ import { renderBenchTables } from './lib/results-tables.js';
  * full run's JSON alone, without measuring anything. `npm run check:generated` runs it to prove the tables
  * match the file.
  */
-for (const line of renderBenchTables(fileURLToPath(new URL('..', import.meta.url)))) process.stderr.write(`[bench:tables] ${line}\n`);
+for (const line of renderBenchTables(fileURLToPath(new URL('..', import.meta.url))))
+  process.stderr.write(`[bench:tables] ${line}\n`);

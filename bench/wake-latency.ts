@@ -24,24 +24,43 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-wake-latency-'));
 const server = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
 const { token, env, logger } = inProcessServiceSettings(server.url);
 const a = await startService(loadConfig(env), logger);
-const b = await startService(loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000' }), logger);
-const c = await startService(loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000', DATABASE_LISTEN: 'false' }), logger);
+const b = await startService(
+  loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000' }),
+  logger,
+);
+const c = await startService(
+  loadConfig({ ...env, MIGRATE_ON_START: 'false', EVENT_SEQUENCER_INTERVAL_MS: '60000', DATABASE_LISTEN: 'false' }),
+  logger,
+);
 
-const instances = { 'A (numbers the events)': a, 'B (other instance, LISTEN/NOTIFY)': b, 'C (other instance, polling only)': c };
+const instances = {
+  'A (numbers the events)': a,
+  'B (other instance, LISTEN/NOTIFY)': b,
+  'C (other instance, polling only)': c,
+};
 /** customerId → arrival time, per instance. */
 const arrivals = new Map<string, Map<string, number>>();
 const clients = Object.entries(instances).map(([name, service]) => {
   const seen = new Map<string, number>();
   arrivals.set(name, seen);
-  const client = createClient({ url: `${service.url.replace(/^http/, 'ws')}/sandbox/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+  const client = createClient({
+    url: `${service.url.replace(/^http/, 'ws')}/sandbox/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+  });
   client.subscribe<{ events: { resourceId: string } }>(
     { query: 'subscription { events(types: ["customer.created"]) { resourceId } }' },
-    { next: (value) => seen.set(value.data!.events.resourceId, performance.now()), error: (error) => process.stderr.write(`${name}: ${JSON.stringify(error)}\n`), complete: () => undefined },
+    {
+      next: (value) => seen.set(value.data!.events.resourceId, performance.now()),
+      error: (error) => process.stderr.write(`${name}: ${JSON.stringify(error)}\n`),
+      complete: () => undefined,
+    },
   );
   return client;
 });
 
-const quantile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.floor(q * (values.length - 1))] ?? Number.NaN;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((x, y) => x - y)[Math.floor(q * (values.length - 1))] ?? Number.NaN;
 const waitFor = async (done: () => boolean, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -79,7 +98,11 @@ try {
     const missing = latencies.filter((value) => Number.isNaN(value)).length;
     const got = latencies.filter((value) => !Number.isNaN(value));
     process.stdout.write(
-      `  ${name.padEnd(36)} median ${quantile(got, 0.5).toFixed(0).padStart(5)}  p90 ${quantile(got, 0.9).toFixed(0).padStart(5)}  max ${Math.max(...got).toFixed(0).padStart(5)}${missing ? `  (${missing} missing)` : ''}\n`,
+      `  ${name.padEnd(36)} median ${quantile(got, 0.5).toFixed(0).padStart(5)}  p90 ${quantile(got, 0.9).toFixed(0).padStart(5)}  max ${Math.max(
+        ...got,
+      )
+        .toFixed(0)
+        .padStart(5)}${missing ? `  (${missing} missing)` : ''}\n`,
     );
   }
 } finally {

@@ -22,7 +22,9 @@ function files(dir) {
   });
 }
 
-const newestSource = Math.max(...[...files(sourceDir), path.join(root, 'package-lock.json')].map((file) => statSync(file).mtimeMs));
+const newestSource = Math.max(
+  ...[...files(sourceDir), path.join(root, 'package-lock.json')].map((file) => statSync(file).mtimeMs),
+);
 if (!report && existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource) process.exit(0);
 
 // React's production build, whatever NODE_ENV the caller runs under (vitest sets `test`).
@@ -40,13 +42,20 @@ if (report) {
     return { file: path.relative(outDir, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
-  const total = sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), { raw: 0, gzip: 0 });
+  const total = sizes.reduce((sum, size) => ({ raw: sum.raw + size.raw, gzip: sum.gzip + size.gzip }), {
+    raw: 0,
+    gzip: 0,
+  });
   if (json) {
-    process.stdout.write(`${JSON.stringify({ seconds, files: sizes.length, rawBytes: total.raw, gzipBytes: total.gzip })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ seconds, files: sizes.length, rawBytes: total.raw, gzipBytes: total.gzip })}\n`,
+    );
     process.exit(0);
   }
   for (const { file, raw, gzip } of sizes) process.stdout.write(`${file}: ${kib(raw)}, ${kib(gzip)} gzipped\n`);
-  process.stdout.write(`console build: ${seconds.toFixed(1)} s; ${sizes.length} files, ${kib(total.raw)}, ${kib(total.gzip)} gzipped\n`);
+  process.stdout.write(
+    `console build: ${seconds.toFixed(1)} s; ${sizes.length} files, ${kib(total.raw)}, ${kib(total.gzip)} gzipped\n`,
+  );
 } else {
   process.stderr.write(`console built in ${seconds.toFixed(1)} s (dist/console)\n`);
 }

@@ -17,7 +17,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const generators = [
-  { script: 'codegen', files: ['src/graphql/generated/resolvers-types.ts', 'packages/client/src/generated/graphql.ts', 'console/src/gql/gql.ts', 'console/src/gql/graphql.ts', 'console/src/gql/index.ts'].filter((file) => existsSync(file)) },
+  {
+    script: 'codegen',
+    files: [
+      'src/graphql/generated/resolvers-types.ts',
+      'packages/client/src/generated/graphql.ts',
+      'console/src/gql/gql.ts',
+      'console/src/gql/graphql.ts',
+      'console/src/gql/index.ts',
+    ].filter((file) => existsSync(file)),
+  },
   {
     script: 'openapi',
     files: ['openapi.json', 'packages/client/src/generated/rest.ts', 'packages/client/src/generated/operations.ts'],
@@ -31,7 +40,9 @@ const generators = [
 
 // Every .sql file under src: the generated SQL files (scripts/sql-generate.ts), wherever their modules live.
 function sqlFiles() {
-  return readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.sql')).map((file) => `src/${file.replaceAll('\\', '/')}`);
+  return readdirSync('src', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.sql'))
+    .map((file) => `src/${file.replaceAll('\\', '/')}`);
 }
 
 const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);

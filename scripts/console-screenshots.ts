@@ -26,15 +26,21 @@ const receiver = http.createServer((req, res) => {
   req.on('end', () => {
     const webhookId = String(req.headers['webhook-id']);
     received.push({ path: req.url ?? '/', webhookId });
-    const firstToLedger = req.url === '/hooks/ledger' && received.filter((request) => request.path === '/hooks/ledger').length === 1;
+    const firstToLedger =
+      req.url === '/hooks/ledger' && received.filter((request) => request.path === '/hooks/ledger').length === 1;
     const status = req.url === '/hooks/old-crm' ? 410 : firstToLedger ? 503 : 200;
-    res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 503 ? 'maintenance' : status === 410 ? 'gone' : 'ok');
+    res
+      .writeHead(status, { 'content-type': 'text/plain' })
+      .end(status === 503 ? 'maintenance' : status === 410 ? 'gone' : 'ok');
   });
 });
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const hookUrl = (pathname: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${pathname}`;
 async function deliveries(pathname: string, count: number, webhookId?: string): Promise<void> {
-  const matching = () => received.filter((request) => request.path === pathname && (webhookId === undefined || request.webhookId === webhookId));
+  const matching = () =>
+    received.filter(
+      (request) => request.path === pathname && (webhookId === undefined || request.webhookId === webhookId),
+    );
   for (const deadline = Date.now() + 30_000; matching().length < count; await sleep(50)) {
     if (Date.now() > deadline) throw new Error(`${pathname}: ${matching().length} of ${count} deliveries arrived`);
   }
@@ -78,19 +84,52 @@ const customer = (firstName: string, lastName: string, ssn: string, email: strin
 
 const browser = await launchHeadlessChromium();
 try {
-  await post('/sandbox/webhook-endpoint', { url: hookUrl('/hooks/ledger'), eventTypes: ['transaction.pending', 'transaction.posted', 'transaction.voided', 'account.updated'] });
-  await post('/sandbox/webhook-endpoint', { url: hookUrl('/hooks/old-crm'), eventTypes: ['customer.created', 'customer.updated'] });
+  await post('/sandbox/webhook-endpoint', {
+    url: hookUrl('/hooks/ledger'),
+    eventTypes: ['transaction.pending', 'transaction.posted', 'transaction.voided', 'account.updated'],
+  });
+  await post('/sandbox/webhook-endpoint', {
+    url: hookUrl('/hooks/old-crm'),
+    eventTypes: ['customer.created', 'customer.updated'],
+  });
   const alex = (await customer('Alexandra', 'Doe', '123-45-6789', 'alex.doe@example.com')).customerId!;
   const sam = (await customer('Sam', 'Doe', '123-45-6790', 'sam.doe@example.com')).customerId!;
   await customer('Dana', 'Dorsey', '123-45-6791', 'dana@example.com');
-  const checking = (await post('/sandbox/account', { associatedCustomerIds: [alex, sam], name: 'Household Checking', currency: 'USD', type: 'CHECKING', metadata: { branch: 'Springfield', segment: 'retail' } })).accountId!;
-  const savings = (await post('/sandbox/account', { associatedCustomerIds: [alex], name: 'Rainy Day Savings', currency: 'USD', type: 'SAVINGS' })).accountId!;
+  const checking = (
+    await post('/sandbox/account', {
+      associatedCustomerIds: [alex, sam],
+      name: 'Household Checking',
+      currency: 'USD',
+      type: 'CHECKING',
+      metadata: { branch: 'Springfield', segment: 'retail' },
+    })
+  ).accountId!;
+  const savings = (
+    await post('/sandbox/account', {
+      associatedCustomerIds: [alex],
+      name: 'Rainy Day Savings',
+      currency: 'USD',
+      type: 'SAVINGS',
+    })
+  ).accountId!;
   await post(`/sandbox/account/${checking}/transaction`, { type: 'CREDIT', amount: 2450, description: 'Payroll' });
   await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 86.4, description: 'Groceries' });
-  await post(`/sandbox/account/${checking}/transaction`, { type: 'DEBIT', amount: 120, description: 'Card authorisation', hold: true });
-  await post('/sandbox/transfer', { fromAccountId: checking, toAccountId: savings, amount: 500, description: 'Monthly saving' });
+  await post(`/sandbox/account/${checking}/transaction`, {
+    type: 'DEBIT',
+    amount: 120,
+    description: 'Card authorisation',
+    hold: true,
+  });
+  await post('/sandbox/transfer', {
+    fromAccountId: checking,
+    toAccountId: savings,
+    amount: 500,
+    description: 'Monthly saving',
+  });
   await post(`/sandbox/account/${savings}/transaction`, { type: 'CREDIT', amount: 1200, description: 'Tax refund' });
-  await post('/sandbox/graphql', { query: `mutation { setOverdraftLimit(accountId: "${checking}", overdraftLimit: "250") { id } }` });
+  await post('/sandbox/graphql', {
+    query: `mutation { setOverdraftLimit(accountId: "${checking}", overdraftLimit: "250") { id } }`,
+  });
   await post('/sandbox/graphql', {
     query: `mutation { setAccountFlag(accountId: "${checking}", flag: FROZEN, reason: "Card reported stolen; customer called support", until: "${new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString()}") { id } }`,
   });
@@ -129,7 +168,10 @@ try {
   await nav.getByRole('link', { name: 'Audit' }).click();
   await page.getByLabel('From').fill(`${new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10)}T00:00`);
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.getByRole('table', { name: 'Audit events, oldest first' }).getByRole('cell', { name: 'account.flag.set' }).waitFor();
+  await page
+    .getByRole('table', { name: 'Audit events, oldest first' })
+    .getByRole('cell', { name: 'account.flag.set' })
+    .waitFor();
   await page.screenshot({ path: 'docs/images/console-audit.png', fullPage: true });
   log('docs/images/console-{customers,customer,account,events,webhooks,audit}.png written');
 } finally {

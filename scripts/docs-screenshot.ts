@@ -9,7 +9,11 @@ import { launchHeadlessChromium } from '../test/support/browser.js';
 import { startServiceProcess } from './reliability/lib/service-process.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-screenshot-'));
-const service = await startServiceProcess({ name: 'screenshot', defaults: { NODE_ENV: 'development', LOG_LEVEL: 'warn' }, env: { DATA_DIR: path.join(dataDir, 'data') } });
+const service = await startServiceProcess({
+  name: 'screenshot',
+  defaults: { NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+  env: { DATA_DIR: path.join(dataDir, 'data') },
+});
 const browser = await launchHeadlessChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

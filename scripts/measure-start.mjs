@@ -26,7 +26,15 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 /** Starts the built service, waits until it serves, stops it with SIGTERM; returns the timings. */
 async function startOnce(dataDir) {
   const started = performance.now();
-  const env = { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_PRETTY: 'false',
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   const child = spawn(command[0], command[1], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
@@ -86,8 +94,13 @@ for (let run = 0; run < runs; run++) {
   }
 }
 
-out(`${viaNpm ? 'npm start' : 'node dist/main.js'} on Node ${process.version}, ${os.cpus().length} CPUs, ${runs} run(s), medians:`);
-for (const [label, samples] of [['cold (fresh DATA_DIR, initdb)', cold], ['warm (existing DATA_DIR)', warm]]) {
+out(
+  `${viaNpm ? 'npm start' : 'node dist/main.js'} on Node ${process.version}, ${os.cpus().length} CPUs, ${runs} run(s), medians:`,
+);
+for (const [label, samples] of [
+  ['cold (fresh DATA_DIR, initdb)', cold],
+  ['warm (existing DATA_DIR)', warm],
+]) {
   out(
     `  ${label}: serving after ${ms(median(samples.map((s) => s.serving)))} ` +
       `(all: ${samples.map((s) => ms(s.serving)).join(', ')}); graceful stop ${ms(median(samples.map((s) => s.stop)))}`,

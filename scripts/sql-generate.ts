@@ -41,7 +41,10 @@ const relative = (file: string) => path.relative(ROOT, file).split(path.sep).joi
 function sourceFiles(extension: string): string[] {
   return (readdirSync(path.join(ROOT, SOURCE_ROOT), { recursive: true, encoding: 'utf8' }) as string[])
     .map((file) => `${SOURCE_ROOT}/${file.split(path.sep).join('/')}`)
-    .filter((file) => file.endsWith(extension) && !file.endsWith('.d.ts') && !SKIPPED.some((skipped) => file.startsWith(skipped)))
+    .filter(
+      (file) =>
+        file.endsWith(extension) && !file.endsWith('.d.ts') && !SKIPPED.some((skipped) => file.startsWith(skipped)),
+    )
     .sort();
 }
 
@@ -58,7 +61,8 @@ interface ModuleSource {
   readonly builders: string[];
 }
 
-const lineOf = (source: ts.SourceFile, node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+const lineOf = (source: ts.SourceFile, node: ts.Node) =>
+  source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 
 /** The statement() calls and, for a *.sql.ts module, the exported functions of one source file. */
 function readModule(file: string): ModuleSource {
@@ -67,18 +71,29 @@ function readModule(file: string): ModuleSource {
   // The local names under which this file imports `statement` from src/db/sql/sql.ts.
   const locals = new Set<string>();
   for (const node of source.statements) {
-    if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier) || !node.moduleSpecifier.text.startsWith('.')) continue;
-    const target = relative(path.resolve(path.dirname(path.join(ROOT, file)), node.moduleSpecifier.text)).replace(/\.js$/, '.ts');
+    if (
+      !ts.isImportDeclaration(node) ||
+      !ts.isStringLiteral(node.moduleSpecifier) ||
+      !node.moduleSpecifier.text.startsWith('.')
+    )
+      continue;
+    const target = relative(path.resolve(path.dirname(path.join(ROOT, file)), node.moduleSpecifier.text)).replace(
+      /\.js$/,
+      '.ts',
+    );
     const bindings = node.importClause?.namedBindings;
     if (target !== SQL_MODULE || !bindings || !ts.isNamedImports(bindings)) continue;
-    for (const element of bindings.elements) if ((element.propertyName ?? element.name).text === 'statement') locals.add(element.name.text);
+    for (const element of bindings.elements)
+      if ((element.propertyName ?? element.name).text === 'statement') locals.add(element.name.text);
   }
   const declarations: Declaration[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && locals.has(node.expression.text)) {
       const [name] = node.arguments;
       if (!name || !(ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))) {
-        throw new Error(`${file}:${lineOf(source, node)}: a statement's name must be a string literal at its statement() call (scripts/sql-generate.ts attributes statements by it)`);
+        throw new Error(
+          `${file}:${lineOf(source, node)}: a statement's name must be a string literal at its statement() call (scripts/sql-generate.ts attributes statements by it)`,
+        );
       }
       declarations.push({ name: name.text, line: lineOf(source, node) });
     }
@@ -87,13 +102,20 @@ function readModule(file: string): ModuleSource {
   visit(source);
   const builders: string[] = [];
   if (file.endsWith('.sql.ts')) {
-    const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+    const exported = (node: ts.Node) =>
+      ts.canHaveModifiers(node) &&
+      (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
     for (const node of source.statements) {
       if (!exported(node)) continue;
       if (ts.isFunctionDeclaration(node) && node.name) builders.push(node.name.text);
       if (ts.isVariableStatement(node)) {
         for (const variable of node.declarationList.declarations) {
-          if (ts.isIdentifier(variable.name) && variable.initializer && (ts.isArrowFunction(variable.initializer) || ts.isFunctionExpression(variable.initializer))) builders.push(variable.name.text);
+          if (
+            ts.isIdentifier(variable.name) &&
+            variable.initializer &&
+            (ts.isArrowFunction(variable.initializer) || ts.isFunctionExpression(variable.initializer))
+          )
+            builders.push(variable.name.text);
         }
       }
     }
@@ -111,7 +133,10 @@ export function statementModules(): ModuleSource[] {
 }
 
 /** A filter that has every field: each condition a builder can add is in its text (values are never in it). */
-const EVERY_FILTER: unknown = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? 'x' : undefined), has: () => true });
+const EVERY_FILTER: unknown = new Proxy(
+  {},
+  { get: (_target, key) => (typeof key === 'string' ? 'x' : undefined), has: () => true },
+);
 
 const normalise = (text: string): string => {
   const lines = text.split('\n').map((line) => line.trimEnd());
@@ -134,7 +159,8 @@ export interface Rendered {
 export async function renderSqlFiles(): Promise<Rendered> {
   const modules = statementModules();
   const loaded = new Map<string, Record<string, unknown>>();
-  for (const { file } of modules) loaded.set(file, (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>);
+  for (const { file } of modules)
+    loaded.set(file, (await import(pathToFileURL(path.join(ROOT, file)).href)) as Record<string, unknown>);
   const statements = declaredStatements();
   const byName = new Map(statements.map((declared) => [declared.name, declared]));
 
@@ -142,13 +168,19 @@ export async function renderSqlFiles(): Promise<Rendered> {
   for (const { file, declarations } of modules) {
     for (const { name, line } of declarations) {
       const qualified = `cas_${name}`;
-      if (!byName.has(qualified)) throw new Error(`${file}:${line}: statement ${qualified} is not registered once its module has loaded: declare statements at module load`);
+      if (!byName.has(qualified))
+        throw new Error(
+          `${file}:${line}: statement ${qualified} is not registered once its module has loaded: declare statements at module load`,
+        );
       declaredIn.set(qualified, [...(declaredIn.get(qualified) ?? []), `${file}:${line}`]);
     }
   }
   for (const { name } of statements) {
     const places = declaredIn.get(name) ?? [];
-    if (places.length !== 1) throw new Error(`statement ${name} is declared ${places.length === 0 ? 'by no src module found' : `in ${places.join(', ')}`}: it needs exactly one statement() call with its name as a literal`);
+    if (places.length !== 1)
+      throw new Error(
+        `statement ${name} is declared ${places.length === 0 ? 'by no src module found' : `in ${places.join(', ')}`}: it needs exactly one statement() call with its name as a literal`,
+      );
   }
 
   const files = new Map<string, string>();
@@ -162,9 +194,13 @@ export async function renderSqlFiles(): Promise<Rendered> {
         ['every filter', EVERY_FILTER],
       ] as const;
       const texts = shapes.map(([shape, filter]) => {
-        const built: unknown = typeof build === 'function' ? (build as (filter: unknown) => unknown)(filter) : undefined;
+        const built: unknown =
+          typeof build === 'function' ? (build as (filter: unknown) => unknown)(filter) : undefined;
         const text = typeof built === 'object' && built !== null ? (built as { text?: unknown }).text : undefined;
-        if (typeof text !== 'string') throw new Error(`${file}: ${builder} must be a per-request statement builder, (filter) => { text, … }: every export of a *.sql.ts module is one`);
+        if (typeof text !== 'string')
+          throw new Error(
+            `${file}: ${builder} must be a per-request statement builder, (filter) => { text, … }: every export of a *.sql.ts module is one`,
+          );
         return `-- ${builder}: ${shape}\n${normalise(text)}`;
       });
       parts.push(
@@ -198,5 +234,7 @@ export async function writeSqlFiles(): Promise<{ written: string[]; removed: str
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { written, removed } = await writeSqlFiles();
-  process.stdout.write(`Wrote ${written.length} SQL files${removed.length > 0 ? `, removed ${removed.join(', ')}` : ''}.\n`);
+  process.stdout.write(
+    `Wrote ${written.length} SQL files${removed.length > 0 ? `, removed ${removed.join(', ')}` : ''}.\n`,
+  );
 }

@@ -37,12 +37,12 @@ export function parseArgs(argv) {
     else if (arg === '--') {
       options.vitestArgs.push(...argv.slice(i + 1));
       break;
-    }
-    else options.vitestArgs.push(arg);
+    } else options.vitestArgs.push(arg);
   }
   if (!Number.isInteger(options.burners) || options.burners < 0) throw new Error('--burners takes a whole number ≥ 0');
   if (!(options.capSeconds > 0)) throw new Error('--cap takes a number of seconds > 0');
-  if (!/^\d+(kB|MB|GB)?$/.test(options.sharedBuffers)) throw new Error('--shared-buffers takes a PostgreSQL size such as 16MB');
+  if (!/^\d+(kB|MB|GB)?$/.test(options.sharedBuffers))
+    throw new Error('--shared-buffers takes a PostgreSQL size such as 16MB');
   return options;
 }
 
@@ -67,7 +67,8 @@ function main() {
   const vitest = [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...options.vitestArgs];
   const env = { ...process.env, TEST_PG_SHARED_BUFFERS: options.sharedBuffers };
   const summary = `${options.burners} CPU burner(s) for at most ${options.capSeconds} s, shared_buffers ${options.sharedBuffers}`;
-  if (process.env.TEST_DATABASE_URL) complain('test:under-load: TEST_DATABASE_URL is set: that server keeps its own shared_buffers');
+  if (process.env.TEST_DATABASE_URL)
+    complain('test:under-load: TEST_DATABASE_URL is set: that server keeps its own shared_buffers');
   if (options.dryRun) {
     say(`test:under-load (dry run): ${summary}`);
     say(`would run: TEST_PG_SHARED_BUFFERS=${options.sharedBuffers} ${process.execPath} ${vitest.join(' ')}`);
@@ -105,7 +106,9 @@ function main() {
     stopBurners();
     const seconds = Math.round((Date.now() - started) / 1000);
     const exitCode = code ?? (interrupted ? 130 : 1);
-    say(`\ntest:under-load: vitest ${signal ? `stopped by ${signal}` : `exited ${code}`} after ${seconds} s (${summary})`);
+    say(
+      `\ntest:under-load: vitest ${signal ? `stopped by ${signal}` : `exited ${code}`} after ${seconds} s (${summary})`,
+    );
     process.exit(exitCode);
   });
 }

@@ -20,7 +20,9 @@ import { createRestRouter } from './rest/router.js';
  * dependencies (services, authenticator). GraphQL subscriptions are WebSocket upgrades, which Express does not
  * see: the server hands them to `subscriptions` (src/runtime.ts).
  */
-export async function createHttpApp(deps: HttpDependencies): Promise<{ app: express.Express; subscriptions: SubscriptionServer; close(): Promise<void> }> {
+export async function createHttpApp(
+  deps: HttpDependencies,
+): Promise<{ app: express.Express; subscriptions: SubscriptionServer; close(): Promise<void> }> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

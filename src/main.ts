@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   };
   const service = await startService(config, logger, { onDatabaseLost });
   started.service = service;
-  process.stdout.write(`Customer & Account Service on ${service.url} (REST: ${service.url}/{environment}/customer, GraphQL: ${service.url}/${config.environments[0]}/graphql, subscriptions: ${service.url.replace(/^http/, 'ws')}/${config.environments[0]}/graphql)\n`);
+  process.stdout.write(
+    `Customer & Account Service on ${service.url} (REST: ${service.url}/{environment}/customer, GraphQL: ${service.url}/${config.environments[0]}/graphql, subscriptions: ${service.url.replace(/^http/, 'ws')}/${config.environments[0]}/graphql)\n`,
+  );
 
   let signals = 0;
   const shutdown = (signal: string) => {

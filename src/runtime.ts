@@ -28,7 +28,12 @@ import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
 import { startFlagExpiry } from './features/accounts/index.js';
-import { fairShares, startWebhookDelivery, type WebhookSend, webhookServiceOptions } from './features/webhooks/index.js';
+import {
+  fairShares,
+  startWebhookDelivery,
+  type WebhookSend,
+  webhookServiceOptions,
+} from './features/webhooks/index.js';
 import type { IntervalJob } from './jobs/interval-job.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
@@ -52,7 +57,11 @@ export interface RunningService {
    * The interval jobs, for tests to run one pass on demand (a pass already running is waited for first)
    * instead of waiting for HOLD_EXPIRY_INTERVAL_MS, FLAG_EXPIRY_INTERVAL_MS or EVENT_SEQUENCER_INTERVAL_MS.
    */
-  jobs: { holdExpiry: Pick<IntervalJob, 'runOnce'>; flagExpiry: Pick<IntervalJob, 'runOnce'>; eventOutbox: Pick<IntervalJob, 'runOnce'> };
+  jobs: {
+    holdExpiry: Pick<IntervalJob, 'runOnce'>;
+    flagExpiry: Pick<IntervalJob, 'runOnce'>;
+    eventOutbox: Pick<IntervalJob, 'runOnce'>;
+  };
   /** The HTTP listener's connection time-outs, as node:http applies them (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). */
   httpServer: Pick<Server, 'keepAliveTimeout' | 'headersTimeout' | 'requestTimeout'>;
   /** Graceful stop: drain (SHUTDOWN_DRAIN_MS), refuse new connections, close WebSocket connections (1001), finish in-flight requests, close the pool, stop the embedded database. */
@@ -84,11 +93,16 @@ export interface StartOptions {
 }
 
 /** The composition root: builds every part once, in order, and returns a handle to stop them in reverse. */
-export async function startService(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningService> {
   const cleanups: (() => Promise<void>)[] = [];
   const clock = options.clock ?? systemClock;
   const stopAll = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error: unknown) => logger.error({ err: error }, 'shutdown step failed'));
   };
   try {
     const { url: databaseUrl, supervisor } = await resolveDatabase(config, logger, cleanups, options.onDatabaseLost);
@@ -108,9 +122,20 @@ export async function startService(config: Config, logger: Logger, options: Star
     metrics.watchPool(pool);
 
     if (config.runMigrationsOnStart) {
-      const report = await migrate(pool, readMigrations(), { ...config.migrations, onRetry: (retry) => logger.warn(retry, 'a migration lost a lock conflict with the running fleet; rolled back, running it again') });
-      logger.info({ applied: report.applied, alreadyApplied: report.alreadyApplied.length }, 'database migrations checked');
-      if (report.unknown.length > 0) logger.warn({ unknown: report.unknown }, 'the database has migrations this build does not know; it was migrated by a newer version');
+      const report = await migrate(pool, readMigrations(), {
+        ...config.migrations,
+        onRetry: (retry) =>
+          logger.warn(retry, 'a migration lost a lock conflict with the running fleet; rolled back, running it again'),
+      });
+      logger.info(
+        { applied: report.applied, alreadyApplied: report.alreadyApplied.length },
+        'database migrations checked',
+      );
+      if (report.unknown.length > 0)
+        logger.warn(
+          { unknown: report.unknown },
+          'the database has migrations this build does not know; it was migrated by a newer version',
+        );
     }
 
     const prisma = createPrismaClient(pool, { namedStatements: config.databasePreparedStatements });
@@ -121,14 +146,29 @@ export async function startService(config: Config, logger: Logger, options: Star
       // Under the statement timeout, so a request waiting behind a duplicate gets IDEMPOTENCY_KEY_IN_PROGRESS, not a cancelled statement.
       idempotencyWaitMs: Math.min(2000, Math.floor(config.databaseStatementTimeoutMs / 2)),
     };
-    const replica = config.databaseReplica && (await startReadReplica({ config: config.databaseReplica, pool: poolOptions, primary: prisma, namedStatements: config.databasePreparedStatements, logger, registry: metrics.registry }));
+    const replica =
+      config.databaseReplica &&
+      (await startReadReplica({
+        config: config.databaseReplica,
+        pool: poolOptions,
+        primary: prisma,
+        namedStatements: config.databasePreparedStatements,
+        logger,
+        registry: metrics.registry,
+      }));
     if (replica) cleanups.push(replica.stop);
-    const stores = replica ? replica.stores(prisma, (client) => createStores(client, storeOptions)) : createStores(prisma, storeOptions);
+    const stores = replica
+      ? replica.stores(prisma, (client) => createStores(client, storeOptions))
+      : createStores(prisma, storeOptions);
     const cipher = new PiiCipher(keyring);
     // GraphQL subscriptions' source: reads newly numbered events while someone subscribes.
     const eventFeed = startEventFeed(
       stores.events,
-      { pollIntervalMs: config.graphql.subscriptionPollIntervalMs, maxFollowers: config.graphql.maxSubscriptionFollowers, onFull: () => metrics.quotaRefused('event_feed_followers') },
+      {
+        pollIntervalMs: config.graphql.subscriptionPollIntervalMs,
+        maxFollowers: config.graphql.maxSubscriptionFollowers,
+        onFull: () => metrics.quotaRefused('event_feed_followers'),
+      },
       logger,
     );
     metrics.setQuotaLimit('event_feed_followers', config.graphql.maxSubscriptionFollowers);
@@ -139,8 +179,14 @@ export async function startService(config: Config, logger: Logger, options: Star
       protector: cipher,
       eventFeed,
       idempotencyTtlHours: config.idempotencyTtlHours,
-      webhooks: { ...webhookServiceOptions(config.webhooks), onEndpointLimitReached: () => metrics.quotaRefused('webhook_endpoints_per_environment') },
-      history: { maxConcurrentExports: config.ledgerExportMaxConcurrent, onExportsFull: () => metrics.quotaRefused('ledger_exports') },
+      webhooks: {
+        ...webhookServiceOptions(config.webhooks),
+        onEndpointLimitReached: () => metrics.quotaRefused('webhook_endpoints_per_environment'),
+      },
+      history: {
+        maxConcurrentExports: config.ledgerExportMaxConcurrent,
+        onExportsFull: () => metrics.quotaRefused('ledger_exports'),
+      },
     });
     metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
     metrics.setQuotaLimit('ledger_exports', config.ledgerExportMaxConcurrent);
@@ -153,7 +199,11 @@ export async function startService(config: Config, logger: Logger, options: Star
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,
-      { ...config.webhooks, shares: fairShares(config.webhooks.concurrency, config.environments.length), onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt) },
+      {
+        ...config.webhooks,
+        shares: fairShares(config.webhooks.concurrency, config.environments.length),
+        onAttempt: (attempt) => metrics.recordWebhookAttempt(attempt),
+      },
       logger,
       options.webhookSend,
     );
@@ -204,7 +254,11 @@ export async function startService(config: Config, logger: Logger, options: Star
     const rateLimits = createRateLimits(config.rateLimit, logger, { clock });
     cleanups.push(() => rateLimits.close());
     await rateLimits.connected;
-    const { app, subscriptions, close: closeSurfaces } = await createHttpApp({
+    const {
+      app,
+      subscriptions,
+      close: closeSurfaces,
+    } = await createHttpApp({
       config,
       logger,
       services,
@@ -214,13 +268,16 @@ export async function startService(config: Config, logger: Logger, options: Star
         staticTokenLabelKey: staticTokenLabelKey(keyring.blindIndexKey),
         tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
         oidc: config.oidc,
-        onTouchFailed: (error) => logger.warn({ err: { message: (error as Error).message } }, 'could not record a token\'s last use'),
+        onTouchFailed: (error) =>
+          logger.warn({ err: { message: (error as Error).message } }, "could not record a token's last use"),
       }),
       environments: new Set(config.environments),
       rateLimits,
       clock,
       statementPdfs,
-      checkReadiness: drain.readiness(supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger)),
+      checkReadiness: drain.readiness(
+        supervisor ? supervisedReadiness(supervisor, readinessCheck(prisma, logger)) : readinessCheck(prisma, logger),
+      ),
       ...(supervisor && { checkLiveness: () => supervisedLiveness(supervisor) }),
       metrics,
       ...(replica && { readConsistency: replica.router }),
@@ -241,7 +298,15 @@ export async function startService(config: Config, logger: Logger, options: Star
       metricsUrl = metricsServer.url;
     }
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    logger.info({ port, environments: config.environments, database: config.databaseUrl ? 'external' : 'embedded', metrics: metricsUrl ?? 'main port' }, 'service listening');
+    logger.info(
+      {
+        port,
+        environments: config.environments,
+        database: config.databaseUrl ? 'external' : 'embedded',
+        metrics: metricsUrl ?? 'main port',
+      },
+      'service listening',
+    );
     let stopping: Promise<void> | undefined;
     return {
       url: `http://${host}:${port}`,
@@ -250,7 +315,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       metricsUrl,
       subscriptions: { connections: subscriptions.connections, followers: eventFeed.followers },
       httpServer: server,
-      jobs: { holdExpiry: { runOnce: holdExpiry.runOnce }, flagExpiry: { runOnce: flagExpiry.runOnce }, eventOutbox: { runOnce: outbox.runOnce } },
+      jobs: {
+        holdExpiry: { runOnce: holdExpiry.runOnce },
+        flagExpiry: { runOnce: flagExpiry.runOnce },
+        eventOutbox: { runOnce: outbox.runOnce },
+      },
       stop: () => (stopping ??= drain.drain().then(stopAll)),
     };
   } catch (error) {
@@ -274,9 +343,16 @@ async function resolveDatabase(
     log: (message, level) => logger[level ?? 'info'](message),
   });
   // Restarts it when it dies (docs/how-to/run-in-production.md, "The embedded PostgreSQL is supervised"); stopping the supervisor stops the server.
-  const supervisor = new PostgresSupervisor(embedded, { giveUpAfterMs: config.embeddedPostgresRestartTimeoutMs, logger, onGiveUp: onDatabaseLost });
+  const supervisor = new PostgresSupervisor(embedded, {
+    giveUpAfterMs: config.embeddedPostgresRestartTimeoutMs,
+    logger,
+    onGiveUp: onDatabaseLost,
+  });
   cleanups.push(() => supervisor.stop());
-  logger.info({ dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) }, 'embedded PostgreSQL started');
+  logger.info(
+    { dataDir: config.dataDir, startupMs: Math.round(performance.now() - started) },
+    'embedded PostgreSQL started',
+  );
   return { url: embedded.url, supervisor };
 }
 
@@ -354,7 +430,8 @@ function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
       state = settings.utc ? 'ok' : 'failed';
       if (!reported) {
         reported = true;
-        const fix = 'Behind a connection pooler the service\'s startup settings do not arrive: set them on the role, e.g. ALTER ROLE <service role> SET';
+        const fix =
+          "Behind a connection pooler the service's startup settings do not arrive: set them on the role, e.g. ALTER ROLE <service role> SET";
         if (!settings.utc) {
           logger.error(
             { timeZone: settings.timeZone },
@@ -362,7 +439,9 @@ function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
           );
         }
         if (settings.statementTimeout === '0') {
-          logger.warn(`the database sessions have no statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS did not arrive). ${fix} statement_timeout = '5s'`);
+          logger.warn(
+            `the database sessions have no statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS did not arrive). ${fix} statement_timeout = '5s'`,
+          );
         }
       }
       return state;
@@ -372,7 +451,14 @@ function sessionTimeZoneCheck(prisma: PrismaClient, logger: Logger) {
 
 function listen(
   app: Express,
-  { host, port, ...options }: Pick<Config, 'host' | 'port' | 'keepAliveTimeoutMs' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnectionsPerAddress'>,
+  {
+    host,
+    port,
+    ...options
+  }: Pick<
+    Config,
+    'host' | 'port' | 'keepAliveTimeoutMs' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnectionsPerAddress'
+  >,
 ): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createExpressServer(app, {

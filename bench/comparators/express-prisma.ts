@@ -36,7 +36,9 @@ const env = (name: string): string => {
 const clientModule = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/bench-prisma/client.js')).href;
 const { PrismaClient } = (await import(clientModule)) as typeof import('../../src/db/generated/prisma/client.js');
 
-const prisma: PrismaClientInstance = new PrismaClient({ adapter: new PrismaPg({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10) }) });
+const prisma: PrismaClientInstance = new PrismaClient({
+  adapter: new PrismaPg({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10) }),
+});
 const environment = env('ENVIRONMENT');
 const expectedAuthorization = Buffer.from(`Bearer ${env('API_TOKEN')}`);
 const principalId = 'static:bench';
@@ -48,16 +50,21 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const piiKeys = new Map(
   env('PII_KEYS')
     .split(',')
-    .map((pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const),
+    .map(
+      (pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const,
+    ),
 );
 const activeKeyId = env('PII_ACTIVE_KEY');
 const activeKey = piiKeys.get(activeKeyId);
 if (!activeKey) throw new Error(`PII_ACTIVE_KEY ${activeKeyId} is not in PII_KEYS`);
 const blindIndexKey = Buffer.from(env('PII_BLIND_INDEX_KEY'), 'base64');
-const fingerprintKey = Buffer.from(hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32));
+const fingerprintKey = Buffer.from(
+  hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32),
+);
 
 /** Prisma's Bytes fields take Uint8Array<ArrayBuffer>; node:crypto's Buffers are that, typed more widely. */
-const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.length);
+const bytes = (buffer: Buffer): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.length);
 
 function encrypt(plaintext: string, customerId: string, field: string): Uint8Array<ArrayBuffer> {
   const iv = randomBytes(12);
@@ -67,7 +74,8 @@ function encrypt(plaintext: string, customerId: string, field: string): Uint8Arr
   return bytes(Buffer.concat([Buffer.from([1]), iv, cipher.getAuthTag(), encrypted]));
 }
 
-const hmac = (key: Buffer, material: string): Uint8Array<ArrayBuffer> => bytes(createHmac('sha256', key).update(material, 'utf8').digest());
+const hmac = (key: Buffer, material: string): Uint8Array<ArrayBuffer> =>
+  bytes(createHmac('sha256', key).update(material, 'utf8').digest());
 
 // --- HTTP plumbing ---------------------------------------------------------------------------------------
 
@@ -85,7 +93,13 @@ class HttpError extends Error {
   }
 }
 
-function send(res: Response, family: Family, status: number, data: unknown, error: { code: string; message: string } | null): void {
+function send(
+  res: Response,
+  family: Family,
+  status: number,
+  data: unknown,
+  error: { code: string; message: string } | null,
+): void {
   const requestId = res.locals.requestId as string;
   const logRef = family === 'account' ? { logRefId: requestId } : { log_ref_id: requestId };
   res.status(status).json({ data, success: error === null, error, requestId, ...logRef });
@@ -97,12 +111,16 @@ const validationFailed = (message: string) => new HttpError(400, 'VALIDATION_FAI
 
 // --- Minimal validation (present, not exhaustive) ----------------------------------------------------------
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown, max = 200): value is string => typeof value === 'string' && value.length <= max;
-const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] => Array.isArray(value) && value.length <= 10 && value.every(item);
+const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] =>
+  Array.isArray(value) && value.length <= 10 && value.every(item);
 const isEmail = (value: unknown) => isText(value, 254) && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
-const isPhone = (value: unknown) => isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
-const isAddress = (value: unknown) => isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
+const isPhone = (value: unknown) =>
+  isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
+const isAddress = (value: unknown) =>
+  isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
 
 function normaliseSsn(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -131,8 +149,13 @@ function parseNewCustomer(body: unknown): NewCustomer {
   const ssn = normaliseSsn(body.socialSecurityNumber);
   if (ssn === undefined) throw validationFailed('socialSecurityNumber is not a valid SSN.');
   const dln = body.documentLocatorNumber;
-  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0) throw validationFailed('documentLocatorNumber must be a whole number.');
-  if (typeof body.dateOfBirth !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth) || Number.isNaN(Date.parse(body.dateOfBirth))) {
+  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0)
+    throw validationFailed('documentLocatorNumber must be a whole number.');
+  if (
+    typeof body.dateOfBirth !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth) ||
+    Number.isNaN(Date.parse(body.dateOfBirth))
+  ) {
     throw validationFailed('dateOfBirth must be a date YYYY-MM-DD.');
   }
   for (const field of ['preferredName', 'firstName', 'middleName', 'lastName']) {
@@ -161,10 +184,14 @@ function parseChanges(body: unknown): Prisma.CustomerUpdateInput {
   if (!isObject(body)) throw validationFailed('The body must be a JSON object.');
   const unknown = Object.keys(body).filter((key) => !UPDATABLE.has(key));
   if (unknown.length > 0) throw validationFailed(`Not updatable: ${unknown.join(', ')}.`);
-  if (body.preferredName !== undefined && !isText(body.preferredName, 100)) throw validationFailed('preferredName must be a string.');
-  if (body.emails !== undefined && !isList(body.emails, isEmail)) throw validationFailed('emails must be a list of email addresses.');
-  if (body.phoneNumbers !== undefined && !isList(body.phoneNumbers, isPhone)) throw validationFailed('phoneNumbers must be a list of phone numbers.');
-  if (body.addresses !== undefined && !isList(body.addresses, isAddress)) throw validationFailed('addresses must be a list of addresses.');
+  if (body.preferredName !== undefined && !isText(body.preferredName, 100))
+    throw validationFailed('preferredName must be a string.');
+  if (body.emails !== undefined && !isList(body.emails, isEmail))
+    throw validationFailed('emails must be a list of email addresses.');
+  if (body.phoneNumbers !== undefined && !isList(body.phoneNumbers, isPhone))
+    throw validationFailed('phoneNumbers must be a list of phone numbers.');
+  if (body.addresses !== undefined && !isList(body.addresses, isAddress))
+    throw validationFailed('addresses must be a list of addresses.');
   return {
     preferredName: body.preferredName as string | undefined,
     emails: body.emails as string[] | undefined,
@@ -234,7 +261,10 @@ app.param('env', (req, _res, next, value: string) => {
 app.get('/:env/customer/:id', async (req, res) => {
   const { id } = req.params as { id: string };
   if (!UUID.test(id)) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
-  const customer = await prisma.customer.findUnique({ where: { id_environment: { id, environment } }, select: customerSelect });
+  const customer = await prisma.customer.findUnique({
+    where: { id_environment: { id, environment } },
+    select: customerSelect,
+  });
   if (!customer) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
   send(res, 'customer', 200, presentCustomer(customer), null);
 });
@@ -244,19 +274,33 @@ app.get('/:env/account/:id', async (req, res) => {
   if (!UUID.test(id)) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'Not found.');
   const account = await prisma.account.findUnique({
     where: { id_environment: { id, environment } },
-    select: { id: true, type: true, name: true, amount: true, currency: true, flags: true, customerLinks: { select: { customerId: true }, orderBy: { position: 'asc' } } },
+    select: {
+      id: true,
+      type: true,
+      name: true,
+      amount: true,
+      currency: true,
+      flags: true,
+      customerLinks: { select: { customerId: true }, orderBy: { position: 'asc' } },
+    },
   });
   if (!account) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'Not found.');
-  send(res, 'account', 200, {
-    accountId: account.id,
-    type: account.type,
-    name: account.name,
-    amount: account.amount.toNumber(),
-    currency: account.currency,
-    customers: account.customerLinks.map((link) => link.customerId),
-    transactions: [],
-    flags: account.flags,
-  }, null);
+  send(
+    res,
+    'account',
+    200,
+    {
+      accountId: account.id,
+      type: account.type,
+      name: account.name,
+      amount: account.amount.toNumber(),
+      currency: account.currency,
+      customers: account.customerLinks.map((link) => link.customerId),
+      transactions: [],
+      flags: account.flags,
+    },
+    null,
+  );
 });
 
 /** The audit event a customer write commits in its own transaction, with the names of the fields it set. */
@@ -285,15 +329,33 @@ async function recordAudit(
 }
 
 /** The outbox event a customer write commits in its own transaction: the customer as the API presents it. */
-async function recordEvent(tx: Prisma.TransactionClient, type: 'customer.created' | 'customer.updated', customerId: string, payload: object): Promise<void> {
-  await tx.event.create({ data: { environment, type, resourceType: 'customer', resourceId: customerId, payload: payload as Prisma.InputJsonValue }, select: { id: true } });
+async function recordEvent(
+  tx: Prisma.TransactionClient,
+  type: 'customer.created' | 'customer.updated',
+  customerId: string,
+  payload: object,
+): Promise<void> {
+  await tx.event.create({
+    data: {
+      environment,
+      type,
+      resourceType: 'customer',
+      resourceId: customerId,
+      payload: payload as Prisma.InputJsonValue,
+    },
+    select: { id: true },
+  });
 }
 
 app.post('/:env/customer', async (req, res) => {
   const idempotencyKey = req.get('idempotency-key');
-  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
+  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
+    throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
   const input = parseNewCustomer(req.body);
-  const fingerprint = hmac(fingerprintKey, JSON.stringify({ operation: 'customer.create', request: req.body as unknown }));
+  const fingerprint = hmac(
+    fingerprintKey,
+    JSON.stringify({ operation: 'customer.create', request: req.body as unknown }),
+  );
   const keyId = { principalId, environment, key: idempotencyKey ?? '' };
 
   const outcome = await prisma.$transaction(async (tx) => {
@@ -301,20 +363,39 @@ app.post('/:env/customer', async (req, res) => {
       const existing = await tx.idempotencyKey.findUnique({ where: { principalId_environment_key: keyId } });
       const expiresAt = new Date(Date.now() + IDEMPOTENCY_TTL_MS);
       if (existing && existing.expiresAt > new Date()) {
-        const sameRequest = existing.fingerprint.length === fingerprint.length && timingSafeEqual(existing.fingerprint, fingerprint);
+        const sameRequest =
+          existing.fingerprint.length === fingerprint.length && timingSafeEqual(existing.fingerprint, fingerprint);
         if (existing.operation !== 'customer.create' || !sameRequest) {
-          throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
+          throw new HttpError(
+            422,
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used for a different request.',
+          );
         }
-        if (existing.result === null) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+        if (existing.result === null)
+          throw new HttpError(
+            409,
+            'IDEMPOTENCY_KEY_IN_PROGRESS',
+            'A request with this Idempotency-Key is still being processed.',
+          );
         return { replayed: true, data: existing.result as { customerId: string } };
       }
       try {
         // An expired record is replaced.
-        if (existing) await tx.idempotencyKey.delete({ where: { principalId_environment_key: keyId }, select: { key: true } });
-        await tx.idempotencyKey.create({ data: { ...keyId, operation: 'customer.create', fingerprint, expiresAt }, select: { key: true } });
+        if (existing)
+          await tx.idempotencyKey.delete({ where: { principalId_environment_key: keyId }, select: { key: true } });
+        await tx.idempotencyKey.create({
+          data: { ...keyId, operation: 'customer.create', fingerprint, expiresAt },
+          select: { key: true },
+        });
       } catch (error) {
         // A concurrent request with the same key committed it first.
-        if (isPrismaError(error, 'P2002')) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+        if (isPrismaError(error, 'P2002'))
+          throw new HttpError(
+            409,
+            'IDEMPOTENCY_KEY_IN_PROGRESS',
+            'A request with this Idempotency-Key is still being processed.',
+          );
         throw error;
       }
     }
@@ -327,7 +408,11 @@ app.post('/:env/customer', async (req, res) => {
           environment,
           ssnBlindIndex: hmac(blindIndexKey, `${environment}\u0000${input.ssn}`),
           ssnCiphertext: encrypt(input.ssn, customerId, 'ssn'),
-          documentLocatorNumberCiphertext: encrypt(String(input.documentLocatorNumber), customerId, 'document_locator_number'),
+          documentLocatorNumberCiphertext: encrypt(
+            String(input.documentLocatorNumber),
+            customerId,
+            'document_locator_number',
+          ),
           piiKeyId: activeKeyId,
           dateOfBirth: new Date(`${input.dateOfBirth}T00:00:00Z`),
           preferredName: input.preferredName,
@@ -341,14 +426,24 @@ app.post('/:env/customer', async (req, res) => {
         select: { id: true },
       });
     } catch (error) {
-      if (isPrismaError(error, 'P2002')) throw new HttpError(409, 'CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number already exists in this environment.');
+      if (isPrismaError(error, 'P2002'))
+        throw new HttpError(
+          409,
+          'CUSTOMER_ALREADY_EXISTS',
+          'A customer with this social security number already exists in this environment.',
+        );
       throw error;
     }
     await recordAudit(tx, res, 'customer.create', customerId, Object.keys(req.body as object), idempotencyKey);
     const { ssn: _ssn, documentLocatorNumber: _dln, ...presented } = input;
     await recordEvent(tx, 'customer.created', customerId, { customerId, accountIds: [], ...presented });
     const data = { customerId };
-    if (idempotencyKey !== undefined) await tx.idempotencyKey.update({ where: { principalId_environment_key: keyId }, data: { result: data }, select: { key: true } });
+    if (idempotencyKey !== undefined)
+      await tx.idempotencyKey.update({
+        where: { principalId_environment_key: keyId },
+        data: { result: data },
+        select: { key: true },
+      });
     return { replayed: false, data };
   });
 
@@ -364,7 +459,11 @@ app.put('/:env/customer/:id', async (req, res) => {
   const updated = await prisma.$transaction(async (tx) => {
     let customer: SelectedCustomer;
     try {
-      customer = await tx.customer.update({ where: { id_environment: { id, environment } }, data: { ...changes, updatedAt: new Date() }, select: customerSelect });
+      customer = await tx.customer.update({
+        where: { id_environment: { id, environment } },
+        data: { ...changes, updatedAt: new Date() },
+        select: customerSelect,
+      });
     } catch (error) {
       if (isPrismaError(error, 'P2025')) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
       throw error;

@@ -19,7 +19,11 @@ const env = (name: string): string => {
   return value;
 };
 
-const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10), application_name: 'bench-postgraphile' });
+const pool = new pg.Pool({
+  connectionString: env('DATABASE_URL'),
+  max: Number(process.env.POOL_SIZE ?? 10),
+  application_name: 'bench-postgraphile',
+});
 
 const preset: GraphileConfig.Preset = {
   extends: [PostGraphileAmberPreset],

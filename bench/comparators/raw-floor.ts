@@ -52,13 +52,17 @@ const MAX_BODY_BYTES = 100_000;
 const piiKeys = new Map(
   env('PII_KEYS')
     .split(',')
-    .map((pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const),
+    .map(
+      (pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const,
+    ),
 );
 const activeKeyId = env('PII_ACTIVE_KEY');
 const activeKey = piiKeys.get(activeKeyId);
 if (!activeKey) throw new Error(`PII_ACTIVE_KEY ${activeKeyId} is not in PII_KEYS`);
 const blindIndexKey = Buffer.from(env('PII_BLIND_INDEX_KEY'), 'base64');
-const fingerprintKey = Buffer.from(hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32));
+const fingerprintKey = Buffer.from(
+  hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32),
+);
 
 function encrypt(plaintext: string, customerId: string, field: string): Buffer {
   const iv = randomBytes(12);
@@ -81,7 +85,10 @@ const CUSTOMER_BY_ID = {
 };
 
 /** The answer columns of CUSTOMER_BY_ID, for UPDATE … RETURNING. */
-const CUSTOMER_RETURNING = CUSTOMER_BY_ID.text.slice('SELECT'.length, CUSTOMER_BY_ID.text.indexOf('FROM customers c WHERE'));
+const CUSTOMER_RETURNING = CUSTOMER_BY_ID.text.slice(
+  'SELECT'.length,
+  CUSTOMER_BY_ID.text.indexOf('FROM customers c WHERE'),
+);
 
 const INSERT_IDEMPOTENCY_KEY = {
   name: 'bench_idempotency_insert',
@@ -230,13 +237,29 @@ interface AccountRow {
   transactions: unknown[];
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-request-id': requestId });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+    'x-request-id': requestId,
+  });
   res.end(json);
 }
 
-function envelope(logRefName: 'log_ref_id' | 'logRefId', requestId: string, data: unknown, error: { code: string; message: string } | null) {
+function envelope(
+  logRefName: 'log_ref_id' | 'logRefId',
+  requestId: string,
+  data: unknown,
+  error: { code: string; message: string } | null,
+) {
   return { data, success: error === null, error, requestId, [logRefName]: requestId };
 }
 
@@ -282,12 +305,16 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
 
 // --- Minimal validation (present, not exhaustive) ----------------------------------------------------------
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown, max = 200): value is string => typeof value === 'string' && value.length <= max;
-const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] => Array.isArray(value) && value.length <= 10 && value.every(item);
+const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] =>
+  Array.isArray(value) && value.length <= 10 && value.every(item);
 const isEmail = (value: unknown) => isText(value, 254) && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
-const isPhone = (value: unknown) => isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
-const isAddress = (value: unknown) => isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
+const isPhone = (value: unknown) =>
+  isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
+const isAddress = (value: unknown) =>
+  isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
 
 function normaliseSsn(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -316,8 +343,13 @@ function parseNewCustomer(body: unknown): NewCustomer {
   const ssn = normaliseSsn(body.socialSecurityNumber);
   if (ssn === undefined) throw validationFailed('socialSecurityNumber is not a valid SSN.');
   const dln = body.documentLocatorNumber;
-  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0) throw validationFailed('documentLocatorNumber must be a whole number.');
-  if (typeof body.dateOfBirth !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth) || Number.isNaN(Date.parse(body.dateOfBirth))) {
+  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0)
+    throw validationFailed('documentLocatorNumber must be a whole number.');
+  if (
+    typeof body.dateOfBirth !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth) ||
+    Number.isNaN(Date.parse(body.dateOfBirth))
+  ) {
     throw validationFailed('dateOfBirth must be a date YYYY-MM-DD.');
   }
   for (const field of ['preferredName', 'firstName', 'middleName', 'lastName']) {
@@ -353,10 +385,14 @@ function parseChanges(body: unknown): CustomerChanges {
   if (!isObject(body)) throw validationFailed('The body must be a JSON object.');
   const unknown = Object.keys(body).filter((key) => !UPDATABLE.has(key));
   if (unknown.length > 0) throw validationFailed(`Not updatable: ${unknown.join(', ')}.`);
-  if (body.preferredName !== undefined && !isText(body.preferredName, 100)) throw validationFailed('preferredName must be a string.');
-  if (body.emails !== undefined && !isList(body.emails, isEmail)) throw validationFailed('emails must be a list of email addresses.');
-  if (body.phoneNumbers !== undefined && !isList(body.phoneNumbers, isPhone)) throw validationFailed('phoneNumbers must be a list of phone numbers.');
-  if (body.addresses !== undefined && !isList(body.addresses, isAddress)) throw validationFailed('addresses must be a list of addresses.');
+  if (body.preferredName !== undefined && !isText(body.preferredName, 100))
+    throw validationFailed('preferredName must be a string.');
+  if (body.emails !== undefined && !isList(body.emails, isEmail))
+    throw validationFailed('emails must be a list of email addresses.');
+  if (body.phoneNumbers !== undefined && !isList(body.phoneNumbers, isPhone))
+    throw validationFailed('phoneNumbers must be a list of phone numbers.');
+  if (body.addresses !== undefined && !isList(body.addresses, isAddress))
+    throw validationFailed('addresses must be a list of addresses.');
   return body as CustomerChanges;
 }
 
@@ -371,7 +407,11 @@ const ignore = () => undefined;
  */
 async function pipelinedTransaction(statements: pg.QueryConfig[]): Promise<pg.QueryResult[]> {
   const client = await pool.connect();
-  const sent = [client.query('BEGIN'), ...statements.map((statement) => client.query(statement)), client.query('COMMIT')];
+  const sent = [
+    client.query('BEGIN'),
+    ...statements.map((statement) => client.query(statement)),
+    client.query('COMMIT'),
+  ];
   for (const answer of sent) answer.catch(ignore);
   let broken: Error | undefined;
   try {
@@ -412,7 +452,12 @@ function presentCustomer(row: CustomerRow) {
 /** The stored answer of an earlier request with this key; 'retry' once an expired record is gone. */
 async function replay(key: string, fingerprint: Buffer): Promise<{ customerId: string } | 'retry'> {
   const values = [principalId, environment, key];
-  const { rows } = await pool.query<{ operation: string; fingerprint: Buffer; result: { customerId: string } | null; expired: boolean }>({
+  const { rows } = await pool.query<{
+    operation: string;
+    fingerprint: Buffer;
+    result: { customerId: string } | null;
+    expired: boolean;
+  }>({
     ...EXISTING_IDEMPOTENCY_KEY,
     values,
   });
@@ -422,18 +467,29 @@ async function replay(key: string, fingerprint: Buffer): Promise<{ customerId: s
     await pool.query({ ...DELETE_EXPIRED_IDEMPOTENCY_KEY, values });
     return 'retry';
   }
-  const sameRequest = existing.fingerprint.length === fingerprint.length && timingSafeEqual(existing.fingerprint, fingerprint);
+  const sameRequest =
+    existing.fingerprint.length === fingerprint.length && timingSafeEqual(existing.fingerprint, fingerprint);
   if (existing.operation !== 'customer.create' || !sameRequest) {
-    throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
+    throw new HttpError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used for a different request.',
+    );
   }
   // Written in the same transaction as the key, so a committed key always holds its result.
-  if (existing.result === null) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+  if (existing.result === null)
+    throw new HttpError(
+      409,
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+      'A request with this Idempotency-Key is still being processed.',
+    );
   return existing.result;
 }
 
 async function createCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
+  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
+    throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
   const body = await readJson(req);
   const input = parseNewCustomer(body);
   const fingerprint = hmac(fingerprintKey, JSON.stringify({ operation: 'customer.create', request: body }));
@@ -446,7 +502,14 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
     if (idempotencyKey !== undefined) {
       statements.push({
         ...INSERT_IDEMPOTENCY_KEY,
-        values: [principalId, environment, idempotencyKey, fingerprint, JSON.stringify(data), new Date(Date.now() + IDEMPOTENCY_TTL_MS)],
+        values: [
+          principalId,
+          environment,
+          idempotencyKey,
+          fingerprint,
+          JSON.stringify(data),
+          new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+        ],
       });
     }
     statements.push({
@@ -468,7 +531,10 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
         JSON.stringify(input.addresses),
       ],
     });
-    statements.push({ ...INSERT_AUDIT_EVENT, values: [uuidv7(), principalId, environment, customerId, requestId, idempotencyKey ?? null, changedFields] });
+    statements.push({
+      ...INSERT_AUDIT_EVENT,
+      values: [uuidv7(), principalId, environment, customerId, requestId, idempotencyKey ?? null, changedFields],
+    });
     const presented = {
       id: customerId,
       dateOfBirth: input.dateOfBirth,
@@ -488,7 +554,11 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
       await pipelinedTransaction(statements);
     } catch (error) {
       if (uniqueViolationOn(error, 'customers')) {
-        throw new HttpError(409, 'CUSTOMER_ALREADY_EXISTS', 'A customer with this social security number already exists in this environment.');
+        throw new HttpError(
+          409,
+          'CUSTOMER_ALREADY_EXISTS',
+          'A customer with this social security number already exists in this environment.',
+        );
       }
       if (idempotencyKey === undefined || !uniqueViolationOn(error, 'idempotency_keys') || attempt > 2) throw error;
       const earlier = await replay(idempotencyKey, fingerprint);
@@ -502,7 +572,12 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
   }
 }
 
-async function updateCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, id: string): Promise<void> {
+async function updateCustomer(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  requestId: string,
+  id: string,
+): Promise<void> {
   const changes = parseChanges(await readJson(req));
   if (!UUID.test(id)) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'Not found.');
   const changedFields = Object.keys(changes).filter((key) => changes[key as keyof CustomerChanges] !== undefined);
@@ -535,7 +610,8 @@ function sendCustomerPage(res: http.ServerResponse, requestId: string, rows: Cus
 const pageSize = (value: unknown): number => {
   if (value === undefined || value === null) return PAGE_SIZE_DEFAULT;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw validationFailed('limit must be a whole number from 1 to 100.');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw validationFailed('limit must be a whole number from 1 to 100.');
   return limit;
 };
 
@@ -546,20 +622,32 @@ async function listCustomers(res: http.ServerResponse, requestId: string, query:
   const lastName = query.get('lastName');
   if (lastName === null || !isText(lastName, 100)) throw validationFailed('lastName is required here.');
   const limit = pageSize(query.get('limit') ?? undefined);
-  const { rows } = await pool.query<CustomerRow>({ ...CUSTOMERS_BY_LAST_NAME, values: [environment, limit + 1, lastName] });
+  const { rows } = await pool.query<CustomerRow>({
+    ...CUSTOMERS_BY_LAST_NAME,
+    values: [environment, limit + 1, lastName],
+  });
   sendCustomerPage(res, requestId, rows, limit);
 }
 
 /** `POST /{env}/customer/search {socialSecurityNumber}`: exact, through the blind index, audited. */
 async function searchBySsn(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const body = await readJson(req);
-  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit')) throw validationFailed('Only socialSecurityNumber and limit.');
+  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit'))
+    throw validationFailed('Only socialSecurityNumber and limit.');
   const ssn = normaliseSsn(body.socialSecurityNumber);
   if (ssn === undefined) throw validationFailed('socialSecurityNumber is not a valid SSN.');
   const limit = pageSize(body.limit);
   const { rows } = await pool.query<CustomerRow>({
     ...CUSTOMERS_BY_SSN_AUDITED,
-    values: [environment, limit + 1, hmac(blindIndexKey, `${environment}\u0000${ssn}`), uuidv7(), principalId, uuidv7(), requestId],
+    values: [
+      environment,
+      limit + 1,
+      hmac(blindIndexKey, `${environment}\u0000${ssn}`),
+      uuidv7(),
+      principalId,
+      uuidv7(),
+      requestId,
+    ],
   });
   sendCustomerPage(res, requestId, rows, limit);
 }
@@ -568,7 +656,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
   const [, pathEnvironment, resource, id, extra] = (req.url ?? '/').split('?')[0]!.split('/');
   if (req.url === '/healthz') return send(res, 200, { status: 'ok' }, requestId);
   const logRefName = resource === 'account' ? 'logRefId' : 'log_ref_id';
-  const notFound = (code: string) => send(res, 404, envelope(logRefName, requestId, null, { code, message: 'Not found.' }), requestId);
+  const notFound = (code: string) =>
+    send(res, 404, envelope(logRefName, requestId, null, { code, message: 'Not found.' }), requestId);
   const route =
     req.method === 'GET' && resource === 'customer' && id === undefined
       ? 'list'
@@ -583,7 +672,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
               : undefined;
   if (route === undefined || extra !== undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
-    return send(res, 401, envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }), requestId);
+    return send(
+      res,
+      401,
+      envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }),
+      requestId,
+    );
   }
   if (pathEnvironment !== environment) return notFound('ENVIRONMENT_NOT_FOUND');
   if (route === 'list') return listCustomers(res, requestId, new URL(req.url ?? '/', 'http://floor').searchParams);
@@ -622,11 +716,21 @@ const server = http.createServer((req, res) => {
     if (res.headersSent) return;
     const logRefName = (req.url ?? '/').split('/')[2] === 'account' ? 'logRefId' : 'log_ref_id';
     if (error instanceof HttpError) {
-      send(res, error.status, envelope(logRefName, requestId, null, { code: error.code, message: error.message }), requestId);
+      send(
+        res,
+        error.status,
+        envelope(logRefName, requestId, null, { code: error.code, message: error.message }),
+        requestId,
+      );
       return;
     }
     process.stderr.write(`internal error: ${(error as Error).message?.split('\n')[0]}\n`);
-    send(res, 500, envelope(logRefName, requestId, null, { code: 'INTERNAL_ERROR', message: 'Internal error.' }), requestId);
+    send(
+      res,
+      500,
+      envelope(logRefName, requestId, null, { code: 'INTERNAL_ERROR', message: 'Internal error.' }),
+      requestId,
+    );
   });
 });
 server.keepAliveTimeout = 65_000;

@@ -47,20 +47,43 @@ const env = (name: string): string => {
 };
 
 const dist = (module: string) => pathToFileURL(path.resolve(import.meta.dirname, '../../dist', module)).href;
-const { createPool } = (await import(dist('db/connection/pool.js'))) as typeof import('../../src/db/connection/pool.js');
+const { createPool } = (await import(
+  dist('db/connection/pool.js')
+)) as typeof import('../../src/db/connection/pool.js');
 const { statementName } = (await import(dist('db/sql/sql.js'))) as typeof import('../../src/db/sql/sql.js');
-const { PrismaCustomerStore } = (await import(dist('features/customers/customer.store.js'))) as typeof import('../../src/features/customers/customer.store.js');
-const { PrismaAccountStore } = (await import(dist('features/accounts/account.store.js'))) as typeof import('../../src/features/accounts/account.store.js');
-const { PrismaLedgerStore } = (await import(dist('features/ledger/ledger.store.js'))) as typeof import('../../src/features/ledger/ledger.store.js');
+const { PrismaCustomerStore } = (await import(
+  dist('features/customers/customer.store.js')
+)) as typeof import('../../src/features/customers/customer.store.js');
+const { PrismaAccountStore } = (await import(
+  dist('features/accounts/account.store.js')
+)) as typeof import('../../src/features/accounts/account.store.js');
+const { PrismaLedgerStore } = (await import(
+  dist('features/ledger/ledger.store.js')
+)) as typeof import('../../src/features/ledger/ledger.store.js');
 const { PiiCipher } = (await import(dist('pii/pii-cipher.js'))) as typeof import('../../src/pii/pii-cipher.js');
-const { phoneSearchKeys } = (await import(dist('features/customers/phone-numbers.js'))) as typeof import('../../src/features/customers/phone-numbers.js');
-const { exactAmount } = (await import(dist('features/ledger/money.js'))) as typeof import('../../src/features/ledger/money.js');
-const { presentCustomer, presentCustomerPage } = (await import(dist('features/customers/customer.presenter.js'))) as typeof import('../../src/features/customers/customer.presenter.js');
-const { presentAccount } = (await import(dist('features/accounts/account.presenter.js'))) as typeof import('../../src/features/accounts/account.presenter.js');
-const { presentTransfer } = (await import(dist('features/ledger/transaction.presenter.js'))) as typeof import('../../src/features/ledger/transaction.presenter.js');
+const { phoneSearchKeys } = (await import(
+  dist('features/customers/phone-numbers.js')
+)) as typeof import('../../src/features/customers/phone-numbers.js');
+const { exactAmount } = (await import(
+  dist('features/ledger/money.js')
+)) as typeof import('../../src/features/ledger/money.js');
+const { presentCustomer, presentCustomerPage } = (await import(
+  dist('features/customers/customer.presenter.js')
+)) as typeof import('../../src/features/customers/customer.presenter.js');
+const { presentAccount } = (await import(
+  dist('features/accounts/account.presenter.js')
+)) as typeof import('../../src/features/accounts/account.presenter.js');
+const { presentTransfer } = (await import(
+  dist('features/ledger/transaction.presenter.js')
+)) as typeof import('../../src/features/ledger/transaction.presenter.js');
 
 // The service's defaults: DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_CONNECT_TIMEOUT_MS (src/config/database.ts).
-const pool = createPool({ connectionString: env('DATABASE_URL'), max: Number(process.env.POOL_SIZE ?? 10), connectTimeoutMs: 2000, statementTimeoutMs: 5000 });
+const pool = createPool({
+  connectionString: env('DATABASE_URL'),
+  max: Number(process.env.POOL_SIZE ?? 10),
+  connectTimeoutMs: 2000,
+  statementTimeoutMs: 5000,
+});
 
 /**
  * What the stores call of Prisma Client, on `pg`: the statement under the name the service's client gives it
@@ -94,7 +117,9 @@ const cipher = new PiiCipher({
   keys: new Map(
     env('PII_KEYS')
       .split(',')
-      .map((pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const),
+      .map(
+        (pair) => [pair.slice(0, pair.indexOf(':')), Buffer.from(pair.slice(pair.indexOf(':') + 1), 'base64')] as const,
+      ),
   ),
   activeKeyId: env('PII_ACTIVE_KEY'),
   blindIndexKey: Buffer.from(env('PII_BLIND_INDEX_KEY'), 'base64'),
@@ -102,13 +127,29 @@ const cipher = new PiiCipher({
 
 type LogRefName = 'log_ref_id' | 'logRefId';
 
-function send(res: http.ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-request-id': requestId });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(json),
+    'x-request-id': requestId,
+  });
   res.end(json);
 }
 
-const envelope = (logRefName: LogRefName, requestId: string, data: unknown, error: { code: string; message: string } | null) => ({
+const envelope = (
+  logRefName: LogRefName,
+  requestId: string,
+  data: unknown,
+  error: { code: string; message: string } | null,
+) => ({
   data,
   success: error === null,
   error,
@@ -168,17 +209,33 @@ function transferOf(debit: Transaction, credit: Transaction, transferId: string)
   };
 }
 
-const REFUSAL_STATUS: Record<string, number> = { ACCOUNT_NOT_FOUND: 404, INSUFFICIENT_FUNDS: 422, CURRENCY_MISMATCH: 422 };
+const REFUSAL_STATUS: Record<string, number> = {
+  ACCOUNT_NOT_FOUND: 404,
+  INSUFFICIENT_FUNDS: 422,
+  CURRENCY_MISMATCH: 422,
+};
 
 /** `POST /{env}/transfer {fromAccountId, toAccountId, amount, description?}` with an Idempotency-Key. */
 async function createTransfer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-  if (idempotencyKey === undefined || !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw new HttpError(400, 'VALIDATION_FAILED', 'Idempotency-Key is required here.');
-  const body = (await readJson(req)) as { fromAccountId?: unknown; toAccountId?: unknown; amount?: unknown; description?: unknown } | null;
-  if (typeof body?.fromAccountId !== 'string' || !UUID.test(body.fromAccountId)) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'fromAccountId names no account.');
-  if (typeof body.toAccountId !== 'string' || !UUID.test(body.toAccountId)) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'toAccountId names no account.');
-  if (body.description !== undefined && typeof body.description !== 'string') throw new HttpError(400, 'VALIDATION_FAILED', 'description must be a string.');
-  const exact = typeof body.amount === 'number' || typeof body.amount === 'string' ? exactAmount(body.amount, null) : { problem: 'not-a-number' as const };
+  if (idempotencyKey === undefined || !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Idempotency-Key is required here.');
+  const body = (await readJson(req)) as {
+    fromAccountId?: unknown;
+    toAccountId?: unknown;
+    amount?: unknown;
+    description?: unknown;
+  } | null;
+  if (typeof body?.fromAccountId !== 'string' || !UUID.test(body.fromAccountId))
+    throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'fromAccountId names no account.');
+  if (typeof body.toAccountId !== 'string' || !UUID.test(body.toAccountId))
+    throw new HttpError(404, 'ACCOUNT_NOT_FOUND', 'toAccountId names no account.');
+  if (body.description !== undefined && typeof body.description !== 'string')
+    throw new HttpError(400, 'VALIDATION_FAILED', 'description must be a string.');
+  const exact =
+    typeof body.amount === 'number' || typeof body.amount === 'string'
+      ? exactAmount(body.amount, null)
+      : { problem: 'not-a-number' as const };
   if ('problem' in exact) throw new HttpError(400, 'VALIDATION_FAILED', 'amount is not a valid amount.');
   const fromAccountId = body.fromAccountId.toLowerCase();
   const toAccountId = body.toAccountId.toLowerCase();
@@ -218,28 +275,54 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
         changedFields: Object.keys(body),
       },
       idempotency: {
-        claim: { principalId, environment, key: idempotencyKey, operation: 'transfer.create', fingerprint, expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS) },
+        claim: {
+          principalId,
+          environment,
+          key: idempotencyKey,
+          operation: 'transfer.create',
+          fingerprint,
+          expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+        },
         result: { transactionIds: [debitId, creditId] },
       },
     },
   );
-  if (written.outcome === 'refused') throw new HttpError(REFUSAL_STATUS[written.refusal] ?? 422, written.refusal, 'The transfer was refused.');
+  if (written.outcome === 'refused')
+    throw new HttpError(REFUSAL_STATUS[written.refusal] ?? 422, written.refusal, 'The transfer was refused.');
   let transactions: Transaction[] = written.outcome === 'written' ? written.transactions : [];
   let replayed = false;
   if (written.outcome === 'key-taken') {
     // An earlier request holds the key: its answer again, as it is now (the service's IdempotentCreation).
-    const existing = (await existingKey(idempotencyKey)) as { operation: string; fingerprint: Buffer; result: { transactionIds: string[] } } | undefined;
-    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+    const existing = (await existingKey(idempotencyKey)) as
+      { operation: string; fingerprint: Buffer; result: { transactionIds: string[] } } | undefined;
+    if (!existing)
+      throw new HttpError(
+        409,
+        'IDEMPOTENCY_KEY_IN_PROGRESS',
+        'A request with this Idempotency-Key is still being processed.',
+      );
     if (existing.operation !== 'transfer.create' || !existing.fingerprint.equals(fingerprint)) {
-      throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
+      throw new HttpError(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used for a different request.',
+      );
     }
     const found = await ledger.findTransactions(environment, existing.result.transactionIds);
-    transactions = existing.result.transactionIds.map((id) => found.find((t) => t.transactionId === id)).filter((t): t is Transaction => t !== undefined);
+    transactions = existing.result.transactionIds
+      .map((id) => found.find((t) => t.transactionId === id))
+      .filter((t): t is Transaction => t !== undefined);
     replayed = true;
   }
   const [debit, credit] = transactions;
   const transfer = presentTransfer(transferOf(debit!, credit!, transferId));
-  return send(res, 201, envelope('logRefId', requestId, transfer, null), requestId, replayed ? { 'idempotent-replayed': 'true' } : {});
+  return send(
+    res,
+    201,
+    envelope('logRefId', requestId, transfer, null),
+    requestId,
+    replayed ? { 'idempotent-replayed': 'true' } : {},
+  );
 }
 
 // --- Minimal validation (present, not exhaustive), as the naive floor's -------------------------------------
@@ -249,7 +332,8 @@ const PAGE_SIZE_DEFAULT = 20;
 const pageSize = (value: unknown): number => {
   if (value === undefined || value === null) return PAGE_SIZE_DEFAULT;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'VALIDATION_FAILED', 'limit must be a whole number from 1 to 100.');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'limit must be a whole number from 1 to 100.');
   return limit;
 };
 
@@ -266,7 +350,8 @@ function sendCustomerPage(res: http.ServerResponse, requestId: string, rows: Fou
 /** `GET /{env}/customer?lastName=&limit=`: the first page of a last-name prefix, through the service's search statement. */
 async function listCustomers(res: http.ServerResponse, requestId: string, query: URLSearchParams): Promise<void> {
   const lastName = query.get('lastName');
-  if (lastName === null || lastName.length === 0 || lastName.length > 100) throw validationFailed('lastName is required here.');
+  if (lastName === null || lastName.length === 0 || lastName.length > 100)
+    throw validationFailed('lastName is required here.');
   const limit = pageSize(query.get('limit') ?? undefined);
   const filter: CustomerFilter = { lastNamePrefix: lastName };
   sendCustomerPage(res, requestId, await customers.search(environment, filter, { first: limit + 1 }), limit);
@@ -275,8 +360,12 @@ async function listCustomers(res: http.ServerResponse, requestId: string, query:
 /** `POST /{env}/customer/search {socialSecurityNumber}`: the blind index's look-up and its audit event, in the service's one statement. */
 async function searchBySsn(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const body = await readJson(req);
-  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit')) throw validationFailed('Only socialSecurityNumber and limit.');
-  const ssn = typeof body.socialSecurityNumber === 'string' ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber) : null;
+  if (!isObject(body) || Object.keys(body).some((key) => key !== 'socialSecurityNumber' && key !== 'limit'))
+    throw validationFailed('Only socialSecurityNumber and limit.');
+  const ssn =
+    typeof body.socialSecurityNumber === 'string'
+      ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber)
+      : null;
   if (!ssn) throw validationFailed('socialSecurityNumber is not a valid SSN.');
   const limit = pageSize(body.limit);
   const filter: CustomerFilter = { ssnBlindIndex: cipher.blindIndex(environment, `${ssn[1]}${ssn[2]}${ssn[3]}`) };
@@ -291,15 +380,24 @@ async function searchBySsn(req: http.IncomingMessage, res: http.ServerResponse, 
     idempotencyKey: null,
     changedFields: Object.keys(body).filter((key) => key !== 'limit'),
   };
-  sendCustomerPage(res, requestId, await customers.auditedSearch(environment, filter, { first: limit + 1 }, audit), limit);
+  sendCustomerPage(
+    res,
+    requestId,
+    await customers.auditedSearch(environment, filter, { first: limit + 1 }, audit),
+    limit,
+  );
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown, max = 200): value is string => typeof value === 'string' && value.length <= max;
-const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] => Array.isArray(value) && value.length <= 10 && value.every(item);
+const isList = (value: unknown, item: (v: unknown) => boolean): value is unknown[] =>
+  Array.isArray(value) && value.length <= 10 && value.every(item);
 const isEmail = (value: unknown) => isText(value, 254) && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
-const isPhone = (value: unknown) => isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
-const isAddress = (value: unknown) => isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
+const isPhone = (value: unknown) =>
+  isObject(value) && isText(value.type, 32) && isText(value.number, 32) && /\d/.test(value.number);
+const isAddress = (value: unknown) =>
+  isObject(value) && ['type', 'street', 'city', 'state', 'zip'].every((key) => isText(value[key]));
 const validationFailed = (message: string) => new HttpError(400, 'VALIDATION_FAILED', message);
 
 type NewCustomerRecord = Parameters<InstanceType<typeof PrismaCustomerStore>['insert']>[0];
@@ -307,15 +405,22 @@ type NewCustomerRecord = Parameters<InstanceType<typeof PrismaCustomerStore>['in
 /** `POST /{env}/customer` with an Idempotency-Key: the service's creation statement, as the service fills it. */
 async function createCustomer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
   const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
+  if (idempotencyKey !== undefined && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey))
+    throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters.');
   const body = await readJson(req);
   if (!isObject(body)) throw validationFailed('The body must be a JSON object.');
-  const ssnMatch = typeof body.socialSecurityNumber === 'string' ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber) : null;
+  const ssnMatch =
+    typeof body.socialSecurityNumber === 'string'
+      ? /^(\d{3})-?(\d{2})-?(\d{4})$/.exec(body.socialSecurityNumber)
+      : null;
   if (!ssnMatch) throw validationFailed('socialSecurityNumber is not a valid SSN.');
   const dln = body.documentLocatorNumber;
-  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0) throw validationFailed('documentLocatorNumber must be a whole number.');
-  if (typeof body.dateOfBirth !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth)) throw validationFailed('dateOfBirth must be a date YYYY-MM-DD.');
-  for (const field of ['preferredName', 'firstName', 'middleName', 'lastName']) if (!isText(body[field], 100)) throw validationFailed(`${field} must be a string.`);
+  if (typeof dln !== 'number' || !Number.isSafeInteger(dln) || dln < 0)
+    throw validationFailed('documentLocatorNumber must be a whole number.');
+  if (typeof body.dateOfBirth !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(body.dateOfBirth))
+    throw validationFailed('dateOfBirth must be a date YYYY-MM-DD.');
+  for (const field of ['preferredName', 'firstName', 'middleName', 'lastName'])
+    if (!isText(body[field], 100)) throw validationFailed(`${field} must be a string.`);
   if (!isList(body.emails, isEmail)) throw validationFailed('emails must be a list of email addresses.');
   if (!isList(body.phoneNumbers, isPhone)) throw validationFailed('phoneNumbers must be a list of phone numbers.');
   if (!isList(body.addresses, isAddress)) throw validationFailed('addresses must be a list of addresses.');
@@ -336,8 +441,20 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
     addresses: body.addresses as NewCustomerRecord['addresses'],
     phoneSearchKeys: phoneSearchKeys(phoneNumbers),
   };
-  const fingerprint = cipher.fingerprint(JSON.stringify({ operation: 'customer.create', request: { ...body, socialSecurityNumber } }));
-  const audit = { eventId: uuidv7(), principalId, environment, operation: 'customer.create', resourceType: 'customer', resourceId: customerId, requestId, idempotencyKey: idempotencyKey ?? null, changedFields: Object.keys(body) } as const;
+  const fingerprint = cipher.fingerprint(
+    JSON.stringify({ operation: 'customer.create', request: { ...body, socialSecurityNumber } }),
+  );
+  const audit = {
+    eventId: uuidv7(),
+    principalId,
+    environment,
+    operation: 'customer.create',
+    resourceType: 'customer',
+    resourceId: customerId,
+    requestId,
+    idempotencyKey: idempotencyKey ?? null,
+    changedFields: Object.keys(body),
+  } as const;
   const outcome = await customers.insert(record, {
     audit,
     ssnRefusalAudit: { ...audit, eventId: uuidv7(), operation: 'customer.create.refused' },
@@ -345,7 +462,14 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
       idempotencyKey === undefined
         ? undefined
         : {
-            claim: { principalId, environment, key: idempotencyKey, operation: 'customer.create', fingerprint, expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS) },
+            claim: {
+              principalId,
+              environment,
+              key: idempotencyKey,
+              operation: 'customer.create',
+              fingerprint,
+              expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+            },
             result: { customerId },
           },
   });
@@ -353,9 +477,18 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
   if (outcome !== 'created') {
     // An earlier request holds the key: its answer again (the service's IdempotentCreation).
     const existing = idempotencyKey === undefined ? undefined : await existingKey(idempotencyKey);
-    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed.');
+    if (!existing)
+      throw new HttpError(
+        409,
+        'IDEMPOTENCY_KEY_IN_PROGRESS',
+        'A request with this Idempotency-Key is still being processed.',
+      );
     if (existing.operation !== 'customer.create' || !existing.fingerprint.equals(fingerprint)) {
-      throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request.');
+      throw new HttpError(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used for a different request.',
+      );
     }
     answer = existing.result as { customerId: string };
   }
@@ -365,7 +498,9 @@ async function createCustomer(req: http.IncomingMessage, res: http.ServerRespons
 }
 
 /** The unexpired record holding an Idempotency-Key of the bench's principal, or undefined. */
-async function existingKey(key: string): Promise<{ operation: string; fingerprint: Buffer; result: unknown } | undefined> {
+async function existingKey(
+  key: string,
+): Promise<{ operation: string; fingerprint: Buffer; result: unknown } | undefined> {
   const { rows } = await pool.query<{ operation: string; fingerprint: Buffer; result: unknown }>(
     'SELECT operation, fingerprint, result FROM idempotency_keys WHERE principal_id = $1 AND environment = $2 AND key = $3 AND expires_at > CURRENT_TIMESTAMP',
     [principalId, environment, key],
@@ -377,9 +512,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
   if (req.url === '/healthz') return send(res, 200, { status: 'ok' }, requestId);
   const [, pathEnvironment, resource, id, extra] = (req.url ?? '/').split('?')[0]!.split('/');
   const logRefName: LogRefName = resource === 'customer' ? 'log_ref_id' : 'logRefId';
-  const notFound = (code: string) => send(res, 404, envelope(logRefName, requestId, null, { code, message: 'Not found.' }), requestId);
+  const notFound = (code: string) =>
+    send(res, 404, envelope(logRefName, requestId, null, { code, message: 'Not found.' }), requestId);
   const route =
-    req.method === 'GET' && id !== undefined && id !== '' && extra === undefined && (resource === 'customer' || resource === 'account')
+    req.method === 'GET' &&
+    id !== undefined &&
+    id !== '' &&
+    extra === undefined &&
+    (resource === 'customer' || resource === 'account')
       ? 'read'
       : req.method === 'POST' && resource === 'transfer' && id === undefined
         ? 'transfer'
@@ -392,7 +532,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, reque
               : undefined;
   if (route === undefined) return notFound('ROUTE_NOT_FOUND');
   if (!authorized(req.headers.authorization)) {
-    return send(res, 401, envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }), requestId);
+    return send(
+      res,
+      401,
+      envelope(logRefName, requestId, null, { code: 'UNAUTHENTICATED', message: 'A valid bearer token is required.' }),
+      requestId,
+    );
   }
   if (pathEnvironment !== environment) return notFound('ENVIRONMENT_NOT_FOUND');
   if (route === 'transfer') return createTransfer(req, res, requestId);
@@ -418,11 +563,21 @@ const server = http.createServer((req, res) => {
     if (res.headersSent) return;
     const logRefName: LogRefName = (req.url ?? '/').split('/')[2] === 'customer' ? 'log_ref_id' : 'logRefId';
     if (error instanceof HttpError) {
-      send(res, error.status, envelope(logRefName, requestId, null, { code: error.code, message: error.message }), requestId);
+      send(
+        res,
+        error.status,
+        envelope(logRefName, requestId, null, { code: error.code, message: error.message }),
+        requestId,
+      );
       return;
     }
     process.stderr.write(`internal error: ${(error as Error).message?.split('\n')[0]}\n`);
-    send(res, 500, envelope(logRefName, requestId, null, { code: 'INTERNAL_ERROR', message: 'Internal error.' }), requestId);
+    send(
+      res,
+      500,
+      envelope(logRefName, requestId, null, { code: 'INTERNAL_ERROR', message: 'Internal error.' }),
+      requestId,
+    );
   });
 });
 server.keepAliveTimeout = 65_000;

@@ -25,6 +25,12 @@ async function generateAndCompile(ctx: Pick<BenchContext, 'repoRoot' | 'options'
   if (!ctx.options.build && existsSync(path.join(ctx.repoRoot, COMPARATOR_CLIENT))) return;
   ctx.log(`generating the Express + Prisma comparator's own client (${SCHEMA}, Prisma's defaults)`);
   const env = { ...process.env } as Record<string, string>;
-  await runToCompletion(process.execPath, ['scripts/prisma-generate.mjs', '--schema', SCHEMA], { cwd: ctx.repoRoot, env });
-  await runToCompletion(process.execPath, ['node_modules/typescript/bin/tsc', '-p', TSCONFIG], { cwd: ctx.repoRoot, env });
+  await runToCompletion(process.execPath, ['scripts/prisma-generate.mjs', '--schema', SCHEMA], {
+    cwd: ctx.repoRoot,
+    env,
+  });
+  await runToCompletion(process.execPath, ['node_modules/typescript/bin/tsc', '-p', TSCONFIG], {
+    cwd: ctx.repoRoot,
+    env,
+  });
 }

@@ -23,7 +23,10 @@ export interface SettingResult {
 
 /** What tells one invocation's service apart: its Node flags and extra environment. */
 export const settingLabel = (result: SettingResult): string =>
-  [...(result.serviceNodeFlags ?? []), ...Object.entries(result.options.serviceEnv).map(([key, value]) => `${key}=${value}`)].join(' ') || '(defaults)';
+  [
+    ...(result.serviceNodeFlags ?? []),
+    ...Object.entries(result.options.serviceEnv).map(([key, value]) => `${key}=${value}`),
+  ].join(' ') || '(defaults)';
 
 /** The comparison as Markdown; `baseline` picks the first setting whose label contains it (default: the first in order). */
 export function compareSettings(results: SettingResult[], baselineSubstring?: string): string {
@@ -53,7 +56,8 @@ export function compareSettings(results: SettingResult[], baselineSubstring?: st
   }
 
   const labels = [...peaks.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  const baseline = baselineSubstring === undefined ? labels[0] : labels.find((label) => label.includes(baselineSubstring));
+  const baseline =
+    baselineSubstring === undefined ? labels[0] : labels.find((label) => label.includes(baselineSubstring));
   if (!baseline) throw new Error(`no setting matches --baseline ${baselineSubstring}; settings: ${labels.join('; ')}`);
   const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
@@ -75,10 +79,18 @@ export function compareSettings(results: SettingResult[], baselineSubstring?: st
         const interval = bootstrapUnpairedRatioInterval(units, base);
         versus = `${fixed(median(units) / median(base))}${interval ? ` (${fixed(interval[0])}–${fixed(interval[1])})` : ''}`;
       }
-      lines.push(`| ${scenario}${comparator ? ` (÷ ${comparator})` : ''} | \`${label}\` | ${units.length} | ${unit} | ${versus} |`);
+      lines.push(
+        `| ${scenario}${comparator ? ` (÷ ${comparator})` : ''} | \`${label}\` | ${units.length} | ${unit} | ${versus} |`,
+      );
     }
   }
   lines.push('', '| setting | peak RSS per invocation and scenario, MB |', '|---|---|');
-  for (const label of labels) lines.push(`| \`${label}\` | ${peaks.get(label)!.map((mb) => Math.round(mb)).join(', ')} |`);
+  for (const label of labels)
+    lines.push(
+      `| \`${label}\` | ${peaks
+        .get(label)!
+        .map((mb) => Math.round(mb))
+        .join(', ')} |`,
+    );
   return `${lines.join('\n')}\n`;
 }

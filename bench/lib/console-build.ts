@@ -12,8 +12,14 @@ export interface ConsoleBuildResult {
 
 /** Builds the console afresh (Vite, production) with the machine's Node and reads its time and sizes. */
 export function measureConsoleBuild(repoRoot: string): ConsoleBuildResult {
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-console.mjs'), '--json'], { cwd: repoRoot, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`the console's build exited with ${result.status}: ${result.stderr.trim().split('\n').at(-1) ?? ''}`);
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-console.mjs'), '--json'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `the console's build exited with ${result.status}: ${result.stderr.trim().split('\n').at(-1) ?? ''}`,
+    );
   const line = result.stdout.trim().split('\n').at(-1) ?? '';
   return JSON.parse(line) as ConsoleBuildResult;
 }

@@ -19,7 +19,15 @@ function scriptArgs(node: string, script: string): string[] {
  * (bench/comparators/service-sql-floor.ts). `no-outbox` and `pre-outbox`: builds of the service without the
  * outbox, on databases of their own (bench/lib/outbox.ts).
  */
-export type ContenderName = 'service' | 'raw-floor' | 'batching-floor' | 'transfer-floor' | 'express-prisma' | 'postgraphile' | 'no-outbox' | 'pre-outbox';
+export type ContenderName =
+  | 'service'
+  | 'raw-floor'
+  | 'batching-floor'
+  | 'transfer-floor'
+  | 'express-prisma'
+  | 'postgraphile'
+  | 'no-outbox'
+  | 'pre-outbox';
 
 /** How the report and docs name each contender. */
 export const CONTENDER_LABELS: Record<ContenderName, string> = {
@@ -42,7 +50,12 @@ const COMPARATOR_SCRIPTS = {
 } as const;
 
 /** The service's environment exactly as production sets it, on `databaseUrl` (the bench database by default). */
-export function serviceEnvironment(ctx: BenchContext, databaseUrl = ctx.db.benchUrl, dataDir = path.join(ctx.workDir, 'service-data'), extra: Record<string, string> = {}): Record<string, string> {
+export function serviceEnvironment(
+  ctx: BenchContext,
+  databaseUrl = ctx.db.benchUrl,
+  dataDir = path.join(ctx.workDir, 'service-data'),
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return baseEnvironment({
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -85,7 +98,11 @@ export function startService(ctx: BenchContext, node: string, nodeArgs: string[]
  * environment; it seals personal data with the service's keys, as the service does. The floors of the service's own
  * SQL load its modules from dist/, so `npm run build` must have run (the bench runs it unless --no-build).
  */
-function startComparator(ctx: BenchContext, node: string, name: keyof typeof COMPARATOR_SCRIPTS): Promise<RunningServer> {
+function startComparator(
+  ctx: BenchContext,
+  node: string,
+  name: keyof typeof COMPARATOR_SCRIPTS,
+): Promise<RunningServer> {
   return startServer({
     name,
     command: node,
@@ -106,13 +123,16 @@ function startComparator(ctx: BenchContext, node: string, name: keyof typeof COM
 }
 
 /** The naive floor: the same operations in raw SQL on node:http, one statement per request (bench/comparators/raw-floor.ts). */
-export const startRawFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'raw-floor');
+export const startRawFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
+  startComparator(ctx, node, 'raw-floor');
 
 /** The batching floor: node:http + pg, reads merged as the service merges them, the service's SQL and session settings. */
-export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'batching-floor');
+export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
+  startComparator(ctx, node, 'batching-floor');
 
 /** The transfer floor: node:http + pg running the service's posting statement (key claim, audit and outbox in it). */
-export const startTransferFloor = (ctx: BenchContext, node: string): Promise<RunningServer> => startComparator(ctx, node, 'transfer-floor');
+export const startTransferFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
+  startComparator(ctx, node, 'transfer-floor');
 
 /** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts), on its own client generated with Prisma's defaults. */
 export async function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {

@@ -6,7 +6,15 @@ import { migrate } from '../../src/db/migrations/migrations.js';
 import { type BenchOptions, LEDGER_SCENARIOS } from './options.js';
 import type { BenchPostgres } from './postgres.js';
 import { type GrowthData, growthShapeFor, seedGrowth } from './growth-seed.js';
-import { BENCH_ENVIRONMENT, type BenchKeys, generateBenchKeys, type LedgerData, type SeededData, seed, seedLedger } from './seed.js';
+import {
+  BENCH_ENVIRONMENT,
+  type BenchKeys,
+  generateBenchKeys,
+  type LedgerData,
+  type SeededData,
+  seed,
+  seedLedger,
+} from './seed.js';
 
 /** Everything a scenario needs, built once by bench/run.ts. */
 export interface BenchContext {
@@ -42,19 +50,30 @@ export interface BenchContext {
  * Keys and token are generated here unless given (fleet-scaling.ts starts its instances before seeding).
  */
 export async function seedBenchContext(
-  base: Pick<BenchContext, 'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'> & Partial<Pick<BenchContext, 'keys' | 'token'>>,
+  base: Pick<
+    BenchContext,
+    'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'
+  > &
+    Partial<Pick<BenchContext, 'keys' | 'token'>>,
 ): Promise<BenchContext> {
   await migrate(base.benchPool);
   const seedStarted = performance.now();
   const keys = base.keys ?? generateBenchKeys();
   const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  base.log(`seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${seedSeconds.toFixed(1)} s`);
+  base.log(
+    `seeded ${data.customers} customers, ${data.accounts} accounts, ${data.links} links in ${seedSeconds.toFixed(1)} s`,
+  );
   // Backdated history: before the ledger scenarios' deposits, which post at the present.
   let growth: GrowthData | undefined;
   if (base.options.growth) {
     const shape = growthShapeFor(data.customers, base.options.growth);
-    growth = await seedGrowth(base.benchPool, { environment: BENCH_ENVIRONMENT, shape, ownerCustomerId: data.customerIds[0]!, log: base.log });
+    growth = await seedGrowth(base.benchPool, {
+      environment: BENCH_ENVIRONMENT,
+      shape,
+      ownerCustomerId: data.customerIds[0]!,
+      log: base.log,
+    });
     base.log(
       `seeded the history: ${shape.entries} ledger entries (${shape.busyEntries} on one account), ${shape.events} events, ${shape.auditEvents} audit rows, ` +
         `${shape.idempotencyKeys} idempotency keys in ${growth.seconds.total.toFixed(1)} s`,
@@ -64,7 +83,11 @@ export async function seedBenchContext(
   if (base.options.scenarios.some((name) => LEDGER_SCENARIOS.includes(name))) {
     const ledgerStarted = performance.now();
     const readAccounts = base.options.quick ? 50 : 2000;
-    ledger = await seedLedger(base.benchPool, { transferAccounts: base.options.ledgerAccounts, readAccounts }, data.customerIds);
+    ledger = await seedLedger(
+      base.benchPool,
+      { transferAccounts: base.options.ledgerAccounts, readAccounts },
+      data.customerIds,
+    );
     base.log(
       `seeded the ledger: ${ledger.transferAccountIds.length} funded accounts + 1 hot, ${readAccounts} accounts with 10 transactions, ` +
         `${ledger.entries} entries in ${((performance.now() - ledgerStarted) / 1000).toFixed(1)} s`,
@@ -85,5 +108,15 @@ export async function seedBenchContext(
       busyTo: growth?.to ?? null,
     }),
   );
-  return { ...base, keys, token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`, data, ledger, growth, seedSeconds, idsFile, nextSsnSequence: data.nextSsnSequence };
+  return {
+    ...base,
+    keys,
+    token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`,
+    data,
+    ledger,
+    growth,
+    seedSeconds,
+    idsFile,
+    nextSsnSequence: data.nextSsnSequence,
+  };
 }

@@ -87,7 +87,14 @@ export interface DataGrowthReport {
   elapsedSeconds: number;
   command: string;
   commit: string | null;
-  options: { sizes: number[]; runs: number; durationSeconds: number; growthScale: string; churn: number; scenarios?: string[] };
+  options: {
+    sizes: number[];
+    runs: number;
+    durationSeconds: number;
+    growthScale: string;
+    churn: number;
+    scenarios?: string[];
+  };
   sizes: GrowthSize[];
   judgements: ({ scenario: string; smallest: number; largest: number } & SizeJudgement)[];
   failures: string[];
@@ -110,7 +117,9 @@ export function servicePeakRss(size: GrowthSize): { mb: number; scenario: string
 
 const peakRssCell = (size: GrowthSize) => {
   const peak = servicePeakRss(size);
-  return peak === null ? 'not recorded' : `${peak.mb.toFixed(0)} MB (${peak.scenario}): ${peak.mb <= PEAK_RSS_LIMIT_MB ? 'met' : 'missed'}`;
+  return peak === null
+    ? 'not recorded'
+    : `${peak.mb.toFixed(0)} MB (${peak.scenario}): ${peak.mb <= PEAK_RSS_LIMIT_MB ? 'met' : 'missed'}`;
 };
 
 /** The rule's verdicts between the smallest and the largest size (the service's server CPU per request). */
@@ -119,7 +128,10 @@ export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements']
   const smallest = sizes[0]!;
   const largest = sizes.at(-1)!;
   const cpu = (size: GrowthSize, scenario: string) =>
-    present(size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === 'service')?.serverCpuUsPerRequest ?? []);
+    present(
+      size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === 'service')
+        ?.serverCpuUsPerRequest ?? [],
+    );
   return JUDGED_SCENARIOS.map((scenario) => ({
     scenario,
     smallest: smallest.customers,
@@ -131,7 +143,8 @@ export function judgeGrowth(sizes: GrowthSize[]): DataGrowthReport['judgements']
 const n = (value: number) => value.toLocaleString('en-US');
 
 /** Rows of one contender of one operation at every size, or undefined where it did not run. */
-const runsOf = (size: GrowthSize, scenario: string, contender: string) => size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === contender);
+const runsOf = (size: GrowthSize, scenario: string, contender: string) =>
+  size.operations.find((o) => o.scenario === scenario)?.contenders.find((c) => c.name === contender);
 
 /**
  * The data-growth run in brief, for `npm run bench`'s report (which does not measure it: at 1,000,000 customers it
@@ -151,13 +164,19 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
   ];
   // The floor's own growth between the same runs (sizes measured hours or days apart, on machines whose speed moves):
   // the service's growth over the floor's is what the service adds as the data grows.
-  const floorName = (size: GrowthSize, scenario: string) => (runsOf(size, scenario, 'batching-floor') ? 'batching-floor' : 'transfer-floor');
+  const floorName = (size: GrowthSize, scenario: string) =>
+    runsOf(size, scenario, 'batching-floor') ? 'batching-floor' : 'transfer-floor';
   const relativeGrowth = (scenario: string): string => {
     const smallest = sizes[0];
     const largest = sizes.at(-1);
     if (!smallest || !largest || smallest === largest) return '–';
     const cpu = (size: GrowthSize, name: string) => present(runsOf(size, scenario, name)?.serverCpuUsPerRequest ?? []);
-    const parts = [cpu(smallest, 'service'), cpu(smallest, floorName(smallest, scenario)), cpu(largest, 'service'), cpu(largest, floorName(largest, scenario))];
+    const parts = [
+      cpu(smallest, 'service'),
+      cpu(smallest, floorName(smallest, scenario)),
+      cpu(largest, 'service'),
+      cpu(largest, floorName(largest, scenario)),
+    ];
     if (parts.some((values) => values.length === 0)) return '–';
     const [s0, f0, s1, f1] = parts.map(median) as [number, number, number, number];
     return (s1 / f1 / (s0 / f0)).toFixed(2);
@@ -173,15 +192,23 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
     });
     const judged = judgements.find((j) => j.scenario === scenario);
     const verdict = judged ? `${judged.ratio?.toFixed(2) ?? '–'} (${range(judged.interval, 2)})` : 'not judged';
-    lines.push(`| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} | ${relativeGrowth(scenario)} |`);
+    lines.push(
+      `| ${scenario} | ${cells.join(' | ')} | ${verdict} | ${judged?.verdict ?? '–'} | ${relativeGrowth(scenario)} |`,
+    );
   }
   const searches = ['rest-list-customers-by-name', 'rest-search-customer-by-ssn'];
-  lines.push('', `| search: service req/s ÷ the floor running its SQL (≥ 0.75) | ${sizes.map((size) => n(size.customers)).join(' | ')} |`, `|---|${sizes.map(() => '--:').join('|')}|`);
+  lines.push(
+    '',
+    `| search: service req/s ÷ the floor running its SQL (≥ 0.75) | ${sizes.map((size) => n(size.customers)).join(' | ')} |`,
+    `|---|${sizes.map(() => '--:').join('|')}|`,
+  );
   for (const scenario of searches) {
     const cells = sizes.map((size) => {
       const service = runsOf(size, scenario, 'service');
       const floor = runsOf(size, scenario, 'batching-floor');
-      return service && floor && floor.rps.length > 0 && median(floor.rps) > 0 ? (median(service.rps) / median(floor.rps)).toFixed(2) : '–';
+      return service && floor && floor.rps.length > 0 && median(floor.rps) > 0
+        ? (median(service.rps) / median(floor.rps)).toFixed(2)
+        : '–';
     });
     lines.push(`| ${scenario} | ${cells.join(' | ')} |`);
   }
@@ -193,7 +220,8 @@ export function renderGrowthSummary(report: DataGrowthReport): string[] {
   );
   return lines;
 }
-const range = (interval: [number, number] | null, digits: number) => (interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs');
+const range = (interval: [number, number] | null, digits: number) =>
+  interval ? `${interval[0].toFixed(digits)}–${interval[1].toFixed(digits)}` : 'fewer than 3 runs';
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 export function renderGrowthMarkdown(report: DataGrowthReport): string {
@@ -220,7 +248,7 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
     '',
     '## Server CPU per request and p99, per size',
     '',
-    'Server CPU: the server process\'s CPU µs per response, median over runs with its 95 % bootstrap interval; PostgreSQL\'s beside it; p99 the median of the runs\'.',
+    "Server CPU: the server process's CPU µs per response, median over runs with its 95 % bootstrap interval; PostgreSQL's beside it; p99 the median of the runs'.",
     '',
     '| operation | contender | customers | server CPU µs/request (95 % interval) | PostgreSQL CPU µs/request | p99 ms | req/s |',
     '|---|---|---:|---|---:|---:|---:|',
@@ -234,7 +262,9 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
         const pgCpu = present(contender.postgresCpuUsPerRequest);
         if (contender.rps.length > 0 && contender.rps.every((rps) => rps === 0)) {
           // Its CPU per response would be the cost of refusing, not of the operation: say it was refused.
-          lines.push(`| ${scenario} | ${contender.name} | ${n(size.customers)} | not measured: no successful answer (see "Answers checked") | – | – | 0 |`);
+          lines.push(
+            `| ${scenario} | ${contender.name} | ${n(size.customers)} | not measured: no successful answer (see "Answers checked") | – | – | 0 |`,
+          );
           continue;
         }
         lines.push(
@@ -244,13 +274,19 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
       }
     }
   }
-  lines.push('', `## Point reads and writes, list and search: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`, '');
+  lines.push(
+    '',
+    `## Point reads and writes, list and search: largest ÷ smallest size, server CPU per request (at most ${GROWTH_LIMIT}x, judged on the interval's upper bound)`,
+    '',
+  );
   const judgements = judgeGrowth(report.sizes);
   if (judgements.length === 0) lines.push('Not judged: one size only.');
   else {
     lines.push('| operation | sizes | ratio | 95 % interval | verdict |', '|---|---|---:|---|---|');
     for (const j of judgements) {
-      lines.push(`| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`);
+      lines.push(
+        `| ${j.scenario} | ${n(j.largest)} ÷ ${n(j.smallest)} | ${j.ratio?.toFixed(2) ?? '–'} | ${range(j.interval, 2)} | ${j.verdict} |`,
+      );
     }
   }
   lines.push(
@@ -263,21 +299,38 @@ export function renderGrowthMarkdown(report: DataGrowthReport): string {
     '|---:|---|',
     ...report.sizes.map((size) => `| ${n(size.customers)} | ${peakRssCell(size)} |`),
   );
-  lines.push('', '## Disk: table + indexes + TOAST per million rows', '', `| table | ${report.sizes.map((s) => `${n(s.customers)} customers: rows, MiB, MiB per million rows`).join(' | ')} |`, `|---|${report.sizes.map(() => '---').join('|')}|`);
+  lines.push(
+    '',
+    '## Disk: table + indexes + TOAST per million rows',
+    '',
+    `| table | ${report.sizes.map((s) => `${n(s.customers)} customers: rows, MiB, MiB per million rows`).join(' | ')} |`,
+    `|---|${report.sizes.map(() => '---').join('|')}|`,
+  );
   const tables = [...new Set(report.sizes.flatMap((size) => size.disk.map((d) => d.table)))];
   for (const table of tables) {
     const cells = report.sizes.map((size) => {
       const row = size.disk.find((d) => d.table === table);
-      return row ? `${n(row.rows)}, ${mib(row.bytes)}, ${row.bytesPerMillionRows === null ? '–' : mib(row.bytesPerMillionRows)}` : '–';
+      return row
+        ? `${n(row.rows)}, ${mib(row.bytes)}, ${row.bytesPerMillionRows === null ? '–' : mib(row.bytesPerMillionRows)}`
+        : '–';
     });
     lines.push(`| ${table} | ${cells.join(' | ')} |`);
   }
   const largest = report.sizes.at(-1);
   if (largest && largest.vacuum.length > 0) {
-    lines.push('', `## VACUUM (ANALYZE) at ${n(largest.customers)} customers, after churn`, '', '| table | churn | seconds | WAL MiB |', '|---|---|---:|---:|');
-    for (const v of largest.vacuum) lines.push(`| ${v.table} | ${v.churn} | ${v.seconds.toFixed(1)} | ${mib(v.walBytes)} |`);
+    lines.push(
+      '',
+      `## VACUUM (ANALYZE) at ${n(largest.customers)} customers, after churn`,
+      '',
+      '| table | churn | seconds | WAL MiB |',
+      '|---|---|---:|---:|',
+    );
+    for (const v of largest.vacuum)
+      lines.push(`| ${v.table} | ${v.churn} | ${v.seconds.toFixed(1)} | ${mib(v.walBytes)} |`);
   }
-  const checks = report.sizes.flatMap((size) => size.operations.map((o) => `- ${n(size.customers)}, ${o.scenario}: ${o.check ?? 'not checked'}`));
+  const checks = report.sizes.flatMap((size) =>
+    size.operations.map((o) => `- ${n(size.customers)}, ${o.scenario}: ${o.check ?? 'not checked'}`),
+  );
   lines.push('', 'Answers checked before measuring:', ...checks);
   if (report.failures.length > 0) lines.push('', 'Failures:', ...report.failures.map((f) => `- ${f}`));
   return `${lines.join('\n')}\n`;

@@ -53,7 +53,9 @@ export function parseGrowthScale(raw: string): GrowthScale {
     const [name, value] = pair.split('=');
     const key = GROWTH_SCALE_KEYS[name ?? ''];
     if (key === undefined || value === undefined || !/^\d+(\.\d+)?$/.test(value)) {
-      throw new Error(`growth scale expects ${Object.keys(GROWTH_SCALE_KEYS).join('|')}=<rows per customer>, got "${pair}"`);
+      throw new Error(
+        `growth scale expects ${Object.keys(GROWTH_SCALE_KEYS).join('|')}=<rows per customer>, got "${pair}"`,
+      );
     }
     scale[key] = Number(value);
   }
@@ -169,8 +171,18 @@ export async function seedGrowth(
     seconds.ledger = (performance.now() - mark) / 1000;
 
     // The accounts and customers the events, audit rows and keys name, numbered so a row's number picks one by a hash join.
-    const accounts = await numbered(client, 'growth_targets', 'SELECT a.id, a.type, a.name, a.currency, a.amount FROM accounts a WHERE a.environment = $1', environment);
-    const customers = await numbered(client, 'growth_customers', 'SELECT c.id FROM customers c WHERE c.environment = $1', environment);
+    const accounts = await numbered(
+      client,
+      'growth_targets',
+      'SELECT a.id, a.type, a.name, a.currency, a.amount FROM accounts a WHERE a.environment = $1',
+      environment,
+    );
+    const customers = await numbered(
+      client,
+      'growth_customers',
+      'SELECT c.id FROM customers c WHERE c.environment = $1',
+      environment,
+    );
 
     mark = performance.now();
     await seedEvents(client, { environment, count: shape.events, from, to, accounts });
@@ -263,7 +275,8 @@ async function seedLedgerHistory(
   await client.query('ALTER TABLE growth_accounts ADD PRIMARY KEY (ord)');
   const { rows: counted } = await client.query<{ n: string }>('SELECT count(*) AS n FROM growth_accounts');
   const spreadAccounts = Number(counted[0]!.n);
-  if (spreadAccounts === 0 && busy < postings) throw new Error('the growth seed needs accounts to spread the deposits over');
+  if (spreadAccounts === 0 && busy < postings)
+    throw new Error('the growth seed needs accounts to spread the deposits over');
   // One block of the posting sequence for every entry: 2i - 1 the account's leg of posting i, 2i the settlement's.
   const { rows: block } = await client.query<{ base: string }>(
     "SELECT setval('ledger_entries_posting_seq', nextval('ledger_entries_posting_seq') + $1::bigint) - $1::bigint AS base",
@@ -319,7 +332,18 @@ async function seedLedgerHistory(
          UPDATE ledger_settlement_accounts s SET amount = s.amount - c.delta FROM per_currency c WHERE s.environment = $1 AND s.currency = c.currency RETURNING 1
        )
        SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM settled) AS settled`,
-        [environment, postings, busy, busyAccountId, options.from.toISOString(), options.to.toISOString(), start, end, Math.max(1, spreadAccounts), block[0]!.base],
+        [
+          environment,
+          postings,
+          busy,
+          busyAccountId,
+          options.from.toISOString(),
+          options.to.toISOString(),
+          start,
+          end,
+          Math.max(1, spreadAccounts),
+          block[0]!.base,
+        ],
       );
       await client.query('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_posting_order');
       await client.query('COMMIT');
@@ -336,7 +360,10 @@ async function seedLedgerHistory(
 /** `select` (its first parameter the environment) as temporary table `name`, numbered 1…n by id; answers n. */
 async function numbered(client: pg.PoolClient, name: string, select: string, environment: string): Promise<number> {
   await client.query(`DROP TABLE IF EXISTS ${name}`);
-  await client.query(`CREATE TEMP TABLE ${name} AS SELECT row_number() OVER (ORDER BY s.id) AS ord, s.* FROM (${select}) s`, [environment]);
+  await client.query(
+    `CREATE TEMP TABLE ${name} AS SELECT row_number() OVER (ORDER BY s.id) AS ord, s.* FROM (${select}) s`,
+    [environment],
+  );
   await client.query(`ALTER TABLE ${name} ADD PRIMARY KEY (ord)`);
   await client.query(`ANALYZE ${name}`);
   const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${name}`);
@@ -347,7 +374,10 @@ async function numbered(client: pg.PoolClient, name: string, select: string, env
  * `count` events in one transaction (one txid, as one writer's), then the round that numbers them, as the
  * sequencer writes it (src/features/events/event.store.ts): the service finds them numbered and has nothing to catch up.
  */
-async function seedEvents(client: pg.PoolClient, options: { environment: string; count: number; from: Date; to: Date; accounts: number }): Promise<void> {
+async function seedEvents(
+  client: pg.PoolClient,
+  options: { environment: string; count: number; from: Date; to: Date; accounts: number },
+): Promise<void> {
   if (options.count === 0) return;
   await client.query('BEGIN');
   try {
@@ -360,7 +390,15 @@ async function seedEvents(client: pg.PoolClient, options: { environment: string;
                 ARRAY['name'], $3::timestamptz + (g.i - 1) * (($4::timestamptz - $3::timestamptz) / $2::bigint)
          FROM generate_series($5::bigint, $6::bigint) AS g(i)
          JOIN growth_targets a ON a.ord = 1 + (g.i * 40503) % $7::bigint`,
-        [options.environment, options.count, options.from.toISOString(), options.to.toISOString(), start, end, options.accounts],
+        [
+          options.environment,
+          options.count,
+          options.from.toISOString(),
+          options.to.toISOString(),
+          start,
+          end,
+          options.accounts,
+        ],
       );
     }
     await client.query(

@@ -9,7 +9,11 @@ import { createLogger } from '../../src/logging/logger.js';
  * the settings on `databaseUrl` with a free port, a fresh token and fresh PII keys, and a logger that drops
  * every line, so the service's log does not mix with the experiment's output.
  */
-export function inProcessServiceSettings(databaseUrl: string): { token: string; env: Record<string, string>; logger: Logger } {
+export function inProcessServiceSettings(databaseUrl: string): {
+  token: string;
+  env: Record<string, string>;
+  logger: Logger;
+} {
   const token = `bench_${randomBytes(32).toString('base64url')}`;
   return {
     token,
@@ -24,6 +28,10 @@ export function inProcessServiceSettings(databaseUrl: string): { token: string; 
       PII_ACTIVE_KEY: 'k',
       PII_BLIND_INDEX_KEY: randomBytes(32).toString('base64'),
     },
-    logger: createLogger({ level: 'warn', pretty: false, destination: new Writable({ write: (_chunk, _encoding, done) => done() }) }),
+    logger: createLogger({
+      level: 'warn',
+      pretty: false,
+      destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    }),
   };
 }

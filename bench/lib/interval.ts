@@ -6,7 +6,11 @@ import { median } from './measure.js';
  * takes median(service) ÷ median(comparator). Seeded, so the same runs always give the same interval. Null with
  * fewer than three cycles: no interval worth the name.
  */
-export function bootstrapRatioInterval(service: number[], comparator: number[], resamples = 4000): [number, number] | null {
+export function bootstrapRatioInterval(
+  service: number[],
+  comparator: number[],
+  resamples = 4000,
+): [number, number] | null {
   const cycles = Math.min(service.length, comparator.length);
   if (cycles < 3) return null;
   let state = 0x9e3779b9;
@@ -44,8 +48,12 @@ function seededDraw(): () => number {
   };
 }
 
-const resampleOf = (values: number[], random: () => number) => values.map(() => values[Math.floor(random() * values.length)]!);
-const percentileBounds = (sorted: number[]): [number, number] => [sorted[Math.floor(0.025 * (sorted.length - 1))]!, sorted[Math.ceil(0.975 * (sorted.length - 1))]!];
+const resampleOf = (values: number[], random: () => number) =>
+  values.map(() => values[Math.floor(random() * values.length)]!);
+const percentileBounds = (sorted: number[]): [number, number] => [
+  sorted[Math.floor(0.025 * (sorted.length - 1))]!,
+  sorted[Math.ceil(0.975 * (sorted.length - 1))]!,
+];
 
 /** A 95 % percentile-bootstrap interval of the median of `values` (seeded); null with fewer than three. */
 export function bootstrapMedianInterval(values: number[], resamples = 4000): [number, number] | null {
@@ -61,7 +69,11 @@ export function bootstrapMedianInterval(values: number[], resamples = 4000): [nu
  * paired (two sizes, each on a database of its own): each resample draws each side's runs apart. Seeded; null
  * with fewer than three runs on either side.
  */
-export function bootstrapUnpairedRatioInterval(numerator: number[], denominator: number[], resamples = 4000): [number, number] | null {
+export function bootstrapUnpairedRatioInterval(
+  numerator: number[],
+  denominator: number[],
+  resamples = 4000,
+): [number, number] | null {
   if (numerator.length < 3 || denominator.length < 3) return null;
   const random = seededDraw();
   const ratios: number[] = [];

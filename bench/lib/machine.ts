@@ -26,16 +26,26 @@ function osName(): string {
 
 function packageVersion(repoRoot: string, name: string): string {
   try {
-    return (JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return 'n/a';
   }
 }
 
-export function describeMachine(options: { repoRoot: string; referenceNode: string; compareNode: string | undefined; postgresVersion: string }): MachineInfo {
+export function describeMachine(options: {
+  repoRoot: string;
+  referenceNode: string;
+  compareNode: string | undefined;
+  postgresVersion: string;
+}): MachineInfo {
   let gitCommit: string | null = null;
   try {
-    gitCommit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: options.repoRoot, encoding: 'utf8' }).trim();
+    gitCommit = execFileSync('git', ['describe', '--always', '--dirty'], {
+      cwd: options.repoRoot,
+      encoding: 'utf8',
+    }).trim();
   } catch {
     // not a git checkout
   }
@@ -51,7 +61,12 @@ export function describeMachine(options: { repoRoot: string; referenceNode: stri
       compare: options.compareNode ? nodeVersion(options.compareNode) : null,
     },
     postgres: options.postgresVersion,
-    packages: Object.fromEntries(['autocannon', 'postgraphile', 'pg', 'express', '@apollo/server', '@prisma/client'].map((name) => [name, packageVersion(options.repoRoot, name)])),
+    packages: Object.fromEntries(
+      ['autocannon', 'postgraphile', 'pg', 'express', '@apollo/server', '@prisma/client'].map((name) => [
+        name,
+        packageVersion(options.repoRoot, name),
+      ]),
+    ),
     gitCommit,
   };
 }

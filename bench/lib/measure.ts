@@ -43,10 +43,17 @@ export async function walPosition(pool: pg.Pool): Promise<string | undefined> {
 }
 
 /** WAL bytes written since `before` (walPosition) per operation, or null (not read, or no operation). */
-export async function walBytesPerOperation(pool: pg.Pool, before: string | undefined, operations: number): Promise<number | null> {
+export async function walBytesPerOperation(
+  pool: pg.Pool,
+  before: string | undefined,
+  operations: number,
+): Promise<number | null> {
   if (before === undefined || operations <= 0) return null;
   try {
-    const { rows } = await pool.query<{ bytes: number }>('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 AS bytes', [before]);
+    const { rows } = await pool.query<{ bytes: number }>(
+      'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 AS bytes',
+      [before],
+    );
     return rows[0] === undefined ? null : rows[0].bytes / operations;
   } catch {
     return null;
@@ -59,7 +66,13 @@ let specCounter = 0;
  * The load generator (bench/load/worker.ts), in its own process on the reference Node, driving `kind` against
  * `baseUrl` for `seconds`; the creations it made move the context's SSN sequence on, so the next run's are new.
  */
-export async function runLoadWorker(ctx: BenchContext, baseUrl: string, kind: LoadKind, seconds: number, rate?: number): Promise<LoadResult> {
+export async function runLoadWorker(
+  ctx: BenchContext,
+  baseUrl: string,
+  kind: LoadKind,
+  seconds: number,
+  rate?: number,
+): Promise<LoadResult> {
   const spec: LoadSpec = {
     baseUrl,
     kind,
@@ -87,7 +100,13 @@ export async function runLoadWorker(ctx: BenchContext, baseUrl: string, kind: Lo
  * around it: CPU of the server process and of the whole PostgreSQL server (/proc), statements executed
  * in the bench database, and the server's peak RSS sampled every 200 ms.
  */
-export async function measureRun(ctx: BenchContext, server: RunningServer, kind: LoadKind, seconds: number, rate?: number): Promise<RunMeasurement> {
+export async function measureRun(
+  ctx: BenchContext,
+  server: RunningServer,
+  kind: LoadKind,
+  seconds: number,
+  rate?: number,
+): Promise<RunMeasurement> {
   await ctx.db.statements.reset();
   const serverCpuBefore = processCpuMicros(server.pid);
   const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
@@ -138,7 +157,8 @@ function medianOrNull(values: (number | null)[]): number | null {
 /** The median of every figure taken separately (the usual way to summarise alternating runs). */
 export function medianOfRuns(runs: RunMeasurement[]): RunMeasurement {
   const statusCodes: Record<string, number> = {};
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  for (const run of runs)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
   return {
     rps: median(runs.map((r) => r.rps)),
     p50Ms: median(runs.map((r) => r.p50Ms)),

@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { LatencySummaryMs, OpenLoopOutcome, OpenLoopSpec } from '../load/open-loop-protocol.js';
 import type { LoadKind } from '../load/requests.js';
 import { parentPid, processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
-import { type ContenderName, startBatchingFloor, startPostGraphile, startRawFloor, startService, startTransferFloor } from './contenders.js';
+import {
+  type ContenderName,
+  startBatchingFloor,
+  startPostGraphile,
+  startRawFloor,
+  startService,
+  startTransferFloor,
+} from './contenders.js';
 import type { BenchContext } from './context.js';
 import { baseEnvironment, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
@@ -38,22 +45,34 @@ export const OPEN_LOOP_SCENARIOS: OpenLoopScenarioDefinition[] = [
   {
     scenario: 'rest-get-account',
     title: 'REST GET /{env}/account/{id}',
-    contenders: [{ name: 'service', kind: 'rest-get-account' }, { name: 'batching-floor', kind: 'rest-get-account' }],
+    contenders: [
+      { name: 'service', kind: 'rest-get-account' },
+      { name: 'batching-floor', kind: 'rest-get-account' },
+    ],
   },
   {
     scenario: 'rest-post-customer',
     title: 'REST POST /{env}/customer',
-    contenders: [{ name: 'service', kind: 'rest-post-customer' }, { name: 'batching-floor', kind: 'rest-post-customer' }],
+    contenders: [
+      { name: 'service', kind: 'rest-post-customer' },
+      { name: 'batching-floor', kind: 'rest-post-customer' },
+    ],
   },
   {
     scenario: 'rest-transfer-uniform',
     title: 'REST POST /{env}/transfer, random pairs, Idempotency-Key',
-    contenders: [{ name: 'service', kind: 'rest-transfer-uniform' }, { name: 'transfer-floor', kind: 'rest-transfer-uniform' }],
+    contenders: [
+      { name: 'service', kind: 'rest-transfer-uniform' },
+      { name: 'transfer-floor', kind: 'rest-transfer-uniform' },
+    ],
   },
   {
     scenario: 'graphql-nested',
     title: 'GraphQL customer { accounts { customers } }',
-    contenders: [{ name: 'service', kind: 'graphql-nested' }, { name: 'postgraphile', kind: 'postgraphile-nested' }],
+    contenders: [
+      { name: 'service', kind: 'graphql-nested' },
+      { name: 'postgraphile', kind: 'postgraphile-nested' },
+    ],
   },
 ];
 
@@ -128,7 +147,12 @@ function childrenOf(pid: number): number[] {
 
 function planPinning(ctx: BenchContext): Pinning {
   const cores = os.availableParallelism();
-  const unpinned = (why: string): Pinning => ({ description: `not pinned: ${why}; the generator shares the cores with the servers and PostgreSQL`, generatorPrefix: [], pinServer: () => undefined, release: () => undefined });
+  const unpinned = (why: string): Pinning => ({
+    description: `not pinned: ${why}; the generator shares the cores with the servers and PostgreSQL`,
+    generatorPrefix: [],
+    pinServer: () => undefined,
+    release: () => undefined,
+  });
   if (!hasTaskset()) return unpinned('`taskset` not found (util-linux)');
   if (cores < 2) return unpinned(`${cores} core`);
   const all = `0-${cores - 1}`;
@@ -144,11 +168,14 @@ function planPinning(ctx: BenchContext): Pinning {
   return {
     description:
       `generator on core 0 (\`taskset -c 0\`), servers on core${cores === 2 ? '' : 's'} ${serverCores}` +
-      (postmaster === undefined ? '; PostgreSQL not pinned (not on this machine: DATABASE_URL)' : `, PostgreSQL (postmaster and backends) on ${serverCores}`),
+      (postmaster === undefined
+        ? '; PostgreSQL not pinned (not on this machine: DATABASE_URL)'
+        : `, PostgreSQL (postmaster and backends) on ${serverCores}`),
     generatorPrefix: ['taskset', '-c', '0'],
     pinServer: (pid) => pin(pid, serverCores),
     release: () => {
-      for (const pid of new Set([...pinned, ...(postmaster === undefined ? [] : childrenOf(postmaster))])) setAffinity(pid, all);
+      for (const pid of new Set([...pinned, ...(postmaster === undefined ? [] : childrenOf(postmaster))]))
+        setAffinity(pid, all);
     },
   };
 }
@@ -182,16 +209,22 @@ async function runStep(
   const serverCpuBefore = processCpuMicros(server.pid);
   const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const [command, ...prefix] = [...pinning.generatorPrefix, ctx.referenceNode];
-  const stdout = await runToCompletion(command!, [...prefix, '--import', 'tsx', 'bench/load/open-loop-worker.ts', specFile], {
-    cwd: ctx.repoRoot,
-    env: baseEnvironment({ NODE_ENV: 'production' }),
-  });
+  const stdout = await runToCompletion(
+    command!,
+    [...prefix, '--import', 'tsx', 'bench/load/open-loop-worker.ts', specFile],
+    {
+      cwd: ctx.repoRoot,
+      env: baseEnvironment({ NODE_ENV: 'production' }),
+    },
+  );
   const serverCpuAfter = processCpuMicros(server.pid);
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as OpenLoopOutcome;
   ctx.nextSsnSequence = outcome.ssnSequenceEnd + 1;
   const perRequest = (before: number | undefined, after: number | undefined) =>
-    before === undefined || after === undefined || outcome.responses === 0 ? null : (after - before) / outcome.responses;
+    before === undefined || after === undefined || outcome.responses === 0
+      ? null
+      : (after - before) / outcome.responses;
   return {
     contender,
     mode: outcome.mode,
@@ -255,7 +288,10 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
       }
     }
     // BENCH_OPEN_LOOP_SCENARIOS=graphql-nested,… runs only those (a rerun of one scenario).
-    const only = (process.env.BENCH_OPEN_LOOP_SCENARIOS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+    const only = (process.env.BENCH_OPEN_LOOP_SCENARIOS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     for (const definition of OPEN_LOOP_SCENARIOS.filter((d) => only.length === 0 || only.includes(d.scenario))) {
       if (definition.scenario === 'rest-transfer-uniform' && (ctx.ledger?.transferAccountIds.length ?? 0) < 2) {
         failures.push('rest-transfer-uniform: no funded accounts seeded (the ledger seed did not run)');
@@ -272,7 +308,14 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
     for (const server of Object.values(servers)) await server.stop();
     pinning.release();
   }
-  return { nodeVersion: nodeVersion(node), durationSeconds: seconds, connections: ctx.options.connections, pinning: pinning.description, scenarios, failures };
+  return {
+    nodeVersion: nodeVersion(node),
+    durationSeconds: seconds,
+    connections: ctx.options.connections,
+    pinning: pinning.description,
+    scenarios,
+    failures,
+  };
 }
 
 async function runScenario(
@@ -290,13 +333,21 @@ async function runScenario(
     ctx.log(`${tag} ${describeStep(result)}`);
     return result;
   };
-  for (const { name, kind } of contenders) await runStep(ctx, pinning, servers[name]!, name, kind, { connections: ctx.options.connections, seconds: ctx.options.warmupSeconds });
+  for (const { name, kind } of contenders)
+    await runStep(ctx, pinning, servers[name]!, name, kind, {
+      connections: ctx.options.connections,
+      seconds: ctx.options.warmupSeconds,
+    });
 
   // Capacity: closed loop at --connections; the service's is what the offered rates are fractions of.
   const capacitySteps: OpenLoopStep[] = [];
-  for (const { name, kind } of contenders) capacitySteps.push(await step(name, kind, { connections: ctx.options.connections, seconds }));
+  for (const { name, kind } of contenders)
+    capacitySteps.push(await step(name, kind, { connections: ctx.options.connections, seconds }));
   const serviceCapacity = capacitySteps.find((s) => s.contender === 'service')!.achievedRate;
-  if (serviceCapacity <= 0) throw new Error(`the service answered nothing successfully at capacity (${capacitySteps[0]?.sampleError ?? 'no error seen'})`);
+  if (serviceCapacity <= 0)
+    throw new Error(
+      `the service answered nothing successfully at capacity (${capacitySteps[0]?.sampleError ?? 'no error seen'})`,
+    );
 
   const steps: OpenLoopStep[] = [...capacitySteps];
   let round = 0;
@@ -308,7 +359,8 @@ async function runScenario(
   }
   for (const fraction of OPEN_LOOP_FRACTIONS) {
     const rate = Math.max(1, Math.round(serviceCapacity * fraction));
-    for (const { name, kind } of rotated()) steps.push(await step(name, kind, { connections: ctx.options.connections, rate, fraction, seconds }));
+    for (const { name, kind } of rotated())
+      steps.push(await step(name, kind, { connections: ctx.options.connections, rate, fraction, seconds }));
     round += 1;
   }
   return {
@@ -324,21 +376,28 @@ async function runScenario(
 // ---- the report --------------------------------------------------------------------------------------------------
 
 const num = (value: number | null | undefined, digits = 0): string =>
-  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  value === null || value === undefined || Number.isNaN(value)
+    ? '–'
+    : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The open-loop tables, as Markdown lines (bench/open-loop.ts's latest.md, and the section of `npm run bench`'s report). */
 export function renderOpenLoop(result: OpenLoopResult): string[] {
   const lines = [
     `Servers on ${result.nodeVersion}; ${result.pinning}. Each step ${result.durationSeconds} s. Capacity: the service's successful req/s closed loop at ${result.connections} connections;` +
       ` open loop: a constant schedule at ${OPEN_LOOP_FRACTIONS.map((f) => `${f * 100} %`).join(', ')} of it, the same rate for every contender, at most ${result.connections} requests in flight,` +
-      ' latency from each request\'s intended send time (HdrHistogram). Closed loop at 1 and 4 connections: latency from the send.',
+      " latency from each request's intended send time (HdrHistogram). Closed loop at 1 and 4 connections: latency from the send.",
     '',
     '| Scenario | Contender | Load | offered req/s | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | server CPU µs/req | PG CPU µs/req | generator CPU µs/req | generator, share of a core | send lag p99 ms |',
     '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const scenario of result.scenarios) {
     for (const s of scenario.steps) {
-      const load = s.mode === 'open' ? `open, ${num((s.fraction ?? 0) * 100)} %` : s.connections === result.connections ? `closed, ${s.connections} conn (capacity)` : `closed, ${s.connections} conn`;
+      const load =
+        s.mode === 'open'
+          ? `open, ${num((s.fraction ?? 0) * 100)} %`
+          : s.connections === result.connections
+            ? `closed, ${s.connections} conn (capacity)`
+            : `closed, ${s.connections} conn`;
       lines.push(
         `| ${scenario.title} | ${s.contender} | ${load} | ${num(s.offeredRate)} | ${num(s.achievedRate)} | ${num(s.latencyMs.p50, 2)} | ${num(s.latencyMs.p99, 2)} | ${num(s.latencyMs.p999, 2)} | ${num(s.latencyMs.max, 1)} | ${num(s.errors)} |` +
           ` ${num(s.serverCpuUsPerRequest)} | ${num(s.postgresCpuUsPerRequest)} | ${num(s.generatorCpuUsPerRequest)} | ${num(s.generatorCpuShare * 100)} % | ${s.sendLagMs === null ? '' : num(s.sendLagMs.p99, 2)} |`,
@@ -347,9 +406,13 @@ export function renderOpenLoop(result: OpenLoopResult): string[] {
   }
   const notes = result.scenarios.filter((s) => s.note !== undefined).map((s) => `- ${s.scenario}: ${s.note}`);
   const samples = result.scenarios.flatMap((scenario) =>
-    scenario.steps.filter((s) => s.sampleError !== undefined).slice(0, 1).map((s) => `- ${scenario.scenario}, ${s.contender}: first error ${s.sampleError}`),
+    scenario.steps
+      .filter((s) => s.sampleError !== undefined)
+      .slice(0, 1)
+      .map((s) => `- ${scenario.scenario}, ${s.contender}: first error ${s.sampleError}`),
   );
-  if (notes.length + samples.length + result.failures.length > 0) lines.push('', ...notes, ...samples, ...result.failures.map((f) => `- failed: ${f}`));
+  if (notes.length + samples.length + result.failures.length > 0)
+    lines.push('', ...notes, ...samples, ...result.failures.map((f) => `- failed: ${f}`));
   return lines;
 }
 

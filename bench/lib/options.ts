@@ -33,7 +33,12 @@ export const OPT_IN_SCENARIO_NAMES = ['rest-balance-as-of', 'rest-statement'] as
 export type ScenarioName = (typeof SCENARIO_NAMES)[number] | (typeof OPT_IN_SCENARIO_NAMES)[number];
 
 /** The scenarios that need the ledger's own seed (funded accounts, accounts with recent transactions). */
-export const LEDGER_SCENARIOS: readonly ScenarioName[] = ['rest-transfer-uniform', 'rest-transfer-hot', 'rest-get-account-with-transactions', 'open-loop'];
+export const LEDGER_SCENARIOS: readonly ScenarioName[] = [
+  'rest-transfer-uniform',
+  'rest-transfer-hot',
+  'rest-get-account-with-transactions',
+  'open-loop',
+];
 
 export interface BenchOptions {
   quick: boolean;
@@ -102,7 +107,8 @@ export class UsageError extends Error {
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${name} must be a positive whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new UsageError(`${name} must be a positive whole number, got "${raw}"`);
   return Number(raw);
 }
 
@@ -112,16 +118,23 @@ function flag(value: boolean | undefined, envValue: string | undefined): boolean
 
 function parseScenarios(raw: string | undefined): ScenarioName[] {
   if (raw === undefined || raw === '' || raw === 'all') return [...SCENARIO_NAMES];
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const known: readonly string[] = [...SCENARIO_NAMES, ...OPT_IN_SCENARIO_NAMES];
   const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length > 0) throw new UsageError(`unknown scenario(s): ${unknown.join(', ')}; choose from ${known.join(', ')}`);
+  if (unknown.length > 0)
+    throw new UsageError(`unknown scenario(s): ${unknown.join(', ')}; choose from ${known.join(', ')}`);
   return names as ScenarioName[];
 }
 
 function parseKeyValues(raw: string | undefined): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const pair of (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at < 1) throw new UsageError(`--service-env expects K=V pairs, got "${pair}"`);
     result[pair.slice(0, at)] = pair.slice(at + 1);
@@ -162,14 +175,19 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   const quick = flag(values.quick, env.BENCH_QUICK);
   const customers = positiveInteger('--customers', values.customers ?? env.BENCH_CUSTOMERS, quick ? 200 : 10_000);
   const accounts = positiveInteger('--accounts', values.accounts ?? env.BENCH_ACCOUNTS, quick ? 300 : 15_000);
-  if (accounts < customers) throw new UsageError('--accounts must be at least --customers (every customer gets an account)');
+  if (accounts < customers)
+    throw new UsageError('--accounts must be at least --customers (every customer gets an account)');
   const scenarios = parseScenarios(values.scenarios ?? env.BENCH_SCENARIOS);
   return {
     quick,
     customers,
     accounts,
     durationSeconds: positiveInteger('--duration', values.duration ?? env.BENCH_DURATION, quick ? 2 : 4),
-    openLoopStepSeconds: positiveInteger('--open-loop-step', values['open-loop-step'] ?? env.BENCH_OPEN_LOOP_STEP, quick ? 2 : 10),
+    openLoopStepSeconds: positiveInteger(
+      '--open-loop-step',
+      values['open-loop-step'] ?? env.BENCH_OPEN_LOOP_STEP,
+      quick ? 2 : 10,
+    ),
     warmupSeconds: positiveInteger('--warmup', values.warmup ?? env.BENCH_WARMUP, quick ? 1 : 2),
     runs: positiveInteger('--runs', values.runs ?? env.BENCH_RUNS, quick ? 1 : 10),
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
@@ -177,9 +195,21 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
     compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
-    pgbenchScale: positiveInteger('--pgbench-scale', values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE, quick ? 1 : 10),
-    pgbenchTpcbScale: positiveInteger('--pgbench-tpcb-scale', values['pgbench-tpcb-scale'] ?? env.BENCH_PGBENCH_TPCB_SCALE, quick ? 5 : 50),
-    ledgerAccounts: positiveInteger('--ledger-accounts', values['ledger-accounts'] ?? env.BENCH_LEDGER_ACCOUNTS, quick ? 200 : 10_000),
+    pgbenchScale: positiveInteger(
+      '--pgbench-scale',
+      values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE,
+      quick ? 1 : 10,
+    ),
+    pgbenchTpcbScale: positiveInteger(
+      '--pgbench-tpcb-scale',
+      values['pgbench-tpcb-scale'] ?? env.BENCH_PGBENCH_TPCB_SCALE,
+      quick ? 5 : 50,
+    ),
+    ledgerAccounts: positiveInteger(
+      '--ledger-accounts',
+      values['ledger-accounts'] ?? env.BENCH_LEDGER_ACCOUNTS,
+      quick ? 200 : 10_000,
+    ),
     build: !flag(values['no-build'], env.BENCH_NO_BUILD),
     outDir: values.out ?? (env.BENCH_OUT || DEFAULT_OUT_DIR),
     serviceEnv: parseKeyValues(values['service-env'] ?? env.BENCH_SERVICE_ENV),

@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,21 +45,28 @@ export type OutboxVariant = 'no-outbox' | 'pre-outbox';
 const VARIANT_ROOT = path.join(os.tmpdir(), 'cas-bench-variants');
 const EVENTS_MIGRATION = 'prisma/migrations/20261124010000_events';
 
-const git = (repoRoot: string, args: string[]): string => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
+const git = (repoRoot: string, args: string[]): string =>
+  execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).trim();
 
 /** The parent of the commit that added the events table: the last commit without the outbox. */
 export function preOutboxCommit(repoRoot: string): string {
-  const added = git(repoRoot, ['log', '--format=%H', '--diff-filter=A', '--', EVENTS_MIGRATION]).split('\n').filter(Boolean).at(-1);
+  const added = git(repoRoot, ['log', '--format=%H', '--diff-filter=A', '--', EVENTS_MIGRATION])
+    .split('\n')
+    .filter(Boolean)
+    .at(-1);
   if (!added) throw new Error(`no commit adds ${EVENTS_MIGRATION}: cannot find the build before the outbox`);
   return git(repoRoot, ['rev-parse', `${added}^`]);
 }
 
 /** The creation statement of src/features/customers/customer.store.ts with its outbox insert, and what replaces it. */
-const WITH_OUTBOX = /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(\d+, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
+const WITH_OUTBOX =
+  /RETURNING \$\{NEW_CUSTOMER_COLUMNS\}(\s*\), audit AS \(\$\{auditInsert\(\d+, 'customer'\)\}\)),\s*event AS \(\$\{eventInsert\([^\n]*'customer\.created'[^\n]*\)\}\)/;
 
 export function withoutOutbox(customerStore: string): string {
   if (!WITH_OUTBOX.test(customerStore)) {
-    throw new Error("src/features/customers/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there");
+    throw new Error(
+      'src/features/customers/customer.store.ts no longer has the creation statement bench/lib/outbox.ts removes the outbox from; update WITH_OUTBOX there',
+    );
   }
   return customerStore.replace(WITH_OUTBOX, 'RETURNING id$1');
 }
@@ -77,12 +93,19 @@ function linkDependencies(dir: string, repoRoot: string): void {
 async function build(dir: string, repoRoot: string, log: (line: string) => void): Promise<void> {
   linkDependencies(dir, repoRoot);
   log(`building ${path.basename(dir)} (npm run build)`);
-  await runToCompletion('npm', ['run', 'build', '--silent'], { cwd: dir, env: { ...process.env } as Record<string, string> });
+  await runToCompletion('npm', ['run', 'build', '--silent'], {
+    cwd: dir,
+    env: { ...process.env } as Record<string, string>,
+  });
   writeFileSync(path.join(dir, '.built'), new Date().toISOString());
 }
 
 /** The variant's directory, built (reused when its key matches). */
-export async function prepareVariant(variant: OutboxVariant, repoRoot: string, log: (line: string) => void): Promise<{ dir: string; description: string }> {
+export async function prepareVariant(
+  variant: OutboxVariant,
+  repoRoot: string,
+  log: (line: string) => void,
+): Promise<{ dir: string; description: string }> {
   mkdirSync(VARIANT_ROOT, { recursive: true });
   if (variant === 'pre-outbox') {
     const commit = preOutboxCommit(repoRoot);
@@ -97,13 +120,20 @@ export async function prepareVariant(variant: OutboxVariant, repoRoot: string, l
     return { dir, description: `commit ${commit.slice(0, 7)}, the last before the outbox` };
   }
   const head = git(repoRoot, ['rev-parse', 'HEAD']);
-  const key = createHash('sha256').update(head).update(git(repoRoot, ['diff', 'HEAD'])).digest('hex').slice(0, 12);
+  const key = createHash('sha256')
+    .update(head)
+    .update(git(repoRoot, ['diff', 'HEAD']))
+    .digest('hex')
+    .slice(0, 12);
   const dir = path.join(VARIANT_ROOT, `no-outbox-${key}`);
   if (!existsSync(path.join(dir, '.built'))) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // The tracked files as they are in this checkout (uncommitted changes included), then the one change.
-    execFileSync('bash', ['-c', `git ls-files -z | tar --null -T - -cf - | tar -xf - -C '${dir}'`], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+    execFileSync('bash', ['-c', `git ls-files -z | tar --null -T - -cf - | tar -xf - -C '${dir}'`], {
+      cwd: repoRoot,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const store = path.join(dir, 'src/features/customers/customer.store.ts');
     writeFileSync(store, withoutOutbox(readFileSync(store, 'utf8')));
     await build(dir, repoRoot, log);
@@ -119,13 +149,19 @@ const databaseOf = (variant: OutboxVariant | 'with-outbox') => `cas_bench_${vari
  * database has grown by the earlier write scenarios by then): this checkout as built (`service`), and
  * the two builds without the outbox. A contender that cannot be built or started is reported and left out.
  */
-export async function startOutboxContenders(ctx: BenchContext, node: string, failures: string[]): Promise<Partial<Record<'service' | OutboxVariant, RunningServer>>> {
+export async function startOutboxContenders(
+  ctx: BenchContext,
+  node: string,
+  failures: string[],
+): Promise<Partial<Record<'service' | OutboxVariant, RunningServer>>> {
   const servers: Partial<Record<'service' | OutboxVariant, RunningServer>> = {};
   for (const variant of ['with-outbox', 'no-outbox', 'pre-outbox'] as const) {
     const name = variant === 'with-outbox' ? 'service' : variant;
     try {
       servers[name] = await startOutboxVariant(ctx, node, variant);
-      ctx.log(`[outbox-cost] ${name} ready at ${servers[name].baseUrl} (pid ${servers[name].pid}, database ${servers[name].database})`);
+      ctx.log(
+        `[outbox-cost] ${name} ready at ${servers[name].baseUrl} (pid ${servers[name].pid}, database ${servers[name].database})`,
+      );
     } catch (error) {
       failures.push(`outbox-cost: ${name} did not start: ${(error as Error).message.split('\n')[0]}`);
       ctx.log(`[outbox-cost] ${name} did not start: ${(error as Error).message}`);
@@ -136,8 +172,11 @@ export async function startOutboxContenders(ctx: BenchContext, node: string, fai
 
 /** A build's migration runner: under dist/db/migrations/ since the second pass moved it, dist/db/ in older commits (pre-outbox). */
 function migrationsModule(dir: string): string {
-  const found = ['dist/db/migrations/migrations.js', 'dist/db/migrations.js'].map((file) => path.join(dir, file)).find((file) => existsSync(file));
-  if (!found) throw new Error(`${dir} has no built migration runner (dist/db/migrations/migrations.js or dist/db/migrations.js)`);
+  const found = ['dist/db/migrations/migrations.js', 'dist/db/migrations.js']
+    .map((file) => path.join(dir, file))
+    .find((file) => existsSync(file));
+  if (!found)
+    throw new Error(`${dir} has no built migration runner (dist/db/migrations/migrations.js or dist/db/migrations.js)`);
   return found;
 }
 
@@ -145,8 +184,15 @@ function migrationsModule(dir: string): string {
  * Starts a build on a database of its own: created (dropped first), migrated with the build's own
  * migrations, seeded with the bench's data set and keys, then the server as production starts it.
  */
-async function startOutboxVariant(ctx: BenchContext, node: string, variant: OutboxVariant | 'with-outbox'): Promise<RunningServer> {
-  const { dir, description } = variant === 'with-outbox' ? { dir: ctx.repoRoot, description: 'this checkout as built' } : await prepareVariant(variant, ctx.repoRoot, ctx.log);
+async function startOutboxVariant(
+  ctx: BenchContext,
+  node: string,
+  variant: OutboxVariant | 'with-outbox',
+): Promise<RunningServer> {
+  const { dir, description } =
+    variant === 'with-outbox'
+      ? { dir: ctx.repoRoot, description: 'this checkout as built' }
+      : await prepareVariant(variant, ctx.repoRoot, ctx.log);
   const database = databaseOf(variant);
   const admin = new pg.Client({ connectionString: ctx.db.adminUrl });
   await admin.connect();
@@ -159,7 +205,9 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
   const url = withDatabase(ctx.db.adminUrl, database);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   try {
-    const { migrate } = (await import(pathToFileURL(migrationsModule(dir)).href)) as { migrate: (pool: pg.Pool) => Promise<unknown> };
+    const { migrate } = (await import(pathToFileURL(migrationsModule(dir)).href)) as {
+      migrate: (pool: pg.Pool) => Promise<unknown>;
+    };
     await migrate(pool);
     await seed(pool, { customers: ctx.options.customers, accounts: ctx.options.accounts }, ctx.keys);
   } finally {
@@ -187,7 +235,11 @@ async function startOutboxVariant(ctx: BenchContext, node: string, variant: Outb
 export async function checkOutboxContender(ctx: BenchContext, name: string, server: RunningServer): Promise<string> {
   const res = await fetch(`${server.baseUrl}/${BENCH_ENVIRONMENT}/customer`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    headers: {
+      authorization: `Bearer ${ctx.token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
     body: JSON.stringify(customerForSequence(ctx.nextSsnSequence++)),
   });
   const body = (await res.json()) as { data?: { customerId?: string } };
@@ -197,9 +249,14 @@ export async function checkOutboxContender(ctx: BenchContext, name: string, serv
   try {
     const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql, [customerId])).rows[0]!.n);
     const customers = await count('SELECT count(*) AS n FROM customers WHERE id = $1');
-    const audits = await count("SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND operation = 'customer.create'");
-    const hasEvents = (await pool.query("SELECT to_regclass('events') IS NOT NULL AS present")).rows[0].present as boolean;
-    const events = hasEvents ? await count("SELECT count(*) AS n FROM events WHERE resource_id = $1 AND type = 'customer.created'") : 0;
+    const audits = await count(
+      "SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND operation = 'customer.create'",
+    );
+    const hasEvents = (await pool.query("SELECT to_regclass('events') IS NOT NULL AS present")).rows[0]
+      .present as boolean;
+    const events = hasEvents
+      ? await count("SELECT count(*) AS n FROM events WHERE resource_id = $1 AND type = 'customer.created'")
+      : 0;
     const expectedEvents = name === 'service' ? 1 : 0;
     const ok = customers === 1 && audits === 1 && events === expectedEvents;
     const what = hasEvents ? `${events} customer.created event${events === 1 ? '' : 's'}` : 'no events table';
@@ -233,16 +290,27 @@ export interface OutboxSideBySide {
 
 /** The pids of the client backends connected to `database` now: the server's pool, once warmed up. */
 async function backendPids(admin: pg.Client, database: string): Promise<number[]> {
-  const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [database]);
+  const { rows } = await admin.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
+    [database],
+  );
   return rows.map((row) => row.pid);
 }
 
 const cpuOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + (processCpuMicros(pid) ?? 0), 0);
 
 /** One run: every server driven at once by a load generator of its own, for `seconds`. */
-async function runTogether(ctx: BenchContext, admin: pg.Client, servers: [string, RunningServer][], seconds: number): Promise<SideBySideRun> {
+async function runTogether(
+  ctx: BenchContext,
+  admin: pg.Client,
+  servers: [string, RunningServer][],
+  seconds: number,
+): Promise<SideBySideRun> {
   const pids = await Promise.all(servers.map(([, server]) => backendPids(admin, server.database!)));
-  const before = servers.map(([, server], i) => ({ server: processCpuMicros(server.pid)!, backends: cpuOfAll(pids[i]!) }));
+  const before = servers.map(([, server], i) => ({
+    server: processCpuMicros(server.pid)!,
+    backends: cpuOfAll(pids[i]!),
+  }));
   const treeBefore = processTreeCpuMicros(ctx.db.postmasterPid!)!;
   const start = ctx.nextSsnSequence;
   const results = await Promise.all(
@@ -285,12 +353,19 @@ export async function measureOutboxSideBySide(
   options: { runs: number; seconds: number; warmUpSeconds: number },
 ): Promise<OutboxSideBySide> {
   if (!servers.service) throw new Error('outbox side by side: the service did not start');
-  if (ctx.db.postmasterPid === undefined) throw new Error('outbox side by side: needs the PostgreSQL server on this machine (its processes are read from /proc)');
-  const present = (['service', 'no-outbox', 'pre-outbox'] as const).flatMap((name) => (servers[name] ? [[name, servers[name]] as [string, RunningServer]] : []));
+  if (ctx.db.postmasterPid === undefined)
+    throw new Error(
+      'outbox side by side: needs the PostgreSQL server on this machine (its processes are read from /proc)',
+    );
+  const present = (['service', 'no-outbox', 'pre-outbox'] as const).flatMap((name) =>
+    servers[name] ? [[name, servers[name]] as [string, RunningServer]] : [],
+  );
   const admin = new pg.Client({ connectionString: withDatabase(ctx.db.adminUrl, 'postgres') });
   await admin.connect();
   try {
-    ctx.log(`[outbox-cost] side by side: ${present.map(([name]) => name).join(', ')} loaded at once, ${options.warmUpSeconds} s warm-up then ${options.runs} × ${options.seconds} s`);
+    ctx.log(
+      `[outbox-cost] side by side: ${present.map(([name]) => name).join(', ')} loaded at once, ${options.warmUpSeconds} s warm-up then ${options.runs} × ${options.seconds} s`,
+    );
     await runTogether(ctx, admin, present, options.warmUpSeconds);
     const runs: SideBySideRun[] = [];
     const ratios: OutboxSideBySide['ratios'] = {};

@@ -23,7 +23,15 @@ const CANDIDATES = ['/usr/lib/postgresql/15/bin/pgbench', '/usr/bin/pgbench'];
 function connectionArgs(url: string): { args: string[]; env: Record<string, string> } {
   const parsed = new URL(url);
   return {
-    args: ['-h', parsed.hostname, '-p', parsed.port || '5432', '-U', decodeURIComponent(parsed.username), parsed.pathname.slice(1)],
+    args: [
+      '-h',
+      parsed.hostname,
+      '-p',
+      parsed.port || '5432',
+      '-U',
+      decodeURIComponent(parsed.username),
+      parsed.pathname.slice(1),
+    ],
     env: { PGPASSWORD: decodeURIComponent(parsed.password) },
   };
 }
@@ -41,13 +49,21 @@ export interface Pgbench {
 }
 
 /** The pgbench binary, on `url` (pgbench's own database unless given), with `env` (e.g. PGOPTIONS) added. */
-export async function pgbenchOf(ctx: Pick<BenchContext, 'db' | 'repoRoot'>, url = ctx.db.pgbenchUrl, extraEnv: Record<string, string> = {}): Promise<Pgbench | undefined> {
+export async function pgbenchOf(
+  ctx: Pick<BenchContext, 'db' | 'repoRoot'>,
+  url = ctx.db.pgbenchUrl,
+  extraEnv: Record<string, string> = {},
+): Promise<Pgbench | undefined> {
   const binary = pgbenchBinary();
   if (!binary) return undefined;
   const { args: connection, env: passwordEnv } = connectionArgs(url);
   const env = baseEnvironment({ ...passwordEnv, ...extraEnv });
   const version = (await runToCompletion(binary, ['--version'], { cwd: ctx.repoRoot, env })).trim();
-  return { binary, version, run: (args: string[]) => runToCompletion(binary, [...args, ...connection], { cwd: ctx.repoRoot, env }) };
+  return {
+    binary,
+    version,
+    run: (args: string[]) => runToCompletion(binary, [...args, ...connection], { cwd: ctx.repoRoot, env }),
+  };
 }
 
 /** pgbench's tables at `scale` in their own database (server-side generation), unless already there. */
@@ -86,7 +102,11 @@ export function tpcbCeiling(ctx: BenchContext): Promise<TpcbCeiling | string> {
  * --connections clients: `tpcb-like` (above) or `select-only` (`-S`: one primary-key SELECT per transaction).
  * Both at one scale when alternated: a change of scale re-initialises the tables.
  */
-export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 'select-only', scale: number): Promise<TpcbCeiling | string> {
+export async function pgbenchCeiling(
+  ctx: BenchContext,
+  workload: 'tpcb-like' | 'select-only',
+  scale: number,
+): Promise<TpcbCeiling | string> {
   const pgbench = await pgbenchOf(ctx);
   if (!pgbench) return NO_PGBENCH;
   const clients = ctx.options.connections;
@@ -101,7 +121,20 @@ export async function pgbenchCeiling(ctx: BenchContext, workload: 'tpcb-like' | 
     database: PGBENCH_DATABASE,
     run: async (seconds, logArgs) => {
       await ensureScale(ctx, pgbench, scale);
-      return pgbench.run(['-b', workload, '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds), ...logArgs]);
+      return pgbench.run([
+        '-b',
+        workload,
+        '-M',
+        'prepared',
+        '-n',
+        '-c',
+        String(clients),
+        '-j',
+        threads,
+        '-T',
+        String(seconds),
+        ...logArgs,
+      ]);
     },
   });
 }
@@ -139,13 +172,19 @@ export function measuredPgbench(
       }
       rmSync(logDir, { recursive: true, force: true });
       latencies.sort((a, b) => a - b);
-      const percentile = (p: number) => (latencies.length === 0 ? Number.NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!);
+      const percentile = (p: number) =>
+        latencies.length === 0
+          ? Number.NaN
+          : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
       const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1] ?? 0);
       const failed = Number(/number of failed transactions: (\d+)/.exec(output)?.[1] ?? 0);
       const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
       const walBytes = await walBytesPerOperation(ctx.benchPool, walBefore, transactions);
       // A run too short for 50 clients to connect (--quick) processes nothing: say so on its row, keep the service's.
-      const sampleError = Number.isFinite(tps) && transactions > 0 ? undefined : `pgbench processed no transaction: ${output.replace(/\s+/g, ' ').slice(-300)}`;
+      const sampleError =
+        Number.isFinite(tps) && transactions > 0
+          ? undefined
+          : `pgbench processed no transaction: ${output.replace(/\s+/g, ' ').slice(-300)}`;
       return {
         rps: tps,
         p50Ms: percentile(50),
@@ -154,7 +193,10 @@ export function measuredPgbench(
         responses: transactions + failed,
         errors: failed,
         serverCpuUsPerRequest: null,
-        postgresCpuUsPerRequest: cpuBefore === undefined || cpuAfter === undefined || transactions === 0 ? null : (cpuAfter - cpuBefore) / transactions,
+        postgresCpuUsPerRequest:
+          cpuBefore === undefined || cpuAfter === undefined || transactions === 0
+            ? null
+            : (cpuAfter - cpuBefore) / transactions,
         statementsPerOperation: transactions === 0 ? null : statements / transactions,
         peakRssMb: null,
         statusCodes: {},
@@ -172,11 +214,21 @@ export function measuredPgbench(
 export async function runPgbench(ctx: BenchContext): Promise<PgbenchResult> {
   const clients = ctx.options.connections;
   const pgbench = await pgbenchOf(ctx);
-  if (!pgbench) return { binary: 'pgbench', version: 'n/a', scale: ctx.options.pgbenchScale, clients, runs: [], median: null, note: NO_PGBENCH };
+  if (!pgbench)
+    return {
+      binary: 'pgbench',
+      version: 'n/a',
+      scale: ctx.options.pgbenchScale,
+      clients,
+      runs: [],
+      median: null,
+      note: NO_PGBENCH,
+    };
   const { binary, version, run } = pgbench;
   await ensureScale(ctx, pgbench, ctx.options.pgbenchScale);
   const threads = String(Math.min(clients, os.availableParallelism()));
-  const select = (seconds: number) => run(['-S', '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds)]);
+  const select = (seconds: number) =>
+    run(['-S', '-M', 'prepared', '-n', '-c', String(clients), '-j', threads, '-T', String(seconds)]);
   await select(ctx.options.warmupSeconds);
 
   const runs: PgbenchResult['runs'] = [];
@@ -187,9 +239,14 @@ export async function runPgbench(ctx: BenchContext): Promise<PgbenchResult> {
     const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? Number.NaN);
     const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1] ?? 0);
     const latencyAverageMs = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1] ?? Number.NaN);
-    const postgresCpuUsPerTransaction = cpuBefore === undefined || cpuAfter === undefined || transactions === 0 ? null : (cpuAfter - cpuBefore) / transactions;
+    const postgresCpuUsPerTransaction =
+      cpuBefore === undefined || cpuAfter === undefined || transactions === 0
+        ? null
+        : (cpuAfter - cpuBefore) / transactions;
     runs.push({ tps, latencyAverageMs, postgresCpuUsPerTransaction });
-    ctx.log(`[pgbench] run ${index}/${ctx.options.runs}: ${tps.toFixed(0)} tps, latency average ${latencyAverageMs} ms`);
+    ctx.log(
+      `[pgbench] run ${index}/${ctx.options.runs}: ${tps.toFixed(0)} tps, latency average ${latencyAverageMs} ms`,
+    );
   }
   const cpu = runs.map((r) => r.postgresCpuUsPerTransaction).filter((v): v is number => v !== null);
   return {

@@ -47,7 +47,11 @@ export function withDatabase(url: string, database: string): string {
  * a temporary directory with pg_stat_statements loaded. Durability settings are PostgreSQL's defaults
  * (fsync on), as in production: the write scenarios would otherwise flatter the service.
  */
-export async function startBenchPostgres(options: { databaseUrl: string | undefined; keepData: boolean; log: (line: string) => void }): Promise<BenchPostgres> {
+export async function startBenchPostgres(options: {
+  databaseUrl: string | undefined;
+  keepData: boolean;
+  log: (line: string) => void;
+}): Promise<BenchPostgres> {
   let adminUrl = options.databaseUrl;
   let stopServer = async () => undefined as void;
   if (!adminUrl) {
@@ -80,7 +84,8 @@ export async function startBenchPostgres(options: { databaseUrl: string | undefi
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await admin.query(`CREATE DATABASE ${database}`);
     }
-    const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!
+      .server_version;
     const backendPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const statements = await createStatementCounter(adminUrl, admin);
     return {
@@ -118,7 +123,10 @@ function localPostmaster(backendPid: number): number | undefined {
  * database stays exactly as the migrations made it (PostGraphile would otherwise see the view), and
  * the monitoring queries are never counted against the scenario. `admin` is connected to `adminUrl`.
  */
-export async function createStatementCounter(adminUrl: string, admin: pg.Client): Promise<StatementCounter & { close(): Promise<void> }> {
+export async function createStatementCounter(
+  adminUrl: string,
+  admin: pg.Client,
+): Promise<StatementCounter & { close(): Promise<void> }> {
   const monitor = new pg.Client({ connectionString: adminUrl });
   await monitor.connect();
   const close = () => monitor.end();
@@ -167,7 +175,8 @@ export async function createStatementCounter(adminUrl: string, admin: pg.Client)
       counting: 'transactions (pg_stat_database, approximate)',
       exact: false,
       reset: async () => {
-        for (const database of [BENCH_DATABASE, PGBENCH_DATABASE]) baselines.set(database, await readTransactions(database));
+        for (const database of [BENCH_DATABASE, PGBENCH_DATABASE])
+          baselines.set(database, await readTransactions(database));
       },
       read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
       queries: async () => [],

@@ -72,7 +72,12 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const logFile = path.join(spec.logDir, `${spec.name}-${port}.log`);
   const log = createWriteStream(logFile);
   const started = performance.now();
-  const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: { ...spec.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: { ...spec.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.add(child);
   child.stdout.pipe(log);
   child.stderr.pipe(log);
@@ -86,7 +91,9 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     }
     if (performance.now() > deadline) {
       await stopChild(child, exited);
-      throw new Error(`${spec.name} was not ready within ${spec.timeoutMs ?? 60_000} ms; log ${logFile}:\n${tail(logFile)}`);
+      throw new Error(
+        `${spec.name} was not ready within ${spec.timeoutMs ?? 60_000} ms; log ${logFile}:\n${tail(logFile)}`,
+      );
     }
     try {
       const response = await fetch(baseUrl + spec.readyPath, { signal: AbortSignal.timeout(1000) });
@@ -140,7 +147,11 @@ function tail(file: string): string {
 }
 
 /** Runs a short-lived command to completion; resolves with its stdout, rejects with its stderr. */
-export function runToCompletion(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<string> {
+export function runToCompletion(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
@@ -152,7 +163,8 @@ export function runToCompletion(command: string, args: string[], options: { cwd:
     child.on('close', (code) => {
       children.delete(child);
       if (code === 0) resolve(stdout);
-      else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`));
+      else
+        reject(new Error(`${path.basename(command)} ${args.join(' ')} exited with ${code}:\n${stderr.slice(-2000)}`));
     });
   });
 }

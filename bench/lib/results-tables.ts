@@ -13,7 +13,9 @@ export function newestDataGrowth(repoRoot: string): DataGrowthReport | null {
   const dir = path.join(repoRoot, DATA_GROWTH_DIR);
   let files: string[];
   try {
-    files = readdirSync(dir).filter((file) => FULL_RUN_JSON.test(file)).sort();
+    files = readdirSync(dir)
+      .filter((file) => FULL_RUN_JSON.test(file))
+      .sort();
   } catch {
     return null;
   }
@@ -28,7 +30,9 @@ export function newestDataGrowth(repoRoot: string): DataGrowthReport | null {
  * the stored JSON's. Answers what it did, one line a file.
  */
 export function renderBenchTables(repoRoot: string, outDir = path.join(repoRoot, 'bench/results')): string[] {
-  const runs = readdirSync(outDir).filter((file) => FULL_RUN_JSON.test(file)).sort();
+  const runs = readdirSync(outDir)
+    .filter((file) => FULL_RUN_JSON.test(file))
+    .sort();
   const latest = runs.at(-1);
   if (latest === undefined) return [`no full run in ${path.relative(repoRoot, outDir)}: nothing rendered`];
   const report = JSON.parse(readFileSync(path.join(outDir, latest), 'utf8')) as BenchReport;

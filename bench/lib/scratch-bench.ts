@@ -14,7 +14,10 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
  * many accounts again, on the build already there; `more` are further bench options. 'help' as parseOptions.
  */
 export function scratchBenchOptions(customers: number, more: string[] = []): BenchOptions | 'help' {
-  return parseOptions(['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build', ...more], {});
+  return parseOptions(
+    ['--customers', String(customers), '--accounts', String(Math.round(customers * 1.5)), '--no-build', ...more],
+    {},
+  );
 }
 
 /**
@@ -22,7 +25,12 @@ export function scratchBenchOptions(customers: number, more: string[] = []): Ben
  * as `options` say, with the servers' logs in `workDir`/logs. The database is stopped afterwards; `workDir`
  * stays the caller's, since it may hold what the tool made (a CPU profile, logs kept on request).
  */
-export async function withScratchBench(options: BenchOptions, workDir: string, log: (line: string) => void, measure: (ctx: BenchContext) => Promise<void>): Promise<void> {
+export async function withScratchBench(
+  options: BenchOptions,
+  workDir: string,
+  log: (line: string) => void,
+  measure: (ctx: BenchContext) => Promise<void>,
+): Promise<void> {
   const logDir = path.join(workDir, 'logs');
   mkdirSync(logDir);
   const db = await startBenchPostgres({ databaseUrl: process.env.DATABASE_URL || undefined, keepData: false, log });

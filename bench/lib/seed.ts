@@ -41,9 +41,40 @@ export interface SeededData {
   nextSsnSequence: number;
 }
 
-const FIRST_NAMES = ['Alexandra', 'Benjamin', 'Chloe', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiroshi', 'Isabel', 'Jamal', 'Katarzyna', 'Liam'];
-const LAST_NAMES = ['Doe', 'Nguyen', 'Garcia', 'Smith', 'Okafor', 'Kowalski', 'Hernandez', 'Brown', 'Tanaka', 'Müller', 'Rossi', 'Haddad'];
-const CITIES: [string, string, string][] = [['Springfield', 'IL', '62701'], ['Austin', 'TX', '73301'], ['Portland', 'OR', '97201'], ['Albany', 'NY', '12201']];
+const FIRST_NAMES = [
+  'Alexandra',
+  'Benjamin',
+  'Chloe',
+  'Daniel',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiroshi',
+  'Isabel',
+  'Jamal',
+  'Katarzyna',
+  'Liam',
+];
+const LAST_NAMES = [
+  'Doe',
+  'Nguyen',
+  'Garcia',
+  'Smith',
+  'Okafor',
+  'Kowalski',
+  'Hernandez',
+  'Brown',
+  'Tanaka',
+  'Müller',
+  'Rossi',
+  'Haddad',
+];
+const CITIES: [string, string, string][] = [
+  ['Springfield', 'IL', '62701'],
+  ['Austin', 'TX', '73301'],
+  ['Portland', 'OR', '97201'],
+  ['Albany', 'NY', '12201'],
+];
 const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS', 'MONEY_MARKET'];
 const BATCH = 1000;
 
@@ -52,8 +83,16 @@ const BATCH = 1000;
  * personal-data columns sealed by the service's own PiiCipher: the rows are exactly what the service
  * itself would have written. A third of the accounts are shared by 2–3 customers.
  */
-export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: number }, keys: BenchKeys): Promise<SeededData> {
-  const keyring: PiiKeyring = { keys: new Map([[keys.keyId, keys.key]]), activeKeyId: keys.keyId, blindIndexKey: keys.blindIndexKey };
+export async function seed(
+  pool: pg.Pool,
+  sizes: { customers: number; accounts: number },
+  keys: BenchKeys,
+): Promise<SeededData> {
+  const keyring: PiiKeyring = {
+    keys: new Map([[keys.keyId, keys.key]]),
+    activeKeyId: keys.keyId,
+    blindIndexKey: keys.blindIndexKey,
+  };
   const cipher = new PiiCipher(keyring);
   const random = seededRandom(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -64,7 +103,10 @@ export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: 
       const sequence = start + offset;
       const sealed = cipher.seal(
         { environment: BENCH_ENVIRONMENT, customerId },
-        { socialSecurityNumber: ssnForSequence(sequence).replaceAll('-', ''), documentLocatorNumber: 10_000_000_000 + sequence },
+        {
+          socialSecurityNumber: ssnForSequence(sequence).replaceAll('-', ''),
+          documentLocatorNumber: 10_000_000_000 + sequence,
+        },
       );
       const firstName = pick(FIRST_NAMES);
       const lastName = pick(LAST_NAMES);
@@ -81,7 +123,12 @@ export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: 
         middle_name: random() < 0.3 ? '' : pick(FIRST_NAMES),
         last_name: lastName,
         emails: [`${firstName}.${lastName}.${sequence}@example.com`.toLowerCase()],
-        phone_numbers: [{ type: 'MOBILE', number: `+1 555 ${String(sequence % 1000).padStart(3, '0')} ${String(sequence % 10_000).padStart(4, '0')}` }],
+        phone_numbers: [
+          {
+            type: 'MOBILE',
+            number: `+1 555 ${String(sequence % 1000).padStart(3, '0')} ${String(sequence % 10_000).padStart(4, '0')}`,
+          },
+        ],
         addresses: [{ type: 'HOME', street: `${1 + (sequence % 999)} Main St`, city, state, zip }],
       };
     });
@@ -121,7 +168,11 @@ export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: 
       amount: (Math.floor(random() * 10_000_000) / 100).toFixed(2),
     }));
     const batchLinks = accounts.flatMap((account, offset) =>
-      owners[start + offset]!.map((owner, position) => ({ account_id: account.id, customer_id: customerIds[owner]!, position })),
+      owners[start + offset]!.map((owner, position) => ({
+        account_id: account.id,
+        customer_id: customerIds[owner]!,
+        position,
+      })),
     );
     links += batchLinks.length;
     await pool.query(
@@ -140,14 +191,16 @@ export async function seed(pool: pg.Pool, sizes: { customers: number; accounts: 
   await pool.query('ANALYZE customers, accounts, account_customers');
 
   const accountCount = new Map<number, number>();
-  for (const accountOwners of owners) for (const owner of accountOwners) accountCount.set(owner, (accountCount.get(owner) ?? 0) + 1);
+  for (const accountOwners of owners)
+    for (const owner of accountOwners) accountCount.set(owner, (accountCount.get(owner) ?? 0) + 1);
   const nestedCustomerIds = customerIds.filter((_, index) => {
     const count = accountCount.get(index) ?? 0;
     return count >= 1 && count <= 5;
   });
   const probeCustomers: SeededData['probeCustomers'] = [];
   for (const [index, count] of [...accountCount].sort((a, b) => a[1] - b[1])) {
-    if (!probeCustomers.some((probe) => probe.accounts === count)) probeCustomers.push({ accounts: count, customerId: customerIds[index]! });
+    if (!probeCustomers.some((probe) => probe.accounts === count))
+      probeCustomers.push({ accounts: count, customerId: customerIds[index]! });
   }
 
   return {
@@ -187,7 +240,11 @@ const DEPOSITS_PER_READ_ACCOUNT = 10;
  * statement so the database's own balanced-posting trigger checks them; account balances, entry counts and
  * the settlement account's balance agree with the entries, as if the service had posted them.
  */
-export async function seedLedger(pool: pg.Pool, sizes: { transferAccounts: number; readAccounts: number }, customerIds: string[]): Promise<LedgerData> {
+export async function seedLedger(
+  pool: pg.Pool,
+  sizes: { transferAccounts: number; readAccounts: number },
+  customerIds: string[],
+): Promise<LedgerData> {
   const funded = Array.from({ length: sizes.transferAccounts + 1 }, () => uuidv7());
   const withTransactions = Array.from({ length: sizes.readAccounts }, () => uuidv7());
   const all = [...funded, ...withTransactions];
@@ -257,5 +314,10 @@ export async function seedLedger(pool: pg.Pool, sizes: { transferAccounts: numbe
     client.release();
   }
   await pool.query('ANALYZE accounts, account_customers, ledger_entries, ledger_settlement_accounts');
-  return { transferAccountIds: funded.slice(0, -1), hotAccountId: funded.at(-1)!, accountsWithTransactions: withTransactions, entries };
+  return {
+    transferAccountIds: funded.slice(0, -1),
+    hotAccountId: funded.at(-1)!,
+    accountsWithTransactions: withTransactions,
+    entries,
+  };
 }

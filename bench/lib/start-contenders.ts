@@ -1,4 +1,12 @@
-import { type ContenderName, startBatchingFloor, startExpressPrisma, startPostGraphile, startRawFloor, startService, startTransferFloor } from './contenders.js';
+import {
+  type ContenderName,
+  startBatchingFloor,
+  startExpressPrisma,
+  startPostGraphile,
+  startRawFloor,
+  startService,
+  startTransferFloor,
+} from './contenders.js';
 import type { BenchContext } from './context.js';
 import { nodeMajor, nodeVersion, type RunningServer } from './processes.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, type Servers } from './scenarios.js';
@@ -8,8 +16,15 @@ import { HTTP_SCENARIOS, type HttpScenarioName, type Servers } from './scenarios
  * is listed in `failures` with its reason, and the others run without it. Shared by bench/run.ts and
  * bench/data-growth.ts.
  */
-export async function startContenders(ctx: BenchContext, scenarios: HttpScenarioName[], node: string, failures: string[]): Promise<Servers> {
-  const needed = new Set<ContenderName>(scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
+export async function startContenders(
+  ctx: BenchContext,
+  scenarios: HttpScenarioName[],
+  node: string,
+  failures: string[],
+): Promise<Servers> {
+  const needed = new Set<ContenderName>(
+    scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)),
+  );
   const servers: Servers = {};
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
@@ -29,7 +44,9 @@ export async function startContenders(ctx: BenchContext, scenarios: HttpScenario
     }
     try {
       servers[name] = await starters[name](ctx, node);
-      ctx.log(`${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`);
+      ctx.log(
+        `${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`,
+      );
     } catch (error) {
       failures.push(`${name} on ${nodeVersion(node)} did not start: ${(error as Error).message.split('\n')[0]}`);
       ctx.log(`${name} did not start: ${(error as Error).message}`);

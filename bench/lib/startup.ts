@@ -21,7 +21,11 @@ export interface StartupResult {
  * Start time as an operator sees it: from spawning the process to the first 200 from /readyz
  * (database reachable and migrated), with the embedded PostgreSQL and production settings.
  */
-export async function measureStartup(ctx: BenchContext, node: string, options: { includeNpmStart: boolean }): Promise<StartupResult> {
+export async function measureStartup(
+  ctx: BenchContext,
+  node: string,
+  options: { includeNpmStart: boolean },
+): Promise<StartupResult> {
   const dataDir = mkdtempSync(path.join(ctx.workDir, 'startup-'));
   const env = baseEnvironment({
     NODE_ENV: 'production',

@@ -25,7 +25,14 @@ interface HttpAnswer {
   body: unknown;
 }
 
-async function call(ctx: BenchContext, server: RunningServer, method: 'GET' | 'POST' | 'PUT', urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+async function call(
+  ctx: BenchContext,
+  server: RunningServer,
+  method: 'GET' | 'POST' | 'PUT',
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer> {
   const response = await fetch(server.baseUrl + urlPath, {
     method,
     headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', ...headers },
@@ -40,7 +47,8 @@ async function call(ctx: BenchContext, server: RunningServer, method: 'GET' | 'P
 }
 
 const describeFailure = (name: string, answer: HttpAnswer): string => {
-  if (typeof answer.body !== 'object' || answer.body === null) return `${name} answered HTTP ${answer.status} (not JSON)`;
+  if (typeof answer.body !== 'object' || answer.body === null)
+    return `${name} answered HTTP ${answer.status} (not JSON)`;
   const code = (answer.body as { error?: { code?: string } }).error?.code;
   const errors = (answer.body as { errors?: { message?: string }[] }).errors;
   return `${name} answered HTTP ${answer.status}${code ? ` ${code}` : ''}${errors?.[0]?.message ? `: ${errors[0].message}` : ''}`;
@@ -56,12 +64,16 @@ export async function checkSameRestJson(
 ): Promise<string> {
   for (const id of ids) {
     const urlPath = `/${BENCH_ENVIRONMENT}/${resource}/${id}`;
-    const [ours, reference] = await Promise.all([call(ctx, contender.server, 'GET', urlPath), call(ctx, floor, 'GET', urlPath)]);
+    const [ours, reference] = await Promise.all([
+      call(ctx, contender.server, 'GET', urlPath),
+      call(ctx, floor, 'GET', urlPath),
+    ]);
     if (reference.status !== 200) return describeFailure('naive floor', reference);
     if (ours.status !== 200) return describeFailure(contender.name, ours);
     const oursKeys = Object.keys(ours.body as object).sort();
     const referenceKeys = Object.keys(reference.body as object).sort();
-    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
+    if (!isDeepStrictEqual(oursKeys, referenceKeys))
+      return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
     const oursData = (ours.body as { data: Record<string, unknown> }).data;
     const referenceData = (reference.body as { data: Record<string, unknown> }).data;
     for (const key of new Set([...Object.keys(oursData), ...Object.keys(referenceData)])) {
@@ -91,11 +103,13 @@ export async function checkSameRestAnswers(
     if (ours.status !== 200) return describeFailure(contender.name, ours);
     const oursKeys = Object.keys(ours.body as object).sort();
     const referenceKeys = Object.keys(reference.body as object).sort();
-    if (!isDeepStrictEqual(oursKeys, referenceKeys)) return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
+    if (!isDeepStrictEqual(oursKeys, referenceKeys))
+      return `envelope keys differ: ${contender.name} [${oursKeys.join(', ')}], naive floor [${referenceKeys.join(', ')}]`;
     const oursData = (ours.body as { data: { customers: unknown[] } }).data;
     const referenceData = (reference.body as { data: { customers: unknown[] } }).data;
     if (!isDeepStrictEqual(oursData, referenceData)) return `data differs for ${request.method} ${request.path}`;
-    if (referenceData.customers.length === 0) return `the naive floor found nothing for ${request.method} ${request.path}: nothing was compared`;
+    if (referenceData.customers.length === 0)
+      return `the naive floor found nothing for ${request.method} ${request.path}: nothing was compared`;
     records += referenceData.customers.length;
   }
   return `same JSON as the naive floor (${requests.length} requests, ${records} customers)`;
@@ -163,10 +177,14 @@ function fromService(customer: ServiceNested): NestedTree {
 function fromPostGraphile(customer: PostGraphileNested): NestedTree {
   return {
     customerId: customer.rowId,
-    accounts: customer.accountCustomersByCustomerIdAndEnvironment.nodes.map(({ accountByAccountIdAndEnvironment: account }) => ({
-      accountId: account.rowId,
-      customers: account.accountCustomersByAccountIdAndEnvironment.nodes.map(({ customerByCustomerIdAndEnvironment: c }) => ({ customerId: c.rowId })),
-    })),
+    accounts: customer.accountCustomersByCustomerIdAndEnvironment.nodes.map(
+      ({ accountByAccountIdAndEnvironment: account }) => ({
+        accountId: account.rowId,
+        customers: account.accountCustomersByAccountIdAndEnvironment.nodes.map(
+          ({ customerByCustomerIdAndEnvironment: c }) => ({ customerId: c.rowId }),
+        ),
+      }),
+    ),
   };
 }
 
@@ -175,34 +193,64 @@ function canonical(tree: NestedTree): NestedTree {
   return {
     customerId: tree.customerId,
     accounts: tree.accounts
-      .map((a) => ({ accountId: a.accountId, customers: [...a.customers].sort((x, y) => x.customerId.localeCompare(y.customerId)) }))
+      .map((a) => ({
+        accountId: a.accountId,
+        customers: [...a.customers].sort((x, y) => x.customerId.localeCompare(y.customerId)),
+      }))
       .sort((x, y) => x.accountId.localeCompare(y.accountId)),
   };
 }
 
 export type GraphqlFlavour = 'service' | 'postgraphile';
 
-export function nestedRequest(flavour: GraphqlFlavour, customerId: string): { query: string; variables: { id: string } } {
-  return { query: flavour === 'service' ? SERVICE_NESTED_QUERY : POSTGRAPHILE_NESTED_QUERY, variables: { id: customerId } };
+export function nestedRequest(
+  flavour: GraphqlFlavour,
+  customerId: string,
+): { query: string; variables: { id: string } } {
+  return {
+    query: flavour === 'service' ? SERVICE_NESTED_QUERY : POSTGRAPHILE_NESTED_QUERY,
+    variables: { id: customerId },
+  };
 }
 
-export async function checkNestedTree(ctx: BenchContext, server: RunningServer, flavour: GraphqlFlavour, customerIds: string[]): Promise<string> {
+export async function checkNestedTree(
+  ctx: BenchContext,
+  server: RunningServer,
+  flavour: GraphqlFlavour,
+  customerIds: string[],
+): Promise<string> {
   for (const customerId of customerIds) {
     const answer = await call(ctx, server, 'POST', `/${BENCH_ENVIRONMENT}/graphql`, nestedRequest(flavour, customerId));
-    const body = answer.body as { data?: { customer?: ServiceNested | null; customerByRowId?: PostGraphileNested | null }; errors?: unknown[] } | null;
+    const body = answer.body as {
+      data?: { customer?: ServiceNested | null; customerByRowId?: PostGraphileNested | null };
+      errors?: unknown[];
+    } | null;
     if (answer.status !== 200 || body?.errors !== undefined || !body?.data) return describeFailure(flavour, answer);
     const node = flavour === 'service' ? body.data.customer : body.data.customerByRowId;
     if (!node) return `${flavour} returned no customer for ${customerId}`;
-    const tree = flavour === 'service' ? fromService(node as ServiceNested) : fromPostGraphile(node as PostGraphileNested);
+    const tree =
+      flavour === 'service' ? fromService(node as ServiceNested) : fromPostGraphile(node as PostGraphileNested);
     const expected = await expectedNestedTree(ctx.benchPool, customerId);
     if (isDeepStrictEqual(tree, expected)) continue;
-    if (isDeepStrictEqual(canonical(tree), canonical(expected))) return `same data as the tables, in another order (customer ${customerId})`;
+    if (isDeepStrictEqual(canonical(tree), canonical(expected)))
+      return `same data as the tables, in another order (customer ${customerId})`;
     return `data differs from the tables for customer ${customerId}`;
   }
   return `same nested data as the tables (${customerIds.length} customers)`;
 }
 
-const CUSTOMER_DATA_KEYS = ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName'];
+const CUSTOMER_DATA_KEYS = [
+  'accountIds',
+  'addresses',
+  'customerId',
+  'dateOfBirth',
+  'emails',
+  'firstName',
+  'lastName',
+  'middleName',
+  'phoneNumbers',
+  'preferredName',
+];
 const CUSTOMER_ENVELOPE_KEYS = ['data', 'error', 'log_ref_id', 'requestId', 'success'];
 
 interface StoredCustomer {
@@ -222,16 +270,32 @@ interface StoredCustomer {
  * (so every contender does the same cryptographic work), with one audit event; the update must answer 200
  * with the whole customer (the service's envelope and keys) and the new value, and leave an audit event.
  */
-export async function checkWrites(ctx: BenchContext, contender: NamedServer, scenario: 'rest-post-customer' | 'rest-put-customer'): Promise<string> {
+export async function checkWrites(
+  ctx: BenchContext,
+  contender: NamedServer,
+  scenario: 'rest-post-customer' | 'rest-put-customer',
+): Promise<string> {
   const { name, server } = contender;
-  const factory = new RequestFactory(BENCH_ENVIRONMENT, { customerIds: ctx.data.customerIds, accountIds: [], nestedCustomerIds: [] }, ctx.nextSsnSequence);
+  const factory = new RequestFactory(
+    BENCH_ENVIRONMENT,
+    { customerIds: ctx.data.customerIds, accountIds: [], nestedCustomerIds: [] },
+    ctx.nextSsnSequence,
+  );
   const request = factory.build(scenario);
   ctx.nextSsnSequence = factory.ssnSequencesUsed + 1;
-  const sent = JSON.parse(request.body as string) as { socialSecurityNumber: string; documentLocatorNumber: number; preferredName: string };
+  const sent = JSON.parse(request.body as string) as {
+    socialSecurityNumber: string;
+    documentLocatorNumber: number;
+    preferredName: string;
+  };
   const headers = request.headers as Record<string, string> | undefined;
   const updatedEvents = async () =>
-    (await ctx.benchPool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE resource_id = $1::uuid AND type = 'customer.updated'", [request.path!.split('/').at(-1)]))
-      .rows[0]!.n;
+    (
+      await ctx.benchPool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM events WHERE resource_id = $1::uuid AND type = 'customer.updated'",
+        [request.path!.split('/').at(-1)],
+      )
+    ).rows[0]!.n;
   const updatedBefore = scenario === 'rest-put-customer' ? await updatedEvents() : 0;
   const answer = await call(ctx, server, request.method as 'POST' | 'PUT', request.path!, sent, headers);
   const data = (answer.body as { data?: { customerId?: string; preferredName?: string } } | null)?.data;
@@ -240,7 +304,8 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
     const customerId = data.customerId;
     const replay = await call(ctx, server, 'POST', request.path!, sent, headers);
     const replayedId = (replay.body as { data?: { customerId?: string } } | null)?.data?.customerId;
-    if (replay.status !== 201 || replayedId !== customerId) return `the same Idempotency-Key again: ${describeFailure(name, replay)}, id ${replayedId ?? 'none'} (first ${customerId})`;
+    if (replay.status !== 201 || replayedId !== customerId)
+      return `the same Idempotency-Key again: ${describeFailure(name, replay)}, id ${replayedId ?? 'none'} (first ${customerId})`;
     const { rows } = await ctx.benchPool.query<StoredCustomer>(
       `SELECT ssn_ciphertext, ssn_blind_index, document_locator_number_ciphertext, pii_key_id,
               (SELECT count(*)::int FROM audit_events a WHERE a.resource_id = c.id AND a.operation = 'customer.create') AS audit_events,
@@ -251,25 +316,36 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
     );
     const row = rows[0];
     if (!row) return `created ${customerId} but no row found`;
-    const cipher = new PiiCipher({ keys: new Map([[ctx.keys.keyId, ctx.keys.key]]), activeKeyId: ctx.keys.keyId, blindIndexKey: ctx.keys.blindIndexKey });
+    const cipher = new PiiCipher({
+      keys: new Map([[ctx.keys.keyId, ctx.keys.key]]),
+      activeKeyId: ctx.keys.keyId,
+      blindIndexKey: ctx.keys.blindIndexKey,
+    });
     const binding = { environment: BENCH_ENVIRONMENT, customerId };
     const ssn = sent.socialSecurityNumber.replaceAll('-', '');
     try {
-      if (cipher.open(binding, 'ssn', row.pii_key_id, row.ssn_ciphertext) !== ssn) return `created ${customerId} but its SSN does not decrypt to the one sent`;
-      if (cipher.open(binding, 'document_locator_number', row.pii_key_id, row.document_locator_number_ciphertext) !== String(sent.documentLocatorNumber)) {
+      if (cipher.open(binding, 'ssn', row.pii_key_id, row.ssn_ciphertext) !== ssn)
+        return `created ${customerId} but its SSN does not decrypt to the one sent`;
+      if (
+        cipher.open(binding, 'document_locator_number', row.pii_key_id, row.document_locator_number_ciphertext) !==
+        String(sent.documentLocatorNumber)
+      ) {
         return `created ${customerId} but its document locator number does not decrypt to the one sent`;
       }
     } catch (error) {
       return `created ${customerId} but its personal data does not open with the service's keys (${(error as Error).message})`;
     }
-    if (!cipher.blindIndex(BENCH_ENVIRONMENT, ssn).equals(row.ssn_blind_index)) return `created ${customerId} but its SSN blind index is not the service's`;
+    if (!cipher.blindIndex(BENCH_ENVIRONMENT, ssn).equals(row.ssn_blind_index))
+      return `created ${customerId} but its SSN blind index is not the service's`;
     if (row.audit_events !== 1) return `created ${customerId} with ${row.audit_events} audit events`;
-    if (row.outbox_events !== 1) return `created ${customerId} with ${row.outbox_events} customer.created events carrying it (and no SSN or document locator number)`;
+    if (row.outbox_events !== 1)
+      return `created ${customerId} with ${row.outbox_events} customer.created events carrying it (and no SSN or document locator number)`;
     return 'created: 201, replayed by key, PII sealed as the service seals it, 1 audit event, 1 customer.created event';
   }
   if (answer.status !== 200 || data?.preferredName !== sent.preferredName) return describeFailure(name, answer);
   const envelopeKeys = Object.keys(answer.body as object).sort();
-  if (!isDeepStrictEqual(envelopeKeys, CUSTOMER_ENVELOPE_KEYS)) return `update answered envelope keys [${envelopeKeys.join(', ')}]`;
+  if (!isDeepStrictEqual(envelopeKeys, CUSTOMER_ENVELOPE_KEYS))
+    return `update answered envelope keys [${envelopeKeys.join(', ')}]`;
   const dataKeys = Object.keys(data).sort();
   if (!isDeepStrictEqual(dataKeys, CUSTOMER_DATA_KEYS)) return `update answered data keys [${dataKeys.join(', ')}]`;
   const customerId = request.path!.split('/').at(-1)!;
@@ -278,9 +354,11 @@ export async function checkWrites(ctx: BenchContext, contender: NamedServer, sce
             (SELECT count(*)::int FROM events WHERE resource_id = $1 AND type = 'customer.updated' AND payload->>'preferredName' = $3) AS named`,
     [customerId, (answer.body as { requestId: string }).requestId, sent.preferredName],
   );
-  if (rows[0]?.events !== 1) return `updated ${customerId} but found ${rows[0]?.events ?? 0} audit events for the request`;
+  if (rows[0]?.events !== 1)
+    return `updated ${customerId} but found ${rows[0]?.events ?? 0} audit events for the request`;
   const written = (await updatedEvents()) - updatedBefore;
-  if (written !== 1 || rows[0].named < 1) return `updated ${customerId} but wrote ${written} customer.updated events (${rows[0].named} with its new preferredName)`;
+  if (written !== 1 || rows[0].named < 1)
+    return `updated ${customerId} but wrote ${written} customer.updated events (${rows[0].named} with its new preferredName)`;
   return 'updated: 200 with the whole customer, 1 audit event, 1 customer.updated event';
 }
 
@@ -312,7 +390,8 @@ export async function probeStatements(
       await ctx.db.statements.reset();
       const answer = await call(ctx, server, method, path, body);
       const statements = await ctx.db.statements.read();
-      if (!fewest || (statements !== null && (fewest.statements === null || statements < fewest.statements))) fewest = { accounts, statements, status: answer.status };
+      if (!fewest || (statements !== null && (fewest.statements === null || statements < fewest.statements)))
+        fewest = { accounts, statements, status: answer.status };
     }
     probes.push(fewest!);
   }
@@ -333,9 +412,16 @@ export async function checkTransfer(
 ): Promise<{ check: string; queries?: { query: string; calls: number }[] }> {
   const ledger = ctx.ledger;
   if (!ledger) return { check: 'no ledger seed' };
-  const factory = new RequestFactory(BENCH_ENVIRONMENT, { customerIds: [], accountIds: [], nestedCustomerIds: [], ...ledger }, 0);
+  const factory = new RequestFactory(
+    BENCH_ENVIRONMENT,
+    { customerIds: [], accountIds: [], nestedCustomerIds: [], ...ledger },
+    0,
+  );
   const balances = async (ids: string[]) => {
-    const { rows } = await ctx.benchPool.query<{ id: string; amount: string }>('SELECT id::text, amount::text FROM accounts WHERE id = ANY($1::uuid[])', [ids]);
+    const { rows } = await ctx.benchPool.query<{ id: string; amount: string }>(
+      'SELECT id::text, amount::text FROM accounts WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
     return new Map(rows.map((row) => [row.id, Number(row.amount)]));
   };
   const request = factory.transfer(hot);
@@ -343,33 +429,58 @@ export async function checkTransfer(
   const headers = request.headers as Record<string, string>;
   const before = await balances([sent.fromAccountId, sent.toAccountId]);
   const answer = await call(ctx, server, 'POST', request.path!, sent, headers);
-  const data = (answer.body as { data?: { transferId?: string; debit?: { transactionId: string }; credit?: { transactionId: string } } } | null)?.data;
-  if (answer.status !== 201 || typeof data?.transferId !== 'string') return { check: describeFailure('service', answer) };
+  const data = (
+    answer.body as {
+      data?: { transferId?: string; debit?: { transactionId: string }; credit?: { transactionId: string } };
+    } | null
+  )?.data;
+  if (answer.status !== 201 || typeof data?.transferId !== 'string')
+    return { check: describeFailure('service', answer) };
   const replay = await fetch(server.baseUrl + request.path!, {
     method: 'POST',
     headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(sent),
   });
   const replayed = (await replay.json()) as { data?: { transferId?: string } };
-  if (replay.status !== 201 || replayed.data?.transferId !== data.transferId || replay.headers.get('idempotent-replayed') !== 'true') {
-    return { check: `the same Idempotency-Key again answered HTTP ${replay.status}, transfer ${replayed.data?.transferId ?? 'none'} (first ${data.transferId})` };
+  if (
+    replay.status !== 201 ||
+    replayed.data?.transferId !== data.transferId ||
+    replay.headers.get('idempotent-replayed') !== 'true'
+  ) {
+    return {
+      check: `the same Idempotency-Key again answered HTTP ${replay.status}, transfer ${replayed.data?.transferId ?? 'none'} (first ${data.transferId})`,
+    };
   }
   const after = await balances([sent.fromAccountId, sent.toAccountId]);
-  const moved = (id: string) => Math.round(((after.get(id) ?? Number.NaN) - (before.get(id) ?? Number.NaN)) * 100) / 100;
+  const moved = (id: string) =>
+    Math.round(((after.get(id) ?? Number.NaN) - (before.get(id) ?? Number.NaN)) * 100) / 100;
   if (moved(sent.fromAccountId) !== -sent.amount || moved(sent.toAccountId) !== sent.amount) {
-    return { check: `balances moved by ${moved(sent.fromAccountId)} / ${moved(sent.toAccountId)}, expected -${sent.amount} / ${sent.amount}` };
+    return {
+      check: `balances moved by ${moved(sent.fromAccountId)} / ${moved(sent.toAccountId)}, expected -${sent.amount} / ${sent.amount}`,
+    };
   }
   const { rows } = await ctx.benchPool.query<{ entries: number; events: number }>(
     `SELECT (SELECT count(*)::int FROM ledger_entries WHERE transfer_id = $1::uuid) AS entries,
             (SELECT count(*)::int FROM audit_events WHERE resource_id = $1::uuid AND operation = 'transfer.create') AS events`,
     [data.transferId],
   );
-  if (rows[0]?.entries !== 2 || rows[0]?.events !== 1) return { check: `transfer ${data.transferId} left ${rows[0]?.entries} entries and ${rows[0]?.events} audit events` };
+  if (rows[0]?.entries !== 2 || rows[0]?.events !== 1)
+    return {
+      check: `transfer ${data.transferId} left ${rows[0]?.entries} entries and ${rows[0]?.events} audit events`,
+    };
 
-  if (!ctx.db.statements.exact) return { check: 'transferred: 201, replayed by key, both balances moved once, 2 entries, 1 audit event' };
+  if (!ctx.db.statements.exact)
+    return { check: 'transferred: 201, replayed by key, both balances moved once, 2 entries, 1 audit event' };
   const alone = factory.transfer(hot);
   await ctx.db.statements.reset();
-  const single = await call(ctx, server, 'POST', alone.path!, JSON.parse(alone.body as string), alone.headers as Record<string, string>);
+  const single = await call(
+    ctx,
+    server,
+    'POST',
+    alone.path!,
+    JSON.parse(alone.body as string),
+    alone.headers as Record<string, string>,
+  );
   const queries = await ctx.db.statements.queries();
   const total = queries.reduce((sum, q) => sum + q.calls, 0);
   return {
@@ -387,7 +498,8 @@ export async function checkTransfer(
  */
 export async function checkLedgerAfterRuns(pool: pg.Pool): Promise<string> {
   const violations = await ledgerViolations(pool, { onlyAccountsWithEntries: true });
-  if (violations.length === 0) return 'ledger after the runs: balances sum to zero per environment and currency, every balance is its entries\' sum, every posting balanced';
+  if (violations.length === 0)
+    return "ledger after the runs: balances sum to zero per environment and currency, every balance is its entries' sum, every posting balanced";
   return `LEDGER NOT SOUND after the runs (${violations.length} violations): ${violations.slice(0, 3).join('; ')}`;
 }
 
@@ -396,10 +508,21 @@ export async function checkLedgerAfterRuns(pool: pg.Pool): Promise<string> {
  * its history (the balance_after of the last entry posted at or before it, 0 before the first), and a month's
  * JSON statement (its transactions, in posting order, and the closing balance).
  */
-export async function checkBusyAccount(ctx: BenchContext, server: RunningServer, scenario: 'rest-balance-as-of' | 'rest-statement'): Promise<string> {
+export async function checkBusyAccount(
+  ctx: BenchContext,
+  server: RunningServer,
+  scenario: 'rest-balance-as-of' | 'rest-statement',
+): Promise<string> {
   const growth = ctx.growth;
   if (!growth) return 'no data-growth seed';
-  const ids = { customerIds: [], accountIds: [], nestedCustomerIds: [], busyAccountId: growth.busyAccountId, busyFrom: growth.from, busyTo: growth.to };
+  const ids = {
+    customerIds: [],
+    accountIds: [],
+    nestedCustomerIds: [],
+    busyAccountId: growth.busyAccountId,
+    busyFrom: growth.from,
+    busyTo: growth.to,
+  };
   const factory = new RequestFactory(BENCH_ENVIRONMENT, ids, 0);
   const balanceAt = async (at: string, inclusive: boolean) => {
     const { rows } = await ctx.benchPool.query<{ balance: string }>(
@@ -412,13 +535,21 @@ export async function checkBusyAccount(ctx: BenchContext, server: RunningServer,
   const samples = 5;
   for (let i = 0; i < samples; i++) {
     const request = factory.build(scenario);
-    const answer = await call(ctx, server, 'GET', request.path!, undefined, (request.headers ?? {}) as Record<string, string>);
+    const answer = await call(
+      ctx,
+      server,
+      'GET',
+      request.path!,
+      undefined,
+      (request.headers ?? {}) as Record<string, string>,
+    );
     if (answer.status !== 200) return describeFailure('service', answer);
     const url = new URL(request.path!, 'http://bench');
     if (scenario === 'rest-balance-as-of') {
       const posted = (answer.body as { data?: { posted?: number } }).data?.posted;
       const expected = await balanceAt(url.searchParams.get('asOf')!, true);
-      if (posted !== expected) return `balance as of ${url.searchParams.get('asOf')}: ${posted}, the entries say ${expected}`;
+      if (posted !== expected)
+        return `balance as of ${url.searchParams.get('asOf')}: ${posted}, the entries say ${expected}`;
     } else {
       const from = url.searchParams.get('from')!;
       const to = url.searchParams.get('to')!;

@@ -58,8 +58,22 @@ export interface WebhookLatencyRun {
 
 export interface WebhookDeliveryResult {
   nodeVersion: string;
-  throughput: { endpoints: number; runs: WebhookThroughputRun[]; medianPerSecond: number; medianServerCpuUsPerDelivery: number | null; medianPostgresCpuUsPerDelivery: number | null }[];
-  latency: { endpoints: number; ratePerSecond: number; runs: WebhookLatencyRun[]; medianP50Ms: number; medianP90Ms: number; medianP99Ms: number; maxMs: number }[];
+  throughput: {
+    endpoints: number;
+    runs: WebhookThroughputRun[];
+    medianPerSecond: number;
+    medianServerCpuUsPerDelivery: number | null;
+    medianPostgresCpuUsPerDelivery: number | null;
+  }[];
+  latency: {
+    endpoints: number;
+    ratePerSecond: number;
+    runs: WebhookLatencyRun[];
+    medianP50Ms: number;
+    medianP90Ms: number;
+    medianP99Ms: number;
+    maxMs: number;
+  }[];
   /** Every 50th request verified with standardwebhooks. */
   signaturesVerified: number;
   verificationFailures: string[];
@@ -106,7 +120,10 @@ export async function runWebhookDelivery(ctx: BenchContext, node: string): Promi
       command: node,
       args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
       cwd: ctx.repoRoot,
-      env: serviceEnvironment(ctx, ctx.db.benchUrl, path.join(ctx.workDir, 'webhooks-data'), { NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }),
+      env: serviceEnvironment(ctx, ctx.db.benchUrl, path.join(ctx.workDir, 'webhooks-data'), {
+        NODE_ENV: 'test',
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      }),
       readyPath: '/readyz',
       readyStatus: 200,
       logDir: ctx.logDir,
@@ -118,7 +135,11 @@ export async function runWebhookDelivery(ctx: BenchContext, node: string): Promi
   }
 }
 
-async function measureWebhooks(ctx: BenchContext, server: RunningServer, receiver: Receiver): Promise<WebhookDeliveryResult> {
+async function measureWebhooks(
+  ctx: BenchContext,
+  server: RunningServer,
+  receiver: Receiver,
+): Promise<WebhookDeliveryResult> {
   const pool = ctx.benchPool;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${server.baseUrl}/${BENCH_ENVIRONMENT}${route}`, {
@@ -127,7 +148,8 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const json = (await res.json()) as { data: Record<string, unknown> };
-    if (res.status >= 300) throw new Error(`${method} ${route} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
+    if (res.status >= 300)
+      throw new Error(`${method} ${route} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
     return json.data;
   };
   /** Every event of the database numbered: a new endpoint then starts after all of them. */
@@ -146,7 +168,10 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const path = `/${run}/e${i}`;
-      const data = await api('POST', '/webhook-endpoint', { url: `${receiver.baseUrl}${path}`, eventTypes: ['customer.created'] });
+      const data = await api('POST', '/webhook-endpoint', {
+        url: `${receiver.baseUrl}${path}`,
+        eventTypes: ['customer.created'],
+      });
       await receiver.send({ cmd: 'secret', path, secret: data.secret as string });
       ids.push(data.endpointId as string);
     }
@@ -164,7 +189,8 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
       last = reply.count;
     }
   };
-  const collect = async () => (await receiver.send({ cmd: 'collect' })) as Extract<ReceiverReply, { kind: 'collected' }>;
+  const collect = async () =>
+    (await receiver.send({ cmd: 'collect' })) as Extract<ReceiverReply, { kind: 'collected' }>;
   const firstArrivals = (deliveries: ReceivedDelivery[]) => {
     const first = new Map<string, ReceivedDelivery>();
     for (const d of deliveries) if (!first.has(`${d.path} ${d.webhookId}`)) first.set(`${d.path} ${d.webhookId}`, d);
@@ -201,9 +227,13 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
     signaturesVerified += collected.verified;
     verificationFailures.push(...collected.verificationFailures);
     const delivered = firstArrivals(collected.deliveries).length;
-    if (delivered < expected) problems.push(`throughput run with ${endpoints} endpoint(s): ${expected - delivered} of ${expected} deliveries missing after 300 s`);
+    if (delivered < expected)
+      problems.push(
+        `throughput run with ${endpoints} endpoint(s): ${expected - delivered} of ${expected} deliveries missing after 300 s`,
+      );
     const seconds = (reply.lastArrivedMs - committedMs) / 1000;
-    const perDelivery = (before: number | undefined, after: number | undefined) => (before === undefined || after === undefined || delivered === 0 ? null : (after - before) / delivered);
+    const perDelivery = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined || delivered === 0 ? null : (after - before) / delivered;
     await unregister(ids);
     return {
       endpoints,
@@ -219,13 +249,19 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
   /** Creations through the API at `rate` per second; each delivery's arrival minus its event's occurredAt. */
   const latencyRun = async (endpoints: number, rate: number): Promise<WebhookLatencyRun> => {
     const ids = await register(endpoints, `l${++runCounter}`);
-    const { rows: cursor } = await pool.query<{ last: string }>('SELECT coalesce((SELECT last FROM event_sequences WHERE environment = $1), 0)::text AS last', [BENCH_ENVIRONMENT]);
+    const { rows: cursor } = await pool.query<{ last: string }>(
+      'SELECT coalesce((SELECT last FROM event_sequences WHERE environment = $1), 0)::text AS last',
+      [BENCH_ENVIRONMENT],
+    );
     await measureRun(ctx, server, 'rest-post-customer', ctx.options.durationSeconds, rate);
     await settled();
-    const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE environment = $1 AND type = 'customer.created' AND sequence > $2::bigint", [BENCH_ENVIRONMENT, cursor[0]!.last]);
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE environment = $1 AND type = 'customer.created' AND sequence > $2::bigint",
+      [BENCH_ENVIRONMENT, cursor[0]!.last],
+    );
     const events = rows[0]!.n;
     const expected = events * endpoints;
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
       if (((await receiver.send({ cmd: 'count' })) as { count: number }).count >= expected) break;
       await sleep(100);
     }
@@ -234,28 +270,55 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
     verificationFailures.push(...collected.verificationFailures);
     const firsts = firstArrivals(collected.deliveries);
     const latencies = firsts.map((d) => d.arrivedMs - d.occurredAtMs).sort((a, b) => a - b);
-    const at = (p: number) => (latencies.length === 0 ? Number.NaN : latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!);
+    const at = (p: number) =>
+      latencies.length === 0
+        ? Number.NaN
+        : latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!;
     await unregister(ids);
     const missing = Math.max(0, expected - firsts.length);
-    if (missing > 0) problems.push(`latency run with ${endpoints} endpoint(s): ${missing} of ${expected} deliveries missing after 120 s`);
-    return { endpoints, ratePerSecond: rate, events, deliveries: firsts.length, p50Ms: at(50), p90Ms: at(90), p99Ms: at(99), maxMs: latencies.at(-1) ?? Number.NaN, missing };
+    if (missing > 0)
+      problems.push(
+        `latency run with ${endpoints} endpoint(s): ${missing} of ${expected} deliveries missing after 120 s`,
+      );
+    return {
+      endpoints,
+      ratePerSecond: rate,
+      events,
+      deliveries: firsts.length,
+      p50Ms: at(50),
+      p90Ms: at(90),
+      p99Ms: at(99),
+      maxMs: latencies.at(-1) ?? Number.NaN,
+      missing,
+    };
   };
 
   const quick = ctx.options.quick;
-  const { rows: population } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM customers WHERE environment = $1', [BENCH_ENVIRONMENT]);
+  const { rows: population } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM customers WHERE environment = $1',
+    [BENCH_ENVIRONMENT],
+  );
   const throughput: WebhookDeliveryResult['throughput'] = [];
   for (const endpoints of WEBHOOK_ENDPOINT_COUNTS) {
     // Unmeasured: warms the path up and sizes the backlog so that a run lasts about --duration seconds.
     const probe = await throughputRun(endpoints, Math.min(population[0]!.n, quick ? 100 : 500));
-    const events = Math.max(100, Math.min(20_000, population[0]!.n, Math.round((probe.perSecond * ctx.options.durationSeconds) / endpoints)));
-    ctx.log(`[webhook-delivery] ${endpoints} endpoint(s): warm-up ${probe.perSecond.toFixed(0)} deliveries/s; backlog of ${events} events per run`);
+    const events = Math.max(
+      100,
+      Math.min(20_000, population[0]!.n, Math.round((probe.perSecond * ctx.options.durationSeconds) / endpoints)),
+    );
+    ctx.log(
+      `[webhook-delivery] ${endpoints} endpoint(s): warm-up ${probe.perSecond.toFixed(0)} deliveries/s; backlog of ${events} events per run`,
+    );
     const runs: WebhookThroughputRun[] = [];
     for (let run = 1; run <= ctx.options.runs; run++) {
       const measured = await throughputRun(endpoints, events);
       runs.push(measured);
-      ctx.log(`[webhook-delivery] ${endpoints} endpoint(s) run ${run}/${ctx.options.runs}: ${measured.deliveries} deliveries in ${measured.seconds.toFixed(1)} s = ${measured.perSecond.toFixed(0)}/s; server ${measured.serverCpuUsPerDelivery?.toFixed(0)} µs, PostgreSQL ${measured.postgresCpuUsPerDelivery?.toFixed(0)} µs per delivery`);
+      ctx.log(
+        `[webhook-delivery] ${endpoints} endpoint(s) run ${run}/${ctx.options.runs}: ${measured.deliveries} deliveries in ${measured.seconds.toFixed(1)} s = ${measured.perSecond.toFixed(0)}/s; server ${measured.serverCpuUsPerDelivery?.toFixed(0)} µs, PostgreSQL ${measured.postgresCpuUsPerDelivery?.toFixed(0)} µs per delivery`,
+      );
     }
-    const medianOrNull = (values: (number | null)[]) => (values.some((v) => v === null) ? null : median(values as number[]));
+    const medianOrNull = (values: (number | null)[]) =>
+      values.some((v) => v === null) ? null : median(values as number[]);
     throughput.push({
       endpoints,
       runs,
@@ -274,7 +337,9 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
     for (let run = 1; run <= ctx.options.runs; run++) {
       const measured = await latencyRun(endpoints, rate);
       runs.push(measured);
-      ctx.log(`[webhook-delivery] latency, ${endpoints} endpoint(s), ${rate} creations/s, run ${run}/${ctx.options.runs}: ${measured.deliveries} deliveries, p50 ${measured.p50Ms.toFixed(1)} ms, p99 ${measured.p99Ms.toFixed(1)} ms, max ${measured.maxMs.toFixed(0)} ms`);
+      ctx.log(
+        `[webhook-delivery] latency, ${endpoints} endpoint(s), ${rate} creations/s, run ${run}/${ctx.options.runs}: ${measured.deliveries} deliveries, p50 ${measured.p50Ms.toFixed(1)} ms, p99 ${measured.p99Ms.toFixed(1)} ms, max ${measured.maxMs.toFixed(0)} ms`,
+      );
     }
     latency.push({
       endpoints,
@@ -286,10 +351,18 @@ async function measureWebhooks(ctx: BenchContext, server: RunningServer, receive
       maxMs: Math.max(...runs.map((r) => r.maxMs)),
     });
   }
-  if (verificationFailures.length > 0) problems.push(`${verificationFailures.length} sampled deliveries failed verification: ${verificationFailures[0]}`);
+  if (verificationFailures.length > 0)
+    problems.push(`${verificationFailures.length} sampled deliveries failed verification: ${verificationFailures[0]}`);
   const check =
     problems.length === 0
       ? `every delivery arrived; ${signaturesVerified} sampled deliveries verified with standardwebhooks`
       : `FAILED: ${problems.join('; ')}`;
-  return { nodeVersion: nodeVersion(ctx.referenceNode), throughput, latency, signaturesVerified, verificationFailures: verificationFailures.slice(0, 10), check };
+  return {
+    nodeVersion: nodeVersion(ctx.referenceNode),
+    throughput,
+    latency,
+    signaturesVerified,
+    verificationFailures: verificationFailures.slice(0, 10),
+    check,
+  };
 }

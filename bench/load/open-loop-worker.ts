@@ -21,9 +21,11 @@ const ids = JSON.parse(readFileSync(spec.idsFile, 'utf8')) as LoadIds;
 const factory = new RequestFactory(spec.environment, ids, spec.ssnSequenceStart);
 const target = new URL(spec.baseUrl);
 const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
-const checksGraphqlBodies = spec.kind === 'graphql-nested' || spec.kind === 'postgraphile-nested' || spec.kind === 'mixed';
+const checksGraphqlBodies =
+  spec.kind === 'graphql-nested' || spec.kind === 'postgraphile-nested' || spec.kind === 'mixed';
 
-const newHistogram = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+const newHistogram = () =>
+  hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
 const latency = newHistogram();
 const sendLag = newHistogram();
 const statusCodes: Record<string, number> = {};
@@ -32,7 +34,11 @@ let ok = 0;
 let errors = 0;
 let sent = 0;
 let sampleError: string | undefined;
-const plain = (body: string) => body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+const plain = (body: string) =>
+  body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 const micros = (ms: number) => Math.max(1, Math.round(ms * 1000));
 
 /** Sends one request; resolves when it is answered, failed or abandoned, with its latency recorded from `from`. */
@@ -64,17 +70,23 @@ function send(from: number): Promise<void> {
       }
       resolve();
     };
-    const request = http.request({ agent, host: target.hostname, port: target.port, method: built.method ?? 'GET', path: built.path, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => settle(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
-      response.on('error', (error) => settle(`response error: ${error.message}`, ''));
-    });
+    const request = http.request(
+      { agent, host: target.hostname, port: target.port, method: built.method ?? 'GET', path: built.path, headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => settle(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+        response.on('error', (error) => settle(`response error: ${error.message}`, ''));
+      },
+    );
     // From the intended send time: a request still queued for a socket times out too.
-    const timer = setTimeout(() => {
-      settle(`no answer within ${spec.timeoutMs} ms`, '');
-      request.destroy();
-    }, Math.max(1, spec.timeoutMs - (performance.now() - from)));
+    const timer = setTimeout(
+      () => {
+        settle(`no answer within ${spec.timeoutMs} ms`, '');
+        request.destroy();
+      },
+      Math.max(1, spec.timeoutMs - (performance.now() - from)),
+    );
     request.on('close', () => clearTimeout(timer));
     request.on('error', (error) => settle(`socket error: ${error.message}`, ''));
     request.end(body);

@@ -39,7 +39,8 @@ export interface LoadIds {
  * level deeper (each joint holder's accounts) the worst-case estimate, 100 accounts × 20 customers × 100 accounts,
  * is above the default GRAPHQL_MAX_COST: at production settings the service refuses it, as it would any client's.
  */
-export const SERVICE_NESTED_QUERY = 'query Nested($id: ID!) { customer(customerId: $id) { customerId accounts { accountId customers { customerId } } } }';
+export const SERVICE_NESTED_QUERY =
+  'query Nested($id: ID!) { customer(customerId: $id) { customerId accounts { accountId customers { customerId } } } }';
 
 /**
  * The same data from PostGraphile's generated schema: the many-to-many goes through the link table's
@@ -73,7 +74,20 @@ const pick = (ids: readonly string[]): string => ids[randomInt(ids.length)]!;
  * and without the accent ("mul" finds "Müller"), so each matches about a twelfth of all customers: the
  * broadest prefix, the one a page must not cost more for as the table grows.
  */
-export const LAST_NAME_PREFIXES = ['doe', 'ngu', 'gar', 'smi', 'oka', 'kow', 'her', 'bro', 'tan', 'mul', 'ros', 'had'] as const;
+export const LAST_NAME_PREFIXES = [
+  'doe',
+  'ngu',
+  'gar',
+  'smi',
+  'oka',
+  'kow',
+  'her',
+  'bro',
+  'tan',
+  'mul',
+  'ros',
+  'had',
+] as const;
 
 /** A random moment (whole milliseconds, ISO 8601) of the busy account's history. */
 export function busyMoment(ids: LoadIds): string {
@@ -86,7 +100,10 @@ export function busyMoment(ids: LoadIds): string {
 export function busyMonth(ids: LoadIds): [string, string] {
   const from = new Date(ids.busyFrom ?? '');
   const to = new Date(ids.busyTo ?? '');
-  const firstMonth = from.getUTCFullYear() * 12 + from.getUTCMonth() + (from.getUTCDate() === 1 && from.getUTCHours() === 0 && from.getUTCMinutes() === 0 ? 0 : 1);
+  const firstMonth =
+    from.getUTCFullYear() * 12 +
+    from.getUTCMonth() +
+    (from.getUTCDate() === 1 && from.getUTCHours() === 0 && from.getUTCMinutes() === 0 ? 0 : 1);
   const months = Math.max(1, to.getUTCFullYear() * 12 + to.getUTCMonth() - firstMonth);
   const month = firstMonth + randomInt(months);
   const start = new Date(Date.UTC(Math.floor(month / 12), month % 12, 1));
@@ -136,12 +153,22 @@ export class RequestFactory {
       case 'rest-get-account-with-transactions':
         return { method: 'GET', path: `/${this.environment}/account/${pick(this.ids.accountsWithTransactions ?? [])}` };
       case 'rest-list-customers-by-name':
-        return { method: 'GET', path: `/${this.environment}/customer?lastName=${encodeURIComponent(pick(LAST_NAME_PREFIXES))}&limit=20` };
+        return {
+          method: 'GET',
+          path: `/${this.environment}/customer?lastName=${encodeURIComponent(pick(LAST_NAME_PREFIXES))}&limit=20`,
+        };
       case 'rest-balance-as-of':
-        return { method: 'GET', path: `/${this.environment}/account/${this.ids.busyAccountId}/balance?asOf=${busyMoment(this.ids)}` };
+        return {
+          method: 'GET',
+          path: `/${this.environment}/account/${this.ids.busyAccountId}/balance?asOf=${busyMoment(this.ids)}`,
+        };
       case 'rest-statement': {
         const [from, to] = busyMonth(this.ids);
-        return { method: 'GET', path: `/${this.environment}/account/${this.ids.busyAccountId}/statement?from=${from}&to=${to}`, headers: { accept: 'application/json' } };
+        return {
+          method: 'GET',
+          path: `/${this.environment}/account/${this.ids.busyAccountId}/statement?from=${from}&to=${to}`,
+          headers: { accept: 'application/json' },
+        };
       }
       case 'rest-search-customer-by-ssn':
         // The seed gave customer n the SSN of sequence n: every search finds exactly one.
@@ -175,7 +202,12 @@ export class RequestFactory {
       method: 'POST',
       path: `/${this.environment}/transfer`,
       headers: { 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ fromAccountId, toAccountId, amount: randomInt(1, 1001) / 100, description: 'bench transfer' }),
+      body: JSON.stringify({
+        fromAccountId,
+        toAccountId,
+        amount: randomInt(1, 1001) / 100,
+        description: 'bench transfer',
+      }),
     };
   }
 

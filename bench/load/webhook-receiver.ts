@@ -18,7 +18,8 @@ export interface ReceivedDelivery {
   occurredAtMs: number;
 }
 
-export type ReceiverCommand = { cmd: 'secret'; path: string; secret: string } | { cmd: 'reset' } | { cmd: 'count' } | { cmd: 'collect' };
+export type ReceiverCommand =
+  { cmd: 'secret'; path: string; secret: string } | { cmd: 'reset' } | { cmd: 'count' } | { cmd: 'collect' };
 export type ReceiverReply =
   | { kind: 'listening'; port: number }
   | { kind: 'count'; count: number; lastArrivedMs: number }
@@ -80,7 +81,12 @@ process.on('message', (command: ReceiverCommand) => {
     case 'count':
       return reply({ kind: 'count', count: deliveries.length, lastArrivedMs });
     case 'collect':
-      return reply({ kind: 'collected', deliveries, verified, verificationFailures: verificationFailures.slice(0, 20) });
+      return reply({
+        kind: 'collected',
+        deliveries,
+        verified,
+        verificationFailures: verificationFailures.slice(0, 20),
+      });
   }
 });
 process.on('disconnect', () => process.exit(0));

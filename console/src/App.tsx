@@ -79,7 +79,17 @@ export function App() {
   }
   return (
     <Router>
-      {session ? <SignedIn key={`${session.environment} ${session.token}`} session={session} onSignIn={signIn} onSignOut={signOut} onSignOutByUser={signOutByUser} /> : <SignIn onSignIn={signIn} problem={problem} />}
+      {session ? (
+        <SignedIn
+          key={`${session.environment} ${session.token}`}
+          session={session}
+          onSignIn={signIn}
+          onSignOut={signOut}
+          onSignOutByUser={signOutByUser}
+        />
+      ) : (
+        <SignIn onSignIn={signIn} problem={problem} />
+      )}
     </Router>
   );
 }
@@ -121,7 +131,12 @@ function Viewer({ session, onSignIn, onSignOut, onSignOutByUser }: SignedInProps
     if (error) onSignOut(error);
   }, [error, onSignOut]);
   if (error) return null;
-  if (!viewer) return <p className="loading" role="status">Signing in…</p>;
+  if (!viewer)
+    return (
+      <p className="loading" role="status">
+        Signing in…
+      </p>
+    );
   return (
     <ViewerContext.Provider value={viewer}>
       <Layout>

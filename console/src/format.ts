@@ -12,4 +12,5 @@ export const fullName = (customer: { firstName: string; middleName: string; last
   [customer.firstName, customer.middleName, customer.lastName].filter(Boolean).join(' ');
 
 /** An ISO 8601 instant, shown in UTC as the API gives it, to the minute. */
-export const instant = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
+export const instant = (iso: string | null | undefined): string =>
+  iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '';

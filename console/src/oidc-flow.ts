@@ -14,16 +14,23 @@ function requestOptions(issuer: URL): { [oauth.allowInsecureRequests]?: boolean 
 async function discover(settings: OidcSettings): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(settings.issuer);
   try {
-    return await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...requestOptions(issuer) }));
+    return await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...requestOptions(issuer) }),
+    );
   } catch (error) {
-    throw new SignInProblem('OIDC_PROVIDER_UNAVAILABLE', `The identity provider could not be reached or described itself wrongly (${error instanceof Error ? error.message : String(error)}).`);
+    throw new SignInProblem(
+      'OIDC_PROVIDER_UNAVAILABLE',
+      `The identity provider could not be reached or described itself wrongly (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
 }
 
 /** Sends the browser to the provider's authorization endpoint; the answer comes back to CALLBACK_PATH. */
 export async function startOidcSignIn(settings: OidcSettings, environment: string): Promise<void> {
   const as = await discover(settings);
-  if (as.authorization_endpoint === undefined) throw new SignInProblem('OIDC_PROVIDER_UNAVAILABLE', 'The identity provider names no authorization endpoint.');
+  if (as.authorization_endpoint === undefined)
+    throw new SignInProblem('OIDC_PROVIDER_UNAVAILABLE', 'The identity provider names no authorization endpoint.');
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const here = window.location.pathname;
@@ -61,7 +68,11 @@ export async function completeOidcSignIn(settings: OidcSettings): Promise<{ sess
   const answer = new URL(window.location.href);
   window.history.replaceState(null, '', BASE);
   const pending = readPending();
-  if (pending === null) throw new SignInProblem('OIDC_SIGN_IN_NOT_STARTED', 'This tab did not start a sign-in, or it was already completed. Sign in again.');
+  if (pending === null)
+    throw new SignInProblem(
+      'OIDC_SIGN_IN_NOT_STARTED',
+      'This tab did not start a sign-in, or it was already completed. Sign in again.',
+    );
   const as = await discover(settings);
   const client: oauth.Client = { client_id: settings.clientId };
   let parameters: URLSearchParams;
@@ -69,21 +80,50 @@ export async function completeOidcSignIn(settings: OidcSettings): Promise<{ sess
     parameters = oauth.validateAuthResponse(as, client, answer, pending.state);
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
-      throw new SignInProblem(`OIDC_${error.error.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`, `The identity provider refused the sign-in${error.error_description ? `: ${error.error_description}` : '.'}`);
+      throw new SignInProblem(
+        `OIDC_${error.error.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`,
+        `The identity provider refused the sign-in${error.error_description ? `: ${error.error_description}` : '.'}`,
+      );
     }
-    throw new SignInProblem('OIDC_STATE_MISMATCH', 'The answer from the identity provider does not belong to the sign-in this tab started (its state or issuer differs). Nothing was signed in; sign in again.');
+    throw new SignInProblem(
+      'OIDC_STATE_MISMATCH',
+      'The answer from the identity provider does not belong to the sign-in this tab started (its state or issuer differs). Nothing was signed in; sign in again.',
+    );
   }
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), parameters, redirectUri(), pending.codeVerifier, {
-      ...requestOptions(new URL(settings.issuer)),
-      ...(settings.resource !== undefined && { additionalParameters: { resource: settings.resource } }),
-    });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      parameters,
+      redirectUri(),
+      pending.codeVerifier,
+      {
+        ...requestOptions(new URL(settings.issuer)),
+        ...(settings.resource !== undefined && { additionalParameters: { resource: settings.resource } }),
+      },
+    );
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
     window.history.replaceState(null, '', pending.returnTo);
-    return { session: { token: result.access_token, environment: pending.environment, ...(result.id_token && { idToken: result.id_token }) }, returnTo: pending.returnTo };
+    return {
+      session: {
+        token: result.access_token,
+        environment: pending.environment,
+        ...(result.id_token && { idToken: result.id_token }),
+      },
+      returnTo: pending.returnTo,
+    };
   } catch (error) {
-    const detail = error instanceof oauth.ResponseBodyError ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}` : error instanceof Error ? error.message : String(error);
-    throw new SignInProblem('OIDC_TOKEN_REFUSED', `The identity provider did not give the console an access token (${detail}). Sign in again.`);
+    const detail =
+      error instanceof oauth.ResponseBodyError
+        ? `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    throw new SignInProblem(
+      'OIDC_TOKEN_REFUSED',
+      `The identity provider did not give the console an access token (${detail}). Sign in again.`,
+    );
   }
 }
 
@@ -99,7 +139,10 @@ export async function endOidcSession(settings: OidcSettings, idToken: string): P
   try {
     as = await discover(settings);
   } catch (error) {
-    throw new SignInProblem('OIDC_SIGN_OUT_INCOMPLETE', `Signed out of the console, but the identity provider could not be reached: your session there may still be open (${error instanceof Error ? error.message : String(error)}).`);
+    throw new SignInProblem(
+      'OIDC_SIGN_OUT_INCOMPLETE',
+      `Signed out of the console, but the identity provider could not be reached: your session there may still be open (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   if (as.end_session_endpoint === undefined) return false;
   const url = new URL(as.end_session_endpoint);

@@ -39,7 +39,11 @@ export function configuredOidc(): OidcSettings | null {
   if (!content) return null;
   try {
     const settings = JSON.parse(content) as Partial<OidcSettings>;
-    return typeof settings.issuer === 'string' && typeof settings.clientId === 'string' && typeof settings.scope === 'string' ? (settings as OidcSettings) : null;
+    return typeof settings.issuer === 'string' &&
+      typeof settings.clientId === 'string' &&
+      typeof settings.scope === 'string'
+      ? (settings as OidcSettings)
+      : null;
   } catch {
     return null;
   }

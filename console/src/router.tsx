@@ -25,7 +25,8 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 2 && parts[0] === 'customers' && parts[1] === 'new') return { page: 'new-customer' };
   if (parts.length === 2 && parts[0] === 'customers') return { page: 'customer', customerId: parts[1]! };
   if (parts.length === 2 && parts[0] === 'accounts') return { page: 'account', accountId: parts[1]! };
-  if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit')) return { page: parts[0] };
+  if (parts.length === 1 && (parts[0] === 'events' || parts[0] === 'webhooks' || parts[0] === 'audit'))
+    return { page: parts[0] };
   return { page: 'not-found' };
 }
 

@@ -37,7 +37,10 @@ export function clearSession(): void {
 /** The environments the service is configured with, from the page it served (src/http/console.ts). */
 export function configuredEnvironments(): string[] {
   const content = document.querySelector<HTMLMetaElement>('meta[name="cas-environments"]')?.content ?? '';
-  return content.split(',').map((name) => name.trim()).filter(Boolean);
+  return content
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /** An idempotency key: random, never derived from the request, fresh for each new action (not for its retries). */

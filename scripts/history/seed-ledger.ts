@@ -11,14 +11,23 @@ import type pg from 'pg';
  * settlement account of its currency in the environment, must have no entries after `from` (seed an account
  * in a currency nothing else in the environment uses). Needs the table's owner (the migrating role).
  */
-export async function seedPostings(pool: pg.Pool, options: { environment: string; accountId: string; count: number; from: Date; to: Date }): Promise<void> {
+export async function seedPostings(
+  pool: pg.Pool,
+  options: { environment: string; accountId: string; count: number; from: Date; to: Date },
+): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_posting_order');
-    const { rows } = await client.query<{ currency: string }>('SELECT currency FROM accounts WHERE environment = $1 AND id = $2 FOR UPDATE', [options.environment, options.accountId]);
+    const { rows } = await client.query<{ currency: string }>(
+      'SELECT currency FROM accounts WHERE environment = $1 AND id = $2 FOR UPDATE',
+      [options.environment, options.accountId],
+    );
     if (!rows[0]) throw new Error('no such account');
-    await client.query('INSERT INTO ledger_settlement_accounts (environment, currency) VALUES ($1, $2) ON CONFLICT DO NOTHING', [options.environment, rows[0].currency]);
+    await client.query(
+      'INSERT INTO ledger_settlement_accounts (environment, currency) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [options.environment, rows[0].currency],
+    );
     // A block of 2 × count numbers of the posting sequence, all ours.
     const { rows: block } = await client.query<{ base: string }>(
       "SELECT setval('ledger_entries_posting_seq', nextval('ledger_entries_posting_seq') + 2 * $1::bigint) - 2 * $1::bigint AS base",
@@ -48,7 +57,14 @@ export async function seedPostings(pool: pg.Pool, options: { environment: string
        moved AS (UPDATE accounts a SET amount = a.amount + t.delta, entry_count = a.entry_count + $3::int FROM total t WHERE a.id = $2::uuid RETURNING 1),
        settled AS (UPDATE ledger_settlement_accounts s SET amount = s.amount - t.delta FROM total t, settlement x WHERE s.id = x.id RETURNING 1)
        SELECT (SELECT count(*) FROM entries) AS entries, (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM settled) AS settled`,
-      [options.environment, options.accountId, options.count, options.from.toISOString(), options.to.toISOString(), block[0]!.base],
+      [
+        options.environment,
+        options.accountId,
+        options.count,
+        options.from.toISOString(),
+        options.to.toISOString(),
+        block[0]!.base,
+      ],
     );
     await client.query('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_posting_order');
     await client.query('COMMIT');

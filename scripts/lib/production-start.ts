@@ -8,8 +8,11 @@ import path from 'node:path';
  * what it measures is what runs. Why each flag: docs/adr/0076-a-small-young-generation.md.
  */
 export function productionNodeFlags(repoRoot: string): string[] {
-  const start = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const start =
+    (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts.start ?? '';
   const match = /\bexec node((?: --\S+)*) dist\/main\.js$/.exec(start);
-  if (!match) throw new Error(`package.json's start script must end in "exec node [--flag …] dist/main.js", got: ${start}`);
+  if (!match)
+    throw new Error(`package.json's start script must end in "exec node [--flag …] dist/main.js", got: ${start}`);
   return match[1]!.split(' ').filter(Boolean);
 }

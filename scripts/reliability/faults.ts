@@ -41,11 +41,15 @@ const SCRIPTS: [string, string[], { root?: boolean }?][] = [
  */
 function run(script: string, args: string[]): Promise<{ code: number; problems: string[] }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/reliability', `${script}.ts`), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, RELIABILITY_NO_BUILD: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts/reliability', `${script}.ts`), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, RELIABILITY_NO_BUILD: '1' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const problems: string[] = [];
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -70,7 +74,9 @@ runScript('reliability:faults', async () => {
     const started = performance.now();
     log(`--- ${script}`);
     const { code, problems } = await run(script, [...shortForm, ...process.argv.slice(2)]);
-    outcomes.push(`${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${round((performance.now() - started) / 1000)} s`);
+    outcomes.push(
+      `${script}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${round((performance.now() - started) / 1000)} s`,
+    );
     if (code !== 0) outcomes.push(...problems.slice(0, 10).map((problem) => `  ${script}: ${problem}`));
     passed &&= code === 0;
   }

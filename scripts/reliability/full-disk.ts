@@ -8,7 +8,19 @@ import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { phaseClock } from './lib/phases.js';
 import { formatCount } from './lib/results.js';
-import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  conclude,
+  CONNECT_TIMEOUT_OPTION,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -39,8 +51,14 @@ const opts = options(
     after: { default: '8', help: 'seconds of load after the ballast is freed' },
     settle: { default: '4', help: 'seconds after recovery from which every request must succeed' },
     'recovery-limit': { default: '20', help: 'seconds after freeing within which a write must be acknowledged again' },
-    'switch-wal': { default: 'true', help: 'call pg_switch_wal() while the disk is full (a new WAL segment is needed at once)' },
-    'restart-every': { default: '1', help: 'seconds between the orchestrator\'s attempts to start an exited PostgreSQL' },
+    'switch-wal': {
+      default: 'true',
+      help: 'call pg_switch_wal() while the disk is full (a new WAL segment is needed at once)',
+    },
+    'restart-every': {
+      default: '1',
+      help: "seconds between the orchestrator's attempts to start an exited PostgreSQL",
+    },
     'statement-timeout': { default: '2000', help: 'DATABASE_STATEMENT_TIMEOUT_MS given to the service' },
     ...CONNECT_TIMEOUT_OPTION,
     ...SEED_OPTION,
@@ -82,10 +100,15 @@ runScript('full-disk', async () => {
 
   const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'cas-full-disk-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${opts.size},mode=0755`, 'tmpfs', mountPoint], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${opts.size},mode=0755`, 'tmpfs', mountPoint], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (error) {
     rmSync(mountPoint, { recursive: true, force: true });
-    throw new Error(`cannot mount a tmpfs here (root or CAP_SYS_ADMIN is needed): ${(error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message}`, { cause: error });
+    throw new Error(
+      `cannot mount a tmpfs here (root or CAP_SYS_ADMIN is needed): ${(error as { stderr?: Buffer }).stderr?.toString().trim() || (error as Error).message}`,
+      { cause: error },
+    );
   }
   const serverLog: { atMs: number; line: string }[] = [];
   const t0 = performance.now();
@@ -109,7 +132,8 @@ runScript('full-disk', async () => {
       parentDir: mountPoint,
       settings: { log_line_prefix: '%m [%p] ', log_min_messages: 'warning' },
       serverLog: (chunk) => {
-        for (const line of chunk.split('\n').filter(Boolean)) serverLog.push({ atMs: Math.round(performance.now() - t0), line });
+        for (const line of chunk.split('\n').filter(Boolean))
+          serverLog.push({ atMs: Math.round(performance.now() - t0), line });
       },
     });
     const pgServer = postgres;
@@ -130,7 +154,11 @@ runScript('full-disk', async () => {
           starts.push({ atMs: Math.round(performance.now() - t0), ok: true });
           log('PostgreSQL started again');
         } catch (error) {
-          starts.push({ atMs: Math.round(performance.now() - t0), ok: false, error: (error as Error).message.split('\n')[0]!.slice(0, 300) });
+          starts.push({
+            atMs: Math.round(performance.now() - t0),
+            ok: false,
+            error: (error as Error).message.split('\n')[0]!.slice(0, 300),
+          });
         }
       }
     })();
@@ -138,18 +166,32 @@ runScript('full-disk', async () => {
     const secrets = runSecrets();
     service = await startServiceProcess({
       name: 'full-disk',
-      env: { DATABASE_URL: pgServer.databaseUrl, DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeout), DATABASE_CONNECT_TIMEOUT_MS: String(connectTimeout), ...secrets },
+      env: {
+        DATABASE_URL: pgServer.databaseUrl,
+        DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeout),
+        DATABASE_CONNECT_TIMEOUT_MS: String(connectTimeout),
+        ...secrets,
+      },
     });
     const api = createApi(service.url, secrets.API_TOKENS!, clients * 2 + 4);
     enter('healthy');
-    load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: phases.current, requestTimeoutMs: boundMs + 5000 });
+    load = startMixedLoad(api, {
+      clients,
+      seed: Number(opts.seed),
+      phase: phases.current,
+      requestTimeoutMs: boundMs + 5000,
+    });
     await sleep(Number(opts.healthy) * 1000);
 
     enter('full');
     let ballastBytes = fillUp(ballast);
     log(`ballast: ${round(ballastBytes / 2 ** 20)} MiB; the tmpfs is full`);
     if (opts['switch-wal'] === 'true') {
-      const admin = new pg.Client({ connectionString: pgServer.databaseUrl, connectionTimeoutMillis: 2000, query_timeout: 5000 });
+      const admin = new pg.Client({
+        connectionString: pgServer.databaseUrl,
+        connectionTimeoutMillis: 2000,
+        query_timeout: 5000,
+      });
       // PostgreSQL may PANIC (and end this session) between two queries: the next query fails, and is caught
       // below; without a listener the connection's 'error' event would end the script.
       admin.on('error', () => undefined);
@@ -181,14 +223,17 @@ runScript('full-disk', async () => {
     const isWrite = (s: { kind: string }) => s.kind !== 'read';
     let recoveredAt: number | undefined;
     while (performance.now() < recoveryDeadline) {
-      const success = load.samples.find((s) => s.startedAt >= freedAt && isWrite(s) && s.res.status >= 200 && s.res.status < 300);
+      const success = load.samples.find(
+        (s) => s.startedAt >= freedAt && isWrite(s) && s.res.status >= 200 && s.res.status < 300,
+      );
       if (success) {
         recoveredAt = success.startedAt + success.res.elapsedMs;
         break;
       }
       await sleep(50);
     }
-    if (recoveredAt === undefined) problems.push(`no write acknowledged within ${opts['recovery-limit']} s of freeing the disk`);
+    if (recoveredAt === undefined)
+      problems.push(`no write acknowledged within ${opts['recovery-limit']} s of freeing the disk`);
     else await sleep(Math.max(0, recoveredAt + Number(opts.after) * 1000 - performance.now()));
     await load.stop();
     const acknowledged = load.acknowledgedWrites();
@@ -202,16 +247,27 @@ runScript('full-disk', async () => {
       const settled = samples.filter((s) => s.startedAt >= settledFrom);
       const failed = settled.filter((s) => s.res.status >= 300);
       if (settled.length === 0) problems.push('no request after recovery settled');
-      if (failed.length > 0) problems.push(`${failed.length} of ${settled.length} requests from ${opts.settle} s after recovery failed: ${JSON.stringify(statusCounts(failed))}`);
+      if (failed.length > 0)
+        problems.push(
+          `${failed.length} of ${settled.length} requests from ${opts.settle} s after recovery failed: ${JSON.stringify(statusCounts(failed))}`,
+        );
     }
     const inFull = samples.filter((s) => s.phase === 'full' && s.endPhase === 'full');
     const writesInFull = inFull.filter(isWrite);
     const readsInFull = inFull.filter((s) => s.kind === 'read');
     const refusedWrites = writesInFull.filter((s) => s.res.status === 503).length;
-    if (writesInFull.length > 0 && refusedWrites === 0) problems.push('no write was refused while the disk was full: the fault did not bite');
+    if (writesInFull.length > 0 && refusedWrites === 0)
+      problems.push('no write was refused while the disk was full: the fault did not bite');
     // PostgreSQL's own account, without the statements and hints: what it did, in order.
-    const significant = serverLog.filter((l) => l.atMs >= phases.startOf('full') - t0 && /^\S+ \S+ \S+ \[\d+\] (PANIC|FATAL|LOG|ERROR|WARNING):/.test(l.line));
-    const bare = (line: string) => line.replace(/^\S+ \S+ \S+ \[\d+\] /, '').replace(/"[^"]*\/\d+"/g, '"…"').replace(/\b(PID|pid) \d+/g, '$1 N');
+    const significant = serverLog.filter(
+      (l) =>
+        l.atMs >= phases.startOf('full') - t0 && /^\S+ \S+ \S+ \[\d+\] (PANIC|FATAL|LOG|ERROR|WARNING):/.test(l.line),
+    );
+    const bare = (line: string) =>
+      line
+        .replace(/^\S+ \S+ \S+ \[\d+\] /, '')
+        .replace(/"[^"]*\/\d+"/g, '"…"')
+        .replace(/\b(PID|pid) \d+/g, '$1 N');
     const panics = serverLog.filter((l) => /PANIC/.test(l.line));
     const diskFull = serverLog.filter((l) => /No space left on device/.test(l.line));
     const figures = {
@@ -223,7 +279,12 @@ runScript('full-disk', async () => {
       duringFull: {
         writes: statusCounts(writesInFull),
         reads: statusCounts(readsInFull),
-        p99Ms: round(percentile(inFull.map((s) => s.res.elapsedMs), 99)),
+        p99Ms: round(
+          percentile(
+            inFull.map((s) => s.res.elapsedMs),
+            99,
+          ),
+        ),
         maxMs: round(maximum(inFull.map((s) => s.res.elapsedMs))),
       },
       recovery: {
@@ -243,7 +304,12 @@ runScript('full-disk', async () => {
       serviceRestarts: 0,
       seed: Number(opts.seed),
     };
-    log(`PostgreSQL's log from the fill on:\n${significant.slice(0, 40).map((l) => `  +${l.atMs - Math.round(phases.startOf('full') - t0)} ms ${l.line}`).join('\n')}`);
+    log(
+      `PostgreSQL's log from the fill on:\n${significant
+        .slice(0, 40)
+        .map((l) => `  +${l.atMs - Math.round(phases.startOf('full') - t0)} ms ${l.line}`)
+        .join('\n')}`,
+    );
     log(JSON.stringify(figures));
     const crashed = exits.length > 0 || panics.length > 0;
     return conclude({
@@ -256,7 +322,7 @@ runScript('full-disk', async () => {
       record: opts.record === 'true',
       row: {
         id: 'fault-full-disk',
-        test: 'Full disk: PostgreSQL\'s data and WAL on a tmpfs filled up under load, then freed',
+        test: "Full disk: PostgreSQL's data and WAL on a tmpfs filled up under load, then freed",
         operations: `${formatCount(samples.length)} requests from ${clients} clients (reads, keyed creations, updates)`,
         faults: `tmpfs of ${opts.size} filled to the last byte for ${opts.full} s${opts['switch-wal'] === 'true' ? ', pg_switch_wal() meanwhile' : ''}; an exited PostgreSQL restarted by the script every ${opts['restart-every']} s`,
         command: 'npm run reliability:full-disk',

@@ -31,7 +31,15 @@ runScript('fuzz', async () => {
   buildOnce(log);
   const postgres = await startDedicatedPostgres();
   const secrets = runSecrets();
-  const service = await startServiceProcess({ name: 'fuzz', env: { DATABASE_URL: postgres.databaseUrl, ENVIRONMENTS: 'sandbox,production-like', GRAPHQL_INTROSPECTION: 'true', ...secrets } });
+  const service = await startServiceProcess({
+    name: 'fuzz',
+    env: {
+      DATABASE_URL: postgres.databaseUrl,
+      ENVIRONMENTS: 'sandbox,production-like',
+      GRAPHQL_INTROSPECTION: 'true',
+      ...secrets,
+    },
+  });
   const pool = new pg.Pool({ connectionString: postgres.databaseUrl, max: 4 });
   pool.on('error', (error) => log(`monitoring connection failed: ${error.message}`));
   let passed = true;
@@ -39,11 +47,21 @@ runScript('fuzz', async () => {
     if (surfaces.has('rest')) {
       const started = performance.now();
       log(`REST: ${formatCount(requests)} requests, ${workers} workers, seed ${seed}`);
-      const report = await runRestFuzz({ baseUrl: service.url, token: secrets.API_TOKENS!, pool, requests, workers, seed, onProgress: (n) => n % 10_000 === 0 && log(`REST: ${formatCount(n)} requests`) });
+      const report = await runRestFuzz({
+        baseUrl: service.url,
+        token: secrets.API_TOKENS!,
+        pool,
+        requests,
+        workers,
+        seed,
+        onProgress: (n) => n % 10_000 === 0 && log(`REST: ${formatCount(n)} requests`),
+      });
       const seconds = round((performance.now() - started) / 1000);
       const ok = report.problems.length === 0 && report.serverErrors === 0 && service.isRunning();
       for (const problem of report.problems) log(`REST PROBLEM: ${problem.slice(0, 1500)}`);
-      log(`REST: ${JSON.stringify({ requests: report.requests, seconds, statusCounts: report.statusCounts, errorCodes: report.errorCodes, acknowledgedWrites: report.acknowledgedWrites })}`);
+      log(
+        `REST: ${JSON.stringify({ requests: report.requests, seconds, statusCounts: report.statusCounts, errorCodes: report.errorCodes, acknowledgedWrites: report.acknowledgedWrites })}`,
+      );
       passed &&= ok;
       if (opts.record === 'true') {
         recordResult({
@@ -56,7 +74,14 @@ runScript('fuzz', async () => {
             : `${report.serverErrors} responses 5xx, ${report.problems.length} problems: ${report.problems[0]?.slice(0, 300)}`,
           passed: ok,
           command: 'npm run fuzz',
-          figures: { statusCounts: report.statusCounts, errorCodes: report.errorCodes, kinds: report.kinds, maxLatencyMs: round(report.maxLatencyMs), before: report.before, after: report.after },
+          figures: {
+            statusCounts: report.statusCounts,
+            errorCodes: report.errorCodes,
+            kinds: report.kinds,
+            maxLatencyMs: round(report.maxLatencyMs),
+            before: report.before,
+            after: report.after,
+          },
         });
       }
     }
@@ -68,14 +93,27 @@ runScript('fuzz', async () => {
       let figures: Record<string, unknown> = {};
       let count = 0;
       try {
-        const report = await runGraphqlFuzz({ baseUrl: service.url, token: secrets.API_TOKENS!, pool, requests, workers, seed, onProgress: (n) => n % 10_000 === 0 && log(`GraphQL: ${formatCount(n)} requests`) });
+        const report = await runGraphqlFuzz({
+          baseUrl: service.url,
+          token: secrets.API_TOKENS!,
+          pool,
+          requests,
+          workers,
+          seed,
+          onProgress: (n) => n % 10_000 === 0 && log(`GraphQL: ${formatCount(n)} requests`),
+        });
         count = report.requests;
         ok = report.problems.length === 0 && report.serverErrors === 0 && service.isRunning();
         for (const problem of report.problems) log(`GraphQL PROBLEM: ${problem.slice(0, 1500)}`);
         summary = ok
           ? `0 responses 5xx; every answer a GraphQL response with documented codes; ${formatCount(report.answersWithData)} answers with data, tables changed only by those`
           : `${report.serverErrors} responses 5xx, ${report.problems.length} problems: ${report.problems[0]?.slice(0, 300)}`;
-        figures = { statusCounts: report.statusCounts, errorCodes: report.errorCodes, kinds: report.kinds, maxLatencyMs: round(report.maxLatencyMs) };
+        figures = {
+          statusCounts: report.statusCounts,
+          errorCodes: report.errorCodes,
+          kinds: report.kinds,
+          maxLatencyMs: round(report.maxLatencyMs),
+        };
       } catch (error) {
         summary = (error as Error).message;
       }
@@ -87,7 +125,8 @@ runScript('fuzz', async () => {
           id: 'fuzz-graphql',
           test: 'GraphQL fuzzing at full size (npm run fuzz)',
           operations: `${formatCount(count)} requests in ${seconds} s (seed ${seed})`,
-          faults: 'schema-driven operations with adversarial arguments and variables, broken documents, floods, malformed requests',
+          faults:
+            'schema-driven operations with adversarial arguments and variables, broken documents, floods, malformed requests',
           result: summary,
           passed: ok,
           command: 'npm run fuzz',

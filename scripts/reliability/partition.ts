@@ -4,7 +4,19 @@ import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { phaseClock } from './lib/phases.js';
 import { formatCount } from './lib/results.js';
-import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  conclude,
+  CONNECT_TIMEOUT_OPTION,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 import { startTcpProxy } from './lib/tcp-proxy.js';
 
@@ -75,7 +87,12 @@ runScript('partition', async () => {
   const phases = phaseClock<Phase>('healthy', log, () => `proxy: ${JSON.stringify(proxy.stats())}`);
   const enter = phases.enter;
   enter('healthy');
-  const load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: phases.current, requestTimeoutMs: boundMs + 5000 });
+  const load = startMixedLoad(api, {
+    clients,
+    seed: Number(opts.seed),
+    phase: phases.current,
+    requestTimeoutMs: boundMs + 5000,
+  });
   const readiness: { phase: Phase; endPhase: Phase; status: number; elapsedMs: number }[] = [];
   let probing = true;
   const probe = (async () => {
@@ -127,7 +144,9 @@ runScript('partition', async () => {
 
     problems.push(...(await verifyAcknowledged(api, load)));
     // The pool is not poisoned: none of the service's sessions is left inside a transaction or waiting.
-    const { rows } = await monitor.query<{ state: string }>("SELECT state FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service'");
+    const { rows } = await monitor.query<{ state: string }>(
+      "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'customer-account-service'",
+    );
     leftInTransaction.push(rows.filter((r) => r.state.startsWith('idle in transaction')).length);
     if (leftInTransaction[0]! > 0) problems.push(`${leftInTransaction[0]} service sessions left idle in a transaction`);
   } finally {
@@ -147,14 +166,22 @@ runScript('partition', async () => {
   // Inside a fault nothing can succeed: every request that left and was answered inside it is a 503.
   for (const p of ['black-hole', 'reset'] as const) {
     const bad = within(p).filter((s) => s.res.status !== 503);
-    if (bad.length > 0) problems.push(`${bad.length} requests inside the ${p} answered ${JSON.stringify(statusCounts(bad))}`);
+    if (bad.length > 0)
+      problems.push(`${bad.length} requests inside the ${p} answered ${JSON.stringify(statusCounts(bad))}`);
     // Probes that left and were answered inside the fault all say 503 (one that straddles the heal may
     // succeed), and at least one probe that left inside it said 503 (on a loaded machine a probe that waits
     // out its timeout can end after a short fault has healed).
     const ready = readiness.filter((r) => r.phase === p && r.endPhase === p);
     const saidUnavailable = readiness.some((r) => r.phase === p && r.status === 503);
     if (!saidUnavailable || ready.some((r) => r.status !== 503)) {
-      problems.push(`/readyz during the ${p}: ${readiness.filter((r) => r.phase === p).map((r) => `${r.status}${r.endPhase === p ? '' : ` (answered in ${r.endPhase})`}`).join(',') || 'no probe left'}`);
+      problems.push(
+        `/readyz during the ${p}: ${
+          readiness
+            .filter((r) => r.phase === p)
+            .map((r) => `${r.status}${r.endPhase === p ? '' : ` (answered in ${r.endPhase})`}`)
+            .join(',') || 'no probe left'
+        }`,
+      );
     }
   }
   const heals: Record<string, unknown> = {};
@@ -162,7 +189,9 @@ runScript('partition', async () => {
     const healedAt = phases.startOf(p);
     // Requests that left after the heal and were answered before the next fault (or the end).
     const after = samples.filter((s) => s.startedAt >= healedAt && s.phase === p && s.endPhase === p);
-    const firstSuccess = after.filter((s) => s.res.status >= 200 && s.res.status < 300).map((s) => s.startedAt + s.res.elapsedMs - healedAt);
+    const firstSuccess = after
+      .filter((s) => s.res.status >= 200 && s.res.status < 300)
+      .map((s) => s.startedAt + s.res.elapsedMs - healedAt);
     const failures = after.filter((s) => s.res.status >= 300);
     const lastFailure = failures.map((s) => s.startedAt + s.res.elapsedMs - healedAt);
     const firstSuccessMs = firstSuccess.length > 0 ? Math.round(Math.min(...firstSuccess)) : undefined;
@@ -175,28 +204,68 @@ runScript('partition', async () => {
       requestsAfterSettle: settled.length,
       failuresAfterSettle: settledFailures.length,
     };
-    if (firstSuccessMs === undefined || firstSuccessMs > recoveryLimitMs) problems.push(`after ${p}: first success ${firstSuccessMs ?? 'never'} ms (limit ${recoveryLimitMs} ms)`);
-    if (settledFailures.length > 0) problems.push(`${settledFailures.length} of ${settled.length} requests from ${settleMs} ms after ${p} failed: ${JSON.stringify(statusCounts(settledFailures))}`);
+    if (firstSuccessMs === undefined || firstSuccessMs > recoveryLimitMs)
+      problems.push(`after ${p}: first success ${firstSuccessMs ?? 'never'} ms (limit ${recoveryLimitMs} ms)`);
+    if (settledFailures.length > 0)
+      problems.push(
+        `${settledFailures.length} of ${settled.length} requests from ${settleMs} ms after ${p} failed: ${JSON.stringify(statusCounts(settledFailures))}`,
+      );
     if (settled.length === 0) problems.push(`no request from ${settleMs} ms after ${p}`);
   }
   const faultSummary = (p: Phase) => {
     const inPhase = samples.filter((s) => s.phase === p || s.endPhase === p);
     const latencies = inPhase.map((s) => s.res.elapsedMs);
-    return { requests: inPhase.length, statuses: statusCounts(inPhase), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), maxMs: round(maximum(latencies)) };
+    return {
+      requests: inPhase.length,
+      statuses: statusCounts(inPhase),
+      p50Ms: round(percentile(latencies, 50)),
+      p99Ms: round(percentile(latencies, 99)),
+      maxMs: round(maximum(latencies)),
+    };
   };
   const healthy = within('healthy');
   const figures = {
     boundMs,
-    settings: { statementTimeoutMs: statementTimeout, connectTimeoutMs: connectTimeout, poolSize: Number(opts['pool-size']), clients },
+    settings: {
+      statementTimeoutMs: statementTimeout,
+      connectTimeoutMs: connectTimeout,
+      poolSize: Number(opts['pool-size']),
+      clients,
+    },
     requests: samples.length,
     statuses: statusCounts(samples),
-    healthy: { requests: healthy.length, p99Ms: round(percentile(healthy.map((s) => s.res.elapsedMs), 99)) },
+    healthy: {
+      requests: healthy.length,
+      p99Ms: round(
+        percentile(
+          healthy.map((s) => s.res.elapsedMs),
+          99,
+        ),
+      ),
+    },
     blackHole: faultSummary('black-hole'),
     reset: faultSummary('reset'),
     heals,
-    readyzDuringFaults: Object.fromEntries((['black-hole', 'reset'] as const).map((p) => [p, readiness.filter((r) => r.phase === p && r.endPhase === p).map((r) => `${r.status}@${Math.round(r.elapsedMs)}ms`)])),
-    serviceSessionsIdleInTransaction: Object.fromEntries((['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [p, maximum(sessions.filter((x) => x.phase === p).map((x) => x.idleInTransaction))])),
-    serviceSessionsWaitingOnLock: Object.fromEntries((['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [p, maximum(sessions.filter((x) => x.phase === p).map((x) => x.waitingOnLock))])),
+    readyzDuringFaults: Object.fromEntries(
+      (['black-hole', 'reset'] as const).map((p) => [
+        p,
+        readiness
+          .filter((r) => r.phase === p && r.endPhase === p)
+          .map((r) => `${r.status}@${Math.round(r.elapsedMs)}ms`),
+      ]),
+    ),
+    serviceSessionsIdleInTransaction: Object.fromEntries(
+      (['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [
+        p,
+        maximum(sessions.filter((x) => x.phase === p).map((x) => x.idleInTransaction)),
+      ]),
+    ),
+    serviceSessionsWaitingOnLock: Object.fromEntries(
+      (['black-hole', 'heal-1', 'reset', 'heal-2'] as const).map((p) => [
+        p,
+        maximum(sessions.filter((x) => x.phase === p).map((x) => x.waitingOnLock)),
+      ]),
+    ),
     proxy: proxy.stats(),
     acknowledgedWrites: acknowledged,
     customersChecked: load.customers.size,

@@ -10,7 +10,19 @@ import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { pick, seededRandom } from './lib/concurrency.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { type ApiAnswer, conclude, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  type ApiAnswer,
+  conclude,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -32,7 +44,10 @@ const opts = options(
     kills: { default: '10', help: 'SIGKILLs of the embedded postmaster' },
     clients: { default: '16', help: 'concurrent clients' },
     between: { default: '2', help: 'seconds of load after each recovery before the next kill' },
-    target: { default: 'embedded', help: 'embedded (the service restarts it) or external (DATABASE_URL; the script restarts it)' },
+    target: {
+      default: 'embedded',
+      help: 'embedded (the service restarts it) or external (DATABASE_URL; the script restarts it)',
+    },
     'restart-after': { default: '0.5', help: 'external: seconds before the script restarts the killed server' },
     ...SEED_OPTION,
     ...RECORD_OPTION,
@@ -75,7 +90,10 @@ function request(op: Op): [string, string, unknown, Record<string, string>] {
 function embedded(dataDir: string): { pid: number; url: string } {
   const lines = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n');
   const password = readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim();
-  return { pid: Number(lines[0]), url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${lines[3]}/postgres` };
+  return {
+    pid: Number(lines[0]),
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${lines[3]}/postgres`,
+  };
 }
 
 const isAlive = (pid: number) => {
@@ -99,7 +117,13 @@ runScript('pg-kill', async () => {
   // LOG_LEVEL info: the supervisor's "is back" lines are counted below.
   const service = await startServiceProcess({
     name: `pg-kill-${target}`,
-    env: { DATA_DIR: dataDir, DATABASE_POOL_SIZE: '20', LOG_LEVEL: 'info', ...(external && { DATABASE_URL: external.databaseUrl }), ...secrets },
+    env: {
+      DATA_DIR: dataDir,
+      DATABASE_POOL_SIZE: '20',
+      LOG_LEVEL: 'info',
+      ...(external && { DATABASE_URL: external.databaseUrl }),
+      ...secrets,
+    },
   });
   const restarts: Promise<void>[] = [];
   /** Kills the postmaster; the external one is restarted by the script after --restart-after seconds. */
@@ -136,14 +160,16 @@ runScript('pg-kill', async () => {
     for (;;) {
       const res = await api.send(method, pathname, body, headers, 15_000);
       (killedAt === undefined ? outside : duringFault).push(res);
-      if (res.status === 0) problems.push(`no answer (${res.error}) to ${op.kind} after ${Math.round(res.elapsedMs)} ms`);
+      if (res.status === 0)
+        problems.push(`no answer (${res.error}) to ${op.kind} after ${Math.round(res.elapsedMs)} ms`);
       else {
         const envelope = envelopeProblems(answerOf(res), pathname);
         if (envelope.length > 0) problems.push(`${op.kind}: ${envelope.join('; ')}`);
       }
       if (res.elapsedMs > ANSWER_WITHIN_MS) problems.push(`${op.kind} took ${Math.round(res.elapsedMs)} ms`);
       if (res.status === 503) {
-        if (res.json?.error?.code !== 'SERVICE_UNAVAILABLE' || res.headers['retry-after'] !== '1') problems.push(`a 503 that is not SERVICE_UNAVAILABLE with Retry-After: 1 (${op.kind})`);
+        if (res.json?.error?.code !== 'SERVICE_UNAVAILABLE' || res.headers['retry-after'] !== '1')
+          problems.push(`a 503 that is not SERVICE_UNAVAILABLE with Retry-After: 1 (${op.kind})`);
         retried503 += 1;
         await sleep(100);
         continue;
@@ -176,11 +202,26 @@ runScript('pg-kill', async () => {
     while (running && problems.length < 50) {
       const roll = random();
       let op: Op;
-      if (roll < 0.3 || mine.customers.length === 0) op = { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput({ preferredName: `c${client}` }) };
+      if (roll < 0.3 || mine.customers.length === 0)
+        op = { kind: 'createCustomer', key: randomUUID(), body: buildCustomerInput({ preferredName: `c${client}` }) };
       else if (roll < 0.55 || mine.accounts.length === 0) {
-        const owners = [...new Set([pick(random, mine.customers).id, ...(shared.length > 0 && random() < 0.5 ? [pick(random, shared).id] : [])])];
-        op = { kind: 'createAccount', key: randomUUID(), body: buildAccountInput(owners, { name: `acct ${client}`, currency: 'USD' }) };
-      } else if (roll < 0.8) op = { kind: 'updateCustomer', customer: pick(random, mine.customers), preferredName: `p${Math.floor(random() * 1e9)}` };
+        const owners = [
+          ...new Set([
+            pick(random, mine.customers).id,
+            ...(shared.length > 0 && random() < 0.5 ? [pick(random, shared).id] : []),
+          ]),
+        ];
+        op = {
+          kind: 'createAccount',
+          key: randomUUID(),
+          body: buildAccountInput(owners, { name: `acct ${client}`, currency: 'USD' }),
+        };
+      } else if (roll < 0.8)
+        op = {
+          kind: 'updateCustomer',
+          customer: pick(random, mine.customers),
+          preferredName: `p${Math.floor(random() * 1e9)}`,
+        };
       else op = { kind: 'updateAccount', account: pick(random, mine.accounts), name: `n${Math.floor(random() * 1e9)}` };
       const res = await perform(op);
       if (!res) continue;
@@ -194,7 +235,11 @@ runScript('pg-kill', async () => {
           break;
         }
         case 'createAccount': {
-          const account = { id: res.json.data.accountId as string, name: op.body.name, customers: op.body.associatedCustomerIds };
+          const account = {
+            id: res.json.data.accountId as string,
+            name: op.body.name,
+            customers: op.body.associatedCustomerIds,
+          };
           if (accounts.has(account.id)) break;
           accounts.set(account.id, account);
           mine.accounts.push(account);
@@ -259,12 +304,16 @@ runScript('pg-kill', async () => {
     for (const customer of customers.values()) {
       const res = await api.json('GET', `/sandbox/customer/${customer.id}`);
       if (res.status !== 200) verifyProblems.push(`acknowledged customer ${customer.id} answers ${res.status}`);
-      else if (res.json.data.preferredName !== customer.preferredName) verifyProblems.push(`customer ${customer.id} differs from its last acknowledged write`);
+      else if (res.json.data.preferredName !== customer.preferredName)
+        verifyProblems.push(`customer ${customer.id} differs from its last acknowledged write`);
     }
     for (const account of accounts.values()) {
       const res = await api.json('GET', `/sandbox/account/${account.id}`);
       if (res.status !== 200) verifyProblems.push(`acknowledged account ${account.id} answers ${res.status}`);
-      else if (res.json.data.name !== account.name || JSON.stringify(res.json.data.customers) !== JSON.stringify(account.customers)) {
+      else if (
+        res.json.data.name !== account.name ||
+        JSON.stringify(res.json.data.customers) !== JSON.stringify(account.customers)
+      ) {
         verifyProblems.push(`account ${account.id} differs from its last acknowledged write`);
       }
     }
@@ -272,8 +321,12 @@ runScript('pg-kill', async () => {
     verifyProblems.push(...links.problems);
     monitor = new pg.Pool({ connectionString: external?.databaseUrl ?? embedded(dataDir).url, max: 2 });
     verifyProblems.push(...(await storageProblems(monitor)));
-    const stored = await monitor.query<{ kind: string; id: string }>("SELECT 'customer' AS kind, id::text AS id FROM customers UNION ALL SELECT 'account', id::text FROM accounts");
-    const unknown = stored.rows.filter((row) => (row.kind === 'customer' ? !customers.has(row.id) : !accounts.has(row.id)));
+    const stored = await monitor.query<{ kind: string; id: string }>(
+      "SELECT 'customer' AS kind, id::text AS id FROM customers UNION ALL SELECT 'account', id::text FROM accounts",
+    );
+    const unknown = stored.rows.filter((row) =>
+      row.kind === 'customer' ? !customers.has(row.id) : !accounts.has(row.id),
+    );
     if (unknown.length > 0) verifyProblems.push(`${unknown.length} stored records no client was told about`);
     problems.push(...verifyProblems);
   } finally {
@@ -288,13 +341,19 @@ runScript('pg-kill', async () => {
   const serviceLog = readFileSync(service.logFile, 'utf8');
   const deaths = (serviceLog.match(/embedded PostgreSQL exited unexpectedly/g) ?? []).length;
   const backs = (serviceLog.match(/embedded PostgreSQL is back after/g) ?? []).length;
-  if (!external && (deaths !== recoveries.length || backs !== recoveries.length)) problems.push(`the service logged ${deaths} deaths and ${backs} recoveries for ${recoveries.length} kills`);
+  if (!external && (deaths !== recoveries.length || backs !== recoveries.length))
+    problems.push(`the service logged ${deaths} deaths and ${backs} recoveries for ${recoveries.length} kills`);
   if (recoveries.length !== kills) problems.push(`${recoveries.length} of ${kills} kills recovered`);
 
   const recoveryTimes = recoveries.map((r) => r.recoveryMs);
   const figures = {
     kills: recoveries.length,
-    recoveryMs: { median: percentile(recoveryTimes, 50), p90: percentile(recoveryTimes, 90), max: maximum(recoveryTimes), each: recoveryTimes },
+    recoveryMs: {
+      median: percentile(recoveryTimes, 50),
+      p90: percentile(recoveryTimes, 90),
+      max: maximum(recoveryTimes),
+      each: recoveryTimes,
+    },
     firstAcknowledgedWriteAfterKillMs: recoveries.map((r) => r.firstWriteMs),
     requestsDuringFaults: recoveries.reduce((sum, r) => sum + r.requestsDuringFault, 0),
     statusesDuringFaults: faultStatusCounts,
@@ -302,7 +361,15 @@ runScript('pg-kill', async () => {
     retriedAfter409InProgress: retried409,
     acknowledgedWrites: acknowledged,
     checked: { customers: customers.size, accounts: accounts.size },
-    latencyMs: { p99: round(percentile(outside.map((r) => r.elapsedMs), 99)), max: round(maximum([...outside, ...duringFault].map((r) => r.elapsedMs))) },
+    latencyMs: {
+      p99: round(
+        percentile(
+          outside.map((r) => r.elapsedMs),
+          99,
+        ),
+      ),
+      max: round(maximum([...outside, ...duringFault].map((r) => r.elapsedMs))),
+    },
     seed,
   };
   log(JSON.stringify(figures));
@@ -314,12 +381,19 @@ runScript('pg-kill', async () => {
     record: opts.record === 'true',
     row: {
       id: external ? 'fault-pg-kill-external' : 'fault-pg-kill',
-      test: external ? 'PostgreSQL kill -9: an external postmaster SIGKILLed under a mixed write load' : 'PostgreSQL kill -9: the embedded postmaster SIGKILLed under a mixed write load',
+      test: external
+        ? 'PostgreSQL kill -9: an external postmaster SIGKILLed under a mixed write load'
+        : 'PostgreSQL kill -9: the embedded postmaster SIGKILLed under a mixed write load',
       operations: `${formatCount(acknowledged)} acknowledged writes from ${clients} clients, ${formatCount(figures.requestsDuringFaults)} requests during the faults`,
       faults: external
         ? `${recoveries.length} × SIGKILL of the PostgreSQL named by DATABASE_URL, restarted by the script after ${opts['restart-after']} s`
         : `${recoveries.length} × SIGKILL of the embedded PostgreSQL's postmaster (default npm start set-up)`,
-      command: ['npm run reliability:pg-kill', ...(kills !== 10 || external ? ['--'] : []), ...(kills !== 10 ? [`--kills ${kills}`] : []), ...(external ? ['--target external'] : [])].join(' '),
+      command: [
+        'npm run reliability:pg-kill',
+        ...(kills !== 10 || external ? ['--'] : []),
+        ...(kills !== 10 ? [`--kills ${kills}`] : []),
+        ...(external ? ['--target external'] : []),
+      ].join(' '),
       figures,
     },
   });

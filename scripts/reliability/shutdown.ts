@@ -62,10 +62,13 @@ runScript('shutdown', async () => {
     figures.startupMs = Math.round(service.readyAfterMs);
     const api = createApi(service.url, secrets.API_TOKENS!, clients * 2);
     const customers: string[] = [];
-    for (let i = 0; i < 8; i++) customers.push((await api.json('POST', '/sandbox/customer', buildCustomerInput())).json.data.customerId);
+    for (let i = 0; i < 8; i++)
+      customers.push((await api.json('POST', '/sandbox/customer', buildCustomerInput())).json.data.customerId);
     lockedCustomer = customers[0]!;
     const password = readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim();
-    const holder = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/postgres` });
+    const holder = new pg.Client({
+      connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${postgresPort}/postgres`,
+    });
     holder.on('error', () => undefined);
     await holder.connect();
 
@@ -83,7 +86,12 @@ runScript('shutdown', async () => {
               ? ['create', 'POST', '/sandbox/customer', buildCustomerInput()]
               : ['create account', 'POST', '/sandbox/account', buildAccountInput([pick(random, customers.slice(1))])];
         const res = await traffic.send(kind, method, route, body);
-        if (res.status === 201) acknowledged.push(route.endsWith('customer') ? { kind: 'customer', id: res.json.data.customerId } : { kind: 'account', id: res.json.data.accountId });
+        if (res.status === 201)
+          acknowledged.push(
+            route.endsWith('customer')
+              ? { kind: 'customer', id: res.json.data.customerId }
+              : { kind: 'account', id: res.json.data.accountId },
+          );
         if (res.status === 0) await sleep(20); // refused: a real client backs off
       },
     );
@@ -92,10 +100,14 @@ runScript('shutdown', async () => {
     await holder.query('BEGIN');
     await holder.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [lockedCustomer]);
     const heldRequests = Array.from({ length: held }, (_, n) =>
-      api.send('PUT', `/sandbox/customer/${lockedCustomer}`, { preferredName: `held ${n}` }, {}, 15_000).then((res) => heldAnswers.push(res)),
+      api
+        .send('PUT', `/sandbox/customer/${lockedCustomer}`, { preferredName: `held ${n}` }, {}, 15_000)
+        .then((res) => heldAnswers.push(res)),
     );
     for (let waited = 0; ; waited += 20) {
-      const { rows } = await holder.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'customer-account-service'");
+      const { rows } = await holder.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'customer-account-service'",
+      );
       if (Number(rows[0]!.n) >= held) break;
       if (waited > 5000) throw new Error('the held requests never reached the database');
       await sleep(20);
@@ -124,7 +136,9 @@ runScript('shutdown', async () => {
     }
 
     // In flight at SIGTERM: held requests and load requests sent before it must all have completed.
-    for (const res of heldAnswers) if (res.status !== 200) problems.push(`a held request answered ${res.status} ${res.error ?? res.json?.error?.code ?? ''}`);
+    for (const res of heldAnswers)
+      if (res.status !== 200)
+        problems.push(`a held request answered ${res.status} ${res.error ?? res.json?.error?.code ?? ''}`);
     const before = samples.filter((s) => s.startedAt < signalledAt);
     const inFlight = before.filter((s) => s.endedAt >= signalledAt);
     const after = samples.filter((s) => s.startedAt >= signalledAt);
@@ -134,9 +148,12 @@ runScript('shutdown', async () => {
     }
     const refused = after.filter((s) => s.res.status === 0);
     const servedAfter = after.filter((s) => s.res.status !== 0);
-    for (const s of servedAfter) if (s.res.status >= 500) problems.push(`a ${s.method} sent after SIGTERM answered ${s.res.status}`);
+    for (const s of servedAfter)
+      if (s.res.status >= 500) problems.push(`a ${s.method} sent after SIGTERM answered ${s.res.status}`);
     const lastServed = Math.max(0, ...servedAfter.map((s) => s.startedAt - signalledAt));
-    const refusals = Object.fromEntries([...new Set(refused.map((s) => s.res.error))].map((e) => [e, refused.filter((s) => s.res.error === e).length]));
+    const refusals = Object.fromEntries(
+      [...new Set(refused.map((s) => s.res.error))].map((e) => [e, refused.filter((s) => s.res.error === e).length]),
+    );
     Object.assign(figures, {
       requests: samples.length + heldAnswers.length,
       inFlightAtSigterm: inFlight.length + heldAnswers.length,
@@ -152,7 +169,8 @@ runScript('shutdown', async () => {
     const clusterDir = path.join(dataDir, 'postgres');
     figures.clusterState = clusterState(clusterDir);
     figures.postmasterPidLeft = existsSync(path.join(clusterDir, 'postmaster.pid'));
-    if (figures.clusterState !== 'shut down') problems.push(`the embedded PostgreSQL cluster is "${figures.clusterState}", not "shut down"`);
+    if (figures.clusterState !== 'shut down')
+      problems.push(`the embedded PostgreSQL cluster is "${figures.clusterState}", not "shut down"`);
     if (figures.postmasterPidLeft) problems.push('postmaster.pid was left behind');
     if (await listening(postgresPort)) problems.push('the embedded PostgreSQL still listens');
 
@@ -163,12 +181,14 @@ runScript('shutdown', async () => {
       await Promise.all(
         acknowledged.slice(i, i + 16).map(async (record) => {
           const res = await again.json('GET', `/sandbox/${record.kind}/${record.id}`);
-          if (res.status !== 200) problems.push(`acknowledged ${record.kind} ${record.id} answers ${res.status} after the restart`);
+          if (res.status !== 200)
+            problems.push(`acknowledged ${record.kind} ${record.id} answers ${res.status} after the restart`);
         }),
       );
     }
     const locked = await again.json('GET', `/sandbox/customer/${lockedCustomer}`);
-    if (!/^held \d+$/.test(locked.json?.data?.preferredName ?? '')) problems.push(`the held updates were not stored (${locked.json?.data?.preferredName})`);
+    if (!/^held \d+$/.test(locked.json?.data?.preferredName ?? ''))
+      problems.push(`the held updates were not stored (${locked.json?.data?.preferredName})`);
     again.client.close();
     await service.stop();
     const second = await service.exited;

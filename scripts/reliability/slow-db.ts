@@ -3,7 +3,17 @@ import pg from 'pg';
 import { buildCustomerInput } from '../../test/support/factories.js';
 import { answerOf, envelopeProblems } from './lib/envelope.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
-import { type ApiAnswer, conclude, CONNECT_TIMEOUT_OPTION, createApi, log, options, RECORD_OPTION, round, runScript } from './lib/script.js';
+import {
+  type ApiAnswer,
+  conclude,
+  CONNECT_TIMEOUT_OPTION,
+  createApi,
+  log,
+  options,
+  RECORD_OPTION,
+  round,
+  runScript,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -65,7 +75,13 @@ runScript('slow-db', async () => {
     ).rows;
 
   /** Sends `count` requests at once while the lock is held; every answer must be a clean refusal within the bound. */
-  async function stuck(name: string, count: number, boundMs: number, request: () => Promise<ApiAnswer>, path: string): Promise<void> {
+  async function stuck(
+    name: string,
+    count: number,
+    boundMs: number,
+    request: () => Promise<ApiAnswer>,
+    path: string,
+  ): Promise<void> {
     const answers = await Promise.all(Array.from({ length: count }, request));
     const scenario: Scenario = { name, requests: count, statuses: {}, maxMs: 0, boundMs };
     for (const res of answers) {
@@ -75,8 +91,10 @@ runScript('slow-db', async () => {
       else {
         const envelope = envelopeProblems(answerOf(res), path);
         if (envelope.length > 0) problems.push(`${name}: ${envelope.join('; ')}`);
-        if (res.status !== 503 || res.json?.error?.code !== 'SERVICE_UNAVAILABLE') problems.push(`${name}: answered ${res.status} ${res.json?.error?.code ?? ''}`);
-        if (res.elapsedMs > boundMs) problems.push(`${name}: answered after ${Math.round(res.elapsedMs)} ms (bound ${boundMs} ms)`);
+        if (res.status !== 503 || res.json?.error?.code !== 'SERVICE_UNAVAILABLE')
+          problems.push(`${name}: answered ${res.status} ${res.json?.error?.code ?? ''}`);
+        if (res.elapsedMs > boundMs)
+          problems.push(`${name}: answered after ${Math.round(res.elapsedMs)} ms (bound ${boundMs} ms)`);
       }
     }
     scenarios.push(scenario);
@@ -87,10 +105,15 @@ runScript('slow-db', async () => {
     let stuckBackends: { state: string; wait: string | null }[] = [];
     for (let look = 0; look < 5; look++) {
       await sleep(200);
-      stuckBackends = (await serviceBackends()).filter((b) => b.wait === 'Lock' || b.state.startsWith('idle in transaction') || b.state === 'active');
+      stuckBackends = (await serviceBackends()).filter(
+        (b) => b.wait === 'Lock' || b.state.startsWith('idle in transaction') || b.state === 'active',
+      );
       if (stuckBackends.length === 0) break;
     }
-    if (stuckBackends.length > 0) problems.push(`${name}: ${stuckBackends.length} service connections still busy after the timeouts (${JSON.stringify(stuckBackends)})`);
+    if (stuckBackends.length > 0)
+      problems.push(
+        `${name}: ${stuckBackends.length} service connections still busy after the timeouts (${JSON.stringify(stuckBackends)})`,
+      );
   }
 
   try {
@@ -105,10 +128,17 @@ runScript('slow-db', async () => {
     await holder.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [id]);
     await stuck('row lock, pool-size updates', poolSize, statementTimeout + slack, update(1), path);
     const read = await api.send('GET', path);
-    if (read.status !== 200 || read.elapsedMs > 500) problems.push(`a read during the row lock answered ${read.status} after ${Math.round(read.elapsedMs)} ms`);
+    if (read.status !== 200 || read.elapsedMs > 500)
+      problems.push(`a read during the row lock answered ${read.status} after ${Math.round(read.elapsedMs)} ms`);
 
     // 2. Three times as many: the later ones also wait for a connection, and give up after the connect timeout.
-    await stuck('row lock, 3x pool-size updates (pool exhausted)', poolSize * 3, statementTimeout + connectTimeout + slack, update(2), path);
+    await stuck(
+      'row lock, 3x pool-size updates (pool exhausted)',
+      poolSize * 3,
+      statementTimeout + connectTimeout + slack,
+      update(2),
+      path,
+    );
     await holder.query('ROLLBACK');
 
     // 3. A whole table locked (as a careless migration would): reads are stuck too.
@@ -121,10 +151,14 @@ runScript('slow-db', async () => {
 
     // Released: the service works at once, and none of the refused updates was stored.
     const after = await api.send('GET', path);
-    if (after.status !== 200 || after.json.data.preferredName !== input.preferredName) problems.push(`after the locks: ${after.status} ${after.json?.data?.preferredName}`);
+    if (after.status !== 200 || after.json.data.preferredName !== input.preferredName)
+      problems.push(`after the locks: ${after.status} ${after.json?.data?.preferredName}`);
     const write = await api.send('PUT', path, { preferredName: 'after the locks' });
     if (write.status !== 200) problems.push(`an update after the locks answered ${write.status}`);
-    const { rows } = await monitor.query<{ n: string }>("SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update'", [id]);
+    const { rows } = await monitor.query<{ n: string }>(
+      "SELECT count(*) AS n FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update'",
+      [id],
+    );
     if (Number(rows[0]!.n) !== 1) problems.push(`${rows[0]!.n} update events for one acknowledged update`);
     if (!service.isRunning()) problems.push('the service exited');
   } finally {

@@ -6,7 +6,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { answerProblems, startMixedLoad, statusCounts, verifyAcknowledged } from './lib/load.js';
 import { type DedicatedPostgres, startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount } from './lib/results.js';
-import { conclude, CONNECT_TIMEOUT_OPTION, createApi, log, maximum, options, percentile, RECORD_OPTION, round, runScript, SEED_OPTION } from './lib/script.js';
+import {
+  conclude,
+  CONNECT_TIMEOUT_OPTION,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+  SEED_OPTION,
+} from './lib/script.js';
 import { buildOnce, runSecrets, startServiceProcess } from './lib/service-process.js';
 
 /**
@@ -52,7 +64,8 @@ runScript('slow-disk', async () => {
   const statementTimeout = Number(opts['statement-timeout']);
   const connectTimeout = Number(opts['connect-timeout']);
   const boundMs = connectTimeout + 2 * (statementTimeout + 1000) + 500;
-  if (!existsSync(`${BLKIO}/blkio.throttle.write_iops_device`)) throw new Error(`${BLKIO} (cgroup v1 blkio with throttling) is not available here`);
+  if (!existsSync(`${BLKIO}/blkio.throttle.write_iops_device`))
+    throw new Error(`${BLKIO} (cgroup v1 blkio with throttling) is not available here`);
   buildOnce(log);
   const work = mkdtempSync(path.join(os.tmpdir(), 'cas-slow-disk-'));
   const image = path.join(work, 'disk.img');
@@ -68,25 +81,45 @@ runScript('slow-disk', async () => {
   const problems: string[] = [];
   try {
     execFileSync('mount', [loop, mountPoint]);
-    const [major, minor] = execFileSync('stat', ['-c', '%t %T', loop]).toString().trim().split(' ').map((hex) => parseInt(hex, 16));
+    const [major, minor] = execFileSync('stat', ['-c', '%t %T', loop])
+      .toString()
+      .trim()
+      .split(' ')
+      .map((hex) => parseInt(hex, 16));
     const device = `${major}:${minor}`;
     mkdirSync(cgroup);
     postgres = await startDedicatedPostgres({ parentDir: mountPoint });
     // The postmaster and every process it has forked; backends forked later inherit the cgroup.
-    const postmaster = Number(readFileSync(path.join(postgres.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = execFileSync('pgrep', ['-P', String(postmaster)]).toString().trim().split('\n').filter(Boolean);
+    const postmaster = Number(
+      readFileSync(path.join(postgres.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    const children = execFileSync('pgrep', ['-P', String(postmaster)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean);
     for (const pid of [String(postmaster), ...children]) writeFileSync(`${cgroup}/cgroup.procs`, pid);
     const throttle = (iops: number) => writeFileSync(`${cgroup}/blkio.throttle.write_iops_device`, `${device} ${iops}`); // 0 lifts it
 
     const secrets = runSecrets();
     service = await startServiceProcess({
       name: 'slow-disk',
-      env: { DATABASE_URL: postgres.databaseUrl, DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeout), DATABASE_CONNECT_TIMEOUT_MS: String(connectTimeout), ...secrets },
+      env: {
+        DATABASE_URL: postgres.databaseUrl,
+        DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeout),
+        DATABASE_CONNECT_TIMEOUT_MS: String(connectTimeout),
+        ...secrets,
+      },
     });
     const api = createApi(service.url, secrets.API_TOKENS!, clients * 2 + 4);
     let phase: Phase = 'healthy';
     const phaseStart: Partial<Record<Phase, number>> = { healthy: performance.now() };
-    load = startMixedLoad(api, { clients, seed: Number(opts.seed), phase: () => phase, requestTimeoutMs: boundMs + 5000 });
+    load = startMixedLoad(api, {
+      clients,
+      seed: Number(opts.seed),
+      phase: () => phase,
+      requestTimeoutMs: boundMs + 5000,
+    });
     await sleep(Number(opts.healthy) * 1000);
     log(`phase slow: ${opts.iops} writes/s to ${loop} (${device})`);
     phase = 'slow';
@@ -107,24 +140,43 @@ runScript('slow-disk', async () => {
     for (const sample of samples) problems.push(...answerProblems(sample, boundMs));
     const inSlow = samples.filter((s) => s.phase === 'slow' && s.endPhase === 'slow');
     const after = samples.filter((s) => s.startedAt >= liftedAt);
-    const firstWrite = after.filter((s) => s.kind !== 'read' && s.res.status >= 200 && s.res.status < 300).map((s) => s.startedAt + s.res.elapsedMs - liftedAt);
+    const firstWrite = after
+      .filter((s) => s.kind !== 'read' && s.res.status >= 200 && s.res.status < 300)
+      .map((s) => s.startedAt + s.res.elapsedMs - liftedAt);
     const firstWriteMs = firstWrite.length > 0 ? Math.round(Math.min(...firstWrite)) : undefined;
-    if (firstWriteMs === undefined || firstWriteMs > Number(opts['recovery-limit']) * 1000) problems.push(`first acknowledged write ${firstWriteMs ?? 'never'} ms after lifting`);
+    if (firstWriteMs === undefined || firstWriteMs > Number(opts['recovery-limit']) * 1000)
+      problems.push(`first acknowledged write ${firstWriteMs ?? 'never'} ms after lifting`);
     const settled = after.filter((s) => s.startedAt - liftedAt >= Number(opts.settle) * 1000);
     const failed = settled.filter((s) => s.res.status >= 300);
-    if (settled.length === 0 || failed.length > 0) problems.push(`${failed.length} of ${settled.length} requests from ${opts.settle} s after lifting failed`);
+    if (settled.length === 0 || failed.length > 0)
+      problems.push(`${failed.length} of ${settled.length} requests from ${opts.settle} s after lifting failed`);
     const byKind = (kind: string) => {
       const list = inSlow.filter((s) => (kind === 'write' ? s.kind !== 'read' : s.kind === 'read'));
       const ok = list.filter((s) => s.res.status < 300).map((s) => s.res.elapsedMs);
-      return { statuses: statusCounts(list), successP50Ms: round(percentile(ok, 50)), successP99Ms: round(percentile(ok, 99)), maxMs: round(maximum(list.map((s) => s.res.elapsedMs))) };
+      return {
+        statuses: statusCounts(list),
+        successP50Ms: round(percentile(ok, 50)),
+        successP99Ms: round(percentile(ok, 99)),
+        maxMs: round(maximum(list.map((s) => s.res.elapsedMs))),
+      };
     };
     const healthy = samples.filter((s) => s.phase === 'healthy' && s.endPhase === 'healthy');
     const figures = {
       boundMs,
-      settings: { writeIops: Number(opts.iops), statementTimeoutMs: statementTimeout, connectTimeoutMs: connectTimeout, clients },
+      settings: {
+        writeIops: Number(opts.iops),
+        statementTimeoutMs: statementTimeout,
+        connectTimeoutMs: connectTimeout,
+        clients,
+      },
       requests: samples.length,
       statuses: statusCounts(samples),
-      healthyP99Ms: round(percentile(healthy.map((s) => s.res.elapsedMs), 99)),
+      healthyP99Ms: round(
+        percentile(
+          healthy.map((s) => s.res.elapsedMs),
+          99,
+        ),
+      ),
       duringSlow: { writes: byKind('write'), reads: byKind('read') },
       firstAcknowledgedWriteAfterLiftingMs: firstWriteMs,
       maxLatencyMs: round(maximum(samples.map((s) => s.res.elapsedMs))),
@@ -144,7 +196,7 @@ runScript('slow-disk', async () => {
       record: opts.record === 'true',
       row: {
         id: 'fault-slow-disk',
-        test: 'Slow disk: PostgreSQL\'s writes and fsyncs throttled (loop device, cgroup blkio) under load',
+        test: "Slow disk: PostgreSQL's writes and fsyncs throttled (loop device, cgroup blkio) under load",
         operations: `${formatCount(samples.length)} requests from ${clients} clients (reads, keyed creations, updates)`,
         faults: `${opts.slow} s at ${opts.iops} writes/s for every PostgreSQL process (blkio.throttle.write_iops_device on an ext4 loop device); DATABASE_STATEMENT_TIMEOUT_MS=${statementTimeout}`,
         command: 'npm run reliability:slow-disk',
@@ -155,7 +207,15 @@ runScript('slow-disk', async () => {
     await load?.stop();
     await service?.stop();
     try {
-      writeFileSync(`${cgroup}/blkio.throttle.write_iops_device`, `${execFileSync('stat', ['-c', '%t %T', loop]).toString().trim().split(' ').map((hex) => parseInt(hex, 16)).join(':')} 0`);
+      writeFileSync(
+        `${cgroup}/blkio.throttle.write_iops_device`,
+        `${execFileSync('stat', ['-c', '%t %T', loop])
+          .toString()
+          .trim()
+          .split(' ')
+          .map((hex) => parseInt(hex, 16))
+          .join(':')} 0`,
+      );
     } catch {
       // no cgroup
     }

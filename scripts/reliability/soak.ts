@@ -11,7 +11,19 @@ import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { backgroundWorkLogSettings, eventsDuring, readBackgroundEvents } from './lib/postgres-log.js';
 import { formatCount, recordResult, ROOT } from './lib/results.js';
-import { type Api, type ApiAnswer, createApi, duration, log, maximum, options, percentile, RECORD_OPTION, round, runScript } from './lib/script.js';
+import {
+  type Api,
+  type ApiAnswer,
+  createApi,
+  duration,
+  log,
+  maximum,
+  options,
+  percentile,
+  RECORD_OPTION,
+  round,
+  runScript,
+} from './lib/script.js';
 import { buildOnce, LOG_DIR, runSecrets, startServiceProcess } from './lib/service-process.js';
 import { processTreeCpuMicros, residentBytes } from '../lib/proc.js';
 
@@ -29,15 +41,27 @@ const opts = options(
   {
     duration: { default: '10m', help: 'length of the fixed-rate phase (e.g. 10m, 2m, 90s)' },
     window: { default: '60s', help: 'reporting window' },
-    'capacity-seconds': { default: '10', help: 'length of each of the three closed-loop peak measurements (the median is used) and of each open-loop step' },
+    'capacity-seconds': {
+      default: '10',
+      help: 'length of each of the three closed-loop peak measurements (the median is used) and of each open-loop step',
+    },
     fraction: { default: '0.7', help: 'fraction of the measured capacity to hold' },
     'capacity-p99-ms': { default: '100', help: 'latency bound of a sustained rate while stepping towards capacity' },
     rate: { default: '', help: 'fixed rate in requests/s instead of measuring capacity' },
-    node: { default: 'reference', help: "the service's Node: reference (Node 26 in .tools/node26, installed if missing, as the benchmarks use), current (this script's), or a path" },
-    'postgres-settings': { default: '', help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)' },
+    node: {
+      default: 'reference',
+      help: "the service's Node: reference (Node 26 in .tools/node26, installed if missing, as the benchmarks use), current (this script's), or a path",
+    },
+    'postgres-settings': {
+      default: '',
+      help: 'extra PostgreSQL settings, e.g. synchronous_commit=off (default: PostgreSQL defaults, fsync on)',
+    },
     customers: { default: '2000', help: 'customers created before the capacity measurement (each with one account)' },
     ...RECORD_OPTION,
-    'cpu-profiles': { default: '', help: 'V8 CPU profiles of the service to write beside the sampler file, as <start s>+<length s> from its start, e.g. 200+30,700+30 (summarise each with npx tsx bench/profile.ts --summarise FILE)' },
+    'cpu-profiles': {
+      default: '',
+      help: 'V8 CPU profiles of the service to write beside the sampler file, as <start s>+<length s> from its start, e.g. 200+30,700+30 (summarise each with npx tsx bench/profile.ts --summarise FILE)',
+    },
   },
   'npm run soak -- [options]',
 );
@@ -75,7 +99,8 @@ interface Sample {
   eventLoopDelayMaxMs: number;
 }
 
-const GRAPHQL_CUSTOMER = 'query ($id: ID!) { customer(customerId: $id) { customerId preferredName accounts { accountId name customerIds } } }';
+const GRAPHQL_CUSTOMER =
+  'query ($id: ID!) { customer(customerId: $id) { customerId preferredName accounts { accountId name customerIds } } }';
 
 /**
  * New customers join the pool the requests pick from, so accounts spread over a growing population and a
@@ -100,18 +125,59 @@ class Workload {
     const r = this.random();
     const customer = pick(this.random, this.customers);
     if (r < 0.4) return { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
-    if (r < 0.55) return this.graphql ? { method: 'POST', path: '/sandbox/graphql', body: { query: GRAPHQL_CUSTOMER, variables: { id: customer } }, expect: 200, graphql: true } : { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
-    if (r < 0.65 && this.accounts.length > 0) return { method: 'GET', path: `/sandbox/account/${pick(this.random, this.accounts)}`, expect: 200 };
-    if (r < 0.75) return { method: 'POST', path: '/sandbox/customer', body: buildCustomerInput(), expect: 201, created: 'customer' };
-    if (r < 0.85) return { method: 'POST', path: '/sandbox/account', body: buildAccountInput([customer]), expect: 201, created: 'account' };
-    if (r < 0.95) return { method: 'PUT', path: `/sandbox/customer/${customer}`, body: { preferredName: `soak ${Math.floor(r * 1e6)}` }, expect: 200 };
-    if (this.accounts.length > 0) return { method: 'PUT', path: `/sandbox/account/${pick(this.random, this.accounts)}`, body: { name: 'soak', currency: 'EUR' }, expect: 200 };
+    if (r < 0.55)
+      return this.graphql
+        ? {
+            method: 'POST',
+            path: '/sandbox/graphql',
+            body: { query: GRAPHQL_CUSTOMER, variables: { id: customer } },
+            expect: 200,
+            graphql: true,
+          }
+        : { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
+    if (r < 0.65 && this.accounts.length > 0)
+      return { method: 'GET', path: `/sandbox/account/${pick(this.random, this.accounts)}`, expect: 200 };
+    if (r < 0.75)
+      return {
+        method: 'POST',
+        path: '/sandbox/customer',
+        body: buildCustomerInput(),
+        expect: 201,
+        created: 'customer',
+      };
+    if (r < 0.85)
+      return {
+        method: 'POST',
+        path: '/sandbox/account',
+        body: buildAccountInput([customer]),
+        expect: 201,
+        created: 'account',
+      };
+    if (r < 0.95)
+      return {
+        method: 'PUT',
+        path: `/sandbox/customer/${customer}`,
+        body: { preferredName: `soak ${Math.floor(r * 1e6)}` },
+        expect: 200,
+      };
+    if (this.accounts.length > 0)
+      return {
+        method: 'PUT',
+        path: `/sandbox/account/${pick(this.random, this.accounts)}`,
+        body: { name: 'soak', currency: 'EUR' },
+        expect: 200,
+      };
     return { method: 'GET', path: `/sandbox/customer/${customer}`, expect: 200 };
   }
 
   judge(request: Request, res: Pick<ApiAnswer, 'status' | 'json' | 'error'>): { ok: boolean; detail?: string } {
-    if (res.status !== request.expect) return { ok: false, detail: `${request.method} ${request.path.split('/').slice(0, 3).join('/')} ${res.status} ${res.error ?? res.json?.error?.code ?? ''}` };
-    if (request.graphql && res.json?.errors) return { ok: false, detail: `GraphQL ${res.json.errors[0]?.extensions?.code}` };
+    if (res.status !== request.expect)
+      return {
+        ok: false,
+        detail: `${request.method} ${request.path.split('/').slice(0, 3).join('/')} ${res.status} ${res.error ?? res.json?.error?.code ?? ''}`,
+      };
+    if (request.graphql && res.json?.errors)
+      return { ok: false, detail: `GraphQL ${res.json.errors[0]?.extensions?.code}` };
     if (request.created === 'account') remember(this.accounts, res.json.data.accountId as string);
     if (request.created === 'customer') remember(this.customers, res.json.data.customerId as string);
     return { ok: true };
@@ -123,7 +189,12 @@ async function send(api: Api, request: Request): Promise<ApiAnswer> {
 }
 
 /** Closed loop at full concurrency: the most the service answers here, now, when requests queue up for it. */
-async function measurePeakThroughput(api: Api, workload: Workload, seconds: number, connections: number): Promise<{ rps: number; errors: number }> {
+async function measurePeakThroughput(
+  api: Api,
+  workload: Workload,
+  seconds: number,
+  connections: number,
+): Promise<{ rps: number; errors: number }> {
   let ok = 0;
   let errors = 0;
   const until = performance.now() + seconds * 1000;
@@ -146,7 +217,14 @@ async function measurePeakThroughput(api: Api, workload: Workload, seconds: numb
  * that could not even be sent within the time an answer may take is an error; below that, a stall shows as
  * latency. `onTick` runs between sends (the soak's per-window lines).
  */
-async function driveOpenLoop(api: Api, workload: Workload, rate: number, durationMs: number, outcomes: Outcome[], onTick?: (now: number, startedAt: number) => void): Promise<{ startedAt: number; overloaded: number }> {
+async function driveOpenLoop(
+  api: Api,
+  workload: Workload,
+  rate: number,
+  durationMs: number,
+  outcomes: Outcome[],
+  onTick?: (now: number, startedAt: number) => void,
+): Promise<{ startedAt: number; overloaded: number }> {
   const startedAt = performance.now();
   let issued = 0;
   let overloaded = 0;
@@ -159,13 +237,23 @@ async function driveOpenLoop(api: Api, workload: Workload, rate: number, duratio
       issued += 1;
       if (inFlight.size >= maxOutstanding) {
         overloaded += 1;
-        outcomes.push({ at: scheduled, latencyMs: 0, ok: false, detail: `over ${maxOutstanding} requests outstanding` });
+        outcomes.push({
+          at: scheduled,
+          latencyMs: 0,
+          ok: false,
+          detail: `over ${maxOutstanding} requests outstanding`,
+        });
         continue;
       }
       const request = workload.next();
       const task = send(api, request).then((res) => {
         const verdict = workload.judge(request, res);
-        outcomes.push({ at: scheduled, latencyMs: performance.now() - scheduled, ok: verdict.ok, ...(verdict.detail && { detail: verdict.detail }) });
+        outcomes.push({
+          at: scheduled,
+          latencyMs: performance.now() - scheduled,
+          ok: verdict.ok,
+          ...(verdict.detail && { detail: verdict.detail }),
+        });
       });
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
@@ -192,17 +280,30 @@ interface CapacityStep {
  * (at 70 % of the closed-loop peak the service's thread was 88 % busy, and queues built whenever
  * PostgreSQL checkpointed; docs/reliability.md, "Soak").
  */
-async function measureSustainedRate(api: Api, workload: Workload, peak: number, seconds: number, p99BoundMs: number): Promise<{ rate: number; steps: CapacityStep[] }> {
+async function measureSustainedRate(
+  api: Api,
+  workload: Workload,
+  peak: number,
+  seconds: number,
+  p99BoundMs: number,
+): Promise<{ rate: number; steps: CapacityStep[] }> {
   const steps: CapacityStep[] = [];
   for (const fraction of [0.5, 0.6, 0.7, 0.8, 0.9, 1]) {
     const rate = Math.max(10, Math.round(peak * fraction));
     const outcomes: Outcome[] = [];
     await driveOpenLoop(api, workload, rate, seconds * 1000, outcomes);
     const errors = outcomes.filter((o) => !o.ok).length;
-    const p99Ms = round(percentile(outcomes.map((o) => o.latencyMs), 99));
+    const p99Ms = round(
+      percentile(
+        outcomes.map((o) => o.latencyMs),
+        99,
+      ),
+    );
     const sustained = errors === 0 && p99Ms <= p99BoundMs;
     steps.push({ rate, p99Ms, errors, sustained });
-    log(`  open loop at ${rate} req/s (${fraction * 100} % of the peak): p99 ${p99Ms} ms, ${errors} errors${sustained ? '' : ': not sustained'}`);
+    log(
+      `  open loop at ${rate} req/s (${fraction * 100} % of the peak): p99 ${p99Ms} ms, ${errors} errors${sustained ? '' : ': not sustained'}`,
+    );
     if (!sustained) break;
     await sleep(1000);
   }
@@ -211,13 +312,21 @@ async function measureSustainedRate(api: Api, workload: Workload, peak: number, 
 }
 
 /** Checkpoints and autovacuum runs so far: what PostgreSQL did in the background while the load ran. */
-async function backgroundActivity(databaseUrl: string): Promise<{ checkpointsTimed: number; checkpointsRequested: number; autovacuums: number; autoanalyzes: number } | undefined> {
+async function backgroundActivity(
+  databaseUrl: string,
+): Promise<
+  { checkpointsTimed: number; checkpointsRequested: number; autovacuums: number; autoanalyzes: number } | undefined
+> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     // pg_stat_checkpointer exists from PostgreSQL 17 (the embedded one is 18).
-    const checkpoints = await client.query<{ num_timed: string; num_requested: string }>('SELECT num_timed, num_requested FROM pg_stat_checkpointer');
-    const vacuums = await client.query<{ autovacuums: string; autoanalyzes: string }>('SELECT coalesce(sum(autovacuum_count), 0) AS autovacuums, coalesce(sum(autoanalyze_count), 0) AS autoanalyzes FROM pg_stat_user_tables');
+    const checkpoints = await client.query<{ num_timed: string; num_requested: string }>(
+      'SELECT num_timed, num_requested FROM pg_stat_checkpointer',
+    );
+    const vacuums = await client.query<{ autovacuums: string; autoanalyzes: string }>(
+      'SELECT coalesce(sum(autovacuum_count), 0) AS autovacuums, coalesce(sum(autoanalyze_count), 0) AS autoanalyzes FROM pg_stat_user_tables',
+    );
     return {
       checkpointsTimed: Number(checkpoints.rows[0]!.num_timed),
       checkpointsRequested: Number(checkpoints.rows[0]!.num_requested),
@@ -282,24 +391,45 @@ runScript('soak', async () => {
   buildOnce(log);
   // The load generator, the service and PostgreSQL share this machine: anything else running skews capacity.
   const loadAtStart = os.loadavg().map((n) => round(n, 2));
-  if (loadAtStart[0]! > os.availableParallelism() * 0.5) log(`WARNING: load average ${loadAtStart[0]} on ${os.availableParallelism()} cores before the soak: other work on this machine will skew the figures`);
-  const settings = Object.fromEntries(opts['postgres-settings'].split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+  if (loadAtStart[0]! > os.availableParallelism() * 0.5)
+    log(
+      `WARNING: load average ${loadAtStart[0]} on ${os.availableParallelism()} cores before the soak: other work on this machine will skew the figures`,
+    );
+  const settings = Object.fromEntries(
+    opts['postgres-settings']
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
   // PostgreSQL logs its checkpoints and autovacuum runs beside the service's log, to set the slowest
   // seconds beside what the database was doing then.
   mkdirSync(LOG_DIR, { recursive: true });
   const postgresLogFile = path.join(LOG_DIR, `soak-postgres-${Date.now()}.log`);
   const postgresLog = createWriteStream(postgresLogFile);
-  const postgres = await startDedicatedPostgres({ settings: { ...backgroundWorkLogSettings(), ...settings }, serverLog: (chunk) => postgresLog.write(chunk) });
+  const postgres = await startDedicatedPostgres({
+    settings: { ...backgroundWorkLogSettings(), ...settings },
+    serverLog: (chunk) => postgresLog.write(chunk),
+  });
   const secrets = runSecrets();
   const samplerFile = path.join(LOG_DIR, `soak-sampler-${Date.now()}.ndjson`);
   writeFileSync(samplerFile, '');
-  const serviceNode = opts.node === 'reference' ? await ensureReferenceNode(log) : opts.node === 'current' ? process.execPath : path.resolve(opts.node);
+  const serviceNode =
+    opts.node === 'reference'
+      ? await ensureReferenceNode(log)
+      : opts.node === 'current'
+        ? process.execPath
+        : path.resolve(opts.node);
   const serviceNodeVersion = execFileSync(serviceNode, ['--version'], { encoding: 'utf8' }).trim();
   log(`service on Node ${serviceNodeVersion} (${serviceNode}), load generator on Node ${process.version}`);
   const service = await startServiceProcess({
     name: 'soak',
     nodeBinary: serviceNode,
-    env: { DATABASE_URL: postgres.databaseUrl, RELIABILITY_SAMPLER_FILE: samplerFile, RELIABILITY_CPU_PROFILES: opts['cpu-profiles'], ...secrets },
+    env: {
+      DATABASE_URL: postgres.databaseUrl,
+      RELIABILITY_SAMPLER_FILE: samplerFile,
+      RELIABILITY_CPU_PROFILES: opts['cpu-profiles'],
+      ...secrets,
+    },
     nodeArgs: ['--import', path.join(ROOT, 'scripts/reliability/lib/runtime-sampler.mjs')],
   });
   const api = createApi(service.url, secrets.API_TOKENS!, 256);
@@ -325,15 +455,27 @@ runScript('soak', async () => {
     const customers: string[] = [];
     const baseCustomers = Number(opts.customers);
     for (let i = 0; i < baseCustomers; i += 50) {
-      const batch = await Promise.all(Array.from({ length: Math.min(50, baseCustomers - i) }, () => api.json('POST', '/sandbox/customer', buildCustomerInput())));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, baseCustomers - i) }, () =>
+          api.json('POST', '/sandbox/customer', buildCustomerInput()),
+        ),
+      );
       customers.push(...batch.map((res) => res.json.data.customerId as string));
     }
     const probe = await api.send('POST', '/sandbox/graphql', { query: '{ __typename }' });
     graphql = probe.status === 200 && probe.json?.data?.__typename === 'Query';
-    log(graphql ? 'GraphQL endpoint found: 15 % of the reads go through it' : 'GraphQL endpoint not mounted (404): REST only');
+    log(
+      graphql
+        ? 'GraphQL endpoint found: 15 % of the reads go through it'
+        : 'GraphQL endpoint not mounted (404): REST only',
+    );
     const workload = new Workload(customers, graphql);
     for (let i = 0; i < customers.length; i += 50) {
-      const batch = await Promise.all(customers.slice(i, i + 50).map((customer) => api.json('POST', '/sandbox/account', buildAccountInput([customer]))));
+      const batch = await Promise.all(
+        customers
+          .slice(i, i + 50)
+          .map((customer) => api.json('POST', '/sandbox/account', buildAccountInput([customer]))),
+      );
       for (const res of batch) workload.judge({ method: 'POST', path: '', expect: 201, created: 'account' }, res);
     }
     await analyze(postgres.databaseUrl);
@@ -344,15 +486,26 @@ runScript('soak', async () => {
       await measurePeakThroughput(api, workload, 3, 32); // warm-up: JIT, pools, caches
       // The median of three: one closed-loop run on a shared 2-core machine can read 20 % high.
       const runs: { rps: number; errors: number }[] = [];
-      for (let i = 0; i < 3; i++) runs.push(await measurePeakThroughput(api, workload, Number(opts['capacity-seconds']), 32));
+      for (let i = 0; i < 3; i++)
+        runs.push(await measurePeakThroughput(api, workload, Number(opts['capacity-seconds']), 32));
       peak = [...runs].sort((a, b) => a.rps - b.rps)[1]!;
-      log(`closed-loop peak ${runs.map((run) => round(run.rps)).join(', ')} req/s (median ${round(peak.rps)}; ${peak.errors} errors while measuring); stepping the open-loop rate up from half of it`);
+      log(
+        `closed-loop peak ${runs.map((run) => round(run.rps)).join(', ')} req/s (median ${round(peak.rps)}; ${peak.errors} errors while measuring); stepping the open-loop rate up from half of it`,
+      );
       await sleep(1000);
-      const sustained = await measureSustainedRate(api, workload, peak.rps, Number(opts['capacity-seconds']), Number(opts['capacity-p99-ms']));
+      const sustained = await measureSustainedRate(
+        api,
+        workload,
+        peak.rps,
+        Number(opts['capacity-seconds']),
+        Number(opts['capacity-p99-ms']),
+      );
       capacity = sustained.rate;
       capacitySteps = sustained.steps;
       if (capacity === 0) {
-        problems.push(`no open-loop rate from half the closed-loop peak up was sustained with p99 ≤ ${opts['capacity-p99-ms']} ms`);
+        problems.push(
+          `no open-loop rate from half the closed-loop peak up was sustained with p99 ≤ ${opts['capacity-p99-ms']} ms`,
+        );
         capacity = Math.round(peak.rps * 0.5);
       }
       rate = Math.max(10, Math.round(capacity * Number(opts.fraction)));
@@ -385,14 +538,17 @@ runScript('soak', async () => {
       if (now - loopStartedAt < nextReport) return;
       postgresCpuAtWindowEnds.push(postgresCpu());
       const kinds = [...new Set(windowFailures)].slice(0, 3).join('; ');
-      log(`window ${Math.round(nextReport / windowMs)}: ${windowAnswers} answers, ${windowFailures.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(windowLatencyUs.percentile(99) / 1000)} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`);
+      log(
+        `window ${Math.round(nextReport / windowMs)}: ${windowAnswers} answers, ${windowFailures.length} errors${kinds ? ` (${kinds})` : ''}, p99 ${round(windowLatencyUs.percentile(99) / 1000)} ms, RSS ${Math.round((residentBytes(service.pid) ?? 0) / 2 ** 20)} MiB`,
+      );
       windowAnswers = 0;
       windowFailures.length = 0;
       windowLatencyUs.reset();
       nextReport += windowMs;
     });
     // The last window ends with the loop, after its last tick.
-    if (postgresCpuAtWindowEnds.length <= Math.floor(durationMs / windowMs)) postgresCpuAtWindowEnds.push(postgresCpu());
+    if (postgresCpuAtWindowEnds.length <= Math.floor(durationMs / windowMs))
+      postgresCpuAtWindowEnds.push(postgresCpu());
     startedAt = run.startedAt;
     overloaded = run.overloaded;
     activityAfter = await backgroundActivity(postgres.databaseUrl);
@@ -429,16 +585,27 @@ runScript('soak', async () => {
       heapUsedMiB: round((inSamples.at(-1)?.heapUsed ?? 0) / 2 ** 20),
       // The service's CPU time per answered request: per-request work that grows shows here first, free of
       // the machine's noise that moves the event-loop delay.
-      cpuUsPerRequest: inWindow.length === 0 ? 0 : round(inSamples.reduce((sum, s) => sum + (s.cpuUserUs ?? 0) + (s.cpuSystemUs ?? 0), 0) / inWindow.length, 1),
+      cpuUsPerRequest:
+        inWindow.length === 0
+          ? 0
+          : round(
+              inSamples.reduce((sum, s) => sum + (s.cpuUserUs ?? 0) + (s.cpuSystemUs ?? 0), 0) / inWindow.length,
+              1,
+            ),
       // PostgreSQL's (every backend and background worker, autovacuum and checkpointer included) on the same
       // cores: what the database's own growth costs, window by window.
-      postgresCpuUsPerRequest: inWindow.length === 0 || postgresCpuAtWindowEnds[i + 1] === undefined ? null : round((postgresCpuAtWindowEnds[i + 1]! - postgresCpuAtWindowEnds[i]!) / inWindow.length, 1),
+      postgresCpuUsPerRequest:
+        inWindow.length === 0 || postgresCpuAtWindowEnds[i + 1] === undefined
+          ? null
+          : round((postgresCpuAtWindowEnds[i + 1]! - postgresCpuAtWindowEnds[i]!) / inWindow.length, 1),
       eventLoopDelayP99Ms: round(mean(inSamples.map((s) => s.eventLoopDelayP99Ms)), 2),
       eventLoopDelayMaxMs: round(maximum(inSamples.map((s) => s.eventLoopDelayMaxMs)), 2),
     };
   });
   for (const w of perWindow) log(JSON.stringify(w));
-  log(`load generator event-loop delay: p99 ${round(generatorDelay.percentile(99) / 1e6, 2)} ms, max ${round(generatorDelay.max / 1e6, 2)} ms`);
+  log(
+    `load generator event-loop delay: p99 ${round(generatorDelay.percentile(99) / 1e6, 2)} ms, max ${round(generatorDelay.max / 1e6, 2)} ms`,
+  );
   // Per second, for a look at stalls: completions and p99 by scheduled second.
   const seconds = Math.floor(durationMs / 1000);
   const latenciesBySecond = Array.from({ length: seconds }, () => [] as number[]);
@@ -447,13 +614,22 @@ runScript('soak', async () => {
   writeFileSync(path.join(LOG_DIR, `soak-p99-per-second-${Date.now()}.json`), JSON.stringify(perSecond));
   const backgroundEvents = readBackgroundEvents(postgresLogFile);
   const slowestSeconds = perSecond
-    .map((p99Ms, i) => ({ second: i + 1, p99Ms, at: new Date(wallStart + i * 1000).toISOString().slice(11, 19), postgres: eventsDuring(backgroundEvents, wallStart + (i - 1) * 1000, wallStart + (i + 1) * 1000) }))
+    .map((p99Ms, i) => ({
+      second: i + 1,
+      p99Ms,
+      at: new Date(wallStart + i * 1000).toISOString().slice(11, 19),
+      postgres: eventsDuring(backgroundEvents, wallStart + (i - 1) * 1000, wallStart + (i + 1) * 1000),
+    }))
     .sort((a, b) => b.p99Ms - a.p99Ms)
     .slice(0, 8);
   log(`slowest seconds (p99) and PostgreSQL's background work around them (${backgroundEvents.length} events logged):`);
-  for (const slow of slowestSeconds) log(`  second ${slow.second} (${slow.at}): p99 ${slow.p99Ms} ms; ${slow.postgres.join(', ') || 'no checkpoint or autovacuum'}`);
+  for (const slow of slowestSeconds)
+    log(
+      `  second ${slow.second} (${slow.at}): p99 ${slow.p99Ms} ms; ${slow.postgres.join(', ') || 'no checkpoint or autovacuum'}`,
+    );
   const errors = outcomes.filter((o) => !o.ok);
-  if (errors.length > 0) problems.push(`${errors.length} errors, e.g. ${[...new Set(errors.map((e) => e.detail))].slice(0, 5).join('; ')}`);
+  if (errors.length > 0)
+    problems.push(`${errors.length} errors, e.g. ${[...new Set(errors.map((e) => e.detail))].slice(0, 5).join('; ')}`);
   const second = perWindow[1];
   const last = perWindow.at(-1);
   // From window 2 on: window 1 holds the warm-up of JIT and caches.
@@ -465,15 +641,24 @@ runScript('soak', async () => {
           eventLoopDelayP99GrowthPercent: trendGrowth(steady.map((w) => w.eventLoopDelayP99Ms)),
           // Reported, not judged: whether the service's work per request grows, or PostgreSQL's beside it.
           serviceCpuPerRequestGrowthPercent: trendGrowth(steady.map((w) => w.cpuUsPerRequest)),
-          postgresCpuPerRequestGrowthPercent: steady.every((w) => w.postgresCpuUsPerRequest !== null && Number.isFinite(w.postgresCpuUsPerRequest)) ? trendGrowth(steady.map((w) => w.postgresCpuUsPerRequest!)) : null,
+          postgresCpuPerRequestGrowthPercent: steady.every(
+            (w) => w.postgresCpuUsPerRequest !== null && Number.isFinite(w.postgresCpuUsPerRequest),
+          )
+            ? trendGrowth(steady.map((w) => w.postgresCpuUsPerRequest!))
+            : null,
           rssWindowToWindowPercent: growth(second.rssMiB, last.rssMiB),
           eventLoopDelayP99WindowToWindowPercent: growth(second.eventLoopDelayP99Ms, last.eventLoopDelayP99Ms),
         }
       : undefined;
-  if (!trend) problems.push(`a trend needs at least 3 windows (got ${windows}): use a longer --duration or a shorter --window`);
+  if (!trend)
+    problems.push(`a trend needs at least 3 windows (got ${windows}): use a longer --duration or a shorter --window`);
   else {
-    if (trend.rssGrowthPercent >= 10) problems.push(`RSS trend grew ${trend.rssGrowthPercent} % from window 2 to window ${windows}`);
-    if (trend.eventLoopDelayP99GrowthPercent >= 10) problems.push(`event-loop delay p99 trend grew ${trend.eventLoopDelayP99GrowthPercent} % from window 2 to window ${windows}`);
+    if (trend.rssGrowthPercent >= 10)
+      problems.push(`RSS trend grew ${trend.rssGrowthPercent} % from window 2 to window ${windows}`);
+    if (trend.eventLoopDelayP99GrowthPercent >= 10)
+      problems.push(
+        `event-loop delay p99 trend grew ${trend.eventLoopDelayP99GrowthPercent} % from window 2 to window ${windows}`,
+      );
   }
   for (const problem of problems) log(`PROBLEM: ${problem}`);
   const passed = problems.length === 0;
@@ -490,7 +675,27 @@ runScript('soak', async () => {
       passed,
       command: `npm run soak -- --duration ${opts.duration}${opts.rate ? ` --rate ${opts.rate}` : ''}`,
       node: serviceNodeVersion,
-      figures: { rate, capacity, closedLoopPeak: peak, capacitySteps, capacityP99BoundMs: Number(opts['capacity-p99-ms']), overloaded, slowestSeconds, postgresBackgroundActivity: activityDelta(activityBefore, activityAfter), windows: perWindow, trend, generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2), generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2), serviceNode: serviceNodeVersion, generatorNode: process.version, machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)) } },
+      figures: {
+        rate,
+        capacity,
+        closedLoopPeak: peak,
+        capacitySteps,
+        capacityP99BoundMs: Number(opts['capacity-p99-ms']),
+        overloaded,
+        slowestSeconds,
+        postgresBackgroundActivity: activityDelta(activityBefore, activityAfter),
+        windows: perWindow,
+        trend,
+        generatorEventLoopDelayP99Ms: round(generatorDelay.percentile(99) / 1e6, 2),
+        generatorEventLoopDelayMaxMs: round(generatorDelay.max / 1e6, 2),
+        serviceNode: serviceNodeVersion,
+        generatorNode: process.version,
+        machine: {
+          cores: os.availableParallelism(),
+          loadAverageAtStart: loadAtStart,
+          loadAverageAtEnd: os.loadavg().map((n) => round(n, 2)),
+        },
+      },
     });
   }
   return passed;

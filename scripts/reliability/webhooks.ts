@@ -8,9 +8,25 @@ import { storageProblems } from './lib/consistency.js';
 import { pick, seededRandom } from './lib/concurrency.js';
 import { startDedicatedPostgres } from './lib/postgres.js';
 import { formatCount, recordResult } from './lib/results.js';
-import { type Api, type ApiAnswer, createApi, log, maximum, options, percentile, round, runScript } from './lib/script.js';
+import {
+  type Api,
+  type ApiAnswer,
+  createApi,
+  log,
+  maximum,
+  options,
+  percentile,
+  round,
+  runScript,
+} from './lib/script.js';
 import { buildOnce, runSecrets, type ServiceProcess, startServiceProcess } from './lib/service-process.js';
-import { type AnswerKind, type Arrival, arrivals, startWebhookReceiver, type WebhookReceiver } from './lib/webhook-receivers.js';
+import {
+  type AnswerKind,
+  type Arrival,
+  arrivals,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './lib/webhook-receivers.js';
 
 /**
  * Webhooks under kill -9 (issue 16): the service as a child process on its own PostgreSQL, three webhook
@@ -38,9 +54,15 @@ const opts = options(
   {
     kills: { default: '8', help: 'kill -9 / restart cycles' },
     between: { default: '3', help: 'seconds of load between a restart and the next kill' },
-    'two-instances-from': { default: '5', help: 'from this kill on, a second instance runs beside the first and the kills alternate between them' },
+    'two-instances-from': {
+      default: '5',
+      help: 'from this kill on, a second instance runs beside the first and the kills alternate between them',
+    },
     clients: { default: '2', help: 'concurrent writing clients' },
-    pause: { default: '80', help: 'milliseconds each client waits between two writes: keeps the event rate (about 25/s) below what one endpoint takes on this loaded machine, so delays show the kills, not a queue' },
+    pause: {
+      default: '80',
+      help: 'milliseconds each client waits between two writes: keeps the event rate (about 25/s) below what one endpoint takes on this loaded machine, so delays show the kills, not a queue',
+    },
     'drain-timeout': { default: '120', help: 'seconds allowed for every delivery to arrive once the load stops' },
     seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload and of the flaky receiver' },
     record: { default: 'true', help: 'write the result to docs/reliability-results.json' },
@@ -65,8 +87,16 @@ interface Endpoint {
 }
 
 /** An event as GET /{environment}/event answers it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ApiEvent = { eventId: string; type: string; sequence: number; occurredAt: string; resourceType: string; resourceId: string; data: any };
+type ApiEvent = {
+  eventId: string;
+  type: string;
+  sequence: number;
+  occurredAt: string;
+  resourceType: string;
+  resourceId: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+};
 
 interface Kill {
   kill: number;
@@ -85,7 +115,12 @@ interface Kill {
 }
 
 const accepted = (arrival: Arrival) => arrival.answer === 'ok' || arrival.answer === 'slow-ok';
-const canonical = (value: unknown): string => JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 
 runScript('webhooks', async () => {
   const kills = Number(opts.kills);
@@ -115,7 +150,12 @@ runScript('webhooks', async () => {
     return 'ok';
   };
   const verifying = await startWebhookReceiver('verifying');
-  const flaky = await startWebhookReceiver('flaky', { behaviour: { answer: flakyAnswer }, slowMs: 200, tooSlowMs: TIMEOUT_MS + 1000, retryAfterSeconds: RETRY_AFTER_SECONDS });
+  const flaky = await startWebhookReceiver('flaky', {
+    behaviour: { answer: flakyAnswer },
+    slowMs: 200,
+    tooSlowMs: TIMEOUT_MS + 1000,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  });
 
   const postgres = await startDedicatedPostgres();
   const db = new pg.Pool({ connectionString: postgres.databaseUrl, max: 3 });
@@ -162,30 +202,56 @@ runScript('webhooks', async () => {
     if (before[0]!.n !== 0) problems.push(`${before[0]!.n} events existed before the endpoints were registered`);
     for (const [name, receiver, path, eventTypes] of [
       ['all types, verifying receiver', verifying, '/all', []],
-      ['account and transaction types, verifying receiver', verifying, '/money', ['account.created', 'transaction.posted', 'transaction.pending']],
+      [
+        'account and transaction types, verifying receiver',
+        verifying,
+        '/money',
+        ['account.created', 'transaction.posted', 'transaction.pending'],
+      ],
       ['all types, flaky receiver (500, 429, slow)', flaky, '/flaky', []],
     ] as const) {
-      const res = await apis[0]!.send('POST', `/${ENVIRONMENT}/webhook-endpoint`, { url: receiver.url(path), eventTypes });
+      const res = await apis[0]!.send('POST', `/${ENVIRONMENT}/webhook-endpoint`, {
+        url: receiver.url(path),
+        eventTypes,
+      });
       if (res.status !== 201) throw new Error(`registering ${path} answered ${res.status} ${res.text.slice(0, 200)}`);
       receiver.setSecret(path, res.json.data.secret as string);
-      endpoints.push({ name, receiver, path, eventTypes: [...eventTypes], endpointId: res.json.data.endpointId as string });
+      endpoints.push({
+        name,
+        receiver,
+        path,
+        eventTypes: [...eventTypes],
+        endpointId: res.json.data.endpointId as string,
+      });
     }
     log(`3 endpoints registered; load: ${clients} clients, ${pause} ms between writes`);
 
     // ---- the write load: customers, accounts, deposits, transfers, updates; every creation with its key
     const accounts: string[] = [];
     /** The same request until a definite answer (none, 503 and a key in progress are not), as a client following Retry-After would. */
-    const definite = async (client: number, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
+    const definite = async (
+      client: number,
+      method: string,
+      path: string,
+      body: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<ApiAnswer> => {
       for (let attempt = 0; ; attempt++) {
         // Both running: half the clients each; one restarting: the other (or, alone, the one coming back).
         const api = apis[instances[0] && instances[1] ? client % 2 : instances[1] ? 1 : 0]!;
         const res = await api.send(method, path, body, headers, 15_000);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        const again = res.status === 0 || res.status === 503 || (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+        const again =
+          res.status === 0 ||
+          res.status === 503 ||
+          (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
         if (!again) {
           // The workload sends only valid requests: a refusal other than a transfer's insufficient funds is a problem.
           const refusedTransfer = res.json?.error?.code === 'INSUFFICIENT_FUNDS';
-          if (res.status >= 400 && !refusedTransfer) problems.push(`${method} ${path.replace(/[0-9a-f-]{36}/g, '{id}')} answered ${res.status} ${res.json?.error?.code ?? res.text.slice(0, 80)}`);
+          if (res.status >= 400 && !refusedTransfer)
+            problems.push(
+              `${method} ${path.replace(/[0-9a-f-]{36}/g, '{id}')} answered ${res.status} ${res.json?.error?.code ?? res.text.slice(0, 80)}`,
+            );
           if (res.status >= 200 && res.status < 300) acknowledgedWrites += 1;
           return res;
         }
@@ -199,24 +265,56 @@ runScript('webhooks', async () => {
       while (running) {
         const roll = random();
         if (customers.length === 0 || roll < 0.12) {
-          const created = await definite(index, 'POST', `/${ENVIRONMENT}/customer`, buildCustomerInput({ preferredName: `w${index}` }), { 'idempotency-key': randomUUID() });
+          const created = await definite(
+            index,
+            'POST',
+            `/${ENVIRONMENT}/customer`,
+            buildCustomerInput({ preferredName: `w${index}` }),
+            { 'idempotency-key': randomUUID() },
+          );
           if (created.status !== 201) continue;
           const customerId = created.json.data.customerId as string;
           customers.push(customerId);
-          const account = await definite(index, 'POST', `/${ENVIRONMENT}/account`, buildAccountInput([customerId], { currency: 'USD' }), { 'idempotency-key': randomUUID() });
+          const account = await definite(
+            index,
+            'POST',
+            `/${ENVIRONMENT}/account`,
+            buildAccountInput([customerId], { currency: 'USD' }),
+            { 'idempotency-key': randomUUID() },
+          );
           if (account.status !== 201) continue;
           const accountId = account.json.data.accountId as string;
-          await definite(index, 'POST', `/${ENVIRONMENT}/account/${accountId}/transaction`, { type: 'CREDIT', amount: 1000, description: 'opening deposit' }, { 'idempotency-key': randomUUID() });
+          await definite(
+            index,
+            'POST',
+            `/${ENVIRONMENT}/account/${accountId}/transaction`,
+            { type: 'CREDIT', amount: 1000, description: 'opening deposit' },
+            { 'idempotency-key': randomUUID() },
+          );
           accounts.push(accountId);
         } else if (roll < 0.3 && accounts.length > 0) {
-          await definite(index, 'POST', `/${ENVIRONMENT}/account/${pick(random, accounts)}/transaction`, { type: 'CREDIT', amount: (1 + Math.floor(random() * 5000)) / 100 }, { 'idempotency-key': randomUUID() });
+          await definite(
+            index,
+            'POST',
+            `/${ENVIRONMENT}/account/${pick(random, accounts)}/transaction`,
+            { type: 'CREDIT', amount: (1 + Math.floor(random() * 5000)) / 100 },
+            { 'idempotency-key': randomUUID() },
+          );
         } else if (roll < 0.85 && accounts.length > 1) {
           const from = pick(random, accounts);
           let to = pick(random, accounts);
           if (to === from) to = accounts[(accounts.indexOf(from) + 1) % accounts.length]!;
-          await definite(index, 'POST', `/${ENVIRONMENT}/transfer`, { fromAccountId: from, toAccountId: to, amount: (1 + Math.floor(random() * 2000)) / 100 }, { 'idempotency-key': randomUUID() });
+          await definite(
+            index,
+            'POST',
+            `/${ENVIRONMENT}/transfer`,
+            { fromAccountId: from, toAccountId: to, amount: (1 + Math.floor(random() * 2000)) / 100 },
+            { 'idempotency-key': randomUUID() },
+          );
         } else {
-          await definite(index, 'PUT', `/${ENVIRONMENT}/customer/${pick(random, customers)}`, { preferredName: `p${Math.floor(random() * 1e6)}` });
+          await definite(index, 'PUT', `/${ENVIRONMENT}/customer/${pick(random, customers)}`, {
+            preferredName: `p${Math.floor(random() * 1e6)}`,
+          });
         }
         if (pause > 0) await sleep(pause);
       }
@@ -224,7 +322,10 @@ runScript('webhooks', async () => {
     const load = Array.from({ length: clients }, (_, index) => client(index));
 
     // ---- the kills
-    const leaseIds = async (): Promise<string[]> => (await db.query<{ lease_id: string }>('SELECT lease_id FROM webhook_deliveries WHERE lease_id IS NOT NULL')).rows.map((row) => row.lease_id);
+    const leaseIds = async (): Promise<string[]> =>
+      (
+        await db.query<{ lease_id: string }>('SELECT lease_id FROM webhook_deliveries WHERE lease_id IS NOT NULL')
+      ).rows.map((row) => row.lease_id);
     const orphanChecks: Promise<void>[] = [];
     for (let kill = 1; kill <= kills; kill++) {
       await sleep(between);
@@ -235,7 +336,7 @@ runScript('webhooks', async () => {
         await sleep(between);
       }
       const both = instances[1] !== undefined;
-      const slot = both ? (kill - twoFrom) % 2 === 0 ? 1 : 0 : 0;
+      const slot = both ? ((kill - twoFrom) % 2 === 0 ? 1 : 0) : 0;
       const whileHolding = !both && (kill === 1 || kill % 4 === 0);
       if (whileHolding) {
         // The flaky receiver keeps the next first request open; the instance dies while it waits for the answer.
@@ -252,11 +353,24 @@ runScript('webhooks', async () => {
       const exitedAt = Date.now();
       instances[slot] = undefined;
       const leased = await leaseIds();
-      const entry: Kill = { kill, at: killedAt, exitedAt, instance: names[slot]!, instancesRunning: both ? 2 : 1, whileHolding, leasedAtKill: leased.length, orphanedLeases: 0, restartMs: 0 };
+      const entry: Kill = {
+        kill,
+        at: killedAt,
+        exitedAt,
+        instance: names[slot]!,
+        instancesRunning: both ? 2 : 1,
+        whileHolding,
+        leasedAtKill: leased.length,
+        orphanedLeases: 0,
+        restartMs: 0,
+      };
       // Leases of the survivor end within the time-out; the dead instance's stay until they run out.
       orphanChecks.push(
         sleep(Math.max(0, killedAt + TIMEOUT_MS + 500 - Date.now())).then(async () => {
-          const { rows } = await db.query<{ key: string }>("SELECT endpoint_id || ' ' || event_id AS key FROM webhook_deliveries WHERE lease_id = ANY($1::uuid[])", [leased]);
+          const { rows } = await db.query<{ key: string }>(
+            "SELECT endpoint_id || ' ' || event_id AS key FROM webhook_deliveries WHERE lease_id = ANY($1::uuid[])",
+            [leased],
+          );
           entry.orphanedLeases = rows.length;
           for (const row of rows) cutByKill.set(row.key, entry);
         }),
@@ -265,7 +379,9 @@ runScript('webhooks', async () => {
       await start(slot);
       entry.restartMs = Math.round(performance.now() - restarting);
       killLog.push(entry);
-      log(`kill ${kill}: instance ${entry.instance} (${entry.instancesRunning} running${whileHolding ? ', while the flaky receiver held its request open' : ''}), ${leased.length} deliveries leased at the kill; restarted in ${entry.restartMs} ms`);
+      log(
+        `kill ${kill}: instance ${entry.instance} (${entry.instancesRunning} running${whileHolding ? ', while the flaky receiver held its request open' : ''}), ${leased.length} deliveries leased at the kill; restarted in ${entry.restartMs} ms`,
+      );
     }
     await sleep(between);
     running = false;
@@ -297,7 +413,7 @@ runScript('webhooks', async () => {
     twoInstancesUntil = drainedAt;
 
     // Every event as the events API answers it.
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const res = await apis[0]!.send('GET', `/${ENVIRONMENT}/event?after=${after}&limit=100`);
       if (res.status !== 200) throw new Error(`GET /event answered ${res.status}`);
       const page = res.json.data.events as ApiEvent[];
@@ -305,11 +421,19 @@ runScript('webhooks', async () => {
       if (page.length < 100) break;
       after = page.at(-1)!.sequence;
     }
-    const { rows: endpointRows } = await db.query<{ id: string; enabled: boolean; disabled_reason: string | null }>('SELECT id, enabled, disabled_reason FROM webhook_endpoints');
-    for (const row of endpointRows) if (!row.enabled) problems.push(`endpoint ${row.id} was disabled: ${row.disabled_reason}`);
-    const { rows: statusRows } = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status');
-    for (const row of statusRows) if (row.status !== 'delivered') problems.push(`${row.n} deliveries ${row.status} after the drain`);
-    const { rows: timeouts } = await db.query<{ key: string }>("SELECT endpoint_id || ' ' || event_id AS key FROM webhook_attempts WHERE NOT succeeded AND status_code IS NULL");
+    const { rows: endpointRows } = await db.query<{ id: string; enabled: boolean; disabled_reason: string | null }>(
+      'SELECT id, enabled, disabled_reason FROM webhook_endpoints',
+    );
+    for (const row of endpointRows)
+      if (!row.enabled) problems.push(`endpoint ${row.id} was disabled: ${row.disabled_reason}`);
+    const { rows: statusRows } = await db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
+    );
+    for (const row of statusRows)
+      if (row.status !== 'delivered') problems.push(`${row.n} deliveries ${row.status} after the drain`);
+    const { rows: timeouts } = await db.query<{ key: string }>(
+      "SELECT endpoint_id || ' ' || event_id AS key FROM webhook_attempts WHERE NOT succeeded AND status_code IS NULL",
+    );
     for (const row of timeouts) timedOut.add(row.key);
     problems.push(...(await storageProblems(db)));
   } finally {
@@ -325,15 +449,20 @@ runScript('webhooks', async () => {
   // ---- the checks, on what the receivers got
   const bySequence = new Map(events.map((event) => [event.sequence, event]));
   const byId = new Map(events.map((event) => [event.eventId, event]));
-  for (let sequence = 1; sequence <= events.length; sequence++) if (!bySequence.has(sequence)) problems.push(`sequence ${sequence} is missing: the numbering has a gap`);
+  for (let sequence = 1; sequence <= events.length; sequence++)
+    if (!bySequence.has(sequence)) problems.push(`sequence ${sequence} is missing: the numbering has a gap`);
   const occurredAt = new Map(events.map((event) => [event.eventId, Date.parse(event.occurredAt)]));
   const perEndpoint = endpoints.map((endpoint) => {
-    const mine = arrivals.filter((arrival) => arrival.receiver === endpoint.receiver.name && arrival.path === endpoint.path);
+    const mine = arrivals.filter(
+      (arrival) => arrival.receiver === endpoint.receiver.name && arrival.path === endpoint.path,
+    );
     const takes = (type: string) => endpoint.eventTypes.length === 0 || endpoint.eventTypes.includes(type);
     const expected = events.filter((event) => takes(event.type));
     const unverified = mine.filter((arrival) => !arrival.verified);
-    for (const arrival of unverified.slice(0, 5)) problems.push(`${endpoint.path}: a request for ${arrival.webhookId} failed verification: ${arrival.verifyError}`);
-    if (unverified.length > 5) problems.push(`${endpoint.path}: ${unverified.length - 5} more requests failed verification`);
+    for (const arrival of unverified.slice(0, 5))
+      problems.push(`${endpoint.path}: a request for ${arrival.webhookId} failed verification: ${arrival.verifyError}`);
+    if (unverified.length > 5)
+      problems.push(`${endpoint.path}: ${unverified.length - 5} more requests failed verification`);
     const acceptedAt = new Map<string, number[]>();
     const firstArrival = new Map<string, Arrival>();
     for (const arrival of mine.filter((a) => a.verified)) {
@@ -343,24 +472,38 @@ runScript('webhooks', async () => {
         problems.push(`${endpoint.path}: received event ${arrival.webhookId}, which does not exist`);
         continue;
       }
-      if (!takes(event.type)) problems.push(`${endpoint.path}: received a ${event.type} event, a type it does not take`);
-      if (data?.eventId !== arrival.webhookId || arrival.payload!.type !== event.type || arrival.payload!.timestamp !== event.occurredAt || canonical(data) !== canonical(event)) {
+      if (!takes(event.type))
+        problems.push(`${endpoint.path}: received a ${event.type} event, a type it does not take`);
+      if (
+        data?.eventId !== arrival.webhookId ||
+        arrival.payload!.type !== event.type ||
+        arrival.payload!.timestamp !== event.occurredAt ||
+        canonical(data) !== canonical(event)
+      ) {
         problems.push(`${endpoint.path}: the body of ${arrival.webhookId} is not the event as GET /event answers it`);
       }
       if (!firstArrival.has(arrival.webhookId)) firstArrival.set(arrival.webhookId, arrival);
-      if (accepted(arrival)) acceptedAt.set(arrival.webhookId, [...(acceptedAt.get(arrival.webhookId) ?? []), arrival.at]);
+      if (accepted(arrival))
+        acceptedAt.set(arrival.webhookId, [...(acceptedAt.get(arrival.webhookId) ?? []), arrival.at]);
     }
     const missing = expected.filter((event) => !acceptedAt.has(event.eventId));
-    if (missing.length > 0) problems.push(`${endpoint.path}: ${missing.length} of ${expected.length} events never accepted (first: sequence ${missing[0]!.sequence})`);
+    if (missing.length > 0)
+      problems.push(
+        `${endpoint.path}: ${missing.length} of ${expected.length} events never accepted (first: sequence ${missing[0]!.sequence})`,
+      );
 
     // First whole arrivals in sequence order.
     const firsts = [...firstArrival.values()].sort((a, b) => a.index - b.index);
     let outOfOrder = 0;
     for (let i = 1; i < firsts.length; i++) {
-      const [previous, current] = [byId.get(firsts[i - 1]!.webhookId)!.sequence, byId.get(firsts[i]!.webhookId)!.sequence];
+      const [previous, current] = [
+        byId.get(firsts[i - 1]!.webhookId)!.sequence,
+        byId.get(firsts[i]!.webhookId)!.sequence,
+      ];
       if (current <= previous) {
         outOfOrder += 1;
-        if (outOfOrder <= 3) problems.push(`${endpoint.path}: event ${current} first arrived after event ${previous}'s first arrival`);
+        if (outOfOrder <= 3)
+          problems.push(`${endpoint.path}: event ${current} first arrived after event ${previous}'s first arrival`);
       }
     }
 
@@ -387,9 +530,16 @@ runScript('webhooks', async () => {
         }
         unexplained += 1;
         if (unexplained <= 3) {
-          const nearest = killLog.reduce<Kill | undefined>((best, k) => (!best || Math.abs(k.at - times[i - 1]!) < Math.abs(best.at - times[i - 1]!) ? k : best), undefined);
-          const around = nearest ? ` (accepted ${times[i - 1]! - nearest.at} ms and ${times[i]! - nearest.at} ms after kill ${nearest.kill}, which took ${nearest.exitedAt - nearest.at} ms to exit)` : '';
-          problems.push(`${endpoint.path}: event ${byId.get(eventId)?.sequence} accepted twice with no kill between and no time-out recorded${around}`);
+          const nearest = killLog.reduce<Kill | undefined>(
+            (best, k) => (!best || Math.abs(k.at - times[i - 1]!) < Math.abs(best.at - times[i - 1]!) ? k : best),
+            undefined,
+          );
+          const around = nearest
+            ? ` (accepted ${times[i - 1]! - nearest.at} ms and ${times[i]! - nearest.at} ms after kill ${nearest.kill}, which took ${nearest.exitedAt - nearest.at} ms to exit)`
+            : '';
+          problems.push(
+            `${endpoint.path}: event ${byId.get(eventId)?.sequence} accepted twice with no kill between and no time-out recorded${around}`,
+          );
         }
       }
     }
@@ -399,12 +549,17 @@ runScript('webhooks', async () => {
     for (const arrival of mine.filter((a) => a.answer === 'retry-after-429')) {
       const next = mine.find((a) => a.webhookId === arrival.webhookId && a.index > arrival.index);
       if (!next) continue;
-      if (next.at - arrival.answeredAt! < RETRY_AFTER_SECONDS * 1000 - 5) problems.push(`${endpoint.path}: a 429 with Retry-After ${RETRY_AFTER_SECONDS} was retried after ${next.at - arrival.answeredAt!} ms`);
+      if (next.at - arrival.answeredAt! < RETRY_AFTER_SECONDS * 1000 - 5)
+        problems.push(
+          `${endpoint.path}: a 429 with Retry-After ${RETRY_AFTER_SECONDS} was retried after ${next.at - arrival.answeredAt!} ms`,
+        );
       else retryAfterHonoured += 1;
     }
 
     // Delay: the event's occurredAt (its transaction's time) to its first acceptance.
-    const delays = expected.filter((event) => acceptedAt.has(event.eventId)).map((event) => acceptedAt.get(event.eventId)![0]! - occurredAt.get(event.eventId)!);
+    const delays = expected
+      .filter((event) => acceptedAt.has(event.eventId))
+      .map((event) => acceptedAt.get(event.eventId)![0]! - occurredAt.get(event.eventId)!);
     const answers: Record<string, number> = {};
     for (const arrival of mine) answers[arrival.answer] = (answers[arrival.answer] ?? 0) + 1;
     return {
@@ -427,9 +582,11 @@ runScript('webhooks', async () => {
   });
   if (killLog.length !== kills) problems.push(`${killLog.length} of ${kills} kills done`);
   if (!killLog.some((k) => k.whileHolding)) problems.push('no kill while a receiver held a request open');
-  if (killLog.reduce((sum, k) => sum + k.orphanedLeases, 0) === 0) problems.push('no kill interrupted a delivery in flight (no lease left behind)');
+  if (killLog.reduce((sum, k) => sum + k.orphanedLeases, 0) === 0)
+    problems.push('no kill interrupted a delivery in flight (no lease left behind)');
   const held = killLog.filter((k) => k.whileHolding);
-  for (const k of held) if (k.orphanedLeases === 0) problems.push(`kill ${k.kill}: the held request's delivery left no lease behind`);
+  for (const k of held)
+    if (k.orphanedLeases === 0) problems.push(`kill ${k.kill}: the held request's delivery left no lease behind`);
 
   const unique = [...new Set(problems)];
   for (const problem of unique.slice(0, 25)) log(`PROBLEM: ${problem}`);
@@ -473,9 +630,18 @@ runScript('webhooks', async () => {
         totals,
         acknowledgedWrites,
         statuses,
-        twoInstancesSeconds: twoInstancesSince === undefined || twoInstancesUntil === undefined ? 0 : round((twoInstancesUntil - twoInstancesSince) / 1000),
-        drainSeconds: drainedAt === undefined || loadStoppedAt === undefined ? null : round((drainedAt - loadStoppedAt) / 1000),
-        settings: { WEBHOOKS_TIMEOUT_MS: TIMEOUT_MS, WEBHOOKS_RETRY_SCHEDULE: RETRY_SCHEDULE, WEBHOOKS_POLL_INTERVAL_MS: 200, EVENT_SEQUENCER_INTERVAL_MS: 50 },
+        twoInstancesSeconds:
+          twoInstancesSince === undefined || twoInstancesUntil === undefined
+            ? 0
+            : round((twoInstancesUntil - twoInstancesSince) / 1000),
+        drainSeconds:
+          drainedAt === undefined || loadStoppedAt === undefined ? null : round((drainedAt - loadStoppedAt) / 1000),
+        settings: {
+          WEBHOOKS_TIMEOUT_MS: TIMEOUT_MS,
+          WEBHOOKS_RETRY_SCHEDULE: RETRY_SCHEDULE,
+          WEBHOOKS_POLL_INTERVAL_MS: 200,
+          EVENT_SEQUENCER_INTERVAL_MS: 50,
+        },
       },
     });
   }

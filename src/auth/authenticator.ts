@@ -1,6 +1,12 @@
 import type { OidcConfig } from '../config/oidc.js';
 import { API_TOKEN_PREFIX, type ApiTokenStore, ManagedTokenAuthenticator } from '../features/tokens/index.js';
-import { type Authentication, type Authenticator, parseBearer, StaticTokenAuthenticator, type TokenVerifier } from './bearer-token.js';
+import {
+  type Authentication,
+  type Authenticator,
+  parseBearer,
+  StaticTokenAuthenticator,
+  type TokenVerifier,
+} from './bearer-token.js';
 import { JwtAuthenticator } from './jwt.js';
 
 /** Three base64url segments; the last may be empty (an unsigned `alg: none` token, which is refused). */
@@ -14,7 +20,13 @@ export const MAX_BEARER_TOKEN_LENGTH = 8192;
  * anything else → the static API_TOKENS. config.ts refuses static tokens that would be misrouted.
  */
 export class CompositeAuthenticator implements Authenticator {
-  constructor(private readonly providers: { static: TokenVerifier; managed?: TokenVerifier | undefined; jwt?: TokenVerifier | undefined }) {}
+  constructor(
+    private readonly providers: {
+      static: TokenVerifier;
+      managed?: TokenVerifier | undefined;
+      jwt?: TokenVerifier | undefined;
+    },
+  ) {}
 
   async authenticate(header: string | undefined): Promise<Authentication> {
     const parsed = parseBearer(header);

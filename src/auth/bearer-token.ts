@@ -39,7 +39,8 @@ export const staticTokenLabelKey = (blindIndexKey: Uint8Array): Buffer =>
   Buffer.from(hkdfSync('sha256', blindIndexKey, Buffer.alloc(0), 'cas static token label v1', 32));
 
 /** `static:` and 16 hex digits of HMAC-SHA-256(label key, token): 64 bits, unique among a handful of tokens. */
-const principalIdOf = (token: string, labelKey: Uint8Array): string => `static:${createHmac('sha256', labelKey).update(token).digest('hex').slice(0, 16)}`;
+const principalIdOf = (token: string, labelKey: Uint8Array): string =>
+  `static:${createHmac('sha256', labelKey).update(token).digest('hex').slice(0, 16)}`;
 
 /**
  * The static tokens of API_TOKENS: every scope in every environment. Only SHA-256 digests are kept in

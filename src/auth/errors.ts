@@ -4,7 +4,12 @@
  * not domain rules, so they live here and not in src/domain/errors.ts; both surfaces render them with the
  * domain's errors through the one HTTP failure vocabulary (src/http/errors.ts).
  */
-export const REQUEST_ERROR_CODES = ['UNAUTHENTICATED', 'ENVIRONMENT_NOT_FOUND', 'RATE_LIMITED', 'SSN_SEARCH_RATE_LIMITED'] as const;
+export const REQUEST_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'ENVIRONMENT_NOT_FOUND',
+  'RATE_LIMITED',
+  'SSN_SEARCH_RATE_LIMITED',
+] as const;
 export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
 
 export type RequestErrorKind =
@@ -48,4 +53,8 @@ export const unauthenticated = (message: string, challenge: BearerChallenge = {}
  * caller's business, and a list would help enumerate them).
  */
 export const environmentNotFound = () =>
-  new RequestError('ENVIRONMENT_NOT_FOUND', 'not_found', 'Unknown environment: the first path segment is not a configured environment.');
+  new RequestError(
+    'ENVIRONMENT_NOT_FOUND',
+    'not_found',
+    'Unknown environment: the first path segment is not a configured environment.',
+  );

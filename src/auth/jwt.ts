@@ -49,7 +49,8 @@ function remoteKeys(options: JwtVerifierOptions & { jwksUrl: URL }): JWTVerifyGe
       return await jwks(header, token);
     } catch (error) {
       // A missing kid or an unsupported key is the token's fault; a failed fetch is the provider's.
-      if (!(error instanceof errors.JOSEError) || KEY_SOURCE_FAILURES.has(error.code)) throw new KeySourceUnavailable('JWKS unavailable', { cause: error });
+      if (!(error instanceof errors.JOSEError) || KEY_SOURCE_FAILURES.has(error.code))
+        throw new KeySourceUnavailable('JWKS unavailable', { cause: error });
       throw error;
     }
   };
@@ -74,7 +75,8 @@ export class JwtAuthenticator implements TokenVerifier {
   private readonly key: JWTVerifyGetKey | KeyObject;
 
   constructor(private readonly options: JwtVerifierOptions) {
-    if ((options.jwksUrl === undefined) === (options.publicKey === undefined)) throw new Error('JwtAuthenticator needs exactly one of jwksUrl and publicKey');
+    if ((options.jwksUrl === undefined) === (options.publicKey === undefined))
+      throw new Error('JwtAuthenticator needs exactly one of jwksUrl and publicKey');
     this.key = options.jwksUrl ? remoteKeys({ ...options, jwksUrl: options.jwksUrl }) : options.publicKey!;
   }
 
@@ -94,7 +96,9 @@ export class JwtAuthenticator implements TokenVerifier {
       };
       // Two calls rather than a union: jose types the key-function and the key overloads separately.
       ({ payload } =
-        typeof this.key === 'function' ? await jwtVerify(token, this.key, verifyOptions) : await jwtVerify(token, this.key, verifyOptions));
+        typeof this.key === 'function'
+          ? await jwtVerify(token, this.key, verifyOptions)
+          : await jwtVerify(token, this.key, verifyOptions));
     } catch (error) {
       if (error instanceof KeySourceUnavailable) throw authenticationUnavailable();
       if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
@@ -102,7 +106,8 @@ export class JwtAuthenticator implements TokenVerifier {
     }
     if (!this.withinTimeBounds(payload)) return { ok: false, reason: 'invalid' };
     const subject = payload.sub;
-    if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) return { ok: false, reason: 'invalid' };
+    if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255)
+      return { ok: false, reason: 'invalid' };
     const environments = claimList(payload[this.options.environmentsClaim]);
     const principal: Principal = {
       id: `jwt:${subject}`,

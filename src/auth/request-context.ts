@@ -63,7 +63,10 @@ export async function buildRequestContext(
  * Who the Authorization header names, in no environment (the environment-free endpoints, e.g. /metrics);
  * throws UNAUTHENTICATED with the RFC 6750 challenge, or SERVICE_UNAVAILABLE.
  */
-export async function authenticatePrincipal(authorization: string | undefined, authenticator: Authenticator): Promise<Principal> {
+export async function authenticatePrincipal(
+  authorization: string | undefined,
+  authenticator: Authenticator,
+): Promise<Principal> {
   const authentication = await authenticator.authenticate(authorization);
   if (!authentication.ok) {
     const failure = AUTH_FAILURES[authentication.reason];

@@ -29,7 +29,9 @@ export function bearerChallengeHeader(challenge: BearerChallenge, description?: 
 export function challengeFor(error: DomainError | RequestError): BearerChallenge | undefined {
   if (error instanceof RequestError) return error.kind === 'unauthenticated' ? (error.challenge ?? {}) : undefined;
   if (error.kind !== 'forbidden') return undefined;
-  return error.requiredScope === undefined ? { error: 'insufficient_scope' } : { error: 'insufficient_scope', scope: error.requiredScope };
+  return error.requiredScope === undefined
+    ? { error: 'insufficient_scope' }
+    : { error: 'insufficient_scope', scope: error.requiredScope };
 }
 
 /** The `WWW-Authenticate` value both surfaces send with a 401 or 403, described by the error's message when it names an error. */

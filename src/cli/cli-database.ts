@@ -24,9 +24,17 @@ export interface CliDatabaseOptions {
  * in DATA_DIR (which only one process can run at a time: stop the service first, point DATABASE_URL at
  * it, or, for a command that asks for it, share the one the running service started).
  */
-export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaClient) => Promise<T>, options: CliDatabaseOptions = {}): Promise<T> {
-  const shared = !config.databaseUrl && options.shareRunningEmbedded ? runningEmbeddedPostgresUrl(config.dataDir) : undefined;
-  const embedded = config.databaseUrl || shared ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
+export async function withCliDatabase<T>(
+  config: Config,
+  work: (prisma: PrismaClient) => Promise<T>,
+  options: CliDatabaseOptions = {},
+): Promise<T> {
+  const shared =
+    !config.databaseUrl && options.shareRunningEmbedded ? runningEmbeddedPostgresUrl(config.dataDir) : undefined;
+  const embedded =
+    config.databaseUrl || shared
+      ? undefined
+      : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   const pool = createPool({
     connectionString: config.databaseUrl ?? shared ?? embedded!.url,
     max: 2,
@@ -50,7 +58,11 @@ export async function withCliDatabase<T>(config: Config, work: (prisma: PrismaCl
 
 /** Prisma's and PostgreSQL's "relation does not exist": the database was never migrated. */
 export function isMissingTable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; depth < 6 && typeof e === 'object' && e !== null; depth++, e = (e as { cause?: unknown }).cause) {
+  for (
+    let e: unknown = error, depth = 0;
+    depth < 6 && typeof e === 'object' && e !== null;
+    depth++, e = (e as { cause?: unknown }).cause
+  ) {
     const { code } = e as { code?: unknown };
     if (code === 'P2021' || code === '42P01') return true;
   }
@@ -64,7 +76,9 @@ export function exitWithError(error: unknown, what: string): never {
     process.exit(64);
   }
   if (isMissingTable(error)) {
-    process.stderr.write(`${what} failed: the database is not migrated. Run npm run db:migrate (or start the service once) first.\n`);
+    process.stderr.write(
+      `${what} failed: the database is not migrated. Run npm run db:migrate (or start the service once) first.\n`,
+    );
     process.exit(1);
   }
   process.stderr.write(`${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -29,16 +29,82 @@ const mobile = (number: string) => [{ type: 'MOBILE', number }];
 
 // Names, addresses and 555-01xx numbers are fictional; e-mails use example.com (RFC 2606).
 const PEOPLE: DemoPerson[] = [
-  { key: 'alex', preferredName: 'Alex', firstName: 'Alexandra', middleName: 'Jane', lastName: 'Rivera', dateOfBirth: '1986-03-14', emails: ['alex.rivera@example.com'], phoneNumbers: mobile('+1 555 010 0101'), addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704') },
-  { key: 'jordan', preferredName: 'Jordan', firstName: 'Jordan', middleName: '', lastName: 'Rivera', dateOfBirth: '1984-11-02', emails: ['jordan.rivera@example.com'], phoneNumbers: mobile('+1 555 010 0102'), addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704') },
-  { key: 'priya', preferredName: 'Priya', firstName: 'Priya', middleName: 'Lakshmi', lastName: 'Natarajan', dateOfBirth: '1991-07-23', emails: ['priya.n@example.com', 'priya@work.example.com'], phoneNumbers: [...mobile('+1 555 010 0103'), { type: 'WORK', number: '+1 555 010 0199' }], addresses: home('400 Harbor Street, Apt 9C', 'Portland', 'OR', '97209') },
-  { key: 'samuel', preferredName: 'Sam', firstName: 'Samuel', middleName: 'Adebayo', lastName: 'Okafor', dateOfBirth: '1969-01-30', emails: ['sam.okafor@example.com'], phoneNumbers: mobile('+1 555 010 0104'), addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215') },
-  { key: 'grace', preferredName: 'Grace', firstName: 'Grace', middleName: 'Ifeoma', lastName: 'Okafor', dateOfBirth: '2009-05-18', emails: [], phoneNumbers: [], addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215') },
-  { key: 'mei', preferredName: 'Mei', firstName: 'Mei', middleName: '', lastName: 'Chen', dateOfBirth: '1978-09-09', emails: ['mei.chen@example.com'], phoneNumbers: mobile('+1 555 010 0106'), addresses: home('88 Ocean View Road', 'San Diego', 'CA', '92101') },
+  {
+    key: 'alex',
+    preferredName: 'Alex',
+    firstName: 'Alexandra',
+    middleName: 'Jane',
+    lastName: 'Rivera',
+    dateOfBirth: '1986-03-14',
+    emails: ['alex.rivera@example.com'],
+    phoneNumbers: mobile('+1 555 010 0101'),
+    addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704'),
+  },
+  {
+    key: 'jordan',
+    preferredName: 'Jordan',
+    firstName: 'Jordan',
+    middleName: '',
+    lastName: 'Rivera',
+    dateOfBirth: '1984-11-02',
+    emails: ['jordan.rivera@example.com'],
+    phoneNumbers: mobile('+1 555 010 0102'),
+    addresses: home('12 Maple Avenue', 'Springfield', 'IL', '62704'),
+  },
+  {
+    key: 'priya',
+    preferredName: 'Priya',
+    firstName: 'Priya',
+    middleName: 'Lakshmi',
+    lastName: 'Natarajan',
+    dateOfBirth: '1991-07-23',
+    emails: ['priya.n@example.com', 'priya@work.example.com'],
+    phoneNumbers: [...mobile('+1 555 010 0103'), { type: 'WORK', number: '+1 555 010 0199' }],
+    addresses: home('400 Harbor Street, Apt 9C', 'Portland', 'OR', '97209'),
+  },
+  {
+    key: 'samuel',
+    preferredName: 'Sam',
+    firstName: 'Samuel',
+    middleName: 'Adebayo',
+    lastName: 'Okafor',
+    dateOfBirth: '1969-01-30',
+    emails: ['sam.okafor@example.com'],
+    phoneNumbers: mobile('+1 555 010 0104'),
+    addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215'),
+  },
+  {
+    key: 'grace',
+    preferredName: 'Grace',
+    firstName: 'Grace',
+    middleName: 'Ifeoma',
+    lastName: 'Okafor',
+    dateOfBirth: '2009-05-18',
+    emails: [],
+    phoneNumbers: [],
+    addresses: home('7 Birch Lane', 'Columbus', 'OH', '43215'),
+  },
+  {
+    key: 'mei',
+    preferredName: 'Mei',
+    firstName: 'Mei',
+    middleName: '',
+    lastName: 'Chen',
+    dateOfBirth: '1978-09-09',
+    emails: ['mei.chen@example.com'],
+    phoneNumbers: mobile('+1 555 010 0106'),
+    addresses: home('88 Ocean View Road', 'San Diego', 'CA', '92101'),
+  },
 ];
 
 const ACCOUNTS: DemoAccount[] = [
-  { key: 'riveraJointChecking', owners: ['alex', 'jordan'], name: 'Rivera Household Checking', type: 'CHECKING', currency: 'USD' },
+  {
+    key: 'riveraJointChecking',
+    owners: ['alex', 'jordan'],
+    name: 'Rivera Household Checking',
+    type: 'CHECKING',
+    currency: 'USD',
+  },
   { key: 'alexSavings', owners: ['alex'], name: 'Rainy Day Savings', type: 'SAVINGS', currency: 'USD' },
   { key: 'jordanChecking', owners: ['jordan'], name: 'Everyday Checking', type: 'CHECKING', currency: 'USD' },
   { key: 'priyaChecking', owners: ['priya'], name: 'Everyday Checking', type: 'CHECKING', currency: 'USD' },
@@ -53,20 +119,76 @@ const ACCOUNTS: DemoAccount[] = [
  * their audit and events; every posting balances against the environment's settlement account.
  */
 const POSTINGS: DemoPosting[] = [
-  { kind: 'transaction', account: 'riveraJointChecking', type: 'CREDIT', amount: '2450.00', description: 'Payroll, Springfield Unified' },
-  { kind: 'transaction', account: 'riveraJointChecking', type: 'DEBIT', amount: '86.40', description: 'Groceries, Maple Market' },
-  { kind: 'transaction', account: 'riveraJointChecking', type: 'DEBIT', amount: '120.00', description: 'Card authorisation, Fuel Stop', hold: true },
+  {
+    kind: 'transaction',
+    account: 'riveraJointChecking',
+    type: 'CREDIT',
+    amount: '2450.00',
+    description: 'Payroll, Springfield Unified',
+  },
+  {
+    kind: 'transaction',
+    account: 'riveraJointChecking',
+    type: 'DEBIT',
+    amount: '86.40',
+    description: 'Groceries, Maple Market',
+  },
+  {
+    kind: 'transaction',
+    account: 'riveraJointChecking',
+    type: 'DEBIT',
+    amount: '120.00',
+    description: 'Card authorisation, Fuel Stop',
+    hold: true,
+  },
   { kind: 'transfer', from: 'riveraJointChecking', to: 'alexSavings', amount: '500.00', description: 'Monthly saving' },
-  { kind: 'transaction', account: 'jordanChecking', type: 'CREDIT', amount: '1200.00', description: 'Freelance invoice 1042' },
-  { kind: 'transaction', account: 'priyaChecking', type: 'CREDIT', amount: '3200.00', description: 'Salary, Harbor Labs' },
-  { kind: 'transaction', account: 'priyaChecking', type: 'DEBIT', amount: '1450.00', description: 'Rent, Harbor Street' },
-  { kind: 'transfer', from: 'priyaChecking', to: 'priyaMoneyMarket', amount: '1000.00', description: 'To money market' },
+  {
+    kind: 'transaction',
+    account: 'jordanChecking',
+    type: 'CREDIT',
+    amount: '1200.00',
+    description: 'Freelance invoice 1042',
+  },
+  {
+    kind: 'transaction',
+    account: 'priyaChecking',
+    type: 'CREDIT',
+    amount: '3200.00',
+    description: 'Salary, Harbor Labs',
+  },
+  {
+    kind: 'transaction',
+    account: 'priyaChecking',
+    type: 'DEBIT',
+    amount: '1450.00',
+    description: 'Rent, Harbor Street',
+  },
+  {
+    kind: 'transfer',
+    from: 'priyaChecking',
+    to: 'priyaMoneyMarket',
+    amount: '1000.00',
+    description: 'To money market',
+  },
   { kind: 'transaction', account: 'priyaEuro', type: 'CREDIT', amount: '800.00', description: 'Travel money' },
-  { kind: 'transaction', account: 'okaforCollege', type: 'CREDIT', amount: '250.00', description: 'Birthday gift for Grace' },
+  {
+    kind: 'transaction',
+    account: 'okaforCollege',
+    type: 'CREDIT',
+    amount: '250.00',
+    description: 'Birthday gift for Grace',
+  },
 ];
 
 type DemoPosting =
-  | { kind: 'transaction'; account: string; type: 'CREDIT' | 'DEBIT'; amount: string; description: string; hold?: boolean }
+  | {
+      kind: 'transaction';
+      account: string;
+      type: 'CREDIT' | 'DEBIT';
+      amount: string;
+      description: string;
+      hold?: boolean;
+    }
   | { kind: 'transfer'; from: string; to: string; amount: string; description: string };
 
 export interface SeedReport {
@@ -108,7 +230,12 @@ export async function seedDemoData(services: DomainServices, caller: Caller): Pr
   const accountId = (key: string) => accounts.find((account) => account.key === key)!.accountId;
   for (const posting of POSTINGS) {
     if (posting.kind === 'transfer') {
-      await services.ledger.transfer(caller, { fromAccountId: accountId(posting.from), toAccountId: accountId(posting.to), amount: posting.amount, description: posting.description });
+      await services.ledger.transfer(caller, {
+        fromAccountId: accountId(posting.from),
+        toAccountId: accountId(posting.to),
+        amount: posting.amount,
+        description: posting.description,
+      });
     } else {
       const { account, kind: _kind, ...input } = posting;
       await services.ledger.postTransaction(caller, accountId(account), input);
@@ -117,11 +244,19 @@ export async function seedDemoData(services: DomainServices, caller: Caller): Pr
   return { environment: caller.environment, createdAt: new Date().toISOString(), customers, accounts };
 }
 
-async function createWithFreshSsn(services: DomainServices, caller: Caller, person: Omit<DemoPerson, 'key'>): Promise<string> {
+async function createWithFreshSsn(
+  services: DomainServices,
+  caller: Caller,
+  person: Omit<DemoPerson, 'key'>,
+): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
       const documentLocatorNumber = randomInt(10_000_000, 99_999_999);
-      const { value } = await services.customers.create(caller, { ...person, socialSecurityNumber: demoSsn(), documentLocatorNumber });
+      const { value } = await services.customers.create(caller, {
+        ...person,
+        socialSecurityNumber: demoSsn(),
+        documentLocatorNumber,
+      });
       return value.customerId;
     } catch (error) {
       if (attempt >= 20 || !isDomainError(error) || error.code !== 'CUSTOMER_ALREADY_EXISTS') throw error;

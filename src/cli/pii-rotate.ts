@@ -14,12 +14,17 @@ import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
  * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    options: { 'batch-size': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) throw new UsageError('Usage: npm run pii:rotate [-- --batch-size <1-10000>]');
   const batchSize = values['batch-size'] === undefined ? 500 : Number(values['batch-size']);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError('--batch-size must be a whole number from 1 to 10000');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+    throw new UsageError('--batch-size must be a whole number from 1 to 10000');
   const config = loadConfig(process.env);
-  const cipher = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
+  const cipher = new PiiCipher(
+    resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)),
+  );
 
   // One run, one id: its audit events (every batch, every environment) are found with resourceId=<runId>.
   const runId = newId();
@@ -32,7 +37,8 @@ async function main(): Promise<void> {
     secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
       batchSize,
       runId,
-      onBatch: ({ batch, reencrypted }) => process.stderr.write(`webhook secrets, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+      onBatch: ({ batch, reencrypted }) =>
+        process.stderr.write(`webhook secrets, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
   }));
   process.stdout.write(
@@ -43,11 +49,22 @@ async function main(): Promise<void> {
       batches: report.batches,
       failed: report.failed.length,
       remaining: report.remaining,
-      webhookSecrets: { reencrypted: secrets.reencrypted, batches: secrets.batches, failed: secrets.failed.length, remaining: secrets.remaining },
+      webhookSecrets: {
+        reencrypted: secrets.reencrypted,
+        batches: secrets.batches,
+        failed: secrets.failed.length,
+        remaining: secrets.remaining,
+      },
     })}\n`,
   );
-  for (const failure of report.failed) process.stderr.write(`customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`);
-  for (const failure of secrets.failed) process.stderr.write(`webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`);
+  for (const failure of report.failed)
+    process.stderr.write(
+      `customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`,
+    );
+  for (const failure of secrets.failed)
+    process.stderr.write(
+      `webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`,
+    );
   if (report.failed.length > 0 || secrets.failed.length > 0) process.exit(1);
   const remaining = report.remaining + secrets.remaining;
   if (remaining > 0) process.stderr.write(`${remaining} row(s) were busy and skipped: run pii:rotate again.\n`);

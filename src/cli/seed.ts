@@ -23,14 +23,21 @@ async function main(): Promise<void> {
   if (values.help) throw new UsageError(USAGE);
   const config = loadConfig(process.env);
   const environment = values.env ?? config.environments[0]!;
-  if (!config.environments.includes(environment)) throw new UsageError(`--env: unknown environment ${environment}; configured: ${config.environments.join(', ')}`);
-  const protector = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
+  if (!config.environments.includes(environment))
+    throw new UsageError(`--env: unknown environment ${environment}; configured: ${config.environments.join(', ')}`);
+  const protector = new PiiCipher(
+    resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)),
+  );
 
   // A fresh clone may seed before the first start: migrate as the service would.
   const report = await withCliDatabase(
     config,
     async (prisma) => {
-      const services = createDomainServices({ stores: createStores(prisma), protector, idempotencyTtlHours: config.idempotencyTtlHours });
+      const services = createDomainServices({
+        stores: createStores(prisma),
+        protector,
+        idempotencyTtlHours: config.idempotencyTtlHours,
+      });
       return seedDemoData(services, seedCaller(environment));
     },
     { migrateFirst: true },
@@ -49,7 +56,9 @@ function printReport(report: SeedReport, file: string): void {
   out('\nAccounts');
   const names = new Map(report.customers.map((customer) => [customer.customerId, customer.name]));
   for (const account of report.accounts) {
-    out(`  ${account.accountId}  ${account.name.padEnd(26)} ${account.customerIds.map((id) => names.get(id)).join(' & ')}`);
+    out(
+      `  ${account.accountId}  ${account.name.padEnd(26)} ${account.customerIds.map((id) => names.get(id)).join(' & ')}`,
+    );
   }
   out('\nNext: npm start, then bash examples/curl.sh (see examples/README.md).');
 }

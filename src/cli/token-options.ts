@@ -18,7 +18,10 @@ export function expiryFrom(text: string | undefined, now: Date): Date | null {
   if (text === undefined) return null;
   const match = DURATION.exec(text.trim());
   const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : 0;
-  if (!match || ms <= 0 || ms > MAX_LIFETIME_MS) throw new UsageError('--expires-in must be a positive whole number of days, hours or minutes, at most 3650d: e.g. 90d, 12h or 30m');
+  if (!match || ms <= 0 || ms > MAX_LIFETIME_MS)
+    throw new UsageError(
+      '--expires-in must be a positive whole number of days, hours or minutes, at most 3650d: e.g. 90d, 12h or 30m',
+    );
   return new Date(now.getTime() + ms);
 }
 
@@ -37,8 +40,10 @@ export function limitsFrom(maxAmount: string | undefined, dailyLimits: readonly 
   for (const entry of dailyLimits) {
     const [code = '', amount, ...rest] = entry.split(':');
     const currency = code.trim().toUpperCase();
-    if (amount === undefined || rest.length > 0) throw new UsageError('--daily-limit must be <currency>:<amount>, e.g. --daily-limit USD:10000');
-    if (!/^[A-Z]{3}$/.test(currency) || currencyCodes.code(currency) === undefined) throw new UsageError(`--daily-limit: ${JSON.stringify(code)} is not an ISO 4217 currency code`);
+    if (amount === undefined || rest.length > 0)
+      throw new UsageError('--daily-limit must be <currency>:<amount>, e.g. --daily-limit USD:10000');
+    if (!/^[A-Z]{3}$/.test(currency) || currencyCodes.code(currency) === undefined)
+      throw new UsageError(`--daily-limit: ${JSON.stringify(code)} is not an ISO 4217 currency code`);
     if (Object.hasOwn(daily, currency)) throw new UsageError(`--daily-limit names ${currency} twice`);
     daily[currency] = amountOption(`--daily-limit ${currency}`, amount, currency);
   }

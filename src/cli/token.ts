@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { apiTokenAuditEvents, type ApiTokenSummary, generateApiToken, isAccessScope, PrismaApiTokenStore } from '../features/tokens/index.js';
+import {
+  apiTokenAuditEvents,
+  type ApiTokenSummary,
+  generateApiToken,
+  isAccessScope,
+  PrismaApiTokenStore,
+} from '../features/tokens/index.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { ACCESS_SCOPES, type PostingLimits, type Principal } from '../domain/caller.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
@@ -23,7 +29,11 @@ Creating and revoking a token are recorded in the audit trail (principal cli:tok
 const CLI_PRINCIPAL: Principal = { id: 'cli:token', kind: 'static-token', scopes: [], environments: '*' };
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
-const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 interface CreateRequest {
   name: string;
@@ -35,18 +45,31 @@ interface CreateRequest {
 
 function parseCreate(values: Record<string, string | string[] | boolean | undefined>, config: Config): CreateRequest {
   const name = typeof values.name === 'string' ? values.name.trim() : '';
-  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name)) throw new UsageError('--name is required: 1–200 characters, e.g. --name "mobile app"');
+  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name))
+    throw new UsageError('--name is required: 1–200 characters, e.g. --name "mobile app"');
   const environments = list(values.env as string | undefined);
-  if (environments.length === 0) throw new UsageError(`--env is required: one or more of ${config.environments.join(', ')}, or * for all`);
-  if (environments.includes('*') && environments.length > 1) throw new UsageError('--env * already means every environment; do not list others with it');
+  if (environments.length === 0)
+    throw new UsageError(`--env is required: one or more of ${config.environments.join(', ')}, or * for all`);
+  if (environments.includes('*') && environments.length > 1)
+    throw new UsageError('--env * already means every environment; do not list others with it');
   const unknownEnvironments = environments.filter((env) => env !== '*' && !config.environments.includes(env));
-  if (unknownEnvironments.length > 0) throw new UsageError(`--env: unknown environment(s) ${unknownEnvironments.join(', ')}; configured: ${config.environments.join(', ')}`);
+  if (unknownEnvironments.length > 0)
+    throw new UsageError(
+      `--env: unknown environment(s) ${unknownEnvironments.join(', ')}; configured: ${config.environments.join(', ')}`,
+    );
   const scopes = [...new Set(list(values.scopes as string | undefined))];
   if (scopes.length === 0) throw new UsageError(`--scopes is required: one or more of ${ACCESS_SCOPES.join(', ')}`);
   const unknownScopes = scopes.filter((scope) => !isAccessScope(scope));
-  if (unknownScopes.length > 0) throw new UsageError(`--scopes: unknown scope(s) ${unknownScopes.join(', ')}; known: ${ACCESS_SCOPES.join(', ')}`);
+  if (unknownScopes.length > 0)
+    throw new UsageError(`--scopes: unknown scope(s) ${unknownScopes.join(', ')}; known: ${ACCESS_SCOPES.join(', ')}`);
   const dailyLimits = (values['daily-limit'] as string[] | undefined) ?? [];
-  return { name, environments, scopes, expiresAt: expiryFrom(values['expires-in'] as string | undefined, new Date()), limits: limitsFrom(values['max-amount'] as string | undefined, dailyLimits) };
+  return {
+    name,
+    environments,
+    scopes,
+    expiresAt: expiryFrom(values['expires-in'] as string | undefined, new Date()),
+    limits: limitsFrom(values['max-amount'] as string | undefined, dailyLimits),
+  };
 }
 
 const describe = (token: ApiTokenSummary) => ({
@@ -89,10 +112,12 @@ async function main(): Promise<void> {
     },
   });
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined || !['create', 'list', 'revoke'].includes(command)) throw new UsageError(USAGE);
+  if (values.help || command === undefined || !['create', 'list', 'revoke'].includes(command))
+    throw new UsageError(USAGE);
   const config = loadConfig(process.env);
   const request = command === 'create' ? parseCreate(values, config) : undefined;
-  if (command === 'revoke' && rest.length !== 1) throw new UsageError('Usage: npm run token -- revoke <id>   (ids are shown by: npm run token -- list)');
+  if (command === 'revoke' && rest.length !== 1)
+    throw new UsageError('Usage: npm run token -- revoke <id>   (ids are shown by: npm run token -- list)');
 
   await withCliDatabase(config, async (prisma) => {
     const store = new PrismaApiTokenStore(prisma);
@@ -101,11 +126,37 @@ async function main(): Promise<void> {
     try {
       if (request) {
         const { id, token, secretHash } = generateApiToken();
-        const changedFields = ['name', 'environments', 'scopes', ...(request.expiresAt ? ['expiresAt'] : []), ...(request.limits ? ['limits'] : [])];
-        const audit = apiTokenAuditEvents({ ...actor, operation: 'api_token.create', tokenId: id, tokenEnvironments: request.environments, configuredEnvironments: config.environments, changedFields });
-        const created = await store.insert({ id, name: request.name, secretHash, environments: request.environments, scopes: request.scopes, expiresAt: request.expiresAt, limits: request.limits ?? null }, audit);
+        const changedFields = [
+          'name',
+          'environments',
+          'scopes',
+          ...(request.expiresAt ? ['expiresAt'] : []),
+          ...(request.limits ? ['limits'] : []),
+        ];
+        const audit = apiTokenAuditEvents({
+          ...actor,
+          operation: 'api_token.create',
+          tokenId: id,
+          tokenEnvironments: request.environments,
+          configuredEnvironments: config.environments,
+          changedFields,
+        });
+        const created = await store.insert(
+          {
+            id,
+            name: request.name,
+            secretHash,
+            environments: request.environments,
+            scopes: request.scopes,
+            expiresAt: request.expiresAt,
+            limits: request.limits ?? null,
+          },
+          audit,
+        );
         if (values.json) return out(JSON.stringify({ ...describe(created), token }));
-        out(`Created token ${created.id} "${created.name}" for environments ${created.environments.join(', ')} with scopes ${created.scopes.join(', ')}${created.expiresAt ? `, expiring ${created.expiresAt.toISOString()}` : ''}${limitsText(created.limits)}.`);
+        out(
+          `Created token ${created.id} "${created.name}" for environments ${created.environments.join(', ')} with scopes ${created.scopes.join(', ')}${created.expiresAt ? `, expiring ${created.expiresAt.toISOString()}` : ''}${limitsText(created.limits)}.`,
+        );
         out('Copy the token now: it is shown this once and cannot be recovered.\n');
         out(`    ${token}\n`);
         return;
@@ -113,19 +164,32 @@ async function main(): Promise<void> {
       if (command === 'list') {
         const tokens = (await store.list()).map(describe);
         if (values.json) return out(JSON.stringify(tokens));
-        if (tokens.length === 0) return out('No managed tokens. Create one with: npm run token -- create --name … --env … --scopes …');
+        if (tokens.length === 0)
+          return out('No managed tokens. Create one with: npm run token -- create --name … --env … --scopes …');
         const now = new Date();
         for (const token of tokens) {
-          out(`${token.id}  ${JSON.stringify(token.name)}  env=${token.environments.join(',')}  scopes=${token.scopes.join(',')}${limitsText(token.limits)}  created ${token.createdAt}  ${stateOf(token, now)}`);
+          out(
+            `${token.id}  ${JSON.stringify(token.name)}  env=${token.environments.join(',')}  scopes=${token.scopes.join(',')}${limitsText(token.limits)}  created ${token.createdAt}  ${stateOf(token, now)}`,
+          );
         }
         return;
       }
       const id = rest[0]!;
       const auditFor = (tokenEnvironments: string[]) =>
-        apiTokenAuditEvents({ ...actor, operation: 'api_token.revoke', tokenId: id, tokenEnvironments, configuredEnvironments: config.environments, changedFields: ['revokedAt'] });
+        apiTokenAuditEvents({
+          ...actor,
+          operation: 'api_token.revoke',
+          tokenId: id,
+          tokenEnvironments,
+          configuredEnvironments: config.environments,
+          changedFields: ['revokedAt'],
+        });
       const outcome = /^[0-9a-f]{16}$/.test(id) ? await store.revoke(id, new Date(), auditFor) : 'not-found';
-      if (outcome === 'not-found') throw new UsageError(`No token with id ${JSON.stringify(id)}; see npm run token -- list`);
-      out(outcome === 'revoked' ? `Revoked token ${id}; it is refused from now on.` : `Token ${id} was already revoked.`);
+      if (outcome === 'not-found')
+        throw new UsageError(`No token with id ${JSON.stringify(id)}; see npm run token -- list`);
+      out(
+        outcome === 'revoked' ? `Revoked token ${id}; it is refused from now on.` : `Token ${id} was already revoked.`,
+      );
     } finally {
       await prisma.$disconnect();
     }

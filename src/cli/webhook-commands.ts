@@ -3,7 +3,12 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { EVENT_READ_SCOPES, EVENT_TYPES } from '../features/events/index.js';
 import type { Caller } from '../domain/caller.js';
-import { listWebhookAttemptsQuery, presentWebhookAttempts, presentWebhookEndpoint, type WebhookService } from '../features/webhooks/index.js';
+import {
+  listWebhookAttemptsQuery,
+  presentWebhookAttempts,
+  presentWebhookEndpoint,
+  type WebhookService,
+} from '../features/webhooks/index.js';
 import { UsageError } from './cli-database.js';
 
 /**
@@ -55,7 +60,11 @@ const OPTIONS = {
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 /** Which options each command accepts besides --env: anything else is a usage error, not silently ignored. */
-const ACCEPTS: Partial<Record<Command, readonly (keyof Values)[]>> = { create: ['url', 'types'], update: ['url', 'types'], attempts: ['limit'] };
+const ACCEPTS: Partial<Record<Command, readonly (keyof Values)[]>> = {
+  create: ['url', 'types'],
+  update: ['url', 'types'],
+  attempts: ['limit'],
+};
 
 export interface Invocation {
   command: Command;
@@ -67,7 +76,11 @@ export interface Invocation {
 const isCommand = (name: string | undefined): name is Command => name !== undefined && Object.hasOwn(COMMANDS, name);
 
 /** A comma-separated list; '' is the empty list (update: every type). */
-const typeList = (text: string): string[] => text.split(',').map((type) => type.trim()).filter(Boolean);
+const typeList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
 
 /** Reads the command line; every mistake is a UsageError saying what to write instead. */
 export function parseInvocation(argv: string[], config: Pick<Config, 'environments'>): Invocation {
@@ -84,15 +97,30 @@ export function parseInvocation(argv: string[], config: Pick<Config, 'environmen
   const expected = COMMANDS[name];
   if (rest.length !== expected.length) {
     const shape = [name, ...expected.map((arg) => `<${arg}>`)].join(' ');
-    throw new UsageError(`${name} takes ${expected.length === 0 ? 'no arguments' : expected.map((arg) => `<${arg}>`).join(' ')}: npm run webhook -- ${shape} --env <env>`);
+    throw new UsageError(
+      `${name} takes ${expected.length === 0 ? 'no arguments' : expected.map((arg) => `<${arg}>`).join(' ')}: npm run webhook -- ${shape} --env <env>`,
+    );
   }
-  if (values.env === undefined || values.env === '') throw new UsageError(`--env is required: one of ${config.environments.join(', ')}`);
-  if (!config.environments.includes(values.env)) throw new UsageError(`--env: unknown environment ${JSON.stringify(values.env)}; configured: ${config.environments.join(', ')}`);
+  if (values.env === undefined || values.env === '')
+    throw new UsageError(`--env is required: one of ${config.environments.join(', ')}`);
+  if (!config.environments.includes(values.env))
+    throw new UsageError(
+      `--env: unknown environment ${JSON.stringify(values.env)}; configured: ${config.environments.join(', ')}`,
+    );
   const accepted = new Set<keyof Values>(['env', 'help', ...(ACCEPTS[name] ?? [])]);
   const stray = (Object.keys(values) as (keyof Values)[]).filter((option) => !accepted.has(option));
-  if (stray.length > 0) throw new UsageError(`${name} does not take ${stray.map((option) => `--${option}`).join(', ')}; see npm run webhook -- --help`);
-  if (name === 'create' && values.url === undefined) throw new UsageError('create needs --url <url>, e.g. --url https://hooks.example.com/cas');
-  return { command: name, environment: values.env, args: Object.fromEntries(expected.map((arg, i) => [arg, rest[i]!])), values };
+  if (stray.length > 0)
+    throw new UsageError(
+      `${name} does not take ${stray.map((option) => `--${option}`).join(', ')}; see npm run webhook -- --help`,
+    );
+  if (name === 'create' && values.url === undefined)
+    throw new UsageError('create needs --url <url>, e.g. --url https://hooks.example.com/cas');
+  return {
+    command: name,
+    environment: values.env,
+    args: Object.fromEntries(expected.map((arg, i) => [arg, rest[i]!])),
+    values,
+  };
 }
 
 /**
@@ -102,17 +130,28 @@ export function parseInvocation(argv: string[], config: Pick<Config, 'environmen
  */
 const cliCaller = (environment: string): Caller => ({
   environment,
-  principal: { id: 'cli:webhook', kind: 'static-token', scopes: ['webhooks:read', 'webhooks:write', ...EVENT_READ_SCOPES], environments: [environment] },
+  principal: {
+    id: 'cli:webhook',
+    kind: 'static-token',
+    scopes: ['webhooks:read', 'webhooks:write', ...EVENT_READ_SCOPES],
+    environments: [environment],
+  },
   requestId: randomUUID(),
 });
 
 /** Runs one command through the WebhookService (the rules REST applies); answers the JSON to print. */
-export async function runCommand(webhooks: WebhookService, { command, environment, args, values }: Invocation): Promise<unknown> {
+export async function runCommand(
+  webhooks: WebhookService,
+  { command, environment, args, values }: Invocation,
+): Promise<unknown> {
   const caller = cliCaller(environment);
   const endpointId = args.endpointId ?? '';
   switch (command) {
     case 'create': {
-      const { endpoint, secret } = await webhooks.create(caller, { url: values.url, ...(values.types !== undefined && { eventTypes: typeList(values.types) }) });
+      const { endpoint, secret } = await webhooks.create(caller, {
+        url: values.url,
+        ...(values.types !== undefined && { eventTypes: typeList(values.types) }),
+      });
       return { ...presentWebhookEndpoint(endpoint), secret };
     }
     case 'list':
@@ -120,7 +159,10 @@ export async function runCommand(webhooks: WebhookService, { command, environmen
     case 'show':
       return presentWebhookEndpoint(await webhooks.get(caller, endpointId));
     case 'update': {
-      const changes = { ...(values.url !== undefined && { url: values.url }), ...(values.types !== undefined && { eventTypes: typeList(values.types) }) };
+      const changes = {
+        ...(values.url !== undefined && { url: values.url }),
+        ...(values.types !== undefined && { eventTypes: typeList(values.types) }),
+      };
       return presentWebhookEndpoint(await webhooks.update(caller, endpointId, changes));
     }
     case 'delete':
@@ -134,10 +176,15 @@ export async function runCommand(webhooks: WebhookService, { command, environmen
       return { endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt };
     }
     case 'attempts':
-      return presentWebhookAttempts(await webhooks.listAttempts(caller, endpointId, listWebhookAttemptsQuery(caller, values.limit === undefined ? {} : { limit: values.limit })));
+      return presentWebhookAttempts(
+        await webhooks.listAttempts(
+          caller,
+          endpointId,
+          listWebhookAttemptsQuery(caller, values.limit === undefined ? {} : { limit: values.limit }),
+        ),
+      );
     case 'redeliver':
       await webhooks.redeliver(caller, endpointId, args.eventId!);
       return { endpointId: endpointId.toLowerCase(), eventId: args.eventId!.toLowerCase(), scheduled: true };
   }
 }
-

@@ -12,16 +12,25 @@ import { parseInvocation, runCommand } from './webhook-commands.js';
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const invocation = parseInvocation(process.argv.slice(2), config);
-  const protector = new PiiCipher(resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)));
+  const protector = new PiiCipher(
+    resolvePiiKeyring(config.pii, config.dataDir, (message) => process.stderr.write(`WARNING: ${message}\n`)),
+  );
   const result = await withCliDatabase(
     config,
     async (prisma) => {
-      const services = createDomainServices({ stores: createStores(prisma), protector, webhooks: webhookServiceOptions(config.webhooks) });
+      const services = createDomainServices({
+        stores: createStores(prisma),
+        protector,
+        webhooks: webhookServiceOptions(config.webhooks),
+      });
       try {
         return { ok: true as const, value: await runCommand(services.webhooks, invocation) };
       } catch (error) {
         if (!isDomainError(error)) throw error;
-        return { ok: false as const, error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) } };
+        return {
+          ok: false as const,
+          error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) },
+        };
       }
     },
     { migrateFirst: true, shareRunningEmbedded: true },

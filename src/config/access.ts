@@ -3,7 +3,15 @@ import { commaList, type Settings } from './settings.js';
 
 const ENVIRONMENT_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 // Paths that are not environments; an environment with one of these names would shadow them.
-const RESERVED_ENVIRONMENT_NAMES = new Set(['healthz', 'readyz', 'metrics', 'docs', 'openapi.json', 'graphql', 'console']);
+const RESERVED_ENVIRONMENT_NAMES = new Set([
+  'healthz',
+  'readyz',
+  'metrics',
+  'docs',
+  'openapi.json',
+  'graphql',
+  'console',
+]);
 
 /** Who may call (static tokens; OIDC has its own section, src/config/oidc.ts) and the environments there are. */
 export const accessEnv = {
@@ -13,8 +21,14 @@ export const accessEnv = {
     .string()
     .transform(commaList)
     .refine((names) => names.length > 0, 'ENVIRONMENTS must name at least one environment')
-    .refine((names) => names.every((n) => ENVIRONMENT_NAME.test(n)), 'ENVIRONMENTS entries must be lower-case letters, digits and dashes, starting with a letter')
-    .refine((names) => names.every((n) => !RESERVED_ENVIRONMENT_NAMES.has(n)), `ENVIRONMENTS may not use a reserved name (${[...RESERVED_ENVIRONMENT_NAMES].join(', ')})`)
+    .refine(
+      (names) => names.every((n) => ENVIRONMENT_NAME.test(n)),
+      'ENVIRONMENTS entries must be lower-case letters, digits and dashes, starting with a letter',
+    )
+    .refine(
+      (names) => names.every((n) => !RESERVED_ENVIRONMENT_NAMES.has(n)),
+      `ENVIRONMENTS may not use a reserved name (${[...RESERVED_ENVIRONMENT_NAMES].join(', ')})`,
+    )
     .default(['sandbox']),
 };
 

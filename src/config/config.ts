@@ -56,17 +56,16 @@ export const CONFIGURATION_VARIABLES: readonly string[] = Object.keys(envSchema.
 
 export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof databaseConfig> &
-  ReturnType<typeof accessConfig> &
-  { pii: ReturnType<typeof parsePiiConfig> } &
-  ReturnType<typeof loggingConfig> &
+  ReturnType<typeof accessConfig> & { pii: ReturnType<typeof parsePiiConfig> } & ReturnType<typeof loggingConfig> &
   ReturnType<typeof metricsConfig> &
   ReturnType<typeof httpConfig> &
   ReturnType<typeof startupConfig> &
   /** OIDC/JWT bearer tokens; undefined when OIDC_ISSUER is not set. */
-  { oidc: ReturnType<typeof parseOidcConfig> } &
-  /** The console's OIDC sign-in; undefined when CONSOLE_OIDC_CLIENT_ID is not set. */
-  { consoleOidc: ReturnType<typeof parseConsoleOidcConfig> } &
-  ReturnType<typeof jobsConfig> &
+  {
+    oidc: ReturnType<typeof parseOidcConfig>;
+  } /** The console's OIDC sign-in; undefined when CONSOLE_OIDC_CLIENT_ID is not set. */ & {
+    consoleOidc: ReturnType<typeof parseConsoleOidcConfig>;
+  } & ReturnType<typeof jobsConfig> &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof graphqlConfig> &
   ReturnType<typeof limitsConfig> &
@@ -88,26 +87,45 @@ export interface LoadConfigOptions {
 }
 
 /** Reads and validates the configuration; throws ConfigError listing every bad value at once. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadConfigOptions = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): Config {
   // An empty variable means "not set", as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   // The checks below read the raw strings so that they run, and report, even when other variables
   // are bad: an operator fixes every problem in one go.
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
-  const pii = parsePiiConfig({ PII_KEYS: present.PII_KEYS, PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(), PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim() }, problems);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+  const pii = parsePiiConfig(
+    {
+      PII_KEYS: present.PII_KEYS,
+      PII_ACTIVE_KEY: present.PII_ACTIVE_KEY?.trim(),
+      PII_BLIND_INDEX_KEY: present.PII_BLIND_INDEX_KEY?.trim(),
+    },
+    problems,
+  );
   const oidc = parsed.success ? parseOidcConfig(parsed.data, problems, parsed.data.NODE_ENV) : undefined;
   const consoleOidc = parsed.success ? parseConsoleOidcConfig(parsed.data, problems) : undefined;
   const apiTokens = present.API_TOKENS === undefined ? undefined : commaList(present.API_TOKENS);
   if (apiTokens) problems.push(...staticTokenProblems(apiTokens));
-  if (apiTokens?.some((token) => token.startsWith('cas_'))) problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
+  if (apiTokens?.some((token) => token.startsWith('cas_')))
+    problems.push('API_TOKENS entries must not start with cas_ (reserved for managed tokens: npm run token)');
   if (oidc && apiTokens?.some((token) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))) {
-    problems.push('API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs');
+    problems.push(
+      'API_TOKENS entries must not look like JWTs (x.y.z) when OIDC_ISSUER is set: they would be verified as JWTs',
+    );
   }
   const behindPgbouncer = pgbouncerFlag(parsed.success ? parsed.data.DATABASE_URL : undefined, problems);
-  const preparedStatements = parsed.success ? (parsed.data.DATABASE_PREPARED_STATEMENTS ?? behindPgbouncer !== true) : true;
+  const preparedStatements = parsed.success
+    ? (parsed.data.DATABASE_PREPARED_STATEMENTS ?? behindPgbouncer !== true)
+    : true;
   if (behindPgbouncer === true && parsed.success && parsed.data.DATABASE_PREPARED_STATEMENTS === true) {
-    problems.push('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true (a pooler in transaction mode, where named prepared statements fail): remove one of them');
+    problems.push(
+      'DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true (a pooler in transaction mode, where named prepared statements fail): remove one of them',
+    );
   }
   if (!preparedStatements && parsed.success && parsed.data.MIGRATE_ON_START && !options.databaseOnly) {
     problems.push(
@@ -117,21 +135,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   if (present.NODE_ENV === 'production' && !options.databaseOnly) {
-    if (pii.keys === undefined) problems.push('PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)');
+    if (pii.keys === undefined)
+      problems.push(
+        'PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)',
+      );
     if (parsed.success && parsed.data.WEBHOOKS_ALLOW_PRIVATE_NETWORKS) {
-      problems.push('WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production (NODE_ENV=production): webhooks could reach internal services');
+      problems.push(
+        'WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production (NODE_ENV=production): webhooks could reach internal services',
+      );
     }
   }
-  if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0) problems.push('API_TOKENS is set but contains no token');
-  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0 && parsed.data.METRICS_PORT === parsed.data.PORT) {
+  if (parsed.success && parsed.data.API_TOKENS !== undefined && parsed.data.API_TOKENS.length === 0)
+    problems.push('API_TOKENS is set but contains no token');
+  if (
+    parsed.success &&
+    parsed.data.METRICS_PORT !== undefined &&
+    parsed.data.METRICS_PORT !== 0 &&
+    parsed.data.METRICS_PORT === parsed.data.PORT
+  ) {
     problems.push('METRICS_PORT must differ from PORT (unset it to serve /metrics on PORT)');
   }
-  if (parsed.success && parsed.data.DATABASE_URL !== undefined && parsed.data.EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS !== undefined) {
-    problems.push('EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them');
+  if (
+    parsed.success &&
+    parsed.data.DATABASE_URL !== undefined &&
+    parsed.data.EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS !== undefined
+  ) {
+    problems.push(
+      'EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set: unset one of them',
+    );
   }
-  if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined) problems.push('METRICS_HOST is set without METRICS_PORT');
-  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_TOKEN === undefined && parsed.data.METRICS_HOST !== undefined && !isLoopbackHost(parsed.data.METRICS_HOST)) {
-    problems.push('METRICS_HOST must be a loopback address (127.0.0.1, ::1, localhost) unless METRICS_TOKEN is set: the metrics listener has no other guard; set METRICS_TOKEN to serve it on another interface');
+  if (parsed.success && parsed.data.METRICS_HOST !== undefined && parsed.data.METRICS_PORT === undefined)
+    problems.push('METRICS_HOST is set without METRICS_PORT');
+  if (
+    parsed.success &&
+    parsed.data.METRICS_PORT !== undefined &&
+    parsed.data.METRICS_TOKEN === undefined &&
+    parsed.data.METRICS_HOST !== undefined &&
+    !isLoopbackHost(parsed.data.METRICS_HOST)
+  ) {
+    problems.push(
+      'METRICS_HOST must be a loopback address (127.0.0.1, ::1, localhost) unless METRICS_TOKEN is set: the metrics listener has no other guard; set METRICS_TOKEN to serve it on another interface',
+    );
   }
   if (parsed.success) replicaProblems(parsed.data, problems);
   if (parsed.success) ledgerExportProblems(parsed.data, problems);

@@ -23,11 +23,20 @@ export interface ConsoleOidcConfig {
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 export const consoleEnv = {
-  CONSOLE_OIDC_CLIENT_ID: z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'CONSOLE_OIDC_CLIENT_ID must be printable ASCII without spaces').optional(),
+  CONSOLE_OIDC_CLIENT_ID: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, 'CONSOLE_OIDC_CLIENT_ID must be printable ASCII without spaces')
+    .optional(),
   CONSOLE_OIDC_SCOPES: z
     .string()
     .transform((value) => value.split(/[\s,]+/).filter(Boolean))
-    .refine((scopes) => scopes.every((scope) => SCOPE_TOKEN.test(scope)), 'CONSOLE_OIDC_SCOPES must be OAuth scopes separated by spaces or commas')
+    .refine(
+      (scopes) => scopes.every((scope) => SCOPE_TOKEN.test(scope)),
+      'CONSOLE_OIDC_SCOPES must be OAuth scopes separated by spaces or commas',
+    )
     .optional(),
   CONSOLE_OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).optional(),
 };
@@ -55,23 +64,34 @@ function absoluteUri(text: string): boolean {
 export function parseConsoleOidcConfig(raw: ConsoleOidcEnvironment, problems: string[]): ConsoleOidcConfig | undefined {
   const clientId = raw.CONSOLE_OIDC_CLIENT_ID;
   if (clientId === undefined) {
-    const stray = (['CONSOLE_OIDC_SCOPES', 'CONSOLE_OIDC_PROVIDER_NAME'] as const).filter((name) => raw[name] !== undefined);
-    if (stray.length > 0) problems.push(`${stray.join(', ')} set without CONSOLE_OIDC_CLIENT_ID: set it to offer OIDC sign-in in the console`);
+    const stray = (['CONSOLE_OIDC_SCOPES', 'CONSOLE_OIDC_PROVIDER_NAME'] as const).filter(
+      (name) => raw[name] !== undefined,
+    );
+    if (stray.length > 0)
+      problems.push(
+        `${stray.join(', ')} set without CONSOLE_OIDC_CLIENT_ID: set it to offer OIDC sign-in in the console`,
+      );
     return undefined;
   }
   if (raw.OIDC_ISSUER === undefined) {
-    problems.push('CONSOLE_OIDC_CLIENT_ID needs OIDC_ISSUER (and the rest of the OIDC_* settings): the console signs in at that issuer');
+    problems.push(
+      'CONSOLE_OIDC_CLIENT_ID needs OIDC_ISSUER (and the rest of the OIDC_* settings): the console signs in at that issuer',
+    );
     return undefined;
   }
   let issuer: URL;
   try {
     issuer = new URL(raw.OIDC_ISSUER);
   } catch {
-    problems.push('OIDC_ISSUER must be a URL when CONSOLE_OIDC_CLIENT_ID is set (the console discovers the provider from it)');
+    problems.push(
+      'OIDC_ISSUER must be a URL when CONSOLE_OIDC_CLIENT_ID is set (the console discovers the provider from it)',
+    );
     return undefined;
   }
   if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopback(issuer.hostname))) {
-    problems.push('OIDC_ISSUER must use https when CONSOLE_OIDC_CLIENT_ID is set (plain http only for localhost): the browser exchanges the code for a token there');
+    problems.push(
+      'OIDC_ISSUER must use https when CONSOLE_OIDC_CLIENT_ID is set (plain http only for localhost): the browser exchanges the code for a token there',
+    );
     return undefined;
   }
   const scopes = ['openid', ...(raw.CONSOLE_OIDC_SCOPES ?? []).filter((scope) => scope !== 'openid')];

@@ -77,19 +77,36 @@ export const databaseConfig = (raw: DatabaseSettings, preparedStatements: boolea
 
 export type ReplicaConfig = NonNullable<ReturnType<typeof databaseConfig>['databaseReplica']>;
 
-type ReplicaSettings = Pick<DatabaseSettings, 'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_REPLICA_MAX_WAIT_MS' | 'DATABASE_REPLICA_MAX_LAG_MS' | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'>;
+type ReplicaSettings = Pick<
+  DatabaseSettings,
+  | 'DATABASE_URL'
+  | 'DATABASE_REPLICA_URL'
+  | 'DATABASE_REPLICA_MAX_WAIT_MS'
+  | 'DATABASE_REPLICA_MAX_LAG_MS'
+  | 'DATABASE_REPLICA_CHECK_INTERVAL_MS'
+>;
 
 export function replicaProblems(raw: ReplicaSettings, problems: string[]): void {
   if (raw.DATABASE_REPLICA_URL === undefined) {
-    const orphans = (['DATABASE_REPLICA_MAX_WAIT_MS', 'DATABASE_REPLICA_MAX_LAG_MS', 'DATABASE_REPLICA_CHECK_INTERVAL_MS'] as const).filter((name) => raw[name] !== undefined);
-    for (const name of orphans) problems.push(`${name} applies only to a read replica, but DATABASE_REPLICA_URL is not set`);
+    const orphans = (
+      ['DATABASE_REPLICA_MAX_WAIT_MS', 'DATABASE_REPLICA_MAX_LAG_MS', 'DATABASE_REPLICA_CHECK_INTERVAL_MS'] as const
+    ).filter((name) => raw[name] !== undefined);
+    for (const name of orphans)
+      problems.push(`${name} applies only to a read replica, but DATABASE_REPLICA_URL is not set`);
     return;
   }
-  if (raw.DATABASE_URL === undefined) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary it replicates): the embedded PostgreSQL has no replica');
-  else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL) problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
+  if (raw.DATABASE_URL === undefined)
+    problems.push(
+      'DATABASE_REPLICA_URL needs DATABASE_URL (the primary it replicates): the embedded PostgreSQL has no replica',
+    );
+  else if (raw.DATABASE_URL === raw.DATABASE_REPLICA_URL)
+    problems.push('DATABASE_REPLICA_URL must name the replica, not the primary of DATABASE_URL');
 }
 
-type ListenSettings = Pick<DatabaseSettings, 'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_LISTEN' | 'DATABASE_LISTEN_URL'>;
+type ListenSettings = Pick<
+  DatabaseSettings,
+  'DATABASE_URL' | 'DATABASE_REPLICA_URL' | 'DATABASE_LISTEN' | 'DATABASE_LISTEN_URL'
+>;
 
 /**
  * Where the wake-ups are LISTENed for. A transaction-mode pooler hands the LISTEN to whichever server
@@ -97,11 +114,20 @@ type ListenSettings = Pick<DatabaseSettings, 'DATABASE_URL' | 'DATABASE_REPLICA_
  * says where to listen (a direct or session-mode URL to the primary) or that polling is enough. A standby
  * refuses LISTEN and never sees the primary's notifications, so the replica is never the place either.
  */
-export function listenProblems(raw: ListenSettings, preparedStatements: boolean, databaseOnly: boolean, problems: string[]): void {
+export function listenProblems(
+  raw: ListenSettings,
+  preparedStatements: boolean,
+  databaseOnly: boolean,
+  problems: string[],
+): void {
   const url = raw.DATABASE_LISTEN_URL;
   if (url !== undefined) {
-    if (raw.DATABASE_LISTEN === false) problems.push('DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them');
-    if (raw.DATABASE_URL === undefined) problems.push('DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself');
+    if (raw.DATABASE_LISTEN === false)
+      problems.push('DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them');
+    if (raw.DATABASE_URL === undefined)
+      problems.push(
+        'DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself',
+      );
     let pgbouncer: string | null = null;
     try {
       pgbouncer = new URL(url).searchParams.get('pgbouncer');
@@ -109,10 +135,14 @@ export function listenProblems(raw: ListenSettings, preparedStatements: boolean,
       // not a URL: the schema's check reports it
     }
     if (pgbouncer === 'true') {
-      problems.push('DATABASE_LISTEN_URL says pgbouncer=true (a pooler in transaction mode), through which LISTEN receives nothing: point it at the PostgreSQL primary directly, or at a pooler in session mode');
+      problems.push(
+        'DATABASE_LISTEN_URL says pgbouncer=true (a pooler in transaction mode), through which LISTEN receives nothing: point it at the PostgreSQL primary directly, or at a pooler in session mode',
+      );
     }
     if (raw.DATABASE_REPLICA_URL !== undefined && url === raw.DATABASE_REPLICA_URL) {
-      problems.push('DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary\'s notifications');
+      problems.push(
+        "DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary's notifications",
+      );
     }
     return;
   }
@@ -120,7 +150,7 @@ export function listenProblems(raw: ListenSettings, preparedStatements: boolean,
     problems.push(
       'DATABASE_URL goes through a transaction-mode pooler (DATABASE_PREPARED_STATEMENTS=false or pgbouncer=true), through which LISTEN receives no notifications: ' +
         'set DATABASE_LISTEN_URL to a direct (or session-mode) connection to the PostgreSQL primary, ' +
-        'or DATABASE_LISTEN=false to have other instances\' work found by polling only (WEBHOOKS_POLL_INTERVAL_MS, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS).',
+        "or DATABASE_LISTEN=false to have other instances' work found by polling only (WEBHOOKS_POLL_INTERVAL_MS, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS).",
     );
   }
 }
@@ -144,4 +174,3 @@ export function pgbouncerFlag(databaseUrl: string | undefined, problems: string[
   }
   return value === 'true';
 }
-

@@ -18,7 +18,10 @@ export const graphqlEnv = {
   CORS_ORIGINS: z
     .string()
     .transform(commaList)
-    .refine((origins) => origins.every(isOrigin), 'CORS_ORIGINS must be a comma-separated list of origins such as https://studio.apollographql.com (scheme, host and optional port; no path)')
+    .refine(
+      (origins) => origins.every(isOrigin),
+      'CORS_ORIGINS must be a comma-separated list of origins such as https://studio.apollographql.com (scheme, host and optional port; no path)',
+    )
     .optional(),
   GRAPHQL_INTROSPECTION: booleanFlag('GRAPHQL_INTROSPECTION').optional(),
   GRAPHQL_EXPLORER: booleanFlag('GRAPHQL_EXPLORER').optional(),
@@ -32,7 +35,9 @@ export const graphqlEnv = {
   GRAPHQL_MAX_NODES: integer('GRAPHQL_MAX_NODES', 100, 10_000_000).default(50_000),
   GRAPHQL_MAX_EXECUTION_MS: integer('GRAPHQL_MAX_EXECUTION_MS', 100, 600_000).default(10_000),
   GRAPHQL_MAX_RESPONSE_BYTES: byteSize('GRAPHQL_MAX_RESPONSE_BYTES', 1, 256).default(4 * 1024 * 1024),
-  GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 3_600_000).default(1000),
+  GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: integer('GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS', 10, 3_600_000).default(
+    1000,
+  ),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_PRINCIPAL', 1, 100_000).default(20),
   GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS: integer('GRAPHQL_WS_MAX_CONNECTIONS_PER_ADDRESS', 1, 100_000).default(50),
   GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS: integer('GRAPHQL_SUBSCRIPTIONS_MAX_FOLLOWERS', 1, 1_000_000).default(1000),

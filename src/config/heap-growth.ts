@@ -11,7 +11,8 @@ import v8 from 'node:v8';
  * where `--max-old-space-size` would cause one). V8 reads the factor at each collection, so setting it
  * from the process itself takes effect; `node --heap-growing-percent=N` on the command line wins.
  */
-export type HeapGrowth = { source: 'HEAP_GROWING_PERCENT'; percent: number } | { source: 'command line' | 'V8 default' };
+export type HeapGrowth =
+  { source: 'HEAP_GROWING_PERCENT'; percent: number } | { source: 'command line' | 'V8 default' };
 
 export function applyHeapGrowingPercent(percent: number, execArgv: readonly string[] = process.execArgv): HeapGrowth {
   if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg))) return { source: 'command line' };

@@ -19,7 +19,10 @@ export const limitsEnv = {
   REDIS_URL: z
     .string()
     .trim()
-    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379/0')
+    .refine(
+      (v) => /^rediss?:\/\/[^\s]+$/.test(v),
+      'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://redis.internal:6379/0',
+    )
     .optional(),
   TRUST_PROXY_HOPS: integer('TRUST_PROXY_HOPS', 0, 10).default(0),
   LEDGER_EXPORT_MAX_CONCURRENT: integer('LEDGER_EXPORT_MAX_CONCURRENT', 1, 1000).optional(),
@@ -32,8 +35,15 @@ export const limitsEnv = {
 export const defaultLedgerExportConcurrency = (poolSize: number): number => Math.max(1, Math.min(2, poolSize - 1));
 
 /** LEDGER_EXPORT_MAX_CONCURRENT, set, must leave the pool a connection for every other request. */
-export function ledgerExportProblems(raw: Pick<Settings<typeof limitsEnv>, 'LEDGER_EXPORT_MAX_CONCURRENT'> & { DATABASE_POOL_SIZE: number }, problems: string[]): void {
-  if (raw.LEDGER_EXPORT_MAX_CONCURRENT !== undefined && raw.DATABASE_POOL_SIZE > 1 && raw.LEDGER_EXPORT_MAX_CONCURRENT >= raw.DATABASE_POOL_SIZE) {
+export function ledgerExportProblems(
+  raw: Pick<Settings<typeof limitsEnv>, 'LEDGER_EXPORT_MAX_CONCURRENT'> & { DATABASE_POOL_SIZE: number },
+  problems: string[],
+): void {
+  if (
+    raw.LEDGER_EXPORT_MAX_CONCURRENT !== undefined &&
+    raw.DATABASE_POOL_SIZE > 1 &&
+    raw.LEDGER_EXPORT_MAX_CONCURRENT >= raw.DATABASE_POOL_SIZE
+  ) {
     problems.push(
       'LEDGER_EXPORT_MAX_CONCURRENT must be less than DATABASE_POOL_SIZE: each ledger export holds a database connection for its whole run, and the other requests need the rest',
     );
@@ -52,7 +62,8 @@ export const limitsConfig = (raw: Settings<typeof limitsEnv> & { DATABASE_POOL_S
     /** A GraphQL operation costs 1 point plus one per this much estimated query cost. */
     graphqlCostPerPoint: raw.RATE_LIMIT_GRAPHQL_COST_PER_POINT,
     /** Searches by SSN each principal may make per minute, on top of its request budget (REST and GraphQL together). */
-    ssnSearchesPerMinute: raw.SSN_SEARCH_RATE_LIMIT_PER_MINUTE ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.ssnSearchesPerMinute),
+    ssnSearchesPerMinute:
+      raw.SSN_SEARCH_RATE_LIMIT_PER_MINUTE ?? (nodeEnv === 'test' ? 0 : RATE_LIMIT_DEFAULTS.ssnSearchesPerMinute),
     /** Shared counters for several instances; undefined keeps them in this process's memory. */
     redisUrl: raw.REDIS_URL,
   },

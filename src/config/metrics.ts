@@ -8,7 +8,10 @@ export const metricsEnv = {
   METRICS_TOKEN: z
     .string()
     .trim()
-    .refine((t) => t.length >= 16 && /^[\x21-\x7e]+$/.test(t), 'METRICS_TOKEN must be at least 16 printable ASCII characters without spaces')
+    .refine(
+      (t) => t.length >= 16 && /^[\x21-\x7e]+$/.test(t),
+      'METRICS_TOKEN must be at least 16 printable ASCII characters without spaces',
+    )
     .optional(),
 };
 

@@ -84,7 +84,9 @@ function parseJwksUrl(text: string, problems: string[]): URL | undefined {
   }
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    problems.push('OIDC_JWKS_URL must use https (plain http only for localhost): keys fetched in clear could be replaced in transit');
+    problems.push(
+      'OIDC_JWKS_URL must use https (plain http only for localhost): keys fetched in clear could be replaced in transit',
+    );
     return undefined;
   }
   return url;
@@ -110,15 +112,30 @@ export interface OidcEnvironment {
  * In production (NODE_ENV=production) an unset OIDC_REQUIRED_TYP means `at+jwt` and an unset
  * OIDC_MAX_TOKEN_AGE_S one hour; `none` turns either off explicitly, in every mode.
  */
-export function parseOidcConfig(raw: OidcEnvironment, problems: string[], nodeEnv: 'development' | 'test' | 'production' = 'development'): OidcConfig | undefined {
+export function parseOidcConfig(
+  raw: OidcEnvironment,
+  problems: string[],
+  nodeEnv: 'development' | 'test' | 'production' = 'development',
+): OidcConfig | undefined {
   const issuer = raw.OIDC_ISSUER;
   if (issuer === undefined) {
-    const stray = (['OIDC_AUDIENCE', 'OIDC_JWKS_URL', 'OIDC_PUBLIC_KEY', 'OIDC_ALGORITHMS', 'OIDC_REQUIRED_TYP', 'OIDC_MAX_TOKEN_AGE_S'] as const).filter((name) => raw[name] !== undefined);
-    if (stray.length > 0) problems.push(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to enable JWT bearer tokens`);
+    const stray = (
+      [
+        'OIDC_AUDIENCE',
+        'OIDC_JWKS_URL',
+        'OIDC_PUBLIC_KEY',
+        'OIDC_ALGORITHMS',
+        'OIDC_REQUIRED_TYP',
+        'OIDC_MAX_TOKEN_AGE_S',
+      ] as const
+    ).filter((name) => raw[name] !== undefined);
+    if (stray.length > 0)
+      problems.push(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to enable JWT bearer tokens`);
     return undefined;
   }
   const before = problems.length;
-  if (raw.OIDC_AUDIENCE === undefined) problems.push('OIDC_AUDIENCE is required with OIDC_ISSUER (the audience this service expects in tokens)');
+  if (raw.OIDC_AUDIENCE === undefined)
+    problems.push('OIDC_AUDIENCE is required with OIDC_ISSUER (the audience this service expects in tokens)');
   if ((raw.OIDC_JWKS_URL === undefined) === (raw.OIDC_PUBLIC_KEY === undefined)) {
     problems.push('Set exactly one of OIDC_JWKS_URL and OIDC_PUBLIC_KEY with OIDC_ISSUER');
   }
@@ -127,10 +144,18 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[], nodeEn
   const algorithms = raw.OIDC_ALGORITHMS ?? ['RS256'];
   if (algorithms.length === 0) problems.push('OIDC_ALGORITHMS must name at least one algorithm, e.g. RS256,ES256');
   for (const algorithm of algorithms) {
-    if (algorithm.toLowerCase() === 'none') problems.push('OIDC_ALGORITHMS must not include "none": unsigned tokens are never accepted');
-    else if (/^HS/i.test(algorithm)) problems.push(`OIDC_ALGORITHMS must not include ${algorithm}: shared-secret algorithms are not accepted (a public key must never verify an HMAC)`);
-    else if (!(algorithm in JWS_ALGORITHMS)) problems.push(`OIDC_ALGORITHMS: ${algorithm} is not supported; use ${Object.keys(JWS_ALGORITHMS).join(', ')}`);
-    else if (publicKey && !JWS_ALGORITHMS[algorithm]!(publicKey)) problems.push(`OIDC_ALGORITHMS: ${algorithm} cannot be verified with the ${publicKey.asymmetricKeyType} key of OIDC_PUBLIC_KEY`);
+    if (algorithm.toLowerCase() === 'none')
+      problems.push('OIDC_ALGORITHMS must not include "none": unsigned tokens are never accepted');
+    else if (/^HS/i.test(algorithm))
+      problems.push(
+        `OIDC_ALGORITHMS must not include ${algorithm}: shared-secret algorithms are not accepted (a public key must never verify an HMAC)`,
+      );
+    else if (!(algorithm in JWS_ALGORITHMS))
+      problems.push(`OIDC_ALGORITHMS: ${algorithm} is not supported; use ${Object.keys(JWS_ALGORITHMS).join(', ')}`);
+    else if (publicKey && !JWS_ALGORITHMS[algorithm]!(publicKey))
+      problems.push(
+        `OIDC_ALGORITHMS: ${algorithm} cannot be verified with the ${publicKey.asymmetricKeyType} key of OIDC_PUBLIC_KEY`,
+      );
   }
   if (problems.length > before) return undefined;
   const production = nodeEnv === 'production';
@@ -144,8 +169,22 @@ export function parseOidcConfig(raw: OidcEnvironment, problems: string[], nodeEn
     scopesClaim: raw.OIDC_SCOPES_CLAIM,
     environmentsClaim: raw.OIDC_ENVIRONMENTS_CLAIM,
     jwksCooldownS: raw.OIDC_JWKS_COOLDOWN_S,
-    requiredTyp: raw.OIDC_REQUIRED_TYP === undefined ? (production ? PRODUCTION_REQUIRED_TYP : undefined) : raw.OIDC_REQUIRED_TYP.toLowerCase() === OFF ? undefined : raw.OIDC_REQUIRED_TYP,
-    maxTokenAgeS: raw.OIDC_MAX_TOKEN_AGE_S === undefined ? (production ? PRODUCTION_MAX_TOKEN_AGE_S : undefined) : raw.OIDC_MAX_TOKEN_AGE_S === OFF ? undefined : raw.OIDC_MAX_TOKEN_AGE_S,
+    requiredTyp:
+      raw.OIDC_REQUIRED_TYP === undefined
+        ? production
+          ? PRODUCTION_REQUIRED_TYP
+          : undefined
+        : raw.OIDC_REQUIRED_TYP.toLowerCase() === OFF
+          ? undefined
+          : raw.OIDC_REQUIRED_TYP,
+    maxTokenAgeS:
+      raw.OIDC_MAX_TOKEN_AGE_S === undefined
+        ? production
+          ? PRODUCTION_MAX_TOKEN_AGE_S
+          : undefined
+        : raw.OIDC_MAX_TOKEN_AGE_S === OFF
+          ? undefined
+          : raw.OIDC_MAX_TOKEN_AGE_S,
   };
 }
 
@@ -160,12 +199,21 @@ export const oidcEnv = {
   OIDC_SCOPES_CLAIM: z.string().trim().min(1).max(200).default('scope'),
   OIDC_ENVIRONMENTS_CLAIM: z.string().trim().min(1).max(200).default('environments'),
   OIDC_JWKS_COOLDOWN_S: integer('OIDC_JWKS_COOLDOWN_S', 0, 3600).default(30),
-  OIDC_REQUIRED_TYP: z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt, or none').optional(),
+  OIDC_REQUIRED_TYP: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'OIDC_REQUIRED_TYP must be a media type such as at+jwt, or none')
+    .optional(),
   OIDC_MAX_TOKEN_AGE_S: z
     .string()
     .trim()
     .regex(/^(\d+|none)$/, 'OIDC_MAX_TOKEN_AGE_S must be a whole number of seconds, or none')
     .transform((v) => (v === 'none' ? ('none' as const) : Number(v)))
-    .refine((v) => v === 'none' || (v >= 1 && v <= 31 * 86_400), 'OIDC_MAX_TOKEN_AGE_S must be between 1 and 2678400, or none')
+    .refine(
+      (v) => v === 'none' || (v >= 1 && v <= 31 * 86_400),
+      'OIDC_MAX_TOKEN_AGE_S must be between 1 and 2678400, or none',
+    )
     .optional(),
 };

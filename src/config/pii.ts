@@ -41,25 +41,31 @@ export function parsePiiConfig(raw: RawPiiSettings, problems: string[]): PiiConf
       const separator = pair.indexOf(':');
       const kid = separator > 0 ? pair.slice(0, separator) : '';
       if (!KEY_ID.test(kid)) {
-        problems.push('PII_KEYS must be a comma-separated list of kid:base64key pairs, kid made of letters, digits, ".", "_" or "-"');
+        problems.push(
+          'PII_KEYS must be a comma-separated list of kid:base64key pairs, kid made of letters, digits, ".", "_" or "-"',
+        );
         continue;
       }
       if (keys.has(kid)) problems.push(`PII_KEYS names key "${kid}" twice`);
       const key = decodeKey(`PII_KEYS key "${kid}"`, pair.slice(separator + 1), problems);
       if (key) keys.set(kid, key);
     }
-    if (keys.size === 0 && problems.length === problemsBefore) problems.push('PII_KEYS must contain at least one kid:base64key pair');
+    if (keys.size === 0 && problems.length === problemsBefore)
+      problems.push('PII_KEYS must contain at least one kid:base64key pair');
   }
   const activeKeyId = raw.PII_ACTIVE_KEY;
   if (activeKeyId !== undefined && keys === undefined) problems.push('PII_ACTIVE_KEY is set but PII_KEYS is not');
   if (keys !== undefined && keys.size > 0) {
     if (activeKeyId === undefined) problems.push('PII_ACTIVE_KEY must name one of the keys in PII_KEYS');
-    else if (!keys.has(activeKeyId)) problems.push(`PII_ACTIVE_KEY "${activeKeyId}" is not one of the keys in PII_KEYS`);
+    else if (!keys.has(activeKeyId))
+      problems.push(`PII_ACTIVE_KEY "${activeKeyId}" is not one of the keys in PII_KEYS`);
   }
-  const blindIndexKey = raw.PII_BLIND_INDEX_KEY === undefined ? undefined : decodeKey('PII_BLIND_INDEX_KEY', raw.PII_BLIND_INDEX_KEY, problems);
+  const blindIndexKey =
+    raw.PII_BLIND_INDEX_KEY === undefined
+      ? undefined
+      : decodeKey('PII_BLIND_INDEX_KEY', raw.PII_BLIND_INDEX_KEY, problems);
   if ((keys === undefined) !== (raw.PII_BLIND_INDEX_KEY === undefined)) {
     problems.push('PII_KEYS and PII_BLIND_INDEX_KEY must be set together');
   }
   return { keys, activeKeyId, blindIndexKey };
 }
-

@@ -3,7 +3,9 @@ import { byteSize, integer, type Settings } from './settings.js';
 
 /** The process and its HTTP listener: NODE_ENV and where it listens. */
 export const serverEnv = {
-  NODE_ENV: z.enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' }).default('development'),
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' })
+    .default('development'),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   PORT: integer('PORT', 0, 65535).default(3000),
 };
@@ -59,5 +61,6 @@ export const httpConfig = (raw: Settings<typeof httpEnv>, trustProxyHops = 0) =>
   /** How long a client may take to send a whole request, headers and body (then 408); not the answer. */
   requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
   /** Open connections one TCP peer may have; 0: no cap. Beyond: 503 TOO_MANY_CONNECTIONS (src/http/server.ts). */
-  maxConnectionsPerAddress: raw.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? (trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+  maxConnectionsPerAddress:
+    raw.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? (trustProxyHops > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
 });

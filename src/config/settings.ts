@@ -17,7 +17,9 @@ export const integer = (name: string, min: number, max: number) =>
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
 
 export const booleanFlag = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
+  z
+    .enum(['true', 'false', '1', '0'], { message: `${name} must be true or false` })
+    .transform((v) => v === 'true' || v === '1');
 
 export const byteSize = (name: string, minKb: number, maxMb: number) =>
   z

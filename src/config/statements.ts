@@ -16,7 +16,9 @@ export const STATEMENT_PDF_PENDING_PER_WORKER = 4;
 /** STATEMENT_PDF_MAX_PENDING, set, must give every worker a render. */
 export function statementPdfProblems(raw: Settings<typeof statementsEnv>, problems: string[]): void {
   if (raw.STATEMENT_PDF_MAX_PENDING !== undefined && raw.STATEMENT_PDF_MAX_PENDING < raw.STATEMENT_PDF_WORKERS) {
-    problems.push('STATEMENT_PDF_MAX_PENDING must be at least STATEMENT_PDF_WORKERS: it counts the renders in flight (one per worker) and those queued');
+    problems.push(
+      'STATEMENT_PDF_MAX_PENDING must be at least STATEMENT_PDF_WORKERS: it counts the renders in flight (one per worker) and those queued',
+    );
   }
 }
 

@@ -21,8 +21,13 @@ export const MIN_HEX_DIGITS = 64;
 export const MIN_BASE64_CHARACTERS = 43;
 
 /** Example values shipped with this repository: they pass the length rule and must never be used. */
-const KNOWN_PLACEHOLDERS = new Set(['change-me-to-32-random-hex-characters-or-more', 'replace-with-a-long-random-token-1', 'replace-with-a-long-random-token-2']);
-const PLACEHOLDER_WORDS = /change[-_]?me|replace[-_]?(with|me)|placeholder|example|your[-_]?(api[-_]?)?token|secret[-_]?here|dummy|insecure/i;
+const KNOWN_PLACEHOLDERS = new Set([
+  'change-me-to-32-random-hex-characters-or-more',
+  'replace-with-a-long-random-token-1',
+  'replace-with-a-long-random-token-2',
+]);
+const PLACEHOLDER_WORDS =
+  /change[-_]?me|replace[-_]?(with|me)|placeholder|example|your[-_]?(api[-_]?)?token|secret[-_]?here|dummy|insecure/i;
 
 const distinctCharacters = (token: string) => new Set(token).size;
 const hasRun = (token: string, length: number) => new RegExp(`(.)\\1{${length - 1}}`).test(token);
@@ -44,13 +49,18 @@ function mostlySequential(token: string): boolean {
 
 /** Why `token` is not acceptable as a static token, or undefined when it is. Never repeats the token. */
 export function staticTokenProblem(token: string): string | undefined {
-  if (!ALPHABET.test(token)) return 'must use only base64/base64url characters (A-Z a-z 0-9 + / - _, optional = padding) or hex digits';
+  if (!ALPHABET.test(token))
+    return 'must use only base64/base64url characters (A-Z a-z 0-9 + / - _, optional = padding) or hex digits';
   const body = token.replace(/=+$/, '');
   const hex = HEX.test(body);
-  if (hex && body.length < MIN_HEX_DIGITS) return `is hex and must have at least ${MIN_HEX_DIGITS} digits (32 random bytes)`;
-  if (body.length < MIN_BASE64_CHARACTERS) return `must be at least ${MIN_BASE64_CHARACTERS} characters long (32 random bytes in base64), or ${MIN_HEX_DIGITS} hex digits`;
-  if (KNOWN_PLACEHOLDERS.has(token.toLowerCase()) || PLACEHOLDER_WORDS.test(token)) return 'is a placeholder from an example, not a secret';
-  if (distinctCharacters(body) < (hex ? 10 : 16) || hasRun(body, 8) || isRepetition(body) || mostlySequential(body)) return 'is not random enough (repeated or sequential characters)';
+  if (hex && body.length < MIN_HEX_DIGITS)
+    return `is hex and must have at least ${MIN_HEX_DIGITS} digits (32 random bytes)`;
+  if (body.length < MIN_BASE64_CHARACTERS)
+    return `must be at least ${MIN_BASE64_CHARACTERS} characters long (32 random bytes in base64), or ${MIN_HEX_DIGITS} hex digits`;
+  if (KNOWN_PLACEHOLDERS.has(token.toLowerCase()) || PLACEHOLDER_WORDS.test(token))
+    return 'is a placeholder from an example, not a secret';
+  if (distinctCharacters(body) < (hex ? 10 : 16) || hasRun(body, 8) || isRepetition(body) || mostlySequential(body))
+    return 'is not random enough (repeated or sequential characters)';
   return undefined;
 }
 
@@ -60,6 +70,8 @@ export function staticTokenProblems(tokens: readonly string[]): string[] {
     const problem = staticTokenProblem(token);
     return problem === undefined
       ? []
-      : [`API_TOKENS entry ${index + 1} ${problem}; generate one with: openssl rand -base64 32 (or openssl rand -hex 32)`];
+      : [
+          `API_TOKENS entry ${index + 1} ${problem}; generate one with: openssl rand -base64 32 (or openssl rand -hex 32)`,
+        ];
   });
 }

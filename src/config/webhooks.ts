@@ -14,9 +14,15 @@ export const webhooksEnv = {
   WEBHOOKS_RETRY_SCHEDULE: z
     .string()
     .transform(commaList)
-    .refine((delays) => delays.length >= 1 && delays.length <= 20 && delays.every((delay) => DURATION.test(delay)), 'WEBHOOKS_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 500ms, 5s, 5m or 2h')
+    .refine(
+      (delays) => delays.length >= 1 && delays.length <= 20 && delays.every((delay) => DURATION.test(delay)),
+      'WEBHOOKS_RETRY_SCHEDULE must be 1 to 20 comma-separated delays such as 500ms, 5s, 5m or 2h',
+    )
     .transform((delays) => delays.map(durationMs))
-    .refine((delays) => delays.every((delay) => delay <= 24 * 3_600_000), 'WEBHOOKS_RETRY_SCHEDULE delays must be at most 24h each')
+    .refine(
+      (delays) => delays.every((delay) => delay <= 24 * 3_600_000),
+      'WEBHOOKS_RETRY_SCHEDULE delays must be at most 24h each',
+    )
     .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE.split(',').map(durationMs)),
   WEBHOOKS_SECRET_OVERLAP_S: integer('WEBHOOKS_SECRET_OVERLAP_S', 0, 30 * 86_400).default(86_400),
   WEBHOOKS_POLL_INTERVAL_MS: integer('WEBHOOKS_POLL_INTERVAL_MS', 10, 3_600_000).default(1000),
@@ -26,7 +32,12 @@ export const webhooksEnv = {
   WEBHOOKS_ALLOWED_PORTS: z
     .string()
     .trim()
-    .refine((v) => v === '*' || v.split(',').every((port) => /^\s*\d{1,5}\s*$/.test(port) && Number(port) >= 1 && Number(port) <= 65535), 'WEBHOOKS_ALLOWED_PORTS must be * or comma-separated ports between 1 and 65535, e.g. 443,8443')
+    .refine(
+      (v) =>
+        v === '*' ||
+        v.split(',').every((port) => /^\s*\d{1,5}\s*$/.test(port) && Number(port) >= 1 && Number(port) <= 65535),
+      'WEBHOOKS_ALLOWED_PORTS must be * or comma-separated ports between 1 and 65535, e.g. 443,8443',
+    )
     .transform((v): readonly number[] | '*' => (v === '*' ? '*' : [...new Set(v.split(',').map(Number))]))
     .optional(),
 };

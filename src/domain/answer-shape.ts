@@ -13,13 +13,17 @@ import { insufficientScope } from './errors.js';
 export type RecordKind = 'customer' | 'account';
 
 /** The scope that reads each kind of record. */
-export const READ_SCOPE_OF: Readonly<Record<RecordKind, AccessScope>> = { customer: 'customers:read', account: 'accounts:read' };
+export const READ_SCOPE_OF: Readonly<Record<RecordKind, AccessScope>> = {
+  customer: 'customers:read',
+  account: 'accounts:read',
+};
 
 /** `full`: the whole record, as a read answers it; `acknowledgment`: its id (and version) only. */
 export type AnswerShape = 'full' | 'acknowledgment';
 
 /** How an answer naming a record of `kind` is shaped for this caller. */
-export const answerShape = (caller: Caller, kind: RecordKind): AnswerShape => (isAuthorized(caller, READ_SCOPE_OF[kind]) ? 'full' : 'acknowledgment');
+export const answerShape = (caller: Caller, kind: RecordKind): AnswerShape =>
+  isAuthorized(caller, READ_SCOPE_OF[kind]) ? 'full' : 'acknowledgment';
 
 /**
  * The same rule for one field of a record beyond its identity (GraphQL's `Account.balance`, `Customer.lastName`, …):

@@ -44,7 +44,15 @@ export const AUDIT_OPERATIONS = [
 ] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
-export const AUDIT_RESOURCE_TYPES = ['customer', 'account', 'transaction', 'transfer', 'webhook_endpoint', 'pii_rotation', 'api_token'] as const;
+export const AUDIT_RESOURCE_TYPES = [
+  'customer',
+  'account',
+  'transaction',
+  'transfer',
+  'webhook_endpoint',
+  'pii_rotation',
+  'api_token',
+] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 /**

@@ -14,7 +14,21 @@
  * past moments read with `accounts:read`);
  * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
  */
-export const ACCESS_SCOPES = ['customers:read', 'customers:write', 'customers:ssn_search', 'accounts:read', 'accounts:write', 'accounts:controls', 'transactions:write', 'audit:read', 'events:read', 'webhooks:read', 'webhooks:write', 'ledger:export', 'metrics:read'] as const;
+export const ACCESS_SCOPES = [
+  'customers:read',
+  'customers:write',
+  'customers:ssn_search',
+  'accounts:read',
+  'accounts:write',
+  'accounts:controls',
+  'transactions:write',
+  'audit:read',
+  'events:read',
+  'webhooks:read',
+  'webhooks:write',
+  'ledger:export',
+  'metrics:read',
+] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
 /** Who is acting. Produced by the bearer-auth step (src/auth) and passed explicitly, never read from a global. */

@@ -100,7 +100,11 @@ export const fieldsNotUpdatable = (fields: string[], updatable: readonly string[
     'FIELD_NOT_UPDATABLE',
     'invalid_input',
     `These fields cannot be updated: ${fields.join(', ')}. Updatable fields: ${updatable.join(', ')}.`,
-    fields.map((field) => ({ field, code: 'FIELD_NOT_UPDATABLE', message: `${field} cannot be changed after creation.` })),
+    fields.map((field) => ({
+      field,
+      code: 'FIELD_NOT_UPDATABLE',
+      message: `${field} cannot be changed after creation.`,
+    })),
   );
 
 export const customerNotFound = () =>
@@ -118,7 +122,9 @@ export const referencedCustomersNotFound = (customerIds: readonly string[]) =>
     customerIds.map((id) => ({
       field: 'associatedCustomerIds',
       code: 'CUSTOMER_NOT_FOUND',
-      message: isRecordId(id) ? `No customer ${id} in this environment.` : 'No customer has this id: it is not an id the service issued.',
+      message: isRecordId(id)
+        ? `No customer ${id} in this environment.`
+        : 'No customer has this id: it is not an id the service issued.',
     })),
   );
 
@@ -138,7 +144,13 @@ export const externalIdTaken = (kind: 'customer' | 'account' | 'transaction' | '
     'EXTERNAL_ID_TAKEN',
     'conflict',
     `Another ${kind} of this environment already has this externalId; nothing was changed.`,
-    [{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: `Must be unique among the ${kind}s of this environment.` }],
+    [
+      {
+        field: 'externalId',
+        code: 'EXTERNAL_ID_TAKEN',
+        message: `Must be unique among the ${kind}s of this environment.`,
+      },
+    ],
   );
 
 export const customerHasAccounts = (accountCount: number) =>
@@ -158,14 +170,22 @@ export const preconditionFailed = () =>
 
 /** The instance follows its maximum of live event streams; another instance, or later, has room. */
 export const subscriptionsFull = (limit: number) =>
-  new DomainError('SUBSCRIPTIONS_FULL', 'unavailable', `This instance serves its maximum of ${limit} subscriptions; try again later (another connection may reach another instance).`);
+  new DomainError(
+    'SUBSCRIPTIONS_FULL',
+    'unavailable',
+    `This instance serves its maximum of ${limit} subscriptions; try again later (another connection may reach another instance).`,
+  );
 
 /**
  * The instance runs its maximum of ledger exports, each holding a snapshot and a database connection for its
  * whole run; later, or another instance, has room. Unavailable (503), not a rate limit: no caller asked too often.
  */
 export const ledgerExportsFull = (limit: number) =>
-  new DomainError('LEDGER_EXPORTS_FULL', 'unavailable', `This instance runs its maximum of ${limit} ledger exports at once; retry when one has finished (another instance may have room).`);
+  new DomainError(
+    'LEDGER_EXPORTS_FULL',
+    'unavailable',
+    `This instance runs its maximum of ${limit} ledger exports at once; retry when one has finished (another instance may have room).`,
+  );
 
 /**
  * The instance renders (or has queued) its maximum of statement PDFs, each a few seconds of a rendering worker's
@@ -179,7 +199,11 @@ export const statementRenderingBusy = (limit: number) =>
   );
 
 export const serviceUnavailable = () =>
-  new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot reach its database right now; retry later.');
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    'unavailable',
+    'The service cannot reach its database right now; retry later.',
+  );
 
 export const forbidden = (message: string, requiredScope?: AccessScope) =>
   new DomainError('FORBIDDEN', 'forbidden', message, undefined, requiredScope);
@@ -191,7 +215,11 @@ export const environmentNotAllowed = () => forbidden('The token may not act in t
 
 /** The identity provider's keys cannot be fetched: the token is neither valid nor invalid yet. */
 export const authenticationUnavailable = () =>
-  new DomainError('SERVICE_UNAVAILABLE', 'unavailable', 'The service cannot verify bearer tokens right now; retry later.');
+  new DomainError(
+    'SERVICE_UNAVAILABLE',
+    'unavailable',
+    'The service cannot verify bearer tokens right now; retry later.',
+  );
 
 export const idempotencyKeyReused = () =>
   new DomainError(
@@ -215,9 +243,12 @@ export const transferNotFound = () =>
 
 /** A transfer names an account that does not exist: the request refers to it, it is not the addressed resource. */
 export const referencedAccountNotFound = (field: string) =>
-  new DomainError('ACCOUNT_NOT_FOUND', 'unprocessable_reference', 'An account of the transfer does not exist in this environment; see details.', [
-    { field, code: 'ACCOUNT_NOT_FOUND', message: 'No account with this id exists in this environment.' },
-  ]);
+  new DomainError(
+    'ACCOUNT_NOT_FOUND',
+    'unprocessable_reference',
+    'An account of the transfer does not exist in this environment; see details.',
+    [{ field, code: 'ACCOUNT_NOT_FOUND', message: 'No account with this id exists in this environment.' }],
+  );
 
 /**
  * The caller's token may not move this much: over its maximum per posting, or over its daily total in the
@@ -225,62 +256,126 @@ export const referencedAccountNotFound = (field: string) =>
  * and retrying with this token does not help before the next UTC day.
  */
 export const tokenLimitExceeded = () =>
-  new DomainError('TOKEN_LIMIT_EXCEEDED', 'forbidden', "The amount is over this token's limit (per posting, or its daily total in the currency); nothing was posted.");
+  new DomainError(
+    'TOKEN_LIMIT_EXCEEDED',
+    'forbidden',
+    "The amount is over this token's limit (per posting, or its daily total in the currency); nothing was posted.",
+  );
 
 export const insufficientFunds = () =>
-  new DomainError('INSUFFICIENT_FUNDS', 'conflict', 'The debit would take the available balance below the overdraft limit; nothing was posted.');
+  new DomainError(
+    'INSUFFICIENT_FUNDS',
+    'conflict',
+    'The debit would take the available balance below the overdraft limit; nothing was posted.',
+  );
 
 export const currencyMismatch = () =>
-  new DomainError('CURRENCY_MISMATCH', 'unprocessable', 'Both accounts of a transfer must hold the same currency; nothing was posted.');
+  new DomainError(
+    'CURRENCY_MISMATCH',
+    'unprocessable',
+    'Both accounts of a transfer must hold the same currency; nothing was posted.',
+  );
 
 export const accountFrozen = () =>
-  new DomainError('ACCOUNT_FROZEN', 'conflict', 'The account is frozen: nothing posts on it until the FROZEN flag is cleared.');
+  new DomainError(
+    'ACCOUNT_FROZEN',
+    'conflict',
+    'The account is frozen: nothing posts on it until the FROZEN flag is cleared.',
+  );
 
 export const debitsBlocked = () =>
-  new DomainError('DEBITS_BLOCKED', 'conflict', 'Debits are blocked on the account (flag DEBITS_BLOCKED); nothing was posted.');
+  new DomainError(
+    'DEBITS_BLOCKED',
+    'conflict',
+    'Debits are blocked on the account (flag DEBITS_BLOCKED); nothing was posted.',
+  );
 
 export const creditsBlocked = () =>
-  new DomainError('CREDITS_BLOCKED', 'conflict', 'Credits are blocked on the account (flag CREDITS_BLOCKED); nothing was posted.');
+  new DomainError(
+    'CREDITS_BLOCKED',
+    'conflict',
+    'Credits are blocked on the account (flag CREDITS_BLOCKED); nothing was posted.',
+  );
 
 export const transactionNotPending = () =>
-  new DomainError('TRANSACTION_NOT_PENDING', 'conflict', 'Only a pending hold can be posted or voided; this transaction is already posted or voided.');
+  new DomainError(
+    'TRANSACTION_NOT_PENDING',
+    'conflict',
+    'Only a pending hold can be posted or voided; this transaction is already posted or voided.',
+  );
 
 export const transactionNotPosted = () =>
-  new DomainError('TRANSACTION_NOT_POSTED', 'conflict', 'Only a posted transaction can be reversed; post or void the hold instead.');
+  new DomainError(
+    'TRANSACTION_NOT_POSTED',
+    'conflict',
+    'Only a posted transaction can be reversed; post or void the hold instead.',
+  );
 
 export const transactionAlreadyReversed = () =>
-  new DomainError('TRANSACTION_ALREADY_REVERSED', 'conflict', 'The transaction has already been reversed; a transaction is reversed at most once.');
+  new DomainError(
+    'TRANSACTION_ALREADY_REVERSED',
+    'conflict',
+    'The transaction has already been reversed; a transaction is reversed at most once.',
+  );
 
 export const reversalNotReversible = () =>
-  new DomainError('REVERSAL_NOT_REVERSIBLE', 'conflict', 'A reversal cannot itself be reversed; post a new transaction instead.');
+  new DomainError(
+    'REVERSAL_NOT_REVERSIBLE',
+    'conflict',
+    'A reversal cannot itself be reversed; post a new transaction instead.',
+  );
 
 export const holdExpired = () =>
-  new DomainError('HOLD_EXPIRED', 'conflict', 'The hold has expired and can no longer be posted; it is voided automatically.');
+  new DomainError(
+    'HOLD_EXPIRED',
+    'conflict',
+    'The hold has expired and can no longer be posted; it is voided automatically.',
+  );
 
 export const amountExceedsHold = () =>
   new DomainError('AMOUNT_EXCEEDS_HOLD', 'conflict', 'A hold can be posted for its amount or less, not more.');
 
 export const accountBalanceNotZero = () =>
-  new DomainError('ACCOUNT_BALANCE_NOT_ZERO', 'conflict', 'Only an account with a zero balance and no pending hold can be deleted; move the money out first.');
+  new DomainError(
+    'ACCOUNT_BALANCE_NOT_ZERO',
+    'conflict',
+    'Only an account with a zero balance and no pending hold can be deleted; move the money out first.',
+  );
 
 export const accountHasTransactions = () =>
-  new DomainError('ACCOUNT_HAS_TRANSACTIONS', 'conflict', "The account's currency cannot change once it has transactions.");
+  new DomainError(
+    'ACCOUNT_HAS_TRANSACTIONS',
+    'conflict',
+    "The account's currency cannot change once it has transactions.",
+  );
 
 export const accountNeedsACustomer = () =>
-  new DomainError('ACCOUNT_NEEDS_A_CUSTOMER', 'conflict', 'The last customer of an account cannot be removed; an account always has at least one.');
+  new DomainError(
+    'ACCOUNT_NEEDS_A_CUSTOMER',
+    'conflict',
+    'The last customer of an account cannot be removed; an account always has at least one.',
+  );
 
 export const accountCustomerLimit = (limit: number) =>
   new DomainError('ACCOUNT_CUSTOMER_LIMIT', 'conflict', `An account has at most ${limit} customers.`);
 
 /** Names the limit only: which of the request's customers is at it would echo submitted ids back for nothing. */
 export const customerAccountLimit = (limit: number) =>
-  new DomainError('CUSTOMER_ACCOUNT_LIMIT', 'conflict', `A customer holds at most ${limit} accounts, and a customer of this request already holds that many; nothing was changed.`);
+  new DomainError(
+    'CUSTOMER_ACCOUNT_LIMIT',
+    'conflict',
+    `A customer holds at most ${limit} accounts, and a customer of this request already holds that many; nothing was changed.`,
+  );
 
 export const customerNotLinked = () =>
   new DomainError('CUSTOMER_NOT_FOUND', 'not_found', 'No customer with this id is a customer of this account.');
 
 export const eventNotFound = () =>
-  new DomainError('EVENT_NOT_FOUND', 'not_found', 'No event with this id exists in this environment (or it has been pruned).');
+  new DomainError(
+    'EVENT_NOT_FOUND',
+    'not_found',
+    'No event with this id exists in this environment (or it has been pruned).',
+  );
 
 /** A statement is a bounded document; the ledger export (GET /{environment}/ledger-entries) streams any period. */
 export const statementTooLarge = (maxEntries: number) =>

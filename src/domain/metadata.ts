@@ -30,7 +30,9 @@ export const externalIdSchema = z
   .max(EXTERNAL_ID_LENGTH, maxLength(EXTERNAL_ID_LENGTH))
   .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.')
   .refine(isWellFormedText, WELL_FORMED_MESSAGE)
-  .describe(`The client's own id for the record, 1 to ${EXTERNAL_ID_LENGTH} characters, unique per environment and kind.`);
+  .describe(
+    `The client's own id for the record, 1 to ${EXTERNAL_ID_LENGTH} characters, unique per environment and kind.`,
+  );
 
 // jsonb cannot hold U+0000; values may hold any other text (line breaks too).
 const hasNoNul = (value: string): boolean => !value.includes(String.fromCharCode(0));
@@ -42,16 +44,37 @@ function checkMetadata(mode: Mode) {
   return (metadata: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
     const entries = Object.entries(metadata);
     if (entries.length > METADATA_LIMITS.keys) {
-      ctx.addIssue({ code: 'too_big', origin: 'object', maximum: METADATA_LIMITS.keys, inclusive: true, input: metadata, message: `Must have at most ${METADATA_LIMITS.keys} keys.` });
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'object',
+        maximum: METADATA_LIMITS.keys,
+        inclusive: true,
+        input: metadata,
+        message: `Must have at most ${METADATA_LIMITS.keys} keys.`,
+      });
     }
     entries.forEach(([key, value], index) => {
       const position = `Key ${index + 1} (in the order sent)`;
       if (key.length === 0) {
-        ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: key, message: `${position} must not be empty.` });
+        ctx.addIssue({
+          code: 'too_small',
+          origin: 'string',
+          minimum: 1,
+          inclusive: true,
+          input: key,
+          message: `${position} must not be empty.`,
+        });
         return;
       }
       if (key.length > METADATA_LIMITS.keyLength) {
-        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: METADATA_LIMITS.keyLength, inclusive: true, input: key, message: `${position} must be at most ${METADATA_LIMITS.keyLength} characters.` });
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'string',
+          maximum: METADATA_LIMITS.keyLength,
+          inclusive: true,
+          input: key,
+          message: `${position} must be at most ${METADATA_LIMITS.keyLength} characters.`,
+        });
         return;
       }
       if (!NO_CONTROL_CHARACTERS.test(key) || !isWellFormedText(key)) {
@@ -61,14 +84,36 @@ function checkMetadata(mode: Mode) {
       const removes = value === null || value === '';
       if (removes && mode !== 'filter') return;
       if (typeof value !== 'string') {
-        const rule = mode === 'filter' ? 'Must be a string.' : 'Must be a string (an empty string or null removes the key).';
+        const rule =
+          mode === 'filter' ? 'Must be a string.' : 'Must be a string (an empty string or null removes the key).';
         ctx.addIssue({ code: 'invalid_type', expected: 'string', input: value, path: [key], message: rule });
       } else if (value.length === 0) {
-        ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: value, path: [key], message: 'Must not be empty: stored values never are.' });
+        ctx.addIssue({
+          code: 'too_small',
+          origin: 'string',
+          minimum: 1,
+          inclusive: true,
+          input: value,
+          path: [key],
+          message: 'Must not be empty: stored values never are.',
+        });
       } else if (value.length > METADATA_LIMITS.valueLength) {
-        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: METADATA_LIMITS.valueLength, inclusive: true, input: value, path: [key], message: `Must be at most ${METADATA_LIMITS.valueLength} characters.` });
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'string',
+          maximum: METADATA_LIMITS.valueLength,
+          inclusive: true,
+          input: value,
+          path: [key],
+          message: `Must be at most ${METADATA_LIMITS.valueLength} characters.`,
+        });
       } else if (!hasNoNul(value) || !isWellFormedText(value)) {
-        ctx.addIssue({ code: 'custom', input: value, path: [key], message: 'Must be valid Unicode text without U+0000.' });
+        ctx.addIssue({
+          code: 'custom',
+          input: value,
+          path: [key],
+          message: 'Must be valid Unicode text without U+0000.',
+        });
       }
     });
   };
@@ -91,7 +136,9 @@ const metadataObject = (mode: Mode) =>
 /** On creation: an empty string or null (nothing to remove yet) sets nothing; no pairs at all is no metadata. */
 export const metadataSchema = metadataObject('create')
   .transform((metadata): Metadata | undefined => {
-    const set = Object.entries(metadata).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '');
+    const set = Object.entries(metadata).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    );
     return set.length === 0 ? undefined : Object.fromEntries(set);
   })
   .meta({
@@ -101,7 +148,11 @@ export const metadataSchema = metadataObject('create')
 
 /** On an update: merged into the stored pairs; an empty string or null removes its key. */
 export const metadataChangesSchema = metadataObject('update')
-  .transform((metadata): MetadataChanges => Object.fromEntries(Object.entries(metadata).map(([key, value]) => [key, value === '' ? null : (value as string | null)])))
+  .transform((metadata): MetadataChanges =>
+    Object.fromEntries(
+      Object.entries(metadata).map(([key, value]) => [key, value === '' ? null : (value as string | null)]),
+    ),
+  )
   .meta({
     ...published(true),
     description: `Merged into the stored pairs: a string sets its key, an empty string or null removes it, keys not sent stay; \`"metadata": null\` removes them all. At most ${METADATA_LIMITS.keys} keys remain.`,
@@ -110,7 +161,10 @@ export const metadataChangesSchema = metadataObject('update')
 /** As a filter: every given key must have exactly the given value. */
 export const metadataFilterSchema = metadataObject('filter')
   .transform((metadata) => metadata as Metadata)
-  .meta({ ...published(false), description: 'Records whose metadata has each given key with exactly the given value.' });
+  .meta({
+    ...published(false),
+    description: 'Records whose metadata has each given key with exactly the given value.',
+  });
 
 /** The query string's `metadata[key]=value` parameters (Express's simple parser leaves the brackets in the name), gathered into one object. */
 export function withMetadataFromQuery(query: Record<string, unknown>): Record<string, unknown> {

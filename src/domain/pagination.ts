@@ -15,7 +15,8 @@ export interface PageBounds {
 }
 
 /** The one bound rule of every page size, on the typed value: a whole number from 1 to `bounds.max`. */
-export const isWithinBounds = (size: number, bounds: PageBounds = PAGE_SIZE): boolean => Number.isInteger(size) && size >= 1 && size <= bounds.max;
+export const isWithinBounds = (size: number, bounds: PageBounds = PAGE_SIZE): boolean =>
+  Number.isInteger(size) && size >= 1 && size <= bounds.max;
 
 /**
  * `first` as asked, or the default when absent; VALIDATION_FAILED (field `first`, OUT_OF_RANGE) outside
@@ -84,7 +85,11 @@ export function pageOf<Cursor>(page: PageQuery<Cursor>, bounds: PageBounds = PAG
  * Reads one record more than asked to learn whether another page follows, without a count query; the next
  * page starts after the last record of this one.
  */
-export async function readPage<T>(request: PageRequest, read: (request: PageRequest) => Promise<T[]>, cursorOf: (record: T) => string): Promise<Page<T>> {
+export async function readPage<T>(
+  request: PageRequest,
+  read: (request: PageRequest) => Promise<T[]>,
+  cursorOf: (record: T) => string,
+): Promise<Page<T>> {
   const rows = await read({ ...request, first: request.first + 1 });
   const items = rows.slice(0, request.first);
   return { items, nextAfter: rows.length > request.first ? cursorOf(items.at(-1)!) : null };

@@ -26,7 +26,8 @@ export const WELL_FORMED_MESSAGE = 'Must be valid Unicode text (no unpaired surr
  *   linear in the value's length whatever the value. test/security/validation-patterns.test.ts walks every
  *   exported schema and times each reachable pattern on 64 KiB adversarial inputs.
  */
-export const maxLength = (max: number, message = `Must be at most ${max} characters.`) => ({ message, abort: true }) as const;
+export const maxLength = (max: number, message = `Must be at most ${max} characters.`) =>
+  ({ message, abort: true }) as const;
 
 /** A required, trimmed, single-line string of 1..max characters. */
 export const text = (max: number) =>
@@ -45,7 +46,10 @@ export const upperSnakeCase = (max: number) =>
     .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
     .max(max, maxLength(max))
     // Each word after the first starts at its underscore: no two quantifiers can take the same character.
-    .regex(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/, 'Must be upper-case words joined by underscores, e.g. CHECKING or MONEY_MARKET.');
+    .regex(
+      /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/,
+      'Must be upper-case words joined by underscores, e.g. CHECKING or MONEY_MARKET.',
+    );
 
 export const list = <T extends z.ZodType>(item: T, max: number, min = 0) =>
   z
@@ -75,8 +79,8 @@ export const isInstantInRange = (value: string): boolean => {
  * offset), within INSTANT_RANGE (OUT_OF_RANGE otherwise). zod's date-time pattern is anchored and has no
  * overlapping quantifiers; the format aborts, so the range is only read from a well-formed instant.
  */
-export const instantSchema = z
-  .iso.datetime({ offset: true, error: INSTANT_FORMAT_MESSAGE, abort: true })
+export const instantSchema = z.iso
+  .datetime({ offset: true, error: INSTANT_FORMAT_MESSAGE, abort: true })
   .refine(isInstantInRange, { message: INSTANT_RANGE_MESSAGE, params: { code: 'OUT_OF_RANGE' } });
 
 function detailCode(issue: z.core.$ZodIssue): string {
@@ -104,12 +108,18 @@ export function toErrorDetails(error: z.ZodError): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   // zod still runs a schema's checks on a value of the wrong type (a string's length against an array's
   // maximum); once a field has the wrong type, that is the only thing worth saying about it.
-  const wrongType = new Set(error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => fieldName(issue.path)));
+  const wrongType = new Set(
+    error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => fieldName(issue.path)),
+  );
   for (const issue of error.issues) {
     if (issue.code !== 'invalid_type' && wrongType.has(fieldName(issue.path))) continue;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ field: fieldName([...issue.path, key]), code: 'UNKNOWN_FIELD', message: 'Unknown field; remove it.' });
+        details.push({
+          field: fieldName([...issue.path, key]),
+          code: 'UNKNOWN_FIELD',
+          message: 'Unknown field; remove it.',
+        });
       }
       continue;
     }

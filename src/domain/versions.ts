@@ -10,4 +10,5 @@ export interface VersionCondition {
 }
 
 /** The versions a store compares in the write's own statement; null for an unconditional write. */
-export const expectedVersions = (condition: VersionCondition | undefined): number[] | null => (condition === undefined ? null : [...condition.versions]);
+export const expectedVersions = (condition: VersionCondition | undefined): number[] | null =>
+  condition === undefined ? null : [...condition.versions];

@@ -8,7 +8,9 @@ import { CONSISTENCY_TOKEN_HEADER } from '../http/read-consistency.js';
  * `Consistency-Token` header and in `extensions.consistencyToken`. A query presents a token with the same
  * request header as REST.
  */
-export function consistencyPlugin<TContext extends BaseContext>(consistency: ReadConsistency): ApolloServerPlugin<TContext> {
+export function consistencyPlugin<TContext extends BaseContext>(
+  consistency: ReadConsistency,
+): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
       return {
@@ -19,7 +21,11 @@ export function consistencyPlugin<TContext extends BaseContext>(consistency: Rea
           const token = consistency.currentToken();
           if (token === undefined) return;
           response.http.headers.set(CONSISTENCY_TOKEN_HEADER, token);
-          if (response.body.kind === 'single') response.body.singleResult.extensions = { ...response.body.singleResult.extensions, consistencyToken: token };
+          if (response.body.kind === 'single')
+            response.body.singleResult.extensions = {
+              ...response.body.singleResult.extensions,
+              consistencyToken: token,
+            };
         },
       };
     },

@@ -21,6 +21,10 @@ export interface GraphqlContext extends RequestContext {
   environments: ReadonlySet<string>;
 }
 
-export function createGraphqlContext(request: RequestContext, services: DomainServices, environments: ReadonlySet<string>): GraphqlContext {
+export function createGraphqlContext(
+  request: RequestContext,
+  services: DomainServices,
+  environments: ReadonlySet<string>,
+): GraphqlContext {
   return { ...request, services, loaders: createLoaders(services, request.caller), replayedFields: [], environments };
 }

@@ -2,7 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ApolloServerErrorCode, unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { challengeFor } from '../auth/www-authenticate.js';
-import { type CallerError, headersOf, type HttpError, internalError, isCallerError, logUnexpected, statusOf } from '../http/errors.js';
+import {
+  type CallerError,
+  headersOf,
+  type HttpError,
+  internalError,
+  isCallerError,
+  logUnexpected,
+  statusOf,
+} from '../http/errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -56,7 +64,8 @@ export interface ErrorScope {
 }
 export const errorScope = new AsyncLocalStorage<ErrorScope>();
 
-const headerMap = (headers: Record<string, string>) => new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+const headerMap = (headers: Record<string, string>) =>
+  new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /**
  * An error raised before execution (auth step, environment, rate limits) as a GraphQLError with the HTTP
@@ -64,13 +73,17 @@ const headerMap = (headers: Record<string, string>) => new Map(Object.entries(he
  * challenge (RFC 6750), 503 the same Retry-After. Execution errors stay in a 200.
  */
 export function requestGraphqlError(error: CallerError): GraphQLError {
-  return new GraphQLError(error.message, { originalError: error, extensions: { code: error.code, http: { status: statusOf(error), headers: headerMap(headersOf(error)) } } });
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: { code: error.code, http: { status: statusOf(error), headers: headerMap(headersOf(error)) } },
+  });
 }
 
 /** A failure of HTTP itself (reading the body, anything unexpected before Apollo) with REST's status, code and text. */
 export function httpGraphqlError(error: HttpError): ClientFacingError {
   const graphqlError = new ClientFacingError(error.message, { code: error.code, httpStatus: error.status });
-  if (Object.keys(error.headers).length > 0) (graphqlError.extensions.http as { headers?: Map<string, string> }).headers = headerMap(error.headers);
+  if (Object.keys(error.headers).length > 0)
+    (graphqlError.extensions.http as { headers?: Map<string, string> }).headers = headerMap(error.headers);
   return graphqlError;
 }
 
@@ -102,26 +115,39 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   };
 }
 
-function clientView(formatted: GraphQLFormattedError, error: unknown, scope: ErrorScope | undefined): { message: string; extensions: Record<string, unknown> } {
+function clientView(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  scope: ErrorScope | undefined,
+): { message: string; extensions: Record<string, unknown> } {
   const original = unwrapResolverError(error);
   const cause = original instanceof GraphQLError && original.originalError ? original.originalError : original;
   if (isCallerError(cause)) return { message: cause.message, extensions: callerExtensions(cause) };
 
   const own = [original, cause].find((e): e is ClientFacingError => e instanceof ClientFacingError);
   const code = formatted.extensions?.code;
-  if (own && typeof own.extensions.code === 'string') return { message: own.message, extensions: { code: own.extensions.code } };
+  if (own && typeof own.extensions.code === 'string')
+    return { message: own.message, extensions: { code: own.extensions.code } };
 
   switch (code) {
     case ApolloServerErrorCode.GRAPHQL_PARSE_FAILED:
       // graphql-js gives the token limit no code of its own, only this text ("that" is its typo); tests pin it.
-      if (/^Syntax Error: Document contains more (?:than|that) \d+ tokens\. Parsing aborted\.$/.test(formatted.message)) {
-        return { message: 'The query document is too large (GRAPHQL_MAX_TOKENS); split it or send fewer fields.', extensions: { code: GraphqlErrorCodes.documentTooLarge } };
+      if (
+        /^Syntax Error: Document contains more (?:than|that) \d+ tokens\. Parsing aborted\.$/.test(formatted.message)
+      ) {
+        return {
+          message: 'The query document is too large (GRAPHQL_MAX_TOKENS); split it or send fewer fields.',
+          extensions: { code: GraphqlErrorCodes.documentTooLarge },
+        };
       }
       return { message: redactSyntaxError(formatted.message), extensions: { code } };
     case ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED:
       return { message: own ? own.message : redactValidationError(formatted.message), extensions: { code } };
     case ApolloServerErrorCode.BAD_USER_INPUT:
-      return { message: redactVariableError(formatted.message, cause instanceof Error ? cause : undefined), extensions: { code } };
+      return {
+        message: redactVariableError(formatted.message, cause instanceof Error ? cause : undefined),
+        extensions: { code },
+      };
     case ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE:
       return { message: redactOperationName(formatted.message), extensions: { code } };
     case ApolloServerErrorCode.BAD_REQUEST:
@@ -138,7 +164,8 @@ function clientView(formatted: GraphQLFormattedError, error: unknown, scope: Err
 }
 
 /** A name a client may have sent that is safe to repeat: an identifier, not something that looks like data. */
-const isEchoableName = (name: string) => /^[_A-Za-z][_0-9A-Za-z]{0,63}$/.test(name) && (name.match(/\d/g)?.length ?? 0) < 4;
+const isEchoableName = (name: string) =>
+  /^[_A-Za-z][_0-9A-Za-z]{0,63}$/.test(name) && (name.match(/\d/g)?.length ?? 0) < 4;
 const TYPE_REF = String.raw`[_A-Za-z][_0-9A-Za-z]*|\[[_A-Za-z0-9\[\]!]+\]!?|[_A-Za-z][_0-9A-Za-z]*!`;
 
 /** Token values ("found String "…"", "Unexpected Int "…"") are cut from syntax errors. */
@@ -173,8 +200,18 @@ export function redactVariableError(message: string, reason: Error | undefined):
   if (!head) return 'A variable has an invalid value.';
   const variable = head[1]!;
   const rest = message.slice(head[0].length);
-  if (new RegExp(`^(of required type "(${TYPE_REF})" was not provided|of non-null type "(${TYPE_REF})" must not be null)\\.$`).test(rest)) return message;
-  if (!rest.startsWith('got invalid value ') || !reason || reason.message === message || !message.endsWith(`; ${reason.message}`)) {
+  if (
+    new RegExp(
+      `^(of required type "(${TYPE_REF})" was not provided|of non-null type "(${TYPE_REF})" must not be null)\\.$`,
+    ).test(rest)
+  )
+    return message;
+  if (
+    !rest.startsWith('got invalid value ') ||
+    !reason ||
+    reason.message === message ||
+    !message.endsWith(`; ${reason.message}`)
+  ) {
     return `Variable "$${variable}" has an invalid value.`;
   }
   const prefix = message.slice(0, message.length - reason.message.length - 2);
@@ -189,7 +226,13 @@ function explainCoercionFailure(reason: Error): string {
     [/^Expected type "(\w+)"( to be an object)?\./, (m) => m[0]],
     [new RegExp(`^Expected non-nullable type "(${TYPE_REF})" not to be null\\.$`), (m) => m[0]],
     [new RegExp(`^Field "(\\w+)" of required type "(${TYPE_REF})" was not provided\\.$`), (m) => m[0]],
-    [/^Field "([\s\S]*)" is not defined by type "(\w+)"\./, (m) => (isEchoableName(m[1]!) ? `Field "${m[1]}" is not defined by type "${m[2]}".` : `A field is not defined by type "${m[2]}".`)],
+    [
+      /^Field "([\s\S]*)" is not defined by type "(\w+)"\./,
+      (m) =>
+        isEchoableName(m[1]!)
+          ? `Field "${m[1]}" is not defined by type "${m[2]}".`
+          : `A field is not defined by type "${m[2]}".`,
+    ],
     [/^Enum "(\w+)" cannot represent /, (m) => `Expected a value of enum "${m[1]}".`],
     [/^Value "[\s\S]*" does not exist in "(\w+)" enum\./, (m) => `Expected a value of enum "${m[1]}".`],
     [/^(\w+) cannot represent /, (m) => `Expected type "${m[1]}".`],

@@ -1,5 +1,13 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { defaultFieldResolver, type FormattedExecutionResult, getNullableType, type GraphQLFieldResolver, type GraphQLSchema, isListType, isObjectType } from 'graphql';
+import {
+  defaultFieldResolver,
+  type FormattedExecutionResult,
+  getNullableType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  isListType,
+  isObjectType,
+} from 'graphql';
 import { type Clock, systemClock } from '../clock.js';
 import { ClientFacingError, errorResponseBody, GraphqlErrorCodes } from './error-mapping.js';
 
@@ -68,9 +76,13 @@ interface BudgetedContext {
  * runs, because the resolver's loading is the work. Counted only once loaded, 3,000 customers' lists of
  * 3,000 accounts each would all be requested (9 million loads) before the first count came in.
  */
-const SIZED_BY_PARENT: Record<string, string> = { 'Customer.accounts': 'accountIds', 'Account.customers': 'customerIds' };
+const SIZED_BY_PARENT: Record<string, string> = {
+  'Customer.accounts': 'accountIds',
+  'Account.customers': 'customerIds',
+};
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
 /**
@@ -131,7 +143,8 @@ export function executionBudgetPlugin<TContext extends BudgetedContext>(): Apoll
         async willSendResponse({ contextValue, response }) {
           const budget = contextValue.budget;
           budget?.stop();
-          if (budget?.exceeded && response.body.kind === 'single') response.body.singleResult = { data: null, errors: errorResponseBody(budget.exceeded).errors };
+          if (budget?.exceeded && response.body.kind === 'single')
+            response.body.singleResult = { data: null, errors: errorResponseBody(budget.exceeded).errors };
         },
       };
     },

@@ -14,8 +14,14 @@ const require = createRequire(import.meta.url);
 const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
 
 const ASSETS: Record<string, { file: string; type: string }> = {
-  'react.production.min.js': { file: path.join(packageDir('react'), 'umd/react.production.min.js'), type: 'text/javascript' },
-  'react-dom.production.min.js': { file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'text/javascript' },
+  'react.production.min.js': {
+    file: path.join(packageDir('react'), 'umd/react.production.min.js'),
+    type: 'text/javascript',
+  },
+  'react-dom.production.min.js': {
+    file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'),
+    type: 'text/javascript',
+  },
   'graphiql.min.js': { file: path.join(packageDir('graphiql'), 'graphiql.min.js'), type: 'text/javascript' },
   'graphiql.min.css': { file: path.join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
 };

@@ -13,7 +13,9 @@ import type { GraphqlContext } from './context.js';
  * one day (today an operation holds one mutation field: src/graphql/limits.ts).
  */
 /** The domain's create options for a mutation's `idempotencyKey` argument (null means "none"). */
-export const createOptions = (idempotencyKey: string | null | undefined) => ({ idempotencyKey: idempotencyKey ?? undefined });
+export const createOptions = (idempotencyKey: string | null | undefined) => ({
+  idempotencyKey: idempotencyKey ?? undefined,
+});
 
 /** The created value; notes in the request's context when it is the replay of an earlier creation. */
 export function noteReplay<T>(context: GraphqlContext, info: GraphQLResolveInfo, creation: Creation<T>): T {
@@ -28,7 +30,10 @@ export function idempotentReplayPlugin(): ApolloServerPlugin<GraphqlContext> {
         async willSendResponse({ contextValue, response }) {
           const fields = contextValue.replayedFields;
           if (fields.length === 0 || response.body.kind !== 'single') return;
-          response.body.singleResult.extensions = { ...response.body.singleResult.extensions, idempotentReplayed: fields };
+          response.body.singleResult.extensions = {
+            ...response.body.singleResult.extensions,
+            idempotentReplayed: fields,
+          };
         },
       };
     },

@@ -1,10 +1,6 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import {
-  type ComplexityEstimator,
-  getComplexity,
-  simpleEstimator,
-} from 'graphql-query-complexity';
+import { type ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import {
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -72,7 +68,11 @@ function measure(selectionSet: SelectionSetNode, context: ValidationContext, fra
   return { depth, aliases };
 }
 
-function fragmentShape(fragment: FragmentDefinitionNode | null | undefined, context: ValidationContext, fragments: Map<string, Shape>): Shape {
+function fragmentShape(
+  fragment: FragmentDefinitionNode | null | undefined,
+  context: ValidationContext,
+  fragments: Map<string, Shape>,
+): Shape {
   if (!fragment) return { depth: 0, aliases: 0 };
   const known = fragments.get(fragment.name.value);
   if (known) return known;
@@ -101,7 +101,10 @@ function rootFieldCount(selectionSet: SelectionSetNode, context: ValidationConte
 export type Transport = 'http' | 'websocket';
 
 /** Maximum depth, aliases and root fields, per operation; the operation types the transport serves. */
-export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAliases' | 'maxRootFields'>, transport: Transport = 'http'): ValidationRule {
+export function operationShapeRule(
+  limits: Pick<QueryLimits, 'maxDepth' | 'maxAliases' | 'maxRootFields'>,
+  transport: Transport = 'http',
+): ValidationRule {
   return (context) => {
     const fragments = new Map<string, Shape>();
     return {
@@ -111,25 +114,43 @@ export function operationShapeRule(limits: Pick<QueryLimits, 'maxDepth' | 'maxAl
         const limit = (code: string, message: string) =>
           context.reportError(new ClientFacingError(message, { code, httpStatus: 400 }));
         if (shape.depth > limits.maxDepth) {
-          limit(GraphqlErrorCodes.queryTooDeep, `The operation is nested ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH).`);
+          limit(
+            GraphqlErrorCodes.queryTooDeep,
+            `The operation is nested ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed (GRAPHQL_MAX_DEPTH).`,
+          );
         }
         if (shape.aliases > limits.maxAliases) {
-          limit(GraphqlErrorCodes.tooManyAliases, `The operation uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES).`);
+          limit(
+            GraphqlErrorCodes.tooManyAliases,
+            `The operation uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES).`,
+          );
         }
         if (rootFields > limits.maxRootFields) {
-          limit(GraphqlErrorCodes.tooManyRootFields, `The operation selects ${rootFields} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS).`);
+          limit(
+            GraphqlErrorCodes.tooManyRootFields,
+            `The operation selects ${rootFields} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS).`,
+          );
         }
         // One write per request: with several non-null mutation fields, a later failure nulls the whole
         // `data`, and the client would never learn that an earlier write was committed.
         if (operation.operation === 'mutation' && rootFields > 1) {
-          limit(GraphqlErrorCodes.tooManyRootFields, `A mutation operation may contain one field; this one has ${rootFields}. Send one write per request.`);
+          limit(
+            GraphqlErrorCodes.tooManyRootFields,
+            `A mutation operation may contain one field; this one has ${rootFields}. Send one write per request.`,
+          );
         }
         // Over HTTP, graphql-js would only fail at execution time, as an unexpected error.
         if (transport === 'http' && operation.operation === 'subscription') {
-          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'Subscriptions are served over WebSocket at this path (graphql-ws, subprotocol graphql-transport-ws), not over HTTP.');
+          limit(
+            ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED,
+            'Subscriptions are served over WebSocket at this path (graphql-ws, subprotocol graphql-transport-ws), not over HTTP.',
+          );
         }
         if (transport === 'websocket' && operation.operation !== 'subscription') {
-          limit(ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED, 'Over WebSocket this API serves subscriptions only; send queries and mutations over HTTP (POST to this path).');
+          limit(
+            ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED,
+            'Over WebSocket this API serves subscriptions only; send queries and mutations over HTTP (POST to this path).',
+          );
         }
         return false;
       },
@@ -152,15 +173,22 @@ function listSizeEstimator(schema: GraphQLSchema, bounds?: ListBounds): Complexi
   const directive = schema.getDirective('listSize');
   return ({ field, args, childComplexity }) => {
     if (!directive || !field.astNode) return undefined;
-    const values = getDirectiveValues(directive, field.astNode) as { assumedSize?: number; slicingArguments?: string[]; sizedBy?: string } | undefined;
+    const values = getDirectiveValues(directive, field.astNode) as
+      { assumedSize?: number; slicingArguments?: string[]; sizedBy?: string } | undefined;
     if (!values) return undefined;
     // An explicit null asks for the default page (`first ?? default` in every resolver): count the argument's default.
-    const given = (name: string): unknown => args[name] ?? field.args.find((argument) => argument.name === name)?.defaultValue;
-    const slices = (values.slicingArguments ?? []).map((name) => ({ name, value: given(name) })).filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
+    const given = (name: string): unknown =>
+      args[name] ?? field.args.find((argument) => argument.name === name)?.defaultValue;
+    const slices = (values.slicingArguments ?? [])
+      .map((name) => ({ name, value: given(name) }))
+      .filter((slice): slice is { name: string; value: number } => typeof slice.value === 'number');
     const outOfRange = slices.find(({ value }) => !Number.isInteger(value) || value < 1 || value > PAGE_SIZE.max);
     if (outOfRange) throw new SliceOutOfRange(outOfRange.name);
     const bound = values.sizedBy === undefined ? undefined : bounds?.[values.sizedBy];
-    return (1 + childComplexity) * (slices[0]?.value ?? (bound === undefined ? undefined : Math.max(1, bound)) ?? values.assumedSize ?? 1);
+    return (
+      (1 + childComplexity) *
+      (slices[0]?.value ?? (bound === undefined ? undefined : Math.max(1, bound)) ?? values.assumedSize ?? 1)
+    );
   };
 }
 
@@ -176,7 +204,10 @@ class SliceOutOfRange extends Error {
 }
 
 /** What happens with an accepted operation's cost (the rate limit charges it: src/graphql/rate-limit.ts). */
-export type CostListener<TContext extends BaseContext> = (cost: number, request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<void>;
+export type CostListener<TContext extends BaseContext> = (
+  cost: number,
+  request: GraphQLRequestContextDidResolveOperation<TContext>,
+) => Promise<void>;
 
 /** The bounds that `@listSize(sizedBy:)` names in the schema, each at its least (0, counted as 1): the lowest cost bounds can give. */
 function leastBounds(schema: GraphQLSchema): ListBounds {
@@ -186,7 +217,8 @@ function leastBounds(schema: GraphQLSchema): ListBounds {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) && !isInterfaceType(type)) continue;
     for (const field of Object.values(type.getFields())) {
-      const sizedBy = field.astNode && (getDirectiveValues(directive, field.astNode) as { sizedBy?: string } | undefined)?.sizedBy;
+      const sizedBy =
+        field.astNode && (getDirectiveValues(directive, field.astNode) as { sizedBy?: string } | undefined)?.sizedBy;
       if (typeof sizedBy === 'string') least[sizedBy] = 0;
     }
   }
@@ -241,7 +273,12 @@ const MAX_COSTS_PER_DOCUMENT = 64;
  * The estimate walks the whole document; it is made once per document, operation and values of the
  * variables that can change it, and then looked up.
  */
-export type CostEstimator = (document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, bounds?: ListBounds) => number | undefined;
+export type CostEstimator = (
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  bounds?: ListBounds,
+) => number | undefined;
 
 export function costEstimator(schema: GraphQLSchema): CostEstimator {
   const simple = simpleEstimator({ defaultComplexity: 1 });
@@ -253,7 +290,11 @@ export function costEstimator(schema: GraphQLSchema): CostEstimator {
   return (document, operation, variables, bounds) => {
     let names = variablesByDocument.get(document);
     if (!names) variablesByDocument.set(document, (names = costVariables(document, slicing)));
-    const key = JSON.stringify([operation.name?.value ?? null, bounds ?? null, ...names.map((name) => (name in variables ? variables[name] : '(absent)'))]);
+    const key = JSON.stringify([
+      operation.name?.value ?? null,
+      bounds ?? null,
+      ...names.map((name) => (name in variables ? variables[name] : '(absent)')),
+    ]);
     const estimators = bounds ? [listSizeEstimator(schema, bounds), simple] : atCaps;
     let costs = costsByDocument.get(document);
     const known = costs?.get(key);
@@ -266,7 +307,11 @@ export function costEstimator(schema: GraphQLSchema): CostEstimator {
       cost = getComplexity({ schema, query: document, operationName: operation.name?.value, variables, estimators });
     } catch (error) {
       if (error instanceof SliceOutOfRange) {
-        throw requestGraphqlError(validationFailed([{ field: error.argument, code: 'OUT_OF_RANGE', message: `Must be between 1 and ${PAGE_SIZE.max}.` }]));
+        throw requestGraphqlError(
+          validationFailed([
+            { field: error.argument, code: 'OUT_OF_RANGE', message: `Must be between 1 and ${PAGE_SIZE.max}.` },
+          ]),
+        );
       }
       cost = Number.POSITIVE_INFINITY; // too many nodes to even estimate
     }
@@ -286,7 +331,9 @@ export function costLimitError(cost: number | undefined, maxCost: number): Clien
 }
 
 /** The environment's list bounds for a request (one read by primary key), or undefined where there are none to read. */
-export type BoundsReader<TContext extends BaseContext> = (request: GraphQLRequestContextDidResolveOperation<TContext>) => Promise<ListBounds | undefined>;
+export type BoundsReader<TContext extends BaseContext> = (
+  request: GraphQLRequestContextDidResolveOperation<TContext>,
+) => Promise<ListBounds | undefined>;
 
 /**
  * Refuses an operation whose estimated cost exceeds the limit, before any resolver runs. The estimate counts
@@ -294,7 +341,12 @@ export type BoundsReader<TContext extends BaseContext> = (request: GraphQLReques
  * with the environment's bounds (`readBounds`, docs/adr/0089), so an operation within it reads nothing more. An
  * accepted operation's cost goes to `onCost` (the rate limit).
  */
-export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSchema, maxCost: number, onCost?: CostListener<TContext>, readBounds?: BoundsReader<TContext>): ApolloServerPlugin<TContext> {
+export function costLimitPlugin<TContext extends BaseContext>(
+  schema: GraphQLSchema,
+  maxCost: number,
+  onCost?: CostListener<TContext>,
+  readBounds?: BoundsReader<TContext>,
+): ApolloServerPlugin<TContext> {
   const costOf = costEstimator(schema);
   const least = leastBounds(schema);
   return {
@@ -307,7 +359,12 @@ export function costLimitPlugin<TContext extends BaseContext>(schema: GraphQLSch
           // Bounds are read only when they could bring the cost within the limit: not for an operation whose
           // lists are not sized by them, nor one over the limit even with every bounded list holding one item.
           const variables = request.variables ?? {};
-          if (readBounds && cost !== undefined && cost > maxCost && (costOf(document, operation, variables, least) ?? cost) <= maxCost) {
+          if (
+            readBounds &&
+            cost !== undefined &&
+            cost > maxCost &&
+            (costOf(document, operation, variables, least) ?? cost) <= maxCost
+          ) {
             // Unreadable bounds leave the caps' estimate, which refuses: the safe side.
             const bounds = await readBounds(requestContext).catch(() => undefined);
             if (bounds) cost = costOf(document, operation, variables, bounds) ?? cost;

@@ -62,11 +62,22 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
   const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
   const walkFrom = (roots: LinkRoots, depth: number) => services.links.findLinkedFrom(caller, roots, depth);
   return {
-    customerById: recordLoader('customer', (ids) => services.customers.findMany(caller, ids), (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: ids, accountIds: [] }, depth)),
-    accountById: recordLoader('account', (ids) => services.accounts.findMany(caller, ids), (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: [], accountIds: ids }, depth)),
+    customerById: recordLoader(
+      'customer',
+      (ids) => services.customers.findMany(caller, ids),
+      (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: ids, accountIds: [] }, depth),
+    ),
+    accountById: recordLoader(
+      'account',
+      (ids) => services.accounts.findMany(caller, ids),
+      (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: [], accountIds: ids }, depth),
+    ),
     accountsOfCustomer: new DataLoader<RelationKey<Customer>, AccountParent[], string>(
       async (keys) => {
-        const walk = await walkFrom({ customerIds: keys.map((key) => key.parent.customerId), accountIds: [] }, 1 + Math.max(...keys.map((key) => key.links)));
+        const walk = await walkFrom(
+          { customerIds: keys.map((key) => key.parent.customerId), accountIds: [] },
+          1 + Math.max(...keys.map((key) => key.links)),
+        );
         const below = new WalkedGraph(walk).below(walk.links);
         return keys.map((key) => below.accountsOf(key.parent));
       },
@@ -74,19 +85,28 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
     ),
     customersOfAccount: new DataLoader<RelationKey<Account>, CustomerParent[], string>(
       async (keys) => {
-        const walk = await walkFrom({ customerIds: [], accountIds: keys.map((key) => key.parent.accountId) }, 1 + Math.max(...keys.map((key) => key.links)));
+        const walk = await walkFrom(
+          { customerIds: [], accountIds: keys.map((key) => key.parent.accountId) },
+          1 + Math.max(...keys.map((key) => key.links)),
+        );
         const below = new WalkedGraph(walk).below(walk.links);
         return keys.map((key) => below.customersOf(key.parent));
       },
       { cacheKeyFn: (key) => `${key.links}:${key.parent.accountId}` },
     ),
-    flagDetails: new DataLoader<string, AccountFlagDetail[] | null>((ids) => services.accounts.flagDetailsOfMany(caller, ids), { cacheKeyFn: (id) => id.toLowerCase() }),
+    flagDetails: new DataLoader<string, AccountFlagDetail[] | null>(
+      (ids) => services.accounts.flagDetailsOfMany(caller, ids),
+      { cacheKeyFn: (id) => id.toLowerCase() },
+    ),
     // The domain checks events:read and the limit once per batch; refused, every field of the batch is null with that error.
     recentEvents: (resourceType, first) => {
       const key = `${resourceType}:${first}`;
       let loader = recentEvents.get(key);
       if (!loader) {
-        loader = new DataLoader<string, DomainEvent[]>((ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { first }), { cacheKeyFn: (id) => id.toLowerCase() });
+        loader = new DataLoader<string, DomainEvent[]>(
+          (ids) => services.events.recentOfMany(caller, { resourceType, resourceIds: ids }, { first }),
+          { cacheKeyFn: (id) => id.toLowerCase() },
+        );
         recentEvents.set(key, loader);
       }
       return loader;
@@ -105,16 +125,26 @@ function recordLoader<K extends RecordKind>(
     async (keys) => {
       const plain = keys.filter((key) => key.links === 0);
       const walked = keys.filter((key) => key.links > 0);
-      const settle = <T>(promise: Promise<T>) => promise.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const settle = <T>(promise: Promise<T>) =>
+        promise.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       const [records, graph] = await Promise.all([
         plain.length > 0 ? settle(findMany(plain.map((key) => key.id))) : [],
-        walked.length > 0 ? settle(walk(walked.map((key) => key.id), Math.max(...walked.map((key) => key.links))).then((found) => new WalkedGraph(found))) : undefined,
+        walked.length > 0
+          ? settle(
+              walk(
+                walked.map((key) => key.id),
+                Math.max(...walked.map((key) => key.links)),
+              ).then((found) => new WalkedGraph(found)),
+            )
+          : undefined,
       ]);
       let next = 0;
       return keys.map((key): Parent | Error => {
         if (key.links === 0) return records instanceof Error ? records : ((records[next++] ?? null) as Parent);
         if (graph instanceof Error) return graph;
-        return (kind === 'customer' ? graph!.customer(key.id, graph!.links) : graph!.account(key.id, graph!.links)) as Parent;
+        return (
+          kind === 'customer' ? graph!.customer(key.id, graph!.links) : graph!.account(key.id, graph!.links)
+        ) as Parent;
       });
     },
     { cacheKeyFn: recordCacheKey },
@@ -203,7 +233,12 @@ const TYPE_KIND: Record<string, RecordKind> = { Customer: 'customer', Account: '
  * on a customer is 2. Fragments and inline fragments count; @skip/@include are ignored (at worst a few
  * records are read that the response leaves out).
  */
-function linkDepth(kind: RecordKind, fields: readonly FieldNode[], info: GraphQLResolveInfo, visited = new Set<string>()): number {
+function linkDepth(
+  kind: RecordKind,
+  fields: readonly FieldNode[],
+  info: GraphQLResolveInfo,
+  visited = new Set<string>(),
+): number {
   let depth = 0;
   const walk = (selectionSet: SelectionSetNode | undefined, current: RecordKind) => {
     for (const selection of selectionSet?.selections ?? []) {

@@ -16,7 +16,13 @@ import type { Logger } from '../logging/logger.js';
 import { noStorePlugins } from './cache-policy.js';
 import { consistencyPlugin } from './consistency.js';
 import { createGraphqlContext, type GraphqlContext } from './context.js';
-import { errorResponseBody, errorScope, formatGraphqlError, httpGraphqlError, requestGraphqlError } from './error-mapping.js';
+import {
+  errorResponseBody,
+  errorScope,
+  formatGraphqlError,
+  httpGraphqlError,
+  requestGraphqlError,
+} from './error-mapping.js';
 import { boundedStringify, chargeResolvedNodes, ExecutionBudget, executionBudgetPlugin } from './execution-budget.js';
 import { explorerRouter } from './explorer.js';
 import { idempotentReplayPlugin } from './idempotency.js';
@@ -39,7 +45,9 @@ type ContextAttempt = { ok: true; context: RequestContext } | { ok: false; error
  * after it accepted the token; errors leave through src/graphql/error-mapping.ts only, with the statuses
  * and texts of the HTTP failure vocabulary (src/http/errors.ts).
  */
-export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{ router: Router; subscriptions: SubscriptionServer; close(): Promise<void> }> {
+export async function createGraphqlMiddleware(
+  deps: HttpDependencies,
+): Promise<{ router: Router; subscriptions: SubscriptionServer; close(): Promise<void> }> {
   const settings = deps.config.graphql;
   const schema = chargeResolvedNodes(buildGraphqlSchema());
   const server = new ApolloServer<GraphqlContext>({
@@ -64,7 +72,9 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
     logger: apolloLogger(deps.logger),
     plugins: [
       // An operation over the cost limit at the caps is estimated again with what the environment holds (docs/adr/0089).
-      costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits), async ({ contextValue }) => ({ ...(await contextValue.services.links.bounds(contextValue.caller)) })),
+      costLimitPlugin(schema, settings.maxCost, chargeOperationCost(deps.rateLimits), async ({ contextValue }) => ({
+        ...(await contextValue.services.links.bounds(contextValue.caller)),
+      })),
       executionBudgetPlugin(),
       idempotentReplayPlugin(),
       landingPage(settings.explorer),
@@ -110,21 +120,24 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
       const attempt = attempts.get(req);
       if (!attempt) throw new Error('GraphQL request reached Apollo without an authentication attempt');
       if (!attempt.ok) throw requestGraphqlError(attempt.error);
-      return { ...createGraphqlContext(attempt.context, deps.services, deps.environments), budget: new ExecutionBudget(settings, deps.clock), rateLimits: deps.rateLimits };
+      return {
+        ...createGraphqlContext(attempt.context, deps.services, deps.environments),
+        budget: new ExecutionBudget(settings, deps.clock),
+        rateLimits: deps.rateLimits,
+      };
     },
   });
 
   const router = Router();
-  router
-    .route(GRAPHQL_PATH)
-    .all(
-      corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'POST']),
-      // Before the token, the body and Apollo: an SSN in the URL is refused whoever sends it (url-guard.ts).
-      refuseSensitiveFieldsInUrl(settings.maxTokens, sendError),
-      ...(settings.explorer ? [sandboxPagePolicy] : []),
-      authenticate,
-      (req, res, next) => errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => apollo(req, res, next)),
-    );
+  router.route(GRAPHQL_PATH).all(
+    corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'POST']),
+    // Before the token, the body and Apollo: an SSN in the URL is refused whoever sends it (url-guard.ts).
+    refuseSensitiveFieldsInUrl(settings.maxTokens, sendError),
+    ...(settings.explorer ? [sandboxPagePolicy] : []),
+    authenticate,
+    (req, res, next) =>
+      errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => apollo(req, res, next)),
+  );
   if (settings.explorer) {
     router.use(
       explorerRouter((req, res, next) => {
@@ -142,7 +155,9 @@ export async function createGraphqlMiddleware(deps: HttpDependencies): Promise<{
 const documentHeaders = documentSecurityHeaders();
 
 /** A browser's GET for the landing page (Apollo's own test: HTML preferred to both JSON types). */
-const opensLandingPage = (req: Request) => req.method === 'GET' && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+const opensLandingPage = (req: Request) =>
+  req.method === 'GET' &&
+  req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
 
 function sandboxPagePolicy(req: Request, res: Response, next: NextFunction): void {
   if (opensLandingPage(req)) {
@@ -169,9 +184,14 @@ function landingPage(enabled: boolean): ApolloServerPlugin {
 function sendError(req: Request, res: Response, error: GraphQLError): void {
   const http = error.extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
   for (const [name, value] of http?.headers ?? []) res.setHeader(name, value);
-  const body = errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () => errorResponseBody(error));
+  const body = errorScope.run({ requestId: res.locals.requestId, logger: res.locals.logger }, () =>
+    errorResponseBody(error),
+  );
   const type = req.accepts(['application/json', 'application/graphql-response+json']) || 'application/json';
-  res.status(http?.status ?? 400).type(type).send(JSON.stringify(body));
+  res
+    .status(http?.status ?? 400)
+    .type(type)
+    .send(JSON.stringify(body));
 }
 
 /**

@@ -23,13 +23,20 @@ export type AuditPage = Page<AuditEvent>;
 
 type Kind = 'customer' | 'account' | 'transaction';
 
-export const encodeCursor = (kind: Kind, id: string): string => Buffer.from(`${kind}:${id}`, 'utf8').toString('base64url');
+export const encodeCursor = (kind: Kind, id: string): string =>
+  Buffer.from(`${kind}:${id}`, 'utf8').toString('base64url');
 
 function decodeCursor(kind: Kind, cursor: string): string {
   const decoded = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const id = decoded.startsWith(`${kind}:`) ? decoded.slice(kind.length + 1) : '';
   if (!isRecordId(id)) {
-    throw validationFailed([{ field: 'after', code: 'INVALID_CURSOR', message: `Must be a cursor returned by the ${kind}s connection (pageInfo.endCursor).` }]);
+    throw validationFailed([
+      {
+        field: 'after',
+        code: 'INVALID_CURSOR',
+        message: `Must be a cursor returned by the ${kind}s connection (pageInfo.endCursor).`,
+      },
+    ]);
   }
   return id;
 }

@@ -1,6 +1,12 @@
 import { isRequestError } from '../auth/errors.js';
 import { isCallerError } from '../http/errors.js';
-import { chargeSsnRefusal, chargeSsnSearch, rateLimited, rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import {
+  chargeSsnRefusal,
+  chargeSsnSearch,
+  rateLimited,
+  rateLimitHeaders,
+  type RateLimits,
+} from '../http/rate-limit.js';
 import type { GraphqlContext } from './context.js';
 import { requestGraphqlError } from './error-mapping.js';
 import type { CostListener } from './limits.js';

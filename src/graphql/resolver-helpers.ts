@@ -10,16 +10,19 @@ import { encodeCursor } from './pagination.js';
  */
 
 /** The arguments that were given: an explicit null stays (the domain refuses it), an absent one is left out. */
-export const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+export const given = (fields: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 /** An input object without its explicit nulls: to the domain's rules, a null filter is an absent one. */
-export const withoutNulls = (input: object): Record<string, unknown> => Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
+export const withoutNulls = (input: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null && value !== undefined));
 
 /** `expectedVersion` as the domain's condition (src/domain/versions.ts); absent or null: unconditional. */
 export const versionCondition = (expectedVersion: number | null | undefined): VersionCondition | undefined =>
   expectedVersion === null || expectedVersion === undefined ? undefined : { versions: [expectedVersion] };
 
-export const endCursor = (kind: 'customer' | 'account' | 'transaction', lastId: string | undefined) => (lastId === undefined ? null : encodeCursor(kind, lastId));
+export const endCursor = (kind: 'customer' | 'account' | 'transaction', lastId: string | undefined) =>
+  lastId === undefined ? null : encodeCursor(kind, lastId);
 
 /**
  * An account a ledger or account-control mutation changed: the request's loader answers it as it is now

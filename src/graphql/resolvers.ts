@@ -32,7 +32,10 @@ export const nodeResolvers: Pick<Resolvers, 'Query' | 'Node'> = {
       const customers = isAuthorized(caller, 'customers:read');
       const accounts = isAuthorized(caller, 'accounts:read');
       if (!customers && !accounts) return loaders.customerById.load(byId(id));
-      const [customer, account] = await Promise.all([customers ? loaders.customerById.load(byId(id)) : null, accounts ? loaders.accountById.load(byId(id)) : null]);
+      const [customer, account] = await Promise.all([
+        customers ? loaders.customerById.load(byId(id)) : null,
+        accounts ? loaders.accountById.load(byId(id)) : null,
+      ]);
       return customer ?? account;
     },
   },

@@ -12,7 +12,9 @@ const DECIMAL = /^-?\d{1,18}(\.\d{1,6})?$/;
 
 function decimal(value: unknown): string {
   if (typeof value === 'string' && DECIMAL.test(value)) return value;
-  throw new ClientFacingError('Decimal must be a string holding a decimal number such as "-12.50", at most 18 digits before the point and 6 after.');
+  throw new ClientFacingError(
+    'Decimal must be a string holding a decimal number such as "-12.50", at most 18 digits before the point and 6 after.',
+  );
 }
 
 /** Exact decimal as a string: account balances are DECIMAL(24,6), beyond what a Float can hold exactly. */

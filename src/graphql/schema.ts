@@ -10,12 +10,14 @@ import { resolverMaps } from './resolvers.js';
 export const SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
 
 export function buildGraphqlSchema(): GraphQLSchema {
-  return withRecordFieldsShaped(makeExecutableSchema({
-    typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: resolverMaps,
-    // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
-    resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
-  }));
+  return withRecordFieldsShaped(
+    makeExecutableSchema({
+      typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
+      resolvers: resolverMaps,
+      // Every resolver in the map must name a field of the SDL, and every interface must be resolvable.
+      resolverValidationOptions: { requireResolversToMatchSchema: 'error', requireResolversForResolveType: 'error' },
+    }),
+  );
 }
 
 /**

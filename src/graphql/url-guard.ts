@@ -15,7 +15,10 @@ import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
  * walked as JSON, every key at any depth. What cannot be parsed is left to Apollo, which refuses it without
  * executing anything. Mutations over GET need nothing here: Apollo answers them 405 (POST only).
  */
-export const SENSITIVE_URL_NAMES: ReadonlySet<string> = new Set<string>([...SECRET_INPUT_FIELDS, ...SSN_QUERY_PARAMETERS]);
+export const SENSITIVE_URL_NAMES: ReadonlySet<string> = new Set<string>([
+  ...SECRET_INPUT_FIELDS,
+  ...SSN_QUERY_PARAMETERS,
+]);
 
 /** The sensitive names a document uses as argument or input-object field names, in document order. */
 export function sensitiveNamesInDocument(document: DocumentNode): string[] {
@@ -44,7 +47,8 @@ export function sensitiveNamesInJson(value: unknown): string[] {
   return found;
 }
 
-const single = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
+const single = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
 
 function parsedJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
@@ -66,7 +70,8 @@ export function sensitiveNamesInUrl(query: Record<string, unknown>, maxTokens: n
       // Not a document: Apollo refuses it (GRAPHQL_PARSE_FAILED, redacted) without executing anything.
     }
   }
-  for (const parameter of ['variables', 'extensions']) names.push(...sensitiveNamesInJson(parsedJson(single(query[parameter]))));
+  for (const parameter of ['variables', 'extensions'])
+    names.push(...sensitiveNamesInJson(parsedJson(single(query[parameter]))));
   // Every name found is one of the fixed set above: safe to repeat.
   return [...new Set(names)];
 }
@@ -78,7 +83,10 @@ export const sensitiveFieldInUrl = (names: readonly string[]) =>
   );
 
 /** Express middleware for the GraphQL path: refuses a URL carrying a sensitive input field, with `send`. */
-export function refuseSensitiveFieldsInUrl(maxTokens: number, send: (req: Request, res: Response, error: ClientFacingError) => void) {
+export function refuseSensitiveFieldsInUrl(
+  maxTokens: number,
+  send: (req: Request, res: Response, error: ClientFacingError) => void,
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     // Only a URL with a query string can carry anything: a POST's body is not looked at here.
     if (!req.url.includes('?')) {

@@ -1,5 +1,15 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { type DocumentNode, type ExecutionArgs, getOperationAST, getVariableValues, GraphQLError, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { RequestContext } from '../auth/request-context.js';
 import type { HttpDependencies } from '../http/dependencies.js';
@@ -15,7 +25,10 @@ import { costEstimator, costLimitError, operationShapeRule } from './limits.js';
  * charged to the token's budget. Each refusal carries the code HTTP answers for it.
  */
 
-export type PrepareOperation = (request: RequestContext, payload: SubscribePayload) => Promise<ExecutionArgs | readonly GraphQLError[]>;
+export type PrepareOperation = (
+  request: RequestContext,
+  payload: SubscribePayload,
+) => Promise<ExecutionArgs | readonly GraphQLError[]>;
 
 /** The preparation of the operations of one schema: answers an operation's execution, or why not. */
 export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema): PrepareOperation {
@@ -24,7 +37,10 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
   const shapeRule = operationShapeRule(settings, 'websocket');
   const hideSchemaDetails = deps.config.nodeEnv === 'production';
 
-  return async function prepare(request: RequestContext, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+  return async function prepare(
+    request: RequestContext,
+    payload: SubscribePayload,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
     let document: DocumentNode;
     try {
       document = parse(payload.query, { maxTokens: settings.maxTokens });
@@ -35,7 +51,8 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
     const invalid = validate(schema, document, specifiedRules);
     if (invalid.length > 0) {
       // As Apollo's hideSchemaDetailsFromClientErrors does for HTTP in production: no "Did you mean …" hints.
-      if (hideSchemaDetails) for (const error of invalid) error.message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
+      if (hideSchemaDetails)
+        for (const error of invalid) error.message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
       return invalid.map((error) => coded(error, ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED));
     }
     // After the standard rules, as for HTTP: the shape rule only ever sees valid documents.
@@ -44,7 +61,10 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
     const operationName = payload.operationName ?? undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) {
-      const message = operationName === undefined ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${operationName}".`;
+      const message =
+        operationName === undefined
+          ? 'Must provide operation name if query contains multiple operations.'
+          : `Unknown operation named "${operationName}".`;
       return [new GraphQLError(message, { extensions: { code: ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE } })];
     }
     const variables = payload.variables ?? {};
@@ -62,11 +82,20 @@ export function operationPreparer(deps: HttpDependencies, schema: GraphQLSchema)
     // One point for the operation, as a request pays, plus its cost's share (src/graphql/rate-limit.ts).
     const budget = deps.rateLimits.principal;
     if (budget) {
-      const state = await budget.consume(request.caller.principal.id, 1 + Math.floor((cost ?? 0) / deps.rateLimits.graphqlCostPerPoint));
+      const state = await budget.consume(
+        request.caller.principal.id,
+        1 + Math.floor((cost ?? 0) / deps.rateLimits.graphqlCostPerPoint),
+      );
       if (!state.allowed) return [requestGraphqlError(rateLimited(state.resetS))];
     }
     request.logger.debug('graphql subscription started');
-    return { schema, document, operationName, variableValues: variables, contextValue: createGraphqlContext(request, deps.services, deps.environments) };
+    return {
+      schema,
+      document,
+      operationName,
+      variableValues: variables,
+      contextValue: createGraphqlContext(request, deps.services, deps.environments),
+    };
   };
 }
 

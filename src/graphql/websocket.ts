@@ -13,7 +13,13 @@ import { authenticateConnection, clientAddress } from '../http/authenticate-requ
 import type { HttpDependencies } from '../http/dependencies.js';
 import { type CallerError, isCallerError, logUnexpected } from '../http/errors.js';
 import type { Logger } from '../logging/logger.js';
-import { ClientFacingError, type ErrorScope, errorScope, formatGraphqlError, requestGraphqlError } from './error-mapping.js';
+import {
+  ClientFacingError,
+  type ErrorScope,
+  errorScope,
+  formatGraphqlError,
+  requestGraphqlError,
+} from './error-mapping.js';
 import { operationPreparer } from './websocket-operation.js';
 
 /**
@@ -74,18 +80,35 @@ interface Connection {
 }
 
 /** graphql-ws's close codes (RFC 6455 §7.4.2 private range) and RFC 6455's "Try Again Later". */
-const CLOSE = { unauthorized: 4401, forbidden: 4403, notFound: 4404, badRequest: 4400, tooMany: 4429, internal: 4500, tryAgainLater: 1013, goingAway: 1001 } as const;
+const CLOSE = {
+  unauthorized: 4401,
+  forbidden: 4403,
+  notFound: 4404,
+  badRequest: 4400,
+  tooMany: 4429,
+  internal: 4500,
+  tryAgainLater: 1013,
+  goingAway: 1001,
+} as const;
 
 export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQLSchema): SubscriptionServer {
   const settings = deps.config.graphql;
   const prepare = operationPreparer(deps, schema);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.bodyLimitBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: deps.config.bodyLimitBytes,
+    handleProtocols: (protocols) => handleProtocols(protocols),
+  });
   const open = new Set<Connection>();
   let closing = false;
-  const limits = { perPrincipal: settings.maxWsConnectionsPerPrincipal, perAddress: settings.maxWsConnectionsPerAddress };
+  const limits = {
+    perPrincipal: settings.maxWsConnectionsPerPrincipal,
+    perAddress: settings.maxWsConnectionsPerAddress,
+  };
   /** Open connections of one client address (any), or of one principal (accepted ones): what the quotas count. */
   const ofAddress = (address: string) => [...open].filter((other) => other.address === address).length;
-  const ofPrincipal = (principalId: string) => [...open].filter((other) => other.context?.caller.principal.id === principalId).length;
+  const ofPrincipal = (principalId: string) =>
+    [...open].filter((other) => other.context?.caller.principal.id === principalId).length;
   const busiest = (key: (connection: Connection) => string | undefined) => {
     const counts = new Map<string, number>();
     for (const connection of open) {
@@ -96,11 +119,19 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
   };
   deps.metrics?.setQuotaLimit('graphql_ws_connections_per_principal', limits.perPrincipal);
   deps.metrics?.setQuotaLimit('graphql_ws_connections_per_address', limits.perAddress);
-  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_principal', () => busiest((connection) => connection.context?.caller.principal.id));
-  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_address', () => busiest((connection) => connection.address));
+  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_principal', () =>
+    busiest((connection) => connection.context?.caller.principal.id),
+  );
+  deps.metrics?.watchQuotaUsage('graphql_ws_connections_per_address', () =>
+    busiest((connection) => connection.address),
+  );
 
   /** Closes a connection over a quota with 4429, as graphql-ws closes too many initialisations; answers false for onConnect. */
-  const overQuota = (connection: Connection, quota: 'graphql_ws_connections_per_principal' | 'graphql_ws_connections_per_address', message: string): false => {
+  const overQuota = (
+    connection: Connection,
+    quota: 'graphql_ws_connections_per_principal' | 'graphql_ws_connections_per_address',
+    message: string,
+  ): false => {
     deps.metrics?.quotaRefused(quota);
     connection.logger.info({ quota }, 'graphql websocket connection refused: quota');
     connection.close(CLOSE.tooMany, closeReason(`TOO_MANY_CONNECTIONS: ${message}`));
@@ -113,7 +144,11 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       const connection = ctx.extra;
       // Before the token is checked: a client address flooding connections costs no verification.
       if (ofAddress(connection.address) > limits.perAddress) {
-        return overQuota(connection, 'graphql_ws_connections_per_address', `At most ${limits.perAddress} connections may be open from one address; close one.`);
+        return overQuota(
+          connection,
+          'graphql_ws_connections_per_address',
+          `At most ${limits.perAddress} connections may be open from one address; close one.`,
+        );
       }
       try {
         const authorization = bearerFrom(ctx.connectionParams);
@@ -123,16 +158,24 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
           deps,
         ).catch((error: unknown) => {
           // The HTTP message names the header; here the token travels in the payload.
-          if (authorization === undefined && isCallerError(error) && error.code === 'UNAUTHENTICATED') throw unauthenticated('Send {"authorization": "Bearer <token>"} as the connection_init payload.');
+          if (authorization === undefined && isCallerError(error) && error.code === 'UNAUTHENTICATED')
+            throw unauthenticated('Send {"authorization": "Bearer <token>"} as the connection_init payload.');
           throw error;
         });
         if (!SUBSCRIPTION_SCOPES.some((scope) => isAuthorized(context.caller, scope))) {
-          connection.close(CLOSE.forbidden, `FORBIDDEN: The token may not subscribe: it holds neither ${SUBSCRIPTION_SCOPES.join(' nor ')}.`);
+          connection.close(
+            CLOSE.forbidden,
+            `FORBIDDEN: The token may not subscribe: it holds neither ${SUBSCRIPTION_SCOPES.join(' nor ')}.`,
+          );
           return false;
         }
         // Counted and taken in one synchronous step: two connections of the principal cannot both pass.
         if (ofPrincipal(context.caller.principal.id) >= limits.perPrincipal) {
-          return overQuota(connection, 'graphql_ws_connections_per_principal', `At most ${limits.perPrincipal} connections may be open per token; close one.`);
+          return overQuota(
+            connection,
+            'graphql_ws_connections_per_principal',
+            `At most ${limits.perPrincipal} connections may be open per token; close one.`,
+          );
         }
         connection.context = context;
         connection.authorization = authorization;
@@ -149,11 +192,19 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       const connection = ctx.extra;
       const context = connection.context!;
       const requestId = requestIdFrom(undefined);
-      const scope: ErrorScope = { requestId, logger: connection.logger.child({ operationRequestId: requestId, operation: id }) };
+      const scope: ErrorScope = {
+        requestId,
+        logger: connection.logger.child({ operationRequestId: requestId, operation: id }),
+      };
       connection.operations.set(id, scope);
       return errorScope.run(scope, async () => {
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-          return [new ClientFacingError(`At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions may be open on one connection; complete one, or open another connection.`, { code: 'TOO_MANY_SUBSCRIPTIONS' })];
+          return [
+            new ClientFacingError(
+              `At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions may be open on one connection; complete one, or open another connection.`,
+              { code: 'TOO_MANY_SUBSCRIPTIONS' },
+            ),
+          ];
         }
         const refusal = await revalidate(connection);
         if (refusal) return [requestGraphqlError(refusal)];
@@ -182,11 +233,21 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
     let problem: CallerError | undefined;
     try {
       const authentication = await deps.authenticator.authenticate(connection.authorization);
-      if (!authentication.ok) problem = unauthenticated(authentication.reason === 'expired' ? 'The bearer token has expired.' : authentication.reason === 'revoked' ? 'The bearer token has been revoked.' : 'The bearer token is not valid.');
+      if (!authentication.ok)
+        problem = unauthenticated(
+          authentication.reason === 'expired'
+            ? 'The bearer token has expired.'
+            : authentication.reason === 'revoked'
+              ? 'The bearer token has been revoked.'
+              : 'The bearer token is not valid.',
+        );
       else if (!mayActIn(authentication.principal, connection.environment)) problem = environmentNotAllowed();
     } catch (error) {
       // The token store or identity provider is away: keep the connection, check again later.
-      connection.logger.warn({ err: { message: (error as Error).message } }, 'could not verify a websocket connection\'s token again; keeping it');
+      connection.logger.warn(
+        { err: { message: (error as Error).message } },
+        "could not verify a websocket connection's token again; keeping it",
+      );
       return undefined;
     }
     if (problem) refuse(connection, problem);
@@ -201,12 +262,19 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       return;
     }
     const code =
-      error.code === 'UNAUTHENTICATED' ? CLOSE.unauthorized
-      : error.code === 'FORBIDDEN' ? CLOSE.forbidden
-      : error.code === 'ENVIRONMENT_NOT_FOUND' ? CLOSE.notFound
-      : error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE' ? CLOSE.tryAgainLater
-      : CLOSE.badRequest;
-    connection.logger.info({ code: error.code, environment: connection.environment }, 'graphql websocket connection refused');
+      error.code === 'UNAUTHENTICATED'
+        ? CLOSE.unauthorized
+        : error.code === 'FORBIDDEN'
+          ? CLOSE.forbidden
+          : error.code === 'ENVIRONMENT_NOT_FOUND'
+            ? CLOSE.notFound
+            : error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE'
+              ? CLOSE.tryAgainLater
+              : CLOSE.badRequest;
+    connection.logger.info(
+      { code: error.code, environment: connection.environment },
+      'graphql websocket connection refused',
+    );
     connection.close(code, closeReason(`${error.code}: ${error.message}`));
   }
 
@@ -276,7 +344,9 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
     keepAlive.unref();
     revalidation.unref();
 
-    ws.on('error', (error) => connection.logger.warn({ err: { message: error.message } }, 'graphql websocket connection failed'));
+    ws.on('error', (error) =>
+      connection.logger.warn({ err: { message: error.message } }, 'graphql websocket connection failed'),
+    );
     ws.once('close', (code: number, reason: Buffer) => {
       clearInterval(keepAlive);
       clearInterval(revalidation);
@@ -285,7 +355,11 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       void closed(code, reason.toString('utf8'))
         .catch((error: unknown) => logUnexpected(connection.logger, error))
         .finally(() => {
-          if (connection.context) connection.logger.info({ code, durationMs: Date.now() - connection.openedAt }, 'graphql websocket connection closed');
+          if (connection.context)
+            connection.logger.info(
+              { code, durationMs: Date.now() - connection.openedAt },
+              'graphql websocket connection closed',
+            );
           resolveClosed();
         });
     });
@@ -297,14 +371,34 @@ export function createSubscriptionServer(deps: HttpDependencies, schema: GraphQL
       let environment: string;
       try {
         const match = GRAPHQL_PATH.exec(new URL(req.url ?? '/', 'http://localhost').pathname);
-        if (!match) return rejectUpgrade(socket, 404, { errors: [{ message: 'No WebSocket endpoint at this path; subscriptions are at /{environment}/graphql.', extensions: { code: 'ROUTE_NOT_FOUND' } }] });
+        if (!match)
+          return rejectUpgrade(socket, 404, {
+            errors: [
+              {
+                message: 'No WebSocket endpoint at this path; subscriptions are at /{environment}/graphql.',
+                extensions: { code: 'ROUTE_NOT_FOUND' },
+              },
+            ],
+          });
         environment = decodeURIComponent(match[1]!);
       } catch {
-        return rejectUpgrade(socket, 404, { errors: [{ message: 'No WebSocket endpoint at this path; subscriptions are at /{environment}/graphql.', extensions: { code: 'ROUTE_NOT_FOUND' } }] });
+        return rejectUpgrade(socket, 404, {
+          errors: [
+            {
+              message: 'No WebSocket endpoint at this path; subscriptions are at /{environment}/graphql.',
+              extensions: { code: 'ROUTE_NOT_FOUND' },
+            },
+          ],
+        });
       }
       // An unknown environment is upgraded like a known one: connection_init's token decides, as on HTTP
       // (src/auth/request-context.ts), so environment names cannot be probed without a token valid in all.
-      if (closing) return rejectUpgrade(socket, 503, { errors: [{ message: 'The service is shutting down; connect again.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
+      if (closing)
+        return rejectUpgrade(socket, 503, {
+          errors: [
+            { message: 'The service is shutting down; connect again.', extensions: { code: 'SERVICE_UNAVAILABLE' } },
+          ],
+        });
       wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req, environment));
     },
     async close() {
@@ -336,7 +430,12 @@ function bearerFrom(params: Readonly<Record<string, unknown>> | undefined): stri
 /** A close frame's reason is at most 123 bytes. */
 function closeReason(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
-  return bytes.length <= 123 ? text : `${bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '')}...`;
+  return bytes.length <= 123
+    ? text
+    : `${bytes
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '')}...`;
 }
 
 function rejectUpgrade(socket: Duplex, status: 404 | 503, body: unknown): void {
@@ -345,4 +444,3 @@ function rejectUpgrade(socket: Duplex, status: 404 | 503, body: unknown): void {
     `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Service Unavailable'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }
-

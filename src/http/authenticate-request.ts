@@ -1,10 +1,21 @@
 import type { Request, Response } from 'express';
 import { isRequestError } from '../auth/errors.js';
-import { authenticatePrincipal, buildRequestContext, type ContextRequest, type RequestContext } from '../auth/request-context.js';
+import {
+  authenticatePrincipal,
+  buildRequestContext,
+  type ContextRequest,
+  type RequestContext,
+} from '../auth/request-context.js';
 import { insufficientScope } from '../domain/errors.js';
 import type { AccessScope, Principal } from '../domain/caller.js';
 import type { HttpDependencies } from './dependencies.js';
-import { addressBudgetKey, type BudgetState, rateLimited, rateLimitHeaders, tooManyFailedAuthentications } from './rate-limit.js';
+import {
+  addressBudgetKey,
+  type BudgetState,
+  rateLimited,
+  rateLimitHeaders,
+  tooManyFailedAuthentications,
+} from './rate-limit.js';
 
 /**
  * The auth step both surfaces run before anything else (REST in each endpoint, GraphQL before Apollo, and
@@ -26,7 +37,12 @@ export async function authenticateRequest(
   deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
 ): Promise<RequestContext> {
   return authenticateCaller(
-    { requestId: res.locals.requestId, environment, authorization: req.get('authorization'), logger: res.locals.logger },
+    {
+      requestId: res.locals.requestId,
+      environment,
+      authorization: req.get('authorization'),
+      logger: res.locals.logger,
+    },
     clientAddress(req),
     deps,
     (state) => setHeaders(res, state),
@@ -55,7 +71,9 @@ async function authenticateCaller(
   deps: Pick<HttpDependencies, 'environments' | 'authenticator' | 'rateLimits'>,
   describe: (state: BudgetState) => void,
 ): Promise<RequestContext> {
-  const context = await withFailedAuthenticationBudget(address, describe, deps, () => buildRequestContext(request, deps));
+  const context = await withFailedAuthenticationBudget(address, describe, deps, () =>
+    buildRequestContext(request, deps),
+  );
   const requestBudget = deps.rateLimits.principal;
   if (requestBudget) {
     const state = await requestBudget.consume(context.caller.principal.id, 1);
@@ -76,8 +94,11 @@ export async function authenticateOperator(
   required: AccessScope,
   deps: Pick<HttpDependencies, 'authenticator' | 'rateLimits'>,
 ): Promise<Principal> {
-  const principal = await withFailedAuthenticationBudget(clientAddress(req), (state) => setHeaders(res, state), deps, () =>
-    authenticatePrincipal(req.get('authorization'), deps.authenticator),
+  const principal = await withFailedAuthenticationBudget(
+    clientAddress(req),
+    (state) => setHeaders(res, state),
+    deps,
+    () => authenticatePrincipal(req.get('authorization'), deps.authenticator),
   );
   if (!principal.scopes.includes(required)) throw insufficientScope(required);
   return principal;

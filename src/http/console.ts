@@ -60,8 +60,14 @@ function pageReader(environments: readonly string[], oidc: ConsoleOidcConfig | u
     const file = path.join(CONSOLE_DIR, 'index.html');
     if (!existsSync(file)) return undefined;
     page = readFileSync(file, 'utf8')
-      .replace('<meta name="cas-environments" content="">', `<meta name="cas-environments" content="${escapeAttribute(environments.join(','))}">`)
-      .replace('<meta name="cas-oidc" content="">', oidc === undefined ? '' : `<meta name="cas-oidc" content="${escapeAttribute(oidcSettings(oidc))}">`);
+      .replace(
+        '<meta name="cas-environments" content="">',
+        `<meta name="cas-environments" content="${escapeAttribute(environments.join(','))}">`,
+      )
+      .replace(
+        '<meta name="cas-oidc" content="">',
+        oidc === undefined ? '' : `<meta name="cas-oidc" content="${escapeAttribute(oidcSettings(oidc))}">`,
+      );
     return page;
   };
 }
@@ -70,7 +76,16 @@ export function consoleRouter(environments: readonly string[], oidc?: ConsoleOid
   const router = Router({ caseSensitive: true, strict: false });
   const readPage = pageReader(environments, oidc);
   // Hashed file names: cached for good; a new build has new names.
-  router.use('/console/assets', express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, immutable: true, maxAge: '365d', dotfiles: 'ignore', redirect: false }));
+  router.use(
+    '/console/assets',
+    express.static(path.join(CONSOLE_DIR, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      dotfiles: 'ignore',
+      redirect: false,
+    }),
+  );
   const headers = documentSecurityHeaders();
   router.get(['/console', '/console/*path'], (req: Request, res: Response, next) => {
     const page = readPage();
@@ -82,7 +97,9 @@ export function consoleRouter(environments: readonly string[], oidc?: ConsoleOid
     headers(req, res, () => {
       res.setHeader('Content-Security-Policy', consoleSecurityPolicy(nonce, oidc?.issuerOrigin));
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(page.replace('<meta name="csp-nonce" content="">', `<meta name="csp-nonce" content="${nonce}">`));
+      res
+        .type('html')
+        .send(page.replace('<meta name="csp-nonce" content="">', `<meta name="csp-nonce" content="${nonce}">`));
     });
   });
   return router;

@@ -7,7 +7,17 @@ import { RATE_LIMIT_HEADER_NAMES } from './rate-limit.js';
  * tokens, not cookies), request headers reflected from the preflight (Authorization, Content-Type,
  * Idempotency-Key, …), and the response headers a browser client needs exposed.
  */
-export const EXPOSED_HEADERS = ['X-Request-Id', 'Location', 'ETag', 'Idempotent-Replayed', 'Consistency-Token', 'WWW-Authenticate', 'Deprecation', 'Sunset', ...RATE_LIMIT_HEADER_NAMES];
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Location',
+  'ETag',
+  'Idempotent-Replayed',
+  'Consistency-Token',
+  'WWW-Authenticate',
+  'Deprecation',
+  'Sunset',
+  ...RATE_LIMIT_HEADER_NAMES,
+];
 
 export function corsPolicy(origins: readonly string[], methods: readonly string[]): RequestHandler {
   return cors({ origin: [...origins], methods: [...methods], exposedHeaders: EXPOSED_HEADERS, maxAge: 600 });

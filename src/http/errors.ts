@@ -73,7 +73,9 @@ export const payloadTooLarge = (limitBytes: number | undefined) =>
   new HttpError(
     413,
     'PAYLOAD_TOO_LARGE',
-    limitBytes === undefined ? 'The request body is too large.' : `The request body is larger than the limit of ${limitBytes} bytes.`,
+    limitBytes === undefined
+      ? 'The request body is too large.'
+      : `The request body is larger than the limit of ${limitBytes} bytes.`,
   );
 
 export const unsupportedMediaType = (message = 'Send the request body as JSON with Content-Type: application/json.') =>
@@ -81,11 +83,20 @@ export const unsupportedMediaType = (message = 'Send the request body as JSON wi
 
 /** The Accept header names no representation the operation has (RFC 9110 §15.5.7); the message lists them. */
 export const notAcceptable = (available: readonly string[]) =>
-  new HttpError(406, 'NOT_ACCEPTABLE', `This operation answers ${available.join(', ')}; send one of them in Accept (or none).`);
+  new HttpError(
+    406,
+    'NOT_ACCEPTABLE',
+    `This operation answers ${available.join(', ')}; send one of them in Accept (or none).`,
+  );
 
 /** The client's address has more connections open than HTTP_MAX_CONNECTIONS_PER_ADDRESS (src/http/server.ts). */
 export const tooManyConnections = () =>
-  new HttpError(503, 'TOO_MANY_CONNECTIONS', 'Too many connections from this address are open; reuse an open one (keep-alive) or retry after closing some.', { 'Retry-After': '1' });
+  new HttpError(
+    503,
+    'TOO_MANY_CONNECTIONS',
+    'Too many connections from this address are open; reuse an open one (keep-alive) or retry after closing some.',
+    { 'Retry-After': '1' },
+  );
 
 /** The answer to anything unexpected, on both surfaces. */
 export const internalError = () =>
@@ -109,13 +120,17 @@ export function bodyReadFailure(error: unknown): HttpError | undefined {
     case 'charset.unsupported':
       return unsupportedMediaType('Send the JSON body encoded as UTF-8.');
     case 'encoding.unsupported':
-      return unsupportedMediaType('Unsupported Content-Encoding; send the body uncompressed, or gzip, deflate or br compressed.');
+      return unsupportedMediaType(
+        'Unsupported Content-Encoding; send the body uncompressed, or gzip, deflate or br compressed.',
+      );
     case 'request.aborted':
       return malformedRequest('The request body ended before its announced length.');
     case 'request.size.invalid':
       return malformedRequest('The request body length does not match its Content-Length header.');
     default:
-      return status === 400 ? malformedRequest('The request could not be read (check the path encoding and headers).') : undefined;
+      return status === 400
+        ? malformedRequest('The request could not be read (check the path encoding and headers).')
+        : undefined;
   }
 }
 
@@ -134,7 +149,10 @@ export function describeUnexpected(error: unknown): Record<string, unknown> {
     name: error.name,
     ...(typeof code === 'string' && { code }),
     ...(state !== undefined && state !== code && /^[0-9A-Z]{5}$/.test(state) && { sqlState: state }),
-    stack: (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 15),
+    stack: (error.stack ?? '')
+      .split('\n')
+      .filter((line) => line.trimStart().startsWith('at '))
+      .slice(0, 15),
   };
 }
 

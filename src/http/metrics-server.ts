@@ -13,15 +13,24 @@ export interface MetricsServer {
  * applies if set; without it the listener is bound to loopback only (config.ts: METRICS_HOST defaults to
  * 127.0.0.1 and must be a loopback address).
  */
-export async function startMetricsServer(config: MetricsConfig & { port: number }, metrics: ServiceMetrics): Promise<MetricsServer> {
+export async function startMetricsServer(
+  config: MetricsConfig & { port: number },
+  metrics: ServiceMetrics,
+): Promise<MetricsServer> {
   const app = express();
   app.disable('x-powered-by');
-  app.get('/metrics', ...(config.token === undefined ? [] : [metricsTokenGuard(config.token)]), metricsExposition(metrics));
+  app.get(
+    '/metrics',
+    ...(config.token === undefined ? [] : [metricsTokenGuard(config.token)]),
+    metricsExposition(metrics),
+  );
   app.use((_req: express.Request, res: express.Response) => {
     res.status(404).type('text/plain').send('Only GET /metrics is served on this port.\n');
   });
   const server = await new Promise<import('node:http').Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    const listening = app.listen(config.port, config.host, (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
   });
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {

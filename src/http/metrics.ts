@@ -40,7 +40,14 @@ export interface WebhookAttemptSample {
  * The service's quotas (docs/reference/limits.md, "Quotas"): each has a limit (`quota_limit`), refusals
  * (`quota_refusals_total`) and, where this instance can see it, its fullest use (`quota_usage`).
  */
-export const QUOTAS = ['webhook_endpoints_per_environment', 'graphql_ws_connections_per_principal', 'graphql_ws_connections_per_address', 'event_feed_followers', 'ledger_exports', 'statement_pdf_renders'] as const;
+export const QUOTAS = [
+  'webhook_endpoints_per_environment',
+  'graphql_ws_connections_per_principal',
+  'graphql_ws_connections_per_address',
+  'event_feed_followers',
+  'ledger_exports',
+  'statement_pdf_renders',
+] as const;
 export type Quota = (typeof QUOTAS)[number];
 
 /** How a GraphQL operation ended: `success` (no errors), `error` (errors while executing), `rejected` (refused before executing: syntax, validation, limits, authentication). */
@@ -51,7 +58,24 @@ const QUERY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 /** Webhook attempts: from a fast local receiver to WEBHOOKS_TIMEOUT_MS (at most 60 s). */
 const WEBHOOK_BUCKETS_S = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Commit to delivery: a moment when all is well, hours when a receiver was down and retries caught up. */
-const DELIVERY_AGE_BUCKETS_S = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 48 * 3600];
+const DELIVERY_AGE_BUCKETS_S = [
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+  30,
+  60,
+  300,
+  1800,
+  3600,
+  4 * 3600,
+  12 * 3600,
+  24 * 3600,
+  48 * 3600,
+];
 /** How long one scrape waits for the backlog statement before answering without it. */
 const BACKLOG_TIMEOUT_MS = 2000;
 /** Several gauges read the same backlog; one statement serves a whole scrape (and scrapes this close). */
@@ -88,7 +112,12 @@ export class ServiceMetrics {
 
   constructor(options: ServiceMetricsOptions = {}) {
     const registers = [this.registry];
-    this.httpRequests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
+    this.httpRequests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from the first byte of a request to the last byte of its answer, by method, route pattern and status.',
@@ -96,7 +125,12 @@ export class ServiceMetrics {
       buckets: HTTP_BUCKETS_S,
       registers,
     });
-    this.graphqlOperations = new Counter({ name: 'graphql_operations_total', help: 'GraphQL operations, by operation name and outcome (success, error, rejected).', labelNames: ['operation', 'outcome'], registers });
+    this.graphqlOperations = new Counter({
+      name: 'graphql_operations_total',
+      help: 'GraphQL operations, by operation name and outcome (success, error, rejected).',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    });
     this.graphqlDuration = new Histogram({
       name: 'graphql_operation_duration_seconds',
       help: 'GraphQL operation duration, by operation name and outcome.',
@@ -104,7 +138,12 @@ export class ServiceMetrics {
       buckets: HTTP_BUCKETS_S,
       registers,
     });
-    this.queryDuration = new Histogram({ name: 'db_query_duration_seconds', help: 'SQL statement duration, as seen by the connection pool.', buckets: QUERY_BUCKETS_S, registers });
+    this.queryDuration = new Histogram({
+      name: 'db_query_duration_seconds',
+      help: 'SQL statement duration, as seen by the connection pool.',
+      buckets: QUERY_BUCKETS_S,
+      registers,
+    });
     // Labels are a fixed vocabulary, never an endpoint id or URL: clients create endpoints without bound.
     this.webhookAttempts = new Counter({
       name: 'webhook_delivery_attempts_total',
@@ -114,14 +153,14 @@ export class ServiceMetrics {
     });
     this.webhookDuration = new Histogram({
       name: 'webhook_delivery_duration_seconds',
-      help: 'One webhook attempt, from the request to the answer\'s status line (or the failure), by outcome.',
+      help: "One webhook attempt, from the request to the answer's status line (or the failure), by outcome.",
       labelNames: ['outcome'],
       buckets: WEBHOOK_BUCKETS_S,
       registers,
     });
     this.webhookDeliveryAge = new Histogram({
       name: 'webhook_delivery_age_seconds',
-      help: 'From an event\'s commit to its first successful delivery to an endpoint (retries included): end-to-end webhook latency.',
+      help: "From an event's commit to its first successful delivery to an endpoint (retries included): end-to-end webhook latency.",
       buckets: DELIVERY_AGE_BUCKETS_S,
       registers,
     });
@@ -132,8 +171,18 @@ export class ServiceMetrics {
       registers,
     });
     // Labels: the quota's name only, never who hit it (principals and addresses are unbounded).
-    this.quotaLimits = new Gauge({ name: 'quota_limit', help: 'Each quota\'s configured limit, by quota.', labelNames: ['quota'], registers });
-    this.quotaRefusals = new Counter({ name: 'quota_refusals_total', help: 'Requests this instance refused because a quota was full, by quota.', labelNames: ['quota'], registers });
+    this.quotaLimits = new Gauge({
+      name: 'quota_limit',
+      help: "Each quota's configured limit, by quota.",
+      labelNames: ['quota'],
+      registers,
+    });
+    this.quotaRefusals = new Counter({
+      name: 'quota_refusals_total',
+      help: 'Requests this instance refused because a quota was full, by quota.',
+      labelNames: ['quota'],
+      registers,
+    });
     for (const quota of QUOTAS) this.quotaRefusals.inc({ quota }, 0);
     const usage = this.quotaUsage;
     new Gauge({
@@ -230,7 +279,8 @@ export class ServiceMetrics {
   watchOutbox(read: () => Promise<OutboxBacklog>): void {
     let last: { at: number; backlog: Promise<OutboxBacklog | undefined> } | undefined;
     const backlog = () => {
-      if (!last || Date.now() - last.at > BACKLOG_REUSE_MS) last = { at: Date.now(), backlog: withinTime(read(), BACKLOG_TIMEOUT_MS).catch(() => undefined) };
+      if (!last || Date.now() - last.at > BACKLOG_REUSE_MS)
+        last = { at: Date.now(), backlog: withinTime(read(), BACKLOG_TIMEOUT_MS).catch(() => undefined) };
       return last.backlog;
     };
     const registers = [this.registry];
@@ -252,8 +302,16 @@ export class ServiceMetrics {
         this.set((await backlog()) ? 1 : 0);
       },
     });
-    gauge('events_unsequenced', 'Committed events not numbered yet (the sequencer\'s backlog; capped at 10000).', (b) => b.unsequencedEvents);
-    gauge('events_oldest_unsequenced_age_seconds', 'Age of the oldest committed event not numbered yet; 0 when none waits (a long-running transaction holds numbering back).', (b) => b.oldestUnsequencedSeconds);
+    gauge(
+      'events_unsequenced',
+      "Committed events not numbered yet (the sequencer's backlog; capped at 10000).",
+      (b) => b.unsequencedEvents,
+    );
+    gauge(
+      'events_oldest_unsequenced_age_seconds',
+      'Age of the oldest committed event not numbered yet; 0 when none waits (a long-running transaction holds numbering back).',
+      (b) => b.oldestUnsequencedSeconds,
+    );
     new Gauge({
       name: 'webhook_deliveries_pending',
       help: 'Webhook deliveries not finished yet (neither delivered nor exhausted), of any endpoint, by state (first_attempt: waiting for or in its first attempt; retry: an attempt failed, the next is scheduled); both together capped at 10000.',
@@ -267,7 +325,7 @@ export class ServiceMetrics {
     });
     gauge(
       'webhook_delivery_oldest_pending_age_seconds',
-      'Age (since its event\'s commit) of the oldest delivery to an enabled endpoint still waiting for its first attempt; 0 when none waits.',
+      "Age (since its event's commit) of the oldest delivery to an enabled endpoint still waiting for its first attempt; 0 when none waits.",
       (b) => b.oldestPendingFirstAttemptSeconds,
     );
     new Gauge({
@@ -288,11 +346,22 @@ export class ServiceMetrics {
    * and the notifications it received by channel. Registered only when the service listens
    * (DATABASE_LISTEN), so that a fleet that polls on purpose raises no "not connected" alert.
    */
-  watchListener(): { connectionChanged(connected: boolean): void; notified(channel: 'events_numbered' | 'deliveries_due'): void } {
+  watchListener(): {
+    connectionChanged(connected: boolean): void;
+    notified(channel: 'events_numbered' | 'deliveries_due'): void;
+  } {
     const registers = [this.registry];
-    const connected = new Gauge({ name: 'db_listener_connected', help: 'Whether this instance\'s LISTEN connection for wake-ups is up (1) or reconnecting (0: other instances\' work is found by polling meanwhile).', registers });
+    const connected = new Gauge({
+      name: 'db_listener_connected',
+      help: "Whether this instance's LISTEN connection for wake-ups is up (1) or reconnecting (0: other instances' work is found by polling meanwhile).",
+      registers,
+    });
     connected.set(0);
-    const connections = new Counter({ name: 'db_listener_connections_total', help: 'Times the LISTEN connection was established (more than 1: it was lost and came back).', registers });
+    const connections = new Counter({
+      name: 'db_listener_connections_total',
+      help: 'Times the LISTEN connection was established (more than 1: it was lost and came back).',
+      registers,
+    });
     const notifications = new Counter({
       name: 'db_listener_notifications_total',
       help: 'Wake-ups received on the LISTEN connection, by channel (events_numbered: a sequencer numbered events; deliveries_due: webhook deliveries became due).',
@@ -325,8 +394,22 @@ export class ServiceMetrics {
         this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
       },
     });
-    new Gauge({ name: 'db_pool_connections_max', help: 'Maximum size of the PostgreSQL pool (DATABASE_POOL_SIZE).', registers, collect() { this.set(pool.options.max ?? 10); } });
-    new Gauge({ name: 'db_pool_waiting_clients', help: 'Requests waiting for a free connection.', registers, collect() { this.set(pool.waitingCount); } });
+    new Gauge({
+      name: 'db_pool_connections_max',
+      help: 'Maximum size of the PostgreSQL pool (DATABASE_POOL_SIZE).',
+      registers,
+      collect() {
+        this.set(pool.options.max ?? 10);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_waiting_clients',
+      help: 'Requests waiting for a free connection.',
+      registers,
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -45,7 +45,11 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-const KEY_PREFIX = { principal: 'cas:rl:principal', authFailures: 'cas:rl:auth-failures', ssnSearch: 'cas:rl:ssn-search' } as const;
+const KEY_PREFIX = {
+  principal: 'cas:rl:principal',
+  authFailures: 'cas:rl:auth-failures',
+  ssnSearch: 'cas:rl:ssn-search',
+} as const;
 
 /**
  * A fixed window per key in this process's memory, as rate-limiter-flexible's RateLimiterMemory counts it, but
@@ -120,8 +124,12 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger, option
   };
   return {
     principal: config.points > 0 ? budget(KEY_PREFIX.principal, config.points, config.durationS) : undefined,
-    authFailures: config.authFailures > 0 ? budget(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS) : undefined,
-    ssnSearch: config.ssnSearchesPerMinute > 0 ? budget(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60) : undefined,
+    authFailures:
+      config.authFailures > 0
+        ? budget(KEY_PREFIX.authFailures, config.authFailures, config.authFailuresDurationS)
+        : undefined,
+    ssnSearch:
+      config.ssnSearchesPerMinute > 0 ? budget(KEY_PREFIX.ssnSearch, config.ssnSearchesPerMinute, 60) : undefined,
     graphqlCostPerPoint: config.graphqlCostPerPoint,
     connected: redis ? firstConnection(redis) : Promise.resolve(),
     async close() {
@@ -147,7 +155,10 @@ export function reportRedisOutages(redis: Pick<Redis, 'on'>, logger: Pick<Logger
   redis.on('error', (error: Error) => {
     if (down) return;
     down = true;
-    logger.warn({ err: { message: error.message } }, 'Redis for rate limits is unreachable; counting in memory per instance until it is back');
+    logger.warn(
+      { err: { message: error.message } },
+      'Redis for rate limits is unreachable; counting in memory per instance until it is back',
+    );
   });
   redis.on('ready', () => {
     if (down) logger.info('Redis for rate limits is reachable again');
@@ -187,7 +198,10 @@ export function addressBudgetKey(address: string): string {
   // A dotted IPv4 tail is the last 32 bits (two groups); it never reaches the first 64.
   const counted = left.length + right.length + (bare.includes('.') ? 1 : 0);
   const words = [...left, ...Array<string>(Math.max(0, 8 - counted)).fill('0'), ...right];
-  return `${words.slice(0, 4).map((word) => parseInt(word, 16).toString(16)).join(':')}::/64`;
+  return `${words
+    .slice(0, 4)
+    .map((word) => parseInt(word, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -204,7 +218,12 @@ export function rateLimitHeaders(state: BudgetState): Record<string, string> {
 }
 
 /** Headers browsers may read from cross-origin answers (CORS `Access-Control-Expose-Headers`). */
-export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'] as const;
+export const RATE_LIMIT_HEADER_NAMES = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+] as const;
 
 /** The caller's budget is spent; the auth step has set Retry-After and RateLimit-* headers. */
 export const rateLimited = (retryAfterS: number) =>
@@ -212,18 +231,31 @@ export const rateLimited = (retryAfterS: number) =>
 
 /** The caller's budget of searches by SSN is spent (its other requests still pass); Retry-After comes with the error. */
 export const ssnSearchRateLimited = (retryAfterS: number) =>
-  new RequestError('SSN_SEARCH_RATE_LIMITED', 'rate_limited', `Too many searches by social security number for this token; retry in ${retryAfterS} s.`, undefined, retryAfterS);
+  new RequestError(
+    'SSN_SEARCH_RATE_LIMITED',
+    'rate_limited',
+    `Too many searches by social security number for this token; retry in ${retryAfterS} s.`,
+    undefined,
+    retryAfterS,
+  );
 
 /** A search input names an SSN (any value but null: even one the domain then refuses counts). */
 const namesSsn = (input: unknown): boolean =>
-  typeof input === 'object' && input !== null && (input as Record<string, unknown>).socialSecurityNumber !== undefined && (input as Record<string, unknown>).socialSecurityNumber !== null;
+  typeof input === 'object' &&
+  input !== null &&
+  (input as Record<string, unknown>).socialSecurityNumber !== undefined &&
+  (input as Record<string, unknown>).socialSecurityNumber !== null;
 
 /**
  * Charges a customer search that names an SSN one point of the principal's SSN search budget, before the
  * search runs (REST's POST /customer/search and GraphQL's searchCustomers): over budget → 429
  * SSN_SEARCH_RATE_LIMITED with Retry-After, and nothing is searched or audited. Other searches cost nothing here.
  */
-export async function chargeSsnSearch(rateLimits: Pick<RateLimits, 'ssnSearch'>, principalId: string, input: unknown): Promise<void> {
+export async function chargeSsnSearch(
+  rateLimits: Pick<RateLimits, 'ssnSearch'>,
+  principalId: string,
+  input: unknown,
+): Promise<void> {
   if (!rateLimits.ssnSearch || !namesSsn(input)) return;
   const state = await rateLimits.ssnSearch.consume(principalId, 1);
   if (!state.allowed) throw ssnSearchRateLimited(state.resetS);
@@ -236,7 +268,11 @@ export async function chargeSsnSearch(rateLimits: Pick<RateLimits, 'ssnSearch'>,
  * 429 SSN_SEARCH_RATE_LIMITED with Retry-After instead of the 409. Creations that succeed, replays and other
  * refusals (EXTERNAL_ID_TAKEN wins whatever the SSN) cost nothing here, so ordinary creation is not slowed.
  */
-export async function chargeSsnRefusal<T>(rateLimits: Pick<RateLimits, 'ssnSearch'>, principalId: string, create: () => Promise<T>): Promise<T> {
+export async function chargeSsnRefusal<T>(
+  rateLimits: Pick<RateLimits, 'ssnSearch'>,
+  principalId: string,
+  create: () => Promise<T>,
+): Promise<T> {
   try {
     return await create();
   } catch (error) {
@@ -250,4 +286,8 @@ export async function chargeSsnRefusal<T>(rateLimits: Pick<RateLimits, 'ssnSearc
 
 /** Too many refused bearer tokens from one client address: answered to its refused tokens, never to a valid one. */
 export const tooManyFailedAuthentications = (retryAfterS: number) =>
-  new RequestError('RATE_LIMITED', 'rate_limited', `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`);
+  new RequestError(
+    'RATE_LIMITED',
+    'rate_limited',
+    `Too many failed authentication attempts from this address; retry in ${retryAfterS} s.`,
+  );

@@ -11,5 +11,8 @@ export const CONSISTENCY_TOKEN_HEADER = 'Consistency-Token';
  */
 export function readScope(consistency: ReadConsistency): RequestHandler {
   return (req, _res, next) =>
-    consistency.run({ lagTolerant: req.method === 'GET' || req.method === 'HEAD', presentedToken: req.get(CONSISTENCY_TOKEN_HEADER) }, next);
+    consistency.run(
+      { lagTolerant: req.method === 'GET' || req.method === 'HEAD', presentedToken: req.get(CONSISTENCY_TOKEN_HEADER) },
+      next,
+    );
 }

@@ -49,7 +49,10 @@ export function createExpressServer(app: Express, options: ServerOptions): http.
       ServerResponse,
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs) / 10))),
+      connectionsCheckingInterval: Math.min(
+        1000,
+        Math.max(100, Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs) / 10)),
+      ),
     },
     app,
   );

@@ -45,7 +45,11 @@ export function startIntervalJob(tick: (stopped: () => boolean) => Promise<void>
  * so nothing signalled during a tick is missed. While `idle()` is true a wake-up does nothing. `stop` waits
  * for a running tick.
  */
-export function startWakeableJob(tick: () => Promise<void>, pollIntervalMs: number, idle: () => boolean): { wake: () => void; stop: () => Promise<void> } {
+export function startWakeableJob(
+  tick: () => Promise<void>,
+  pollIntervalMs: number,
+  idle: () => boolean,
+): { wake: () => void; stop: () => Promise<void> } {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;

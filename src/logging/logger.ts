@@ -55,7 +55,10 @@ export function createLogger(options: LoggerOptions): Logger {
     timestamp: isoTime,
   };
   if (options.destination) return withRedactionFastPath(pino(base, options.destination));
-  if (options.pretty) return withRedactionFastPath(pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }));
+  if (options.pretty)
+    return withRedactionFastPath(
+      pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }),
+    );
   return withRedactionFastPath(pino(base, batchedStdout()));
 }
 
@@ -68,7 +71,12 @@ export function createLogger(options: LoggerOptions): Logger {
  * process, so one exit listener: main creates this logger once.
  */
 function batchedStdout(): pino.DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  const stream = pino.destination({
+    dest: 1,
+    sync: true,
+    minLength: STDOUT_BATCH_BYTES,
+    periodicFlush: STDOUT_FLUSH_MS,
+  });
   process.once('exit', () => {
     try {
       stream.flushSync();
@@ -94,14 +102,17 @@ const WILDCARD_FIRST_PATHS = REDACTED_PATHS.filter((p) => p.startsWith('*'));
 const FAST_PATH_UNDERSTANDS_PATHS = WILDCARD_FIRST_PATHS.every((p) => /^\*\.(\*\.)?[^.*[\]]+$/.test(p));
 /** The keys the wildcard-first paths (`*.x`, `*.*.x`) end in, one level below a top-level value, and two levels. */
 const WILDCARD_CHILD_KEYS = new Set(REDACTED_PATHS.filter((p) => /^\*\.[^.*]+$/.test(p)).map((p) => p.slice(2)));
-const WILDCARD_GRANDCHILD_KEYS = new Set(REDACTED_PATHS.filter((p) => /^\*\.\*\.[^.*]+$/.test(p)).map((p) => p.slice(4)));
+const WILDCARD_GRANDCHILD_KEYS = new Set(
+  REDACTED_PATHS.filter((p) => /^\*\.\*\.[^.*]+$/.test(p)).map((p) => p.slice(4)),
+);
 
 /** Whether redacting `value` with the wildcard-first paths could change anything (for...in: inherited keys count too). */
 function mayHoldRedactedPath(value: object): boolean {
   for (const key in value) {
     if (WILDCARD_CHILD_KEYS.has(key)) return true;
     const inner = (value as Record<string, unknown>)[key];
-    if (typeof inner === 'object' && inner !== null) for (const innerKey in inner) if (WILDCARD_GRANDCHILD_KEYS.has(innerKey)) return true;
+    if (typeof inner === 'object' && inner !== null)
+      for (const innerKey in inner) if (WILDCARD_GRANDCHILD_KEYS.has(innerKey)) return true;
   }
   return false;
 }
@@ -121,10 +132,19 @@ function withRedactionFastPath(logger: Logger): Logger {
   const stringifiers = internals[pino.symbols.stringifiersSym] as Record<symbol, unknown> | undefined;
   const stringify = internals[pino.symbols.stringifySym];
   const wildcardSym = (pino.symbols as Record<string, symbol | undefined>).wildcardFirstSym;
-  if (!FAST_PATH_UNDERSTANDS_PATHS || !stringifiers || !wildcardSym || typeof stringify !== 'function' || typeof stringifiers[wildcardSym] !== 'function') return logger;
+  if (
+    !FAST_PATH_UNDERSTANDS_PATHS ||
+    !stringifiers ||
+    !wildcardSym ||
+    typeof stringify !== 'function' ||
+    typeof stringifiers[wildcardSym] !== 'function'
+  )
+    return logger;
   const redact = stringifiers[wildcardSym] as Stringify;
   stringifiers[wildcardSym] = (value: unknown, safe?: unknown) =>
-    typeof value === 'object' && value !== null && mayHoldRedactedPath(value) ? redact(value, safe) : (stringify as Stringify)(value, safe);
+    typeof value === 'object' && value !== null && mayHoldRedactedPath(value)
+      ? redact(value, safe)
+      : (stringify as Stringify)(value, safe);
   return logger;
 }
 
@@ -166,7 +186,8 @@ export function deferredChild(parent: Logger, bindings: pino.Bindings): Logger {
         if (!parent.isLevelEnabled(level)) return noop;
         if (mergeable) {
           return (first: unknown, ...rest: unknown[]) => {
-            if (child === undefined && mergesInto(bindings, first)) (parent[level] as (...args: unknown[]) => void)({ ...bindings, ...first }, ...rest);
+            if (child === undefined && mergesInto(bindings, first))
+              (parent[level] as (...args: unknown[]) => void)({ ...bindings, ...first }, ...rest);
             else (real()[level] as (...args: unknown[]) => void)(first, ...rest);
           };
         }

@@ -1,6 +1,14 @@
 import type { z } from 'zod';
 import { CALLER_REQUEST_ID } from '../auth/request-context.js';
-import { addressDataSchema, addressSchema, CUSTOMER_LIMITS, customerAcknowledgmentDataSchema, phoneDataSchema, phoneSchema, SSN_RULE } from '../features/customers/index.js';
+import {
+  addressDataSchema,
+  addressSchema,
+  CUSTOMER_LIMITS,
+  customerAcknowledgmentDataSchema,
+  phoneDataSchema,
+  phoneSchema,
+  SSN_RULE,
+} from '../features/customers/index.js';
 import { idempotencyKeySchema } from '../features/idempotency/index.js';
 import { ACCOUNT_FLAGS, accountAcknowledgmentDataSchema, accountDataSchema } from '../features/accounts/index.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
@@ -9,7 +17,16 @@ import { type EnvelopeFamily, envelope } from '../rest/envelope.js';
 import { toHttpFailure } from '../rest/error-mapping.js';
 import { auditEventDataSchema } from '../features/audit/index.js';
 import { errorBodySchema, errorDetailSchema } from '../rest/response-schemas.js';
-import { answersEntityTag, EXAMPLE_IDS, failuresOf, REST_ROUTES, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from '../rest/routes.js';
+import {
+  answersEntityTag,
+  EXAMPLE_IDS,
+  failuresOf,
+  REST_ROUTES,
+  type RestRoute,
+  takesIdempotencyKey,
+  takesIfMatch,
+  takesIfNoneMatch,
+} from '../rest/routes.js';
 import { UNKNOWN_FIELD } from '../rest/operations/failures.js';
 import type { DocumentedFailure } from '../rest/operations/route.js';
 import { type JsonSchema, toComponentSchemas, toJsonSchema } from './json-schema.js';
@@ -37,14 +54,24 @@ const ref = (kind: 'schemas' | 'parameters' | 'headers', name: string) => ({ $re
 
 /** Express `/:environment/customer/:customerId` → OpenAPI `/{environment}/customer/{customerId}`. */
 export const openApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z]+)/g, '{$1}');
-const pathParameterNames = (expressPath: string): string[] => [...expressPath.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!);
+const pathParameterNames = (expressPath: string): string[] =>
+  [...expressPath.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!);
 
 /** The fields the domain's schemas cannot say (refinements and transforms do not convert). Checked to exist. */
 const REQUEST_FIELD_NOTES: Record<string, Record<string, JsonSchema>> = {
   CreateCustomerRequest: {
-    socialSecurityNumber: { description: `${SSN_RULE} Unique per environment. Write-only: stored encrypted, never returned, never echoed in an error.`, writeOnly: true },
-    documentLocatorNumber: { description: 'Used for tax purposes. Write-only: stored encrypted, never returned.', writeOnly: true },
-    dateOfBirth: { format: 'date', description: `Legal date of birth, YYYY-MM-DD: a real date, not in the future, not before ${CUSTOMER_LIMITS.earliestDateOfBirth}.` },
+    socialSecurityNumber: {
+      description: `${SSN_RULE} Unique per environment. Write-only: stored encrypted, never returned, never echoed in an error.`,
+      writeOnly: true,
+    },
+    documentLocatorNumber: {
+      description: 'Used for tax purposes. Write-only: stored encrypted, never returned.',
+      writeOnly: true,
+    },
+    dateOfBirth: {
+      format: 'date',
+      description: `Legal date of birth, YYYY-MM-DD: a real date, not in the future, not before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`,
+    },
     middleName: { description: 'Required; an empty string when the customer has none.' },
     emails: { description: `Up to ${CUSTOMER_LIMITS.emails} email addresses; may be empty.` },
     phoneNumbers: { description: `Up to ${CUSTOMER_LIMITS.phoneNumbers} phone numbers; may be empty.` },
@@ -94,15 +121,23 @@ function componentSchemas(): Record<string, JsonSchema> {
   for (const [component, notes] of Object.entries(REQUEST_FIELD_NOTES)) {
     const properties = schemas[component]?.properties as Record<string, JsonSchema> | undefined;
     for (const [field, note] of Object.entries(notes)) {
-      if (!properties?.[field]) throw new Error(`REQUEST_FIELD_NOTES names ${component}.${field}, which the schema does not have`);
+      if (!properties?.[field])
+        throw new Error(`REQUEST_FIELD_NOTES names ${component}.${field}, which the schema does not have`);
       Object.assign(properties[field], note);
     }
   }
-  for (const [component, description] of Object.entries(REQUEST_SCHEMA_DESCRIPTIONS)) schemas[component]!.description = description;
+  for (const [component, description] of Object.entries(REQUEST_SCHEMA_DESCRIPTIONS))
+    schemas[component]!.description = description;
   return { ...schemas, ...envelopeSchemas() };
 }
 
-function envelopeSchema(family: EnvelopeFamily, data: JsonSchema, error: JsonSchema, success: boolean, description: string): JsonSchema {
+function envelopeSchema(
+  family: EnvelopeFamily,
+  data: JsonSchema,
+  error: JsonSchema,
+  success: boolean,
+  description: string,
+): JsonSchema {
   const logRef = LOG_REF_KEY[family];
   return {
     type: 'object',
@@ -129,11 +164,17 @@ const logRefSchemaName = (family: EnvelopeFamily) => `${family === 'customer' ? 
 function envelopeSchemas(): Record<string, JsonSchema> {
   // The fields every envelope shares, once.
   const schemas: Record<string, JsonSchema> = {
-    RequestId: { type: 'string', description: 'The request id, also in the X-Request-Id header; quote it when reporting a problem.' },
+    RequestId: {
+      type: 'string',
+      description: 'The request id, also in the X-Request-Id header; quote it when reporting a problem.',
+    },
   };
   for (const family of ['customer', 'account'] as const) {
     const logRef = LOG_REF_KEY[family];
-    schemas[logRefSchemaName(family)] = { type: 'string', description: `Log reference; equals requestId. Named \`${logRef}\` on the ${family} endpoints.` };
+    schemas[logRefSchemaName(family)] = {
+      type: 'string',
+      description: `Log reference; equals requestId. Named \`${logRef}\` on the ${family} endpoints.`,
+    };
   }
   for (const route of REST_ROUTES as readonly RestRoute[]) {
     schemas[successEnvelopeName(route.family, route.success.component)] = envelopeSchema(
@@ -145,7 +186,13 @@ function envelopeSchemas(): Record<string, JsonSchema> {
     );
   }
   for (const family of ['customer', 'account'] as const) {
-    schemas[errorEnvelopeName(family)] = envelopeSchema(family, { type: 'null' }, ref('schemas', 'Error'), false, `Failure on the ${family} endpoints.`);
+    schemas[errorEnvelopeName(family)] = envelopeSchema(
+      family,
+      { type: 'null' },
+      ref('schemas', 'Error'),
+      false,
+      `Failure on the ${family} endpoints.`,
+    );
   }
   return schemas;
 }
@@ -164,7 +211,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'customerId',
       in: 'path',
       required: true,
-      description: 'The id returned when the customer was created (any case). A value that is not a UUID names no customer.',
+      description:
+        'The id returned when the customer was created (any case). A value that is not a UUID names no customer.',
       schema: { type: 'string' },
       example: EXAMPLE_IDS.customerId,
     },
@@ -172,7 +220,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'accountId',
       in: 'path',
       required: true,
-      description: 'The id returned when the account was created (any case). A value that is not a UUID names no account.',
+      description:
+        'The id returned when the account was created (any case). A value that is not a UUID names no account.',
       schema: { type: 'string' },
       example: EXAMPLE_IDS.accountId,
     },
@@ -180,7 +229,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'transactionId',
       in: 'path',
       required: true,
-      description: 'The id of a transaction of the account (any case). A value that is not a UUID names no transaction.',
+      description:
+        'The id of a transaction of the account (any case). A value that is not a UUID names no transaction.',
       schema: { type: 'string' },
       example: EXAMPLE_IDS.transactionId,
     },
@@ -188,7 +238,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'transferId',
       in: 'path',
       required: true,
-      description: 'The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.',
+      description:
+        'The id of a transfer of this environment (any case), as creating it answered. A value that is not a UUID names no transfer.',
       schema: { type: 'string' },
       example: TRANSFER_ID,
     },
@@ -204,7 +255,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'endpointId',
       in: 'path',
       required: true,
-      description: 'The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.',
+      description:
+        'The id of a webhook endpoint of this environment (any case). A value that is not a UUID names no endpoint.',
       schema: { type: 'string' },
       example: EXAMPLE_IDS.endpointId,
     },
@@ -263,7 +315,8 @@ function parameters(): Record<string, JsonSchema> {
       name: 'X-Request-Id',
       in: 'header',
       required: false,
-      description: 'Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.',
+      description:
+        'Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.',
       schema: { type: 'string', pattern: CALLER_REQUEST_ID.source },
       example: 'checkout-42.retry-1',
     },
@@ -272,9 +325,20 @@ function parameters(): Record<string, JsonSchema> {
 
 function headers(): Record<string, JsonSchema> {
   return {
-    XRequestId: { description: 'The request id (yours when valid, else a new UUID); equals `requestId` in the body.', required: true, schema: { type: 'string' } },
-    CacheControl: { description: 'Always `no-store`: bodies carry personal data.', schema: { type: 'string', const: 'no-store' } },
-    Location: { description: 'The path of the new record, e.g. `/sandbox/customer/{customerId}`.', required: true, schema: { type: 'string' } },
+    XRequestId: {
+      description: 'The request id (yours when valid, else a new UUID); equals `requestId` in the body.',
+      required: true,
+      schema: { type: 'string' },
+    },
+    CacheControl: {
+      description: 'Always `no-store`: bodies carry personal data.',
+      schema: { type: 'string', const: 'no-store' },
+    },
+    Location: {
+      description: 'The path of the new record, e.g. `/sandbox/customer/{customerId}`.',
+      required: true,
+      schema: { type: 'string' },
+    },
     ConsistencyToken: {
       description:
         'Present when the service runs with a read replica: names this write for later reads (send it as their `Consistency-Token` ' +
@@ -284,12 +348,20 @@ function headers(): Record<string, JsonSchema> {
     ETag: {
       description:
         'The record\'s strong entity tag, `"<id>.<version>"`: it changes with every change of what this record\'s GET answers (an ' +
-        'account\'s postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed.',
+        "account's postings too). Send it as `If-Match` to change or delete the record only as read, or as `If-None-Match` to read it only if changed.",
       required: true,
       schema: { type: 'string' },
     },
-    IdempotentReplayed: { description: 'Present, `true`, when this answer replays an earlier request with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
-    WWWAuthenticate: { description: 'RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply.', required: true, schema: { type: 'string' } },
+    IdempotentReplayed: {
+      description: 'Present, `true`, when this answer replays an earlier request with the same Idempotency-Key.',
+      schema: { type: 'string', const: 'true' },
+    },
+    WWWAuthenticate: {
+      description:
+        'RFC 6750 challenge: `Bearer realm="customer-account-service"`, plus `error`, `error_description` and `scope` when they apply.',
+      required: true,
+      schema: { type: 'string' },
+    },
     RetryAfter: { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string' } },
   };
 }
@@ -300,7 +372,10 @@ const HEADER_COMPONENTS: Record<string, string> = {
 };
 
 function successResponse(route: RestRoute): JsonSchema {
-  const responseHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl') };
+  const responseHeaders: Record<string, JsonSchema> = {
+    'X-Request-Id': ref('headers', 'XRequestId'),
+    'Cache-Control': ref('headers', 'CacheControl'),
+  };
   if (route.success.status === 201) {
     responseHeaders.Location = ref('headers', 'Location');
     responseHeaders['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed');
@@ -308,12 +383,21 @@ function successResponse(route: RestRoute): JsonSchema {
   if (route.method !== 'GET') responseHeaders['Consistency-Token'] = ref('headers', 'ConsistencyToken');
   if (route.deprecated) {
     // Inline, not components: a component no operation uses would be flagged by the document's lint.
-    responseHeaders.Deprecation = { description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).', required: true, schema: { type: 'string' } };
-    responseHeaders.Sunset = { description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.', required: true, schema: { type: 'string' } };
+    responseHeaders.Deprecation = {
+      description: 'RFC 9745: deprecated since this time (`@` and Unix seconds).',
+      required: true,
+      schema: { type: 'string' },
+    };
+    responseHeaders.Sunset = {
+      description: 'RFC 8594: the earliest time of removal (an HTTP-date), only in a new major version.',
+      required: true,
+      schema: { type: 'string' },
+    };
   }
   if (answersEntityTag(route)) responseHeaders.ETag = ref('headers', 'ETag');
   const content: Record<string, JsonSchema> = {};
-  for (const mediaType of route.representations ?? ['application/json']) content[mediaType] = representation(route, mediaType);
+  for (const mediaType of route.representations ?? ['application/json'])
+    content[mediaType] = representation(route, mediaType);
   return { description: route.success.description, headers: responseHeaders, content };
 }
 
@@ -326,11 +410,18 @@ function representation(route: RestRoute, mediaType: string): JsonSchema {
         example: envelope(route.family, EXAMPLE_REQUEST_ID, { data: successExample(route) }),
       };
     case 'application/x-ndjson':
-      return { schema: { type: 'string', description: `One \`${route.success.component}\` object per line (see the component).` } };
+      return {
+        schema: {
+          type: 'string',
+          description: `One \`${route.success.component}\` object per line (see the component).`,
+        },
+      };
     case 'application/pdf':
       return { schema: { type: 'string', format: 'binary' } };
     default:
-      return { schema: { type: 'string', description: 'RFC 4180 CSV with a header row (the columns are in the description).' } };
+      return {
+        schema: { type: 'string', description: 'RFC 4180 CSV with a header row (the columns are in the description).' },
+      };
   }
 }
 
@@ -367,7 +458,18 @@ const AUDIT_PAGE_EXAMPLE = {
       resourceId: EXAMPLE_IDS.customerId,
       requestId: EXAMPLE_REQUEST_ID,
       idempotencyKey: 'onboarding-2026-11-21-0001',
-      changedFields: ['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'preferredName', 'firstName', 'middleName', 'lastName', 'emails', 'phoneNumbers', 'addresses'],
+      changedFields: [
+        'socialSecurityNumber',
+        'dateOfBirth',
+        'documentLocatorNumber',
+        'preferredName',
+        'firstName',
+        'middleName',
+        'lastName',
+        'emails',
+        'phoneNumbers',
+        'addresses',
+      ],
     },
   ],
   nextAfter: null,
@@ -397,7 +499,15 @@ const TRANSFER_EXAMPLE = {
   amount: 100,
   currency: 'USD',
   description: 'Rent share',
-  debit: { ...TRANSACTION_EXAMPLE, type: 'DEBIT', amount: 100, authorizedAmount: 100, description: 'Rent share', balanceAfter: 25.5, transferId: TRANSFER_ID },
+  debit: {
+    ...TRANSACTION_EXAMPLE,
+    type: 'DEBIT',
+    amount: 100,
+    authorizedAmount: 100,
+    description: 'Rent share',
+    balanceAfter: 25.5,
+    transferId: TRANSFER_ID,
+  },
   credit: {
     ...TRANSACTION_EXAMPLE,
     transactionId: '0193a5c4-3e75-7048-9afc-6b8cad2e4f66',
@@ -425,9 +535,23 @@ function transactionExample(route: RestRoute): object {
     case 'postHold':
       return { ...TRANSACTION_EXAMPLE, type: 'DEBIT', amount: 20, authorizedAmount: 25.5, balanceAfter: 80 };
     case 'voidHold':
-      return { ...TRANSACTION_EXAMPLE, type: 'DEBIT', status: 'VOIDED', balanceAfter: null, postedAt: null, voidedAt: '2026-11-24T09:35:00.000Z' };
+      return {
+        ...TRANSACTION_EXAMPLE,
+        type: 'DEBIT',
+        status: 'VOIDED',
+        balanceAfter: null,
+        postedAt: null,
+        voidedAt: '2026-11-24T09:35:00.000Z',
+      };
     case 'reverseTransaction':
-      return { ...TRANSACTION_EXAMPLE, transactionId: '0193a5c4-4f86-7159-8b0d-7c9dbe3f5a76', type: 'DEBIT', balanceAfter: 100, description: 'Duplicate payment', reversesTransactionId: EXAMPLE_IDS.transactionId };
+      return {
+        ...TRANSACTION_EXAMPLE,
+        transactionId: '0193a5c4-4f86-7159-8b0d-7c9dbe3f5a76',
+        type: 'DEBIT',
+        balanceAfter: 100,
+        description: 'Duplicate payment',
+        reversesTransactionId: EXAMPLE_IDS.transactionId,
+      };
     default:
       return TRANSACTION_EXAMPLE;
   }
@@ -458,7 +582,9 @@ function successExample(route: RestRoute): object {
     case 'Account':
       return ACCOUNT_EXAMPLE;
     case 'AccountAnswer':
-      return route.operationId === 'updateAccount' ? { ...ACCOUNT_EXAMPLE, name: 'Household Checking' } : ACCOUNT_EXAMPLE;
+      return route.operationId === 'updateAccount'
+        ? { ...ACCOUNT_EXAMPLE, name: 'Household Checking' }
+        : ACCOUNT_EXAMPLE;
     case 'CustomerPage':
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
     case 'AccountPage':
@@ -466,8 +592,20 @@ function successExample(route: RestRoute): object {
     case 'AccountFlags':
       return {
         flags: [
-          { flag: 'FROZEN', reason: 'Suspected fraud, case 4711', setAt: '2026-11-25T08:00:00.000Z', setBy: 'token:3f2c8a1e9b7d4c60', until: '2026-12-24T17:00:00.000Z' },
-          { flag: 'DEBITS_BLOCKED', reason: null, setAt: '2026-11-20T09:30:00.000Z', setBy: 'jwt:support-agent-17', until: null },
+          {
+            flag: 'FROZEN',
+            reason: 'Suspected fraud, case 4711',
+            setAt: '2026-11-25T08:00:00.000Z',
+            setBy: 'token:3f2c8a1e9b7d4c60',
+            until: '2026-12-24T17:00:00.000Z',
+          },
+          {
+            flag: 'DEBITS_BLOCKED',
+            reason: null,
+            setAt: '2026-11-20T09:30:00.000Z',
+            setBy: 'jwt:support-agent-17',
+            until: null,
+          },
         ],
       };
     case 'AuditPage':
@@ -485,35 +623,99 @@ function successExample(route: RestRoute): object {
     case 'CustomerEvents':
       return {
         events: [
-          { eventId: '0193a5c5-6a97-7260-9c1e-8daecf406b88', type: 'customer.updated', sequence: 57, occurredAt: '2026-11-24T10:02:00.000Z', resourceType: 'customer', resourceId: EXAMPLE_IDS.customerId, data: { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy' } },
-          { eventId: '0193a5c5-4a97-7260-9c1e-8daecf406b86', type: 'customer.created', sequence: 12, occurredAt: '2026-11-21T10:15:30.123Z', resourceType: 'customer', resourceId: EXAMPLE_IDS.customerId, data: CUSTOMER_EXAMPLE },
+          {
+            eventId: '0193a5c5-6a97-7260-9c1e-8daecf406b88',
+            type: 'customer.updated',
+            sequence: 57,
+            occurredAt: '2026-11-24T10:02:00.000Z',
+            resourceType: 'customer',
+            resourceId: EXAMPLE_IDS.customerId,
+            data: { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy' },
+          },
+          {
+            eventId: '0193a5c5-4a97-7260-9c1e-8daecf406b86',
+            type: 'customer.created',
+            sequence: 12,
+            occurredAt: '2026-11-21T10:15:30.123Z',
+            resourceType: 'customer',
+            resourceId: EXAMPLE_IDS.customerId,
+            data: CUSTOMER_EXAMPLE,
+          },
         ],
       };
     case 'AccountEvents':
       return {
         events: [
-          { eventId: '0193a5c5-7a97-7260-9c1e-8daecf406b89', type: 'account.created', sequence: 13, occurredAt: '2026-11-21T10:16:00.000Z', resourceType: 'account', resourceId: EXAMPLE_IDS.accountId, data: ACCOUNT_EXAMPLE },
+          {
+            eventId: '0193a5c5-7a97-7260-9c1e-8daecf406b89',
+            type: 'account.created',
+            sequence: 13,
+            occurredAt: '2026-11-21T10:16:00.000Z',
+            resourceType: 'account',
+            resourceId: EXAMPLE_IDS.accountId,
+            data: ACCOUNT_EXAMPLE,
+          },
         ],
       };
     case 'CreatedWebhookEndpoint':
-      return { endpointId: EXAMPLE_IDS.endpointId, url: WEBHOOK_ENDPOINT_EXAMPLE.url, eventTypes: WEBHOOK_ENDPOINT_EXAMPLE.eventTypes, secret: EXAMPLE_WEBHOOK_SECRET, enabled: true };
+      return {
+        endpointId: EXAMPLE_IDS.endpointId,
+        url: WEBHOOK_ENDPOINT_EXAMPLE.url,
+        eventTypes: WEBHOOK_ENDPOINT_EXAMPLE.eventTypes,
+        secret: EXAMPLE_WEBHOOK_SECRET,
+        enabled: true,
+      };
     case 'WebhookEndpoint':
-      return route.operationId === 'disableWebhookEndpoint' ? { ...WEBHOOK_ENDPOINT_EXAMPLE, enabled: false, disabledReason: 'Disabled by a client.' } : WEBHOOK_ENDPOINT_EXAMPLE;
+      return route.operationId === 'disableWebhookEndpoint'
+        ? { ...WEBHOOK_ENDPOINT_EXAMPLE, enabled: false, disabledReason: 'Disabled by a client.' }
+        : WEBHOOK_ENDPOINT_EXAMPLE;
     case 'RotatedWebhookSecret':
-      return { endpointId: EXAMPLE_IDS.endpointId, secret: EXAMPLE_WEBHOOK_SECRET, previousSecretExpiresAt: '2026-11-26T08:00:00.000Z' };
+      return {
+        endpointId: EXAMPLE_IDS.endpointId,
+        secret: EXAMPLE_WEBHOOK_SECRET,
+        previousSecretExpiresAt: '2026-11-26T08:00:00.000Z',
+      };
     case 'WebhookAttemptPage':
       return {
         attempts: [
-          { attemptId: '0193a5c7-5a97-7c6a-9c1e-8daecf406b87', eventId: EVENT_EXAMPLE.eventId, attemptedAt: '2026-11-25T08:00:05.000Z', statusCode: 200, latencyMs: 84, succeeded: true, error: null },
-          { attemptId: '0193a5c7-4a97-7c6a-9c1e-8daecf406b86', eventId: EVENT_EXAMPLE.eventId, attemptedAt: '2026-11-25T08:00:00.000Z', statusCode: 503, latencyMs: 12, succeeded: false, error: 'HTTP 503: upstream unavailable' },
+          {
+            attemptId: '0193a5c7-5a97-7c6a-9c1e-8daecf406b87',
+            eventId: EVENT_EXAMPLE.eventId,
+            attemptedAt: '2026-11-25T08:00:05.000Z',
+            statusCode: 200,
+            latencyMs: 84,
+            succeeded: true,
+            error: null,
+          },
+          {
+            attemptId: '0193a5c7-4a97-7c6a-9c1e-8daecf406b86',
+            eventId: EVENT_EXAMPLE.eventId,
+            attemptedAt: '2026-11-25T08:00:00.000Z',
+            statusCode: 503,
+            latencyMs: 12,
+            succeeded: false,
+            error: 'HTTP 503: upstream unavailable',
+          },
         ],
       };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
     case 'BalanceAsOf':
-      return { accountId: EXAMPLE_IDS.accountId, currency: 'USD', asOf: '2026-12-01T00:00:00.000Z', posted: 74.5, pending: 54.5, available: 54.5 };
+      return {
+        accountId: EXAMPLE_IDS.accountId,
+        currency: 'USD',
+        asOf: '2026-12-01T00:00:00.000Z',
+        posted: 74.5,
+        pending: 54.5,
+        available: 54.5,
+      };
     case 'BalanceHistory':
-      return { points: [{ at: '2026-11-02T00:00:00.000Z', posted: 100 }, { at: '2026-11-03T00:00:00.000Z', posted: 74.5 }] };
+      return {
+        points: [
+          { at: '2026-11-02T00:00:00.000Z', posted: 100 },
+          { at: '2026-11-03T00:00:00.000Z', posted: 74.5 },
+        ],
+      };
     case 'Statement':
       return {
         accountId: EXAMPLE_IDS.accountId,
@@ -526,7 +728,17 @@ function successExample(route: RestRoute): object {
         totalCredits: 0,
         totalDebits: 25.5,
         entries: [
-          { transactionId: EXAMPLE_IDS.transactionId, type: 'DEBIT', amount: 25.5, description: 'Groceries', postedAt: '2026-11-02T10:00:00.000Z', balanceAfter: 74.5, sequence: '4711', transferId: null, reversesTransactionId: null },
+          {
+            transactionId: EXAMPLE_IDS.transactionId,
+            type: 'DEBIT',
+            amount: 25.5,
+            description: 'Groceries',
+            postedAt: '2026-11-02T10:00:00.000Z',
+            balanceAfter: 74.5,
+            sequence: '4711',
+            transferId: null,
+            reversesTransactionId: null,
+          },
         ],
       };
     default:
@@ -597,7 +809,8 @@ class ResponseStore {
   refer(route: RestRoute, status: number, response: JsonSchema): JsonSchema {
     const key = `${route.family} ${status} ${JSON.stringify(response)}`;
     let entry = this.byContent.get(key);
-    if (!entry) this.byContent.set(key, (entry = { family: route.family, status, response, operationIds: [], refs: [] }));
+    if (!entry)
+      this.byContent.set(key, (entry = { family: route.family, status, response, operationIds: [], refs: [] }));
     const placeholder: JsonSchema = { $ref: '' };
     entry.operationIds.push(route.operationId);
     entry.refs.push(placeholder);
@@ -651,11 +864,20 @@ function ownValidationNote(route: RestRoute): string {
 }
 
 /** One response per status the operation can fail with, listing each code, with a real example of each. */
-function failureResponses(route: RestRoute, examples: ExampleStore, responses: ResponseStore): Record<string, JsonSchema> {
-  const byStatus = new Map<number, { codes: Set<string>; lines: string[]; headers: Set<string>; examples: Record<string, JsonSchema> }>();
+function failureResponses(
+  route: RestRoute,
+  examples: ExampleStore,
+  responses: ResponseStore,
+): Record<string, JsonSchema> {
+  const byStatus = new Map<
+    number,
+    { codes: Set<string>; lines: string[]; headers: Set<string>; examples: Record<string, JsonSchema> }
+  >();
   // No summary: the response's description says when each one happens, in the same order as its examples.
   const example = ({ name, error }: Pick<DocumentedFailure, 'name' | 'error'>) =>
-    examples.refer(route.family, name, { value: envelope(route.family, EXAMPLE_REQUEST_ID, { error: toHttpFailure(error).body }) });
+    examples.refer(route.family, name, {
+      value: envelope(route.family, EXAMPLE_REQUEST_ID, { error: toHttpFailure(error).body }),
+    });
   for (const failure of failuresOf(route)) {
     const http = toHttpFailure(failure.error);
     let entry = byStatus.get(http.status);
@@ -674,7 +896,10 @@ function failureResponses(route: RestRoute, examples: ExampleStore, responses: R
   }
   const refs: Record<string, JsonSchema> = {};
   for (const [status, entry] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const responseHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl') };
+    const responseHeaders: Record<string, JsonSchema> = {
+      'X-Request-Id': ref('headers', 'XRequestId'),
+      'Cache-Control': ref('headers', 'CacheControl'),
+    };
     for (const name of entry.headers) {
       const component = HEADER_COMPONENTS[name];
       if (!component) throw new Error(`The error mapping sends a ${name} header that the document does not describe`);
@@ -685,7 +910,12 @@ function failureResponses(route: RestRoute, examples: ExampleStore, responses: R
       headers: responseHeaders,
       content: {
         'application/json': {
-          schema: { allOf: [ref('schemas', errorEnvelopeName(route.family)), { properties: { error: { properties: { code: { enum: [...entry.codes] } } } } }] },
+          schema: {
+            allOf: [
+              ref('schemas', errorEnvelopeName(route.family)),
+              { properties: { error: { properties: { code: { enum: [...entry.codes] } } } } },
+            ],
+          },
           examples: entry.examples,
         },
       },
@@ -697,8 +927,13 @@ function failureResponses(route: RestRoute, examples: ExampleStore, responses: R
 /** A conditional GET's answer while the client's copy is current: no body. */
 const NOT_MODIFIED: Record<string, JsonSchema> = {
   '304': {
-    description: 'Not modified: `If-None-Match` lists the record\'s current tag (or is `*`). No body; the `ETag` is the current one.',
-    headers: { 'X-Request-Id': ref('headers', 'XRequestId'), 'Cache-Control': ref('headers', 'CacheControl'), ETag: ref('headers', 'ETag') },
+    description:
+      "Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one.",
+    headers: {
+      'X-Request-Id': ref('headers', 'XRequestId'),
+      'Cache-Control': ref('headers', 'CacheControl'),
+      ETag: ref('headers', 'ETag'),
+    },
   },
 };
 
@@ -736,10 +971,15 @@ const ssnScopeNote = (route: RestRoute): string =>
 
 /** A deprecated operation's description says since when, until when, and what to use instead. */
 const deprecationNote = (route: RestRoute): string =>
-  route.deprecated ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.` : '';
+  route.deprecated
+    ? `\n\n**Deprecated** since ${route.deprecated.announced}; removed no earlier than ${route.deprecated.sunset}, in a new major version. Use ${route.deprecated.instead} instead.`
+    : '';
 
 function operation(route: RestRoute, examples: ExampleStore, responses: ResponseStore): OpenApiOperation {
-  const parameterRefs = [...pathParameterNames(route.path).map((name) => ref('parameters', name)), ref('parameters', 'XRequestId')];
+  const parameterRefs = [
+    ...pathParameterNames(route.path).map((name) => ref('parameters', name)),
+    ref('parameters', 'XRequestId'),
+  ];
   if (takesIdempotencyKey(route)) parameterRefs.push(ref('parameters', 'IdempotencyKey'));
   if (route.method === 'GET') parameterRefs.push(ref('parameters', 'ConsistencyToken'));
   if (takesIfNoneMatch(route)) parameterRefs.push(ref('parameters', 'IfNoneMatch'));
@@ -756,10 +996,19 @@ function operation(route: RestRoute, examples: ExampleStore, responses: Response
     ...(route.requestBody && {
       requestBody: {
         required: route.requestBody.optional !== true,
-        content: { 'application/json': { schema: ref('schemas', route.requestBody.component), example: route.requestBody.example } },
+        content: {
+          'application/json': {
+            schema: ref('schemas', route.requestBody.component),
+            example: route.requestBody.example,
+          },
+        },
       },
     }),
-    responses: { [String(route.success.status)]: successResponse(route), ...(takesIfNoneMatch(route) && NOT_MODIFIED), ...failureResponses(route, examples, responses) },
+    responses: {
+      [String(route.success.status)]: successResponse(route),
+      ...(takesIfNoneMatch(route) && NOT_MODIFIED),
+      ...failureResponses(route, examples, responses),
+    },
   };
 }
 
@@ -799,9 +1048,21 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = REST_ROUTES)
       { name: 'Audit', description: 'The append-only trail of successful writes.' },
       { name: 'Customers', description: 'People or entities that may hold accounts.' },
       { name: 'Events', description: 'Every committed change, in order: the transactional outbox.' },
-      { name: 'Webhooks', description: 'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.' },
-      { name: 'Transactions', description: 'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.' },
-      { name: 'History', description: "An account's past: balances at any moment, balance histories, statements (JSON, CSV, PDF), and the ledger export for reconciliation." },
+      {
+        name: 'Webhooks',
+        description:
+          'Events pushed to your endpoints as signed Standard Webhooks requests: at least once, retried, first attempts in order per endpoint.',
+      },
+      {
+        name: 'Transactions',
+        description:
+          'Money moving through the double-entry ledger: deposits, withdrawals, holds, reversals and transfers.',
+      },
+      {
+        name: 'History',
+        description:
+          "An account's past: balances at any moment, balance histories, statements (JSON, CSV, PDF), and the ledger export for reconciliation.",
+      },
     ],
     paths,
     components: {

@@ -18,7 +18,8 @@ const publishFormats: Override = ({ zodSchema, jsonSchema }) => {
     const format = (def as z.core.$ZodPipeDef).out._zod.def as { format?: unknown };
     if (typeof format.format === 'string') jsonSchema.format = format.format;
   }
-  if (typeof jsonSchema.format === 'string' && SELF_VALIDATING_FORMATS.has(jsonSchema.format)) delete jsonSchema.pattern;
+  if (typeof jsonSchema.format === 'string' && SELF_VALIDATING_FORMATS.has(jsonSchema.format))
+    delete jsonSchema.pattern;
   if (typeof jsonSchema.pattern === 'string') jsonSchema.pattern = withoutUnicodeClasses(jsonSchema.pattern);
 };
 
@@ -28,7 +29,8 @@ const publishFormats: Override = ({ zodSchema, jsonSchema }) => {
  */
 function withoutUnicodeClasses(pattern: string): string {
   const rewritten = pattern.replaceAll('\\p{Cc}', '\\u0000-\\u001f\\u007f-\\u009f');
-  if (/\\[pP]\{/.test(rewritten)) throw new Error(`Pattern ${pattern} uses a Unicode property class that has no portable equivalent here`);
+  if (/\\[pP]\{/.test(rewritten))
+    throw new Error(`Pattern ${pattern} uses a Unicode property class that has no portable equivalent here`);
   return rewritten;
 }
 
@@ -51,7 +53,9 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
 export function toComponentSchemas(named: ReadonlyMap<string, z.ZodType>): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of named) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { ...OPTIONS, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonSchema> };
+  const { schemas } = z.toJSONSchema(registry, { ...OPTIONS, uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   const unnamed = Object.keys(schemas).filter((id) => !named.has(id));
   // zod parks schemas that carry a global `id` in a "__shared" document; components must all be named here.
   if (unnamed.length > 0) throw new Error(`Schemas converted without a component name: ${unnamed.join(', ')}`);

@@ -39,8 +39,7 @@ const INITIALISER = `window.addEventListener('load', function () {
 });
 `;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 function page(environments: readonly string[]): string {
   const graphqlLinks = environments

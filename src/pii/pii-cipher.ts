@@ -32,7 +32,9 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
     for (const [kid, key] of keyring.keys) if (key.length !== 32) throw new Error(`PII key "${kid}" is not 32 bytes`);
     if (keyring.blindIndexKey.length !== 32) throw new Error('PII blind index key is not 32 bytes');
     this.activeKey = active;
-    this.fingerprintKey = Buffer.from(hkdfSync('sha256', keyring.blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32));
+    this.fingerprintKey = Buffer.from(
+      hkdfSync('sha256', keyring.blindIndexKey, Buffer.alloc(0), 'cas idempotency fingerprint v1', 32),
+    );
   }
 
   get activeKeyId(): string {
@@ -114,7 +116,9 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad);
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+      'utf8',
+    );
   }
 
   private encrypt(plaintext: string, aad: Buffer): Buffer {

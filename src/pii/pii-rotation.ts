@@ -58,23 +58,46 @@ export interface SealedCustomerStore {
  *   associated data (environment, customer id, field), so the row binding is kept. The blind index is
  *   left alone: it has its own key (rotating it is a separate, offline procedure, docs/security.md).
  */
-export async function rotatePiiKeys(store: SealedCustomerStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<RotationReport> {
+export async function rotatePiiKeys(
+  store: SealedCustomerStore,
+  cipher: PiiCipher,
+  options: BatchOptions = {},
+): Promise<RotationReport> {
   const failed: RotationReport['failed'] = [];
   const runId = options.runId ?? newId();
-  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_customers', ['socialSecurityNumber', 'documentLocatorNumber']);
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_customers', [
+    'socialSecurityNumber',
+    'documentLocatorNumber',
+  ]);
   const progress = await resealInBatches(store, cipher.activeKeyId, options, audit, (row: SealedCustomer) => {
     const binding = { environment: row.environment, customerId: row.id };
     try {
       return {
         ssnCiphertext: cipher.reseal(binding, 'ssn', row.keyId, row.ssnCiphertext),
-        documentLocatorNumberCiphertext: cipher.reseal(binding, 'document_locator_number', row.keyId, row.documentLocatorNumberCiphertext),
+        documentLocatorNumberCiphertext: cipher.reseal(
+          binding,
+          'document_locator_number',
+          row.keyId,
+          row.documentLocatorNumberCiphertext,
+        ),
       };
     } catch (error) {
-      failed.push({ customerId: row.id, keyId: row.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+      failed.push({
+        customerId: row.id,
+        keyId: row.keyId,
+        reason: error instanceof Error ? error.message : 'cannot be opened',
+      });
       return undefined;
     }
   });
-  return { activeKeyId: cipher.activeKeyId, runId, reencrypted: progress.reencrypted, batches: progress.batches, failed, remaining: progress.remaining };
+  return {
+    activeKeyId: cipher.activeKeyId,
+    runId,
+    reencrypted: progress.reencrypted,
+    batches: progress.batches,
+    failed,
+    remaining: progress.remaining,
+  };
 }
 
 interface BatchOptions {
@@ -94,11 +117,20 @@ const ROTATION_PRINCIPAL: Principal = { id: 'cli:pii-rotate', kind: 'system', sc
 const rotationAudit =
   (runId: string, operation: AuditOperation, fields: readonly string[]) =>
   (environment: string): NewAuditEvent =>
-    auditEventFor({ environment, principal: ROTATION_PRINCIPAL, requestId: runId }, { operation, resourceType: 'pii_rotation', resourceId: runId, changedFields: fields });
+    auditEventFor(
+      { environment, principal: ROTATION_PRINCIPAL, requestId: runId },
+      { operation, resourceType: 'pii_rotation', resourceId: runId, changedFields: fields },
+    );
 
 /** What both rotations' stores do: reseal a batch of rows not under the active key (audited), count those left. */
 interface ResealingStore<Row, Resealed> {
-  resealBatch(batch: { activeKeyId: string; after: string; limit: number; reseal(row: Row): Resealed | undefined; audit(environment: string): NewAuditEvent }): Promise<{ lastId: string | undefined; resealed: number }>;
+  resealBatch(batch: {
+    activeKeyId: string;
+    after: string;
+    limit: number;
+    reseal(row: Row): Resealed | undefined;
+    audit(environment: string): NewAuditEvent;
+  }): Promise<{ lastId: string | undefined; resealed: number }>;
   countNotUnder(keyId: string): Promise<number>;
 }
 
@@ -114,7 +146,13 @@ async function resealInBatches<Row, Resealed>(
   let batches = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const { lastId, resealed } = await store.resealBatch({ activeKeyId, after, limit: options.batchSize ?? 500, reseal, audit });
+    const { lastId, resealed } = await store.resealBatch({
+      activeKeyId,
+      after,
+      limit: options.batchSize ?? 500,
+      reseal,
+      audit,
+    });
     if (lastId === undefined) break;
     reencrypted += resealed;
     batches += 1;
@@ -167,7 +205,11 @@ export interface SealedWebhookSecretStore {
  * keep verifying with it); only its sealing does, with the same binding to its environment and endpoint.
  * A previous secret whose overlap has ended is dropped rather than resealed: nothing uses it any more.
  */
-export async function rotateWebhookSecrets(store: SealedWebhookSecretStore, cipher: PiiCipher, options: BatchOptions = {}): Promise<WebhookSecretRotationReport> {
+export async function rotateWebhookSecrets(
+  store: SealedWebhookSecretStore,
+  cipher: PiiCipher,
+  options: BatchOptions = {},
+): Promise<WebhookSecretRotationReport> {
   const activeKeyId = cipher.activeKeyId;
   const failed: WebhookSecretRotationReport['failed'] = [];
   const runId = options.runId ?? newId();
@@ -182,7 +224,11 @@ export async function rotateWebhookSecrets(store: SealedWebhookSecretStore, ciph
     try {
       return { secret: under(row.secret), previous: row.previous && !row.previousExpired ? under(row.previous) : null };
     } catch (error) {
-      failed.push({ endpointId: row.id, keyId: opening.keyId, reason: error instanceof Error ? error.message : 'cannot be opened' });
+      failed.push({
+        endpointId: row.id,
+        keyId: opening.keyId,
+        reason: error instanceof Error ? error.message : 'cannot be opened',
+      });
       return undefined;
     }
   });

@@ -5,7 +5,8 @@ export const MINIMUM_DEPRECATION_MONTHS = 6;
 
 const dayStart = (day: string, field: string): Date => {
   const date = new Date(`${day}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) throw new Error(`deprecation ${field} must be a day (YYYY-MM-DD), got ${day}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime()))
+    throw new Error(`deprecation ${field} must be a day (YYYY-MM-DD), got ${day}`);
   return date;
 };
 
@@ -15,7 +16,9 @@ export function checkDeprecation(operationId: string, deprecation: RouteDeprecat
   const earliest = new Date(announced);
   earliest.setUTCMonth(earliest.getUTCMonth() + MINIMUM_DEPRECATION_MONTHS);
   if (dayStart(deprecation.sunset, 'sunset') < earliest) {
-    throw new Error(`${operationId}: a deprecated operation lives at least ${MINIMUM_DEPRECATION_MONTHS} months (sunset ${deprecation.sunset} is before ${earliest.toISOString().slice(0, 10)})`);
+    throw new Error(
+      `${operationId}: a deprecated operation lives at least ${MINIMUM_DEPRECATION_MONTHS} months (sunset ${deprecation.sunset} is before ${earliest.toISOString().slice(0, 10)})`,
+    );
   }
 }
 

@@ -47,7 +47,13 @@ export function ifMatchCondition(field: string | undefined, id: string): Version
   const parsed = parseEntityTags(field);
   if (parsed === undefined || parsed === '*') return undefined;
   if (parsed === 'malformed') {
-    throw validationFailed([{ field: 'If-Match', code: 'INVALID_FORMAT', message: 'If-Match must be * or a list of entity tags, each in double quotes, as the ETag header gives them.' }]);
+    throw validationFailed([
+      {
+        field: 'If-Match',
+        code: 'INVALID_FORMAT',
+        message: 'If-Match must be * or a list of entity tags, each in double quotes, as the ETag header gives them.',
+      },
+    ]);
   }
   const prefix = `${id.toLowerCase()}.`;
   const versions = parsed

@@ -25,7 +25,9 @@ export function envelope(family: EnvelopeFamily, requestId: string, outcome: Out
     'data' in outcome
       ? { data: outcome.data, success: true, error: null }
       : { data: null, success: false, error: outcome.error };
-  return family === 'account' ? { ...result, requestId, logRefId: requestId } : { ...result, requestId, log_ref_id: requestId };
+  return family === 'account'
+    ? { ...result, requestId, logRefId: requestId }
+    : { ...result, requestId, log_ref_id: requestId };
 }
 
 /**
@@ -59,7 +61,10 @@ export function sendEnvelope(
   for (const name in headers) res.setHeader(name, headers[name]!);
   // Written directly rather than with res.json(): the type is fixed, there is no ETag to compute (the
   // answers are never cached) and node:http leaves the body out of HEAD answers by itself.
-  const pieces = longList !== undefined && 'data' in outcome ? envelopePieces(family, res.locals.requestId, outcome.data, longList) : [JSON.stringify(envelope(family, res.locals.requestId, outcome))];
+  const pieces =
+    longList !== undefined && 'data' in outcome
+      ? envelopePieces(family, res.locals.requestId, outcome.data, longList)
+      : [JSON.stringify(envelope(family, res.locals.requestId, outcome))];
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   let length = 0;
@@ -78,11 +83,18 @@ export const LIST_ITEMS_PER_PIECE = 200;
  * generation: a statement of thousands of entries as one string kept the heap, and RSS, 40 MB higher under load.
  * The pieces, joined, are exactly `JSON.stringify(envelope(family, requestId, { data }))`.
  */
-export function envelopePieces(family: EnvelopeFamily, requestId: string, data: object, listKey: string, perPiece = LIST_ITEMS_PER_PIECE): string[] {
+export function envelopePieces(
+  family: EnvelopeFamily,
+  requestId: string,
+  data: object,
+  listKey: string,
+  perPiece = LIST_ITEMS_PER_PIECE,
+): string[] {
   const fields = data as Record<string, unknown>;
   const list = fields[listKey];
   const keys = Object.keys(fields);
-  if (!Array.isArray(list) || keys.at(-1) !== listKey || list.length <= perPiece) return [JSON.stringify(envelope(family, requestId, { data }))];
+  if (!Array.isArray(list) || keys.at(-1) !== listKey || list.length <= perPiece)
+    return [JSON.stringify(envelope(family, requestId, { data }))];
   const whole = JSON.stringify(envelope(family, requestId, { data: { ...fields, [listKey]: [] } }));
   // The list is data's last field and data the envelope's first: its empty array is followed by the end of data.
   // The last match, since only primitives follow data, while an object inside data could end the same way.

@@ -1,4 +1,12 @@
-import { bodyReadFailure, headersOf, HttpError, internalError, isCallerError, type CallerError, statusOf } from '../http/errors.js';
+import {
+  bodyReadFailure,
+  headersOf,
+  HttpError,
+  internalError,
+  isCallerError,
+  type CallerError,
+  statusOf,
+} from '../http/errors.js';
 import type { ErrorBody } from './envelope.js';
 
 /**
@@ -16,7 +24,9 @@ export const routeNotFound = () =>
   );
 
 export const methodNotAllowed = (allowed: readonly string[]) =>
-  new HttpError(405, 'METHOD_NOT_ALLOWED', `This path accepts only: ${allowed.join(', ')}.`, { Allow: allowed.join(', ') });
+  new HttpError(405, 'METHOD_NOT_ALLOWED', `This path accepts only: ${allowed.join(', ')}.`, {
+    Allow: allowed.join(', '),
+  });
 
 export interface HttpFailure {
   status: number;
@@ -38,12 +48,19 @@ function fromCallerError(error: CallerError): HttpFailure {
   const details = 'details' in error ? error.details : undefined;
   if (details && details.length > 0) {
     body.details = details.map((detail) =>
-      detail.field === undefined ? { code: detail.code, message: detail.message } : { field: detail.field, code: detail.code, message: detail.message },
+      detail.field === undefined
+        ? { code: detail.code, message: detail.message }
+        : { field: detail.field, code: detail.code, message: detail.message },
     );
   }
   return { status: statusOf(error), headers: headersOf(error), body, unexpected: false };
 }
 
 function fromHttpError(error: HttpError, unexpected: boolean): HttpFailure {
-  return { status: error.status, headers: error.headers, body: { code: error.code, message: error.message }, unexpected };
+  return {
+    status: error.status,
+    headers: error.headers,
+    body: { code: error.code, message: error.message },
+    unexpected,
+  };
 }

@@ -12,13 +12,52 @@ import { sendEnvelope, sendNotModified } from './envelope.js';
 import { entityTag, ifMatchCondition, notModified } from './entity-tags.js';
 import { methodNotAllowed } from './error-mapping.js';
 import { answerShape } from '../domain/answer-shape.js';
-import { type Account, listAccountsQuery, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from '../features/accounts/index.js';
-import { type Customer, listCustomersQuery, presentCustomer, presentCustomerAnswer, presentCustomerPage, searchCustomersBody } from '../features/customers/index.js';
+import {
+  type Account,
+  listAccountsQuery,
+  presentAccount,
+  presentAccountAnswer,
+  presentAccountFlags,
+  presentAccountPage,
+} from '../features/accounts/index.js';
+import {
+  type Customer,
+  listCustomersQuery,
+  presentCustomer,
+  presentCustomerAnswer,
+  presentCustomerPage,
+  searchCustomersBody,
+} from '../features/customers/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
-import { listEventsQuery, presentEvent, presentEventPage, presentRecordEvents, recordEventsQuery } from '../features/events/index.js';
-import { balanceHistoryQuery, balanceQuery, ledgerExportCsvHeader, ledgerExportQuery, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks, statementQuery } from '../features/history/index.js';
-import { listTransactionsQuery, presentTransaction, presentTransactionPage, presentTransfer } from '../features/ledger/index.js';
-import { listWebhookAttemptsQuery, presentWebhookAttempts, presentWebhookEndpoint } from '../features/webhooks/index.js';
+import {
+  listEventsQuery,
+  presentEvent,
+  presentEventPage,
+  presentRecordEvents,
+  recordEventsQuery,
+} from '../features/events/index.js';
+import {
+  balanceHistoryQuery,
+  balanceQuery,
+  ledgerExportCsvHeader,
+  ledgerExportQuery,
+  presentBalanceAsOf,
+  presentBalanceHistory,
+  presentStatement,
+  statementCsvChunks,
+  statementQuery,
+} from '../features/history/index.js';
+import {
+  listTransactionsQuery,
+  presentTransaction,
+  presentTransactionPage,
+  presentTransfer,
+} from '../features/ledger/index.js';
+import {
+  listWebhookAttemptsQuery,
+  presentWebhookAttempts,
+  presentWebhookEndpoint,
+} from '../features/webhooks/index.js';
 import { type HttpMethod, type OperationId, REST_ROUTES, type RestRoute, takesIdempotencyKey } from './routes.js';
 
 interface Call {
@@ -74,21 +113,28 @@ const created = (location: string, data: object, replayed: boolean): Reply => ({
 });
 
 /** A replayed idempotent request that is not a creation: same status, marked as a replay. */
-const replay = (reply: Reply, replayed: boolean): Reply => (replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply);
+const replay = (reply: Reply, replayed: boolean): Reply =>
+  replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply;
 
 /** The reply, with the entity tag of the customer or account it answers. */
-const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({ ...reply, etag: entityTag(id, record.version) });
+const tagged = (reply: Reply, record: { version: number }, id: string): Reply => ({
+  ...reply,
+  etag: entityTag(id, record.version),
+});
 /** A statement's file name: the account and the period's dates (UTC). */
 /**
  * A write's answer about an account or a customer, shaped by the caller's read scope (src/domain/answer-shape.ts):
  * the whole record with it, the acknowledgment (the id) without. The ETag is the record's either way.
  */
-const accountAnswer = (caller: Caller, account: Account) => presentAccountAnswer(account, answerShape(caller, 'account'));
-const customerAnswer = (caller: Caller, customer: Customer) => presentCustomerAnswer(customer, answerShape(caller, 'customer'));
+const accountAnswer = (caller: Caller, account: Account) =>
+  presentAccountAnswer(account, answerShape(caller, 'account'));
+const customerAnswer = (caller: Caller, customer: Customer) =>
+  presentCustomerAnswer(customer, answerShape(caller, 'customer'));
 const statementFileName = (accountId: string, from: string, to: string, extension: string) =>
   `statement-${accountId}-${from.slice(0, 10)}-${to.slice(0, 10)}.${extension}`;
 
-const transactionPath = (caller: Caller, accountId: string, transactionId: string) => `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
+const transactionPath = (caller: Caller, accountId: string, transactionId: string) =>
+  `/${caller.environment}/account/${accountId}/transaction/${transactionId}`;
 
 const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
@@ -112,8 +158,14 @@ export function createRestRouter(deps: HttpDependencies): Router {
   const handlers: Record<OperationId, Operation> = {
     // A replay answers the customer's tag as it is now (the replay reads it), like its other answers.
     createCustomer: async ({ caller, body, idempotencyKey }) => {
-      const { value, replayed } = await chargeSsnRefusal(deps.rateLimits, caller.principal.id, () => customers.create(caller, body, { idempotencyKey }));
-      return tagged(created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed), value, value.customerId);
+      const { value, replayed } = await chargeSsnRefusal(deps.rateLimits, caller.principal.id, () =>
+        customers.create(caller, body, { idempotencyKey }),
+      );
+      return tagged(
+        created(`/${caller.environment}/customer/${value.customerId}`, { customerId: value.customerId }, replayed),
+        value,
+        value.customerId,
+      );
     },
     listCustomers: async ({ caller, query }) => {
       const { filter, page } = listCustomersQuery(caller, query);
@@ -129,7 +181,12 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
     },
     updateCustomer: async ({ caller, params, body, ifMatch }) => {
-      const customer = await customers.update(caller, params.customerId!, body, ifMatchCondition(ifMatch, params.customerId!));
+      const customer = await customers.update(
+        caller,
+        params.customerId!,
+        body,
+        ifMatchCondition(ifMatch, params.customerId!),
+      );
       return tagged(ok(customerAnswer(caller, customer)), customer, customer.customerId);
     },
     deleteCustomer: async ({ caller, params, ifMatch }) => {
@@ -139,7 +196,11 @@ export function createRestRouter(deps: HttpDependencies): Router {
     // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });
-      return tagged(created(`/${caller.environment}/account/${account.accountId}`, accountAnswer(caller, account), replayed), account, account.accountId);
+      return tagged(
+        created(`/${caller.environment}/account/${account.accountId}`, accountAnswer(caller, account), replayed),
+        account,
+        account.accountId,
+      );
     },
     listAccounts: async ({ caller, query }) => {
       const { filter, page } = listAccountsQuery(caller, query);
@@ -150,60 +211,114 @@ export function createRestRouter(deps: HttpDependencies): Router {
       return tagged(ok(presentAccount(account)), account, account.accountId);
     },
     updateAccount: async ({ caller, params, body, ifMatch }) => {
-      const account = await accounts.update(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
+      const account = await accounts.update(
+        caller,
+        params.accountId!,
+        body,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     deleteAccount: async ({ caller, params, ifMatch }) => {
       await accounts.delete(caller, params.accountId!, ifMatchCondition(ifMatch, params.accountId!));
       return ok({});
     },
-    addAccountCustomer: async ({ caller, params, body }) => ok(accountAnswer(caller, await accounts.addCustomer(caller, params.accountId!, body))),
+    addAccountCustomer: async ({ caller, params, body }) =>
+      ok(accountAnswer(caller, await accounts.addCustomer(caller, params.accountId!, body))),
     // The account's controls and holders answer the account (shaped as above): its tag, and If-Match on the account's version.
     removeAccountCustomer: async ({ caller, params, ifMatch }) => {
-      const account = await accounts.removeCustomer(caller, params.accountId!, params.customerId!, ifMatchCondition(ifMatch, params.accountId!));
+      const account = await accounts.removeCustomer(
+        caller,
+        params.accountId!,
+        params.customerId!,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     setAccountFlag: async ({ caller, params, body, ifMatch }) => {
-      const account = await accounts.setFlag(caller, params.accountId!, params.flag, body, ifMatchCondition(ifMatch, params.accountId!));
+      const account = await accounts.setFlag(
+        caller,
+        params.accountId!,
+        params.flag,
+        body,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
-    listAccountFlags: async ({ caller, params }) => ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
+    listAccountFlags: async ({ caller, params }) =>
+      ok(presentAccountFlags(await accounts.flagDetails(caller, params.accountId!))),
     clearAccountFlag: async ({ caller, params, ifMatch }) => {
-      const account = await accounts.clearFlag(caller, params.accountId!, params.flag, ifMatchCondition(ifMatch, params.accountId!));
+      const account = await accounts.clearFlag(
+        caller,
+        params.accountId!,
+        params.flag,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     setOverdraftLimit: async ({ caller, params, body, ifMatch }) => {
-      const account = await accounts.setOverdraftLimit(caller, params.accountId!, body, ifMatchCondition(ifMatch, params.accountId!));
+      const account = await accounts.setOverdraftLimit(
+        caller,
+        params.accountId!,
+        body,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
     postTransaction: async ({ caller, params, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.postTransaction(caller, params.accountId!, body, { idempotencyKey });
-      return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);
+      return created(
+        transactionPath(caller, value.accountId, value.transactionId),
+        presentTransaction(value),
+        replayed,
+      );
     },
     listTransactions: async ({ caller, params, query }) => {
       const { filter, page } = listTransactionsQuery(caller, query);
       return ok(presentTransactionPage(await ledger.findTransactions(caller, params.accountId!, filter, page)));
     },
-    getTransaction: async ({ caller, params }) => ok(presentTransaction(await ledger.getTransaction(caller, params.accountId!, params.transactionId!))),
+    getTransaction: async ({ caller, params }) =>
+      ok(presentTransaction(await ledger.getTransaction(caller, params.accountId!, params.transactionId!))),
     postHold: async ({ caller, params, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.postHold(caller, params.accountId!, params.transactionId!, body, { idempotencyKey });
+      const { value, replayed } = await ledger.postHold(caller, params.accountId!, params.transactionId!, body, {
+        idempotencyKey,
+      });
       return replay(ok(presentTransaction(value)), replayed);
     },
     voidHold: async ({ caller, params, idempotencyKey }) => {
-      const { value, replayed } = await ledger.voidHold(caller, params.accountId!, params.transactionId!, { idempotencyKey });
+      const { value, replayed } = await ledger.voidHold(caller, params.accountId!, params.transactionId!, {
+        idempotencyKey,
+      });
       return replay(ok(presentTransaction(value)), replayed);
     },
     reverseTransaction: async ({ caller, params, body, idempotencyKey }) => {
-      const { value, replayed } = await ledger.reverse(caller, params.accountId!, params.transactionId!, body, { idempotencyKey });
-      return created(transactionPath(caller, value.accountId, value.transactionId), presentTransaction(value), replayed);
+      const { value, replayed } = await ledger.reverse(caller, params.accountId!, params.transactionId!, body, {
+        idempotencyKey,
+      });
+      return created(
+        transactionPath(caller, value.accountId, value.transactionId),
+        presentTransaction(value),
+        replayed,
+      );
     },
     createTransfer: async ({ caller, body, idempotencyKey }) => {
       const { value, replayed } = await ledger.transfer(caller, body, { idempotencyKey });
-      return created(transactionPath(caller, value.debit.accountId, value.debit.transactionId), presentTransfer(value), replayed);
+      return created(
+        transactionPath(caller, value.debit.accountId, value.debit.transactionId),
+        presentTransfer(value),
+        replayed,
+      );
     },
-    getTransfer: async ({ caller, params }) => ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
-    getBalanceAsOf: async ({ caller, params, query }) => ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, balanceQuery(caller, query)))),
-    getBalanceHistory: async ({ caller, params, query }) => ok(presentBalanceHistory(await history.balanceHistory(caller, params.accountId!, balanceHistoryQuery(caller, query)))),
+    getTransfer: async ({ caller, params }) =>
+      ok(presentTransfer(await ledger.getTransfer(caller, params.transferId!))),
+    getBalanceAsOf: async ({ caller, params, query }) =>
+      ok(presentBalanceAsOf(await history.balance(caller, params.accountId!, balanceQuery(caller, query)))),
+    getBalanceHistory: async ({ caller, params, query }) =>
+      ok(
+        presentBalanceHistory(
+          await history.balanceHistory(caller, params.accountId!, balanceHistoryQuery(caller, query)),
+        ),
+      ),
     getStatement: async ({ caller, params, query, mediaType }) => {
       if (mediaType === 'application/pdf') {
         const document = await history.statementDocument(caller, params.accountId!, statementQuery(caller, query));
@@ -222,7 +337,9 @@ export function createRestRouter(deps: HttpDependencies): Router {
         return {
           kind: 'stream',
           contentType: 'text/csv; charset=utf-8; header=present',
-          headers: { 'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"` },
+          headers: {
+            'Content-Disposition': `attachment; filename="${statementFileName(statement.accountId, statement.from, statement.to, 'csv')}"`,
+          },
           stream: async (write) => {
             for (const chunk of statementCsvChunks(statement)) if (!(await write(chunk))) return;
           },
@@ -235,7 +352,8 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const exported = history.exportLedger(caller, ledgerExportQuery(caller, query), format);
       return {
         kind: 'stream',
-        contentType: format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
+        contentType:
+          format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/x-ndjson; charset=utf-8',
         headers: { 'Ledger-Export-To': exported.request.to.toISOString() },
         stream: async (write) => {
           try {
@@ -253,30 +371,61 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     getEvent: async ({ caller, params }) => ok(presentEvent(await events.get(caller, params.eventId!))),
     listCustomerEvents: async ({ caller, params, query }) =>
-      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'customer', resourceId: params.customerId! }, recordEventsQuery(caller, query)))),
+      ok(
+        presentRecordEvents(
+          await events.recent(
+            caller,
+            { resourceType: 'customer', resourceId: params.customerId! },
+            recordEventsQuery(caller, query),
+          ),
+        ),
+      ),
     listAccountEvents: async ({ caller, params, query }) =>
-      ok(presentRecordEvents(await events.recent(caller, { resourceType: 'account', resourceId: params.accountId! }, recordEventsQuery(caller, query)))),
+      ok(
+        presentRecordEvents(
+          await events.recent(
+            caller,
+            { resourceType: 'account', resourceId: params.accountId! },
+            recordEventsQuery(caller, query),
+          ),
+        ),
+      ),
     createWebhookEndpoint: async ({ caller, body }) => {
       const { endpoint, secret } = await webhooks.create(caller, body);
       return created(
         `/${caller.environment}/webhook-endpoint/${endpoint.endpointId}`,
-        { endpointId: endpoint.endpointId, url: endpoint.url, eventTypes: [...endpoint.eventTypes], secret, enabled: endpoint.enabled },
+        {
+          endpointId: endpoint.endpointId,
+          url: endpoint.url,
+          eventTypes: [...endpoint.eventTypes],
+          secret,
+          enabled: endpoint.enabled,
+        },
         false,
       );
     },
-    getWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.get(caller, params.endpointId!))),
-    updateWebhookEndpoint: async ({ caller, params, body }) => ok(presentWebhookEndpoint(await webhooks.update(caller, params.endpointId!, body))),
+    getWebhookEndpoint: async ({ caller, params }) =>
+      ok(presentWebhookEndpoint(await webhooks.get(caller, params.endpointId!))),
+    updateWebhookEndpoint: async ({ caller, params, body }) =>
+      ok(presentWebhookEndpoint(await webhooks.update(caller, params.endpointId!, body))),
     deleteWebhookEndpoint: async ({ caller, params }) => {
       await webhooks.delete(caller, params.endpointId!);
       return ok({});
     },
-    listWebhookAttempts: async ({ caller, params, query }) => ok(presentWebhookAttempts(await webhooks.listAttempts(caller, params.endpointId!, listWebhookAttemptsQuery(caller, query)))),
+    listWebhookAttempts: async ({ caller, params, query }) =>
+      ok(
+        presentWebhookAttempts(
+          await webhooks.listAttempts(caller, params.endpointId!, listWebhookAttemptsQuery(caller, query)),
+        ),
+      ),
     rotateWebhookSecret: async ({ caller, params }) => {
       const { endpoint, secret } = await webhooks.rotateSecret(caller, params.endpointId!);
       return ok({ endpointId: endpoint.endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt });
     },
-    enableWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, true))),
-    disableWebhookEndpoint: async ({ caller, params }) => ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, false))),
+    enableWebhookEndpoint: async ({ caller, params }) =>
+      ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, true))),
+    disableWebhookEndpoint: async ({ caller, params }) =>
+      ok(presentWebhookEndpoint(await webhooks.setEnabled(caller, params.endpointId!, false))),
     redeliverWebhook: async ({ caller, params }) => {
       await webhooks.redeliver(caller, params.endpointId!, params.eventId!);
       return ok({ endpointId: params.endpointId!.toLowerCase(), eventId: params.eventId!.toLowerCase() });
@@ -340,7 +489,8 @@ function endpoint(deps: HttpDependencies, readBody: JsonBodyReader, route: RestR
     };
     if (!('kind' in reply)) {
       // RFC 9110 §13.1.2: the client's copy is current; 304 with the tag and no body.
-      if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag)) sendNotModified(res, headers);
+      if (method === 'GET' && reply.etag !== undefined && notModified(req.get('if-none-match'), reply.etag))
+        sendNotModified(res, headers);
       else sendEnvelope(res, family, reply.status, { data: reply.data }, headers, reply.longList);
       return;
     }

@@ -9,7 +9,15 @@ import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
 
 export { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_IDS } from './operations/examples.js';
 export { failuresOf } from './operations/failures.js';
-export { answersEntityTag, type DocumentedFailure, type HttpMethod, type RestRoute, takesIdempotencyKey, takesIfMatch, takesIfNoneMatch } from './operations/route.js';
+export {
+  answersEntityTag,
+  type DocumentedFailure,
+  type HttpMethod,
+  type RestRoute,
+  takesIdempotencyKey,
+  takesIfMatch,
+  takesIfNoneMatch,
+} from './operations/route.js';
 
 /**
  * The REST surface as data: every operation with its path, envelope family, scope, request and response

@@ -11,7 +11,8 @@ afterAll(async () => h.close());
 
 const full = () => h.caller();
 const customer = async () => (await h.services.customers.create(full(), buildCustomerInput())).value.customerId;
-const account = async () => (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).value.accountId;
+const account = async () =>
+  (await h.services.accounts.create(full(), buildAccountInput([await customer()]))).value.accountId;
 
 async function writeCounts(): Promise<string> {
   const { rows } = await h.pool.query(
@@ -21,22 +22,119 @@ async function writeCounts(): Promise<string> {
 }
 
 /** Every domain operation, the one scope it needs, and a call that succeeds when that scope is held. */
-const OPERATIONS: { name: string; required: AccessScope; prepare: () => Promise<(caller: Caller) => Promise<unknown>> }[] = [
-  { name: 'customers.create', required: 'customers:write', prepare: async () => (s) => h.services.customers.create(s, buildCustomerInput()) },
-  { name: 'customers.get', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.get(s, id); } },
-  { name: 'customers.findById', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.findById(s, id); } },
-  { name: 'customers.findMany', required: 'customers:read', prepare: async () => { const id = await customer(); return (s) => h.services.customers.findMany(s, [id]); } },
-  { name: 'customers.find', required: 'customers:read', prepare: async () => (s) => h.services.customers.find(s, {}, { first: 5 }) },
-  { name: 'customers.update', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.update(s, id, { preferredName: 'Sam' }); } },
-  { name: 'customers.delete', required: 'customers:write', prepare: async () => { const id = await customer(); return (s) => h.services.customers.delete(s, id); } },
-  { name: 'accounts.create', required: 'accounts:write', prepare: async () => { const id = await customer(); return (s) => h.services.accounts.create(s, buildAccountInput([id])); } },
-  { name: 'accounts.get', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.get(s, id); } },
-  { name: 'accounts.findById', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.findById(s, id); } },
-  { name: 'accounts.findMany', required: 'accounts:read', prepare: async () => { const id = await account(); return (s) => h.services.accounts.findMany(s, [id]); } },
-  { name: 'accounts.find', required: 'accounts:read', prepare: async () => (s) => h.services.accounts.find(s, {}, { first: 5 }) },
-  { name: 'accounts.update', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.update(s, id, { name: 'Renamed', currency: 'EUR' }); } },
-  { name: 'accounts.delete', required: 'accounts:write', prepare: async () => { const id = await account(); return (s) => h.services.accounts.delete(s, id); } },
-  { name: 'audit.find', required: 'audit:read', prepare: async () => (s) => h.services.audit.find(s, {}, { first: 5 }) },
+const OPERATIONS: {
+  name: string;
+  required: AccessScope;
+  prepare: () => Promise<(caller: Caller) => Promise<unknown>>;
+}[] = [
+  {
+    name: 'customers.create',
+    required: 'customers:write',
+    prepare: async () => (s) => h.services.customers.create(s, buildCustomerInput()),
+  },
+  {
+    name: 'customers.get',
+    required: 'customers:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.customers.get(s, id);
+    },
+  },
+  {
+    name: 'customers.findById',
+    required: 'customers:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.customers.findById(s, id);
+    },
+  },
+  {
+    name: 'customers.findMany',
+    required: 'customers:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.customers.findMany(s, [id]);
+    },
+  },
+  {
+    name: 'customers.find',
+    required: 'customers:read',
+    prepare: async () => (s) => h.services.customers.find(s, {}, { first: 5 }),
+  },
+  {
+    name: 'customers.update',
+    required: 'customers:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.customers.update(s, id, { preferredName: 'Sam' });
+    },
+  },
+  {
+    name: 'customers.delete',
+    required: 'customers:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.customers.delete(s, id);
+    },
+  },
+  {
+    name: 'accounts.create',
+    required: 'accounts:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.accounts.create(s, buildAccountInput([id]));
+    },
+  },
+  {
+    name: 'accounts.get',
+    required: 'accounts:read',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.accounts.get(s, id);
+    },
+  },
+  {
+    name: 'accounts.findById',
+    required: 'accounts:read',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.accounts.findById(s, id);
+    },
+  },
+  {
+    name: 'accounts.findMany',
+    required: 'accounts:read',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.accounts.findMany(s, [id]);
+    },
+  },
+  {
+    name: 'accounts.find',
+    required: 'accounts:read',
+    prepare: async () => (s) => h.services.accounts.find(s, {}, { first: 5 }),
+  },
+  {
+    name: 'accounts.update',
+    required: 'accounts:write',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.accounts.update(s, id, { name: 'Renamed', currency: 'EUR' });
+    },
+  },
+  {
+    name: 'accounts.delete',
+    required: 'accounts:write',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.accounts.delete(s, id);
+    },
+  },
+  {
+    name: 'audit.find',
+    required: 'audit:read',
+    prepare: async () => (s) => h.services.audit.find(s, {}, { first: 5 }),
+  },
 ];
 
 describe('scopes: each operation needs exactly its scope', () => {
@@ -62,18 +160,24 @@ describe('scopes: each operation needs exactly its scope', () => {
 
   it('a principal without any scope can do nothing, not even read', async () => {
     const id = await customer();
-    await expect(h.services.customers.get(h.caller('sandbox', { scopes: [] }), id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(h.services.customers.get(h.caller('sandbox', { scopes: [] }), id)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 
   it('refuses before validating: an unauthorised caller learns nothing about the input rules', async () => {
-    await expect(h.services.customers.create(h.caller('sandbox', { scopes: ['customers:read'] }), { nonsense: true })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(
+      h.services.customers.create(h.caller('sandbox', { scopes: ['customers:read'] }), { nonsense: true }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
 describe('environment-bound principals', () => {
   it('act in their environments and are refused in any other, even with every scope', async () => {
     const sandboxOnly = (environment: string) => h.caller(environment, { environments: ['sandbox'] });
-    const { value: { customerId } } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(sandboxOnly('sandbox'), buildCustomerInput());
     expect((await h.services.customers.get(sandboxOnly('sandbox'), customerId)).customerId).toBe(customerId);
 
     const before = await writeCounts();
@@ -89,6 +193,8 @@ describe('environment-bound principals', () => {
   });
 
   it("'*' means every environment", async () => {
-    await expect(h.services.customers.create(h.caller('production-like', { environments: '*' }), buildCustomerInput())).resolves.toHaveProperty('value.customerId');
+    await expect(
+      h.services.customers.create(h.caller('production-like', { environments: '*' }), buildCustomerInput()),
+    ).resolves.toHaveProperty('value.customerId');
   });
 });

@@ -25,9 +25,22 @@ const tokens = new Map<string, string>();
 beforeAll(async () => {
   service = await startTestService({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', EVENT_SEQUENCER_INTERVAL_MS: '20' });
   for (const scope of ACCESS_SCOPES) {
-    tokens.set(`only:${scope}`, (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [scope], name: `only ${scope}` })).token);
+    tokens.set(
+      `only:${scope}`,
+      (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [scope], name: `only ${scope}` }))
+        .token,
+    );
     const others = ACCESS_SCOPES.filter((other) => other !== scope);
-    tokens.set(`without:${scope}`, (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [...others], name: `without ${scope}` })).token);
+    tokens.set(
+      `without:${scope}`,
+      (
+        await issueApiToken(service.database.pool, {
+          environments: ['*'],
+          scopes: [...others],
+          name: `without ${scope}`,
+        })
+      ).token,
+    );
   }
 });
 afterAll(async () => service?.stop());
@@ -45,7 +58,8 @@ async function ok(result: Promise<CallResult>, what: string): Promise<CallResult
 
 const fixtures = {
   async customer(): Promise<string> {
-    return (await ok(service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }), 'customer')).json.data.customerId;
+    return (await ok(service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }), 'customer')).json.data
+      .customerId;
   },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
@@ -53,7 +67,13 @@ const fixtures = {
     return (await ok(service.call('POST', '/sandbox/account', { body }), 'account')).json.data.accountId;
   },
   async transaction(accountId: string, body: Record<string, unknown>): Promise<string> {
-    const res = await ok(service.call('POST', `/sandbox/account/${accountId}/transaction`, { body, headers: { 'idempotency-key': randomUUID() } }), 'transaction');
+    const res = await ok(
+      service.call('POST', `/sandbox/account/${accountId}/transaction`, {
+        body,
+        headers: { 'idempotency-key': randomUUID() },
+      }),
+      'transaction',
+    );
     return res.json.data.transactionId;
   },
   async fundedAccount(): Promise<string> {
@@ -75,7 +95,7 @@ const fixtures = {
   },
   async eventId(): Promise<string> {
     await fixtures.customer();
-    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline;) {
       const res = await ok(service.call('GET', '/sandbox/event?after=0&limit=1'), 'events');
       const first = res.json.data.events[0];
       if (first) return first.eventId;
@@ -100,17 +120,28 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   getCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
   updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
   deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
-  createAccount: async () => ({ body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' } }),
+  createAccount: async () => ({
+    body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' },
+  }),
   listAccounts: async () => ({ query: { currency: 'USD', limit: '5' } }),
   getAccount: async () => ({ params: { accountId: await fixtures.account() } }),
-  updateAccount: async () => ({ params: { accountId: await fixtures.account() }, body: { name: 'Renamed', currency: 'EUR' } }),
+  updateAccount: async () => ({
+    params: { accountId: await fixtures.account() },
+    body: { name: 'Renamed', currency: 'EUR' },
+  }),
   deleteAccount: async () => ({ params: { accountId: await fixtures.account() } }),
-  addAccountCustomer: async () => ({ params: { accountId: await fixtures.account() }, body: { customerId: await fixtures.customer() } }),
+  addAccountCustomer: async () => ({
+    params: { accountId: await fixtures.account() },
+    body: { customerId: await fixtures.customer() },
+  }),
   removeAccountCustomer: async () => {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
   },
-  setAccountFlag: async () => ({ params: { accountId: await fixtures.account(), flag: 'FROZEN' }, body: { reason: 'Fraud review' } }),
+  setAccountFlag: async () => ({
+    params: { accountId: await fixtures.account(), flag: 'FROZEN' },
+    body: { reason: 'Fraud review' },
+  }),
   listAccountFlags: async () => ({ params: { accountId: await fixtures.account() } }),
   clearAccountFlag: async () => {
     const accountId = await fixtures.account();
@@ -118,11 +149,16 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     return { params: { accountId, flag: 'FROZEN' } };
   },
   setOverdraftLimit: async () => ({ params: { accountId: await fixtures.account() }, body: { overdraftLimit: 250 } }),
-  postTransaction: async () => ({ params: { accountId: await fixtures.account() }, body: { type: 'CREDIT', amount: 10 } }),
+  postTransaction: async () => ({
+    params: { accountId: await fixtures.account() },
+    body: { type: 'CREDIT', amount: 10 },
+  }),
   listTransactions: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { limit: '5' } }),
   getTransaction: async () => {
     const accountId = await fixtures.account();
-    return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 3 }) } };
+    return {
+      params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 3 }) },
+    };
   },
   postHold: async () => {
     const accountId = await fixtures.fundedAccount();
@@ -134,13 +170,27 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   },
   reverseTransaction: async () => {
     const accountId = await fixtures.account();
-    return { params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) }, body: {} };
+    return {
+      params: { accountId, transactionId: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 7 }) },
+      body: {},
+    };
   },
-  createTransfer: async () => ({ body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 } }),
+  createTransfer: async () => ({
+    body: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: 12 },
+  }),
   getTransfer: async () => ({ params: { transferId: await fixtures.transfer() } }),
-  getBalanceAsOf: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { asOf: new Date().toISOString() } }),
-  getBalanceHistory: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z', interval: 'day' } }),
-  getStatement: async () => ({ params: { accountId: await fixtures.fundedAccount() }, query: { from: '2026-01-01T00:00:00Z', to: new Date().toISOString() } }),
+  getBalanceAsOf: async () => ({
+    params: { accountId: await fixtures.fundedAccount() },
+    query: { asOf: new Date().toISOString() },
+  }),
+  getBalanceHistory: async () => ({
+    params: { accountId: await fixtures.fundedAccount() },
+    query: { from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z', interval: 'day' },
+  }),
+  getStatement: async () => ({
+    params: { accountId: await fixtures.fundedAccount() },
+    query: { from: '2026-01-01T00:00:00Z', to: new Date().toISOString() },
+  }),
   exportLedgerEntries: async () => ({ query: { to: new Date().toISOString() } }),
   listEvents: async () => ({ query: { after: '0', limit: '5' } }),
   getEvent: async () => ({ params: { eventId: await fixtures.eventId() } }),
@@ -154,16 +204,24 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   rotateWebhookSecret: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
   enableWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
   disableWebhookEndpoint: async () => ({ params: { endpointId: await fixtures.endpoint() } }),
-  redeliverWebhook: async () => ({ params: { endpointId: await fixtures.endpoint(), eventId: await fixtures.eventId() } }),
+  redeliverWebhook: async () => ({
+    params: { endpointId: await fixtures.endpoint(), eventId: await fixtures.eventId() },
+  }),
   listAuditEvents: async () => ({ query: { first: '5' } }),
 };
 
 function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token: string): Promise<CallResult> {
-  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => (name === 'environment' ? 'sandbox' : encodeURIComponent(request.params?.[name] ?? `<${name} missing>`)));
+  const path = route.path.replace(/:(\w+)/g, (_match, name: string) =>
+    name === 'environment' ? 'sandbox' : encodeURIComponent(request.params?.[name] ?? `<${name} missing>`),
+  );
   const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (takesIdempotencyKey(route)) headers['idempotency-key'] = randomUUID();
-  return service.call(route.method, path + query, { auth: false, headers, ...(request.body !== undefined && { body: request.body }) });
+  return service.call(route.method, path + query, {
+    auth: false,
+    headers,
+    ...(request.body !== undefined && { body: request.body }),
+  });
 }
 
 describe('REST: every route needs exactly the scope the route table declares', () => {
@@ -192,7 +250,10 @@ const REST_SSN_CASES: Record<string, () => Promise<RestCase>> = {
 };
 
 describe('REST: a route whose body names an SSN needs exactly the ssnScope the route table declares, and not its scope', () => {
-  const ssnRoutes = REST_ROUTES.filter((route): route is (typeof REST_ROUTES)[number] & { ssnScope: AccessScope } => 'ssnScope' in route && route.ssnScope !== undefined);
+  const ssnRoutes = REST_ROUTES.filter(
+    (route): route is (typeof REST_ROUTES)[number] & { ssnScope: AccessScope } =>
+      'ssnScope' in route && route.ssnScope !== undefined,
+  );
 
   it('has a case for every route declaring an ssnScope', () => {
     expect(Object.keys(REST_SSN_CASES).sort()).toEqual(ssnRoutes.map((route) => route.operationId).sort());
@@ -233,11 +294,18 @@ const ACCOUNT_ID_ONLY = '{ accountId }';
 const TRANSACTION_ID_ONLY = '{ transactionId }';
 
 const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
-  'Query.customer': async () => ({ document: 'query($id: ID!) { customer(customerId: $id) { customerId } }', variables: { id: await fixtures.customer() } }),
-  'Query.account': async () => ({ document: `query($id: ID!) { account(accountId: $id) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Query.customer': async () => ({
+    document: 'query($id: ID!) { customer(customerId: $id) { customerId } }',
+    variables: { id: await fixtures.customer() },
+  }),
+  'Query.account': async () => ({
+    document: `query($id: ID!) { account(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
   'Query.customers': async () => ({ document: '{ customers(first: 2) { nodes { customerId } } }' }),
   'Query.searchCustomers': async () => ({
-    document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
+    document:
+      'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
     variables: { input: { lastName: 'a' } },
   }),
   'Query.accounts': async () => ({ document: `{ accounts(first: 2) { nodes ${ACCOUNT_ID_ONLY} } }` }),
@@ -250,10 +318,19 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { a: accountId, t: await fixtures.transaction(accountId, { type: 'CREDIT', amount: 1 }) },
     };
   },
-  'Query.transfer': async () => ({ document: 'query($id: ID!) { transfer(transferId: $id) { transferId } }', variables: { id: await fixtures.transfer() } }),
-  'Query.event': async () => ({ document: 'query($id: ID!) { event(eventId: $id) { eventId } }', variables: { id: await fixtures.eventId() } }),
+  'Query.transfer': async () => ({
+    document: 'query($id: ID!) { transfer(transferId: $id) { transferId } }',
+    variables: { id: await fixtures.transfer() },
+  }),
+  'Query.event': async () => ({
+    document: 'query($id: ID!) { event(eventId: $id) { eventId } }',
+    variables: { id: await fixtures.eventId() },
+  }),
   'Query.webhookEndpoints': async () => ({ document: '{ webhookEndpoints { endpointId } }' }),
-  'Query.webhookEndpoint': async () => ({ document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
+  'Query.webhookEndpoint': async () => ({
+    document: 'query($id: ID!) { webhookEndpoint(endpointId: $id) { endpointId } }',
+    variables: { id: await fixtures.endpoint() },
+  }),
   'Mutation.createCustomer': async () => ({
     // The identity only: the customer's other fields need customers:read (test/auth/answer-shape.test.ts).
     document: 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId version } }',
@@ -263,16 +340,24 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Sam" }) { customerId } }',
     variables: { id: await fixtures.customer() },
   }),
-  'Mutation.deleteCustomer': async () => ({ document: 'mutation($id: ID!) { deleteCustomer(customerId: $id) }', variables: { id: await fixtures.customer() } }),
+  'Mutation.deleteCustomer': async () => ({
+    document: 'mutation($id: ID!) { deleteCustomer(customerId: $id) }',
+    variables: { id: await fixtures.customer() },
+  }),
   'Mutation.createAccount': async () => ({
     document: `mutation($input: CreateAccountInput!) { createAccount(input: $input) ${ACCOUNT_ID_ONLY} }`,
-    variables: { input: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'CHECKING' } },
+    variables: {
+      input: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'CHECKING' },
+    },
   }),
   'Mutation.updateAccount': async () => ({
     document: `mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "Renamed", currency: "EUR" }) ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },
   }),
-  'Mutation.deleteAccount': async () => ({ document: 'mutation($id: ID!) { deleteAccount(accountId: $id) }', variables: { id: await fixtures.account() } }),
+  'Mutation.deleteAccount': async () => ({
+    document: 'mutation($id: ID!) { deleteAccount(accountId: $id) }',
+    variables: { id: await fixtures.account() },
+  }),
   'Mutation.addAccountCustomer': async () => ({
     document: `mutation($a: ID!, $c: ID!) { addAccountCustomer(accountId: $a, customerId: $c) ${ACCOUNT_ID_ONLY} }`,
     variables: { a: await fixtures.account(), c: await fixtures.customer() },
@@ -284,11 +369,17 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { a: await fixtures.account([first, second]), c: second },
     };
   },
-  'Mutation.setAccountFlag': async () => ({ document: `mutation($id: ID!) { setAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Mutation.setAccountFlag': async () => ({
+    document: `mutation($id: ID!) { setAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
   'Mutation.clearAccountFlag': async () => {
     const accountId = await fixtures.account();
     await ok(service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'freeze');
-    return { document: `mutation($id: ID!) { clearAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`, variables: { id: accountId } };
+    return {
+      document: `mutation($id: ID!) { clearAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`,
+      variables: { id: accountId },
+    };
   },
   'Mutation.setOverdraftLimit': async () => ({
     document: `mutation($id: ID!) { setOverdraftLimit(accountId: $id, overdraftLimit: "250") ${ACCOUNT_ID_ONLY} }`,
@@ -321,24 +412,42 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
   },
   'Mutation.transfer': async () => ({
     document: 'mutation($input: TransferInput!) { transfer(input: $input) { transferId } }',
-    variables: { input: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: '12' } },
+    variables: {
+      input: { fromAccountId: await fixtures.fundedAccount(), toAccountId: await fixtures.account(), amount: '12' },
+    },
   }),
   'Mutation.createWebhookEndpoint': async () => ({
-    document: 'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/graphql-created" }) { endpoint { endpointId } } }',
+    document:
+      'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/graphql-created" }) { endpoint { endpointId } } }',
   }),
   'Mutation.updateWebhookEndpoint': async () => ({
     document: 'mutation($id: ID!) { updateWebhookEndpoint(endpointId: $id, input: { eventTypes: [] }) { endpointId } }',
     variables: { id: await fixtures.endpoint() },
   }),
-  'Mutation.deleteWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { deleteWebhookEndpoint(endpointId: $id) }', variables: { id: await fixtures.endpoint() } }),
-  'Mutation.enableWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { enableWebhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
-  'Mutation.disableWebhookEndpoint': async () => ({ document: 'mutation($id: ID!) { disableWebhookEndpoint(endpointId: $id) { endpointId } }', variables: { id: await fixtures.endpoint() } }),
-  'Mutation.rotateWebhookSecret': async () => ({ document: 'mutation($id: ID!) { rotateWebhookSecret(endpointId: $id) { endpoint { endpointId } } }', variables: { id: await fixtures.endpoint() } }),
+  'Mutation.deleteWebhookEndpoint': async () => ({
+    document: 'mutation($id: ID!) { deleteWebhookEndpoint(endpointId: $id) }',
+    variables: { id: await fixtures.endpoint() },
+  }),
+  'Mutation.enableWebhookEndpoint': async () => ({
+    document: 'mutation($id: ID!) { enableWebhookEndpoint(endpointId: $id) { endpointId } }',
+    variables: { id: await fixtures.endpoint() },
+  }),
+  'Mutation.disableWebhookEndpoint': async () => ({
+    document: 'mutation($id: ID!) { disableWebhookEndpoint(endpointId: $id) { endpointId } }',
+    variables: { id: await fixtures.endpoint() },
+  }),
+  'Mutation.rotateWebhookSecret': async () => ({
+    document: 'mutation($id: ID!) { rotateWebhookSecret(endpointId: $id) { endpoint { endpointId } } }',
+    variables: { id: await fixtures.endpoint() },
+  }),
   'Mutation.redeliverWebhook': async () => ({
     document: 'mutation($id: ID!, $e: ID!) { redeliverWebhook(endpointId: $id, eventId: $e) { eventId } }',
     variables: { id: await fixtures.endpoint(), e: await fixtures.eventId() },
   }),
-  'Subscription.accountUpdated': async () => ({ document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`, variables: { id: await fixtures.account() } }),
+  'Subscription.accountUpdated': async () => ({
+    document: `subscription($id: ID!) { accountUpdated(accountId: $id) ${ACCOUNT_ID_ONLY} }`,
+    variables: { id: await fixtures.account() },
+  }),
   'Subscription.transactionPosted': async () => ({
     document: `subscription($id: ID!) { transactionPosted(accountId: $id) ${TRANSACTION_ID_ONLY} }`,
     variables: { id: await fixtures.account() },
@@ -365,13 +474,18 @@ function declaredSsnScope(field: GraphQLField<unknown, unknown>): AccessScope | 
 /** The same root fields with a `socialSecurityNumber` in the input. */
 const GRAPHQL_SSN_CASES: Record<string, () => Promise<GraphqlCase>> = {
   'Query.searchCustomers': async () => ({
-    document: 'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
+    document:
+      'query($input: CustomerSearchInput!) { searchCustomers(input: $input, first: 2) { nodes { customerId } } }',
     variables: { input: { socialSecurityNumber: '123-45-6789' } },
   }),
 };
 
 const post = (body: GraphqlCase, token: string) =>
-  service.call('POST', '/sandbox/graphql', { auth: false, headers: { authorization: `Bearer ${token}` }, body: { query: body.document, variables: body.variables } });
+  service.call('POST', '/sandbox/graphql', {
+    auth: false,
+    headers: { authorization: `Bearer ${token}` },
+    body: { query: body.document, variables: body.variables },
+  });
 
 async function subscribe(body: GraphqlCase, token: string) {
   const client = connect({ url: service.url, token }, { connectionParams: { authorization: `Bearer ${token}` } });
@@ -385,7 +499,12 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
       if (PER_KIND_FIELDS.has(key)) continue;
       expect(ACCESS_SCOPES, `${key} declares no known scope`).toContain(declaredScope(field));
     }
-    expect(Object.keys(GRAPHQL_CASES).sort()).toEqual(rootFields.map(({ key }) => key).filter((key) => !PER_KIND_FIELDS.has(key)).sort());
+    expect(Object.keys(GRAPHQL_CASES).sort()).toEqual(
+      rootFields
+        .map(({ key }) => key)
+        .filter((key) => !PER_KIND_FIELDS.has(key))
+        .sort(),
+    );
   });
 
   for (const { key, typeName, field } of rootFields.filter(({ key }) => !PER_KIND_FIELDS.has(key))) {
@@ -398,7 +517,10 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
         const refused = await subscribe(request, without(scope));
         await refused.subscription.done;
         // A refused operation answers one result carrying the error, then completes.
-        expect(refused.subscription.results[0]?.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+        expect(refused.subscription.results[0]?.errors?.[0]?.extensions).toMatchObject({
+          code: 'FORBIDDEN',
+          challenge: { scope },
+        });
         await refused.client.dispose();
 
         const served = await subscribe(request, only(scope));
@@ -410,7 +532,10 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
         return;
       }
       const refused = await expectNoChange(service.database.pool, () => post(request, without(scope)));
-      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({
+        code: 'FORBIDDEN',
+        challenge: { scope },
+      });
       expect(refused.json.data?.[field.name] ?? null).toBeNull();
 
       const served = await post(request, only(scope));
@@ -422,7 +547,8 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
   const ssnFields = rootFields.filter(({ field }) => declaredSsnScope(field) !== undefined);
 
   it('every root field declaring an ssnScope declares a known one and has an SSN case here', () => {
-    for (const { key, field } of ssnFields) expect(ACCESS_SCOPES, `${key} declares no known ssnScope`).toContain(declaredSsnScope(field));
+    for (const { key, field } of ssnFields)
+      expect(ACCESS_SCOPES, `${key} declares no known ssnScope`).toContain(declaredSsnScope(field));
     expect(Object.keys(GRAPHQL_SSN_CASES).sort()).toEqual(ssnFields.map(({ key }) => key).sort());
   });
 
@@ -433,7 +559,10 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
       const request = await GRAPHQL_SSN_CASES[key]!();
       for (const token of [without(ssnScope), only(scope)]) {
         const refused = await expectNoChange(service.database.pool, () => post(request, token));
-        expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope: ssnScope } });
+        expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({
+          code: 'FORBIDDEN',
+          challenge: { scope: ssnScope },
+        });
         expect(refused.json.data?.[field.name] ?? null).toBeNull();
       }
       const served = await post(request, only(ssnScope));
@@ -447,27 +576,55 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
     const accountId = await fixtures.account();
     const node = (id: string, token: string) =>
       post({ document: 'query($id: ID!) { node(id: $id) { id __typename } }', variables: { id } }, token);
-    expect((await node(customerId, only('customers:read'))).json.data.node).toEqual({ id: customerId, __typename: 'Customer' });
-    expect((await node(accountId, only('accounts:read'))).json.data.node).toEqual({ id: accountId, __typename: 'Account' });
+    expect((await node(customerId, only('customers:read'))).json.data.node).toEqual({
+      id: customerId,
+      __typename: 'Customer',
+    });
+    expect((await node(accountId, only('accounts:read'))).json.data.node).toEqual({
+      id: accountId,
+      __typename: 'Account',
+    });
     expect((await node(accountId, only('customers:read'))).json.data.node).toBeNull();
     expect((await node(customerId, only('accounts:read'))).json.data.node).toBeNull();
     const neither = await node(customerId, only('events:read'));
-    expect(neither.json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', challenge: { scope: 'customers:read' } });
+    expect(neither.json.errors?.[0]?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      challenge: { scope: 'customers:read' },
+    });
   });
 
   it('viewer: any accepted token reads its own scopes and environments, and nothing else; no token is refused', async () => {
     const viewer = (token: string, environment = 'sandbox') =>
-      service.call('POST', `/${environment}/graphql`, { auth: false, headers: { authorization: `Bearer ${token}` }, body: { query: '{ viewer { scopes environments } }' } });
+      service.call('POST', `/${environment}/graphql`, {
+        auth: false,
+        headers: { authorization: `Bearer ${token}` },
+        body: { query: '{ viewer { scopes environments } }' },
+      });
     for (const scope of ACCESS_SCOPES) {
       const res = await viewer(only(scope));
       expect(res.json.data.viewer, scope).toEqual({ scopes: [scope], environments: ['sandbox', 'production-like'] });
     }
-    expect((await viewer(without('audit:read'))).json.data.viewer.scopes).toEqual(ACCESS_SCOPES.filter((scope) => scope !== 'audit:read'));
-    expect((await viewer(service.token)).json.data.viewer).toEqual({ scopes: [...ACCESS_SCOPES], environments: ['sandbox', 'production-like'] });
-    const onlyHere = await issueApiToken(service.database.pool, { environments: ['production-like'], scopes: ['accounts:read'], name: 'one environment' });
-    expect((await viewer(onlyHere.token, 'production-like')).json.data.viewer).toEqual({ scopes: ['accounts:read'], environments: ['production-like'] });
+    expect((await viewer(without('audit:read'))).json.data.viewer.scopes).toEqual(
+      ACCESS_SCOPES.filter((scope) => scope !== 'audit:read'),
+    );
+    expect((await viewer(service.token)).json.data.viewer).toEqual({
+      scopes: [...ACCESS_SCOPES],
+      environments: ['sandbox', 'production-like'],
+    });
+    const onlyHere = await issueApiToken(service.database.pool, {
+      environments: ['production-like'],
+      scopes: ['accounts:read'],
+      name: 'one environment',
+    });
+    expect((await viewer(onlyHere.token, 'production-like')).json.data.viewer).toEqual({
+      scopes: ['accounts:read'],
+      environments: ['production-like'],
+    });
     expect((await viewer(onlyHere.token)).json.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
-    const anonymous = await service.call('POST', '/sandbox/graphql', { auth: false, body: { query: '{ viewer { scopes } }' } });
+    const anonymous = await service.call('POST', '/sandbox/graphql', {
+      auth: false,
+      body: { query: '{ viewer { scopes } }' },
+    });
     expect(anonymous.status).toBe(401);
   });
 });
@@ -478,16 +635,27 @@ describe('GraphQL: every root field needs exactly the scope its @requiresScope d
 const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Promise<GraphqlCase> }> = {
   'Customer.recentEvents': {
     parentScope: 'customers:read',
-    request: async () => ({ document: 'query($id: ID!) { customer(customerId: $id) { customerId recentEvents(first: 2) { eventId } } }', variables: { id: await fixtures.customer() } }),
+    request: async () => ({
+      document: 'query($id: ID!) { customer(customerId: $id) { customerId recentEvents(first: 2) { eventId } } }',
+      variables: { id: await fixtures.customer() },
+    }),
   },
   'Account.recentEvents': {
     parentScope: 'accounts:read',
-    request: async () => ({ document: 'query($id: ID!) { account(accountId: $id) { accountId recentEvents(first: 2) { eventId } } }', variables: { id: await fixtures.account() } }),
+    request: async () => ({
+      document: 'query($id: ID!) { account(accountId: $id) { accountId recentEvents(first: 2) { eventId } } }',
+      variables: { id: await fixtures.account() },
+    }),
   },
 };
 
 const nestedFields = Object.values(schema.getTypeMap())
-  .filter((type): type is GraphQLObjectType => type instanceof GraphQLObjectType && !type.name.startsWith('__') && !['Query', 'Mutation', 'Subscription'].includes(type.name))
+  .filter(
+    (type): type is GraphQLObjectType =>
+      type instanceof GraphQLObjectType &&
+      !type.name.startsWith('__') &&
+      !['Query', 'Mutation', 'Subscription'].includes(type.name),
+  )
   .flatMap((type) => Object.values(type.getFields()).map((field) => ({ key: `${type.name}.${field.name}`, field })))
   .filter(({ field }) => declaredScope(field) !== undefined);
 
@@ -503,10 +671,19 @@ describe('GraphQL: every object field that declares @requiresScope needs exactly
       const body = await request();
       const parentField = key.startsWith('Customer.') ? 'customer' : 'account';
       const refused = await post(body, without(scope));
-      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({ code: 'FORBIDDEN', challenge: { scope } });
+      expect(refused.json.errors?.[0]?.extensions, refused.text).toMatchObject({
+        code: 'FORBIDDEN',
+        challenge: { scope },
+      });
       expect(refused.json.data[parentField][field.name]).toBeNull();
 
-      const both = (await issueApiToken(service.database.pool, { environments: ['*'], scopes: [parentScope, scope], name: `${parentScope} ${scope}` })).token;
+      const both = (
+        await issueApiToken(service.database.pool, {
+          environments: ['*'],
+          scopes: [parentScope, scope],
+          name: `${parentScope} ${scope}`,
+        })
+      ).token;
       const served = await post(body, both);
       expect(served.json.errors, served.text).toBeUndefined();
       expect(served.json.data[parentField][field.name]).toEqual(expect.any(Array));

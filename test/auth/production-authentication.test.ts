@@ -22,7 +22,15 @@ async function database(): Promise<TestDatabase> {
 }
 
 const productionConfig = (db: TestDatabase) =>
-  loadConfig({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: db.url, LOG_LEVEL: 'warn', LOG_PRETTY: 'false', ...TEST_PII_ENV });
+  loadConfig({
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'warn',
+    LOG_PRETTY: 'false',
+    ...TEST_PII_ENV,
+  });
 
 async function start(db: TestDatabase) {
   const service = await startService(productionConfig(db), memoryLogger().logger);
@@ -33,9 +41,15 @@ async function start(db: TestDatabase) {
 describe('a production service without API_TOKENS or OIDC', () => {
   it('refuses to start while no managed token can authenticate (none, or only revoked and expired ones)', async () => {
     const db = await database();
-    await expect(start(db)).rejects.toThrow(/neither API_TOKENS nor OIDC_ISSUER needs at least one managed token that is neither revoked nor expired/);
+    await expect(start(db)).rejects.toThrow(
+      /neither API_TOKENS nor OIDC_ISSUER needs at least one managed token that is neither revoked nor expired/,
+    );
 
-    const expired = await issueApiToken(db.pool, { environments: ['*'], scopes: ['customers:read'], expiresAt: new Date(Date.now() - 60_000) });
+    const expired = await issueApiToken(db.pool, {
+      environments: ['*'],
+      scopes: ['customers:read'],
+      expiresAt: new Date(Date.now() - 60_000),
+    });
     const revoked = await issueApiToken(db.pool, { environments: ['*'], scopes: ['customers:read'] });
     await db.pool.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [revoked.id]);
     expect(expired.id).not.toBe(revoked.id);
@@ -46,7 +60,9 @@ describe('a production service without API_TOKENS or OIDC', () => {
     const db = await database();
     const { token } = await issueApiToken(db.pool, { environments: ['*'], scopes: ['customers:read'] });
     const service = await start(db);
-    const res = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(404);
   });
 });

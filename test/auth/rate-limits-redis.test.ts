@@ -18,7 +18,10 @@ import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
  */
 const REDIS_SERVER = '/usr/bin/redis-server';
 const available = existsSync(REDIS_SERVER);
-if (!available) process.stderr.write(`Skipping the Redis rate limit tests: ${REDIS_SERVER} is absent (apt-get install -y redis-server).\n`);
+if (!available)
+  process.stderr.write(
+    `Skipping the Redis rate limit tests: ${REDIS_SERVER} is absent (apt-get install -y redis-server).\n`,
+  );
 
 let redisProcess: ChildProcess | undefined;
 let redis: Redis;
@@ -28,7 +31,11 @@ const token = `shared_${randomBytes(32).toString('base64url')}`;
 
 /** Starts redis-server on `port` and answers once it said it accepts connections (its log, on stdout), connecting `redis` to it. */
 async function startRedisServer(port: number): Promise<void> {
-  const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const started = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   redisProcess = started;
   await new Promise<void>((resolve, reject) => {
     let log = '';
@@ -36,7 +43,9 @@ async function startRedisServer(port: number): Promise<void> {
       log += chunk.toString('utf8');
       if (log.includes('Ready to accept connections')) resolve();
     });
-    started.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before accepting connections:\n${log}`)));
+    started.once('exit', (code) =>
+      reject(new Error(`redis-server exited (${code}) before accepting connections:\n${log}`)),
+    );
   });
   started.stdout.resume();
 }
@@ -60,7 +69,14 @@ describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
   beforeAll(async () => {
     await startRedis();
     for (let i = 0; i < 2; i++) {
-      services.push(await startTestService({ API_TOKENS: token, REDIS_URL: redisUrl, RATE_LIMIT_POINTS: '4', RATE_LIMIT_DURATION_S: '60' }));
+      services.push(
+        await startTestService({
+          API_TOKENS: token,
+          REDIS_URL: redisUrl,
+          RATE_LIMIT_POINTS: '4',
+          RATE_LIMIT_DURATION_S: '60',
+        }),
+      );
     }
     // Both instances' clients are connected, so no request is counted by the in-memory fallback.
     expect(await serviceClients()).toBe(2);
@@ -105,7 +121,11 @@ describe.skipIf(!available)('rate limits in Redis (REDIS_URL)', () => {
     // Redis comes back on its port; the instance logs its return once its client is ready again. Every failed
     // reconnection of the outage came before that line, so the warnings counted then are the outage's all.
     await startRedisServer(Number(new URL(redisUrl).port));
-    await expect.poll(() => a.logLines.some((line) => line.includes('Redis for rate limits is reachable again')), { timeout: HUNG_TEST_DEADLINE_MS }).toBe(true);
+    await expect
+      .poll(() => a.logLines.some((line) => line.includes('Redis for rate limits is reachable again')), {
+        timeout: HUNG_TEST_DEADLINE_MS,
+      })
+      .toBe(true);
     expect(warnings()).toHaveLength(1);
     expect(a.logLines.some((line) => line.includes(token))).toBe(false);
   });
@@ -115,8 +135,14 @@ describe('one warning per Redis outage', () => {
   it('warns at the first failed (re)connection only, and logs the return once; the next outage warns again', () => {
     const client = new EventEmitter();
     const logged: string[] = [];
-    const logger = { warn: (_fields: object, message: string) => logged.push(`warn ${message}`), info: (message: string) => logged.push(`info ${message}`) };
-    reportRedisOutages(client as unknown as Parameters<typeof reportRedisOutages>[0], logger as unknown as Parameters<typeof reportRedisOutages>[1]);
+    const logger = {
+      warn: (_fields: object, message: string) => logged.push(`warn ${message}`),
+      info: (message: string) => logged.push(`info ${message}`),
+    };
+    reportRedisOutages(
+      client as unknown as Parameters<typeof reportRedisOutages>[0],
+      logger as unknown as Parameters<typeof reportRedisOutages>[1],
+    );
     client.emit('ready');
     for (let i = 0; i < 3; i++) client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6390'));
     client.emit('ready');

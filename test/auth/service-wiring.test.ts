@@ -16,7 +16,9 @@ describe('the service with the security settings', () => {
     try {
       const ready = await service.call('GET', '/readyz', { auth: false });
       expect(ready.status).toBe(200);
-      const { rows } = await service.database.pool.query("SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name LIKE '%_security'");
+      const { rows } = await service.database.pool.query(
+        "SELECT count(*)::int AS n FROM _prisma_migrations WHERE migration_name LIKE '%_security'",
+      );
       expect(rows[0].n).toBe(1);
       const body = pem.split('\n')[1]!;
       expect(service.logLines.some((line) => line.includes(body) || line.includes(service.token))).toBe(false);

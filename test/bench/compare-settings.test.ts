@@ -3,9 +3,18 @@ import { compareSettings, type SettingResult } from '../../bench/lib/compare-set
 
 /** bench/compare-settings.ts: each cycle read against the comparator beside it, settings pooled across invocations. */
 
-const run = (serverCpuUsPerRequest: number | null, peakRssMb: number | null = 200) => ({ serverCpuUsPerRequest, peakRssMb });
+const run = (serverCpuUsPerRequest: number | null, peakRssMb: number | null = 200) => ({
+  serverCpuUsPerRequest,
+  peakRssMb,
+});
 
-function invocation(env: Record<string, string>, service: (number | null)[], floor: (number | null)[], mixed: number[], peak: number): SettingResult {
+function invocation(
+  env: Record<string, string>,
+  service: (number | null)[],
+  floor: (number | null)[],
+  mixed: number[],
+  peak: number,
+): SettingResult {
   return {
     options: { serviceEnv: env },
     serviceNodeFlags: ['--max-semi-space-size=12'],
@@ -35,9 +44,13 @@ describe('the settings comparison', () => {
   it('pools each setting`s cycles read against the floor beside them, and sets them against the baseline with an interval', () => {
     const table = compareSettings(results, 'CAS_LOG=off');
     expect(table).toContain('Baseline: `--max-semi-space-size=12 CAS_LOG=off`.');
-    expect(table).toContain('| rest-get-customer (÷ batching-floor) | `--max-semi-space-size=12 CAS_LOG=off` | 6 | 2.00 | — |');
+    expect(table).toContain(
+      '| rest-get-customer (÷ batching-floor) | `--max-semi-space-size=12 CAS_LOG=off` | 6 | 2.00 | — |',
+    );
     // The cycle without service CPU and the one whose floor measured nothing are dropped: 5 cycles, median 1.5.
-    expect(table).toMatch(/\| rest-get-customer \(÷ batching-floor\) \| `--max-semi-space-size=12 CAS_LOG=on` \| 5 \| 1\.50 \| 0\.75 \((0\.\d\d)–(0\.\d\d)\) \|/);
+    expect(table).toMatch(
+      /\| rest-get-customer \(÷ batching-floor\) \| `--max-semi-space-size=12 CAS_LOG=on` \| 5 \| 1\.50 \| 0\.75 \((0\.\d\d)–(0\.\d\d)\) \|/,
+    );
     const [, low, high] = /CAS_LOG=on` \| 5 \| 1\.50 \| 0\.75 \((\d\.\d\d)–(\d\.\d\d)\)/.exec(table)!;
     expect(Number(low)).toBeLessThanOrEqual(0.75);
     expect(Number(high)).toBeGreaterThanOrEqual(0.75);

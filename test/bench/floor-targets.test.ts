@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RunMeasurement } from '../../bench/lib/measure.js';
 import { medianOfRuns } from '../../bench/lib/measure.js';
 import { type BenchReport, renderMarkdown } from '../../bench/lib/report.js';
-import { type ContenderResult, type HttpScenarioName, type ResultName, type ScenarioResult, scenarioRatios } from '../../bench/lib/scenarios.js';
+import {
+  type ContenderResult,
+  type HttpScenarioName,
+  type ResultName,
+  type ScenarioResult,
+  scenarioRatios,
+} from '../../bench/lib/scenarios.js';
 
 const run = (rps: number, serverCpu: number, postgresCpu: number): RunMeasurement => ({
   rps,
@@ -19,7 +25,13 @@ const run = (rps: number, serverCpu: number, postgresCpu: number): RunMeasuremen
   sampleError: undefined,
 });
 
-const contender = (name: ResultName, runs: RunMeasurement[]): ContenderResult => ({ name, runs, median: medianOfRuns(runs), check: undefined, statementProbe: undefined });
+const contender = (name: ResultName, runs: RunMeasurement[]): ContenderResult => ({
+  name,
+  runs,
+  median: medianOfRuns(runs),
+  check: undefined,
+  statementProbe: undefined,
+});
 
 function scenario(name: HttpScenarioName, contenders: ContenderResult[]): ScenarioResult {
   return { scenario: name, title: name, nodeVersion: 'v26.0.0', contenders, ratios: scenarioRatios(contenders) };
@@ -32,7 +44,16 @@ function report(scenarios: ScenarioResult[]): BenchReport {
     elapsedSeconds: 60,
     command: 'npm run bench',
     options: { quick: false, connections: 50, runs: 5, durationSeconds: 10, warmupSeconds: 3, poolSize: 10 },
-    machine: { cpuModel: 'test', cores: 2, memoryGiB: 4, os: 'test', kernel: 'test', nodeVersions: { reference: 'v26.0.0', orchestrator: 'v26.0.0' }, gitCommit: null, packages: {} },
+    machine: {
+      cpuModel: 'test',
+      cores: 2,
+      memoryGiB: 4,
+      os: 'test',
+      kernel: 'test',
+      nodeVersions: { reference: 'v26.0.0', orchestrator: 'v26.0.0' },
+      gitCommit: null,
+      packages: {},
+    },
     database: { server: '18', embedded: true, statementCounting: 'pg_stat_statements' },
     dataset: { customers: 10, accounts: 10, sharedAccounts: 0, links: 10, nestedPopulation: 10 },
     scenarios,
@@ -42,7 +63,8 @@ function report(scenarios: ScenarioResult[]): BenchReport {
   } as unknown as BenchReport;
 }
 
-const targetRow = (markdown: string, start: string) => markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
+const targetRow = (markdown: string, start: string) =>
+  markdown.split('\n').find((line) => line.startsWith(`| ${start}`));
 
 describe('the bench`s floors in the report', () => {
   it('takes the CPU ratio as the floor`s CPU per request over the service`s, server and PostgreSQL together', () => {
@@ -56,7 +78,8 @@ describe('the bench`s floors in the report', () => {
   });
 
   it('names the floor each target is judged against, and the one-statement floor the naive floor', () => {
-    const steady = (name: ResultName, serverCpu: number) => contender(name, [run(4000, serverCpu, 100), run(4000, serverCpu, 100), run(4000, serverCpu, 100)]);
+    const steady = (name: ResultName, serverCpu: number) =>
+      contender(name, [run(4000, serverCpu, 100), run(4000, serverCpu, 100), run(4000, serverCpu, 100)]);
     const markdown = renderMarkdown(
       report([
         scenario('rest-get-account', [steady('service', 150), steady('batching-floor', 150), steady('raw-floor', 150)]),
@@ -64,24 +87,41 @@ describe('the bench`s floors in the report', () => {
         scenario('rest-transfer-uniform', [steady('service', 1000), steady('transfer-floor', 500)]),
       ]),
     );
-    expect(targetRow(markdown, 'REST GET account ≥ 0.8× the batching floor by CPU')).toContain('| batching floor | 1.00× (95 % 1.00–1.00) | yes |');
+    expect(targetRow(markdown, 'REST GET account ≥ 0.8× the batching floor by CPU')).toContain(
+      '| batching floor | 1.00× (95 % 1.00–1.00) | yes |',
+    );
     expect(targetRow(markdown, 'REST GET account, 4 connections ≥ 0.6× the naive floor')).toContain('| naive floor |');
-    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toContain('| transfer floor | 0.55× (95 % 0.55–0.55) | no |');
+    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toContain(
+      '| transfer floor | 0.55× (95 % 0.55–0.55) | no |',
+    );
     expect(markdown).toContain('| rest-get-account | v26.0.0 | naive floor |');
     expect(markdown).not.toContain('| raw-floor |');
   });
 
   it('counts a CPU target as met only when its interval`s lower bound meets it', () => {
     // Median CPU ratio 0.86, but two of five cycles far below: the lower bound misses 0.8.
-    const service = contender('service', [300, 300, 300, 300, 300].map((cpu) => run(4000, cpu, 0)));
-    const floor = contender('batching-floor', [258, 258, 258, 150, 150].map((cpu) => run(6000, cpu, 0)));
-    const row = targetRow(renderMarkdown(report([scenario('rest-get-customer', [service, floor])])), 'REST GET customer ≥ 0.8× the batching floor');
+    const service = contender(
+      'service',
+      [300, 300, 300, 300, 300].map((cpu) => run(4000, cpu, 0)),
+    );
+    const floor = contender(
+      'batching-floor',
+      [258, 258, 258, 150, 150].map((cpu) => run(6000, cpu, 0)),
+    );
+    const row = targetRow(
+      renderMarkdown(report([scenario('rest-get-customer', [service, floor])])),
+      'REST GET customer ≥ 0.8× the batching floor',
+    );
     expect(row).toContain('0.86×');
     expect(row).toContain('| no |');
   });
 
   it('names where a missed target`s gap lies, from the run`s CPU per request, and names none for a met one', () => {
-    const steady = (name: ResultName, serverCpu: number, postgresCpu: number) => contender(name, [1, 2, 3].map(() => run(4000, serverCpu, postgresCpu)));
+    const steady = (name: ResultName, serverCpu: number, postgresCpu: number) =>
+      contender(
+        name,
+        [1, 2, 3].map(() => run(4000, serverCpu, postgresCpu)),
+      );
     const markdown = renderMarkdown(
       report([
         // The service's process costs 90 µs more, PostgreSQL 10 µs more: the process.
@@ -94,21 +134,43 @@ describe('the bench`s floors in the report', () => {
     expect(targetRow(markdown, 'REST GET account ≥ 0.8× the batching floor by CPU')).toMatch(
       /\| no \| server 150 vs 60 µs\/request, PostgreSQL 40 vs 30: the gap is in the service's process \(its per-request stack.*\|$/,
     );
-    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toMatch(/\| no \| server 400 vs 350 µs\/request, PostgreSQL 2,000 vs 1,000: the gap is in PostgreSQL \|$/);
+    expect(targetRow(markdown, 'Transfers, uniform ≥ 0.7× the transfer floor by CPU')).toMatch(
+      /\| no \| server 400 vs 350 µs\/request, PostgreSQL 2,000 vs 1,000: the gap is in PostgreSQL \|$/,
+    );
     expect(targetRow(markdown, 'REST GET customer ≥ 0.8× the batching floor by CPU')).toMatch(/\| yes \| {2}\|$/);
   });
 
   it('judges the outbox side by side on the lower bound of its median per-run ratio, and names its cost when missed', () => {
-    const sample = (creations: number, cpuPerCreation: number) => ({ creations, errors: 0, serverCpuUs: (cpuPerCreation * creations) / 2, backendsCpuUs: (cpuPerCreation * creations) / 2 });
+    const sample = (creations: number, cpuPerCreation: number) => ({
+      creations,
+      errors: 0,
+      serverCpuUs: (cpuPerCreation * creations) / 2,
+      backendsCpuUs: (cpuPerCreation * creations) / 2,
+    });
     // Median CPU ratio 0.92, but four of ten runs at 0.80: the lower bound misses 0.9.
     const cpuPerCreation = [2000, 2000, 2000, 2000, 2000, 2000, 2500, 2500, 2500, 2500];
-    const runs = cpuPerCreation.map((withOutbox) => ({ contenders: { service: sample(1000, withOutbox), 'no-outbox': sample(1000, 1840) }, restOfPostgresCpuUs: 0 }));
-    const sideBySide = { seconds: 4, runs, ratios: { 'no-outbox': { rps: runs.map(() => 1), cpu: cpuPerCreation.map((withOutbox) => 1840 / withOutbox) } } };
+    const runs = cpuPerCreation.map((withOutbox) => ({
+      contenders: { service: sample(1000, withOutbox), 'no-outbox': sample(1000, 1840) },
+      restOfPostgresCpuUs: 0,
+    }));
+    const sideBySide = {
+      seconds: 4,
+      runs,
+      ratios: { 'no-outbox': { rps: runs.map(() => 1), cpu: cpuPerCreation.map((withOutbox) => 1840 / withOutbox) } },
+    };
     const markdown = renderMarkdown({ ...report([]), outboxSideBySide: sideBySide } as BenchReport);
-    expect(targetRow(markdown, 'Create customer with the outbox ≥ 0.9× the same build without the outbox insert, loaded side by side, by req/s')).toMatch(
-      /\| 1\.00× \(95 % 1\.00–1\.00, 10 runs\) \| yes \| {2}\|$/,
-    );
-    expect(targetRow(markdown, 'Create customer with the outbox ≥ 0.9× the same build without the outbox insert, loaded side by side, by CPU')).toMatch(
+    expect(
+      targetRow(
+        markdown,
+        'Create customer with the outbox ≥ 0.9× the same build without the outbox insert, loaded side by side, by req/s',
+      ),
+    ).toMatch(/\| 1\.00× \(95 % 1\.00–1\.00, 10 runs\) \| yes \| {2}\|$/);
+    expect(
+      targetRow(
+        markdown,
+        'Create customer with the outbox ≥ 0.9× the same build without the outbox insert, loaded side by side, by CPU',
+      ),
+    ).toMatch(
       /\| 0\.92× \(95 % 0\.74–0\.92, 10 runs\) \| no \| 2,000 vs 1,840 µs of CPU per creation \(server \+ its backends\): 160 µs for the outbox, .*\|$/,
     );
   });

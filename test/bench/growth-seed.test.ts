@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { growthShapeFor, parseGrowthScale, seedGrowth } from '../../bench/lib/growth-seed.js';
-import { type DataGrowthReport, type GrowthSize, judgeSizeRatio, renderGrowthMarkdown, renderGrowthSummary } from '../../bench/lib/growth-report.js';
+import {
+  type DataGrowthReport,
+  type GrowthSize,
+  judgeSizeRatio,
+  renderGrowthMarkdown,
+  renderGrowthSummary,
+} from '../../bench/lib/growth-report.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { ledgerViolations } from '../support/ledger-invariants.js';
 
@@ -24,7 +30,14 @@ describe('the data-growth bench`s judgement of CPU per request between sizes', (
 
 describe('the data-growth bench`s report', () => {
   it('reports an operation whose every answer was refused as not measured, not as the cost of refusing', () => {
-    const contender = (name: string, rps: number[]) => ({ name, serverCpuUsPerRequest: [57_000, 56_000, 58_000], postgresCpuUsPerRequest: [116_000, 115_000, 117_000], p99Ms: [529, 530, 528], rps, errors: [40, 41, 39] });
+    const contender = (name: string, rps: number[]) => ({
+      name,
+      serverCpuUsPerRequest: [57_000, 56_000, 58_000],
+      postgresCpuUsPerRequest: [116_000, 115_000, 117_000],
+      p99Ms: [529, 530, 528],
+      rps,
+      errors: [40, 41, 39],
+    });
     const report: DataGrowthReport = {
       startedAt: '2026-11-26T21:20:18.515Z',
       finishedAt: '2026-11-26T22:00:36.000Z',
@@ -38,7 +51,15 @@ describe('the data-growth bench`s report', () => {
           accounts: 1_500_000,
           seedSeconds: { base: 456.9, growth: null },
           growth: null,
-          operations: [{ scenario: 'rest-statement', title: 'a month', connections: 4, check: 'service answered HTTP 400 STATEMENT_TOO_LARGE', contenders: [contender('service', [0, 0, 0])] }],
+          operations: [
+            {
+              scenario: 'rest-statement',
+              title: 'a month',
+              connections: 4,
+              check: 'service answered HTTP 400 STATEMENT_TOO_LARGE',
+              contenders: [contender('service', [0, 0, 0])],
+            },
+          ],
           disk: [],
           vacuum: [],
         },
@@ -46,7 +67,9 @@ describe('the data-growth bench`s report', () => {
       judgements: [],
       failures: [],
     };
-    const row = renderGrowthMarkdown(report).split('\n').find((line) => line.startsWith('| rest-statement | service |'));
+    const row = renderGrowthMarkdown(report)
+      .split('\n')
+      .find((line) => line.startsWith('| rest-statement | service |'));
     expect(row).toContain('not measured: no successful answer');
     expect(row).not.toContain('57000');
   });
@@ -65,8 +88,22 @@ describe('the data-growth summary in `npm run bench`s report', () => {
         connections: 50,
         check: 'same JSON',
         contenders: [
-          { name: 'service', serverCpuUsPerRequest: serviceCpu, postgresCpuUsPerRequest: serviceCpu, p99Ms: [9, 9, 9], rps: serviceRps, errors: [0, 0, 0] },
-          { name: 'batching-floor', serverCpuUsPerRequest: [100, 100, 100], postgresCpuUsPerRequest: [100, 100, 100], p99Ms: [5, 5, 5], rps: floorRps, errors: [0, 0, 0] },
+          {
+            name: 'service',
+            serverCpuUsPerRequest: serviceCpu,
+            postgresCpuUsPerRequest: serviceCpu,
+            p99Ms: [9, 9, 9],
+            rps: serviceRps,
+            errors: [0, 0, 0],
+          },
+          {
+            name: 'batching-floor',
+            serverCpuUsPerRequest: [100, 100, 100],
+            postgresCpuUsPerRequest: [100, 100, 100],
+            p99Ms: [5, 5, 5],
+            rps: floorRps,
+            errors: [0, 0, 0],
+          },
         ],
       },
     ],
@@ -79,22 +116,47 @@ describe('the data-growth summary in `npm run bench`s report', () => {
       startedAt: '2026-11-26T21:20:18.515Z',
       command: 'npm run bench:data-growth',
       commit: 'abc1234',
-      sizes: [size(10_000, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]), size(1_000_000, [900, 910, 890], [600, 600, 600], [800, 800, 800])],
+      sizes: [
+        size(10_000, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]),
+        size(1_000_000, [900, 910, 890], [600, 600, 600], [800, 800, 800]),
+      ],
       judgements: [],
     } as unknown as DataGrowthReport;
     const lines = renderGrowthSummary(report);
     expect(lines[0]).toContain('not measured by this run');
-    expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 500 | 900 |'))).toMatch(/\| 1\.80 \(.+\) \| missed \| 1\.80 \|$/);
+    expect(lines.find((line) => line.startsWith('| rest-list-customers-by-name | 500 | 900 |'))).toMatch(
+      /\| 1\.80 \(.+\) \| missed \| 1\.80 \|$/,
+    );
     expect(lines).toContain('| rest-list-customers-by-name | 0.80 | 0.75 |');
-    expect(lines.slice(-3)).toEqual(['| the service\'s peak RSS, over every operation | 10,000 | 1,000,000 |', '|---|---|---|', '| ≤ 250 MB | not recorded | not recorded |']);
+    expect(lines.slice(-3)).toEqual([
+      "| the service's peak RSS, over every operation | 10,000 | 1,000,000 |",
+      '|---|---|---|',
+      '| ≤ 250 MB | not recorded | not recorded |',
+    ]);
   });
 
   it('gives the service`s peak RSS per size, over every operation, judged against 250 MB', () => {
     const withRss = (customers: number, rss: (number | null)[], floorRss: number[]): GrowthSize => {
       const base = size(customers, [500, 510, 490], [800, 800, 800], [1000, 1000, 1000]);
       const [list] = base.operations;
-      const statement = { ...list!, scenario: 'rest-statement', contenders: list!.contenders.map((c) => ({ ...c, peakRssMb: c.name === 'service' ? rss.map((mb) => (mb === null ? null : mb - 10)) : floorRss })) };
-      return { ...base, operations: [{ ...list!, contenders: list!.contenders.map((c) => ({ ...c, peakRssMb: c.name === 'service' ? rss : floorRss })) }, statement] };
+      const statement = {
+        ...list!,
+        scenario: 'rest-statement',
+        contenders: list!.contenders.map((c) => ({
+          ...c,
+          peakRssMb: c.name === 'service' ? rss.map((mb) => (mb === null ? null : mb - 10)) : floorRss,
+        })),
+      };
+      return {
+        ...base,
+        operations: [
+          {
+            ...list!,
+            contenders: list!.contenders.map((c) => ({ ...c, peakRssMb: c.name === 'service' ? rss : floorRss })),
+          },
+          statement,
+        ],
+      };
     };
     const report = {
       startedAt: '2026-11-26T21:20:18.515Z',
@@ -102,11 +164,16 @@ describe('the data-growth summary in `npm run bench`s report', () => {
       commit: 'abc1234',
       options: { sizes: [10_000, 1_000_000], runs: 3, durationSeconds: 6, growthScale: 'entries=10', churn: 0.1 },
       elapsedSeconds: 60,
-      sizes: [withRss(10_000, [190, null, 201.4], [400, 400, 400]), withRss(1_000_000, [249, 262.2, 240], [40, 40, 40])],
+      sizes: [
+        withRss(10_000, [190, null, 201.4], [400, 400, 400]),
+        withRss(1_000_000, [249, 262.2, 240], [40, 40, 40]),
+      ],
       judgements: [],
       failures: [],
     } as unknown as DataGrowthReport;
-    expect(renderGrowthSummary(report).at(-1)).toBe('| ≤ 250 MB | 201 MB (rest-list-customers-by-name): met | 262 MB (rest-list-customers-by-name): missed |');
+    expect(renderGrowthSummary(report).at(-1)).toBe(
+      '| ≤ 250 MB | 201 MB (rest-list-customers-by-name): met | 262 MB (rest-list-customers-by-name): missed |',
+    );
     const markdown = renderGrowthMarkdown(report);
     expect(markdown).toContain('| 10,000 | 201 MB (rest-list-customers-by-name): met |');
     expect(markdown).toContain('| 1,000,000 | 262 MB (rest-list-customers-by-name): missed |');
@@ -115,8 +182,18 @@ describe('the data-growth summary in `npm run bench`s report', () => {
 
 describe('the data-growth bench`s shape', () => {
   it('scales every table with the customers, the defaults giving the issue`s figures at 1,000,000', () => {
-    expect(growthShapeFor(1_000_000)).toEqual({ entries: 10_000_000, busyEntries: 1_000_000, events: 10_000_000, auditEvents: 10_000_000, idempotencyKeys: 1_000_000 });
-    expect(growthShapeFor(100, parseGrowthScale('entries=4,keys=0'))).toMatchObject({ entries: 400, busyEntries: 100, idempotencyKeys: 0 });
+    expect(growthShapeFor(1_000_000)).toEqual({
+      entries: 10_000_000,
+      busyEntries: 1_000_000,
+      events: 10_000_000,
+      auditEvents: 10_000_000,
+      idempotencyKeys: 1_000_000,
+    });
+    expect(growthShapeFor(100, parseGrowthScale('entries=4,keys=0'))).toMatchObject({
+      entries: 400,
+      busyEntries: 100,
+      idempotencyKeys: 0,
+    });
     expect(() => parseGrowthScale('rows=3')).toThrow(/growth scale/);
   });
 });
@@ -155,9 +232,18 @@ describe('the data-growth bench`s bulk seed at a tiny size', () => {
     const seeded = await seedGrowth(db.pool, { environment, shape, ownerCustomerId: owner[0]!.id });
 
     expect(await ledgerViolations(db.pool)).toEqual([]);
-    const count = async (table: string) => Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+    const count = async (table: string) =>
+      Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
     expect(await count('ledger_entries')).toBe(shape.entries);
-    expect(Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1', [seeded.busyAccountId])).rows[0]!.n)).toBe(shape.busyEntries);
+    expect(
+      Number(
+        (
+          await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1', [
+            seeded.busyAccountId,
+          ])
+        ).rows[0]!.n,
+      ),
+    ).toBe(shape.busyEntries);
     expect(await count('events')).toBe(shape.events);
     expect(await count('audit_events')).toBe(shape.auditEvents);
     expect(await count('idempotency_keys')).toBe(shape.idempotencyKeys);
@@ -178,10 +264,14 @@ describe('the data-growth bench`s bulk seed at a tiny size', () => {
     );
     expect(miscounted).toEqual([]);
     // The events are numbered 1…n by one round, as the sequencer would have numbered them.
-    const { rows: rounds } = await db.pool.query<{ first_sequence: string; last_sequence: string }>('SELECT first_sequence, last_sequence FROM event_rounds');
+    const { rows: rounds } = await db.pool.query<{ first_sequence: string; last_sequence: string }>(
+      'SELECT first_sequence, last_sequence FROM event_rounds',
+    );
     expect(rounds).toEqual([{ first_sequence: '1', last_sequence: String(shape.events) }]);
     // The secondary indexes are back, as the migrations define them.
-    const { rows: indexes } = await db.pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_entries' AND indexname = 'ledger_entries_account_posted_idx'");
+    const { rows: indexes } = await db.pool.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_entries' AND indexname = 'ledger_entries_account_posted_idx'",
+    );
     expect(indexes).toHaveLength(1);
   });
 });

@@ -36,7 +36,10 @@ describe('the open-loop generator', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     workDir = mkdtempSync(path.join(os.tmpdir(), 'cas-open-loop-test-'));
-    writeFileSync(path.join(workDir, 'ids.json'), JSON.stringify({ customerIds: ['c'], accountIds: ['a'], nestedCustomerIds: ['c'] }));
+    writeFileSync(
+      path.join(workDir, 'ids.json'),
+      JSON.stringify({ customerIds: ['c'], accountIds: ['a'], nestedCustomerIds: ['c'] }),
+    );
   });
 
   afterAll(async () => {
@@ -44,7 +47,9 @@ describe('the open-loop generator', () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  async function generate(load: Pick<OpenLoopSpec, 'connections' | 'durationSeconds'> & { rate?: number }): Promise<OpenLoopOutcome> {
+  async function generate(
+    load: Pick<OpenLoopSpec, 'connections' | 'durationSeconds'> & { rate?: number },
+  ): Promise<OpenLoopOutcome> {
     const spec: OpenLoopSpec = {
       baseUrl,
       kind: 'rest-get-account',
@@ -57,7 +62,9 @@ describe('the open-loop generator', () => {
     };
     const specFile = path.join(workDir, `spec-${load.rate ?? 'closed'}.json`);
     writeFileSync(specFile, JSON.stringify(spec));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/load/open-loop-worker.ts', specFile], { cwd: repoRoot });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/load/open-loop-worker.ts', specFile], {
+      cwd: repoRoot,
+    });
     return JSON.parse(stdout.trim().split('\n').at(-1)!) as OpenLoopOutcome;
   }
 

@@ -3,9 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { medianOfRuns, type RunMeasurement, walBytesPerOperation, walPosition } from '../../bench/lib/measure.js';
-import { fillAccountsTable, preparedText, SERVICE_SQL_CONTENDER, servicePostingScript, uuidFunction } from '../../bench/lib/pgbench-service-sql.js';
+import {
+  fillAccountsTable,
+  preparedText,
+  SERVICE_SQL_CONTENDER,
+  servicePostingScript,
+  uuidFunction,
+} from '../../bench/lib/pgbench-service-sql.js';
 import { type BenchReport, renderMarkdown } from '../../bench/lib/report.js';
-import { type ContenderResult, type ResultName, type ScenarioResult, scenarioRatios } from '../../bench/lib/scenarios.js';
+import {
+  type ContenderResult,
+  type ResultName,
+  type ScenarioResult,
+  scenarioRatios,
+} from '../../bench/lib/scenarios.js';
 import { pgbenchBinary, pgbenchOf } from '../../bench/lib/pgbench.js';
 import type { BenchPostgres } from '../../bench/lib/postgres.js';
 import { BENCH_ENVIRONMENT, generateBenchKeys, seed, seedLedger } from '../../bench/lib/seed.js';
@@ -38,7 +49,12 @@ describe('the pgbench script of the service`s posting statement', () => {
     const text = TRANSFER_POSTING_STATEMENT.text;
     // The script's variables: \set's, the SELECT's columns (\gset), and -D accounts. pgbench leaves a `:name` it
     // has no variable for as it is (the statement's to_char formats hold `:MI` and `:SS`), and skips `::type` casts.
-    const variables = new Set(['accounts', ...[...uniform.matchAll(/\\set (\w+)/g), ...hot.matchAll(/\\set (\w+)/g), ...uniform.matchAll(/ AS (\w+)/g)].map((m) => m[1]!)]);
+    const variables = new Set([
+      'accounts',
+      ...[...uniform.matchAll(/\\set (\w+)/g), ...hot.matchAll(/\\set (\w+)/g), ...uniform.matchAll(/ AS (\w+)/g)].map(
+        (m) => m[1]!,
+      ),
+    ]);
     expect(variables).toContain('transfer_id');
     const named = [...text.replaceAll('::', '').matchAll(/:(\w+)/g)].map((m) => m[1]!);
     expect(named.filter((name) => variables.has(name))).toEqual([]);
@@ -93,7 +109,10 @@ describe('the transfer contenders in the report', () => {
   });
 
   it('shows WAL bytes per transfer on every row, pgbench service-sql in tps, and the ledger check after the runs', () => {
-    const contenders = [contender('service', [run(1000, 2100), run(1000, 2300)]), contender(SERVICE_SQL_CONTENDER, [run(3000, 1500), run(3000, 1700)])];
+    const contenders = [
+      contender('service', [run(1000, 2100), run(1000, 2300)]),
+      contender(SERVICE_SQL_CONTENDER, [run(3000, 1500), run(3000, 1700)]),
+    ];
     const scenario: ScenarioResult = {
       scenario: 'rest-transfer-uniform',
       title: 'transfers',
@@ -146,7 +165,9 @@ describe('the transfer contenders in the report', () => {
     expect(rows[1]).toContain(`| ${SERVICE_SQL_CONTENDER} | 3,000 tps | 0.33× |`);
     expect(rows[1]).toContain('| 1,600 |');
     expect(markdown).toContain('- rest-transfer-uniform (v26.0.0): ledger after the runs: balances sum to zero');
-    expect(markdown).toContain(`| Transfers, uniform: WAL bytes per transfer (reported, not judged) | – | service 2,200, ${SERVICE_SQL_CONTENDER} 1,600 | – |`);
+    expect(markdown).toContain(
+      `| Transfers, uniform: WAL bytes per transfer (reported, not judged) | – | service 2,200, ${SERVICE_SQL_CONTENDER} 1,600 | – |`,
+    );
   });
 });
 
@@ -172,60 +193,79 @@ describe.skipIf(binary === undefined)(
       if (workDir) rmSync(workDir, { recursive: true, force: true });
     });
 
-    it.each([false, true])('posts every transfer with its entries, audit event, key and events, and the ledger still balances (hot: %s)', async (toHot) => {
-      const script = path.join(workDir, `script-${toHot}.pgbench`);
-      writeFileSync(
-        script,
-        servicePostingScript({
-          hot: toHot,
-          environment: BENCH_ENVIRONMENT,
-          uuid: await uuidFunction(db.pool),
-        }),
-      );
-      const pgbench = (await pgbenchOf(
-        {
-          db: { pgbenchUrl: db.url } as BenchPostgres,
-          repoRoot: process.cwd(),
-        },
-        db.url,
-        { PGOPTIONS: SESSION_OPTIONS },
-      ))!;
-      const counts = async () => {
-        const { rows } = await db.pool.query<{
-          entries: number;
-          audits: number;
-          keys: number;
-          events: number;
-          hot: number;
-        }>(
-          `SELECT (SELECT count(*)::int FROM ledger_entries WHERE description = 'bench transfer') AS entries,
+    it.each([false, true])(
+      'posts every transfer with its entries, audit event, key and events, and the ledger still balances (hot: %s)',
+      async (toHot) => {
+        const script = path.join(workDir, `script-${toHot}.pgbench`);
+        writeFileSync(
+          script,
+          servicePostingScript({
+            hot: toHot,
+            environment: BENCH_ENVIRONMENT,
+            uuid: await uuidFunction(db.pool),
+          }),
+        );
+        const pgbench = (await pgbenchOf(
+          {
+            db: { pgbenchUrl: db.url } as BenchPostgres,
+            repoRoot: process.cwd(),
+          },
+          db.url,
+          { PGOPTIONS: SESSION_OPTIONS },
+        ))!;
+        const counts = async () => {
+          const { rows } = await db.pool.query<{
+            entries: number;
+            audits: number;
+            keys: number;
+            events: number;
+            hot: number;
+          }>(
+            `SELECT (SELECT count(*)::int FROM ledger_entries WHERE description = 'bench transfer') AS entries,
                 (SELECT count(*)::int FROM audit_events WHERE operation = 'transfer.create') AS audits,
                 (SELECT count(*)::int FROM idempotency_keys WHERE key LIKE 'pgbench-%') AS keys,
                 (SELECT count(*)::int FROM events WHERE type = 'transaction.posted') AS events,
                 (SELECT count(*)::int FROM ledger_entries WHERE account_id = $1::uuid AND type = 'CREDIT' AND description = 'bench transfer') AS hot`,
-          [ledger.hotAccountId],
-        );
-        return rows[0]!;
-      };
-      const before = await counts();
-      const wal = await walPosition(db.pool);
+            [ledger.hotAccountId],
+          );
+          return rows[0]!;
+        };
+        const before = await counts();
+        const wal = await walPosition(db.pool);
 
-      const output = await pgbench.run(['-n', '-M', 'simple', '-f', script, '-D', `accounts=${ledger.transferAccountIds.length}`, '-c', '2', '-j', '1', '-t', '10']);
+        const output = await pgbench.run([
+          '-n',
+          '-M',
+          'simple',
+          '-f',
+          script,
+          '-D',
+          `accounts=${ledger.transferAccountIds.length}`,
+          '-c',
+          '2',
+          '-j',
+          '1',
+          '-t',
+          '10',
+        ]);
 
-      expect(output).toMatch(/number of transactions actually processed: 20\/20/);
-      const after = await counts();
-      expect(after.entries - before.entries).toBe(40);
-      expect(after.audits - before.audits).toBe(20);
-      expect(after.keys - before.keys).toBe(20);
-      expect(after.events - before.events).toBe(40);
-      expect(after.hot - before.hot).toBe(toHot ? 20 : 0);
-      expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^ledger after the runs: balances sum to zero/);
-      expect(await walBytesPerOperation(db.pool, wal, 20)).toBeGreaterThan(0);
-    },
-  );
+        expect(output).toMatch(/number of transactions actually processed: 20\/20/);
+        const after = await counts();
+        expect(after.entries - before.entries).toBe(40);
+        expect(after.audits - before.audits).toBe(20);
+        expect(after.keys - before.keys).toBe(20);
+        expect(after.events - before.events).toBe(40);
+        expect(after.hot - before.hot).toBe(toHot ? 20 : 0);
+        expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^ledger after the runs: balances sum to zero/);
+        expect(await walBytesPerOperation(db.pool, wal, 20)).toBeGreaterThan(0);
+      },
+    );
 
-  it('the check after the runs names money that appeared from nowhere', async () => {
-    await db.pool.query('UPDATE accounts SET amount = amount + 0.01 WHERE id = $1::uuid', [ledger.hotAccountId]);
-    expect(await checkLedgerAfterRuns(db.pool)).toMatch(/^LEDGER NOT SOUND after the runs \(2 violations\): environment sandbox USD: balances sum to 0\.01/);
-  });
-});
+    it('the check after the runs names money that appeared from nowhere', async () => {
+      await db.pool.query('UPDATE accounts SET amount = amount + 0.01 WHERE id = $1::uuid', [ledger.hotAccountId]);
+      expect(await checkLedgerAfterRuns(db.pool)).toMatch(
+        /^LEDGER NOT SOUND after the runs \(2 violations\): environment sandbox USD: balances sum to 0\.01/,
+      );
+    });
+  },
+);

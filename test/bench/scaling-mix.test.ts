@@ -4,7 +4,11 @@ import { RequestFactory } from '../../bench/load/requests.js';
 // The scaling bench's workload (bench/fleet-scaling.ts): only its three requests, writes always keyed.
 describe('scaling-mix requests', () => {
   it('sends GET customer, keyed creations and keyed transfers, reads the most', () => {
-    const factory = new RequestFactory('sandbox', { customerIds: ['c1', 'c2'], accountIds: [], nestedCustomerIds: [], transferAccountIds: ['a1', 'a2', 'a3'] }, 1);
+    const factory = new RequestFactory(
+      'sandbox',
+      { customerIds: ['c1', 'c2'], accountIds: [], nestedCustomerIds: [], transferAccountIds: ['a1', 'a2', 'a3'] },
+      1,
+    );
     const counts: Record<string, number> = {};
     for (let i = 0; i < 2000; i++) {
       const request = factory.build('scaling-mix');

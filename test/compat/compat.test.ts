@@ -3,7 +3,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compatibilityReport, type Contract, lastRelease, readContract, readLastRelease, readReleasedContract, ReleaseBaselineError, releaseCommits } from '../../scripts/compat/check.js';
+import {
+  compatibilityReport,
+  type Contract,
+  lastRelease,
+  readContract,
+  readLastRelease,
+  readReleasedContract,
+  ReleaseBaselineError,
+  releaseCommits,
+} from '../../scripts/compat/check.js';
 
 /**
  * The compatibility check on deliberate breaking changes to copies of the contract: it fails while the change is
@@ -27,7 +36,11 @@ const undeclared = changelog
   })
   .join('');
 
-type OpenApi = { info: { version: string }; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> } };
+type OpenApi = {
+  info: { version: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> };
+};
 
 function broken(): Contract {
   const openapi = JSON.parse(released.contract.openapi) as OpenApi;
@@ -39,22 +52,32 @@ function broken(): Contract {
   };
 }
 
-const declared = (major: string) => undeclared.replace('## [Unreleased]', `## [Unreleased]\n\n## [${major}] - 2027-06-01\n\n### Breaking\n\n- \`DELETE /{environment}/customer/{customerId}\` and \`Customer.preferredName\` are removed.\n`);
+const declared = (major: string) =>
+  undeclared.replace(
+    '## [Unreleased]',
+    `## [Unreleased]\n\n## [${major}] - 2027-06-01\n\n### Breaking\n\n- \`DELETE /{environment}/customer/{customerId}\` and \`Customer.preferredName\` are removed.\n`,
+  );
 const withVersion = (contract: Contract, apiVersion: string): Contract => {
   const openapi = JSON.parse(contract.openapi) as OpenApi;
   openapi.info.version = apiVersion;
   return { ...contract, openapi: JSON.stringify(openapi) };
 };
 
-describe('the last release\'s contract, read from its git tag', () => {
-  it('is CHANGELOG.md\'s newest dated version, 1.0.0, at the tag v1.0.0: the commit that declared it', () => {
+describe("the last release's contract, read from its git tag", () => {
+  it("is CHANGELOG.md's newest dated version, 1.0.0, at the tag v1.0.0: the commit that declared it", () => {
     expect(lastRelease(changelog)).toBe('1.0.0');
-    expect(lastRelease('## [Unreleased]\n\n## [2.0.0] - Unreleased\n\n## [1.1.0] - 2026-12-01\n\n## [1.0.0] - 2026-11-26\n')).toBe('1.1.0');
+    expect(
+      lastRelease('## [Unreleased]\n\n## [2.0.0] - Unreleased\n\n## [1.1.0] - 2026-12-01\n\n## [1.0.0] - 2026-11-26\n'),
+    ).toBe('1.1.0');
     expect(() => lastRelease('## [Unreleased]\n')).toThrow(/^COMPAT_NO_RELEASE: /);
     const pinned = releaseCommits['1.0.0']!;
-    expect(execFileSync('git', ['show', `${pinned}:CHANGELOG.md`], { encoding: 'utf8' })).toMatch(/^## \[1\.0\.0\] - 2026-11-26$/m);
+    expect(execFileSync('git', ['show', `${pinned}:CHANGELOG.md`], { encoding: 'utf8' })).toMatch(
+      /^## \[1\.0\.0\] - 2026-11-26$/m,
+    );
     // A clone with the tags has v1.0.0 on that very commit (readLastRelease above would have refused a moved tag).
-    const tagged = spawnSync('git', ['rev-parse', '--verify', '--quiet', 'refs/tags/v1.0.0^{commit}'], { encoding: 'utf8' });
+    const tagged = spawnSync('git', ['rev-parse', '--verify', '--quiet', 'refs/tags/v1.0.0^{commit}'], {
+      encoding: 'utf8',
+    });
     if (tagged.status === 0) expect(tagged.stdout.trim()).toBe(pinned);
     expect(JSON.parse(released.contract.openapi).info.version).toBe('1.0.0');
   });
@@ -82,10 +105,14 @@ describe('the last release\'s contract, read from its git tag', () => {
       expect(readReleasedContract('1.0.0', repo, { '1.0.0': release }).schema).toBe('type Query { released: Int }\n');
       // The tag moved to a later commit: refused, whatever the later commit holds.
       git('tag', '-f', 'v1.0.0', later);
-      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': release })).toThrow(/^COMPAT_RELEASE_TAG_MOVED: the tag v1\.0\.0 names [0-9a-f]{40}, but 1\.0\.0 was released at /);
+      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': release })).toThrow(
+        /^COMPAT_RELEASE_TAG_MOVED: the tag v1\.0\.0 names [0-9a-f]{40}, but 1\.0\.0 was released at /,
+      );
       // Neither a tag nor a commit this clone has.
       git('tag', '-d', 'v1.0.0');
-      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': 'f'.repeat(40) })).toThrow(/^COMPAT_RELEASE_TAG_MISSING: .*nor its commit f{40}\. Fetch the tags/);
+      expect(() => readReleasedContract('1.0.0', repo, { '1.0.0': 'f'.repeat(40) })).toThrow(
+        /^COMPAT_RELEASE_TAG_MISSING: .*nor its commit f{40}\. Fetch the tags/,
+      );
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
@@ -100,7 +127,9 @@ describe('the last release\'s contract, read from its git tag', () => {
     }
     expect(error).toBeInstanceOf(ReleaseBaselineError);
     expect((error as ReleaseBaselineError).code).toBe('COMPAT_RELEASE_TAG_MISSING');
-    expect((error as Error).message).toMatch(/no tag v9\.9\.9 in this clone and no commit in scripts\/compat\/release-commits\.json\. Fetch the tags: `git fetch --tags origin`/);
+    expect((error as Error).message).toMatch(
+      /no tag v9\.9\.9 in this clone and no commit in scripts\/compat\/release-commits\.json\. Fetch the tags: `git fetch --tags origin`/,
+    );
 
     const outside = mkdtempSync(path.join(os.tmpdir(), 'cas-compat-'));
     try {
@@ -132,13 +161,22 @@ describe('the compatibility check (npm run compat)', () => {
     const contract = broken();
     expect(contract.schema).not.toBe(released.contract.schema);
     const report = await compatibilityReport(released, contract, undeclared);
-    expect(report.breaking).toEqual(expect.arrayContaining([expect.stringMatching(/^GraphQL: .*preferredName.*removed/), expect.stringMatching(/^OpenAPI: .*DELETE \/\{environment\}\/customer\/\{customerId\}/)]));
+    expect(report.breaking).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^GraphQL: .*preferredName.*removed/),
+        expect.stringMatching(/^OpenAPI: .*DELETE \/\{environment\}\/customer\/\{customerId\}/),
+      ]),
+    );
     expect(report.problems).toEqual([expect.stringContaining('not declared: add a section "## [2.0.0]"')]);
   });
 
   it('fails when the declaration is in a minor version, or the document keeps the old major version', async () => {
-    expect((await compatibilityReport(released, withVersion(broken(), '1.1.0'), declared('1.1.0'))).problems).toEqual([expect.stringContaining('not declared')]);
-    expect((await compatibilityReport(released, withVersion(broken(), '1.1.0'), declared('2.0.0'))).problems).toEqual([expect.stringContaining("info.version is not in that major version")]);
+    expect((await compatibilityReport(released, withVersion(broken(), '1.1.0'), declared('1.1.0'))).problems).toEqual([
+      expect.stringContaining('not declared'),
+    ]);
+    expect((await compatibilityReport(released, withVersion(broken(), '1.1.0'), declared('2.0.0'))).problems).toEqual([
+      expect.stringContaining('info.version is not in that major version'),
+    ]);
   });
 
   it('passes once CHANGELOG.md declares the change under a new major version and the document carries it', async () => {
@@ -149,8 +187,13 @@ describe('the compatibility check (npm run compat)', () => {
 
   it('lets additions through: a new optional field and a new operation are not breaking', async () => {
     const openapi = JSON.parse(released.contract.openapi) as OpenApi;
-    openapi.paths['/{environment}/customer/{customerId}/notes'] = { get: openapi.paths['/{environment}/customer/{customerId}']!.get };
-    const schema = released.contract.schema.replace(/^type Query \{\n/m, 'type Query {\n  "A new field."\n  serviceVersion: String\n');
+    openapi.paths['/{environment}/customer/{customerId}/notes'] = {
+      get: openapi.paths['/{environment}/customer/{customerId}']!.get,
+    };
+    const schema = released.contract.schema.replace(
+      /^type Query \{\n/m,
+      'type Query {\n  "A new field."\n  serviceVersion: String\n',
+    );
     expect(schema).not.toBe(released.contract.schema);
     const report = await compatibilityReport(released, { schema, openapi: JSON.stringify(openapi) }, undeclared);
     expect(report.breaking).toEqual([]);

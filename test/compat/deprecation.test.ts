@@ -13,7 +13,8 @@ import { startTestService, type TestService } from '../support/service.js';
  */
 const DEPRECATION = { announced: '2026-12-01', sunset: '2027-06-01', instead: 'GET /{environment}/customer' };
 const routes: readonly RestRoute[] = (REST_ROUTES as readonly RestRoute[]).map((route) =>
-  route.operationId === 'getCustomer' ? { ...route, deprecated: DEPRECATION } : route);
+  route.operationId === 'getCustomer' ? { ...route, deprecated: DEPRECATION } : route,
+);
 
 let service: TestService;
 beforeAll(async () => {
@@ -40,14 +41,21 @@ describe('a deprecated REST operation', () => {
   it('is marked deprecated in the OpenAPI document, with both headers and the way out in its description', () => {
     const operation = buildOpenApiDocument(routes).paths['/{environment}/customer/{customerId}']!.get!;
     expect(operation.deprecated).toBe(true);
-    expect(Object.keys((operation.responses['200'] as { headers: object }).headers)).toEqual(expect.arrayContaining(['Deprecation', 'Sunset']));
+    expect(Object.keys((operation.responses['200'] as { headers: object }).headers)).toEqual(
+      expect.arrayContaining(['Deprecation', 'Sunset']),
+    );
     expect(operation.description).toContain('**Deprecated** since 2026-12-01; removed no earlier than 2027-06-01');
     expect(buildOpenApiDocument().paths['/{environment}/customer/{customerId}']!.get!.deprecated).toBeUndefined();
   });
 
   it('lives at least six months: a shorter sunset is refused when the routes are mounted', () => {
-    expect(() => checkDeprecation('getCustomer', { ...DEPRECATION, sunset: '2027-05-31' })).toThrow(/at least 6 months/);
+    expect(() => checkDeprecation('getCustomer', { ...DEPRECATION, sunset: '2027-05-31' })).toThrow(
+      /at least 6 months/,
+    );
     expect(() => checkDeprecation('getCustomer', DEPRECATION)).not.toThrow();
-    expect(deprecationHeaders(DEPRECATION)).toEqual({ Deprecation: '@1796083200', Sunset: 'Tue, 01 Jun 2027 00:00:00 GMT' });
+    expect(deprecationHeaders(DEPRECATION)).toEqual({
+      Deprecation: '@1796083200',
+      Sunset: 'Tue, 01 Jun 2027 00:00:00 GMT',
+    });
   });
 });

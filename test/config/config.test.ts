@@ -83,58 +83,116 @@ describe('loadConfig', () => {
     const primary = 'postgresql://u:p@db:5432/cas';
     const replica = 'postgresql://u:p@db-replica:5432/cas';
     expect(loadConfig({ DATABASE_URL: primary }).databaseReplica).toBeUndefined();
-    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica }).databaseReplica).toEqual({ url: replica, maxWaitMs: 150, maxLagMs: 10_000, checkIntervalMs: 1000 });
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica }).databaseReplica).toEqual({
+      url: replica,
+      maxWaitMs: 150,
+      maxLagMs: 10_000,
+      checkIntervalMs: 1000,
+    });
     expect(
-      loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, DATABASE_REPLICA_MAX_WAIT_MS: '0', DATABASE_REPLICA_MAX_LAG_MS: '2000', DATABASE_REPLICA_CHECK_INTERVAL_MS: '250' })
-        .databaseReplica,
+      loadConfig({
+        DATABASE_URL: primary,
+        DATABASE_REPLICA_URL: replica,
+        DATABASE_REPLICA_MAX_WAIT_MS: '0',
+        DATABASE_REPLICA_MAX_LAG_MS: '2000',
+        DATABASE_REPLICA_CHECK_INTERVAL_MS: '250',
+      }).databaseReplica,
     ).toEqual({ url: replica, maxWaitMs: 0, maxLagMs: 2000, checkIntervalMs: 250 });
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({ port: 3000, databaseUrl: undefined, apiTokens: undefined });
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', API_TOKENS: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      apiTokens: undefined,
+    });
   });
 
   it.each([
     ['PORT', { PORT: 'eighty' }, /PORT must be a whole number/],
     ['PORT', { PORT: '65536' }, /PORT must be between 0 and 65535/],
     ['PORT', { PORT: '-1' }, /PORT must be a whole number/],
-    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }, /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    [
+      'DATABASE_URL',
+      { DATABASE_URL: 'mysql://localhost/db' },
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    ],
     ['ENVIRONMENTS', { ENVIRONMENTS: ',' }, /ENVIRONMENTS must name at least one environment/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'Sandbox' }, /ENVIRONMENTS entries must be lower-case/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'sandbox,graphql' }, /ENVIRONMENTS may not use a reserved name/],
     ['ENVIRONMENTS', { ENVIRONMENTS: 'console' }, /ENVIRONMENTS may not use a reserved name/],
     ['API_TOKENS', { API_TOKENS: 'short' }, /API_TOKENS entry 1 must be at least 43 characters long/],
-    ['API_TOKENS', { API_TOKENS: `${'a'.repeat(30)} ${'b'.repeat(30)}` }, /API_TOKENS entry 1 must use only base64\/base64url characters/],
+    [
+      'API_TOKENS',
+      { API_TOKENS: `${'a'.repeat(30)} ${'b'.repeat(30)}` },
+      /API_TOKENS entry 1 must use only base64\/base64url characters/,
+    ],
     ['NODE_ENV', { NODE_ENV: 'staging' }, /NODE_ENV must be development, test or production/],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of/],
     ['BODY_LIMIT', { BODY_LIMIT: '1gb' }, /BODY_LIMIT must look like/],
     ['MIGRATE_ON_START', { MIGRATE_ON_START: 'yes' }, /MIGRATE_ON_START must be true or false/],
-    ['MIGRATION_LOCK_TIMEOUT_MS', { MIGRATION_LOCK_TIMEOUT_MS: '50' }, /MIGRATION_LOCK_TIMEOUT_MS must be between 100 and 600000/],
+    [
+      'MIGRATION_LOCK_TIMEOUT_MS',
+      { MIGRATION_LOCK_TIMEOUT_MS: '50' },
+      /MIGRATION_LOCK_TIMEOUT_MS must be between 100 and 600000/,
+    ],
     ['MIGRATION_ATTEMPTS', { MIGRATION_ATTEMPTS: '0' }, /MIGRATION_ATTEMPTS must be between 1 and 100/],
     ['HEAP_GROWING_PERCENT', { HEAP_GROWING_PERCENT: '1001' }, /HEAP_GROWING_PERCENT must be between 0 and 1000/],
     ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be between 1 and 200/],
-    ['EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS', { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '500' }, /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be between 1000 and 3600000/],
-    ['EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS', { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '1m' }, /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be a whole number/],
+    [
+      'EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS',
+      { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '500' },
+      /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be between 1000 and 3600000/,
+    ],
+    [
+      'EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS',
+      { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '1m' },
+      /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS must be a whole number/,
+    ],
     [
       'EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS',
       { EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '5000', DATABASE_URL: 'postgresql://u:p@db:5432/cas' },
       /EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS applies only to the embedded PostgreSQL, but DATABASE_URL is set/,
     ],
-    ['DATABASE_REPLICA_URL', { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'db-replica:5432' }, /DATABASE_REPLICA_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
-    ['DATABASE_REPLICA_URL', { DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas' }, /DATABASE_REPLICA_URL needs DATABASE_URL/],
+    [
+      'DATABASE_REPLICA_URL',
+      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'db-replica:5432' },
+      /DATABASE_REPLICA_URL must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    ],
+    [
+      'DATABASE_REPLICA_URL',
+      { DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas' },
+      /DATABASE_REPLICA_URL needs DATABASE_URL/,
+    ],
     [
       'DATABASE_REPLICA_URL',
       { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db:5432/cas' },
       /DATABASE_REPLICA_URL must name the replica, not the primary/,
     ],
-    ['DATABASE_REPLICA_MAX_WAIT_MS', { DATABASE_REPLICA_MAX_WAIT_MS: '100' }, /DATABASE_REPLICA_MAX_WAIT_MS applies only to a read replica, but DATABASE_REPLICA_URL is not set/],
     [
       'DATABASE_REPLICA_MAX_WAIT_MS',
-      { DATABASE_URL: 'postgresql://u:p@db:5432/cas', DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas', DATABASE_REPLICA_MAX_WAIT_MS: '20000' },
+      { DATABASE_REPLICA_MAX_WAIT_MS: '100' },
+      /DATABASE_REPLICA_MAX_WAIT_MS applies only to a read replica, but DATABASE_REPLICA_URL is not set/,
+    ],
+    [
+      'DATABASE_REPLICA_MAX_WAIT_MS',
+      {
+        DATABASE_URL: 'postgresql://u:p@db:5432/cas',
+        DATABASE_REPLICA_URL: 'postgresql://u:p@db-replica:5432/cas',
+        DATABASE_REPLICA_MAX_WAIT_MS: '20000',
+      },
       /DATABASE_REPLICA_MAX_WAIT_MS must be between 0 and 10000/,
     ],
-    ['DATABASE_REPLICA_MAX_LAG_MS', { DATABASE_REPLICA_MAX_LAG_MS: '5000' }, /DATABASE_REPLICA_MAX_LAG_MS applies only to a read replica/],
-    ['DATABASE_REPLICA_CHECK_INTERVAL_MS', { DATABASE_REPLICA_CHECK_INTERVAL_MS: '10' }, /DATABASE_REPLICA_CHECK_INTERVAL_MS must be between 50 and 60000/],
+    [
+      'DATABASE_REPLICA_MAX_LAG_MS',
+      { DATABASE_REPLICA_MAX_LAG_MS: '5000' },
+      /DATABASE_REPLICA_MAX_LAG_MS applies only to a read replica/,
+    ],
+    [
+      'DATABASE_REPLICA_CHECK_INTERVAL_MS',
+      { DATABASE_REPLICA_CHECK_INTERVAL_MS: '10' },
+      /DATABASE_REPLICA_CHECK_INTERVAL_MS must be between 50 and 60000/,
+    ],
   ])('names %s when its value is bad', (variable, env, message) => {
     const problems = problemsOf(env);
     expect(problems).toHaveLength(1);
@@ -143,16 +201,44 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['no kid', () => ({ ...piiEnv(), PII_KEYS: key() }), /PII_KEYS must be a comma-separated list of kid:base64key pairs/],
+    [
+      'no kid',
+      () => ({ ...piiEnv(), PII_KEYS: key() }),
+      /PII_KEYS must be a comma-separated list of kid:base64key pairs/,
+    ],
     ['an empty kid', () => ({ ...piiEnv(), PII_KEYS: `:${key()}` }), /PII_KEYS must be a comma-separated list/],
-    ['a 16-byte key', () => ({ ...piiEnv(), PII_KEYS: `k1:${randomBytes(16).toString('base64')}` }), /PII_KEYS key "k1" must be 32 bytes/],
-    ['a key that is not base64', () => ({ ...piiEnv(), PII_KEYS: `k1:${'!'.repeat(44)}` }), /PII_KEYS key "k1" must be 32 bytes encoded in base64/],
-    ['the same kid twice', () => ({ ...piiEnv(), PII_KEYS: `k1:${key()},k1:${key()}` }), /PII_KEYS names key "k1" twice/],
-    ['an active key that is not in PII_KEYS', () => ({ ...piiEnv(), PII_ACTIVE_KEY: 'k2' }), /PII_ACTIVE_KEY "k2" is not one of the keys in PII_KEYS/],
+    [
+      'a 16-byte key',
+      () => ({ ...piiEnv(), PII_KEYS: `k1:${randomBytes(16).toString('base64')}` }),
+      /PII_KEYS key "k1" must be 32 bytes/,
+    ],
+    [
+      'a key that is not base64',
+      () => ({ ...piiEnv(), PII_KEYS: `k1:${'!'.repeat(44)}` }),
+      /PII_KEYS key "k1" must be 32 bytes encoded in base64/,
+    ],
+    [
+      'the same kid twice',
+      () => ({ ...piiEnv(), PII_KEYS: `k1:${key()},k1:${key()}` }),
+      /PII_KEYS names key "k1" twice/,
+    ],
+    [
+      'an active key that is not in PII_KEYS',
+      () => ({ ...piiEnv(), PII_ACTIVE_KEY: 'k2' }),
+      /PII_ACTIVE_KEY "k2" is not one of the keys in PII_KEYS/,
+    ],
     ['no active key', () => ({ ...piiEnv(), PII_ACTIVE_KEY: undefined }), /PII_ACTIVE_KEY must name one of the keys/],
     ['an active key without keys', () => ({ PII_ACTIVE_KEY: 'k1' }), /PII_ACTIVE_KEY is set but PII_KEYS is not/],
-    ['no blind index key', () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: undefined }), /PII_KEYS and PII_BLIND_INDEX_KEY must be set together/],
-    ['a short blind index key', () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: randomBytes(31).toString('base64') }), /PII_BLIND_INDEX_KEY must be 32 bytes/],
+    [
+      'no blind index key',
+      () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: undefined }),
+      /PII_KEYS and PII_BLIND_INDEX_KEY must be set together/,
+    ],
+    [
+      'a short blind index key',
+      () => ({ ...piiEnv(), PII_BLIND_INDEX_KEY: randomBytes(31).toString('base64') }),
+      /PII_BLIND_INDEX_KEY must be 32 bytes/,
+    ],
   ])('rejects PII settings with %s', (_case, env, message) => {
     const problems = problemsOf(env());
     expect(problems.some((problem) => message.test(problem))).toBe(true);
@@ -173,14 +259,30 @@ describe('loadConfig', () => {
 
     it.each([
       ['63 hex digits', hex.slice(0, 63), /entry 1 is hex and must have at least 64 digits/],
-      ['42 base64 characters', randomBytes(32).toString('base64url').slice(0, 42), /entry 1 must be at least 43 characters long/],
+      [
+        '42 base64 characters',
+        randomBytes(32).toString('base64url').slice(0, 42),
+        /entry 1 must be at least 43 characters long/,
+      ],
       ['a 16-character value that used to pass', 'abcdefgh12345678', /entry 1 must be at least 43 characters/],
-      ['characters outside base64', `${randomBytes(32).toString('base64url')}!`, /entry 1 must use only base64\/base64url characters/],
-      ['the placeholder of deploy/k8s/secret.example.yaml', 'CHANGE-ME-to-32-random-hex-characters-or-more', /entry 1 is a placeholder/],
+      [
+        'characters outside base64',
+        `${randomBytes(32).toString('base64url')}!`,
+        /entry 1 must use only base64\/base64url characters/,
+      ],
+      [
+        'the placeholder of deploy/k8s/secret.example.yaml',
+        'CHANGE-ME-to-32-random-hex-characters-or-more',
+        /entry 1 is a placeholder/,
+      ],
       ['a placeholder word', `replace-with-${randomBytes(32).toString('base64url')}`, /entry 1 is a placeholder/],
       ['one repeated character', 'a'.repeat(64), /entry 1 is not random enough/],
       ['a repeated string', 'ab12'.repeat(16), /entry 1 is not random enough/],
-      ['a run of 8 equal characters', `${randomBytes(32).toString('base64url')}00000000`, /entry 1 is not random enough/],
+      [
+        'a run of 8 equal characters',
+        `${randomBytes(32).toString('base64url')}00000000`,
+        /entry 1 is not random enough/,
+      ],
       ['an alphabet', 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', /entry 1 is not random enough/],
     ])('refuses %s, naming the variable and the entry but never the value', (_, token, message) => {
       const problems = problemsOf({ API_TOKENS: `${token}` });
@@ -190,10 +292,16 @@ describe('loadConfig', () => {
     });
 
     it('checks every placeholder this repository ships with', () => {
-      for (const placeholder of ['replace-with-a-long-random-token-1', 'replace-with-a-long-random-token-2', 'CHANGE-ME-to-32-random-hex-characters-or-more']) {
+      for (const placeholder of [
+        'replace-with-a-long-random-token-1',
+        'replace-with-a-long-random-token-2',
+        'CHANGE-ME-to-32-random-hex-characters-or-more',
+      ]) {
         expect(problemsOf({ API_TOKENS: placeholder })).toHaveLength(1);
       }
-      expect(problemsOf({ API_TOKENS: `${randomBytes(32).toString('hex')},short` })).toEqual([expect.stringMatching(/^API_TOKENS entry 2 /)]);
+      expect(problemsOf({ API_TOKENS: `${randomBytes(32).toString('hex')},short` })).toEqual([
+        expect.stringMatching(/^API_TOKENS entry 2 /),
+      ]);
     });
   });
 
@@ -206,13 +314,24 @@ describe('loadConfig', () => {
 
   it('refuses production without PII keys; API_TOKENS is optional there (managed tokens or OIDC, checked at startup)', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
-    expect(problems).toEqual(['PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)']);
-    expect(loadConfig({ ...productionEnv(), API_TOKENS: undefined })).toMatchObject({ nodeEnv: 'production', apiTokens: undefined });
+    expect(problems).toEqual([
+      'PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production (NODE_ENV=production)',
+    ]);
+    expect(loadConfig({ ...productionEnv(), API_TOKENS: undefined })).toMatchObject({
+      nodeEnv: 'production',
+      apiTokens: undefined,
+    });
     expect(loadConfig(productionEnv()).nodeEnv).toBe('production');
   });
 
   it('reports several problems at once', () => {
-    const problems = problemsOf({ PORT: 'x', DATABASE_URL: 'http://db', ENVIRONMENTS: 'UPPER', API_TOKENS: 'short', LOG_LEVEL: 'loud' });
+    const problems = problemsOf({
+      PORT: 'x',
+      DATABASE_URL: 'http://db',
+      ENVIRONMENTS: 'UPPER',
+      API_TOKENS: 'short',
+      LOG_LEVEL: 'loud',
+    });
     for (const variable of ['PORT', 'DATABASE_URL', 'ENVIRONMENTS', 'LOG_LEVEL']) {
       expect(problems.some((problem) => problem.startsWith(`${variable}:`))).toBe(true);
     }
@@ -233,30 +352,65 @@ describe('loadConfig', () => {
   describe('behind a connection pooler in transaction mode', () => {
     const url = 'postgresql://cas_app:secret-pw@pgbouncer.internal:6432/cas';
 
-    it('prepares named statements unless DATABASE_PREPARED_STATEMENTS=false or the URL says pgbouncer=true (Prisma\'s flag)', () => {
+    it("prepares named statements unless DATABASE_PREPARED_STATEMENTS=false or the URL says pgbouncer=true (Prisma's flag)", () => {
       expect(loadConfig({ DATABASE_URL: url }).databasePreparedStatements).toBe(true);
       expect(loadConfig({}).databasePreparedStatements).toBe(true);
-      expect(loadConfig({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
-      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
-      expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require&pgbouncer=false` }).databasePreparedStatements).toBe(true);
-      expect(loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' }).databasePreparedStatements).toBe(false);
+      expect(
+        loadConfig({
+          DATABASE_URL: url,
+          DATABASE_PREPARED_STATEMENTS: 'false',
+          MIGRATE_ON_START: 'false',
+          DATABASE_LISTEN: 'false',
+        }).databasePreparedStatements,
+      ).toBe(false);
+      expect(
+        loadConfig({ DATABASE_URL: `${url}?pgbouncer=true`, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' })
+          .databasePreparedStatements,
+      ).toBe(false);
+      expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require&pgbouncer=false` }).databasePreparedStatements).toBe(
+        true,
+      );
+      expect(
+        loadConfig({
+          DATABASE_URL: `${url}?pgbouncer=true`,
+          DATABASE_PREPARED_STATEMENTS: 'false',
+          MIGRATE_ON_START: 'false',
+          DATABASE_LISTEN: 'false',
+        }).databasePreparedStatements,
+      ).toBe(false);
     });
 
     it('refuses settings that contradict each other, without echoing the URL', () => {
-      expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).toEqual(['DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be true or false']);
-      const contradiction = problemsOf({ DATABASE_URL: `${url}?pgbouncer=true`, DATABASE_PREPARED_STATEMENTS: 'true', MIGRATE_ON_START: 'false' });
-      expect(contradiction).toEqual([expect.stringContaining('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true')]);
+      expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).toEqual([
+        'DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be true or false',
+      ]);
+      const contradiction = problemsOf({
+        DATABASE_URL: `${url}?pgbouncer=true`,
+        DATABASE_PREPARED_STATEMENTS: 'true',
+        MIGRATE_ON_START: 'false',
+      });
+      expect(contradiction).toEqual([
+        expect.stringContaining('DATABASE_PREPARED_STATEMENTS is true but DATABASE_URL says pgbouncer=true'),
+      ]);
       const badFlag = problemsOf({ DATABASE_URL: `${url}?pgbouncer=yes` });
       expect(badFlag).toEqual(['DATABASE_URL: its pgbouncer parameter must be true or false']);
       expect([...contradiction, ...badFlag].join('\n')).not.toContain('secret-pw');
     });
 
     it('refuses to migrate on start through the pooler (session advisory lock), naming the way out', () => {
-      for (const env of [{ DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${url}?pgbouncer=true` }, { DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'true' }]) {
+      for (const env of [
+        { DATABASE_PREPARED_STATEMENTS: 'false' },
+        { DATABASE_URL: `${url}?pgbouncer=true` },
+        { DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'true' },
+      ]) {
         const problems = problemsOf({ DATABASE_URL: url, DATABASE_LISTEN: 'false', ...env });
         expect(problems).toHaveLength(1);
-        expect(problems[0]).toMatch(/^MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler/);
-        expect(problems[0]).toContain('npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly');
+        expect(problems[0]).toMatch(
+          /^MIGRATE_ON_START must be false when DATABASE_URL goes through a transaction-mode pooler/,
+        );
+        expect(problems[0]).toContain(
+          'npm run db:migrate with DATABASE_URL pointing at the PostgreSQL primary directly',
+        );
       }
     });
   });
@@ -268,40 +422,81 @@ describe('loadConfig', () => {
 
     it('listens by default, on DATABASE_URL (or the embedded server); DATABASE_LISTEN_URL names another way to the primary', () => {
       expect(loadConfig({})).toMatchObject({ databaseListen: true, databaseListenUrl: undefined });
-      expect(loadConfig({ DATABASE_URL: primary })).toMatchObject({ databaseListen: true, databaseListenUrl: undefined });
-      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'false' })).toMatchObject({ databaseListen: false, databaseListenUrl: undefined });
-      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN_URL: direct })).toMatchObject({ databaseListen: true, databaseListenUrl: direct });
-      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'true', DATABASE_LISTEN_URL: direct }).databaseListenUrl).toBe(direct);
+      expect(loadConfig({ DATABASE_URL: primary })).toMatchObject({
+        databaseListen: true,
+        databaseListenUrl: undefined,
+      });
+      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'false' })).toMatchObject({
+        databaseListen: false,
+        databaseListenUrl: undefined,
+      });
+      expect(loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN_URL: direct })).toMatchObject({
+        databaseListen: true,
+        databaseListenUrl: direct,
+      });
+      expect(
+        loadConfig({ DATABASE_URL: primary, DATABASE_LISTEN: 'true', DATABASE_LISTEN_URL: direct }).databaseListenUrl,
+      ).toBe(direct);
     });
 
     it('behind a transaction-mode pooler, refuses to start until the operator says where to listen, or that polling is enough', () => {
-      for (const env of [{ DATABASE_URL: pooler, DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_URL: `${pooler}?pgbouncer=true` }]) {
+      for (const env of [
+        { DATABASE_URL: pooler, DATABASE_PREPARED_STATEMENTS: 'false' },
+        { DATABASE_URL: `${pooler}?pgbouncer=true` },
+      ]) {
         const problems = problemsOf({ ...env, MIGRATE_ON_START: 'false' });
         expect(problems).toHaveLength(1);
-        expect(problems[0]).toMatch(/^DATABASE_URL goes through a transaction-mode pooler .* through which LISTEN receives no notifications/);
-        expect(problems[0]).toContain('set DATABASE_LISTEN_URL to a direct (or session-mode) connection to the PostgreSQL primary');
+        expect(problems[0]).toMatch(
+          /^DATABASE_URL goes through a transaction-mode pooler .* through which LISTEN receives no notifications/,
+        );
+        expect(problems[0]).toContain(
+          'set DATABASE_LISTEN_URL to a direct (or session-mode) connection to the PostgreSQL primary',
+        );
         expect(problems[0]).toContain('or DATABASE_LISTEN=false');
         expect(problems[0]).not.toContain('secret-pw');
-        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN_URL: direct })).toMatchObject({ databasePreparedStatements: false, databaseListen: true, databaseListenUrl: direct });
-        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' })).toMatchObject({ databasePreparedStatements: false, databaseListen: false });
+        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN_URL: direct })).toMatchObject({
+          databasePreparedStatements: false,
+          databaseListen: true,
+          databaseListenUrl: direct,
+        });
+        expect(loadConfig({ ...env, MIGRATE_ON_START: 'false', DATABASE_LISTEN: 'false' })).toMatchObject({
+          databasePreparedStatements: false,
+          databaseListen: false,
+        });
       }
       // The migration command listens to nothing.
-      expect(loadConfig({ DATABASE_URL: `${pooler}?pgbouncer=true` }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
+      expect(
+        loadConfig({ DATABASE_URL: `${pooler}?pgbouncer=true` }, { databaseOnly: true }).databasePreparedStatements,
+      ).toBe(false);
     });
 
     it('refuses a DATABASE_LISTEN_URL that cannot work or contradicts another setting, without echoing any URL', () => {
       const cases: [Record<string, string>, string][] = [
-        [{ DATABASE_LISTEN_URL: 'mysql://db.internal/cas', DATABASE_URL: primary }, 'DATABASE_LISTEN_URL: DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL'],
-        [{ DATABASE_LISTEN: 'maybe' }, 'DATABASE_LISTEN: DATABASE_LISTEN must be true or false'],
-        [{ DATABASE_URL: primary, DATABASE_LISTEN: 'false', DATABASE_LISTEN_URL: direct }, 'DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them'],
-        [{ DATABASE_LISTEN_URL: direct }, 'DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself'],
         [
-          { DATABASE_URL: pooler, DATABASE_PREPARED_STATEMENTS: 'false', MIGRATE_ON_START: 'false', DATABASE_LISTEN_URL: `${pooler}?pgbouncer=true` },
+          { DATABASE_LISTEN_URL: 'mysql://db.internal/cas', DATABASE_URL: primary },
+          'DATABASE_LISTEN_URL: DATABASE_LISTEN_URL must be a postgres:// or postgresql:// URL',
+        ],
+        [{ DATABASE_LISTEN: 'maybe' }, 'DATABASE_LISTEN: DATABASE_LISTEN must be true or false'],
+        [
+          { DATABASE_URL: primary, DATABASE_LISTEN: 'false', DATABASE_LISTEN_URL: direct },
+          'DATABASE_LISTEN_URL is set but DATABASE_LISTEN=false: unset one of them',
+        ],
+        [
+          { DATABASE_LISTEN_URL: direct },
+          'DATABASE_LISTEN_URL needs DATABASE_URL: with the embedded PostgreSQL the service listens on the embedded server itself',
+        ],
+        [
+          {
+            DATABASE_URL: pooler,
+            DATABASE_PREPARED_STATEMENTS: 'false',
+            MIGRATE_ON_START: 'false',
+            DATABASE_LISTEN_URL: `${pooler}?pgbouncer=true`,
+          },
           'DATABASE_LISTEN_URL says pgbouncer=true (a pooler in transaction mode), through which LISTEN receives nothing: point it at the PostgreSQL primary directly, or at a pooler in session mode',
         ],
         [
           { DATABASE_URL: primary, DATABASE_REPLICA_URL: direct, DATABASE_LISTEN_URL: direct },
-          'DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary\'s notifications',
+          "DATABASE_LISTEN_URL must reach the primary (the server of DATABASE_URL), not the replica of DATABASE_REPLICA_URL: a standby refuses LISTEN and never receives the primary's notifications",
         ],
       ];
       for (const [env, problem] of cases) {
@@ -313,11 +508,21 @@ describe('loadConfig', () => {
   });
 
   it('for the migration command (databaseOnly), needs no production tokens or keys, and ignores MIGRATE_ON_START', () => {
-    const migration = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' }, { databaseOnly: true });
+    const migration = loadConfig(
+      { NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' },
+      { databaseOnly: true },
+    );
     expect(migration).toMatchObject({ nodeEnv: 'production', apiTokens: undefined, pii: { keys: undefined } });
-    expect(loadConfig({ DATABASE_URL: 'postgresql://owner:pw@db:5432/cas?pgbouncer=true' }, { databaseOnly: true }).databasePreparedStatements).toBe(false);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(/PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production/);
-    expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' }, { databaseOnly: true })).toThrow(/PORT must be a whole number/);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://owner:pw@db:5432/cas?pgbouncer=true' }, { databaseOnly: true })
+        .databasePreparedStatements,
+    ).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://owner:pw@db:5432/cas' })).toThrow(
+      /PII_KEYS, PII_ACTIVE_KEY and PII_BLIND_INDEX_KEY are required in production/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' }, { databaseOnly: true })).toThrow(
+      /PORT must be a whole number/,
+    );
   });
 
   it('reports PII problems together with production problems', () => {

@@ -18,7 +18,11 @@ describe('V8 heap growth (HEAP_GROWING_PERCENT)', () => {
     expect(listed).toMatch(/--heap-growing-percent/);
     const child = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', "import v8 from 'node:v8'; v8.setFlagsFromString('--heap-growing-percent=50'); console.log('ok')"],
+      [
+        '--input-type=module',
+        '-e',
+        "import v8 from 'node:v8'; v8.setFlagsFromString('--heap-growing-percent=50'); console.log('ok')",
+      ],
       { encoding: 'utf8' },
     );
     expect(child.stderr).toBe('');

@@ -33,13 +33,33 @@ async function ok(method: string, path: string, body?: unknown) {
 beforeAll(async () => {
   service = await startTestService();
   customerId = (
-    await ok('POST', '/sandbox/customer', { ...buildCustomerInput({ firstName: 'Grace', middleName: 'Brewster', lastName, phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 7788' }] }), externalId: `crm-${suffix}` })
+    await ok('POST', '/sandbox/customer', {
+      ...buildCustomerInput({
+        firstName: 'Grace',
+        middleName: 'Brewster',
+        lastName,
+        phoneNumbers: [{ type: 'MOBILE', number: '+1 555 010 7788' }],
+      }),
+      externalId: `crm-${suffix}`,
+    })
   ).customerId;
-  otherCustomerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Alan', middleName: '', lastName: `Turing${suffix}` }))).customerId;
-  accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Navy Checking' }))).accountId;
+  otherCustomerId = (
+    await ok(
+      'POST',
+      '/sandbox/customer',
+      buildCustomerInput({ firstName: 'Alan', middleName: '', lastName: `Turing${suffix}` }),
+    )
+  ).customerId;
+  accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Navy Checking' })))
+    .accountId;
   await ok('POST', `/sandbox/account/${accountId}/transaction`, { type: 'CREDIT', amount: 500, description: 'Salary' });
   await ok('POST', `/sandbox/account/${accountId}/transaction`, { type: 'DEBIT', amount: 120.25, description: 'Rent' });
-  await ok('POST', `/sandbox/account/${accountId}/transaction`, { type: 'DEBIT', amount: 7, description: 'Coffee hold', hold: true });
+  await ok('POST', `/sandbox/account/${accountId}/transaction`, {
+    type: 'DEBIT',
+    amount: 7,
+    description: 'Coffee hold',
+    hold: true,
+  });
   if (hasChromium()) browser = await launchHeadlessChromium();
 });
 afterAll(async () => {
@@ -50,7 +70,10 @@ afterAll(async () => {
 const browserIt = hasChromium() ? it : it.skip;
 
 describe('the console’s account and customer tools', () => {
-  const { open, expectClean } = watchedPages(() => browser!, () => service.url);
+  const { open, expectClean } = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
 
   browserIt('freezes an account only with a reason, shows who set it, why and until when, and lifts it', async () => {
     const { page } = await open();
@@ -59,20 +82,37 @@ describe('the console’s account and customer tools', () => {
     await page.getByRole('heading', { level: 1, name: 'Navy Checking' }).waitFor();
     // The form requires a reason: pressing without one sends nothing.
     await page.getByRole('button', { name: 'Set frozen' }).click();
-    expect(await page.getByLabel('Reason').evaluate((input) => (input as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+    expect(
+      await page
+        .getByLabel('Reason')
+        .evaluate((input) => (input as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing),
+    ).toBe(true);
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
 
     await page.getByLabel('Reason').fill('Suspicious login from a new device');
     await page.getByLabel(/Lifts itself at/).fill('2099-06-30T12:00');
     await page.getByRole('button', { name: 'Set frozen' }).click();
-    const row = page.getByRole('table', { name: 'Flags set on the account' }).getByRole('row').filter({ hasText: 'Frozen' });
+    const row = page
+      .getByRole('table', { name: 'Flags set on the account' })
+      .getByRole('row')
+      .filter({ hasText: 'Frozen' });
     await row.filter({ hasText: 'Suspicious login from a new device' }).waitFor();
-    const details = (await service.call('POST', '/sandbox/graphql', { body: { query: `{ account(accountId: "${accountId}") { flagDetails { flag reason setBy setAt until } } }` } })).json.data.account.flagDetails;
+    const details = (
+      await service.call('POST', '/sandbox/graphql', {
+        body: { query: `{ account(accountId: "${accountId}") { flagDetails { flag reason setBy setAt until } } }` },
+      })
+    ).json.data.account.flagDetails;
     expect(details).toHaveLength(1);
     expect(details[0]).toMatchObject({ flag: 'FROZEN', reason: 'Suspicious login from a new device' });
     expect(details[0].until).toMatch(/^2099-06-30T/);
     const cells = await row.getByRole('cell').allInnerTexts();
-    expect(cells).toEqual(['Frozen', 'Suspicious login from a new device', details[0].setBy, `${details[0].setAt.slice(0, 16).replace('T', ' ')} UTC`, `${details[0].until.slice(0, 16).replace('T', ' ')} UTC`]);
+    expect(cells).toEqual([
+      'Frozen',
+      'Suspicious login from a new device',
+      details[0].setBy,
+      `${details[0].setAt.slice(0, 16).replace('T', ' ')} UTC`,
+      `${details[0].until.slice(0, 16).replace('T', ' ')} UTC`,
+    ]);
     expect(details[0].setBy).toMatch(/^static:/); // the principal as the audit trail names it
     await expectAccessible(page, 'account page with a flag');
 
@@ -107,25 +147,38 @@ describe('the console’s account and customer tools', () => {
     const statementRequests: { url: string; authorization: string | undefined; accept: string | undefined }[] = [];
     page.on('request', (request) => {
       urls.push(request.url());
-      if (request.url().includes('/statement?')) statementRequests.push({ url: request.url(), authorization: request.headers().authorization, accept: request.headers().accept });
+      if (request.url().includes('/statement?'))
+        statementRequests.push({
+          url: request.url(),
+          authorization: request.headers().authorization,
+          accept: request.headers().accept,
+        });
     });
     await page.goto(`${service.url}/console/accounts/${accountId}`);
     await signIn(page, service.token);
     // Last month by default.
     const now = new Date();
-    const firstOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    const firstOfLastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
+      .toISOString()
+      .slice(0, 10);
     await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe(firstOfLastMonth);
     const today = now.toISOString().slice(0, 10);
     const yesterday = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     await page.getByLabel('From', { exact: true }).fill(yesterday);
     await page.getByLabel('To (included)', { exact: true }).fill(today);
 
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
     expect(pdf.suggestedFilename()).toBe(`statement-${accountId}-${yesterday}-to-${today}.pdf`);
     const pdfBytes = await readDownload(await pdf.path());
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     expect(csv.suggestedFilename()).toMatch(/\.csv$/);
     const lines = (await readDownload(await csv.path())).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('kind,postedAt,transactionId,description,amount,balance,currency,sequence');
@@ -195,11 +248,16 @@ describe('the console’s account and customer tools', () => {
     await page.getByLabel('Search by').selectOption('phoneNumber');
     await search.fill('(555) 010-7788');
     await search.press('Enter');
-    await page.getByRole('list', { name: 'Matching customers' }).getByRole('link', { name: `Grace Brewster ${lastName}` }).waitFor();
+    await page
+      .getByRole('list', { name: 'Matching customers' })
+      .getByRole('link', { name: `Grace Brewster ${lastName}` })
+      .waitFor();
     await page.getByLabel('Search by').selectOption('externalId');
     await search.fill(`crm-${suffix}`);
     await search.press('Enter');
-    await expect.poll(() => page.getByRole('list', { name: 'Matching customers' }).getByRole('link').allInnerTexts()).toEqual([`Grace Brewster ${lastName}`]);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Matching customers' }).getByRole('link').allInnerTexts())
+      .toEqual([`Grace Brewster ${lastName}`]);
     await search.fill(`crm-${suffix}-nobody`);
     await search.press('Enter');
     await page.getByText('No customers match.').waitFor();
@@ -207,53 +265,69 @@ describe('the console’s account and customer tools', () => {
     expectClean();
   });
 
-  browserIt('creates a customer once, with the identifiers masked and never in a URL or browser storage, then opens it', async () => {
-    const { page } = await open();
-    const requests: { url: string; body: string | null }[] = [];
-    page.on('request', (request) => requests.push({ url: request.url(), body: request.postData() }));
-    await page.goto(`${service.url}/console/customers`);
-    await signIn(page, service.token);
-    await page.getByRole('link', { name: 'New customer' }).click();
-    await page.getByRole('heading', { level: 1, name: 'New customer' }).waitFor();
-    expect(page.url()).toBe(`${service.url}/console/customers/new`);
-    await expectAccessible(page, 'new customer page');
-    const ssn = uniqueSsn();
-    const dln = String(uniqueDocumentLocatorNumber());
-    const newLast = `Babbage${suffix}`;
-    await page.getByLabel('First name').fill('Charles');
-    await page.getByLabel('Last name').fill(newLast);
-    await page.getByLabel('Date of birth').fill('1971-12-26');
-    for (const [label, value] of [['Social security number', ssn], ['Document locator number', dln]] as const) {
-      const input = page.getByLabel(label, { exact: true });
-      expect([await input.getAttribute('type'), await input.getAttribute('autocomplete')]).toEqual(['text', 'off']);
-      const id = JSON.stringify(await input.getAttribute('id'));
-      expect(await page.evaluate(`getComputedStyle(document.getElementById(${id})).getPropertyValue('-webkit-text-security')`)).toBe('disc');
-      await input.fill(value);
-    }
-    await page.getByLabel('Preferred name').fill('Charlie');
-    await page.getByLabel('Email 1').fill(`charles.${suffix}@example.com`);
-    await page.getByRole('button', { name: 'Add a phone number' }).click();
-    await page.getByLabel('Phone 1 number').fill('+1 555 010 2233');
-    await page.getByRole('button', { name: 'Create customer' }).dblclick();
-    await page.getByRole('heading', { level: 1, name: `Charles ${newLast}` }).waitFor();
-    const created = await service.call('POST', '/sandbox/graphql', { body: { query: `{ customers(filter: { lastName: "${newLast}" }) { nodes { customerId preferredName } } }` } });
-    const items = created.json.data.customers.nodes as { customerId: string; preferredName: string }[];
-    expect(items.map((item) => item.preferredName)).toEqual(['Charlie']);
-    expect(page.url()).toBe(`${service.url}/console/customers/${items[0]!.customerId}`);
+  browserIt(
+    'creates a customer once, with the identifiers masked and never in a URL or browser storage, then opens it',
+    async () => {
+      const { page } = await open();
+      const requests: { url: string; body: string | null }[] = [];
+      page.on('request', (request) => requests.push({ url: request.url(), body: request.postData() }));
+      await page.goto(`${service.url}/console/customers`);
+      await signIn(page, service.token);
+      await page.getByRole('link', { name: 'New customer' }).click();
+      await page.getByRole('heading', { level: 1, name: 'New customer' }).waitFor();
+      expect(page.url()).toBe(`${service.url}/console/customers/new`);
+      await expectAccessible(page, 'new customer page');
+      const ssn = uniqueSsn();
+      const dln = String(uniqueDocumentLocatorNumber());
+      const newLast = `Babbage${suffix}`;
+      await page.getByLabel('First name').fill('Charles');
+      await page.getByLabel('Last name').fill(newLast);
+      await page.getByLabel('Date of birth').fill('1971-12-26');
+      for (const [label, value] of [
+        ['Social security number', ssn],
+        ['Document locator number', dln],
+      ] as const) {
+        const input = page.getByLabel(label, { exact: true });
+        expect([await input.getAttribute('type'), await input.getAttribute('autocomplete')]).toEqual(['text', 'off']);
+        const id = JSON.stringify(await input.getAttribute('id'));
+        expect(
+          await page.evaluate(
+            `getComputedStyle(document.getElementById(${id})).getPropertyValue('-webkit-text-security')`,
+          ),
+        ).toBe('disc');
+        await input.fill(value);
+      }
+      await page.getByLabel('Preferred name').fill('Charlie');
+      await page.getByLabel('Email 1').fill(`charles.${suffix}@example.com`);
+      await page.getByRole('button', { name: 'Add a phone number' }).click();
+      await page.getByLabel('Phone 1 number').fill('+1 555 010 2233');
+      await page.getByRole('button', { name: 'Create customer' }).dblclick();
+      await page.getByRole('heading', { level: 1, name: `Charles ${newLast}` }).waitFor();
+      const created = await service.call('POST', '/sandbox/graphql', {
+        body: { query: `{ customers(filter: { lastName: "${newLast}" }) { nodes { customerId preferredName } } }` },
+      });
+      const items = created.json.data.customers.nodes as { customerId: string; preferredName: string }[];
+      expect(items.map((item) => item.preferredName)).toEqual(['Charlie']);
+      expect(page.url()).toBe(`${service.url}/console/customers/${items[0]!.customerId}`);
 
-    const creations = requests.filter((request) => request.body?.includes('CreateCustomer')).map((request) => JSON.parse(request.body!));
-    expect(creations.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(creations.map((body) => body.variables.idempotencyKey)).size).toBe(1);
-    expect(creations[0].query).not.toContain(ssn); // variables, never the query's text
-    for (const request of requests) {
-      expect(request.url).not.toContain(ssn.replace(/-/g, '').slice(0, 5));
-      expect(request.url).not.toContain(dln);
-    }
-    const storage = await page.evaluate<string>('JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie');
-    for (const secret of [ssn, ssn.replace(/-/g, ''), dln]) expect(storage).not.toContain(secret);
-    expect(await page.content()).not.toContain(dln);
-    expectClean();
-  });
+      const creations = requests
+        .filter((request) => request.body?.includes('CreateCustomer'))
+        .map((request) => JSON.parse(request.body!));
+      expect(creations.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(creations.map((body) => body.variables.idempotencyKey)).size).toBe(1);
+      expect(creations[0].query).not.toContain(ssn); // variables, never the query's text
+      for (const request of requests) {
+        expect(request.url).not.toContain(ssn.replace(/-/g, '').slice(0, 5));
+        expect(request.url).not.toContain(dln);
+      }
+      const storage = await page.evaluate<string>(
+        'JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie',
+      );
+      for (const secret of [ssn, ssn.replace(/-/g, ''), dln]) expect(storage).not.toContain(secret);
+      expect(await page.content()).not.toContain(dln);
+      expectClean();
+    },
+  );
 
   browserIt('edits a customer’s contact details', async () => {
     const { page } = await open();
@@ -269,7 +343,8 @@ describe('the console’s account and customer tools', () => {
     const before = (await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.addresses as unknown[];
     await page.getByRole('button', { name: 'Add an address' }).click();
     const address = { type: 'WORK', street: '1 Navy Yard', city: 'Arlington', state: 'VA', zip: '22202' };
-    for (const [part, value] of Object.entries(address)) await page.getByLabel(`Address ${before.length + 1} ${part}`, { exact: true }).fill(value);
+    for (const [part, value] of Object.entries(address))
+      await page.getByLabel(`Address ${before.length + 1} ${part}`, { exact: true }).fill(value);
     await expectAccessible(page, 'customer page, editing');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).or(page.getByRole('alert')).waitFor();
@@ -292,14 +367,26 @@ describe('the console’s account and customer tools', () => {
     await page.getByLabel('Customer id of a new holder').fill(otherCustomerId);
     await page.getByRole('button', { name: 'Add holder' }).click();
     await holders.getByRole('link', { name: `Alan Turing${suffix}` }).waitFor();
-    expect((await service.call('POST', '/sandbox/graphql', { body: { query: `{ account(accountId: "${accountId}") { customerIds } }` } })).json.data.account.customerIds).toEqual([customerId, otherCustomerId]);
+    expect(
+      (
+        await service.call('POST', '/sandbox/graphql', {
+          body: { query: `{ account(accountId: "${accountId}") { customerIds } }` },
+        })
+      ).json.data.account.customerIds,
+    ).toEqual([customerId, otherCustomerId]);
     await expectAccessible(page, 'account page with two holders');
     await page.getByRole('button', { name: `Remove holder Alan Turing${suffix}` }).click();
     await holders.getByRole('link', { name: `Alan Turing${suffix}` }).waitFor({ state: 'detached' });
     // The last holder cannot be removed: the API's refusal is shown with its code.
     await page.getByRole('button', { name: `Remove holder Grace Brewster ${lastName}` }).click();
     await expect.poll(() => holders.getByRole('alert').innerText()).toContain('ACCOUNT_NEEDS_A_CUSTOMER');
-    expect((await service.call('POST', '/sandbox/graphql', { body: { query: `{ account(accountId: "${accountId}") { customerIds } }` } })).json.data.account.customerIds).toEqual([customerId]);
+    expect(
+      (
+        await service.call('POST', '/sandbox/graphql', {
+          body: { query: `{ account(accountId: "${accountId}") { customerIds } }` },
+        })
+      ).json.data.account.customerIds,
+    ).toEqual([customerId]);
     expectClean();
   });
 });

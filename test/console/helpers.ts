@@ -32,7 +32,11 @@ export async function openWatchedPage(browser: Browser, origin: string): Promise
   const offsite: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()} at ${JSON.stringify(message.location())}`);
+    if (
+      message.type() === 'error' &&
+      !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+    )
+      problems.push(`console: ${message.text()} at ${JSON.stringify(message.location())}`);
   });
   // ERR_ABORTED on a fetch is a cancellation, not a failure anyone sees: the test navigated the tab elsewhere, or
   // the console dropped a query whose view is gone (Apollo Client aborts a query when its last watcher unmounts: a
@@ -56,7 +60,7 @@ export async function openWatchedPage(browser: Browser, origin: string): Promise
   page.on('requestfailed', (request) => inFlight.delete(request));
   // Leaving a page before its queries answered would abort them (ERR_ABORTED): a test's navigation, not the console's fault.
   const settled = async () => {
-    for (let quiet = 0; quiet < 3; ) {
+    for (let quiet = 0; quiet < 3;) {
       await page.waitForTimeout(50);
       quiet = inFlight.size === 0 ? quiet + 1 : 0;
     }
@@ -93,7 +97,10 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
  * Inside a describe: `open()` a watched page on `origin` (closed after each test), and `expectClean()` that it saw no
  * browser error and no request to another origin. Getters, because the browser and the service start in beforeAll.
  */
-export function watchedPages(browser: () => Browser, origin: () => string): { open: () => Promise<WatchedPage>; expectClean: () => void } {
+export function watchedPages(
+  browser: () => Browser,
+  origin: () => string,
+): { open: () => Promise<WatchedPage>; expectClean: () => void } {
   let watched: WatchedPage | undefined;
   afterEach(async () => {
     await watched?.close();

@@ -36,9 +36,19 @@ beforeAll(async () => {
     CONSOLE_OIDC_SCOPES: SCOPES.join(' '),
     CONSOLE_OIDC_PROVIDER_NAME: 'Example IdP',
   });
-  provider.start({ clientId: CLIENT_ID, redirectUri: `${service.url}/console/callback`, postLogoutRedirectUri: `${service.url}/console`, allowedOrigin: service.url });
-  const customer = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ firstName: 'Grace', lastName: `Hopper${randomUUID().slice(0, 8)}` }) });
-  const account = await service.call('POST', '/sandbox/account', { body: buildAccountInput([customer.json.data.customerId], { name: 'Signed-in Checking' }), headers: { 'idempotency-key': randomUUID() } });
+  provider.start({
+    clientId: CLIENT_ID,
+    redirectUri: `${service.url}/console/callback`,
+    postLogoutRedirectUri: `${service.url}/console`,
+    allowedOrigin: service.url,
+  });
+  const customer = await service.call('POST', '/sandbox/customer', {
+    body: buildCustomerInput({ firstName: 'Grace', lastName: `Hopper${randomUUID().slice(0, 8)}` }),
+  });
+  const account = await service.call('POST', '/sandbox/account', {
+    body: buildAccountInput([customer.json.data.customerId], { name: 'Signed-in Checking' }),
+    headers: { 'idempotency-key': randomUUID() },
+  });
   accountId = account.json.data.accountId;
   if (hasChromium()) browser = await launchHeadlessChromium();
 });
@@ -67,12 +77,31 @@ describe('the console with OIDC sign-in configured', () => {
 
   it('is refused at startup when set without OIDC_ISSUER, or with an issuer in clear on another host', () => {
     const base = { NODE_ENV: 'test', ...TEST_PII_ENV, API_TOKENS: randomBytes(32).toString('base64url') };
-    expect(() => loadConfig({ ...base, CONSOLE_OIDC_CLIENT_ID: 'console' })).toThrow(/CONSOLE_OIDC_CLIENT_ID needs OIDC_ISSUER/);
-    expect(() => loadConfig({ ...base, CONSOLE_OIDC_SCOPES: 'openid' })).toThrow(/CONSOLE_OIDC_SCOPES set without CONSOLE_OIDC_CLIENT_ID/);
-    const oidc = { OIDC_AUDIENCE: AUDIENCE, OIDC_JWKS_URL: 'https://idp.example.com/jwks', CONSOLE_OIDC_CLIENT_ID: 'console' };
-    expect(() => loadConfig({ ...base, ...oidc, OIDC_ISSUER: 'http://idp.example.com' })).toThrow(/OIDC_ISSUER must use https when CONSOLE_OIDC_CLIENT_ID is set/);
-    expect(() => loadConfig({ ...base, ...oidc, OIDC_ISSUER: 'https://idp.example.com', CONSOLE_OIDC_SCOPES: 'openid "quoted"' })).toThrow(/CONSOLE_OIDC_SCOPES must be OAuth scopes/);
-    expect(loadConfig({ ...base, ...oidc, OIDC_ISSUER: 'https://idp.example.com', OIDC_AUDIENCE: 'customer-account-service' }).consoleOidc).toMatchObject({
+    expect(() => loadConfig({ ...base, CONSOLE_OIDC_CLIENT_ID: 'console' })).toThrow(
+      /CONSOLE_OIDC_CLIENT_ID needs OIDC_ISSUER/,
+    );
+    expect(() => loadConfig({ ...base, CONSOLE_OIDC_SCOPES: 'openid' })).toThrow(
+      /CONSOLE_OIDC_SCOPES set without CONSOLE_OIDC_CLIENT_ID/,
+    );
+    const oidc = {
+      OIDC_AUDIENCE: AUDIENCE,
+      OIDC_JWKS_URL: 'https://idp.example.com/jwks',
+      CONSOLE_OIDC_CLIENT_ID: 'console',
+    };
+    expect(() => loadConfig({ ...base, ...oidc, OIDC_ISSUER: 'http://idp.example.com' })).toThrow(
+      /OIDC_ISSUER must use https when CONSOLE_OIDC_CLIENT_ID is set/,
+    );
+    expect(() =>
+      loadConfig({ ...base, ...oidc, OIDC_ISSUER: 'https://idp.example.com', CONSOLE_OIDC_SCOPES: 'openid "quoted"' }),
+    ).toThrow(/CONSOLE_OIDC_SCOPES must be OAuth scopes/);
+    expect(
+      loadConfig({
+        ...base,
+        ...oidc,
+        OIDC_ISSUER: 'https://idp.example.com',
+        OIDC_AUDIENCE: 'customer-account-service',
+      }).consoleOidc,
+    ).toMatchObject({
       issuerOrigin: 'https://idp.example.com',
       scopes: ['openid'],
       resource: undefined,
@@ -80,7 +109,6 @@ describe('the console with OIDC sign-in configured', () => {
     expect(loadConfig(base).consoleOidc).toBeUndefined();
   });
 });
-
 
 /** The provider's own login and consent pages (oidc-provider's development interactions). */
 async function loginAtProvider(page: Page): Promise<void> {
@@ -103,96 +131,134 @@ describe('signing in at the identity provider in a browser', () => {
     expect(watched!.offsite.filter((url) => !url.startsWith(`${provider.issuer}/`))).toEqual([]);
   };
 
-  browserIt('signs in with the Authorization Code flow and PKCE, lands on the deep link signed in, reads through GraphQL with the JWT, and signs out there and at the provider', async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    const { page } = watched;
-    await page.goto(`${service.url}/console/accounts/${accountId}`);
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
-    await expectAccessible(page, 'sign-in page with OIDC');
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await page.waitForURL(`${provider.issuer}/**`);
-    const authorization = new URL(watched.offsite.find((url) => url.includes('code_challenge='))!);
-    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(authorization.searchParams.get('client_id')).toBe(CLIENT_ID);
-    expect(authorization.searchParams.get('resource')).toBe(AUDIENCE);
-    await loginAtProvider(page);
-    await page.getByRole('heading', { level: 1, name: 'Signed-in Checking' }).waitFor();
-    expect(page.url()).toBe(`${service.url}/console/accounts/${accountId}`);
-    const stored = JSON.parse((await page.evaluate('JSON.stringify(sessionStorage)')) as string) as Record<string, string>;
-    expect(Object.keys(stored).sort()).toEqual(['cas.console.environment', 'cas.console.oidc.idToken', 'cas.console.token']);
-    const idToken = stored['cas.console.oidc.idToken']!;
-    expect(JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({ iss: provider.issuer, aud: CLIENT_ID, sub: 'ada.operator' });
-    const [header, payload] = stored['cas.console.token']!.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
-    expect(header).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
-    expect(payload).toMatchObject({ iss: provider.issuer, aud: AUDIENCE, sub: 'ada.operator', environments: ['sandbox'] });
-    expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
-    // Read-only scopes from the provider: the console offers no write.
-    await page.getByRole('heading', { name: 'Balance', exact: true }).waitFor();
-    expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Audit trail' }).waitFor();
-    // Sign out: the tab forgets its tokens, then RP-initiated logout at the provider, and back to the console.
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
-    const endSession = new URL(watched.offsite.find((url) => url.includes('id_token_hint='))!);
-    expect(endSession.origin + endSession.pathname).toBe(`${provider.issuer}/session/end`);
-    expect(Object.fromEntries(endSession.searchParams)).toEqual({ id_token_hint: idToken, client_id: CLIENT_ID, post_logout_redirect_uri: `${service.url}/console` });
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
-    expect(page.url()).toBe(`${service.url}/console`);
-    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
-    // The provider's session is gone: signing in again asks for the login, and completes as the first time.
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await loginAtProvider(page);
-    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
-    expectClean();
-  });
+  browserIt(
+    'signs in with the Authorization Code flow and PKCE, lands on the deep link signed in, reads through GraphQL with the JWT, and signs out there and at the provider',
+    async () => {
+      watched = await openWatchedPage(browser!, service.url);
+      const { page } = watched;
+      await page.goto(`${service.url}/console/accounts/${accountId}`);
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+      await expectAccessible(page, 'sign-in page with OIDC');
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+      await page.waitForURL(`${provider.issuer}/**`);
+      const authorization = new URL(watched.offsite.find((url) => url.includes('code_challenge='))!);
+      expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(authorization.searchParams.get('client_id')).toBe(CLIENT_ID);
+      expect(authorization.searchParams.get('resource')).toBe(AUDIENCE);
+      await loginAtProvider(page);
+      await page.getByRole('heading', { level: 1, name: 'Signed-in Checking' }).waitFor();
+      expect(page.url()).toBe(`${service.url}/console/accounts/${accountId}`);
+      const stored = JSON.parse((await page.evaluate('JSON.stringify(sessionStorage)')) as string) as Record<
+        string,
+        string
+      >;
+      expect(Object.keys(stored).sort()).toEqual([
+        'cas.console.environment',
+        'cas.console.oidc.idToken',
+        'cas.console.token',
+      ]);
+      const idToken = stored['cas.console.oidc.idToken']!;
+      expect(JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({
+        iss: provider.issuer,
+        aud: CLIENT_ID,
+        sub: 'ada.operator',
+      });
+      const [header, payload] = stored['cas.console.token']!.split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
+      expect(header).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
+      expect(payload).toMatchObject({
+        iss: provider.issuer,
+        aud: AUDIENCE,
+        sub: 'ada.operator',
+        environments: ['sandbox'],
+      });
+      expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
+      // Read-only scopes from the provider: the console offers no write.
+      await page.getByRole('heading', { name: 'Balance', exact: true }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(0);
+      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Audit trail' }).waitFor();
+      // Sign out: the tab forgets its tokens, then RP-initiated logout at the provider, and back to the console.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+      const endSession = new URL(watched.offsite.find((url) => url.includes('id_token_hint='))!);
+      expect(endSession.origin + endSession.pathname).toBe(`${provider.issuer}/session/end`);
+      expect(Object.fromEntries(endSession.searchParams)).toEqual({
+        id_token_hint: idToken,
+        client_id: CLIENT_ID,
+        post_logout_redirect_uri: `${service.url}/console`,
+      });
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+      expect(page.url()).toBe(`${service.url}/console`);
+      expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+      // The provider's session is gone: signing in again asks for the login, and completes as the first time.
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+      await loginAtProvider(page);
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+      expectClean();
+    },
+  );
 
-  browserIt('signs out of the console only at a provider without an end_session_endpoint, and says so when the provider cannot be reached', async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    const { page } = watched;
-    const discovery = `${provider.issuer}/.well-known/openid-configuration`;
-    await page.goto(`${service.url}/console`);
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await loginAtProvider(page);
-    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
-    // A provider that names no end_session_endpoint: the console's own sign-out is all there is.
-    await page.route(discovery, async (route) => {
-      const { end_session_endpoint: _ignored, ...metadata } = (await (await route.fetch()).json()) as Record<string, unknown>;
-      await route.fulfill({ json: metadata, headers: { 'access-control-allow-origin': service.url } });
-    });
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
-    await watched.settled();
-    expect(page.url()).toBe(`${service.url}/console`);
-    expect(await page.getByRole('alert').count()).toBe(0);
-    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
-    await page.unroute(discovery);
-    // The provider's session is still open then: signing in again asks for no login.
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
-    // A provider that cannot be reached at sign-out: signed out here anyway, and told so.
-    await page.route(discovery, (route) => route.abort());
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_SIGN_OUT_INCOMPLETE');
-    expect(page.url()).toBe(`${service.url}/console`);
-    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
-    expect(watched.offsite.filter((url) => url.includes('/session/end'))).toEqual([]);
-  });
+  browserIt(
+    'signs out of the console only at a provider without an end_session_endpoint, and says so when the provider cannot be reached',
+    async () => {
+      watched = await openWatchedPage(browser!, service.url);
+      const { page } = watched;
+      const discovery = `${provider.issuer}/.well-known/openid-configuration`;
+      await page.goto(`${service.url}/console`);
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+      await loginAtProvider(page);
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+      // A provider that names no end_session_endpoint: the console's own sign-out is all there is.
+      await page.route(discovery, async (route) => {
+        const { end_session_endpoint: _ignored, ...metadata } = (await (await route.fetch()).json()) as Record<
+          string,
+          unknown
+        >;
+        await route.fulfill({ json: metadata, headers: { 'access-control-allow-origin': service.url } });
+      });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).waitFor();
+      await watched.settled();
+      expect(page.url()).toBe(`${service.url}/console`);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+      await page.unroute(discovery);
+      // The provider's session is still open then: signing in again asks for no login.
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+      // A provider that cannot be reached at sign-out: signed out here anyway, and told so.
+      await page.route(discovery, (route) => route.abort());
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_SIGN_OUT_INCOMPLETE');
+      expect(page.url()).toBe(`${service.url}/console`);
+      expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+      expect(watched.offsite.filter((url) => url.includes('/session/end'))).toEqual([]);
+    },
+  );
 
-  browserIt('refuses an answer whose state this tab did not send, says why, and keeps the code out of the address bar', async () => {
-    watched = await openWatchedPage(browser!, service.url);
-    const { page } = watched;
-    await page.goto(`${service.url}/console`);
-    await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
-    await page.waitForURL(`${provider.issuer}/**`);
-    // A link crafted elsewhere (login CSRF): a code with another state.
-    await page.goto(`${service.url}/console/callback?code=stolen-code&state=tampered&iss=${encodeURIComponent(provider.issuer)}`);
-    await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_STATE_MISMATCH');
-    await expect(page.getByRole('alert').innerText()).resolves.toContain('does not belong to the sign-in this tab started');
-    expect(page.url()).toBe(`${service.url}/console`);
-    expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
-    expect(watched.offsite.filter((url) => url.startsWith(`${provider.issuer}/token`))).toEqual([]);
-    await expectAccessible(page, 'sign-in page with a refused callback');
-    expectClean();
-  });
+  browserIt(
+    'refuses an answer whose state this tab did not send, says why, and keeps the code out of the address bar',
+    async () => {
+      watched = await openWatchedPage(browser!, service.url);
+      const { page } = watched;
+      await page.goto(`${service.url}/console`);
+      await page.getByRole('button', { name: 'Sign in with Example IdP' }).click();
+      await page.waitForURL(`${provider.issuer}/**`);
+      // A link crafted elsewhere (login CSRF): a code with another state.
+      await page.goto(
+        `${service.url}/console/callback?code=stolen-code&state=tampered&iss=${encodeURIComponent(provider.issuer)}`,
+      );
+      await expect.poll(() => page.getByRole('alert').innerText()).toContain('OIDC_STATE_MISMATCH');
+      await expect(page.getByRole('alert').innerText()).resolves.toContain(
+        'does not belong to the sign-in this tab started',
+      );
+      expect(page.url()).toBe(`${service.url}/console`);
+      expect(await page.evaluate('JSON.stringify(sessionStorage)')).toBe('{}');
+      expect(watched.offsite.filter((url) => url.startsWith(`${provider.issuer}/token`))).toEqual([]);
+      await expectAccessible(page, 'sign-in page with a refused callback');
+      expectClean();
+    },
+  );
 });

@@ -28,7 +28,7 @@ async function ok(method: string, path: string, body?: unknown) {
 
 /** The record's events once numbered (REST), newest first. */
 async function recentEvents(path: string, count: number): Promise<{ type: string; sequence: number }[]> {
-  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ;) {
     const { events } = await ok('GET', `${path}/event`);
     if (events.length >= count || Date.now() > deadline) return events;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -37,11 +37,20 @@ async function recentEvents(path: string, count: number): Promise<{ type: string
 
 beforeAll(async () => {
   service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20' });
-  customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Rosalind', middleName: '', lastName }))).customerId;
+  customerId = (
+    await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Rosalind', middleName: '', lastName }))
+  ).customerId;
   await ok('PUT', `/sandbox/customer/${customerId}`, { preferredName: 'Ros' });
-  accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Evented Account' }))).accountId;
+  accountId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Evented Account' })))
+    .accountId;
   await ok('PUT', `/sandbox/account/${accountId}/flags/FROZEN`, { reason: 'Review' });
-  noEventsToken = (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read', 'accounts:read', 'audit:read'], name: 'no events' })).token;
+  noEventsToken = (
+    await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read', 'accounts:read', 'audit:read'],
+      name: 'no events',
+    })
+  ).token;
   if (hasChromium()) browser = await launchHeadlessChromium();
 });
 afterAll(async () => {
@@ -58,34 +67,42 @@ describe('the console’s recent events of a record', () => {
     watched = undefined;
   });
 
-  browserIt('shows a customer’s and an account’s newest events with their sequences, and links to the Events page', async () => {
-    const customerEvents = await recentEvents(`/sandbox/customer/${customerId}`, 2);
-    const accountEvents = await recentEvents(`/sandbox/account/${accountId}`, 2);
-    watched = await openWatchedPage(browser!, service.url);
-    const { page } = watched;
-    await page.goto(`${service.url}/console/customers/${customerId}`);
-    await signIn(page, service.token);
-    await page.getByRole('heading', { level: 1, name: `Rosalind ${lastName}` }).waitFor();
-    const table = page.getByRole('table', { name: 'Recent events of this customer, newest first' });
-    await table.waitFor();
-    const column = (n: number) => table.locator(`tbody tr td:nth-child(${n})`).allInnerTexts();
-    expect(await column(1)).toEqual(['customer.updated', 'customer.created']);
-    expect(await column(3)).toEqual(customerEvents.map((event) => String(event.sequence)));
-    await expectAccessible(page, 'customer page with its recent events');
+  browserIt(
+    'shows a customer’s and an account’s newest events with their sequences, and links to the Events page',
+    async () => {
+      const customerEvents = await recentEvents(`/sandbox/customer/${customerId}`, 2);
+      const accountEvents = await recentEvents(`/sandbox/account/${accountId}`, 2);
+      watched = await openWatchedPage(browser!, service.url);
+      const { page } = watched;
+      await page.goto(`${service.url}/console/customers/${customerId}`);
+      await signIn(page, service.token);
+      await page.getByRole('heading', { level: 1, name: `Rosalind ${lastName}` }).waitFor();
+      const table = page.getByRole('table', { name: 'Recent events of this customer, newest first' });
+      await table.waitFor();
+      const column = (n: number) => table.locator(`tbody tr td:nth-child(${n})`).allInnerTexts();
+      expect(await column(1)).toEqual(['customer.updated', 'customer.created']);
+      expect(await column(3)).toEqual(customerEvents.map((event) => String(event.sequence)));
+      await expectAccessible(page, 'customer page with its recent events');
 
-    await page.getByRole('link', { name: 'Evented Account' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Evented Account' }).waitFor();
-    const accountTable = page.getByRole('table', { name: 'Recent events of this account, newest first' });
-    await accountTable.waitFor();
-    expect(await accountTable.locator('tbody tr td:nth-child(1)').allInnerTexts()).toEqual(['account.updated', 'account.created']);
-    expect(await accountTable.locator('tbody tr td:nth-child(3)').allInnerTexts()).toEqual(accountEvents.map((event) => String(event.sequence)));
-    await expectAccessible(page, 'account page with its recent events');
+      await page.getByRole('link', { name: 'Evented Account' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Evented Account' }).waitFor();
+      const accountTable = page.getByRole('table', { name: 'Recent events of this account, newest first' });
+      await accountTable.waitFor();
+      expect(await accountTable.locator('tbody tr td:nth-child(1)').allInnerTexts()).toEqual([
+        'account.updated',
+        'account.created',
+      ]);
+      expect(await accountTable.locator('tbody tr td:nth-child(3)').allInnerTexts()).toEqual(
+        accountEvents.map((event) => String(event.sequence)),
+      );
+      await expectAccessible(page, 'account page with its recent events');
 
-    await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: 'All events' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
-    expect(watched.problems).toEqual([]);
-    expect(watched.offsite).toEqual([]);
-  });
+      await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: 'All events' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+      expect(watched.problems).toEqual([]);
+      expect(watched.offsite).toEqual([]);
+    },
+  );
 
   browserIt('is not offered to a token without events:read, and nothing asks for it', async () => {
     watched = await openWatchedPage(browser!, service.url);

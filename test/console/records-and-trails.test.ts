@@ -46,15 +46,49 @@ beforeAll(async () => {
   service = await startTestService(fastDeliverySettings([100, 200]));
   endpointUrl = receiver.url('/console-deliveries');
   await ok('POST', '/sandbox/webhook-endpoint', { url: endpointUrl, eventTypes: ['customer.created'] });
-  customerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Hedy', middleName: '', lastName, socialSecurityNumber: ssn }))).customerId;
-  fundedId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Funded Account' }))).accountId;
-  await ok('POST', `/sandbox/account/${fundedId}/transaction`, { type: 'CREDIT', amount: 10, description: 'Opening deposit' });
-  spareId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Spare Account' }))).accountId;
-  writer = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:write', 'accounts:write'], name: 'writer' });
-  tempCustomerId = (await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Emmy', middleName: '', lastName: tempLastName }), bearer(writer.token))).customerId;
-  tempAccountId = (await ok('POST', '/sandbox/account', buildAccountInput([tempCustomerId], { name: 'Temporary Account' }), bearer(writer.token))).accountId;
+  customerId = (
+    await ok(
+      'POST',
+      '/sandbox/customer',
+      buildCustomerInput({ firstName: 'Hedy', middleName: '', lastName, socialSecurityNumber: ssn }),
+    )
+  ).customerId;
+  fundedId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Funded Account' })))
+    .accountId;
+  await ok('POST', `/sandbox/account/${fundedId}/transaction`, {
+    type: 'CREDIT',
+    amount: 10,
+    description: 'Opening deposit',
+  });
+  spareId = (await ok('POST', '/sandbox/account', buildAccountInput([customerId], { name: 'Spare Account' })))
+    .accountId;
+  writer = await issueApiToken(service.database.pool, {
+    environments: ['sandbox'],
+    scopes: ['customers:write', 'accounts:write'],
+    name: 'writer',
+  });
+  tempCustomerId = (
+    await ok(
+      'POST',
+      '/sandbox/customer',
+      buildCustomerInput({ firstName: 'Emmy', middleName: '', lastName: tempLastName }),
+      bearer(writer.token),
+    )
+  ).customerId;
+  tempAccountId = (
+    await ok(
+      'POST',
+      '/sandbox/account',
+      buildAccountInput([tempCustomerId], { name: 'Temporary Account' }),
+      bearer(writer.token),
+    )
+  ).accountId;
   readOnlyToken = (
-    await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read', 'accounts:read', 'events:read', 'webhooks:read', 'audit:read'], name: 'read only' })
+    await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read', 'accounts:read', 'events:read', 'webhooks:read', 'audit:read'],
+      name: 'read only',
+    })
   ).token;
   await receiver.waitFor('/console-deliveries', 2);
   if (hasChromium()) browser = await launchHeadlessChromium();
@@ -68,68 +102,88 @@ afterAll(async () => {
 const browserIt = hasChromium() ? it : it.skip;
 
 describe('the console’s records and trails', () => {
-  const { open, expectClean } = watchedPages(() => browser!, () => service.url);
+  const { open, expectClean } = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
 
-  browserIt('deletes an account after a confirmation, and shows the refusal of one with money on it with its code', async () => {
-    const { page } = await open();
-    await page.goto(`${service.url}/console/accounts/${fundedId}`);
-    await signIn(page, service.token);
-    await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
-    // The keyboard opens the confirmation, Escape dismisses it, and nothing was sent.
-    await page.getByRole('button', { name: 'Delete account' }).focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('alertdialog', { name: 'Delete Funded Account?' });
-    await dialog.waitFor();
-    await expectAccessible(page, 'account page, delete confirmation');
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+  browserIt(
+    'deletes an account after a confirmation, and shows the refusal of one with money on it with its code',
+    async () => {
+      const { page } = await open();
+      await page.goto(`${service.url}/console/accounts/${fundedId}`);
+      await signIn(page, service.token);
+      await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
+      // The keyboard opens the confirmation, Escape dismisses it, and nothing was sent.
+      await page.getByRole('button', { name: 'Delete account' }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('alertdialog', { name: 'Delete Funded Account?' });
+      await dialog.waitFor();
+      await expectAccessible(page, 'account page, delete confirmation');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Delete account' }).click();
-    await dialog.getByRole('button', { name: 'Delete for good' }).click();
-    await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('ACCOUNT_BALANCE_NOT_ZERO');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await service.call('GET', `/sandbox/account/${fundedId}`)).status).toBe(200);
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await dialog.getByRole('button', { name: 'Delete for good' }).click();
+      await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('ACCOUNT_BALANCE_NOT_ZERO');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect((await service.call('GET', `/sandbox/account/${fundedId}`)).status).toBe(200);
 
-    await page.goto(`${service.url}/console/accounts/${spareId}`);
-    await page.getByRole('heading', { level: 1, name: 'Spare Account' }).waitFor();
-    await page.getByRole('button', { name: 'Delete account' }).click();
-    await page.getByRole('alertdialog', { name: 'Delete Spare Account?' }).getByRole('button', { name: 'Delete for good' }).dblclick();
-    await page.getByRole('heading', { level: 1, name: 'Account deleted' }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'Spare Account was deleted.' }).waitFor();
-    expect((await service.call('GET', `/sandbox/account/${spareId}`, { validateResponse: false })).status).toBe(404);
-    const deletions = await service.database.pool.query("SELECT count(*)::int AS n FROM audit_events WHERE operation = 'account.delete' AND resource_id = $1", [spareId]);
-    expect(deletions.rows[0].n).toBe(1);
-    await expectAccessible(page, 'account deleted');
-    await page.getByRole('list', { name: 'Its holders' }).getByRole('link', { name: `Hedy ${lastName}` }).click();
-    await page.getByRole('heading', { level: 1, name: `Hedy ${lastName}` }).waitFor();
-    expect(await ledgerViolations(service.database.pool)).toEqual([]);
-    expectClean();
-  });
+      await page.goto(`${service.url}/console/accounts/${spareId}`);
+      await page.getByRole('heading', { level: 1, name: 'Spare Account' }).waitFor();
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Delete Spare Account?' })
+        .getByRole('button', { name: 'Delete for good' })
+        .dblclick();
+      await page.getByRole('heading', { level: 1, name: 'Account deleted' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Spare Account was deleted.' }).waitFor();
+      expect((await service.call('GET', `/sandbox/account/${spareId}`, { validateResponse: false })).status).toBe(404);
+      const deletions = await service.database.pool.query(
+        "SELECT count(*)::int AS n FROM audit_events WHERE operation = 'account.delete' AND resource_id = $1",
+        [spareId],
+      );
+      expect(deletions.rows[0].n).toBe(1);
+      await expectAccessible(page, 'account deleted');
+      await page
+        .getByRole('list', { name: 'Its holders' })
+        .getByRole('link', { name: `Hedy ${lastName}` })
+        .click();
+      await page.getByRole('heading', { level: 1, name: `Hedy ${lastName}` }).waitFor();
+      expect(await ledgerViolations(service.database.pool)).toEqual([]);
+      expectClean();
+    },
+  );
 
-  browserIt('deletes a customer once no account is linked; while one is, the refusal is shown with its code', async () => {
-    const { page } = await open();
-    await page.goto(`${service.url}/console/customers/${tempCustomerId}`);
-    await signIn(page, service.token);
-    await page.getByRole('heading', { level: 1, name: `Emmy ${tempLastName}` }).waitFor();
-    await page.getByRole('link', { name: 'Temporary Account' }).waitFor();
-    await page.getByRole('button', { name: 'Delete customer' }).click();
-    const dialog = page.getByRole('alertdialog', { name: `Delete Emmy ${tempLastName}?` });
-    await dialog.getByRole('button', { name: 'Delete for good' }).click();
-    await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('CUSTOMER_HAS_ACCOUNTS');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await service.call('GET', `/sandbox/customer/${tempCustomerId}`)).status).toBe(200);
+  browserIt(
+    'deletes a customer once no account is linked; while one is, the refusal is shown with its code',
+    async () => {
+      const { page } = await open();
+      await page.goto(`${service.url}/console/customers/${tempCustomerId}`);
+      await signIn(page, service.token);
+      await page.getByRole('heading', { level: 1, name: `Emmy ${tempLastName}` }).waitFor();
+      await page.getByRole('link', { name: 'Temporary Account' }).waitFor();
+      await page.getByRole('button', { name: 'Delete customer' }).click();
+      const dialog = page.getByRole('alertdialog', { name: `Delete Emmy ${tempLastName}?` });
+      await dialog.getByRole('button', { name: 'Delete for good' }).click();
+      await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('CUSTOMER_HAS_ACCOUNTS');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect((await service.call('GET', `/sandbox/customer/${tempCustomerId}`)).status).toBe(200);
 
-    await ok('DELETE', `/sandbox/account/${tempAccountId}`);
-    await page.reload();
-    await page.getByText('No accounts.').waitFor();
-    await page.getByRole('button', { name: 'Delete customer' }).click();
-    await dialog.getByRole('button', { name: 'Delete for good' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Customer deleted' }).waitFor();
-    expect((await service.call('GET', `/sandbox/customer/${tempCustomerId}`, { validateResponse: false })).status).toBe(404);
-    await page.getByRole('link', { name: 'Back to customers' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
-    expectClean();
-  });
+      await ok('DELETE', `/sandbox/account/${tempAccountId}`);
+      await page.reload();
+      await page.getByText('No accounts.').waitFor();
+      await page.getByRole('button', { name: 'Delete customer' }).click();
+      await dialog.getByRole('button', { name: 'Delete for good' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Customer deleted' }).waitFor();
+      expect(
+        (await service.call('GET', `/sandbox/customer/${tempCustomerId}`, { validateResponse: false })).status,
+      ).toBe(404);
+      await page.getByRole('link', { name: 'Back to customers' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+      expectClean();
+    },
+  );
 
   browserIt('edits the metadata of a customer and of an account', async () => {
     const { page } = await open();
@@ -146,7 +200,10 @@ describe('the console’s records and trails', () => {
     await expectAccessible(page, 'customer page, editing metadata');
     await page.getByRole('button', { name: 'Save metadata' }).click();
     await metadata.getByRole('status').filter({ hasText: 'Metadata saved.' }).waitFor();
-    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.metadata).toEqual({ crmId: 'C-1042', tier: 'gold' });
+    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.metadata).toEqual({
+      crmId: 'C-1042',
+      tier: 'gold',
+    });
 
     // A removed pair is removed, a changed value changed, in one merge.
     await page.getByRole('button', { name: 'Edit metadata' }).click();
@@ -155,7 +212,9 @@ describe('the console’s records and trails', () => {
     await page.getByRole('button', { name: 'Save metadata' }).click();
     await metadata.getByRole('status').waitFor();
     await expect.poll(() => metadata.getByRole('definition').allInnerTexts()).toEqual(['silver']);
-    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.metadata).toEqual({ tier: 'silver' });
+    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.metadata).toEqual({
+      tier: 'silver',
+    });
 
     await page.goto(`${service.url}/console/accounts/${fundedId}`);
     await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
@@ -232,11 +291,13 @@ describe('the console’s records and trails', () => {
     await page.getByRole('heading', { level: 1, name: `Hedy ${lastName}` }).waitFor();
     await page.getByRole('table', { name: 'Audit events of this customer, oldest first' }).waitFor();
     await page.getByRole('region', { name: 'Metadata' }).waitFor();
-    for (const name of ['Delete customer', 'Edit metadata', 'Edit contact details']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['Delete customer', 'Edit metadata', 'Edit contact details'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     await page.goto(`${service.url}/console/accounts/${fundedId}`);
     await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
     await page.getByRole('region', { name: 'Metadata' }).waitFor();
-    for (const name of ['Delete account', 'Edit metadata']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of ['Delete account', 'Edit metadata'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     await page.goto(`${service.url}/console/webhooks`);
     await page.getByRole('button', { name: `Show deliveries to ${endpointUrl}` }).click();
     await page.getByRole('table', { name: 'Latest delivery attempts, newest first' }).waitFor();

@@ -49,7 +49,9 @@ const browserIt = hasChromium() ? it : it.skip;
 /** Every failed request of the page, as the browser reports it, so a test knows the case it builds did happen. */
 function failuresOf(watched: WatchedPage): string[] {
   const failures: string[] = [];
-  watched.page.on('requestfailed', (request) => failures.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+  watched.page.on('requestfailed', (request) =>
+    failures.push(`${request.url()} ${request.failure()?.errorText ?? ''}`),
+  );
   return failures;
 }
 

@@ -26,7 +26,9 @@ describe("a customer's version written out in the statements", () => {
   it('equals cas_customer_version for customers with and without link changes, across the wrap-around', async () => {
     const rowVersions = [1, 2, 7, 2_147_483_646, 2_147_483_647];
     const linkVersions = [null, 1, 5, 2_147_483_647];
-    const cases = rowVersions.flatMap((rowVersion) => linkVersions.map((linkVersion) => ({ id: randomUUID(), rowVersion, linkVersion })));
+    const cases = rowVersions.flatMap((rowVersion) =>
+      linkVersions.map((linkVersion) => ({ id: randomUUID(), rowVersion, linkVersion })),
+    );
     for (const { id, rowVersion, linkVersion } of cases) {
       await pool.query(
         `INSERT INTO customers (id, environment, ssn_blind_index, ssn_ciphertext, document_locator_number_ciphertext, pii_key_id,
@@ -34,7 +36,11 @@ describe("a customer's version written out in the statements", () => {
          VALUES ($1, 'sandbox', $2, $3, $3, 'k1', '1990-01-01', 'Ada', 'Ada', 'King', 'Lovelace', '{}', '[]', '[]', $4)`,
         [id, Buffer.from(id), Buffer.from('sealed'), rowVersion],
       );
-      if (linkVersion !== null) await pool.query('INSERT INTO customer_link_versions (customer_id, version) VALUES ($1, $2)', [id, linkVersion]);
+      if (linkVersion !== null)
+        await pool.query('INSERT INTO customer_link_versions (customer_id, version) VALUES ($1, $2)', [
+          id,
+          linkVersion,
+        ]);
     }
     const { rows } = await pool.query<{ id: string; written: number; stored: number }>(
       `SELECT c.id, ${customerVersionOf('c')} AS written, cas_customer_version(c.id, c.version) AS stored FROM customers c WHERE c.id = ANY($1::uuid[])`,

@@ -8,7 +8,11 @@ const pgError = (code: string, message: string) => Object.assign(new Error(messa
 const prismaWrapped = (code: string, message: string) =>
   Object.assign(new Error(`Raw query failed. Code: \`${code}\`. Message: \`${message}\``), {
     code: 'P2010',
-    meta: { driverAdapterError: Object.assign(new Error('postgres'), { cause: { kind: 'postgres', originalCode: code, originalMessage: message } }) },
+    meta: {
+      driverAdapterError: Object.assign(new Error('postgres'), {
+        cause: { kind: 'postgres', originalCode: code, originalMessage: message },
+      }),
+    },
   });
 
 describe('database errors that become 503 SERVICE_UNAVAILABLE', () => {

@@ -48,7 +48,8 @@ const bookkeeping = async (pool: pg.Pool) =>
   (await pool.query<BookkeepingRow>('SELECT * FROM "_prisma_migrations" ORDER BY migration_name, started_at')).rows;
 
 const tableExists = async (pool: pg.Pool, table: string) =>
-  (await pool.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [`public.${table}`])).rows[0]!.found;
+  (await pool.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [`public.${table}`])).rows[0]!
+    .found;
 
 /** The names on disk, and the sha256 of each migration.sql computed here, independently of the runner. */
 function migrationsOnDisk(dir = DEFAULT_MIGRATIONS_DIR) {
@@ -56,14 +57,18 @@ function migrationsOnDisk(dir = DEFAULT_MIGRATIONS_DIR) {
     .filter((entry) => entry.isDirectory())
     .map((entry) => ({
       name: entry.name,
-      checksum: createHash('sha256').update(readFileSync(path.join(dir, entry.name, 'migration.sql'))).digest('hex'),
+      checksum: createHash('sha256')
+        .update(readFileSync(path.join(dir, entry.name, 'migration.sql')))
+        .digest('hex'),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 describe('migrations', () => {
   it('are laid out as Prisma expects', () => {
-    expect(readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, 'migration_lock.toml'), 'utf8')).toMatch(/^provider = "postgresql"$/m);
+    expect(readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, 'migration_lock.toml'), 'utf8')).toMatch(
+      /^provider = "postgresql"$/m,
+    );
     const onDisk = migrationsOnDisk();
     expect(onDisk.length).toBeGreaterThan(0);
     for (const { name } of onDisk) expect(name).toMatch(/^\d{14}_[a-z0-9_]+$/);
@@ -86,7 +91,8 @@ describe('migrations', () => {
       expect(row.rolled_back_at).toBeNull();
       expect(row.applied_steps_count).toBe(1);
     }
-    for (const table of ['customers', 'accounts', 'account_customers']) expect(await tableExists(pool, table)).toBe(true);
+    for (const table of ['customers', 'accounts', 'account_customers'])
+      expect(await tableExists(pool, table)).toBe(true);
 
     const second = await migrate(pool);
     expect(second).toEqual({ applied: [], retried: [], alreadyApplied: onDisk.map((m) => m.name), unknown: [] });
@@ -105,9 +111,11 @@ describe('migrations', () => {
     const names = migrations.map((m) => m.name);
     expect(reports.flatMap((report) => report.applied).sort()).toEqual(names);
     for (const report of reports) expect([...report.applied, ...report.alreadyApplied].sort()).toEqual(names);
-    const counts = await db.pool().query<{ migration_name: string; n: number }>(
-      'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY migration_name ORDER BY migration_name',
-    );
+    const counts = await db
+      .pool()
+      .query<{ migration_name: string; n: number }>(
+        'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY migration_name ORDER BY migration_name',
+      );
     expect(counts.rows).toEqual(names.map((name) => ({ migration_name: name, n: 1 })));
   });
 
@@ -132,16 +140,24 @@ describe('migrations', () => {
   it('roll a failing migration back completely, leaving no bookkeeping row, and retry it once fixed', async () => {
     const pool = (await emptyDatabase()).pool();
     const dir = migrationsCopy();
-    addMigration(dir, '29990101000000_broken', 'CREATE TABLE half_done (id integer);\nALTER TABLE customers ADD COLUMN half_done integer;\nSELECT 1/0;\n');
+    addMigration(
+      dir,
+      '29990101000000_broken',
+      'CREATE TABLE half_done (id integer);\nALTER TABLE customers ADD COLUMN half_done integer;\nSELECT 1/0;\n',
+    );
     addMigration(dir, '29990102000000_after', 'CREATE TABLE after_probe (id integer);\n');
 
     const error = await migrate(pool, readMigrations(dir)).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(MigrationError);
-    expect((error as Error).message).toMatch(/Migration 29990101000000_broken failed and was rolled back: division by zero/);
+    expect((error as Error).message).toMatch(
+      /Migration 29990101000000_broken failed and was rolled back: division by zero/,
+    );
     expect(await tableExists(pool, 'half_done')).toBe(false);
     expect(await tableExists(pool, 'after_probe')).toBe(false);
-    const columns = await pool.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'customers' AND column_name = 'half_done'");
+    const columns = await pool.query(
+      "SELECT 1 FROM information_schema.columns WHERE table_name = 'customers' AND column_name = 'half_done'",
+    );
     expect(columns.rows).toEqual([]);
     // The migrations before it stay applied; the broken one left no row behind.
     expect((await bookkeeping(pool)).map((row) => row.migration_name)).toEqual(migrationsOnDisk().map((m) => m.name));
@@ -171,7 +187,9 @@ describe('migrations', () => {
     expect((await migrate(pool, readMigrations(dir))).applied).toContain('29990101000000_slow');
 
     // The same pooled connection serves requests next: their timeout must still apply.
-    expect((await pool.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]?.statement_timeout).toBe('300ms');
+    expect((await pool.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]?.statement_timeout).toBe(
+      '300ms',
+    );
     await expect(pool.query('SELECT pg_sleep(1)')).rejects.toThrow(/statement timeout/);
   });
 
@@ -182,17 +200,30 @@ describe('migrations', () => {
       await migrate(pool);
       await pool.query('CREATE TABLE served (id integer); CREATE INDEX served_old ON served (id)');
       const dir = migrationsCopy();
-      addMigration(dir, '29990101000000_swap_index', 'CREATE INDEX served_new ON served (id);\nDROP INDEX served_old;\n');
+      addMigration(
+        dir,
+        '29990101000000_swap_index',
+        'CREATE INDEX served_new ON served (id);\nDROP INDEX served_old;\n',
+      );
       return { pool, migrations: readMigrations(dir) };
     }
 
     /** Resolves once a session holds (granted) or waits for (not granted) a lock of this mode on `served`. */
     async function untilLockOnServed(pool: pg.Pool, mode: string, granted: boolean) {
-      for (const started = Date.now(); Date.now() - started < HUNG_TEST_DEADLINE_MS; await new Promise((r) => setTimeout(r, 20))) {
-        const { rows } = await pool.query("SELECT 1 FROM pg_locks WHERE relation = 'served'::regclass AND mode = $1 AND granted = $2", [mode, granted]);
+      for (
+        const started = Date.now();
+        Date.now() - started < HUNG_TEST_DEADLINE_MS;
+        await new Promise((r) => setTimeout(r, 20))
+      ) {
+        const { rows } = await pool.query(
+          "SELECT 1 FROM pg_locks WHERE relation = 'served'::regclass AND mode = $1 AND granted = $2",
+          [mode, granted],
+        );
         if (rows.length > 0) return;
       }
-      throw new Error(`no session ${granted ? 'held' : 'waited for'} ${mode} on served within ${HUNG_TEST_DEADLINE_MS / 1000} s`);
+      throw new Error(
+        `no session ${granted ? 'held' : 'waited for'} ${mode} on served within ${HUNG_TEST_DEADLINE_MS / 1000} s`,
+      );
     }
 
     it('run a migration again, whole, when it lost a deadlock to a transaction of the running service, and apply it once', async () => {
@@ -202,7 +233,11 @@ describe('migrations', () => {
       await pool.query('CREATE TABLE served (id integer); CREATE INDEX served_old ON served (id)');
       const dir = migrationsCopy();
       // The gate (an advisory lock the test holds) orders the steps; it is free when the migration runs again.
-      addMigration(dir, '29990101000000_swap_index', 'CREATE INDEX served_new ON served (id);\nSELECT pg_advisory_xact_lock(4242);\nDROP INDEX served_old;\n');
+      addMigration(
+        dir,
+        '29990101000000_swap_index',
+        'CREATE INDEX served_new ON served (id);\nSELECT pg_advisory_xact_lock(4242);\nDROP INDEX served_old;\n',
+      );
       const gate = await pool.connect();
       cleanups.push(() => gate.release());
       await gate.query('SELECT pg_advisory_lock(4242)');
@@ -213,7 +248,12 @@ describe('migrations', () => {
       await service.query('SELECT count(*) FROM served');
       const retries: unknown[] = [];
 
-      const migrating = migrate(db.pool(1), readMigrations(dir), { lockTimeoutMs: 30_000, attempts: 3, firstBackoffMs: 10, onRetry: (retry) => retries.push(retry) });
+      const migrating = migrate(db.pool(1), readMigrations(dir), {
+        lockTimeoutMs: 30_000,
+        attempts: 3,
+        firstBackoffMs: 10,
+        onRetry: (retry) => retries.push(retry),
+      });
       await untilLockOnServed(pool, 'ShareLock', true);
       // The service now writes: it waits for the migration's SHARE lock (the index build)...
       const writing = service.query('INSERT INTO served VALUES (1)');
@@ -225,9 +265,13 @@ describe('migrations', () => {
       const report = await migrating;
 
       expect(report.applied).toEqual(['29990101000000_swap_index']);
-      expect(report.retried).toEqual([{ migration: '29990101000000_swap_index', attempt: 1, reason: 'deadlock with a running transaction' }]);
+      expect(report.retried).toEqual([
+        { migration: '29990101000000_swap_index', attempt: 1, reason: 'deadlock with a running transaction' },
+      ]);
       expect(retries).toEqual(report.retried);
-      const indexes = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'served'");
+      const indexes = await pool.query<{ indexname: string }>(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'served'",
+      );
       expect(indexes.rows.map((row) => row.indexname)).toEqual(['served_new']);
       expect((await pool.query('SELECT id FROM served')).rows).toEqual([{ id: 1 }]);
       const rows = await bookkeeping(pool);
@@ -244,19 +288,32 @@ describe('migrations', () => {
       await service.query('SELECT count(*) FROM served');
       const before = await bookkeeping(pool);
 
-      const error = await migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 3, firstBackoffMs: 10 }).catch((e: unknown) => e);
+      const error = await migrate(db.pool(1), migrations, {
+        lockTimeoutMs: 200,
+        attempts: 3,
+        firstBackoffMs: 10,
+      }).catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(MigrationError);
-      expect((error as Error).message).toMatch(/^Migration 29990101000000_swap_index failed and was rolled back \(attempt 3 of 3\): canceling statement due to lock timeout/);
+      expect((error as Error).message).toMatch(
+        /^Migration 29990101000000_swap_index failed and was rolled back \(attempt 3 of 3\): canceling statement due to lock timeout/,
+      );
       expect(await bookkeeping(pool)).toEqual(before);
-      const indexes = await pool.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'served'");
+      const indexes = await pool.query<{ indexname: string }>(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'served'",
+      );
       expect(indexes.rows.map((row) => row.indexname)).toEqual(['served_old']);
 
       // Once the transaction ends, the same migration applies: it times out at least once while the transaction
       // still runs (the transaction ends only when the first retry is reported, whatever the machine's speed).
       let firstRetry!: () => void;
       const retried = new Promise<void>((resolve) => (firstRetry = resolve));
-      const migrating = migrate(db.pool(1), migrations, { lockTimeoutMs: 200, attempts: 50, firstBackoffMs: 10, onRetry: () => firstRetry() });
+      const migrating = migrate(db.pool(1), migrations, {
+        lockTimeoutMs: 200,
+        attempts: 50,
+        firstBackoffMs: 10,
+        onRetry: () => firstRetry(),
+      });
       // A migration that applied without waiting, or failed, would never report a retry: say which, not hang.
       const firstOutcome = await Promise.race([
         retried.then(() => 'timed out and retried'),
@@ -269,7 +326,10 @@ describe('migrations', () => {
       await service.query('COMMIT');
       const report = await migrating;
       expect(report.applied).toEqual(['29990101000000_swap_index']);
-      expect(report.retried.length, 'it waited for the transaction: at least one attempt timed out first').toBeGreaterThan(0);
+      expect(
+        report.retried.length,
+        'it waited for the transaction: at least one attempt timed out first',
+      ).toBeGreaterThan(0);
       expect(report.retried.every((retry) => retry.reason === 'lock wait past the lock timeout')).toBe(true);
     });
   });
@@ -280,6 +340,11 @@ describe('migrations', () => {
     addMigration(dir, '29990101000000_from_the_future', 'CREATE TABLE future_probe (id integer);\n');
     await migrate(pool, readMigrations(dir));
     const report = await migrate(pool);
-    expect(report).toEqual({ applied: [], retried: [], alreadyApplied: migrationsOnDisk().map((m) => m.name), unknown: ['29990101000000_from_the_future'] });
+    expect(report).toEqual({
+      applied: [],
+      retried: [],
+      alreadyApplied: migrationsOnDisk().map((m) => m.name),
+      unknown: ['29990101000000_from_the_future'],
+    });
   });
 });

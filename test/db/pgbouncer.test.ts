@@ -43,13 +43,17 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
    */
   async function serviceThroughPgbouncer(
     env: Record<string, string>,
-    { sessionSettings = { timezone: 'UTC', statement_timeout: '5s' }, urlParameters = '' }: { sessionSettings?: Record<string, string>; urlParameters?: string } = {},
+    {
+      sessionSettings = { timezone: 'UTC', statement_timeout: '5s' },
+      urlParameters = '',
+    }: { sessionSettings?: Record<string, string>; urlParameters?: string } = {},
   ) {
     const service = await startTestService(
       { MIGRATE_ON_START: 'false', DATABASE_POOL_SIZE: '10', EVENT_SEQUENCER_INTERVAL_MS: '20', ...env },
       {
         databaseUrl: async (database: TestDatabase) => {
-          for (const [name, value] of Object.entries(sessionSettings)) await database.pool.query(`ALTER DATABASE ${database.name} SET ${name} = '${value}'`);
+          for (const [name, value] of Object.entries(sessionSettings))
+            await database.pool.query(`ALTER DATABASE ${database.name} SET ${name} = '${value}'`);
           return `${bouncer.urlFor(database.url)}${urlParameters}`;
         },
         // LISTEN goes to the server directly, never through the pooler (where it would receive nothing).
@@ -63,22 +67,36 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
   it('uses the shipped settings: transaction mode, the startup parameters the pg driver sends dropped', () => {
     expect(bouncer.version).toMatch(/^1\./);
     expect(bouncer.settings.pool_mode).toBe('transaction');
-    expect(bouncer.settings.ignore_startup_parameters!.split(',').map((name) => name.trim()).sort()).toEqual(['idle_in_transaction_session_timeout', 'options', 'statement_timeout']);
+    expect(
+      bouncer.settings
+        .ignore_startup_parameters!.split(',')
+        .map((name) => name.trim())
+        .sort(),
+    ).toEqual(['idle_in_transaction_session_timeout', 'options', 'statement_timeout']);
   });
 
   it('with named statements off: REST writes and reads, a transfer, an idempotent replay, GraphQL and the event sequencer all work', async () => {
     const statsBefore = await transactionsThroughPgbouncer();
     // Prisma's URL flag too: it means the same, and the pg driver must accept a URL that carries it.
-    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' }, { urlParameters: '?pgbouncer=true' });
+    const service = await serviceThroughPgbouncer(
+      { DATABASE_PREPARED_STATEMENTS: 'false' },
+      { urlParameters: '?pgbouncer=true' },
+    );
 
     const ready = await service.call('GET', '/readyz');
     expect(ready.status, ready.text).toBe(200);
     expect(ready.json.checks).toMatchObject({ database: 'ok', migrations: 'ok', timeZone: 'ok' });
 
     const input = buildCustomerInput();
-    const created = await service.call('POST', '/sandbox/customer', { body: input, headers: { 'idempotency-key': 'pgbouncer-enrol-1' } });
+    const created = await service.call('POST', '/sandbox/customer', {
+      body: input,
+      headers: { 'idempotency-key': 'pgbouncer-enrol-1' },
+    });
     expectSuccess(created, 'customer', 201);
-    const replayed = await service.call('POST', '/sandbox/customer', { body: input, headers: { 'idempotency-key': 'pgbouncer-enrol-1' } });
+    const replayed = await service.call('POST', '/sandbox/customer', {
+      body: input,
+      headers: { 'idempotency-key': 'pgbouncer-enrol-1' },
+    });
     expectSuccess(replayed, 'customer', 201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.json.data.customerId).toBe(created.json.data.customerId);
@@ -86,8 +104,17 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
 
     const from = await createAccount(service, [customerId]);
     const to = await createAccount(service, [customerId]);
-    expectSuccess(await service.call('POST', `/sandbox/account/${from.accountId}/transaction`, { body: { type: 'CREDIT', amount: 100 } }), 'account', 201);
-    const transfer = await service.call('POST', '/sandbox/transfer', { body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 40 }, headers: { 'idempotency-key': 'pgbouncer-transfer-1' } });
+    expectSuccess(
+      await service.call('POST', `/sandbox/account/${from.accountId}/transaction`, {
+        body: { type: 'CREDIT', amount: 100 },
+      }),
+      'account',
+      201,
+    );
+    const transfer = await service.call('POST', '/sandbox/transfer', {
+      body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 40 },
+      headers: { 'idempotency-key': 'pgbouncer-transfer-1' },
+    });
     expectSuccess(transfer, 'account', 201);
     expect(transfer.json.data).toMatchObject({ debit: { balanceAfter: 60 }, credit: { balanceAfter: 40 } });
 
@@ -95,17 +122,32 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
     const burst = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         i % 4 === 0
-          ? service.call('POST', `/sandbox/account/${to.accountId}/transaction`, { body: { type: 'CREDIT', amount: 1 }, headers: { 'idempotency-key': `pgbouncer-credit-${i}` } })
-          : service.call('GET', i % 4 === 1 ? `/sandbox/customer/${customerId}` : `/sandbox/account/${i % 4 === 2 ? from.accountId : to.accountId}`),
+          ? service.call('POST', `/sandbox/account/${to.accountId}/transaction`, {
+              body: { type: 'CREDIT', amount: 1 },
+              headers: { 'idempotency-key': `pgbouncer-credit-${i}` },
+            })
+          : service.call(
+              'GET',
+              i % 4 === 1
+                ? `/sandbox/customer/${customerId}`
+                : `/sandbox/account/${i % 4 === 2 ? from.accountId : to.accountId}`,
+            ),
       ),
     );
     expect(burst.map((res) => res.status).filter((status) => status >= 300)).toEqual([]);
-    const replayedTransfer = await service.call('POST', '/sandbox/transfer', { body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 40 }, headers: { 'idempotency-key': 'pgbouncer-transfer-1' } });
+    const replayedTransfer = await service.call('POST', '/sandbox/transfer', {
+      body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 40 },
+      headers: { 'idempotency-key': 'pgbouncer-transfer-1' },
+    });
     expectSuccess(replayedTransfer, 'account', 201);
     expect(replayedTransfer.headers.get('idempotent-replayed')).toBe('true');
     expect(replayedTransfer.json.data.transferId).toBe(transfer.json.data.transferId);
 
-    const query = await graphql(service, 'query Holdings($id: ID!) { customer(customerId: $id) { customerId accounts { accountId amount } } }', { id: customerId });
+    const query = await graphql(
+      service,
+      'query Holdings($id: ID!) { customer(customerId: $id) { customerId accounts { accountId amount } } }',
+      { id: customerId },
+    );
     expect(errorCodes(query)).toEqual([]);
     expect(query.json.data.customer.accounts).toEqual([
       { accountId: from.accountId, amount: '60' },
@@ -114,7 +156,9 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
 
     // The sequencer (a transaction-scoped advisory lock in one statement) numbers every event, in order.
     const events = await numberedEvents(service, 6);
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['customer.created', 'account.created', 'transaction.posted']));
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['customer.created', 'account.created', 'transaction.posted']),
+    );
     expect(events.map((event) => event.sequence)).toEqual(events.map((_, i) => i + 1));
 
     // All of it went through pgbouncer, on at most its two server connections.
@@ -122,18 +166,27 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
     // The sequencer's NOTIFY, sent through the pooler inside its statement, reached the listener on its direct connection.
     const metrics = (await service.call('GET', '/metrics', { validateResponse: false })).text;
     expect(metrics).toMatch(/^db_listener_connected 1$/m);
-    expect(Number(/^db_listener_notifications_total\{channel="events_numbered"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(
+      Number(/^db_listener_notifications_total\{channel="events_numbered"\} (\d+)$/m.exec(metrics)?.[1]),
+    ).toBeGreaterThan(0);
     const servers = await bouncer.admin<{ database: string }>(adminUrl, 'SHOW SERVERS');
-    expect(servers.filter((server) => server.database === service.database.name).length).toBeLessThanOrEqual(SERVER_CONNECTIONS);
+    expect(servers.filter((server) => server.database === service.database.name).length).toBeLessThanOrEqual(
+      SERVER_CONNECTIONS,
+    );
     expect(service.logLines.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   });
 
   it('not ready while the sessions are not in UTC (the pooler dropped the TimeZone the service asks for), and says why', async () => {
-    const service = await serviceThroughPgbouncer({ DATABASE_PREPARED_STATEMENTS: 'false' }, { sessionSettings: { timezone: 'America/New_York' } });
+    const service = await serviceThroughPgbouncer(
+      { DATABASE_PREPARED_STATEMENTS: 'false' },
+      { sessionSettings: { timezone: 'America/New_York' } },
+    );
     const ready = await service.call('GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.json.checks).toMatchObject({ database: 'ok', timeZone: 'failed' });
-    expect(service.logLines.some((line) => line.includes("TimeZone is not UTC") && line.includes('America/New_York'))).toBe(true);
+    expect(
+      service.logLines.some((line) => line.includes('TimeZone is not UTC') && line.includes('America/New_York')),
+    ).toBe(true);
     expect(service.logLines.some((line) => line.includes('no statement_timeout'))).toBe(true);
   });
 
@@ -144,20 +197,26 @@ describe.skipIf(!installed)('behind pgbouncer in transaction mode', () => {
     // connections: by the third, a server connection is asked to prepare a name it already has, or a
     // client connection executes a name its current server connection never prepared.
     for (let round = 0; round < 5 && !answers.some((res) => res.status >= 500); round++) {
-      answers.push(...(await Promise.all(Array.from({ length: 30 }, () => service.call('GET', `/sandbox/customer/${uuidv7()}`)))));
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 30 }, () => service.call('GET', `/sandbox/customer/${uuidv7()}`)))),
+      );
     }
     const failed = answers.filter((res) => res.status >= 500);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]!.json.error.code).toBe('INTERNAL_ERROR');
     // PostgreSQL's "prepared statement … already exists" (42P05) or "… does not exist" (26000), as logged.
-    const states = new Set(service.logLines.map((line) => /"sqlState":"(\w+)"/.exec(line)?.[1]).filter((state) => state !== undefined));
+    const states = new Set(
+      service.logLines.map((line) => /"sqlState":"(\w+)"/.exec(line)?.[1]).filter((state) => state !== undefined),
+    );
     expect([...states].filter((state) => state !== '42P05' && state !== '26000')).toEqual([]);
     expect(states.size).toBeGreaterThan(0);
   });
 
   async function transactionsThroughPgbouncer(): Promise<number> {
     const stats = await bouncer.admin<{ database: string; total_xact_count: string }>(adminUrl, 'SHOW STATS');
-    return stats.filter((row) => row.database.startsWith('cas_test_')).reduce((sum, row) => sum + Number(row.total_xact_count), 0);
+    return stats
+      .filter((row) => row.database.startsWith('cas_test_'))
+      .reduce((sum, row) => sum + Number(row.total_xact_count), 0);
   }
 });
 

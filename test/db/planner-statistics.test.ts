@@ -76,7 +76,9 @@ describe('planner statistics only where a query uses them', () => {
        FROM generate_series(1, 50) n`,
     );
     await db.pool.query('ANALYZE idempotency_keys');
-    const { rows } = await db.pool.query<{ attname: string }>(`SELECT attname FROM pg_stats WHERE tablename = 'idempotency_keys' ORDER BY attname`);
+    const { rows } = await db.pool.query<{ attname: string }>(
+      `SELECT attname FROM pg_stats WHERE tablename = 'idempotency_keys' ORDER BY attname`,
+    );
     const analysed = rows.map((row) => row.attname);
     expect(analysed).toEqual(expect.arrayContaining(['environment', 'expires_at', 'key', 'principal_id']));
     expect(analysed).not.toContain('result');

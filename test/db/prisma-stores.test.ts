@@ -35,13 +35,18 @@ beforeAll(async () => {
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, ...rest: unknown[]) => {
-      const { name, text } = typeof config === 'string' ? { name: undefined, text: config } : (config as { name?: string; text: string });
+      const { name, text } =
+        typeof config === 'string' ? { name: undefined, text: config } : (config as { name?: string; text: string });
       sent.push({ name: name || undefined, text });
       return query(config, ...rest);
     };
   });
   prisma = createPrismaClient(pool);
-  const cipher = new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) });
+  const cipher = new PiiCipher({
+    keys: new Map([['k1', randomBytes(32)]]),
+    activeKeyId: 'k1',
+    blindIndexKey: randomBytes(32),
+  });
   services = createDomainServices({ stores: createStores(prisma), protector: cipher });
 });
 afterAll(async () => {
@@ -51,7 +56,8 @@ afterAll(async () => {
 });
 
 const count = async (table: string, where = 'true', values: unknown[] = []) =>
-  (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values)).rows[0]!.n;
+  (await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, values)).rows[0]!
+    .n;
 
 /** The names of the statements `work` sent (undefined: unnamed), less the occasional background purge of expired keys. */
 async function statementsOf(work: () => Promise<unknown>): Promise<(string | undefined)[]> {
@@ -63,7 +69,12 @@ async function statementsOf(work: () => Promise<unknown>): Promise<(string | und
 describe('writes through Prisma: one statement each, no interactive transaction', () => {
   it('creates a customer with its audit event in one named statement', async () => {
     let customerId = '';
-    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(caller(), buildCustomerInput())));
+    const names = await statementsOf(
+      async () =>
+        ({
+          value: { customerId },
+        } = await services.customers.create(caller(), buildCustomerInput())),
+    );
     expect(names).toEqual(['cas_customer_insert']);
     expect(await count('customers', 'id = $1', [customerId])).toBe(1);
     expect(await count('audit_events', 'resource_id = $1', [customerId])).toBe(1);
@@ -72,7 +83,12 @@ describe('writes through Prisma: one statement each, no interactive transaction'
   it('with an idempotency key, the key and its result are in the same statement; the lock timeout stays with it', async () => {
     const key = randomUUID();
     let customerId = '';
-    const names = await statementsOf(async () => ({ value: { customerId } } = await services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })));
+    const names = await statementsOf(
+      async () =>
+        ({
+          value: { customerId },
+        } = await services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })),
+    );
     expect(names).toEqual(['cas_customer_insert_with_key']);
     const { rows } = await database.pool.query('SELECT result FROM idempotency_keys WHERE key = $1', [key]);
     expect(rows).toEqual([{ result: { customerId } }]);
@@ -87,25 +103,37 @@ describe('writes through Prisma: one statement each, no interactive transaction'
     const names = await statementsOf(() => services.customers.create(caller(), input, { idempotencyKey: key }));
     // The key keeps the customer's id only (no copy of its personal data): the replay reads the customer.
     expect(names).toEqual(['cas_customer_insert_with_key', undefined, 'cas_customer_find_by_ids']);
-    expect(await count('customers', 'ssn_blind_index = (SELECT ssn_blind_index FROM customers c JOIN idempotency_keys k ON k.result->>\'customerId\' = c.id::text WHERE k.key = $1)', [key])).toBe(1);
+    expect(
+      await count(
+        'customers',
+        "ssn_blind_index = (SELECT ssn_blind_index FROM customers c JOIN idempotency_keys k ON k.result->>'customerId' = c.id::text WHERE k.key = $1)",
+        [key],
+      ),
+    ).toBe(1);
   });
 
-  it('reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, writing nothing of the statement and only the refusal\'s audit event after it', async () => {
+  it("reports a duplicate SSN (P2010 wrapping 23505) as CUSTOMER_ALREADY_EXISTS, writing nothing of the statement and only the refusal's audit event after it", async () => {
     const input = buildCustomerInput();
     await services.customers.create(caller(), input);
     const key = randomUUID();
     const audits = await count('audit_events');
     let refusal: unknown;
     const names = await statementsOf(async () => {
-      refusal = await services.customers.create(caller(), { ...input, firstName: 'Other' }, { idempotencyKey: key }).catch((error: unknown) => error);
+      refusal = await services.customers
+        .create(caller(), { ...input, firstName: 'Other' }, { idempotencyKey: key })
+        .catch((error: unknown) => error);
     });
     expect(refusal).toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
     expect(names.slice(0, 2)).toEqual(['cas_customer_insert_with_key', 'cas_customer_ssn_refusal']);
     expect(await count('idempotency_keys', 'key = $1', [key])).toBe(0);
     expect(await count('customers', 'first_name = $1', ['Other'])).toBe(0);
     expect(await count('audit_events')).toBe(audits + 1);
-    expect(await count('audit_events', "operation = 'customer.create.refused' AND idempotency_key = $1", [key])).toBe(1);
-    await expect(services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key })).resolves.toMatchObject({ replayed: false });
+    expect(await count('audit_events', "operation = 'customer.create.refused' AND idempotency_key = $1", [key])).toBe(
+      1,
+    );
+    await expect(
+      services.customers.create(caller(), buildCustomerInput(), { idempotencyKey: key }),
+    ).resolves.toMatchObject({ replayed: false });
   });
 
   it('creates an account, its links and its audit event in one statement, or nothing when a customer is missing', async () => {
@@ -115,30 +143,48 @@ describe('writes through Prisma: one statement each, no interactive transaction'
     const missing = randomUUID();
     const accounts = await count('accounts');
     const audits = await count('audit_events');
-    await expect(services.accounts.create(caller(), buildAccountInput([value.customerId, missing]))).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', details: [{ field: 'associatedCustomerIds', message: `No customer ${missing} in this environment.` }] });
+    await expect(
+      services.accounts.create(caller(), buildAccountInput([value.customerId, missing])),
+    ).rejects.toMatchObject({
+      code: 'CUSTOMER_NOT_FOUND',
+      details: [{ field: 'associatedCustomerIds', message: `No customer ${missing} in this environment.` }],
+    });
     expect([await count('accounts'), await count('audit_events')]).toEqual([accounts, audits]);
   });
 
   it('updates and deletes with their audit events in one statement each; a linked customer is refused by the foreign key', async () => {
     const { value: customer } = await services.customers.create(caller(), buildCustomerInput());
-    expect(await statementsOf(() => services.customers.update(caller(), customer.customerId, { preferredName: 'New' }))).toEqual(['cas_customer_update']);
+    expect(
+      await statementsOf(() => services.customers.update(caller(), customer.customerId, { preferredName: 'New' })),
+    ).toEqual(['cas_customer_update']);
     const { value: account } = await services.accounts.create(caller(), buildAccountInput([customer.customerId]));
     const audits = await count('audit_events');
-    expect(await statementsOf(() => services.customers.delete(caller(), customer.customerId).catch(() => undefined))).toEqual([
-      'cas_customer_delete',
-      'cas_customer_count_linked_accounts',
-    ]);
-    await expect(services.customers.delete(caller(), customer.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_HAS_ACCOUNTS' });
+    expect(
+      await statementsOf(() => services.customers.delete(caller(), customer.customerId).catch(() => undefined)),
+    ).toEqual(['cas_customer_delete', 'cas_customer_count_linked_accounts']);
+    await expect(services.customers.delete(caller(), customer.customerId)).rejects.toMatchObject({
+      code: 'CUSTOMER_HAS_ACCOUNTS',
+    });
     expect(await count('audit_events')).toBe(audits);
-    expect(await statementsOf(() => services.accounts.delete(caller(), account.accountId))).toEqual(['cas_account_delete']);
-    expect(await statementsOf(() => services.customers.delete(caller(), customer.customerId))).toEqual(['cas_customer_delete']);
-    expect(await count('audit_events', 'resource_id = ANY($1::uuid[])', [[customer.customerId, account.accountId]])).toBe(5);
+    expect(await statementsOf(() => services.accounts.delete(caller(), account.accountId))).toEqual([
+      'cas_account_delete',
+    ]);
+    expect(await statementsOf(() => services.customers.delete(caller(), customer.customerId))).toEqual([
+      'cas_customer_delete',
+    ]);
+    expect(
+      await count('audit_events', 'resource_id = ANY($1::uuid[])', [[customer.customerId, account.accountId]]),
+    ).toBe(5);
   });
 });
 
 describe('conflicts', () => {
   it('retries a statement PostgreSQL aborted as a deadlock victim, instead of answering 500', async () => {
-    const ids = (await Promise.all([1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId))).sort();
+    const ids = (
+      await Promise.all(
+        [1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId),
+      )
+    ).sort();
     const [first, second] = ids as [string, string];
     const blocker = await database.pool.connect();
     try {
@@ -152,7 +198,15 @@ describe('conflicts', () => {
       // The account's statement locks its customers in id order: it holds `first`, then waits for `second`.
       const creation = services.accounts.create(caller(), buildAccountInput([first, second]));
       await expect
-        .poll(async () => (await database.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'")).rowCount, { timeout: HUNG_TEST_DEADLINE_MS, interval: 10 })
+        .poll(
+          async () =>
+            (
+              await database.pool.query(
+                "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH wanted%'",
+              )
+            ).rowCount,
+          { timeout: HUNG_TEST_DEADLINE_MS, interval: 10 },
+        )
         .toBe(1);
       // Now the blocker waits for `first`: a cycle. The statement that waited first detects it and is the victim.
       await blocker.query('SELECT id FROM customers WHERE id = $1 FOR UPDATE', [first]);
@@ -176,7 +230,9 @@ describe('conflicts', () => {
 describe('look-ups by id from concurrent requests', () => {
   it('are coalesced into one statement per environment, each caller getting its own record or null', async () => {
     const stores = createStores(prisma);
-    const ids = await Promise.all([1, 2, 3].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId));
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId),
+    );
     const unknown = randomUUID();
     let found: unknown[] = [];
     const names = await statementsOf(async () => {
@@ -188,7 +244,12 @@ describe('look-ups by id from concurrent requests', () => {
       ]);
     });
     expect(names).toEqual(['cas_customer_find_by_ids', 'cas_customer_find_by_ids']);
-    expect(found.map((customer) => (customer as { customerId: string } | null)?.customerId ?? null)).toEqual([...ids, ids[0], null, null]);
+    expect(found.map((customer) => (customer as { customerId: string } | null)?.customerId ?? null)).toEqual([
+      ...ids,
+      ids[0],
+      null,
+      null,
+    ]);
   });
 
   it('leave a lone look-up alone: one statement, no waiting for company', async () => {
@@ -211,7 +272,9 @@ describe('link walks from concurrent requests', () => {
     const stores = createStores(prisma);
     const households = await Promise.all(
       [1, 2].map(async () => {
-        const ids = await Promise.all([1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId));
+        const ids = await Promise.all(
+          [1, 2].map(async () => (await services.customers.create(caller(), buildCustomerInput())).value.customerId),
+        );
         const { value: account } = await services.accounts.create(caller(), buildAccountInput(ids));
         return { customerIds: ids, accountId: account.accountId };
       }),
@@ -222,12 +285,17 @@ describe('link walks from concurrent requests', () => {
         stores.links.findLinkedRecords('sandbox', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
         stores.links.findLinkedRecords('sandbox', { customerIds: [], accountIds: [households[1]!.accountId] }, 1),
         stores.links.findLinkedRecords('sandbox', { customerIds: [households[1]!.customerIds[0]!], accountIds: [] }, 2),
-        stores.links.findLinkedRecords('production-like', { customerIds: [households[0]!.customerIds[0]!], accountIds: [] }, 2),
+        stores.links.findLinkedRecords(
+          'production-like',
+          { customerIds: [households[0]!.customerIds[0]!], accountIds: [] },
+          2,
+        ),
       ]);
     });
     // One statement per (environment, depth): sandbox at depth 2, sandbox at depth 1, production-like at depth 2.
     expect(names).toEqual(['cas_links_records', 'cas_links_records', 'cas_links_records']);
-    const ids = (walk: (typeof walks)[number]) => [...walk.customers.map((c) => c.customerId), ...walk.accounts.map((a) => a.accountId)].sort();
+    const ids = (walk: (typeof walks)[number]) =>
+      [...walk.customers.map((c) => c.customerId), ...walk.accounts.map((a) => a.accountId)].sort();
     expect(ids(walks[0]!)).toEqual([...households[0]!.customerIds, households[0]!.accountId].sort());
     expect(ids(walks[1]!)).toEqual([...households[1]!.customerIds, households[1]!.accountId].sort());
     expect(ids(walks[2]!)).toEqual([...households[1]!.customerIds, households[1]!.accountId].sort());
@@ -257,7 +325,14 @@ describe('statement names', () => {
   it('sends no name at all when named statements are switched off (poolers in transaction mode)', async () => {
     const unnamed = createPrismaClient(pool, { namedStatements: false });
     try {
-      const { value } = await createDomainServices({ stores: createStores(unnamed), protector: new PiiCipher({ keys: new Map([['k1', randomBytes(32)]]), activeKeyId: 'k1', blindIndexKey: randomBytes(32) }) }).customers.create(caller(), buildCustomerInput());
+      const { value } = await createDomainServices({
+        stores: createStores(unnamed),
+        protector: new PiiCipher({
+          keys: new Map([['k1', randomBytes(32)]]),
+          activeKeyId: 'k1',
+          blindIndexKey: randomBytes(32),
+        }),
+      }).customers.create(caller(), buildCustomerInput());
       const names = await statementsOf(() => createStores(unnamed).customers.findById('sandbox', value.customerId));
       expect(names).toEqual([undefined]);
     } finally {
@@ -277,10 +352,18 @@ describe('types across Prisma', () => {
   it('keeps dates as calendar dates and amounts as exact decimals on every read path', async () => {
     const { value } = await services.customers.create(caller(), buildCustomerInput({ dateOfBirth: '1969-12-31' }));
     expect((await services.customers.get(caller(), value.customerId)).dateOfBirth).toBe('1969-12-31');
-    expect((await services.customers.find(caller(), {}, { first: 100 })).items.find((c) => c.customerId === value.customerId)?.dateOfBirth).toBe('1969-12-31');
+    expect(
+      (await services.customers.find(caller(), {}, { first: 100 })).items.find((c) => c.customerId === value.customerId)
+        ?.dateOfBirth,
+    ).toBe('1969-12-31');
     const { value: account } = await services.accounts.create(caller(), buildAccountInput([value.customerId]));
-    await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [account.accountId]);
+    await database.pool.query("UPDATE accounts SET amount = '123456789012345678.000001' WHERE id = $1", [
+      account.accountId,
+    ]);
     expect((await services.accounts.get(caller(), account.accountId)).amount).toBe('123456789012345678.000001');
-    expect((await services.accounts.find(caller(), {}, { first: 100 })).items.find((a) => a.accountId === account.accountId)?.amount).toBe('123456789012345678.000001');
+    expect(
+      (await services.accounts.find(caller(), {}, { first: 100 })).items.find((a) => a.accountId === account.accountId)
+        ?.amount,
+    ).toBe('123456789012345678.000001');
   });
 });

@@ -17,7 +17,8 @@ import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The value of one sample line; 0 when absent (a counter not incremented yet). */
-const sample = (exposition: string, name: string, labels: Record<string, string> = {}): number => metricSample(exposition, name, labels) ?? 0;
+const sample = (exposition: string, name: string, labels: Record<string, string> = {}): number =>
+  metricSample(exposition, name, labels) ?? 0;
 
 /** Where the service routed lag-tolerant reads so far, as `target/reason` → requests. */
 async function routing(service: TestService): Promise<(target: string, reason: string) => number> {
@@ -27,7 +28,16 @@ async function routing(service: TestService): Promise<(target: string, reason: s
 
 /** Runs `action` and answers how many requests it added to each target/reason of db_replica_reads_total. */
 async function routedBy(service: TestService, action: () => Promise<void>): Promise<Record<string, number>> {
-  const reasons = ['no_token', 'token_replayed', 'token_wait_timeout', 'token_unreadable', 'replica_down', 'replica_lagging', 'replica_failed', 'absent_on_replica'];
+  const reasons = [
+    'no_token',
+    'token_replayed',
+    'token_wait_timeout',
+    'token_unreadable',
+    'replica_down',
+    'replica_lagging',
+    'replica_failed',
+    'absent_on_replica',
+  ];
   const before = await routing(service);
   await action();
   const after = await routing(service);
@@ -46,7 +56,11 @@ async function metric(service: TestService, name: string): Promise<number> {
 }
 
 /** Polls until `condition` holds (a state change the service makes on its own clock), failing after `timeoutMs`. */
-async function eventually(what: string, condition: () => Promise<boolean>, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
+async function eventually(
+  what: string,
+  condition: () => Promise<boolean>,
+  timeoutMs = HUNG_TEST_DEADLINE_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
@@ -87,10 +101,16 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
   });
 
   const getCustomer = (customerId: string, token?: string) =>
-    service.call('GET', `/sandbox/customer/${customerId}`, token === undefined ? {} : { headers: { 'consistency-token': token } });
+    service.call(
+      'GET',
+      `/sandbox/customer/${customerId}`,
+      token === undefined ? {} : { headers: { 'consistency-token': token } },
+    );
 
-  it('serves plain reads from the replica (stale while its replay is paused) and a read with the write\'s token fresh, from the primary until the replica has replayed it', async () => {
-    const created = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ preferredName: 'Before' }) });
+  it("serves plain reads from the replica (stale while its replay is paused) and a read with the write's token fresh, from the primary until the replica has replayed it", async () => {
+    const created = await service.call('POST', '/sandbox/customer', {
+      body: buildCustomerInput({ preferredName: 'Before' }),
+    });
     expect(created.status).toBe(201);
     const customerId = created.json.data.customerId as string;
     await cluster.waitForReplay(positionOf(tokenOf(created)));
@@ -98,10 +118,15 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
     await cluster.pauseReplay();
     let updateToken = '';
     try {
-      const updated = await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'After' } });
+      const updated = await service.call('PUT', `/sandbox/customer/${customerId}`, {
+        body: { preferredName: 'After' },
+      });
       expect(updated.status).toBe(200);
       updateToken = tokenOf(updated);
-      const { rows } = await cluster.replicaAdmin.query<{ behind: boolean }>('SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind', [positionOf(updateToken)]);
+      const { rows } = await cluster.replicaAdmin.query<{ behind: boolean }>(
+        'SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind',
+        [positionOf(updateToken)],
+      );
       expect(rows[0]!.behind).toBe(true);
 
       // Only the replica can answer the old name: the primary has the new one.
@@ -142,7 +167,11 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
       ).toEqual({ 'replica/no_token': 1, 'primary/absent_on_replica': 1 });
       expect(
         await routedBy(service, async () => {
-          const query = await graphql(service, 'query Read($id: ID!) { customer(customerId: $id) { preferredName accounts { accountId } } }', { id: customerId });
+          const query = await graphql(
+            service,
+            'query Read($id: ID!) { customer(customerId: $id) { preferredName accounts { accountId } } }',
+            { id: customerId },
+          );
           expect(query.json.data.customer.preferredName).toBe('Brand-new');
         }),
       ).toEqual({ 'replica/no_token': 1, 'primary/absent_on_replica': 1 });
@@ -166,7 +195,9 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
     const { customerId } = await createCustomer(service, { preferredName: 'Gql-before' });
     const rename = `mutation Rename($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Gql-after" }) { preferredName } }`;
     const read = `query Read($id: ID!) { customer(customerId: $id) { ${CUSTOMER_FIELDS} } }`;
-    const { rows } = await cluster.primaryAdmin.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+    const { rows } = await cluster.primaryAdmin.query<{ lsn: string }>(
+      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+    );
     await cluster.waitForReplay(rows[0]!.lsn);
 
     await cluster.pauseReplay();
@@ -248,25 +279,38 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
       return rows[0]!.end_lsn;
     };
     const compare = async (a: string, b: string) =>
-      (await cluster.primaryAdmin.query<{ order: number }>('SELECT sign($1::pg_lsn - $2::pg_lsn)::int AS order', [a, b])).rows[0]!.order;
+      (
+        await cluster.primaryAdmin.query<{ order: number }>('SELECT sign($1::pg_lsn - $2::pg_lsn)::int AS order', [
+          a,
+          b,
+        ])
+      ).rows[0]!.order;
 
     for (let i = 0; i < 5; i++) {
-      const start = (await cluster.primaryAdmin.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
+      const start = (
+        await cluster.primaryAdmin.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')
+      ).rows[0]!.lsn;
       const created = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() });
-      const { rows } = await cluster.primaryAdmin.query<{ xid: string }>('SELECT xmin::text AS xid FROM customers WHERE id = $1', [created.json.data.customerId]);
-      expect(await compare(positionOf(tokenOf(created)), await commitEnd(start, rows[0]!.xid))).toBeGreaterThanOrEqual(0);
+      const { rows } = await cluster.primaryAdmin.query<{ xid: string }>(
+        'SELECT xmin::text AS xid FROM customers WHERE id = $1',
+        [created.json.data.customerId],
+      );
+      expect(await compare(positionOf(tokenOf(created)), await commitEnd(start, rows[0]!.xid))).toBeGreaterThanOrEqual(
+        0,
+      );
     }
 
     // The tempting alternative: the position read by the write's own statement precedes its commit record.
     await cluster.primaryAdmin.query('CREATE TABLE IF NOT EXISTS lsn_probe (x int)');
-    const start = (await cluster.primaryAdmin.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
+    const start = (await cluster.primaryAdmin.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn'))
+      .rows[0]!.lsn;
     const probe = await cluster.primaryAdmin.query<{ inside: string; xid: string }>(
       'INSERT INTO lsn_probe VALUES (1) RETURNING pg_current_wal_insert_lsn()::text AS inside, pg_current_xact_id()::text AS xid',
     );
     expect(await compare(probe.rows[0]!.inside, await commitEnd(start, probe.rows[0]!.xid))).toBe(-1);
   });
 
-  it('costs a write one more statement, after its commit: the token\'s position', async () => {
+  it("costs a write one more statement, after its commit: the token's position", async () => {
     service.statements.count = 0;
     service.statements.names.length = 0;
     const created = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() });
@@ -281,7 +325,9 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
     expect(statements.some((line) => /\bFROM customers\b/i.test(line))).toBe(true);
     expect(statements.some((line) => line.includes('pg_last_wal_replay_lsn'))).toBe(true);
     // ...and was never asked to change anything (a write would be logged before the standby refused it).
-    expect(statements.filter((line) => /\b(INSERT|UPDATE|DELETE|MERGE)\b/i.test(line) && !/\bSELECT pg_create/.test(line))).toEqual([]);
+    expect(
+      statements.filter((line) => /\b(INSERT|UPDATE|DELETE|MERGE)\b/i.test(line) && !/\bSELECT pg_create/.test(line)),
+    ).toEqual([]);
   });
 
   it('answers every read from the primary while the replica is stopped, says so in /metrics, and uses the replica again once it is back', async () => {
@@ -293,7 +339,9 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
         expect(read.status).toBe(200);
         expect(read.json.data.preferredName).toBe('Outage');
       }
-      const query = await graphql(service, 'query Read($id: ID!) { customer(customerId: $id) { preferredName } }', { id: customerId });
+      const query = await graphql(service, 'query Read($id: ID!) { customer(customerId: $id) { preferredName } }', {
+        id: customerId,
+      });
       expect(query.json.data.customer.preferredName).toBe('Outage');
       await eventually('db_replica_up 0', async () => (await metric(service, 'db_replica_up')) === 0);
       const delta = await routedBy(service, async () => {
@@ -301,7 +349,9 @@ describe('read replica (DATABASE_REPLICA_URL) over streaming replication', () =>
       });
       expect(delta).toEqual({ 'primary/replica_down': 1 });
       // Writes never needed it.
-      expect((await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'During' } })).status).toBe(200);
+      expect(
+        (await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'During' } })).status,
+      ).toBe(200);
     } finally {
       await cluster.startReplica();
     }
@@ -332,7 +382,9 @@ describe('consistency tokens cost', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('consistency-token')).toBeNull();
     expect(plain.statements.count).toBe(1);
-    const read = await plain.call('GET', `/sandbox/customer/${created.json.data.customerId}`, { headers: { 'consistency-token': 'v1.ffffffffffffffff' } });
+    const read = await plain.call('GET', `/sandbox/customer/${created.json.data.customerId}`, {
+      headers: { 'consistency-token': 'v1.ffffffffffffffff' },
+    });
     expect(read.status).toBe(200);
   });
 });

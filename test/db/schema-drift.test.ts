@@ -67,9 +67,19 @@ const DEFAULT_TYPES: Record<string, string> = {
 };
 // Prisma's defaults for a required relation on PostgreSQL.
 const DEFAULT_ON_DELETE = 'RESTRICT';
-const REFERENTIAL_ACTIONS: Record<string, string> = { Cascade: 'CASCADE', Restrict: 'RESTRICT', NoAction: 'NO ACTION', SetNull: 'SET NULL', SetDefault: 'SET DEFAULT' };
+const REFERENTIAL_ACTIONS: Record<string, string> = {
+  Cascade: 'CASCADE',
+  Restrict: 'RESTRICT',
+  NoAction: 'NO ACTION',
+  SetNull: 'SET NULL',
+  SetDefault: 'SET DEFAULT',
+};
 
-const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The body of `model <name> { … }` in the schema text, one trimmed line per entry, comments removed. */
 function modelLines(schema: string, model: string): string[] {
@@ -89,13 +99,15 @@ function expectedTables(models: Record<string, RuntimeModel>, schema: string): R
     const lines = modelLines(schema, modelName);
     const columnOf = (field: string) => {
       const found = model.fields.find((f) => f.name === field);
-      if (!found) throw new Error(`${modelName}.${field} is referenced in the schema but absent from the generated client`);
+      if (!found)
+        throw new Error(`${modelName}.${field} is referenced in the schema but absent from the generated client`);
       return found.dbName ?? found.name;
     };
     const table: ExpectedTable = { columns: {}, primaryKey: [], unique: [], indexes: [], foreignKeys: [] };
     for (const field of model.fields) {
       const line = lines.find((l) => l.split(/\s+/)[0] === field.name);
-      if (!line) throw new Error(`${modelName}.${field.name} is in the generated client but not in its embedded schema`);
+      if (!line)
+        throw new Error(`${modelName}.${field.name} is in the generated client but not in its embedded schema`);
       const [, , isList, isOptional, attributes = ''] = /^(\w+)\s+\w+(\[\])?(\?)?\s*(.*)$/.exec(line) ?? [];
       if (field.kind === 'object') {
         const relation = /@relation\(([^)]*\[[^\]]*\][^)]*)\)/.exec(attributes)?.[1];
@@ -118,7 +130,11 @@ function expectedTables(models: Record<string, RuntimeModel>, schema: string): R
       if (isList) type += '[]';
       const column = field.dbName ?? field.name;
       // Prisma's own migrations leave scalar lists nullable; the client never writes NULL into one.
-      table.columns[column] = { type, notNull: isList ? 'any' : !isOptional, hasDefault: /@default\(/.test(attributes) };
+      table.columns[column] = {
+        type,
+        notNull: isList ? 'any' : !isOptional,
+        hasDefault: /@default\(/.test(attributes),
+      };
       if (/@id\b/.test(attributes)) table.primaryKey = [column];
       if (/@unique\b/.test(attributes)) table.unique.push([column]);
     }
@@ -147,7 +163,13 @@ afterAll(async () => db.drop());
 
 async function actualTables(): Promise<Record<string, ExpectedTable>> {
   const q = async <T>(sql: string) => (await db.pool.query(sql)).rows as T[];
-  const columns = await q<{ table_name: string; column_name: string; type: string; is_nullable: 'YES' | 'NO'; column_default: string | null }>(`
+  const columns = await q<{
+    table_name: string;
+    column_name: string;
+    type: string;
+    is_nullable: 'YES' | 'NO';
+    column_default: string | null;
+  }>(`
     SELECT c.table_name, c.column_name, c.is_nullable, c.column_default,
            format_type(a.atttypid, a.atttypmod) AS type
     FROM information_schema.columns c
@@ -162,7 +184,13 @@ async function actualTables(): Promise<Record<string, ExpectedTable>> {
       -- Indexes on expressions (customer search's folded names and emails) have no form in schema.prisma;
       -- test/db/customer-search-plans.test.ts holds them to the queries that need them.
       AND i.indexprs IS NULL`);
-  const foreignKeys = await q<{ table_name: string; columns: string[]; references: string; referenced_columns: string[]; on_delete: string }>(`
+  const foreignKeys = await q<{
+    table_name: string;
+    columns: string[];
+    references: string;
+    referenced_columns: string[];
+    on_delete: string;
+  }>(`
     SELECT t.relname AS table_name, r.relname AS references,
            array(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n)
                  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n) AS columns,
@@ -174,9 +202,14 @@ async function actualTables(): Promise<Record<string, ExpectedTable>> {
     WHERE c.contype = 'f' AND ns.nspname = 'public'`);
 
   const tables: Record<string, ExpectedTable> = {};
-  const table = (name: string) => (tables[name] ??= { columns: {}, primaryKey: [], unique: [], indexes: [], foreignKeys: [] });
+  const table = (name: string) =>
+    (tables[name] ??= { columns: {}, primaryKey: [], unique: [], indexes: [], foreignKeys: [] });
   for (const c of columns) {
-    table(c.table_name).columns[c.column_name] = { type: c.type, notNull: c.is_nullable === 'NO', hasDefault: c.column_default !== null };
+    table(c.table_name).columns[c.column_name] = {
+      type: c.type,
+      notNull: c.is_nullable === 'NO',
+      hasDefault: c.column_default !== null,
+    };
   }
   for (const i of indexes) {
     if (i.is_primary) table(i.table_name).primaryKey = i.columns;
@@ -184,7 +217,12 @@ async function actualTables(): Promise<Record<string, ExpectedTable>> {
     else table(i.table_name).indexes.push(i.columns);
   }
   for (const f of foreignKeys) {
-    table(f.table_name).foreignKeys.push({ columns: f.columns, references: f.references, referencedColumns: f.referenced_columns, onDelete: f.on_delete });
+    table(f.table_name).foreignKeys.push({
+      columns: f.columns,
+      references: f.references,
+      referencedColumns: f.referenced_columns,
+      onDelete: f.on_delete,
+    });
   }
   return tables;
 }
@@ -201,12 +239,23 @@ function normalise(tables: Record<string, ExpectedTable>, actual?: Record<string
           columns: Object.fromEntries(
             Object.entries(t.columns)
               .sort(([a], [b]) => a.localeCompare(b))
-              .map(([column, c]) => [column, { ...c, notNull: c.notNull === 'any' ? (actual?.[name]?.columns[column]?.notNull ?? 'any') : c.notNull }]),
+              .map(([column, c]) => [
+                column,
+                {
+                  ...c,
+                  notNull: c.notNull === 'any' ? (actual?.[name]?.columns[column]?.notNull ?? 'any') : c.notNull,
+                },
+              ]),
           ),
           primaryKey: t.primaryKey,
           unique: sortLists(t.unique),
           indexes: sortLists(t.indexes),
-          foreignKeys: t.foreignKeys.map((f) => `${f.columns.join(',')} -> ${f.references}(${f.referencedColumns.join(',')}) ON DELETE ${f.onDelete}`).sort(),
+          foreignKeys: t.foreignKeys
+            .map(
+              (f) =>
+                `${f.columns.join(',')} -> ${f.references}(${f.referencedColumns.join(',')}) ON DELETE ${f.onDelete}`,
+            )
+            .sort(),
         },
       ]),
   );
@@ -215,7 +264,9 @@ function normalise(tables: Record<string, ExpectedTable>, actual?: Record<string
 describe('schema.prisma and the migrations', () => {
   it('can be read from the generated client', () => {
     // If Prisma renames these internals, this test must be taught where they went; it must not pass blind.
-    expect(Object.keys(internals._runtimeDataModel?.models ?? {})).toEqual(expect.arrayContaining(['Customer', 'Account', 'AccountCustomer']));
+    expect(Object.keys(internals._runtimeDataModel?.models ?? {})).toEqual(
+      expect.arrayContaining(['Customer', 'Account', 'AccountCustomer']),
+    );
     expect(internals._engineConfig?.inlineSchema).toMatch(/^model Customer \{/m);
   });
 

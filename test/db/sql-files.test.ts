@@ -13,16 +13,24 @@ describe('generated SQL files', () => {
     expect(statements.length).toBeGreaterThan(0);
     const filesOf = new Map<string, string[]>();
     for (const [file, content] of files) {
-      for (const [, name] of content.matchAll(/^-- (cas_\w+)$/gm)) filesOf.set(name!, [...(filesOf.get(name!) ?? []), file]);
+      for (const [, name] of content.matchAll(/^-- (cas_\w+)$/gm))
+        filesOf.set(name!, [...(filesOf.get(name!) ?? []), file]);
     }
     for (const { name, text } of statements) {
       expect(filesOf.get(name), name).toHaveLength(1);
       const [file] = filesOf.get(name)!;
       // The statement's own text follows its name (trailing whitespace aside), and its name is written in the module beside.
-      const firstLine = text.split('\n').map((line) => line.trimEnd()).find((line) => line !== '')!;
+      const firstLine = text
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .find((line) => line !== '')!;
       expect(files.get(file!)).toContain(`-- ${name}\n${firstLine}`);
-      const module = [file!.replace(/\.sql$/, '.ts'), file!.replace(/\.sql$/, '.sql.ts')].find((candidate) => existsSync(path.join(ROOT, candidate)))!;
-      expect(readFileSync(path.join(ROOT, module), 'utf8')).toMatch(new RegExp(`['\`]${name.slice('cas_'.length)}['\`]`));
+      const module = [file!.replace(/\.sql$/, '.ts'), file!.replace(/\.sql$/, '.sql.ts')].find((candidate) =>
+        existsSync(path.join(ROOT, candidate)),
+      )!;
+      expect(readFileSync(path.join(ROOT, module), 'utf8')).toMatch(
+        new RegExp(`['\`]${name.slice('cas_'.length)}['\`]`),
+      );
     }
     expect([...filesOf.keys()].sort()).toEqual(statements.map(({ name }) => name).sort());
   });
@@ -30,6 +38,7 @@ describe('generated SQL files', () => {
   it('are checked in as the generator renders them, and no generated file is left without its module', async () => {
     const { files } = await renderSqlFiles();
     expect(generatedSqlFilesOnDisk()).toEqual([...files.keys()].sort());
-    for (const [file, content] of files) expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} is stale: npm run sql:generate`).toBe(content);
+    for (const [file, content] of files)
+      expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} is stale: npm run sql:generate`).toBe(content);
   });
 });

@@ -34,13 +34,23 @@ describe(`migration ${MIGRATION}`, () => {
     for (const [name, scopes] of Object.entries(tokens)) {
       const { id, secretHash } = generateApiToken();
       ids[name] = id;
-      await pool.query('INSERT INTO api_tokens (id, name, secret_hash, environments, scopes) VALUES ($1, $2, $3, $4, $5)', [id, name, secretHash, ['*'], scopes]);
+      await pool.query(
+        'INSERT INTO api_tokens (id, name, secret_hash, environments, scopes) VALUES ($1, $2, $3, $4, $5)',
+        [id, name, secretHash, ['*'], scopes],
+      );
     }
 
     expect((await migrate(pool, all)).applied).toEqual([MIGRATION]);
-    const scopesOf = async (name: string) => (await pool.query<{ scopes: string[] }>('SELECT scopes FROM api_tokens WHERE id = $1', [ids[name]])).rows[0]!.scopes;
+    const scopesOf = async (name: string) =>
+      (await pool.query<{ scopes: string[] }>('SELECT scopes FROM api_tokens WHERE id = $1', [ids[name]])).rows[0]!
+        .scopes;
     expect(await scopesOf('support')).toEqual(['customers:read', 'customers:ssn_search']);
-    expect(await scopesOf('integration')).toEqual(['customers:read', 'customers:write', 'accounts:read', 'customers:ssn_search']);
+    expect(await scopesOf('integration')).toEqual([
+      'customers:read',
+      'customers:write',
+      'accounts:read',
+      'customers:ssn_search',
+    ]);
     expect(await scopesOf('writerOnly')).toEqual(['customers:write']);
     expect(await scopesOf('auditor')).toEqual(['audit:read', 'events:read']);
 

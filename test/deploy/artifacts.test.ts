@@ -29,7 +29,11 @@ type Node = any;
 
 /** Every document of a YAML file, parsed strictly (YAML 1.1 merge keys allowed: compose's `<<: *anchor`). */
 function yamlDocuments(file: string): Node[] {
-  const documents = parseAllDocuments(readFileSync(file, 'utf8'), { merge: true, uniqueKeys: true, prettyErrors: true });
+  const documents = parseAllDocuments(readFileSync(file, 'utf8'), {
+    merge: true,
+    uniqueKeys: true,
+    prettyErrors: true,
+  });
   const list = Array.isArray(documents) ? documents : [documents];
   for (const document of list) {
     expect(document.errors.map((error) => `${file}: ${error.message}`)).toEqual([]);
@@ -62,7 +66,10 @@ function expectPinned(image: string, where: string): void {
   expect(image, `${where}: image`).toMatch(/^[a-z0-9./-]+(:[A-Za-z0-9._-]+)?(@sha256:[0-9a-f]{64})?$/);
   const tag = /:([A-Za-z0-9._-]+)(@|$)/.exec(image.replace(/^[^/]+:\d+\//, ''))?.[1];
   const digest = image.includes('@sha256:');
-  expect(digest || (tag !== undefined && tag !== 'latest'), `${where}: ${image} must name a version (a tag other than latest, or a digest)`).toBe(true);
+  expect(
+    digest || (tag !== undefined && tag !== 'latest'),
+    `${where}: ${image} must name a version (a tag other than latest, or a digest)`,
+  ).toBe(true);
   // A version, not a moving major: at least major.minor in the tag, unless pinned by digest.
   if (!digest) expect(tag, `${where}: ${image}`).toMatch(/^v?\d+\.\d+/);
 }
@@ -96,7 +103,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     }
     const files = new Set(manifests.map((m) => m.file));
     for (const resource of kustomization.resources) expect(files.has(resource), resource).toBe(true);
-    expect([...files].filter((file) => !kustomization.resources.includes(file)).sort()).toEqual(['migration-job.yaml', 'secret.example.yaml']);
+    expect([...files].filter((file) => !kustomization.resources.includes(file)).sort()).toEqual([
+      'migration-job.yaml',
+      'secret.example.yaml',
+    ]);
     expect(kustomization.images).toEqual([{ name: SERVICE_IMAGE, newTag: expect.stringMatching(/^\d+\.\d+\.\d+$/) }]);
     expect(ofKind('Deployment')).toHaveLength(1);
     expect(ofKind('PodDisruptionBudget')).toHaveLength(1);
@@ -110,10 +120,17 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     const runAsUser = container.securityContext?.runAsUser ?? pod.securityContext?.runAsUser;
     expect(runAsNonRoot, `${where}: runAsNonRoot`).toBe(true);
     expect(runAsUser, `${where}: runAsUser (the image's USER)`).toBe(1000);
-    expect(container.securityContext, where).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext, where).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(pod.automountServiceAccountToken, `${where}: automountServiceAccountToken`).toBe(false);
     for (const kind of ['requests', 'limits']) {
-      expect(container.resources?.[kind], `${where}: resources.${kind}`).toMatchObject({ cpu: expect.anything(), memory: expect.anything() });
+      expect(container.resources?.[kind], `${where}: resources.${kind}`).toMatchObject({
+        cpu: expect.anything(),
+        memory: expect.anything(),
+      });
     }
     expectPinned(container.image, where);
     expect(container.image.startsWith(`${SERVICE_IMAGE}:`), `${where}: the image kustomization.yaml retags`).toBe(true);
@@ -130,7 +147,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       const secret = variable.valueFrom?.secretKeyRef;
       if (secret) {
         expect(secret.name, `${where}: ${variable.name}`).toBe(secretExample.metadata.name);
-        expect(Object.keys(secretExample.stringData), `${where}: ${variable.name} reads a key the example Secret documents`).toContain(secret.key);
+        expect(
+          Object.keys(secretExample.stringData),
+          `${where}: ${variable.name} reads a key the example Secret documents`,
+        ).toContain(secret.key);
         expect(Object.keys(SYNTHETIC_SECRETS)).toContain(secret.key);
         env[variable.name] = SYNTHETIC_SECRETS[secret.key]!;
       } else {
@@ -138,7 +158,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
         env[variable.name] = variable.value;
       }
     }
-    expect(Object.keys(env).filter((name) => !VARIABLES.has(name)), `${where}: variables the service does not read`).toEqual([]);
+    expect(
+      Object.keys(env).filter((name) => !VARIABLES.has(name)),
+      `${where}: variables the service does not read`,
+    ).toEqual([]);
     return env;
   }
 
@@ -150,7 +173,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(pod.containers.length).toBeGreaterThan(0);
     for (const container of pod.containers) {
       const where = `Deployment ${container.name}`;
-      const ports = new Map<string | number, number>(container.ports.flatMap((port: Node) => [[port.name, port.containerPort], [port.containerPort, port.containerPort]]));
+      const ports = new Map<string | number, number>(
+        container.ports.flatMap((port: Node) => [
+          [port.name, port.containerPort],
+          [port.containerPort, port.containerPort],
+        ]),
+      );
       expect(container.readinessProbe?.httpGet?.path, `${where}: readinessProbe`).toBe('/readyz');
       expect(container.livenessProbe?.httpGet?.path, `${where}: livenessProbe`).toBe('/healthz');
       for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe].filter(Boolean)) {
@@ -160,7 +188,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       const env = environmentOf(container, where);
       // The service itself accepts these settings, production's refusals included (tokens, keys).
       const config = loadConfig(env);
-      expect(config).toMatchObject({ nodeEnv: 'production', port: 3000, runMigrationsOnStart: false, metrics: { port: 9464 } });
+      expect(config).toMatchObject({
+        nodeEnv: 'production',
+        port: 3000,
+        runMigrationsOnStart: false,
+        metrics: { port: 9464 },
+      });
       expect(ports.get('metrics')).toBe(config.metrics.port);
       // SIGTERM comes after preStop; in-flight requests get SHUTDOWN_TIMEOUT_MS; the kubelet waits longer than both.
       const preStopS = Number(container.lifecycle?.preStop?.exec?.command?.[1] ?? 0);
@@ -168,13 +201,15 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it('Service, PodDisruptionBudget: select the Deployment\'s pods, on ports its container declares', () => {
+  it("Service, PodDisruptionBudget: select the Deployment's pods, on ports its container declares", () => {
     const labels = deployment.spec.template.metadata.labels;
     const [service] = ofKind('Service');
     const [budget] = ofKind('PodDisruptionBudget');
     expect(labels).toMatchObject(service.spec.selector);
     expect(labels).toMatchObject(budget.spec.selector.matchLabels);
-    expect(budget.spec.maxUnavailable ?? deployment.spec.replicas - budget.spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+    expect(budget.spec.maxUnavailable ?? deployment.spec.replicas - budget.spec.minAvailable).toBeLessThan(
+      deployment.spec.replicas,
+    );
     const portNames = deployment.spec.template.spec.containers[0].ports.map((port: Node) => port.name);
     for (const port of service.spec.ports) expect(portNames, `Service port ${port.name}`).toContain(port.targetPort);
   });
@@ -191,8 +226,13 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(container.image).toBe(deployment.spec.template.spec.containers[0].image);
       const env = environmentOf(container, where);
       expect(Object.keys(env).filter((name) => /^(API_TOKENS|PII_|METRICS_TOKEN|OIDC_)/.test(name))).toEqual([]);
-      expect(container.env.find((variable: Node) => variable.name === 'DATABASE_URL').valueFrom.secretKeyRef.key).toBe('migration-database-url');
-      expect(loadConfig(env, { databaseOnly: true })).toMatchObject({ nodeEnv: 'production', databasePreparedStatements: true });
+      expect(container.env.find((variable: Node) => variable.name === 'DATABASE_URL').valueFrom.secretKeyRef.key).toBe(
+        'migration-database-url',
+      );
+      expect(loadConfig(env, { databaseOnly: true })).toMatchObject({
+        nodeEnv: 'production',
+        databasePreparedStatements: true,
+      });
     }
   });
 });
@@ -226,19 +266,31 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     for (const stage of stages) {
       expectPinned(stage.image, `FROM ${stage.image}`);
-      expect(stage.image, 'Node 26 LTS (.node-version)').toMatch(new RegExp(`^node:${readFileSync('.node-version', 'utf8').trim()}\\.`));
+      expect(stage.image, 'Node 26 LTS (.node-version)').toMatch(
+        new RegExp(`^node:${readFileSync('.node-version', 'utf8').trim()}\\.`),
+      );
     }
   });
 
-  it('follows hadolint\'s rules: no ADD (DL3020, and no URLs), absolute WORKDIR (DL3000), exec-form CMD (DL3025), no sudo, no apt upgrade', () => {
+  it("follows hadolint's rules: no ADD (DL3020, and no URLs), absolute WORKDIR (DL3000), exec-form CMD (DL3025), no sudo, no apt upgrade", () => {
     expect(instructions.filter((instruction) => instruction.keyword === 'ADD')).toEqual([]);
-    expect(instructions.filter((instruction) => instruction.keyword === 'WORKDIR' && !instruction.args.startsWith('/'))).toEqual([]);
+    expect(
+      instructions.filter((instruction) => instruction.keyword === 'WORKDIR' && !instruction.args.startsWith('/')),
+    ).toEqual([]);
     for (const keyword of ['CMD', 'ENTRYPOINT']) {
-      for (const instruction of instructions.filter((i) => i.keyword === keyword)) expect(() => JSON.parse(instruction.args), `${keyword} ${instruction.args}`).not.toThrow();
+      for (const instruction of instructions.filter((i) => i.keyword === keyword))
+        expect(() => JSON.parse(instruction.args), `${keyword} ${instruction.args}`).not.toThrow();
     }
-    expect(instructions.filter((instruction) => instruction.keyword === 'RUN' && /\bsudo\b|apt(-get)? (dist-)?upgrade|curl .*\|\s*sh/.test(instruction.args))).toEqual([]);
+    expect(
+      instructions.filter(
+        (instruction) =>
+          instruction.keyword === 'RUN' && /\bsudo\b|apt(-get)? (dist-)?upgrade|curl .*\|\s*sh/.test(instruction.args),
+      ),
+    ).toEqual([]);
     // The same Node flags as `npm start`, where they are written (scripts/lib/production-start.ts).
-    expect(inFinal('CMD').map((instruction) => JSON.parse(instruction.args))).toEqual([['node', ...productionNodeFlags('.'), 'dist/main.js']]);
+    expect(inFinal('CMD').map((instruction) => JSON.parse(instruction.args))).toEqual([
+      ['node', ...productionNodeFlags('.'), 'dist/main.js'],
+    ]);
   });
 
   it('starts Node with semi-spaces of 12 MB, as npm start does (docs/adr/0076: peak RSS under the mixed load)', () => {
@@ -255,26 +307,41 @@ describe('Dockerfile', () => {
     expect(healthchecks).toHaveLength(1);
     expect(healthchecks[0]!.args).toContain('/healthz');
     // Everything after USER runs unprivileged: nothing may switch back.
-    expect(final.instructions.slice(final.instructions.indexOf(users[0]!)).filter((i) => i.keyword === 'RUN')).toEqual([]);
+    expect(final.instructions.slice(final.instructions.indexOf(users[0]!)).filter((i) => i.keyword === 'RUN')).toEqual(
+      [],
+    );
   });
 
   it('installs production dependencies with npm ci --omit=dev, and the final image holds only them, dist, the migrations and what the runtime reads', () => {
     const copies = inFinal('COPY').map((instruction) => instruction.args.split(/\s+/));
-    const fromStage = (copy: string[]) => /^--from=(.+)$/.exec(copy.find((part) => part.startsWith('--from=')) ?? '')?.[1];
+    const fromStage = (copy: string[]) =>
+      /^--from=(.+)$/.exec(copy.find((part) => part.startsWith('--from=')) ?? '')?.[1];
     const sources = copies.flatMap((copy) => {
       const parts = copy.filter((part) => !part.startsWith('--'));
       return parts.slice(0, -1).map((source) => `${fromStage(copy) ?? 'context'}:${source}`);
     });
-    const dependencies = stages.find((stage) => stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b.*--omit=dev\b/.test(i.args)));
-    const build = stages.find((stage) => stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm run build\b/.test(i.args)));
+    const dependencies = stages.find((stage) =>
+      stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b.*--omit=dev\b/.test(i.args)),
+    );
+    const build = stages.find((stage) =>
+      stage.instructions.some((i) => i.keyword === 'RUN' && /\bnpm run build\b/.test(i.args)),
+    );
     expect(dependencies, 'a stage that runs npm ci --omit=dev').toBeDefined();
     expect(build, 'a stage that runs npm run build').toBeDefined();
     expect(sources.sort()).toEqual(
-      [`${dependencies!.name}:/app/node_modules`, `${build!.name}:/app/dist`, 'context:package.json', 'context:schema.graphql', 'context:prisma/migrations'].sort(),
+      [
+        `${dependencies!.name}:/app/node_modules`,
+        `${build!.name}:/app/dist`,
+        'context:package.json',
+        'context:schema.graphql',
+        'context:prisma/migrations',
+      ].sort(),
     );
     // What the compiled service reads at run time, relative to its module in dist/: the GraphQL schema and the migrations.
     expect(readFileSync('src/graphql/schema.ts', 'utf8')).toContain("new URL('../../schema.graphql', import.meta.url)");
-    expect(readFileSync('src/db/migrations/migrations.ts', 'utf8')).toContain("new URL('../../../prisma/migrations', import.meta.url)");
+    expect(readFileSync('src/db/migrations/migrations.ts', 'utf8')).toContain(
+      "new URL('../../../prisma/migrations', import.meta.url)",
+    );
     expect(JSON.parse(readFileSync('package.json', 'utf8')).type).toBe('module');
   });
 
@@ -293,10 +360,25 @@ describe('Dockerfile', () => {
       }
       return result;
     };
-    for (const file of ['node_modules', '.env', '.env.production', '.data', '.git', 'dist', 'test-output', 'src/db/generated']) expect(ignored(file), file).toBe(true);
+    for (const file of [
+      'node_modules',
+      '.env',
+      '.env.production',
+      '.data',
+      '.git',
+      'dist',
+      'test-output',
+      'src/db/generated',
+    ])
+      expect(ignored(file), file).toBe(true);
     const contextSources = instructions
       .filter((instruction) => instruction.keyword === 'COPY' && !instruction.args.includes('--from='))
-      .flatMap((instruction) => instruction.args.split(/\s+/).filter((part) => !part.startsWith('--')).slice(0, -1));
+      .flatMap((instruction) =>
+        instruction.args
+          .split(/\s+/)
+          .filter((part) => !part.startsWith('--'))
+          .slice(0, -1),
+      );
     expect(contextSources.length).toBeGreaterThan(5);
     for (const source of contextSources) {
       expect(existsSync(source), `COPY ${source}`).toBe(true);
@@ -308,13 +390,20 @@ describe('Dockerfile', () => {
 describe('compose.yaml', () => {
   const compose = yamlDocuments('compose.yaml')[0];
   const services: Record<string, Node> = compose.services;
-  const interpolate = (value: string) => value.replace(/\$\{([A-Z0-9_]+)(:?[?-][^}]*)?\}/g, (_, name: string) => `synthetic${name.toLowerCase().replace(/_/g, '')}`);
+  const interpolate = (value: string) =>
+    value.replace(
+      /\$\{([A-Z0-9_]+)(:?[?-][^}]*)?\}/g,
+      (_, name: string) => `synthetic${name.toLowerCase().replace(/_/g, '')}`,
+    );
   const serviceImage = 'customer-account-service:';
-  const instances = Object.entries(services).filter(([name, service]) => String(service.image).startsWith(serviceImage) && name !== 'migrate');
+  const instances = Object.entries(services).filter(
+    ([name, service]) => String(service.image).startsWith(serviceImage) && name !== 'migrate',
+  );
 
   it('has the fleet: three instances, HAProxy, a PostgreSQL primary and a replica, Redis, a one-shot migration', () => {
     expect(instances.map(([name]) => name)).toEqual(['app-1', 'app-2', 'app-3']);
-    for (const name of ['haproxy', 'postgres-primary', 'postgres-replica', 'redis', 'migrate']) expect(Object.keys(services)).toContain(name);
+    for (const name of ['haproxy', 'postgres-primary', 'postgres-replica', 'redis', 'migrate'])
+      expect(Object.keys(services)).toContain(name);
     for (const [name, service] of Object.entries(services)) {
       if (!String(service.image).startsWith(serviceImage)) expectPinned(service.image, `compose ${name}`);
     }
@@ -327,8 +416,16 @@ describe('compose.yaml', () => {
       expect(service.read_only, name).toBe(true);
       expect(service.user, name).toMatch(/^[1-9]\d*:\d+$/);
       expect(service.restart, name).toBe('unless-stopped');
-      const env = Object.fromEntries(Object.entries(service.environment as Record<string, string>).map(([key, value]) => [key, interpolate(String(value))]));
-      expect(Object.keys(env).filter((key) => !VARIABLES.has(key)), name).toEqual([]);
+      const env = Object.fromEntries(
+        Object.entries(service.environment as Record<string, string>).map(([key, value]) => [
+          key,
+          interpolate(String(value)),
+        ]),
+      );
+      expect(
+        Object.keys(env).filter((key) => !VARIABLES.has(key)),
+        name,
+      ).toEqual([]);
       env.API_TOKENS = SYNTHETIC_SECRETS['api-tokens']!;
       env.PII_KEYS = SYNTHETIC_SECRETS['pii-keys']!;
       env.PII_ACTIVE_KEY = SYNTHETIC_SECRETS['pii-active-key']!;
@@ -343,7 +440,12 @@ describe('compose.yaml', () => {
     expect(migrate.command).toEqual(['node', 'dist/db/migrations/migrate-cli.js']);
     expect(migrate.restart).toBe('no');
     expect(migrate.depends_on['postgres-primary'].condition).toBe('service_healthy');
-    const env = Object.fromEntries(Object.entries(migrate.environment as Record<string, string>).map(([key, value]) => [key, interpolate(String(value))]));
+    const env = Object.fromEntries(
+      Object.entries(migrate.environment as Record<string, string>).map(([key, value]) => [
+        key,
+        interpolate(String(value)),
+      ]),
+    );
     expect(Object.keys(env).sort()).toEqual(['DATABASE_URL', 'NODE_ENV']);
     expect(new URL(env.DATABASE_URL!)).toMatchObject({ hostname: 'postgres-primary', username: 'cas_owner' });
     expect(loadConfig(env, { databaseOnly: true }).databasePreparedStatements).toBe(true);
@@ -351,9 +453,16 @@ describe('compose.yaml', () => {
 
   it('every dependency waits on a real condition, and every mounted file exists', () => {
     for (const [name, service] of Object.entries(services)) {
-      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {}) as [string, { condition: string }][]) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {}) as [
+        string,
+        { condition: string },
+      ][]) {
         expect(services[dependency], `${name} depends on ${dependency}`).toBeDefined();
-        if (condition === 'service_healthy') expect(services[dependency].healthcheck, `${dependency} (waited on by ${name}) needs a healthcheck`).toBeDefined();
+        if (condition === 'service_healthy')
+          expect(
+            services[dependency].healthcheck,
+            `${dependency} (waited on by ${name}) needs a healthcheck`,
+          ).toBeDefined();
         else expect(condition).toBe('service_completed_successfully');
       }
       for (const volume of (service.volumes ?? []) as string[]) {
@@ -361,12 +470,18 @@ describe('compose.yaml', () => {
         if (source.startsWith('./')) expect(existsSync(source), `${name}: ${volume}`).toBe(true);
       }
     }
-    expect(services['postgres-primary'].volumes).toEqual(expect.arrayContaining([expect.stringMatching(/^\.\/deploy\/postgres\/init-primary\.sh:\/docker-entrypoint-initdb\.d\//)]));
+    expect(services['postgres-primary'].volumes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\.\/deploy\/postgres\/init-primary\.sh:\/docker-entrypoint-initdb\.d\//),
+      ]),
+    );
   });
 
-  it('HAProxy\'s default backends (deploy/haproxy.cfg) are the compose instances, on the port they listen on', () => {
+  it("HAProxy's default backends (deploy/haproxy.cfg) are the compose instances, on the port they listen on", () => {
     expect(services.haproxy.volumes).toContain('./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
-    const backends = [...readFileSync('deploy/haproxy.cfg', 'utf8').matchAll(/^\s*server\s+\S+\s+"\$\{CAS_BACKEND_\d-([^}]+)\}"/gm)].map((match) => match[1]);
+    const backends = [
+      ...readFileSync('deploy/haproxy.cfg', 'utf8').matchAll(/^\s*server\s+\S+\s+"\$\{CAS_BACKEND_\d-([^}]+)\}"/gm),
+    ].map((match) => match[1]);
     expect(backends).toEqual(instances.map(([name, service]) => `${name}:${service.environment.PORT}`));
   });
 });
@@ -386,9 +501,12 @@ describe('deploy/haproxy.cfg', () => {
     expect(clientTimeoutS * 1000).toBeLessThan(loadConfig({}).keepAliveTimeoutMs);
   });
 
-  it.runIf(!installed)(`is not checked by haproxy itself: ${HAPROXY_BINARY} is missing (apt-get install haproxy); CI installs it and must not skip this`, () => {
-    expect(process.env.CI, `CI must install haproxy (.ci/run); ${HAPROXY_BINARY} is missing`).toBeFalsy();
-  });
+  it.runIf(!installed)(
+    `is not checked by haproxy itself: ${HAPROXY_BINARY} is missing (apt-get install haproxy); CI installs it and must not skip this`,
+    () => {
+      expect(process.env.CI, `CI must install haproxy (.ci/run); ${HAPROXY_BINARY} is missing`).toBeFalsy();
+    },
+  );
 
   describe.skipIf(!installed)('with a real HAProxy', () => {
     let service: TestService | undefined;
@@ -401,11 +519,15 @@ describe('deploy/haproxy.cfg', () => {
       rmSync(work, { recursive: true, force: true });
     });
 
-    it('`haproxy -c` accepts it, with the fleet\'s addresses and with compose\'s defaults', async () => {
+    it("`haproxy -c` accepts it, with the fleet's addresses and with compose's defaults", async () => {
       const check = (env: Record<string, string>) =>
         new Promise<{ code: number; output: string }>((resolve) =>
-          execFile(HAPROXY_BINARY, ['-c', '-f', 'deploy/haproxy.cfg'], { env: { PATH: process.env.PATH, ...env } }, (error, stdout, stderr) =>
-            resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+          execFile(
+            HAPROXY_BINARY,
+            ['-c', '-f', 'deploy/haproxy.cfg'],
+            { env: { PATH: process.env.PATH, ...env } },
+            (error, stdout, stderr) =>
+              resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
           ),
         );
       const fleet = await check(fleetEnvironment(18080, [3101, 3102, 3103], 18404));
@@ -418,9 +540,18 @@ describe('deploy/haproxy.cfg', () => {
 
     it('marks the two closed ports down and the instance up by its /readyz checks, sends every request to the instance, and retries elsewhere what an instance refuses', async () => {
       service = await startTestService();
-      const [listen, stats, down2, down3, postgres] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+      const [listen, stats, down2, down3, postgres] = await Promise.all([
+        freePort(),
+        freePort(),
+        freePort(),
+        freePort(),
+        freePort(),
+      ]);
       const env = fleetEnvironment(listen, [service.port, down2, down3], stats, postgres);
-      haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', 'deploy/haproxy.cfg'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      haproxy = spawn(HAPROXY_BINARY, ['-db', '-f', 'deploy/haproxy.cfg'], {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let output = '';
       haproxy.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       try {
@@ -430,7 +561,12 @@ describe('deploy/haproxy.cfg', () => {
         let states = '';
         while (Date.now() < deadline) {
           states = await adminCommand(env.CAS_HAPROXY_SOCKET!, 'show stat');
-          if (/^cas,cas1,(?:[^,]*,){15}UP,/m.test(states) && /^cas,cas2,(?:[^,]*,){15}DOWN/m.test(states) && /^cas,cas3,(?:[^,]*,){15}DOWN/m.test(states)) break;
+          if (
+            /^cas,cas1,(?:[^,]*,){15}UP,/m.test(states) &&
+            /^cas,cas2,(?:[^,]*,){15}DOWN/m.test(states) &&
+            /^cas,cas3,(?:[^,]*,){15}DOWN/m.test(states)
+          )
+            break;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(states, output).toMatch(/^cas,cas1,(?:[^,]*,){15}UP,/m);
@@ -438,25 +574,38 @@ describe('deploy/haproxy.cfg', () => {
         expect(states).toMatch(/^cas,cas3,(?:[^,]*,){15}DOWN/m);
         const answers = [];
         for (let i = 0; i < 30; i++) {
-          const res = await fetch(`http://127.0.0.1:${listen}/sandbox/customer/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${service.token}` } });
+          const res = await fetch(
+            `http://127.0.0.1:${listen}/sandbox/customer/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`,
+            { headers: { authorization: `Bearer ${service.token}` } },
+          );
           answers.push(res.status);
           await res.arrayBuffer();
         }
         // 404: the service answered (no such customer); never 503 from HAProxy ("no server available").
-        expect(answers.filter((status) => status !== 404), output).toEqual([]);
+        expect(
+          answers.filter((status) => status !== 404),
+          output,
+        ).toEqual([]);
 
         // An instance taken for up that refuses connections (one that stopped listening between two checks,
         // as in a rolling restart): its requests are retried on the instance that answers.
         for (const server of ['cas2', 'cas3']) {
-          for (const command of [`disable health cas/${server}`, `set server cas/${server} health up`]) expect(await adminCommand(env.CAS_HAPROXY_SOCKET!, command)).toBe('\n');
+          for (const command of [`disable health cas/${server}`, `set server cas/${server} health up`])
+            expect(await adminCommand(env.CAS_HAPROXY_SOCKET!, command)).toBe('\n');
         }
         const during = [];
         for (let i = 0; i < 30; i++) {
-          const res = await fetch(`http://127.0.0.1:${listen}/sandbox/customer/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`, { headers: { authorization: `Bearer ${service.token}` } });
+          const res = await fetch(
+            `http://127.0.0.1:${listen}/sandbox/customer/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}`,
+            { headers: { authorization: `Bearer ${service.token}` } },
+          );
           during.push(res.status);
           await res.arrayBuffer();
         }
-        expect(during.filter((status) => status !== 404), output).toEqual([]);
+        expect(
+          during.filter((status) => status !== 404),
+          output,
+        ).toEqual([]);
         // Columns of `show stat`: pxname, svname, …, wretr (16th), wredis (17th).
         const redispatched = (await adminCommand(env.CAS_HAPROXY_SOCKET!, 'show stat'))
           .split('\n')
@@ -470,7 +619,12 @@ describe('deploy/haproxy.cfg', () => {
       }
     });
 
-    function fleetEnvironment(listen: number, backends: number[], stats: number, postgres = listen + 1): Record<string, string> {
+    function fleetEnvironment(
+      listen: number,
+      backends: number[],
+      stats: number,
+      postgres = listen + 1,
+    ): Record<string, string> {
       return {
         CAS_LISTEN: `127.0.0.1:${listen}`,
         // The `postgres` listener's servers: nothing listens there in these tests (closed ports: checked down).

@@ -25,7 +25,7 @@ const PG_BIN = '/usr/lib/postgresql/15/bin';
 const installed = existsSync(path.join(PG_BIN, 'initdb'));
 const PASSWORDS = { owner: 'owner-pw-1', app: 'app-pw-1', replication: 'replication-pw-1' };
 
-describe.runIf(!installed)('without Debian\'s PostgreSQL 15', () => {
+describe.runIf(!installed)("without Debian's PostgreSQL 15", () => {
   it(`skips the topology test: ${PG_BIN}/initdb is missing (apt-get install postgresql-15); CI installs it and must not skip it`, () => {
     expect(process.env.CI, `CI must install postgresql-15 (.ci/run); ${PG_BIN} is missing`).toBeFalsy();
   });
@@ -41,16 +41,34 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
 
   /** A PostgreSQL tool, as the postgres user when the tests run as root (PostgreSQL refuses root). */
   function tool(name: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-    const [command, fullArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(PG_BIN, name), ...args]] : [path.join(PG_BIN, name), args];
+    const [command, fullArgs] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(PG_BIN, name), ...args]]
+      : [path.join(PG_BIN, name), args];
     return new Promise((resolve, reject) =>
-      execFile(command, fullArgs, { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${name} failed: ${stderr || error.message}`)) : resolve(stdout),
+      execFile(
+        command,
+        fullArgs,
+        { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${name} failed: ${stderr || error.message}`)) : resolve(stdout),
       ),
     );
   }
-  const url = (role: string, password: string, port: number, database = 'customer_account') => `postgresql://${role}:${password}@127.0.0.1:${port}/${database}`;
+  const url = (role: string, password: string, port: number, database = 'customer_account') =>
+    `postgresql://${role}:${password}@127.0.0.1:${port}/${database}`;
   const start = (dataDir: string, port: number) =>
-    tool('pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-w', '-t', '60', '-o', `-c config_file=${work}/postgresql.conf -c hba_file=${work}/pg_hba.conf -c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${work} -c shared_buffers=32MB -c fsync=off`, 'start']);
+    tool('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      `${dataDir}.log`,
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-c config_file=${work}/postgresql.conf -c hba_file=${work}/pg_hba.conf -c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${work} -c shared_buffers=32MB -c fsync=off`,
+      'start',
+    ]);
 
   beforeAll(async () => {
     if (asRoot) {
@@ -58,15 +76,63 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
       chmodSync(work, 0o755);
       chownSync(work, Number(uid), Number(gid));
     }
-    for (const file of ['postgresql.conf', 'pg_hba.conf', 'roles.sql']) copyFileSync(path.join('deploy/postgres', file), path.join(work, file));
+    for (const file of ['postgresql.conf', 'pg_hba.conf', 'roles.sql'])
+      copyFileSync(path.join('deploy/postgres', file), path.join(work, file));
     [primaryPort, replicaPort] = await Promise.all([freePort(), freePort()]);
 
-    await tool('initdb', ['-D', `${work}/primary`, '-U', 'postgres', '--auth-local=peer', '--auth-host=scram-sha-256', '--encoding=UTF8', '--no-sync']);
+    await tool('initdb', [
+      '-D',
+      `${work}/primary`,
+      '-U',
+      'postgres',
+      '--auth-local=peer',
+      '--auth-host=scram-sha-256',
+      '--encoding=UTF8',
+      '--no-sync',
+    ]);
     await start(`${work}/primary`, primaryPort);
     // As compose's init-primary.sh runs it: psql over the local socket as the postgres user.
-    await tool('psql', ['-h', work, '-p', String(primaryPort), '-U', 'postgres', '-d', 'postgres', '-q', '-v', `owner_password=${PASSWORDS.owner}`, '-v', `app_password=${PASSWORDS.app}`, '-v', `replication_password=${PASSWORDS.replication}`, '-f', `${work}/roles.sql`]);
+    await tool('psql', [
+      '-h',
+      work,
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-d',
+      'postgres',
+      '-q',
+      '-v',
+      `owner_password=${PASSWORDS.owner}`,
+      '-v',
+      `app_password=${PASSWORDS.app}`,
+      '-v',
+      `replication_password=${PASSWORDS.replication}`,
+      '-f',
+      `${work}/roles.sql`,
+    ]);
     // As start-replica.sh makes the replica.
-    await tool('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'replicator', '-D', `${work}/replica`, '--wal-method', 'stream', '--write-recovery-conf', '--slot', 'replica_1', '--checkpoint', 'fast'], { PGPASSWORD: PASSWORDS.replication });
+    await tool(
+      'pg_basebackup',
+      [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primaryPort),
+        '-U',
+        'replicator',
+        '-D',
+        `${work}/replica`,
+        '--wal-method',
+        'stream',
+        '--write-recovery-conf',
+        '--slot',
+        'replica_1',
+        '--checkpoint',
+        'fast',
+      ],
+      { PGPASSWORD: PASSWORDS.replication },
+    );
     chmodSync(`${work}/replica`, 0o700);
     await start(`${work}/replica`, replicaPort);
   }, 120_000);
@@ -74,7 +140,8 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
   afterAll(async () => {
     await service?.stop();
     for (const dir of ['replica', 'primary']) {
-      if (existsSync(`${work}/${dir}/postmaster.pid`)) await tool('pg_ctl', ['-D', `${work}/${dir}`, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
+      if (existsSync(`${work}/${dir}/postmaster.pid`))
+        await tool('pg_ctl', ['-D', `${work}/${dir}`, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
     }
     rmSync(work, { recursive: true, force: true });
   });
@@ -91,7 +158,19 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
 
   it('the replica streams from the primary through its slot, and is read-only', async () => {
     // pg_stat_replication shows its state to superusers only: psql as postgres over the socket.
-    const replication = () => tool('psql', ['-h', work, '-p', String(primaryPort), '-U', 'postgres', '-d', 'postgres', '-Atc', "SELECT state || ' ' || coalesce(s.slot_name, '-') FROM pg_stat_replication r LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid"]);
+    const replication = () =>
+      tool('psql', [
+        '-h',
+        work,
+        '-p',
+        String(primaryPort),
+        '-U',
+        'postgres',
+        '-d',
+        'postgres',
+        '-Atc',
+        "SELECT state || ' ' || coalesce(s.slot_name, '-') FROM pg_stat_replication r LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid",
+      ]);
     const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
     let state = await replication();
     while (!state.startsWith('streaming') && Date.now() < deadline) {
@@ -99,12 +178,20 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
       state = await replication();
     }
     expect(state.trim()).toBe('streaming replica_1');
-    const [recovery] = await query<{ recovery: boolean; timeZone: string }>(url('cas_app', PASSWORDS.app, replicaPort), "SELECT pg_is_in_recovery() AS recovery, current_setting('TimeZone') AS \"timeZone\"");
+    const [recovery] = await query<{ recovery: boolean; timeZone: string }>(
+      url('cas_app', PASSWORDS.app, replicaPort),
+      'SELECT pg_is_in_recovery() AS recovery, current_setting(\'TimeZone\') AS "timeZone"',
+    );
     expect(recovery).toEqual({ recovery: true, timeZone: 'UTC' });
   });
 
   it('migrations as the owner; the service as its role serves writes and reads, which the replica replays; the role has no DDL and cannot rewrite the audit trail', async () => {
-    const ownerPool = createPool({ connectionString: url('cas_owner', PASSWORDS.owner, primaryPort), max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 60_000 });
+    const ownerPool = createPool({
+      connectionString: url('cas_owner', PASSWORDS.owner, primaryPort),
+      max: 1,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 60_000,
+    });
     try {
       expect((await migrate(ownerPool)).applied.length).toBeGreaterThan(0);
     } finally {
@@ -133,7 +220,10 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     const call = async (method: string, pathname: string, body?: unknown) => {
       const res = await fetch(`${service!.url}${pathname}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -141,28 +231,42 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     };
 
     const ready = await call('GET', '/readyz');
-    expect(ready).toEqual({ status: 200, json: { status: 'ready', checks: { database: 'ok', migrations: 'ok', timeZone: 'ok' } } });
+    expect(ready).toEqual({
+      status: 200,
+      json: { status: 'ready', checks: { database: 'ok', migrations: 'ok', timeZone: 'ok' } },
+    });
     const customer = await call('POST', '/sandbox/customer', buildCustomerInput());
     expect(customer.status).toBe(201);
     const account = await call('POST', '/sandbox/account', buildAccountInput([customer.json.data.customerId]));
     expect(account.status).toBe(201);
-    expect((await call('POST', `/sandbox/account/${account.json.data.accountId}/transaction`, { type: 'CREDIT', amount: 25 })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/sandbox/account/${account.json.data.accountId}/transaction`, {
+          type: 'CREDIT',
+          amount: 25,
+        })
+      ).status,
+    ).toBe(201);
 
     // The replica replays the commit (bounded wait; asynchronous replication).
     const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
     let replicated: { amount: string }[] = [];
     while (Date.now() < deadline) {
-      replicated = await query<{ amount: string }>(url('cas_app', PASSWORDS.app, replicaPort), `SELECT amount::text AS amount FROM accounts WHERE id = '${account.json.data.accountId}'`);
+      replicated = await query<{ amount: string }>(
+        url('cas_app', PASSWORDS.app, replicaPort),
+        `SELECT amount::text AS amount FROM accounts WHERE id = '${account.json.data.accountId}'`,
+      );
       if (replicated[0]?.amount === '25.000000') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(replicated).toEqual([{ amount: '25.000000' }]);
 
     const appUrl = url('cas_app', PASSWORDS.app, primaryPort);
-    await expect(query(appUrl, 'CREATE TABLE not_allowed (id int)')).rejects.toThrow(/permission denied for schema public/);
+    await expect(query(appUrl, 'CREATE TABLE not_allowed (id int)')).rejects.toThrow(
+      /permission denied for schema public/,
+    );
     await expect(query(appUrl, "UPDATE audit_events SET operation = 'x'")).rejects.toThrow(/append-only/);
     expect(logLines.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
     assertNoSensitiveValues(logLines.join('\n'), 'the log lines of the service on the topology');
   });
 });
-

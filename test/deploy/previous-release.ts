@@ -1,6 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +33,13 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const MIGRATIONS = 'prisma/migrations';
 
-const git = (args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (args: string[]): string =>
+  execFileSync('git', args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 
 export interface PreviousRelease {
   commit: string;
@@ -47,7 +62,9 @@ function workingTreeMigrations(): string[] {
 export function missingHistory(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.ROLLOUT_PREVIOUS_RELEASE?.trim()) return undefined;
   try {
-    return git(['rev-parse', '--is-shallow-repository']) === 'true' ? 'this clone is shallow (git fetch --unshallow)' : undefined;
+    return git(['rev-parse', '--is-shallow-repository']) === 'true'
+      ? 'this clone is shallow (git fetch --unshallow)'
+      : undefined;
   } catch {
     return 'this is not a git checkout';
   }
@@ -61,10 +78,13 @@ export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): Pr
     inside = 'false';
   }
   if (inside !== 'true') {
-    throw new Error(`${ROOT} is not a git checkout: the rollout test finds the previous release in git history (run it from a clone, not an export)`);
+    throw new Error(
+      `${ROOT} is not a git checkout: the rollout test finds the previous release in git history (run it from a clone, not an export)`,
+    );
   }
   const override = env.ROLLOUT_PREVIOUS_RELEASE?.trim();
-  if (override) return { commit: mustExist(override, 'ROLLOUT_PREVIOUS_RELEASE'), reason: `ROLLOUT_PREVIOUS_RELEASE=${override}` };
+  if (override)
+    return { commit: mustExist(override, 'ROLLOUT_PREVIOUS_RELEASE'), reason: `ROLLOUT_PREVIOUS_RELEASE=${override}` };
 
   if (git(['rev-parse', '--is-shallow-repository']) === 'true') {
     throw new Error(
@@ -85,7 +105,15 @@ export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): Pr
   }
   // Newest first: each first-parent commit that added a migration.sql, with the files it added (a merge's are
   // those it brought relative to its first parent).
-  const log = git(['log', '--first-parent', '--diff-filter=A', '--name-only', '--format=@%H', '--', `${MIGRATIONS}/*/migration.sql`]);
+  const log = git([
+    'log',
+    '--first-parent',
+    '--diff-filter=A',
+    '--name-only',
+    '--format=@%H',
+    '--',
+    `${MIGRATIONS}/*/migration.sql`,
+  ]);
   const wanted = new Set(current);
   let commit: string | undefined;
   for (const line of log.split('\n')) {
@@ -93,18 +121,26 @@ export function resolvePreviousRelease(env: NodeJS.ProcessEnv = process.env): Pr
       commit = line.slice(1);
     } else if (line && commit && wanted.has(path.basename(path.dirname(line)))) {
       const parent = git(['rev-list', '--parents', '-n', '1', commit]).split(' ')[1];
-      if (!parent) throw new Error(`Commit ${commit.slice(0, 12)} adds ${line} and has no parent: there is no release before it`);
-      return { commit: mustExist(parent, 'the parent'), reason: `the first parent of ${commit.slice(0, 12)}, which brought ${path.dirname(line)} to this line` };
+      if (!parent)
+        throw new Error(`Commit ${commit.slice(0, 12)} adds ${line} and has no parent: there is no release before it`);
+      return {
+        commit: mustExist(parent, 'the parent'),
+        reason: `the first parent of ${commit.slice(0, 12)}, which brought ${path.dirname(line)} to this line`,
+      };
     }
   }
-  throw new Error(`No commit on HEAD's first-parent line adds a migration of ${MIGRATIONS}: cannot tell the previous release`);
+  throw new Error(
+    `No commit on HEAD's first-parent line adds a migration of ${MIGRATIONS}: cannot tell the previous release`,
+  );
 }
 
 function mustExist(revision: string, what: string): string {
   try {
     return git(['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
   } catch {
-    throw new Error(`${what} (${revision}) is not a commit of this clone: fetch the full history (git fetch --unshallow) or fix the value`);
+    throw new Error(
+      `${what} (${revision}) is not a commit of this clone: fetch the full history (git fetch --unshallow) or fix the value`,
+    );
   }
 }
 
@@ -127,7 +163,8 @@ export function dependencyDifferences(previousLock: Lock, currentLock: Lock): st
   for (const [key, entry] of Object.entries(previousLock.packages)) {
     if (key === '' || entry.link) continue;
     const now = currentLock.packages[key];
-    if (now?.version !== entry.version) differences.push(`${key.replace(/^node_modules\//, '')} ${entry.version} (now ${now?.version ?? 'absent'})`);
+    if (now?.version !== entry.version)
+      differences.push(`${key.replace(/^node_modules\//, '')} ${entry.version} (now ${now?.version ?? 'absent'})`);
   }
   return differences;
 }
@@ -143,9 +180,15 @@ export async function extractRelease(commit: string, log: (line: string) => void
   const dir = mkdtempSync(path.join(os.tmpdir(), `cas-previous-${commit.slice(0, 12)}-`));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    execFileSync('bash', ['-o', 'pipefail', '-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('bash', ['-o', 'pipefail', '-c', `git archive ${commit} | tar -x -C '${dir}'`], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const previousLockText = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-    const differences = dependencyDifferences(JSON.parse(previousLockText) as Lock, JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as Lock);
+    const differences = dependencyDifferences(
+      JSON.parse(previousLockText) as Lock,
+      JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as Lock,
+    );
     let dependencies: string;
     if (differences.length === 0) {
       symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
@@ -155,7 +198,12 @@ export async function extractRelease(commit: string, log: (line: string) => void
       symlinkSync(modules, path.join(dir, 'node_modules'));
       dependencies = `its own lock file, installed in ${modules} (${differences.length} packages differ, e.g. ${differences.slice(0, 3).join(', ')})`;
     }
-    await run(process.execPath, ['scripts/prisma-generate.mjs'], dir, 'prisma generate (the previous release\'s schema.prisma)');
+    await run(
+      process.execPath,
+      ['scripts/prisma-generate.mjs'],
+      dir,
+      "prisma generate (the previous release's schema.prisma)",
+    );
     return { commit, dir, dependencies, remove };
   } catch (error) {
     remove();
@@ -163,22 +211,36 @@ export async function extractRelease(commit: string, log: (line: string) => void
   }
 }
 
-function installLocked(lockText: string, releaseDir: string, log: (line: string) => void, differences: string[]): string {
+function installLocked(
+  lockText: string,
+  releaseDir: string,
+  log: (line: string) => void,
+  differences: string[],
+): string {
   const key = createHash('sha256').update(lockText).digest('hex').slice(0, 16);
   const home = path.join(os.tmpdir(), 'cas-previous-release-modules', key);
   const modules = path.join(home, 'node_modules');
   if (existsSync(path.join(home, '.installed'))) return modules;
-  log(`the previous release locks other versions (${differences.slice(0, 5).join(', ')}${differences.length > 5 ? ', …' : ''}): installing its lock file into ${home}`);
+  log(
+    `the previous release locks other versions (${differences.slice(0, 5).join(', ')}${differences.length > 5 ? ', …' : ''}): installing its lock file into ${home}`,
+  );
   rmSync(home, { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) execFileSync('cp', [path.join(releaseDir, file), home]);
   // The registry sometimes fails once (docs: toolchain facts); a second attempt is cheap next to a red build.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+        cwd: home,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       break;
     } catch (error) {
-      if (attempt >= 2) throw new Error(`npm ci of the previous release's lock file failed twice in ${home}: ${(error as Error).message}`, { cause: error });
+      if (attempt >= 2)
+        throw new Error(
+          `npm ci of the previous release's lock file failed twice in ${home}: ${(error as Error).message}`,
+          { cause: error },
+        );
     }
   }
   execFileSync('touch', [path.join(home, '.installed')]);
@@ -187,19 +249,26 @@ function installLocked(lockText: string, releaseDir: string, log: (line: string)
 
 function run(command: string, args: string[], cwd: string, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir() },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code}): ${output.slice(-2000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${what} failed (exit ${code}): ${output.slice(-2000)}`)),
+    );
   });
 }
 
 /** The configuration variables the test sets; a release that does not know one would silently ignore it. */
 export function unknownVariables(releaseDir: string, names: string[]): string[] {
   const file = path.join(releaseDir, '.env.example');
-  if (!existsSync(file)) throw new Error(`The previous release has no .env.example: cannot tell which configuration variables it reads`);
+  if (!existsSync(file))
+    throw new Error(`The previous release has no .env.example: cannot tell which configuration variables it reads`);
   const example = readFileSync(file, 'utf8');
   return names.filter((name) => !new RegExp(`^#?\\s*${name}=`, 'm').test(example));
 }
@@ -215,7 +284,12 @@ export interface ReleaseProcess {
  * Starts `src/main.ts` of the release with tsx (no build step: tsc would cost more than the whole test), with
  * exactly the environment given plus PATH and HOME, and waits until its /readyz answers 200.
  */
-export async function startRelease(dir: string, env: Record<string, string>, logFile: string, timeoutMs = 60_000): Promise<ReleaseProcess> {
+export async function startRelease(
+  dir: string,
+  env: Record<string, string>,
+  logFile: string,
+  timeoutMs = 60_000,
+): Promise<ReleaseProcess> {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const file = createWriteStream(logFile);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -260,7 +334,9 @@ export async function startRelease(dir: string, env: Record<string, string>, log
     if (status === 200) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`The previous release was not ready within ${timeoutMs} ms (last /readyz: ${status || 'no answer'}):\n${output.slice(-3000)}`);
+      throw new Error(
+        `The previous release was not ready within ${timeoutMs} ms (last /readyz: ${status || 'no answer'}):\n${output.slice(-3000)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

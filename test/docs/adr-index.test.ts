@@ -14,12 +14,19 @@ function records(): string[] {
 
 /** The index table's rows: `| [NNNN](NNNN-title.md) | title | status |`, as number and file. */
 export function indexRows(markdown: string): { number: string; file: string }[] {
-  return [...markdown.matchAll(/^\| \[(\d{4})\]\(([^)#\s]+)\) \|/gm)].map((match) => ({ number: match[1]!, file: match[2]! }));
+  return [...markdown.matchAll(/^\| \[(\d{4})\]\(([^)#\s]+)\) \|/gm)].map((match) => ({
+    number: match[1]!,
+    file: match[2]!,
+  }));
 }
 
 describe('the decision records index (docs/adr/README.md)', () => {
   it('reads the rows of its table (the extraction itself works)', () => {
-    expect(indexRows('| [0001](0001-a.md) | A | accepted |\n| former | [0002](0002-b.md) |\n| [0003](0003-c.md) | C | Accepted |')).toEqual([
+    expect(
+      indexRows(
+        '| [0001](0001-a.md) | A | accepted |\n| former | [0002](0002-b.md) |\n| [0003](0003-c.md) | C | Accepted |',
+      ),
+    ).toEqual([
       { number: '0001', file: '0001-a.md' },
       { number: '0003', file: '0003-c.md' },
     ]);
@@ -39,7 +46,9 @@ describe('the decision records index (docs/adr/README.md)', () => {
   it('is not described by a range of numbers that stops short of the last record', () => {
     const last = records().at(-1)!.slice(0, 4);
     const stale = ['README.md', path.join('docs', 'README.md'), INDEX].flatMap((page) =>
-      [...readFileSync(page, 'utf8').matchAll(/\b0001[–-](\d{4})\b/g)].filter((match) => match[1] !== last).map((match) => `${page}: ${match[0]}`),
+      [...readFileSync(page, 'utf8').matchAll(/\b0001[–-](\d{4})\b/g)]
+        .filter((match) => match[1] !== last)
+        .map((match) => `${page}: ${match[0]}`),
     );
     expect(stale).toEqual([]);
   });
@@ -63,11 +72,17 @@ export function issueMentions(markdown: string): string[] {
 
 describe('pages for the people who use and run the service', () => {
   it('finds issue mentions (the extraction itself works)', () => {
-    expect(issueMentions('as issue 41 asked; issues 7–17; see #38; [a](#section-2) &#38; ADR 0041')).toEqual(['issue 41', 'issues 7', '#38']);
+    expect(issueMentions('as issue 41 asked; issues 7–17; see #38; [a](#section-2) &#38; ADR 0041')).toEqual([
+      'issue 41',
+      'issues 7',
+      '#38',
+    ]);
   });
 
   it('cite no issue numbers: a reader is pointed at the behaviour or the decision record instead', () => {
-    const found = userPages().flatMap((page) => issueMentions(readFileSync(page, 'utf8')).map((mention) => `${page}: ${mention}`));
+    const found = userPages().flatMap((page) =>
+      issueMentions(readFileSync(page, 'utf8')).map((mention) => `${page}: ${mention}`),
+    );
     expect(found).toEqual([]);
   });
 });

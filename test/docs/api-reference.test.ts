@@ -51,63 +51,78 @@ describe('GET /docs, the offline API reference', () => {
 
   const browserTest = hasChromium() ? it : it.skip;
   if (!hasChromium()) {
-    process.stderr.write(`Skipping the headless Chromium test of /docs: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
+    process.stderr.write(
+      `Skipping the headless Chromium test of /docs: ${CHROMIUM} is absent (apt-get install -y chromium).\n`,
+    );
   }
 
-  browserTest('lists every operation, and performs an authorised call from the page (Authorize, Try it out, Execute)', async () => {
-    const { customerId } = await createCustomer(service, { firstName: 'Ada', lastName: 'Lovelace' });
-    let browser: Browser | undefined;
-    try {
-      browser = await launchHeadlessChromium();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-      });
-      page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-      const offline: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(service.url) && !request.url().startsWith('data:')) offline.push(request.url());
-      });
-
-      await page.goto(`${service.url}/docs`);
-      await page.locator('.opblock').first().waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
-
-      const listed = await page.locator('.opblock').evaluateAll((blocks) =>
-        (blocks as unknown as RenderedOperation[]).map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-      );
-      const expected = REST_ROUTES.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
-      expect(listed.sort()).toEqual(expected.sort());
-
+  browserTest(
+    'lists every operation, and performs an authorised call from the page (Authorize, Try it out, Execute)',
+    async () => {
+      const { customerId } = await createCustomer(service, { firstName: 'Ada', lastName: 'Lovelace' });
+      let browser: Browser | undefined;
       try {
-        await page.locator('.scheme-container button.authorize').click();
-        const dialog = page.locator('.dialog-ux');
-        await dialog.locator('input[type="text"], input[type="password"]').first().fill(service.token);
-        await dialog.locator('button.authorize').click();
-        await dialog.locator('button.btn-done').click();
+        browser = await launchHeadlessChromium();
+        const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+        });
+        page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+        const offline: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(service.url) && !request.url().startsWith('data:')) offline.push(request.url());
+        });
 
-        const operation = page.locator('#operations-Customers-getCustomer');
-        await operation.locator('.opblock-summary').click();
-        await operation.locator('button.try-out__btn').click();
-        await operation.locator('tr[data-param-name="environment"] input').fill('sandbox');
-        await operation.locator('tr[data-param-name="customerId"] input').fill(customerId);
-        await operation.locator('button.execute').click();
+        await page.goto(`${service.url}/docs`);
+        await page.locator('.opblock').first().waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
 
-        const live = operation.locator('.live-responses-table');
-        await expect.poll(() => live.locator('tr.response .response-col_status').first().innerText(), { timeout: HUNG_TEST_DEADLINE_MS }).toBe('200');
-        const body = await live.locator('tr.response .response-col_description').first().innerText();
-        expect(body).toContain(customerId);
-        expect(body).toContain('Lovelace');
-        expect(body).toContain('log_ref_id');
+        const listed = await page
+          .locator('.opblock')
+          .evaluateAll((blocks) =>
+            (blocks as unknown as RenderedOperation[]).map(
+              (block) =>
+                `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+            ),
+          );
+        const expected = REST_ROUTES.map((route) => `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+        expect(listed.sort()).toEqual(expected.sort());
+
+        try {
+          await page.locator('.scheme-container button.authorize').click();
+          const dialog = page.locator('.dialog-ux');
+          await dialog.locator('input[type="text"], input[type="password"]').first().fill(service.token);
+          await dialog.locator('button.authorize').click();
+          await dialog.locator('button.btn-done').click();
+
+          const operation = page.locator('#operations-Customers-getCustomer');
+          await operation.locator('.opblock-summary').click();
+          await operation.locator('button.try-out__btn').click();
+          await operation.locator('tr[data-param-name="environment"] input').fill('sandbox');
+          await operation.locator('tr[data-param-name="customerId"] input').fill(customerId);
+          await operation.locator('button.execute').click();
+
+          const live = operation.locator('.live-responses-table');
+          await expect
+            .poll(() => live.locator('tr.response .response-col_status').first().innerText(), {
+              timeout: HUNG_TEST_DEADLINE_MS,
+            })
+            .toBe('200');
+          const body = await live.locator('tr.response .response-col_description').first().innerText();
+          expect(body).toContain(customerId);
+          expect(body).toContain('Lovelace');
+          expect(body).toContain('log_ref_id');
+        } finally {
+          mkdirSync(SCREENSHOTS, { recursive: true });
+          await page.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png'), fullPage: true });
+        }
+        expect(problems).toEqual([]);
+        expect(offline).toEqual([]);
       } finally {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png'), fullPage: true });
+        await browser?.close();
       }
-      expect(problems).toEqual([]);
-      expect(offline).toEqual([]);
-    } finally {
-      await browser?.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

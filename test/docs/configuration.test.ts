@@ -7,7 +7,17 @@ describe('configuration documentation', () => {
   const variables = configuredVariables();
 
   it('finds the variables of the schema (the extraction itself works)', () => {
-    expect(variables).toEqual(expect.arrayContaining(['NODE_ENV', 'DATABASE_URL', 'PII_BLIND_INDEX_KEY', 'OIDC_ISSUER', 'LOG_LEVEL', 'LOG_PRETTY', 'METRICS_TOKEN']));
+    expect(variables).toEqual(
+      expect.arrayContaining([
+        'NODE_ENV',
+        'DATABASE_URL',
+        'PII_BLIND_INDEX_KEY',
+        'OIDC_ISSUER',
+        'LOG_LEVEL',
+        'LOG_PRETTY',
+        'METRICS_TOKEN',
+      ]),
+    );
     expect(variables.length).toBeGreaterThanOrEqual(30);
   });
 
@@ -15,7 +25,9 @@ describe('configuration documentation', () => {
     const example = readFileSync('.env.example', 'utf8');
     const missing = variables.filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(example));
     expect(missing).toEqual([]);
-    const unknown = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]!).filter((name) => !variables.includes(name));
+    const unknown = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)]
+      .map((match) => match[1]!)
+      .filter((name) => !variables.includes(name));
     expect(unknown).toEqual([]);
   });
 

@@ -13,8 +13,18 @@ describe('the events and metrics documentation', () => {
 
   it('docs/reference/metrics.md describes every metric the service registers (besides the process metrics of prom-client)', async () => {
     const metrics = new ServiceMetrics({ processMetrics: false });
-    metrics.watchPool({ totalCount: 0, idleCount: 0, waitingCount: 0, options: { max: 10 } } as Parameters<ServiceMetrics['watchPool']>[0]);
-    metrics.watchOutbox(async () => ({ unsequencedEvents: 0, oldestUnsequencedSeconds: 0, pendingFirstAttempts: 0, pendingRetries: 0, oldestPendingFirstAttemptSeconds: 0, enabledEndpoints: 0, disabledEndpoints: 0 }));
+    metrics.watchPool({ totalCount: 0, idleCount: 0, waitingCount: 0, options: { max: 10 } } as Parameters<
+      ServiceMetrics['watchPool']
+    >[0]);
+    metrics.watchOutbox(async () => ({
+      unsequencedEvents: 0,
+      oldestUnsequencedSeconds: 0,
+      pendingFirstAttempts: 0,
+      pendingRetries: 0,
+      oldestPendingFirstAttemptSeconds: 0,
+      enabledEndpoints: 0,
+      disabledEndpoints: 0,
+    }));
     const names = (await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name);
     expect(names.length).toBeGreaterThan(15);
     const reference = readFileSync('docs/reference/metrics.md', 'utf8');

@@ -10,7 +10,8 @@ import { runProcess } from '../support/processes.js';
 import { startTestService, TEST_PII_ENV, type TestService } from '../support/service.js';
 
 /** Runs a command to its end with this process's environment and `env`. */
-const run = (command: string, args: string[], env: Record<string, string>) => runProcess(command, args, { ...process.env, ...env });
+const run = (command: string, args: string[], env: Record<string, string>) =>
+  runProcess(command, args, { ...process.env, ...env });
 
 const DEMO_SSN = /123-?45-?\d{4}/;
 
@@ -23,7 +24,12 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     service = await startTestService();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'cas-seed-'));
     // The seed command itself (as `npm run seed` runs it, minus the build), against the service's database.
-    const seeded = await run('npx', ['tsx', 'src/cli/seed.ts'], { DATABASE_URL: service.database.url, DATA_DIR: dataDir, ENVIRONMENTS: 'sandbox,production-like', ...TEST_PII_ENV });
+    const seeded = await run('npx', ['tsx', 'src/cli/seed.ts'], {
+      DATABASE_URL: service.database.url,
+      DATA_DIR: dataDir,
+      ENVIRONMENTS: 'sandbox,production-like',
+      ...TEST_PII_ENV,
+    });
     expect(seeded.code, seeded.stderr).toBe(0);
     expect(seeded.stdout).toContain('Demo data created in environment "sandbox"');
     expect(seeded.stdout).not.toMatch(DEMO_SSN);
@@ -43,7 +49,10 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     const res = await service.call('GET', `/sandbox/customer/${alex.customerId}`);
     expect(res.status).toBe(200);
     expect(res.json.data.accountIds).toHaveLength(2);
-    const joint = await service.call('GET', `/sandbox/account/${shared.find((account) => account.key === 'riveraJointChecking')!.accountId}`);
+    const joint = await service.call(
+      'GET',
+      `/sandbox/account/${shared.find((account) => account.key === 'riveraJointChecking')!.accountId}`,
+    );
     expect(joint.json.data.customers).toHaveLength(2);
   });
 
@@ -52,15 +61,23 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     const joint = (await service.call('GET', `/sandbox/account/${accountOf('riveraJointChecking')}`)).json.data;
     // 2,450.00 - 86.40 - 500.00 posted; the 120.00 authorisation is held (pending and available count it).
     expect(joint.amount).toBe(1863.6);
-    const balance = (await service.call('GET', `/sandbox/account/${accountOf('riveraJointChecking')}/balance`)).json.data;
+    const balance = (await service.call('GET', `/sandbox/account/${accountOf('riveraJointChecking')}/balance`)).json
+      .data;
     expect(balance).toMatchObject({ posted: 1863.6, pending: 1743.6, available: 1743.6 });
     expect((await service.call('GET', `/sandbox/account/${accountOf('alexSavings')}`)).json.data.amount).toBe(500);
-    expect((await service.call('GET', `/sandbox/account/${accountOf('priyaEuro')}`)).json.data).toMatchObject({ amount: 800, currency: 'EUR' });
+    expect((await service.call('GET', `/sandbox/account/${accountOf('priyaEuro')}`)).json.data).toMatchObject({
+      amount: 800,
+      currency: 'EUR',
+    });
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
   it('examples/curl.sh runs against the seeded service as it is', async () => {
-    const result = await run('bash', ['examples/curl.sh'], { BASE: service.url, TOKEN: service.token, DATA_DIR: dataDir });
+    const result = await run('bash', ['examples/curl.sh'], {
+      BASE: service.url,
+      TOKEN: service.token,
+      DATA_DIR: dataDir,
+    });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stdout).toContain('Rivera Household Checking');
     expect(result.stdout).toContain('CUSTOMER_HAS_ACCOUNTS');
@@ -70,18 +87,23 @@ describe('the newcomer path: npm run seed, then examples/', () => {
 
   it('examples/queries.graphql is valid GraphQL, and valid against schema.graphql once the GraphQL surface is there', async () => {
     const document = parse(readFileSync('examples/queries.graphql', 'utf8'));
-    expect(document.definitions.map((definition) => ('name' in definition ? definition.name?.value : undefined))).toEqual([
-      'CustomerWithAccounts',
-      'AccountWithOwners',
-      'CustomerPage',
-      'RenameAccount',
-    ]);
+    expect(
+      document.definitions.map((definition) => ('name' in definition ? definition.name?.value : undefined)),
+    ).toEqual(['CustomerWithAccounts', 'AccountWithOwners', 'CustomerPage', 'RenameAccount']);
     if (!existsSync('schema.graphql')) {
-      process.stderr.write('schema.graphql is absent (GraphQL surface not merged yet): examples/queries.graphql checked for syntax only.\n');
+      process.stderr.write(
+        'schema.graphql is absent (GraphQL surface not merged yet): examples/queries.graphql checked for syntax only.\n',
+      );
       return;
     }
-    expect(validate(buildSchema(readFileSync('schema.graphql', 'utf8')), document).map((error) => error.message)).toEqual([]);
-    const result = await run('bash', ['examples/graphql.sh'], { BASE: service.url, TOKEN: service.token, DATA_DIR: dataDir });
+    expect(
+      validate(buildSchema(readFileSync('schema.graphql', 'utf8')), document).map((error) => error.message),
+    ).toEqual([]);
+    const result = await run('bash', ['examples/graphql.sh'], {
+      BASE: service.url,
+      TOKEN: service.token,
+      DATA_DIR: dataDir,
+    });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stdout).toContain('Rivera Family Checking');
   }, 60_000);
@@ -90,7 +112,11 @@ describe('the newcomer path: npm run seed, then examples/', () => {
 describe('the webhooks tour: examples/webhooks.sh', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', EVENT_SEQUENCER_INTERVAL_MS: '20', WEBHOOKS_POLL_INTERVAL_MS: '50' });
+    service = await startTestService({
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      EVENT_SEQUENCER_INTERVAL_MS: '20',
+      WEBHOOKS_POLL_INTERVAL_MS: '50',
+    });
   }, 60_000);
   afterAll(async () => {
     await service?.stop();
@@ -110,8 +136,19 @@ describe('the webhooks tour: examples/webhooks.sh', () => {
       ...TEST_PII_ENV,
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
-    const verified = result.stdout.split('\n').filter((line) => line.startsWith('{"verified"')).map((line) => JSON.parse(line));
-    expect(verified).toEqual([{ verified: true, webhookId: expect.any(String), type: 'customer.created', sequence: expect.any(Number), resourceId: expect.any(String) }]);
+    const verified = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{"verified"'))
+      .map((line) => JSON.parse(line));
+    expect(verified).toEqual([
+      {
+        verified: true,
+        webhookId: expect.any(String),
+        type: 'customer.created',
+        sequence: expect.any(Number),
+        resourceId: expect.any(String),
+      },
+    ]);
     expect(result.stdout).toContain('"statusCode": 204');
     expect(result.stdout).toContain('Done');
     expect(result.stdout).not.toMatch(DEMO_SSN);

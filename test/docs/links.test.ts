@@ -16,7 +16,10 @@ function pages(): string[] {
 /** The relative link targets of a Markdown text, outside code fences and inline code (anchors dropped). */
 export function relativeLinks(markdown: string): string[] {
   const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-  const targets = [...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...prose.matchAll(/^\[[^\]]+\]:\s*<?(\S+?)>?\s*$/gm)].map((match) => match[1]!);
+  const targets = [
+    ...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+    ...prose.matchAll(/^\[[^\]]+\]:\s*<?(\S+?)>?\s*$/gm),
+  ].map((match) => match[1]!);
   return targets
     .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#') && !target.startsWith('/'))
     .map((target) => decodeURIComponent(target.replace(/#.*$/, '')));
@@ -24,15 +27,24 @@ export function relativeLinks(markdown: string): string[] {
 
 describe('relative links in README.md and docs/', () => {
   it('finds the pages and their links (the extraction itself works)', () => {
-    expect(pages()).toEqual(expect.arrayContaining(['README.md', path.join('docs', 'README.md'), path.join('docs', 'adr', 'README.md')]));
-    expect(relativeLinks('[a](b.md#c) `[x](y.md)` [d](https://e) [f](#g)\n```\n[h](i.md)\n```\n[j]: k.md')).toEqual(['b.md', 'k.md']);
+    expect(pages()).toEqual(
+      expect.arrayContaining(['README.md', path.join('docs', 'README.md'), path.join('docs', 'adr', 'README.md')]),
+    );
+    expect(relativeLinks('[a](b.md#c) `[x](y.md)` [d](https://e) [f](#g)\n```\n[h](i.md)\n```\n[j]: k.md')).toEqual([
+      'b.md',
+      'k.md',
+    ]);
   });
 
   it('point to files that exist', () => {
     const broken = pages().flatMap((page) =>
       relativeLinks(readFileSync(page, 'utf8'))
         // A target outside the repository (such as the shared spec beside it) is missing from a fresh clone.
-        .filter((target) => path.normalize(path.join(path.dirname(page), target)).startsWith(`..${path.sep}`) || !existsSync(path.join(path.dirname(page), target)))
+        .filter(
+          (target) =>
+            path.normalize(path.join(path.dirname(page), target)).startsWith(`..${path.sep}`) ||
+            !existsSync(path.join(path.dirname(page), target)),
+        )
         .map((target) => `${page} → ${target}`),
     );
     expect(broken).toEqual([]);

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anchorOf, CONFIGURATION_PAGE, ERRORS_PAGE, errorExamples, readSettings, renderConfiguration, renderReference } from '../../scripts/docs-reference.js';
+import {
+  anchorOf,
+  CONFIGURATION_PAGE,
+  ERRORS_PAGE,
+  errorExamples,
+  readSettings,
+  renderConfiguration,
+  renderReference,
+} from '../../scripts/docs-reference.js';
 import { REQUEST_ERROR_CODES } from '../../src/auth/errors.js';
 import { ErrorCodes } from '../../src/domain/errors.js';
 import { GraphqlErrorCodes } from '../../src/graphql/error-mapping.js';
@@ -14,7 +22,8 @@ describe('the generated reference pages', () => {
   const rendered = renderReference();
 
   it('are current: rendered in memory, they equal the committed pages', () => {
-    for (const page of [CONFIGURATION_PAGE, ERRORS_PAGE]) expect(readFileSync(page, 'utf8'), `${page} is stale: npm run docs:reference`).toBe(rendered.get(page));
+    for (const page of [CONFIGURATION_PAGE, ERRORS_PAGE])
+      expect(readFileSync(page, 'utf8'), `${page} is stale: npm run docs:reference`).toBe(rendered.get(page));
   });
 
   it('the configuration reference has a row for every setting of the schema, and no other', () => {
@@ -26,8 +35,15 @@ describe('the generated reference pages', () => {
 
   it('fails when a setting of the schema has no description, or a description names no setting', () => {
     const settings = readSettings();
-    expect(() => renderConfiguration([...settings, { name: 'NOT_A_SETTING', expression: "z.string()", default: '', format: 'text' }])).toThrow(/no text for NOT_A_SETTING/);
-    expect(() => renderConfiguration(settings.filter((setting) => setting.name !== 'PORT'))).toThrow(/settings the schema does not have: PORT/);
+    expect(() =>
+      renderConfiguration([
+        ...settings,
+        { name: 'NOT_A_SETTING', expression: 'z.string()', default: '', format: 'text' },
+      ]),
+    ).toThrow(/no text for NOT_A_SETTING/);
+    expect(() => renderConfiguration(settings.filter((setting) => setting.name !== 'PORT'))).toThrow(
+      /settings the schema does not have: PORT/,
+    );
   });
 
   it('states the defaults the schema writes, and the accepted ranges', () => {
@@ -41,24 +57,50 @@ describe('the generated reference pages', () => {
     const page = rendered.get(ERRORS_PAGE)!;
     const codes = [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]!.trim()]);
     const documented = codes.map(([code]) => code);
-    for (const code of [...ErrorCodes, ...REQUEST_ERROR_CODES, ...Object.values(GraphqlErrorCodes), 'INTERNAL_ERROR', 'MALFORMED_REQUEST', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']) {
+    for (const code of [
+      ...ErrorCodes,
+      ...REQUEST_ERROR_CODES,
+      ...Object.values(GraphqlErrorCodes),
+      'INTERNAL_ERROR',
+      'MALFORMED_REQUEST',
+      'ROUTE_NOT_FOUND',
+      'METHOD_NOT_ALLOWED',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+    ]) {
       expect(documented).toContain(code);
     }
     const status = Object.fromEntries(codes);
-    expect(status).toMatchObject({ UNAUTHENTICATED: '401', FORBIDDEN: '403', CUSTOMER_NOT_FOUND: '404, 422', INSUFFICIENT_FUNDS: '409', RATE_LIMITED: '429', INTERNAL_ERROR: '500', SERVICE_UNAVAILABLE: '503', QUERY_TOO_COMPLEX: '400', TOO_MANY_NODES: '200' });
+    expect(status).toMatchObject({
+      UNAUTHENTICATED: '401',
+      FORBIDDEN: '403',
+      CUSTOMER_NOT_FOUND: '404, 422',
+      INSUFFICIENT_FUNDS: '409',
+      RATE_LIMITED: '429',
+      INTERNAL_ERROR: '500',
+      SERVICE_UNAVAILABLE: '503',
+      QUERY_TOO_COMPLEX: '400',
+      TOO_MANY_NODES: '200',
+    });
   });
 
   it('links each code to its real request on the REST errors page, whose examples name only codes the catalogue has, at their status', () => {
     const page = rendered.get(ERRORS_PAGE)!;
-    const statuses = Object.fromEntries([...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim().split(', ')]));
+    const statuses = Object.fromEntries(
+      [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim().split(', ')]),
+    );
     const examples = errorExamples();
-    expect(examples.get('VALIDATION_FAILED')?.[0]?.anchor).toBe('400-validation_failed-one-detail-per-problem-never-the-submitted-value');
+    expect(examples.get('VALIDATION_FAILED')?.[0]?.anchor).toBe(
+      '400-validation_failed-one-detail-per-problem-never-the-submitted-value',
+    );
     for (const [code, shown] of examples) {
       for (const { status, anchor } of shown) {
         expect(statuses[code], code).toContain(status);
         expect(page).toContain(`(rest-errors.md#${anchor})`);
       }
     }
-    expect(anchorOf('409 CUSTOMER_ALREADY_EXISTS: the same SSN (dashes or not)')).toBe('409-customer_already_exists-the-same-ssn-dashes-or-not');
+    expect(anchorOf('409 CUSTOMER_ALREADY_EXISTS: the same SSN (dashes or not)')).toBe(
+      '409-customer_already_exists-the-same-ssn-dashes-or-not',
+    );
   });
 });

@@ -20,14 +20,23 @@ const READ = `query($customerId: ID!, $accountId: ID!) {
 
 describe('REST and GraphQL see the same records', () => {
   it('what REST writes, GraphQL reads', async () => {
-    const input = buildCustomerInput({ preferredName: 'Ada', firstName: 'Augusta', middleName: 'Ada', lastName: 'King' });
+    const input = buildCustomerInput({
+      preferredName: 'Ada',
+      firstName: 'Augusta',
+      middleName: 'Ada',
+      lastName: 'King',
+    });
     const created = await service.call('POST', '/sandbox/customer', { body: input });
     expect(created.status).toBe(201);
     const customerId: string = created.json.data.customerId;
-    const account = await service.call('POST', '/sandbox/account', { body: buildAccountInput([customerId], { name: 'Analytical Savings', type: 'SAVINGS', currency: 'GBP' }) });
+    const account = await service.call('POST', '/sandbox/account', {
+      body: buildAccountInput([customerId], { name: 'Analytical Savings', type: 'SAVINGS', currency: 'GBP' }),
+    });
     expect(account.status).toBe(201);
     const accountId: string = account.json.data.accountId;
-    const updated = await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { emails: ['ada@example.org'] } });
+    const updated = await service.call('PUT', `/sandbox/customer/${customerId}`, {
+      body: { emails: ['ada@example.org'] },
+    });
     expect(updated.status).toBe(200);
 
     const viaRest = (await service.call('GET', `/sandbox/customer/${customerId}`)).json.data;
@@ -41,13 +50,22 @@ describe('REST and GraphQL see the same records', () => {
     const { id: accountNodeId, customerIds, customers, amount, transactions, ...accountRest } = viaGraphql.account;
     expect(accountNodeId).toBe(accountId);
     expect(customers).toEqual([{ customerId }]);
-    expect({ ...accountRest, customers: customerIds, amount: Number(amount), transactions: transactions.nodes }).toEqual(accountViaRest);
+    expect({
+      ...accountRest,
+      customers: customerIds,
+      amount: Number(amount),
+      transactions: transactions.nodes,
+    }).toEqual(accountViaRest);
   });
 
   it('what GraphQL writes, REST reads', async () => {
     const customerId = await createCustomer(service, buildCustomerInput({ preferredName: 'Linus' }));
     const accountId = await createAccount(service, buildAccountInput([customerId], { name: 'Kernel Checking' }));
-    await graphql(service, 'mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "Renamed", currency: "EUR" }) { accountId } }', { id: accountId });
+    await graphql(
+      service,
+      'mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "Renamed", currency: "EUR" }) { accountId } }',
+      { id: accountId },
+    );
 
     const viaGraphql = (await graphql(service, READ, { customerId, accountId })).json.data;
     const customer = await service.call('GET', `/sandbox/customer/${customerId}`);
@@ -71,10 +89,15 @@ describe('REST and GraphQL see the same records', () => {
     expect(viaGraphql.account.amount).toBe('0');
 
     // A delete on one surface is a not-found on the other.
-    expect((await graphql(service, 'mutation($id: ID!) { deleteAccount(accountId: $id) }', { id: accountId })).json.data).toEqual({ deleteAccount: accountId });
+    expect(
+      (await graphql(service, 'mutation($id: ID!) { deleteAccount(accountId: $id) }', { id: accountId })).json.data,
+    ).toEqual({ deleteAccount: accountId });
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.error.code).toBe('ACCOUNT_NOT_FOUND');
     expect((await service.call('DELETE', `/sandbox/customer/${customerId}`)).status).toBe(200);
-    expect((await graphql(service, READ, { customerId, accountId })).json.data).toEqual({ customer: null, account: null });
+    expect((await graphql(service, READ, { customerId, accountId })).json.data).toEqual({
+      customer: null,
+      account: null,
+    });
   });
 
   it('an error has the same code on both surfaces', async () => {

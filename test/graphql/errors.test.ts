@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertNoSensitiveValues, buildAccountInput, buildCustomerInput, SENSITIVE_VALUES, uniqueSsn } from '../support/factories.js';
+import {
+  assertNoSensitiveValues,
+  buildAccountInput,
+  buildCustomerInput,
+  SENSITIVE_VALUES,
+  uniqueSsn,
+} from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { CREATE_CUSTOMER, createAccount, createCustomer, errorCodes, graphql } from './helpers.js';
 
@@ -10,27 +16,38 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 const MISSING_ID = '01990000-0000-7000-8000-000000000000';
-const UPDATE_CUSTOMER = 'mutation($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(customerId: $id, input: $input) { customerId preferredName emails } }';
+const UPDATE_CUSTOMER =
+  'mutation($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(customerId: $id, input: $input) { customerId preferredName emails } }';
 
 describe('domain errors keep their REST code, message and details', () => {
   it('VALIDATION_FAILED lists every problem in extensions.details and never echoes the SSN', async () => {
     const badSsn = '000-12-3456';
     SENSITIVE_VALUES.add(badSsn);
-    const input = buildCustomerInput({ socialSecurityNumber: badSsn, emails: ['not-an-email'], dateOfBirth: '2999-01-01' });
+    const input = buildCustomerInput({
+      socialSecurityNumber: badSsn,
+      emails: ['not-an-email'],
+      dateOfBirth: '2999-01-01',
+    });
     const result = await graphql(service, CREATE_CUSTOMER, { input });
     expect(result.status).toBe(200);
     expect(result.json.data).toBeNull();
     const [error] = result.json.errors;
     expect(error.extensions.code).toBe('VALIDATION_FAILED');
     expect(error.path).toEqual(['createCustomer']);
-    expect(error.extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['dateOfBirth', 'emails.0', 'socialSecurityNumber']);
+    expect(error.extensions.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'dateOfBirth',
+      'emails.0',
+      'socialSecurityNumber',
+    ]);
     expect(error.extensions.requestId).toBe(result.headers.get('x-request-id'));
   });
 
   it('CUSTOMER_ALREADY_EXISTS when the SSN is enrolled; nothing is created', async () => {
     const input = buildCustomerInput();
     await createCustomer(service, input);
-    const again = await graphql(service, CREATE_CUSTOMER, { input: { ...input, socialSecurityNumber: input.socialSecurityNumber.replaceAll('-', '') } });
+    const again = await graphql(service, CREATE_CUSTOMER, {
+      input: { ...input, socialSecurityNumber: input.socialSecurityNumber.replaceAll('-', '') },
+    });
     expect(errorCodes(again)).toEqual(['CUSTOMER_ALREADY_EXISTS']);
     const { rows } = await service.database.pool.query('SELECT count(*)::int AS n FROM customers');
     expect(rows[0].n).toBe(1);
@@ -39,22 +56,44 @@ describe('domain errors keep their REST code, message and details', () => {
   it('CUSTOMER_NOT_FOUND / ACCOUNT_NOT_FOUND for updates and deletes of absent records; null for reads', async () => {
     const update = await graphql(service, UPDATE_CUSTOMER, { id: MISSING_ID, input: { preferredName: 'X' } });
     expect(errorCodes(update)).toEqual(['CUSTOMER_NOT_FOUND']);
-    const deleteCustomer = await graphql(service, 'mutation($id: ID!) { deleteCustomer(customerId: $id) }', { id: 'not-a-uuid' });
+    const deleteCustomer = await graphql(service, 'mutation($id: ID!) { deleteCustomer(customerId: $id) }', {
+      id: 'not-a-uuid',
+    });
     expect(errorCodes(deleteCustomer)).toEqual(['CUSTOMER_NOT_FOUND']);
-    const updateAccount = await graphql(service, 'mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "A", currency: "USD" }) { accountId } }', { id: MISSING_ID });
+    const updateAccount = await graphql(
+      service,
+      'mutation($id: ID!) { updateAccount(accountId: $id, input: { name: "A", currency: "USD" }) { accountId } }',
+      { id: MISSING_ID },
+    );
     expect(errorCodes(updateAccount)).toEqual(['ACCOUNT_NOT_FOUND']);
-    const deleteAccount = await graphql(service, 'mutation($id: ID!) { deleteAccount(accountId: $id) }', { id: MISSING_ID });
+    const deleteAccount = await graphql(service, 'mutation($id: ID!) { deleteAccount(accountId: $id) }', {
+      id: MISSING_ID,
+    });
     expect(errorCodes(deleteAccount)).toEqual(['ACCOUNT_NOT_FOUND']);
-    const read = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } account(accountId: $id) { accountId } }', { id: MISSING_ID });
+    const read = await graphql(
+      service,
+      'query($id: ID!) { customer(customerId: $id) { customerId } account(accountId: $id) { accountId } }',
+      { id: MISSING_ID },
+    );
     expect(read.json).toEqual({ data: { customer: null, account: null } });
   });
 
   it('CUSTOMER_NOT_FOUND with details naming the unknown customers of a new account', async () => {
     const known = await createCustomer(service, buildCustomerInput());
-    const result = await graphql(service, 'mutation($input: CreateAccountInput!) { createAccount(input: $input) { accountId } }', { input: buildAccountInput([known, MISSING_ID]) });
+    const result = await graphql(
+      service,
+      'mutation($input: CreateAccountInput!) { createAccount(input: $input) { accountId } }',
+      { input: buildAccountInput([known, MISSING_ID]) },
+    );
     const [error] = result.json.errors;
     expect(error.extensions.code).toBe('CUSTOMER_NOT_FOUND');
-    expect(error.extensions.details).toEqual([{ field: 'associatedCustomerIds', code: 'CUSTOMER_NOT_FOUND', message: `No customer ${MISSING_ID} in this environment.` }]);
+    expect(error.extensions.details).toEqual([
+      {
+        field: 'associatedCustomerIds',
+        code: 'CUSTOMER_NOT_FOUND',
+        message: `No customer ${MISSING_ID} in this environment.`,
+      },
+    ]);
   });
 
   it('CUSTOMER_HAS_ACCOUNTS refuses to delete a customer with an account', async () => {
@@ -72,7 +111,9 @@ describe('domain errors keep their REST code, message and details', () => {
     expect(withNull.json.errors[0].extensions.details).toMatchObject([{ field: 'preferredName' }]);
     const empty = await graphql(service, UPDATE_CUSTOMER, { id: customerId, input: {} });
     expect(errorCodes(empty)).toEqual(['VALIDATION_FAILED']);
-    const read = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { preferredName } }', { id: customerId });
+    const read = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { preferredName } }', {
+      id: customerId,
+    });
     expect(read.json.data.customer.preferredName).toBe('Before');
   });
 
@@ -81,7 +122,9 @@ describe('domain errors keep their REST code, message and details', () => {
     const result = await graphql(service, UPDATE_CUSTOMER, { id: customerId, input: { firstName: 'Changed' } });
     expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.json.errors[0].message).toBe('Variable "$input" has an invalid value: Field "firstName" is not defined by type "UpdateCustomerInput".');
+    expect(result.json.errors[0].message).toBe(
+      'Variable "$input" has an invalid value: Field "firstName" is not defined by type "UpdateCustomerInput".',
+    );
   });
 });
 
@@ -97,7 +140,9 @@ describe('no submitted value is ever echoed in an error', () => {
 
   it('a document locator number variable given an SSN string', async () => {
     const value = ssn();
-    const result = await graphql(service, CREATE_CUSTOMER, { input: { ...buildCustomerInput(), documentLocatorNumber: value } });
+    const result = await graphql(service, CREATE_CUSTOMER, {
+      input: { ...buildCustomerInput(), documentLocatorNumber: value },
+    });
     expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.json.errors[0].message).toBe(
@@ -107,44 +152,64 @@ describe('no submitted value is ever echoed in an error', () => {
 
   it('an SSN sent as a number where a String is expected', async () => {
     const digits = Number(ssnDigits());
-    const result = await graphql(service, CREATE_CUSTOMER, { input: { ...buildCustomerInput(), socialSecurityNumber: digits } });
+    const result = await graphql(service, CREATE_CUSTOMER, {
+      input: { ...buildCustomerInput(), socialSecurityNumber: digits },
+    });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.json.errors[0].message).toBe('Variable "$input" has an invalid value at "input.socialSecurityNumber": Expected type "String".');
+    expect(result.json.errors[0].message).toBe(
+      'Variable "$input" has an invalid value at "input.socialSecurityNumber": Expected type "String".',
+    );
   });
 
   it('a missing field (graphql-js would print the whole input object, SSN included)', async () => {
     const { firstName: _omitted, ...input } = buildCustomerInput();
     const result = await graphql(service, CREATE_CUSTOMER, { input });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
-    expect(result.json.errors[0].message).toBe('Variable "$input" has an invalid value: Field "firstName" of required type "String!" was not provided.');
+    expect(result.json.errors[0].message).toBe(
+      'Variable "$input" has an invalid value: Field "firstName" of required type "String!" was not provided.',
+    );
   });
 
   it('an unknown input key that is itself an SSN', async () => {
     const result = await graphql(service, CREATE_CUSTOMER, { input: { ...buildCustomerInput(), [ssn()]: true } });
-    expect(result.json.errors[0].message).toBe('Variable "$input" has an invalid value: A field is not defined by type "CreateCustomerInput".');
+    expect(result.json.errors[0].message).toBe(
+      'Variable "$input" has an invalid value: A field is not defined by type "CreateCustomerInput".',
+    );
   });
 
   it('an SSN object where an ID variable is expected', async () => {
-    const result = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', { id: { socialSecurityNumber: ssn() } });
+    const result = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', {
+      id: { socialSecurityNumber: ssn() },
+    });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.json.errors[0].message).toBe('Variable "$id" has an invalid value: Expected type "ID".');
   });
 
   it('an SSN list in a nested input', async () => {
-    const result = await graphql(service, CREATE_CUSTOMER, { input: { ...buildCustomerInput(), phoneNumbers: [{ type: 'MOBILE', number: [ssn()] }] } });
-    expect(result.json.errors[0].message).toBe('Variable "$input" has an invalid value at "input.phoneNumbers[0].number": Expected type "String".');
+    const result = await graphql(service, CREATE_CUSTOMER, {
+      input: { ...buildCustomerInput(), phoneNumbers: [{ type: 'MOBILE', number: [ssn()] }] },
+    });
+    expect(result.json.errors[0].message).toBe(
+      'Variable "$input" has an invalid value at "input.phoneNumbers[0].number": Expected type "String".',
+    );
   });
 
   it('an SSN literal of the wrong type in the document', async () => {
     const digits = ssnDigits();
-    const result = await graphql(service, `mutation { createCustomer(input: { socialSecurityNumber: ${digits}, dateOfBirth: "1980-01-01", documentLocatorNumber: 1, preferredName: "A", firstName: "A", middleName: "", lastName: "B", emails: [], phoneNumbers: [], addresses: [] }) { customerId } }`);
+    const result = await graphql(
+      service,
+      `mutation { createCustomer(input: { socialSecurityNumber: ${digits}, dateOfBirth: "1980-01-01", documentLocatorNumber: 1, preferredName: "A", firstName: "A", middleName: "", lastName: "B", emails: [], phoneNumbers: [], addresses: [] }) { customerId } }`,
+    );
     expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(result.json.errors[0].message).toBe('Expected a value of type "String".');
   });
 
   it('an SSN as a document locator number literal', async () => {
-    const result = await graphql(service, `mutation { createCustomer(input: { socialSecurityNumber: "x", dateOfBirth: "1980-01-01", documentLocatorNumber: "${ssn()}", preferredName: "A", firstName: "A", middleName: "", lastName: "B", emails: [], phoneNumbers: [], addresses: [] }) { customerId } }`);
+    const result = await graphql(
+      service,
+      `mutation { createCustomer(input: { socialSecurityNumber: "x", dateOfBirth: "1980-01-01", documentLocatorNumber: "${ssn()}", preferredName: "A", firstName: "A", middleName: "", lastName: "B", emails: [], phoneNumbers: [], addresses: [] }) { customerId } }`,
+    );
     expect(errorCodes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(result.json.errors[0].message).toBe('SafeInt must be a whole number, written without quotes.');
   });
@@ -159,39 +224,62 @@ describe('no submitted value is ever echoed in an error', () => {
   });
 
   it('an SSN as the operation name', async () => {
-    const result = await graphql(service, 'query A { customers { pageInfo { hasNextPage } } }', undefined, { operationName: ssn() });
+    const result = await graphql(service, 'query A { customers { pageInfo { hasNextPage } } }', undefined, {
+      operationName: ssn(),
+    });
     expect(errorCodes(result)).toEqual(['OPERATION_RESOLUTION_FAILURE']);
     expect(result.json.errors[0].message).toBe('Unknown operation named in operationName.');
   });
 
   it('an SSN in a body that is not valid JSON: 400 MALFORMED_REQUEST, nothing logged of the body', async () => {
     const value = ssn();
-    const result = await service.call('POST', '/sandbox/graphql', { rawBody: `{"query": "{ x }", "variables": {"ssn": "${value}"`, headers: { 'content-type': 'application/json' } });
+    const result = await service.call('POST', '/sandbox/graphql', {
+      rawBody: `{"query": "{ x }", "variables": {"ssn": "${value}"`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['MALFORMED_REQUEST']);
   });
 
   it('a body over BODY_LIMIT: 413 PAYLOAD_TOO_LARGE', async () => {
-    const result = await service.call('POST', '/sandbox/graphql', { body: { query: '{ __typename }', variables: { padding: 'x'.repeat(70 * 1024) } } });
+    const result = await service.call('POST', '/sandbox/graphql', {
+      body: { query: '{ __typename }', variables: { padding: 'x'.repeat(70 * 1024) } },
+    });
     expect(result.status).toBe(413);
     expect(errorCodes(result)).toEqual(['PAYLOAD_TOO_LARGE']);
   });
 
   it('body failures have the status, code and text of REST (src/http/errors.ts)', async () => {
-    const rest = await service.call('POST', '/sandbox/customer', { rawBody: '{"firstName": ', headers: { 'content-type': 'application/json' } });
-    const graphqlBody = await service.call('POST', '/sandbox/graphql', { rawBody: '{"query": ', headers: { 'content-type': 'application/json' } });
+    const rest = await service.call('POST', '/sandbox/customer', {
+      rawBody: '{"firstName": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    const graphqlBody = await service.call('POST', '/sandbox/graphql', {
+      rawBody: '{"query": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(graphqlBody.status).toBe(rest.status);
-    expect(graphqlBody.json.errors[0]).toMatchObject({ message: rest.json.error.message, extensions: { code: rest.json.error.code } });
+    expect(graphqlBody.json.errors[0]).toMatchObject({
+      message: rest.json.error.message,
+      extensions: { code: rest.json.error.code },
+    });
 
     const big = { query: '{ __typename }', variables: { padding: 'x'.repeat(70 * 1024) } };
     const restBig = await service.call('POST', '/sandbox/customer', { body: big });
     const graphqlBig = await service.call('POST', '/sandbox/graphql', { body: big });
-    expect([graphqlBig.status, graphqlBig.json.errors[0].message]).toEqual([restBig.status, restBig.json.error.message]);
+    expect([graphqlBig.status, graphqlBig.json.errors[0].message]).toEqual([
+      restBig.status,
+      restBig.json.error.message,
+    ]);
 
     const utf16 = { rawBody: '{}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } };
     const restCharset = await service.call('POST', '/sandbox/customer', utf16);
     const graphqlCharset = await service.call('POST', '/sandbox/graphql', utf16);
-    expect([graphqlCharset.status, graphqlCharset.json.errors[0].extensions.code, graphqlCharset.json.errors[0].message]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE', restCharset.json.error.message]);
+    expect([
+      graphqlCharset.status,
+      graphqlCharset.json.errors[0].extensions.code,
+      graphqlCharset.json.errors[0].message,
+    ]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE', restCharset.json.error.message]);
   });
 
   it('reads no body before the token is accepted: a broken body with a wrong token is 401, as in REST', async () => {

@@ -49,9 +49,21 @@ describe('execution limits', () => {
     const customerId = await customerWithAccounts(service, 60);
     const query = (fields: string) => `query($id: ID!) { customer(customerId: $id) { accounts { ${fields} } } }`;
     // 1 customer + 1 list + 60 accounts + 60 ids = 122 nodes; the cost (201) is far below GRAPHQL_MAX_COST.
-    expectOnly(await graphql(service, query('accountId'), { id: customerId }), 'TOO_MANY_NODES', /more than 100 fields and list items.*GRAPHQL_MAX_NODES/);
+    expectOnly(
+      await graphql(service, query('accountId'), { id: customerId }),
+      'TOO_MANY_NODES',
+      /more than 100 fields and list items.*GRAPHQL_MAX_NODES/,
+    );
     // A scalar list counts its items too: 60 ids.
-    expectOnly(await graphql(service, 'query($id: ID!) { customer(customerId: $id) { accountIds customerId preferredName firstName lastName accountIds2: accountIds } }', { id: customerId }), 'TOO_MANY_NODES', /GRAPHQL_MAX_NODES/);
+    expectOnly(
+      await graphql(
+        service,
+        'query($id: ID!) { customer(customerId: $id) { accountIds customerId preferredName firstName lastName accountIds2: accountIds } }',
+        { id: customerId },
+      ),
+      'TOO_MANY_NODES',
+      /GRAPHQL_MAX_NODES/,
+    );
     // 1 + 1 + (1 + 30) + 30 = 63 nodes.
     const smaller = await customerWithAccounts(service, 30);
     const within = await graphql(service, query('accountId'), { id: smaller });
@@ -62,10 +74,14 @@ describe('execution limits', () => {
   it('bytes: an answer over GRAPHQL_MAX_RESPONSE_BYTES is RESPONSE_TOO_LARGE', async () => {
     const customerId = await customerWithAccounts(service, 30);
     // 2 + 30 + 30 = 62 nodes, but 30 names of 100 characters: over 2 KiB.
-    const result = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { accounts { name } } }', { id: customerId });
+    const result = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { accounts { name } } }', {
+      id: customerId,
+    });
     expectOnly(result, 'RESPONSE_TOO_LARGE', /larger than 2048 bytes.*GRAPHQL_MAX_RESPONSE_BYTES/);
     expect(Buffer.byteLength(result.text)).toBeLessThan(2048);
-    const small = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', { id: customerId });
+    const small = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', {
+      id: customerId,
+    });
     expect(small.json.data.customer.customerId).toBe(customerId);
   });
 
@@ -76,9 +92,18 @@ describe('execution limits', () => {
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
-      const pending = graphql(slow, 'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }', { id: customerId });
+      const pending = graphql(
+        slow,
+        'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }',
+        { id: customerId },
+      );
       // Once the read waits for the lock the operation has begun, and its deadline is set.
-      const waiting = async () => (await slow.database.pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount ?? 0;
+      const waiting = async () =>
+        (
+          await slow.database.pool.query(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+        ).rowCount ?? 0;
       expect(await eventually(waiting, (n) => n > 0)).toBeGreaterThan(0);
       expect(clock.pending()).toEqual([200]);
       // 1 ms short of the deadline its timer is still set; at 200 ms by its clock it fires, whatever the machine's speed.
@@ -92,7 +117,9 @@ describe('execution limits', () => {
       blocker.release();
     }
     // The next operation has its own deadline.
-    const next = await graphql(slow, 'query($id: ID!) { customer(customerId: $id) { accounts { accountId } } }', { id: customerId });
+    const next = await graphql(slow, 'query($id: ID!) { customer(customerId: $id) { accounts { accountId } } }', {
+      id: customerId,
+    });
     expect(errorCodes(next)).toEqual([]);
     expect(next.json.data.customer.accounts).toHaveLength(3);
     // Its deadline was cancelled when it answered: nothing is left to fire.

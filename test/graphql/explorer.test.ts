@@ -19,7 +19,10 @@ afterAll(async () => service?.stop());
 
 describe('Apollo Sandbox landing page and CORS', () => {
   it('GET /{environment}/graphql from a browser shows the embedded Sandbox pointed at this endpoint, without a token', async () => {
-    const result = await service.call('GET', '/sandbox/graphql', { auth: false, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const result = await service.call('GET', '/sandbox/graphql', {
+      auth: false,
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toMatch(/^text\/html/);
     expect(result.text).toContain('embeddable-sandbox');
@@ -28,7 +31,10 @@ describe('Apollo Sandbox landing page and CORS', () => {
     expect(result.text).toContain('initialEndpoint = window.location.href');
     expect(result.text).toContain('"runTelemetry":false');
     // The page takes no token, so it is served only in a configured environment (it lists none when it refuses).
-    const unknown = await service.call('GET', '/staging/graphql', { auth: false, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const unknown = await service.call('GET', '/staging/graphql', {
+      auth: false,
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json.errors[0].extensions.code).toBe('ENVIRONMENT_NOT_FOUND');
     expect(unknown.text).not.toMatch(/sandbox|production-like/);
@@ -37,12 +43,19 @@ describe('Apollo Sandbox landing page and CORS', () => {
   it('answers the CORS preflight of Apollo Studio, exposing X-Request-Id', async () => {
     const preflight = await service.call('OPTIONS', '/sandbox/graphql', {
       auth: false,
-      headers: { origin: STUDIO, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: STUDIO,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(STUDIO);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
-    const post = await service.call('POST', '/sandbox/graphql', { body: { query: '{ __typename }' }, headers: { origin: STUDIO } });
+    const post = await service.call('POST', '/sandbox/graphql', {
+      body: { query: '{ __typename }' },
+      headers: { origin: STUDIO },
+    });
     expect(post.headers.get('access-control-allow-origin')).toBe(STUDIO);
     expect(post.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/i);
   });
@@ -50,7 +63,11 @@ describe('Apollo Sandbox landing page and CORS', () => {
   it('gives no CORS grant to an origin outside CORS_ORIGINS', async () => {
     const preflight = await service.call('OPTIONS', '/sandbox/graphql', {
       auth: false,
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -61,7 +78,13 @@ describe('offline GraphiQL explorer', () => {
     const page = await service.call('GET', '/sandbox/graphiql', { auth: false });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
-    for (const asset of ['react.production.min.js', 'react-dom.production.min.js', 'graphiql.min.js', 'graphiql.min.css', 'explorer.js']) {
+    for (const asset of [
+      'react.production.min.js',
+      'react-dom.production.min.js',
+      'graphiql.min.js',
+      'graphiql.min.css',
+      'explorer.js',
+    ]) {
       expect(page.text).toContain(`/sandbox/graphiql/assets/${asset}`);
       const response = await fetch(`${service.url}/sandbox/graphiql/assets/${asset}`);
       expect(response.status, asset).toBe(200);
@@ -74,83 +97,106 @@ describe('offline GraphiQL explorer', () => {
 
   const browserTest = hasChromium() ? it : it.skip;
   if (!hasChromium()) {
-    process.stderr.write(`Skipping the headless Chromium test of GraphiQL: ${CHROMIUM} is absent (apt-get install -y chromium).\n`);
+    process.stderr.write(
+      `Skipping the headless Chromium test of GraphiQL: ${CHROMIUM} is absent (apt-get install -y chromium).\n`,
+    );
   }
 
-  browserTest('renders in headless Chromium and runs a query, then a subscription over WebSocket, with an Authorization header', async () => {
-    const customerId = await createCustomer(service, buildCustomerInput({ firstName: 'Grace', lastName: 'Hopper' }));
-    let browser: Browser | undefined;
-    try {
-      browser = await launchHeadlessChromium();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      // 4xx answers are part of the flow (the introspection sent before the token is typed in is refused
-      // with 401); script errors, CSP refusals, failed loads and 5xx answers are not.
-      page.on('console', (message) => {
-        if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
-      });
-      page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-      page.on('response', (response) => {
-        if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
-      });
-      const offline: string[] = [];
-      page.on('request', (request) => {
-        if (!request.url().startsWith(service.url) && !request.url().startsWith('data:')) offline.push(request.url());
-      });
-
-      await page.goto(`${service.url}/sandbox/graphiql`);
-      await page.locator('.graphiql-container').waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
-
-      // Replace the placeholder header with the real token, and the query with ours.
-      await page.locator('.graphiql-editor-tools button', { hasText: 'Headers' }).click();
-      await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror').click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${service.token}` }));
-      await page.locator('.graphiql-query-editor .CodeMirror').click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.insertText(`query FindCustomer { customer(customerId: "${customerId}") { customerId firstName lastName } }`);
-
-      // GraphiQL re-parses the editor after a short debounce; run until it runs the new operation.
-      const result = page.locator('.result-window');
+  browserTest(
+    'renders in headless Chromium and runs a query, then a subscription over WebSocket, with an Authorization header',
+    async () => {
+      const customerId = await createCustomer(service, buildCustomerInput({ firstName: 'Grace', lastName: 'Hopper' }));
+      let browser: Browser | undefined;
       try {
+        browser = await launchHeadlessChromium();
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+        // 4xx answers are part of the flow (the introspection sent before the token is typed in is refused
+        // with 401); script errors, CSP refusals, failed loads and 5xx answers are not.
+        page.on('console', (message) => {
+          if (
+            message.type() === 'error' &&
+            !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+          )
+            problems.push(`console: ${message.text()}`);
+        });
+        page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+        page.on('response', (response) => {
+          if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
+        });
+        const offline: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(service.url) && !request.url().startsWith('data:')) offline.push(request.url());
+        });
+
+        await page.goto(`${service.url}/sandbox/graphiql`);
+        await page.locator('.graphiql-container').waitFor({ timeout: HUNG_TEST_DEADLINE_MS });
+
+        // Replace the placeholder header with the real token, and the query with ours.
+        await page.locator('.graphiql-editor-tools button', { hasText: 'Headers' }).click();
+        await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror').click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${service.token}` }));
+        await page.locator('.graphiql-query-editor .CodeMirror').click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.insertText(
+          `query FindCustomer { customer(customerId: "${customerId}") { customerId firstName lastName } }`,
+        );
+
+        // GraphiQL re-parses the editor after a short debounce; run until it runs the new operation.
+        const result = page.locator('.result-window');
+        try {
+          await expect
+            .poll(
+              async () => {
+                await page.locator('.graphiql-execute-button').click();
+                await page.waitForTimeout(300);
+                return result.innerText();
+              },
+              { timeout: HUNG_TEST_DEADLINE_MS },
+            )
+            .toContain('Hopper');
+        } finally {
+          mkdirSync(SCREENSHOTS, { recursive: true });
+          await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer.png'), fullPage: true });
+        }
+        expect(await result.innerText()).toContain(customerId);
+
+        // A subscription, over ws://…/sandbox/graphql with the same Authorization header (GraphiQL's Headers tab
+        // becomes the connection_init payload): a customer created over REST shows up in the result pane.
+        await page.locator('.graphiql-query-editor .CodeMirror').click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.insertText(
+          'subscription NewCustomers { events(types: ["customer.created"]) { type customer { lastName } } }',
+        );
         await expect
-          .poll(async () => {
-            await page.locator('.graphiql-execute-button').click();
-            await page.waitForTimeout(300);
-            return result.innerText();
-          }, { timeout: HUNG_TEST_DEADLINE_MS })
-          .toContain('Hopper');
+          .poll(
+            async () => {
+              if (service.subscriptions.followers() === 0) {
+                await page.locator('.graphiql-execute-button').click();
+                await page.waitForTimeout(300);
+              }
+              return service.subscriptions.followers();
+            },
+            { timeout: HUNG_TEST_DEADLINE_MS },
+          )
+          .toBe(1);
+        await createCustomer(service, buildCustomerInput({ firstName: 'Ada', lastName: 'Lovelace' }));
+        try {
+          await expect.poll(() => result.innerText(), { timeout: HUNG_TEST_DEADLINE_MS }).toContain('Lovelace');
+        } finally {
+          await page.screenshot({
+            path: path.join(SCREENSHOTS, 'graphiql-offline-explorer-subscription.png'),
+            fullPage: true,
+          });
+        }
+        expect(problems).toEqual([]);
+        expect(offline).toEqual([]);
       } finally {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer.png'), fullPage: true });
+        await browser?.close();
       }
-      expect(await result.innerText()).toContain(customerId);
-
-      // A subscription, over ws://…/sandbox/graphql with the same Authorization header (GraphiQL's Headers tab
-      // becomes the connection_init payload): a customer created over REST shows up in the result pane.
-      await page.locator('.graphiql-query-editor .CodeMirror').click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.insertText('subscription NewCustomers { events(types: ["customer.created"]) { type customer { lastName } } }');
-      await expect
-        .poll(async () => {
-          if (service.subscriptions.followers() === 0) {
-            await page.locator('.graphiql-execute-button').click();
-            await page.waitForTimeout(300);
-          }
-          return service.subscriptions.followers();
-        }, { timeout: HUNG_TEST_DEADLINE_MS })
-        .toBe(1);
-      await createCustomer(service, buildCustomerInput({ firstName: 'Ada', lastName: 'Lovelace' }));
-      try {
-        await expect.poll(() => result.innerText(), { timeout: HUNG_TEST_DEADLINE_MS }).toContain('Lovelace');
-      } finally {
-        await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql-offline-explorer-subscription.png'), fullPage: true });
-      }
-      expect(problems).toEqual([]);
-      expect(offline).toEqual([]);
-    } finally {
-      await browser?.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -35,7 +35,11 @@ describe('query limits', () => {
   it('depth: 4 nested selection sets pass, 5 are QUERY_TOO_DEEP', async () => {
     const ok = await graphql(service, '{ customers(first: 1) { edges { node { accounts { accountId } } } } }');
     expect(ok.status).toBe(200);
-    await expectRefused('{ customers(first: 1) { edges { node { accounts { customers { customerId } } } } } }', 'QUERY_TOO_DEEP', /nested 5 levels deep; at most 4 .*GRAPHQL_MAX_DEPTH/);
+    await expectRefused(
+      '{ customers(first: 1) { edges { node { accounts { customers { customerId } } } } } }',
+      'QUERY_TOO_DEEP',
+      /nested 5 levels deep; at most 4 .*GRAPHQL_MAX_DEPTH/,
+    );
   });
 
   it('depth counts through fragments', async () => {
@@ -47,7 +51,11 @@ describe('query limits', () => {
   });
 
   it('aliases: more than 3 are TOO_MANY_ALIASES', async () => {
-    await expectRefused('{ customers { a: pageInfo { b: hasNextPage c: endCursor d: hasNextPage } } }', 'TOO_MANY_ALIASES', /4 aliases; at most 3 .*GRAPHQL_MAX_ALIASES/);
+    await expectRefused(
+      '{ customers { a: pageInfo { b: hasNextPage c: endCursor d: hasNextPage } } }',
+      'TOO_MANY_ALIASES',
+      /4 aliases; at most 3 .*GRAPHQL_MAX_ALIASES/,
+    );
   });
 
   it('root fields: more than 3 are TOO_MANY_ROOT_FIELDS', async () => {
@@ -97,7 +105,9 @@ describe('query limits', () => {
     expect(assumed('Account', 'flags')).toBe(ACCOUNT_FLAGS.length);
     // Issue 28's query: a customer's accounts' customers' accounts is 100 × 20 × 100 accounts at most.
     const estimate = costEstimator(schema);
-    const document = parse('query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }');
+    const document = parse(
+      'query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }',
+    );
     expect(estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' })).toBe(402_101);
   });
 
@@ -107,7 +117,8 @@ describe('query limits', () => {
       const document = parse(query);
       return estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' }, bounds);
     };
-    const card = 'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId accounts { accountId } } } } }';
+    const card =
+      'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId accounts { accountId } } } } }';
     const worst = 'query($id: ID!) { customer(customerId: $id) { accounts { customers { accounts { accountId } } } } }';
     expect(cost(card)).toBe(404_201);
     expect(cost(worst)).toBe(402_101);
@@ -118,25 +129,33 @@ describe('query limits', () => {
     expect(cost(worst, { accountsPerCustomer: 100, customersPerAccount: 20 })).toBe(402_101);
     expect(cost(card, { accountsPerCustomer: 0, customersPerAccount: 0 })).toBe(1 + 1 * (1 + 1 + 1 * (1 + 1 + 1 * 2)));
     // An explicit page of ids is not bounded by links: `first` still wins over both.
-    expect(cost('{ customers(first: 50) { nodes { accountIds } } }', { accountsPerCustomer: 3, customersPerAccount: 2 })).toBe(50 * (1 + 1 + 3));
+    expect(
+      cost('{ customers(first: 50) { nodes { accountIds } } }', { accountsPerCustomer: 3, customersPerAccount: 2 }),
+    ).toBe(50 * (1 + 1 + 3));
   });
 
-  it("cost of recentEvents under a list: first events per record, the default 10 when first is absent or null (a true upper bound)", () => {
+  it('cost of recentEvents under a list: first events per record, the default 10 when first is absent or null (a true upper bound)', () => {
     const estimate = costEstimator(buildGraphqlSchema());
     const cost = (query: string, variables: Record<string, unknown> = {}) => {
       const document = parse(query);
       return estimate(document, document.definitions[0] as OperationDefinitionNode, variables);
     };
     // 50 × (the customer + nodes + first × (an event + eventId)).
-    expect(cost('{ customers(first: 50) { nodes { recentEvents(first: 5) { eventId } } } }')).toBe(50 * (1 + 1 + 5 * 2));
+    expect(cost('{ customers(first: 50) { nodes { recentEvents(first: 5) { eventId } } } }')).toBe(
+      50 * (1 + 1 + 5 * 2),
+    );
     const asDefault = 50 * (1 + 1 + 10 * 2);
     expect(cost('{ customers(first: 50) { nodes { recentEvents { eventId } } } }')).toBe(asDefault);
     // null answers the default page, so it costs the default, not one item.
     expect(cost('{ customers(first: 50) { nodes { recentEvents(first: null) { eventId } } } }')).toBe(asDefault);
-    expect(cost('query($k: Int) { customers(first: 50) { nodes { recentEvents(first: $k) { eventId } } } }', { k: null })).toBe(asDefault);
+    expect(
+      cost('query($k: Int) { customers(first: 50) { nodes { recentEvents(first: $k) { eventId } } } }', { k: null }),
+    ).toBe(asDefault);
     expect(cost('{ accounts(first: 50) { nodes { recentEvents(first: null) { eventId } } } }')).toBe(asDefault);
     // The same for every list with a default page size: `customers(first: null)` is 20 customers.
-    expect(cost('{ customers(first: null) { nodes { customerId } } }')).toBe(cost('{ customers { nodes { customerId } } }'));
+    expect(cost('{ customers(first: null) { nodes { customerId } } }')).toBe(
+      cost('{ customers { nodes { customerId } } }'),
+    );
     expect(cost('{ customers { nodes { customerId } } }')).toBe(20 * 3);
   });
 
@@ -154,7 +173,9 @@ describe('query limits', () => {
   });
 
   it('batching is off: a JSON array of operations is refused', async () => {
-    const result = await service.call('POST', '/sandbox/graphql', { body: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
+    const result = await service.call('POST', '/sandbox/graphql', {
+      body: [{ query: '{ __typename }' }, { query: '{ __typename }' }],
+    });
     expect(result.status).toBe(400);
     expect(errorCodes(result)).toEqual(['BAD_REQUEST']);
     expect(result.json.errors[0].message).toMatch(/batching disabled/i);
@@ -162,7 +183,10 @@ describe('query limits', () => {
 
   it('CSRF prevention: a "simple" cross-site request (text/plain POST, or GET without a preflight header) is refused', async () => {
     // A body that is not JSON is refused before Apollo, as in REST (src/http/json-body.ts).
-    const post = await service.call('POST', '/sandbox/graphql', { rawBody: JSON.stringify({ query: '{ __typename }' }), headers: { 'content-type': 'text/plain' } });
+    const post = await service.call('POST', '/sandbox/graphql', {
+      rawBody: JSON.stringify({ query: '{ __typename }' }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(post.status).toBe(415);
     expect(errorCodes(post)).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
     const get = await service.call('GET', `/sandbox/graphql?query=${encodeURIComponent('{ __typename }')}`);

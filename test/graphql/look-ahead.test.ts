@@ -17,7 +17,10 @@ let shared: string;
 beforeAll(async () => {
   // Five links deep, every list at the most it can hold, is a cost of about 1.2 billion: the limit is lifted here.
   service = await startTestService({ GRAPHQL_MAX_COST: '1000000000000', GRAPHQL_MAX_DEPTH: '12' });
-  [owner, coOwner] = await Promise.all([createCustomer(service, buildCustomerInput()), createCustomer(service, buildCustomerInput())]);
+  [owner, coOwner] = await Promise.all([
+    createCustomer(service, buildCustomerInput()),
+    createCustomer(service, buildCustomerInput()),
+  ]);
   shared = await createAccount(service, buildAccountInput([owner, coOwner], { name: 'Joint' }));
   await createAccount(service, buildAccountInput([owner], { name: 'Own' }));
   await createAccount(service, buildAccountInput([coOwner], { name: 'Theirs' }));
@@ -31,7 +34,14 @@ async function counted(query: string, variables: Record<string, unknown>, header
   return { result, statements: service.statements.count, names: service.statements.names };
 }
 
-type Node = { customerId?: string; accountId?: string; accountIds?: string[]; customerIds?: string[]; accounts?: Node[]; customers?: Node[] };
+type Node = {
+  customerId?: string;
+  accountId?: string;
+  accountIds?: string[];
+  customerIds?: string[];
+  accounts?: Node[];
+  customers?: Node[];
+};
 
 /** Every nested list holds exactly the records, in the order, of the parent's id list. */
 function expectListsMatchIds(node: Node): void {
@@ -74,7 +84,8 @@ describe('look-ahead from the selection set', () => {
       customerId accountIds accounts { accountId customerIds customers { customerId accountIds accounts { accountId } } } } } } }`;
     // A chain c1 -J1- c2 -J2- c3 -J3- c4: from c1, J3 is 5 links away.
     const chain = await Promise.all(Array.from({ length: 4 }, () => createCustomer(service, buildCustomerInput())));
-    for (let i = 0; i < 3; i++) await createAccount(service, buildAccountInput([chain[i]!, chain[i + 1]!], { name: `J${i + 1}` }));
+    for (let i = 0; i < 3; i++)
+      await createAccount(service, buildAccountInput([chain[i]!, chain[i + 1]!], { name: `J${i + 1}` }));
     const { result, statements } = await counted(deep, { id: chain[0] });
     expect(result.json.errors).toBeUndefined();
     expect(statements).toBe(2);
@@ -105,7 +116,9 @@ describe('look-ahead from the selection set', () => {
     expect(slim.names).toEqual(['cas_links_records']);
     const whole = await counted(idsOnly.replace('{ accountId id }', '{ accountId id name }'), { id: owner });
     expect(whole.names).toEqual(['cas_links_records']);
-    const withoutNames = JSON.parse(JSON.stringify(whole.result.json.data, (key, value: unknown) => (key === 'name' ? undefined : value)));
+    const withoutNames = JSON.parse(
+      JSON.stringify(whole.result.json.data, (key, value: unknown) => (key === 'name' ? undefined : value)),
+    );
     expect(slim.result.json.data).toEqual(withoutNames);
     expect((slim.result.json.data.customer as { accounts: Node[] }).accounts).toHaveLength(2);
   });
@@ -117,24 +130,38 @@ describe('look-ahead from the selection set', () => {
       'customerId accounts { accountId ... on Node { id } }',
       'customerId accountIds accounts { accountId }',
     ]) {
-      const { result, names } = await counted(`query($id: ID!) { customer(customerId: $id) { ${selection} } }`, { id: owner });
+      const { result, names } = await counted(`query($id: ID!) { customer(customerId: $id) { ${selection} } }`, {
+        id: owner,
+      });
       expect(result.json.errors, selection).toBeUndefined();
       expect(names, selection).toEqual(['cas_links_records']);
     }
     // Without nested records, an ids-only root is one plain look-up of ids and links.
-    const { result, names } = await counted(`query($id: ID!) { account(accountId: $id) { accountId } }`, { id: shared });
+    const { result, names } = await counted(`query($id: ID!) { account(accountId: $id) { accountId } }`, {
+      id: shared,
+    });
     expect(result.json.data.account).toEqual({ accountId: shared });
     expect(names).toEqual(['cas_account_find_by_ids']);
-    const missing = await counted(`query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`, {
-      id: '01900000-0000-7000-8000-000000000000',
-    });
+    const missing = await counted(
+      `query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`,
+      {
+        id: '01900000-0000-7000-8000-000000000000',
+      },
+    );
     expect(missing.result.json.data.customer).toBeNull();
   });
 
   it('still refuses nested accounts to a token without accounts:read, and answers its customers', async () => {
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read'],
+    });
     const headers = { authorization: `Bearer ${token}` };
-    const nested = await counted(`query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`, { id: owner }, headers);
+    const nested = await counted(
+      `query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }`,
+      { id: owner },
+      headers,
+    );
     expect(errorCodes(nested.result)).toEqual(['FORBIDDEN']);
     const mixed = await counted(
       `query($id: ID!, $a: ID!) { customer(customerId: $id) { customerId } account(accountId: $a) { accountId customers { customerId } } }`,

@@ -33,12 +33,16 @@ const NESTED = `query($id: ID!) {
 async function buildGraph(accounts: number): Promise<string> {
   const owner = await createCustomer(service, buildCustomerInput());
   const createShared = async (i: number) => {
-    const [second, third] = await Promise.all([createCustomer(service, buildCustomerInput()), createCustomer(service, buildCustomerInput())]);
+    const [second, third] = await Promise.all([
+      createCustomer(service, buildCustomerInput()),
+      createCustomer(service, buildCustomerInput()),
+    ]);
     await createAccount(service, buildAccountInput([owner, second, third], { name: `Account ${i}` }));
     // A second account for one co-owner, so the innermost level has records not loaded before.
     await createAccount(service, buildAccountInput([second], { name: `Own ${i}` }));
   };
-  for (let i = 0; i < accounts; i += 10) await Promise.all(Array.from({ length: Math.min(10, accounts - i) }, (_, k) => createShared(i + k)));
+  for (let i = 0; i < accounts; i += 10)
+    await Promise.all(Array.from({ length: Math.min(10, accounts - i) }, (_, k) => createShared(i + k)));
   return owner;
 }
 

@@ -9,7 +9,8 @@ let accountIds: string[];
 beforeAll(async () => {
   service = await startTestService();
   customerIds = [];
-  for (let i = 0; i < 7; i += 1) customerIds.push(await createCustomer(service, buildCustomerInput({ preferredName: `P${i}` })));
+  for (let i = 0; i < 7; i += 1)
+    customerIds.push(await createCustomer(service, buildCustomerInput({ preferredName: `P${i}` })));
   accountIds = [];
   for (let i = 0; i < 3; i += 1) accountIds.push(await createAccount(service, buildAccountInput([customerIds[i]!])));
 });
@@ -60,30 +61,51 @@ describe('cursor pagination', () => {
   });
 
   it('pages accounts the same way, each with its customers', async () => {
-    const result = await graphql(service, '{ accounts(first: 2) { nodes { accountId customers { customerId } } pageInfo { hasNextPage endCursor } } }');
+    const result = await graphql(
+      service,
+      '{ accounts(first: 2) { nodes { accountId customers { customerId } } pageInfo { hasNextPage endCursor } } }',
+    );
     const page = result.json.data.accounts;
     expect(page.nodes.map((n: { accountId: string }) => n.accountId)).toEqual(accountIds.slice(0, 2));
     expect(page.nodes[0].customers).toEqual([{ customerId: customerIds[0] }]);
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const rest = await graphql(service, 'query($after: String) { accounts(after: $after) { nodes { accountId } pageInfo { hasNextPage } } }', { after: page.pageInfo.endCursor });
-    expect(rest.json.data.accounts).toEqual({ nodes: [{ accountId: accountIds[2] }], pageInfo: { hasNextPage: false } });
+    const rest = await graphql(
+      service,
+      'query($after: String) { accounts(after: $after) { nodes { accountId } pageInfo { hasNextPage } } }',
+      { after: page.pageInfo.endCursor },
+    );
+    expect(rest.json.data.accounts).toEqual({
+      nodes: [{ accountId: accountIds[2] }],
+      pageInfo: { hasNextPage: false },
+    });
   });
 
   it('an empty environment has an empty first page with no cursor', async () => {
     const result = await graphql(service, CUSTOMERS, {}, { environment: 'production-like' });
-    expect(result.json.data.customers).toEqual({ edges: [], nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
+    expect(result.json.data.customers).toEqual({
+      edges: [],
+      nodes: [],
+      pageInfo: { hasNextPage: false, endCursor: null },
+    });
   });
 
   it('refuses a mutation whose nested list asks for more than 100 before it writes: no write hidden behind a nulled answer', async () => {
     const accountId = accountIds[0]!;
     const mutation = `mutation($first: Int) { setAccountFlag(accountId: "${accountId}", flag: DEBITS_BLOCKED) { flags transactions(first: $first) { nodes { transactionId } } } }`;
-    const audits = async () => Number((await service.database.pool.query("SELECT count(*) FROM audit_events WHERE operation = 'account.flag.set'")).rows[0].count);
+    const audits = async () =>
+      Number(
+        (await service.database.pool.query("SELECT count(*) FROM audit_events WHERE operation = 'account.flag.set'"))
+          .rows[0].count,
+      );
     const before = await audits();
     for (const first of [150, 0]) {
       const refused = await graphql(service, mutation, { first });
       expect(refused.status).toBe(400);
       expect(refused.json.data).toBeUndefined();
-      expect(refused.json.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'first', code: 'OUT_OF_RANGE' }] });
+      expect(refused.json.errors[0].extensions).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'first', code: 'OUT_OF_RANGE' }],
+      });
     }
     expect(await audits()).toBe(before);
     const account = await graphql(service, `{ account(accountId: "${accountId}") { flags } }`);
@@ -96,8 +118,14 @@ describe('cursor pagination', () => {
       expect(errorCodes(result)).toEqual(['VALIDATION_FAILED']);
       expect(result.json.errors[0].extensions.details).toMatchObject([{ field: 'first', code: 'OUT_OF_RANGE' }]);
     }
-    const accountCursor = (await graphql(service, '{ accounts(first: 1) { pageInfo { endCursor } } }')).json.data.accounts.pageInfo.endCursor;
-    for (const after of ['garbage', customerIds[0], accountCursor, Buffer.from('customer:not-a-uuid').toString('base64url')]) {
+    const accountCursor = (await graphql(service, '{ accounts(first: 1) { pageInfo { endCursor } } }')).json.data
+      .accounts.pageInfo.endCursor;
+    for (const after of [
+      'garbage',
+      customerIds[0],
+      accountCursor,
+      Buffer.from('customer:not-a-uuid').toString('base64url'),
+    ]) {
       const result = await graphql(service, CUSTOMERS, { first: 2, after });
       expect(errorCodes(result)).toEqual(['VALIDATION_FAILED']);
       expect(result.json.errors[0].extensions.details).toMatchObject([{ field: 'after', code: 'INVALID_CURSOR' }]);

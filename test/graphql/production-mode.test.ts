@@ -24,12 +24,17 @@ describe('GraphQL in production mode', () => {
     expect(result.json.errors[0].message).toBe('Cannot query field "nodez" on type "CustomerConnection".');
   });
 
-  it('gives none over the subscriptions\' WebSocket either', async () => {
+  it("gives none over the subscriptions' WebSocket either", async () => {
     const client = connect(service);
     try {
       const subscription = client.subscribe('subscription { events { eventz } }');
       await subscription.done;
-      expect(subscription.failure).toEqual([expect.objectContaining({ message: 'Cannot query field "eventz" on type "Event".', extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+      expect(subscription.failure).toEqual([
+        expect.objectContaining({
+          message: 'Cannot query field "eventz" on type "Event".',
+          extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+        }),
+      ]);
     } finally {
       await client.dispose();
     }

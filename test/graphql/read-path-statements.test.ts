@@ -19,7 +19,10 @@ beforeAll(async () => {
     households.push(
       ...(await Promise.all(
         Array.from({ length: 5 }, async () => {
-          const [first, second] = await Promise.all([createCustomer(service, buildCustomerInput()), createCustomer(service, buildCustomerInput())]);
+          const [first, second] = await Promise.all([
+            createCustomer(service, buildCustomerInput()),
+            createCustomer(service, buildCustomerInput()),
+          ]);
           const joint = await createAccount(service, buildAccountInput([first, second], { name: 'Joint' }));
           await createAccount(service, buildAccountInput([first], { name: 'Own' }));
           return { first, joint };
@@ -32,7 +35,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => service?.stop());
 
-async function statementsOf(query: string, variables: Record<string, unknown>): Promise<{ statements: number; data: unknown }> {
+async function statementsOf(
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<{ statements: number; data: unknown }> {
   service.statements.count = 0;
   const result = await graphql(service, query, variables);
   const statements = service.statements.count;
@@ -40,11 +46,15 @@ async function statementsOf(query: string, variables: Record<string, unknown>): 
   return { statements, data: result.json.data };
 }
 
-export const CARD_QUERY = 'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId accounts { accountId } } } } }';
+export const CARD_QUERY =
+  'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId accounts { accountId } } } } }';
 
 describe('SQL statements per nested read', () => {
   it('customer { accounts { customers } }: one', async () => {
-    const { statements } = await statementsOf('query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId customers { customerId lastName } } } }', { id: customerId });
+    const { statements } = await statementsOf(
+      'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId customers { customerId lastName } } } }',
+      { id: customerId },
+    );
     expect(statements).toBe(1);
   });
 
@@ -58,18 +68,27 @@ describe('SQL statements per nested read', () => {
 
   // A page of `customers` is two statements of its own (the typed API: customers, then their links).
   it('customers(first: 20) { accounts { customers } }: the bounds, the page, and one walk below it', async () => {
-    const { statements, data } = await statementsOf('{ customers(first: 20) { nodes { customerId accounts { accountId name customers { customerId lastName } } } } }', {});
+    const { statements, data } = await statementsOf(
+      '{ customers(first: 20) { nodes { customerId accounts { accountId name customers { customerId lastName } } } } }',
+      {},
+    );
     expect((data as { customers: { nodes: unknown[] } }).customers.nodes).toHaveLength(20);
     expect(statements).toBe(4);
   });
 
   it('customers(first: 20) { accounts { customers { accounts } } }: the bounds, the page, and one walk below it', async () => {
-    const { statements } = await statementsOf('{ customers(first: 20) { nodes { customerId accounts { accountId customers { customerId accounts { accountId name } } } } } }', {});
+    const { statements } = await statementsOf(
+      '{ customers(first: 20) { nodes { customerId accounts { accountId customers { customerId accounts { accountId name } } } } } }',
+      {},
+    );
     expect(statements).toBe(4);
   });
 
   it('account { customers { accounts } }: one (within the limit at the caps)', async () => {
-    const { statements } = await statementsOf('query($id: ID!) { account(accountId: $id) { accountId customers { customerId lastName accounts { accountId name } } } }', { id: jointId });
+    const { statements } = await statementsOf(
+      'query($id: ID!) { account(accountId: $id) { accountId customers { customerId lastName accounts { accountId name } } } }',
+      { id: jointId },
+    );
     expect(statements).toBe(1);
   });
 });

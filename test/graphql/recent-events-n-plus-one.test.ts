@@ -30,21 +30,32 @@ const summary = (event: Event) => [event.eventId, event.type, event.sequence, ev
 beforeAll(async () => {
   // The queries below are deliberately wide; the cost limit is not what this file tests.
   service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20', GRAPHQL_MAX_COST: '1000000' });
-  customersOnly = (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read', 'accounts:read'] })).token;
-  for (let i = 0; i < CUSTOMERS; i++) customerIds.push((await createCustomer(service, { lastName: `Batch${i}` })).customerId);
+  customersOnly = (
+    await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read', 'accounts:read'],
+    })
+  ).token;
+  for (let i = 0; i < CUSTOMERS; i++)
+    customerIds.push((await createCustomer(service, { lastName: `Batch${i}` })).customerId);
   // Customer i has 1 + i % 5 events (its creation and i % 5 updates): some fewer than `first`, some more.
   await Promise.all(
     customerIds.map(async (customerId, i) => {
       for (let update = 0; update < i % 5; update++) {
-        expectSuccess(await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: `P${i}-${update}` } }), 'customer', 200);
+        expectSuccess(
+          await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: `P${i}-${update}` } }),
+          'customer',
+          200,
+        );
       }
     }),
   );
   // The first 6 customers hold an account each, some of them frozen (account.updated).
   for (let i = 0; i < 6; i++) accountIds.push((await createAccount(service, [customerIds[i]!])).accountId);
-  for (const accountId of accountIds.slice(0, 3)) expectSuccess(await service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'account', 200);
+  for (const accountId of accountIds.slice(0, 3))
+    expectSuccess(await service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`), 'account', 200);
   // Every event numbered (the sequencer runs every 20 ms), so REST and GraphQL read the same ones.
-  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ; ) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; ;) {
     const { rows } = await service.database.pool.query<{ n: number }>(UNNUMBERED);
     if (rows[0]!.n === 0) break;
     if (Date.now() > deadline) throw new Error('events still unnumbered');
@@ -103,7 +114,9 @@ describe('recentEvents under a list: one statement per record type and first', (
     const { result, names } = await measured(query, { n: CUSTOMERS });
     expect(result.json.errors, result.text).toBeUndefined();
     expect(names.filter((name) => name === BATCH)).toHaveLength(2);
-    for (const [i, node] of (result.json.data.customers.nodes as { customerId: string; newest: Event[]; all: Event[]; again: Event[] }[]).entries()) {
+    for (const [i, node] of (
+      result.json.data.customers.nodes as { customerId: string; newest: Event[]; all: Event[]; again: Event[] }[]
+    ).entries()) {
       const expected = (await restEvents('customer', node.customerId, 10)).map((event) => event.eventId);
       expect(node.all.map((event) => event.eventId)).toEqual(expected);
       expect(node.all).toHaveLength(1 + (i % 5));
@@ -118,22 +131,34 @@ describe('recentEvents under a list: one statement per record type and first', (
     const { result, names } = await measured(query);
     expect(result.json.errors, result.text).toBeUndefined();
     expect(names.filter((name) => name === BATCH)).toHaveLength(2);
-    const accounts = (result.json.data.customers.nodes as { accounts: { accountId: string; recentEvents: Event[] }[] }[]).flatMap((node) => node.accounts);
+    const accounts = (
+      result.json.data.customers.nodes as { accounts: { accountId: string; recentEvents: Event[] }[] }[]
+    ).flatMap((node) => node.accounts);
     expect(accounts.map((account) => account.accountId)).toEqual(accountIds);
     for (const [i, account] of accounts.entries()) {
       const expected = await restEvents('account', account.accountId, 5);
-      expect(expected.map((event) => event.type)).toEqual(i < 3 ? ['account.updated', 'account.created'] : ['account.created']);
+      expect(expected.map((event) => event.type)).toEqual(
+        i < 3 ? ['account.updated', 'account.created'] : ['account.created'],
+      );
       expect(account.recentEvents.map(summary)).toEqual(expected.map(summary));
     }
   });
 
   it('a token without events:read: every recentEvents null with FORBIDDEN, the customers answered, no events read', async () => {
-    const { result, names } = await measured(CUSTOMER_EVENTS, { n: CUSTOMERS, k: 3 }, { auth: false, headers: { authorization: `Bearer ${customersOnly}` } });
+    const { result, names } = await measured(
+      CUSTOMER_EVENTS,
+      { n: CUSTOMERS, k: 3 },
+      { auth: false, headers: { authorization: `Bearer ${customersOnly}` } },
+    );
     expect(result.status).toBe(200);
     expect(errorCodes(result)).toEqual(Array.from({ length: CUSTOMERS }, () => 'FORBIDDEN'));
-    expect(result.json.errors.map((error: { path: unknown[] }) => error.path)).toEqual(customerIds.map((_, i) => ['customers', 'nodes', i, 'recentEvents']));
+    expect(result.json.errors.map((error: { path: unknown[] }) => error.path)).toEqual(
+      customerIds.map((_, i) => ['customers', 'nodes', i, 'recentEvents']),
+    );
     expect(result.json.errors[0].extensions.challenge).toEqual({ error: 'insufficient_scope', scope: 'events:read' });
-    expect(result.json.data.customers.nodes).toEqual(customerIds.map((customerId) => ({ customerId, recentEvents: null })));
+    expect(result.json.data.customers.nodes).toEqual(
+      customerIds.map((customerId) => ({ customerId, recentEvents: null })),
+    );
     expect(names).not.toContain(BATCH);
     expect(names).not.toContain(SINGLE);
   });

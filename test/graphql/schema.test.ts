@@ -1,5 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { buildClientSchema, buildSchema, getIntrospectionQuery, type IntrospectionQuery, isInputObjectType, isInterfaceType, isObjectType, lexicographicSortSchema, printSchema } from 'graphql';
+import {
+  buildClientSchema,
+  buildSchema,
+  getIntrospectionQuery,
+  type IntrospectionQuery,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  lexicographicSortSchema,
+  printSchema,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { graphql } from './helpers.js';
@@ -28,7 +38,11 @@ describe('the served schema', () => {
     const schema = buildClientSchema(introspection);
     const outputFields = Object.values(schema.getTypeMap())
       .filter((type) => (isObjectType(type) || isInterfaceType(type)) && !type.name.startsWith('__'))
-      .flatMap((type) => Object.keys((type as { getFields(): Record<string, unknown> }).getFields()).map((field) => `${type.name}.${field}`));
+      .flatMap((type) =>
+        Object.keys((type as { getFields(): Record<string, unknown> }).getFields()).map(
+          (field) => `${type.name}.${field}`,
+        ),
+      );
     expect(outputFields.length).toBeGreaterThan(40);
     expect(outputFields.filter((name) => SENSITIVE_FIELD.test(name))).toEqual([]);
   });
@@ -54,10 +68,12 @@ describe('the served schema', () => {
       if (type.kind === 'OBJECT' || type.kind === 'INTERFACE') {
         for (const field of type.fields) {
           if (!field.description) undocumented.push(`${type.name}.${field.name}`);
-          for (const arg of field.args) if (!arg.description) undocumented.push(`${type.name}.${field.name}(${arg.name})`);
+          for (const arg of field.args)
+            if (!arg.description) undocumented.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
-      if (type.kind === 'INPUT_OBJECT') for (const field of type.inputFields) if (!field.description) undocumented.push(`${type.name}.${field.name}`);
+      if (type.kind === 'INPUT_OBJECT')
+        for (const field of type.inputFields) if (!field.description) undocumented.push(`${type.name}.${field.name}`);
     }
     expect(undocumented).toEqual([]);
   });

@@ -34,22 +34,43 @@ describe('scopes and environments', () => {
   it('a customers:read token can query but cannot run a mutation: FORBIDDEN with the challenge in extensions, nothing written', async () => {
     const customerId = await createCustomer(service, buildCustomerInput());
     await createAccount(service, buildAccountInput([customerId]));
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
-    const read = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', { id: customerId }, { headers: bearer(token) });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read'],
+    });
+    const read = await graphql(
+      service,
+      'query($id: ID!) { customer(customerId: $id) { customerId } }',
+      { id: customerId },
+      { headers: bearer(token) },
+    );
     expect(read.json).toEqual({ data: { customer: { customerId } } });
 
     const before = await tableCounts(service.database.pool);
-    const refused = await graphql(service, CREATE_CUSTOMER, { input: buildCustomerInput() }, { headers: bearer(token) });
+    const refused = await graphql(
+      service,
+      CREATE_CUSTOMER,
+      { input: buildCustomerInput() },
+      { headers: bearer(token) },
+    );
     // A field refused by the domain is a GraphQL error in a 200 (partial results), like any other domain error.
     expect(refused.status).toBe(200);
     expect(refused.json.data).toBeNull();
     expect(errorCodes(refused)).toEqual(['FORBIDDEN']);
-    expect(refused.json.errors[0].extensions.challenge).toEqual({ error: 'insufficient_scope', scope: 'customers:write' });
+    expect(refused.json.errors[0].extensions.challenge).toEqual({
+      error: 'insufficient_scope',
+      scope: 'customers:write',
+    });
     expect(refused.json.errors[0].message).toBe('The token lacks the scope this operation needs: customers:write.');
     expect(await tableCounts(service.database.pool)).toEqual(before);
 
     // Nested fields are checked too: accounts need accounts:read.
-    const nested = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }', { id: customerId }, { headers: bearer(token) });
+    const nested = await graphql(
+      service,
+      'query($id: ID!) { customer(customerId: $id) { customerId accounts { accountId } } }',
+      { id: customerId },
+      { headers: bearer(token) },
+    );
     expect(errorCodes(nested)).toEqual(['FORBIDDEN']);
     expect(nested.json.errors[0].extensions.challenge).toEqual({ error: 'insufficient_scope', scope: 'accounts:read' });
   });
@@ -61,7 +82,11 @@ describe('scopes and environments', () => {
     const customer = { __typename: 'Customer', id: customerId };
     const account = { __typename: 'Account', id: accountId };
     const FORBIDDEN = 'FORBIDDEN';
-    const cases: { scopes: ('customers:read' | 'accounts:read')[]; forCustomer: object | typeof FORBIDDEN | null; forAccount: object | typeof FORBIDDEN | null }[] = [
+    const cases: {
+      scopes: ('customers:read' | 'accounts:read')[];
+      forCustomer: object | typeof FORBIDDEN | null;
+      forAccount: object | typeof FORBIDDEN | null;
+    }[] = [
       { scopes: ['customers:read', 'accounts:read'], forCustomer: customer, forAccount: account },
       { scopes: ['customers:read'], forCustomer: customer, forAccount: null },
       { scopes: ['accounts:read'], forCustomer: null, forAccount: account },
@@ -69,14 +94,20 @@ describe('scopes and environments', () => {
     ];
     for (const { scopes, forCustomer, forAccount } of cases) {
       const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes });
-      for (const [id, expected] of [[customerId, forCustomer], [accountId, forAccount]] as const) {
+      for (const [id, expected] of [
+        [customerId, forCustomer],
+        [accountId, forAccount],
+      ] as const) {
         const res = await graphql(service, NODE, { id }, { headers: bearer(token) });
         const label = `${scopes.join('+') || 'no read scope'} → ${id === customerId ? 'customer' : 'account'} id`;
         expect(res.status, label).toBe(200);
         if (expected === FORBIDDEN) {
           expect(res.json.data, label).toEqual({ node: null });
           expect(errorCodes(res), label).toEqual(['FORBIDDEN']);
-          expect(res.json.errors[0].extensions.challenge, label).toEqual({ error: 'insufficient_scope', scope: 'customers:read' });
+          expect(res.json.errors[0].extensions.challenge, label).toEqual({
+            error: 'insufficient_scope',
+            scope: 'customers:read',
+          });
         } else {
           expect(res.json, label).toEqual({ data: { node: expected } });
         }
@@ -85,20 +116,33 @@ describe('scopes and environments', () => {
   });
 
   it('a token bound to sandbox is refused on production-like: 403 with the same WWW-Authenticate as REST', async () => {
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
-    const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { environment: 'production-like', headers: bearer(token) });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read'],
+    });
+    const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, {
+      environment: 'production-like',
+      headers: bearer(token),
+    });
     expect(res.status).toBe(403);
     expect(res.json).not.toHaveProperty('data');
     expect(errorCodes(res)).toEqual(['FORBIDDEN']);
     expect(res.json.errors[0].extensions.challenge).toEqual({ error: 'insufficient_scope' });
-    expect(res.headers.get('www-authenticate')).toBe(challenge('insufficient_scope', 'The token may not act in this environment.'));
+    expect(res.headers.get('www-authenticate')).toBe(
+      challenge('insufficient_scope', 'The token may not act in this environment.'),
+    );
     const rest = await service.call('GET', `/production-like/customer/${randomUUID()}`, { headers: bearer(token) });
     expect(rest.headers.get('www-authenticate')).toBe(res.headers.get('www-authenticate'));
   });
 
   it('a revoked token: 401 invalid_token with the challenge in the header and in extensions', async () => {
-    const { id, token } = await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read'] });
-    expect((await graphql(service, '{ customers { nodes { customerId } } }', undefined, { headers: bearer(token) })).status).toBe(200);
+    const { id, token } = await issueApiToken(service.database.pool, {
+      environments: ['*'],
+      scopes: ['customers:read'],
+    });
+    expect(
+      (await graphql(service, '{ customers { nodes { customerId } } }', undefined, { headers: bearer(token) })).status,
+    ).toBe(200);
     await service.database.pool.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [id]);
     const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { headers: bearer(token) });
     expect(res.status).toBe(401);
@@ -114,7 +158,9 @@ describe('OIDC/JWT on GraphQL', () => {
     const res = await graphql(service, CREATE_CUSTOMER, { input: buildCustomerInput() }, { headers: bearer(reader) });
     expect(res.status).toBe(200);
     const customerId = res.json.data.createCustomer.customerId as string;
-    const { rows } = await service.database.pool.query('SELECT principal_id FROM audit_events WHERE resource_id = $1', [customerId]);
+    const { rows } = await service.database.pool.query('SELECT principal_id FROM audit_events WHERE resource_id = $1', [
+      customerId,
+    ]);
     expect(rows).toEqual([{ principal_id: 'jwt:graphql-user' }]);
     const noAudit = await graphql(service, AUDIT, {}, { headers: bearer(reader) });
     expect(errorCodes(noAudit)).toEqual(['FORBIDDEN']);
@@ -122,7 +168,9 @@ describe('OIDC/JWT on GraphQL', () => {
 
   it('refuses an expired JWT with 401 invalid_token', async () => {
     const expired = await idp.sign({}, { exp: Math.floor(Date.now() / 1000) - 120 });
-    const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, { headers: bearer(expired) });
+    const res = await graphql(service, '{ customers { nodes { customerId } } }', undefined, {
+      headers: bearer(expired),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(challenge('invalid_token', 'The bearer token has expired.'));
   });
@@ -143,7 +191,10 @@ describe('idempotency keys on create mutations', () => {
     expect(await countRows(service, 'customers')).toBe(before + 1);
 
     // The key is shared with REST's Idempotency-Key: a retry may switch surfaces.
-    const overRest = await service.call('POST', '/sandbox/customer', { body: input, headers: { 'idempotency-key': key } });
+    const overRest = await service.call('POST', '/sandbox/customer', {
+      body: input,
+      headers: { 'idempotency-key': key },
+    });
     expect(overRest.status).toBe(201);
     expect(overRest.headers.get('idempotent-replayed')).toBe('true');
     expect(overRest.json.data.customerId).toBe(first.json.data.createCustomer.customerId);
@@ -155,7 +206,13 @@ describe('idempotency keys on create mutations', () => {
     await graphql(service, CREATE_WITH_KEY, { input, key });
     const retried = await graphql(
       service,
-      `mutation($again: CreateCustomerInput!, $key: String) { retried: createCustomer(input: $again, idempotencyKey: $key) { customerId } }`,
+      `
+        mutation ($again: CreateCustomerInput!, $key: String) {
+          retried: createCustomer(input: $again, idempotencyKey: $key) {
+            customerId
+          }
+        }
+      `,
       { again: input, key },
     );
     expect(retried.json.errors).toBeUndefined();
@@ -164,10 +221,16 @@ describe('idempotency keys on create mutations', () => {
     const before = await countRows(service, 'customers');
     const both = await graphql(
       service,
-      `mutation($one: CreateCustomerInput!, $two: CreateCustomerInput!) {
-        one: createCustomer(input: $one) { customerId }
-        two: createCustomer(input: $two) { customerId }
-      }`,
+      `
+        mutation ($one: CreateCustomerInput!, $two: CreateCustomerInput!) {
+          one: createCustomer(input: $one) {
+            customerId
+          }
+          two: createCustomer(input: $two) {
+            customerId
+          }
+        }
+      `,
       { one: buildCustomerInput(), two: buildCustomerInput() },
     );
     expect(errorCodes(both)).toEqual(['TOO_MANY_ROOT_FIELDS']);
@@ -194,7 +257,9 @@ describe('idempotency keys on create mutations', () => {
     expect(reused.json.data).toBeNull();
     const tooLong = await graphql(service, CREATE_WITH_KEY, { input: buildCustomerInput(), key: 'k'.repeat(256) });
     expect(errorCodes(tooLong)).toEqual(['VALIDATION_FAILED']);
-    expect(tooLong.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual(['idempotencyKey']);
+    expect(tooLong.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field)).toEqual([
+      'idempotencyKey',
+    ]);
     expect(await countRows(service, 'customers')).toBe(before);
   });
 
@@ -204,7 +269,10 @@ describe('idempotency keys on create mutations', () => {
     const blocker = await service.database.pool.connect();
     try {
       // The static token's principal id, as the audit trail recorded it.
-      const { rows } = await service.database.pool.query<{ id: string }>('SELECT principal_id AS id FROM audit_events WHERE resource_id = $1', [customerId]);
+      const { rows } = await service.database.pool.query<{ id: string }>(
+        'SELECT principal_id AS id FROM audit_events WHERE resource_id = $1',
+        [customerId],
+      );
       await blocker.query('BEGIN');
       // Another instance's open transaction, holding the key of this token in sandbox.
       await blocker.query(
@@ -222,15 +290,30 @@ describe('idempotency keys on create mutations', () => {
 
 describe('Query.auditEvents', () => {
   it('pages through the trail with audit:read, filtered like REST, and cursors shared with REST', async () => {
-    const { token: auditor } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['audit:read'] });
+    const { token: auditor } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['audit:read'],
+    });
     const customerId = await createCustomer(service, buildCustomerInput());
-    await graphql(service, 'mutation($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Bea" }) { customerId } }', { id: customerId });
+    await graphql(
+      service,
+      'mutation($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Bea" }) { customerId } }',
+      { id: customerId },
+    );
 
     const mine = await graphql(service, AUDIT, { resourceId: customerId }, { headers: bearer(auditor) });
     expect(mine.json.errors).toBeUndefined();
     const events = mine.json.data.auditEvents.nodes;
-    expect(events.map((event: { operation: string }) => event.operation)).toEqual(['customer.create', 'customer.update']);
-    expect(events[1]).toMatchObject({ resourceType: 'customer', resourceId: customerId, changedFields: ['preferredName'], idempotencyKey: null });
+    expect(events.map((event: { operation: string }) => event.operation)).toEqual([
+      'customer.create',
+      'customer.update',
+    ]);
+    expect(events[1]).toMatchObject({
+      resourceType: 'customer',
+      resourceId: customerId,
+      changedFields: ['preferredName'],
+      idempotencyKey: null,
+    });
     expect(events[1].principalId).toMatch(/^static:/);
     expect(mine.json.data.auditEvents.pageInfo).toEqual({ hasNextPage: false, endCursor: events[1].eventId });
 
@@ -238,24 +321,59 @@ describe('Query.auditEvents', () => {
     const { pageInfo, edges } = firstPage.json.data.auditEvents;
     expect(edges).toHaveLength(2);
     expect(pageInfo).toEqual({ hasNextPage: true, endCursor: edges[1].cursor });
-    const nextOverGraphql = await graphql(service, AUDIT, { first: 2, after: pageInfo.endCursor }, { headers: bearer(auditor) });
-    const nextOverRest = await service.call('GET', `/sandbox/audit-events?first=2&after=${pageInfo.endCursor}`, { headers: bearer(auditor) });
+    const nextOverGraphql = await graphql(
+      service,
+      AUDIT,
+      { first: 2, after: pageInfo.endCursor },
+      { headers: bearer(auditor) },
+    );
+    const nextOverRest = await service.call('GET', `/sandbox/audit-events?first=2&after=${pageInfo.endCursor}`, {
+      headers: bearer(auditor),
+    });
     expect(nextOverGraphql.json.data.auditEvents.nodes.map((event: { eventId: string }) => event.eventId)).toEqual(
       nextOverRest.json.data.events.map((event: { eventId: string }) => event.eventId),
     );
 
-    const updates = await graphql(service, AUDIT, { operation: 'customer.update', to: new Date(Date.now() + 60_000).toISOString() }, { headers: bearer(auditor) });
-    expect(updates.json.data.auditEvents.nodes.every((event: { operation: string }) => event.operation === 'customer.update')).toBe(true);
+    const updates = await graphql(
+      service,
+      AUDIT,
+      { operation: 'customer.update', to: new Date(Date.now() + 60_000).toISOString() },
+      { headers: bearer(auditor) },
+    );
+    expect(
+      updates.json.data.auditEvents.nodes.every(
+        (event: { operation: string }) => event.operation === 'customer.update',
+      ),
+    ).toBe(true);
   });
 
   it('validates filters in the domain (VALIDATION_FAILED with details) and is refused without audit:read', async () => {
-    const { token: auditor } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['audit:read'] });
-    const bad = await graphql(service, AUDIT, { first: 5, operation: 'customer.read', from: 'yesterday' }, { headers: bearer(auditor) });
+    const { token: auditor } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['audit:read'],
+    });
+    const bad = await graphql(
+      service,
+      AUDIT,
+      { first: 5, operation: 'customer.read', from: 'yesterday' },
+      { headers: bearer(auditor) },
+    );
     expect(errorCodes(bad)).toEqual(['VALIDATION_FAILED']);
-    expect(bad.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['from', 'operation']);
+    expect(bad.json.errors[0].extensions.details.map((detail: { field: string }) => detail.field).sort()).toEqual([
+      'from',
+      'operation',
+    ]);
     // A page size out of range is refused before the operation runs (with the cost estimate), on its own.
-    const tooSmall = await graphql(service, AUDIT, { first: 0, operation: 'customer.read' }, { headers: bearer(auditor) });
-    expect(tooSmall.json.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'first', code: 'OUT_OF_RANGE' }] });
+    const tooSmall = await graphql(
+      service,
+      AUDIT,
+      { first: 0, operation: 'customer.read' },
+      { headers: bearer(auditor) },
+    );
+    expect(tooSmall.json.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'first', code: 'OUT_OF_RANGE' }],
+    });
 
     const { token: writer } = await issueApiToken(service.database.pool, {
       environments: ['*'],

@@ -23,7 +23,12 @@ const SEARCH = 'query Search($i: CustomerSearchInput!) { searchCustomers(input: 
 const PREFLIGHTED = { 'apollo-require-preflight': 'true' };
 
 const get = (parameters: Record<string, unknown>, options: { auth?: boolean } = {}) => {
-  const search = new URLSearchParams(Object.entries(parameters).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+  const search = new URLSearchParams(
+    Object.entries(parameters).map(([name, value]): [string, string] => [
+      name,
+      typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
+  );
   return service.call('GET', `/sandbox/graphql?${search}`, { headers: PREFLIGHTED, ...options });
 };
 
@@ -62,8 +67,14 @@ describe('GraphQL over GET and secret-bearing input fields', () => {
     // Also without a token (or with a refused one): the URL is the problem, whoever sends it.
     expectRefused(await get({ query: SEARCH, variables }, { auth: false }), 'socialSecurityNumber');
     // Nested anywhere in the variables (a list, an object), and in extensions too.
-    expectRefused(await get({ query: SEARCH, variables: { i: {}, more: [{ deeper: { documentLocatorNumber: 1 } }] } }), 'documentLocatorNumber');
-    expectRefused(await get({ query: '{ __typename }', extensions: { x: { socialSecurityNumber: '1' } } }), 'socialSecurityNumber');
+    expectRefused(
+      await get({ query: SEARCH, variables: { i: {}, more: [{ deeper: { documentLocatorNumber: 1 } }] } }),
+      'documentLocatorNumber',
+    );
+    expectRefused(
+      await get({ query: '{ __typename }', extensions: { x: { socialSecurityNumber: '1' } } }),
+      'socialSecurityNumber',
+    );
 
     const requestId = refused.headers.get('x-request-id')!;
     const line = service.logLines.find((text) => text.includes(requestId) && text.includes('request completed'));
@@ -72,42 +83,60 @@ describe('GraphQL over GET and secret-bearing input fields', () => {
     expect(line).not.toContain('?');
     expect(line).not.toContain('searchCustomers');
     expect(line).not.toContain('variables');
-    expect(service.logLines.filter((text) => text.includes(requestId)).join('\n')).not.toContain(input.socialSecurityNumber);
+    expect(service.logLines.filter((text) => text.includes(requestId)).join('\n')).not.toContain(
+      input.socialSecurityNumber,
+    );
   });
 
   it('refuses a GET with the SSN inline in the document, as an input-object field or as an argument', async () => {
     const ssn = buildCustomerInput().socialSecurityNumber;
-    expectRefused(await get({ query: `{ searchCustomers(input: { socialSecurityNumber: "${ssn}" }) { nodes { customerId } } }` }), 'socialSecurityNumber');
+    expectRefused(
+      await get({ query: `{ searchCustomers(input: { socialSecurityNumber: "${ssn}" }) { nodes { customerId } } }` }),
+      'socialSecurityNumber',
+    );
     // Not a field of the schema: still never in a URL (Apollo would refuse it too, after reading it).
     expectRefused(await get({ query: `{ customer(customerId: "x", ssn: "${ssn}") { customerId } }` }), 'ssn');
   });
 
-  it('refuses a GET mutation: carrying a secret with SENSITIVE_FIELD_IN_URL, otherwise with Apollo\'s 405 (POST only), executing nothing', async () => {
+  it("refuses a GET mutation: carrying a secret with SENSITIVE_FIELD_IN_URL, otherwise with Apollo's 405 (POST only), executing nothing", async () => {
     const input = buildCustomerInput();
     const create = 'mutation Create($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId } }';
     expectRefused(await get({ query: create, variables: { input } }), 'socialSecurityNumber, documentLocatorNumber');
 
     const customerId = await createCustomer(service, buildCustomerInput());
-    const mutation = await get({ query: 'mutation Delete($id: ID!) { deleteCustomer(customerId: $id) }', variables: { id: customerId } });
+    const mutation = await get({
+      query: 'mutation Delete($id: ID!) { deleteCustomer(customerId: $id) }',
+      variables: { id: customerId },
+    });
     expect(mutation.status).toBe(405);
     expect(mutation.headers.get('allow')).toBe('POST');
     expect(errorCodes(mutation)).toEqual(['BAD_REQUEST']);
     expect(mutation.json.errors[0].message).toBe('GET requests only support query operations, not mutation operations');
     // Nothing ran: the customer is still there.
-    const still = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', { id: customerId });
+    const still = await graphql(service, 'query($id: ID!) { customer(customerId: $id) { customerId } }', {
+      id: customerId,
+    });
     expect(still.json.data.customer).toEqual({ customerId });
   });
 
   it('still answers an ordinary query over GET, also one whose string values happen to spell a secret field name', async () => {
     const customerId = await createCustomer(service, buildCustomerInput({ lastName: 'Guard' }));
-    const ordinary = await get({ query: 'query($id: ID!) { customer(customerId: $id) { customerId lastName } }', variables: { id: customerId } });
+    const ordinary = await get({
+      query: 'query($id: ID!) { customer(customerId: $id) { customerId lastName } }',
+      variables: { id: customerId },
+    });
     expect(ordinary.status).toBe(200);
     expect(ordinary.json).toEqual({ data: { customer: { customerId, lastName: 'Guard' } } });
     // The document is parsed, not searched: a value (or a variable's value) is no field name.
-    const lookalike = await get({ query: '{ customers(filter: { lastName: "socialSecurityNumber" }) { nodes { customerId } } }' });
+    const lookalike = await get({
+      query: '{ customers(filter: { lastName: "socialSecurityNumber" }) { nodes { customerId } } }',
+    });
     expect(lookalike.status).toBe(200);
     expect(lookalike.json).toEqual({ data: { customers: { nodes: [] } } });
-    const valueOnly = await get({ query: 'query($n: String) { customers(filter: { lastName: $n }) { nodes { customerId } } }', variables: { n: 'documentLocatorNumber' } });
+    const valueOnly = await get({
+      query: 'query($n: String) { customers(filter: { lastName: $n }) { nodes { customerId } } }',
+      variables: { n: 'documentLocatorNumber' },
+    });
     expect(valueOnly.status).toBe(200);
   });
 

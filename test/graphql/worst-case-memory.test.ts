@@ -53,7 +53,9 @@ afterAll(async () => {
 });
 
 const status = (target: SpawnedService, field: 'VmHWM' | 'VmRSS') =>
-  Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${target.child.pid}/status`, 'utf8'))![1]) / 1024;
+  Number(
+    new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${target.child.pid}/status`, 'utf8'))![1],
+  ) / 1024;
 
 /** Runs the query and measures how far the service's resident set rose above where it was: the peak is reset first. */
 async function measured(query: string, variables: Record<string, unknown>, target = service) {
@@ -68,7 +70,13 @@ async function measured(query: string, variables: Record<string, unknown>, targe
   });
   const text = await response.text();
   const json = JSON.parse(text) as { data?: unknown; errors?: { extensions: { code: string } }[] };
-  return { status: response.status, bytes: Buffer.byteLength(text), json, codes: (json.errors ?? []).map((error) => error.extensions.code), growthMb: status(target, 'VmHWM') - before };
+  return {
+    status: response.status,
+    bytes: Buffer.byteLength(text),
+    json,
+    codes: (json.errors ?? []).map((error) => error.extensions.code),
+    growthMb: status(target, 'VmHWM') - before,
+  };
 }
 
 /** Customers and accounts straight into the tables (no PII needed to read them back through GraphQL's ids). */
@@ -110,9 +118,16 @@ describe('the worst nested queries, answered by a separate service process', () 
     expect(worst.codes).toEqual(['QUERY_TOO_COMPLEX']);
     expect(worst.growthMb).toBeLessThan(GROWTH_BOUND_MB);
     // The widest query the cost admits over the same data is answered whole, and small.
-    const wide = await measured('query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId } } } }', { id: customers[0] });
+    const wide = await measured(
+      'query($id: ID!) { customer(customerId: $id) { accounts { accountId customers { customerId } } } }',
+      { id: customers[0] },
+    );
     expect(wide.codes).toEqual([]);
-    expect((wide.json.data as { customer: { accounts: { customers: unknown[] }[] } }).customer.accounts.flatMap((account) => account.customers)).toHaveLength(2000);
+    expect(
+      (wide.json.data as { customer: { accounts: { customers: unknown[] }[] } }).customer.accounts.flatMap(
+        (account) => account.customers,
+      ),
+    ).toHaveLength(2000);
     expect(wide.growthMb).toBeLessThan(GROWTH_BOUND_MB);
   }, 60_000);
 

@@ -20,7 +20,12 @@ const fixedTime = () => ',"time":"2026-11-26T00:00:00.000Z"';
 /** What pino itself writes with the service's redaction and none of its shortcuts. */
 function reference(destination: pino.DestinationStream) {
   return pino(
-    { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' }, base: { service: 'customer-account-service' }, timestamp: fixedTime },
+    {
+      level: 'info',
+      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      base: { service: 'customer-account-service' },
+      timestamp: fixedTime,
+    },
     destination,
   );
 }
@@ -77,14 +82,22 @@ describe('the service logger', () => {
     const bindings = { requestId: 'req-3', principal: 'static:abc', environment: 'sandbox' };
     const error = new BadRequest('an error first');
     const write = (logger: ReturnType<typeof createLogger>) => {
-      logger.info({ method: 'GET', route: '/:environment/account/:accountId', status: 200, latencyMs: 2.5 }, 'request completed');
+      logger.info(
+        { method: 'GET', route: '/:environment/account/:accountId', status: 200, latencyMs: 2.5 },
+        'request completed',
+      );
       logger.warn({ requestId: 'theirs', detail: 1 }, 'a binding repeated');
       logger.info({ 7: 'an integer-like key', body: { socialSecurityNumber: SSN } }, 'keys reordered by merging');
       logger.error(error);
       logger.info('a message with %s', 'an argument');
       logger.info({ input: { socialSecurityNumber: SSN } }, 'after the child was made');
     };
-    write(deferredChild(deferredChild(service(mine.destination), { requestId: 'req-3' }), { principal: 'static:abc', environment: 'sandbox' }));
+    write(
+      deferredChild(deferredChild(service(mine.destination), { requestId: 'req-3' }), {
+        principal: 'static:abc',
+        environment: 'sandbox',
+      }),
+    );
     write(service(theirs.destination).child(bindings));
     expect(mine.lines).toHaveLength(6);
     expect(mine.lines).toEqual(theirs.lines);
@@ -106,7 +119,7 @@ describe('the service logger', () => {
       vi.useRealTimers();
     });
 
-    it('is pino\'s ISO time, formatted again when the millisecond changes', () => {
+    it("is pino's ISO time, formatted again when the millisecond changes", () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-11-26T10:00:00.123Z'));
       expect(isoTime()).toBe(pino.stdTimeFunctions.isoTime());

@@ -29,15 +29,29 @@ const BUSY_THREAD_POOL = `(await import('node:crypto')).pbkdf2('x', 'y', 2_000_0
 function run(script: string, options: { busyThreadPool?: boolean; stdin?: boolean } = {}): Child {
   const prelude = options.busyThreadPool ? BUSY_THREAD_POOL : '';
   // One process, node with tsx's loader, so a signal reaches the logger's process itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', `import { createLogger } from ${JSON.stringify(LOGGER)};\nconst logger = createLogger({ level: 'info', pretty: false });\n${prelude}\n${script}`], {
-    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'ignore'],
-    env: options.busyThreadPool ? { ...process.env, UV_THREADPOOL_SIZE: '1' } : process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '--eval',
+      `import { createLogger } from ${JSON.stringify(LOGGER)};\nconst logger = createLogger({ level: 'info', pretty: false });\n${prelude}\n${script}`,
+    ],
+    {
+      stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'ignore'],
+      env: options.busyThreadPool ? { ...process.env, UV_THREADPOOL_SIZE: '1' } : process.env,
+    },
+  );
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return {
-    lines: () => out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg),
+    lines: () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { msg: string }).msg),
     tell: (text) => child.stdin?.end(text),
     exited,
     kill: (signal) => child.kill(signal),
@@ -64,7 +78,9 @@ describe('log lines to stdout, written in batches', () => {
 
     // Logs again when told, once its first line came out (by the periodic flush, as above), and then has nothing
     // left to do once its stdin ends: the flush timer alone must not keep it running, and the exit writes the rest.
-    const ending = run(`logger.info('first'); process.stdin.once('data', () => logger.info('later'));`, { stdin: true });
+    const ending = run(`logger.info('first'); process.stdin.once('data', () => logger.info('later'));`, {
+      stdin: true,
+    });
     await until(() => ending.lines().includes('first'), HUNG_TEST_DEADLINE_MS);
     ending.tell('log again\n');
     expect(await ending.exited).toBe(0);
@@ -80,13 +96,19 @@ describe('log lines to stdout, written in batches', () => {
       expect(exiting.lines()).toEqual(burstLines);
 
       // As src/main.ts does on SIGTERM: the handler logs, then exits.
-      const signalled = run(`process.on('SIGTERM', () => { logger.info('stopping'); process.exit(0); }); ${burst} logger.info('ready'); setInterval(() => {}, 1000);`, { busyThreadPool });
+      const signalled = run(
+        `process.on('SIGTERM', () => { logger.info('stopping'); process.exit(0); }); ${burst} logger.info('ready'); setInterval(() => {}, 1000);`,
+        { busyThreadPool },
+      );
       await until(() => signalled.lines().includes('ready'), HUNG_TEST_DEADLINE_MS);
       signalled.kill('SIGTERM');
       expect(await signalled.exited).toBe(0);
       expect(signalled.lines()).toEqual([...burstLines, 'ready', 'stopping']);
 
-      const crashing = run(`${burst} logger.error('about to fail'); setImmediate(() => { throw new Error('boom'); });`, { busyThreadPool });
+      const crashing = run(
+        `${burst} logger.error('about to fail'); setImmediate(() => { throw new Error('boom'); });`,
+        { busyThreadPool },
+      );
       expect(await crashing.exited).not.toBe(0);
       expect(crashing.lines()).toEqual([...burstLines, 'about to fail']);
     }

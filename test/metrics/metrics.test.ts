@@ -19,7 +19,11 @@ describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
   });
 
   it('refuses a missing, wrong or API token with 401 and a Bearer challenge', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-metrics-token-at-all' }, { authorization: `Bearer ${service.token}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer not-the-metrics-token-at-all' },
+      { authorization: `Bearer ${service.token}` },
+    ];
     for (const headers of attempts) {
       const res = await service.call('GET', '/metrics', { auth: false, headers });
       expect(res.status).toBe(401);
@@ -34,14 +38,19 @@ describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
     expect((await service.call('GET', '/sandbox/customer/0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10')).status).toBe(404);
     expect((await service.call('GET', '/sandbox/no-such-thing')).status).toBe(404);
 
-    const res = await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await service.call('GET', '/metrics', {
+      auth: false,
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.text;
     const route = '/:environment/customer/:customerId';
     expect(sample(text, 'http_requests_total', { method: 'GET', route, status: '200' })).toBe(1);
     expect(sample(text, 'http_requests_total', { method: 'GET', route, status: '404' })).toBe(1);
-    expect(sample(text, 'http_requests_total', { method: 'POST', route: '/:environment/customer', status: '201' })).toBe(1);
+    expect(
+      sample(text, 'http_requests_total', { method: 'POST', route: '/:environment/customer', status: '201' }),
+    ).toBe(1);
     expect(sample(text, 'http_requests_total', { method: 'GET', route: '(unmatched)', status: '404' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status: '200' })).toBe(1);
     expect(text).not.toContain(customerId);
@@ -51,13 +60,19 @@ describe('GET /metrics on the main port, behind METRICS_TOKEN', () => {
 
     // GraphQL operations by name and outcome.
     const graphql = (query: string) => service.call('POST', '/sandbox/graphql', { body: { query } });
-    expect((await graphql(`query CustomerCard { customer(customerId: "${customerId}") { customerId } }`)).status).toBe(200);
+    expect((await graphql(`query CustomerCard { customer(customerId: "${customerId}") { customerId } }`)).status).toBe(
+      200,
+    );
     expect((await graphql('query Broken { customer(customerId: "x") { noSuchField } }')).status).toBe(400);
-    const after = (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+    const after = (
+      await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text;
     expect(sample(after, 'graphql_operations_total', { operation: 'CustomerCard', outcome: 'success' })).toBe(1);
     // A document refused by validation never resolved an operation: its name is not trusted.
     expect(sample(after, 'graphql_operations_total', { operation: '(anonymous)', outcome: 'rejected' })).toBe(1);
-    expect(sample(after, 'graphql_operation_duration_seconds_count', { operation: 'CustomerCard', outcome: 'success' })).toBe(1);
+    expect(
+      sample(after, 'graphql_operation_duration_seconds_count', { operation: 'CustomerCard', outcome: 'success' }),
+    ).toBe(1);
     expect(sample(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'db_pool_connections_max')).toBe(20);
@@ -99,7 +114,7 @@ describe('METRICS_PORT without METRICS_TOKEN, the API on every interface (HOST=0
     await service?.stop();
   });
 
-  it('binds the unguarded metrics listener to 127.0.0.1 only: reachable on loopback, refused on this machine\'s other addresses', async () => {
+  it("binds the unguarded metrics listener to 127.0.0.1 only: reachable on loopback, refused on this machine's other addresses", async () => {
     const port = new URL(service.metricsUrl!).port;
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
     const external = Object.values(networkInterfaces())
@@ -124,7 +139,9 @@ describe('METRICS_PORT with METRICS_TOKEN', () => {
 
   it('still requires the token on the metrics port', async () => {
     expect((await fetch(`${service.metricsUrl}/metrics`)).status).toBe(401);
-    expect((await fetch(`${service.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${service.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status,
+    ).toBe(200);
   });
 });
 
@@ -138,7 +155,8 @@ describe('without METRICS_PORT or METRICS_TOKEN (the default)', () => {
   });
 
   const REALM = 'Bearer realm="customer-account-service"';
-  const scrape = (authorization?: string) => service.call('GET', '/metrics', { auth: false, headers: authorization === undefined ? {} : { authorization } });
+  const scrape = (authorization?: string) =>
+    service.call('GET', '/metrics', { auth: false, headers: authorization === undefined ? {} : { authorization } });
 
   it('serves /metrics on the API port to bearer tokens with metrics:read: every API_TOKENS token, and managed tokens granted it', async () => {
     expect(service.metricsUrl).toBeUndefined();
@@ -147,7 +165,10 @@ describe('without METRICS_PORT or METRICS_TOKEN (the default)', () => {
     expect(withStatic.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(withStatic.text).toContain('# TYPE http_requests_total counter');
 
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['metrics:read'] });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['metrics:read'],
+    });
     expect((await scrape(`Bearer ${token}`)).status).toBe(200);
   });
 
@@ -160,9 +181,14 @@ describe('without METRICS_PORT or METRICS_TOKEN (the default)', () => {
 
     const wrong = await scrape('Bearer not-a-token-of-this-service');
     expect(wrong.status).toBe(401);
-    expect(wrong.headers.get('www-authenticate')).toBe(`${REALM}, error="invalid_token", error_description="The bearer token is not valid."`);
+    expect(wrong.headers.get('www-authenticate')).toBe(
+      `${REALM}, error="invalid_token", error_description="The bearer token is not valid."`,
+    );
 
-    const { token } = await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read', 'accounts:read', 'audit:read'] });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['*'],
+      scopes: ['customers:read', 'accounts:read', 'audit:read'],
+    });
     const refused = await scrape(`Bearer ${token}`);
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe('FORBIDDEN');
@@ -173,7 +199,7 @@ describe('without METRICS_PORT or METRICS_TOKEN (the default)', () => {
   });
 });
 
-describe('recordGraphqlOperation (the GraphQL surface\'s hook)', () => {
+describe("recordGraphqlOperation (the GraphQL surface's hook)", () => {
   it('counts operations by name and outcome, anonymous ones as (anonymous), and caps the number of names', async () => {
     const metrics = new ServiceMetrics({ processMetrics: false });
     metrics.recordGraphqlOperation('CustomerWithAccounts', 'success', 0.012);
@@ -181,12 +207,18 @@ describe('recordGraphqlOperation (the GraphQL surface\'s hook)', () => {
     metrics.recordGraphqlOperation('CustomerWithAccounts', 'error', 0.01);
     metrics.recordGraphqlOperation(undefined, 'rejected', 0.001);
     metrics.recordGraphqlOperation('not a graphql name', 'rejected', 0.001);
-    for (let i = 0; i < MAX_GRAPHQL_OPERATION_NAMES + 50; i++) metrics.recordGraphqlOperation(`Generated${i}`, 'success', 0.001);
+    for (let i = 0; i < MAX_GRAPHQL_OPERATION_NAMES + 50; i++)
+      metrics.recordGraphqlOperation(`Generated${i}`, 'success', 0.001);
     const { body } = await metrics.exposition();
     expect(sample(body, 'graphql_operations_total', { operation: 'CustomerWithAccounts', outcome: 'success' })).toBe(2);
     expect(sample(body, 'graphql_operations_total', { operation: 'CustomerWithAccounts', outcome: 'error' })).toBe(1);
     expect(sample(body, 'graphql_operations_total', { operation: '(anonymous)', outcome: 'rejected' })).toBe(1);
-    expect(sample(body, 'graphql_operation_duration_seconds_count', { operation: 'CustomerWithAccounts', outcome: 'success' })).toBe(2);
+    expect(
+      sample(body, 'graphql_operation_duration_seconds_count', {
+        operation: 'CustomerWithAccounts',
+        outcome: 'success',
+      }),
+    ).toBe(2);
     // One name is already taken, so 199 generated names get their own series and 51 are folded.
     expect(sample(body, 'graphql_operations_total', { operation: '(other)', outcome: 'success' })).toBe(51);
     expect(sample(body, 'graphql_operations_total', { operation: '(other)', outcome: 'rejected' })).toBe(1);
@@ -198,16 +230,35 @@ describe('metrics configuration', () => {
   const base = { NODE_ENV: 'test' };
   it('has no port or token by default and validates METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
     expect(loadConfig(base).metrics).toEqual({ port: undefined, host: '0.0.0.0', token: undefined });
-    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN }).metrics).toEqual({ port: 9464, host: '10.0.0.5', token: METRICS_TOKEN });
+    expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.5',
+      token: METRICS_TOKEN,
+    });
     // Without a token the metrics listener binds loopback only: by default, and refusing any other METRICS_HOST.
-    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined });
-    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464', METRICS_TOKEN }).metrics).toEqual({ port: 9464, host: '0.0.0.0', token: METRICS_TOKEN });
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost']) expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host }).metrics.host).toBe(host);
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+      token: undefined,
+    });
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', METRICS_PORT: '9464', METRICS_TOKEN }).metrics).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+      token: METRICS_TOKEN,
+    });
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'])
+      expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host }).metrics.host).toBe(host);
     for (const host of ['10.0.0.5', '0.0.0.0', '::', 'metrics.internal']) {
-      expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host })).toThrow(/METRICS_HOST must be a loopback address \(127\.0\.0\.1, ::1, localhost\) unless METRICS_TOKEN is set/);
+      expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: host })).toThrow(
+        /METRICS_HOST must be a loopback address \(127\.0\.0\.1, ::1, localhost\) unless METRICS_TOKEN is set/,
+      );
     }
     expect(() => loadConfig({ ...base, METRICS_TOKEN: 'short' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...base, PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
-    expect(() => loadConfig({ ...base, METRICS_HOST: '127.0.0.1' })).toThrow(/METRICS_HOST is set without METRICS_PORT/);
+    expect(() => loadConfig({ ...base, PORT: '3000', METRICS_PORT: '3000' })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
+    expect(() => loadConfig({ ...base, METRICS_HOST: '127.0.0.1' })).toThrow(
+      /METRICS_HOST is set without METRICS_PORT/,
+    );
   });
 });

@@ -20,10 +20,15 @@ type Json = any;
 
 /** Every example value under a response (inline `example`, `examples.*.value`, or a referenced example). */
 function responseExamples(document: Json): unknown[] {
-  const values: unknown[] = Object.values(document.components.examples as Record<string, Json>).map((example) => example.value);
+  const values: unknown[] = Object.values(document.components.examples as Record<string, Json>).map(
+    (example) => example.value,
+  );
   for (const operations of Object.values(document.paths as Record<string, Json>)) {
     for (const operation of Object.values(operations as Record<string, Json>)) {
-      for (const response of [...Object.values(operation.responses as Record<string, Json>), ...Object.values(document.components.responses as Record<string, Json>)]) {
+      for (const response of [
+        ...Object.values(operation.responses as Record<string, Json>),
+        ...Object.values(document.components.responses as Record<string, Json>),
+      ]) {
         // A shared response is read once, from components.responses.
         if (response.$ref !== undefined) continue;
         // A conditional GET's 304 has no body.
@@ -32,7 +37,8 @@ function responseExamples(document: Json): unknown[] {
         // The ledger export answers NDJSON or CSV only: no JSON example.
         if (!media) continue;
         if (media.example !== undefined) values.push(media.example);
-        for (const example of Object.values((media.examples ?? {}) as Record<string, Json>)) if (example.value !== undefined) values.push(example.value);
+        for (const example of Object.values((media.examples ?? {}) as Record<string, Json>))
+          if (example.value !== undefined) values.push(example.value);
       }
     }
   }
@@ -65,26 +71,43 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toMatch(/^3\.1\./);
   });
 
-  it('lints with 0 errors under Spectral\'s OAS ruleset (all rules); the result is written to test-output/openapi/spectral.json', async () => {
+  it("lints with 0 errors under Spectral's OAS ruleset (all rules); the result is written to test-output/openapi/spectral.json", async () => {
     const spectral = new Spectral();
     // Every rule of the ruleset, not only its recommended subset.
     spectral.setRuleset({ extends: [[spectralRulesets.oas as spectralCore.RulesetDefinition, 'all']] });
     const results = await spectral.run(new Document(openApiJson(), spectralParsers.Json, 'openapi.json'));
-    const summary = results.map((result) => ({ severity: ['error', 'warning', 'information', 'hint'][result.severity], rule: result.code, path: result.path.join('.'), message: result.message }));
+    const summary = results.map((result) => ({
+      severity: ['error', 'warning', 'information', 'hint'][result.severity],
+      rule: result.code,
+      path: result.path.join('.'),
+      message: result.message,
+    }));
     mkdirSync(OUTPUT_DIR, { recursive: true });
     writeFileSync(path.join(OUTPUT_DIR, 'spectral.json'), `${JSON.stringify(summary, null, 2)}\n`);
     const count = (severity: string) => summary.filter((result) => result.severity === severity).length;
-    process.stdout.write(`Spectral (oas ruleset, all rules): ${count('error')} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints\n`);
+    process.stdout.write(
+      `Spectral (oas ruleset, all rules): ${count('error')} errors, ${count('warning')} warnings, ${count('information')} infos, ${count('hint')} hints\n`,
+    );
     expect(summary.filter((result) => result.severity === 'error')).toEqual([]);
   });
 
-  it('describes exactly the operations the router mounts, with the spec\'s templated paths', () => {
+  it("describes exactly the operations the router mounts, with the spec's templated paths", () => {
     const documented = Object.entries(document.paths as Record<string, Json>).flatMap(([template, operations]) =>
-      Object.entries(operations as Json).map(([method, operation]) => `${method.toUpperCase()} ${template} ${(operation as Json).operationId}`),
+      Object.entries(operations as Json).map(
+        ([method, operation]) => `${method.toUpperCase()} ${template} ${(operation as Json).operationId}`,
+      ),
     );
-    expect(documented.sort()).toEqual(REST_ROUTES.map((route) => `${route.method} ${openApiPath(route.path)} ${route.operationId}`).sort());
+    expect(documented.sort()).toEqual(
+      REST_ROUTES.map((route) => `${route.method} ${openApiPath(route.path)} ${route.operationId}`).sort(),
+    );
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/{environment}/customer', '/{environment}/customer/{customerId}', '/{environment}/account', '/{environment}/account/{accountId}', '/{environment}/audit-events']),
+      expect.arrayContaining([
+        '/{environment}/customer',
+        '/{environment}/customer/{customerId}',
+        '/{environment}/account',
+        '/{environment}/account/{accountId}',
+        '/{environment}/audit-events',
+      ]),
     );
   });
 
@@ -120,22 +143,32 @@ describe('the OpenAPI document', () => {
       for (const status of Object.keys(document.paths[template][method].responses)) {
         if (status.startsWith('2') || status === '304') continue;
         const response: Json = documentedResponse(document, template, method, status);
-        byStatus.set(status, response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum);
+        byStatus.set(
+          status,
+          response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum,
+        );
       }
       codesByOperation.set(route.operationId, byStatus);
     }
     expect(codesByOperation.get('deleteCustomer')!.get('409')).toEqual(['CUSTOMER_HAS_ACCOUNTS']);
     expect(codesByOperation.get('createAccount')!.get('422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'CUSTOMER_NOT_FOUND']);
     expect(codesByOperation.get('getCustomer')!.get('404')).toEqual(['ENVIRONMENT_NOT_FOUND', 'CUSTOMER_NOT_FOUND']);
-    expect(codesByOperation.get('updateAccount')!.get('400')).toEqual(['MALFORMED_REQUEST', 'VALIDATION_FAILED', 'FIELD_NOT_UPDATABLE']);
+    expect(codesByOperation.get('updateAccount')!.get('400')).toEqual([
+      'MALFORMED_REQUEST',
+      'VALIDATION_FAILED',
+      'FIELD_NOT_UPDATABLE',
+    ]);
     for (const byStatus of codesByOperation.values()) {
       expect([...byStatus.keys()]).toEqual(expect.arrayContaining(['401', '403', '404', '500', '503']));
     }
     const everyCode = new Set([...codesByOperation.values()].flatMap((byStatus) => [...byStatus.values()].flat()));
     // A subscription's own refusal: no REST operation follows the event feed.
     const subscriptionOnly = new Set(['SUBSCRIPTIONS_FULL']);
-    expect([...ErrorCodes, ...REQUEST_ERROR_CODES].filter((code) => !everyCode.has(code) && !subscriptionOnly.has(code))).toEqual([]);
-    for (const code of ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR']) expect(everyCode).toContain(code);
+    expect(
+      [...ErrorCodes, ...REQUEST_ERROR_CODES].filter((code) => !everyCode.has(code) && !subscriptionOnly.has(code)),
+    ).toEqual([]);
+    for (const code of ['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR'])
+      expect(everyCode).toContain(code);
     for (const operationId of ['updateCustomer', 'deleteCustomer', 'updateAccount', 'deleteAccount']) {
       expect(codesByOperation.get(operationId)!.get('412')).toEqual(['PRECONDITION_FAILED']);
     }
@@ -147,7 +180,9 @@ describe('the OpenAPI document', () => {
       for (const [method, operation] of Object.entries(operations as Record<string, Json>)) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
           if (status.startsWith('2') || status === '304') continue;
-          expect(response, `${method} ${template} ${status}`).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\/[A-Za-z]+_?[A-Za-z]*$/) });
+          expect(response, `${method} ${template} ${status}`).toEqual({
+            $ref: expect.stringMatching(/^#\/components\/responses\/[A-Za-z]+_?[A-Za-z]*$/),
+          });
           const name = response.$ref.split('/').pop();
           used.set(name, (used.get(name) ?? new Set()).add((operation as Json).operationId));
         }
@@ -155,22 +190,36 @@ describe('the OpenAPI document', () => {
     }
     const components = document.components.responses as Record<string, Json>;
     expect([...used.keys()].sort()).toEqual(Object.keys(components).sort());
-    expect(new Set(Object.values(components).map((response) => JSON.stringify(response))).size).toBe(Object.keys(components).length);
+    expect(new Set(Object.values(components).map((response) => JSON.stringify(response))).size).toBe(
+      Object.keys(components).length,
+    );
     // 401 and 500: the same for every operation of a family, so one component per family.
-    expect(Object.keys(components).filter((name) => /Unauthorized|InternalError/.test(name)).sort()).toEqual(['AccountInternalError', 'AccountUnauthorized', 'CustomerInternalError', 'CustomerUnauthorized']);
+    expect(
+      Object.keys(components)
+        .filter((name) => /Unauthorized|InternalError/.test(name))
+        .sort(),
+    ).toEqual(['AccountInternalError', 'AccountUnauthorized', 'CustomerInternalError', 'CustomerUnauthorized']);
     expect(used.get('CustomerUnauthorized')!.size + used.get('AccountUnauthorized')!.size).toBe(REST_ROUTES.length);
     for (const name of Object.keys(components)) {
       const envelope = components[name].content['application/json'].schema.allOf[0].$ref;
-      expect(envelope).toBe(`#/components/schemas/${name.startsWith('Customer') ? 'Customer' : 'Account'}ErrorResponse`);
+      expect(envelope).toBe(
+        `#/components/schemas/${name.startsWith('Customer') ? 'Customer' : 'Account'}ErrorResponse`,
+      );
     }
   });
 
   it('stays within its size budget (issue 42: at most 450 KB)', () => {
-    expect(Buffer.byteLength(openApiJson()), 'openapi.json grew past 450 KB: share what repeats (components) rather than inline it').toBeLessThanOrEqual(450_000);
+    expect(
+      Buffer.byteLength(openApiJson()),
+      'openapi.json grew past 450 KB: share what repeats (components) rather than inline it',
+    ).toBeLessThanOrEqual(450_000);
   });
 
   it('documents ETag on the answers of single customers and accounts, If-Match (412) on their PUT and DELETE, If-None-Match (304) on their GET', () => {
-    for (const [path, id] of [['/{environment}/customer', 'customerId'], ['/{environment}/account', 'accountId']] as const) {
+    for (const [path, id] of [
+      ['/{environment}/customer', 'customerId'],
+      ['/{environment}/account', 'accountId'],
+    ] as const) {
       const one = document.paths[`${path}/{${id}}`];
       const refs = (operation: Json) => operation.parameters.map((parameter: Json) => parameter.$ref);
       expect(Object.keys(document.paths[path].post.responses['201'].headers)).toContain('ETag');
@@ -191,20 +240,37 @@ describe('the OpenAPI document', () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     const create = document.paths['/{environment}/customer'].post;
-    expect(create.parameters.map((parameter: Json) => parameter.$ref)).toEqual(expect.arrayContaining(['#/components/parameters/IdempotencyKey', '#/components/parameters/XRequestId']));
-    expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
-    expect(Object.keys(create.responses['201'].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'Location', 'Idempotent-Replayed', 'Consistency-Token', 'ETag']);
+    expect(create.parameters.map((parameter: Json) => parameter.$ref)).toEqual(
+      expect.arrayContaining(['#/components/parameters/IdempotencyKey', '#/components/parameters/XRequestId']),
+    );
+    expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+    });
+    expect(Object.keys(create.responses['201'].headers)).toEqual([
+      'X-Request-Id',
+      'Cache-Control',
+      'Location',
+      'Idempotent-Replayed',
+      'Consistency-Token',
+      'ETag',
+    ]);
     // Read-your-writes: every write answers a token, every read may present one.
     const read = document.paths['/{environment}/customer/{customerId}'].get;
-    expect(read.parameters.map((parameter: Json) => parameter.$ref)).toContain('#/components/parameters/ConsistencyToken');
+    expect(read.parameters.map((parameter: Json) => parameter.$ref)).toContain(
+      '#/components/parameters/ConsistencyToken',
+    );
     expect(Object.keys(read.responses['200'].headers)).not.toContain('Consistency-Token');
-    expect(Object.keys(document.paths['/{environment}/customer/{customerId}'].put.responses['200'].headers)).toContain('Consistency-Token');
+    expect(Object.keys(document.paths['/{environment}/customer/{customerId}'].put.responses['200'].headers)).toContain(
+      'Consistency-Token',
+    );
     const shared = (status: string): Json => documentedResponse(document, '/{environment}/customer', 'post', status);
     expect(Object.keys(shared('401').headers)).toContain('WWW-Authenticate');
     expect(Object.keys(shared('503').headers)).toContain('Retry-After');
   });
 
-  it('takes request schemas from the domain: write-only identifiers, strict objects, the domain\'s limits', () => {
+  it("takes request schemas from the domain: write-only identifiers, strict objects, the domain's limits", () => {
     const create = document.components.schemas.CreateCustomerRequest;
     expect(create.additionalProperties).toBe(false);
     expect(create.required).toHaveLength(10);

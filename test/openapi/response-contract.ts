@@ -12,7 +12,9 @@ import { REST_ROUTES } from '../../src/rest/routes.js';
 
 // ajv-formats is CommonJS (`module.exports = plugin`, plus `.default`); NodeNext types see only the namespace.
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsModule as unknown as FormatsPlugin);
 
 const DOCUMENT_ID = 'urn:customer-account-service:openapi';
 
@@ -49,26 +51,42 @@ function load(): Contract {
   return contract;
 }
 
-const pointer = (...segments: string[]) => segments.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const pointer = (...segments: string[]) =>
+  segments.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /**
  * Where an operation's response is: its own place, or the shared response it references
  * (`#/components/responses/<name>`), as JSON pointer segments.
  */
-function responseLocation(document: OpenApiDocument, template: string, method: string, status: string): string[] | undefined {
+function responseLocation(
+  document: OpenApiDocument,
+  template: string,
+  method: string,
+  status: string,
+): string[] | undefined {
   const response = document.paths[template]?.[method]?.responses[status];
   if (response === undefined) return undefined;
   const reference = response.$ref;
   if (typeof reference !== 'string') return ['paths', template, method, 'responses', status];
   const name = /^#\/components\/responses\/([^/]+)$/.exec(reference)?.[1];
-  if (name === undefined) throw new Error(`${method.toUpperCase()} ${template} ${status} references ${reference}, not a shared response`);
+  if (name === undefined)
+    throw new Error(`${method.toUpperCase()} ${template} ${status} references ${reference}, not a shared response`);
   return ['components', 'responses', name];
 }
 
 /** The response an operation documents for a status, its reference resolved. */
-export function documentedResponse(document: OpenApiDocument, template: string, method: string, status: string): Record<string, unknown> | undefined {
+export function documentedResponse(
+  document: OpenApiDocument,
+  template: string,
+  method: string,
+  status: string,
+): Record<string, unknown> | undefined {
   const location = responseLocation(document, template, method, status);
-  return location && (location.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], document) as Record<string, unknown> | undefined);
+  return (
+    location &&
+    (location.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], document) as
+      Record<string, unknown> | undefined)
+  );
 }
 
 function validatorFor(loaded: Contract, template: string, method: string, status: string): ValidateFunction {
@@ -76,7 +94,9 @@ function validatorFor(loaded: Contract, template: string, method: string, status
   let validate = loaded.validators.get(key);
   if (!validate) {
     const location = responseLocation(loaded.document, template, method, status)!;
-    validate = loaded.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer(...location, 'content', 'application/json', 'schema')}` });
+    validate = loaded.ajv.compile({
+      $ref: `${DOCUMENT_ID}#/${pointer(...location, 'content', 'application/json', 'schema')}`,
+    });
     loaded.validators.set(key, validate);
   }
   return validate;
@@ -90,13 +110,26 @@ function resolveHeader(document: OpenApiDocument, header: Record<string, unknown
 }
 
 /** Throws when a response to a documented operation does not match the document. */
-export function assertDocumentedResponse(method: string, pathWithQuery: string, status: number, headers: Headers, text: string): void {
+export function assertDocumentedResponse(
+  method: string,
+  pathWithQuery: string,
+  status: number,
+  headers: Headers,
+  text: string,
+): void {
   const loaded = load();
   const pathname = pathWithQuery.split('?', 1)[0]!;
-  const operation = loaded.operations.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(pathname));
+  const operation = loaded.operations.find(
+    (candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(pathname),
+  );
   if (!operation) return;
   const where = `${method} ${pathname} (${operation.method} ${operation.template}) answered ${status}`;
-  const documented = documentedResponse(loaded.document, operation.template, operation.method.toLowerCase(), String(status));
+  const documented = documentedResponse(
+    loaded.document,
+    operation.template,
+    operation.method.toLowerCase(),
+    String(status),
+  );
   if (!documented) throw new Error(`${where}, a status the OpenAPI document does not list for this operation`);
 
   for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -112,9 +145,11 @@ export function assertDocumentedResponse(method: string, pathWithQuery: string, 
   const mediaType = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim();
   if (mediaType !== 'application/json') {
     // Another representation the operation documents (a statement as CSV or PDF, the NDJSON export): its body is not JSON.
-    const content = ((documented as { content?: Record<string, unknown> }).content ?? {});
+    const content = (documented as { content?: Record<string, unknown> }).content ?? {};
     if (mediaType in content) return;
-    throw new Error(`${where} with Content-Type ${headers.get('content-type')}, not one the OpenAPI document lists (${Object.keys(content).join(', ')})`);
+    throw new Error(
+      `${where} with Content-Type ${headers.get('content-type')}, not one the OpenAPI document lists (${Object.keys(content).join(', ')})`,
+    );
   }
   let body: unknown;
   try {

@@ -5,7 +5,12 @@ import { openApiJson } from '../../src/openapi/document.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, type TestService } from '../support/service.js';
 import type { paths } from '../../packages/client/src/generated/rest.js';
-import { OPERATIONS_FILE, operationFacts, REST_TYPES_FILE, restTypes } from '../../packages/client/scripts/generate-rest.js';
+import {
+  OPERATIONS_FILE,
+  operationFacts,
+  REST_TYPES_FILE,
+  restTypes,
+} from '../../packages/client/scripts/generate-rest.js';
 import { assertDocumentedResponse } from './response-contract.js';
 
 /**
@@ -28,7 +33,13 @@ describe('a typed client generated from openapi.json', () => {
       fetch: async (request: Request) => {
         const response = await fetch(request);
         const text = await response.clone().text();
-        assertDocumentedResponse(request.method, new URL(request.url).pathname, response.status, response.headers, text);
+        assertDocumentedResponse(
+          request.method,
+          new URL(request.url).pathname,
+          response.status,
+          response.headers,
+          text,
+        );
         return response;
       },
     });
@@ -38,8 +49,12 @@ describe('a typed client generated from openapi.json', () => {
   });
 
   it('uses types that are up to date with openapi.json', async () => {
-    expect(readFileSync(REST_TYPES_FILE, 'utf8'), 'stale client types: run npm run openapi').toBe(await restTypes(openApiJson()));
-    expect(readFileSync(OPERATIONS_FILE, 'utf8'), 'stale client operation facts: run npm run openapi').toBe(operationFacts(openApiJson()));
+    expect(readFileSync(REST_TYPES_FILE, 'utf8'), 'stale client types: run npm run openapi').toBe(
+      await restTypes(openApiJson()),
+    );
+    expect(readFileSync(OPERATIONS_FILE, 'utf8'), 'stale client operation facts: run npm run openapi').toBe(
+      operationFacts(openApiJson()),
+    );
   });
 
   it('creates and reads a customer and an account, and reads a typed error', async () => {
@@ -58,13 +73,28 @@ describe('a typed client generated from openapi.json', () => {
     });
     expect(opened.response.status).toBe(201);
     const account = opened.data!.data;
-    expect(account).toMatchObject({ name: 'Typed Savings', type: 'SAVINGS', amount: 0, currency: 'USD', customers: [customerId], transactions: [], flags: [] });
+    expect(account).toMatchObject({
+      name: 'Typed Savings',
+      type: 'SAVINGS',
+      amount: 0,
+      currency: 'USD',
+      customers: [customerId],
+      transactions: [],
+      flags: [],
+    });
     expect(opened.data!.logRefId).toBe(opened.data!.requestId);
 
     const customer = await client.GET('/customer/{customerId}', { params: { path: { customerId } } });
-    expect(customer.data!.data).toMatchObject({ customerId, firstName: 'Typed', lastName: 'Client', accountIds: [account.accountId] });
+    expect(customer.data!.data).toMatchObject({
+      customerId,
+      firstName: 'Typed',
+      lastName: 'Client',
+      accountIds: [account.accountId],
+    });
 
-    const readAccount = await client.GET('/account/{accountId}', { params: { path: { accountId: account.accountId } } });
+    const readAccount = await client.GET('/account/{accountId}', {
+      params: { path: { accountId: account.accountId } },
+    });
     expect(readAccount.data!.data).toEqual(account);
 
     const refused = await client.DELETE('/customer/{customerId}', { params: { path: { customerId } } });
@@ -92,13 +122,22 @@ describe('a typed client generated from openapi.json', () => {
     expect(transfer.data!.data.debit.balanceAfter).toBe(60);
     expect(transfer.data!.data.credit.accountId).toBe(to);
 
-    const hold = await client.POST('/account/{accountId}/transaction', { params: { path }, body: { type: 'DEBIT', amount: 10, hold: true } });
+    const hold = await client.POST('/account/{accountId}/transaction', {
+      params: { path },
+      body: { type: 'DEBIT', amount: 10, hold: true },
+    });
     const transactionId = hold.data!.data.transactionId;
-    const posted = await client.POST('/account/{accountId}/transaction/{transactionId}/post', { params: { path: { ...path, transactionId } }, body: { amount: 5 } });
+    const posted = await client.POST('/account/{accountId}/transaction/{transactionId}/post', {
+      params: { path: { ...path, transactionId } },
+      body: { amount: 5 },
+    });
     expect(posted.data!.data).toMatchObject({ status: 'POSTED', amount: 5, authorizedAmount: 10, balanceAfter: 55 });
 
     // Reversing the deposit takes the account below zero: only within its overdraft limit.
-    const limited = await client.PUT('/account/{accountId}/overdraft-limit', { params: { path }, body: { overdraftLimit: 50 } });
+    const limited = await client.PUT('/account/{accountId}/overdraft-limit', {
+      params: { path },
+      body: { overdraftLimit: 50 },
+    });
     expect(limited.response.status).toBe(200);
     const reversal = await client.POST('/account/{accountId}/transaction/{transactionId}/reverse', {
       params: { path: { ...path, transactionId: deposit.data!.data.transactionId } },
@@ -109,14 +148,22 @@ describe('a typed client generated from openapi.json', () => {
     expect(reversal.data!.data.balanceAfter).toBe(-45);
 
     const page = await client.GET('/account/{accountId}/transaction', { params: { path, query: { limit: '2' } } });
-    expect(page.data!.data.transactions.map((transaction) => transaction.transactionId)).toEqual([reversal.data!.data.transactionId, transactionId]);
+    expect(page.data!.data.transactions.map((transaction) => transaction.transactionId)).toEqual([
+      reversal.data!.data.transactionId,
+      transactionId,
+    ]);
     expect(page.data!.data.nextAfter).toBe(transactionId);
 
-    const refused = await client.POST('/account/{accountId}/transaction', { params: { path }, body: { type: 'DEBIT', amount: 5.01 } });
+    const refused = await client.POST('/account/{accountId}/transaction', {
+      params: { path },
+      body: { type: 'DEBIT', amount: 5.01 },
+    });
     expect(refused.response.status).toBe(409);
     expect(refused.error!.error.code).toBe('INSUFFICIENT_FUNDS');
 
-    const frozen = await client.PUT('/account/{accountId}/flags/{flag}', { params: { path: { ...path, flag: 'FROZEN' } } });
+    const frozen = await client.PUT('/account/{accountId}/flags/{flag}', {
+      params: { path: { ...path, flag: 'FROZEN' } },
+    });
     // A write's answer is the full account or, without accounts:read, its acknowledgment: this token reads too.
     const answer = frozen.data!.data;
     expect('flags' in answer ? answer.flags : answer).toEqual(['FROZEN']);

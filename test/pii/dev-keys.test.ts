@@ -44,7 +44,10 @@ describe('development PII keys', () => {
   it('stop startup when the key file is damaged instead of replacing it', () => {
     const dataDir = tempDir();
     const file = path.join(dataDir, 'pii-keys.dev.json');
-    for (const content of ['{"activeKeyId": "dev-1", "keys": {', '{"activeKeyId": "dev-1", "keys": {"dev-1": "c2hvcnQ="}, "blindIndexKey": ""}']) {
+    for (const content of [
+      '{"activeKeyId": "dev-1", "keys": {',
+      '{"activeKeyId": "dev-1", "keys": {"dev-1": "c2hvcnQ="}, "blindIndexKey": ""}',
+    ]) {
       writeFileSync(file, content);
       expect(() => resolvePiiKeyring(noConfiguredKeys, dataDir, () => undefined)).toThrow(/is damaged/);
       expect(readFileSync(file, 'utf8')).toBe(content);
@@ -56,7 +59,9 @@ describe('development PII keys', () => {
     const script = `import { resolvePiiKeyring } from ${JSON.stringify(path.resolve('src/pii/dev-keys.ts'))};
       const k = resolvePiiKeyring({}, ${JSON.stringify(dataDir)}, () => {});
       process.stdout.write(k.keys.get(k.activeKeyId).toString('base64'));`;
-    const runs = Array.from({ length: 4 }, () => execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]));
+    const runs = Array.from({ length: 4 }, () =>
+      execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]),
+    );
     const keys = (await Promise.all(runs)).map((run) => run.stdout);
     expect(new Set(keys).size).toBe(1);
     expect(readdirSync(dataDir)).toEqual(['pii-keys.dev.json']);
@@ -64,7 +69,11 @@ describe('development PII keys', () => {
 
   it('are never generated when keys are configured', () => {
     const dataDir = tempDir();
-    const configured = { keys: new Map([['prod-1', randomBytes(32)]]), activeKeyId: 'prod-1', blindIndexKey: randomBytes(32) };
+    const configured = {
+      keys: new Map([['prod-1', randomBytes(32)]]),
+      activeKeyId: 'prod-1',
+      blindIndexKey: randomBytes(32),
+    };
     const warnings: string[] = [];
     const keyring = resolvePiiKeyring(configured, dataDir, (m) => warnings.push(m));
     expect(keyring).toEqual(configured);

@@ -19,7 +19,9 @@ describe('PiiCipher', () => {
     const sealed = cipher.seal(alice, data);
     expect(sealed.keyId).toBe('k1');
     expect(cipher.open(alice, 'ssn', sealed.keyId, sealed.ssnCiphertext)).toBe('123456789');
-    expect(cipher.open(alice, 'document_locator_number', sealed.keyId, sealed.documentLocatorNumberCiphertext)).toBe('98765432101');
+    expect(cipher.open(alice, 'document_locator_number', sealed.keyId, sealed.documentLocatorNumberCiphertext)).toBe(
+      '98765432101',
+    );
   });
 
   it('never stores the plain value and uses a fresh IV every time', () => {
@@ -36,7 +38,9 @@ describe('PiiCipher', () => {
     const cipher = new PiiCipher(keyring());
     const sealed = cipher.seal(alice, data);
     expect(() => cipher.open(bob, 'ssn', 'k1', sealed.ssnCiphertext)).toThrow();
-    expect(() => cipher.open({ ...alice, environment: 'production-like' }, 'ssn', 'k1', sealed.ssnCiphertext)).toThrow();
+    expect(() =>
+      cipher.open({ ...alice, environment: 'production-like' }, 'ssn', 'k1', sealed.ssnCiphertext),
+    ).toThrow();
     expect(() => cipher.open(alice, 'document_locator_number', 'k1', sealed.ssnCiphertext)).toThrow();
     expect(() => cipher.open(alice, 'ssn', 'k1', sealed.documentLocatorNumberCiphertext)).toThrow();
   });
@@ -65,7 +69,14 @@ describe('PiiCipher', () => {
   });
 
   it('rejects an unknown key id, and a ciphertext opened with the wrong key', () => {
-    const cipher = new PiiCipher(keyring({ keys: new Map([['k1', randomBytes(32)], ['k2', randomBytes(32)]]) }));
+    const cipher = new PiiCipher(
+      keyring({
+        keys: new Map([
+          ['k1', randomBytes(32)],
+          ['k2', randomBytes(32)],
+        ]),
+      }),
+    );
     const sealed = cipher.seal(alice, data);
     expect(() => cipher.open(alice, 'ssn', 'k9', sealed.ssnCiphertext)).toThrow(/"k9" is not configured/);
     expect(() => cipher.open(alice, 'ssn', 'k2', sealed.ssnCiphertext)).toThrow();
@@ -76,7 +87,14 @@ describe('PiiCipher', () => {
     const blindIndexKey = randomBytes(32);
     const before = new PiiCipher({ keys: new Map([['k1', k1]]), activeKeyId: 'k1', blindIndexKey });
     const sealed = before.seal(alice, data);
-    const after = new PiiCipher({ keys: new Map([['k1', k1], ['k2', randomBytes(32)]]), activeKeyId: 'k2', blindIndexKey });
+    const after = new PiiCipher({
+      keys: new Map([
+        ['k1', k1],
+        ['k2', randomBytes(32)],
+      ]),
+      activeKeyId: 'k2',
+      blindIndexKey,
+    });
     expect(after.seal(alice, data).keyId).toBe('k2');
     expect(after.open(alice, 'ssn', sealed.keyId, sealed.ssnCiphertext)).toBe('123456789');
     // The blind index does not depend on the encryption key, so uniqueness survives rotation.

@@ -41,15 +41,24 @@ interface Row {
   document_locator_number_ciphertext: Buffer;
   ssn_blind_index: Buffer;
 }
-const rows = async () => (await h.pool.query<Row>('SELECT id::text, environment, pii_key_id, ssn_ciphertext, document_locator_number_ciphertext, ssn_blind_index FROM customers ORDER BY id')).rows;
+const rows = async () =>
+  (
+    await h.pool.query<Row>(
+      'SELECT id::text, environment, pii_key_id, ssn_ciphertext, document_locator_number_ciphertext, ssn_blind_index FROM customers ORDER BY id',
+    )
+  ).rows;
 
 /** Every row opens, under the key it names, to exactly the values it was created with. */
 function expectAllReadable(cipher: PiiCipher, all: Row[]) {
   for (const row of all) {
     const binding = { environment: row.environment, customerId: row.id };
     const { input } = created.get(row.id)!;
-    const ssnMatches = cipher.open(binding, 'ssn', row.pii_key_id, row.ssn_ciphertext) === input.socialSecurityNumber.replaceAll('-', '');
-    const dlnMatches = cipher.open(binding, 'document_locator_number', row.pii_key_id, row.document_locator_number_ciphertext) === String(input.documentLocatorNumber);
+    const ssnMatches =
+      cipher.open(binding, 'ssn', row.pii_key_id, row.ssn_ciphertext) ===
+      input.socialSecurityNumber.replaceAll('-', '');
+    const dlnMatches =
+      cipher.open(binding, 'document_locator_number', row.pii_key_id, row.document_locator_number_ciphertext) ===
+      String(input.documentLocatorNumber);
     expect(ssnMatches && dlnMatches).toBe(true); // compared, never printed
   }
 }
@@ -69,39 +78,76 @@ interface EndpointRow {
   previous_secret_ciphertext: Buffer | null;
 }
 const endpointRows = async () =>
-  (await h.pool.query<EndpointRow>('SELECT id::text, environment, secret_key_id, secret_ciphertext, previous_secret_key_id, previous_secret_ciphertext FROM webhook_endpoints ORDER BY id')).rows;
+  (
+    await h.pool.query<EndpointRow>(
+      'SELECT id::text, environment, secret_key_id, secret_ciphertext, previous_secret_key_id, previous_secret_ciphertext FROM webhook_endpoints ORDER BY id',
+    )
+  ).rows;
 
 /** Every endpoint's secrets open, under the keys their row names, to exactly the secrets it was given. */
 function expectSecretsReadable(cipher: PiiCipher, all: EndpointRow[]) {
   for (const row of all) {
     const binding = secretBinding(row.environment, row.id);
     const given = endpoints.get(row.id)!;
-    expect(cipher.openSecret(binding, { keyId: row.secret_key_id, ciphertext: row.secret_ciphertext }) === given.secret).toBe(true);
+    expect(
+      cipher.openSecret(binding, { keyId: row.secret_key_id, ciphertext: row.secret_ciphertext }) === given.secret,
+    ).toBe(true);
     if (row.previous_secret_ciphertext) {
-      expect(cipher.openSecret(binding, { keyId: row.previous_secret_key_id!, ciphertext: row.previous_secret_ciphertext }) === given.previous).toBe(true);
+      expect(
+        cipher.openSecret(binding, {
+          keyId: row.previous_secret_key_id!,
+          ciphertext: row.previous_secret_ciphertext,
+        }) === given.previous,
+      ).toBe(true);
     }
   }
 }
 
 beforeAll(async () => {
   h = await createDomainHarness({ keyring: { keys: new Map([['old', keys.old]]), activeKeyId: 'old', blindIndexKey } });
-  for (const environment of ['sandbox', 'sandbox', 'sandbox', 'sandbox', 'sandbox', 'production-like', 'production-like']) {
+  for (const environment of [
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'sandbox',
+    'production-like',
+    'production-like',
+  ]) {
     const input = buildCustomerInput();
-    const { value: { customerId } } = await h.services.customers.create(h.caller(environment), input);
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(h.caller(environment), input);
     created.set(customerId, { environment, input });
   }
   receiver = await startReceiver();
   webhookService = new WebhookService(createStores(h.prisma).webhooks, h.cipher, { urlGuard: createUrlGuard(true) });
   // Sealed under 'old': one plain, one rotated (its previous secret still signs), one whose previous secret
   // expired (dropped by the re-encryption, not resealed). Only the first takes the test's events.
-  const plain = await webhookService.create(h.caller(), { url: receiver.url('/plain'), eventTypes: ['customer.updated'] });
+  const plain = await webhookService.create(h.caller(), {
+    url: receiver.url('/plain'),
+    eventTypes: ['customer.updated'],
+  });
   endpoints.set(plain.endpoint.endpointId, { environment: 'sandbox', secret: plain.secret });
-  const rotating = await webhookService.create(h.caller(), { url: receiver.url('/rotated'), eventTypes: ['customer.updated'] });
+  const rotating = await webhookService.create(h.caller(), {
+    url: receiver.url('/rotated'),
+    eventTypes: ['customer.updated'],
+  });
   const rotated = await webhookService.rotateSecret(h.caller(), rotating.endpoint.endpointId);
-  endpoints.set(rotating.endpoint.endpointId, { environment: 'sandbox', secret: rotated.secret, previous: rotating.secret });
-  const expiring = await webhookService.create(h.caller('production-like'), { url: 'https://hooks.example.com/expired', eventTypes: ['account.deleted'] });
+  endpoints.set(rotating.endpoint.endpointId, {
+    environment: 'sandbox',
+    secret: rotated.secret,
+    previous: rotating.secret,
+  });
+  const expiring = await webhookService.create(h.caller('production-like'), {
+    url: 'https://hooks.example.com/expired',
+    eventTypes: ['account.deleted'],
+  });
   const renewed = await webhookService.rotateSecret(h.caller('production-like'), expiring.endpoint.endpointId);
-  await h.pool.query("UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [expiring.endpoint.endpointId]);
+  await h.pool.query(
+    "UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1",
+    [expiring.endpoint.endpointId],
+  );
   endpoints.set(expiring.endpoint.endpointId, { environment: 'production-like', secret: renewed.secret });
 });
 afterAll(async () => {
@@ -115,18 +161,44 @@ describe('npm run pii:rotate', () => {
     expect(before.every((row) => row.pii_key_id === 'old')).toBe(true);
 
     const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 });
-    expect(report).toEqual({ activeKeyId: 'new', runId: expect.any(String), reencrypted: 7, batches: 3, failed: [], remaining: 0 });
+    expect(report).toEqual({
+      activeKeyId: 'new',
+      runId: expect.any(String),
+      reencrypted: 7,
+      batches: 3,
+      failed: [],
+      remaining: 0,
+    });
     // Audited in each batch's transaction, once per environment it re-encrypted rows of (ids sort by creation:
     // five sandbox customers, then two production-like ones; batches of 3: s s s | s s p | p): names, never values.
-    const audit = await h.pool.query('SELECT environment, principal_id, operation, resource_type, resource_id::text, request_id, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY id', [report.runId]);
-    expect(audit.rows.map((row) => row.environment).sort()).toEqual(['production-like', 'production-like', 'sandbox', 'sandbox']);
+    const audit = await h.pool.query(
+      'SELECT environment, principal_id, operation, resource_type, resource_id::text, request_id, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY id',
+      [report.runId],
+    );
+    expect(audit.rows.map((row) => row.environment).sort()).toEqual([
+      'production-like',
+      'production-like',
+      'sandbox',
+      'sandbox',
+    ]);
     for (const row of audit.rows) {
-      expect(row).toMatchObject({ principal_id: 'cli:pii-rotate', operation: 'pii_rotation.reencrypt_customers', resource_type: 'pii_rotation', resource_id: report.runId, request_id: report.runId });
+      expect(row).toMatchObject({
+        principal_id: 'cli:pii-rotate',
+        operation: 'pii_rotation.reencrypt_customers',
+        resource_type: 'pii_rotation',
+        resource_id: report.runId,
+        request_id: report.runId,
+      });
       expect(row.changed_fields).toEqual(['socialSecurityNumber', 'documentLocatorNumber']);
     }
     // …and the audit trail's readers see them like any other write.
-    const listed = await h.services.audit.find(h.caller('production-like', { scopes: ['audit:read'] }), { resourceId: report.runId });
-    expect(listed.items.map((event) => event.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_customers']);
+    const listed = await h.services.audit.find(h.caller('production-like', { scopes: ['audit:read'] }), {
+      resourceId: report.runId,
+    });
+    expect(listed.items.map((event) => event.operation)).toEqual([
+      'pii_rotation.reencrypt_customers',
+      'pii_rotation.reencrypt_customers',
+    ]);
 
     const after = await rows();
     expect(after.every((row) => row.pii_key_id === 'new')).toBe(true);
@@ -140,41 +212,83 @@ describe('npm run pii:rotate', () => {
 
   it('re-encrypts webhook secrets too: none stays under the retired key, and deliveries verify with the same secrets', async () => {
     const before = await endpointRows();
-    expect(before.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['old', null], ['old', 'old'], ['old', 'old']]);
+    expect(before.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([
+      ['old', null],
+      ['old', 'old'],
+      ['old', 'old'],
+    ]);
 
-    const report = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 });
+    const report = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), {
+      batchSize: 2,
+    });
     expect(report).toEqual({ runId: expect.any(String), reencrypted: 3, batches: 2, failed: [], remaining: 0 });
-    const audit = await h.pool.query('SELECT environment, operation, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY environment', [report.runId]);
+    const audit = await h.pool.query(
+      'SELECT environment, operation, changed_fields FROM audit_events WHERE resource_id = $1 ORDER BY environment',
+      [report.runId],
+    );
     expect(audit.rows.map((row) => [row.environment, row.operation, row.changed_fields]).sort()).toEqual([
       ['production-like', 'pii_rotation.reencrypt_webhook_secrets', ['secret']],
       ['sandbox', 'pii_rotation.reencrypt_webhook_secrets', ['secret']],
     ]);
     const after = await endpointRows();
     // The expired previous secret is gone (and its expiry with it); the one still in its overlap is resealed.
-    expect(after.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([['third', null], ['third', 'third'], ['third', null]]);
-    expect((await h.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE previous_secret_expires_at IS NOT NULL')).rows[0].n).toBe(1);
-    for (const [i, row] of after.entries()) expect(row.secret_ciphertext.equals(before[i]!.secret_ciphertext)).toBe(false);
+    expect(after.map((row) => [row.secret_key_id, row.previous_secret_key_id])).toEqual([
+      ['third', null],
+      ['third', 'third'],
+      ['third', null],
+    ]);
+    expect(
+      (
+        await h.pool.query(
+          'SELECT count(*)::int AS n FROM webhook_endpoints WHERE previous_secret_expires_at IS NOT NULL',
+        )
+      ).rows[0].n,
+    ).toBe(1);
+    for (const [i, row] of after.entries())
+      expect(row.secret_ciphertext.equals(before[i]!.secret_ciphertext)).toBe(false);
     // Readable with the new key alone: 'old' can leave PII_KEYS.
     expectSecretsReadable(cipherWith('third', ['third']), after);
     // Nothing to re-encrypt, nothing audited.
-    const idle = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), { batchSize: 2 });
+    const idle = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('third'), {
+      batchSize: 2,
+    });
     expect(idle).toEqual({ runId: expect.any(String), reencrypted: 0, batches: 0, failed: [], remaining: 0 });
-    expect((await h.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [idle.runId])).rows[0].n).toBe(0);
+    expect(
+      (await h.pool.query('SELECT count(*)::int AS n FROM audit_events WHERE resource_id = $1', [idle.runId])).rows[0]
+        .n,
+    ).toBe(0);
 
     // A dispatcher holding only the new key signs with the secrets the receivers were given.
     const [someone] = [...created.keys()];
     await h.services.customers.update(h.caller(), someone!, { preferredName: 'Rotated' });
     await sequenceAll(new PrismaEventStore(h.prisma), h.pool);
     const { logger } = memoryLogger();
-    const dispatcher = startWebhookDelivery(new PrismaWebhookStore(h.prisma), cipherWith('third', ['third']), { timeoutMs: ATTEMPT_TIMEOUT_MS, retryScheduleMs: [100], pollIntervalMs: 50, concurrency: 2, allowPrivateNetworks: true }, logger);
+    const dispatcher = startWebhookDelivery(
+      new PrismaWebhookStore(h.prisma),
+      cipherWith('third', ['third']),
+      {
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
+        retryScheduleMs: [100],
+        pollIntervalMs: 50,
+        concurrency: 2,
+        allowPrivateNetworks: true,
+      },
+      logger,
+    );
     try {
       dispatcher.wake();
       const [plain] = await receiver.waitFor('/plain', 1);
       const [rotated] = await receiver.waitFor('/rotated', 1);
       const [plainId, rotatedId] = [...endpoints.keys()];
-      expect(new Webhook(endpoints.get(plainId!)!.secret).verify(plain!.body, plain!.headers)).toMatchObject({ type: 'customer.updated' });
-      expect(new Webhook(endpoints.get(rotatedId!)!.secret).verify(rotated!.body, rotated!.headers)).toMatchObject({ type: 'customer.updated' });
-      expect(new Webhook(endpoints.get(rotatedId!)!.previous!).verify(rotated!.body, rotated!.headers)).toMatchObject({ type: 'customer.updated' });
+      expect(new Webhook(endpoints.get(plainId!)!.secret).verify(plain!.body, plain!.headers)).toMatchObject({
+        type: 'customer.updated',
+      });
+      expect(new Webhook(endpoints.get(rotatedId!)!.secret).verify(rotated!.body, rotated!.headers)).toMatchObject({
+        type: 'customer.updated',
+      });
+      expect(new Webhook(endpoints.get(rotatedId!)!.previous!).verify(rotated!.body, rotated!.headers)).toMatchObject({
+        type: 'customer.updated',
+      });
     } finally {
       await dispatcher.stop();
     }
@@ -182,7 +296,14 @@ describe('npm run pii:rotate', () => {
 
   it('does nothing on a second run', async () => {
     const before = await rows();
-    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 })).toEqual({ activeKeyId: 'new', runId: expect.any(String), reencrypted: 0, batches: 0, failed: [], remaining: 0 });
+    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('new'), { batchSize: 3 })).toEqual({
+      activeKeyId: 'new',
+      runId: expect.any(String),
+      reencrypted: 0,
+      batches: 0,
+      failed: [],
+      remaining: 0,
+    });
     expect(await rows()).toEqual(before);
   });
 
@@ -190,7 +311,9 @@ describe('npm run pii:rotate', () => {
     const services = createDomainServices({ stores: createStores(h.prisma), protector: cipherWith('new') });
     const [id, { environment, input }] = [...created.entries()][0]!;
     expect(id).toBeTruthy();
-    await expect(services.customers.create(h.caller(environment), { ...input })).rejects.toMatchObject({ code: 'CUSTOMER_ALREADY_EXISTS' });
+    await expect(services.customers.create(h.caller(environment), { ...input })).rejects.toMatchObject({
+      code: 'CUSTOMER_ALREADY_EXISTS',
+    });
   });
 
   it('skips rows a running request holds locked, and picks them up on the next run', async () => {
@@ -201,13 +324,17 @@ describe('npm run pii:rotate', () => {
       await holder.query("UPDATE customers SET preferred_name = 'Busy' WHERE id = $1", [lockedId]);
       // Did not wait for the lock, shown by what it did rather than by how long it took: the holder never lets
       // go before this returns, so a run that waited would never answer, and one cut off would report it failed.
-      const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 });
+      const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), {
+        batchSize: 2,
+      });
       expect(report).toMatchObject({ reencrypted: 6, remaining: 1, failed: [] });
     } finally {
       await holder.query('ROLLBACK');
       holder.release();
     }
-    expect(await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 })).toMatchObject({ reencrypted: 1, remaining: 0 });
+    expect(
+      await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('third'), { batchSize: 2 }),
+    ).toMatchObject({ reencrypted: 1, remaining: 0 });
     expectAllReadable(cipherWith('third', ['third']), await rows());
   });
 
@@ -221,7 +348,11 @@ describe('npm run pii:rotate', () => {
       PII_ACTIVE_KEY: 'new',
       PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
     };
-    const { stdout } = await run(path.resolve('node_modules/.bin/tsx'), ['src/cli/pii-rotate.ts', '--batch-size', '4'], { env });
+    const { stdout } = await run(
+      path.resolve('node_modules/.bin/tsx'),
+      ['src/cli/pii-rotate.ts', '--batch-size', '4'],
+      { env },
+    );
     const output = JSON.parse(stdout);
     expect(output).toEqual({
       activeKeyId: 'new',
@@ -234,11 +365,19 @@ describe('npm run pii:rotate', () => {
     });
     expectAllReadable(cipherWith('new', ['new']), await rows());
     const secrets = await endpointRows();
-    expect(secrets.every((row) => row.secret_key_id === 'new' && (row.previous_secret_key_id ?? 'new') === 'new')).toBe(true);
+    expect(secrets.every((row) => row.secret_key_id === 'new' && (row.previous_secret_key_id ?? 'new') === 'new')).toBe(
+      true,
+    );
     expectSecretsReadable(cipherWith('new', ['new']), secrets);
     // One run, one id, both rotations audited under it.
-    const operations = await h.pool.query('SELECT DISTINCT operation FROM audit_events WHERE resource_id = $1 ORDER BY operation', [output.runId]);
-    expect(operations.rows.map((row) => row.operation)).toEqual(['pii_rotation.reencrypt_customers', 'pii_rotation.reencrypt_webhook_secrets']);
+    const operations = await h.pool.query(
+      'SELECT DISTINCT operation FROM audit_events WHERE resource_id = $1 ORDER BY operation',
+      [output.runId],
+    );
+    expect(operations.rows.map((row) => row.operation)).toEqual([
+      'pii_rotation.reencrypt_customers',
+      'pii_rotation.reencrypt_webhook_secrets',
+    ]);
   });
 
   it('reports rows it cannot open by id (never by content) and re-encrypts the rest', async () => {
@@ -246,14 +385,31 @@ describe('npm run pii:rotate', () => {
     await h.pool.query("UPDATE customers SET pii_key_id = 'retired-too-early' WHERE id = $1", [brokenId]);
     const report = await rotatePiiKeys(new PrismaSealedCustomerStore(h.prisma), cipherWith('old'), { batchSize: 10 });
     expect(report.reencrypted).toBe(6);
-    expect(report.failed).toEqual([{ customerId: brokenId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }]);
+    expect(report.failed).toEqual([
+      { customerId: brokenId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' },
+    ]);
     expect(report.remaining).toBe(1);
 
     // The same for a webhook secret: named by endpoint id, its sealing left as it was, the others resealed.
     const [, rotatedId] = [...endpoints.keys()];
-    await h.pool.query("UPDATE webhook_endpoints SET previous_secret_key_id = 'retired-too-early' WHERE id = $1", [rotatedId]);
-    const secrets = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('old'), { batchSize: 10 });
-    expect(secrets).toEqual({ runId: expect.any(String), reencrypted: 2, batches: 1, failed: [{ endpointId: rotatedId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' }], remaining: 1 });
-    expect((await endpointRows()).find((row) => row.id === rotatedId)).toMatchObject({ secret_key_id: 'new', previous_secret_key_id: 'retired-too-early' });
+    await h.pool.query("UPDATE webhook_endpoints SET previous_secret_key_id = 'retired-too-early' WHERE id = $1", [
+      rotatedId,
+    ]);
+    const secrets = await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(h.prisma), cipherWith('old'), {
+      batchSize: 10,
+    });
+    expect(secrets).toEqual({
+      runId: expect.any(String),
+      reencrypted: 2,
+      batches: 1,
+      failed: [
+        { endpointId: rotatedId, keyId: 'retired-too-early', reason: 'PII key "retired-too-early" is not configured' },
+      ],
+      remaining: 1,
+    });
+    expect((await endpointRows()).find((row) => row.id === rotatedId)).toMatchObject({
+      secret_key_id: 'new',
+      previous_secret_key_id: 'retired-too-early',
+    });
   });
 });

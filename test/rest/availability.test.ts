@@ -75,7 +75,13 @@ describe('500 INTERNAL_ERROR', () => {
   /** The real HTTP app over domain services that fail in a way no caller can act on. */
   async function startAppWithFailingServices(failure: unknown) {
     const token = `test_${randomBytes(32).toString('base64url')}`;
-    const config = loadConfig({ NODE_ENV: 'test', API_TOKENS: token, ENVIRONMENTS: 'sandbox', LOG_LEVEL: 'info', ...TEST_PII_ENV });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      API_TOKENS: token,
+      ENVIRONMENTS: 'sandbox',
+      LOG_LEVEL: 'info',
+      ...TEST_PII_ENV,
+    });
     const logLines: string[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -111,7 +117,10 @@ describe('500 INTERNAL_ERROR', () => {
       call: async (method: string, pathname: string, body?: unknown) => {
         const response = await fetch(`${url}${pathname}`, {
           method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await response.text();
@@ -132,18 +141,26 @@ describe('500 INTERNAL_ERROR', () => {
       const res = await app.call('POST', '/sandbox/customer', input);
       expectFailure(res, 'customer', 500, 'INTERNAL_ERROR');
       expect(res.json.error).toEqual({ code: 'INTERNAL_ERROR', message: expect.stringContaining('requestId') });
-      for (const internal of ['relation', 'SELECT', 'ssn_ciphertext', 'Error', ' at ']) expect(res.text).not.toContain(internal);
+      for (const internal of ['relation', 'SELECT', 'ssn_ciphertext', 'Error', ' at '])
+        expect(res.text).not.toContain(internal);
 
       const account = await app.call('GET', '/sandbox/account/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e');
       expectFailure(account, 'account', 500, 'INTERNAL_ERROR');
 
-      const logged = app.logLines.map((line) => JSON.parse(line)).find((line) => line.requestId === res.json.requestId && line.level === 50);
+      const logged = app.logLines
+        .map((line) => JSON.parse(line))
+        .find((line) => line.requestId === res.json.requestId && line.level === 50);
       // Its type and stack frames, never its message: a message may quote submitted values (src/http/errors.ts).
       expect(logged).toMatchObject({ msg: 'unexpected error while handling a request', error: { name: 'Error' } });
       expect(logged.error.stack.join('\n')).toContain('availability.test.ts');
       expect(JSON.stringify(logged)).not.toContain(INTERNAL_DETAIL);
       const all = app.logLines.join('\n');
-      for (const value of [input.socialSecurityNumber, String(input.documentLocatorNumber), input.firstName, input.emails[0]!]) {
+      for (const value of [
+        input.socialSecurityNumber,
+        String(input.documentLocatorNumber),
+        input.firstName,
+        input.emails[0]!,
+      ]) {
         expect(all).not.toContain(value);
       }
     } finally {
@@ -176,7 +193,9 @@ describe('graceful shutdown', () => {
       // Hold the customer's row lock so the DELETE below waits inside the service.
       await locker.query('BEGIN');
       await locker.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
-      const inFlight = service.call('DELETE', `/sandbox/customer/${customerId}`, { headers: { 'x-request-id': 'in-flight-delete' } });
+      const inFlight = service.call('DELETE', `/sandbox/customer/${customerId}`, {
+        headers: { 'x-request-id': 'in-flight-delete' },
+      });
       let answered: number | undefined;
       void inFlight.then((res) => (answered = res.status));
       // Generous: on a loaded CI machine the first request of a fresh service once took over 5 s to reach the database.
@@ -203,7 +222,9 @@ describe('graceful shutdown', () => {
       expect(res.json.requestId).toBe('in-flight-delete');
       const { rows } = await locker.query('SELECT 1 FROM customers WHERE id = $1', [customerId]);
       expect(rows).toEqual([]);
-      expect(parsedLogLines(service).some((line) => line.requestId === 'in-flight-delete' && line.status === 200)).toBe(true);
+      expect(parsedLogLines(service).some((line) => line.requestId === 'in-flight-delete' && line.status === 200)).toBe(
+        true,
+      );
       locker.release();
       released = true;
       // Stopping ends once the last request is done; it does not wait for clients to drop keep-alive connections

@@ -89,17 +89,24 @@ describe('CORS from CORS_ORIGINS, on both surfaces', () => {
   const preflight = (path: string, origin: string, method: string) =>
     service.call('OPTIONS', path, {
       auth: false,
-      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type,idempotency-key' },
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization,content-type,idempotency-key',
+      },
     });
 
-  it('answers a listed origin\'s REST preflight and exposes the headers a client needs', async () => {
+  it("answers a listed origin's REST preflight and exposes the headers a client needs", async () => {
     const res = await preflight('/sandbox/customer', APP, 'POST');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
     expect(res.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PUT,DELETE');
     expect(res.headers.get('access-control-allow-headers')).toBe('authorization,content-type,idempotency-key');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-    const post = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: { origin: APP } });
+    const post = await service.call('POST', '/sandbox/customer', {
+      body: buildCustomerInput(),
+      headers: { origin: APP },
+    });
     expect(post.status).toBe(201);
     expect(post.headers.get('access-control-allow-origin')).toBe(APP);
     expect(post.headers.get('access-control-expose-headers')).toBe(
@@ -111,7 +118,10 @@ describe('CORS from CORS_ORIGINS, on both surfaces', () => {
     const res = await preflight('/sandbox/customer', 'https://evil.example', 'POST');
     expect(res.status).toBe(405);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const post = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: { origin: 'https://evil.example' } });
+    const post = await service.call('POST', '/sandbox/customer', {
+      body: buildCustomerInput(),
+      headers: { origin: 'https://evil.example' },
+    });
     expect(post.headers.get('access-control-allow-origin')).toBeNull();
     expect((await service.call('OPTIONS', '/sandbox/customer', { auth: false })).status).toBe(405);
   });

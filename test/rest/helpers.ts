@@ -16,7 +16,16 @@ export const CUSTOMER_DATA_KEYS = [
   'phoneNumbers',
   'preferredName',
 ];
-export const ACCOUNT_DATA_KEYS = ['accountId', 'type', 'name', 'amount', 'currency', 'customers', 'transactions', 'flags'];
+export const ACCOUNT_DATA_KEYS = [
+  'accountId',
+  'type',
+  'name',
+  'amount',
+  'currency',
+  'customers',
+  'transactions',
+  'flags',
+];
 
 const LOG_REF_KEY: Record<Family, string> = { customer: 'log_ref_id', account: 'logRefId' };
 const OTHER_LOG_REF_KEY: Record<Family, string> = { customer: 'logRefId', account: 'log_ref_id' };
@@ -63,8 +72,13 @@ export async function createCustomer(
   return { customerId: res.json.data.customerId, input };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createAccount(service: TestService, customerIds: string[], environment = 'sandbox'): Promise<any> {
+/* eslint-disable @typescript-eslint/no-explicit-any -- the answer's JSON, as each test reads it */
+export async function createAccount(
+  service: TestService,
+  customerIds: string[],
+  environment = 'sandbox',
+): Promise<any> {
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   const res = await service.call('POST', `/${environment}/account`, { body: buildAccountInput(customerIds) });
   expectSuccess(res, 'account', 201);
   return res.json.data;

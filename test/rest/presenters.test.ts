@@ -43,7 +43,8 @@ describe('presentCustomer', () => {
     expect(Object.keys(data.phoneNumbers[0]!).sort()).toEqual(['number', 'type']);
     expect(Object.keys(data.addresses[0]!).sort()).toEqual(['city', 'state', 'street', 'type', 'zip']);
     const text = JSON.stringify(data);
-    for (const secret of ['123-45-6789', '12345678901', 'AAAA', 'verifiedAt', 'geo']) expect(text).not.toContain(secret);
+    for (const secret of ['123-45-6789', '12345678901', 'AAAA', 'verifiedAt', 'geo'])
+      expect(text).not.toContain(secret);
   });
 
   it('copies arrays, so later changes to the domain object cannot alter a response', () => {
@@ -73,8 +74,20 @@ describe('presentAccount', () => {
 
 describe('envelope', () => {
   it('uses log_ref_id for customers and logRefId for accounts, in the contract order', () => {
-    expect(Object.keys(envelope('customer', 'r1', { data: {} }))).toEqual(['data', 'success', 'error', 'requestId', 'log_ref_id']);
-    expect(Object.keys(envelope('account', 'r1', { data: {} }))).toEqual(['data', 'success', 'error', 'requestId', 'logRefId']);
+    expect(Object.keys(envelope('customer', 'r1', { data: {} }))).toEqual([
+      'data',
+      'success',
+      'error',
+      'requestId',
+      'log_ref_id',
+    ]);
+    expect(Object.keys(envelope('account', 'r1', { data: {} }))).toEqual([
+      'data',
+      'success',
+      'error',
+      'requestId',
+      'logRefId',
+    ]);
     expect(envelope('account', 'r1', { error: { code: 'X', message: 'm' } })).toEqual({
       data: null,
       success: false,
@@ -92,24 +105,40 @@ describe('envelope', () => {
     expect(envelopeFamilyOf('/')).toBe('customer');
   });
 
-  it('writes a long list in pieces that join to exactly the envelope, none of them one of V8\'s large objects', () => {
-    const entry = (i: number) => ({ transactionId: `0190a8f2-9d7e-7cc4-8f5e-${String(i).padStart(12, '0')}`, type: i % 2 ? 'CREDIT' : 'DEBIT', amount: i / 100, description: 'a "quoted" \u2028 café', sequence: String(i) });
-    const statementOf = (count: number) => ({ accountId: 'a', openingBalance: 1.5, entries: Array.from({ length: count }, (_, i) => entry(i)) });
+  it("writes a long list in pieces that join to exactly the envelope, none of them one of V8's large objects", () => {
+    const entry = (i: number) => ({
+      transactionId: `0190a8f2-9d7e-7cc4-8f5e-${String(i).padStart(12, '0')}`,
+      type: i % 2 ? 'CREDIT' : 'DEBIT',
+      amount: i / 100,
+      description: 'a "quoted" \u2028 café',
+      sequence: String(i),
+    });
+    const statementOf = (count: number) => ({
+      accountId: 'a',
+      openingBalance: 1.5,
+      entries: Array.from({ length: count }, (_, i) => entry(i)),
+    });
     for (const family of ['account', 'customer'] as const) {
       for (const count of [0, 1, LIST_ITEMS_PER_PIECE, LIST_ITEMS_PER_PIECE + 1, 3 * LIST_ITEMS_PER_PIECE, 1_234]) {
         const data = statementOf(count);
         const pieces = envelopePieces(family, 'r1', data, 'entries');
         expect(pieces.join(''), `${family} ${count}`).toBe(JSON.stringify(envelope(family, 'r1', { data })));
-        expect(pieces.length, `${family} ${count}`).toBe(count <= LIST_ITEMS_PER_PIECE ? 1 : Math.ceil(count / LIST_ITEMS_PER_PIECE) + 2);
+        expect(pieces.length, `${family} ${count}`).toBe(
+          count <= LIST_ITEMS_PER_PIECE ? 1 : Math.ceil(count / LIST_ITEMS_PER_PIECE) + 2,
+        );
       }
     }
     const pieces = envelopePieces('account', 'r1', statementOf(10_000), 'entries');
     expect(Math.max(...pieces.map((piece) => Buffer.byteLength(piece)))).toBeLessThan(128 * 1024);
     // Only a list that is data's last field is cut: any other answer is the envelope in one piece.
     const notLast = { entries: statementOf(500).entries, accountId: 'a' };
-    expect(envelopePieces('account', 'r1', notLast, 'entries')).toEqual([JSON.stringify(envelope('account', 'r1', { data: notLast }))]);
+    expect(envelopePieces('account', 'r1', notLast, 'entries')).toEqual([
+      JSON.stringify(envelope('account', 'r1', { data: notLast })),
+    ]);
     // An object inside data that ends as the list's own field does is not taken for it.
     const lookalike = { inner: { entries: [] }, success: true, entries: statementOf(500).entries };
-    expect(envelopePieces('account', 'r1', lookalike, 'entries').join('')).toBe(JSON.stringify(envelope('account', 'r1', { data: lookalike })));
+    expect(envelopePieces('account', 'r1', lookalike, 'entries').join('')).toBe(
+      JSON.stringify(envelope('account', 'r1', { data: lookalike })),
+    );
   });
 });

@@ -28,16 +28,41 @@ describe('the envelope', () => {
     expectSuccess(await service.call('GET', `/sandbox/account/${account.accountId}`), 'account', 200);
     expectFailure(await service.call('GET', `/sandbox/account/${MISSING_ID}`), 'account', 404, 'ACCOUNT_NOT_FOUND');
     // …also for failures raised before any operation runs:
-    expectFailure(await service.call('POST', '/sandbox/account', { rawBody: '{', headers: { 'content-type': 'application/json' } }), 'account', 400, 'MALFORMED_REQUEST');
+    expectFailure(
+      await service.call('POST', '/sandbox/account', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      'account',
+      400,
+      'MALFORMED_REQUEST',
+    );
     expectFailure(await service.call('POST', '/sandbox/account', { auth: false }), 'account', 401, 'UNAUTHENTICATED');
-    expectFailure(await service.call('POST', '/nowhere/account', { body: {} }), 'account', 404, 'ENVIRONMENT_NOT_FOUND');
-    expectFailure(await service.call('PATCH', '/sandbox/account/x', { body: {} }), 'account', 405, 'METHOD_NOT_ALLOWED');
-    expectFailure(await service.call('POST', '/sandbox/account', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 'account', 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectFailure(
+      await service.call('POST', '/nowhere/account', { body: {} }),
+      'account',
+      404,
+      'ENVIRONMENT_NOT_FOUND',
+    );
+    expectFailure(
+      await service.call('PATCH', '/sandbox/account/x', { body: {} }),
+      'account',
+      405,
+      'METHOD_NOT_ALLOWED',
+    );
+    expectFailure(
+      await service.call('POST', '/sandbox/account', {
+        rawBody: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      'account',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('marks responses as not cacheable', async () => {
     const { customerId } = await createCustomer(service);
-    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).headers.get('cache-control')).toBe('no-store');
+    expect((await service.call('GET', `/sandbox/customer/${customerId}`)).headers.get('cache-control')).toBe(
+      'no-store',
+    );
     expect((await service.call('GET', '/nowhere')).headers.get('cache-control')).toBe('no-store');
   });
 });
@@ -46,12 +71,18 @@ describe('X-Request-Id', () => {
   it('reuses a valid caller id in the header, the envelope and every log line of the request', async () => {
     const requestId = `trace-${Date.now()}.abc_DEF`;
     const { customerId } = await createCustomer(service);
-    const res = await service.call('GET', `/sandbox/customer/${customerId}`, { headers: { 'x-request-id': requestId } });
+    const res = await service.call('GET', `/sandbox/customer/${customerId}`, {
+      headers: { 'x-request-id': requestId },
+    });
     expectSuccess(res, 'customer', 200);
     expect(res.json.requestId).toBe(requestId);
     expect(res.json.log_ref_id).toBe(requestId);
     const lines = parsedLogLines(service).filter((line) => line.requestId === requestId);
-    expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({ method: 'GET', route: '/:environment/customer/:customerId', status: 200 });
+    expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({
+      method: 'GET',
+      route: '/:environment/customer/:customerId',
+      status: 200,
+    });
   });
 
   it('replaces an invalid caller id with a UUID, also on errors', async () => {
@@ -62,7 +93,9 @@ describe('X-Request-Id', () => {
       expect(res.json.logRefId).toBe(res.json.requestId);
       expect(parsedLogLines(service).some((line) => line.requestId === res.json.requestId)).toBe(true);
     }
-    expect(service.logLines.filter((line) => line.includes('semi;colon') || line.includes('percent%20encoded'))).toEqual([]);
+    expect(
+      service.logLines.filter((line) => line.includes('semi;colon') || line.includes('percent%20encoded')),
+    ).toEqual([]);
   });
 });
 
@@ -103,7 +136,10 @@ describe('authentication', () => {
       ['DELETE', `/sandbox/account/${account.accountId}`, 'account'],
     ];
     for (const [method, path, family] of operations) {
-      const res = await service.call(method, path, { auth: false, body: method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined });
+      const res = await service.call(method, path, {
+        auth: false,
+        body: method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined,
+      });
       expectFailure(res, family, 401, 'UNAUTHENTICATED');
     }
     expectSuccess(await service.call('GET', `/sandbox/account/${account.accountId}`), 'account', 200);
@@ -111,7 +147,9 @@ describe('authentication', () => {
 
   it('accepts the scheme name in any case (RFC 9110 §11.1)', async () => {
     const { customerId } = await createCustomer(service);
-    const res = await service.call('GET', `/sandbox/customer/${customerId}`, { headers: { authorization: `bearer ${service.token}` } });
+    const res = await service.call('GET', `/sandbox/customer/${customerId}`, {
+      headers: { authorization: `bearer ${service.token}` },
+    });
     expectSuccess(res, 'customer', 200);
   });
 });
@@ -122,16 +160,34 @@ describe('routing', () => {
     expectFailure(res, 'customer', 404, 'ENVIRONMENT_NOT_FOUND');
     expect(res.json.error.message).not.toMatch(/sandbox|production-like/);
     // Without a token the environment is not looked at: 401, as on a configured one.
-    expectFailure(await service.call('GET', `/staging/customer/${MISSING_ID}`, { auth: false }), 'customer', 401, 'UNAUTHENTICATED');
+    expectFailure(
+      await service.call('GET', `/staging/customer/${MISSING_ID}`, { auth: false }),
+      'customer',
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('answers 404 ROUTE_NOT_FOUND for paths outside the contract', async () => {
-    for (const path of ['/', '/sandbox', '/sandbox/customers', '/sandbox/Customer', '/sandbox/Account', `/sandbox/customer/${MISSING_ID}/accounts`, '/v1/sandbox/customer']) {
+    for (const path of [
+      '/',
+      '/sandbox',
+      '/sandbox/customers',
+      '/sandbox/Customer',
+      '/sandbox/Account',
+      `/sandbox/customer/${MISSING_ID}/accounts`,
+      '/v1/sandbox/customer',
+    ]) {
       expectFailure(await service.call('GET', path), 'customer', 404, 'ROUTE_NOT_FOUND');
     }
     // Under an account path the answer uses the account endpoints' envelope.
     for (const path of ['/sandbox/account/a/b', '/sandbox/account/']) {
-      expectFailure(await service.call('PATCH', path.replace('/account/', '/account/x/y/')), 'account', 404, 'ROUTE_NOT_FOUND');
+      expectFailure(
+        await service.call('PATCH', path.replace('/account/', '/account/x/y/')),
+        'account',
+        404,
+        'ROUTE_NOT_FOUND',
+      );
       expectFailure(await service.call('GET', `${path}/more`), 'account', 404, 'ROUTE_NOT_FOUND');
     }
   });
@@ -166,11 +222,17 @@ describe('request bodies', () => {
   it('answers 400 MALFORMED_REQUEST for a body that is not JSON, without echoing it', async () => {
     const ssn = uniqueSsn();
     const before = await tableCounts(service.database.pool);
-    const res = await service.call('POST', '/sandbox/customer', { rawBody: `{"socialSecurityNumber": "${ssn}", "firstName": `, headers: json });
+    const res = await service.call('POST', '/sandbox/customer', {
+      rawBody: `{"socialSecurityNumber": "${ssn}", "firstName": `,
+      headers: json,
+    });
     expectFailure(res, 'customer', 400, 'MALFORMED_REQUEST');
     expect(res.json.error.message).toBe('The request body is not valid JSON.');
     expect(await tableCounts(service.database.pool)).toEqual(before);
-    const put = await service.call('PUT', `/sandbox/account/${MISSING_ID}`, { rawBody: "{'name': 'single quotes'}", headers: json });
+    const put = await service.call('PUT', `/sandbox/account/${MISSING_ID}`, {
+      rawBody: "{'name': 'single quotes'}",
+      headers: json,
+    });
     expectFailure(put, 'account', 400, 'MALFORMED_REQUEST');
   });
 
@@ -212,7 +274,10 @@ describe('request bodies', () => {
     const over = await service.call('POST', '/sandbox/customer', { rawBody: bodyOfSize(limit + 1), headers: json });
     expectFailure(over, 'customer', 413, 'PAYLOAD_TOO_LARGE');
     expect(over.json.error.message).toContain(String(limit));
-    const overAccount = await service.call('PUT', `/sandbox/account/${MISSING_ID}`, { rawBody: bodyOfSize(limit * 4), headers: json });
+    const overAccount = await service.call('PUT', `/sandbox/account/${MISSING_ID}`, {
+      rawBody: bodyOfSize(limit * 4),
+      headers: json,
+    });
     expectFailure(overAccount, 'account', 413, 'PAYLOAD_TOO_LARGE');
     expect(await tableCounts(service.database.pool)).toEqual(before);
   });
@@ -231,13 +296,19 @@ describe('request bodies', () => {
       const res = await service.call('POST', '/sandbox/customer', { rawBody: body, headers });
       expectFailure(res, 'customer', 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
-    const put = await service.call('PUT', `/sandbox/customer/${customerId}`, { rawBody: '{"preferredName":"X"}', headers: { 'content-type': 'text/plain' } });
+    const put = await service.call('PUT', `/sandbox/customer/${customerId}`, {
+      rawBody: '{"preferredName":"X"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectFailure(put, 'customer', 415, 'UNSUPPORTED_MEDIA_TYPE');
     expect(await tableCounts(service.database.pool)).toEqual(before);
   });
 
   it('answers 415 for an unknown Content-Encoding and 400 MALFORMED_REQUEST for an undecodable path', async () => {
-    const encoded = await service.call('POST', '/sandbox/customer', { rawBody: '{}', headers: { ...json, 'content-encoding': 'snappy' } });
+    const encoded = await service.call('POST', '/sandbox/customer', {
+      rawBody: '{}',
+      headers: { ...json, 'content-encoding': 'snappy' },
+    });
     expectFailure(encoded, 'customer', 415, 'UNSUPPORTED_MEDIA_TYPE');
     const badPath = await service.call('GET', '/sandbox/account/%E0%A4%A');
     expectFailure(badPath, 'account', 400, 'MALFORMED_REQUEST');

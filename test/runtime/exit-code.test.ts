@@ -36,7 +36,8 @@ describe('processes that use the embedded PostgreSQL', () => {
       expect(code).toBe(5);
       const clusterDir = path.join(dir, 'postgres');
       const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
-      while (!clusterIsStopped(clusterDir) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!clusterIsStopped(clusterDir) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(clusterIsStopped(clusterDir)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

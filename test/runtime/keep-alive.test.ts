@@ -26,7 +26,10 @@ describe('keep-alive timeout', () => {
     );
     // Only a hung test's stop: the close is awaited, however long a loaded machine takes to get to it.
     const closedByServer = new Promise<number>((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new Error('the server kept the idle connection open')), HUNG_TEST_DEADLINE_MS);
+      const deadline = setTimeout(
+        () => reject(new Error('the server kept the idle connection open')),
+        HUNG_TEST_DEADLINE_MS,
+      );
       socket.once('end', () => {
         clearTimeout(deadline);
         resolve(performance.now());

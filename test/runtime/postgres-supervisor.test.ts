@@ -3,7 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { freePort, type PostmasterExit, type RunningPostgres, startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.js';
+import {
+  freePort,
+  type PostmasterExit,
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from '../../src/db/postgres/embedded-postgres.js';
 import { PostgresSupervisor } from '../../src/db/postgres/postgres-supervisor.js';
 import type { RunningService } from '../../src/runtime.js';
 import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
@@ -20,7 +25,11 @@ async function call(service: RunningService | { url: string }, method: string, p
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,13 +54,25 @@ describe('the supervised embedded PostgreSQL', () => {
     const dataDir = tempDataDir();
     const clusterDir = path.join(dataDir, 'postgres');
     const { service, lines } = await start({ DATA_DIR: dataDir });
-    const created = await call(service, 'POST', '/sandbox/customer', buildCustomerInput({ preferredName: 'Before the crash' }));
+    const created = await call(
+      service,
+      'POST',
+      '/sandbox/customer',
+      buildCustomerInput({ preferredName: 'Before the crash' }),
+    );
     expect(created.status).toBe(201);
     const customerId = (created.json!.data as { customerId: string }).customerId;
 
     for (let crash = 1; crash <= 2; crash++) {
       const killed = killPostmaster(clusterDir);
-      const answers: { readyz: number; get: number; retryAfter: string | null; code: unknown; healthz: number; supervisor: unknown }[] = [];
+      const answers: {
+        readyz: number;
+        get: number;
+        retryAfter: string | null;
+        code: unknown;
+        healthz: number;
+        supervisor: unknown;
+      }[] = [];
       // Only a hung recovery's stop: the test waits for the answers themselves.
       const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
       for (;;) {
@@ -78,7 +99,8 @@ describe('the supervised embedded PostgreSQL', () => {
       // Every failed request was a clean 503 SERVICE_UNAVAILABLE with Retry-After: never a 500, never a hang.
       const failed = answers.filter((answer) => answer.get !== 200);
       expect(failed.length).toBeGreaterThan(0);
-      for (const answer of failed) expect(answer).toMatchObject({ get: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
+      for (const answer of failed)
+        expect(answer).toMatchObject({ get: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
       // The process stayed live throughout: a restart of the service would not help.
       expect(answers.every((answer) => answer.healthz === 200)).toBe(true);
       expect(answers.some((answer) => answer.supervisor === 'restarting')).toBe(true);
@@ -86,8 +108,12 @@ describe('the supervised embedded PostgreSQL', () => {
       expect(postmastersFor(clusterDir)).not.toContain(killed);
 
       const logged = lines();
-      expect(logged.filter((line) => line.msg === 'embedded PostgreSQL exited unexpectedly (signal SIGKILL); restarting it')).toHaveLength(crash);
-      expect(logged.filter((line) => String(line.msg).startsWith('embedded PostgreSQL is back after'))).toHaveLength(crash);
+      expect(
+        logged.filter((line) => line.msg === 'embedded PostgreSQL exited unexpectedly (signal SIGKILL); restarting it'),
+      ).toHaveLength(crash);
+      expect(logged.filter((line) => String(line.msg).startsWith('embedded PostgreSQL is back after'))).toHaveLength(
+        crash,
+      );
       expect(logged.some((line) => line.msg === 'embedded PostgreSQL restart attempt 1')).toBe(true);
     }
 
@@ -129,7 +155,9 @@ describe('the supervised embedded PostgreSQL', () => {
     // sees 'restarting' live, and the supervisor's own tests (fake clock) its back-off and give-up.
     expect(healthz).toContain(503);
     expect(healthz.slice(healthz.indexOf(503))).toEqual(healthz.slice(healthz.indexOf(503)).map(() => 503));
-    expect(running.stderr()).toMatch(/Fatal: The embedded PostgreSQL in .* died \(signal SIGKILL\) and could not be restarted within 2000 ms \(EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS; \d+ attempts?\)/);
+    expect(running.stderr()).toMatch(
+      /Fatal: The embedded PostgreSQL in .* died \(signal SIGKILL\) and could not be restarted within 2000 ms \(EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS; \d+ attempts?\)/,
+    );
     expect(running.stderr()).toMatch(/holds a PostgreSQL 16 cluster, but this build embeds PostgreSQL 18/);
     const attempts = running
       .stdout()
@@ -149,7 +177,9 @@ describe('the embedded PostgreSQL says clearly why it cannot start', () => {
     // Found before launching (the lock file names a live postmaster): a start that waited out its time-out would
     // say 'did not become ready within', so the message itself shows it did not wait, however slow the machine.
     await expect(start({ DATA_DIR: dataDir })).rejects.toThrow(
-      new RegExp(`Another PostgreSQL server \\(pid ${pid}\\) is already running on .*, probably for another instance of this service with the same DATA_DIR\\. Stop it, or give this instance its own DATA_DIR\\.`),
+      new RegExp(
+        `Another PostgreSQL server \\(pid ${pid}\\) is already running on .*, probably for another instance of this service with the same DATA_DIR\\. Stop it, or give this instance its own DATA_DIR\\.`,
+      ),
     );
     expect((await call(service, 'GET', '/readyz')).status).toBe(200); // the running one is untouched
   });
@@ -165,7 +195,13 @@ describe('the embedded PostgreSQL says clearly why it cannot start', () => {
     const leftover = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8');
 
     const first = await start({ DATA_DIR: dataDir });
-    expect(first.lines().some((line) => /postmaster\.pid was left by a PostgreSQL server that is no longer running/.test(String(line.msg)))).toBe(true);
+    expect(
+      first
+        .lines()
+        .some((line) =>
+          /postmaster\.pid was left by a PostgreSQL server that is no longer running/.test(String(line.msg)),
+        ),
+    ).toBe(true);
     expect((await call(first.service, 'GET', '/readyz')).status).toBe(200);
     await first.service.stop();
 
@@ -174,7 +210,15 @@ describe('the embedded PostgreSQL says clearly why it cannot start', () => {
     cleanups.push(() => void unrelated.kill('SIGKILL'));
     writeFileSync(path.join(clusterDir, 'postmaster.pid'), leftover.replace(/^\d+/, String(unrelated.pid)));
     const second = await start({ DATA_DIR: dataDir });
-    expect(second.lines().some((line) => /removed a stale .*postmaster\.pid: no process runs on that directory and its pid \d+ now belongs to an unrelated process/.test(String(line.msg)))).toBe(true);
+    expect(
+      second
+        .lines()
+        .some((line) =>
+          /removed a stale .*postmaster\.pid: no process runs on that directory and its pid \d+ now belongs to an unrelated process/.test(
+            String(line.msg),
+          ),
+        ),
+    ).toBe(true);
     expect((await call(second.service, 'GET', '/readyz')).status).toBe(200);
   }, 90_000);
 
@@ -235,7 +279,12 @@ describe('PostgresSupervisor', () => {
   it('retries at once, then with doubling waits up to the bound', async () => {
     const { server, attempts, die } = fakeServer(5);
     const { logger, lines } = memoryLogger();
-    const supervisor = new PostgresSupervisor(server, { giveUpAfterMs: 10_000, initialDelayMs: 20, maxDelayMs: 80, logger });
+    const supervisor = new PostgresSupervisor(server, {
+      giveUpAfterMs: 10_000,
+      initialDelayMs: 20,
+      maxDelayMs: 80,
+      logger,
+    });
     const diedAt = Date.now();
     die();
     expect(supervisor.status().state).toBe('restarting');
@@ -252,7 +301,13 @@ describe('PostgresSupervisor', () => {
     const { server, attempts, die } = fakeServer(Number.POSITIVE_INFINITY);
     const { logger } = memoryLogger();
     const lost: Error[] = [];
-    const supervisor = new PostgresSupervisor(server, { giveUpAfterMs: 300, initialDelayMs: 20, maxDelayMs: 50, logger, onGiveUp: (error) => lost.push(error) });
+    const supervisor = new PostgresSupervisor(server, {
+      giveUpAfterMs: 300,
+      initialDelayMs: 20,
+      maxDelayMs: 50,
+      logger,
+      onGiveUp: (error) => lost.push(error),
+    });
     const diedAt = Date.now();
     die();
     await vi.advanceTimersByTimeAsync(299);
@@ -263,7 +318,9 @@ describe('PostgresSupervisor', () => {
     // At once, then after 20, 40 and 50 ms waits; the last wait is cut to what remains of the 300 ms.
     expect(attempts.map((at) => at - diedAt)).toEqual([0, 20, 60, 110, 160, 210, 260]);
     expect(lost).toHaveLength(1);
-    expect(lost[0]!.message).toMatch(/could not be restarted within 300 ms \(EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS; 7 attempts\)\. Last error: attempt 7 refused$/);
+    expect(lost[0]!.message).toMatch(
+      /could not be restarted within 300 ms \(EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS; 7 attempts\)\. Last error: attempt 7 refused$/,
+    );
     expect(vi.getTimerCount()).toBe(0);
     await supervisor.stop();
     expect(supervisor.status().state).toBe('failed');
@@ -278,7 +335,9 @@ describe('PostgresSupervisor', () => {
     // The first attempt fails at once; the supervisor then waits 10 s (on the fake clock) for the second.
     await vi.advanceTimersByTimeAsync(0);
     expect(attempts).toHaveLength(1);
-    expect(lines().filter((line) => line.msg === 'embedded PostgreSQL restart attempt 1 failed')).toEqual([expect.objectContaining({ nextAttemptInMs: 10_000 })]);
+    expect(lines().filter((line) => line.msg === 'embedded PostgreSQL restart attempt 1 failed')).toEqual([
+      expect.objectContaining({ nextAttemptInMs: 10_000 }),
+    ]);
     expect(vi.getTimerCount()).toBe(1);
     const before = Date.now();
     // With the clock standing still, stop can only finish by cancelling that wait.

@@ -20,7 +20,12 @@ export function memoryLogger(): { logger: Logger; lines: () => Record<string, un
   });
   return {
     logger: createLogger({ level: 'info', pretty: false, destination }),
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
 
@@ -90,7 +95,8 @@ export function embeddedDatabaseUrl(dataDir: string): string {
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
-export const clusterIsStopped = (clusterDir: string) => postmastersFor(clusterDir).length === 0 && !existsSync(path.join(clusterDir, 'postmaster.pid'));
+export const clusterIsStopped = (clusterDir: string) =>
+  postmastersFor(clusterDir).length === 0 && !existsSync(path.join(clusterDir, 'postmaster.pid'));
 
 export interface SpawnedService {
   child: ChildProcess;
@@ -102,10 +108,15 @@ export interface SpawnedService {
 
 /** Starts `node <args>` and resolves once it prints the line announcing its URL. */
 export function spawnService(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedService> {
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -122,7 +133,11 @@ export function spawnService(args: string[], env: Record<string, string>, timeou
     });
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`the service exited (code ${code}, signal ${signal}) before announcing itself:\n${stdout}\n${stderr}`));
+      reject(
+        new Error(
+          `the service exited (code ${code}, signal ${signal}) before announcing itself:\n${stdout}\n${stderr}`,
+        ),
+      );
     });
   });
 }

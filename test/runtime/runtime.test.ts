@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { readMigrations } from '../../src/db/migrations/migrations.js';
 import type { RunningService } from '../../src/runtime.js';
 import { createEmptyDatabase } from '../db/empty-database.js';
-import { clusterIsStopped, embeddedDatabaseUrl, postmastersFor, runtimeTestKit, spawnService } from './process-helpers.js';
+import {
+  clusterIsStopped,
+  embeddedDatabaseUrl,
+  postmastersFor,
+  runtimeTestKit,
+  spawnService,
+} from './process-helpers.js';
 import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
 
 const TOKEN = 'runtime-J64rNRXozOOB4OOfuaCkwwyl7NOeiXFiYF5CN6D-bZM_txn8aSAwEbEpUQQ14Tg42FNBKTmAWuKMQCcO2M6zWVg';
@@ -49,7 +55,9 @@ describe('startService', () => {
       'SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL GROUP BY migration_name ORDER BY 1',
     );
     expect(rows).toEqual(readMigrations().map((m) => ({ migration_name: m.name, n: 1 })));
-    const applied = [a, b].map(({ lines }) => lines().find((line) => line.msg === 'database migrations checked')?.applied as string[]);
+    const applied = [a, b].map(
+      ({ lines }) => lines().find((line) => line.msg === 'database migrations checked')?.applied as string[],
+    );
     expect(applied.flat().sort()).toEqual(readMigrations().map((m) => m.name));
 
     for (const { service } of [a, b]) {
@@ -61,12 +69,21 @@ describe('startService', () => {
   it('drains before it stops (SHUTDOWN_DRAIN_MS): /readyz answers 503 while requests are still served, then the listener closes', async () => {
     const db = await createEmptyDatabase();
     cleanups.push(() => db.drop());
-    const { service, lines } = await start({ DATABASE_URL: db.url, DATA_DIR: tempDataDir(), SHUTDOWN_DRAIN_MS: '1500' });
+    const { service, lines } = await start({
+      DATABASE_URL: db.url,
+      DATA_DIR: tempDataDir(),
+      SHUTDOWN_DRAIN_MS: '1500',
+    });
     expect(await getJson(service, '/readyz')).toMatchObject({ status: 200 });
 
     const stopped = service.stop();
-    expect(await getJson(service, '/readyz')).toEqual({ status: 503, body: { status: 'unready', checks: { shutdown: 'pending' } } });
-    const served = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(await getJson(service, '/readyz')).toEqual({
+      status: 503,
+      body: { status: 'unready', checks: { shutdown: 'pending' } },
+    });
+    const served = await fetch(`${service.url}/sandbox/customer/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(served.status).toBe(404);
     await served.arrayBuffer();
     await stopped;
@@ -91,13 +108,20 @@ describe('startService', () => {
 
     await sql(first.service.databaseUrl, 'CREATE TABLE persistence_probe (note text)');
     await sql(first.service.databaseUrl, "INSERT INTO persistence_probe VALUES ('written before the restart')");
-    const migrationsBefore = await sql(first.service.databaseUrl, 'SELECT id, migration_name FROM "_prisma_migrations" ORDER BY 1');
+    const migrationsBefore = await sql(
+      first.service.databaseUrl,
+      'SELECT id, migration_name FROM "_prisma_migrations" ORDER BY 1',
+    );
     await first.service.stop();
     expect(clusterIsStopped(clusterDir)).toBe(true);
 
     const second = await start({ DATA_DIR: dataDir });
-    expect(await sql(second.service.databaseUrl, 'SELECT note FROM persistence_probe')).toEqual([{ note: 'written before the restart' }]);
-    expect(await sql(second.service.databaseUrl, 'SELECT id, migration_name FROM "_prisma_migrations" ORDER BY 1')).toEqual(migrationsBefore);
+    expect(await sql(second.service.databaseUrl, 'SELECT note FROM persistence_probe')).toEqual([
+      { note: 'written before the restart' },
+    ]);
+    expect(
+      await sql(second.service.databaseUrl, 'SELECT id, migration_name FROM "_prisma_migrations" ORDER BY 1'),
+    ).toEqual(migrationsBefore);
     expect(second.lines().find((line) => line.msg === 'database migrations checked')).toMatchObject({ applied: [] });
     expect(await getJson(second.service, '/readyz')).toMatchObject({ status: 200 });
     await second.service.stop();
@@ -110,14 +134,25 @@ describe('startService', () => {
     const dataDir = tempDataDir();
     const clusterDir = path.join(dataDir, 'postgres');
     // Development mode without API_TOKENS or PII_KEYS: what `npm start` does on a fresh clone.
-    const running = await spawnService(['--import', 'tsx', 'src/main.ts'], { NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_PRETTY: 'false' });
+    const running = await spawnService(['--import', 'tsx', 'src/main.ts'], {
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_PRETTY: 'false',
+    });
     cleanups.push(() => {
       running.child.kill('SIGKILL');
       for (const pid of postmastersFor(clusterDir)) process.kill(pid, 'SIGKILL');
     });
     expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
     expect(postmastersFor(clusterDir)).toHaveLength(1);
-    expect(readdirSync(dataDir).sort()).toEqual(['dev-api-token', 'pii-keys.dev.json', 'postgres', 'postgres-password']);
+    expect(readdirSync(dataDir).sort()).toEqual([
+      'dev-api-token',
+      'pii-keys.dev.json',
+      'postgres',
+      'postgres-password',
+    ]);
     expect(running.stderr()).toMatch(/Development bearer token/);
 
     // A request in flight when the signal arrives must be answered in full, with the database still
@@ -129,7 +164,10 @@ describe('startService', () => {
     blocker.on('error', () => undefined);
     await blocker.connect();
     await blocker.query('BEGIN; LOCK TABLE "_prisma_migrations" IN ACCESS EXCLUSIVE MODE');
-    const inFlight = fetch(`${running.url}/readyz`).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const inFlight = fetch(`${running.url}/readyz`).then(async (response) => ({
+      status: response.status,
+      body: await response.json(),
+    }));
     // pg_locks, not pg_stat_activity: the waiting request may be a connection still starting up.
     await waitFor(async () => (await blocker.query('SELECT 1 FROM pg_locks WHERE NOT granted')).rowCount === 1);
     running.child.kill('SIGTERM');
@@ -143,7 +181,11 @@ describe('startService', () => {
 
     expect(exit).toEqual({ code: 0, signal: null });
     expect(clusterIsStopped(clusterDir)).toBe(true);
-    const logs = running.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; level: number });
+    const logs = running
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; level: number });
     expect(logs.map((line) => line.msg)).toContain('shutting down');
     expect(logs.filter((line) => line.level >= 50)).toEqual([]);
   });

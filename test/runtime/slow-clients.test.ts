@@ -15,7 +15,11 @@ const CAP = 3;
 let service: TestService;
 let port: number;
 beforeAll(async () => {
-  service = await startTestService({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP) });
+  service = await startTestService({
+    HTTP_HEADERS_TIMEOUT_MS: '1000',
+    HTTP_REQUEST_TIMEOUT_MS: '1500',
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
+  });
   port = Number(new URL(service.url).port);
 });
 afterAll(async () => service?.stop());
@@ -139,7 +143,9 @@ describe('connections per address', () => {
     expect(refused).toMatch(/^HTTP\/1\.1 503 /);
     expect(refused).toMatch(/\r\nRetry-After: 1\r\n/i);
     expect(refused).toMatch(/\r\nConnection: close\r\n/i);
-    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'TOO_MANY_CONNECTIONS' } });
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: { code: 'TOO_MANY_CONNECTIONS' },
+    });
     await extra.closed;
 
     // The service logs the refusal like any answer.
@@ -171,12 +177,21 @@ describe('connections per address', () => {
 
 describe('settings', () => {
   it('default to 15 s for headers, 30 s for the request, 256 connections per address (none behind a trusted proxy), and are validated together', () => {
-    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnectionsPerAddress: 256 });
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
+      headersTimeoutMs: 15_000,
+      requestTimeoutMs: 30_000,
+      maxConnectionsPerAddress: 256,
+    });
     expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY_HOPS: '1' }).maxConnectionsPerAddress).toBe(0);
-    expect(loadConfig({ NODE_ENV: 'test', TRUST_PROXY_HOPS: '1', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' }).maxConnectionsPerAddress).toBe(500);
+    expect(
+      loadConfig({ NODE_ENV: 'test', TRUST_PROXY_HOPS: '1', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' })
+        .maxConnectionsPerAddress,
+    ).toBe(500);
     expect(configProblems({ NODE_ENV: 'test', HTTP_HEADERS_TIMEOUT_MS: '40000' }).join('\n')).toMatch(
       /HTTP_HEADERS_TIMEOUT_MS \(40000\) must not be longer than HTTP_REQUEST_TIMEOUT_MS \(30000\)/,
     );
-    expect(configProblems({ NODE_ENV: 'test', HTTP_REQUEST_TIMEOUT_MS: '500' }).join('\n')).toMatch(/HTTP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/);
+    expect(configProblems({ NODE_ENV: 'test', HTTP_REQUEST_TIMEOUT_MS: '500' }).join('\n')).toMatch(
+      /HTTP_REQUEST_TIMEOUT_MS must be between 1000 and 600000/,
+    );
   });
 });

@@ -70,7 +70,11 @@ describe('customer and account search plans', () => {
     ['first name prefix', customerFilterOf({ firstName: 'jur' }), 'customers_search_first_name_idx'],
     ['email', customerFilterOf({ email: 'Person42@example.com' }), 'customers_search_emails_idx'],
     ['date of birth', customerFilterOf({ dateOfBirth: '1985-05-05' }), 'customers_search_date_of_birth_idx'],
-    ['creation range', customerFilterOf({ createdFrom: '2026-01-03T00:00:00Z', createdTo: '2026-01-03T01:00:00Z' }), 'customers_search_created_at_idx'],
+    [
+      'creation range',
+      customerFilterOf({ createdFrom: '2026-01-03T00:00:00Z', createdTo: '2026-01-03T01:00:00Z' }),
+      'customers_search_created_at_idx',
+    ],
     ['social security number', customerFilterOf({}, Buffer.from([1])), 'customers_environment_ssn_blind_index_key'],
     ['external id', customerFilterOf({ externalId: 'crm-0123' }), 'customers_environment_external_id_key'],
     ['phone number', customerFilterOf({ phoneNumber: '+15550001234' }), 'customers_search_phone_idx'],
@@ -86,7 +90,11 @@ describe('customer and account search plans', () => {
   }
 
   const accountCases: [string, AccountFilter, string][] = [
-    ['holder', accountFilterOf({ customerId: '00000000-0000-4000-8000-000000000000' }), 'account_customers_customer_id_environment_idx'],
+    [
+      'holder',
+      accountFilterOf({ customerId: '00000000-0000-4000-8000-000000000000' }),
+      'account_customers_customer_id_environment_idx',
+    ],
     ['type', accountFilterOf({ type: 'LOAN' }), 'accounts_search_type_idx'],
     ['currency', accountFilterOf({ currency: 'JPY' }), 'accounts_search_currency_idx'],
     ['flag', accountFilterOf({ flag: 'FROZEN' }), 'accounts_search_flags_idx'],
@@ -123,16 +131,23 @@ describe('customer and account search plans', () => {
     const client = await database.pool.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      for (const [index, filter] of [customerFilterOf({ lastName: 'last1' }), customerFilterOf({ firstName: 'first2' })].entries()) {
+      for (const [index, filter] of [
+        customerFilterOf({ lastName: 'last1' }),
+        customerFilterOf({ firstName: 'first2' }),
+      ].entries()) {
         const { text, values } = customerSearchSql(filter);
         // PREPARE and EXPLAIN EXECUTE (PostgreSQL 12+; EXPLAIN (GENERIC_PLAN) needs 16): the plan for any value.
         await client.query(`PREPARE generic_probe_${index} AS ${text}`);
         const literal = (value: unknown) => (value === null ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`);
-        const { rows } = await client.query(`EXPLAIN EXECUTE generic_probe_${index}(${['sandbox', 21, null, ...values].map(literal).join(', ')})`);
+        const { rows } = await client.query(
+          `EXPLAIN EXECUTE generic_probe_${index}(${['sandbox', 21, null, ...values].map(literal).join(', ')})`,
+        );
         await client.query(`DEALLOCATE generic_probe_${index}`);
         const explained = rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
         // The prefix's range and the cursor's key bound the index scan (Index Cond), whatever the values.
-        expect(explained).toMatch(/Index Scan using customers_search_(last|first)_name_idx[^\n]*\n\s+Index Cond: [^\n]*~>=~ cas_search_key\(\$4\)[^\n]*cas_prefix_successor[^\n]*\n/);
+        expect(explained).toMatch(
+          /Index Scan using customers_search_(last|first)_name_idx[^\n]*\n\s+Index Cond: [^\n]*~>=~ cas_search_key\(\$4\)[^\n]*cas_prefix_successor[^\n]*\n/,
+        );
         expect(explained).toMatch(/Index Cond: [^\n]*~>=~ CASE WHEN \(\$3 IS NULL\)/);
         expect(explained.split('SubPlan')[0]).not.toMatch(/Sort|Seq Scan/);
       }
@@ -148,14 +163,18 @@ describe('customer and account search plans', () => {
     const all: { id: string; lastName: string }[] = [];
     let after: string | null = null;
     for (;;) {
-      const { rows } = (await database.pool.query(text, ['sandbox', 8, after, ...values])) as { rows: { id: string; lastName: string }[] };
+      const { rows } = (await database.pool.query(text, ['sandbox', 8, after, ...values])) as {
+        rows: { id: string; lastName: string }[];
+      };
       all.push(...rows.slice(0, 7));
       if (rows.length < 8) break;
       after = rows[6]!.id;
     }
-    const expected = (await database.pool.query(
-      "SELECT id, last_name AS \"lastName\" FROM customers WHERE environment = 'sandbox' AND last_name LIKE 'Last19%' ORDER BY lower(last_name) COLLATE \"C\", id",
-    )).rows as { id: string; lastName: string }[];
+    const expected = (
+      await database.pool.query(
+        'SELECT id, last_name AS "lastName" FROM customers WHERE environment = \'sandbox\' AND last_name LIKE \'Last19%\' ORDER BY lower(last_name) COLLATE "C", id',
+      )
+    ).rows as { id: string; lastName: string }[];
     expect(expected.length).toBeGreaterThan(100);
     expect(all.map((row) => row.id)).toEqual(expected.map((row) => row.id));
   });

@@ -36,22 +36,33 @@ describe('an instant in year 0000', () => {
   const endpoints: [string, (value: string) => string, string][] = [
     ['GET /{environment}/customer?createdFrom', (v) => `/sandbox/customer?createdFrom=${q(v)}`, 'createdFrom'],
     ['GET /{environment}/customer?createdTo', (v) => `/sandbox/customer?createdTo=${q(v)}`, 'createdTo'],
-    ['GET …/account/{accountId}/transaction?from', (v) => `/sandbox/account/${accountId}/transaction?from=${q(v)}`, 'from'],
+    [
+      'GET …/account/{accountId}/transaction?from',
+      (v) => `/sandbox/account/${accountId}/transaction?from=${q(v)}`,
+      'from',
+    ],
     ['GET /{environment}/audit-events?from', (v) => `/sandbox/audit-events?from=${q(v)}`, 'from'],
     ['GET …/account/{accountId}/balance?asOf', (v) => `/sandbox/account/${accountId}/balance?asOf=${q(v)}`, 'asOf'],
-    ['GET …/account/{accountId}/statement?from', (v) => `/sandbox/account/${accountId}/statement?from=${q(v)}&to=2026-12-01T00:00:00Z`, 'from'],
+    [
+      'GET …/account/{accountId}/statement?from',
+      (v) => `/sandbox/account/${accountId}/statement?from=${q(v)}&to=2026-12-01T00:00:00Z`,
+      'from',
+    ],
     ['GET /{environment}/ledger-entries?from', (v) => `/sandbox/ledger-entries?from=${q(v)}`, 'from'],
   ];
 
-  it.each(endpoints)('%s answers 400 VALIDATION_FAILED (OUT_OF_RANGE), never echoing the value, and logs no error', async (_name, url, field) => {
-    const before = errorLogLines().length;
-    const res = await service.call('GET', url(YEAR_0000));
-    expect(res.status, res.text).toBe(400);
-    expect(res.json.error.code).toBe('VALIDATION_FAILED');
-    expect(res.json.error.details).toEqual([outOfRange(field)]);
-    expect(res.text).not.toContain('0000-01-01');
-    expect(errorLogLines().length).toBe(before);
-  });
+  it.each(endpoints)(
+    '%s answers 400 VALIDATION_FAILED (OUT_OF_RANGE), never echoing the value, and logs no error',
+    async (_name, url, field) => {
+      const before = errorLogLines().length;
+      const res = await service.call('GET', url(YEAR_0000));
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('VALIDATION_FAILED');
+      expect(res.json.error.details).toEqual([outOfRange(field)]);
+      expect(res.text).not.toContain('0000-01-01');
+      expect(errorLogLines().length).toBe(before);
+    },
+  );
 
   it('an offset that puts year 0001 into year 0000 in UTC is out of range as well', async () => {
     const res = await service.call('GET', `/sandbox/customer?createdFrom=${q('0001-01-01T00:00:00+01:00')}`);
@@ -61,9 +72,13 @@ describe('an instant in year 0000', () => {
 
   it('GraphQL customers(filter: {createdFrom}) answers VALIDATION_FAILED (OUT_OF_RANGE)', async () => {
     const before = errorLogLines().length;
-    const result = await graphql(service, 'query($filter: CustomerFilter) { customers(filter: $filter) { nodes { customerId } } }', {
-      filter: { createdFrom: YEAR_0000 },
-    });
+    const result = await graphql(
+      service,
+      'query($filter: CustomerFilter) { customers(filter: $filter) { nodes { customerId } } }',
+      {
+        filter: { createdFrom: YEAR_0000 },
+      },
+    );
     expect(result.status).toBe(200);
     expect(result.json.data).toBeNull();
     expect(result.json.errors[0].extensions.code).toBe('VALIDATION_FAILED');
@@ -99,14 +114,21 @@ describe('the boundaries of the range are accepted', () => {
   it('balance as of the earliest instant; a statement from the earliest instant', async () => {
     const balance = await service.call('GET', `/sandbox/account/${accountId}/balance?asOf=${q(EARLIEST)}`);
     expect(balance.status, balance.text).toBe(200);
-    const statement = await service.call('GET', `/sandbox/account/${accountId}/statement?from=${q(EARLIEST)}&to=2026-12-01T00:00:00Z`);
+    const statement = await service.call(
+      'GET',
+      `/sandbox/account/${accountId}/statement?from=${q(EARLIEST)}&to=2026-12-01T00:00:00Z`,
+    );
     expect(statement.status, statement.text).toBe(200);
   });
 
   it('GraphQL customers(filter: {createdFrom, createdTo}) at both ends', async () => {
-    const result = await graphql(service, 'query($filter: CustomerFilter) { customers(filter: $filter) { nodes { customerId } } }', {
-      filter: { createdFrom: EARLIEST, createdTo: LATEST },
-    });
+    const result = await graphql(
+      service,
+      'query($filter: CustomerFilter) { customers(filter: $filter) { nodes { customerId } } }',
+      {
+        filter: { createdFrom: EARLIEST, createdTo: LATEST },
+      },
+    );
     expect(result.json.errors).toBeUndefined();
     expect(result.json.data.customers.nodes).toContainEqual({ customerId });
   });

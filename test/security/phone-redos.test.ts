@@ -27,12 +27,15 @@ const HEALTH_BOUND_MS = 10_000;
 /** Sends `request`, and right after it `GET /healthz`; both answers, and whether the health check answered in time. */
 async function withConcurrentHealthCheck<T>(request: () => Promise<T>): Promise<{ answer: T; health: number }> {
   const pending = request();
-  const health = fetch(`${service.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_BOUND_MS) }).then((res) => res.status);
+  const health = fetch(`${service.url}/healthz`, { signal: AbortSignal.timeout(HEALTH_BOUND_MS) }).then(
+    (res) => res.status,
+  );
   const [answer, status] = await Promise.all([pending, health]);
   return { answer, health: status };
 }
 
-const tooLongDetail = (field: string) => expect.objectContaining({ field, code: 'TOO_LONG', message: 'Must be at most 32 characters.' });
+const tooLongDetail = (field: string) =>
+  expect.objectContaining({ field, code: 'TOO_LONG', message: 'Must be at most 32 characters.' });
 
 describe('a phone number far past its length bound', () => {
   it('GraphQL customers(filter: {phoneNumber: 60,000 digits and an x}) answers VALIDATION_FAILED (TOO_LONG); /healthz answers meanwhile', async () => {
@@ -50,7 +53,9 @@ describe('a phone number far past its length bound', () => {
 
   it('the same as a variable', async () => {
     const query = 'query($filter: CustomerFilter) { customers(filter: $filter) { nodes { customerId } } }';
-    const { answer, health } = await withConcurrentHealthCheck(() => graphql(service, query, { filter: { phoneNumber: `${'1'.repeat(60_000)}x` } }));
+    const { answer, health } = await withConcurrentHealthCheck(() =>
+      graphql(service, query, { filter: { phoneNumber: `${'1'.repeat(60_000)}x` } }),
+    );
     expect(health).toBe(200);
     expect(answer.json.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     expect(answer.json.errors[0].extensions.details).toEqual([tooLongDetail('phoneNumber')]);
@@ -58,7 +63,9 @@ describe('a phone number far past its length bound', () => {
 
   it('REST POST /{environment}/customer/search with 30,000 digits answers 400 VALIDATION_FAILED (TOO_LONG); /healthz answers meanwhile', async () => {
     const body = { phoneNumber: '1'.repeat(30_000) };
-    const { answer, health } = await withConcurrentHealthCheck(() => service.call('POST', '/sandbox/customer/search', { body }));
+    const { answer, health } = await withConcurrentHealthCheck(() =>
+      service.call('POST', '/sandbox/customer/search', { body }),
+    );
     expect(health).toBe(200);
     expectFailure(answer, 'customer', 400, 'VALIDATION_FAILED');
     expect(answer.json.error.details).toEqual([tooLongDetail('phoneNumber')]);
@@ -72,10 +79,14 @@ describe('a phone number far past its length bound', () => {
   });
 
   it('a phone number within the bound still reads: digits with + ( ) . - and spaces; none without a digit', async () => {
-    const found = await service.call('POST', '/sandbox/customer/search', { body: { phoneNumber: '+1 (555) 010-1234' } });
+    const found = await service.call('POST', '/sandbox/customer/search', {
+      body: { phoneNumber: '+1 (555) 010-1234' },
+    });
     expect(found.status, found.text).toBe(200);
     const refused = await service.call('POST', '/sandbox/customer/search', { body: { phoneNumber: '(  ) . -' } });
     expectFailure(refused, 'customer', 400, 'VALIDATION_FAILED');
-    expect(refused.json.error.details).toEqual([expect.objectContaining({ field: 'phoneNumber', code: 'INVALID_FORMAT' })]);
+    expect(refused.json.error.details).toEqual([
+      expect.objectContaining({ field: 'phoneNumber', code: 'INVALID_FORMAT' }),
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { builderSchemas, CANDIDATE_CHARACTERS, exportedDomainSchemas, patternAtoms, reachableSchemas } from './zod-walk.js';
+import {
+  builderSchemas,
+  CANDIDATE_CHARACTERS,
+  exportedDomainSchemas,
+  patternAtoms,
+  reachableSchemas,
+} from './zod-walk.js';
 
 /**
  * A fuzz pass over every input schema of the domain for time per input: values shaped like the schema (its
@@ -23,7 +29,22 @@ const schemas = [...(await exportedDomainSchemas()), ...(await builderSchemas())
 type Def = Record<string, any>;
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 
-const ODD_CHARACTERS = ['\u0000', '\u001f', '\u007f', '\u0085', '\u2028', '\u200b', '\ufeff', '\ud800', '\udfff', '😀', 'é', ' ', '\t', '\n'];
+const ODD_CHARACTERS = [
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u2028',
+  '\u200b',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  '😀',
+  'é',
+  ' ',
+  '\t',
+  '\n',
+];
 
 /** The characters a string schema's patterns accept (every pattern reachable from it), plus the odd ones. */
 function alphabetOf(schema: z.ZodType): string[] {
@@ -31,7 +52,8 @@ function alphabetOf(schema: z.ZodType): string[] {
   for (const reached of reachableSchemas(schema)) {
     const def = defOf(reached);
     if (def.pattern instanceof RegExp) patterns.push(def.pattern);
-    for (const check of (def.checks ?? []) as unknown[]) if (defOf(check).pattern instanceof RegExp) patterns.push(defOf(check).pattern as RegExp);
+    for (const check of (def.checks ?? []) as unknown[])
+      if (defOf(check).pattern instanceof RegExp) patterns.push(defOf(check).pattern as RegExp);
   }
   const atoms = patterns.flatMap(patternAtoms);
   const accepted = CANDIDATE_CHARACTERS.filter((char) => atoms.some((atom) => atom.test(char)));
@@ -54,7 +76,11 @@ const anyUnits = fc.string({
 function adversarialString(alphabet: readonly string[]): fc.Arbitrary<string> {
   const char = fc.constantFrom(...alphabet);
   const long = fc
-    .tuple(fc.array(char, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: MAX_LENGTH }), fc.option(char, { nil: '' }))
+    .tuple(
+      fc.array(char, { minLength: 1, maxLength: 4 }),
+      fc.integer({ min: 1, max: MAX_LENGTH }),
+      fc.option(char, { nil: '' }),
+    )
     .map(([unit, length, tail]) => {
       const text = unit.join('');
       return text.repeat(Math.ceil(length / text.length)).slice(0, length) + tail;
@@ -71,7 +97,9 @@ function shapedLike(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'object': {
       const shape = def.shape as Record<string, unknown>;
-      return fc.record(Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, inner(child)])), { requiredKeys: [] });
+      return fc.record(Object.fromEntries(Object.entries(shape).map(([key, child]) => [key, inner(child)])), {
+        requiredKeys: [],
+      });
     }
     case 'array':
       return fc.array(inner(def.element), { maxLength: 3 });
@@ -87,9 +115,16 @@ function shapedLike(schema: z.ZodType, depth = 0): fc.Arbitrary<unknown> {
     case 'catch':
       return fc.oneof(fc.constantFrom(undefined, null), inner(def.innerType));
     case 'record':
-      return fc.dictionary(adversarialString(ODD_CHARACTERS.concat(['k', 'e', 'y'])), fc.oneof(adversarialString(alphabetOf(schema)), fc.constant(null)), { maxKeys: 4 });
+      return fc.dictionary(
+        adversarialString(ODD_CHARACTERS.concat(['k', 'e', 'y'])),
+        fc.oneof(adversarialString(alphabetOf(schema)), fc.constant(null)),
+        { maxKeys: 4 },
+      );
     case 'enum':
-      return fc.oneof(fc.constantFrom(...Object.values(def.entries as Record<string, string>)), adversarialString(alphabetOf(schema)));
+      return fc.oneof(
+        fc.constantFrom(...Object.values(def.entries as Record<string, string>)),
+        adversarialString(alphabetOf(schema)),
+      );
     case 'number':
       return fc.oneof(fc.integer(), fc.double(), adversarialString(['0', '1', '9', '.', '-', 'e']));
     case 'boolean':
@@ -125,16 +160,22 @@ describe('every exported input schema of the domain, fuzzed with adversarial str
     expect(schemas.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(schemas.map((entry) => [entry.name, entry.schema] as const))('%s parses each input within 50 ms, never throwing', (_name, schema) => {
-    // zod compiles an object's parser on its first use (a few milliseconds): not what is measured.
-    for (const warmUp of [undefined, {}, '', 'x']) schema.safeParse(warmUp);
-    const input = fc.oneof({ arbitrary: shapedLike(schema), weight: 9 }, { arbitrary: fc.anything({ maxDepth: 2 }), weight: 1 });
-    fc.assert(
-      fc.property(input, (value) => {
-        const ms = measuredMs(schema, value);
-        expect(ms, `safeParse took ${ms.toFixed(1)} ms`).toBeLessThan(BOUND_MS);
-      }),
-      { seed: SEED, numRuns: NUM_RUNS },
-    );
-  });
+  it.each(schemas.map((entry) => [entry.name, entry.schema] as const))(
+    '%s parses each input within 50 ms, never throwing',
+    (_name, schema) => {
+      // zod compiles an object's parser on its first use (a few milliseconds): not what is measured.
+      for (const warmUp of [undefined, {}, '', 'x']) schema.safeParse(warmUp);
+      const input = fc.oneof(
+        { arbitrary: shapedLike(schema), weight: 9 },
+        { arbitrary: fc.anything({ maxDepth: 2 }), weight: 1 },
+      );
+      fc.assert(
+        fc.property(input, (value) => {
+          const ms = measuredMs(schema, value);
+          expect(ms, `safeParse took ${ms.toFixed(1)} ms`).toBeLessThan(BOUND_MS);
+        }),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { builderSchemas, CANDIDATE_CHARACTERS, exportedDomainSchemas, patternAtoms, reachablePatterns } from './zod-walk.js';
+import {
+  builderSchemas,
+  CANDIDATE_CHARACTERS,
+  exportedDomainSchemas,
+  patternAtoms,
+  reachablePatterns,
+} from './zod-walk.js';
 
 /**
  * Regular-expression denial of service: every pattern an input schema of the domain can run, found by walking the
@@ -29,7 +35,9 @@ function adversarialInputs(pattern: RegExp): string[] {
   const accepted = CANDIDATE_CHARACTERS.filter(accepts);
   const rejected = CANDIDATE_CHARACTERS.filter((char) => !accepts(char));
   const bad = rejected.length > 0 ? [rejected[0]!, ...(rejected.includes('x') ? ['x'] : []), rejected.at(-1)!] : [''];
-  const representatives = [...new Set(atoms.flatMap((atom) => accepted.filter((char) => atom.test(char)).slice(0, 2)))].slice(0, 16);
+  const representatives = [
+    ...new Set(atoms.flatMap((atom) => accepted.filter((char) => atom.test(char)).slice(0, 2))),
+  ].slice(0, 16);
   const inputs: string[] = [];
   for (const char of accepted) for (const tail of new Set(bad)) inputs.push(long(char, tail));
   for (const first of representatives) {

@@ -23,7 +23,10 @@ export interface ExportedSchema {
 }
 
 const isSchema = (value: unknown): value is z.ZodType =>
-  typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  '_zod' in value &&
+  typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
 function moduleFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -41,7 +44,9 @@ function domainModules(): Array<{ root: string; file: string }> {
     .flatMap((entry) => moduleFiles(path.join(FEATURES_DIR, entry.name)))
     .filter((file) => !ADAPTER.test(path.basename(file)))
     .map((file) => ({ root: FEATURES_DIR, file }));
-  return [...kernel, ...features].sort((a, b) => path.relative(a.root, a.file).localeCompare(path.relative(b.root, b.file)));
+  return [...kernel, ...features].sort((a, b) =>
+    path.relative(a.root, a.file).localeCompare(path.relative(b.root, b.file)),
+  );
 }
 
 /** Every zod schema exported by a module of the domain, with its module's name (`customers/customer.schemas.ts`). */
@@ -175,7 +180,7 @@ export function patternAtoms(pattern: RegExp): RegExp[] {
   const source = pattern.source;
   const flags = pattern.flags.replace(/[gy]/g, '');
   const atoms: string[] = [];
-  for (let i = 0; i < source.length; ) {
+  for (let i = 0; i < source.length;) {
     const char = source[i]!;
     if (char === '\\') {
       const next = source[i + 1] ?? '';

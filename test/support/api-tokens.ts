@@ -5,7 +5,13 @@ import type { AccessScope, PostingLimits } from '../../src/domain/caller.js';
 /** A managed API token, as `npm run token -- create` makes it, straight into the test database. */
 export async function issueApiToken(
   pool: pg.Pool,
-  grant: { environments: string[] | ['*']; scopes: AccessScope[]; name?: string; expiresAt?: Date; limits?: PostingLimits },
+  grant: {
+    environments: string[] | ['*'];
+    scopes: AccessScope[];
+    name?: string;
+    expiresAt?: Date;
+    limits?: PostingLimits;
+  },
 ): Promise<{ id: string; token: string; principalId: string }> {
   const { id, token, secretHash } = generateApiToken();
   await pool.query(

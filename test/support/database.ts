@@ -56,9 +56,13 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
             (SELECT count(*) FROM ledger_entries) AS entries`,
   );
   const row = rows[0]!;
-  return { customers: Number(row.customers), accounts: Number(row.accounts), links: Number(row.links), entries: Number(row.entries) };
+  return {
+    customers: Number(row.customers),
+    accounts: Number(row.accounts),
+    links: Number(row.links),
+    entries: Number(row.entries),
+  };
 }
-
 
 /** Runs a request that must be refused and asserts that no table changed; answers what the request answered. */
 export async function expectNoChange<T>(pool: pg.Pool, request: () => Promise<T>): Promise<T> {

@@ -30,7 +30,12 @@ export async function expectRejectedWithoutChange(
   pool: pg.Pool,
   operation: () => Promise<unknown>,
   expected: ExpectedError,
-): Promise<{ code: string; kind: string; message: string; details?: { field?: string; code: string; message: string }[] }> {
+): Promise<{
+  code: string;
+  kind: string;
+  message: string;
+  details?: { field?: string; code: string; message: string }[];
+}> {
   const before = await databaseState(pool);
   const error = await operation().then(
     () => undefined,
@@ -38,7 +43,10 @@ export async function expectRejectedWithoutChange(
   );
   expect(error, 'the operation should have been rejected').toBeDefined();
   expect(error).toMatchObject(expected);
-  assertNoSensitiveValues(JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details }), 'an error');
+  assertNoSensitiveValues(
+    JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details }),
+    'an error',
+  );
   expect(await databaseState(pool)).toEqual(before);
   return error as never;
 }

@@ -28,12 +28,24 @@ export interface DomainHarnessOptions {
 /** The domain services on a fresh database, without HTTP: for rule-level tests. */
 export async function createDomainHarness(options: DomainHarnessOptions = {}): Promise<DomainHarness> {
   const database = await createTestDatabase();
-  const pool = createPool({ connectionString: database.url, max: 20, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  const pool = createPool({
+    connectionString: database.url,
+    max: 20,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs: 10_000,
+  });
   const prisma = createPrismaClient(pool);
   const cipher = new PiiCipher(
-    options.keyring ?? { keys: new Map([['test-1', randomBytes(32)]]), activeKeyId: 'test-1', blindIndexKey: randomBytes(32) },
+    options.keyring ?? {
+      keys: new Map([['test-1', randomBytes(32)]]),
+      activeKeyId: 'test-1',
+      blindIndexKey: randomBytes(32),
+    },
   );
-  const services = createDomainServices({ stores: createStores(prisma, { idempotencyWaitMs: options.idempotencyWaitMs }), protector: cipher });
+  const services = createDomainServices({
+    stores: createStores(prisma, { idempotencyWaitMs: options.idempotencyWaitMs }),
+    protector: cipher,
+  });
   let requests = 0;
   return {
     services,

@@ -12,7 +12,11 @@ export const UNNUMBERED = `SELECT count(*)::int AS n FROM events e WHERE ${notNu
  * whole cluster, and other test files (other databases, same server) may have one open at that moment.
  * Answers how many events the calls numbered.
  */
-export async function sequenceAll(events: Pick<EventStore, 'sequence'>, pool: pg.Pool, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<number> {
+export async function sequenceAll(
+  events: Pick<EventStore, 'sequence'>,
+  pool: pg.Pool,
+  timeoutMs = HUNG_TEST_DEADLINE_MS,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let numbered = 0;
   for (;;) {

@@ -9,7 +9,11 @@ export const HUNG_TEST_DEADLINE_MS = 120_000;
  * Reads until `accept` takes the value, and answers it; after `timeoutMs` (a hung test: minutes by default)
  * answers the last value read, so that the test's assertion on it says what was missing.
  */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = HUNG_TEST_DEADLINE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -62,7 +62,10 @@ export interface AccountInput {
   type: string;
 }
 
-export function buildAccountInput(associatedCustomerIds: string[], overrides: Partial<AccountInput> = {}): AccountInput {
+export function buildAccountInput(
+  associatedCustomerIds: string[],
+  overrides: Partial<AccountInput> = {},
+): AccountInput {
   return { associatedCustomerIds, name: 'Everyday Checking', currency: 'USD', type: 'CHECKING', ...overrides };
 }
 

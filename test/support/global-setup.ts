@@ -54,7 +54,12 @@ export default async function setup(project: TestProject) {
   await admin.connect();
   await admin.query(`CREATE DATABASE ${template}`);
   await admin.end();
-  const templatePool = createPool({ connectionString: withDatabase(adminUrl, template), max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 60_000 });
+  const templatePool = createPool({
+    connectionString: withDatabase(adminUrl, template),
+    max: 1,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs: 60_000,
+  });
   await migrate(templatePool);
   await templatePool.end();
 
@@ -73,7 +78,8 @@ export default async function setup(project: TestProject) {
         "SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE 'cas_test_%'",
         [`${template}%`],
       );
-      for (const { datname } of rows) await cleanup.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+      for (const { datname } of rows)
+        await cleanup.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
       await cleanup.end();
     }
   };

@@ -9,7 +9,15 @@ export const challenge = (error: string, description: string, scope?: string) =>
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Rows of a table, optionally filtered by a WHERE clause of the caller's (tests only, fixed strings). */
-export async function countRows(service: TestService, table: string, where = 'TRUE', params: unknown[] = []): Promise<number> {
-  const { rows } = await service.database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, params);
+export async function countRows(
+  service: TestService,
+  table: string,
+  where = 'TRUE',
+  params: unknown[] = [],
+): Promise<number> {
+  const { rows } = await service.database.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`,
+    params,
+  );
   return rows[0]!.n;
 }

@@ -44,7 +44,12 @@ export interface TestIdentityProvider {
 /** An OIDC provider's JWKS endpoint on 127.0.0.1, for tests of JWT bearer tokens. */
 export async function startTestIdentityProvider(): Promise<TestIdentityProvider> {
   const signingKey = rsaKeyPair();
-  const publicJwk = async (key: KeyObject, kid: string): Promise<JWK> => ({ ...(await exportJWK(key)), kid, alg: 'RS256', use: 'sig' });
+  const publicJwk = async (key: KeyObject, kid: string): Promise<JWK> => ({
+    ...(await exportJWK(key)),
+    kid,
+    alg: 'RS256',
+    use: 'sig',
+  });
   const server = createServer((_request, response) => {
     provider.fetches += 1;
     if (provider.failing) {
@@ -57,7 +62,12 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
   const jwksUrl = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`);
   const provider: TestIdentityProvider = {
     jwksUrl,
-    env: { OIDC_ISSUER: TEST_ISSUER, OIDC_AUDIENCE: TEST_AUDIENCE, OIDC_JWKS_URL: jwksUrl.href, OIDC_JWKS_COOLDOWN_S: '0' },
+    env: {
+      OIDC_ISSUER: TEST_ISSUER,
+      OIDC_AUDIENCE: TEST_AUDIENCE,
+      OIDC_JWKS_URL: jwksUrl.href,
+      OIDC_JWKS_COOLDOWN_S: '0',
+    },
     keys: [await publicJwk(signingKey.publicKey, 'key-a')],
     fetches: 0,
     failing: false,
@@ -65,7 +75,11 @@ export async function startTestIdentityProvider(): Promise<TestIdentityProvider>
     publicJwk,
     async sign(claims = {}, options = {}) {
       const jwt = new SignJWT({ scope: 'customers:read accounts:write', environments: ['sandbox'], ...claims })
-        .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-a', ...(options.typ !== null && { typ: options.typ ?? 'JWT' }) })
+        .setProtectedHeader({
+          alg: 'RS256',
+          kid: options.kid ?? 'key-a',
+          ...(options.typ !== null && { typ: options.typ ?? 'JWT' }),
+        })
         .setIssuer(options.iss ?? TEST_ISSUER)
         .setAudience(options.aud ?? TEST_AUDIENCE);
       if (options.iat !== null) jwt.setIssuedAt(options.iat);

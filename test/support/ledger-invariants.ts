@@ -13,7 +13,10 @@ import type pg from 'pg';
  * `onlyAccountsWithEntries`: customer accounts without any entry are left out (the benchmark seeds accounts
  * with opening balances written directly, beside the ledger's own accounts).
  */
-export async function ledgerViolations(pool: pg.Pool, options: { allowBelowFloor?: readonly string[]; onlyAccountsWithEntries?: boolean } = {}): Promise<string[]> {
+export async function ledgerViolations(
+  pool: pg.Pool,
+  options: { allowBelowFloor?: readonly string[]; onlyAccountsWithEntries?: boolean } = {},
+): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

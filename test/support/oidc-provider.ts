@@ -41,7 +41,16 @@ export async function listenTestIdentityProvider(options: TestIdentityProviderOp
     issuer,
     start({ clientId, redirectUri, postLogoutRedirectUri, allowedOrigin }) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, token_endpoint_auth_method: 'none', redirect_uris: [redirectUri], post_logout_redirect_uris: [postLogoutRedirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+        clients: [
+          {
+            client_id: clientId,
+            token_endpoint_auth_method: 'none',
+            redirect_uris: [redirectUri],
+            post_logout_redirect_uris: [postLogoutRedirectUri],
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+          },
+        ],
         jwks: { keys: [signingKey] },
         cookies: { keys: ['test-cookie-key-0123456789abcdef'] },
         ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
@@ -54,7 +63,13 @@ export async function listenTestIdentityProvider(options: TestIdentityProviderOp
             useGrantedResource: () => true,
             getResourceServerInfo: (_ctx, resourceIndicator) => {
               if (resourceIndicator !== options.audience) throw new errors.InvalidTarget();
-              return { scope: options.scopes.join(' '), audience: options.audience, accessTokenFormat: 'jwt', accessTokenTTL: 600, jwt: { sign: { alg: 'RS256' } } };
+              return {
+                scope: options.scopes.join(' '),
+                audience: options.audience,
+                accessTokenFormat: 'jwt',
+                accessTokenTTL: 600,
+                jwt: { sign: { alg: 'RS256' } },
+              };
             },
           },
         },
@@ -65,7 +80,8 @@ export async function listenTestIdentityProvider(options: TestIdentityProviderOp
       // provider's, not the console's: served without it.
       provider.use(async (ctx, next) => {
         await next();
-        if (typeof ctx.body === 'string' && ctx.type === 'text/html') ctx.body = ctx.body.replace(/@import url\(https:[^)]*\);/g, '');
+        if (typeof ctx.body === 'string' && ctx.type === 'text/html')
+          ctx.body = ctx.body.replace(/@import url\(https:[^)]*\);/g, '');
       });
       handler = provider.callback();
     },

@@ -39,7 +39,8 @@ export function pgbouncerSection(text: string): Record<string, string> {
       continue;
     }
     const separator = line.indexOf('=');
-    if (section === 'pgbouncer' && separator > 0) settings[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
+    if (section === 'pgbouncer' && separator > 0)
+      settings[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
   }
   return settings;
 }
@@ -59,7 +60,10 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
  * Starts a real pgbouncer in front of the PostgreSQL server of `serverUrl` (any database on it, by the
  * same name), with the shipped file's settings and `overrides`, and waits until it accepts connections.
  */
-export async function startPgbouncer(serverUrl: string, overrides: Record<string, string> = {}): Promise<RunningPgbouncer> {
+export async function startPgbouncer(
+  serverUrl: string,
+  overrides: Record<string, string> = {},
+): Promise<RunningPgbouncer> {
   const server = new URL(serverUrl);
   const role = decodeURIComponent(server.username);
   const password = decodeURIComponent(server.password);
@@ -91,8 +95,12 @@ export async function startPgbouncer(serverUrl: string, overrides: Record<string
   const user = unprivilegedUser();
   if (user) for (const name of ['', ...readdirSync(dir)]) chownSync(path.join(dir, name), user.uid, user.gid);
 
-  const version = /PgBouncer (\S+)/.exec(execFileSync(PGBOUNCER_BINARY, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown';
-  const child: ChildProcess = spawn(PGBOUNCER_BINARY, [path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+  const version =
+    /PgBouncer (\S+)/.exec(execFileSync(PGBOUNCER_BINARY, ['--version'], { encoding: 'utf8' }))?.[1] ?? 'unknown';
+  const child: ChildProcess = spawn(PGBOUNCER_BINARY, [path.join(dir, 'pgbouncer.ini')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...user,
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

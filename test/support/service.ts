@@ -88,7 +88,10 @@ export interface TestServiceOptions {
  * The whole service on a fresh database, listening on a free port, as `npm start` builds it.
  * Log lines are captured (and appended to test-output/logs for the suite-wide sensitive-data scan).
  */
-export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: TestServiceOptions = {},
+): Promise<TestService> {
   // A database of the caller's (e.g. on a replicated cluster) is dropped by its stop(), after the checks below.
   const database = options.database ?? (await createTestDatabase());
   const token = `test_${randomBytes(32).toString('base64url')}`;
@@ -144,9 +147,10 @@ export async function startTestService(env: Record<string, string> = {}, options
       await running.stop();
       try {
         assertNoSensitiveValues(logLines.join('\n'), `the log lines of a test service (${logFile})`);
-        if (logLines.some((line) => line.includes(token))) throw new Error(`The bearer token appeared in the log lines (${logFile})`);
+        if (logLines.some((line) => line.includes(token)))
+          throw new Error(`The bearer token appeared in the log lines (${logFile})`);
         const stored = await database.pool.query(
-          'SELECT (SELECT coalesce(json_agg(a), \'[]\') FROM audit_events a) AS audit, (SELECT coalesce(json_agg(i), \'[]\') FROM idempotency_keys i) AS idempotency',
+          "SELECT (SELECT coalesce(json_agg(a), '[]') FROM audit_events a) AS audit, (SELECT coalesce(json_agg(i), '[]') FROM idempotency_keys i) AS idempotency",
         );
         assertNoSensitiveValues(JSON.stringify(stored.rows), 'the audit trail or the idempotency records');
       } finally {
@@ -166,7 +170,8 @@ export async function startTestService(env: Record<string, string> = {}, options
       const response = await fetch(`${running.url}${pathname}`, { method, headers, body });
       const text = await response.text();
       assertNoSensitiveValues(text, `the response to ${method} ${pathname}`);
-      if (options.validateResponse !== false) assertDocumentedResponse(method, pathname, response.status, response.headers, text);
+      if (options.validateResponse !== false)
+        assertDocumentedResponse(method, pathname, response.status, response.headers, text);
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;

@@ -1,5 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +56,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** PostgreSQL refuses to run as root; as root the embedded server runs as `postgres`, and so must the standby. */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  return { uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) };
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  };
 }
 
 function pgCtl(args: string[]): Promise<void> {
@@ -56,7 +69,9 @@ function pgCtl(args: string[]): Promise<void> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl ${args[0]} failed (${code}): ${output}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`pg_ctl ${args[0]} failed (${code}): ${output}`)),
+    );
   });
 }
 
@@ -71,7 +86,13 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
   const root = mkdtempSync(path.join(os.tmpdir(), 'cas-replica-'));
   const primary = await startEmbeddedPostgres({
     dataDir: path.join(root, 'primary'),
-    settings: { fsync: 'off', full_page_writes: 'off', wal_level: 'replica', max_wal_senders: '4', max_replication_slots: '4' },
+    settings: {
+      fsync: 'off',
+      full_page_writes: 'off',
+      wal_level: 'replica',
+      max_wal_senders: '4',
+      max_replication_slots: '4',
+    },
   });
   const replicationPassword = 'replication-secret-for-tests';
   const setup = new pg.Client({ connectionString: primary.url });
@@ -83,10 +104,18 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
   } finally {
     await setup.end();
   }
-  const migrations = createPool({ connectionString: withDatabase(primary.url, database), max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 60_000 });
+  const migrations = createPool({
+    connectionString: withDatabase(primary.url, database),
+    max: 1,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs: 60_000,
+  });
   await migrate(migrations);
   await migrations.end();
-  appendFileSync(path.join(primary.clusterDir, 'pg_hba.conf'), `\nhost replication ${REPLICATION_USER} 127.0.0.1/32 scram-sha-256\n`);
+  appendFileSync(
+    path.join(primary.clusterDir, 'pg_hba.conf'),
+    `\nhost replication ${REPLICATION_USER} 127.0.0.1/32 scram-sha-256\n`,
+  );
 
   // The cold copy: a cleanly stopped primary's directory is a consistent base backup.
   await primary.stop();
@@ -117,7 +146,8 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
     // A query on the replica that would conflict with replay delays it (a little) instead of being cancelled.
     '-c hot_standby_feedback=on',
   ].join(' ');
-  const startReplica = () => pgCtl(['start', '-D', replicaCluster, '-l', logFile, '-w', '-t', '60', '-o', serverOptions]);
+  const startReplica = () =>
+    pgCtl(['start', '-D', replicaCluster, '-l', logFile, '-w', '-t', '60', '-o', serverOptions]);
   const stopReplica = () => pgCtl(['stop', '-D', replicaCluster, '-m', 'fast', '-w', '-t', '60']);
   await startReplica();
 
@@ -129,7 +159,10 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
   const waitForReplay = async (lsn: string, timeoutMs = HUNG_TEST_DEADLINE_MS) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { rows } = await replicaAdmin.query<{ replayed: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed', [lsn]);
+      const { rows } = await replicaAdmin.query<{ replayed: boolean }>(
+        'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed',
+        [lsn],
+      );
       if (rows[0]!.replayed) return;
       if (Date.now() > deadline) throw new Error(`The replica did not replay ${lsn} within ${timeoutMs} ms`);
       await sleep(20);

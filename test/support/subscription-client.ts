@@ -5,7 +5,8 @@ import type { TestService } from './service.js';
 import { HUNG_TEST_DEADLINE_MS } from './eventually.js';
 
 /** ws://host:port/{environment}/graphql of a running service. */
-export const subscriptionUrl = (service: { url: string }, environment = 'sandbox') => `${service.url.replace(/^http/, 'ws')}/${environment}/graphql`;
+export const subscriptionUrl = (service: { url: string }, environment = 'sandbox') =>
+  `${service.url.replace(/^http/, 'ws')}/${environment}/graphql`;
 
 export interface Closed {
   code: number;
@@ -41,7 +42,10 @@ export interface Subscription {
  * A real graphql-ws client (the npm package's `createClient` over the `ws` package) against the service,
  * without retries: a refused or closed connection is the test's to see.
  */
-export function connect(service: { url: string; token?: string }, options: { environment?: string; connectionParams?: Record<string, unknown> } = {}): TestClient {
+export function connect(
+  service: { url: string; token?: string },
+  options: { environment?: string; connectionParams?: Record<string, unknown> } = {},
+): TestClient {
   const messages: string[] = [];
   const closes: Closed[] = [];
   const client = createClient({
@@ -68,7 +72,13 @@ export function connect(service: { url: string; token?: string }, options: { env
     closes,
     subscribe(query, variables) {
       const results: unknown[] = [];
-      const subscription: Subscription = { results, failure: undefined, done: undefined as unknown as Promise<void>, take: undefined as never, unsubscribe: () => undefined };
+      const subscription: Subscription = {
+        results,
+        failure: undefined,
+        done: undefined as unknown as Promise<void>,
+        take: undefined as never,
+        unsubscribe: () => undefined,
+      };
       subscription.done = new Promise<void>((resolve) => {
         subscription.unsubscribe = client.subscribe(
           { query, ...(variables && { variables }) },
@@ -85,7 +95,10 @@ export function connect(service: { url: string; token?: string }, options: { env
       subscription.take = async (count, timeoutMs = HUNG_TEST_DEADLINE_MS) => {
         const deadline = Date.now() + timeoutMs;
         while (results.length < count) {
-          if (Date.now() > deadline) throw new Error(`${results.length} of ${count} subscription results arrived within ${timeoutMs} ms: ${JSON.stringify(results)}`);
+          if (Date.now() > deadline)
+            throw new Error(
+              `${results.length} of ${count} subscription results arrived within ${timeoutMs} ms: ${JSON.stringify(results)}`,
+            );
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
         return results.slice(0, count);
@@ -99,10 +112,15 @@ export function connect(service: { url: string; token?: string }, options: { env
 }
 
 /** Waits until the service has `count` subscriptions following the event feed (their start is fixed). */
-export async function followers(service: Pick<TestService, 'subscriptions'>, count: number, timeoutMs = HUNG_TEST_DEADLINE_MS): Promise<void> {
+export async function followers(
+  service: Pick<TestService, 'subscriptions'>,
+  count: number,
+  timeoutMs = HUNG_TEST_DEADLINE_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (service.subscriptions.followers() !== count) {
-    if (Date.now() > deadline) throw new Error(`${service.subscriptions.followers()} subscriptions follow the event feed, not ${count}`);
+    if (Date.now() > deadline)
+      throw new Error(`${service.subscriptions.followers()} subscriptions follow the event feed, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -111,13 +129,22 @@ export async function followers(service: Pick<TestService, 'subscriptions'>, cou
  * A raw WebSocket speaking the protocol by hand, for what a library client hides: the close code and
  * reason a `connection_init` gets.
  */
-export async function rawInit(service: { url: string }, payload: unknown, options: { environment?: string; protocol?: string | null } = {}): Promise<Closed | 'acknowledged'> {
+export async function rawInit(
+  service: { url: string },
+  payload: unknown,
+  options: { environment?: string; protocol?: string | null } = {},
+): Promise<Closed | 'acknowledged'> {
   // `protocol: null` offers no subprotocol at all.
   const protocol = options.protocol === undefined ? 'graphql-transport-ws' : options.protocol;
-  const socket = protocol === null ? new WebSocket(subscriptionUrl(service, options.environment)) : new WebSocket(subscriptionUrl(service, options.environment), protocol);
+  const socket =
+    protocol === null
+      ? new WebSocket(subscriptionUrl(service, options.environment))
+      : new WebSocket(subscriptionUrl(service, options.environment), protocol);
   return new Promise((resolve, reject) => {
     socket.on('error', reject);
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', ...(payload !== undefined && { payload }) })));
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'connection_init', ...(payload !== undefined && { payload }) })),
+    );
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as { type: string };
       if (message.type === 'connection_ack') {

@@ -9,7 +9,10 @@ import { RestProblem } from './errors';
 export async function downloadFile(path: string, accept: string, filename: string): Promise<void> {
   const session = readSession();
   if (!session) throw new RestProblem('UNAUTHENTICATED', 'Sign in again.');
-  const response = await fetch(path, { headers: { authorization: `Bearer ${session.token}`, accept }, cache: 'no-store' });
+  const response = await fetch(path, {
+    headers: { authorization: `Bearer ${session.token}`, accept },
+    cache: 'no-store',
+  });
   if (!response.ok) {
     let problem: { code?: unknown; message?: unknown } | undefined;
     try {
@@ -17,7 +20,10 @@ export async function downloadFile(path: string, accept: string, filename: strin
     } catch {
       // not an envelope: the status says it
     }
-    throw new RestProblem(typeof problem?.code === 'string' ? problem.code : `HTTP_${response.status}`, typeof problem?.message === 'string' ? problem.message : response.statusText);
+    throw new RestProblem(
+      typeof problem?.code === 'string' ? problem.code : `HTTP_${response.status}`,
+      typeof problem?.message === 'string' ? problem.message : response.statusText,
+    );
   }
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

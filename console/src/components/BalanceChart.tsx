@@ -22,7 +22,17 @@ const day = (end: string) => new Date(Date.parse(end) - 1).toISOString().slice(0
  * Positions are computed from the decimal strings as numbers, which only places pixels: every amount shown is
  * formatted from the API's exact string.
  */
-export function BalanceChart({ points, currency, label, caption }: { points: readonly BalancePoint[]; currency: string; label: string; caption: string }) {
+export function BalanceChart({
+  points,
+  currency,
+  label,
+  caption,
+}: {
+  points: readonly BalancePoint[];
+  currency: string;
+  label: string;
+  caption: string;
+}) {
   if (points.length === 0) return <p className="empty">No balance history.</p>;
   const values = points.map((point) => Number(point.posted));
   let lowest = 0;
@@ -38,12 +48,19 @@ export function BalanceChart({ points, currency, label, caption }: { points: rea
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const x = (index: number) => LEFT + (points.length === 1 ? plotWidth / 2 : (index / (points.length - 1)) * plotWidth);
   const y = (value: number) => TOP + (max === min ? plotHeight / 2 : ((max - value) / span) * plotHeight);
-  const line = values.map((value, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(' ');
+  const line = values
+    .map((value, index) => `${index === 0 ? 'M' : 'L'}${x(index).toFixed(1)},${y(value).toFixed(1)}`)
+    .join(' ');
   const area = `${line} L${x(points.length - 1).toFixed(1)},${TOP + plotHeight} L${x(0).toFixed(1)},${TOP + plotHeight} Z`;
   return (
     <figure className="chart">
       <div role="img" aria-label={label} className="chart-picture">
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false">
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="xMidYMid meet"
+          aria-hidden="true"
+          focusable="false"
+        >
           <line className="chart-axis" x1={LEFT} y1={TOP + plotHeight} x2={WIDTH - RIGHT} y2={TOP + plotHeight} />
           <line className="chart-axis" x1={LEFT} y1={TOP} x2={LEFT} y2={TOP + plotHeight} />
           <text className="chart-label" x={LEFT - 6} y={TOP + 4} textAnchor="end">

@@ -32,7 +32,13 @@ export function contactInput(draft: ContactDraft) {
     preferredName: draft.preferredName.trim(),
     emails: draft.emails.map((email) => email.trim()).filter(Boolean),
     phoneNumbers: draft.phoneNumbers.map((phone) => ({ type: phone.type.trim(), number: phone.number.trim() })),
-    addresses: draft.addresses.map((address) => ({ type: address.type.trim(), street: address.street.trim(), city: address.city.trim(), state: address.state.trim(), zip: address.zip.trim() })),
+    addresses: draft.addresses.map((address) => ({
+      type: address.type.trim(),
+      street: address.street.trim(),
+      city: address.city.trim(),
+      state: address.state.trim(),
+      zip: address.zip.trim(),
+    })),
   };
 }
 
@@ -43,7 +49,13 @@ export function contactInput(draft: ContactDraft) {
 export function ContactFields({ draft, onChange }: { draft: ContactDraft; onChange: (draft: ContactDraft) => void }) {
   return (
     <>
-      <TextField className="field" value={draft.preferredName} onChange={(preferredName) => onChange({ ...draft, preferredName })} isRequired maxLength={100}>
+      <TextField
+        className="field"
+        value={draft.preferredName}
+        onChange={(preferredName) => onChange({ ...draft, preferredName })}
+        isRequired
+        maxLength={100}
+      >
         <Label>Preferred name</Label>
         <Input />
       </TextField>
@@ -51,48 +63,92 @@ export function ContactFields({ draft, onChange }: { draft: ContactDraft; onChan
         <legend>Emails</legend>
         {draft.emails.map((email, index) => (
           <div className="entry" key={index}>
-            <TextField className="field" type="email" value={email} onChange={(value) => onChange({ ...draft, emails: replaced(draft.emails, index, value) })}>
+            <TextField
+              className="field"
+              type="email"
+              value={email}
+              onChange={(value) => onChange({ ...draft, emails: replaced(draft.emails, index, value) })}
+            >
               <Label>Email {index + 1}</Label>
               <Input />
             </TextField>
-            <Button onPress={() => onChange({ ...draft, emails: without(draft.emails, index) })}>Remove email {index + 1}</Button>
+            <Button onPress={() => onChange({ ...draft, emails: without(draft.emails, index) })}>
+              Remove email {index + 1}
+            </Button>
           </div>
         ))}
-        {draft.emails.length < 10 ? <Button onPress={() => onChange({ ...draft, emails: [...draft.emails, ''] })}>Add an email</Button> : null}
+        {draft.emails.length < 10 ? (
+          <Button onPress={() => onChange({ ...draft, emails: [...draft.emails, ''] })}>Add an email</Button>
+        ) : null}
       </fieldset>
       <fieldset className="entries">
         <legend>Phone numbers</legend>
         {draft.phoneNumbers.map((phone, index) => (
           <div className="entry" key={index}>
-            <TextField className="field" value={phone.type} onChange={(type) => onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, type }) })} isRequired>
+            <TextField
+              className="field"
+              value={phone.type}
+              onChange={(type) =>
+                onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, type }) })
+              }
+              isRequired
+            >
               <Label>Phone {index + 1} type</Label>
               <Input />
             </TextField>
-            <TextField className="field" type="tel" value={phone.number} onChange={(number) => onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, number }) })} isRequired>
+            <TextField
+              className="field"
+              type="tel"
+              value={phone.number}
+              onChange={(number) =>
+                onChange({ ...draft, phoneNumbers: replaced(draft.phoneNumbers, index, { ...phone, number }) })
+              }
+              isRequired
+            >
               <Label>Phone {index + 1} number</Label>
               <Input />
             </TextField>
-            <Button onPress={() => onChange({ ...draft, phoneNumbers: without(draft.phoneNumbers, index) })}>Remove phone {index + 1}</Button>
+            <Button onPress={() => onChange({ ...draft, phoneNumbers: without(draft.phoneNumbers, index) })}>
+              Remove phone {index + 1}
+            </Button>
           </div>
         ))}
-        {draft.phoneNumbers.length < 10 ? <Button onPress={() => onChange({ ...draft, phoneNumbers: [...draft.phoneNumbers, NEW_PHONE] })}>Add a phone number</Button> : null}
+        {draft.phoneNumbers.length < 10 ? (
+          <Button onPress={() => onChange({ ...draft, phoneNumbers: [...draft.phoneNumbers, NEW_PHONE] })}>
+            Add a phone number
+          </Button>
+        ) : null}
       </fieldset>
       <fieldset className="entries">
         <legend>Addresses</legend>
         {draft.addresses.map((address, index) => (
           <div className="entry" key={index}>
             {(['type', 'street', 'city', 'state', 'zip'] as const).map((part) => (
-              <TextField key={part} className="field" value={address[part]} onChange={(value) => onChange({ ...draft, addresses: replaced(draft.addresses, index, { ...address, [part]: value }) })} isRequired>
+              <TextField
+                key={part}
+                className="field"
+                value={address[part]}
+                onChange={(value) =>
+                  onChange({ ...draft, addresses: replaced(draft.addresses, index, { ...address, [part]: value }) })
+                }
+                isRequired
+              >
                 <Label>
                   Address {index + 1} {part}
                 </Label>
                 <Input />
               </TextField>
             ))}
-            <Button onPress={() => onChange({ ...draft, addresses: without(draft.addresses, index) })}>Remove address {index + 1}</Button>
+            <Button onPress={() => onChange({ ...draft, addresses: without(draft.addresses, index) })}>
+              Remove address {index + 1}
+            </Button>
           </div>
         ))}
-        {draft.addresses.length < 10 ? <Button onPress={() => onChange({ ...draft, addresses: [...draft.addresses, NEW_ADDRESS] })}>Add an address</Button> : null}
+        {draft.addresses.length < 10 ? (
+          <Button onPress={() => onChange({ ...draft, addresses: [...draft.addresses, NEW_ADDRESS] })}>
+            Add an address
+          </Button>
+        ) : null}
       </fieldset>
     </>
   );

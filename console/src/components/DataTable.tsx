@@ -4,8 +4,18 @@ import { type ColumnDef, flexRender, getCoreRowModel, useReactTable } from '@tan
  * A read-only table with TanStack Table (headless: the markup is a plain, accessible <table> with a caption
  * and column headers). Paging is the API's: the caller passes one page of rows.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function DataTable<Row>({ caption, columns, data, empty }: { caption: string; columns: ColumnDef<Row, any>[]; data: Row[]; empty: string }) {
+export function DataTable<Row>({
+  caption,
+  columns,
+  data,
+  empty,
+}: {
+  caption: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  columns: ColumnDef<Row, any>[];
+  data: Row[];
+  empty: string;
+}) {
   const table = useReactTable({ data, columns, getCoreRowModel: getCoreRowModel() });
   if (data.length === 0) return <p className="empty">{empty}</p>;
   return (

@@ -8,7 +8,12 @@ export function Layout({ children }: { children: ReactNode }) {
   const viewer = useViewer();
   const { route } = useRoute();
   const links = [
-    { href: paths.customers(), label: 'Customers', scope: 'customers:read', current: route.page === 'customers' || route.page === 'customer' || route.page === 'new-customer' },
+    {
+      href: paths.customers(),
+      label: 'Customers',
+      scope: 'customers:read',
+      current: route.page === 'customers' || route.page === 'customer' || route.page === 'new-customer',
+    },
     { href: paths.events(), label: 'Events', scope: 'events:read', current: route.page === 'events' },
     { href: paths.webhooks(), label: 'Webhooks', scope: 'webhooks:read', current: route.page === 'webhooks' },
     { href: paths.audit(), label: 'Audit', scope: 'audit:read', current: route.page === 'audit' },

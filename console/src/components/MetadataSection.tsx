@@ -18,7 +18,10 @@ const pairsOf = (metadata: Readonly<Record<string, string>> | null | undefined):
  * removes it, keys not sent stay), so a removed key is sent as an empty string and an unchanged one not at all.
  * A pair with an empty key is ignored; an empty value removes its key.
  */
-export function metadataChanges(before: Readonly<Record<string, string>> | null | undefined, draft: readonly Pair[]): Record<string, string> {
+export function metadataChanges(
+  before: Readonly<Record<string, string>> | null | undefined,
+  draft: readonly Pair[],
+): Record<string, string> {
   const after = new Map<string, string>();
   for (const pair of draft) if (pair.key.trim() !== '') after.set(pair.key.trim(), pair.value);
   const changes: Record<string, string> = {};
@@ -65,7 +68,8 @@ export function MetadataSection({
       }
     });
   };
-  const change = (index: number, part: Partial<Pair>) => setDraft((rows) => rows!.map((row, at) => (at === index ? { ...row, ...part } : row)));
+  const change = (index: number, part: Partial<Pair>) =>
+    setDraft((rows) => rows!.map((row, at) => (at === index ? { ...row, ...part } : row)));
   return (
     <section aria-labelledby="metadata-heading">
       <h2 id="metadata-heading">Metadata</h2>
@@ -80,11 +84,18 @@ export function MetadataSection({
                   <Label>Metadata key {index + 1}</Label>
                   <Input />
                 </TextField>
-                <TextField className="field" value={pair.value} onChange={(value) => change(index, { value })} maxLength={500}>
+                <TextField
+                  className="field"
+                  value={pair.value}
+                  onChange={(value) => change(index, { value })}
+                  maxLength={500}
+                >
                   <Label>Metadata value {index + 1}</Label>
                   <Input />
                 </TextField>
-                <Button onPress={() => setDraft((rows) => rows!.filter((_, at) => at !== index))}>Remove pair {index + 1}</Button>
+                <Button onPress={() => setDraft((rows) => rows!.filter((_, at) => at !== index))}>
+                  Remove pair {index + 1}
+                </Button>
               </div>
             ))}
             <Button onPress={() => setDraft((rows) => [...rows!, { key: '', value: '' }])}>Add a pair</Button>

@@ -51,16 +51,34 @@ const columns = [
  * The record's newest events (`recentEvents`: type, time, sequence), newest first; the whole feed is on the
  * Events page. Shown only to a token with `events:read` (the caller decides).
  */
-export function RecentEvents({ record }: { record: { kind: 'customer'; customerId: string } | { kind: 'account'; accountId: string } }) {
-  const customer = useQuery(CustomerRecentEvents, { variables: { customerId: record.kind === 'customer' ? record.customerId : '' }, skip: record.kind !== 'customer' });
-  const account = useQuery(AccountRecentEvents, { variables: { accountId: record.kind === 'account' ? record.accountId : '' }, skip: record.kind !== 'account' });
+export function RecentEvents({
+  record,
+}: {
+  record: { kind: 'customer'; customerId: string } | { kind: 'account'; accountId: string };
+}) {
+  const customer = useQuery(CustomerRecentEvents, {
+    variables: { customerId: record.kind === 'customer' ? record.customerId : '' },
+    skip: record.kind !== 'customer',
+  });
+  const account = useQuery(AccountRecentEvents, {
+    variables: { accountId: record.kind === 'account' ? record.accountId : '' },
+    skip: record.kind !== 'account',
+  });
   const result = record.kind === 'customer' ? customer : account;
-  const events = record.kind === 'customer' ? customer.data?.customer?.recentEvents : account.data?.account?.recentEvents;
+  const events =
+    record.kind === 'customer' ? customer.data?.customer?.recentEvents : account.data?.account?.recentEvents;
   return (
     <section aria-labelledby="recent-events-heading">
       <h2 id="recent-events-heading">Recent events</h2>
       <ProblemMessage error={result.error} />
-      {events ? <DataTable caption={`Recent events of this ${record.kind}, newest first`} columns={columns} data={events} empty="No events yet." /> : null}
+      {events ? (
+        <DataTable
+          caption={`Recent events of this ${record.kind}, newest first`}
+          columns={columns}
+          data={events}
+          empty="No events yet."
+        />
+      ) : null}
       <p>
         <Link href={paths.events()}>All events</Link>
       </p>

@@ -13,7 +13,14 @@ import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
 import { fullName, instant, money } from '../format';
 import { graphql } from '../gql';
-import type { AccountFlag, AccountSummaryQuery, AccountTransactionsQuery, TransactionFilter, TransactionStatus, TransactionType } from '../gql/graphql';
+import type {
+  AccountFlag,
+  AccountSummaryQuery,
+  AccountTransactionsQuery,
+  TransactionFilter,
+  TransactionStatus,
+  TransactionType,
+} from '../gql/graphql';
 import { paths } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan, useViewer } from '../viewer';
@@ -218,7 +225,10 @@ const transactionColumns = [
   column.accessor('type', { header: 'Type' }),
   column.accessor('status', { header: 'Status' }),
   column.accessor('amount', { header: 'Amount', cell: (info) => money(info.getValue(), info.row.original.currency) }),
-  column.accessor('balanceAfter', { header: 'Balance after', cell: (info) => (info.getValue() === null ? '' : money(info.getValue()!, info.row.original.currency)) }),
+  column.accessor('balanceAfter', {
+    header: 'Balance after',
+    cell: (info) => (info.getValue() === null ? '' : money(info.getValue()!, info.row.original.currency)),
+  }),
 ];
 
 /** Post or void a hold: one idempotency key per hold and action, reused on every press. */
@@ -229,10 +239,18 @@ function holdColumn(act: (row: TransactionRow, action: 'post' | 'void') => void,
     cell: (info) =>
       info.row.original.status === 'PENDING' ? (
         <span className="row-actions">
-          <Button isDisabled={busy} aria-label={`Post hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'post')}>
+          <Button
+            isDisabled={busy}
+            aria-label={`Post hold: ${info.row.original.description || info.row.original.transactionId}`}
+            onPress={() => act(info.row.original, 'post')}
+          >
             Post hold
           </Button>
-          <Button isDisabled={busy} aria-label={`Void hold: ${info.row.original.description || info.row.original.transactionId}`} onPress={() => act(info.row.original, 'void')}>
+          <Button
+            isDisabled={busy}
+            aria-label={`Void hold: ${info.row.original.description || info.row.original.transactionId}`}
+            onPress={() => act(info.row.original, 'void')}
+          >
             Void hold
           </Button>
         </span>
@@ -257,7 +275,13 @@ function AccountMetadata({ account }: { account: Summary }) {
       error={result.error}
       onEdit={() => result.reset()}
       onSave={(metadata) =>
-        update({ variables: { accountId: account.accountId, input: { name: account.name, currency: account.currency, metadata }, expectedVersion: account.version } }).then(
+        update({
+          variables: {
+            accountId: account.accountId,
+            input: { name: account.name, currency: account.currency, metadata },
+            expectedVersion: account.version,
+          },
+        }).then(
           (answer) => Boolean(answer.data),
           () => false,
         )
@@ -275,7 +299,9 @@ function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDelet
   return (
     <section aria-labelledby="delete-heading" className="danger-zone">
       <h2 id="delete-heading">Delete</h2>
-      <p className="muted">An account can be deleted at a zero balance with no pending hold; its transactions stay in the ledger.</p>
+      <p className="muted">
+        An account can be deleted at a zero balance with no pending hold; its transactions stay in the ledger.
+      </p>
       <ConfirmDialog
         trigger="Delete account"
         title={`Delete ${account.name}?`}
@@ -294,7 +320,8 @@ function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDelet
         }
       >
         <p>
-          The account is closed for good and its holders lose it; this cannot be undone. Balance now: {money(account.balance.posted, account.currency)}.
+          The account is closed for good and its holders lose it; this cannot be undone. Balance now:{' '}
+          {money(account.balance.posted, account.currency)}.
         </p>
       </ConfirmDialog>
     </section>
@@ -307,7 +334,10 @@ export function AccountPage({ accountId }: { accountId: string }) {
   const canDelete = useCan('accounts:write');
   const canReadEvents = useCan('events:read');
   const [deleted, setDeleted] = useState<{ name: string; holders: readonly Holder[] } | null>(null);
-  const { data, error, loading } = useQuery(AccountSummary, { variables: { accountId, withHolders }, skip: deleted !== null });
+  const { data, error, loading } = useQuery(AccountSummary, {
+    variables: { accountId, withHolders },
+    skip: deleted !== null,
+  });
   const account = data?.account;
   if (deleted) {
     return (
@@ -366,7 +396,12 @@ export function AccountPage({ accountId }: { accountId: string }) {
       {canTransfer ? <TransferForm fromAccountId={account.accountId} currency={account.currency} /> : null}
       <AccountMetadata account={account} />
       {canReadEvents ? <RecentEvents record={{ kind: 'account', accountId: account.accountId }} /> : null}
-      {canDelete ? <DeleteAccountAction account={account} onDeleted={() => setDeleted({ name: account.name, holders: account.customers ?? [] })} /> : null}
+      {canDelete ? (
+        <DeleteAccountAction
+          account={account}
+          onDeleted={() => setDeleted({ name: account.name, holders: account.customers ?? [] })}
+        />
+      ) : null}
     </>
   );
 }
@@ -403,7 +438,9 @@ function Holders({ accountId, holders }: { accountId: string; holders: readonly 
                   isDisabled={busy}
                   onPress={() => {
                     added.reset();
-                    void removeHolder({ variables: { accountId, customerId: customer.customerId } }).catch(() => undefined);
+                    void removeHolder({ variables: { accountId, customerId: customer.customerId } }).catch(
+                      () => undefined,
+                    );
                   }}
                 >
                   Remove holder {fullName(customer)}
@@ -437,11 +474,15 @@ const flagColumns = [
   flagColumn.accessor('reason', { header: 'Reason', cell: (info) => info.getValue() ?? '' }),
   flagColumn.accessor('setBy', { header: 'Set by', cell: (info) => info.getValue() ?? '' }),
   flagColumn.accessor('setAt', { header: 'Set at', cell: (info) => instant(info.getValue()) }),
-  flagColumn.accessor('until', { header: 'Until', cell: (info) => (info.getValue() ? instant(info.getValue()) : 'lifted by hand') }),
+  flagColumn.accessor('until', {
+    header: 'Until',
+    cell: (info) => (info.getValue() ? instant(info.getValue()) : 'lifted by hand'),
+  }),
 ];
 
 /** A `datetime-local` value (the browser's time zone) as an RFC 3339 instant in UTC; empty: none. */
-const untilInstant = (local: string): string | undefined => (local.trim() === '' ? undefined : new Date(local).toISOString());
+const untilInstant = (local: string): string | undefined =>
+  local.trim() === '' ? undefined : new Date(local).toISOString();
 
 /**
  * The account's flags with why, when, by whom and until when (`Account.flagDetails`), and, for a token with
@@ -478,12 +519,22 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
     <section aria-labelledby="flags-heading">
       <h2 id="flags-heading">Flags</h2>
       {details.length === 0 ? <p>No flags are set.</p> : <p>Set: {details.map((detail) => detail.flag).join(', ')}.</p>}
-      {details.length > 0 ? <DataTable caption="Flags set on the account" columns={flagColumns} data={[...details]} empty="No flags are set." /> : null}
+      {details.length > 0 ? (
+        <DataTable
+          caption="Flags set on the account"
+          columns={flagColumns}
+          data={[...details]}
+          empty="No flags are set."
+        />
+      ) : null}
       {canControl && details.length > 0 ? (
         <ul className="actions">
           {details.map((detail) => (
             <li key={detail.flag}>
-              <Button isDisabled={busy} onPress={() => void clearFlag({ variables: { accountId, flag: detail.flag } }).catch(() => undefined)}>
+              <Button
+                isDisabled={busy}
+                onPress={() => void clearFlag({ variables: { accountId, flag: detail.flag } }).catch(() => undefined)}
+              >
                 Lift {flagLabel(detail.flag).toLowerCase()}
               </Button>
             </li>
@@ -544,13 +595,21 @@ function BalanceHistory({ accountId, currency, posted }: { accountId: string; cu
   return (
     <>
       <ProblemMessage error={error} />
-      {points ? <BalanceChart points={points} currency={currency} label="Balance over the last 30 days" caption="Posted balance at the end of each of the last 30 days (UTC)" /> : null}
+      {points ? (
+        <BalanceChart
+          points={points}
+          currency={currency}
+          label="Balance over the last 30 days"
+          caption="Posted balance at the end of each of the last 30 days (UTC)"
+        />
+      ) : null}
     </>
   );
 }
 
 /** A YYYY-MM-DD date plus some days (UTC). */
-const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** Last month, first to last day (UTC). */
 function lastMonth(): { from: string; to: string } {
@@ -578,9 +637,16 @@ function StatementDownload({ accountId }: { accountId: string }) {
     setProblem(null);
     setBusy(true);
     try {
-      const query = new URLSearchParams({ from: `${period.from}T00:00:00Z`, to: `${plusDays(period.to, 1)}T00:00:00Z` });
+      const query = new URLSearchParams({
+        from: `${period.from}T00:00:00Z`,
+        to: `${plusDays(period.to, 1)}T00:00:00Z`,
+      });
       const path = `/${encodeURIComponent(environment)}/account/${encodeURIComponent(accountId)}/statement?${query}`;
-      await downloadFile(path, format.accept, `statement-${accountId}-${period.from}-to-${period.to}.${format.extension}`);
+      await downloadFile(
+        path,
+        format.accept,
+        `statement-${accountId}-${period.from}-to-${period.to}.${format.extension}`,
+      );
     } catch (error) {
       setProblem(error);
     } finally {
@@ -591,16 +657,32 @@ function StatementDownload({ accountId }: { accountId: string }) {
     <section aria-labelledby="statement-heading">
       <h2 id="statement-heading">Statement</h2>
       <form className="inline-form" onSubmit={(event) => event.preventDefault()}>
-        <TextField className="field" type="date" value={period.from} onChange={(from) => setPeriod({ ...period, from })} isRequired>
+        <TextField
+          className="field"
+          type="date"
+          value={period.from}
+          onChange={(from) => setPeriod({ ...period, from })}
+          isRequired
+        >
           <Label>From</Label>
           <Input />
         </TextField>
-        <TextField className="field" type="date" value={period.to} onChange={(to) => setPeriod({ ...period, to })} isRequired>
+        <TextField
+          className="field"
+          type="date"
+          value={period.to}
+          onChange={(to) => setPeriod({ ...period, to })}
+          isRequired
+        >
           <Label>To (included)</Label>
           <Input />
         </TextField>
         {STATEMENT_FORMATS.map((format) => (
-          <Button key={format.label} isDisabled={busy || !period.from || !period.to} onPress={() => void download(format)}>
+          <Button
+            key={format.label}
+            isDisabled={busy || !period.from || !period.to}
+            onPress={() => void download(format)}
+          >
             Download {format.label}
           </Button>
         ))}
@@ -639,7 +721,14 @@ function Transactions({ accountId }: { accountId: string }) {
         }}
       />
       <ProblemMessage error={error ?? posted.error ?? voided.error} />
-      {connection ? <DataTable caption="Transactions, newest first" columns={columns} data={connection.nodes} empty={filter ? 'No transactions match.' : 'No transactions yet.'} /> : null}
+      {connection ? (
+        <DataTable
+          caption="Transactions, newest first"
+          columns={columns}
+          data={connection.nodes}
+          empty={filter ? 'No transactions match.' : 'No transactions yet.'}
+        />
+      ) : null}
       <Pager
         label="Transaction pages"
         hasPrevious={pages.hasPrevious}
@@ -677,7 +766,11 @@ function TransactionFilters({ onApply }: { onApply: (filter: TransactionFilter |
     <form className="inline-form filters" onSubmit={apply} aria-label="Transaction filters">
       <div className="field">
         <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.target.value as FilterDraft['status'] })}>
+        <select
+          id="filter-status"
+          value={draft.status}
+          onChange={(event) => setDraft({ ...draft, status: event.target.value as FilterDraft['status'] })}
+        >
           <option value="">Any</option>
           <option value="PENDING">Pending</option>
           <option value="POSTED">Posted</option>
@@ -686,7 +779,11 @@ function TransactionFilters({ onApply }: { onApply: (filter: TransactionFilter |
       </div>
       <div className="field">
         <label htmlFor="filter-type">Type</label>
-        <select id="filter-type" value={draft.type} onChange={(event) => setDraft({ ...draft, type: event.target.value as FilterDraft['type'] })}>
+        <select
+          id="filter-type"
+          value={draft.type}
+          onChange={(event) => setDraft({ ...draft, type: event.target.value as FilterDraft['type'] })}
+        >
           <option value="">Any</option>
           <option value="CREDIT">Credit</option>
           <option value="DEBIT">Debit</option>
@@ -755,14 +852,20 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
   const [draft, setDraft] = useState<TransferDraft>({ toAccountId: '', amount: '', description: '' });
   const [confirming, setConfirming] = useState<{ draft: TransferDraft; idempotencyKey: string } | null>(null);
   const inFlight = useRef(false);
-  const [transfer, result] = useMutation(Transfer, { refetchQueries: ['AccountSummary', 'AccountTransactions'], awaitRefetchQueries: true });
+  const [transfer, result] = useMutation(Transfer, {
+    refetchQueries: ['AccountSummary', 'AccountTransactions'],
+    awaitRefetchQueries: true,
+  });
   const [done, setDone] = useState<string | null>(null);
 
   const review = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
     result.reset();
-    setConfirming({ draft: { ...draft, toAccountId: draft.toAccountId.trim(), amount: draft.amount.trim() }, idempotencyKey: newIdempotencyKey() });
+    setConfirming({
+      draft: { ...draft, toAccountId: draft.toAccountId.trim(), amount: draft.amount.trim() },
+      idempotencyKey: newIdempotencyKey(),
+    });
   };
   const confirm = async () => {
     if (!confirming || inFlight.current) return;
@@ -770,10 +873,20 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
     try {
       const { draft: sent, idempotencyKey } = confirming;
       const answer = await transfer({
-        variables: { input: { fromAccountId, toAccountId: sent.toAccountId, amount: sent.amount, ...(sent.description && { description: sent.description }) }, idempotencyKey },
+        variables: {
+          input: {
+            fromAccountId,
+            toAccountId: sent.toAccountId,
+            amount: sent.amount,
+            ...(sent.description && { description: sent.description }),
+          },
+          idempotencyKey,
+        },
       });
       if (answer.data) {
-        setDone(`Transferred ${money(answer.data.transfer.amount, answer.data.transfer.currency)} (transfer ${answer.data.transfer.transferId}).`);
+        setDone(
+          `Transferred ${money(answer.data.transfer.amount, answer.data.transfer.currency)} (transfer ${answer.data.transfer.transferId}).`,
+        );
         setConfirming(null);
         setDraft({ toAccountId: '', amount: '', description: '' });
       }
@@ -790,7 +903,8 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
       {confirming ? (
         <div className="confirm" role="group" aria-labelledby="confirm-text">
           <p id="confirm-text">
-            Transfer {money(confirming.draft.amount, currency)} from this account to account <code>{confirming.draft.toAccountId}</code>
+            Transfer {money(confirming.draft.amount, currency)} from this account to account{' '}
+            <code>{confirming.draft.toAccountId}</code>
             {confirming.draft.description ? ` ("${confirming.draft.description}")` : ''}?
           </p>
           <div className="actions">
@@ -804,15 +918,30 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
         </div>
       ) : (
         <form onSubmit={review} className="stacked-form">
-          <TextField className="field" value={draft.toAccountId} onChange={(toAccountId) => setDraft({ ...draft, toAccountId })} isRequired>
+          <TextField
+            className="field"
+            value={draft.toAccountId}
+            onChange={(toAccountId) => setDraft({ ...draft, toAccountId })}
+            isRequired
+          >
             <Label>To account id</Label>
             <Input />
           </TextField>
-          <TextField className="field" value={draft.amount} onChange={(amount) => setDraft({ ...draft, amount })} isRequired inputMode="decimal">
+          <TextField
+            className="field"
+            value={draft.amount}
+            onChange={(amount) => setDraft({ ...draft, amount })}
+            isRequired
+            inputMode="decimal"
+          >
             <Label>Amount ({currency})</Label>
             <Input />
           </TextField>
-          <TextField className="field" value={draft.description} onChange={(description) => setDraft({ ...draft, description })}>
+          <TextField
+            className="field"
+            value={draft.description}
+            onChange={(description) => setDraft({ ...draft, description })}
+          >
             <Label>Description</Label>
             <Input />
           </TextField>

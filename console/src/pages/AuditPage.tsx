@@ -12,8 +12,23 @@ import { graphql } from '../gql';
 import type { AuditTrailQuery } from '../gql/graphql';
 
 const AuditTrail = graphql(`
-  query AuditTrail($after: String, $resourceId: ID, $principalId: String, $operation: String, $from: String, $to: String) {
-    auditEvents(first: 20, after: $after, resourceId: $resourceId, principalId: $principalId, operation: $operation, from: $from, to: $to) {
+  query AuditTrail(
+    $after: String
+    $resourceId: ID
+    $principalId: String
+    $operation: String
+    $from: String
+    $to: String
+  ) {
+    auditEvents(
+      first: 20
+      after: $after
+      resourceId: $resourceId
+      principalId: $principalId
+      operation: $operation
+      from: $from
+      to: $to
+    ) {
       nodes {
         eventId
         occurredAt
@@ -57,7 +72,9 @@ export function AuditTable({ filter, caption, label }: { filter: AuditFilter; ca
   return (
     <>
       <ProblemMessage error={error} />
-      {connection ? <DataTable caption={caption} columns={columns} data={connection.nodes} empty="No audit events match." /> : null}
+      {connection ? (
+        <DataTable caption={caption} columns={columns} data={connection.nodes} empty="No audit events match." />
+      ) : null}
       <Pager
         label={label}
         hasPrevious={pages.hasPrevious}
@@ -88,9 +105,13 @@ const instantOf = (local: string): string | undefined => {
 
 const filterOf = (draft: FilterDraft): AuditFilter =>
   Object.fromEntries(
-    Object.entries({ principalId: draft.principalId.trim(), operation: draft.operation, resourceId: draft.resourceId.trim(), from: instantOf(draft.from), to: instantOf(draft.to) }).filter(
-      ([, value]) => value !== undefined && value !== '',
-    ),
+    Object.entries({
+      principalId: draft.principalId.trim(),
+      operation: draft.operation,
+      resourceId: draft.resourceId.trim(),
+      from: instantOf(draft.from),
+      to: instantOf(draft.to),
+    }).filter(([, value]) => value !== undefined && value !== ''),
   );
 
 /** The audit trail, oldest first, a page at a time, filtered by who wrote, the operation, the record and a time range. */
@@ -105,7 +126,11 @@ export function AuditPage() {
     <>
       <h1>Audit trail</h1>
       <form onSubmit={apply} className="inline-form filters" aria-label="Audit filters">
-        <TextField className="field" value={draft.principalId} onChange={(principalId) => setDraft({ ...draft, principalId })}>
+        <TextField
+          className="field"
+          value={draft.principalId}
+          onChange={(principalId) => setDraft({ ...draft, principalId })}
+        >
           <Label>Actor</Label>
           <Input placeholder="e.g. token:…" />
         </TextField>
@@ -118,15 +143,29 @@ export function AuditPage() {
             ))}
           </select>
         </label>
-        <TextField className="field" value={draft.resourceId} onChange={(resourceId) => setDraft({ ...draft, resourceId })}>
+        <TextField
+          className="field"
+          value={draft.resourceId}
+          onChange={(resourceId) => setDraft({ ...draft, resourceId })}
+        >
           <Label>Record id</Label>
           <Input />
         </TextField>
-        <TextField className="field" type="datetime-local" value={draft.from} onChange={(from) => setDraft({ ...draft, from })}>
+        <TextField
+          className="field"
+          type="datetime-local"
+          value={draft.from}
+          onChange={(from) => setDraft({ ...draft, from })}
+        >
           <Label>From</Label>
           <Input />
         </TextField>
-        <TextField className="field" type="datetime-local" value={draft.to} onChange={(to) => setDraft({ ...draft, to })}>
+        <TextField
+          className="field"
+          type="datetime-local"
+          value={draft.to}
+          onChange={(to) => setDraft({ ...draft, to })}
+        >
           <Label>Before</Label>
           <Input />
         </TextField>
@@ -140,7 +179,12 @@ export function AuditPage() {
           Clear filters
         </Button>
       </form>
-      <AuditTable key={JSON.stringify(filter)} filter={filter} caption="Audit events, oldest first" label="Audit pages" />
+      <AuditTable
+        key={JSON.stringify(filter)}
+        filter={filter}
+        caption="Audit events, oldest first"
+        label="Audit pages"
+      />
     </>
   );
 }

@@ -129,7 +129,9 @@ function EditContact({ customer }: { customer: Details }) {
   }
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void updateCustomer({ variables: { customerId: customer.customerId, input: contactInput(draft), expectedVersion: customer.version } })
+    void updateCustomer({
+      variables: { customerId: customer.customerId, input: contactInput(draft), expectedVersion: customer.version },
+    })
       .then((answer) => {
         if (answer.data) {
           setDraft(null);
@@ -216,7 +218,10 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   const canReadAudit = useCan('audit:read');
   const canReadEvents = useCan('events:read');
   const [deleted, setDeleted] = useState<string | null>(null);
-  const { data, error, loading } = useQuery(CustomerDetails, { variables: { customerId, withAccounts }, skip: deleted !== null });
+  const { data, error, loading } = useQuery(CustomerDetails, {
+    variables: { customerId, withAccounts },
+    skip: deleted !== null,
+  });
   const customer = data?.customer;
   if (deleted !== null) {
     return (
@@ -294,7 +299,11 @@ export function CustomerPage({ customerId }: { customerId: string }) {
       {canReadAudit ? (
         <section aria-labelledby="audit-heading">
           <h2 id="audit-heading">Audit trail</h2>
-          <AuditTable filter={{ resourceId: customer.customerId }} caption="Audit events of this customer, oldest first" label="Audit pages of this customer" />
+          <AuditTable
+            filter={{ resourceId: customer.customerId }}
+            caption="Audit events of this customer, oldest first"
+            label="Audit pages of this customer"
+          />
         </section>
       ) : null}
       {canEdit ? <DeleteCustomerAction customer={customer} onDeleted={() => setDeleted(fullName(customer))} /> : null}

@@ -74,7 +74,8 @@ function Results({ customers, label }: { customers: Listed[]; label: string }) {
     <ul className="results" aria-label={label}>
       {customers.map((customer) => (
         <li key={customer.customerId}>
-          <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link> <span className="muted">born {customer.dateOfBirth}</span>
+          <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>{' '}
+          <span className="muted">born {customer.dateOfBirth}</span>
         </li>
       ))}
     </ul>
@@ -160,7 +161,9 @@ export function CustomersPage() {
             <Button type="submit">Find by number</Button>
           </form>
           <ProblemMessage error={bySsn.error} />
-          {bySsn.data ? <Results customers={bySsn.data.searchCustomers.nodes as Listed[]} label="Customers with this number" /> : null}
+          {bySsn.data ? (
+            <Results customers={bySsn.data.searchCustomers.nodes as Listed[]} label="Customers with this number" />
+          ) : null}
         </section>
       ) : null}
     </>

@@ -81,7 +81,10 @@ export function EventsPage() {
         onChange={setText}
         onSubmit={() => {
           pages.reset();
-          const list = text.split(',').map((type) => type.trim()).filter(Boolean);
+          const list = text
+            .split(',')
+            .map((type) => type.trim())
+            .filter(Boolean);
           setTypes(list.length > 0 ? list : undefined);
         }}
         onClear={() => {
@@ -92,17 +95,30 @@ export function EventsPage() {
         <Label>Event types</Label>
         <Input placeholder="e.g. customer.created, transaction.posted" />
       </SearchField>
-      <Switch className="switch" isSelected={live} onChange={(on) => {
-        setLive(on);
-        if (!on) setLiveRows([]);
-      }}>
+      <Switch
+        className="switch"
+        isSelected={live}
+        onChange={(on) => {
+          setLive(on);
+          if (!on) setLiveRows([]);
+        }}
+      >
         <span className="indicator" aria-hidden="true" />
         Follow new events live
       </Switch>
       <ProblemMessage error={subscription.error} />
-      {live ? <DataTable caption="Live events, newest first" columns={columns} data={liveRows} empty="Waiting for new events…" /> : null}
+      {live ? (
+        <DataTable
+          caption="Live events, newest first"
+          columns={columns}
+          data={liveRows}
+          empty="Waiting for new events…"
+        />
+      ) : null}
       <ProblemMessage error={error} />
-      {page ? <DataTable caption="Events, oldest first" columns={columns} data={page.events} empty="No events." /> : null}
+      {page ? (
+        <DataTable caption="Events, oldest first" columns={columns} data={page.events} empty="No events." />
+      ) : null}
       <Pager
         label="Event pages"
         hasPrevious={pages.hasPrevious}

@@ -36,17 +36,30 @@ const digitsOnly = (value: string) => (value === '' || /^\d+$/.test(value.trim()
 export function NewCustomerPage() {
   const { navigate } = useRoute();
   const canCreate = useCan('customers:write');
-  const [identity, setIdentity] = useState<IdentityDraft>({ firstName: '', middleName: '', lastName: '', dateOfBirth: '', externalId: '' });
+  const [identity, setIdentity] = useState<IdentityDraft>({
+    firstName: '',
+    middleName: '',
+    lastName: '',
+    dateOfBirth: '',
+    externalId: '',
+  });
   const [ssn, setSsn] = useState('');
   const [documentLocatorNumber, setDocumentLocatorNumber] = useState('');
-  const [contact, setContact] = useState<ContactDraft>({ preferredName: '', emails: [''], phoneNumbers: [], addresses: [] });
+  const [contact, setContact] = useState<ContactDraft>({
+    preferredName: '',
+    emails: [''],
+    phoneNumbers: [],
+    addresses: [],
+  });
   const key = useRef<string | null>(null);
   const inFlight = useRef(false);
   const [createCustomer, result] = useMutation(CreateCustomer);
-  const changed = <T,>(set: (value: T) => void) => (value: T) => {
-    key.current = null;
-    set(value);
-  };
+  const changed =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      key.current = null;
+      set(value);
+    };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -81,8 +94,17 @@ export function NewCustomerPage() {
     }
   };
 
-  const field = (name: keyof IdentityDraft, label: string, props: { isRequired?: boolean; type?: string; maxLength?: number } = {}) => (
-    <TextField className="field" value={identity[name]} onChange={changed((value: string) => setIdentity({ ...identity, [name]: value }))} {...props}>
+  const field = (
+    name: keyof IdentityDraft,
+    label: string,
+    props: { isRequired?: boolean; type?: string; maxLength?: number } = {},
+  ) => (
+    <TextField
+      className="field"
+      value={identity[name]}
+      onChange={changed((value: string) => setIdentity({ ...identity, [name]: value }))}
+      {...props}
+    >
       <Label>{label}</Label>
       <Input />
     </TextField>
@@ -108,7 +130,15 @@ export function NewCustomerPage() {
           <Label>Social security number</Label>
           <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
         </TextField>
-        <TextField className="field" value={documentLocatorNumber} onChange={changed(setDocumentLocatorNumber)} isRequired autoComplete="off" inputMode="numeric" validate={digitsOnly}>
+        <TextField
+          className="field"
+          value={documentLocatorNumber}
+          onChange={changed(setDocumentLocatorNumber)}
+          isRequired
+          autoComplete="off"
+          inputMode="numeric"
+          validate={digitsOnly}
+        >
           <Label>Document locator number</Label>
           <Input className="react-aria-Input masked" spellCheck={false} autoCorrect="off" autoCapitalize="off" />
         </TextField>

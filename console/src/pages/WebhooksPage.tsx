@@ -101,7 +101,10 @@ const attemptColumns = [
  */
 function Deliveries({ endpointId, onClose }: { endpointId: string; onClose(): void }) {
   const canWrite = useCan('webhooks:write');
-  const { data, error, refetch, loading } = useQuery(EndpointDeliveries, { variables: { endpointId }, fetchPolicy: 'network-only' });
+  const { data, error, refetch, loading } = useQuery(EndpointDeliveries, {
+    variables: { endpointId },
+    fetchPolicy: 'network-only',
+  });
   const [redeliver, redelivered] = useMutation(Redeliver);
   const [scheduled, setScheduled] = useState<string | null>(null);
   const endpoint = data?.webhookEndpoint;
@@ -142,7 +145,12 @@ function Deliveries({ endpointId, onClose }: { endpointId: string; onClose(): vo
         </p>
       ) : null}
       {endpoint ? (
-        <DataTable caption="Latest delivery attempts, newest first" columns={canWrite ? [...attemptColumns, action] : attemptColumns} data={endpoint.attempts} empty="No delivery attempts yet." />
+        <DataTable
+          caption="Latest delivery attempts, newest first"
+          columns={canWrite ? [...attemptColumns, action] : attemptColumns}
+          data={endpoint.attempts}
+          empty="No delivery attempts yet."
+        />
       ) : null}
     </section>
   );
@@ -152,8 +160,17 @@ type EndpointRow = WebhookEndpointListQuery['webhookEndpoints'][number];
 const column = createColumnHelper<EndpointRow>();
 const columns = [
   column.accessor('url', { header: 'URL' }),
-  column.accessor('eventTypes', { header: 'Event types', cell: (info) => (info.getValue().length === 0 ? 'every type' : info.getValue().join(', ')) }),
-  column.accessor('enabled', { header: 'State', cell: (info) => (info.getValue() ? 'enabled' : `disabled${info.row.original.disabledReason ? ` (${info.row.original.disabledReason})` : ''}`) }),
+  column.accessor('eventTypes', {
+    header: 'Event types',
+    cell: (info) => (info.getValue().length === 0 ? 'every type' : info.getValue().join(', ')),
+  }),
+  column.accessor('enabled', {
+    header: 'State',
+    cell: (info) =>
+      info.getValue()
+        ? 'enabled'
+        : `disabled${info.row.original.disabledReason ? ` (${info.row.original.disabledReason})` : ''}`,
+  }),
   column.accessor('failingSince', { header: 'Failing since', cell: (info) => instant(info.getValue()) }),
   column.accessor('createdAt', { header: 'Created', cell: (info) => instant(info.getValue()) }),
 ];
@@ -174,7 +191,10 @@ export function WebhooksPage() {
     id: 'deliveries',
     header: 'Deliveries',
     cell: (info) => (
-      <Button aria-label={`Show deliveries to ${info.row.original.url}`} onPress={() => setShown(info.row.original.endpointId)}>
+      <Button
+        aria-label={`Show deliveries to ${info.row.original.url}`}
+        onPress={() => setShown(info.row.original.endpointId)}
+      >
         Show
       </Button>
     ),
@@ -189,11 +209,19 @@ export function WebhooksPage() {
       return (
         <span className="row-actions">
           {info.row.original.enabled ? (
-            <Button isDisabled={busy} aria-label={`Disable ${url}`} onPress={() => void disable({ variables }).catch(() => undefined)}>
+            <Button
+              isDisabled={busy}
+              aria-label={`Disable ${url}`}
+              onPress={() => void disable({ variables }).catch(() => undefined)}
+            >
               Disable
             </Button>
           ) : (
-            <Button isDisabled={busy} aria-label={`Enable ${url}`} onPress={() => void enable({ variables }).catch(() => undefined)}>
+            <Button
+              isDisabled={busy}
+              aria-label={`Enable ${url}`}
+              onPress={() => void enable({ variables }).catch(() => undefined)}
+            >
               Enable
             </Button>
           )}
@@ -219,7 +247,8 @@ export function WebhooksPage() {
       {secret ? (
         <div role="status" className="done secret">
           <p>
-            The new signing secret of {secret.url}, shown this once: store it now. The previous secret keeps signing alongside it for a while.
+            The new signing secret of {secret.url}, shown this once: store it now. The previous secret keeps signing
+            alongside it for a while.
           </p>
           <p>
             <code>{secret.secret}</code>
@@ -227,7 +256,14 @@ export function WebhooksPage() {
           <Button onPress={() => setSecret(null)}>I have stored it</Button>
         </div>
       ) : null}
-      {data ? <DataTable caption="Webhook endpoints" columns={canWrite ? [...columns, deliveries, actions] : [...columns, deliveries]} data={data.webhookEndpoints} empty="No webhook endpoints." /> : null}
+      {data ? (
+        <DataTable
+          caption="Webhook endpoints"
+          columns={canWrite ? [...columns, deliveries, actions] : [...columns, deliveries]}
+          data={data.webhookEndpoints}
+          empty="No webhook endpoints."
+        />
+      ) : null}
       {shown ? <Deliveries key={shown} endpointId={shown} onClose={() => setShown(null)} /> : null}
     </>
   );

@@ -40,7 +40,11 @@ export interface CasClient extends Pick<Client<paths>, 'GET' | 'POST' | 'PUT' | 
   /** Every item of a list, page after page (`limit`, `after`, `nextAfter`), as an async iterator. */
   list<P extends ListPath>(path: P, init?: ListInit<P>): AsyncIterable<ListItem<P>>;
   /** A GraphQL operation in this environment; throws CasGraphqlError when the answer has errors. */
-  graphql<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, variables: TVariables, options?: GraphqlOptions): Promise<TResult>;
+  graphql<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables>,
+    variables: TVariables,
+    options?: GraphqlOptions,
+  ): Promise<TResult>;
   /** The same client in another environment (same token, retries and fetch; its own consistency token). */
   withEnvironment(environment: string): CasClient;
 }
@@ -67,8 +71,13 @@ export function createClient(options: ClientOptions): CasClient {
   rest.use({
     async onRequest({ request, schemaPath }) {
       request.headers.set('Authorization', await bearer());
-      if (KEYED_WRITES.has(`${request.method} ${schemaPath}`) && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', newKey());
-      if (request.method === 'GET' && consistencyToken !== undefined && !request.headers.has(CONSISTENCY_TOKEN_HEADER)) {
+      if (KEYED_WRITES.has(`${request.method} ${schemaPath}`) && !request.headers.has('Idempotency-Key'))
+        request.headers.set('Idempotency-Key', newKey());
+      if (
+        request.method === 'GET' &&
+        consistencyToken !== undefined &&
+        !request.headers.has(CONSISTENCY_TOKEN_HEADER)
+      ) {
         request.headers.set(CONSISTENCY_TOKEN_HEADER, consistencyToken);
       }
       return request;
@@ -93,8 +102,15 @@ export function createClient(options: ClientOptions): CasClient {
       const query = document.toString();
       const declaresKey = /\$idempotencyKey\b/.test(query);
       const given = (variables ?? {}) as Record<string, unknown>;
-      const body = declaresKey && given.idempotencyKey === undefined ? { ...given, idempotencyKey: graphqlOptions.idempotencyKey ?? newKey() } : given;
-      const headers = new Headers({ Authorization: await bearer(), 'Content-Type': 'application/json', Accept: 'application/graphql-response+json' });
+      const body =
+        declaresKey && given.idempotencyKey === undefined
+          ? { ...given, idempotencyKey: graphqlOptions.idempotencyKey ?? newKey() }
+          : given;
+      const headers = new Headers({
+        Authorization: await bearer(),
+        'Content-Type': 'application/json',
+        Accept: 'application/graphql-response+json',
+      });
       const isQuery = /^\s*(query\b|\{)/.test(query.replace(/^\s*#.*$/gm, ''));
       if (isQuery && consistencyToken !== undefined) headers.set(CONSISTENCY_TOKEN_HEADER, consistencyToken);
       const request = new Request(`${base}/graphql`, {
@@ -106,9 +122,11 @@ export function createClient(options: ClientOptions): CasClient {
       // A query is safe to repeat; a mutation only with an idempotency key (declared, hence always sent).
       const response = await send(request, isQuery || declaresKey || safeToRepeat(request));
       remember(response);
-      const answer = (await response.json().catch(() => undefined)) as { data?: TResultOf<typeof document>; errors?: CasGraphqlError['errors'] } | undefined;
+      const answer = (await response.json().catch(() => undefined)) as
+        { data?: TResultOf<typeof document>; errors?: CasGraphqlError['errors'] } | undefined;
       if (answer === undefined) throw apiErrorOf(response, undefined);
-      if (answer.errors !== undefined && answer.errors.length > 0) throw new CasGraphqlError(response.status, answer.errors);
+      if (answer.errors !== undefined && answer.errors.length > 0)
+        throw new CasGraphqlError(response.status, answer.errors);
       return answer.data as never;
     },
     withEnvironment: (environment) => createClient({ ...options, environment }),

@@ -79,7 +79,9 @@ export function apiErrorOf(response: Response, body: unknown): CasApiError {
  * The envelope's `data` of a successful answer; a refusal throws CasApiError with the envelope's code,
  * message and details.
  */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T extends { data: infer D } ? D : never> {
+export async function unwrap<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T extends { data: infer D } ? D : never> {
   const { data, error, response } = await call;
   if (!response.ok || data === undefined) throw apiErrorOf(response, error);
   return (data as { data: unknown }).data as never;

@@ -1,4 +1,11 @@
-export { CONSISTENCY_TOKEN_HEADER, createClient, type CasClient, type ClientOptions, type GraphqlOptions, type TypedDocument } from './client.js';
+export {
+  CONSISTENCY_TOKEN_HEADER,
+  createClient,
+  type CasClient,
+  type ClientOptions,
+  type GraphqlOptions,
+  type TypedDocument,
+} from './client.js';
 export { CasApiError, CasGraphqlError, unwrap, type ErrorDetail } from './errors.js';
 export { API_VERSION } from './generated/operations.js';
 export type { components, operations, paths } from './generated/rest.js';

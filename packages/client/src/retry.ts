@@ -16,16 +16,21 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A request may be sent again when repeating it cannot do anything twice: a read, or a write carrying an
  * Idempotency-Key (the service replays the first answer).
  */
-export const safeToRepeat = (request: Request): boolean => IDEMPOTENT_METHODS.has(request.method) || request.headers.has('idempotency-key');
+export const safeToRepeat = (request: Request): boolean =>
+  IDEMPOTENT_METHODS.has(request.method) || request.headers.has('idempotency-key');
 
 const sleep = (ms: number, signal: AbortSignal | null) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -35,7 +40,10 @@ const sleep = (ms: number, signal: AbortSignal | null) =>
  * - a network error (no answer: the request may or may not have run): only when safe to repeat.
  * Anything else is answered as is. `safe` overrides the judgement of `safeToRepeat` (a GraphQL query is a POST).
  */
-export function retryingFetch(fetchImpl: (request: Request) => Promise<Response>, options: RetryOptions = {}): (request: Request, safe?: boolean) => Promise<Response> {
+export function retryingFetch(
+  fetchImpl: (request: Request) => Promise<Response>,
+  options: RetryOptions = {},
+): (request: Request, safe?: boolean) => Promise<Response> {
   const attempts = Math.max(1, options.attempts ?? 3);
   const baseDelayMs = options.baseDelayMs ?? 250;
   const maxDelayMs = options.maxDelayMs ?? 30_000;

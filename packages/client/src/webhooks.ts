@@ -21,7 +21,8 @@ const lowerCased = (headers: WebhookHeaders): Record<string, string> => {
     typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function'
       ? [...(headers as Headers).entries()]
       : Object.entries(headers as Record<string, string | string[] | undefined>).flatMap(([name, value]) =>
-          value === undefined ? [] : [[name, Array.isArray(value) ? value.join(',') : value] as [string, string]]);
+          value === undefined ? [] : [[name, Array.isArray(value) ? value.join(',') : value] as [string, string]],
+        );
   return Object.fromEntries(entries.map(([name, value]) => [name.toLowerCase(), value]));
 };
 

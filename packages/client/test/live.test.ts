@@ -1,8 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CasApiError, CasGraphqlError, createClient, unwrap, verifyWebhook, type CasClient } from '@customer-account-service/client';
-import { CreateCustomerDocument, CustomersPageDocument, CustomerWithAccountsDocument } from '@customer-account-service/client/graphql';
+import {
+  CasApiError,
+  CasGraphqlError,
+  createClient,
+  unwrap,
+  verifyWebhook,
+  type CasClient,
+} from '@customer-account-service/client';
+import {
+  CreateCustomerDocument,
+  CustomersPageDocument,
+  CustomerWithAccountsDocument,
+} from '@customer-account-service/client/graphql';
 import { buildAccountInput, buildCustomerInput } from '../../../test/support/factories.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
 
@@ -12,7 +23,11 @@ let cas: CasClient;
 /** Every request the client sent, as the service received it (method, path, Idempotency-Key). */
 const sent: { method: string; path: string; idempotencyKey: string | null }[] = [];
 const recordingFetch = (request: Request) => {
-  sent.push({ method: request.method, path: new URL(request.url).pathname, idempotencyKey: request.headers.get('idempotency-key') });
+  sent.push({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    idempotencyKey: request.headers.get('idempotency-key'),
+  });
   return fetch(request);
 };
 
@@ -24,40 +39,68 @@ afterAll(async () => service?.stop());
 
 describe('the TypeScript client against the live service', () => {
   it('creates a customer with an automatic Idempotency-Key and reads it back', async () => {
-    const { customerId } = await unwrap(cas.POST('/customer', { body: buildCustomerInput({ firstName: 'Client', lastName: 'Tour' }) }));
-    expect(sent.at(-1)).toMatchObject({ method: 'POST', path: '/sandbox/customer', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const { customerId } = await unwrap(
+      cas.POST('/customer', { body: buildCustomerInput({ firstName: 'Client', lastName: 'Tour' }) }),
+    );
+    expect(sent.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/sandbox/customer',
+      idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const customer = await unwrap(cas.GET('/customer/{customerId}', { params: { path: { customerId } } }));
     expect(customer).toMatchObject({ customerId, firstName: 'Client', lastName: 'Tour', accountIds: [] });
     // A write that takes no key is sent without one.
-    await unwrap(cas.PUT('/customer/{customerId}', { params: { path: { customerId } }, body: { preferredName: 'Tourist' } }));
+    await unwrap(
+      cas.PUT('/customer/{customerId}', { params: { path: { customerId } }, body: { preferredName: 'Tourist' } }),
+    );
     expect(sent.at(-1)).toMatchObject({ method: 'PUT', idempotencyKey: null });
   });
 
   it('pages through a filtered list with an async iterator', async () => {
     const lastName = `Pager${randomBytes(4).toString('hex')}`;
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push((await unwrap(cas.POST('/customer', { body: buildCustomerInput({ lastName }) }))).customerId);
+    for (let i = 0; i < 5; i += 1)
+      ids.push((await unwrap(cas.POST('/customer', { body: buildCustomerInput({ lastName }) }))).customerId);
     const before = sent.length;
     const found: string[] = [];
-    for await (const customer of cas.list('/customer', { query: { lastName: lastName.toLowerCase(), limit: '2' } })) found.push(customer.customerId);
+    for await (const customer of cas.list('/customer', { query: { lastName: lastName.toLowerCase(), limit: '2' } }))
+      found.push(customer.customerId);
     expect(found).toEqual(ids);
     expect(sent.length - before, 'pages of 2, 2 and 1').toBe(3);
 
     // A list under a path: the account's transactions, newest first.
     const { accountId } = await unwrap(cas.POST('/account', { body: buildAccountInput([ids[0]!]) }));
-    for (const amount of [1, 2, 3]) await unwrap(cas.POST('/account/{accountId}/transaction', { params: { path: { accountId } }, body: { type: 'CREDIT', amount } }));
+    for (const amount of [1, 2, 3])
+      await unwrap(
+        cas.POST('/account/{accountId}/transaction', {
+          params: { path: { accountId } },
+          body: { type: 'CREDIT', amount },
+        }),
+      );
     const amounts: number[] = [];
-    for await (const transaction of cas.list('/account/{accountId}/transaction', { path: { accountId }, query: { limit: '2' } })) amounts.push(transaction.amount);
+    for await (const transaction of cas.list('/account/{accountId}/transaction', {
+      path: { accountId },
+      query: { limit: '2' },
+    }))
+      amounts.push(transaction.amount);
     expect(amounts).toEqual([3, 2, 1]);
   });
 
-  it('throws typed errors with the envelope\'s code, message, details and log reference, on both envelope families', async () => {
-    const refused = await unwrap(cas.POST('/customer', { body: { ...buildCustomerInput(), dateOfBirth: 'yesterday' } })).catch((error: unknown) => error);
+  it("throws typed errors with the envelope's code, message, details and log reference, on both envelope families", async () => {
+    const refused = await unwrap(
+      cas.POST('/customer', { body: { ...buildCustomerInput(), dateOfBirth: 'yesterday' } }),
+    ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(CasApiError);
-    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ field: 'dateOfBirth' })]) });
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      details: expect.arrayContaining([expect.objectContaining({ field: 'dateOfBirth' })]),
+    });
     expect((refused as CasApiError).logRefId).toBe((refused as CasApiError).requestId);
 
-    const missing = await unwrap(cas.GET('/account/{accountId}', { params: { path: { accountId: '0193a5c5-5a97-7260-9c1e-8daecf406b87' } } })).catch((error: unknown) => error);
+    const missing = await unwrap(
+      cas.GET('/account/{accountId}', { params: { path: { accountId: '0193a5c5-5a97-7260-9c1e-8daecf406b87' } } }),
+    ).catch((error: unknown) => error);
     expect(missing).toMatchObject({ status: 404, code: 'ACCOUNT_NOT_FOUND' });
     expect((missing as CasApiError).logRefId).toBe((missing as CasApiError).requestId);
   });
@@ -95,11 +138,18 @@ describe('the TypeScript client against the live service', () => {
     const lastName = `Graph${randomBytes(4).toString('hex')}`;
     const { createCustomer } = await cas.graphql(CreateCustomerDocument, { input: buildCustomerInput({ lastName }) });
     const read = await cas.graphql(CustomerWithAccountsDocument, { customerId: createCustomer.customerId });
-    expect(read.customer).toEqual({ customerId: createCustomer.customerId, firstName: createCustomer.firstName, lastName, accounts: [] });
+    expect(read.customer).toEqual({
+      customerId: createCustomer.customerId,
+      firstName: createCustomer.firstName,
+      lastName,
+      accounts: [],
+    });
     const page = await cas.graphql(CustomersPageDocument, { first: 10, filter: { lastName } });
     expect(page.customers.nodes.map((node) => node.customerId)).toEqual([createCustomer.customerId]);
 
-    const refused = await cas.graphql(CreateCustomerDocument, { input: { ...buildCustomerInput(), dateOfBirth: 'yesterday' } }).catch((error: unknown) => error);
+    const refused = await cas
+      .graphql(CreateCustomerDocument, { input: { ...buildCustomerInput(), dateOfBirth: 'yesterday' } })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(CasGraphqlError);
     expect((refused as CasGraphqlError).code).toBe('VALIDATION_FAILED');
   });
@@ -115,11 +165,23 @@ describe('webhook verification', () => {
   const delivery = {
     type: 'customer.deleted',
     timestamp: '2026-11-26T10:00:00.000Z',
-    data: { eventId: '0193a5c5-5a97-7260-9c1e-8daecf406b87', type: 'customer.deleted', sequence: 7, occurredAt: '2026-11-26T10:00:00.000Z', resourceType: 'customer', resourceId: '0193a5c5-5a97-7260-9c1e-8daecf406b88', data: { customerId: '0193a5c5-5a97-7260-9c1e-8daecf406b88' } },
+    data: {
+      eventId: '0193a5c5-5a97-7260-9c1e-8daecf406b87',
+      type: 'customer.deleted',
+      sequence: 7,
+      occurredAt: '2026-11-26T10:00:00.000Z',
+      resourceType: 'customer',
+      resourceId: '0193a5c5-5a97-7260-9c1e-8daecf406b88',
+      data: { customerId: '0193a5c5-5a97-7260-9c1e-8daecf406b88' },
+    },
   };
   const signed = (body: string, at = new Date()) => {
     const id = delivery.data.eventId;
-    return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, at, body) };
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, body),
+    };
   };
 
   it('returns the typed event of a delivery signed by standardwebhooks, from a record or a Headers object', () => {

@@ -38,13 +38,23 @@ async function scripted(answers: Answer[]): Promise<{ url: string; seen: Seen[] 
 }
 
 const envelope = (data: object) => ({ data, success: true, error: null, requestId: 'r', log_ref_id: 'r' });
-const failure = (code: string) => ({ data: null, success: false, error: { code, message: code }, requestId: 'r', log_ref_id: 'r' });
+const failure = (code: string) => ({
+  data: null,
+  success: false,
+  error: { code, message: code },
+  requestId: 'r',
+  log_ref_id: 'r',
+});
 const customer = { customerId: '0193a5c5-5a97-7260-9c1e-8daecf406b87' };
-const client = (url: string, retry = {}) => createClient({ baseUrl: url, token: 'secret-token', environment: 'sandbox', retry: { baseDelayMs: 1, ...retry } });
+const client = (url: string, retry = {}) =>
+  createClient({ baseUrl: url, token: 'secret-token', environment: 'sandbox', retry: { baseDelayMs: 1, ...retry } });
 
 describe('retries', () => {
   it('retries a 429 after its Retry-After, then answers the success', async () => {
-    const { url, seen } = await scripted([{ status: 429, headers: { 'Retry-After': '1' }, body: failure('RATE_LIMITED') }, { status: 201, body: envelope(customer) }]);
+    const { url, seen } = await scripted([
+      { status: 429, headers: { 'Retry-After': '1' }, body: failure('RATE_LIMITED') },
+      { status: 201, body: envelope(customer) },
+    ]);
     const created = await unwrap(client(url).POST('/customer', { body: {} as never }));
     expect(created).toEqual(customer);
     expect(seen).toHaveLength(2);
@@ -56,13 +66,21 @@ describe('retries', () => {
 
   it('retries a 503 of a read and of a keyed write, but not of a write without a key', async () => {
     const unavailable: Answer = { status: 503, headers: { 'Retry-After': '0' }, body: failure('SERVICE_UNAVAILABLE') };
-    const reads = await scripted([unavailable, unavailable, { status: 200, body: envelope({ ...customer, firstName: 'A' }) }]);
-    expect(await unwrap(client(reads.url).GET('/customer/{customerId}', { params: { path: customer } }))).toMatchObject({ firstName: 'A' });
+    const reads = await scripted([
+      unavailable,
+      unavailable,
+      { status: 200, body: envelope({ ...customer, firstName: 'A' }) },
+    ]);
+    expect(await unwrap(client(reads.url).GET('/customer/{customerId}', { params: { path: customer } }))).toMatchObject(
+      { firstName: 'A' },
+    );
     expect(reads.seen).toHaveLength(3);
     await new Promise((resolve) => server!.close(resolve));
 
     const update = await scripted([unavailable, { status: 200, body: envelope(customer) }]);
-    const refused = await unwrap(client(update.url).PUT('/customer/{customerId}', { params: { path: customer }, body: {} })).catch((error: unknown) => error);
+    const refused = await unwrap(
+      client(update.url).PUT('/customer/{customerId}', { params: { path: customer }, body: {} }),
+    ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(CasApiError);
     expect(refused).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfterS: 0 });
     expect(update.seen).toHaveLength(1);
@@ -71,7 +89,9 @@ describe('retries', () => {
   it('stops after the attempts allowed, and at once when Retry-After is longer than it accepts', async () => {
     const limited: Answer = { status: 429, headers: { 'Retry-After': '0' }, body: failure('RATE_LIMITED') };
     const bounded = await scripted([limited, limited, limited, limited]);
-    await expect(unwrap(client(bounded.url, { attempts: 3 }).GET('/customer'))).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(unwrap(client(bounded.url, { attempts: 3 }).GET('/customer'))).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
     expect(bounded.seen).toHaveLength(3);
     await new Promise((resolve) => server!.close(resolve));
 
@@ -83,12 +103,20 @@ describe('retries', () => {
   it('retries a dropped connection only where an Idempotency-Key makes it safe', async () => {
     const keyed = await scripted(['drop', { status: 201, body: envelope(customer) }]);
     expect(await unwrap(client(keyed.url).POST('/customer', { body: {} as never }))).toEqual(customer);
-    expect(keyed.seen.map((request) => request.headers['idempotency-key'])).toEqual([expect.any(String), keyed.seen[0]!.headers['idempotency-key']]);
+    expect(keyed.seen.map((request) => request.headers['idempotency-key'])).toEqual([
+      expect.any(String),
+      keyed.seen[0]!.headers['idempotency-key'],
+    ]);
     await new Promise((resolve) => server!.close(resolve));
 
     // Adding a holder takes no key: after a dropped connection nobody knows whether it ran, so the error surfaces.
     const unkeyed = await scripted(['drop', { status: 200, body: envelope({}) }]);
-    await expect(client(unkeyed.url).POST('/account/{accountId}/customer', { params: { path: { accountId: customer.customerId } }, body: customer })).rejects.toThrow();
+    await expect(
+      client(unkeyed.url).POST('/account/{accountId}/customer', {
+        params: { path: { accountId: customer.customerId } },
+        body: customer,
+      }),
+    ).rejects.toThrow();
     expect(unkeyed.seen).toHaveLength(1);
   });
 });
@@ -107,13 +135,16 @@ describe('read-your-writes', () => {
     expect(seen[0]!.headers['consistency-token']).toBeUndefined();
     await unwrap(cas.GET('/customer/{customerId}', { params: { path: customer } }));
     expect(seen[1]!.headers['consistency-token']).toBe('v1.0000000000000a');
-    await cas.graphql({ toString: () => 'query Q($id: ID!) { customer(customerId: $id) { customerId } }' }, { id: customer.customerId });
+    await cas.graphql(
+      { toString: () => 'query Q($id: ID!) { customer(customerId: $id) { customerId } }' },
+      { id: customer.customerId },
+    );
     expect(seen[2]).toMatchObject({ method: 'POST', path: '/sandbox/graphql' });
     expect(seen[2]!.headers['consistency-token']).toBe('v1.0000000000000a');
     await unwrap(cas.PUT('/customer/{customerId}', { params: { path: customer }, body: {} }));
     expect(seen[3]!.headers['consistency-token'], 'a write presents none').toBeUndefined();
     await unwrap(cas.GET('/customer/{customerId}', { params: { path: customer } }));
-    expect(seen[4]!.headers['consistency-token'], 'the newer write\'s token').toBe('v1.0000000000000b');
+    expect(seen[4]!.headers['consistency-token'], "the newer write's token").toBe('v1.0000000000000b');
     expect(cas.consistencyToken).toBe('v1.0000000000000b');
     // Another environment's client starts without one.
     expect(cas.withEnvironment('production-like').consistencyToken).toBeUndefined();

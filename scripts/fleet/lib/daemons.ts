@@ -17,7 +17,12 @@ process.on('exit', () => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-export async function startDaemon(name: string, command: string, args: string[], options: { logDir: string; env?: Record<string, string>; readyPort: number }): Promise<Daemon> {
+export async function startDaemon(
+  name: string,
+  command: string,
+  args: string[],
+  options: { logDir: string; env?: Record<string, string>; readyPort: number },
+): Promise<Daemon> {
   const logFile = path.join(options.logDir, `${name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -27,8 +32,12 @@ export async function startDaemon(name: string, command: string, args: string[],
   const exited = new Promise<void>((resolve) => child.once('exit', () => (running.delete(child), resolve())));
   const deadline = performance.now() + 15_000;
   while (!(await listening(options.readyPort))) {
-    if (child.exitCode !== null) throw new Error(`${name} exited during startup (${child.exitCode}); log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    if (performance.now() > deadline) throw new Error(`${name} did not listen on ${options.readyPort} within 15 s; log ${logFile}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `${name} exited during startup (${child.exitCode}); log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`,
+      );
+    if (performance.now() > deadline)
+      throw new Error(`${name} did not listen on ${options.readyPort} within 15 s; log ${logFile}`);
     await sleep(50);
   }
   return {
@@ -54,7 +63,12 @@ export function listening(port: number): Promise<boolean> {
 
 /** Redis as the fleet's shared store of rate limits: no persistence (a limit lost on restart is harmless). */
 export function startRedis(port: number, logDir: string): Promise<Daemon> {
-  return startDaemon('redis', '/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { logDir, readyPort: port });
+  return startDaemon(
+    'redis',
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { logDir, readyPort: port },
+  );
 }
 
 export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy/haproxy.cfg');
@@ -64,12 +78,28 @@ export const HAPROXY_CONFIG = path.resolve(import.meta.dirname, '../../../deploy
  * three instances, a copy with one `server` line per instance is written beside the logs; the file's other
  * lines are used as they are.
  */
-export async function startHaproxy(options: { port: number; statsPort: number; postgresPort: number; primary: string; replica: string; instances: string[]; workDir: string }): Promise<Daemon & { statsSocket: string; configFile: string }> {
+export async function startHaproxy(options: {
+  port: number;
+  statsPort: number;
+  postgresPort: number;
+  primary: string;
+  replica: string;
+  instances: string[];
+  workDir: string;
+}): Promise<Daemon & { statsSocket: string; configFile: string }> {
   const template = readFileSync(HAPROXY_CONFIG, 'utf8');
   const serverLine = /^\s*server cas1 .*$/m.exec(template)![0];
-  const servers = options.instances.map((_, i) => serverLine.replaceAll('cas1', `cas${i + 1}`).replaceAll('_1', `_${i + 1}`).replaceAll('app-1', `app-${i + 1}`)).join('\n');
+  const servers = options.instances
+    .map((_, i) =>
+      serverLine
+        .replaceAll('cas1', `cas${i + 1}`)
+        .replaceAll('_1', `_${i + 1}`)
+        .replaceAll('app-1', `app-${i + 1}`),
+    )
+    .join('\n');
   const configFile = options.instances.length === 3 ? HAPROXY_CONFIG : path.join(options.workDir, 'haproxy.cfg');
-  if (configFile !== HAPROXY_CONFIG) writeFileSync(configFile, template.replace(/(^\s*server cas\d+ .*\n)+/m, `${servers}\n`));
+  if (configFile !== HAPROXY_CONFIG)
+    writeFileSync(configFile, template.replace(/(^\s*server cas\d+ .*\n)+/m, `${servers}\n`));
   const statsSocket = path.join(options.workDir, 'haproxy.sock');
   const env = {
     CAS_LISTEN: `127.0.0.1:${options.port}`,
@@ -82,7 +112,11 @@ export async function startHaproxy(options: { port: number; statsPort: number; p
     CAS_POSTGRES_REPLICA: options.replica,
     ...Object.fromEntries(options.instances.map((address, i) => [`CAS_BACKEND_${i + 1}`, address])),
   };
-  const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], { logDir: options.workDir, env, readyPort: options.postgresPort });
+  const daemon = await startDaemon('haproxy', '/usr/sbin/haproxy', ['-W', '-db', '-f', configFile], {
+    logDir: options.workDir,
+    env,
+    readyPort: options.postgresPort,
+  });
   return { ...daemon, statsSocket, configFile };
 }
 
@@ -99,7 +133,10 @@ export function haproxyCommand(statsSocket: string, command: string): Promise<st
 }
 
 /** Each server's operational state as HAProxy sees it: 2 is UP, 0 is DOWN (`show servers state`). */
-export async function serverStates(statsSocket: string, backend = 'cas'): Promise<Record<string, { up: boolean; admin: number }>> {
+export async function serverStates(
+  statsSocket: string,
+  backend = 'cas',
+): Promise<Record<string, { up: boolean; admin: number }>> {
   const text = await haproxyCommand(statsSocket, `show servers state ${backend}`);
   const states: Record<string, { up: boolean; admin: number }> = {};
   for (const line of text.split('\n')) {

@@ -17,11 +17,16 @@ export function ensureDebianPackages(log: (line: string) => void): void {
   const missing = PACKAGES.filter((pkg) => !existsSync(pkg.binary)).map((pkg) => pkg.name);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`missing Debian packages: ${missing.join(', ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `missing Debian packages: ${missing.join(', ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   log(`installing Debian packages: ${missing.join(', ')}`);
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }
 
 /** PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user the package creates. */

@@ -145,14 +145,28 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       ...options.instanceEnv,
     };
     log('applying migrations (npm run db:migrate, once for the fleet)');
-    execFileSync(process.execPath, ['dist/db/migrations/migrate-cli.js'], { cwd: ROOT, env: { ...process.env, ...instanceEnv }, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(process.execPath, ['dist/db/migrations/migrate-cli.js'], {
+      cwd: ROOT,
+      env: { ...process.env, ...instanceEnv },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
 
     const startInstance = async (index: number) => {
       const instance = instances[index]!;
-      instance.process = await startServiceProcess({ name: instance.name, port: instance.port, env: instanceEnv, defaults: {}, logDir, ...(options.nodeBinary !== undefined && { nodeBinary: options.nodeBinary }) });
+      instance.process = await startServiceProcess({
+        name: instance.name,
+        port: instance.port,
+        env: instanceEnv,
+        defaults: {},
+        logDir,
+        ...(options.nodeBinary !== undefined && { nodeBinary: options.nodeBinary }),
+      });
       return instance.process;
     };
-    stops.push({ name: 'the instances', run: async () => void (await Promise.all(instances.map((instance) => instance.process?.stop()))) });
+    stops.push({
+      name: 'the instances',
+      run: async () => void (await Promise.all(instances.map((instance) => instance.process?.stop()))),
+    });
     await Promise.all(instances.map((_, i) => startInstance(i)));
     options.signal?.throwIfAborted();
     log(`${instances.length} instances: ${instances.map((instance) => instance.address).join(', ')}`);

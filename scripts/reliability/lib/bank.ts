@@ -66,13 +66,33 @@ export function restRequest(op: BankOp): { method: string; path: string; body: u
   switch (op.kind) {
     case 'deposit':
     case 'withdrawal':
-      return { method: 'POST', path: `${account(op.account)}/transaction`, body: { type: op.kind === 'deposit' ? 'CREDIT' : 'DEBIT', amount: amount(op.cents), description: `${op.kind} ${op.key.slice(0, 8)}` } };
+      return {
+        method: 'POST',
+        path: `${account(op.account)}/transaction`,
+        body: {
+          type: op.kind === 'deposit' ? 'CREDIT' : 'DEBIT',
+          amount: amount(op.cents),
+          description: `${op.kind} ${op.key.slice(0, 8)}`,
+        },
+      };
     case 'hold':
-      return { method: 'POST', path: `${account(op.account)}/transaction`, body: { type: op.type, amount: amount(op.cents), hold: true } };
+      return {
+        method: 'POST',
+        path: `${account(op.account)}/transaction`,
+        body: { type: op.type, amount: amount(op.cents), hold: true },
+      };
     case 'transfer':
-      return { method: 'POST', path: `/${ENVIRONMENT}/transfer`, body: { fromAccountId: op.from, toAccountId: op.to, amount: amount(op.cents) } };
+      return {
+        method: 'POST',
+        path: `/${ENVIRONMENT}/transfer`,
+        body: { fromAccountId: op.from, toAccountId: op.to, amount: amount(op.cents) },
+      };
     case 'post':
-      return { method: 'POST', path: `${account(op.account)}/transaction/${op.transactionId}/post`, body: op.cents === null ? {} : { amount: amount(op.cents) } };
+      return {
+        method: 'POST',
+        path: `${account(op.account)}/transaction/${op.transactionId}/post`,
+        body: op.cents === null ? {} : { amount: amount(op.cents) },
+      };
     case 'void':
       return { method: 'POST', path: `${account(op.account)}/transaction/${op.transactionId}/void`, body: {} };
     case 'reverse':
@@ -91,17 +111,30 @@ export interface RawRestAnswer {
 }
 
 /** The REST surface over any HTTP client: each operation with its key in Idempotency-Key, its envelope checked. */
-export function restSurface(send: (method: string, path: string, body: unknown, headers: Record<string, string>) => Promise<RawRestAnswer>): BankSurface {
+export function restSurface(
+  send: (method: string, path: string, body: unknown, headers: Record<string, string>) => Promise<RawRestAnswer>,
+): BankSurface {
   return async (op) => {
     const { method, path, body } = restRequest(op);
     const res = await send(method, path, body, { 'idempotency-key': op.key });
-    const envelope = res.status === 0 ? [] : envelopeProblems({ status: res.status, header: res.header, text: res.text, json: res.json }, path);
+    const envelope =
+      res.status === 0
+        ? []
+        : envelopeProblems({ status: res.status, header: res.header, text: res.text, json: res.json }, path);
     return restAnswer(op, res.status, res.json, res.header('idempotent-replayed'), res.elapsedMs, envelope, res.error);
   };
 }
 
 /** What a successful answer's status must be. */
-export const ACK_STATUS: Record<BankOpKind, number> = { deposit: 201, withdrawal: 201, hold: 201, transfer: 201, post: 200, void: 200, reverse: 201 };
+export const ACK_STATUS: Record<BankOpKind, number> = {
+  deposit: 201,
+  withdrawal: 201,
+  hold: 201,
+  transfer: 201,
+  post: 200,
+  void: 200,
+  reverse: 201,
+};
 
 export const toCentsFromNumber = (amount: number): number => Math.round(amount * 100);
 
@@ -132,24 +165,64 @@ function transactionOf(data: any): AnsweredTransaction | undefined {
  * A REST answer as a BankAnswer. `json` is the parsed envelope, `replayedHeader` the Idempotent-Replayed
  * header, `envelope` what is wrong with the envelope (scripts/reliability/lib/envelope.ts).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function restAnswer(op: BankOp, status: number, json: any, replayedHeader: string | undefined, elapsedMs: number, envelope: string[], error?: string): BankAnswer {
+export function restAnswer(
+  op: BankOp,
+  status: number,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any,
+  replayedHeader: string | undefined,
+  elapsedMs: number,
+  envelope: string[],
+  error?: string,
+): BankAnswer {
   const code: string | undefined = json?.error?.code;
-  const base = { status, replayed: replayedHeader === 'true', ids: [] as string[], elapsedMs, problems: [...envelope], ...(code !== undefined && { code }) };
+  const base = {
+    status,
+    replayed: replayedHeader === 'true',
+    ids: [] as string[],
+    elapsedMs,
+    problems: [...envelope],
+    ...(code !== undefined && { code }),
+  };
   if (status === 0) return { ...base, outcome: 'retry', detail: `no answer (${error ?? 'unknown'})` };
-  if (status === 503 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS')) return { ...base, outcome: 'retry', detail: `${status} ${code ?? ''}` };
-  if (status >= 500) return { ...base, outcome: 'broken', detail: `${status} ${code ?? ''} ${JSON.stringify(json?.error ?? null).slice(0, 300)}` };
+  if (status === 503 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS'))
+    return { ...base, outcome: 'retry', detail: `${status} ${code ?? ''}` };
+  if (status >= 500)
+    return {
+      ...base,
+      outcome: 'broken',
+      detail: `${status} ${code ?? ''} ${JSON.stringify(json?.error ?? null).slice(0, 300)}`,
+    };
   if (status < 200 || status >= 300) return { ...base, outcome: 'refused', detail: `${status} ${code ?? ''}` };
-  if (status !== ACK_STATUS[op.kind]) base.problems.push(`${op.kind} answered ${status}, expected ${ACK_STATUS[op.kind]}`);
+  if (status !== ACK_STATUS[op.kind])
+    base.problems.push(`${op.kind} answered ${status}, expected ${ACK_STATUS[op.kind]}`);
   const data = json?.data;
   if (op.kind === 'transfer') {
     const debit = transactionOf(data?.debit);
     const credit = transactionOf(data?.credit);
-    if (!debit || !credit) return { ...base, outcome: 'ack', problems: [...base.problems, 'a transfer answered without debit and credit'], detail: `${status}` };
-    return { ...base, outcome: 'ack', ids: [debit.transactionId, credit.transactionId], transaction: debit, detail: `${status}` };
+    if (!debit || !credit)
+      return {
+        ...base,
+        outcome: 'ack',
+        problems: [...base.problems, 'a transfer answered without debit and credit'],
+        detail: `${status}`,
+      };
+    return {
+      ...base,
+      outcome: 'ack',
+      ids: [debit.transactionId, credit.transactionId],
+      transaction: debit,
+      detail: `${status}`,
+    };
   }
   const transaction = transactionOf(data);
-  if (!transaction) return { ...base, outcome: 'ack', problems: [...base.problems, `${op.kind} answered without a transaction`], detail: `${status}` };
+  if (!transaction)
+    return {
+      ...base,
+      outcome: 'ack',
+      problems: [...base.problems, `${op.kind} answered without a transaction`],
+      detail: `${status}`,
+    };
   return { ...base, outcome: 'ack', ids: [transaction.transactionId], transaction, detail: `${status}` };
 }
 
@@ -217,7 +290,8 @@ export class BankModel {
     if (answer.outcome === 'refused') {
       const code = answer.code ?? `HTTP ${answer.status}`;
       this.count(`refused ${op.kind} ${code}`);
-      if (!ALLOWED_REFUSALS[op.kind].includes(code)) this.problem(`${op.kind} ${op.key} refused with ${answer.detail}, not expected in this workload`);
+      if (!ALLOWED_REFUSALS[op.kind].includes(code))
+        this.problem(`${op.kind} ${op.key} refused with ${answer.detail}, not expected in this workload`);
       this.refused.set(op.key, { op, code });
       return;
     }
@@ -236,9 +310,18 @@ export class BankModel {
     };
     const newPosting = (legs: Leg[], cents: number, hold: boolean): Posting => {
       for (const leg of legs) {
-        if (leg.id !== null && this.byTransaction.has(leg.id)) this.problem(`transaction ${leg.id} acknowledged for two keys (${op.key})`);
+        if (leg.id !== null && this.byTransaction.has(leg.id))
+          this.problem(`transaction ${leg.id} acknowledged for two keys (${op.key})`);
       }
-      const posting: Posting = { key: op.key, kind: op.kind, legs, status: hold ? 'PENDING' : 'POSTED', authorizedCents: cents, postedCents: hold ? null : cents, hold };
+      const posting: Posting = {
+        key: op.key,
+        kind: op.kind,
+        legs,
+        status: hold ? 'PENDING' : 'POSTED',
+        authorizedCents: cents,
+        postedCents: hold ? null : cents,
+        hold,
+      };
       this.postings.push(posting);
       for (const leg of legs) if (leg.id !== null) this.byTransaction.set(leg.id, posting);
       return posting;
@@ -247,14 +330,24 @@ export class BankModel {
       case 'deposit':
       case 'withdrawal': {
         const type = op.kind === 'deposit' ? 'CREDIT' : 'DEBIT';
-        expect('the requested posting', t?.accountId === op.account && t.type === type && t.cents === op.cents && (!fresh || t.status === 'POSTED'));
+        expect(
+          'the requested posting',
+          t?.accountId === op.account && t.type === type && t.cents === op.cents && (!fresh || t.status === 'POSTED'),
+        );
         newPosting([{ id: answer.ids[0]!, account: op.account, type }], op.cents, false);
         this.reversible.push(answer.ids[0]!);
         break;
       }
       case 'hold': {
-        expect('the requested hold', t?.accountId === op.account && t.type === op.type && (!fresh || (t.status === 'PENDING' && t.cents === op.cents)));
-        this.pendingHolds.push(newPosting([{ id: answer.ids[0]!, account: op.account, type: op.type }], op.cents, true));
+        expect(
+          'the requested hold',
+          t?.accountId === op.account &&
+            t.type === op.type &&
+            (!fresh || (t.status === 'PENDING' && t.cents === op.cents)),
+        );
+        this.pendingHolds.push(
+          newPosting([{ id: answer.ids[0]!, account: op.account, type: op.type }], op.cents, true),
+        );
         break;
       }
       case 'transfer': {
@@ -278,7 +371,10 @@ export class BankModel {
           this.problem(`${op.kind} of unknown hold ${op.transactionId}`);
           break;
         }
-        if (hold.status !== 'PENDING') this.problem(`hold ${op.transactionId} settled twice: ${hold.status}, then ${op.kind} ${op.key} acknowledged`);
+        if (hold.status !== 'PENDING')
+          this.problem(
+            `hold ${op.transactionId} settled twice: ${hold.status}, then ${op.kind} ${op.key} acknowledged`,
+          );
         const index = this.pendingHolds.indexOf(hold);
         if (index >= 0) this.pendingHolds.splice(index, 1);
         if (op.kind === 'post') {
@@ -295,14 +391,28 @@ export class BankModel {
       case 'reverse': {
         const original = this.byTransaction.get(op.transactionId);
         if (!original || original.status !== 'POSTED') {
-          this.problem(`reversal ${op.key} acknowledged for ${op.transactionId}, which the clients were never told is posted`);
+          this.problem(
+            `reversal ${op.key} acknowledged for ${op.transactionId}, which the clients were never told is posted`,
+          );
           break;
         }
-        if (original.reverses) this.problem(`reversal ${op.key} of ${op.transactionId} acknowledged, but it is itself a reversal`);
-        if (original.reversedBy) this.problem(`${op.transactionId} reversed twice (${original.reversedBy.key}, ${op.key})`);
+        if (original.reverses)
+          this.problem(`reversal ${op.key} of ${op.transactionId} acknowledged, but it is itself a reversal`);
+        if (original.reversedBy)
+          this.problem(`${op.transactionId} reversed twice (${original.reversedBy.key}, ${op.key})`);
         const cents = original.postedCents!;
-        expect('the reversal', t?.accountId === op.account && t.reversesTransactionId === op.transactionId && t.cents === cents && t.status === 'POSTED');
-        const legs = original.legs.map((leg) => ({ id: leg.id === op.transactionId ? answer.ids[0]! : null, account: leg.account, type: opposite(leg.type) }));
+        expect(
+          'the reversal',
+          t?.accountId === op.account &&
+            t.reversesTransactionId === op.transactionId &&
+            t.cents === cents &&
+            t.status === 'POSTED',
+        );
+        const legs = original.legs.map((leg) => ({
+          id: leg.id === op.transactionId ? answer.ids[0]! : null,
+          account: leg.account,
+          type: opposite(leg.type),
+        }));
         const reversal = newPosting(legs, cents, false);
         reversal.reverses = original;
         original.reversedBy = reversal;
@@ -323,7 +433,8 @@ export class BankModel {
     for (const posting of this.postings) {
       for (const leg of posting.legs) {
         const balance = balances.get(leg.account)!;
-        if (posting.status === 'POSTED') balance.posted += leg.type === 'CREDIT' ? posting.postedCents! : -posting.postedCents!;
+        if (posting.status === 'POSTED')
+          balance.posted += leg.type === 'CREDIT' ? posting.postedCents! : -posting.postedCents!;
         else if (posting.status === 'PENDING') {
           if (leg.type === 'DEBIT') balance.pendingDebits += posting.authorizedCents;
           else balance.pendingCredits += posting.authorizedCents;
@@ -340,9 +451,18 @@ export class BankModel {
       if (op.kind !== 'post' && op.kind !== 'void' && op.kind !== 'reverse') continue;
       const target = this.byTransaction.get(op.transactionId);
       if (!target) problems.push(`${op.kind} ${op.key} refused ${code} for a transaction no client was told of`);
-      else if (code === 'TRANSACTION_NOT_PENDING' && target.status === 'PENDING') problems.push(`${op.kind} ${op.key} refused TRANSACTION_NOT_PENDING, yet no acknowledged request settled hold ${op.transactionId}`);
-      else if (code === 'TRANSACTION_ALREADY_REVERSED' && !target.reversedBy) problems.push(`reverse ${op.key} refused TRANSACTION_ALREADY_REVERSED, yet no acknowledged reversal of ${op.transactionId}`);
-      else if (code === 'REVERSAL_NOT_REVERSIBLE' && !target.reverses) problems.push(`reverse ${op.key} refused REVERSAL_NOT_REVERSIBLE for ${op.transactionId}, which is not a reversal`);
+      else if (code === 'TRANSACTION_NOT_PENDING' && target.status === 'PENDING')
+        problems.push(
+          `${op.kind} ${op.key} refused TRANSACTION_NOT_PENDING, yet no acknowledged request settled hold ${op.transactionId}`,
+        );
+      else if (code === 'TRANSACTION_ALREADY_REVERSED' && !target.reversedBy)
+        problems.push(
+          `reverse ${op.key} refused TRANSACTION_ALREADY_REVERSED, yet no acknowledged reversal of ${op.transactionId}`,
+        );
+      else if (code === 'REVERSAL_NOT_REVERSIBLE' && !target.reverses)
+        problems.push(
+          `reverse ${op.key} refused REVERSAL_NOT_REVERSIBLE for ${op.transactionId}, which is not a reversal`,
+        );
     }
     return problems;
   }
@@ -362,7 +482,14 @@ export function nextOp(model: BankModel, random: () => number): BankOp {
   }
   if (roll < 0.4) return { kind: 'deposit', key, account: pick(random, accounts), cents: cents(1, 40) };
   if (roll < 0.52) return { kind: 'withdrawal', key, account: pick(random, accounts), cents: cents(1, 50) };
-  if (roll < 0.66) return { kind: 'hold', key, account: pick(random, accounts), type: random() < 0.8 ? 'DEBIT' : 'CREDIT', cents: cents(2, 40) };
+  if (roll < 0.66)
+    return {
+      kind: 'hold',
+      key,
+      account: pick(random, accounts),
+      type: random() < 0.8 ? 'DEBIT' : 'CREDIT',
+      cents: cents(2, 40),
+    };
   if (roll < 0.84 && model.pendingHolds.length > 0) {
     // The oldest few holds: two clients often pick the same one (one of them must be refused).
     const hold = pick(random, model.pendingHolds.slice(0, 4));
@@ -370,7 +497,13 @@ export function nextOp(model: BankModel, random: () => number): BankOp {
     const settle = random();
     if (settle < 0.4) return { kind: 'void', key, account: leg.account, transactionId: leg.id! };
     const partial = settle < 0.7 && hold.authorizedCents > 1;
-    return { kind: 'post', key, account: leg.account, transactionId: leg.id!, cents: partial ? 1 + Math.floor(random() * (hold.authorizedCents - 1)) : null };
+    return {
+      kind: 'post',
+      key,
+      account: leg.account,
+      transactionId: leg.id!,
+      cents: partial ? 1 + Math.floor(random() * (hold.authorizedCents - 1)) : null,
+    };
   }
   if (model.reversible.length > 0) {
     // Mostly recent postings, so that reversals race each other and the postings they undo.
@@ -388,7 +521,12 @@ export function nextOp(model: BankModel, random: () => number): BankOp {
  * not definite (sleep and go on, or give up by returning false); a 5xx other than 503 is a problem but is
  * retried too, to reach the definite answer the model needs.
  */
-export async function untilDefinite(surface: BankSurface, op: BankOp, model: BankModel, retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean>): Promise<BankAnswer | undefined> {
+export async function untilDefinite(
+  surface: BankSurface,
+  op: BankOp,
+  model: BankModel,
+  retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean>,
+): Promise<BankAnswer | undefined> {
   for (let attempt = 1; ; attempt++) {
     const answer = await surface(op);
     if (answer.outcome === 'broken') model.problem(`${op.kind} ${op.key} answered ${answer.detail}`);
@@ -401,7 +539,9 @@ export async function untilDefinite(surface: BankSurface, op: BankOp, model: Ban
 export function checkReplay(model: BankModel, op: BankOp, first: BankAnswer, again: BankAnswer): void {
   model.replaysChecked += 1;
   if (again.outcome !== 'ack' || !again.replayed || again.ids.join() !== first.ids.join()) {
-    model.problem(`replay of ${op.kind} ${op.key} answered ${again.detail} replayed=${again.replayed} ids ${again.ids.join()} (first: ${first.ids.join()})`);
+    model.problem(
+      `replay of ${op.kind} ${op.key} answered ${again.detail} replayed=${again.replayed} ids ${again.ids.join()} (first: ${first.ids.join()})`,
+    );
   }
 }
 
@@ -413,7 +553,16 @@ export function checkReplay(model: BankModel, op: BankOp, first: BankAnswer, aga
 export async function bankProblems(pool: pg.Pool, model: BankModel, options: { final: boolean }): Promise<string[]> {
   const problems = (await ledgerViolations(pool)).map((violation) => `invariant: ${violation}`);
   const ids = [...model.byTransaction.keys()];
-  const { rows } = await pool.query<{ id: string; account_id: string; type: EntryType; amount: string; posted_amount: string | null; status: string; reverses_entry_id: string | null; posting_id: string }>(
+  const { rows } = await pool.query<{
+    id: string;
+    account_id: string;
+    type: EntryType;
+    amount: string;
+    posted_amount: string | null;
+    status: string;
+    reverses_entry_id: string | null;
+    posting_id: string;
+  }>(
     `SELECT id, account_id, type, amount::text, posted_amount::text, status, reverses_entry_id, posting_id FROM ledger_entries
      WHERE NOT is_settlement AND (id = ANY($1::uuid[]) OR $2::boolean)`,
     [ids, options.final],
@@ -426,7 +575,8 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
 
   // Every stored entry is one the clients were told of, or the other side of an acknowledged reversal.
   const reversedLegs = new Map<string, Posting>();
-  for (const posting of model.postings) if (posting.reversedBy) for (const leg of posting.legs) reversedLegs.set(leg.id!, posting.reversedBy);
+  for (const posting of model.postings)
+    if (posting.reversedBy) for (const leg of posting.legs) reversedLegs.set(leg.id!, posting.reversedBy);
   let unknown = 0;
   for (const row of rows) {
     const posting = model.byTransaction.get(row.id);
@@ -436,17 +586,37 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
       continue;
     }
     const leg = posting.legs.find((l) => l.id === row.id)!;
-    const want = { account: leg.account, type: leg.type, amount: posting.authorizedCents, status: posting.status, posted: posting.postedCents };
-    const have = { account: row.account_id, type: row.type, amount: toCentsFromText(row.amount), status: row.status, posted: row.posted_amount === null ? null : toCentsFromText(row.posted_amount) };
-    if (JSON.stringify(want) !== JSON.stringify(have)) problems.push(`transaction ${row.id} is ${JSON.stringify(have)}, the acknowledged requests imply ${JSON.stringify(want)}`);
-    const reversesId = posting.reverses ? posting.reverses.legs.find((l) => l.account === leg.account && l.type !== leg.type)?.id : null;
-    if ((row.reverses_entry_id ?? null) !== (reversesId ?? null)) problems.push(`transaction ${row.id} reverses ${row.reverses_entry_id}, expected ${reversesId}`);
+    const want = {
+      account: leg.account,
+      type: leg.type,
+      amount: posting.authorizedCents,
+      status: posting.status,
+      posted: posting.postedCents,
+    };
+    const have = {
+      account: row.account_id,
+      type: row.type,
+      amount: toCentsFromText(row.amount),
+      status: row.status,
+      posted: row.posted_amount === null ? null : toCentsFromText(row.posted_amount),
+    };
+    if (JSON.stringify(want) !== JSON.stringify(have))
+      problems.push(
+        `transaction ${row.id} is ${JSON.stringify(have)}, the acknowledged requests imply ${JSON.stringify(want)}`,
+      );
+    const reversesId = posting.reverses
+      ? posting.reverses.legs.find((l) => l.account === leg.account && l.type !== leg.type)?.id
+      : null;
+    if ((row.reverses_entry_id ?? null) !== (reversesId ?? null))
+      problems.push(`transaction ${row.id} reverses ${row.reverses_entry_id}, expected ${reversesId}`);
   }
   if (unknown > 0) problems.push(`${unknown} stored transactions no client was told of (duplicates or refused writes)`);
-  if (rows.length !== model.expectedEntries()) problems.push(`${rows.length} customer-side entries stored, ${model.expectedEntries()} acknowledged`);
+  if (rows.length !== model.expectedEntries())
+    problems.push(`${rows.length} customer-side entries stored, ${model.expectedEntries()} acknowledged`);
   const reversalEntries = rows.filter((row) => row.reverses_entry_id !== null).length;
   const expectedReversalEntries = model.postings.filter((p) => p.reverses).reduce((sum, p) => sum + p.legs.length, 0);
-  if (reversalEntries !== expectedReversalEntries) problems.push(`${reversalEntries} reversal entries stored, ${expectedReversalEntries} acknowledged`);
+  if (reversalEntries !== expectedReversalEntries)
+    problems.push(`${reversalEntries} reversal entries stored, ${expectedReversalEntries} acknowledged`);
 
   // Balances as the acknowledged operations imply them.
   const accounts = await pool.query<{ id: string; amount: string; pending_debits: string; pending_credits: string }>(
@@ -456,10 +626,18 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
   const expected = model.expectedBalances();
   for (const row of accounts.rows) {
     const want = expected.get(row.id)!;
-    const have = { posted: toCentsFromText(row.amount), pendingDebits: toCentsFromText(row.pending_debits), pendingCredits: toCentsFromText(row.pending_credits) };
-    if (JSON.stringify(want) !== JSON.stringify(have)) problems.push(`account ${row.id} holds ${JSON.stringify(have)}, the acknowledged operations imply ${JSON.stringify(want)}`);
+    const have = {
+      posted: toCentsFromText(row.amount),
+      pendingDebits: toCentsFromText(row.pending_debits),
+      pendingCredits: toCentsFromText(row.pending_credits),
+    };
+    if (JSON.stringify(want) !== JSON.stringify(have))
+      problems.push(
+        `account ${row.id} holds ${JSON.stringify(have)}, the acknowledged operations imply ${JSON.stringify(want)}`,
+      );
   }
-  if (accounts.rows.length !== model.accounts.length) problems.push(`${model.accounts.length - accounts.rows.length} accounts missing`);
+  if (accounts.rows.length !== model.accounts.length)
+    problems.push(`${model.accounts.length - accounts.rows.length} accounts missing`);
 
   // Keys: each acknowledged one recorded once with its one audit event; no refused one left anything.
   const acknowledgedKeys = [...model.acknowledged.keys()];
@@ -478,13 +656,16 @@ export async function bankProblems(pool: pg.Pool, model: BankModel, options: { f
       if (row.records !== '1' || row.with_result !== '1' || row.audits !== '1') badAcknowledged += 1;
     } else if (row.records !== '0' || row.audits !== '0') leftByRefused += 1;
   }
-  if (badAcknowledged > 0) problems.push(`${badAcknowledged} acknowledged keys without exactly one idempotency record and one audit event`);
-  if (leftByRefused > 0) problems.push(`${leftByRefused} refused requests left an idempotency record or an audit event`);
+  if (badAcknowledged > 0)
+    problems.push(`${badAcknowledged} acknowledged keys without exactly one idempotency record and one audit event`);
+  if (leftByRefused > 0)
+    problems.push(`${leftByRefused} refused requests left an idempotency record or an audit event`);
   const transactionAudits = await pool.query<{ n: string }>(
     "SELECT count(*) AS n FROM audit_events WHERE environment = $1 AND operation IN ('transaction.create', 'transfer.create', 'transaction.post', 'transaction.void', 'transaction.reverse') AND (idempotency_key IS NULL OR NOT (idempotency_key = ANY($2::text[])))",
     [ENVIRONMENT, acknowledgedKeys],
   );
-  if (transactionAudits.rows[0]!.n !== '0') problems.push(`${transactionAudits.rows[0]!.n} ledger audit events of writes no client was told of`);
+  if (transactionAudits.rows[0]!.n !== '0')
+    problems.push(`${transactionAudits.rows[0]!.n} ledger audit events of writes no client was told of`);
   problems.push(...model.refusalProblems());
   return problems;
 }
@@ -499,18 +680,33 @@ export type SetupCall = (method: string, path: string, body?: unknown) => Promis
 export async function openBank(
   call: SetupCall,
   surface: BankSurface,
-  options: { accounts: number; overdraftCents: number; fundCents: number; retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean> },
+  options: {
+    accounts: number;
+    overdraftCents: number;
+    fundCents: number;
+    retry: (answer: BankAnswer, attempt: number, op: BankOp) => Promise<boolean>;
+  },
 ): Promise<{ model: BankModel; overdraftAccount: string }> {
-  const customer = await call('POST', `/${ENVIRONMENT}/customer`, buildCustomerInput({ preferredName: 'Bank workload' }));
+  const customer = await call(
+    'POST',
+    `/${ENVIRONMENT}/customer`,
+    buildCustomerInput({ preferredName: 'Bank workload' }),
+  );
   if (customer.status !== 201) throw new Error(`creating the customer answered ${customer.status}`);
   const accounts: string[] = [];
   for (let i = 0; i < options.accounts; i++) {
-    const res = await call('POST', `/${ENVIRONMENT}/account`, buildAccountInput([customer.json.data.customerId], { name: `bank ${i}`, currency: 'USD' }));
+    const res = await call(
+      'POST',
+      `/${ENVIRONMENT}/account`,
+      buildAccountInput([customer.json.data.customerId], { name: `bank ${i}`, currency: 'USD' }),
+    );
     if (res.status !== 201) throw new Error(`creating account ${i} answered ${res.status}`);
     accounts.push(res.json.data.accountId);
   }
   const overdraftAccount = accounts[0]!;
-  const limit = await call('PUT', `/${ENVIRONMENT}/account/${overdraftAccount}/overdraft-limit`, { overdraftLimit: options.overdraftCents / 100 });
+  const limit = await call('PUT', `/${ENVIRONMENT}/account/${overdraftAccount}/overdraft-limit`, {
+    overdraftLimit: options.overdraftCents / 100,
+  });
   if (limit.status !== 200) throw new Error(`setting the overdraft limit answered ${limit.status}`);
   const model = new BankModel(accounts);
   for (const account of accounts) {
@@ -537,7 +733,12 @@ export interface ClientOptions {
 }
 
 /** One client: operations one after the other, each retried with its key until a definite answer, then applied to the model. */
-export async function runBankClient(model: BankModel, surface: BankSurface, random: () => number, options: ClientOptions): Promise<number> {
+export async function runBankClient(
+  model: BankModel,
+  surface: BankSurface,
+  random: () => number,
+  options: ClientOptions,
+): Promise<number> {
   let done = 0;
   while (!options.stopped() && done < options.operations && model.problems.length < 50) {
     const op = (options.next ?? nextOp)(model, random);

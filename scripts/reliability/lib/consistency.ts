@@ -31,7 +31,12 @@ const sorted = (ids: Iterable<string>) => [...ids].sort();
  * list it, and every account's customers exist. Accounts a customer names that the caller did not know
  * are fetched too, so nothing escapes the comparison.
  */
-export async function checkAccountLinks(call: JsonCall, environment: string, customerIds: Iterable<string>, accountIds: Iterable<string>): Promise<LinkReport> {
+export async function checkAccountLinks(
+  call: JsonCall,
+  environment: string,
+  customerIds: Iterable<string>,
+  accountIds: Iterable<string>,
+): Promise<LinkReport> {
   const problems: string[] = [];
   const accountCustomers = new Map<string, string[]>();
   const customerAccounts = new Map<string, string[]>();
@@ -57,8 +62,12 @@ export async function checkAccountLinks(call: JsonCall, environment: string, cus
   await fetchCustomers([...new Set(customerIds)]);
   // Close over what the answers name: accounts a customer lists, customers an account lists.
   for (let round = 0; round < 3; round++) {
-    const unknownAccounts = [...customerAccounts.values()].flat().filter((id) => !accountCustomers.has(id) && !goneAccounts.has(id));
-    const unknownCustomers = [...accountCustomers.values()].flat().filter((id) => !customerAccounts.has(id) && !goneCustomers.has(id));
+    const unknownAccounts = [...customerAccounts.values()]
+      .flat()
+      .filter((id) => !accountCustomers.has(id) && !goneAccounts.has(id));
+    const unknownCustomers = [...accountCustomers.values()]
+      .flat()
+      .filter((id) => !customerAccounts.has(id) && !goneCustomers.has(id));
     if (unknownAccounts.length === 0 && unknownCustomers.length === 0) break;
     await fetchAccounts([...new Set(unknownAccounts)]);
     await fetchCustomers([...new Set(unknownCustomers)]);
@@ -69,7 +78,8 @@ export async function checkAccountLinks(call: JsonCall, environment: string, cus
     if (customers.length === 0) problems.push(`account ${accountId} lists no customer`);
     if (new Set(customers).size !== customers.length) problems.push(`account ${accountId} lists a customer twice`);
     for (const customerId of customers) {
-      if (goneCustomers.has(customerId)) problems.push(`account ${accountId} lists customer ${customerId}, which does not exist`);
+      if (goneCustomers.has(customerId))
+        problems.push(`account ${accountId} lists customer ${customerId}, which does not exist`);
       if (!expected.has(customerId)) expected.set(customerId, new Set());
       expected.get(customerId)!.add(accountId);
     }
@@ -79,11 +89,21 @@ export async function checkAccountLinks(call: JsonCall, environment: string, cus
     const want = sorted(expected.get(customerId) ?? []);
     const have = sorted(accounts);
     if (want.join() !== have.join()) {
-      problems.push(`customer ${customerId}: accountIds [${have.join(', ')}] but the accounts listing it are [${want.join(', ')}]`);
+      problems.push(
+        `customer ${customerId}: accountIds [${have.join(', ')}] but the accounts listing it are [${want.join(', ')}]`,
+      );
     }
   }
   const links = [...accountCustomers.values()].reduce((sum, customers) => sum + customers.length, 0);
-  return { liveCustomers: customerAccounts.size, liveAccounts: accountCustomers.size, goneAccounts: goneAccounts.size, links, problems, customerAccounts, accountCustomers };
+  return {
+    liveCustomers: customerAccounts.size,
+    liveAccounts: accountCustomers.size,
+    goneAccounts: goneAccounts.size,
+    links,
+    problems,
+    customerAccounts,
+    accountCustomers,
+  };
 }
 
 /**
@@ -132,9 +152,18 @@ const OUTBOX_CHECKS: [string, string][] = [
 
 export async function storageProblems(pool: pg.Pool): Promise<string[]> {
   const checks: [string, string][] = [
-    ['accounts without any customer', 'SELECT count(*) AS n FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM account_customers l WHERE l.account_id = a.id)'],
-    ['links to a missing customer', 'SELECT count(*) AS n FROM account_customers l WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = l.customer_id)'],
-    ['links to a missing account', 'SELECT count(*) AS n FROM account_customers l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)'],
+    [
+      'accounts without any customer',
+      'SELECT count(*) AS n FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM account_customers l WHERE l.account_id = a.id)',
+    ],
+    [
+      'links to a missing customer',
+      'SELECT count(*) AS n FROM account_customers l WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = l.customer_id)',
+    ],
+    [
+      'links to a missing account',
+      'SELECT count(*) AS n FROM account_customers l WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id)',
+    ],
     ['idempotency keys claimed but never completed', 'SELECT count(*) AS n FROM idempotency_keys WHERE result IS NULL'],
     [
       'customers without exactly one customer.create audit event',
@@ -188,4 +217,3 @@ export async function rowCounts(pool: pg.Pool): Promise<RowCounts> {
     idempotencyKeys: Number(row.idempotency_keys),
   };
 }
-

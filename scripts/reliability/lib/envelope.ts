@@ -89,7 +89,8 @@ export interface Answer {
   json: unknown;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The envelope's log reference name for a path, by the rule of src/rest/envelope.ts (docs/adr/0014-rest-protocol.md): `account` and `transfer` paths answer like the account endpoints. */
 export const logRefKeyFor = (path: string): 'logRefId' | 'log_ref_id' =>
@@ -102,27 +103,34 @@ export const logRefKeyFor = (path: string): 'logRefId' | 'log_ref_id' =>
  */
 export function envelopeProblems(answer: Answer, path: string): string[] {
   const problems: string[] = [];
-  if (!(answer.header('content-type') ?? '').startsWith('application/json')) problems.push(`content-type is ${answer.header('content-type')}`);
+  if (!(answer.header('content-type') ?? '').startsWith('application/json'))
+    problems.push(`content-type is ${answer.header('content-type')}`);
   const body = answer.json;
   if (!isObject(body)) return [...problems, `body is not a JSON object: ${answer.text.slice(0, 200)}`];
   const logRef = logRefKeyFor(path);
   const expectedKeys = ['data', 'error', logRef, 'requestId', 'success'].sort();
   const keys = Object.keys(body).sort();
-  if (keys.join() !== expectedKeys.join()) problems.push(`envelope keys are ${keys.join(',')}, expected ${expectedKeys.join(',')}`);
-  if (typeof body.requestId !== 'string' || body.requestId.length === 0) problems.push('requestId is not a non-empty string');
+  if (keys.join() !== expectedKeys.join())
+    problems.push(`envelope keys are ${keys.join(',')}, expected ${expectedKeys.join(',')}`);
+  if (typeof body.requestId !== 'string' || body.requestId.length === 0)
+    problems.push('requestId is not a non-empty string');
   if (body[logRef] !== body.requestId) problems.push(`${logRef} differs from requestId`);
   if (answer.header('x-request-id') !== body.requestId) problems.push('X-Request-Id differs from requestId');
   if (answer.status >= 200 && answer.status < 300) {
-    if (body.success !== true || body.error !== null || !isObject(body.data)) problems.push('a 2xx answer without success: true, error: null and a data object');
+    if (body.success !== true || body.error !== null || !isObject(body.data))
+      problems.push('a 2xx answer without success: true, error: null and a data object');
     return problems;
   }
-  if (body.success !== false || body.data !== null || !isObject(body.error)) return [...problems, 'an error answer without success: false, data: null and an error object'];
+  if (body.success !== false || body.data !== null || !isObject(body.error))
+    return [...problems, 'an error answer without success: false, data: null and an error object'];
   const error = body.error;
   const code = error.code as keyof typeof STATUS_BY_CODE;
   const statuses = STATUS_BY_CODE[code];
   if (statuses === undefined) problems.push(`undocumented error code ${String(error.code)}`);
-  else if (!statuses.includes(answer.status)) problems.push(`code ${code} with status ${answer.status} (documented: ${statuses.join(', ')})`);
-  if (typeof error.message !== 'string' || error.message.length === 0) problems.push('error.message is not a non-empty string');
+  else if (!statuses.includes(answer.status))
+    problems.push(`code ${code} with status ${answer.status} (documented: ${statuses.join(', ')})`);
+  if (typeof error.message !== 'string' || error.message.length === 0)
+    problems.push('error.message is not a non-empty string');
   const extraKeys = Object.keys(error).filter((key) => !['code', 'message', 'details'].includes(key));
   if (extraKeys.length > 0) problems.push(`error has extra keys ${extraKeys.join(',')}`);
   if (error.details !== undefined) {
@@ -133,7 +141,8 @@ export function envelopeProblems(answer: Answer, path: string): string[] {
           problems.push(`malformed or undocumented detail ${JSON.stringify(detail).slice(0, 200)}`);
           break;
         }
-        if (Object.keys(detail).some((key) => !['code', 'field', 'message'].includes(key))) problems.push('a detail has extra keys');
+        if (Object.keys(detail).some((key) => !['code', 'field', 'message'].includes(key)))
+          problems.push('a detail has extra keys');
       }
     }
   }
@@ -141,7 +150,12 @@ export function envelopeProblems(answer: Answer, path: string): string[] {
 }
 
 /** Headers of a fetch Response or of node:http's IncomingHttpHeaders, as an Answer. */
-export function answerOf(response: { status: number; text: string; json: unknown; headers: Headers | Record<string, string | string[] | undefined> }): Answer {
+export function answerOf(response: {
+  status: number;
+  text: string;
+  json: unknown;
+  headers: Headers | Record<string, string | string[] | undefined>;
+}): Answer {
   const { headers } = response;
   const header =
     headers instanceof Headers

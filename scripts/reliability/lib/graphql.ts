@@ -11,13 +11,20 @@ export const GRAPHQL_MISSING =
   'they must never pass without the endpoint.';
 
 /** Fails loudly unless /sandbox/graphql is a GraphQL endpoint: a 404 must never let these tests pass. */
-export async function requireGraphqlEndpoint(post: (path: string, body: unknown) => Promise<{ status: number; json: unknown }>): Promise<void> {
+export async function requireGraphqlEndpoint(
+  post: (path: string, body: unknown) => Promise<{ status: number; json: unknown }>,
+): Promise<void> {
   const probe = await post('/sandbox/graphql', { query: '{ __typename }' });
   const data = (probe.json as { data?: { __typename?: unknown } } | undefined)?.data;
-  if (probe.status === 404 || data?.__typename !== 'Query') throw new Error(`${GRAPHQL_MISSING} Probe: HTTP ${probe.status}.`);
+  if (probe.status === 404 || data?.__typename !== 'Query')
+    throw new Error(`${GRAPHQL_MISSING} Probe: HTTP ${probe.status}.`);
 }
 
-export async function graphql(service: TestService, query: string, variables?: Record<string, unknown>): Promise<CallResult> {
+export async function graphql(
+  service: TestService,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<CallResult> {
   return service.call('POST', '/sandbox/graphql', { body: { query, ...(variables && { variables }) } });
 }
 
@@ -25,17 +32,25 @@ export async function graphql(service: TestService, query: string, variables?: R
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function dataOf(result: CallResult): any {
   if (result.status !== 200 || !result.json || result.json.errors) {
-    throw new Error(`GraphQL failed: HTTP ${result.status} ${JSON.stringify(result.json?.errors?.map((e: { extensions?: { code?: string } }) => e.extensions?.code) ?? result.text.slice(0, 200))}`);
+    throw new Error(
+      `GraphQL failed: HTTP ${result.status} ${JSON.stringify(result.json?.errors?.map((e: { extensions?: { code?: string } }) => e.extensions?.code) ?? result.text.slice(0, 200))}`,
+    );
   }
   return result.json.data;
 }
 
 /** The `extensions.code` of each error of an answer. */
 export const errorCodes = (result: CallResult): string[] =>
-  ((result.json?.errors ?? []) as { extensions?: { code?: string } }[]).map((error) => error.extensions?.code ?? '<none>');
+  ((result.json?.errors ?? []) as { extensions?: { code?: string } }[]).map(
+    (error) => error.extensions?.code ?? '<none>',
+  );
 
-export const CREATE_ACCOUNT = 'mutation ($input: CreateAccountInput!) { createAccount(input: $input) { accountId customerIds name currency } }';
-export const UPDATE_ACCOUNT = 'mutation ($id: ID!, $input: UpdateAccountInput!) { updateAccount(accountId: $id, input: $input) { accountId name currency } }';
+export const CREATE_ACCOUNT =
+  'mutation ($input: CreateAccountInput!) { createAccount(input: $input) { accountId customerIds name currency } }';
+export const UPDATE_ACCOUNT =
+  'mutation ($id: ID!, $input: UpdateAccountInput!) { updateAccount(accountId: $id, input: $input) { accountId name currency } }';
 export const DELETE_ACCOUNT = 'mutation ($id: ID!) { deleteAccount(accountId: $id) }';
-export const CUSTOMER_LINKS = 'query ($id: ID!) { customer(customerId: $id) { customerId accountIds accounts { accountId customerIds } } }';
-export const ACCOUNT_LINKS = 'query ($id: ID!) { account(accountId: $id) { accountId customerIds customers { customerId accountIds } } }';
+export const CUSTOMER_LINKS =
+  'query ($id: ID!) { customer(customerId: $id) { customerId accountIds accounts { accountId customerIds } } }';
+export const ACCOUNT_LINKS =
+  'query ($id: ID!) { account(accountId: $id) { accountId customerIds customers { customerId accountIds } } }';

@@ -40,24 +40,39 @@ export function createRawClient(baseUrl: string, options: { maxSockets?: number;
     send(request, timeoutMs = defaultTimeout) {
       return new Promise((resolve, reject) => {
         const started = performance.now();
-        const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+        const body =
+          request.body === undefined
+            ? undefined
+            : Buffer.isBuffer(request.body)
+              ? request.body
+              : Buffer.from(request.body, 'utf8');
         const headers: Record<string, string | number> = { ...request.headers };
-        if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) headers['content-length'] = body.length;
-        const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            try {
-              json = text ? JSON.parse(text) : undefined;
-            } catch {
-              json = undefined;
-            }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, elapsedMs: performance.now() - started });
-          });
-        });
+        if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length'))
+          headers['content-length'] = body.length;
+        const req = http.request(
+          { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('error', reject);
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let json: unknown;
+              try {
+                json = text ? JSON.parse(text) : undefined;
+              } catch {
+                json = undefined;
+              }
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                text,
+                json,
+                elapsedMs: performance.now() - started,
+              });
+            });
+          },
+        );
         req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
         req.on('error', reject);
         req.end(body);
@@ -68,11 +83,21 @@ export function createRawClient(baseUrl: string, options: { maxSockets?: number;
 }
 
 /** JSON request helper on a raw client, with the bearer token. */
-export function jsonRequest(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}): RawRequest {
+export function jsonRequest(
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): RawRequest {
   return {
     method,
     path,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   };
 }

@@ -65,7 +65,13 @@ export function startClients(
 export interface SampledApi {
   samples: LoadSample[];
   /** Sends through the API and keeps the answer as a sample. */
-  send(kind: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
+  send(
+    kind: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiAnswer>;
 }
 
 /** Every answer kept with the phase (`phase()`) its request left in and came back in. */
@@ -78,7 +84,16 @@ export function sampleAnswers(api: Api, options: { phase?: () => string; request
       const startedAt = performance.now();
       const startPhase = phase();
       const res = await api.send(method, path, body, headers, options.requestTimeoutMs);
-      samples.push({ kind, method, path, phase: startPhase, endPhase: phase(), startedAt, endedAt: performance.now(), res });
+      samples.push({
+        kind,
+        method,
+        path,
+        phase: startPhase,
+        endPhase: phase(),
+        startedAt,
+        endedAt: performance.now(),
+        res,
+      });
       return res;
     },
   };
@@ -117,7 +132,10 @@ export interface MixedLoad {
 }
 
 /** What a client retries: 503 (Retry-After), no answer, and a key whose first request is still running. */
-export const isRetryable = (res: ApiAnswer): boolean => res.status === 503 || res.status === 0 || (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+export const isRetryable = (res: ApiAnswer): boolean =>
+  res.status === 503 ||
+  res.status === 0 ||
+  (res.status === 409 && res.json?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS');
 
 export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
   const { clients, seed, phase, requestTimeoutMs } = options;
@@ -132,7 +150,13 @@ export function startMixedLoad(api: Api, options: MixedLoadOptions): MixedLoad {
   let running = true;
 
   /** Sends until a definite answer (not 503, no answer or a key still in progress) or the load stops. */
-  const untilDefinite = async (kind: LoadKind, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer | undefined> => {
+  const untilDefinite = async (
+    kind: LoadKind,
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer | undefined> => {
     while (running) {
       const res = await send(kind, method, path, body, headers);
       if (!retryable(res)) return res;
@@ -201,9 +225,11 @@ export function answerProblems(sample: LoadSample, boundMs: number): string[] {
   const what = `${sample.method} ${sample.kind} during ${sample.phase}${sample.endPhase === sample.phase ? '' : `→${sample.endPhase}`}`;
   if (res.status === 0) return [`${what}: no answer (${res.error}) after ${Math.round(res.elapsedMs)} ms`];
   const problems = envelopeProblems(answerOf(res), sample.path).map((p) => `${what}: ${p}`);
-  if (res.status >= 500 && !(res.status === 503 && res.json?.error?.code === 'SERVICE_UNAVAILABLE')) problems.push(`${what} answered ${res.status} ${res.json?.error?.code ?? ''}`);
+  if (res.status >= 500 && !(res.status === 503 && res.json?.error?.code === 'SERVICE_UNAVAILABLE'))
+    problems.push(`${what} answered ${res.status} ${res.json?.error?.code ?? ''}`);
   if (res.status === 503 && res.headers['retry-after'] !== '1') problems.push(`${what}: a 503 without Retry-After: 1`);
-  if (res.elapsedMs > boundMs) problems.push(`${what} answered after ${Math.round(res.elapsedMs)} ms (bound ${boundMs} ms)`);
+  if (res.elapsedMs > boundMs)
+    problems.push(`${what} answered after ${Math.round(res.elapsedMs)} ms (bound ${boundMs} ms)`);
   return problems;
 }
 
@@ -213,8 +239,13 @@ export async function verifyAcknowledged(api: Api, load: MixedLoad): Promise<str
   for (const customer of load.customers.values()) {
     const res = await api.send('GET', `/sandbox/customer/${customer.id}`, undefined, {}, 10_000);
     if (res.status !== 200) problems.push(`acknowledged customer ${customer.id} answers ${res.status}`);
-    else if (res.json.data.preferredName !== customer.acknowledged && !customer.unknown.includes(res.json.data.preferredName)) {
-      problems.push(`customer ${customer.id} reads "${res.json.data.preferredName}", not its last acknowledged "${customer.acknowledged}" (nor a later attempt)`);
+    else if (
+      res.json.data.preferredName !== customer.acknowledged &&
+      !customer.unknown.includes(res.json.data.preferredName)
+    ) {
+      problems.push(
+        `customer ${customer.id} reads "${res.json.data.preferredName}", not its last acknowledged "${customer.acknowledged}" (nor a later attempt)`,
+      );
     }
   }
   return problems;

@@ -43,7 +43,8 @@ export function readBackgroundEvents(logFile: string): BackgroundEvent[] {
     else if (message.startsWith('checkpoint complete')) {
       const sync = Math.round(Number(/sync=([\d.]+) s/.exec(message)?.[1] ?? 0) * 1000);
       const written = /wrote (\d+) buffers/.exec(message)?.[1];
-      if (checkpointStart !== undefined) events.push({ from: checkpointStart, to: at - sync, what: `checkpoint writes (${written} buffers)` });
+      if (checkpointStart !== undefined)
+        events.push({ from: checkpointStart, to: at - sync, what: `checkpoint writes (${written} buffers)` });
       events.push({ from: at - sync, to: at, what: `checkpoint sync (${Math.round(sync)} ms)` });
       checkpointStart = undefined;
     } else {
@@ -55,7 +56,11 @@ export function readBackgroundEvents(logFile: string): BackgroundEvent[] {
         const seconds = /elapsed: ([\d.]+) s/.exec(lines[next]!)?.[1];
         if (seconds) elapsed = Math.round(Number(seconds) * 1000);
       }
-      events.push({ from: at - elapsed, to: at, what: `auto${run[1]} ${run[2]!.split('.').at(-1)} (${Math.round(elapsed)} ms)` });
+      events.push({
+        from: at - elapsed,
+        to: at,
+        what: `auto${run[1]} ${run[2]!.split('.').at(-1)} (${Math.round(elapsed)} ms)`,
+      });
     }
   });
   return events;

@@ -30,14 +30,23 @@ export interface DedicatedPostgres {
 export const SERVICE_DATABASE = 'cas_reliability';
 
 export async function startDedicatedPostgres(
-  options: { settings?: Record<string, string>; serverLog?: (chunk: string) => void; /** Where its directory is made (default: the system's temporary directory). */ parentDir?: string } = {},
+  options: {
+    settings?: Record<string, string>;
+    serverLog?: (chunk: string) => void;
+    /** Where its directory is made (default: the system's temporary directory). */ parentDir?: string;
+  } = {},
 ): Promise<DedicatedPostgres> {
   const dataDir = mkdtempSync(path.join(options.parentDir ?? os.tmpdir(), 'cas-reliability-pg-'));
   const port = await freePort();
   const exitListeners: ((exit: { pid: number; code: number | null; signal: NodeJS.Signals | null }) => void)[] = [];
   let killing = false;
   const launch = async () => {
-    const started = await startEmbeddedPostgres({ dataDir, port, settings: { max_connections: '200', ...options.settings }, ...(options.serverLog && { serverLog: options.serverLog }) });
+    const started = await startEmbeddedPostgres({
+      dataDir,
+      port,
+      settings: { max_connections: '200', ...options.settings },
+      ...(options.serverLog && { serverLog: options.serverLog }),
+    });
     started.onUnexpectedExit((exit) => {
       if (killing || server !== started) return;
       server = undefined;
@@ -95,6 +104,14 @@ export async function startDedicatedPostgres(
 export function clusterState(clusterDir: string): string {
   const file = path.join(clusterDir, 'global', 'pg_control');
   if (!existsSync(file)) return 'no pg_control';
-  const states = ['starting up', 'shut down', 'shut down in recovery', 'shutting down', 'in crash recovery', 'in archive recovery', 'in production'];
+  const states = [
+    'starting up',
+    'shut down',
+    'shut down in recovery',
+    'shutting down',
+    'in crash recovery',
+    'in archive recovery',
+    'in production',
+  ];
   return states[readFileSync(file).readInt32LE(16)] ?? 'unknown';
 }

@@ -95,7 +95,9 @@ function withLock<T>(work: () => T): T {
 }
 
 export function readResults(): Record<string, StoredResult> {
-  return existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, StoredResult>) : {};
+  return existsSync(RESULTS_FILE)
+    ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, StoredResult>)
+    : {};
 }
 
 function writeAtomically(file: string, text: string): void {
@@ -108,7 +110,9 @@ export function recordResult(result: ReliabilityResult): void {
   withLock(() => {
     const results = readResults();
     results[result.id] = { ...result, recordedAt: new Date().toISOString(), node: result.node ?? process.version };
-    const ordered = Object.fromEntries(Object.entries(results).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)));
+    const ordered = Object.fromEntries(
+      Object.entries(results).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)),
+    );
     writeAtomically(RESULTS_FILE, `${JSON.stringify(ordered, null, 2)}\n`);
     renderTables(ordered);
   });
@@ -119,7 +123,8 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 
 export function renderTable(results: Record<string, StoredResult>): string {
   const rows = Object.values(results).map(
-    (r) => `| ${cell(r.test)} | ${cell(r.operations)} | ${cell(r.faults)} | ${r.passed ? 'pass' : '**FAIL**'}: ${cell(r.result)} | ${r.recordedAt.slice(0, 10)}, Node ${r.node} | \`${cell(r.command)}\` |`,
+    (r) =>
+      `| ${cell(r.test)} | ${cell(r.operations)} | ${cell(r.faults)} | ${r.passed ? 'pass' : '**FAIL**'}: ${cell(r.result)} | ${r.recordedAt.slice(0, 10)}, Node ${r.node} | \`${cell(r.command)}\` |`,
   );
   return [
     '| Test | Operations / requests | Faults injected | Result | Recorded | Command |',
@@ -131,14 +136,28 @@ export function renderTable(results: Record<string, StoredResult>): string {
 /** The soak's figures per window, as recorded (the issue asks for p99, RSS and event-loop delay per minute). */
 export function renderSoakWindows(results: Record<string, StoredResult>): string {
   const soak = results.soak;
-  const windows = (soak?.figures?.windows ?? []) as { window: number; requests: number; errors: number; p50Ms: number; p99Ms: number; maxMs: number; rssMiB: number; heapUsedMiB: number; eventLoopDelayP99Ms: number; eventLoopDelayMaxMs: number }[];
+  const windows = (soak?.figures?.windows ?? []) as {
+    window: number;
+    requests: number;
+    errors: number;
+    p50Ms: number;
+    p99Ms: number;
+    maxMs: number;
+    rssMiB: number;
+    heapUsedMiB: number;
+    eventLoopDelayP99Ms: number;
+    eventLoopDelayMaxMs: number;
+  }[];
   if (!soak || windows.length === 0) return '(no soak recorded yet: `npm run soak`)';
   return [
     `Recorded ${soak.recordedAt.slice(0, 16).replace('T', ' ')} UTC, service on Node ${soak.node}: ${cell(soak.operations)}.`,
     '',
     '| Window | Requests | Errors | p50 ms | p99 ms | max ms | RSS MiB | heap used MiB | event-loop delay p99 ms | event-loop delay max ms |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...windows.map((w) => `| ${w.window} | ${formatCount(w.requests)} | ${w.errors} | ${w.p50Ms} | ${w.p99Ms} | ${w.maxMs} | ${w.rssMiB} | ${w.heapUsedMiB} | ${w.eventLoopDelayP99Ms} | ${w.eventLoopDelayMaxMs} |`),
+    ...windows.map(
+      (w) =>
+        `| ${w.window} | ${formatCount(w.requests)} | ${w.errors} | ${w.p50Ms} | ${w.p99Ms} | ${w.maxMs} | ${w.rssMiB} | ${w.heapUsedMiB} | ${w.eventLoopDelayP99Ms} | ${w.eventLoopDelayMaxMs} |`,
+    ),
   ].join('\n');
 }
 

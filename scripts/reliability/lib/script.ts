@@ -7,22 +7,36 @@ import { type ReliabilityResult, recordResult } from './results.js';
 
 export const log = (line: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 23)}] ${line}\n`);
 
-export function options<T extends Record<string, { default: string; help: string }>>(spec: T, usage: string): { [K in keyof T]: string } {
+export function options<T extends Record<string, { default: string; help: string }>>(
+  spec: T,
+  usage: string,
+): { [K in keyof T]: string } {
   const { values } = parseArgs({
-    options: { ...Object.fromEntries(Object.keys(spec).map((name) => [name, { type: 'string' as const }])), help: { type: 'boolean' as const } },
+    options: {
+      ...Object.fromEntries(Object.keys(spec).map((name) => [name, { type: 'string' as const }])),
+      help: { type: 'boolean' as const },
+    },
     allowPositionals: false,
   });
   if (values.help) {
-    process.stdout.write(`${usage}\n\nOptions:\n${Object.entries(spec).map(([name, o]) => `  --${name.padEnd(18)} ${o.help} (default ${o.default})`).join('\n')}\n`);
+    process.stdout.write(
+      `${usage}\n\nOptions:\n${Object.entries(spec)
+        .map(([name, o]) => `  --${name.padEnd(18)} ${o.help} (default ${o.default})`)
+        .join('\n')}\n`,
+    );
     process.exit(0);
   }
-  return Object.fromEntries(Object.entries(spec).map(([name, o]) => [name, (values as Record<string, unknown>)[name] ?? o.default])) as { [K in keyof T]: string };
+  return Object.fromEntries(
+    Object.entries(spec).map(([name, o]) => [name, (values as Record<string, unknown>)[name] ?? o.default]),
+  ) as { [K in keyof T]: string };
 }
 
 /** Options several scripts take, worded once; spread them into a script's `options()` spec. */
 export const RECORD_OPTION = { record: { default: 'true', help: 'write the result to docs/reliability-results.json' } };
 export const SEED_OPTION = { seed: { default: String(Date.now() % 1_000_000), help: 'random seed of the workload' } };
-export const CONNECT_TIMEOUT_OPTION = { 'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' } };
+export const CONNECT_TIMEOUT_OPTION = {
+  'connect-timeout': { default: '1000', help: 'DATABASE_CONNECT_TIMEOUT_MS given to the service' },
+};
 
 /** "10m", "90s", "2m30s" or plain seconds → milliseconds. */
 export function duration(text: string): number {
@@ -50,7 +64,13 @@ export interface Api {
   client: RawClient;
   token: string;
   /** A JSON request; network failures resolve with status 0 and the error's message. */
-  send(method: string, path: string, body?: unknown, headers?: Record<string, string>, timeoutMs?: number): Promise<ApiAnswer>;
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    timeoutMs?: number,
+  ): Promise<ApiAnswer>;
   json: JsonCall;
 }
 
@@ -74,7 +94,11 @@ export function createApi(baseUrl: string, token: string, maxSockets = 64): Api 
         {
           method,
           path,
-          headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...headers,
+          },
           ...(body !== undefined && { body: JSON.stringify(body) }),
         },
         timeoutMs,
@@ -82,7 +106,14 @@ export function createApi(baseUrl: string, token: string, maxSockets = 64): Api 
       return { status: res.status, json: res.json, headers: res.headers, text: res.text, elapsedMs: res.elapsedMs };
     } catch (error) {
       const code = (error as { code?: string }).code;
-      return { status: 0, json: undefined, headers: {}, text: '', elapsedMs: performance.now() - started, error: code ?? (error as Error).message };
+      return {
+        status: 0,
+        json: undefined,
+        headers: {},
+        text: '',
+        elapsedMs: performance.now() - started,
+        error: code ?? (error as Error).message,
+      };
     }
   };
   return {

@@ -8,7 +8,6 @@ import { ROOT } from './results.js';
 import { productionNodeFlags } from '../../lib/production-start.js';
 import { childEnvironment } from '../../lib/child-environment.js';
 
-
 /**
  * The service as operators run it: `node [npm start's flags] dist/main.js` (what `npm start` executes after building), a child
  * process of its own, so that a script can SIGKILL or SIGTERM it and watch it exit.
@@ -91,16 +90,20 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const log = createWriteStream(logFile);
   const base = childEnvironment();
   const started = performance.now();
-  const child = spawn(spec.nodeBinary ?? process.execPath, [...productionNodeFlags(ROOT), ...(spec.nodeArgs ?? []), 'dist/main.js'], {
-    cwd: ROOT,
-    env: {
-      ...base,
-      ...(spec.defaults ?? RELIABILITY_DEFAULTS),
-      ...spec.env,
-      PORT: String(port),
+  const child = spawn(
+    spec.nodeBinary ?? process.execPath,
+    [...productionNodeFlags(ROOT), ...(spec.nodeArgs ?? []), 'dist/main.js'],
+    {
+      cwd: ROOT,
+      env: {
+        ...base,
+        ...(spec.defaults ?? RELIABILITY_DEFAULTS),
+        ...spec.env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   children.add(child);
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
@@ -113,10 +116,13 @@ export async function startServiceProcess(spec: ServiceSpec): Promise<ServicePro
   const url = `http://127.0.0.1:${port}`;
   const deadline = started + (spec.readyTimeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${spec.name} exited during startup (${child.exitCode}); log ${logFile}:\n${tail(logFile)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${spec.name} exited during startup (${child.exitCode}); log ${logFile}:\n${tail(logFile)}`);
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${spec.name} was not ready within ${spec.readyTimeoutMs ?? 60_000} ms; log ${logFile}:\n${tail(logFile)}`);
+      throw new Error(
+        `${spec.name} was not ready within ${spec.readyTimeoutMs ?? 60_000} ms; log ${logFile}:\n${tail(logFile)}`,
+      );
     }
     try {
       const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) });
@@ -156,4 +162,3 @@ export function tail(file: string, lines = 20): string {
     return '(no log)';
   }
 }
-

@@ -93,7 +93,18 @@ export async function startWebhookReceiver(name: string, options: ReceiverOption
       const key = `${path} ${webhookId}`;
       const nth = (seen.get(key) ?? 0) + 1;
       seen.set(key, nth);
-      const arrival: Arrival = { index: arrivals.length, receiver: name, path, at, webhookId, nth, verified: false, answer: 'ok', status: null, answeredAt: null };
+      const arrival: Arrival = {
+        index: arrivals.length,
+        receiver: name,
+        path,
+        at,
+        webhookId,
+        nth,
+        verified: false,
+        answer: 'ok',
+        status: null,
+        answeredAt: null,
+      };
       const verifier = verifiers.get(path);
       try {
         if (!verifier) throw new Error(`no secret registered for ${path}`);
@@ -128,7 +139,10 @@ export async function startWebhookReceiver(name: string, options: ReceiverOption
         case 'slow-ok':
         case 'too-slow': {
           openResponses.add(res);
-          setTimeout(() => answer(200), arrival.answer === 'slow-ok' ? (options.slowMs ?? 200) : (options.tooSlowMs ?? 2000));
+          setTimeout(
+            () => answer(200),
+            arrival.answer === 'slow-ok' ? (options.slowMs ?? 200) : (options.tooSlowMs ?? 2000),
+          );
           return;
         }
         default:

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordIfRequested } from '../lib/results.js';
 import { ledgerViolations } from '../../../test/support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../../test/support/service.js';
-import { ACK_STATUS, type BankAnswer, type BankOp, bankProblems, type BankSurface, openBank, restAnswer, restSurface, runBankClient } from '../lib/bank.js';
+import {
+  ACK_STATUS,
+  type BankAnswer,
+  type BankOp,
+  bankProblems,
+  type BankSurface,
+  openBank,
+  restAnswer,
+  restSurface,
+  runBankClient,
+} from '../lib/bank.js';
 import { runClients, seededRandom, sleep } from '../lib/concurrency.js';
 import { DEFAULT_SEED } from './seed.js';
 
@@ -30,7 +40,13 @@ afterAll(async () => service?.stop());
 const rest: BankSurface = restSurface(async (method, path, body, headers) => {
   const started = performance.now();
   const res = await service.call(method, path, { body, headers });
-  return { status: res.status, json: res.json, text: res.text, header: (name) => res.headers.get(name) ?? undefined, elapsedMs: performance.now() - started };
+  return {
+    status: res.status,
+    json: res.json,
+    text: res.text,
+    header: (name) => res.headers.get(name) ?? undefined,
+    elapsedMs: performance.now() - started,
+  };
 });
 
 const TRANSACTION_FIELDS = 'transactionId accountId type amount status reversesTransactionId';
@@ -48,7 +64,10 @@ function graphqlRequest(op: BankOp): { query: string; variables: Record<string, 
         variables: {
           ...key,
           account: op.account,
-          input: op.kind === 'hold' ? { type: op.type, amount: amount(op.cents), hold: true } : { type: op.kind === 'deposit' ? 'CREDIT' : 'DEBIT', amount: amount(op.cents) },
+          input:
+            op.kind === 'hold'
+              ? { type: op.type, amount: amount(op.cents), hold: true }
+              : { type: op.kind === 'deposit' ? 'CREDIT' : 'DEBIT', amount: amount(op.cents) },
         },
       };
     case 'transfer':
@@ -59,7 +78,12 @@ function graphqlRequest(op: BankOp): { query: string; variables: Record<string, 
     case 'post':
       return {
         query: `mutation ($account: ID!, $id: ID!, $amount: Decimal, $key: String) { result: postHold(accountId: $account, transactionId: $id, amount: $amount, idempotencyKey: $key) { ${TRANSACTION_FIELDS} } }`,
-        variables: { ...key, account: op.account, id: op.transactionId, amount: op.cents === null ? null : amount(op.cents) },
+        variables: {
+          ...key,
+          account: op.account,
+          id: op.transactionId,
+          amount: op.cents === null ? null : amount(op.cents),
+        },
       };
     case 'void':
       return {
@@ -88,7 +112,8 @@ function graphqlSurface(): BankSurface {
     const error = res.json?.errors?.[0];
     if (error) {
       const code: string = error.extensions?.code ?? 'INTERNAL_ERROR';
-      const status = code === 'SERVICE_UNAVAILABLE' ? 503 : code === 'INTERNAL_ERROR' ? 500 : REFUSAL_STATUS[code] ?? 409;
+      const status =
+        code === 'SERVICE_UNAVAILABLE' ? 503 : code === 'INTERNAL_ERROR' ? 500 : (REFUSAL_STATUS[code] ?? 409);
       return restAnswer(op, status, { error: { code } }, undefined, elapsedMs, []);
     }
     const replayed = (res.json?.extensions?.idempotentReplayed ?? []).includes('result');
@@ -98,7 +123,13 @@ function graphqlSurface(): BankSurface {
 }
 
 /** The REST status of the refusals this workload meets, so GraphQL's answers read like REST's. */
-const REFUSAL_STATUS: Record<string, number> = { IDEMPOTENCY_KEY_IN_PROGRESS: 409, INSUFFICIENT_FUNDS: 409, TRANSACTION_NOT_PENDING: 409, TRANSACTION_ALREADY_REVERSED: 409, REVERSAL_NOT_REVERSIBLE: 409 };
+const REFUSAL_STATUS: Record<string, number> = {
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  INSUFFICIENT_FUNDS: 409,
+  TRANSACTION_NOT_PENDING: 409,
+  TRANSACTION_ALREADY_REVERSED: 409,
+  REVERSAL_NOT_REVERSIBLE: 409,
+};
 
 /** No fault is injected here: an answer that is not definite (no answer, a 503, a key in progress) is a failure. */
 const noRetry = async (answer: BankAnswer) => {
@@ -108,12 +139,16 @@ const noRetry = async (answer: BankAnswer) => {
 describe('bank: concurrent money movement among a few accounts', () => {
   it(`${CLIENTS} clients, every acknowledged posting there exactly once, invariants in every snapshot, final balances as acknowledged`, async () => {
     const pool = service.database.pool;
-    const { model, overdraftAccount } = await openBank((method, path, body) => service.call(method, path, { body }), rest, {
-      accounts: 6,
-      overdraftCents: 15_000,
-      fundCents: 40_000,
-      retry: noRetry,
-    });
+    const { model, overdraftAccount } = await openBank(
+      (method, path, body) => service.call(method, path, { body }),
+      rest,
+      {
+        accounts: 6,
+        overdraftCents: 15_000,
+        fundCents: 40_000,
+        retry: noRetry,
+      },
+    );
     const graphql = graphqlSurface();
     const statuses: Record<string, number> = {};
     let running = true;
@@ -148,11 +183,15 @@ describe('bank: concurrent money movement among a few accounts', () => {
 
     expect(model.problems, `seed ${SEED}`).toEqual([]);
     expect(snapshotViolations, `invariant violations seen in ${snapshots} snapshots (seed ${SEED})`).toEqual([]);
-    expect(Object.keys(statuses).filter((status) => Number(status) >= 500), 'no 5xx answer').toEqual([]);
+    expect(
+      Object.keys(statuses).filter((status) => Number(status) >= 500),
+      'no 5xx answer',
+    ).toEqual([]);
     expect(await bankProblems(pool, model, { final: true }), `seed ${SEED}`).toEqual([]);
     expect(snapshots, 'the reader saw the ledger while it moved').toBeGreaterThan(3);
     // The workload did what it is for: every kind of write acknowledged, and contention refused some.
-    for (const kind of ['transfer', 'deposit', 'withdrawal', 'hold', 'post', 'void', 'reverse']) expect(model.counts[`acknowledged ${kind}`] ?? 0, kind).toBeGreaterThan(0);
+    for (const kind of ['transfer', 'deposit', 'withdrawal', 'hold', 'post', 'void', 'reverse'])
+      expect(model.counts[`acknowledged ${kind}`] ?? 0, kind).toBeGreaterThan(0);
     expect(model.refused.size, 'some requests were refused').toBeGreaterThan(0);
     const balances = model.expectedBalances();
     const refusals = Object.entries(model.counts).filter(([name]) => name.startsWith('refused'));
@@ -160,7 +199,8 @@ describe('bank: concurrent money movement among a few accounts', () => {
       id: 'invariant-ledger-bank',
       test: 'Ledger: 16 clients moving money among 6 accounts (REST and GraphQL)',
       operations: `${model.acknowledged.size + model.refused.size} writes in ${seconds.toFixed(1)} s (${model.acknowledged.size} acknowledged, ${model.refused.size} refused), ${model.replaysChecked} replays, ${snapshots} invariant snapshots`,
-      faults: 'transfers, deposits, withdrawals, holds (posted for less, voided) and reversals racing on the same accounts',
+      faults:
+        'transfers, deposits, withdrawals, holds (posted for less, voided) and reversals racing on the same accounts',
       result: `0 invariant violations in ${snapshots} snapshots; 0 5xx; every acknowledged posting stored exactly once, nothing refused stored; final balances = acknowledged operations (overdraft account at ${(balances.get(overdraftAccount)!.posted / 100).toFixed(2)})`,
       passed: true,
       command: 'npx vitest run scripts/reliability/test/bank.test.ts',

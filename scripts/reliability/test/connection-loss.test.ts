@@ -23,7 +23,10 @@ afterAll(async () => service?.stop());
 describe('connections ended by PostgreSQL under load', () => {
   it('keeps the service up and answers 2xx or 503 while its backends are terminated again and again', async () => {
     const customers: string[] = [];
-    for (let i = 0; i < 6; i++) customers.push((await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId);
+    for (let i = 0; i < 6; i++)
+      customers.push(
+        (await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId,
+      );
     let running = true;
     const statuses: Record<string, number> = {};
     const problems: string[] = [];
@@ -33,7 +36,10 @@ describe('connections ended by PostgreSQL under load', () => {
     const answers = (count: number) =>
       new Promise<void>((resolve, reject) => {
         const target = answered + count;
-        const hung = setTimeout(() => reject(new Error(`the load stopped at ${answered} answers`)), HUNG_TEST_DEADLINE_MS);
+        const hung = setTimeout(
+          () => reject(new Error(`the load stopped at ${answered} answers`)),
+          HUNG_TEST_DEADLINE_MS,
+        );
         progressed = () => {
           if (answered < target) return;
           clearTimeout(hung);
@@ -46,7 +52,17 @@ describe('connections ended by PostgreSQL under load', () => {
       while (running) {
         const write = random() < 0.5;
         const path = write ? '/sandbox/account' : `/sandbox/customer/${pick(random, customers)}`;
-        const res = await service.call(write ? 'POST' : 'GET', path, write ? { body: buildAccountInput([pick(random, customers), pick(random, customers)].filter((v, i, a) => a.indexOf(v) === i)) } : {});
+        const res = await service.call(
+          write ? 'POST' : 'GET',
+          path,
+          write
+            ? {
+                body: buildAccountInput(
+                  [pick(random, customers), pick(random, customers)].filter((v, i, a) => a.indexOf(v) === i),
+                ),
+              }
+            : {},
+        );
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         problems.push(...envelopeProblems(answerOf(res), path));
         if (![200, 201, 503].includes(res.status)) problems.push(`answered ${res.status} ${res.json?.error?.code}`);

@@ -21,25 +21,49 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 describe('REST fuzzing', () => {
-  it(`answers ${REQUESTS} random and adversarial requests with no 5xx, only well-formed envelopes, and stores nothing it refused`, { timeout: 120_000 }, async () => {
-    const report = await runRestFuzz({ baseUrl: service.url, token: service.token, pool: service.database.pool, requests: REQUESTS, workers: 6, seed: SEED });
-    expect(report.problems, `seed ${SEED}`).toEqual([]);
-    expect(report.serverErrors).toBe(0);
-    expect(report.requests).toBeGreaterThanOrEqual(REQUESTS);
-    // The generators reach every layer: successes, validation, routing, auth, media types, size limits.
-    expect(Object.keys(report.errorCodes)).toEqual(
-      expect.arrayContaining(['VALIDATION_FAILED', 'ROUTE_NOT_FOUND', 'UNAUTHENTICATED', 'UNSUPPORTED_MEDIA_TYPE', 'MALFORMED_REQUEST', 'METHOD_NOT_ALLOWED', 'ENVIRONMENT_NOT_FOUND']),
-    );
-    expect(report.acknowledgedWrites).toBeGreaterThan(0);
-    recordIfRequested({
-      id: 'fuzz-rest-suite',
-      test: 'REST fuzzing (fast-check, in the suite)',
-      operations: `${formatCount(report.requests)} requests (seed ${SEED})`,
-      faults: 'schema-derived bodies mutated, raw bodies, random paths, methods, headers, content types',
-      result: `0 responses 5xx; every answer a documented envelope; ${report.acknowledgedWrites} acknowledged writes, row counts changed by exactly those`,
-      passed: true,
-      command: 'npx vitest run scripts/reliability/test/fuzz.rest.test.ts',
-      figures: { statusCounts: report.statusCounts, errorCodes: report.errorCodes, kinds: report.kinds, maxLatencyMs: Math.round(report.maxLatencyMs) },
-    });
-  });
+  it(
+    `answers ${REQUESTS} random and adversarial requests with no 5xx, only well-formed envelopes, and stores nothing it refused`,
+    { timeout: 120_000 },
+    async () => {
+      const report = await runRestFuzz({
+        baseUrl: service.url,
+        token: service.token,
+        pool: service.database.pool,
+        requests: REQUESTS,
+        workers: 6,
+        seed: SEED,
+      });
+      expect(report.problems, `seed ${SEED}`).toEqual([]);
+      expect(report.serverErrors).toBe(0);
+      expect(report.requests).toBeGreaterThanOrEqual(REQUESTS);
+      // The generators reach every layer: successes, validation, routing, auth, media types, size limits.
+      expect(Object.keys(report.errorCodes)).toEqual(
+        expect.arrayContaining([
+          'VALIDATION_FAILED',
+          'ROUTE_NOT_FOUND',
+          'UNAUTHENTICATED',
+          'UNSUPPORTED_MEDIA_TYPE',
+          'MALFORMED_REQUEST',
+          'METHOD_NOT_ALLOWED',
+          'ENVIRONMENT_NOT_FOUND',
+        ]),
+      );
+      expect(report.acknowledgedWrites).toBeGreaterThan(0);
+      recordIfRequested({
+        id: 'fuzz-rest-suite',
+        test: 'REST fuzzing (fast-check, in the suite)',
+        operations: `${formatCount(report.requests)} requests (seed ${SEED})`,
+        faults: 'schema-derived bodies mutated, raw bodies, random paths, methods, headers, content types',
+        result: `0 responses 5xx; every answer a documented envelope; ${report.acknowledgedWrites} acknowledged writes, row counts changed by exactly those`,
+        passed: true,
+        command: 'npx vitest run scripts/reliability/test/fuzz.rest.test.ts',
+        figures: {
+          statusCounts: report.statusCounts,
+          errorCodes: report.errorCodes,
+          kinds: report.kinds,
+          maxLatencyMs: Math.round(report.maxLatencyMs),
+        },
+      });
+    },
+  );
 });

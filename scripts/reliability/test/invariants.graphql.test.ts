@@ -4,7 +4,17 @@ import { buildAccountInput, buildCustomerInput } from '../../../test/support/fac
 import { type CallResult, startTestService, type TestService } from '../../../test/support/service.js';
 import { pick, runClients, seededRandom } from '../lib/concurrency.js';
 import { checkAccountLinks, storageProblems } from '../lib/consistency.js';
-import { ACCOUNT_LINKS, CREATE_ACCOUNT, CUSTOMER_LINKS, DELETE_ACCOUNT, dataOf, errorCodes, graphql, requireGraphqlEndpoint, UPDATE_ACCOUNT } from '../lib/graphql.js';
+import {
+  ACCOUNT_LINKS,
+  CREATE_ACCOUNT,
+  CUSTOMER_LINKS,
+  DELETE_ACCOUNT,
+  dataOf,
+  errorCodes,
+  graphql,
+  requireGraphqlEndpoint,
+  UPDATE_ACCOUNT,
+} from '../lib/graphql.js';
 import { DEFAULT_SEED } from './seed.js';
 
 /**
@@ -30,7 +40,8 @@ afterAll(async () => service?.stop());
 describe('invariant 3 through GraphQL', () => {
   it(`holds on both surfaces after ${CLIENTS} clients (half GraphQL, half REST) write accounts concurrently`, async () => {
     const pool: string[] = [];
-    for (let i = 0; i < 8; i++) pool.push((await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId);
+    for (let i = 0; i < 8; i++)
+      pool.push((await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId);
     const known: string[] = [];
     const created = new Map<string, string[]>();
     const deleted = new Set<string>();
@@ -88,7 +99,12 @@ describe('invariant 3 through GraphQL', () => {
       }
     });
 
-    const rest = await checkAccountLinks((method, path, body) => service.call(method, path, { body }), 'sandbox', pool, created.keys());
+    const rest = await checkAccountLinks(
+      (method, path, body) => service.call(method, path, { body }),
+      'sandbox',
+      pool,
+      created.keys(),
+    );
     expect(rest.problems).toEqual([]);
 
     // The same relation, read through GraphQL from both sides.
@@ -101,7 +117,8 @@ describe('invariant 3 through GraphQL', () => {
       const account = dataOf(await graphql(service, ACCOUNT_LINKS, { id: accountId })).account;
       expect(account.customerIds).toEqual(customers);
       expect(account.customers.map((c: { customerId: string }) => c.customerId)).toEqual(customers);
-      for (const customer of account.customers as { customerId: string; accountIds: string[] }[]) expect(customer.accountIds).toContain(accountId);
+      for (const customer of account.customers as { customerId: string; accountIds: string[] }[])
+        expect(customer.accountIds).toContain(accountId);
       for (const customerId of customers) expectedByCustomer.get(customerId)!.push(accountId);
     }
     for (const [customerId, accounts] of expectedByCustomer) {

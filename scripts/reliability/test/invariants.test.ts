@@ -24,7 +24,11 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-async function call(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<CallResult> {
+async function call(
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
   const res = await service.call(method, path, options);
   const problems = envelopeProblems(answerOf(res), path);
   if (problems.length > 0) throw new Error(`${method} ${path} answered a malformed envelope: ${problems.join('; ')}`);
@@ -35,7 +39,10 @@ const jsonCall: JsonCall = (method, path, body) => call(method, path, { body });
 
 const auditRequestIds = async (resourceId: string, operation: string): Promise<string[]> =>
   (
-    await service.database.pool.query<{ request_id: string }>('SELECT request_id FROM audit_events WHERE resource_id = $1 AND operation = $2', [resourceId, operation])
+    await service.database.pool.query<{ request_id: string }>(
+      'SELECT request_id FROM audit_events WHERE resource_id = $1 AND operation = $2',
+      [resourceId, operation],
+    )
   ).rows.map((row) => row.request_id);
 
 describe('invariant 1: parallel creates with one SSN', () => {
@@ -45,7 +52,10 @@ describe('invariant 1: parallel creates with one SSN', () => {
       const ssn = buildCustomerInput().socialSecurityNumber;
       // The same person written both ways (dashes or none) and with other contact data: one SSN all the same.
       const inputs = Array.from({ length: CLIENTS }, (_, i) =>
-        buildCustomerInput({ socialSecurityNumber: i % 2 === 0 ? ssn : ssn.replaceAll('-', ''), preferredName: `Racer ${round}-${i}` }),
+        buildCustomerInput({
+          socialSecurityNumber: i % 2 === 0 ? ssn : ssn.replaceAll('-', ''),
+          preferredName: `Racer ${round}-${i}`,
+        }),
       );
       const before = await rowCounts(service.database.pool);
       const startedAt = (await service.database.pool.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
@@ -55,7 +65,9 @@ describe('invariant 1: parallel creates with one SSN', () => {
       const winners = answers.flatMap((res, i) => (res.status === 201 ? [i] : []));
       expect(winners, 'exactly one 201').toHaveLength(1);
       const losers = answers.filter((res) => res.status !== 201);
-      expect(losers.map((res) => `${res.status} ${res.json.error.code}`)).toEqual(Array(CLIENTS - 1).fill('409 CUSTOMER_ALREADY_EXISTS'));
+      expect(losers.map((res) => `${res.status} ${res.json.error.code}`)).toEqual(
+        Array(CLIENTS - 1).fill('409 CUSTOMER_ALREADY_EXISTS'),
+      );
 
       const after = await rowCounts(service.database.pool);
       expect(after.customers - before.customers).toBe(1);
@@ -69,7 +81,9 @@ describe('invariant 1: parallel creates with one SSN', () => {
       expect(Number(refusals.rows[0]!.count), 'one refusal audited per loser').toBe(CLIENTS - 1);
       const winner = winners[0]!;
       const stored = await call('GET', `/sandbox/customer/${answers[winner]!.json.data.customerId}`);
-      expect(stored.json.data.preferredName, 'the stored customer is the one whose request was acknowledged').toBe(inputs[winner]!.preferredName);
+      expect(stored.json.data.preferredName, 'the stored customer is the one whose request was acknowledged').toBe(
+        inputs[winner]!.preferredName,
+      );
     }
     recordIfRequested({
       id: 'invariant-1-duplicate-ssn',
@@ -88,8 +102,10 @@ describe('invariant 2: deleting a customer while accounts are being created for 
     const random = seededRandom(SEED);
     const totals = { creations: 0, refusedAfterDeletion: 0, deletionsRefusedForAccounts: 0, rounds: 0 };
     for (let round = 0; round < 4; round++) {
-      const target = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId as string;
-      const coOwner = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId as string;
+      const target = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data
+        .customerId as string;
+      const coOwner = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data
+        .customerId as string;
       type Creation = Timed<CallResult> & { customers: string[]; deletion?: CallResult };
       const creations: Creation[] = [];
       const deletions: Timed<CallResult>[] = [];
@@ -113,7 +129,10 @@ describe('invariant 2: deleting a customer while accounts are being created for 
         const quota = (client + 1) * 4;
         while (refusedDeletions < quota) {
           const customers = client % 3 === 0 ? [coOwner, target] : [target];
-          const creation = { ...(await timed(() => call('POST', '/sandbox/account', { body: buildAccountInput(customers) }))), customers } as Creation;
+          const creation = {
+            ...(await timed(() => call('POST', '/sandbox/account', { body: buildAccountInput(customers) }))),
+            customers,
+          } as Creation;
           creations.push(creation);
           if (creation.value.status === 422) return;
           expect(creation.value.status, creation.value.text).toBe(201);
@@ -139,12 +158,22 @@ describe('invariant 2: deleting a customer while accounts are being created for 
           // Refused because the customer was gone: only possible once the deletion had begun.
           expect(`${creation.value.status} ${creation.value.json.error.code}`).toBe('422 CUSTOMER_NOT_FOUND');
           expect(creation.endedAt).toBeGreaterThan(deletion.startedAt);
-          expect(creation.value.json.error.details).toEqual([expect.objectContaining({ message: expect.stringContaining(target) })]);
+          expect(creation.value.json.error.details).toEqual([
+            expect.objectContaining({ message: expect.stringContaining(target) }),
+          ]);
         }
       }
-      const { rows } = await service.database.pool.query('SELECT account_id FROM account_customers WHERE customer_id = $1', [target]);
+      const { rows } = await service.database.pool.query(
+        'SELECT account_id FROM account_customers WHERE customer_id = $1',
+        [target],
+      );
       expect(rows).toEqual([]);
-      const links = await checkAccountLinks(jsonCall, 'sandbox', [target, coOwner], creations.flatMap((c) => (c.value.status === 201 ? [c.value.json.data.accountId] : [])));
+      const links = await checkAccountLinks(
+        jsonCall,
+        'sandbox',
+        [target, coOwner],
+        creations.flatMap((c) => (c.value.status === 201 ? [c.value.json.data.accountId] : [])),
+      );
       expect(links.problems).toEqual([]);
 
       totals.rounds += 1;
@@ -182,7 +211,8 @@ const CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY'];
 describe('invariant 3: accountIds and customers agree after random concurrent account writes', () => {
   it(`holds for every customer after ${CLIENTS} clients create, update and delete accounts over a shared pool`, async () => {
     const pool: string[] = [];
-    for (let i = 0; i < 8; i++) pool.push((await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId);
+    for (let i = 0; i < 8; i++)
+      pool.push((await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId);
     const log: AccountOpLog = { created: new Map(), deletedBy: new Map(), updates: new Map(), requests: 0 };
     const known: string[] = [];
 
@@ -192,8 +222,13 @@ describe('invariant 3: accountIds and customers agree after random concurrent ac
         const roll = random();
         log.requests += 1;
         if (roll < 0.45 || known.length === 0) {
-          const customers = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(random, pool)))];
-          const input = buildAccountInput(customers, { name: `acct-${client}-${op}`, currency: pick(random, CURRENCIES) });
+          const customers = [
+            ...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(random, pool))),
+          ];
+          const input = buildAccountInput(customers, {
+            name: `acct-${client}-${op}`,
+            currency: pick(random, CURRENCIES),
+          });
           const res = await call('POST', '/sandbox/account', { body: input });
           expect(res.status, res.text).toBe(201);
           expect(res.json.data.customers).toEqual(customers);
@@ -236,7 +271,10 @@ describe('invariant 3: accountIds and customers agree after random concurrent ac
       expect(candidates).toContain(`${res.json.data.name}/${res.json.data.currency}`);
     }
     const counts = await rowCounts(service.database.pool);
-    const { rows } = await service.database.pool.query<{ n: string }>('SELECT count(*) AS n FROM accounts WHERE id = ANY($1::uuid[])', [[...log.created.keys()]]);
+    const { rows } = await service.database.pool.query<{ n: string }>(
+      'SELECT count(*) AS n FROM accounts WHERE id = ANY($1::uuid[])',
+      [[...log.created.keys()]],
+    );
     expect(Number(rows[0]!.n)).toBe(report.liveAccounts);
     expect(await storageProblems(service.database.pool)).toEqual([]);
     expect(report.liveAccounts).toBeGreaterThan(0);
@@ -258,21 +296,28 @@ describe('invariant 4: concurrent updates of one customer', () => {
   it('ends in exactly one submitted update, whole, with one audit event per acknowledged update', async () => {
     let acknowledged = 0;
     for (let round = 0; round < 3; round++) {
-      const customerId = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data.customerId as string;
+      const customerId = (await call('POST', '/sandbox/customer', { body: buildCustomerInput() })).json.data
+        .customerId as string;
       const updates = Array.from({ length: CLIENTS }, (_, i) => ({
         preferredName: `Update ${round}-${i}`,
         emails: [`u${i}@example.com`, `round${round}@example.com`],
         phoneNumbers: Array.from({ length: 1 + (i % 3) }, (_, n) => ({ type: 'MOBILE', number: `+1 555 0${i} ${n}` })),
         addresses: [{ type: 'HOME', street: `${i} Race St`, city: `City ${i}`, state: 'IL', zip: String(10000 + i) }],
       }));
-      const answers = await runClients(CLIENTS, (i) => call('PUT', `/sandbox/customer/${customerId}`, { body: updates[i] }));
+      const answers = await runClients(CLIENTS, (i) =>
+        call('PUT', `/sandbox/customer/${customerId}`, { body: updates[i] }),
+      );
       answers.forEach((res, i) => {
         expect(res.status, res.text).toBe(200);
         // Each answer shows its own update whole: no field of a concurrent one.
         expect(res.json.data).toMatchObject(updates[i]!);
       });
       const final = (await call('GET', `/sandbox/customer/${customerId}`)).json.data;
-      const whole = updates.filter((u) => JSON.stringify([final.preferredName, final.emails, final.phoneNumbers, final.addresses]) === JSON.stringify([u.preferredName, u.emails, u.phoneNumbers, u.addresses]));
+      const whole = updates.filter(
+        (u) =>
+          JSON.stringify([final.preferredName, final.emails, final.phoneNumbers, final.addresses]) ===
+          JSON.stringify([u.preferredName, u.emails, u.phoneNumbers, u.addresses]),
+      );
       expect(whole, 'the final state is exactly one submitted update').toHaveLength(1);
 
       const acknowledgedIds = answers.map((res) => res.json.requestId as string).sort();
@@ -281,7 +326,10 @@ describe('invariant 4: concurrent updates of one customer', () => {
       const listed: string[] = [];
       let after: string | null = null;
       do {
-        const page: CallResult = await call('GET', `/sandbox/audit-events?resourceId=${customerId}&operation=customer.update&first=10${after ? `&after=${after}` : ''}`);
+        const page: CallResult = await call(
+          'GET',
+          `/sandbox/audit-events?resourceId=${customerId}&operation=customer.update&first=10${after ? `&after=${after}` : ''}`,
+        );
         listed.push(...page.json.data.events.map((event: { requestId: string }) => event.requestId));
         after = page.json.data.nextAfter;
       } while (after);
@@ -307,10 +355,18 @@ describe('invariant 5: concurrent retries with one Idempotency-Key', () => {
 
   function expectOneCreation(answers: CallResult[], idOf: (res: CallResult) => string): string {
     // A duplicate either waits and replays, or (past the wait) is told to retry: never a second record.
-    expect(answers.filter((res) => res.status !== 201).map((res) => `${res.status} ${res.json.error.code}`).filter((a) => a !== '409 IDEMPOTENCY_KEY_IN_PROGRESS')).toEqual([]);
+    expect(
+      answers
+        .filter((res) => res.status !== 201)
+        .map((res) => `${res.status} ${res.json.error.code}`)
+        .filter((a) => a !== '409 IDEMPOTENCY_KEY_IN_PROGRESS'),
+    ).toEqual([]);
     const created = answers.filter((res) => res.status === 201);
     expect(new Set(created.map(idOf)).size).toBe(1);
-    expect(created.filter((res) => res.headers.get('idempotent-replayed') !== 'true'), 'exactly one original answer').toHaveLength(1);
+    expect(
+      created.filter((res) => res.headers.get('idempotent-replayed') !== 'true'),
+      'exactly one original answer',
+    ).toHaveLength(1);
     return idOf(created[0]!);
   }
 
@@ -318,14 +374,24 @@ describe('invariant 5: concurrent retries with one Idempotency-Key', () => {
     const before = await rowCounts(service.database.pool);
     const customerKey = `inv5-customer-${SEED}`;
     const customerInput = buildCustomerInput();
-    const customerId = expectOneCreation(await retryStorm('/sandbox/customer', customerInput, customerKey), (res) => res.json.data.customerId);
+    const customerId = expectOneCreation(
+      await retryStorm('/sandbox/customer', customerInput, customerKey),
+      (res) => res.json.data.customerId,
+    );
 
     const accountKey = `inv5-account-${SEED}`;
     const accountInput = buildAccountInput([customerId]);
-    const accountId = expectOneCreation(await retryStorm('/sandbox/account', accountInput, accountKey), (res) => res.json.data.accountId);
+    const accountId = expectOneCreation(
+      await retryStorm('/sandbox/account', accountInput, accountKey),
+      (res) => res.json.data.accountId,
+    );
 
     const after = await rowCounts(service.database.pool);
-    expect({ customers: after.customers - before.customers, accounts: after.accounts - before.accounts, keys: after.idempotencyKeys - before.idempotencyKeys }).toEqual({
+    expect({
+      customers: after.customers - before.customers,
+      accounts: after.accounts - before.accounts,
+      keys: after.idempotencyKeys - before.idempotencyKeys,
+    }).toEqual({
       customers: 1,
       accounts: 1,
       keys: 2,
@@ -339,21 +405,40 @@ describe('invariant 5: concurrent retries with one Idempotency-Key', () => {
       [customerKey, 1],
     ]);
 
-    const replay = await call('POST', '/sandbox/customer', { body: customerInput, headers: { 'idempotency-key': customerKey } });
-    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.json.data.customerId]).toEqual([201, 'true', customerId]);
-    const accountReplay = await call('POST', '/sandbox/account', { body: accountInput, headers: { 'idempotency-key': accountKey } });
-    expect([accountReplay.status, accountReplay.headers.get('idempotent-replayed'), accountReplay.json.data.accountId]).toEqual([201, 'true', accountId]);
+    const replay = await call('POST', '/sandbox/customer', {
+      body: customerInput,
+      headers: { 'idempotency-key': customerKey },
+    });
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.json.data.customerId]).toEqual([
+      201,
+      'true',
+      customerId,
+    ]);
+    const accountReplay = await call('POST', '/sandbox/account', {
+      body: accountInput,
+      headers: { 'idempotency-key': accountKey },
+    });
+    expect([
+      accountReplay.status,
+      accountReplay.headers.get('idempotent-replayed'),
+      accountReplay.json.data.accountId,
+    ]).toEqual([201, 'true', accountId]);
   });
 
   it('creates at most one record when racing retries carry one key with different bodies', async () => {
     const before = await rowCounts(service.database.pool);
     const key = `inv5-mixed-${SEED}`;
     const inputs = [buildCustomerInput(), buildCustomerInput()];
-    const answers = await runClients(CLIENTS, (i) => call('POST', '/sandbox/customer', { body: inputs[i % 2], headers: { 'idempotency-key': key } }));
+    const answers = await runClients(CLIENTS, (i) =>
+      call('POST', '/sandbox/customer', { body: inputs[i % 2], headers: { 'idempotency-key': key } }),
+    );
     const created = answers.filter((res) => res.status === 201);
     expect(new Set(created.map((res) => res.json.data.customerId)).size).toBe(1);
-    const outcomes = new Set(answers.filter((res) => res.status !== 201).map((res) => `${res.status} ${res.json.error.code}`));
-    for (const outcome of outcomes) expect(['422 IDEMPOTENCY_KEY_REUSED', '409 IDEMPOTENCY_KEY_IN_PROGRESS']).toContain(outcome);
+    const outcomes = new Set(
+      answers.filter((res) => res.status !== 201).map((res) => `${res.status} ${res.json.error.code}`),
+    );
+    for (const outcome of outcomes)
+      expect(['422 IDEMPOTENCY_KEY_REUSED', '409 IDEMPOTENCY_KEY_IN_PROGRESS']).toContain(outcome);
     const after = await rowCounts(service.database.pool);
     expect(after.customers - before.customers).toBe(1);
     recordIfRequested({
@@ -361,7 +446,8 @@ describe('invariant 5: concurrent retries with one Idempotency-Key', () => {
       test: 'Invariant 5: concurrent retries with one Idempotency-Key',
       operations: `${CLIENTS} concurrent POST /customer + ${CLIENTS} POST /account with one key each, ${CLIENTS} with one key and 2 bodies`,
       faults: 'duplicate deliveries racing each other',
-      result: '1 record per key; 1 original answer, the others replays (Idempotent-Replayed: true), IN_PROGRESS or REUSED',
+      result:
+        '1 record per key; 1 original answer, the others replays (Idempotent-Replayed: true), IN_PROGRESS or REUSED',
       passed: true,
       command: 'npx vitest run scripts/reliability/test/invariants.test.ts',
     });

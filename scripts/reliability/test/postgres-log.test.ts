@@ -17,7 +17,10 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
   let logged: (() => void) | undefined;
   const nextLogOutput = () =>
     new Promise<void>((resolve, reject) => {
-      const hung = setTimeout(() => reject(new Error('PostgreSQL wrote nothing more to its log')), HUNG_TEST_DEADLINE_MS);
+      const hung = setTimeout(
+        () => reject(new Error('PostgreSQL wrote nothing more to its log')),
+        HUNG_TEST_DEADLINE_MS,
+      );
       logged = () => {
         clearTimeout(hung);
         logged = undefined;
@@ -84,7 +87,11 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
       [
         '2026-11-22 05:32:05.286 UTC LOG:  automatic vacuum of table "cas_reliability.public.accounts": index scans: 1',
         '\tpages: 0 removed, 603 remain, 603 scanned (100.00% of total), 0 eagerly scanned',
-        ...Array.from({ length: 12 }, (_, i) => `\tindex "accounts_idx_${i}": pages: 160 in total, 0 newly deleted, 0 currently deleted, 0 reusable`),
+        ...Array.from(
+          { length: 12 },
+          (_, i) =>
+            `\tindex "accounts_idx_${i}": pages: 160 in total, 0 newly deleted, 0 currently deleted, 0 reusable`,
+        ),
         '\tsystem usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.03 s',
         '2026-11-22 05:32:05.380 UTC LOG:  automatic analyze of table "cas_reliability.public.accounts"',
         '\tsystem usage: CPU: user: 0.05 s, system: 0.00 s, elapsed: 0.09 s',
@@ -94,9 +101,21 @@ describe('PostgreSQL background work read from its log (soak diagnostics)', () =
       ].join('\n'),
     );
     expect(readBackgroundEvents(file)).toEqual([
-      { from: Date.parse('2026-11-22T05:32:05.256Z'), to: Date.parse('2026-11-22T05:32:05.286Z'), what: 'autovacuum accounts (30 ms)' },
-      { from: Date.parse('2026-11-22T05:32:05.290Z'), to: Date.parse('2026-11-22T05:32:05.380Z'), what: 'autoanalyze accounts (90 ms)' },
-      { from: Date.parse('2026-11-22T05:32:04.771Z'), to: Date.parse('2026-11-22T05:32:06.271Z'), what: 'autovacuum pg_attribute (1500 ms)' },
+      {
+        from: Date.parse('2026-11-22T05:32:05.256Z'),
+        to: Date.parse('2026-11-22T05:32:05.286Z'),
+        what: 'autovacuum accounts (30 ms)',
+      },
+      {
+        from: Date.parse('2026-11-22T05:32:05.290Z'),
+        to: Date.parse('2026-11-22T05:32:05.380Z'),
+        what: 'autoanalyze accounts (90 ms)',
+      },
+      {
+        from: Date.parse('2026-11-22T05:32:04.771Z'),
+        to: Date.parse('2026-11-22T05:32:06.271Z'),
+        what: 'autovacuum pg_attribute (1500 ms)',
+      },
     ]);
   });
 });

@@ -19,7 +19,12 @@ const STATEMENT_TIMEOUT_MS = 500;
 describe('statement timeouts', () => {
   it('leaves no pooled connection without the statement timeout after migrating', async () => {
     const database = await createTestDatabase();
-    const pool = createPool({ connectionString: database.url, max: 1, connectTimeoutMs: 2000, statementTimeoutMs: 1234 });
+    const pool = createPool({
+      connectionString: database.url,
+      max: 1,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 1234,
+    });
     try {
       await migrate(pool);
       const { rows } = await pool.query<{ statement_timeout: string }>('SHOW statement_timeout');
@@ -33,7 +38,10 @@ describe('statement timeouts', () => {
   describe('over HTTP, with a row or a table locked by another session', () => {
     let service: TestService;
     beforeAll(async () => {
-      service = await startTestService({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), DATABASE_POOL_SIZE: '3' });
+      service = await startTestService({
+        DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+        DATABASE_POOL_SIZE: '3',
+      });
     });
     afterAll(async () => service?.stop());
 
@@ -57,10 +65,16 @@ describe('statement timeouts', () => {
         await holder.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [customerId]);
         // No lock_timeout: of PostgreSQL's own time-outs only statement_timeout can end a wait for the row lock.
         expect((await holder.query<{ lock_timeout: string }>('SHOW lock_timeout')).rows[0]!.lock_timeout).toBe('0');
-        const answers = await Promise.all([1, 2, 3].map((n) => service.call('PUT', path, { body: { preferredName: `never ${n}` } })));
+        const answers = await Promise.all(
+          [1, 2, 3].map((n) => service.call('PUT', path, { body: { preferredName: `never ${n}` } })),
+        );
         for (const res of answers) {
           expect(envelopeProblems(answerOf(res), path)).toEqual([]);
-          expect([res.status, res.json.error.code, res.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '1']);
+          expect([res.status, res.json.error.code, res.headers.get('retry-after')]).toEqual([
+            503,
+            'SERVICE_UNAVAILABLE',
+            '1',
+          ]);
         }
         // The cause, not the time it took: the lock is still held, yet no session of the service waits for it
         // any more, so PostgreSQL ended the statements (the statement timeout). The driver's backstop
@@ -80,7 +94,10 @@ describe('statement timeouts', () => {
       }
       const after = await service.call('GET', path);
       expect(after.json.data.preferredName).toBe(input.preferredName);
-      const { rows } = await service.database.pool.query("SELECT 1 FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update'", [customerId]);
+      const { rows } = await service.database.pool.query(
+        "SELECT 1 FROM audit_events WHERE resource_id = $1 AND operation = 'customer.update'",
+        [customerId],
+      );
       expect(rows).toEqual([]);
     });
   });

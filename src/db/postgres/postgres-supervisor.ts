@@ -65,7 +65,13 @@ export class PostgresSupervisor {
   }
 
   status(): SupervisorStatus {
-    return { state: this.state, attempts: this.attempts, downSince: this.downSince, lastError: this.lastError, restarts: this.restarts };
+    return {
+      state: this.state,
+      attempts: this.attempts,
+      downSince: this.downSince,
+      lastError: this.lastError,
+      restarts: this.restarts,
+    };
   }
 
   /** Stops the server, or the recovery under way; idempotent. */
@@ -94,12 +100,18 @@ export class PostgresSupervisor {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
       this.attempts += 1;
-      logger.warn({ attempt: this.attempts, remainingMs: remaining }, `embedded PostgreSQL restart attempt ${this.attempts}`);
+      logger.warn(
+        { attempt: this.attempts, remainingMs: remaining },
+        `embedded PostgreSQL restart attempt ${this.attempts}`,
+      );
       try {
         await this.server.restart(remaining);
         if (this.stopping) return;
         const downtimeMs = Date.now() - (this.downSince ?? Date.now());
-        logger.info({ attempts: this.attempts, downtimeMs, pid: this.server.pid }, `embedded PostgreSQL is back after ${downtimeMs} ms (${this.attempts} attempt${this.attempts === 1 ? '' : 's'})`);
+        logger.info(
+          { attempts: this.attempts, downtimeMs, pid: this.server.pid },
+          `embedded PostgreSQL is back after ${downtimeMs} ms (${this.attempts} attempt${this.attempts === 1 ? '' : 's'})`,
+        );
         this.state = 'running';
         this.downSince = undefined;
         this.restarts += 1;
@@ -108,7 +120,10 @@ export class PostgresSupervisor {
         if (this.stopping) return;
         this.lastError = (error as Error).message;
         const wait = Math.min(delay, Math.max(0, deadline - Date.now()));
-        logger.warn({ attempt: this.attempts, reason: this.lastError, nextAttemptInMs: wait }, `embedded PostgreSQL restart attempt ${this.attempts} failed`);
+        logger.warn(
+          { attempt: this.attempts, reason: this.lastError, nextAttemptInMs: wait },
+          `embedded PostgreSQL restart attempt ${this.attempts} failed`,
+        );
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait);
           this.wakeUp = () => {
@@ -133,24 +148,36 @@ export class PostgresSupervisor {
 }
 
 /** What GET /healthz reports about the supervised server (src/http/health.ts): not live only once given up. */
-export function supervisedLiveness(supervisor: PostgresSupervisor): { live: boolean; checks: Record<string, string>; message?: string } {
+export function supervisedLiveness(supervisor: PostgresSupervisor): {
+  live: boolean;
+  checks: Record<string, string>;
+  message?: string;
+} {
   const { state } = supervisor.status();
   return {
     live: state !== 'failed',
     checks: { embeddedPostgres: state },
     // Unauthenticated endpoint: the reason, not paths or PostgreSQL's messages (those are in the log).
-    ...(state === 'failed' && { message: 'The embedded PostgreSQL could not be restarted in time; the service is exiting.' }),
+    ...(state === 'failed' && {
+      message: 'The embedded PostgreSQL could not be restarted in time; the service is exiting.',
+    }),
   };
 }
 
 type ReadinessLike = { ready: boolean; checks: Record<string, 'ok' | 'failed' | 'pending'> };
 
 /** GET /readyz with the supervisor's view added: never ready while the server is being restarted or given up. */
-export function supervisedReadiness(supervisor: PostgresSupervisor, check: () => Promise<ReadinessLike>): () => Promise<ReadinessLike> {
+export function supervisedReadiness(
+  supervisor: PostgresSupervisor,
+  check: () => Promise<ReadinessLike>,
+): () => Promise<ReadinessLike> {
   return async (): Promise<ReadinessLike> => {
     const { state } = supervisor.status();
     if (state !== 'running') {
-      return { ready: false, checks: { database: 'failed', embeddedPostgres: state === 'restarting' ? 'pending' : 'failed' } };
+      return {
+        ready: false,
+        checks: { database: 'failed', embeddedPostgres: state === 'restarting' ? 'pending' : 'failed' },
+      };
     }
     const readiness = await check();
     return { ready: readiness.ready, checks: { ...readiness.checks, embeddedPostgres: 'ok' } };

@@ -43,7 +43,13 @@ export async function startReadReplica(options: ReadReplicaOptions): Promise<Rea
     logger,
     registry: options.registry,
   });
-  const router = new ReadRouter({ primary: options.primary, monitor, maxWaitMs: options.config.maxWaitMs, logger, registry: options.registry });
+  const router = new ReadRouter({
+    primary: options.primary,
+    monitor,
+    maxWaitMs: options.config.maxWaitMs,
+    logger,
+    registry: options.registry,
+  });
   await monitor.start();
   return {
     router,

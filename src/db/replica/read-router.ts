@@ -6,7 +6,13 @@ import type { Logger } from '../../logging/logger.js';
 import { isDatabaseUnavailable } from '../sql/errors.js';
 import type { PrismaClient } from '../connection/prisma-client.js';
 import { queryRows, statement } from '../sql/sql.js';
-import { formatConsistencyToken, type Lsn, lsnFromText, parseConsistencyToken, UNKNOWN_POSITION } from './consistency-token.js';
+import {
+  formatConsistencyToken,
+  type Lsn,
+  lsnFromText,
+  parseConsistencyToken,
+  UNKNOWN_POSITION,
+} from './consistency-token.js';
 import type { ReplicaMonitor } from './replica-monitor.js';
 
 /**
@@ -35,7 +41,10 @@ const ROOT_MISSING: Absence = (result, args) => {
   const found = result as { customers: { customerId: string }[]; accounts: { accountId: string }[] };
   const customers = new Set(found.customers.map((customer) => customer.customerId));
   const accounts = new Set(found.accounts.map((account) => account.accountId));
-  return roots.customerIds.some((id) => !customers.has(id.toLowerCase())) || roots.accountIds.some((id) => !accounts.has(id.toLowerCase()));
+  return (
+    roots.customerIds.some((id) => !customers.has(id.toLowerCase())) ||
+    roots.accountIds.some((id) => !accounts.has(id.toLowerCase()))
+  );
 };
 
 /**
@@ -75,7 +84,15 @@ const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof 
 type Target = 'replica' | 'primary';
 
 /** Why a request's lag-tolerant reads went where they went (the `reason` label of db_replica_reads_total). */
-type Reason = 'no_token' | 'token_replayed' | 'token_wait_timeout' | 'token_unreadable' | 'replica_down' | 'replica_lagging' | 'replica_failed' | 'absent_on_replica';
+type Reason =
+  | 'no_token'
+  | 'token_replayed'
+  | 'token_wait_timeout'
+  | 'token_unreadable'
+  | 'replica_down'
+  | 'replica_lagging'
+  | 'replica_failed'
+  | 'absent_on_replica';
 
 interface ReadScope {
   /** The request only reads: its lag-tolerant reads may go to the replica. */
@@ -131,12 +148,22 @@ export class ReadRouter {
   route(primary: Stores, replica: Stores): Stores {
     const routed: Partial<Record<keyof Stores, object>> = {};
     for (const name of Object.keys(primary) as (keyof Stores)[]) {
-      routed[name] = this.routeStore(primary[name], replica[name], LAG_TOLERANT_READS[name] as { readonly [method: string]: Absence }, UNTRACKED_PRIMARY_CALLS[name] ?? []);
+      routed[name] = this.routeStore(
+        primary[name],
+        replica[name],
+        LAG_TOLERANT_READS[name] as { readonly [method: string]: Absence },
+        UNTRACKED_PRIMARY_CALLS[name] ?? [],
+      );
     }
     return routed as Stores;
   }
 
-  private routeStore<T extends object>(primary: T, replica: T, reads: { readonly [method: string]: Absence | undefined }, untracked: readonly string[]): T {
+  private routeStore<T extends object>(
+    primary: T,
+    replica: T,
+    reads: { readonly [method: string]: Absence | undefined },
+    untracked: readonly string[],
+  ): T {
     const wrapped = new Map<PropertyKey, unknown>();
     return new Proxy(primary, {
       get: (target, property, receiver) => {
@@ -149,7 +176,12 @@ export class ReadRouter {
         const absence = typeof property === 'string' ? reads[property] : undefined;
         if (absence !== undefined) {
           const replicaMethod = Reflect.get(replica, property) as (...a: unknown[]) => Promise<unknown>;
-          method = (...args) => this.read(() => replicaMethod.apply(replica, args), () => onPrimary(args), (result) => absence(result, args));
+          method = (...args) =>
+            this.read(
+              () => replicaMethod.apply(replica, args),
+              () => onPrimary(args),
+              (result) => absence(result, args),
+            );
         } else if (typeof property === 'string' && untracked.includes(property)) {
           method = (...args) => onPrimary(args);
         } else {
@@ -161,7 +193,11 @@ export class ReadRouter {
     });
   }
 
-  private async read<T>(onReplica: () => Promise<T>, onPrimary: () => Promise<T>, isIncomplete: (result: T) => boolean): Promise<T> {
+  private async read<T>(
+    onReplica: () => Promise<T>,
+    onPrimary: () => Promise<T>,
+    isIncomplete: (result: T) => boolean,
+  ): Promise<T> {
     const scope = this.scopes.getStore();
     if (!scope?.lagTolerant) return onPrimary();
     if ((await (scope.target ??= this.choose(scope))) === 'primary') return onPrimary();
@@ -194,7 +230,8 @@ export class ReadRouter {
     if (scope.presentedToken === undefined) return decide('replica', 'no_token');
     const lsn = parseConsistencyToken(scope.presentedToken);
     if (lsn === undefined || lsn === UNKNOWN_POSITION) return decide('primary', 'token_unreadable');
-    if (await this.options.monitor.waitForReplay(lsn, this.options.maxWaitMs)) return decide('replica', 'token_replayed');
+    if (await this.options.monitor.waitForReplay(lsn, this.options.maxWaitMs))
+      return decide('replica', 'token_replayed');
     return decide('primary', 'token_wait_timeout');
   }
 
@@ -217,10 +254,14 @@ export class ReadRouter {
       const [row] = await queryRows<{ position: string }>(this.options.primary, COMMIT_POSITION, []);
       return lsnFromText(row!.position);
     } catch (error) {
-      this.options.logger.warn({ err: { message: (error as Error).message } }, "could not read a write's commit position: its consistency token sends reads to the primary");
+      this.options.logger.warn(
+        { err: { message: (error as Error).message } },
+        "could not read a write's commit position: its consistency token sends reads to the primary",
+      );
       return UNKNOWN_POSITION;
     }
   }
 }
 
-const isUnavailable = (error: unknown) => isDatabaseUnavailable(error) || (isDomainError(error) && error.kind === 'unavailable');
+const isUnavailable = (error: unknown) =>
+  isDatabaseUnavailable(error) || (isDomainError(error) && error.kind === 'unavailable');

@@ -93,7 +93,11 @@ export class ReplicaMonitor {
   /** The first check (so a healthy replica is used from the first request), then one every checkIntervalMs. */
   async start(): Promise<void> {
     await this.runCheck();
-    if (!this.reachable) this.options.logger.warn({ problem: this.problem }, 'the read replica is not usable at startup: reads go to the primary until it is');
+    if (!this.reachable)
+      this.options.logger.warn(
+        { problem: this.problem },
+        'the read replica is not usable at startup: reads go to the primary until it is',
+      );
     this.schedule();
   }
 
@@ -176,7 +180,8 @@ export class ReplicaMonitor {
     if (caughtUp) this.caughtUpAt = sampledAt;
     if (flushed !== undefined) this.lagBytes = Number(flushed > this.replayed ? flushed - this.replayed : 0n);
     const sinceCaughtUp = this.caughtUpAt === undefined ? Infinity : Date.now() - this.caughtUpAt;
-    const sinceReplayedCommit = row.since_replayed_commit_ms === null ? Infinity : Math.max(0, row.since_replayed_commit_ms);
+    const sinceReplayedCommit =
+      row.since_replayed_commit_ms === null ? Infinity : Math.max(0, row.since_replayed_commit_ms);
     this.lagMs = caughtUp ? 0 : Math.min(sinceCaughtUp, sinceReplayedCommit);
     this.noteLag(this.lagMs > this.options.maxLagMs);
     this.markUp();
@@ -186,7 +191,11 @@ export class ReplicaMonitor {
     if (lagging === this.lagging) return;
     this.lagging = lagging;
     const lagSeconds = Number.isFinite(this.lagMs) ? (this.lagMs ?? 0) / 1000 : 'unknown';
-    if (lagging) this.options.logger.warn({ lagSeconds, maxLagMs: this.options.maxLagMs }, 'the read replica lags more than DATABASE_REPLICA_MAX_LAG_MS: reads go to the primary');
+    if (lagging)
+      this.options.logger.warn(
+        { lagSeconds, maxLagMs: this.options.maxLagMs },
+        'the read replica lags more than DATABASE_REPLICA_MAX_LAG_MS: reads go to the primary',
+      );
     else this.options.logger.info({ lagSeconds }, 'the read replica has caught up: lag-tolerant reads use it again');
   }
 
@@ -202,7 +211,11 @@ export class ReplicaMonitor {
     this.reachable = false;
     this.problem = problem;
     this.releaseWaiters();
-    if (wasReachable) this.options.logger.warn({ problem }, 'the read replica is unavailable: reads go to the primary until a check succeeds');
+    if (wasReachable)
+      this.options.logger.warn(
+        { problem },
+        'the read replica is unavailable: reads go to the primary until a check succeeds',
+      );
   }
 
   private noteReplayed(lsn: Lsn): void {
@@ -229,7 +242,8 @@ export class ReplicaMonitor {
     try {
       while (this.waiters.size > 0 && this.reachable) {
         const [row] = await queryRows<{ replayed: string | null }>(this.options.replica, REPLICA_REPLAYED, []);
-        if (row?.replayed === null || row?.replayed === undefined) throw new Error('the replica reports no replay position: it is no longer in recovery');
+        if (row?.replayed === null || row?.replayed === undefined)
+          throw new Error('the replica reports no replay position: it is no longer in recovery');
         this.noteReplayed(lsnFromText(row.replayed));
         if (this.waiters.size > 0) await new Promise((resolve) => setTimeout(resolve, REPLAY_POLL_MS));
       }

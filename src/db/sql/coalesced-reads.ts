@@ -28,7 +28,8 @@ export class CoalescedReads<T> {
         const found = new Map<string, T>();
         await Promise.all(
           [...idsByEnvironment].map(async ([environment, ids]) => {
-            for (const record of await findByIds(environment, [...new Set(ids)])) found.set(joinKey(environment, idOf(record)), record);
+            for (const record of await findByIds(environment, [...new Set(ids)]))
+              found.set(joinKey(environment, idOf(record)), record);
           }),
         );
         return keys.map((key) => found.get(key) ?? null);

@@ -42,7 +42,8 @@ export const CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_FIELDS}`;
  */
 export const NEW_CUSTOMER_COLUMNS = `c.id, ${CUSTOMER_OWN_FIELDS}, ''::text AS "accountIds"`;
 /** NULLs of CUSTOMER_FIELDS' types, for a row that is an account. */
-export const NO_CUSTOMER_FIELDS = 'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text';
+export const NO_CUSTOMER_FIELDS =
+  'NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text';
 
 /** An instant as ISO 8601 text in UTC with milliseconds, the form Date.toISOString() gives. */
 export const isoInstant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -84,7 +85,9 @@ export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata"';
 
 /** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
-export const walkAccountRow = (row: AccountRow & { accountExternalId: string | null; accountMetadata: Metadata | null }): AccountRow => ({
+export const walkAccountRow = (
+  row: AccountRow & { accountExternalId: string | null; accountMetadata: Metadata | null },
+): AccountRow => ({
   ...row,
   externalId: row.accountExternalId,
   metadata: row.accountMetadata,
@@ -92,7 +95,10 @@ export const walkAccountRow = (row: AccountRow & { accountExternalId: string | n
 
 export const ACCOUNT_IDS_OF = { customer: ACCOUNT_IDS_OF_CUSTOMER, account: CUSTOMER_IDS_OF_ACCOUNT } as const;
 
-export type CustomerRow = Pick<CustomerModel, 'id' | 'preferredName' | 'firstName' | 'middleName' | 'lastName' | 'emails'> & {
+export type CustomerRow = Pick<
+  CustomerModel,
+  'id' | 'preferredName' | 'firstName' | 'middleName' | 'lastName' | 'emails'
+> & {
   /** YYYY-MM-DD (to_char): a date, not an instant. */
   dateOfBirth: string;
   // Only the customer store writes these jsonb columns, from validated domain values.
@@ -174,7 +180,10 @@ export const toCustomer = (row: CustomerRow): Customer => ({
 });
 
 /** externalId and metadata only when set: a record that uses neither has exactly the contract's fields. */
-const withClientFields = (row: { externalId?: string | null; metadata?: Metadata | null }): { externalId?: string; metadata?: Metadata } => ({
+const withClientFields = (row: {
+  externalId?: string | null;
+  metadata?: Metadata | null;
+}): { externalId?: string; metadata?: Metadata } => ({
   ...(row.externalId !== null && row.externalId !== undefined && { externalId: row.externalId }),
   ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });

@@ -15,7 +15,15 @@ const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P
 // the work right now, and a retry may succeed once PostgreSQL or its operator has removed the cause
 // (docs/reliability-faults.md, "Full disk"). Never a 500.
 const PG_UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|55P03|53...|58030|25006)$/;
-const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const NODE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
 // "Query read timeout" is pg's own query_timeout, the backstop behind statement_timeout.
 const UNAVAILABLE_MESSAGES =
   /(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|terminating connection|the database system is (starting up|shutting down)|DatabaseNotReachable|ConnectionClosed)/i;
@@ -24,10 +32,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {
     if (e.name === 'PrismaClientInitializationError') return true;
     const code = typeof e.code === 'string' ? e.code : undefined;
-    if (code && (PRISMA_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code) || PG_UNAVAILABLE_STATES.test(code))) return true;
+    if (
+      code &&
+      (PRISMA_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code) || PG_UNAVAILABLE_STATES.test(code))
+    )
+      return true;
     if (typeof e.originalCode === 'string' && PG_UNAVAILABLE_STATES.test(e.originalCode)) return true;
     const kind = typeof e.kind === 'string' ? e.kind : undefined;
-    if (kind && /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|TransactionAlreadyClosed)$/.test(kind)) return true;
+    if (
+      kind &&
+      /^(DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections|TransactionAlreadyClosed)$/.test(kind)
+    )
+      return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
   return false;
@@ -89,7 +105,8 @@ export const isAccountCustomerLimit = (error: unknown): boolean => sqlState(erro
 export function translateDatabaseError(error: unknown): unknown {
   if (isDomainError(error)) return error;
   if (isDatabaseUnavailable(error)) return serviceUnavailable();
-  if (isDatetimeOutOfRange(error)) return validationFailed([{ code: 'OUT_OF_RANGE', message: `A date or time: ${INSTANT_RANGE_MESSAGE}` }]);
+  if (isDatetimeOutOfRange(error))
+    return validationFailed([{ code: 'OUT_OF_RANGE', message: `A date or time: ${INSTANT_RANGE_MESSAGE}` }]);
   return error;
 }
 

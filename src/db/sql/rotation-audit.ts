@@ -9,6 +9,11 @@ const ONE_ROW = '(SELECT 1) AS one';
  * batch's own transaction (src/db/sealed-*.store.ts): they commit with the re-encryption or not at all.
  * Unnamed SQL: an operator's command, not a request's hot path.
  */
-export async function writeAuditEvents(tx: SqlClient, environments: readonly string[], audit: (environment: string) => NewAuditEvent): Promise<void> {
-  for (const environment of new Set(environments)) await tx.$executeRawUnsafe(auditInsert(1, ONE_ROW), ...auditValues(audit(environment)));
+export async function writeAuditEvents(
+  tx: SqlClient,
+  environments: readonly string[],
+  audit: (environment: string) => NewAuditEvent,
+): Promise<void> {
+  for (const environment of new Set(environments))
+    await tx.$executeRawUnsafe(auditInsert(1, ONE_ROW), ...auditValues(audit(environment)));
 }

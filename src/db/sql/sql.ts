@@ -29,8 +29,10 @@ const MAX_NAME_LENGTH = 63;
 export function statement(name: string, text: string): Statement {
   const qualified = `cas_${name}`;
   if (names.has(qualified)) throw new Error(`SQL statement name ${qualified} is used twice`);
-  if (namesByText.has(text)) throw new Error(`SQL statement ${qualified} has the same text as ${namesByText.get(text)}`);
-  if (qualified.length > MAX_NAME_LENGTH) throw new Error(`SQL statement name ${qualified} is longer than ${MAX_NAME_LENGTH} characters`);
+  if (namesByText.has(text))
+    throw new Error(`SQL statement ${qualified} has the same text as ${namesByText.get(text)}`);
+  if (qualified.length > MAX_NAME_LENGTH)
+    throw new Error(`SQL statement name ${qualified} is longer than ${MAX_NAME_LENGTH} characters`);
   names.add(qualified);
   namesByText.set(text, qualified);
   return Object.freeze({ name: qualified, text });

@@ -96,7 +96,10 @@ export function eventInsert(
 ): string {
   // The changed fields are the audit event's (its `$first+8`): a reader without the record's read scope
   // is told which fields changed instead of their values (src/features/events/event-visibility.ts).
-  const changed = event.changedFields === undefined ? { column: '', value: '' } : { column: ', changed_fields', value: `, ${event.changedFields}` };
+  const changed =
+    event.changedFields === undefined
+      ? { column: '', value: '' }
+      : { column: ', changed_fields', value: `, ${event.changedFields}` };
   return `INSERT INTO events (environment, type, resource_type, resource_id, payload${changed.column})
      SELECT ${environment}, ${event.type}, '${event.resourceType}', ${event.resourceId}, ${event.payload}${changed.value} FROM ${source} x`;
 }

@@ -13,13 +13,16 @@ export function accountSearchSql(filter: AccountFilter): { text: string; values:
     return `$${values.length + 3}`;
   };
   if (filter.customerId !== undefined) {
-    conditions.push(`a.id IN (SELECT l.account_id FROM account_customers l WHERE l.customer_id = ${parameter(filter.customerId)}::uuid AND l.environment = $1)`);
+    conditions.push(
+      `a.id IN (SELECT l.account_id FROM account_customers l WHERE l.customer_id = ${parameter(filter.customerId)}::uuid AND l.environment = $1)`,
+    );
   }
   if (filter.type !== undefined) conditions.push(`a.type = ${parameter(filter.type)}::varchar`);
   if (filter.currency !== undefined) conditions.push(`a.currency = ${parameter(filter.currency)}::bpchar`);
   if (filter.flag !== undefined) conditions.push(`a.flags @> ARRAY[${parameter(filter.flag)}::text]`);
   if (filter.externalId !== undefined) conditions.push(`a.external_id = ${parameter(filter.externalId)}::varchar`);
-  if (filter.metadata !== undefined) conditions.push(`a.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
+  if (filter.metadata !== undefined)
+    conditions.push(`a.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   const text = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a
     WHERE a.environment = $1 AND ($3::uuid IS NULL OR a.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}
     ORDER BY a.id LIMIT $2`;

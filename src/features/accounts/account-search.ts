@@ -24,7 +24,11 @@ const filterFields = {
 };
 
 /** REST `GET /{environment}/account`. */
-export const accountListQuerySchema = z.strictObject({ ...filterFields, limit: limitParameter.optional(), after: z.string().optional() });
+export const accountListQuerySchema = z.strictObject({
+  ...filterFields,
+  limit: limitParameter.optional(),
+  after: z.string().optional(),
+});
 
 /** GraphQL `AccountFilter`. */
 export const accountFilterSchema = z.strictObject(filterFields);

@@ -17,21 +17,34 @@ export const accountDataSchema = z
     accountId: recordId,
     type: z.string().describe('Upper-case words joined by underscores, e.g. CHECKING. Never changes.'),
     name: z.string().describe('Colloquial name, for user interfaces.'),
-    amount: z.number().describe('The posted balance: negative for a debt (within the overdraft limit). 0 on a new account.'),
-    currency: z.string().regex(/^[A-Z]{3}$/).describe('ISO 4217 currency code.'),
+    amount: z
+      .number()
+      .describe('The posted balance: negative for a debt (within the overdraft limit). 0 on a new account.'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe('ISO 4217 currency code.'),
     customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order they were linked.'),
     transactions: z
       .array(transactionDataSchema)
       .max(RECENT_TRANSACTIONS)
-      .describe(`The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`),
-    flags: z.array(z.enum(ACCOUNT_FLAGS)).describe('Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.'),
+      .describe(
+        `The ${RECENT_TRANSACTIONS} newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction.`,
+      ),
+    flags: z
+      .array(z.enum(ACCOUNT_FLAGS))
+      .describe(
+        'Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account.',
+      ),
     ...clientFieldSchemas,
   })
   .describe('A depository account, owned by one or more customers.');
 
 export const accountAcknowledgmentDataSchema = z
   .strictObject({ accountId: recordId })
-  .describe("The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`.");
+  .describe(
+    "The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`.",
+  );
 
 /** A write's answer: the full account with `accounts:read`, its acknowledgment without (src/domain/answer-shape.ts). */
 export const accountAnswerDataSchema = z
@@ -52,13 +65,23 @@ export const accountFlagDetailDataSchema = z
     flag: z.enum(ACCOUNT_FLAGS),
     reason: z.string().nullable().describe('Why it was set; null when none was given.'),
     setAt: instant.nullable().describe('When it was set; null for a flag set before flags had details.'),
-    setBy: z.string().nullable().describe('Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details.'),
+    setBy: z
+      .string()
+      .nullable()
+      .describe(
+        'Who set it: the principal as the audit trail names it (`token:<id>`, `jwt:<subject>`, `static:<label>`); null for a flag set before flags had details.',
+      ),
     until: instant.nullable().describe('When it lifts itself; null: until cleared.'),
   })
   .describe('A flag the account carries, with its details.');
 
 export const accountFlagsDataSchema = z
-  .strictObject({ flags: z.array(accountFlagDetailDataSchema).max(ACCOUNT_FLAGS.length).describe('In the order FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED; empty when none is set.') })
+  .strictObject({
+    flags: z
+      .array(accountFlagDetailDataSchema)
+      .max(ACCOUNT_FLAGS.length)
+      .describe('In the order FROZEN, DEBITS_BLOCKED, CREDITS_BLOCKED; empty when none is set.'),
+  })
   .describe("The account's flags with their details.");
 
 export type AccountData = z.infer<typeof accountDataSchema>;
@@ -89,6 +112,11 @@ export const presentAccountFlagDetail = (detail: AccountFlagDetail): z.infer<typ
   until: detail.until,
 });
 
-export const presentAccountFlags = (details: readonly AccountFlagDetail[]): z.infer<typeof accountFlagsDataSchema> => ({ flags: details.map(presentAccountFlagDetail) });
+export const presentAccountFlags = (details: readonly AccountFlagDetail[]): z.infer<typeof accountFlagsDataSchema> => ({
+  flags: details.map(presentAccountFlagDetail),
+});
 
-export const presentAccountPage = (page: Page<Account>): AccountPageData => ({ accounts: page.items.map(presentAccount), nextAfter: page.nextAfter });
+export const presentAccountPage = (page: Page<Account>): AccountPageData => ({
+  accounts: page.items.map(presentAccount),
+  nextAfter: page.nextAfter,
+});

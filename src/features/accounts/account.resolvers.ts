@@ -10,7 +10,8 @@ import { changedAccounts, endCursor, versionCondition, withoutNulls } from '../.
  */
 export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' | 'AccountConnection'> = {
   Query: {
-    account: (_parent, { accountId }, { loaders }, info) => loaders.accountById.load(rootKey('account', accountId, info)),
+    account: (_parent, { accountId }, { loaders }, info) =>
+      loaders.accountById.load(rootKey('account', accountId, info)),
     accounts: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('account', args);
       const page = await services.accounts.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
@@ -22,13 +23,22 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
   Mutation: {
     createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller, loaders } = context;
-      const account = noteReplay(context, info, await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)));
+      const account = noteReplay(
+        context,
+        info,
+        await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)),
+      );
       // Links changed: customers read earlier in this request have stale accountIds.
       forgetLinks(loaders);
       return account;
     },
     updateAccount: async (_parent, { accountId, input, expectedVersion }, { services, caller, loaders }) => {
-      const account = await services.accounts.update(caller, accountId, input as unknown, versionCondition(expectedVersion));
+      const account = await services.accounts.update(
+        caller,
+        accountId,
+        input as unknown,
+        versionCondition(expectedVersion),
+      );
       loaders.accountById.clear(byId(accountId)).prime(byId(accountId), account);
       return account;
     },
@@ -44,23 +54,44 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
       return account;
     },
     removeAccountCustomer: async (_parent, { accountId, customerId, expectedVersion }, context) => {
-      const account = await context.services.accounts.removeCustomer(context.caller, accountId, customerId, versionCondition(expectedVersion));
+      const account = await context.services.accounts.removeCustomer(
+        context.caller,
+        accountId,
+        customerId,
+        versionCondition(expectedVersion),
+      );
       forgetLinks(context.loaders);
       changedAccounts(context, [account]);
       return account;
     },
     setAccountFlag: async (_parent, { accountId, flag, reason, until, expectedVersion }, context) => {
-      const account = await context.services.accounts.setFlag(context.caller, accountId, flag, withoutNulls({ reason, until }), versionCondition(expectedVersion));
+      const account = await context.services.accounts.setFlag(
+        context.caller,
+        accountId,
+        flag,
+        withoutNulls({ reason, until }),
+        versionCondition(expectedVersion),
+      );
       changedAccounts(context, [account]);
       return account;
     },
     clearAccountFlag: async (_parent, { accountId, flag, expectedVersion }, context) => {
-      const account = await context.services.accounts.clearFlag(context.caller, accountId, flag, versionCondition(expectedVersion));
+      const account = await context.services.accounts.clearFlag(
+        context.caller,
+        accountId,
+        flag,
+        versionCondition(expectedVersion),
+      );
       changedAccounts(context, [account]);
       return account;
     },
     setOverdraftLimit: async (_parent, { accountId, overdraftLimit, expectedVersion }, context) => {
-      const account = await context.services.accounts.setOverdraftLimit(context.caller, accountId, { overdraftLimit }, versionCondition(expectedVersion));
+      const account = await context.services.accounts.setOverdraftLimit(
+        context.caller,
+        accountId,
+        { overdraftLimit },
+        versionCondition(expectedVersion),
+      );
       changedAccounts(context, [account]);
       return account;
     },
@@ -69,13 +100,17 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
   Account: {
     id: (account) => account.accountId,
     // Read with the account by a walk (`below`), or by the relation's loader (loaders.ts).
-    customers: (account, _args, { loaders }, info) => account.below?.customersOf(account) ?? loaders.customersOfAccount.load(relationKey(account, 'account', info)),
+    customers: (account, _args, { loaders }, info) =>
+      account.below?.customersOf(account) ?? loaders.customersOfAccount.load(relationKey(account, 'account', info)),
     flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
   },
 
   AccountConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('account', node.accountId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('account', page.items.at(-1)?.accountId) }),
+    pageInfo: (page) => ({
+      hasNextPage: page.nextAfter !== null,
+      endCursor: endCursor('account', page.items.at(-1)?.accountId),
+    }),
   },
 };

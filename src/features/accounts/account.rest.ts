@@ -1,8 +1,32 @@
 import { ACCOUNT_FLAGS } from './account.js';
-import { ACCOUNT_LIMITS, addAccountCustomerSchema, createAccountSchema, FLAG_LIMITS, overdraftLimitSchema, setAccountFlagSchema, UPDATABLE_ACCOUNT_FIELDS, updateAccountSchema } from './account.schemas.js';
+import {
+  ACCOUNT_LIMITS,
+  addAccountCustomerSchema,
+  createAccountSchema,
+  FLAG_LIMITS,
+  overdraftLimitSchema,
+  setAccountFlagSchema,
+  UPDATABLE_ACCOUNT_FIELDS,
+  updateAccountSchema,
+} from './account.schemas.js';
 import { CUSTOMER_LIMITS } from '../customers/index.js';
-import { accountBalanceNotZero, accountCustomerLimit, accountHasTransactions, accountNeedsACustomer, customerAccountLimit, customerNotLinked, externalIdTaken, referencedCustomersNotFound, validationFailed } from '../../domain/errors.js';
-import { accountAnswerDataSchema, accountDataSchema, accountFlagsDataSchema, accountPageDataSchema } from './account.presenter.js';
+import {
+  accountBalanceNotZero,
+  accountCustomerLimit,
+  accountHasTransactions,
+  accountNeedsACustomer,
+  customerAccountLimit,
+  customerNotLinked,
+  externalIdTaken,
+  referencedCustomersNotFound,
+  validationFailed,
+} from '../../domain/errors.js';
+import {
+  accountAnswerDataSchema,
+  accountDataSchema,
+  accountFlagsDataSchema,
+  accountPageDataSchema,
+} from './account.presenter.js';
 import { type AccountFilterInput, accountListQuerySchema } from './account-search.js';
 import type { Caller } from '../../domain/caller.js';
 import { withMetadataFromQuery } from '../../domain/metadata.js';
@@ -12,11 +36,22 @@ import { parseQuery, type QueryString } from '../../rest/operations/query.js';
 /** `GET /{environment}/account`: the query string as AccountService.find's filter and page. */
 export function listAccountsQuery(caller: Caller, query: QueryString): { filter: AccountFilterInput; page: PageQuery } {
   // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
-  const { limit, after, ...filter } = parseQuery(caller, 'accounts:read', accountListQuerySchema, withMetadataFromQuery(query));
+  const { limit, after, ...filter } = parseQuery(
+    caller,
+    'accounts:read',
+    accountListQuerySchema,
+    withMetadataFromQuery(query),
+  );
   return { filter, page: { first: limit, after } };
 }
 import { EXAMPLE_CREATE_ACCOUNT, EXAMPLE_IDS, EXAMPLE_UPDATE_ACCOUNT } from '../../rest/operations/examples.js';
-import { accountNotFoundFailure, DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from '../../rest/operations/failures.js';
+import {
+  accountNotFoundFailure,
+  DELETED,
+  failure,
+  fieldNotUpdatableFailure,
+  limitValidationFailure,
+} from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
 
 const customerAccountLimitFailure = failure(
@@ -29,8 +64,17 @@ const flagValidationFailure = failure(
   `The flag is not one of ${ACCOUNT_FLAGS.join(', ')}.`,
   validationFailed([{ field: 'flag', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }]),
 );
-const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another account of this environment has this externalId; nothing changes.', externalIdTaken('account'));
-const answersAccount = (description: string): RestRoute['success'] => ({ status: 200, description, data: accountDataSchema, component: 'Account' });
+const externalIdTakenFailure = failure(
+  'EXTERNAL_ID_TAKEN',
+  'Another account of this environment has this externalId; nothing changes.',
+  externalIdTaken('account'),
+);
+const answersAccount = (description: string): RestRoute['success'] => ({
+  status: 200,
+  description,
+  data: accountDataSchema,
+  component: 'Account',
+});
 /**
  * A write's answer (src/domain/answer-shape.ts): the full account to a token that also holds `accounts:read`,
  * only `{accountId}` to one without it (the version is the ETag where the route answers one).
@@ -45,7 +89,8 @@ const answersAccountOrAcknowledgment = (description: string, status: 200 | 201 =
 const WRITE_ANSWER_NOTE =
   'Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).';
 /** What the descriptions of the writes that may change nothing say about it. */
-const NO_OP_NOTE = 'A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event.';
+const NO_OP_NOTE =
+  'A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event.';
 const FLAG_PARAMETER_NOTE = `One of ${ACCOUNT_FLAGS.join(', ')}.`;
 
 /** The operations tagged Accounts, in the order of the reference. */
@@ -66,7 +111,11 @@ export const ACCOUNTS_ROUTES = [
     success: answersAccountOrAcknowledgment('Created. `Location` names the new account.', 201),
     versioned: 'tagged',
     failures: [
-      failure('CUSTOMER_NOT_FOUND', 'Associated customers do not exist in this environment (one detail per id); nothing is created.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
+      failure(
+        'CUSTOMER_NOT_FOUND',
+        'Associated customers do not exist in this environment (one detail per id); nothing is created.',
+        referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId]),
+      ),
       customerAccountLimitFailure,
       externalIdTakenFailure,
     ],
@@ -79,7 +128,7 @@ export const ACCOUNTS_ROUTES = [
     tag: 'Accounts',
     summary: 'List and filter accounts',
     description:
-      'Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      "Not in the contract. The accounts matching every given filter, in id order, a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). " +
       '`customerId`: the accounts the customer holds; `type`, `currency`: exact; `flag`: accounts carrying that flag; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold).',
     scope: 'accounts:read',
     query: { schema: accountListQuerySchema, example: { currency: 'USD', flag: 'FROZEN', limit: '20' } },
@@ -117,7 +166,11 @@ export const ACCOUNTS_ROUTES = [
     failures: [
       fieldNotUpdatableFailure(['type'], UPDATABLE_ACCOUNT_FIELDS),
       accountNotFoundFailure,
-      failure('ACCOUNT_HAS_TRANSACTIONS', 'The currency would change on an account that has transactions.', accountHasTransactions()),
+      failure(
+        'ACCOUNT_HAS_TRANSACTIONS',
+        'The currency would change on an account that has transactions.',
+        accountHasTransactions(),
+      ),
       externalIdTakenFailure,
     ],
   },
@@ -128,11 +181,15 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Delete an account',
-    description: 'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
+    description:
+      'Deletes the account and its links to customers, only at a zero balance with no pending hold. Its transactions stay in the ledger for audit.',
     scope: 'accounts:write',
     success: DELETED,
     versioned: 'conditional',
-    failures: [accountNotFoundFailure, failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero())],
+    failures: [
+      accountNotFoundFailure,
+      failure('ACCOUNT_BALANCE_NOT_ZERO', 'The account holds money or a pending hold.', accountBalanceNotZero()),
+    ],
   },
   {
     operationId: 'addAccountCustomer',
@@ -144,12 +201,24 @@ export const ACCOUNTS_ROUTES = [
     description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE}`,
     scope: 'accounts:write',
     naturallyIdempotent: true,
-    requestBody: { schema: addAccountCustomerSchema, component: 'AddAccountCustomerRequest', example: { customerId: EXAMPLE_IDS.otherCustomerId } },
+    requestBody: {
+      schema: addAccountCustomerSchema,
+      component: 'AddAccountCustomerRequest',
+      example: { customerId: EXAMPLE_IDS.otherCustomerId },
+    },
     success: answersAccountOrAcknowledgment('The account with the customer.'),
     failures: [
       accountNotFoundFailure,
-      failure('CUSTOMER_NOT_FOUND', 'The customer does not exist in this environment; nothing changes.', referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId])),
-      failure('ACCOUNT_CUSTOMER_LIMIT', `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`, accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers)),
+      failure(
+        'CUSTOMER_NOT_FOUND',
+        'The customer does not exist in this environment; nothing changes.',
+        referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId]),
+      ),
+      failure(
+        'ACCOUNT_CUSTOMER_LIMIT',
+        `The account already has ${ACCOUNT_LIMITS.associatedCustomers} customers.`,
+        accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers),
+      ),
       customerAccountLimitFailure,
     ],
   },
@@ -182,12 +251,21 @@ export const ACCOUNTS_ROUTES = [
       `The body is optional (the contract's call sends none): \`reason\` (up to ${FLAG_LIMITS.reasonLength} characters) and \`until\`, an RFC 3339 instant in the future when the flag lifts itself (audited as \`system:flag-expiry\`, with the same event as a clear). ` +
       `Setting a set flag without either changes nothing; with either, its reason and end are replaced. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE} \`GET .../flags\` answers the details.`,
     scope: 'accounts:controls',
-    requestBody: { schema: setAccountFlagSchema, component: 'SetAccountFlagRequest', example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' }, optional: true },
+    requestBody: {
+      schema: setAccountFlagSchema,
+      component: 'SetAccountFlagRequest',
+      example: { reason: 'Suspected fraud, case 4711', until: '2026-12-24T17:00:00Z' },
+      optional: true,
+    },
     success: answersAccountOrAcknowledgment('The account with the flag.'),
     versioned: 'conditional',
     failures: [
       flagValidationFailure,
-      failure('VALIDATION_FAILED_until', '`until` is not in the future (or `reason` is empty or too long); nothing changes.', validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }])),
+      failure(
+        'VALIDATION_FAILED_until',
+        '`until` is not in the future (or `reason` is empty or too long); nothing changes.',
+        validationFailed([{ field: 'until', code: 'OUT_OF_RANGE', message: 'Must be in the future.' }]),
+      ),
       accountNotFoundFailure,
     ],
   },
@@ -200,9 +278,14 @@ export const ACCOUNTS_ROUTES = [
     summary: 'Read the flags with their details',
     description:
       'Not in the contract. The flags the account carries, each with its `reason`, when (`setAt`) and by whom (`setBy`: the principal as the audit trail names it) it was set, and `until`, when it lifts itself. ' +
-      'Flags set before flags had details answer null for these. The account\'s own `flags` stays the list of names.',
+      "Flags set before flags had details answer null for these. The account's own `flags` stays the list of names.",
     scope: 'accounts:read',
-    success: { status: 200, description: 'The flags with their details.', data: accountFlagsDataSchema, component: 'AccountFlags' },
+    success: {
+      status: 200,
+      description: 'The flags with their details.',
+      data: accountFlagsDataSchema,
+      component: 'AccountFlags',
+    },
     failures: [accountNotFoundFailure],
   },
   {
@@ -225,7 +308,8 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Set the overdraft limit',
-    description: 'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. ' +
+    description:
+      'How far below zero the available balance may go; 0 (the default) allows no overdraft. A lower limit never changes a balance already below it: it only refuses further debits. ' +
       `Setting the limit it already has changes nothing. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:controls',
     requestBody: { schema: overdraftLimitSchema, component: 'OverdraftLimitRequest', example: { overdraftLimit: 500 } },

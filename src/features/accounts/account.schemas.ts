@@ -27,7 +27,10 @@ const customerIdSchema = z
   .min(1, 'Must be a customerId returned when the customer was created.')
   .max(
     ACCOUNT_LIMITS.customerIdLength,
-    maxLength(ACCOUNT_LIMITS.customerIdLength, `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`),
+    maxLength(
+      ACCOUNT_LIMITS.customerIdLength,
+      `Must be a customerId returned when the customer was created (at most ${ACCOUNT_LIMITS.customerIdLength} characters).`,
+    ),
   );
 
 export const createAccountSchema = z.strictObject({
@@ -92,5 +95,7 @@ export const setAccountFlagSchema = z.strictObject({
 export type SetAccountFlagInput = z.output<typeof setAccountFlagSchema>;
 
 export const overdraftLimitSchema = z.strictObject({
-  overdraftLimit: z.union([z.number(), z.string().max(32, { abort: true })], { error: 'Must be a decimal number, 0 or more.' }),
+  overdraftLimit: z.union([z.number(), z.string().max(32, { abort: true })], {
+    error: 'Must be a decimal number, 0 or more.',
+  }),
 });

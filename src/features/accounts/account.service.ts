@@ -38,7 +38,12 @@ import { expectedVersions, type VersionCondition } from '../../domain/versions.j
 import { type AccountFilter, accountFilterOf, type AccountFilterInput, accountFilterSchema } from './account-search.js';
 
 /** Who lifts a flag whose `until` has passed (src/features/accounts/flag-expiry.job.ts), as the audit trail names it. */
-export const FLAG_EXPIRY_PRINCIPAL: Principal = { id: 'system:flag-expiry', kind: 'system', scopes: ['accounts:controls'], environments: '*' };
+export const FLAG_EXPIRY_PRINCIPAL: Principal = {
+  id: 'system:flag-expiry',
+  kind: 'system',
+  scopes: ['accounts:controls'],
+  environments: '*',
+};
 /** Expired flags lifted per look-up; each in its own statement. */
 const FLAG_EXPIRY_BATCH = 100;
 
@@ -70,20 +75,46 @@ export class AccountService {
       ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
       ...(valid.metadata && { metadata: valid.metadata }),
     });
-    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
-    const audit = auditEventFor(caller, { operation: 'account.create', resourceType: 'account', resourceId: account.accountId, changedFields, idempotencyKey });
-    const request = { ...valid, associatedCustomerIds: customerIds };
-    const creation = await this.creation.run(caller, 'account.create', request, idempotencyKey, account, async (idempotency) => {
-      const inserted = await this.stores.accounts.insert(
-        { id: account.accountId, environment: caller.environment, type: account.type, name: account.name, currency: account.currency, customerIds, externalId: account.externalId, metadata: account.metadata },
-        { audit, idempotency },
-      );
-      if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
-      if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
-      return inserted.outcome;
+    const changedFields = Object.keys(valid).filter(
+      (field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined,
+    );
+    const audit = auditEventFor(caller, {
+      operation: 'account.create',
+      resourceType: 'account',
+      resourceId: account.accountId,
+      changedFields,
+      idempotencyKey,
     });
+    const request = { ...valid, associatedCustomerIds: customerIds };
+    const creation = await this.creation.run(
+      caller,
+      'account.create',
+      request,
+      idempotencyKey,
+      account,
+      async (idempotency) => {
+        const inserted = await this.stores.accounts.insert(
+          {
+            id: account.accountId,
+            environment: caller.environment,
+            type: account.type,
+            name: account.name,
+            currency: account.currency,
+            customerIds,
+            externalId: account.externalId,
+            metadata: account.metadata,
+          },
+          { audit, idempotency },
+        );
+        if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+        if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
+        return inserted.outcome;
+      },
+    );
     // A key's record written before accounts had versions: every account is created at version 1.
-    return creation.replayed ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } } : creation;
+    return creation.replayed
+      ? { ...creation, value: { ...creation.value, version: creation.value.version ?? 1 } }
+      : creation;
   }
 
   /** CUSTOMER_NOT_FOUND for the ids (malformed ones included) that name no customer of the environment. */
@@ -129,13 +160,19 @@ export class AccountService {
 
   private async page(caller: Caller, filter: AccountFilter, page: PageRequest): Promise<Page<Account>> {
     // Ids are UUIDs: a cursor or a customer id that is none matches nothing.
-    if ((page.after !== undefined && !isRecordId(page.after)) || (filter.customerId !== undefined && !isRecordId(filter.customerId))) return { items: [], nextAfter: null };
+    if (
+      (page.after !== undefined && !isRecordId(page.after)) ||
+      (filter.customerId !== undefined && !isRecordId(filter.customerId))
+    )
+      return { items: [], nextAfter: null };
     const request = { first: page.first, after: page.after?.toLowerCase() };
     // Without a filter, the list of every account in id order (its own statement, the one `accounts` always read).
-    const read = Object.keys(filter).length === 0 ? (paged: PageRequest) => this.stores.accounts.list(caller.environment, paged) : (paged: PageRequest) => this.stores.accounts.search(caller.environment, filter, paged);
+    const read =
+      Object.keys(filter).length === 0
+        ? (paged: PageRequest) => this.stores.accounts.list(caller.environment, paged)
+        : (paged: PageRequest) => this.stores.accounts.search(caller.environment, filter, paged);
     return readPage(request, read, (account) => account.accountId);
   }
-
 
   /** Renames or re-denominates an account; its type never changes. */
   /** With a condition, only while the account's version is one it names: PRECONDITION_FAILED otherwise (src/domain/versions.ts). */
@@ -145,8 +182,19 @@ export class AccountService {
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_ACCOUNT_FIELDS);
     const changes = parseInput(updateAccountSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.update', resourceType: 'account', resourceId: accountId, changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined) });
-    const update = await this.stores.accounts.update(caller.environment, accountId, changes, { audit }, expectedVersions(condition));
+    const audit = auditEventFor(caller, {
+      operation: 'account.update',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined),
+    });
+    const update = await this.stores.accounts.update(
+      caller.environment,
+      accountId,
+      changes,
+      { audit },
+      expectedVersions(condition),
+    );
     if (update.outcome === 'not-found') throw accountNotFound();
     if (update.outcome === 'stale') throw preconditionFailed();
     if (update.outcome === 'currency-locked') throw accountHasTransactions();
@@ -157,8 +205,18 @@ export class AccountService {
   async delete(caller: Caller, accountId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.delete', resourceType: 'account', resourceId: accountId, changedFields: [] });
-    const deletion = await this.stores.accounts.delete(caller.environment, accountId, { audit }, expectedVersions(condition));
+    const audit = auditEventFor(caller, {
+      operation: 'account.delete',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: [],
+    });
+    const deletion = await this.stores.accounts.delete(
+      caller.environment,
+      accountId,
+      { audit },
+      expectedVersions(condition),
+    );
     if (deletion.outcome === 'not-found') throw accountNotFound();
     if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
@@ -171,8 +229,19 @@ export class AccountService {
     if (!isRecordId(accountId)) throw accountNotFound();
     const id = customerId.toLowerCase();
     if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
-    const audit = auditEventFor(caller, { operation: 'account.customer.add', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
-    const change = await this.stores.accounts.addCustomer(caller.environment, accountId, id, ACCOUNT_LIMITS.associatedCustomers, { audit });
+    const audit = auditEventFor(caller, {
+      operation: 'account.customer.add',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['customerIds'],
+    });
+    const change = await this.stores.accounts.addCustomer(
+      caller.environment,
+      accountId,
+      id,
+      ACCOUNT_LIMITS.associatedCustomers,
+      { audit },
+    );
     if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
     if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
     if (change.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
@@ -180,12 +249,28 @@ export class AccountService {
   }
 
   /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). A condition as for `update`, on the account's version. */
-  async removeCustomer(caller: Caller, accountId: string, customerId: string, condition?: VersionCondition): Promise<Account> {
+  async removeCustomer(
+    caller: Caller,
+    accountId: string,
+    customerId: string,
+    condition?: VersionCondition,
+  ): Promise<Account> {
     authorize(caller, 'accounts:write');
     if (!isRecordId(accountId)) throw accountNotFound();
     if (!isRecordId(customerId)) throw customerNotLinked();
-    const audit = auditEventFor(caller, { operation: 'account.customer.remove', resourceType: 'account', resourceId: accountId, changedFields: ['customerIds'] });
-    const change = await this.stores.accounts.removeCustomer(caller.environment, accountId, customerId.toLowerCase(), { audit }, expectedVersions(condition));
+    const audit = auditEventFor(caller, {
+      operation: 'account.customer.remove',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['customerIds'],
+    });
+    const change = await this.stores.accounts.removeCustomer(
+      caller.environment,
+      accountId,
+      customerId.toLowerCase(),
+      { audit },
+      expectedVersions(condition),
+    );
     if (change.outcome === 'customer-not-found') throw customerNotLinked();
     if (change.outcome === 'last-customer') throw accountNeedsACustomer();
     return changedAccount(change);
@@ -196,7 +281,13 @@ export class AccountService {
    * as the contract's body-less call). Setting a set flag without either changes nothing; with either, its
    * details are replaced (an absent one becomes none). A condition as for `update`.
    */
-  async setFlag(caller: Caller, accountId: string, flag: unknown, input?: unknown, condition?: VersionCondition): Promise<Account> {
+  async setFlag(
+    caller: Caller,
+    accountId: string,
+    flag: unknown,
+    input?: unknown,
+    condition?: VersionCondition,
+  ): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     const details = parseInput(setAccountFlagSchema, input ?? {});
@@ -206,9 +297,23 @@ export class AccountService {
     }
     if (!isRecordId(accountId)) throw accountNotFound();
     const replace = details.reason !== undefined || details.until !== undefined;
-    const audit = auditEventFor(caller, { operation: 'account.flag.set', resourceType: 'account', resourceId: accountId, changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])] });
+    const audit = auditEventFor(caller, {
+      operation: 'account.flag.set',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['flags', ...presentKeys(details, ['reason', 'until'])],
+    });
     const setting = { reason: details.reason ?? null, until, setBy: caller.principal.id, replace };
-    return changedAccount(await this.stores.accounts.setFlag(caller.environment, accountId.toLowerCase(), valid.flag, setting, { audit }, expectedVersions(condition)));
+    return changedAccount(
+      await this.stores.accounts.setFlag(
+        caller.environment,
+        accountId.toLowerCase(),
+        valid.flag,
+        setting,
+        { audit },
+        expectedVersions(condition),
+      ),
+    );
   }
 
   /** Clears a flag (and its details); clearing a flag that is not set changes nothing. A condition as for `update`. */
@@ -216,8 +321,22 @@ export class AccountService {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(accountFlagSchema, { flag });
     if (!isRecordId(accountId)) throw accountNotFound();
-    const audit = auditEventFor(caller, { operation: 'account.flag.clear', resourceType: 'account', resourceId: accountId, changedFields: ['flags'] });
-    return changedAccount(await this.stores.accounts.clearFlag(caller.environment, accountId.toLowerCase(), valid.flag, { audit }, undefined, expectedVersions(condition)));
+    const audit = auditEventFor(caller, {
+      operation: 'account.flag.clear',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['flags'],
+    });
+    return changedAccount(
+      await this.stores.accounts.clearFlag(
+        caller.environment,
+        accountId.toLowerCase(),
+        valid.flag,
+        { audit },
+        undefined,
+        expectedVersions(condition),
+      ),
+    );
   }
 
   /** The flags the account carries, each with its reason, when and by whom it was set, and its end. */
@@ -231,7 +350,10 @@ export class AccountService {
   async flagDetailsOfMany(caller: Caller, accountIds: readonly string[]): Promise<(AccountFlagDetail[] | null)[]> {
     authorize(caller, 'accounts:read');
     const valid = accountIds.filter(isRecordId).map((id) => id.toLowerCase());
-    const found = valid.length > 0 ? await this.stores.accounts.flagDetails(caller.environment, valid) : new Map<string, AccountFlagDetail[]>();
+    const found =
+      valid.length > 0
+        ? await this.stores.accounts.flagDetails(caller.environment, valid)
+        : new Map<string, AccountFlagDetail[]>();
     return accountIds.map((id) => found.get(id.toLowerCase()) ?? null);
   }
 
@@ -244,23 +366,52 @@ export class AccountService {
     let lifted = 0;
     for (const expired of await this.stores.accounts.expiredFlags(now, FLAG_EXPIRY_BATCH)) {
       const caller: Caller = { environment: expired.environment, principal: FLAG_EXPIRY_PRINCIPAL, requestId: newId() };
-      const audit = auditEventFor(caller, { operation: 'account.flag.expire', resourceType: 'account', resourceId: expired.accountId, changedFields: ['flags'] });
-      const change = await this.stores.accounts.clearFlag(expired.environment, expired.accountId, expired.flag, { audit }, now);
+      const audit = auditEventFor(caller, {
+        operation: 'account.flag.expire',
+        resourceType: 'account',
+        resourceId: expired.accountId,
+        changedFields: ['flags'],
+      });
+      const change = await this.stores.accounts.clearFlag(
+        expired.environment,
+        expired.accountId,
+        expired.flag,
+        { audit },
+        now,
+      );
       if (change.outcome === 'changed') lifted++;
     }
     return lifted;
   }
 
   /** How far below zero the available balance may go (0: no overdraft). A condition as for `update`. */
-  async setOverdraftLimit(caller: Caller, accountId: string, input: unknown, condition?: VersionCondition): Promise<Account> {
+  async setOverdraftLimit(
+    caller: Caller,
+    accountId: string,
+    input: unknown,
+    condition?: VersionCondition,
+  ): Promise<Account> {
     authorize(caller, 'accounts:controls');
     const valid = parseInput(overdraftLimitSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const account = await this.stores.accounts.findById(caller.environment, accountId.toLowerCase());
     if (!account) throw accountNotFound();
     const limit = overdraftLimitOf(valid.overdraftLimit, account.currency);
-    const audit = auditEventFor(caller, { operation: 'account.overdraft_limit.set', resourceType: 'account', resourceId: accountId, changedFields: ['overdraftLimit'] });
-    return changedAccount(await this.stores.accounts.setOverdraftLimit(caller.environment, accountId, limit, { audit }, expectedVersions(condition)));
+    const audit = auditEventFor(caller, {
+      operation: 'account.overdraft_limit.set',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['overdraftLimit'],
+    });
+    return changedAccount(
+      await this.stores.accounts.setOverdraftLimit(
+        caller.environment,
+        accountId,
+        limit,
+        { audit },
+        expectedVersions(condition),
+      ),
+    );
   }
 }
 
@@ -276,7 +427,13 @@ function overdraftLimitOf(value: number | string, currency: string): string {
   if (value === 0 || value === '0') return '0';
   const exact = exactAmount(value, currency);
   if ('problem' in exact) {
-    throw validationFailed([{ field: 'overdraftLimit', code: exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : 'OUT_OF_RANGE', message: amountProblemMessage(exact.problem, currency) }]);
+    throw validationFailed([
+      {
+        field: 'overdraftLimit',
+        code: exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : 'OUT_OF_RANGE',
+        message: amountProblemMessage(exact.problem, currency),
+      },
+    ]);
   }
   return exact.amount;
 }

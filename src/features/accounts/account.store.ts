@@ -1,15 +1,38 @@
 import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
 import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
-import type { AccountChange, AccountChanges, AccountCreation, AccountDeletion, AccountStore, AccountUpdate, NewAccountRecord } from './ports.js';
+import type {
+  AccountChange,
+  AccountChanges,
+  AccountCreation,
+  AccountDeletion,
+  AccountStore,
+  AccountUpdate,
+  NewAccountRecord,
+} from './ports.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationEffects, WriteEffects } from '../../domain/write-effects.js';
 import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from '../../db/sql/columns.js';
-import { isAccountCustomerLimit, isCustomerAccountLimit, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
+import {
+  isAccountCustomerLimit,
+  isCustomerAccountLimit,
+  isLockTimeout,
+  violatedCheck,
+  violatedUniqueIndex,
+} from '../../db/sql/errors.js';
 import { CoalescedReads } from '../../db/sql/coalesced-reads.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { idList, jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
-import { auditChangedFields, auditInsert, auditInsertOfCall, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../../db/sql/write-effects.js';
+import {
+  auditChangedFields,
+  auditInsert,
+  auditInsertOfCall,
+  auditValues,
+  claimQueries,
+  claimValues,
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  eventInsert,
+} from '../../db/sql/write-effects.js';
 import { accountSearchSql } from './account-search.sql.js';
 import type { AccountFilter } from './account-search.js';
 
@@ -47,14 +70,23 @@ const insertSql = (withKey: boolean) =>
    SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
 
 /** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
-const accountUpdated = (auditFirst: number) => ({ type: "'account.updated'", resourceType: 'account', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(auditFirst) });
+const accountUpdated = (auditFirst: number) => ({
+  type: "'account.updated'",
+  resourceType: 'account',
+  resourceId: 'x.id',
+  payload: 'to_jsonb(x)',
+  changedFields: auditChangedFields(auditFirst),
+});
 const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
 
 const SQL = {
   insert: statement('account_insert', insertSql(false)),
   insertWithKey: statement('account_insert_with_key', insertSql(true)),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the customer ids, named.
-  findByIds: statement('account_find_by_ids', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`),
+  findByIds: statement(
+    'account_find_by_ids',
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND a.id = ANY($2::uuid[])`,
+  ),
   // The currency stays once the account has ledger entries (docs/adr/0027-double-entry-ledger.md): checked on the
   // locked row, so a posting running at the same time cannot slip between the check and the change. So are the
   // expected versions ($18, NULL: unconditional; src/domain/versions.ts). The external id changes when $5 says
@@ -91,7 +123,10 @@ const SQL = {
      SELECT (SELECT count(*)::int FROM target) AS found, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
             (SELECT count(*)::int FROM deleted) AS deleted`,
   ),
-  list: statement('account_list', `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`),
+  list: statement(
+    'account_list',
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`,
+  ),
   // The account is locked first (as a posting does), so two changes of its customers run one after the other.
   addCustomer: statement(
     'account_add_customer',
@@ -210,7 +245,10 @@ const SQL = {
 
 /** Accounts on PostgreSQL, through Prisma Client. */
 export class PrismaAccountStore implements AccountStore {
-  private readonly byId = new CoalescedReads<Account>((environment, ids) => this.findByIds(environment, ids), (account) => account.accountId);
+  private readonly byId = new CoalescedReads<Account>(
+    (environment, ids) => this.findByIds(environment, ids),
+    (account) => account.accountId,
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -232,7 +270,10 @@ export class PrismaAccountStore implements AccountStore {
     let row: { created: number; missing: string } | undefined;
     try {
       [row] = effects.idempotency
-        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [
+            ...values,
+            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
+          ])
         : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
@@ -256,7 +297,13 @@ export class PrismaAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountUpdate> {
+  async update(
+    environment: string,
+    id: string,
+    changes: AccountChanges,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountUpdate> {
     let row: ({ found: number; stale: number } & Partial<AccountRow>) | undefined;
     try {
       [row] = await queryRows<{ found: number; stale: number } & Partial<AccountRow>>(this.prisma, SQL.update, [
@@ -282,23 +329,37 @@ export class PrismaAccountStore implements AccountStore {
     return { outcome: 'updated', account: toAccount(row as AccountRow) };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountDeletion> {
-    const [row] = await queryRows<{ found: number; stale: number; deleted: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
+  async delete(
+    environment: string,
+    id: string,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountDeletion> {
+    const [row] = await queryRows<{ found: number; stale: number; deleted: number }>(this.prisma, SQL.delete, [
+      id,
+      environment,
+      ...auditValues(effects.audit),
+      expectedVersions,
+    ]);
     if (row!.found === 0) return { outcome: 'not-found' };
     if (row!.stale > 0) return { outcome: 'stale' };
     return { outcome: row!.deleted > 0 ? 'deleted' : 'balance-not-zero' };
   }
 
-  async addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange> {
+  async addCustomer(
+    environment: string,
+    id: string,
+    customerId: string,
+    limit: number,
+    effects: WriteEffects,
+  ): Promise<AccountChange> {
     let row: { account: number; customer: number; linked: number; present: boolean; changed: number } | undefined;
     try {
-      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.addCustomer, [
-        id,
-        environment,
-        customerId,
-        limit,
-        ...auditValues(effects.audit),
-      ]);
+      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(
+        this.prisma,
+        SQL.addCustomer,
+        [id, environment, customerId, limit, ...auditValues(effects.audit)],
+      );
     } catch (error) {
       // The links' trigger refused the statement (nothing written). The account's own count comes first (below);
       // the trigger's recount catches an addition that committed while this one waited for the account's lock.
@@ -312,14 +373,20 @@ export class PrismaAccountStore implements AccountStore {
     return this.changed(environment, id, row!.changed > 0);
   }
 
-  async removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; stale: number; linked: number; present: boolean; changed: number }>(this.prisma, SQL.removeCustomer, [
-      id,
-      environment,
-      customerId,
-      ...auditValues(effects.audit),
-      expectedVersions,
-    ]);
+  async removeCustomer(
+    environment: string,
+    id: string,
+    customerId: string,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
+    const [row] = await queryRows<{
+      account: number;
+      stale: number;
+      linked: number;
+      present: boolean;
+      changed: number;
+    }>(this.prisma, SQL.removeCustomer, [id, environment, customerId, ...auditValues(effects.audit), expectedVersions]);
     if (row!.account === 0) return { outcome: 'account-not-found' };
     if (row!.stale > 0) return { outcome: 'stale' };
     if (!row!.present) return { outcome: 'customer-not-found' };
@@ -349,7 +416,14 @@ export class PrismaAccountStore implements AccountStore {
     return this.changedOrNot(environment, id, row!);
   }
 
-  async clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
+  async clearFlag(
+    environment: string,
+    id: string,
+    flag: AccountFlag,
+    effects: WriteEffects,
+    expiredBy?: Date,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
     const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.clearFlag, [
       id,
       environment,
@@ -363,13 +437,21 @@ export class PrismaAccountStore implements AccountStore {
 
   /** One statement for every account asked for (GraphQL's loader batches a page's `flagDetails`). */
   async flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>> {
-    type Row = { id: string; flag: AccountFlag | null; reason: string | null; setAt: string | null; setBy: string | null; until: string | null };
+    type Row = {
+      id: string;
+      flag: AccountFlag | null;
+      reason: string | null;
+      setAt: string | null;
+      setBy: string | null;
+      until: string | null;
+    };
     const rows = await queryRows<Row>(this.prisma, SQL.flagDetails, [ids, environment]);
     const byAccount = new Map<string, AccountFlagDetail[]>();
     for (const row of rows) {
       const details = byAccount.get(row.id) ?? [];
       byAccount.set(row.id, details);
-      if (row.flag !== null) details.push({ flag: row.flag, reason: row.reason, setAt: row.setAt, setBy: row.setBy, until: row.until });
+      if (row.flag !== null)
+        details.push({ flag: row.flag, reason: row.reason, setAt: row.setAt, setBy: row.setBy, until: row.until });
     }
     return byAccount;
   }
@@ -378,19 +460,27 @@ export class PrismaAccountStore implements AccountStore {
     return queryRows(this.prisma, SQL.expiredFlags, [now, limit]);
   }
 
-  async setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<AccountChange> {
-    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(this.prisma, SQL.setOverdraftLimit, [
-      id,
-      environment,
-      limit,
-      ...auditValues(effects.audit),
-      expectedVersions,
-    ]);
+  async setOverdraftLimit(
+    environment: string,
+    id: string,
+    limit: string,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
+    const [row] = await queryRows<{ account: number; stale: number; changed: number }>(
+      this.prisma,
+      SQL.setOverdraftLimit,
+      [id, environment, limit, ...auditValues(effects.audit), expectedVersions],
+    );
     return this.changedOrNot(environment, id, row!);
   }
 
   /** What a control's statement found: no account, a stale version (nothing written), or the account now. */
-  private changedOrNot(environment: string, id: string, row: { account: number; stale: number; changed: number }): Promise<AccountChange> {
+  private changedOrNot(
+    environment: string,
+    id: string,
+    row: { account: number; stale: number; changed: number },
+  ): Promise<AccountChange> {
     if (row.account === 0) return Promise.resolve({ outcome: 'account-not-found' });
     if (row.stale > 0) return Promise.resolve({ outcome: 'stale' });
     return this.changed(environment, id, row.changed > 0);
@@ -408,7 +498,9 @@ export class PrismaAccountStore implements AccountStore {
   /** One unnamed statement with the given filters only (account-search.sql.ts), planned for the values at hand. */
   async search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]> {
     const { text, values } = accountSearchSql(filter);
-    return (await this.prisma.$queryRawUnsafe<AccountRow[]>(text, environment, page.first, page.after ?? null, ...values)).map(toAccount);
+    return (
+      await this.prisma.$queryRawUnsafe<AccountRow[]>(text, environment, page.first, page.after ?? null, ...values)
+    ).map(toAccount);
   }
 
   async list(environment: string, page: PageRequest): Promise<Account[]> {

@@ -60,7 +60,9 @@ export interface Account {
 export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
 
 /** A new account: no money, no transactions, no flags yet. */
-export const newAccount = (fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>): Account => ({
+export const newAccount = (
+  fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>,
+): Account => ({
   ...fields,
   amount: '0',
   transactions: [],

@@ -5,7 +5,21 @@ import currencyCodes from 'currency-codes';
  * package), minus the codes that are not currencies of deposit: precious metals, bond-market units,
  * the SDR, the SUCRE, the ADB unit of account, the testing code and "no currency".
  */
-const NOT_DEPOSIT_CURRENCIES = new Set(['XAG', 'XAU', 'XPD', 'XPT', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA', 'XTS', 'XXX']);
+const NOT_DEPOSIT_CURRENCIES = new Set([
+  'XAG',
+  'XAU',
+  'XPD',
+  'XPT',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XDR',
+  'XSU',
+  'XUA',
+  'XTS',
+  'XXX',
+]);
 
 export const DEPOSIT_CURRENCIES: ReadonlySet<string> = new Set(
   currencyCodes.codes().filter((code) => !NOT_DEPOSIT_CURRENCIES.has(code)),

@@ -9,9 +9,17 @@ type FlagLifter = Pick<AccountService, 'liftExpiredFlags'>;
  * come back full of work, and answers how many it lifted. Each flag is lifted by its own statement, which
  * re-checks `until` on the locked rows, so instances running this at once never lift one twice.
  */
-export async function liftExpiredFlagsOnce(accounts: FlagLifter, logger: Logger, stopped: () => boolean = () => false): Promise<number> {
+export async function liftExpiredFlagsOnce(
+  accounts: FlagLifter,
+  logger: Logger,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   let total = 0;
-  for (let lifted = await accounts.liftExpiredFlags(); lifted > 0; lifted = stopped() ? 0 : await accounts.liftExpiredFlags()) {
+  for (
+    let lifted = await accounts.liftExpiredFlags();
+    lifted > 0;
+    lifted = stopped() ? 0 : await accounts.liftExpiredFlags()
+  ) {
     total += lifted;
     logger.info({ lifted }, 'expired account flags lifted');
   }
@@ -28,7 +36,10 @@ export function startFlagExpiry(accounts: FlagLifter, intervalMs: number, logger
     try {
       await liftExpiredFlagsOnce(accounts, logger, stopped);
     } catch (error) {
-      logger.warn({ err: { message: (error as Error).message } }, 'could not lift expired account flags; retrying at the next interval');
+      logger.warn(
+        { err: { message: (error as Error).message } },
+        'could not lift expired account flags; retrying at the next interval',
+      );
     }
   }, intervalMs);
 }

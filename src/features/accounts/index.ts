@@ -7,7 +7,14 @@ export type { CreateAccountInput } from './account.schemas.js';
 export type { AccountStore } from './ports.js';
 export { AccountService } from './account.service.js';
 export { PrismaAccountStore } from './account.store.js';
-export { accountAcknowledgmentDataSchema, accountDataSchema, presentAccount, presentAccountAnswer, presentAccountFlags, presentAccountPage } from './account.presenter.js';
+export {
+  accountAcknowledgmentDataSchema,
+  accountDataSchema,
+  presentAccount,
+  presentAccountAnswer,
+  presentAccountFlags,
+  presentAccountPage,
+} from './account.presenter.js';
 export { ACCOUNTS_ROUTES, listAccountsQuery } from './account.rest.js';
 export type { AccountFilterInput } from './account-search.js';
 export { startFlagExpiry } from './flag-expiry.job.js';

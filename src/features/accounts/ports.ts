@@ -44,8 +44,13 @@ export type AccountChange =
   | { outcome: 'stale' };
 
 /** 'stale': the account exists, but its version is none of the expected ones (nothing written). */
-export type AccountUpdate = { outcome: 'updated'; account: Account } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'currency-locked' };
-export type AccountDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'balance-not-zero' };
+export type AccountUpdate =
+  | { outcome: 'updated'; account: Account }
+  | { outcome: 'not-found' }
+  | { outcome: 'stale' }
+  | { outcome: 'currency-locked' };
+export type AccountDeletion =
+  { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'balance-not-zero' };
 
 export interface AccountStore {
   /**
@@ -63,12 +68,23 @@ export interface AccountStore {
    * unconditional), when its version is none of them: compared on the locked row. Throws EXTERNAL_ID_TAKEN, or
    * VALIDATION_FAILED when the merged metadata would exceed its keys (nothing written).
    */
-  update(environment: string, id: string, changes: AccountChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountUpdate>;
+  update(
+    environment: string,
+    id: string,
+    changes: AccountChanges,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountUpdate>;
   /**
    * Deletes the account and its links with its effects, only at a zero posted balance with no pending
    * hold and, with `expectedVersions`, at one of them; its ledger entries stay.
    */
-  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountDeletion>;
+  delete(
+    environment: string,
+    id: string,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountDeletion>;
   list(environment: string, page: PageRequest): Promise<Account[]>;
   /** The accounts matching every given filter, in id order, at most `page.first` after `page.after`. */
   search(environment: string, filter: AccountFilter, page: PageRequest): Promise<Account[]>;
@@ -77,24 +93,56 @@ export interface AccountStore {
    * same, with empty changed fields: every call that finds its account and customer is). Refused
    * past `limit` customers on the account, or when the customer holds CUSTOMER_LIMITS.accounts accounts.
    */
-  addCustomer(environment: string, id: string, customerId: string, limit: number, effects: WriteEffects): Promise<AccountChange>;
+  addCustomer(
+    environment: string,
+    id: string,
+    customerId: string,
+    limit: number,
+    effects: WriteEffects,
+  ): Promise<AccountChange>;
   /** Unlinks a customer, never the last one. */
-  removeCustomer(environment: string, id: string, customerId: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
+  removeCustomer(
+    environment: string,
+    id: string,
+    customerId: string,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountChange>;
   /**
    * Sets a flag with its details. A set flag is 'unchanged' (only its audit event written, with empty changed fields) unless `replace`, when its
    * details are replaced if they differ (reason, until; setAt and setBy then become this setting's).
    */
-  setFlag(environment: string, id: string, flag: AccountFlag, setting: FlagSetting & { replace: boolean }, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
+  setFlag(
+    environment: string,
+    id: string,
+    flag: AccountFlag,
+    setting: FlagSetting & { replace: boolean },
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountChange>;
   /**
    * Clears a flag and its details; 'unchanged' (only its audit event written, with empty changed fields) when it is
    * not set. With `expiredBy` (the expiry job), only a flag whose `until` is at or before that instant (checked on the
    * locked rows), else 'unchanged' with nothing written: the job audits the flags it lifts, not the ones it found extended.
    */
-  clearFlag(environment: string, id: string, flag: AccountFlag, effects: WriteEffects, expiredBy?: Date, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
+  clearFlag(
+    environment: string,
+    id: string,
+    flag: AccountFlag,
+    effects: WriteEffects,
+    expiredBy?: Date,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountChange>;
   /** The flags each existing account of `ids` carries, with their details, in flag order; absent ids: no such account. */
   flagDetails(environment: string, ids: readonly string[]): Promise<Map<string, AccountFlagDetail[]>>;
   /** Flags whose `until` is at or before `now`, soonest first, at most `limit` (every environment). */
   expiredFlags(now: Date, limit: number): Promise<{ environment: string; accountId: string; flag: AccountFlag }[]>;
   /** 'unchanged' when the account already has this limit (only its audit event written, with empty changed fields). */
-  setOverdraftLimit(environment: string, id: string, limit: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<AccountChange>;
+  setOverdraftLimit(
+    environment: string,
+    id: string,
+    limit: string,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountChange>;
 }

@@ -13,14 +13,26 @@ export const auditEventDataSchema = z
   .strictObject({
     eventId: recordId,
     occurredAt: z.iso.datetime({ offset: true }).describe('When the write committed, ISO 8601 UTC.'),
-    principalId: z.string().describe('Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against.'),
+    principalId: z
+      .string()
+      .describe(
+        'Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against.',
+      ),
     operation: z.enum(AUDIT_OPERATIONS),
     resourceType: z.enum(AUDIT_RESOURCE_TYPES),
     resourceId: recordId,
     requestId: z.string().describe('The requestId of the write.'),
     idempotencyKey: z.string().nullable().describe('The Idempotency-Key the create was sent with, if any.'),
-    changedFields: z.array(z.string()).describe('Names (never values) of the fields the write set (none for a control or holder call that changed nothing); for a search, the filters it used.'),
-    matchedCount: z.number().int().optional().describe('Only on `customer.search` (a search by social security number): how many customers it found.'),
+    changedFields: z
+      .array(z.string())
+      .describe(
+        'Names (never values) of the fields the write set (none for a control or holder call that changed nothing); for a search, the filters it used.',
+      ),
+    matchedCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Only on `customer.search` (a search by social security number): how many customers it found.'),
   })
   .describe('One successful write.');
 
@@ -29,9 +41,10 @@ export const auditPageDataSchema = z
     events: z.array(auditEventDataSchema).describe('Oldest first.'),
     nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
     // Every other list answers `nextAfter`; the audit trail answered `nextCursor` first, kept one release.
-    nextCursor: recordId
-      .nullable()
-      .meta({ deprecated: true, description: 'Deprecated: the same value as `nextAfter`, which every list answers; removed in the next release.' }),
+    nextCursor: recordId.nullable().meta({
+      deprecated: true,
+      description: 'Deprecated: the same value as `nextAfter`, which every list answers; removed in the next release.',
+    }),
   })
   .describe('A page of the audit trail.');
 

@@ -12,11 +12,17 @@ export const auditResolvers: Pick<Resolvers, 'Query' | 'AuditEventConnection'> =
   Query: {
     // An explicit null means "no filter", as an omitted argument does. The domain validates the filter and the page.
     auditEvents: (_parent, { first, after, ...filter }, { services, caller }) =>
-      services.audit.find(caller, withoutNulls(filter) as AuditFilter, { first: first ?? undefined, after: after ?? undefined }),
+      services.audit.find(caller, withoutNulls(filter) as AuditFilter, {
+        first: first ?? undefined,
+        after: after ?? undefined,
+      }),
   },
   AuditEventConnection: {
     edges: (page: AuditPage) => page.items.map((node) => ({ cursor: node.eventId, node })),
     nodes: (page: AuditPage) => page.items,
-    pageInfo: (page: AuditPage) => ({ hasNextPage: page.nextAfter !== null, endCursor: page.items.at(-1)?.eventId ?? null }),
+    pageInfo: (page: AuditPage) => ({
+      hasNextPage: page.nextAfter !== null,
+      endCursor: page.items.at(-1)?.eventId ?? null,
+    }),
   },
 };

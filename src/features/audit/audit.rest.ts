@@ -25,12 +25,16 @@ export const AUDIT_ROUTES = [
     description:
       'Not in the contract: every successful write of this environment, oldest first, a page at a time. ' +
       'Searches by social security number (`customer.search`) and creations refused because the number is on file (`customer.create.refused`) are there too. ' +
-      'Events name the fields a write set, never their values. Uses the customer endpoints\' envelope (`log_ref_id`).',
+      "Events name the fields a write set, never their values. Uses the customer endpoints' envelope (`log_ref_id`).",
     scope: 'audit:read',
     query: { schema: auditQuerySchema, example: { first: 20, operation: 'customer.create' } },
     success: { status: 200, description: 'A page of events.', data: auditPageDataSchema, component: 'AuditPage' },
     failures: [
-      failure('VALIDATION_FAILED', 'A filter is malformed or unknown, or `from` is not before `to`.', validationFailureOf(auditQuerySchema, { first: '0' })),
+      failure(
+        'VALIDATION_FAILED',
+        'A filter is malformed or unknown, or `from` is not before `to`.',
+        validationFailureOf(auditQuerySchema, { first: '0' }),
+      ),
     ],
   },
 ] as const satisfies readonly RestRoute[];

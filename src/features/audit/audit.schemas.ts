@@ -5,18 +5,29 @@ import { instantSchema, maxLength } from '../../domain/validation.js';
 import { AUDIT_OPERATIONS } from '../../domain/audit-event.js';
 
 // An id is a UUID: 36 characters. The bound aborts before the UUID check reads a longer value.
-const recordId = (what: string) => z.string({ error: 'Must be a string.' }).max(36, maxLength(36, `Must be ${what}.`)).refine(isRecordId, `Must be ${what}.`);
+const recordId = (what: string) =>
+  z
+    .string({ error: 'Must be a string.' })
+    .max(36, maxLength(36, `Must be ${what}.`))
+    .refine(isRecordId, `Must be ${what}.`);
 
 const filterFields = {
   resourceId: recordId('a customerId, accountId, endpointId or rotation run id').optional(),
-  principalId: z.string({ error: 'Must be a string.' }).min(1, 'Must not be empty.').max(300, maxLength(300)).optional(),
+  principalId: z
+    .string({ error: 'Must be a string.' })
+    .min(1, 'Must not be empty.')
+    .max(300, maxLength(300))
+    .optional(),
   operation: z.enum(AUDIT_OPERATIONS, { error: `Must be one of ${AUDIT_OPERATIONS.join(', ')}.` }).optional(),
   from: instantSchema.optional(),
   to: instantSchema.optional(),
 };
 
 /** `from` before `to`, when both are given (instants, compared as moments: offsets may differ). */
-const fromBeforeTo: [(query: { from?: string | undefined; to?: string | undefined }) => boolean, { message: string; path: string[] }] = [
+const fromBeforeTo: [
+  (query: { from?: string | undefined; to?: string | undefined }) => boolean,
+  { message: string; path: string[] },
+] = [
   (query) => query.from === undefined || query.to === undefined || Date.parse(query.from) < Date.parse(query.to),
   { message: 'from must be earlier than to.', path: ['from'] },
 ];

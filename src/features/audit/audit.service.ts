@@ -24,7 +24,8 @@ export class AuditService {
     const request = pageOf(page);
     if (request.after !== undefined) {
       const cursor = auditCursorSchema.safeParse(request.after, { reportInput: true });
-      if (!cursor.success) throw validationFailed(toErrorDetails(cursor.error).map((detail) => ({ ...detail, field: 'after' })));
+      if (!cursor.success)
+        throw validationFailed(toErrorDetails(cursor.error).map((detail) => ({ ...detail, field: 'after' })));
     }
     const filters = {
       ...(valid.principalId !== undefined && { principalId: valid.principalId }),

@@ -21,17 +21,23 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
     values.push(value);
     return `$${values.length + 3}`;
   };
-  if (filter.ssnBlindIndex !== undefined) conditions.push(`c.ssn_blind_index = ${parameter(Buffer.from(filter.ssnBlindIndex))}::bytea`);
+  if (filter.ssnBlindIndex !== undefined)
+    conditions.push(`c.ssn_blind_index = ${parameter(Buffer.from(filter.ssnBlindIndex))}::bytea`);
   if (filter.lastNamePrefix) conditions.push(prefixRange('c.last_name', parameter(filter.lastNamePrefix)));
   if (filter.firstNamePrefix) conditions.push(prefixRange('c.first_name', parameter(filter.firstNamePrefix)));
-  if (filter.email !== undefined) conditions.push(`cas_search_emails(c.emails) @> ARRAY[${parameter(filter.email)}::text]`);
-  if (filter.phoneKey !== undefined) conditions.push(`c.phone_search_keys @> ARRAY[${parameter(filter.phoneKey)}::text]`);
+  if (filter.email !== undefined)
+    conditions.push(`cas_search_emails(c.emails) @> ARRAY[${parameter(filter.email)}::text]`);
+  if (filter.phoneKey !== undefined)
+    conditions.push(`c.phone_search_keys @> ARRAY[${parameter(filter.phoneKey)}::text]`);
   if (filter.externalId !== undefined) conditions.push(`c.external_id = ${parameter(filter.externalId)}::varchar`);
-  if (filter.metadata !== undefined) conditions.push(`c.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
+  if (filter.metadata !== undefined)
+    conditions.push(`c.metadata @> ${parameter(JSON.stringify(filter.metadata))}::jsonb`);
   if (filter.dateOfBirth !== undefined) conditions.push(`c.date_of_birth = ${parameter(filter.dateOfBirth)}::date`);
-  if (filter.createdFrom !== undefined) conditions.push(`c.created_at >= ${parameter(filter.createdFrom)}::timestamptz`);
+  if (filter.createdFrom !== undefined)
+    conditions.push(`c.created_at >= ${parameter(filter.createdFrom)}::timestamptz`);
   if (filter.createdTo !== undefined) conditions.push(`c.created_at < ${parameter(filter.createdTo)}::timestamptz`);
-  const nameColumn = filter.lastNamePrefix !== undefined ? 'last_name' : filter.firstNamePrefix !== undefined ? 'first_name' : undefined;
+  const nameColumn =
+    filter.lastNamePrefix !== undefined ? 'last_name' : filter.firstNamePrefix !== undefined ? 'first_name' : undefined;
   if (nameColumn === undefined) {
     const text = `SELECT ${CUSTOMER_COLUMNS} FROM customers c
     WHERE c.environment = $1 AND ($3::uuid IS NULL OR c.id > $3::uuid)${conditions.map((condition) => ` AND ${condition}`).join('')}

@@ -24,7 +24,10 @@ import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
 const phoneFilter = phoneSchema.shape.number.transform((number, ctx) => {
   const key = phoneSearchKey(number);
   if (key === undefined) {
-    ctx.addIssue({ code: 'custom', message: `Must be a phone number: with its country code (+44 …), or a number of ${DEFAULT_PHONE_REGION}.` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `Must be a phone number: with its country code (+44 …), or a number of ${DEFAULT_PHONE_REGION}.`,
+    });
     return z.NEVER;
   }
   return key;
@@ -43,13 +46,20 @@ const filterFields = {
 };
 
 /** The filters as a query string carries them (REST `GET /{environment}/customer`). */
-export const customerListQuerySchema = z.strictObject({ ...filterFields, limit: limitParameter.optional(), after: z.string().optional() });
+export const customerListQuerySchema = z.strictObject({
+  ...filterFields,
+  limit: limitParameter.optional(),
+  after: z.string().optional(),
+});
 
 /** The same filters as an object (GraphQL `CustomerFilter`). */
 export const customerFilterSchema = z.strictObject(filterFields);
 
 /** A search's filters (the domain's `search`): the filters and an SSN. */
-export const customerSearchFilterSchema = z.strictObject({ ...filterFields, socialSecurityNumber: ssnSchema.optional() });
+export const customerSearchFilterSchema = z.strictObject({
+  ...filterFields,
+  socialSecurityNumber: ssnSchema.optional(),
+});
 
 /** A search's body (REST `POST /{environment}/customer/search`): the filters, an SSN and the page. */
 export const customerSearchSchema = z.strictObject({

@@ -33,7 +33,10 @@ export const customerDataSchema = z
     customerId: recordId,
     accountIds: z.array(recordId).describe('Ids of the accounts associated with the customer.'),
     addresses: z.array(addressDataSchema),
-    dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('Legal date of birth, YYYY-MM-DD.'),
+    dateOfBirth: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .describe('Legal date of birth, YYYY-MM-DD.'),
     emails: z.array(z.string()),
     firstName: z.string(),
     lastName: z.string(),
@@ -50,16 +53,24 @@ export const createdCustomerDataSchema = z
 
 export const customerAcknowledgmentDataSchema = z
   .strictObject({ customerId: recordId })
-  .describe("The customer a write changed, for a token without `customers:read`: its id only (its version is the answer's ETag). Read the customer with `customers:read`.");
+  .describe(
+    "The customer a write changed, for a token without `customers:read`: its id only (its version is the answer's ETag). Read the customer with `customers:read`.",
+  );
 
 /** A write's answer: the full customer with `customers:read`, its acknowledgment without (src/domain/answer-shape.ts). */
 export const customerAnswerDataSchema = z
   .xor([customerDataSchema, customerAcknowledgmentDataSchema])
-  .describe('The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`).');
+  .describe(
+    'The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`).',
+  );
 
 export const customerPageDataSchema = z
   .strictObject({
-    customers: z.array(customerDataSchema).describe('In id order (creation order); with a lastName or firstName filter, in that name\'s order (case and accents folded), then id.'),
+    customers: z
+      .array(customerDataSchema)
+      .describe(
+        "In id order (creation order); with a lastName or firstName filter, in that name's order (case and accents folded), then id.",
+      ),
     nextAfter: recordId.nullable().describe('Pass as `after` for the next page; null on the last page.'),
   })
   .describe('A page of customers matching every given filter.');
@@ -92,7 +103,13 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
 });
 
 /** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */
-export const presentCustomerAnswer = (customer: Customer, shape: AnswerShape): z.infer<typeof customerAnswerDataSchema> =>
+export const presentCustomerAnswer = (
+  customer: Customer,
+  shape: AnswerShape,
+): z.infer<typeof customerAnswerDataSchema> =>
   shape === 'full' ? presentCustomer(customer) : { customerId: customer.customerId };
 
-export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({ customers: page.items.map(presentCustomer), nextAfter: page.nextAfter });
+export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({
+  customers: page.items.map(presentCustomer),
+  nextAfter: page.nextAfter,
+});

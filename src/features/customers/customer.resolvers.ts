@@ -13,7 +13,8 @@ import { endCursor, versionCondition, withoutNulls } from '../../graphql/resolve
  */
 export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer' | 'CustomerConnection'> = {
   Query: {
-    customer: (_parent, { customerId }, { loaders }, info) => loaders.customerById.load(rootKey('customer', customerId, info)),
+    customer: (_parent, { customerId }, { loaders }, info) =>
+      loaders.customerById.load(rootKey('customer', customerId, info)),
     customers: async (_parent, args, { services, caller, loaders }) => {
       const request = pageRequest('customer', args);
       const page = await services.customers.find(caller, args.filter ? withoutNulls(args.filter) : {}, request);
@@ -34,10 +35,21 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
   Mutation: {
     createCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      return noteReplay(context, info, await chargeSsnRefusalResolver(context, () => services.customers.create(caller, input as unknown, createOptions(idempotencyKey))));
+      return noteReplay(
+        context,
+        info,
+        await chargeSsnRefusalResolver(context, () =>
+          services.customers.create(caller, input as unknown, createOptions(idempotencyKey)),
+        ),
+      );
     },
     updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
-      const customer = await services.customers.update(caller, customerId, input as unknown, versionCondition(expectedVersion));
+      const customer = await services.customers.update(
+        caller,
+        customerId,
+        input as unknown,
+        versionCondition(expectedVersion),
+      );
       loaders.customerById.clear(byId(customerId)).prime(byId(customerId), customer);
       return customer;
     },
@@ -51,12 +63,16 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
   Customer: {
     id: (customer) => customer.customerId,
     // Read with the customer by a walk (`below`), or by the relation's loader (loaders.ts).
-    accounts: (customer, _args, { loaders }, info) => customer.below?.accountsOf(customer) ?? loaders.accountsOfCustomer.load(relationKey(customer, 'customer', info)),
+    accounts: (customer, _args, { loaders }, info) =>
+      customer.below?.accountsOf(customer) ?? loaders.accountsOfCustomer.load(relationKey(customer, 'customer', info)),
   },
 
   CustomerConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('customer', node.customerId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('customer', page.items.at(-1)?.customerId) }),
+    pageInfo: (page) => ({
+      hasNextPage: page.nextAfter !== null,
+      endCursor: endCursor('customer', page.items.at(-1)?.customerId),
+    }),
   },
 };

@@ -1,7 +1,18 @@
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from './customer.schemas.js';
 import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
-import { createdCustomerDataSchema, customerAnswerDataSchema, customerDataSchema, customerPageDataSchema } from './customer.presenter.js';
-import { type CustomerFilterInput, customerListQuerySchema, customerSearchSchema, type CustomerSearchInput, SSN_QUERY_PARAMETERS } from './customer-search.js';
+import {
+  createdCustomerDataSchema,
+  customerAnswerDataSchema,
+  customerDataSchema,
+  customerPageDataSchema,
+} from './customer.presenter.js';
+import {
+  type CustomerFilterInput,
+  customerListQuerySchema,
+  customerSearchSchema,
+  type CustomerSearchInput,
+  SSN_QUERY_PARAMETERS,
+} from './customer-search.js';
 import { searchScope } from './customer.service.js';
 import type { Caller } from '../../domain/caller.js';
 import { authorize } from '../../domain/authorization.js';
@@ -15,21 +26,43 @@ import { EXAMPLE_CREATE_CUSTOMER, EXAMPLE_UPDATE_CUSTOMER } from '../../rest/ope
 import { DELETED, failure, fieldNotUpdatableFailure, limitValidationFailure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
 
-const externalIdTakenFailure = failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId; nothing changes.', externalIdTaken('customer'));
-const customerNotFoundFailure = failure('CUSTOMER_NOT_FOUND', 'No customer with this id in this environment (an id that is not a UUID cannot name one).', customerNotFound());
+const externalIdTakenFailure = failure(
+  'EXTERNAL_ID_TAKEN',
+  'Another customer of this environment has this externalId; nothing changes.',
+  externalIdTaken('customer'),
+);
+const customerNotFoundFailure = failure(
+  'CUSTOMER_NOT_FOUND',
+  'No customer with this id in this environment (an id that is not a UUID cannot name one).',
+  customerNotFound(),
+);
 
 /**
  * `GET /{environment}/customer`: the query string as CustomerService.find's filter and page. An SSN is refused
  * here, never read: a URL lands in access logs and browser histories (POST it to the search).
  */
-export function listCustomersQuery(caller: Caller, query: QueryString): { filter: CustomerFilterInput; page: PageQuery } {
+export function listCustomersQuery(
+  caller: Caller,
+  query: QueryString,
+): { filter: CustomerFilterInput; page: PageQuery } {
   authorize(caller, 'customers:read');
   const inUrl = SSN_QUERY_PARAMETERS.filter((name) => query[name] !== undefined);
   if (inUrl.length > 0) {
-    throw validationFailed(inUrl.map((field) => ({ field, code: 'NOT_ALLOWED_IN_URL', message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.' })));
+    throw validationFailed(
+      inUrl.map((field) => ({
+        field,
+        code: 'NOT_ALLOWED_IN_URL',
+        message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.',
+      })),
+    );
   }
   // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
-  const { limit, after, ...filter } = parseQuery(caller, 'customers:read', customerListQuerySchema, withMetadataFromQuery(query));
+  const { limit, after, ...filter } = parseQuery(
+    caller,
+    'customers:read',
+    customerListQuerySchema,
+    withMetadataFromQuery(query),
+  );
   return { filter, page: { first: limit, after } };
 }
 
@@ -58,7 +91,12 @@ export const CUSTOMERS_ROUTES = [
       'Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).',
     scope: 'customers:write',
     requestBody: { schema: createCustomerSchema, component: 'CreateCustomerRequest', example: EXAMPLE_CREATE_CUSTOMER },
-    success: { status: 201, description: 'Created. `Location` names the new customer.', data: createdCustomerDataSchema, component: 'CreatedCustomer' },
+    success: {
+      status: 201,
+      description: 'Created. `Location` names the new customer.',
+      data: createdCustomerDataSchema,
+      component: 'CreatedCustomer',
+    },
     versioned: 'tagged',
     failures: [
       failure(
@@ -68,7 +106,11 @@ export const CUSTOMERS_ROUTES = [
           "and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).",
         customerAlreadyExists(),
       ),
-      failure('EXTERNAL_ID_TAKEN', 'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.', externalIdTaken('customer')),
+      failure(
+        'EXTERNAL_ID_TAKEN',
+        'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.',
+        externalIdTaken('customer'),
+      ),
       failure(
         'SSN_SEARCH_RATE_LIMITED',
         "Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.",
@@ -89,14 +131,27 @@ export const CUSTOMERS_ROUTES = [
       'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). ' +
       'A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. ' +
       'Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. ' +
-      'Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). A read: it takes no Idempotency-Key.',
+      "Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.",
     scope: 'customers:read',
     ssnScope: 'customers:ssn_search',
     naturallyIdempotent: true,
-    requestBody: { schema: customerSearchSchema, component: 'CustomerSearchRequest', example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' } },
-    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    requestBody: {
+      schema: customerSearchSchema,
+      component: 'CustomerSearchRequest',
+      example: { socialSecurityNumber: '123-45-6789', lastName: 'Mül' },
+    },
+    success: {
+      status: 200,
+      description: 'A page of customers.',
+      data: customerPageDataSchema,
+      component: 'CustomerPage',
+    },
     failures: [
-      failure('SSN_SEARCH_RATE_LIMITED', "The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.", ssnSearchRateLimited(42)),
+      failure(
+        'SSN_SEARCH_RATE_LIMITED',
+        "The token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE) are spent; nothing is searched or audited; retry after Retry-After. Other requests still pass.",
+        ssnSearchRateLimited(42),
+      ),
     ],
   },
   {
@@ -107,12 +162,17 @@ export const CUSTOMERS_ROUTES = [
     tag: 'Customers',
     summary: 'List and filter customers',
     description:
-      'Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name\'s order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page\'s `nextAfter`). ' +
+      "Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). " +
       '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). ' +
       'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
     scope: 'customers:read',
     query: { schema: customerListQuerySchema, example: { lastName: 'mull', limit: '20' } },
-    success: { status: 200, description: 'A page of customers.', data: customerPageDataSchema, component: 'CustomerPage' },
+    success: {
+      status: 200,
+      description: 'A page of customers.',
+      data: customerPageDataSchema,
+      component: 'CustomerPage',
+    },
     failures: [limitValidationFailure(customerListQuerySchema)],
   },
   {
@@ -143,9 +203,18 @@ export const CUSTOMERS_ROUTES = [
       'An update that changes nothing is still a write: audited, and answered the same way.',
     scope: 'customers:write',
     requestBody: { schema: updateCustomerSchema, component: 'UpdateCustomerRequest', example: EXAMPLE_UPDATE_CUSTOMER },
-    success: { status: 200, description: 'The updated customer (with `customers:read`), or its id alone (without).', data: customerAnswerDataSchema, component: 'CustomerAnswer' },
+    success: {
+      status: 200,
+      description: 'The updated customer (with `customers:read`), or its id alone (without).',
+      data: customerAnswerDataSchema,
+      component: 'CustomerAnswer',
+    },
     versioned: 'conditional',
-    failures: [fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS), customerNotFoundFailure, externalIdTakenFailure],
+    failures: [
+      fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS),
+      customerNotFoundFailure,
+      externalIdTakenFailure,
+    ],
   },
   {
     operationId: 'deleteCustomer',

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isWellFormedText, list, maxLength, text, upperSnakeCase, WELL_FORMED_MESSAGE } from '../../domain/validation.js';
+import {
+  isWellFormedText,
+  list,
+  maxLength,
+  text,
+  upperSnakeCase,
+  WELL_FORMED_MESSAGE,
+} from '../../domain/validation.js';
 import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../../domain/metadata.js';
 import { normaliseSsn, SSN_RULE } from './ssn.js';
 
@@ -65,7 +72,10 @@ export const dateOfBirthSchema = z
     message: 'Must be a real calendar date, not in the future.',
     abort: true,
   })
-  .refine((value) => value >= CUSTOMER_LIMITS.earliestDateOfBirth, `Must not be before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`);
+  .refine(
+    (value) => value >= CUSTOMER_LIMITS.earliestDateOfBirth,
+    `Must not be before ${CUSTOMER_LIMITS.earliestDateOfBirth}.`,
+  );
 
 export const ssnSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
@@ -90,7 +100,9 @@ const documentLocatorNumberSchema = z
 
 /** Middle names are legally absent for many people: the field is required but may be empty. */
 const middleNameSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'Required (may be an empty string).' : 'Must be a string.') })
+  .string({
+    error: (issue) => (issue.input === undefined ? 'Required (may be an empty string).' : 'Must be a string.'),
+  })
   .trim()
   .max(CUSTOMER_LIMITS.nameLength, maxLength(CUSTOMER_LIMITS.nameLength))
   .regex(/^[^\p{Cc}]*$/u, 'Must not contain control characters.')
@@ -117,7 +129,14 @@ export const createCustomerSchema = z.strictObject({
 });
 
 /** The fields an update may change; arrays are replaced whole. */
-export const UPDATABLE_CUSTOMER_FIELDS = ['preferredName', 'emails', 'phoneNumbers', 'addresses', 'externalId', 'metadata'] as const;
+export const UPDATABLE_CUSTOMER_FIELDS = [
+  'preferredName',
+  'emails',
+  'phoneNumbers',
+  'addresses',
+  'externalId',
+  'metadata',
+] as const;
 
 /**
  * Fields that exist on a customer but can never change. The spec's update parameter list includes

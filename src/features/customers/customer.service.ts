@@ -1,18 +1,20 @@
 import { auditEventFor, type NewAuditEvent } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
-import {
-  customerHasAccounts,
-  customerNotFound,
-  fieldsNotUpdatable,
-  preconditionFailed,
-} from '../../domain/errors.js';
+import { customerHasAccounts, customerNotFound, fieldsNotUpdatable, preconditionFailed } from '../../domain/errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '../../domain/pagination.js';
 import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
-import { type CustomerFilter, customerFilterOf, type CustomerFilterInput, customerFilterSchema, customerSearchFilterSchema, type CustomerSearchInput } from './customer-search.js';
+import {
+  type CustomerFilter,
+  customerFilterOf,
+  type CustomerFilterInput,
+  customerFilterSchema,
+  customerSearchFilterSchema,
+  type CustomerSearchInput,
+} from './customer-search.js';
 import type { Customer } from './customer.js';
 import { phoneSearchKeys } from './phone-numbers.js';
 import type { CustomerStore, NewCustomerRecord } from './ports.js';
@@ -29,7 +31,8 @@ import {
  * the validation then refuses: the refusal must not tell an unauthorized caller anything), else `customers:read`.
  */
 export function searchScope(input: unknown): AccessScope {
-  const ssn = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
+  const ssn =
+    typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
   return ssn === undefined || ssn === null ? 'customers:read' : 'customers:ssn_search';
 }
 
@@ -83,13 +86,32 @@ export class CustomerService {
         { socialSecurityNumber: valid.socialSecurityNumber, documentLocatorNumber: valid.documentLocatorNumber },
       ),
     };
-    const changedFields = Object.keys(valid).filter((field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined);
-    const audit = auditEventFor(caller, { operation: 'customer.create', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
+    const changedFields = Object.keys(valid).filter(
+      (field) => valid[field as keyof typeof valid] !== null && valid[field as keyof typeof valid] !== undefined,
+    );
+    const audit = auditEventFor(caller, {
+      operation: 'customer.create',
+      resourceType: 'customer',
+      resourceId: customerId,
+      changedFields,
+      idempotencyKey,
+    });
     // A refusal because the SSN is on file answers "this person is a customer": audited like a search by SSN,
     // under the id the refused customer would have had (never the existing customer's, never the number).
-    const ssnRefusalAudit = auditEventFor(caller, { operation: 'customer.create.refused', resourceType: 'customer', resourceId: customerId, changedFields, idempotencyKey });
-    const created = await this.creation.run(caller, 'customer.create', valid, idempotencyKey, { customerId }, (idempotency) =>
-      this.stores.customers.insert(record, { audit, idempotency, ssnRefusalAudit }),
+    const ssnRefusalAudit = auditEventFor(caller, {
+      operation: 'customer.create.refused',
+      resourceType: 'customer',
+      resourceId: customerId,
+      changedFields,
+      idempotencyKey,
+    });
+    const created = await this.creation.run(
+      caller,
+      'customer.create',
+      valid,
+      idempotencyKey,
+      { customerId },
+      (idempotency) => this.stores.customers.insert(record, { audit, idempotency, ssnRefusalAudit }),
     );
     if (!created.replayed) return { value: customer, replayed: false };
     const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);
@@ -143,15 +165,28 @@ export class CustomerService {
     const valid = parseInput(customerSearchFilterSchema, filter ?? {});
     const request = pageOf(page);
     const { socialSecurityNumber, ...filters } = valid;
-    const blindIndex = socialSecurityNumber === undefined ? undefined : this.protector.blindIndex(caller.environment, socialSecurityNumber);
+    const blindIndex =
+      socialSecurityNumber === undefined
+        ? undefined
+        : this.protector.blindIndex(caller.environment, socialSecurityNumber);
     const audit =
       blindIndex === undefined
         ? undefined
-        : auditEventFor(caller, { operation: 'customer.search', resourceType: 'customer', resourceId: newId(), changedFields: Object.keys(valid) });
+        : auditEventFor(caller, {
+            operation: 'customer.search',
+            resourceType: 'customer',
+            resourceId: newId(),
+            changedFields: Object.keys(valid),
+          });
     return this.page(caller, customerFilterOf(filters, blindIndex), request, audit);
   }
 
-  private async page(caller: Caller, filter: CustomerFilter, page: PageRequest, audit?: NewAuditEvent): Promise<Page<Customer>> {
+  private async page(
+    caller: Caller,
+    filter: CustomerFilter,
+    page: PageRequest,
+    audit?: NewAuditEvent,
+  ): Promise<Page<Customer>> {
     // Ids are UUIDs: a cursor that is none matches nothing after it.
     if (page.after !== undefined && !isRecordId(page.after)) return { items: [], nextAfter: null };
     const { environment } = caller;
@@ -166,7 +201,6 @@ export class CustomerService {
     return readPage({ first: page.first, after: page.after?.toLowerCase() }, search, (customer) => customer.customerId);
   }
 
-
   /**
    * Partial update of the contact fields; identity fields can never change. With a condition, only while the
    * customer's version is one it names (compared in the update's own statement): PRECONDITION_FAILED otherwise.
@@ -178,9 +212,23 @@ export class CustomerService {
     const changes = parseInput(updateCustomerSchema, input);
     if (!isRecordId(customerId)) throw customerNotFound();
     const changedFields = Object.keys(changes).filter((field) => changes[field as keyof typeof changes] !== undefined);
-    const audit = auditEventFor(caller, { operation: 'customer.update', resourceType: 'customer', resourceId: customerId, changedFields });
-    const withKeys = changes.phoneNumbers === undefined ? changes : { ...changes, phoneSearchKeys: phoneSearchKeys(changes.phoneNumbers) };
-    const update = await this.stores.customers.update(caller.environment, customerId, withKeys, { audit }, expectedVersions(condition));
+    const audit = auditEventFor(caller, {
+      operation: 'customer.update',
+      resourceType: 'customer',
+      resourceId: customerId,
+      changedFields,
+    });
+    const withKeys =
+      changes.phoneNumbers === undefined
+        ? changes
+        : { ...changes, phoneSearchKeys: phoneSearchKeys(changes.phoneNumbers) };
+    const update = await this.stores.customers.update(
+      caller.environment,
+      customerId,
+      withKeys,
+      { audit },
+      expectedVersions(condition),
+    );
     if (update.outcome === 'not-found') throw customerNotFound();
     if (update.outcome === 'stale') throw preconditionFailed();
     return update.customer;
@@ -193,8 +241,18 @@ export class CustomerService {
   async delete(caller: Caller, customerId: string, condition?: VersionCondition): Promise<void> {
     authorize(caller, 'customers:write');
     if (!isRecordId(customerId)) throw customerNotFound();
-    const audit = auditEventFor(caller, { operation: 'customer.delete', resourceType: 'customer', resourceId: customerId, changedFields: [] });
-    const deletion = await this.stores.customers.delete(caller.environment, customerId, { audit }, expectedVersions(condition));
+    const audit = auditEventFor(caller, {
+      operation: 'customer.delete',
+      resourceType: 'customer',
+      resourceId: customerId,
+      changedFields: [],
+    });
+    const deletion = await this.stores.customers.delete(
+      caller.environment,
+      customerId,
+      { audit },
+      expectedVersions(condition),
+    );
     if (deletion.outcome === 'not-found') throw customerNotFound();
     if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);

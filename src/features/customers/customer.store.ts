@@ -1,17 +1,43 @@
 import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { CustomerFilter } from './customer-search.js';
 import type { Customer } from './customer.js';
-import { customerAlreadyExists, externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
+import {
+  customerAlreadyExists,
+  externalIdTaken,
+  idempotencyKeyInProgress,
+  validationFailed,
+} from '../../domain/errors.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
-import type { CustomerChanges, CustomerCreationEffects, CustomerDeletion, CustomerStore, CustomerUpdate, NewCustomerRecord } from './ports.js';
-import { CUSTOMER_COLUMNS, type CustomerRow, customerVersionOf, NEW_CUSTOMER_COLUMNS, toCustomer } from '../../db/sql/columns.js';
+import type {
+  CustomerChanges,
+  CustomerCreationEffects,
+  CustomerDeletion,
+  CustomerStore,
+  CustomerUpdate,
+  NewCustomerRecord,
+} from './ports.js';
+import {
+  CUSTOMER_COLUMNS,
+  type CustomerRow,
+  customerVersionOf,
+  NEW_CUSTOMER_COLUMNS,
+  toCustomer,
+} from '../../db/sql/columns.js';
 import { isForeignKeyViolation, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
 import { CoalescedReads } from '../../db/sql/coalesced-reads.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
-import { auditChangedFields, auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../../db/sql/write-effects.js';
+import {
+  auditChangedFields,
+  auditInsert,
+  auditValues,
+  claimQueries,
+  claimValues,
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  eventInsert,
+} from '../../db/sql/write-effects.js';
 import { customerSearchSql } from './customer-search.sql.js';
 
 /** The unique keys a new customer can clash on (ids are fresh UUIDs): the SSN's blind index, and its externalId below. */
@@ -56,7 +82,10 @@ const SQL = {
      SELECT external_id_taken FROM taken`,
   ),
   // Hot reads (every GET, coalesced across concurrent requests, and every GraphQL loader batch): one statement with the account ids, named.
-  findByIds: statement('customer_find_by_ids', `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`),
+  findByIds: statement(
+    'customer_find_by_ids',
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers c WHERE c.environment = $1 AND c.id = ANY($2::uuid[])`,
+  ),
   // An absent change is NULL and keeps the stored value (the domain never sets these fields to null). The
   // external id may be cleared: $8 says whether it changes. Metadata: $10 removes all pairs; otherwise the
   // changes $9 are merged in (a null value removes its key) and no pair left is no metadata (NULL). With
@@ -96,7 +125,10 @@ const SQL = {
 
 /** Customers on PostgreSQL, through Prisma Client. */
 export class PrismaCustomerStore implements CustomerStore {
-  private readonly byId = new CoalescedReads<Customer>((environment, ids) => this.findByIds(environment, ids), (customer) => customer.customerId);
+  private readonly byId = new CoalescedReads<Customer>(
+    (environment, ids) => this.findByIds(environment, ids),
+    (customer) => customer.customerId,
+  );
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -126,7 +158,10 @@ export class PrismaCustomerStore implements CustomerStore {
     ];
     try {
       const [row] = effects.idempotency
-        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [...values, ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [
+            ...values,
+            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
+          ])
         : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
       return row!.created > 0 ? 'created' : 'key-taken';
     } catch (error) {
@@ -158,7 +193,13 @@ export class PrismaCustomerStore implements CustomerStore {
     return rows.map(toCustomer);
   }
 
-  async update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerUpdate> {
+  async update(
+    environment: string,
+    id: string,
+    changes: CustomerChanges,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<CustomerUpdate> {
     let row: ({ found: number } & Partial<CustomerRow>) | undefined;
     try {
       [row] = await queryRows<{ found: number } & Partial<CustomerRow>>(this.prisma, SQL.update, [
@@ -181,22 +222,34 @@ export class PrismaCustomerStore implements CustomerStore {
       if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
       throw error;
     }
-    if (row!.id !== null && row!.id !== undefined) return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
+    if (row!.id !== null && row!.id !== undefined)
+      return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
     // Not written: a stale version only if one was expected and the customer is there (else it is gone).
     return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
   }
 
-  async delete(environment: string, id: string, effects: WriteEffects, expectedVersions: readonly number[] | null = null): Promise<CustomerDeletion> {
+  async delete(
+    environment: string,
+    id: string,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<CustomerDeletion> {
     // An account linked and unlinked again between the refusal and the count: try once more.
     for (let attempt = 1; ; attempt++) {
       try {
-        const [row] = await queryRows<{ deleted: number; found: number }>(this.prisma, SQL.delete, [id, environment, ...auditValues(effects.audit), expectedVersions]);
+        const [row] = await queryRows<{ deleted: number; found: number }>(this.prisma, SQL.delete, [
+          id,
+          environment,
+          ...auditValues(effects.audit),
+          expectedVersions,
+        ]);
         if (row!.deleted > 0) return { outcome: 'deleted' };
         return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
-        if (row!.count > 0 || attempt === 2) return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
+        if (row!.count > 0 || attempt === 2)
+          return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
       }
     }
   }
@@ -211,10 +264,17 @@ export class PrismaCustomerStore implements CustomerStore {
   async search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]> {
     const { text, values, outerOrder } = customerSearchSql(filter);
     const asJson = `SELECT coalesce(json_agg(p ${outerOrder}), '[]')::text AS page FROM (${text}) p`;
-    return pageOf(await this.prisma.$queryRawUnsafe<PageRow[]>(asJson, environment, page.first, page.after ?? null, ...values));
+    return pageOf(
+      await this.prisma.$queryRawUnsafe<PageRow[]>(asJson, environment, page.first, page.after ?? null, ...values),
+    );
   }
 
-  async auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]> {
+  async auditedSearch(
+    environment: string,
+    filter: CustomerFilter,
+    page: PageRequest,
+    audit: NewAuditEvent,
+  ): Promise<Customer[]> {
     const { text, values, outerOrder } = customerSearchSql(filter);
     const params = [environment, page.first, page.after ?? null, ...values];
     const at = params.length + 1;

@@ -11,7 +11,15 @@ export type { CustomerStore } from './ports.js';
 export { CustomerService } from './customer.service.js';
 export { PrismaCustomerStore } from './customer.store.js';
 export { PrismaSealedCustomerStore } from './sealed-customer.store.js';
-export { addressDataSchema, customerAcknowledgmentDataSchema, customerDataSchema, phoneDataSchema, presentCustomer, presentCustomerAnswer, presentCustomerPage } from './customer.presenter.js';
+export {
+  addressDataSchema,
+  customerAcknowledgmentDataSchema,
+  customerDataSchema,
+  phoneDataSchema,
+  presentCustomer,
+  presentCustomerAnswer,
+  presentCustomerPage,
+} from './customer.presenter.js';
 export { CUSTOMERS_ROUTES, listCustomersQuery, searchCustomersBody } from './customer.rest.js';
 export type { CustomerFilterInput, CustomerSearchInput } from './customer-search.js';
 export { customerResolvers } from './customer.resolvers.js';

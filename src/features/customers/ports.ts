@@ -50,8 +50,13 @@ export interface CustomerCreationEffects extends CreationEffects {
 }
 
 /** 'stale': the customer exists, but its version is none of the expected ones (nothing written). */
-export type CustomerUpdate = { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
-export type CustomerDeletion = { outcome: 'deleted' } | { outcome: 'not-found' } | { outcome: 'stale' } | { outcome: 'has-accounts'; linkedAccounts: number };
+export type CustomerUpdate =
+  { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
+export type CustomerDeletion =
+  | { outcome: 'deleted' }
+  | { outcome: 'not-found' }
+  | { outcome: 'stale' }
+  | { outcome: 'has-accounts'; linkedAccounts: number };
 
 export interface CustomerStore {
   /**
@@ -68,12 +73,28 @@ export interface CustomerStore {
    * `expectedVersions` (null: unconditional), when its version is none of them: compared in the same statement.
    * Throws EXTERNAL_ID_TAKEN, or VALIDATION_FAILED when the merged metadata would exceed its keys (nothing written).
    */
-  update(environment: string, id: string, changes: CustomerChanges, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerUpdate>;
+  update(
+    environment: string,
+    id: string,
+    changes: CustomerChanges,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<CustomerUpdate>;
   /** Deletes the customer with its effects, unless an account is linked to it or its version is not expected (then nothing is written). */
-  delete(environment: string, id: string, effects: WriteEffects, expectedVersions?: readonly number[] | null): Promise<CustomerDeletion>;
+  delete(
+    environment: string,
+    id: string,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<CustomerDeletion>;
   list(environment: string, page: PageRequest): Promise<Customer[]>;
   /** The customers matching every given filter, in id order, at most `page.first` after `page.after`. A read: a replica may answer. */
   search(environment: string, filter: CustomerFilter, page: PageRequest): Promise<Customer[]>;
   /** search(), and the search's audit event (its `matchedCount` the rows found) written by the same statement: the primary answers. */
-  auditedSearch(environment: string, filter: CustomerFilter, page: PageRequest, audit: NewAuditEvent): Promise<Customer[]>;
+  auditedSearch(
+    environment: string,
+    filter: CustomerFilter,
+    page: PageRequest,
+    audit: NewAuditEvent,
+  ): Promise<Customer[]>;
 }

@@ -38,7 +38,11 @@ export class PrismaSealedCustomerStore implements SealedCustomerStore {
                    SET ssn_ciphertext = v.ssn, document_locator_number_ciphertext = v.dln, pii_key_id = ${batch.activeKeyId}
                   FROM unnest(${ids}::uuid[], ${ssns}::bytea[], ${documentLocatorNumbers}::bytea[]) AS v(id, ssn, dln)
                  WHERE c.id = v.id AND c.pii_key_id <> ${batch.activeKeyId}`;
-        await writeAuditEvents(tx, rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment), batch.audit);
+        await writeAuditEvents(
+          tx,
+          rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment),
+          batch.audit,
+        );
         return { lastId: rows.at(-1)?.id, resealed };
       },
       { timeout: 120_000, maxWait: 10_000 },

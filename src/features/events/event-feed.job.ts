@@ -37,7 +37,11 @@ export const DEFAULT_MAX_FOLLOWERS = 1000;
  * any instance's; every `pollIntervalMs` too, the fallback while the listener is down. Nothing is read while
  * nobody follows.
  */
-export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>, options: EventFeedOptions, logger: Logger): RunningEventFeed {
+export function startEventFeed(
+  events: Pick<EventStore, 'list' | 'lastSequence'>,
+  options: EventFeedOptions,
+  logger: Logger,
+): RunningEventFeed {
   const bufferLimit = options.bufferLimit ?? DEFAULT_FOLLOWER_BUFFER;
   const maxFollowers = options.maxFollowers ?? DEFAULT_MAX_FOLLOWERS;
   /** Followers joined and not done yet, started or not: what the limit counts, so concurrent follows cannot overshoot it. */
@@ -76,7 +80,8 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
       failing = false;
     } catch (error) {
       // Followers keep waiting; the next wake-up or poll reads from the same cursor, so nothing is lost.
-      if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'the event feed could not read events; retrying');
+      if (!failing)
+        logger.warn({ err: { message: (error as Error).message } }, 'the event feed could not read events; retrying');
       failing = true;
     }
   };
@@ -110,7 +115,11 @@ export function startEventFeed(events: Pick<EventStore, 'list' | 'lastSequence'>
       return follower;
     },
     wake: job.wake,
-    followers: () => [...environments.values()].reduce((sum, feed) => sum + [...feed.followers].filter((follower) => follower.started).length, 0),
+    followers: () =>
+      [...environments.values()].reduce(
+        (sum, feed) => sum + [...feed.followers].filter((follower) => follower.started).length,
+        0,
+      ),
     async stop() {
       stopped = true;
       await job.stop();

@@ -47,7 +47,8 @@ export function startEventOutbox(
       failing = false;
     } catch (error) {
       // Logged once per outage, not ten times a second.
-      if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'could not number or prune events; retrying');
+      if (!failing)
+        logger.warn({ err: { message: (error as Error).message } }, 'could not number or prune events; retrying');
       failing = true;
     }
   }, options.sequencerIntervalMs);

@@ -24,7 +24,13 @@ export function roundEvents(round: string, columns: string): string {
  * further): the rounds from the one holding `after + 1`, each walked in order. Order by round and then number,
  * so that PostgreSQL can stop after `limit` rows (an incremental sort over the rounds' order).
  */
-export function numberedEventsAfter(options: { environment: string; after: string; columns: string; where?: string; limit: string }): string {
+export function numberedEventsAfter(options: {
+  environment: string;
+  after: string;
+  columns: string;
+  where?: string;
+  limit: string;
+}): string {
   return `SELECT n.* FROM event_rounds r
     CROSS JOIN LATERAL (${roundEvents('r', options.columns)}) n
     WHERE r.environment = ${options.environment} AND r.last_sequence > ${options.after} AND n.sequence > ${options.after}${options.where ? ` AND ${options.where}` : ''}

@@ -29,7 +29,8 @@ export const subscriptionResolvers: Pick<Resolvers, 'Subscription'> = {
       resolve: present,
     },
     transactionPosted: {
-      subscribe: (_parent, { accountId }, { services, caller }) => services.events.followPostedTransactions(caller, accountId),
+      subscribe: (_parent, { accountId }, { services, caller }) =>
+        services.events.followPostedTransactions(caller, accountId),
       resolve: present,
     },
     events: {

@@ -12,13 +12,25 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
   const { data } = event;
   switch (data.kind) {
     case 'customer':
-      return mayRead('customers:read') ? event : { ...event, data: { kind: 'withheld', readScope: 'customers:read', customerId: data.customer.customerId } };
+      return mayRead('customers:read')
+        ? event
+        : { ...event, data: { kind: 'withheld', readScope: 'customers:read', customerId: data.customer.customerId } };
     case 'account':
-      return mayRead('accounts:read') ? event : { ...event, data: { kind: 'withheld', readScope: 'accounts:read', accountId: data.account.accountId } };
+      return mayRead('accounts:read')
+        ? event
+        : { ...event, data: { kind: 'withheld', readScope: 'accounts:read', accountId: data.account.accountId } };
     case 'transaction':
       return mayRead('accounts:read')
         ? event
-        : { ...event, data: { kind: 'withheld', readScope: 'accounts:read', accountId: data.transaction.accountId, transactionId: data.transaction.transactionId } };
+        : {
+            ...event,
+            data: {
+              kind: 'withheld',
+              readScope: 'accounts:read',
+              accountId: data.transaction.accountId,
+              transactionId: data.transaction.transactionId,
+            },
+          };
     // Ids only: what a holder change or a deletion says is visible to any reader of events.
     case 'holder':
     case 'deleted':
@@ -31,4 +43,5 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
 export const EVENT_READ_SCOPES = ['customers:read', 'accounts:read'] as const satisfies readonly AccessScope[];
 
 /** The same rule for a principal's scope list (a token, or the scopes recorded for a webhook endpoint). */
-export const eventAsSeenWith = (event: DomainEvent, scopes: readonly AccessScope[]): DomainEvent => eventAsSeenBy(event, (scope) => scopes.includes(scope));
+export const eventAsSeenWith = (event: DomainEvent, scopes: readonly AccessScope[]): DomainEvent =>
+  eventAsSeenBy(event, (scope) => scopes.includes(scope));

@@ -12,7 +12,9 @@ import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
  * the domain never reaches a client by accident. Shared by REST (inside its envelope), webhook delivery and the CLI.
  */
 
-const changedFieldNames = z.array(z.string()).describe('The names of the fields the write set (a creation) or changed (an update); never their values.');
+const changedFieldNames = z
+  .array(z.string())
+  .describe('The names of the fields the write set (a creation) or changed (an update); never their values.');
 
 export const eventDataSchema = z
   .strictObject({
@@ -29,19 +31,31 @@ export const eventDataSchema = z
         transactionDataSchema,
         z.strictObject({ customerId: recordId }).describe('customer.deleted'),
         z.strictObject({ accountId: recordId }).describe('account.deleted'),
-        z.strictObject({ accountId: recordId, customerId: recordId }).describe('account.customer_added / account.customer_removed'),
         z
-          .strictObject({ customerId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('customers:read') })
-          .describe('customer.created / customer.updated, for a reader without `customers:read`: the record is withheld.'),
+          .strictObject({ accountId: recordId, customerId: recordId })
+          .describe('account.customer_added / account.customer_removed'),
         z
-          .strictObject({ accountId: recordId, changedFields: changedFieldNames, requiredScope: z.literal('accounts:read') })
+          .strictObject({
+            customerId: recordId,
+            changedFields: changedFieldNames,
+            requiredScope: z.literal('customers:read'),
+          })
+          .describe(
+            'customer.created / customer.updated, for a reader without `customers:read`: the record is withheld.',
+          ),
+        z
+          .strictObject({
+            accountId: recordId,
+            changedFields: changedFieldNames,
+            requiredScope: z.literal('accounts:read'),
+          })
           .describe('account.created / account.updated, for a reader without `accounts:read`: the record is withheld.'),
         z
           .strictObject({ transactionId: recordId, accountId: recordId, requiredScope: z.literal('accounts:read') })
           .describe('transaction.*, for a reader without `accounts:read`: the record is withheld.'),
       ])
       .describe(
-        'The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource\'s read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.',
+        "The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.",
       ),
   })
   .describe('One committed change, from the outbox.');
@@ -49,15 +63,20 @@ export const eventDataSchema = z
 export const eventPageDataSchema = z
   .strictObject({
     events: z.array(eventDataSchema).describe('In sequence order.'),
-    nextAfter: z.number().int().describe('Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again).'),
+    nextAfter: z
+      .number()
+      .int()
+      .describe('Pass as `after` for the next page; equal to `after` when nothing newer exists yet (poll again).'),
   })
   .describe('A page of events.');
 
 export const recordEventsDataSchema = z
   .strictObject({
-    events: z.array(eventDataSchema).describe('The record\'s numbered events, newest first (greatest `sequence` first).'),
+    events: z
+      .array(eventDataSchema)
+      .describe("The record's numbered events, newest first (greatest `sequence` first)."),
   })
-  .describe('A record\'s recent events.');
+  .describe("A record's recent events.");
 
 export type EventData = z.infer<typeof eventDataSchema>;
 export type EventPageData = z.infer<typeof eventPageDataSchema>;
@@ -78,7 +97,8 @@ function presentEventData(event: DomainEvent): EventData['data'] {
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
     case 'withheld':
-      if (data.transactionId !== undefined) return { transactionId: data.transactionId, accountId: data.accountId!, requiredScope: data.readScope };
+      if (data.transactionId !== undefined)
+        return { transactionId: data.transactionId, accountId: data.accountId!, requiredScope: data.readScope };
       return data.customerId !== undefined
         ? { customerId: data.customerId, changedFields: [...event.changedFields], requiredScope: data.readScope }
         : { accountId: data.accountId!, changedFields: [...event.changedFields], requiredScope: data.readScope };
@@ -95,6 +115,11 @@ export const presentEvent = (event: DomainEvent): EventData => ({
   data: presentEventData(event),
 });
 
-export const presentEventPage = (page: EventPage): EventPageData => ({ events: page.items.map(presentEvent), nextAfter: page.nextAfter });
+export const presentEventPage = (page: EventPage): EventPageData => ({
+  events: page.items.map(presentEvent),
+  nextAfter: page.nextAfter,
+});
 
-export const presentRecordEvents = (events: readonly DomainEvent[]): RecordEventsData => ({ events: events.map(presentEvent) });
+export const presentRecordEvents = (events: readonly DomainEvent[]): RecordEventsData => ({
+  events: events.map(presentEvent),
+});

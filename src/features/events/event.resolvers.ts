@@ -21,11 +21,13 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
   Customer: {
     // `first` checked as GraphQL names it (1 to 50); the domain then parses REST's query (limit) and enforces events:read (@requiresScope).
     // Batched: every customer's in one read per `first` (loaders.ts).
-    recentEvents: (customer, { first }, { loaders }) => loaders.recentEvents('customer', recentEventsFirst(first)).load(customer.customerId),
+    recentEvents: (customer, { first }, { loaders }) =>
+      loaders.recentEvents('customer', recentEventsFirst(first)).load(customer.customerId),
   },
 
   Account: {
-    recentEvents: (account, { first }, { loaders }) => loaders.recentEvents('account', recentEventsFirst(first)).load(account.accountId),
+    recentEvents: (account, { first }, { loaders }) =>
+      loaders.recentEvents('account', recentEventsFirst(first)).load(account.accountId),
   },
 
   Event: {

@@ -33,11 +33,20 @@ export const EVENTS_ROUTES = [
       'Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. ' +
       'Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. ' +
       `An event is readable within a moment of its commit, once numbered; \`sequence\` is gapless per environment. Types: ${EVENT_TYPES.join(', ')}. ` +
-      'Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints\' envelope (`log_ref_id`).',
+      "Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).",
     scope: 'events:read',
-    query: { schema: eventQuerySchema, example: { after: '0', types: 'customer.created,transaction.posted', limit: '20' } },
+    query: {
+      schema: eventQuerySchema,
+      example: { after: '0', types: 'customer.created,transaction.posted', limit: '20' },
+    },
     success: { status: 200, description: 'A page of events.', data: eventPageDataSchema, component: 'EventPage' },
-    failures: [failure('VALIDATION_FAILED', '`after`, `types` or `limit` is malformed, or an unknown parameter.', validationFailureOf(eventQuerySchema, { limit: '0' }))],
+    failures: [
+      failure(
+        'VALIDATION_FAILED',
+        '`after`, `types` or `limit` is malformed, or an unknown parameter.',
+        validationFailureOf(eventQuerySchema, { limit: '0' }),
+      ),
+    ],
   },
   {
     operationId: 'getEvent',
@@ -68,8 +77,19 @@ export const EVENTS_ROUTES = [
           `Uses the ${kind} endpoints' envelope (\`${kind === 'customer' ? 'log_ref_id' : 'logRefId'}\`).`,
         scope: 'events:read',
         query: { schema: recentEventsQuerySchema, example: { limit: '10' } },
-        success: { status: 200, description: `The ${kind}'s recent events.`, data: recordEventsDataSchema, component: kind === 'customer' ? 'CustomerEvents' : 'AccountEvents' },
-        failures: [failure('VALIDATION_FAILED', `\`${kind}Id\` is not a UUID, \`limit\` is outside 1 to ${RECENT_EVENTS.max}, or an unknown parameter.`, validationFailureOf(recentEventsQuerySchema, { limit: '0' }))],
+        success: {
+          status: 200,
+          description: `The ${kind}'s recent events.`,
+          data: recordEventsDataSchema,
+          component: kind === 'customer' ? 'CustomerEvents' : 'AccountEvents',
+        },
+        failures: [
+          failure(
+            'VALIDATION_FAILED',
+            `\`${kind}Id\` is not a UUID, \`limit\` is outside 1 to ${RECENT_EVENTS.max}, or an unknown parameter.`,
+            validationFailureOf(recentEventsQuerySchema, { limit: '0' }),
+          ),
+        ],
       }) as const satisfies RestRoute,
   ),
 ] as const satisfies readonly RestRoute[];

@@ -5,16 +5,27 @@ import { EVENT_TYPES } from './event.js';
 
 export const AFTER_SEQUENCE_RULE = 'Must be a sequence number (a whole number, 0 or more).';
 const TYPES_RULE = `Must be a comma-separated list of ${EVENT_TYPES.join(', ')}.`;
-const eventTypeList = z.array(z.enum(EVENT_TYPES, { error: TYPES_RULE }), { error: 'Must be a list of event types.' }).max(200, maxLength(200, 'Must contain at most 200 items.'));
+const eventTypeList = z
+  .array(z.enum(EVENT_TYPES, { error: TYPES_RULE }), { error: 'Must be a list of event types.' })
+  .max(200, maxLength(200, 'Must contain at most 200 items.'));
 
 /** Query of `GET /{environment}/event`: after (a sequence), types (comma-separated), limit. */
 export const eventQuerySchema = z.strictObject({
-  after: z.string().regex(/^\d{1,15}$/, AFTER_SEQUENCE_RULE).transform(Number).optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, AFTER_SEQUENCE_RULE)
+    .transform(Number)
+    .optional(),
   types: z
     .string()
     .max(1000, maxLength(1000))
     // split and trim are linear; the length bound aborts before them.
-    .transform((text) => text.split(',').map((type) => type.trim()).filter((type) => type !== ''))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((type) => type.trim())
+        .filter((type) => type !== ''),
+    )
     .pipe(eventTypeList)
     .optional(),
   limit: limitParameter.optional(),

@@ -39,7 +39,8 @@ export class EventService {
     authorize(caller, 'events:read');
     const { types } = parseInput(eventFilterSchema, filter);
     const { first, after = 0 } = pageOf(page);
-    if (!Number.isSafeInteger(after) || after < 0) throw validationFailed([{ field: 'after', code: 'OUT_OF_RANGE', message: AFTER_SEQUENCE_RULE }]);
+    if (!Number.isSafeInteger(after) || after < 0)
+      throw validationFailed([{ field: 'after', code: 'OUT_OF_RANGE', message: AFTER_SEQUENCE_RULE }]);
     const events = await this.stores.events.list(caller.environment, { after, types, limit: first });
     return { items: events.map((event) => seenBy(caller, event)), nextAfter: events.at(-1)?.sequence ?? after };
   }
@@ -50,11 +51,22 @@ export class EventService {
    * A filter of the feed, not a read of the record: a deleted record's events are still answered, an unknown
    * id answers none. VALIDATION_FAILED for a malformed id or a `first` outside 1–RECENT_EVENTS.max.
    */
-  async recent(caller: Caller, record: { resourceType: RecordType; resourceId: string }, page: RecentPage = {}): Promise<DomainEvent[]> {
+  async recent(
+    caller: Caller,
+    record: { resourceType: RecordType; resourceId: string },
+    page: RecentPage = {},
+  ): Promise<DomainEvent[]> {
     const limit = recentLimit(caller, page);
     const resourceId = record.resourceId.toLowerCase();
-    if (!isRecordId(resourceId)) throw validationFailed([{ field: `${record.resourceType}Id`, code: 'INVALID_FORMAT', message: 'Must be a UUID.' }]);
-    const events = await this.stores.events.recent(caller.environment, { resourceType: record.resourceType, resourceId, limit });
+    if (!isRecordId(resourceId))
+      throw validationFailed([
+        { field: `${record.resourceType}Id`, code: 'INVALID_FORMAT', message: 'Must be a UUID.' },
+      ]);
+    const events = await this.stores.events.recent(caller.environment, {
+      resourceType: record.resourceType,
+      resourceId,
+      limit,
+    });
     return events.map((event) => seenBy(caller, event));
   }
 
@@ -63,11 +75,22 @@ export class EventService {
    * each id's answer, in the order asked, is what `recent` answers for it. The same scope, limit and
    * visibility; an id that is no UUID answers none (it names no record: the parents are records read before).
    */
-  async recentOfMany(caller: Caller, records: { resourceType: RecordType; resourceIds: readonly string[] }, page: RecentPage = {}): Promise<DomainEvent[][]> {
+  async recentOfMany(
+    caller: Caller,
+    records: { resourceType: RecordType; resourceIds: readonly string[] },
+    page: RecentPage = {},
+  ): Promise<DomainEvent[][]> {
     const limit = recentLimit(caller, page);
     const ids = records.resourceIds.map((id) => id.toLowerCase());
     const valid = ids.filter(isRecordId);
-    const found = valid.length > 0 ? await this.stores.events.recentOfMany(caller.environment, { resourceType: records.resourceType, resourceIds: valid, limit }) : new Map<string, DomainEvent[]>();
+    const found =
+      valid.length > 0
+        ? await this.stores.events.recentOfMany(caller.environment, {
+            resourceType: records.resourceType,
+            resourceIds: valid,
+            limit,
+          })
+        : new Map<string, DomainEvent[]>();
     return ids.map((id) => (found.get(id) ?? []).map((event) => seenBy(caller, event)));
   }
 
@@ -83,7 +106,9 @@ export class EventService {
     authorize(caller, 'events:read');
     const valid = parseInput(eventFilterSchema, filter);
     const types = valid.types && valid.types.length > 0 ? new Set<string>(valid.types) : undefined;
-    return this.liveFeed().follow(caller.environment, (event) => (types === undefined || types.has(event.type) ? { deliver: seenBy(caller, event) } : 'skip'));
+    return this.liveFeed().follow(caller.environment, (event) =>
+      types === undefined || types.has(event.type) ? { deliver: seenBy(caller, event) } : 'skip',
+    );
   }
 
   /**
@@ -96,7 +121,9 @@ export class EventService {
     return this.liveFeed().follow(caller.environment, (event) => {
       if (event.resourceId !== id) return 'skip';
       if (event.type === 'account.deleted') return 'end';
-      return event.type === 'account.updated' && event.data.kind === 'account' ? { deliver: event.data.account } : 'skip';
+      return event.type === 'account.updated' && event.data.kind === 'account'
+        ? { deliver: event.data.account }
+        : 'skip';
     });
   }
 
@@ -108,7 +135,11 @@ export class EventService {
     const id = await this.existingAccount(caller, accountId);
     return this.liveFeed().follow(caller.environment, (event) => {
       if (event.type === 'account.deleted' && event.resourceId === id) return 'end';
-      return event.type === 'transaction.posted' && event.data.kind === 'transaction' && event.data.transaction.accountId === id ? { deliver: event.data.transaction } : 'skip';
+      return event.type === 'transaction.posted' &&
+        event.data.kind === 'transaction' &&
+        event.data.transaction.accountId === id
+        ? { deliver: event.data.transaction }
+        : 'skip';
     });
   }
 
@@ -141,4 +172,5 @@ function recentLimit(caller: Caller, page: RecentPage): number {
 }
 
 /** What the caller could read directly (event-visibility.ts). */
-const seenBy = (caller: Caller, event: DomainEvent): DomainEvent => eventAsSeenBy(event, (scope) => isAuthorized(caller, scope));
+const seenBy = (caller: Caller, event: DomainEvent): DomainEvent =>
+  eventAsSeenBy(event, (scope) => isAuthorized(caller, scope));

@@ -1,6 +1,20 @@
 import type { DomainEvent, EventData, EventType } from './event.js';
-import type { EventQuery, EventStore, PruneOutcome, RecordEventsQuery, RecordsEventsQuery, SequencerRound } from './ports.js';
-import { type AccountRow, type CustomerRow, toAccount, toCustomer, toTransaction, type TransactionRow } from '../../db/sql/columns.js';
+import type {
+  EventQuery,
+  EventStore,
+  PruneOutcome,
+  RecordEventsQuery,
+  RecordsEventsQuery,
+  SequencerRound,
+} from './ports.js';
+import {
+  type AccountRow,
+  type CustomerRow,
+  toAccount,
+  toCustomer,
+  toTransaction,
+  type TransactionRow,
+} from '../../db/sql/columns.js';
 import { WAKE_CHANNELS } from '../../db/connection/notifications.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { ENVIRONMENTS_WITH_EVENTS, HEADS, numberedEventsAfter, numberOf, roundOf } from './event-round-fragments.js';
@@ -200,8 +214,10 @@ function dataOf(row: EventRow): EventData {
   if (row.type === 'account.customer_added' || row.type === 'account.customer_removed') {
     return { kind: 'holder', accountId: String(row.payload.accountId), customerId: String(row.payload.customerId) };
   }
-  if (row.resourceType === 'customer') return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
-  if (row.resourceType === 'account') return { kind: 'account', account: toAccount(row.payload as unknown as AccountRow) };
+  if (row.resourceType === 'customer')
+    return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
+  if (row.resourceType === 'account')
+    return { kind: 'account', account: toAccount(row.payload as unknown as AccountRow) };
   return { kind: 'transaction', transaction: toTransaction(row.payload as unknown as TransactionRow) };
 }
 
@@ -227,7 +243,12 @@ export class PrismaEventStore implements EventStore {
   }
 
   async recent(environment: string, query: RecordEventsQuery): Promise<DomainEvent[]> {
-    const rows = await queryRows<EventRow>(this.prisma, SQL.recent, [environment, query.resourceType, query.resourceId, query.limit]);
+    const rows = await queryRows<EventRow>(this.prisma, SQL.recent, [
+      environment,
+      query.resourceType,
+      query.resourceId,
+      query.limit,
+    ]);
     return rows.map(toEvent);
   }
 
@@ -235,7 +256,12 @@ export class PrismaEventStore implements EventStore {
     const ids = [...new Set(query.resourceIds)];
     const byRecord = new Map<string, DomainEvent[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return byRecord;
-    const rows = await queryRows<EventRow>(this.prisma, SQL.recentOfMany, [environment, query.resourceType, ids, query.limit]);
+    const rows = await queryRows<EventRow>(this.prisma, SQL.recentOfMany, [
+      environment,
+      query.resourceType,
+      ids,
+      query.limit,
+    ]);
     for (const row of rows) byRecord.get(row.resourceId)?.push(toEvent(row));
     // Each record's rows come in its index range's order; the statement has no outer ORDER BY, so say it here.
     for (const events of byRecord.values()) events.sort((a, b) => b.sequence - a.sequence);

@@ -30,7 +30,13 @@ export type EventData =
   | { kind: 'deleted'; id: string }
   | { kind: 'holder'; accountId: string; customerId: string }
   /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
-  | { kind: 'withheld'; readScope: 'customers:read' | 'accounts:read'; customerId?: string; accountId?: string; transactionId?: string };
+  | {
+      kind: 'withheld';
+      readScope: 'customers:read' | 'accounts:read';
+      customerId?: string;
+      accountId?: string;
+      transactionId?: string;
+    };
 
 export interface DomainEvent {
   eventId: string;

@@ -88,4 +88,3 @@ export interface WakeUps {
   /** Webhook deliveries became due (a fan-out created them, a redelivery scheduled one): dispatchers can claim them. */
   onDeliveriesDue(listener: () => void): () => void;
 }
-

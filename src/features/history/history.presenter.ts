@@ -10,15 +10,23 @@ import { recordId } from '../../presenters/record-id.js';
  */
 
 const money = (description: string) => z.number().describe(`${description} A JSON number, exact in the ledger.`);
-const currency = z.string().regex(/^[A-Z]{3}$/).describe("The account's ISO 4217 currency.");
-const sequence = z.string().regex(/^\d+$/).describe("The entry's place in the ledger's posting order (decimal text: it may exceed 2^53).");
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .describe("The account's ISO 4217 currency.");
+const sequence = z
+  .string()
+  .regex(/^\d+$/)
+  .describe("The entry's place in the ledger's posting order (decimal text: it may exceed 2^53).");
 
 export const balanceAsOfDataSchema = z
   .strictObject({
     accountId: recordId,
     currency,
     asOf: z.iso.datetime().describe('The moment the balances are of (ISO 8601 UTC); now when `asOf` was not sent.'),
-    posted: money('The posted balance then: that of the last transaction posted at or before `asOf`; 0 before the first.'),
+    posted: money(
+      'The posted balance then: that of the last transaction posted at or before `asOf`; 0 before the first.',
+    ),
     pending: money('Posted, plus the credits and minus the debits of the holds open then.'),
     available: money('Posted minus the debits of the holds open then.'),
   })
@@ -35,7 +43,7 @@ export const balanceHistoryDataSchema = z
       )
       .describe('One point per interval, oldest first.'),
   })
-  .describe("The closing posted balance of each interval, for a chart.");
+  .describe('The closing posted balance of each interval, for a chart.');
 
 const statementEntrySchema = z.strictObject({
   transactionId: recordId,
@@ -55,14 +63,18 @@ export const statementDataSchema = z
     currency,
     from: z.iso.datetime().describe('The start of the period (included).'),
     to: z.iso.datetime().describe('The end of the period (excluded).'),
-    asOfSequence: sequence.describe('The posting sequence of the last transaction the statement reflects ("0": none): the same on every request for a period that has ended.'),
+    asOfSequence: sequence.describe(
+      'The posting sequence of the last transaction the statement reflects ("0": none): the same on every request for a period that has ended.',
+    ),
     openingBalance: money('The posted balance at `from`.'),
     closingBalance: money('The posted balance at `to`: openingBalance + totalCredits − totalDebits.'),
     totalCredits: money('The sum of the credits of the period.'),
     totalDebits: money('The sum of the debits of the period.'),
     entries: z.array(statementEntrySchema).describe('The posted transactions of the period, in posting order.'),
   })
-  .describe('The posted transactions of a period with the balances around them. Also as text/csv and application/pdf (Accept).');
+  .describe(
+    'The posted transactions of a period with the balances around them. Also as text/csv and application/pdf (Accept).',
+  );
 
 export const ledgerExportEntrySchema = z
   .strictObject({
@@ -70,8 +82,11 @@ export const ledgerExportEntrySchema = z
     postedAt: z.iso.datetime(),
     currency: z.string().regex(/^[A-Z]{3}$/),
     direction: z.enum(['CREDIT', 'DEBIT']),
-    amount: z.string().regex(/^\d+(\.\d+)?$/).describe('Exact decimal text.'),
-    accountId: recordId.describe('A customer account, or the environment\'s settlement account of the currency.'),
+    amount: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .describe('Exact decimal text.'),
+    accountId: recordId.describe("A customer account, or the environment's settlement account of the currency."),
     accountKind: z.enum(['CUSTOMER', 'SETTLEMENT']),
     transactionId: recordId.describe('The entry.'),
     postingId: recordId.describe('The posting: its entries balance (debits equal credits).'),
@@ -129,7 +144,16 @@ const inert = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` 
 
 const csvRow = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
 
-export const STATEMENT_CSV_COLUMNS = ['kind', 'postedAt', 'transactionId', 'description', 'amount', 'balance', 'currency', 'sequence'] as const;
+export const STATEMENT_CSV_COLUMNS = [
+  'kind',
+  'postedAt',
+  'transactionId',
+  'description',
+  'amount',
+  'balance',
+  'currency',
+  'sequence',
+] as const;
 
 /** Rows of a statement's CSV per chunk written to the response (about 20 KB). */
 const STATEMENT_CSV_ROWS_PER_CHUNK = 128;
@@ -141,23 +165,56 @@ const STATEMENT_CSV_ROWS_PER_CHUNK = 128;
  * chunks joined are the document.
  */
 export function* statementCsvChunks(statement: Statement): Generator<string> {
-  let chunk = csvRow(STATEMENT_CSV_COLUMNS) + csvRow(['OPENING_BALANCE', statement.from, '', '', '', statement.openingBalance, statement.currency, '']);
+  let chunk =
+    csvRow(STATEMENT_CSV_COLUMNS) +
+    csvRow(['OPENING_BALANCE', statement.from, '', '', '', statement.openingBalance, statement.currency, '']);
   let rows = 2;
   for (const entry of statement.entries) {
-    chunk += csvRow([entry.type, entry.postedAt, entry.transactionId, inert(entry.description), entry.amount, entry.balanceAfter, statement.currency, entry.sequence]);
+    chunk += csvRow([
+      entry.type,
+      entry.postedAt,
+      entry.transactionId,
+      inert(entry.description),
+      entry.amount,
+      entry.balanceAfter,
+      statement.currency,
+      entry.sequence,
+    ]);
     if (++rows === STATEMENT_CSV_ROWS_PER_CHUNK) {
       yield chunk;
       chunk = '';
       rows = 0;
     }
   }
-  yield chunk + csvRow(['CLOSING_BALANCE', statement.to, '', '', '', statement.closingBalance, statement.currency, statement.asOfSequence]);
+  yield (
+    chunk +
+    csvRow([
+      'CLOSING_BALANCE',
+      statement.to,
+      '',
+      '',
+      '',
+      statement.closingBalance,
+      statement.currency,
+      statement.asOfSequence,
+    ])
+  );
 }
 
 /** The statement's CSV as one text (statementCsvChunks joined). */
 export const statementCsv = (statement: Statement): string => [...statementCsvChunks(statement)].join('');
 
-export const LEDGER_EXPORT_COLUMNS = ['sequence', 'postedAt', 'currency', 'direction', 'amount', 'accountId', 'accountKind', 'transactionId', 'postingId'] as const;
+export const LEDGER_EXPORT_COLUMNS = [
+  'sequence',
+  'postedAt',
+  'currency',
+  'direction',
+  'amount',
+  'accountId',
+  'accountKind',
+  'transactionId',
+  'postingId',
+] as const;
 
 /**
  * The ledger export's CSV header row. Its lines, NDJSON or CSV, are written by PostgreSQL, a batch at a time,

@@ -9,7 +9,8 @@ export const historyResolvers: Pick<Resolvers, 'Account'> = {
       return services.history.balance(caller, account.accountId, { asOf });
     },
     balanceHistory: async (account, { from, to, interval }, { services, caller }) =>
-      (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() })).points,
+      (await services.history.balanceHistory(caller, account.accountId, { from, to, interval: interval.toLowerCase() }))
+        .points,
     statement: (account, { from, to }, { services, caller }) =>
       services.history.statement(caller, account.accountId, { from, to }, HISTORY_LIMITS.maxGraphqlStatementEntries),
   },

@@ -14,15 +14,26 @@ import type { Caller } from '../../domain/caller.js';
 import { parseQuery, type QueryString } from '../../rest/operations/query.js';
 
 /** `GET …/account/{accountId}/balance`: the query string as HistoryService.balance's moment. */
-export const balanceQuery = (caller: Caller, query: QueryString): BalanceMoment => parseQuery(caller, 'accounts:read', balanceQuerySchema, query);
+export const balanceQuery = (caller: Caller, query: QueryString): BalanceMoment =>
+  parseQuery(caller, 'accounts:read', balanceQuerySchema, query);
 /** `GET …/account/{accountId}/balance-history`: the query string as HistoryService.balanceHistory's range. */
-export const balanceHistoryQuery = (caller: Caller, query: QueryString): BalanceHistoryRange => parseQuery(caller, 'accounts:read', balanceHistoryQuerySchema, query);
+export const balanceHistoryQuery = (caller: Caller, query: QueryString): BalanceHistoryRange =>
+  parseQuery(caller, 'accounts:read', balanceHistoryQuerySchema, query);
 /** `GET …/account/{accountId}/statement`: the query string as HistoryService.statement's period. */
-export const statementQuery = (caller: Caller, query: QueryString): StatementPeriod => parseQuery(caller, 'accounts:read', statementQuerySchema, query);
+export const statementQuery = (caller: Caller, query: QueryString): StatementPeriod =>
+  parseQuery(caller, 'accounts:read', statementQuerySchema, query);
 /** `GET /{environment}/ledger-entries`: the query string as HistoryService.exportLedger's range. */
-export const ledgerExportQuery = (caller: Caller, query: QueryString): LedgerExportRange => parseQuery(caller, 'ledger:export', ledgerExportQuerySchema, query);
+export const ledgerExportQuery = (caller: Caller, query: QueryString): LedgerExportRange =>
+  parseQuery(caller, 'ledger:export', ledgerExportQuerySchema, query);
 import { notAcceptable } from '../../http/errors.js';
-import { balanceAsOfDataSchema, balanceHistoryDataSchema, LEDGER_EXPORT_COLUMNS, ledgerExportEntrySchema, STATEMENT_CSV_COLUMNS, statementDataSchema } from './history.presenter.js';
+import {
+  balanceAsOfDataSchema,
+  balanceHistoryDataSchema,
+  LEDGER_EXPORT_COLUMNS,
+  ledgerExportEntrySchema,
+  STATEMENT_CSV_COLUMNS,
+  statementDataSchema,
+} from './history.presenter.js';
 import { accountNotFoundFailure, failure, validationFailureOf } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
 
@@ -32,7 +43,11 @@ export const STATEMENT_MEDIA_TYPES = ['application/json', 'text/csv', 'applicati
 export const LEDGER_EXPORT_MEDIA_TYPES = ['application/x-ndjson', 'text/csv'] as const;
 
 const rangeFailure = (description: string) =>
-  failure('VALIDATION_FAILED_range', description, validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]));
+  failure(
+    'VALIDATION_FAILED_range',
+    description,
+    validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]),
+  );
 
 /** The operations tagged History, in the order of the reference. */
 export const HISTORY_ROUTES = [
@@ -45,11 +60,23 @@ export const HISTORY_ROUTES = [
     summary: "An account's balances at a moment",
     description:
       'Not in the contract: the posted, pending and available balances at `asOf` (RFC 3339; absent: now). Posted is the balance after the last transaction posted at or before ' +
-      '`asOf` (0 before the first); pending and available count the holds open at that moment (created by then, posted or voided after). One index look-up, whatever the account\'s history.',
+      "`asOf` (0 before the first); pending and available count the holds open at that moment (created by then, posted or voided after). One index look-up, whatever the account's history.",
     scope: 'accounts:read',
     query: { schema: balanceQuerySchema, example: { asOf: '2026-12-01T00:00:00Z' } },
-    success: { status: 200, description: 'The balances at `asOf`.', data: balanceAsOfDataSchema, component: 'BalanceAsOf' },
-    failures: [failure('VALIDATION_FAILED', '`asOf` is not an RFC 3339 instant with a time zone, or an unknown parameter.', validationFailureOf(balanceQuerySchema, { asOf: 'yesterday' })), accountNotFoundFailure],
+    success: {
+      status: 200,
+      description: 'The balances at `asOf`.',
+      data: balanceAsOfDataSchema,
+      component: 'BalanceAsOf',
+    },
+    failures: [
+      failure(
+        'VALIDATION_FAILED',
+        '`asOf` is not an RFC 3339 instant with a time zone, or an unknown parameter.',
+        validationFailureOf(balanceQuerySchema, { asOf: 'yesterday' }),
+      ),
+      accountNotFoundFailure,
+    ],
   },
   {
     operationId: 'getBalanceHistory',
@@ -62,15 +89,33 @@ export const HISTORY_ROUTES = [
       'Not in the contract: the closing posted balance of each interval (`hour`, `day` or `month`, in UTC) from the one holding `from` to the one holding the last instant before `to`, ' +
       `for a chart: at most ${HISTORY_LIMITS.maxPoints} points, read in one statement.`,
     scope: 'accounts:read',
-    query: { schema: balanceHistoryQuerySchema, example: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', interval: 'day' } },
-    success: { status: 200, description: 'One point per interval, oldest first.', data: balanceHistoryDataSchema, component: 'BalanceHistory' },
+    query: {
+      schema: balanceHistoryQuerySchema,
+      example: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', interval: 'day' },
+    },
+    success: {
+      status: 200,
+      description: 'One point per interval, oldest first.',
+      data: balanceHistoryDataSchema,
+      component: 'BalanceHistory',
+    },
     failures: [
-      failure('VALIDATION_FAILED', '`from`, `to` or `interval` is missing or malformed, or an unknown parameter.', validationFailureOf(balanceHistoryQuerySchema, { from: '2026-11-01T00:00:00Z', interval: 'week' })),
+      failure(
+        'VALIDATION_FAILED',
+        '`from`, `to` or `interval` is missing or malformed, or an unknown parameter.',
+        validationFailureOf(balanceHistoryQuerySchema, { from: '2026-11-01T00:00:00Z', interval: 'week' }),
+      ),
       rangeFailure('`to` is not later than `from`.'),
       failure(
         'VALIDATION_FAILED_too_many_points',
         `The range holds more than ${HISTORY_LIMITS.maxPoints} intervals (detail code TOO_MANY_POINTS); nothing is read.`,
-        validationFailed([{ field: 'to', code: 'TOO_MANY_POINTS', message: `The range holds more than ${HISTORY_LIMITS.maxPoints} intervals; ask for a shorter range or a longer interval.` }]),
+        validationFailed([
+          {
+            field: 'to',
+            code: 'TOO_MANY_POINTS',
+            message: `The range holds more than ${HISTORY_LIMITS.maxPoints} intervals; ask for a shorter range or a longer interval.`,
+          },
+        ]),
       ),
       accountNotFoundFailure,
     ],
@@ -95,10 +140,22 @@ export const HISTORY_ROUTES = [
     success: { status: 200, description: 'The statement.', data: statementDataSchema, component: 'Statement' },
     representations: STATEMENT_MEDIA_TYPES,
     failures: [
-      failure('VALIDATION_FAILED', '`from` or `to` is missing or malformed, or an unknown parameter.', validationFailureOf(statementQuerySchema, { from: '2026-11-01' })),
+      failure(
+        'VALIDATION_FAILED',
+        '`from` or `to` is missing or malformed, or an unknown parameter.',
+        validationFailureOf(statementQuerySchema, { from: '2026-11-01' }),
+      ),
       rangeFailure('`to` is not later than `from`.'),
-      failure('STATEMENT_TOO_LARGE', `The period holds more than ${HISTORY_LIMITS.maxStatementEntries} posted transactions.`, statementTooLarge(HISTORY_LIMITS.maxStatementEntries)),
-      failure('NOT_ACCEPTABLE', `\`Accept\` names none of ${STATEMENT_MEDIA_TYPES.join(', ')}.`, notAcceptable(STATEMENT_MEDIA_TYPES)),
+      failure(
+        'STATEMENT_TOO_LARGE',
+        `The period holds more than ${HISTORY_LIMITS.maxStatementEntries} posted transactions.`,
+        statementTooLarge(HISTORY_LIMITS.maxStatementEntries),
+      ),
+      failure(
+        'NOT_ACCEPTABLE',
+        `\`Accept\` names none of ${STATEMENT_MEDIA_TYPES.join(', ')}.`,
+        notAcceptable(STATEMENT_MEDIA_TYPES),
+      ),
       accountNotFoundFailure,
       failure(
         'STATEMENT_RENDERING_BUSY',
@@ -115,19 +172,32 @@ export const HISTORY_ROUTES = [
     tag: 'History',
     summary: 'Export the ledger',
     description:
-      "Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, " +
+      'Not in the contract: every posted entry of the environment in [`from`, `to`) (absent: since the beginning, until now), settlement accounts included, or those of `accountId`, ' +
       'in posting order, streamed from one snapshot of the database in constant memory. Per currency, the debits of an environment export equal its credits. ' +
       `By \`Accept\`: \`application/x-ndjson\` (default: one JSON object per line) or \`text/csv\` (RFC 4180, header row: ${LEDGER_EXPORT_COLUMNS.join(', ')}). Amounts are exact decimal text. ` +
       'The `Ledger-Export-To` header names the end used. A failure after the first line cuts the connection (the answer is then incomplete, never silently short). ' +
       'An instance runs a few exports at once (`LEDGER_EXPORT_MAX_CONCURRENT`); one more is refused with 503 `LEDGER_EXPORTS_FULL` and `Retry-After`.',
     scope: 'ledger:export',
     query: { schema: ledgerExportQuerySchema, example: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' } },
-    success: { status: 200, description: 'The entries, one per line.', data: ledgerExportEntrySchema, component: 'LedgerExportEntry' },
+    success: {
+      status: 200,
+      description: 'The entries, one per line.',
+      data: ledgerExportEntrySchema,
+      component: 'LedgerExportEntry',
+    },
     representations: LEDGER_EXPORT_MEDIA_TYPES,
     failures: [
-      failure('VALIDATION_FAILED', '`from`, `to` or `accountId` is malformed, or an unknown parameter.', validationFailureOf(ledgerExportQuerySchema, { from: 'last week' })),
+      failure(
+        'VALIDATION_FAILED',
+        '`from`, `to` or `accountId` is malformed, or an unknown parameter.',
+        validationFailureOf(ledgerExportQuerySchema, { from: 'last week' }),
+      ),
       rangeFailure('`to` is not later than `from`.'),
-      failure('NOT_ACCEPTABLE', `\`Accept\` names none of ${LEDGER_EXPORT_MEDIA_TYPES.join(', ')}.`, notAcceptable(LEDGER_EXPORT_MEDIA_TYPES)),
+      failure(
+        'NOT_ACCEPTABLE',
+        `\`Accept\` names none of ${LEDGER_EXPORT_MEDIA_TYPES.join(', ')}.`,
+        notAcceptable(LEDGER_EXPORT_MEDIA_TYPES),
+      ),
       failure(
         'LEDGER_EXPORTS_FULL',
         'The instance already runs `LEDGER_EXPORT_MAX_CONCURRENT` exports (each holds a snapshot and a database connection); retry when one has finished. Decided after the request is found valid.',

@@ -19,7 +19,14 @@ import {
   statementQuerySchema,
 } from './history.schemas.js';
 import type { HistoryStore, LedgerExportRequest } from './ports.js';
-import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement, StatementDocument } from './statement.js';
+import type {
+  BalanceAsOf,
+  BalancePoint,
+  ExportSink,
+  LedgerExportFormat,
+  Statement,
+  StatementDocument,
+} from './statement.js';
 
 /**
  * Entries per batch of the ledger export: one round trip to PostgreSQL each, held in memory one at a time
@@ -82,7 +89,11 @@ export class HistoryService {
   }
 
   /** The closing posted balance of each interval (UTC) from the one holding `from` to the one holding the instant before `to`. */
-  async balanceHistory(caller: Caller, accountId: string, range: BalanceHistoryRange): Promise<{ points: BalancePoint[] }> {
+  async balanceHistory(
+    caller: Caller,
+    accountId: string,
+    range: BalanceHistoryRange,
+  ): Promise<{ points: BalancePoint[] }> {
     authorize(caller, 'accounts:read');
     const valid = parseInput(balanceHistoryQuerySchema, range);
     const { from, to } = period(valid.from, valid.to);
@@ -95,12 +106,23 @@ export class HistoryService {
    * The posted entries of [from, to) with the opening and closing balances and the totals. STATEMENT_TOO_LARGE
    * when the period holds more than `maxEntries` (a shorter period, or the ledger export, answers it).
    */
-  async statement(caller: Caller, accountId: string, asked: StatementPeriod, maxEntries: number = HISTORY_LIMITS.maxStatementEntries): Promise<Statement> {
+  async statement(
+    caller: Caller,
+    accountId: string,
+    asked: StatementPeriod,
+    maxEntries: number = HISTORY_LIMITS.maxStatementEntries,
+  ): Promise<Statement> {
     authorize(caller, 'accounts:read');
     const valid = parseInput(statementQuerySchema, asked);
     const { from, to } = period(valid.from, valid.to);
     if (!isRecordId(accountId)) throw accountNotFound();
-    const statement = await this.stores.history.statement({ environment: caller.environment, accountId: accountId.toLowerCase(), from, to, maxEntries });
+    const statement = await this.stores.history.statement({
+      environment: caller.environment,
+      accountId: accountId.toLowerCase(),
+      from,
+      to,
+      maxEntries,
+    });
     if (!statement) throw accountNotFound();
     if (statement === 'too-large') throw statementTooLarge(maxEntries);
     return statement;
@@ -115,16 +137,22 @@ export class HistoryService {
     const account = await this.addressedAccount(caller, accountId);
     const from = new Date(statement.from);
     const to = new Date(statement.to);
-    const interval: HistoryInterval = to.getTime() - from.getTime() <= HISTORY_LIMITS.maxPoints * DAY_MS ? 'day' : 'month';
+    const interval: HistoryInterval =
+      to.getTime() - from.getTime() <= HISTORY_LIMITS.maxPoints * DAY_MS ? 'day' : 'month';
     const ends = intervalEnds(from, to, interval).map((end) => (end.getTime() > to.getTime() ? to : end));
-    const balanceHistory = [{ at: statement.from, posted: statement.openingBalance }, ...(await this.stores.history.balancesBefore(caller.environment, account.accountId, ends))];
+    const balanceHistory = [
+      { at: statement.from, posted: statement.openingBalance },
+      ...(await this.stores.history.balancesBefore(caller.environment, account.accountId, ends)),
+    ];
     let holderNames: string[] | null = null;
     if (isAuthorized(caller, 'customers:read')) {
       const customers = await this.stores.customers.findByIds(caller.environment, account.customerIds);
       const byId = new Map(customers.map((customer) => [customer.customerId, customer]));
       holderNames = account.customerIds.flatMap((id) => {
         const customer = byId.get(id);
-        return customer ? [[customer.firstName, customer.middleName, customer.lastName].filter((part) => part).join(' ')] : [];
+        return customer
+          ? [[customer.firstName, customer.middleName, customer.lastName].filter((part) => part).join(' ')]
+          : [];
       });
     }
     return { statement, accountName: account.name, holderNames, balanceHistory };
@@ -142,10 +170,23 @@ export class HistoryService {
     const valid = parseInput(ledgerExportQuerySchema, range);
     const to = valid.to === undefined ? this.now() : new Date(valid.to);
     const from = valid.from === undefined ? null : new Date(valid.from);
-    if (from && from.getTime() >= to.getTime()) throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);
+    if (from && from.getTime() >= to.getTime())
+      throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);
     // An id the service never issued names no account: the export is empty, as for an account without entries.
-    const accountId = valid.accountId === undefined ? null : isRecordId(valid.accountId) ? valid.accountId.toLowerCase() : '00000000-0000-0000-0000-000000000000';
-    const request: LedgerExportRequest = { environment: caller.environment, from, to, accountId, format, batchSize: EXPORT_BATCH_SIZE };
+    const accountId =
+      valid.accountId === undefined
+        ? null
+        : isRecordId(valid.accountId)
+          ? valid.accountId.toLowerCase()
+          : '00000000-0000-0000-0000-000000000000';
+    const request: LedgerExportRequest = {
+      environment: caller.environment,
+      from,
+      to,
+      accountId,
+      format,
+      batchSize: EXPORT_BATCH_SIZE,
+    };
     if (this.runningExports >= this.maxConcurrentExports) {
       this.options.onExportsFull?.();
       throw ledgerExportsFull(this.maxConcurrentExports);
@@ -171,7 +212,9 @@ export class HistoryService {
   }
 
   private async addressedAccount(caller: Caller, accountId: string): Promise<Account> {
-    const account = isRecordId(accountId) ? await this.stores.accounts.findById(caller.environment, accountId.toLowerCase()) : null;
+    const account = isRecordId(accountId)
+      ? await this.stores.accounts.findById(caller.environment, accountId.toLowerCase())
+      : null;
     if (!account) throw accountNotFound();
     return account;
   }
@@ -183,7 +226,8 @@ const DAY_MS = 24 * HOUR_MS;
 function period(fromText: string, toText: string): { from: Date; to: Date } {
   const from = new Date(fromText);
   const to = new Date(toText);
-  if (from.getTime() >= to.getTime()) throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);
+  if (from.getTime() >= to.getTime())
+    throw validationFailed([{ field: 'to', code: 'OUT_OF_RANGE', message: 'Must be later than from.' }]);
   return { from, to };
 }
 
@@ -206,12 +250,16 @@ function nextStart(start: Date, interval: HistoryInterval): Date {
  */
 export function intervalEnds(from: Date, to: Date, interval: HistoryInterval): Date[] {
   const ends: Date[] = [];
-  for (let start = intervalStart(from, interval); start.getTime() < to.getTime(); ) {
+  for (let start = intervalStart(from, interval); start.getTime() < to.getTime();) {
     start = nextStart(start, interval);
     ends.push(start);
     if (ends.length > HISTORY_LIMITS.maxPoints) {
       throw validationFailed([
-        { field: 'to', code: 'TOO_MANY_POINTS', message: `The range holds more than ${HISTORY_LIMITS.maxPoints} intervals; ask for a shorter range or a longer interval.` },
+        {
+          field: 'to',
+          code: 'TOO_MANY_POINTS',
+          message: `The range holds more than ${HISTORY_LIMITS.maxPoints} intervals; ask for a shorter range or a longer interval.`,
+        },
       ]);
     }
   }

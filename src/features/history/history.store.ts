@@ -1,5 +1,12 @@
 import type { HistoryStore, LedgerExportRequest, StatementRequest } from './ports.js';
-import type { BalanceAsOf, BalancePoint, ExportSink, LedgerExportFormat, Statement, StatementEntry } from './statement.js';
+import type {
+  BalanceAsOf,
+  BalancePoint,
+  ExportSink,
+  LedgerExportFormat,
+  Statement,
+  StatementEntry,
+} from './statement.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { isoInstant } from '../../db/sql/columns.js';
 import { queryRows, statement } from '../../db/sql/sql.js';
@@ -161,13 +168,29 @@ export class PrismaHistoryStore implements HistoryStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   async balanceAsOf(environment: string, accountId: string, asOf: Date): Promise<BalanceAsOf | null> {
-    const [row] = await queryRows<Omit<BalanceAsOf, 'asOf'>>(this.prisma, SQL.balanceAsOf, [environment, accountId, asOf.toISOString()]);
-    return row ? { accountId: row.accountId, currency: row.currency, asOf: asOf.toISOString(), posted: row.posted, pending: row.pending, available: row.available } : null;
+    const [row] = await queryRows<Omit<BalanceAsOf, 'asOf'>>(this.prisma, SQL.balanceAsOf, [
+      environment,
+      accountId,
+      asOf.toISOString(),
+    ]);
+    return row
+      ? {
+          accountId: row.accountId,
+          currency: row.currency,
+          asOf: asOf.toISOString(),
+          posted: row.posted,
+          pending: row.pending,
+          available: row.available,
+        }
+      : null;
   }
 
   async balancesBefore(_environment: string, accountId: string, at: readonly Date[]): Promise<BalancePoint[]> {
     if (at.length === 0) return [];
-    const rows = await queryRows<BalancePoint>(this.prisma, SQL.balancesBefore, [accountId, at.map((instant) => instant.toISOString())]);
+    const rows = await queryRows<BalancePoint>(this.prisma, SQL.balancesBefore, [
+      accountId,
+      at.map((instant) => instant.toISOString()),
+    ]);
     return rows.map((row) => ({ at: row.at, posted: row.posted }));
   }
 
@@ -213,9 +236,13 @@ export class PrismaHistoryStore implements HistoryStore {
         let handed = 0;
         for (;;) {
           const values = [request.environment, from, to, after[0], after[1], request.batchSize];
-          const [batch] = request.accountId === null
-            ? await queryRows<ExportBatchRow>(tx, SQL.exportBatch[request.format], values)
-            : await queryRows<ExportBatchRow>(tx, SQL.exportAccountBatch[request.format], [...values, request.accountId]);
+          const [batch] =
+            request.accountId === null
+              ? await queryRows<ExportBatchRow>(tx, SQL.exportBatch[request.format], values)
+              : await queryRows<ExportBatchRow>(tx, SQL.exportAccountBatch[request.format], [
+                  ...values,
+                  request.accountId,
+                ]);
           if (!batch || batch.count === 0) return handed;
           handed += batch.count;
           after = [batch.lastPostedAt!, batch.lastSequence!];

@@ -7,8 +7,20 @@ export { HISTORY_LIMITS } from './history.schemas.js';
 export type { HistoryStore } from './ports.js';
 export { HistoryService, type HistoryServiceOptions } from './history.service.js';
 export { PrismaHistoryStore } from './history.store.js';
-export { ledgerExportCsvHeader, presentBalanceAsOf, presentBalanceHistory, presentStatement, statementCsvChunks } from './history.presenter.js';
-export { balanceHistoryQuery, balanceQuery, HISTORY_ROUTES, ledgerExportQuery, statementQuery } from './history.rest.js';
+export {
+  ledgerExportCsvHeader,
+  presentBalanceAsOf,
+  presentBalanceHistory,
+  presentStatement,
+  statementCsvChunks,
+} from './history.presenter.js';
+export {
+  balanceHistoryQuery,
+  balanceQuery,
+  HISTORY_ROUTES,
+  ledgerExportQuery,
+  statementQuery,
+} from './history.rest.js';
 export type { BalanceHistoryRange, BalanceMoment, LedgerExportRange, StatementPeriod } from './history.schemas.js';
 export { type StatementPdfRenderer, StatementPdfs } from './statement-pdfs.js';
 export { historyResolvers } from './history.resolvers.js';

@@ -20,7 +20,10 @@ import type { RenderRequest, RenderResponse } from './statement-pdf-worker.js';
  * The worker's module: the sibling file with this module's own extension, so the service run from dist/ (`.js`,
  * built by tsc like every module) and from its TypeScript sources (vitest, tsx: `.ts`) each find theirs.
  */
-export const STATEMENT_PDF_WORKER_URL = new URL(`./statement-pdf-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+export const STATEMENT_PDF_WORKER_URL = new URL(
+  `./statement-pdf-worker${path.extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
 
 export interface StatementPdfPoolOptions {
   /** Worker threads drawing at once (STATEMENT_PDF_WORKERS). */
@@ -54,8 +57,10 @@ export class StatementPdfPool {
   private closed = false;
 
   constructor(private readonly options: StatementPdfPoolOptions) {
-    if (!Number.isInteger(options.workers) || options.workers < 1) throw new Error('a statement PDF pool needs at least one worker');
-    if (!Number.isInteger(options.maxPending) || options.maxPending < options.workers) throw new Error('a statement PDF pool must let every worker have a render');
+    if (!Number.isInteger(options.workers) || options.workers < 1)
+      throw new Error('a statement PDF pool needs at least one worker');
+    if (!Number.isInteger(options.maxPending) || options.maxPending < options.workers)
+      throw new Error('a statement PDF pool must let every worker have a render');
     this.workerUrl = options.workerUrl ?? STATEMENT_PDF_WORKER_URL;
   }
 
@@ -102,7 +107,13 @@ export class StatementPdfPool {
         try {
           slot = this.spawn();
         } catch (error) {
-          this.queue.shift()!.reject(new Error(`the statement PDF worker could not start (${error instanceof Error ? error.message : String(error)})`));
+          this.queue
+            .shift()!
+            .reject(
+              new Error(
+                `the statement PDF worker could not start (${error instanceof Error ? error.message : String(error)})`,
+              ),
+            );
           continue;
         }
       }
@@ -129,7 +140,8 @@ export class StatementPdfPool {
     slot.worker.on('message', (response: RenderResponse) => {
       if (slot.job?.id !== response.id) return;
       const job = finish()!;
-      if ('pdf' in response) job.resolve(Buffer.from(response.pdf.buffer, response.pdf.byteOffset, response.pdf.byteLength));
+      if ('pdf' in response)
+        job.resolve(Buffer.from(response.pdf.buffer, response.pdf.byteOffset, response.pdf.byteLength));
       else job.reject(new Error(`a statement PDF could not be rendered: ${response.error}`));
       this.dispatch();
     });

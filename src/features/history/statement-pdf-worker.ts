@@ -26,7 +26,11 @@ if (port) {
         const bytes = new Uint8Array(pdf);
         port.postMessage({ id: request.id, pdf: bytes } satisfies RenderResponse, [bytes.buffer]);
       },
-      (error: unknown) => port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies RenderResponse),
+      (error: unknown) =>
+        port.postMessage({
+          id: request.id,
+          error: error instanceof Error ? error.message : String(error),
+        } satisfies RenderResponse),
     );
   });
 }

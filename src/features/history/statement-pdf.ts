@@ -20,7 +20,13 @@ export const STATEMENT_PDF_RENDERER_VERSION = 1;
 
 const MARGIN = 50;
 const ROW_HEIGHT = 14;
-const COLUMNS = { date: MARGIN, description: MARGIN + 110, credit: MARGIN + 290, debit: MARGIN + 365, balance: MARGIN + 440 } as const;
+const COLUMNS = {
+  date: MARGIN,
+  description: MARGIN + 110,
+  credit: MARGIN + 290,
+  debit: MARGIN + 365,
+  balance: MARGIN + 440,
+} as const;
 const AMOUNT_WIDTH = 70;
 
 /** Exact decimal text as money: thousands separated, the currency's minor-unit digits, e.g. "-1,234.50". */
@@ -62,7 +68,9 @@ export function statementPdf(document: StatementDocument): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(18).text('Account statement');
   doc.moveDown(0.5).font('Helvetica').fontSize(10);
   doc.text(`Account: ${document.accountName} (${statement.accountId}), ${statement.currency}`);
-  doc.text(`Account holders: ${document.holderNames === null ? 'not shown (the request may not read customers)' : document.holderNames.join(', ') || 'none'}`);
+  doc.text(
+    `Account holders: ${document.holderNames === null ? 'not shown (the request may not read customers)' : document.holderNames.join(', ') || 'none'}`,
+  );
   doc.text(`Period: ${when(statement.from)} to ${when(statement.to)}`);
   doc.text(`Reflects the ledger up to posting sequence ${statement.asOfSequence}`);
   doc.moveDown(0.8);
@@ -88,8 +96,15 @@ export function statementPdf(document: StatementDocument): Promise<Buffer> {
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(8).fillColor('#444444')
-      .text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - 30, { width: doc.page.width - 2 * MARGIN, align: 'center', lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor('#444444')
+      .text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN, doc.page.height - 30, {
+        width: doc.page.width - 2 * MARGIN,
+        align: 'center',
+        lineBreak: false,
+      });
     doc.page.margins.bottom = bottom;
   }
   doc.end();
@@ -112,7 +127,13 @@ function drawChart(doc: PDFKit.PDFDocument, document: StatementDocument, money: 
   const yOf = (value: number) => top + height - 8 - ((value - low) / span) * (height - 16);
   const xOf = (i: number) => x0 + 8 + (points.length <= 1 ? 0 : (i / (points.length - 1)) * (width - 16));
   // The zero line, dashed.
-  doc.moveTo(x0, yOf(0)).lineTo(x0 + width, yOf(0)).dash(2, { space: 2 }).strokeColor('#bbbbbb').stroke().undash();
+  doc
+    .moveTo(x0, yOf(0))
+    .lineTo(x0 + width, yOf(0))
+    .dash(2, { space: 2 })
+    .strokeColor('#bbbbbb')
+    .stroke()
+    .undash();
   if (points.length > 0) {
     doc.moveTo(xOf(0), yOf(values[0]!));
     for (let i = 1; i < points.length; i++) doc.lineTo(xOf(i), yOf(values[i]!));
@@ -140,7 +161,12 @@ function drawEntries(doc: PDFKit.PDFDocument, document: StatementDocument, money
     doc.text('Credit', COLUMNS.credit, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
     doc.text('Debit', COLUMNS.debit, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
     doc.text('Balance', COLUMNS.balance, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
-    doc.moveTo(MARGIN, y + ROW_HEIGHT - 3).lineTo(doc.page.width - MARGIN, y + ROW_HEIGHT - 3).lineWidth(0.5).strokeColor('#999999').stroke();
+    doc
+      .moveTo(MARGIN, y + ROW_HEIGHT - 3)
+      .lineTo(doc.page.width - MARGIN, y + ROW_HEIGHT - 3)
+      .lineWidth(0.5)
+      .strokeColor('#999999')
+      .stroke();
     doc.x = MARGIN;
     doc.y = y + ROW_HEIGHT;
     doc.font('Helvetica').fontSize(8);
@@ -152,7 +178,12 @@ function drawEntries(doc: PDFKit.PDFDocument, document: StatementDocument, money
     }
     const y = doc.y;
     doc.text(cells.date, COLUMNS.date, y, { lineBreak: false });
-    doc.text(cells.description, COLUMNS.description, y, { width: 175, height: ROW_HEIGHT, ellipsis: true, lineBreak: false });
+    doc.text(cells.description, COLUMNS.description, y, {
+      width: 175,
+      height: ROW_HEIGHT,
+      ellipsis: true,
+      lineBreak: false,
+    });
     doc.text(cells.credit, COLUMNS.credit, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
     doc.text(cells.debit, COLUMNS.debit, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
     doc.text(cells.balance, COLUMNS.balance, y, { width: AMOUNT_WIDTH, align: 'right', lineBreak: false });
@@ -160,7 +191,13 @@ function drawEntries(doc: PDFKit.PDFDocument, document: StatementDocument, money
     doc.y = y + ROW_HEIGHT;
   };
   header();
-  row({ date: when(statement.from), description: 'Opening balance', credit: '', debit: '', balance: money(statement.openingBalance) });
+  row({
+    date: when(statement.from),
+    description: 'Opening balance',
+    credit: '',
+    debit: '',
+    balance: money(statement.openingBalance),
+  });
   for (const entry of statement.entries) {
     row({
       date: when(entry.postedAt),
@@ -170,5 +207,11 @@ function drawEntries(doc: PDFKit.PDFDocument, document: StatementDocument, money
       balance: money(entry.balanceAfter),
     });
   }
-  row({ date: when(statement.to), description: 'Closing balance', credit: money(statement.totalCredits), debit: money(statement.totalDebits), balance: money(statement.closingBalance) });
+  row({
+    date: when(statement.to),
+    description: 'Closing balance',
+    credit: money(statement.totalCredits),
+    debit: money(statement.totalDebits),
+    balance: money(statement.closingBalance),
+  });
 }

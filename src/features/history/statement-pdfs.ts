@@ -42,7 +42,12 @@ export class StatementPdfs implements StatementPdfRenderer {
   private readonly now: () => Date;
 
   constructor(private readonly options: StatementPdfsOptions) {
-    this.pool = new StatementPdfPool({ workers: options.workers, maxPending: options.maxPending, onRefused: options.onRefused, ...(options.workerUrl && { workerUrl: options.workerUrl }) });
+    this.pool = new StatementPdfPool({
+      workers: options.workers,
+      maxPending: options.maxPending,
+      onRefused: options.onRefused,
+      ...(options.workerUrl && { workerUrl: options.workerUrl }),
+    });
     this.cache = new ByteBudgetLru(options.cacheBytes);
     this.now = options.now ?? (() => new Date());
   }
@@ -93,7 +98,10 @@ export class StatementPdfs implements StatementPdfRenderer {
 
 /** The cache key of a statement's PDF: SHA-256 of the renderer's version and of every datum the PDF is drawn from. */
 export function statementPdfKey(document: StatementDocument): string {
-  return createHash('sha256').update(`statement-pdf ${STATEMENT_PDF_RENDERER_VERSION}\n`).update(JSON.stringify(document)).digest('hex');
+  return createHash('sha256')
+    .update(`statement-pdf ${STATEMENT_PDF_RENDERER_VERSION}\n`)
+    .update(JSON.stringify(document))
+    .digest('hex');
 }
 
 /** Buffers by key, at most `budget` bytes in all, the least recently used evicted first; one larger than the budget is not kept. */

@@ -17,7 +17,12 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
 
   async find(key: IdempotencyKeyId): Promise<StoredIdempotencyRecord | null> {
     return this.prisma.idempotencyKey.findFirst({
-      where: { principalId: key.principalId, environment: key.environment, key: key.key, expiresAt: { gt: new Date() } },
+      where: {
+        principalId: key.principalId,
+        environment: key.environment,
+        key: key.key,
+        expiresAt: { gt: new Date() },
+      },
       select: { operation: true, fingerprint: true, result: true },
     });
   }

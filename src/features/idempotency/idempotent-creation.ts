@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type DomainError, idempotencyKeyInProgress, idempotencyKeyReused, isDomainError } from '../../domain/errors.js';
+import {
+  type DomainError,
+  idempotencyKeyInProgress,
+  idempotencyKeyReused,
+  isDomainError,
+} from '../../domain/errors.js';
 import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import type { CreationOutcome } from '../../domain/write-effects.js';
 import type { Caller } from '../../domain/caller.js';
@@ -115,7 +120,8 @@ export class IdempotentCreation {
       }
       const existing = await this.idempotency.find(claim);
       if (existing) {
-        if (existing.operation !== operation || !sameBytes(existing.fingerprint, claim.fingerprint)) throw idempotencyKeyReused();
+        if (existing.operation !== operation || !sameBytes(existing.fingerprint, claim.fingerprint))
+          throw idempotencyKeyReused();
         return { value: existing.result as T, replayed: true };
       }
       if (refusal) throw refusal;

@@ -8,14 +8,25 @@ import { type IntervalJob, startIntervalJob } from '../../jobs/interval-job.js';
  * that finds a full batch starts the next at once; a failure (the database away) waits for the next tick.
  * `runOnce` is one such run on demand (RunningService.jobs).
  */
-export function startHoldExpiry(ledger: Pick<LedgerService, 'voidExpiredHolds'>, intervalMs: number, logger: Logger): IntervalJob {
+export function startHoldExpiry(
+  ledger: Pick<LedgerService, 'voidExpiredHolds'>,
+  intervalMs: number,
+  logger: Logger,
+): IntervalJob {
   return startIntervalJob(async (stopped) => {
     try {
-      for (let voided = await ledger.voidExpiredHolds(); voided > 0 && !stopped(); voided = await ledger.voidExpiredHolds()) {
+      for (
+        let voided = await ledger.voidExpiredHolds();
+        voided > 0 && !stopped();
+        voided = await ledger.voidExpiredHolds()
+      ) {
         logger.info({ voided }, 'expired holds voided');
       }
     } catch (error) {
-      logger.warn({ err: { message: (error as Error).message } }, 'could not void expired holds; retrying at the next interval');
+      logger.warn(
+        { err: { message: (error as Error).message } },
+        'could not void expired holds; retrying at the next interval',
+      );
     }
   }, intervalMs);
 }

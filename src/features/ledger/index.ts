@@ -8,7 +8,12 @@ export { amountProblemMessage, exactAmount, minorUnitDigits } from './money.js';
 export type { LedgerStore } from './ports.js';
 export { LedgerService, type Transfer } from './ledger.service.js';
 export { PrismaLedgerStore } from './ledger.store.js';
-export { presentTransaction, presentTransactionPage, presentTransfer, transactionDataSchema } from './transaction.presenter.js';
+export {
+  presentTransaction,
+  presentTransactionPage,
+  presentTransfer,
+  transactionDataSchema,
+} from './transaction.presenter.js';
 export { listTransactionsQuery, TRANSACTIONS_ROUTES } from './transaction.rest.js';
 export { startHoldExpiry } from './hold-expiry.job.js';
 export { ledgerResolvers } from './ledger.resolvers.js';

@@ -24,19 +24,26 @@ async function transactionPage(
   const filter = args.filter ? withoutNulls(args.filter) : {};
   if (request.after === undefined && request.first <= RECENT_TRANSACTIONS && Object.keys(filter).length === 0) {
     const items = account.transactions.slice(0, request.first);
-    return { items, nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null };
+    return {
+      items,
+      nextAfter: account.transactionCount > request.first ? (items.at(-1)?.transactionId ?? null) : null,
+    };
   }
   return services.ledger.findTransactions(caller, account, filter, request);
 }
 
 /** The ledger over GraphQL (money: postings, holds, reversals, transfers), through the same LedgerService as REST. */
-export const ledgerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' | 'Transaction' | 'TransactionConnection'> = {
+export const ledgerResolvers: Pick<
+  Resolvers,
+  'Query' | 'Mutation' | 'Account' | 'Transaction' | 'TransactionConnection'
+> = {
   Query: {
     transaction: async (_parent, { accountId, transactionId }, { services, caller }) => {
       try {
         return await services.ledger.getTransaction(caller, accountId, transactionId);
       } catch (error) {
-        if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND')) return null;
+        if (isDomainError(error) && (error.code === 'TRANSACTION_NOT_FOUND' || error.code === 'ACCOUNT_NOT_FOUND'))
+          return null;
         throw error;
       }
     },
@@ -53,32 +60,64 @@ export const ledgerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' |
   Mutation: {
     postTransaction: async (_parent, { accountId, input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const transaction = noteReplay(context, info, await services.ledger.postTransaction(caller, accountId, input as unknown, createOptions(idempotencyKey)));
+      const transaction = noteReplay(
+        context,
+        info,
+        await services.ledger.postTransaction(caller, accountId, input as unknown, createOptions(idempotencyKey)),
+      );
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     postHold: async (_parent, { accountId, transactionId, amount, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const transaction = noteReplay(context, info, await services.ledger.postHold(caller, accountId, transactionId, given({ amount: amount ?? undefined }), createOptions(idempotencyKey)));
+      const transaction = noteReplay(
+        context,
+        info,
+        await services.ledger.postHold(
+          caller,
+          accountId,
+          transactionId,
+          given({ amount: amount ?? undefined }),
+          createOptions(idempotencyKey),
+        ),
+      );
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     voidHold: async (_parent, { accountId, transactionId, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const transaction = noteReplay(context, info, await services.ledger.voidHold(caller, accountId, transactionId, createOptions(idempotencyKey)));
+      const transaction = noteReplay(
+        context,
+        info,
+        await services.ledger.voidHold(caller, accountId, transactionId, createOptions(idempotencyKey)),
+      );
       changedAccounts(context, [transaction.accountId]);
       return transaction;
     },
     reverseTransaction: async (_parent, { accountId, transactionId, description, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const reversal = noteReplay(context, info, await services.ledger.reverse(caller, accountId, transactionId, given({ description }), createOptions(idempotencyKey)));
+      const reversal = noteReplay(
+        context,
+        info,
+        await services.ledger.reverse(
+          caller,
+          accountId,
+          transactionId,
+          given({ description }),
+          createOptions(idempotencyKey),
+        ),
+      );
       // A transfer's reversal moves money on the other account too.
       context.loaders.accountById.clearAll();
       return reversal;
     },
     transfer: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller } = context;
-      const transfer = noteReplay(context, info, await services.ledger.transfer(caller, input as unknown, createOptions(idempotencyKey)));
+      const transfer = noteReplay(
+        context,
+        info,
+        await services.ledger.transfer(caller, input as unknown, createOptions(idempotencyKey)),
+      );
       changedAccounts(context, [transfer.debit.accountId, transfer.credit.accountId]);
       return transfer;
     },
@@ -95,6 +134,9 @@ export const ledgerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' |
   TransactionConnection: {
     edges: (page) => page.items.map((node) => ({ cursor: encodeCursor('transaction', node.transactionId), node })),
     nodes: (page) => page.items,
-    pageInfo: (page) => ({ hasNextPage: page.nextAfter !== null, endCursor: endCursor('transaction', page.items.at(-1)?.transactionId) }),
+    pageInfo: (page) => ({
+      hasNextPage: page.nextAfter !== null,
+      endCursor: endCursor('transaction', page.items.at(-1)?.transactionId),
+    }),
   },
 };

@@ -15,12 +15,17 @@ export const LEDGER_LIMITS = {
  * A JSON number (REST, as the spec shows `amount`) or decimal text (GraphQL's Decimal). The currency's
  * minor-unit rule is checked once the account, and so its currency, is known (src/features/ledger/money.ts).
  */
-export const amountSchema = z.union([z.number(), z.string().max(32, { abort: true })], { error: 'Must be a positive decimal number such as 25.5.' });
+export const amountSchema = z.union([z.number(), z.string().max(32, { abort: true })], {
+  error: 'Must be a positive decimal number such as 25.5.',
+});
 
 const description = text(LEDGER_LIMITS.descriptionLength).optional();
 
 /** An id in a body: any string up to the length of a plausible id (a malformed one names nothing: 404/422). */
-const idSchema = z.string({ error: 'Must be a string.' }).min(1, 'Must not be empty.').max(LEDGER_LIMITS.idLength, maxLength(LEDGER_LIMITS.idLength));
+const idSchema = z
+  .string({ error: 'Must be a string.' })
+  .min(1, 'Must not be empty.')
+  .max(LEDGER_LIMITS.idLength, maxLength(LEDGER_LIMITS.idLength));
 
 export const postTransactionSchema = z
   .strictObject({
@@ -35,7 +40,10 @@ export const postTransactionSchema = z
     externalId: externalIdSchema.optional(),
     metadata: metadataSchema.optional(),
   })
-  .refine((input) => input.expiresAt === undefined || input.hold === true, { message: 'Only a hold (hold: true) can expire.', path: ['expiresAt'] });
+  .refine((input) => input.expiresAt === undefined || input.hold === true, {
+    message: 'Only a hold (hold: true) can expire.',
+    path: ['expiresAt'],
+  });
 
 export const postHoldSchema = z.strictObject({
   /** Less than the hold to post part of it (the rest is released); absent: the whole hold. */
@@ -69,7 +77,9 @@ export const transferSchema = z
  * - `externalId`: exact.
  * Values arrive as text: a query string's, or GraphQL's (Decimal is text too).
  */
-const decimalText = z.string({ error: 'Must be a decimal number such as 25.5.' }).max(32, maxLength(32, 'Must be a decimal number such as 25.5.'));
+const decimalText = z
+  .string({ error: 'Must be a decimal number such as 25.5.' })
+  .max(32, maxLength(32, 'Must be a decimal number such as 25.5.'));
 
 const transactionFilterFields = {
   status: z.enum(TRANSACTION_STATUSES, { error: `Must be one of ${TRANSACTION_STATUSES.join(', ')}.` }).optional(),

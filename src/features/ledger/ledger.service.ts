@@ -30,7 +30,15 @@ import type { LedgerRefusal, LedgerStore, LedgerWrite, NewPosting, TransactionFi
 import type { AccountStore } from '../accounts/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput } from '../../domain/validation.js';
-import { postHoldSchema, postTransactionSchema, reverseTransactionSchema, transactionFilterSchema, type TransactionFilterInput, transferSchema, LEDGER_LIMITS } from './ledger.schemas.js';
+import {
+  postHoldSchema,
+  postTransactionSchema,
+  reverseTransactionSchema,
+  transactionFilterSchema,
+  type TransactionFilterInput,
+  transferSchema,
+  LEDGER_LIMITS,
+} from './ledger.schemas.js';
 import { limitCheckFor } from './limits.js';
 import { amountProblemMessage, exactAmount } from './money.js';
 import type { Transaction } from './transaction.js';
@@ -65,7 +73,12 @@ function transferOf(debit: Transaction, credit: Transaction, transferId: string)
 }
 
 /** Who voids expired holds: the service itself, named in the audit trail. */
-const HOLD_EXPIRY_PRINCIPAL: Principal = { id: 'system:hold-expiry', kind: 'system', scopes: ['transactions:write'], environments: '*' };
+const HOLD_EXPIRY_PRINCIPAL: Principal = {
+  id: 'system:hold-expiry',
+  kind: 'system',
+  scopes: ['transactions:write'],
+  environments: '*',
+};
 const EXPIRY_BATCH = 100;
 
 /** What a ledger write stores under its idempotency key: the ids of what it wrote (a replay reads them). */
@@ -91,7 +104,12 @@ export class LedgerService {
    * No read before the write: the statement finds the account (ACCOUNT_NOT_FOUND), its currency and the
    * amount's precision in it (TOO_PRECISE) on the row it locks.
    */
-  async postTransaction(caller: Caller, accountId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+  async postTransaction(
+    caller: Caller,
+    accountId: string,
+    input: unknown,
+    options?: CreateOptions,
+  ): Promise<Creation<Transaction>> {
     authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postTransactionSchema, input);
@@ -100,7 +118,11 @@ export class LedgerService {
     const amount = amountOf(valid.amount, null, 'amount');
     const expiresAt = valid.expiresAt === undefined ? null : this.holdExpiry(valid.expiresAt);
     const entryId = newId();
-    const settlementLeg = { entryId: newId(), accountId: null, type: valid.type === 'CREDIT' ? 'DEBIT' : 'CREDIT' } as const;
+    const settlementLeg = {
+      entryId: newId(),
+      accountId: null,
+      type: valid.type === 'CREDIT' ? 'DEBIT' : 'CREDIT',
+    } as const;
     const accountLeg = { entryId, accountId: id, type: valid.type };
     const posting: NewPosting = {
       environment: caller.environment,
@@ -117,8 +139,17 @@ export class LedgerService {
       metadata: valid.metadata ?? null,
     };
     const request = { accountId: id, ...valid, amount };
-    const { value, replayed } = await this.write(caller, 'transaction.create', request, idempotencyKey, [entryId], (idempotency) =>
-      this.stores.ledger.post(posting, { audit: this.audit(caller, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey), idempotency }),
+    const { value, replayed } = await this.write(
+      caller,
+      'transaction.create',
+      request,
+      idempotencyKey,
+      [entryId],
+      (idempotency) =>
+        this.stores.ledger.post(posting, {
+          audit: this.audit(caller, 'transaction.create', 'transaction', entryId, Object.keys(valid), idempotencyKey),
+          idempotency,
+        }),
     );
     return { value: value[0]!, replayed };
   }
@@ -164,7 +195,11 @@ export class LedgerService {
       request,
       idempotencyKey,
       [debitId, creditId],
-      (idempotency) => this.stores.ledger.post(posting, { audit: this.audit(caller, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey), idempotency }),
+      (idempotency) =>
+        this.stores.ledger.post(posting, {
+          audit: this.audit(caller, 'transfer.create', 'transfer', transferId, Object.keys(valid), idempotencyKey),
+          idempotency,
+        }),
       { fromAccountId, toAccountId },
     );
     const [debit, credit] = value;
@@ -184,7 +219,13 @@ export class LedgerService {
   }
 
   /** Posts a hold: all of it, or `amount` of it (the rest is released). */
-  async postHold(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+  async postHold(
+    caller: Caller,
+    accountId: string,
+    transactionId: string,
+    input: unknown,
+    options?: CreateOptions,
+  ): Promise<Creation<Transaction>> {
     authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(postHoldSchema, input ?? {});
@@ -192,33 +233,75 @@ export class LedgerService {
     if (!isRecordId(transactionId)) throw transactionNotFound();
     const amount = valid.amount === undefined ? null : amountOf(valid.amount, account.currency, 'amount');
     const id = transactionId.toLowerCase();
-    const { value, replayed } = await this.write(caller, 'transaction.post', { accountId: account.accountId, transactionId: id, amount }, idempotencyKey, [id], (idempotency) =>
-      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'post', amount, limits: limitCheckFor(caller) }, {
-        audit: this.audit(caller, 'transaction.post', 'transaction', id, amount === null ? [] : ['amount'], idempotencyKey),
-        idempotency,
-      }),
+    const { value, replayed } = await this.write(
+      caller,
+      'transaction.post',
+      { accountId: account.accountId, transactionId: id, amount },
+      idempotencyKey,
+      [id],
+      (idempotency) =>
+        this.stores.ledger.settleHold(
+          caller.environment,
+          account.accountId,
+          id,
+          { action: 'post', amount, limits: limitCheckFor(caller) },
+          {
+            audit: this.audit(
+              caller,
+              'transaction.post',
+              'transaction',
+              id,
+              amount === null ? [] : ['amount'],
+              idempotencyKey,
+            ),
+            idempotency,
+          },
+        ),
     );
     return { value: value[0]!, replayed };
   }
 
   /** Voids a hold: its amount is available again. */
-  async voidHold(caller: Caller, accountId: string, transactionId: string, options?: CreateOptions): Promise<Creation<Transaction>> {
+  async voidHold(
+    caller: Caller,
+    accountId: string,
+    transactionId: string,
+    options?: CreateOptions,
+  ): Promise<Creation<Transaction>> {
     authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const account = await this.addressedAccount(caller, accountId);
     if (!isRecordId(transactionId)) throw transactionNotFound();
     const id = transactionId.toLowerCase();
-    const { value, replayed } = await this.write(caller, 'transaction.void', { accountId: account.accountId, transactionId: id }, idempotencyKey, [id], (idempotency) =>
-      this.stores.ledger.settleHold(caller.environment, account.accountId, id, { action: 'void' }, {
-        audit: this.audit(caller, 'transaction.void', 'transaction', id, [], idempotencyKey),
-        idempotency,
-      }),
+    const { value, replayed } = await this.write(
+      caller,
+      'transaction.void',
+      { accountId: account.accountId, transactionId: id },
+      idempotencyKey,
+      [id],
+      (idempotency) =>
+        this.stores.ledger.settleHold(
+          caller.environment,
+          account.accountId,
+          id,
+          { action: 'void' },
+          {
+            audit: this.audit(caller, 'transaction.void', 'transaction', id, [], idempotencyKey),
+            idempotency,
+          },
+        ),
     );
     return { value: value[0]!, replayed };
   }
 
   /** Undoes a posted transaction (both sides of its posting) with a new one that names it; at most once. */
-  async reverse(caller: Caller, accountId: string, transactionId: string, input: unknown, options?: CreateOptions): Promise<Creation<Transaction>> {
+  async reverse(
+    caller: Caller,
+    accountId: string,
+    transactionId: string,
+    input: unknown,
+    options?: CreateOptions,
+  ): Promise<Creation<Transaction>> {
     authorize(caller, 'transactions:write');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(reverseTransactionSchema, input ?? {});
@@ -227,11 +310,17 @@ export class LedgerService {
     const id = transactionId.toLowerCase();
     const entryIds = [newId(), newId()] as const;
     const reversal = { postingId: newId(), entryIds, description: valid.description ?? `Reversal of ${id}` };
-    const { value, replayed } = await this.write(caller, 'transaction.reverse', { accountId: account.accountId, transactionId: id, ...valid }, idempotencyKey, [...entryIds], (idempotency) =>
-      this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
-        audit: this.audit(caller, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
-        idempotency,
-      }),
+    const { value, replayed } = await this.write(
+      caller,
+      'transaction.reverse',
+      { accountId: account.accountId, transactionId: id, ...valid },
+      idempotencyKey,
+      [...entryIds],
+      (idempotency) =>
+        this.stores.ledger.reverse(caller.environment, account.accountId, id, reversal, {
+          audit: this.audit(caller, 'transaction.reverse', 'transaction', id, Object.keys(valid), idempotencyKey),
+          idempotency,
+        }),
     );
     return { value: value.find((transaction) => transaction.accountId === account.accountId)!, replayed };
   }
@@ -281,9 +370,15 @@ export class LedgerService {
     let voided = 0;
     for (const hold of await this.stores.ledger.expiredHolds(this.now(), EXPIRY_BATCH)) {
       const caller: Caller = { environment: hold.environment, principal: HOLD_EXPIRY_PRINCIPAL, requestId: newId() };
-      const result = await this.stores.ledger.settleHold(hold.environment, hold.accountId, hold.transactionId, { action: 'void' }, {
-        audit: this.audit(caller, 'transaction.expire', 'transaction', hold.transactionId, []),
-      });
+      const result = await this.stores.ledger.settleHold(
+        hold.environment,
+        hold.accountId,
+        hold.transactionId,
+        { action: 'void' },
+        {
+          audit: this.audit(caller, 'transaction.expire', 'transaction', hold.transactionId, []),
+        },
+      );
       if (result.outcome === 'written') voided++;
     }
     return voided;
@@ -291,7 +386,9 @@ export class LedgerService {
 
   /** The account a path names: ACCOUNT_NOT_FOUND (404) when it does not exist here. */
   private async addressedAccount(caller: Caller, accountId: string): Promise<Account> {
-    const account = isRecordId(accountId) ? await this.stores.accounts.findById(caller.environment, accountId.toLowerCase()) : null;
+    const account = isRecordId(accountId)
+      ? await this.stores.accounts.findById(caller.environment, accountId.toLowerCase())
+      : null;
     if (!account) throw accountNotFound();
     return account;
   }
@@ -300,12 +397,25 @@ export class LedgerService {
     const at = new Date(expiresAt);
     const seconds = (at.getTime() - this.now().getTime()) / 1000;
     if (seconds <= 0 || seconds > LEDGER_LIMITS.maxHoldSeconds) {
-      throw validationFailed([{ field: 'expiresAt', code: 'OUT_OF_RANGE', message: `Must be in the future, at most ${LEDGER_LIMITS.maxHoldSeconds / 86400} days ahead.` }]);
+      throw validationFailed([
+        {
+          field: 'expiresAt',
+          code: 'OUT_OF_RANGE',
+          message: `Must be in the future, at most ${LEDGER_LIMITS.maxHoldSeconds / 86400} days ahead.`,
+        },
+      ]);
     }
     return at;
   }
 
-  private audit(caller: Caller, operation: AuditOperation, resourceType: 'transaction' | 'transfer', resourceId: string, changedFields: readonly string[], idempotencyKey?: string) {
+  private audit(
+    caller: Caller,
+    operation: AuditOperation,
+    resourceType: 'transaction' | 'transfer',
+    resourceId: string,
+    changedFields: readonly string[],
+    idempotencyKey?: string,
+  ) {
     return auditEventFor(caller, { operation, resourceType, resourceId, changedFields, idempotencyKey });
   }
 
@@ -323,16 +433,30 @@ export class LedgerService {
     transfer?: { fromAccountId: string; toAccountId: string },
   ): Promise<Creation<Transaction[]>> {
     let written: Transaction[] | undefined;
-    const { value, replayed } = await this.creation.run<WrittenIds>(caller, operation, request, idempotencyKey, { transactionIds: ids }, async (idempotency) => {
-      const result = await write(idempotency);
-      if (result.outcome === 'refused') throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
-      if (result.outcome === 'key-taken') return 'key-taken';
-      written = result.transactions;
-      return 'created';
-    });
-    const transactions = !replayed && written ? written : await this.stores.ledger.findTransactions(caller.environment, value.transactionIds);
+    const { value, replayed } = await this.creation.run<WrittenIds>(
+      caller,
+      operation,
+      request,
+      idempotencyKey,
+      { transactionIds: ids },
+      async (idempotency) => {
+        const result = await write(idempotency);
+        if (result.outcome === 'refused')
+          throw refusalError(result.refusal, result.accountId, result.currency ?? null, transfer);
+        if (result.outcome === 'key-taken') return 'key-taken';
+        written = result.transactions;
+        return 'created';
+      },
+    );
+    const transactions =
+      !replayed && written
+        ? written
+        : await this.stores.ledger.findTransactions(caller.environment, value.transactionIds);
     const byId = new Map(transactions.map((transaction) => [transaction.transactionId, transaction]));
-    return { value: value.transactionIds.map((id) => byId.get(id)).filter((transaction) => transaction !== undefined), replayed };
+    return {
+      value: value.transactionIds.map((id) => byId.get(id)).filter((transaction) => transaction !== undefined),
+      replayed,
+    };
   }
 }
 
@@ -357,17 +481,28 @@ function transactionFilterOf(input: z.output<typeof transactionFilterSchema>, cu
 function amountOf(value: number | string, currency: string | null, field: string): string {
   const exact = exactAmount(value, currency);
   if ('problem' in exact) {
-    const code = exact.problem === 'too-many-decimals' ? 'TOO_PRECISE' : exact.problem === 'not-a-number' ? 'INVALID_FORMAT' : 'OUT_OF_RANGE';
+    const code =
+      exact.problem === 'too-many-decimals'
+        ? 'TOO_PRECISE'
+        : exact.problem === 'not-a-number'
+          ? 'INVALID_FORMAT'
+          : 'OUT_OF_RANGE';
     throw validationFailed([{ field, code, message: amountProblemMessage(exact.problem, currency) }]);
   }
   return exact.amount;
 }
 
 /** The balance columns (DECIMAL(24,6)) hold less than 10^18 either way; the settlement account nears that first. */
-const BALANCE_OUT_OF_RANGE_MESSAGE = 'Posting this amount would take a balance (the account\'s, or the environment\'s settlement account in this currency) beyond what the ledger can hold (less than 10^18 either way).';
+const BALANCE_OUT_OF_RANGE_MESSAGE =
+  "Posting this amount would take a balance (the account's, or the environment's settlement account in this currency) beyond what the ledger can hold (less than 10^18 either way).";
 
 /** The domain error of a refusal the store's statement decided; nothing was written. */
-function refusalError(refusal: LedgerRefusal, accountId: string | null, currency: string | null, transfer?: { fromAccountId: string; toAccountId: string }): DomainError {
+function refusalError(
+  refusal: LedgerRefusal,
+  accountId: string | null,
+  currency: string | null,
+  transfer?: { fromAccountId: string; toAccountId: string },
+): DomainError {
   switch (refusal) {
     case 'ACCOUNT_NOT_FOUND':
       if (!transfer) return accountNotFound();
@@ -401,7 +536,9 @@ function refusalError(refusal: LedgerRefusal, accountId: string | null, currency
     case 'EXTERNAL_ID_TAKEN':
       return externalIdTaken(transfer ? 'transfer' : 'transaction');
     case 'AMOUNT_TOO_PRECISE':
-      return validationFailed([{ field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) }]);
+      return validationFailed([
+        { field: 'amount', code: 'TOO_PRECISE', message: amountProblemMessage('too-many-decimals', currency) },
+      ]);
     case 'BALANCE_OUT_OF_RANGE':
       return validationFailed([{ field: 'amount', code: 'OUT_OF_RANGE', message: BALANCE_OUT_OF_RANGE_MESSAGE }]);
   }

@@ -1,13 +1,29 @@
 import { idempotencyKeyInProgress } from '../../domain/errors.js';
 import type { Transaction } from './transaction.js';
 import type { CreationEffects } from '../../domain/write-effects.js';
-import type { HoldSettlement, LedgerRefusal, LedgerStore, LedgerWrite, LimitCheck, NewPosting, NewReversal, TransactionFilter } from './ports.js';
+import type {
+  HoldSettlement,
+  LedgerRefusal,
+  LedgerStore,
+  LedgerWrite,
+  LimitCheck,
+  NewPosting,
+  NewReversal,
+  TransactionFilter,
+} from './ports.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import { TRANSACTION_COLUMNS, type TransactionRow, toTransaction } from '../../db/sql/columns.js';
 import { isLockTimeout, isNumericOutOfRange, violatedUniqueIndex } from '../../db/sql/errors.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
-import { auditInsert, auditValues, claimQueries, claimValues, DEFAULT_IDEMPOTENCY_WAIT_MS, eventInsert } from '../../db/sql/write-effects.js';
+import {
+  auditInsert,
+  auditValues,
+  claimQueries,
+  claimValues,
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  eventInsert,
+} from '../../db/sql/write-effects.js';
 import { transactionListSql } from './transaction-list.sql.js';
 
 /** An externalId is unique per environment and kind (migration 20261204010000_transaction_filters). */
@@ -87,7 +103,10 @@ function limitSql(at: number, currency: string, amount: string) {
  * (with a key) from `auditAt + 9`.
  */
 function postingSql(legs: LegsSource, auditAt: number, withKey: boolean, limitsAt?: number): string {
-  const limits = limitsAt === undefined ? undefined : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
+  const limits =
+    limitsAt === undefined
+      ? undefined
+      : limitSql(limitsAt, 'SELECT p.currency FROM posting p', 'SELECT max(l.amount) FROM legs l');
   return `WITH ${legs.ctes},
      locked AS MATERIALIZED (
        SELECT a.id, a.currency, a.amount, a.pending_debits, a.overdraft_limit, a.flags FROM accounts a
@@ -215,7 +234,9 @@ const REVERSING_LEGS: LegsSource = {
  * order cannot cycle.
  */
 function settleSql(withKey: boolean, limited: boolean): string {
-  const limits = limited ? limitSql(6, 'SELECT max(held.currency) FROM held', 'SELECT coalesce($5::numeric, max(held.amount)) FROM held') : undefined;
+  const limits = limited
+    ? limitSql(6, 'SELECT max(held.currency) FROM held', 'SELECT coalesce($5::numeric, max(held.amount)) FROM held')
+    : undefined;
   const auditAt = limited ? 10 : 6;
   return `WITH target AS MATERIALIZED (
        SELECT t.posting_id FROM ledger_entries t
@@ -338,7 +359,11 @@ const SQL = {
  */
 export const TRANSFER_POSTING_STATEMENT = SQL.postWithKey;
 
-type WriteRow = { refusal: LedgerRefusal | null; refusedAccountId: string | null; postingCurrency?: string | null } & Partial<TransactionRow>;
+type WriteRow = {
+  refusal: LedgerRefusal | null;
+  refusedAccountId: string | null;
+  postingCurrency?: string | null;
+} & Partial<TransactionRow>;
 
 /** The ledger on PostgreSQL, through Prisma Client. */
 export class PrismaLedgerStore implements LedgerStore {
@@ -365,47 +390,95 @@ export class PrismaLedgerStore implements LedgerStore {
     ];
     try {
       if (!posting.limits) return await this.write(effects, SQL.post, SQL.postWithKey, values);
-      return await this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [...values, ...(await this.limitValues(posting.limits))]);
+      return await this.write(effects, SQL.postLimited, SQL.postLimitedWithKey, [
+        ...values,
+        ...(await this.limitValues(posting.limits)),
+      ]);
     } catch (error) {
       // Another transaction (or transfer) of the environment has the externalId: the statement wrote nothing.
-      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) return { outcome: 'refused', refusal: 'EXTERNAL_ID_TAKEN', accountId: null };
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX)
+        return { outcome: 'refused', refusal: 'EXTERNAL_ID_TAKEN', accountId: null };
       throw error;
     }
   }
 
-  async reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite> {
-    const values = [environment, reversal.postingId, null, reversal.description, false, null, [...reversal.entryIds], accountId, transactionId];
+  async reverse(
+    environment: string,
+    accountId: string,
+    transactionId: string,
+    reversal: NewReversal,
+    effects: CreationEffects,
+  ): Promise<LedgerWrite> {
+    const values = [
+      environment,
+      reversal.postingId,
+      null,
+      reversal.description,
+      false,
+      null,
+      [...reversal.entryIds],
+      accountId,
+      transactionId,
+    ];
     try {
       return await this.write(effects, SQL.reverse, SQL.reverseWithKey, values);
     } catch (error) {
       // Two reversals of one posting at once: the second waits for the first, then meets its entries.
-      if (violatedUniqueIndex(error) === 'ledger_entries_reverses_entry_id_key') return { outcome: 'refused', refusal: 'TRANSACTION_ALREADY_REVERSED', accountId: null };
+      if (violatedUniqueIndex(error) === 'ledger_entries_reverses_entry_id_key')
+        return { outcome: 'refused', refusal: 'TRANSACTION_ALREADY_REVERSED', accountId: null };
       throw error;
     }
   }
 
-  async settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite> {
-    const values = [environment, accountId, transactionId, settlement.action === 'post' ? 'POST' : 'VOID', settlement.action === 'post' ? settlement.amount : null];
+  async settleHold(
+    environment: string,
+    accountId: string,
+    transactionId: string,
+    settlement: HoldSettlement,
+    effects: CreationEffects,
+  ): Promise<LedgerWrite> {
+    const values = [
+      environment,
+      accountId,
+      transactionId,
+      settlement.action === 'post' ? 'POST' : 'VOID',
+      settlement.action === 'post' ? settlement.amount : null,
+    ];
     const limits = settlement.action === 'post' ? settlement.limits : null;
     if (!limits) return this.write(effects, SQL.settle, SQL.settleWithKey, values);
-    return this.write(effects, SQL.settleLimited, SQL.settleLimitedWithKey, [...values, ...(await this.limitValues(limits))]);
+    return this.write(effects, SQL.settleLimited, SQL.settleLimitedWithKey, [
+      ...values,
+      ...(await this.limitValues(limits)),
+    ]);
   }
 
   /** The parameters of limitSql; with daily limits, after making sure the day's total rows exist. */
   private async limitValues(limits: LimitCheck): Promise<unknown[]> {
     let day: string | null = null;
     if (limits.daily) {
-      const [row] = await queryRows<{ day: string }>(this.prisma, SQL.prepareDailyTotals, [limits.principalId, Object.keys(limits.daily)]);
+      const [row] = await queryRows<{ day: string }>(this.prisma, SQL.prepareDailyTotals, [
+        limits.principalId,
+        Object.keys(limits.daily),
+      ]);
       day = row!.day;
     }
     return [limits.principalId, day, limits.maxAmount, limits.daily === null ? null : jsonParameter(limits.daily)];
   }
 
-  private async write(effects: CreationEffects, plain: ReturnType<typeof statement>, withKey: ReturnType<typeof statement>, values: unknown[]): Promise<LedgerWrite> {
+  private async write(
+    effects: CreationEffects,
+    plain: ReturnType<typeof statement>,
+    withKey: ReturnType<typeof statement>,
+    values: unknown[],
+  ): Promise<LedgerWrite> {
     let rows: WriteRow[];
     try {
       rows = effects.idempotency
-        ? await queryRows<WriteRow>(this.prisma, withKey, [...values, ...auditValues(effects.audit), ...claimValues(effects.idempotency, this.idempotencyWaitMs)])
+        ? await queryRows<WriteRow>(this.prisma, withKey, [
+            ...values,
+            ...auditValues(effects.audit),
+            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
+          ])
         : await queryRows<WriteRow>(this.prisma, plain, [...values, ...auditValues(effects.audit)]);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
@@ -416,8 +489,16 @@ export class PrismaLedgerStore implements LedgerStore {
       throw error;
     }
     const [first] = rows;
-    if (first!.refusal) return { outcome: 'refused', refusal: first!.refusal, accountId: first!.refusedAccountId, currency: first!.postingCurrency ?? null };
-    const transactions = rows.filter((row) => row.transactionId !== null && row.transactionId !== undefined).map((row) => toTransaction(row as TransactionRow));
+    if (first!.refusal)
+      return {
+        outcome: 'refused',
+        refusal: first!.refusal,
+        accountId: first!.refusedAccountId,
+        currency: first!.postingCurrency ?? null,
+      };
+    const transactions = rows
+      .filter((row) => row.transactionId !== null && row.transactionId !== undefined)
+      .map((row) => toTransaction(row as TransactionRow));
     return transactions.length > 0 ? { outcome: 'written', transactions } : { outcome: 'key-taken' };
   }
 
@@ -431,10 +512,18 @@ export class PrismaLedgerStore implements LedgerStore {
     return rows.map(toTransaction);
   }
 
-  async listTransactions(environment: string, accountId: string, filter: TransactionFilter, page: PageRequest): Promise<Transaction[]> {
+  async listTransactions(
+    environment: string,
+    accountId: string,
+    filter: TransactionFilter,
+    page: PageRequest,
+  ): Promise<Transaction[]> {
     const { text, values } = transactionListSql(filter);
     const params = [environment, accountId, page.after ?? null, page.first, ...values];
-    const rows = values.length === 0 ? await queryRows<TransactionRow>(this.prisma, SQL.list, params) : await this.prisma.$queryRawUnsafe<TransactionRow[]>(text, ...params);
+    const rows =
+      values.length === 0
+        ? await queryRows<TransactionRow>(this.prisma, SQL.list, params)
+        : await this.prisma.$queryRawUnsafe<TransactionRow[]>(text, ...params);
     return rows.map(toTransaction);
   }
 

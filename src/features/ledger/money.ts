@@ -29,7 +29,10 @@ export type AmountProblem = 'not-a-number' | 'not-positive' | 'too-large' | 'too
  * a currency (a posting, whose statement checks the account's currency itself: currency_minor_digits),
  * only what no currency allows is refused here.
  */
-export function exactAmount(value: number | string, currency: string | null): { amount: string } | { problem: AmountProblem } {
+export function exactAmount(
+  value: number | string,
+  currency: string | null,
+): { amount: string } | { problem: AmountProblem } {
   if (typeof value === 'number' && !Number.isFinite(value)) return { problem: 'not-a-number' };
   const text = typeof value === 'number' ? String(value) : value.trim();
   if (typeof value === 'number' && value <= 0) return { problem: 'not-positive' };
@@ -42,7 +45,8 @@ export function exactAmount(value: number | string, currency: string | null): { 
   const normalized = `${whole!.replace(/^0+(?=\d)/, '')}${trimmedFraction ? `.${trimmedFraction}` : ''}`;
   if (Number(normalized) <= 0) return { problem: 'not-positive' };
   if (Number(normalized) >= MAX_AMOUNT) return { problem: 'too-large' };
-  if (trimmedFraction.length > (currency === null ? MOST_MINOR_UNIT_DIGITS : minorUnitDigits(currency))) return { problem: 'too-many-decimals' };
+  if (trimmedFraction.length > (currency === null ? MOST_MINOR_UNIT_DIGITS : minorUnitDigits(currency)))
+    return { problem: 'too-many-decimals' };
   return { amount: normalized };
 }
 
@@ -57,7 +61,9 @@ export function amountProblemMessage(problem: AmountProblem, currency: string | 
     case 'too-many-decimals': {
       if (currency === null) return `Must have at most ${MOST_MINOR_UNIT_DIGITS} decimals.`;
       const digits = minorUnitDigits(currency);
-      return digits === 0 ? `Must be a whole number: ${currency} has no minor unit.` : `Must have at most ${digits} decimals for ${currency}.`;
+      return digits === 0
+        ? `Must be a whole number: ${currency} has no minor unit.`
+        : `Must have at most ${digits} decimals for ${currency}.`;
     }
   }
 }

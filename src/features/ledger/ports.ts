@@ -105,9 +105,21 @@ export interface NewReversal {
 export interface LedgerStore {
   post(posting: NewPosting, effects: CreationEffects): Promise<LedgerWrite>;
   /** Posts (all or part of) or voids the hold `transactionId` of `accountId`, both sides of it. */
-  settleHold(environment: string, accountId: string, transactionId: string, settlement: HoldSettlement, effects: CreationEffects): Promise<LedgerWrite>;
+  settleHold(
+    environment: string,
+    accountId: string,
+    transactionId: string,
+    settlement: HoldSettlement,
+    effects: CreationEffects,
+  ): Promise<LedgerWrite>;
   /** Reverses the posted posting of `transactionId` (both sides), at most once. */
-  reverse(environment: string, accountId: string, transactionId: string, reversal: NewReversal, effects: CreationEffects): Promise<LedgerWrite>;
+  reverse(
+    environment: string,
+    accountId: string,
+    transactionId: string,
+    reversal: NewReversal,
+    effects: CreationEffects,
+  ): Promise<LedgerWrite>;
   findTransactions(environment: string, transactionIds: readonly string[]): Promise<Transaction[]>;
   /** Both transactions of the transfer (none: no such transfer in the environment). */
   findTransfer(environment: string, transferId: string): Promise<Transaction[]>;
@@ -115,7 +127,12 @@ export interface LedgerStore {
    * Newest first, those matching every given filter; `after` is a transactionId of the same account (the
    * page starts after it: older). One statement, whatever the page's size.
    */
-  listTransactions(environment: string, accountId: string, filter: TransactionFilter, page: PageRequest): Promise<Transaction[]>;
+  listTransactions(
+    environment: string,
+    accountId: string,
+    filter: TransactionFilter,
+    page: PageRequest,
+  ): Promise<Transaction[]>;
   /** Pending holds whose expiry has passed, oldest first. */
   expiredHolds(now: Date, limit: number): Promise<{ environment: string; accountId: string; transactionId: string }[]>;
 }

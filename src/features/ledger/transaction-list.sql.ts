@@ -20,8 +20,10 @@ export function transactionListSql(filter: TransactionFilter): { text: string; v
   if (filter.from !== undefined) conditions.push(`e.created_at >= ${parameter(filter.from)}::timestamptz`);
   if (filter.to !== undefined) conditions.push(`e.created_at < ${parameter(filter.to)}::timestamptz`);
   // The amount a transaction answers (its posted amount once POSTED): the expression the index is built on.
-  if (filter.minAmount !== undefined) conditions.push(`coalesce(e.posted_amount, e.amount) >= ${parameter(filter.minAmount)}::numeric`);
-  if (filter.maxAmount !== undefined) conditions.push(`coalesce(e.posted_amount, e.amount) <= ${parameter(filter.maxAmount)}::numeric`);
+  if (filter.minAmount !== undefined)
+    conditions.push(`coalesce(e.posted_amount, e.amount) >= ${parameter(filter.minAmount)}::numeric`);
+  if (filter.maxAmount !== undefined)
+    conditions.push(`coalesce(e.posted_amount, e.amount) <= ${parameter(filter.maxAmount)}::numeric`);
   if (filter.externalId !== undefined) conditions.push(`e.external_id = ${parameter(filter.externalId)}::varchar`);
   const text = `SELECT ${TRANSACTION_COLUMNS} FROM ledger_entries e
      WHERE e.environment = $1 AND e.account_id = $2::uuid AND NOT e.is_settlement

@@ -12,13 +12,20 @@ import { recordId } from '../../presenters/record-id.js';
  */
 
 /** Present only when set at creation: a record without them has exactly the contract's fields. */
-const externalId = z.string().max(EXTERNAL_ID_LENGTH).optional().describe(externalIdSchema.description ?? '');
+const externalId = z
+  .string()
+  .max(EXTERNAL_ID_LENGTH)
+  .optional()
+  .describe(externalIdSchema.description ?? '');
 const metadata = z
   .record(z.string(), z.string())
   .optional()
-  .describe("Your own key-value pairs, as given at creation. Answered only when set.");
+  .describe('Your own key-value pairs, as given at creation. Answered only when set.');
 
-const money = (description: string) => z.number().describe(`${description} A JSON number with at most the currency's minor-unit digits, exact in the ledger.`);
+const money = (description: string) =>
+  z
+    .number()
+    .describe(`${description} A JSON number with at most the currency's minor-unit digits, exact in the ledger.`);
 
 export const transactionDataSchema = z
   .strictObject({
@@ -27,18 +34,28 @@ export const transactionDataSchema = z
     type: z.enum(ENTRY_TYPES).describe('CREDIT adds to the balance, DEBIT takes from it.'),
     amount: money('What moved: once POSTED the posted amount, otherwise the amount authorised. Always positive.'),
     authorizedAmount: money('For a hold, the amount authorised (it may post for less); otherwise equal to amount.'),
-    currency: z.string().regex(/^[A-Z]{3}$/).describe("The account's ISO 4217 currency."),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .describe("The account's ISO 4217 currency."),
     description: z.string().describe('As sent; empty when none was sent.'),
     status: z.enum(TRANSACTION_STATUSES).describe('PENDING (a hold), POSTED (final) or VOIDED (a released hold).'),
-    balanceAfter: z.number().nullable().describe("The account's posted balance just after this transaction posted; null while PENDING or VOIDED."),
+    balanceAfter: z
+      .number()
+      .nullable()
+      .describe("The account's posted balance just after this transaction posted; null while PENDING or VOIDED."),
     createdAt: z.iso.datetime().describe('ISO 8601 UTC.'),
     postedAt: z.iso.datetime().nullable().describe('When it posted; null while PENDING or VOIDED.'),
     voidedAt: z.iso.datetime().nullable().describe('When the hold was voided (by a client or by its expiry).'),
     expiresAt: z.iso.datetime().nullable().describe("A hold's expiry, after which it voids itself; null otherwise."),
     transferId: recordId.nullable().describe('Both transactions of a transfer carry its id; null otherwise.'),
     reversesTransactionId: recordId.nullable().describe('The transaction this one reverses; null otherwise.'),
-    externalId: externalId.describe("The externalId given at creation (a transfer's, on both of its sides); absent when none was."),
-    metadata: metadata.describe("The metadata given at creation (a transfer's, on both of its sides); absent when none was."),
+    externalId: externalId.describe(
+      "The externalId given at creation (a transfer's, on both of its sides); absent when none was.",
+    ),
+    metadata: metadata.describe(
+      "The metadata given at creation (a transfer's, on both of its sides); absent when none was.",
+    ),
   })
   .describe('One side of a balanced posting, on one account. Posted transactions never change; a mistake is reversed.');
 

@@ -51,7 +51,10 @@ const SQL = {
      FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1`,
   ),
   /** The environment's link bounds (the largest link counts it ever held, kept by the links' trigger): one row or none. */
-  bounds: statement('links_bounds', `SELECT accounts_per_customer AS "accountsPerCustomer", customers_per_account AS "customersPerAccount" FROM link_bounds WHERE environment = $1`),
+  bounds: statement(
+    'links_bounds',
+    `SELECT accounts_per_customer AS "accountsPerCustomer", customers_per_account AS "customersPerAccount" FROM link_bounds WHERE environment = $1`,
+  ),
 };
 
 type WalkRow = { kind: 'c' | 'a'; roots: string; id: string };
@@ -65,7 +68,12 @@ export class PrismaLinkReadModel implements LinkReadModel {
   private readonly records: CoalescedWalks<Customer, Account>;
 
   constructor(private readonly prisma: PrismaClient) {
-    this.records = new CoalescedWalks(prisma, SQL.linkedRecords, (row) => toCustomer(row as unknown as CustomerRow), (row) => toAccount(walkAccountRow(row as unknown as Parameters<typeof walkAccountRow>[0])));
+    this.records = new CoalescedWalks(
+      prisma,
+      SQL.linkedRecords,
+      (row) => toCustomer(row as unknown as CustomerRow),
+      (row) => toAccount(walkAccountRow(row as unknown as Parameters<typeof walkAccountRow>[0])),
+    );
   }
 
   findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords> {

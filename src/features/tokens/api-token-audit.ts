@@ -31,7 +31,12 @@ export function apiTokenAuditEvents(input: {
   return [...new Set(environments)].map((environment) =>
     auditEventFor(
       { environment, principal: input.actor, requestId: input.requestId },
-      { operation: input.operation, resourceType: 'api_token', resourceId: apiTokenResourceId(input.tokenId), changedFields: input.changedFields },
+      {
+        operation: input.operation,
+        resourceType: 'api_token',
+        resourceId: apiTokenResourceId(input.tokenId),
+        changedFields: input.changedFields,
+      },
     ),
   );
 }

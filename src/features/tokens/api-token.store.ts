@@ -27,7 +27,10 @@ function limitsOf(row: Pick<SummaryRow, 'maxAmount' | 'dailyLimits'>): PostingLi
   return { ...(row.maxAmount !== null && { maxAmount: row.maxAmount.toString() }), ...(daily !== null && { daily }) };
 }
 
-const toSummary = ({ maxAmount, dailyLimits, ...row }: SummaryRow): ApiTokenSummary => ({ ...row, limits: limitsOf({ maxAmount, dailyLimits }) });
+const toSummary = ({ maxAmount, dailyLimits, ...row }: SummaryRow): ApiTokenSummary => ({
+  ...row,
+  limits: limitsOf({ maxAmount, dailyLimits }),
+});
 
 const auditRows = (events: readonly NewAuditEvent[]) =>
   events.map((event) => ({
@@ -71,12 +74,18 @@ export class PrismaApiTokenStore implements ApiTokenStore {
   }
 
   async findById(id: string): Promise<ApiTokenRecord | null> {
-    const row = await this.client.apiToken.findUnique({ where: { id }, select: { ...SUMMARY_COLUMNS, secretHash: true } });
+    const row = await this.client.apiToken.findUnique({
+      where: { id },
+      select: { ...SUMMARY_COLUMNS, secretHash: true },
+    });
     return row && { ...toSummary(row), secretHash: row.secretHash };
   }
 
   async list(): Promise<ApiTokenSummary[]> {
-    const rows = await this.client.apiToken.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], select: SUMMARY_COLUMNS });
+    const rows = await this.client.apiToken.findMany({
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      select: SUMMARY_COLUMNS,
+    });
     return rows.map(toSummary);
   }
 
@@ -84,7 +93,11 @@ export class PrismaApiTokenStore implements ApiTokenStore {
    * Sets revoked_at once (a second revocation keeps the first date and writes no audit event). The row is
    * locked first, so `audit` is built from the environments of the token as revoked.
    */
-  async revoke(id: string, at: Date, audit: (environments: string[]) => NewAuditEvent[]): Promise<'revoked' | 'already-revoked' | 'not-found'> {
+  async revoke(
+    id: string,
+    at: Date,
+    audit: (environments: string[]) => NewAuditEvent[],
+  ): Promise<'revoked' | 'already-revoked' | 'not-found'> {
     return this.client.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ environments: string[]; revoked: boolean }[]>`
         SELECT environments, revoked_at IS NOT NULL AS revoked FROM api_tokens WHERE id = ${id} FOR UPDATE`;
@@ -98,7 +111,9 @@ export class PrismaApiTokenStore implements ApiTokenStore {
 
   /** Tokens that would authenticate at `at`: not revoked, not expired. */
   async countUsable(at: Date): Promise<number> {
-    return this.client.apiToken.count({ where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] } });
+    return this.client.apiToken.count({
+      where: { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] },
+    });
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -30,7 +30,10 @@ export interface ApiTokenRecord {
 export type ApiTokenSummary = Omit<ApiTokenRecord, 'secretHash'>;
 
 /** What a new token is stored with. */
-export type NewApiToken = Pick<ApiTokenRecord, 'id' | 'name' | 'secretHash' | 'environments' | 'scopes' | 'expiresAt' | 'limits'>;
+export type NewApiToken = Pick<
+  ApiTokenRecord,
+  'id' | 'name' | 'secretHash' | 'environments' | 'scopes' | 'expiresAt' | 'limits'
+>;
 
 export interface ApiTokenStore {
   findById(id: string): Promise<ApiTokenRecord | null>;
@@ -47,7 +50,8 @@ export function generateApiToken(): { id: string; token: string; secretHash: Buf
   return { id, token: `${API_TOKEN_PREFIX}${id}_${secret}`, secretHash: secretDigest(secret) };
 }
 
-export const isAccessScope = (value: string): value is AccessScope => (ACCESS_SCOPES as readonly string[]).includes(value);
+export const isAccessScope = (value: string): value is AccessScope =>
+  (ACCESS_SCOPES as readonly string[]).includes(value);
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -73,7 +77,8 @@ export class ManagedTokenAuthenticator implements TokenVerifier {
     if (!record) return { ok: false, reason: 'invalid' };
     const stored = Buffer.from(record.secretHash);
     const presented = secretDigest(secret);
-    if (stored.length !== presented.length || !timingSafeEqual(stored, presented)) return { ok: false, reason: 'invalid' };
+    if (stored.length !== presented.length || !timingSafeEqual(stored, presented))
+      return { ok: false, reason: 'invalid' };
     if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
     // An expired token is refused exactly like an unknown one: the answer says nothing about whether it existed.
     if (record.expiresAt !== null && record.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'invalid' };

@@ -2,6 +2,15 @@
  * Managed API tokens' public face, for src/auth (which verifies them), the CLI (`npm run token`) and the
  * composition root: the token format, its record and store, its audit events.
  */
-export { API_TOKEN_PREFIX, type ApiTokenRecord, type ApiTokenStore, type ApiTokenSummary, generateApiToken, isAccessScope, ManagedTokenAuthenticator, type NewApiToken } from './api-tokens.js';
+export {
+  API_TOKEN_PREFIX,
+  type ApiTokenRecord,
+  type ApiTokenStore,
+  type ApiTokenSummary,
+  generateApiToken,
+  isAccessScope,
+  ManagedTokenAuthenticator,
+  type NewApiToken,
+} from './api-tokens.js';
 export { apiTokenAuditEvents, apiTokenResourceId } from './api-token-audit.js';
 export { PrismaApiTokenStore } from './api-token.store.js';

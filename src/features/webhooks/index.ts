@@ -2,7 +2,13 @@
  * The webhooks feature's public face (endpoints, delivery, retries, the URL guard, sealed secrets), for the
  * other features, src/pii (which seals and rotates the secrets), the CLI and the composition root.
  */
-export { type EndpointWithSecret, type SealedSecret, secretBinding, type WebhookAttempt, type WebhookEndpoint } from './webhook.js';
+export {
+  type EndpointWithSecret,
+  type SealedSecret,
+  secretBinding,
+  type WebhookAttempt,
+  type WebhookEndpoint,
+} from './webhook.js';
 export type { SecretSealer, WebhookStore } from './ports.js';
 export type { EndpointDisabledBy } from './retry-policy.js';
 export { WebhookService, type WebhookServiceOptions } from './webhook.service.js';

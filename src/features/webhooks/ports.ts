@@ -110,16 +110,38 @@ export interface WebhookStore {
   find(environment: string, endpointId: string): Promise<WebhookEndpoint | null>;
   /** The environment's endpoints, oldest first. */
   list(environment: string): Promise<WebhookEndpoint[]>;
-  update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  update(
+    environment: string,
+    endpointId: string,
+    changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined },
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null>;
   delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean>;
   /** Enabling also forgets the failures (failingSince) and resumes the endpoint's outstanding deliveries. */
-  setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  setEnabled(
+    environment: string,
+    endpointId: string,
+    enabled: boolean,
+    reason: string | null,
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null>;
   /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
-  rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date, effects: WriteEffects): Promise<WebhookEndpoint | null>;
+  rotateSecret(
+    environment: string,
+    endpointId: string,
+    secret: SealedSecret,
+    previousExpiresAt: Date,
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null>;
   /** Newest first; null when there is no such endpoint. */
   listAttempts(environment: string, endpointId: string, limit: number): Promise<WebhookAttempt[] | null>;
   /** Schedules (another) delivery of the event to the endpoint now, whatever happened to it before. */
-  redeliver(environment: string, endpointId: string, eventId: string, effects: WriteEffects): Promise<RedeliveryOutcome>;
+  redeliver(
+    environment: string,
+    endpointId: string,
+    eventId: string,
+    effects: WriteEffects,
+  ): Promise<RedeliveryOutcome>;
 
   /** The fan-out: turns newly sequenced events into deliveries; answers how many events it considered. */
   fanOut(limit: number): Promise<{ considered: number; created: number }>;

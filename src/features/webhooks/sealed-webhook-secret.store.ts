@@ -1,4 +1,8 @@
-import type { SealedWebhookSecrets, SealedWebhookSecretStore, WebhookSecretResealBatch } from '../../pii/pii-rotation.js';
+import type {
+  SealedWebhookSecrets,
+  SealedWebhookSecretStore,
+  WebhookSecretResealBatch,
+} from '../../pii/pii-rotation.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { writeAuditEvents } from '../../db/sql/rotation-audit.js';
 
@@ -46,7 +50,10 @@ export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore 
             id: row.id,
             environment: row.environment,
             secret: { keyId: row.keyId, ciphertext: row.ciphertext },
-            previous: row.previousCiphertext === null ? null : { keyId: row.previousKeyId ?? '', ciphertext: row.previousCiphertext },
+            previous:
+              row.previousCiphertext === null
+                ? null
+                : { keyId: row.previousKeyId ?? '', ciphertext: row.previousCiphertext },
             previousExpired: row.previousExpired,
           };
           const resealed = batch.reseal(sealed);
@@ -69,7 +76,11 @@ export class PrismaSealedWebhookSecretStore implements SealedWebhookSecretStore 
                   FROM unnest(${ids}::uuid[], ${keyIds}::varchar[], ${ciphertexts}::bytea[], ${previousKeyIds}::varchar[], ${previousCiphertexts}::bytea[])
                        AS v(id, key_id, ciphertext, previous_key_id, previous_ciphertext)
                  WHERE w.id = v.id`;
-        await writeAuditEvents(tx, rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment), batch.audit);
+        await writeAuditEvents(
+          tx,
+          rows.filter((row) => resealedIds.has(row.id)).map((row) => row.environment),
+          batch.audit,
+        );
         return { lastId: rows.at(-1)?.id, resealed };
       },
       { timeout: 120_000, maxWait: 10_000 },

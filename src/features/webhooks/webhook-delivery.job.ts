@@ -6,7 +6,14 @@ import { secretBinding } from './webhook.js';
 import type { Logger } from '../../logging/logger.js';
 import { startWakeableJob } from '../../jobs/interval-job.js';
 import { fairShares, InFlightCounts } from './webhook-fairness.js';
-import { type SendFailure, type SendOptions, sendWebhook, type SendResult, signatureOf, type UrlPolicy } from './webhook-http.js';
+import {
+  type SendFailure,
+  type SendOptions,
+  sendWebhook,
+  type SendResult,
+  signatureOf,
+  type UrlPolicy,
+} from './webhook-http.js';
 
 /** One finished attempt, for metrics (src/http/metrics.ts): what happened, never to which endpoint. */
 export interface AttemptReport {
@@ -43,7 +50,12 @@ export interface WebhookDeliveryOptions {
 }
 
 /** One attempt's request (sendWebhook); replaceable for tests (StartOptions.webhookSend). */
-export type WebhookSend = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<SendResult>;
+export type WebhookSend = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+) => Promise<SendResult>;
 
 const FAN_OUT_BATCH = 500;
 /** A claim outlives the attempt's time-out by this much before another dispatcher may take the delivery over. */
@@ -86,7 +98,9 @@ export function startWebhookDelivery(
     let result: SendResult;
     try {
       const binding = secretBinding(delivery.environment, delivery.endpointId);
-      const secrets = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map((sealed) => sealer.openSecret(binding, sealed));
+      const secrets = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map((sealed) =>
+        sealer.openSecret(binding, sealed),
+      );
       const timestamp = Math.floor(Date.now() / 1000);
       const body = webhookBody(event, delivery.readScopes);
       const headers = {
@@ -101,8 +115,18 @@ export function startWebhookDelivery(
         policy: { allowedPorts: options.allowedPorts ?? '*', requireHttps: options.requireHttps ?? false },
       });
     } catch (error) {
-      logger.error({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not prepare a webhook attempt');
-      result = { succeeded: false, statusCode: null, failure: 'not_sent', latencyMs: 0, error: 'The service could not prepare the request (signing secret unavailable).', retryAfterMs: null };
+      logger.error(
+        { err: { message: (error as Error).message }, endpointId: delivery.endpointId },
+        'could not prepare a webhook attempt',
+      );
+      result = {
+        succeeded: false,
+        statusCode: null,
+        failure: 'not_sent',
+        latencyMs: 0,
+        error: 'The service could not prepare the request (signing secret unavailable).',
+        retryAfterMs: null,
+      };
     }
     const gone = answeredGone(result.statusCode);
     const finishedAt = Date.now();
@@ -123,20 +147,36 @@ export function startWebhookDelivery(
       });
     } catch (error) {
       // The lease runs out and the delivery is attempted again: at least once, never lost.
-      logger.warn({ err: { message: (error as Error).message }, endpointId: delivery.endpointId }, 'could not record a webhook attempt; it will be retried');
+      logger.warn(
+        { err: { message: (error as Error).message }, endpointId: delivery.endpointId },
+        'could not record a webhook attempt; it will be retried',
+      );
     }
     const disabledEndpoint = disabledBy(recorded?.disabledEndpoint ?? false, gone);
-    if (disabledEndpoint) logger.warn({ endpointId: delivery.endpointId, reason: disabledEndpoint }, 'webhook endpoint disabled');
+    if (disabledEndpoint)
+      logger.warn({ endpointId: delivery.endpointId, reason: disabledEndpoint }, 'webhook endpoint disabled');
     options.onAttempt?.({
       statusCode: result.statusCode,
       failure: result.failure,
       firstAttempt: delivery.attempts === 0,
       latencyMs: result.latencyMs,
       // Counted once per delivery: by the dispatcher whose success was recorded, unless one came before.
-      deliveredAfterMs: result.succeeded && recorded?.recorded && !recorded.deliveredBefore ? Math.max(0, finishedAt - Date.parse(event.occurredAt)) : null,
+      deliveredAfterMs:
+        result.succeeded && recorded?.recorded && !recorded.deliveredBefore
+          ? Math.max(0, finishedAt - Date.parse(event.occurredAt))
+          : null,
       disabledEndpoint,
     });
-    if (!result.succeeded) logger.info({ endpointId: delivery.endpointId, eventId: event.eventId, statusCode: result.statusCode, attempt: delivery.attempts + 1 }, 'webhook attempt failed');
+    if (!result.succeeded)
+      logger.info(
+        {
+          endpointId: delivery.endpointId,
+          eventId: event.eventId,
+          statusCode: result.statusCode,
+          attempt: delivery.attempts + 1,
+        },
+        'webhook attempt failed',
+      );
   };
 
   const tick = async () => {
@@ -163,7 +203,11 @@ export function startWebhookDelivery(
       }
       failing = false;
     } catch (error) {
-      if (!failing) logger.warn({ err: { message: (error as Error).message } }, 'could not fan out or claim webhook deliveries; retrying');
+      if (!failing)
+        logger.warn(
+          { err: { message: (error as Error).message } },
+          'could not fan out or claim webhook deliveries; retrying',
+        );
       failing = true;
     }
   };

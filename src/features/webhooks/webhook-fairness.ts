@@ -35,7 +35,9 @@ export class InFlightCounts {
     return {
       perEnvironment,
       perEndpoint,
-      busyEnvironments: new Map([...this.environments].map(([environment, n]) => [environment, Math.max(0, perEnvironment - n)])),
+      busyEnvironments: new Map(
+        [...this.environments].map(([environment, n]) => [environment, Math.max(0, perEnvironment - n)]),
+      ),
       busyEndpoints: new Map([...this.endpoints].map(([endpointId, n]) => [endpointId, Math.max(0, perEndpoint - n)])),
     };
   }

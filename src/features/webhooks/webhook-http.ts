@@ -20,7 +20,8 @@ class RefusedAddressError extends Error {
   readonly code = REFUSED;
 }
 
-const unbracketed = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+const unbracketed = (hostname: string): string =>
+  hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 
 /**
  * A `lookup` for http.request: resolves the host, refuses the connection if any address it resolves to is
@@ -32,9 +33,17 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const refused = allowPrivateNetworks ? undefined : addresses.find(({ address }) => forbiddenAddressReason(address) !== null);
-      if (refused) return callback(new RefusedAddressError(`refused: the host resolves to a ${forbiddenAddressReason(refused.address)} address`), '', 0);
-      if (addresses.length === 0) return callback(Object.assign(new Error('the host has no address'), { code: 'ENOTFOUND' }), '', 0);
+      const refused = allowPrivateNetworks
+        ? undefined
+        : addresses.find(({ address }) => forbiddenAddressReason(address) !== null);
+      if (refused)
+        return callback(
+          new RefusedAddressError(`refused: the host resolves to a ${forbiddenAddressReason(refused.address)} address`),
+          '',
+          0,
+        );
+      if (addresses.length === 0)
+        return callback(Object.assign(new Error('the host has no address'), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -58,7 +67,8 @@ export function urlPolicyRefusal(url: URL, policy: UrlPolicy): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'only http and https URLs are allowed';
   if (policy.requireHttps && url.protocol !== 'https:') return 'only https URLs are allowed in production';
   const port = portOf(url);
-  if (policy.allowedPorts !== '*' && !policy.allowedPorts.includes(port)) return `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})`;
+  if (policy.allowedPorts !== '*' && !policy.allowedPorts.includes(port))
+    return `port ${port} is not allowed (allowed: ${policy.allowedPorts.join(', ')})`;
   return null;
 }
 
@@ -95,7 +105,10 @@ export function createUrlGuard(allowPrivateNetworks: boolean, policy: UrlPolicy 
 
 /** How the service and the operator CLI build the WebhookService: the same guard, the same rotation overlap. */
 export const webhookServiceOptions = (
-  config: Pick<WebhooksConfig, 'allowPrivateNetworks' | 'secretOverlapMs' | 'maxEndpointsPerEnvironment' | 'allowedPorts' | 'requireHttps'>,
+  config: Pick<
+    WebhooksConfig,
+    'allowPrivateNetworks' | 'secretOverlapMs' | 'maxEndpointsPerEnvironment' | 'allowedPorts' | 'requireHttps'
+  >,
 ): WebhookServiceOptions => ({
   urlGuard: createUrlGuard(config.allowPrivateNetworks, config),
   secretOverlapMs: config.secretOverlapMs,
@@ -160,7 +173,12 @@ function retryAfterOf(header: string | undefined): number | null {
  * One POST: no redirect is followed (a 3xx is a failure), the whole attempt is bounded by `timeoutMs`,
  * at most a few KB of the answer are read, and the connection goes only to an address the guard accepted.
  */
-export function sendWebhook(target: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export function sendWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
@@ -174,7 +192,13 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
       clearTimeout(timer);
       resolve({ latencyMs: elapsed(), ...result });
     };
-    const failure = (kind: SendFailure, error: string): Omit<SendResult, 'latencyMs'> => ({ succeeded: false, statusCode: null, failure: kind, error: short(error), retryAfterMs: null });
+    const failure = (kind: SendFailure, error: string): Omit<SendResult, 'latencyMs'> => ({
+      succeeded: false,
+      statusCode: null,
+      failure: kind,
+      error: short(error),
+      retryAfterMs: null,
+    });
 
     const url = new URL(target);
     const refusal = urlPolicyRefusal(url, options.policy ?? ANY_URL);
@@ -197,7 +221,12 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': USER_AGENT },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': USER_AGENT,
+        },
         lookup: guardedLookup(options.allowPrivateNetworks),
         agent: false,
         signal: controller.signal,
@@ -206,12 +235,17 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
         const statusCode = response.statusCode ?? 0;
         const latencyMs = elapsed();
         const succeeded = statusCode >= 200 && statusCode < 300;
-        const retryAfterMs = statusCode === 429 || statusCode === 503 ? retryAfterOf(response.headers['retry-after']) : null;
+        const retryAfterMs =
+          statusCode === 429 || statusCode === 503 ? retryAfterOf(response.headers['retry-after']) : null;
         const chunks: Buffer[] = [];
         let size = 0;
         const finish = () => {
           const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_LENGTH);
-          const error = succeeded ? null : short(`HTTP ${statusCode}${statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : ''}${excerpt.trim() ? `: ${excerpt}` : ''}`);
+          const error = succeeded
+            ? null
+            : short(
+                `HTTP ${statusCode}${statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : ''}${excerpt.trim() ? `: ${excerpt}` : ''}`,
+              );
           settle({ succeeded, statusCode, failure: null, latencyMs, error, retryAfterMs });
           response.destroy();
         };

@@ -3,7 +3,11 @@ import { DomainError } from '../../domain/errors.js';
 /** The webhooks' refusals, with stable codes (listed in src/domain/errors.ts, ErrorCodes). */
 
 export const webhookEndpointNotFound = () =>
-  new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', 'not_found', 'No webhook endpoint with this id exists in this environment.');
+  new DomainError(
+    'WEBHOOK_ENDPOINT_NOT_FOUND',
+    'not_found',
+    'No webhook endpoint with this id exists in this environment.',
+  );
 
 /** The URL is not http(s), or its host is (or resolves to) an address webhooks may not reach. */
 export const webhookUrlNotAllowed = (reason: string) =>

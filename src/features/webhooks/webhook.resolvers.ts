@@ -22,15 +22,20 @@ export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEn
   },
 
   Mutation: {
-    createWebhookEndpoint: (_parent, { input }, { services, caller }) => services.webhooks.create(caller, input as unknown),
-    updateWebhookEndpoint: (_parent, { endpointId, input }, { services, caller }) => services.webhooks.update(caller, endpointId, input as unknown),
+    createWebhookEndpoint: (_parent, { input }, { services, caller }) =>
+      services.webhooks.create(caller, input as unknown),
+    updateWebhookEndpoint: (_parent, { endpointId, input }, { services, caller }) =>
+      services.webhooks.update(caller, endpointId, input as unknown),
     deleteWebhookEndpoint: async (_parent, { endpointId }, { services, caller }) => {
       await services.webhooks.delete(caller, endpointId);
       return endpointId;
     },
-    enableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) => services.webhooks.setEnabled(caller, endpointId, true),
-    disableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) => services.webhooks.setEnabled(caller, endpointId, false),
-    rotateWebhookSecret: (_parent, { endpointId }, { services, caller }) => services.webhooks.rotateSecret(caller, endpointId),
+    enableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) =>
+      services.webhooks.setEnabled(caller, endpointId, true),
+    disableWebhookEndpoint: (_parent, { endpointId }, { services, caller }) =>
+      services.webhooks.setEnabled(caller, endpointId, false),
+    rotateWebhookSecret: (_parent, { endpointId }, { services, caller }) =>
+      services.webhooks.rotateSecret(caller, endpointId),
     redeliverWebhook: async (_parent, { endpointId, eventId }, { services, caller }) => {
       await services.webhooks.redeliver(caller, endpointId, eventId);
       return { endpointId: endpointId.toLowerCase(), eventId: eventId.toLowerCase() };
@@ -40,7 +45,8 @@ export const webhookResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'WebhookEn
   WebhookEndpoint: {
     eventTypes: (endpoint) => [...endpoint.eventTypes],
     // The domain parses the query REST sends (`limit`), so both surfaces share the page rules.
-    attempts: (endpoint, { first }, { services, caller }) => services.webhooks.listAttempts(caller, endpoint.endpointId, { first: first ?? undefined }),
+    attempts: (endpoint, { first }, { services, caller }) =>
+      services.webhooks.listAttempts(caller, endpoint.endpointId, { first: first ?? undefined }),
   },
 
   WebhookEndpointSecret: {

@@ -1,7 +1,22 @@
-import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema, webhookAttemptsQuerySchema } from './webhook.schemas.js';
+import {
+  webhookEndpointDisabled,
+  webhookEndpointLimit,
+  webhookEndpointNotFound,
+  webhookUrlNotAllowed,
+} from './webhook.errors.js';
+import {
+  createWebhookEndpointSchema,
+  updateWebhookEndpointSchema,
+  webhookAttemptsQuerySchema,
+} from './webhook.schemas.js';
 import { DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT } from './webhook.service.js';
-import { createdWebhookEndpointDataSchema, redeliveryDataSchema, rotatedWebhookSecretDataSchema, webhookAttemptPageDataSchema, webhookEndpointDataSchema } from './webhook.presenter.js';
+import {
+  createdWebhookEndpointDataSchema,
+  redeliveryDataSchema,
+  rotatedWebhookSecretDataSchema,
+  webhookAttemptPageDataSchema,
+  webhookEndpointDataSchema,
+} from './webhook.presenter.js';
 import { DELETED, eventNotFoundFailure, failure, limitValidationFailure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
 import { parseQuery, type QueryString } from '../../rest/operations/query.js';
@@ -12,7 +27,11 @@ export function listWebhookAttemptsQuery(caller: Caller, query: QueryString): { 
   return { first: parseQuery(caller, 'webhooks:read', webhookAttemptsQuerySchema, query).limit };
 }
 
-const webhookEndpointNotFoundFailure = failure('WEBHOOK_ENDPOINT_NOT_FOUND', 'No webhook endpoint with this id in this environment.', webhookEndpointNotFound());
+const webhookEndpointNotFoundFailure = failure(
+  'WEBHOOK_ENDPOINT_NOT_FOUND',
+  'No webhook endpoint with this id in this environment.',
+  webhookEndpointNotFound(),
+);
 const webhookUrlRefusal = failure(
   'WEBHOOK_URL_NOT_ALLOWED',
   'The host is, or resolves to, a private, loopback, link-local, multicast or unspecified address.',
@@ -23,8 +42,14 @@ const webhookEndpointLimitRefusal = failure(
   'The environment already has WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT endpoints (16 by default); nothing was created.',
   webhookEndpointLimit(DEFAULT_MAX_ENDPOINTS_PER_ENVIRONMENT),
 );
-const answersEndpoint = (description: string): RestRoute['success'] => ({ status: 200, description, data: webhookEndpointDataSchema, component: 'WebhookEndpoint' });
-const SECRET_NO_KEY = 'Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.';
+const answersEndpoint = (description: string): RestRoute['success'] => ({
+  status: 200,
+  description,
+  data: webhookEndpointDataSchema,
+  component: 'WebhookEndpoint',
+});
+const SECRET_NO_KEY =
+  'Takes no Idempotency-Key: the answer holds the secret, which no stored record may keep in clear; on a lost answer, rotate the secret.';
 
 /** The operations tagged Webhooks, in the order of the reference. */
 export const WEBHOOKS_ROUTES = [
@@ -39,11 +64,21 @@ export const WEBHOOKS_ROUTES = [
       'Not in the contract: the events of this environment numbered from now on are POSTed to `url` as Standard Webhooks requests (headers `webhook-id` (the event id), `webhook-timestamp`, `webhook-signature`; body `{ type, timestamp, data }`, `data` being the event as GET /{environment}/event/{eventId} answers it). ' +
       'Delivery is at least once, retried on failure (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default); first attempts go out in sequence order per endpoint. ' +
       'The URL must be public: private, loopback, link-local and multicast addresses are refused, at registration and at every delivery. ' +
-      'Answers the signing secret, this once. ' + SECRET_NO_KEY,
+      'Answers the signing secret, this once. ' +
+      SECRET_NO_KEY,
     scope: 'webhooks:write',
     withoutIdempotencyKey: SECRET_NO_KEY,
-    requestBody: { schema: createWebhookEndpointSchema, component: 'CreateWebhookEndpointRequest', example: { url: 'https://hooks.example.com/cas', eventTypes: ['customer.created', 'transaction.posted'] } },
-    success: { status: 201, description: 'Registered. `Location` names the endpoint.', data: createdWebhookEndpointDataSchema, component: 'CreatedWebhookEndpoint' },
+    requestBody: {
+      schema: createWebhookEndpointSchema,
+      component: 'CreateWebhookEndpointRequest',
+      example: { url: 'https://hooks.example.com/cas', eventTypes: ['customer.created', 'transaction.posted'] },
+    },
+    success: {
+      status: 201,
+      description: 'Registered. `Location` names the endpoint.',
+      data: createdWebhookEndpointDataSchema,
+      component: 'CreatedWebhookEndpoint',
+    },
     failures: [webhookUrlRefusal, webhookEndpointLimitRefusal],
   },
   {
@@ -67,7 +102,11 @@ export const WEBHOOKS_ROUTES = [
     summary: 'Update a webhook endpoint',
     description: 'Partial update: send `url`, `eventTypes` or both. Deliveries already due go to the new URL.',
     scope: 'webhooks:write',
-    requestBody: { schema: updateWebhookEndpointSchema, component: 'UpdateWebhookEndpointRequest', example: { eventTypes: [] } },
+    requestBody: {
+      schema: updateWebhookEndpointSchema,
+      component: 'UpdateWebhookEndpointRequest',
+      example: { eventTypes: [] },
+    },
     success: answersEndpoint('The updated endpoint.'),
     failures: [webhookUrlRefusal, webhookEndpointNotFoundFailure],
   },
@@ -78,7 +117,8 @@ export const WEBHOOKS_ROUTES = [
     family: 'customer',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
-    description: 'Deletes the endpoint, its pending deliveries and its attempts; an attempt in flight may still arrive.',
+    description:
+      'Deletes the endpoint, its pending deliveries and its attempts; an attempt in flight may still arrive.',
     scope: 'webhooks:write',
     success: DELETED,
     failures: [webhookEndpointNotFoundFailure],
@@ -93,7 +133,12 @@ export const WEBHOOKS_ROUTES = [
     description: `The latest attempts, newest first (\`limit\` 1–100, default 20): status, latency and a short error. Kept as long as their event (EVENT_RETENTION_DAYS).`,
     scope: 'webhooks:read',
     query: { schema: webhookAttemptsQuerySchema, example: { limit: '20' } },
-    success: { status: 200, description: 'The attempts.', data: webhookAttemptPageDataSchema, component: 'WebhookAttemptPage' },
+    success: {
+      status: 200,
+      description: 'The attempts.',
+      data: webhookAttemptPageDataSchema,
+      component: 'WebhookAttemptPage',
+    },
     failures: [limitValidationFailure(webhookAttemptsQuerySchema), webhookEndpointNotFoundFailure],
   },
   {
@@ -105,10 +150,16 @@ export const WEBHOOKS_ROUTES = [
     summary: "Rotate an endpoint's signing secret",
     description:
       'Answers a new secret, this once. Until `previousSecretExpiresAt` (WEBHOOKS_SECRET_OVERLAP_S, default 24 h) every delivery carries two signatures, one per secret, so a receiver verifies with either while it switches. ' +
-      'Rotating again within the overlap drops the oldest secret at once. No body. ' + SECRET_NO_KEY,
+      'Rotating again within the overlap drops the oldest secret at once. No body. ' +
+      SECRET_NO_KEY,
     scope: 'webhooks:write',
     withoutIdempotencyKey: SECRET_NO_KEY,
-    success: { status: 200, description: 'The new secret.', data: rotatedWebhookSecretDataSchema, component: 'RotatedWebhookSecret' },
+    success: {
+      status: 200,
+      description: 'The new secret.',
+      data: rotatedWebhookSecretDataSchema,
+      component: 'RotatedWebhookSecret',
+    },
     failures: [webhookEndpointNotFoundFailure],
   },
   {
@@ -132,7 +183,8 @@ export const WEBHOOKS_ROUTES = [
     family: 'customer',
     tag: 'Webhooks',
     summary: 'Disable a webhook endpoint',
-    description: 'Stops deliveries (an attempt in flight still completes). The service disables an endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. No body.',
+    description:
+      'Stops deliveries (an attempt in flight still completes). The service disables an endpoint by itself on a 410 Gone answer, or after failing for a whole retry window. No body.',
     scope: 'webhooks:write',
     naturallyIdempotent: true,
     success: answersEndpoint('The endpoint.'),

@@ -19,13 +19,21 @@ export const webhookUrlSchema = z
       return false;
     }
   }, 'Must be an absolute http or https URL.')
-  .refine((value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '', 'Must not contain a user name or password.')
+  .refine(
+    (value) => URL.canParse(value) && new URL(value).username === '' && new URL(value).password === '',
+    'Must not contain a user name or password.',
+  )
   .refine((value) => !value.includes('#'), 'Must not contain a fragment (#).');
 
-const eventTypesSchema = list(z.enum(EVENT_TYPES, { error: `Must be one of ${EVENT_TYPES.join(', ')}.` }), WEBHOOK_LIMITS.eventTypes).transform((types) => [...new Set(types)]);
+const eventTypesSchema = list(
+  z.enum(EVENT_TYPES, { error: `Must be one of ${EVENT_TYPES.join(', ')}.` }),
+  WEBHOOK_LIMITS.eventTypes,
+).transform((types) => [...new Set(types)]);
 
 export const createWebhookEndpointSchema = z.strictObject({
-  url: webhookUrlSchema.describe('Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443).'),
+  url: webhookUrlSchema.describe(
+    'Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443).',
+  ),
   eventTypes: eventTypesSchema.optional().describe('The event types to deliver; empty or absent: every type.'),
 });
 

@@ -10,7 +10,12 @@ import { parseInput } from '../../domain/validation.js';
 import { forbiddenAddressReason } from './addresses.js';
 import type { SecretSealer, WebhookStore, WebhookUrlGuard } from './ports.js';
 import { type EndpointWithSecret, secretBinding, type WebhookAttempt, type WebhookEndpoint } from './webhook.js';
-import { webhookEndpointDisabled, webhookEndpointLimit, webhookEndpointNotFound, webhookUrlNotAllowed } from './webhook.errors.js';
+import {
+  webhookEndpointDisabled,
+  webhookEndpointLimit,
+  webhookEndpointNotFound,
+  webhookUrlNotAllowed,
+} from './webhook.errors.js';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhook.schemas.js';
 
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -92,7 +97,9 @@ export class WebhookService {
 
   async get(caller: Caller, endpointId: string): Promise<WebhookEndpoint> {
     authorize(caller, 'webhooks:read');
-    return found(isRecordId(endpointId) ? await this.webhooks.find(caller.environment, endpointId.toLowerCase()) : null);
+    return found(
+      isRecordId(endpointId) ? await this.webhooks.find(caller.environment, endpointId.toLowerCase()) : null,
+    );
   }
 
   /** Every endpoint of the environment, oldest first, without secrets. */
@@ -109,14 +116,22 @@ export class WebhookService {
     const id = endpointId.toLowerCase();
     // Re-pointed, it receives what the token that re-pointed it could read, no more.
     const changes = valid.url === undefined ? valid : { ...valid, readScopes: readScopesOf(caller) };
-    return found(await this.webhooks.update(caller.environment, id, changes, audited(caller, 'webhook_endpoint.update', id, Object.keys(valid))));
+    return found(
+      await this.webhooks.update(
+        caller.environment,
+        id,
+        changes,
+        audited(caller, 'webhook_endpoint.update', id, Object.keys(valid)),
+      ),
+    );
   }
 
   async delete(caller: Caller, endpointId: string): Promise<void> {
     authorize(caller, 'webhooks:write');
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     const id = endpointId.toLowerCase();
-    if (!(await this.webhooks.delete(caller.environment, id, audited(caller, 'webhook_endpoint.delete', id, [])))) throw webhookEndpointNotFound();
+    if (!(await this.webhooks.delete(caller.environment, id, audited(caller, 'webhook_endpoint.delete', id, []))))
+      throw webhookEndpointNotFound();
   }
 
   /** Enabling forgets past failures and resumes the deliveries that were due; events of the disabled period are not sent. */
@@ -125,7 +140,9 @@ export class WebhookService {
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
     const id = endpointId.toLowerCase();
     const audit = audited(caller, enabled ? 'webhook_endpoint.enable' : 'webhook_endpoint.disable', id, ['enabled']);
-    return found(await this.webhooks.setEnabled(caller.environment, id, enabled, enabled ? null : 'Disabled by a client.', audit));
+    return found(
+      await this.webhooks.setEnabled(caller.environment, id, enabled, enabled ? null : 'Disabled by a client.', audit),
+    );
   }
 
   /** A new secret; the current one keeps signing (a second signature) for the overlap. */
@@ -136,12 +153,24 @@ export class WebhookService {
     const secret = newWebhookSecret();
     const sealed = this.sealer.sealSecret(secretBinding(caller.environment, id), secret);
     const audit = audited(caller, 'webhook_endpoint.rotate_secret', id, ['secret']);
-    const endpoint = found(await this.webhooks.rotateSecret(caller.environment, id, sealed, new Date(this.now().getTime() + this.overlapMs), audit));
+    const endpoint = found(
+      await this.webhooks.rotateSecret(
+        caller.environment,
+        id,
+        sealed,
+        new Date(this.now().getTime() + this.overlapMs),
+        audit,
+      ),
+    );
     return { endpoint, secret };
   }
 
   /** The endpoint's newest delivery attempts, at most `first` (1–100, default 20: VALIDATION_FAILED outside). */
-  async listAttempts(caller: Caller, endpointId: string, page: { first?: number | undefined } = {}): Promise<WebhookAttempt[]> {
+  async listAttempts(
+    caller: Caller,
+    endpointId: string,
+    page: { first?: number | undefined } = {},
+  ): Promise<WebhookAttempt[]> {
     authorize(caller, 'webhooks:read');
     const limit = pageSize(page.first);
     if (!isRecordId(endpointId)) throw webhookEndpointNotFound();
@@ -157,7 +186,12 @@ export class WebhookService {
     if (!isRecordId(eventId)) throw eventNotFound();
     const id = endpointId.toLowerCase();
     // The endpoint is the resource (who receives); which event went again is in the request's log, by requestId.
-    const outcome = await this.webhooks.redeliver(caller.environment, id, eventId.toLowerCase(), audited(caller, 'webhook_endpoint.redeliver', id, []));
+    const outcome = await this.webhooks.redeliver(
+      caller.environment,
+      id,
+      eventId.toLowerCase(),
+      audited(caller, 'webhook_endpoint.redeliver', id, []),
+    );
     if (outcome === 'endpoint_not_found') throw webhookEndpointNotFound();
     if (outcome === 'event_not_found') throw eventNotFound();
     if (outcome === 'endpoint_disabled') throw webhookEndpointDisabled();
@@ -175,7 +209,14 @@ export class WebhookService {
  * reaches the trail; the endpoint itself answers its current URL to `webhooks:read`.
  */
 function audited(caller: Caller, operation: AuditOperation, endpointId: string, changedFields: readonly string[]) {
-  return { audit: auditEventFor(caller, { operation, resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields }) };
+  return {
+    audit: auditEventFor(caller, {
+      operation,
+      resourceType: 'webhook_endpoint',
+      resourceId: endpointId,
+      changedFields,
+    }),
+  };
 }
 
 function found(endpoint: WebhookEndpoint | null): WebhookEndpoint {
@@ -184,4 +225,5 @@ function found(endpoint: WebhookEndpoint | null): WebhookEndpoint {
 }
 
 /** The read scopes an endpoint registered by `caller` records: its deliveries never show more (ADR 2). */
-const readScopesOf = (caller: Caller): AccessScope[] => EVENT_READ_SCOPES.filter((scope) => isAuthorized(caller, scope));
+const readScopesOf = (caller: Caller): AccessScope[] =>
+  EVENT_READ_SCOPES.filter((scope) => isAuthorized(caller, scope));

@@ -1,7 +1,24 @@
 import type { AccessScope } from '../../domain/caller.js';
-import { EVENT_FIELDS, type EventRow, type EventType, numberedEventsAfter, numberOf, roundOf, toEvent } from '../events/index.js';
+import {
+  EVENT_FIELDS,
+  type EventRow,
+  type EventType,
+  numberedEventsAfter,
+  numberOf,
+  roundOf,
+  toEvent,
+} from '../events/index.js';
 import type { WriteEffects } from '../../domain/write-effects.js';
-import type { AttemptOutcome, ClaimedDelivery, ClaimRooms, EndpointCreation, NewEndpointRecord, RecordedAttempt, RedeliveryOutcome, WebhookStore } from './ports.js';
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  ClaimRooms,
+  EndpointCreation,
+  NewEndpointRecord,
+  RecordedAttempt,
+  RedeliveryOutcome,
+  WebhookStore,
+} from './ports.js';
 import type { SealedSecret, WebhookAttempt, WebhookEndpoint } from './webhook.js';
 import { WAKE_CHANNELS } from '../../db/connection/notifications.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
@@ -45,9 +62,15 @@ const SQL = {
      audit AS (${auditInsert(8, 'created')})
      SELECT ${ENDPOINT_COLUMNS} FROM created w`,
   ),
-  find: statement('webhook_find', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid`),
+  find: statement(
+    'webhook_find',
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 AND w.id = $2::uuid`,
+  ),
   // Ids are UUIDv7: their order is the creation order.
-  list: statement('webhook_list', `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 ORDER BY w.id`),
+  list: statement(
+    'webhook_list',
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.environment = $1 ORDER BY w.id`,
+  ),
   // Each change of who receives what writes its audit event ($5… / $3…) in its own statement.
   update: statement(
     'webhook_update',
@@ -328,34 +351,89 @@ export class PrismaWebhookStore implements WebhookStore {
     return (await queryRows<EndpointRow>(this.prisma, SQL.list, [environment])).map(toEndpoint);
   }
 
-  async update(environment: string, endpointId: string, changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined }, effects: WriteEffects): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [environment, endpointId, changes.url ?? null, changes.eventTypes ?? null, ...auditValues(effects.audit), changes.readScopes ?? null]);
+  async update(
+    environment: string,
+    endpointId: string,
+    changes: { url?: string | undefined; eventTypes?: EventType[] | undefined; readScopes?: AccessScope[] | undefined },
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.update, [
+      environment,
+      endpointId,
+      changes.url ?? null,
+      changes.eventTypes ?? null,
+      ...auditValues(effects.audit),
+      changes.readScopes ?? null,
+    ]);
     return row ? toEndpoint(row) : null;
   }
 
   async delete(environment: string, endpointId: string, effects: WriteEffects): Promise<boolean> {
-    const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [environment, endpointId, ...auditValues(effects.audit)]);
+    const [row] = await queryRows<{ deleted: number }>(this.prisma, SQL.delete, [
+      environment,
+      endpointId,
+      ...auditValues(effects.audit),
+    ]);
     return row!.deleted > 0;
   }
 
-  async setEnabled(environment: string, endpointId: string, enabled: boolean, reason: string | null, effects: WriteEffects): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.setEnabled, [environment, endpointId, enabled, reason, ...auditValues(effects.audit)]);
+  async setEnabled(
+    environment: string,
+    endpointId: string,
+    enabled: boolean,
+    reason: string | null,
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.setEnabled, [
+      environment,
+      endpointId,
+      enabled,
+      reason,
+      ...auditValues(effects.audit),
+    ]);
     return row ? toEndpoint(row) : null;
   }
 
-  async rotateSecret(environment: string, endpointId: string, secret: SealedSecret, previousExpiresAt: Date, effects: WriteEffects): Promise<WebhookEndpoint | null> {
-    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.rotate, [environment, endpointId, secret.keyId, bytes(secret.ciphertext), previousExpiresAt, ...auditValues(effects.audit)]);
+  async rotateSecret(
+    environment: string,
+    endpointId: string,
+    secret: SealedSecret,
+    previousExpiresAt: Date,
+    effects: WriteEffects,
+  ): Promise<WebhookEndpoint | null> {
+    const [row] = await queryRows<EndpointRow>(this.prisma, SQL.rotate, [
+      environment,
+      endpointId,
+      secret.keyId,
+      bytes(secret.ciphertext),
+      previousExpiresAt,
+      ...auditValues(effects.audit),
+    ]);
     return row ? toEndpoint(row) : null;
   }
 
   async listAttempts(environment: string, endpointId: string, limit: number): Promise<WebhookAttempt[] | null> {
-    const rows = await queryRows<WebhookAttempt & { attemptId: string | null }>(this.prisma, SQL.attempts, [environment, endpointId, limit]);
+    const rows = await queryRows<WebhookAttempt & { attemptId: string | null }>(this.prisma, SQL.attempts, [
+      environment,
+      endpointId,
+      limit,
+    ]);
     if (rows.length === 0) return null;
     return rows.filter((row) => row.attemptId !== null);
   }
 
-  async redeliver(environment: string, endpointId: string, eventId: string, effects: WriteEffects): Promise<RedeliveryOutcome> {
-    const [row] = await queryRows<{ endpoints: number; enabled: number; events: number }>(this.prisma, SQL.redeliver, [environment, endpointId, eventId, ...auditValues(effects.audit)]);
+  async redeliver(
+    environment: string,
+    endpointId: string,
+    eventId: string,
+    effects: WriteEffects,
+  ): Promise<RedeliveryOutcome> {
+    const [row] = await queryRows<{ endpoints: number; enabled: number; events: number }>(this.prisma, SQL.redeliver, [
+      environment,
+      endpointId,
+      eventId,
+      ...auditValues(effects.audit),
+    ]);
     if (row!.endpoints === 0) return 'endpoint_not_found';
     if (row!.events === 0) return 'event_not_found';
     if (row!.enabled === 0) return 'endpoint_disabled';
@@ -367,7 +445,16 @@ export class PrismaWebhookStore implements WebhookStore {
     return { considered: row!.fullest, created: row!.created };
   }
 
-  async claim(limit: number, leaseMs: number, rooms: ClaimRooms = { perEnvironment: limit, perEndpoint: limit, busyEnvironments: new Map(), busyEndpoints: new Map() }): Promise<ClaimedDelivery[]> {
+  async claim(
+    limit: number,
+    leaseMs: number,
+    rooms: ClaimRooms = {
+      perEnvironment: limit,
+      perEndpoint: limit,
+      busyEnvironments: new Map(),
+      busyEndpoints: new Map(),
+    },
+  ): Promise<ClaimedDelivery[]> {
     const rows = await queryRows<ClaimRow>(this.prisma, SQL.claim, [
       limit,
       Math.ceil(leaseMs),
@@ -386,26 +473,37 @@ export class PrismaWebhookStore implements WebhookStore {
       url: row.url,
       attempts: row.attempts,
       secret: { keyId: row.secretKeyId, ciphertext: row.secretCiphertext },
-      previousSecret: row.previousSecretKeyId && row.previousSecretCiphertext ? { keyId: row.previousSecretKeyId, ciphertext: row.previousSecretCiphertext } : null,
+      previousSecret:
+        row.previousSecretKeyId && row.previousSecretCiphertext
+          ? { keyId: row.previousSecretKeyId, ciphertext: row.previousSecretCiphertext }
+          : null,
       event: toEvent(row),
       readScopes: row.readScopes as AccessScope[],
     }));
   }
 
   async complete(outcome: AttemptOutcome): Promise<RecordedAttempt> {
-    const [row] = await queryRows<{ recorded: number; deliveredBefore: boolean; disabledEndpoint: boolean }>(this.prisma, SQL.complete, [
-      outcome.deliveryId,
-      outcome.leaseId,
-      outcome.endpointId,
-      outcome.eventId,
-      outcome.succeeded,
-      outcome.statusCode,
-      Math.round(outcome.latencyMs),
-      outcome.error,
-      outcome.retryInMs === null ? null : Math.round(outcome.retryInMs),
-      outcome.gone,
-      Math.round(outcome.disableAfterMs),
-    ]);
-    return { recorded: row!.recorded > 0, deliveredBefore: row!.deliveredBefore, disabledEndpoint: row!.disabledEndpoint };
+    const [row] = await queryRows<{ recorded: number; deliveredBefore: boolean; disabledEndpoint: boolean }>(
+      this.prisma,
+      SQL.complete,
+      [
+        outcome.deliveryId,
+        outcome.leaseId,
+        outcome.endpointId,
+        outcome.eventId,
+        outcome.succeeded,
+        outcome.statusCode,
+        Math.round(outcome.latencyMs),
+        outcome.error,
+        outcome.retryInMs === null ? null : Math.round(outcome.retryInMs),
+        outcome.gone,
+        Math.round(outcome.disableAfterMs),
+      ],
+    );
+    return {
+      recorded: row!.recorded > 0,
+      deliveredBefore: row!.deliveredBefore,
+      disabledEndpoint: row!.disabledEndpoint,
+    };
   }
 }

@@ -45,6 +45,7 @@ export interface SealedSecret {
 }
 
 /** The associated data binding an endpoint's secret to its row: a ciphertext copied elsewhere fails to open. */
-export const secretBinding = (environment: string, endpointId: string): string => `webhook\u0000${environment}\u0000${endpointId}\u0000secret`;
+export const secretBinding = (environment: string, endpointId: string): string =>
+  `webhook\u0000${environment}\u0000${endpointId}\u0000secret`;
 
 export const WEBHOOK_LIMITS = { url: 2048, eventTypes: 50, attemptsPage: 100 } as const;

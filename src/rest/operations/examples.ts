@@ -36,4 +36,9 @@ export const EXAMPLE_CREATE_ACCOUNT = {
 };
 export const EXAMPLE_UPDATE_ACCOUNT = { name: 'Household Checking', currency: 'USD' };
 export const EXAMPLE_POST_TRANSACTION = { type: 'CREDIT', amount: 25.5, description: 'Payroll deposit' };
-export const EXAMPLE_TRANSFER = { fromAccountId: EXAMPLE_IDS.accountId, toAccountId: EXAMPLE_IDS.otherAccountId, amount: 100, description: 'Rent share' };
+export const EXAMPLE_TRANSFER = {
+  fromAccountId: EXAMPLE_IDS.accountId,
+  toAccountId: EXAMPLE_IDS.otherAccountId,
+  amount: 100,
+  description: 'Rent share',
+};

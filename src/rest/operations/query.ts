@@ -12,7 +12,12 @@ export type QueryString = Readonly<Record<string, string>>;
  * that, whatever the query, as before the query moved out of the services. VALIDATION_FAILED with a detail per
  * problem (parseInput), as the schema's published refusals say.
  */
-export function parseQuery<T extends z.ZodType>(caller: Caller, scope: AccessScope, schema: T, query: Readonly<Record<string, unknown>>): z.output<T> {
+export function parseQuery<T extends z.ZodType>(
+  caller: Caller,
+  scope: AccessScope,
+  schema: T,
+  query: Readonly<Record<string, unknown>>,
+): z.output<T> {
   authorize(caller, scope);
   return parseInput(schema, query);
 }

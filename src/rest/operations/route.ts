@@ -72,12 +72,17 @@ export interface RouteDeprecation {
 }
 
 /** Does a success of `route` carry an ETag? */
-export const answersEntityTag = (route: Pick<RestRoute, 'versioned' | 'success'>): boolean => route.versioned !== undefined && route.success.component !== 'Empty';
+export const answersEntityTag = (route: Pick<RestRoute, 'versioned' | 'success'>): boolean =>
+  route.versioned !== undefined && route.success.component !== 'Empty';
 /** Does `route` honour If-Match? */
-export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
+export const takesIfMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean =>
+  route.versioned === 'conditional' && (route.method === 'PUT' || route.method === 'DELETE');
 /** Does `route` honour If-None-Match? */
-export const takesIfNoneMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean => route.versioned === 'conditional' && route.method === 'GET';
+export const takesIfNoneMatch = (route: Pick<RestRoute, 'method' | 'versioned'>): boolean =>
+  route.versioned === 'conditional' && route.method === 'GET';
 
 /** POSTs take an Idempotency-Key, unless repeating them is harmless anyway. */
-export const takesIdempotencyKey = (route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>): boolean =>
+export const takesIdempotencyKey = (
+  route: Pick<RestRoute, 'method' | 'naturallyIdempotent' | 'withoutIdempotencyKey'>,
+): boolean =>
   route.method === 'POST' && route.naturallyIdempotent !== true && route.withoutIdempotencyKey === undefined;

@@ -22,7 +22,10 @@ const unknownId = () => randomUUID();
 describe('creating an account', () => {
   it('links the customers in the order given, with amount 0, no transactions and no flags', async () => {
     const [first, second] = [await newCustomerId(), await newCustomerId()];
-    const { value: account } = await accounts().create(h.caller(), buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }));
+    const { value: account } = await accounts().create(
+      h.caller(),
+      buildAccountInput([second, first], { name: 'Joint', currency: 'EUR', type: 'MONEY_MARKET' }),
+    );
     expect(account).toEqual({
       accountId: expect.any(String),
       type: 'MONEY_MARKET',
@@ -41,7 +44,9 @@ describe('creating an account', () => {
     for (const customerId of [first, second]) {
       expect((await h.services.customers.get(h.caller(), customerId)).accountIds).toEqual([account.accountId]);
     }
-    const { rows } = await h.pool.query<{ amount: string }>('SELECT amount::text FROM accounts WHERE id = $1', [account.accountId]);
+    const { rows } = await h.pool.query<{ amount: string }>('SELECT amount::text FROM accounts WHERE id = $1', [
+      account.accountId,
+    ]);
     expect(rows[0]?.amount).toBe('0.000000');
   });
 
@@ -79,7 +84,11 @@ describe('creating an account', () => {
       [customerId, customerId],
       [customerId, customerId.toUpperCase()],
     ]) {
-      const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput(ids)), { code: 'VALIDATION_FAILED' });
+      const error = await expectRejectedWithoutChange(
+        h.pool,
+        () => accounts().create(h.caller(), buildAccountInput(ids)),
+        { code: 'VALIDATION_FAILED' },
+      );
       expect(detailFields(error)).toContain('associatedCustomerIds');
     }
   });
@@ -101,15 +110,22 @@ describe('creating an account', () => {
   it('treats a customer of another environment as missing', async () => {
     const local = await newCustomerId('sandbox');
     const foreign = await newCustomerId('production-like');
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller('sandbox'), buildAccountInput([local, foreign])), {
-      code: 'CUSTOMER_NOT_FOUND',
-    });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.caller('sandbox'), buildAccountInput([local, foreign])),
+      {
+        code: 'CUSTOMER_NOT_FOUND',
+      },
+    );
     expect(error.details).toHaveLength(1);
     expect(error.details?.[0]?.message).toContain(foreign);
   });
 
   it.each(['USD', 'EUR', 'JPY', 'CHF', 'BHD'])('accepts the active currency %s', async (currency) => {
-    const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()], { currency }));
+    const { value: account } = await accounts().create(
+      h.caller(),
+      buildAccountInput([await newCustomerId()], { currency }),
+    );
     expect(account.currency).toBe(currency);
   });
 
@@ -128,14 +144,21 @@ describe('creating an account', () => {
     ['an empty string', ''],
   ])('rejects a currency that is %s', async (_case, currency) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), { ...buildAccountInput([customerId]), currency }), {
-      code: 'VALIDATION_FAILED',
-    });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.caller(), { ...buildAccountInput([customerId]), currency }),
+      {
+        code: 'VALIDATION_FAILED',
+      },
+    );
     expect(detailFields(error)).toEqual(['currency']);
   });
 
   it.each(['CHECKING', 'MONEY_MARKET', 'CD_12_MONTHS', 'IRA2'])('accepts the type %s', async (type) => {
-    const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()], { type }));
+    const { value: account } = await accounts().create(
+      h.caller(),
+      buildAccountInput([await newCustomerId()], { type }),
+    );
     expect(account.type).toBe(type);
   });
 
@@ -152,9 +175,13 @@ describe('creating an account', () => {
     ['an empty string', ''],
   ])('rejects a type with %s', async (_case, type) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput([customerId], { type })), {
-      code: 'VALIDATION_FAILED',
-    });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.caller(), buildAccountInput([customerId], { type })),
+      {
+        code: 'VALIDATION_FAILED',
+      },
+    );
     expect(detailFields(error)).toEqual(['type']);
   });
 
@@ -164,15 +191,21 @@ describe('creating an account', () => {
     ['over 100 characters', 'x'.repeat(101)],
   ])('rejects a name that is %s', async (_case, name) => {
     const customerId = await newCustomerId();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), buildAccountInput([customerId], { name })), {
-      code: 'VALIDATION_FAILED',
-    });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().create(h.caller(), buildAccountInput([customerId], { name })),
+      {
+        code: 'VALIDATION_FAILED',
+      },
+    );
     expect(detailFields(error)).toEqual(['name']);
   });
 
   it.each(['associatedCustomerIds', 'name', 'currency', 'type'])('requires %s', async (field) => {
     const { [field as 'name']: _omitted, ...input } = buildAccountInput([await newCustomerId()]);
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), {
+      code: 'VALIDATION_FAILED',
+    });
     expect(detailFields(error)).toEqual([field]);
   });
 
@@ -186,7 +219,9 @@ describe('creating an account', () => {
     // Built through JSON.parse, as a request body is: that is how "__proto__" becomes an own key.
     const json = JSON.stringify(buildAccountInput([customerId]));
     const input: unknown = JSON.parse(`${json.slice(0, -1)},${JSON.stringify(field)}:${JSON.stringify(value)}}`);
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(h.pool, () => accounts().create(h.caller(), input), {
+      code: 'VALIDATION_FAILED',
+    });
     expect(detailFields(error)).toEqual([field]);
   });
 });
@@ -214,7 +249,11 @@ describe('updating an account', () => {
     ['an unknown field', { name: 'Travel', currency: 'GBP', nickname: 'x' }, 'nickname'],
   ])('rejects %s with VALIDATION_FAILED and changes nothing', async (_case, changes, field) => {
     const account = await newAccount();
-    const error = await expectRejectedWithoutChange(h.pool, () => accounts().update(h.caller(), account.accountId, changes), { code: 'VALIDATION_FAILED' });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => accounts().update(h.caller(), account.accountId, changes),
+      { code: 'VALIDATION_FAILED' },
+    );
     expect(detailFields(error)).toContain(field);
     expect(await accounts().get(h.caller(), account.accountId)).toEqual(account);
   });
@@ -244,10 +283,14 @@ describe('updating an account', () => {
       ['sandbox', 'nope'],
       ['production-like', account.accountId],
     ] as const) {
-      await expectRejectedWithoutChange(h.pool, () => accounts().update(h.caller(environment), id, { name: 'X', currency: 'USD' }), {
-        code: 'ACCOUNT_NOT_FOUND',
-        kind: 'not_found',
-      });
+      await expectRejectedWithoutChange(
+        h.pool,
+        () => accounts().update(h.caller(environment), id, { name: 'X', currency: 'USD' }),
+        {
+          code: 'ACCOUNT_NOT_FOUND',
+          kind: 'not_found',
+        },
+      );
     }
   });
 });
@@ -262,8 +305,14 @@ describe('deleting an account', () => {
     await accounts().delete(h.caller(), joint.accountId);
 
     const after = await databaseState(h.pool);
-    expect(after.counts).toEqual({ ...before.counts, accounts: before.counts.accounts! - 1, links: before.counts.links! - 2 });
-    expect((await h.pool.query('SELECT 1 FROM account_customers WHERE account_id = $1', [joint.accountId])).rows).toEqual([]);
+    expect(after.counts).toEqual({
+      ...before.counts,
+      accounts: before.counts.accounts! - 1,
+      links: before.counts.links! - 2,
+    });
+    expect(
+      (await h.pool.query('SELECT 1 FROM account_customers WHERE account_id = $1', [joint.accountId])).rows,
+    ).toEqual([]);
     expect((await h.services.customers.get(h.caller(), a)).accountIds).toEqual([own.accountId]);
     expect((await h.services.customers.get(h.caller(), b)).accountIds).toEqual([]);
     await expect(accounts().get(h.caller(), joint.accountId)).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
@@ -274,9 +323,15 @@ describe('deleting an account', () => {
 
   it('answers ACCOUNT_NOT_FOUND the second time, for another environment and for a malformed id', async () => {
     const { value: account } = await accounts().create(h.caller(), buildAccountInput([await newCustomerId()]));
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller('production-like'), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller('production-like'), account.accountId), {
+      code: 'ACCOUNT_NOT_FOUND',
+    });
     await accounts().delete(h.caller(), account.accountId);
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), account.accountId), { code: 'ACCOUNT_NOT_FOUND' });
-    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), 'nope'), { code: 'ACCOUNT_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), account.accountId), {
+      code: 'ACCOUNT_NOT_FOUND',
+    });
+    await expectRejectedWithoutChange(h.pool, () => accounts().delete(h.caller(), 'nope'), {
+      code: 'ACCOUNT_NOT_FOUND',
+    });
   });
 });

@@ -25,17 +25,23 @@ describe('concurrent requests', () => {
     const ssn = uniqueSsn();
     const outcomes = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
-        settle(h.services.customers.create(h.caller(), buildCustomerInput({ socialSecurityNumber: i % 2 ? ssn : ssn.replaceAll('-', '') })).then((c) => c.value)),
+        settle(
+          h.services.customers
+            .create(h.caller(), buildCustomerInput({ socialSecurityNumber: i % 2 ? ssn : ssn.replaceAll('-', '') }))
+            .then((c) => c.value),
+        ),
       ),
     );
     const created = outcomes.filter((o) => o.ok);
     expect(created).toHaveLength(1);
-    expect(outcomes.filter((o) => !o.ok).map((o) => (o as { code: string }).code)).toEqual(Array(15).fill('CUSTOMER_ALREADY_EXISTS'));
+    expect(outcomes.filter((o) => !o.ok).map((o) => (o as { code: string }).code)).toEqual(
+      Array(15).fill('CUSTOMER_ALREADY_EXISTS'),
+    );
 
-    const { rows } = await h.pool.query<{ id: string }>('SELECT id::text FROM customers WHERE environment = $1 AND ssn_blind_index = $2', [
-      'sandbox',
-      h.cipher.blindIndex('sandbox', ssn.replaceAll('-', '')),
-    ]);
+    const { rows } = await h.pool.query<{ id: string }>(
+      'SELECT id::text FROM customers WHERE environment = $1 AND ssn_blind_index = $2',
+      ['sandbox', h.cipher.blindIndex('sandbox', ssn.replaceAll('-', ''))],
+    );
     expect(rows.map((row) => row.id)).toEqual([(created[0] as { value: { customerId: string } }).value.customerId]);
   });
 
@@ -48,11 +54,17 @@ describe('concurrent requests', () => {
     // with a small random head start, until both outcomes have happened: each is a race the
     // invariants below must survive, and a run that saw only one outcome did not test the other.
     for (let round = 0; round < 60 && (round < 10 || seen.deleted === 0 || seen.kept === 0); round++) {
-      const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
+      const {
+        value: { customerId },
+      } = await h.services.customers.create(h.caller(), buildCustomerInput());
       const deleteCustomer = () => settle(h.services.customers.delete(h.caller(), customerId));
       const createAccounts = () =>
         Array.from({ length: CREATES }, (_, i) =>
-          settle(h.services.accounts.create(h.caller(), buildAccountInput([customerId], { name: `Round ${round} #${i}` })).then((c) => c.value)),
+          settle(
+            h.services.accounts
+              .create(h.caller(), buildAccountInput([customerId], { name: `Round ${round} #${i}` }))
+              .then((c) => c.value),
+          ),
         );
       const headStart = Math.floor(Math.random() * 6);
       let deletion: Promise<Outcome<void>>;
@@ -69,10 +81,18 @@ describe('concurrent requests', () => {
       const [deleted, accountOutcomes] = await Promise.all([deletion, Promise.all(creates)]);
 
       const customerRows = (await h.pool.query('SELECT 1 FROM customers WHERE id = $1', [customerId])).rows;
-      const linkedAccounts = (await h.pool.query<{ account_id: string }>('SELECT account_id::text FROM account_customers WHERE customer_id = $1', [customerId]))
-        .rows.map((row) => row.account_id)
+      const linkedAccounts = (
+        await h.pool.query<{ account_id: string }>(
+          'SELECT account_id::text FROM account_customers WHERE customer_id = $1',
+          [customerId],
+        )
+      ).rows
+        .map((row) => row.account_id)
         .sort();
-      const succeeded = accountOutcomes.filter((o) => o.ok).map((o) => (o as { value: { accountId: string } }).value.accountId).sort();
+      const succeeded = accountOutcomes
+        .filter((o) => o.ok)
+        .map((o) => (o as { value: { accountId: string } }).value.accountId)
+        .sort();
       const failures = accountOutcomes.filter((o) => !o.ok).map((o) => (o as { code: string }).code);
 
       // Each account that was reported created exists, linked to this customer; nothing else was linked.
@@ -113,7 +133,9 @@ describe('concurrent requests', () => {
         settle(h.services.accounts.create(h.caller(), buildAccountInput([stays, goes])).then((c) => c.value)),
         settle(h.services.customers.delete(h.caller(), goes)),
       ]);
-      const links = (await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = ANY($1::uuid[])', [[stays, goes]])).rows;
+      const links = (
+        await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = ANY($1::uuid[])', [[stays, goes]])
+      ).rows;
       if (created.ok) {
         expect(deleted).toEqual({ ok: false, code: 'CUSTOMER_HAS_ACCOUNTS' });
         expect(links).toHaveLength(2);

@@ -34,7 +34,10 @@ async function giveAccounts(customerId: string, count: number): Promise<void> {
 }
 
 async function accountsOf(customerId: string): Promise<number> {
-  const { rows } = await service.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM account_customers WHERE customer_id = $1', [customerId]);
+  const { rows } = await service.database.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM account_customers WHERE customer_id = $1',
+    [customerId],
+  );
   return rows[0]!.n;
 }
 
@@ -43,18 +46,27 @@ async function accountsOf(customerId: string): Promise<number> {
  * test holds it in (rather than sleeping for a while and hoping it did).
  */
 async function aSessionWaitsForALock(): Promise<boolean> {
-  const waiting = async () => (await service.database.pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount ?? 0;
+  const waiting = async () =>
+    (
+      await service.database.pool.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      )
+    ).rowCount ?? 0;
   return (await eventually(waiting, (n) => n > 0)) > 0;
 }
 
-const createAccountOverRest = (customerIds: string[]) => service.call('POST', '/sandbox/account', { body: buildAccountInput(customerIds) });
+const createAccountOverRest = (customerIds: string[]) =>
+  service.call('POST', '/sandbox/account', { body: buildAccountInput(customerIds) });
 
 describe('the cap on accounts per customer', () => {
   it('is the number the database enforces: the trigger carries the domain constants', async () => {
     const { rows } = await service.database.pool.query<{ args: string }>(
       "SELECT encode(tgargs, 'escape') AS args FROM pg_trigger WHERE tgname = 'account_customers_limits'",
     );
-    expect(rows[0]!.args.split('\\000').filter(Boolean)).toEqual([String(CUSTOMER_LIMITS.accounts), String(ACCOUNT_LIMITS.associatedCustomers)]);
+    expect(rows[0]!.args.split('\\000').filter(Boolean)).toEqual([
+      String(CUSTOMER_LIMITS.accounts),
+      String(ACCOUNT_LIMITS.associatedCustomers),
+    ]);
   });
 
   it(`refuses the ${CAP + 1}st account over REST and GraphQL with CUSTOMER_ACCOUNT_LIMIT, changing nothing`, async () => {
@@ -70,7 +82,9 @@ describe('the cap on accounts per customer', () => {
     expect(rest.text).not.toContain(customerId); // the limit is named, never the submitted values
 
     const mutation = 'mutation($input: CreateAccountInput!) { createAccount(input: $input) { accountId } }';
-    const viaGraphql = await expectNoChange(service.database.pool, () => graphql(service, mutation, { input: buildAccountInput([customerId]) }));
+    const viaGraphql = await expectNoChange(service.database.pool, () =>
+      graphql(service, mutation, { input: buildAccountInput([customerId]) }),
+    );
     expect(viaGraphql.status).toBe(200);
     expect(errorCodes(viaGraphql)).toEqual(['CUSTOMER_ACCOUNT_LIMIT']);
     expect(viaGraphql.json.errors[0].message).toContain(`at most ${CAP} accounts`);
@@ -78,16 +92,26 @@ describe('the cap on accounts per customer', () => {
     // Adding the customer to an account of someone else's is refused the same way, on both surfaces.
     const created = await createAccountOverRest([other]);
     const accountId = created.json.data.accountId as string;
-    const added = await expectNoChange(service.database.pool, () => service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId } }));
+    const added = await expectNoChange(service.database.pool, () =>
+      service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId } }),
+    );
     expectFailure(added, 'account', 409, 'CUSTOMER_ACCOUNT_LIMIT');
-    const addMutation = 'mutation($a: ID!, $c: ID!) { addAccountCustomer(accountId: $a, customerId: $c) { accountId } }';
-    const addedViaGraphql = await expectNoChange(service.database.pool, () => graphql(service, addMutation, { a: accountId, c: customerId }));
+    const addMutation =
+      'mutation($a: ID!, $c: ID!) { addAccountCustomer(accountId: $a, customerId: $c) { accountId } }';
+    const addedViaGraphql = await expectNoChange(service.database.pool, () =>
+      graphql(service, addMutation, { a: accountId, c: customerId }),
+    );
     expect(errorCodes(addedViaGraphql)).toEqual(['CUSTOMER_ACCOUNT_LIMIT']);
 
     // With an idempotency key, the refusal stores nothing either: the corrected request may reuse the key.
-    const keyed = await service.call('POST', '/sandbox/account', { body: buildAccountInput([customerId]), headers: { 'idempotency-key': 'cap-test-key' } });
+    const keyed = await service.call('POST', '/sandbox/account', {
+      body: buildAccountInput([customerId]),
+      headers: { 'idempotency-key': 'cap-test-key' },
+    });
     expectFailure(keyed, 'account', 409, 'CUSTOMER_ACCOUNT_LIMIT');
-    const { rows } = await service.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['cap-test-key']);
+    const { rows } = await service.database.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [
+      'cap-test-key',
+    ]);
     expect(rows).toEqual([]);
     expect(await accountsOf(customerId)).toBe(CAP);
   });
@@ -131,10 +155,16 @@ describe('the cap on accounts per customer', () => {
     await giveAccounts(customerId, CAP - 5);
     await giveAccounts(second, CAP - 5);
     const holders = await Promise.all(Array.from({ length: 12 }, () => createCustomer(service)));
-    const accounts = await Promise.all(holders.map(async ({ customerId: holder }) => (await createAccountOverRest([holder])).json.data.accountId as string));
+    const accounts = await Promise.all(
+      holders.map(
+        async ({ customerId: holder }) => (await createAccountOverRest([holder])).json.data.accountId as string,
+      ),
+    );
     // Both customers onto every account, in opposite orders: the advisory locks are taken in id order.
     const adds = accounts.flatMap((accountId, i) =>
-      (i % 2 === 0 ? [customerId, second] : [second, customerId]).map((id) => service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId: id } })),
+      (i % 2 === 0 ? [customerId, second] : [second, customerId]).map((id) =>
+        service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId: id } }),
+      ),
     );
     const statuses = (await Promise.all(adds)).map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
@@ -146,7 +176,9 @@ describe('the cap on accounts per customer', () => {
 
 describe('the cap on customers per account', () => {
   it('is counted after the wait: the adding statement counted with the snapshot it took before waiting for the account', async () => {
-    const holders = await Promise.all(Array.from({ length: ACCOUNT_LIMITS.associatedCustomers + 1 }, () => createCustomer(service)));
+    const holders = await Promise.all(
+      Array.from({ length: ACCOUNT_LIMITS.associatedCustomers + 1 }, () => createCustomer(service)),
+    );
     const ids = holders.map((holder) => holder.customerId);
     const created = await createAccountOverRest(ids.slice(0, -2));
     const accountId = created.json.data.accountId as string;
@@ -155,30 +187,48 @@ describe('the cap on customers per account', () => {
       // Transaction 1 locks the account as the adding statement does, and adds the 20th customer.
       await first.query('BEGIN');
       await first.query('SELECT id FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
-      await first.query("INSERT INTO account_customers (account_id, customer_id, environment, position) VALUES ($1, $2, 'sandbox', 19)", [accountId, ids.at(-2)]);
+      await first.query(
+        "INSERT INTO account_customers (account_id, customer_id, environment, position) VALUES ($1, $2, 'sandbox', 19)",
+        [accountId, ids.at(-2)],
+      );
       // The service's addition of a 21st waits for the account; its own count (19) predates the commit, the trigger's does not.
-      const second = service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId: ids.at(-1) } });
+      const second = service.call('POST', `/sandbox/account/${accountId}/customer`, {
+        body: { customerId: ids.at(-1) },
+      });
       expect(await aSessionWaitsForALock()).toBe(true);
       await first.query('COMMIT');
       expectFailure(await second, 'account', 409, 'ACCOUNT_CUSTOMER_LIMIT');
     } finally {
       first.release();
     }
-    const { rows } = await service.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM account_customers WHERE account_id = $1', [accountId]);
+    const { rows } = await service.database.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM account_customers WHERE account_id = $1',
+      [accountId],
+    );
     expect(rows[0]!.n).toBe(ACCOUNT_LIMITS.associatedCustomers);
   });
 
   it(`holds under concurrency: 15 customers added at once to an account with ${ACCOUNT_LIMITS.associatedCustomers - 5} make it ${ACCOUNT_LIMITS.associatedCustomers}`, async () => {
-    const start = await Promise.all(Array.from({ length: ACCOUNT_LIMITS.associatedCustomers - 5 }, () => createCustomer(service)));
+    const start = await Promise.all(
+      Array.from({ length: ACCOUNT_LIMITS.associatedCustomers - 5 }, () => createCustomer(service)),
+    );
     const created = await createAccountOverRest(start.map((customer) => customer.customerId));
     expectSuccess(created, 'account', 201);
     const accountId = created.json.data.accountId as string;
     const joining = await Promise.all(Array.from({ length: 15 }, () => createCustomer(service)));
-    const results = await Promise.all(joining.map(({ customerId }) => service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId } })));
+    const results = await Promise.all(
+      joining.map(({ customerId }) =>
+        service.call('POST', `/sandbox/account/${accountId}/customer`, { body: { customerId } }),
+      ),
+    );
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
-    for (const refused of results.filter((result) => result.status !== 200)) expectFailure(refused, 'account', 409, 'ACCOUNT_CUSTOMER_LIMIT');
-    const { rows } = await service.database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM account_customers WHERE account_id = $1', [accountId]);
+    for (const refused of results.filter((result) => result.status !== 200))
+      expectFailure(refused, 'account', 409, 'ACCOUNT_CUSTOMER_LIMIT');
+    const { rows } = await service.database.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM account_customers WHERE account_id = $1',
+      [accountId],
+    );
     expect(rows[0]!.n).toBe(ACCOUNT_LIMITS.associatedCustomers);
   });
 });

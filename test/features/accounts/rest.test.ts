@@ -71,7 +71,9 @@ describe('POST /{environment}/account', () => {
 
   it('cannot link a customer of another environment (422)', async () => {
     const { customerId } = await createCustomer(service, {}, 'production-like');
-    const res = await expectNoChange(() => service.call('POST', '/sandbox/account', { body: buildAccountInput([customerId]) }));
+    const res = await expectNoChange(() =>
+      service.call('POST', '/sandbox/account', { body: buildAccountInput([customerId]) }),
+    );
     expectFailure(res, 'account', 422, 'CUSTOMER_NOT_FOUND');
   });
 });
@@ -97,7 +99,9 @@ describe('PUT /{environment}/account/{accountId}', () => {
   it('renames and re-denominates; type, amount and customers stay', async () => {
     const { customerId } = await createCustomer(service);
     const account = await createAccount(service, [customerId]);
-    const res = await service.call('PUT', `/sandbox/account/${account.accountId}`, { body: { name: 'Bills', currency: 'GBP' } });
+    const res = await service.call('PUT', `/sandbox/account/${account.accountId}`, {
+      body: { name: 'Bills', currency: 'GBP' },
+    });
     expectSuccess(res, 'account', 200);
     expect(res.json.data).toEqual({ ...account, name: 'Bills', currency: 'GBP' });
     expect((await service.call('GET', `/sandbox/account/${account.accountId}`)).json.data).toEqual(res.json.data);
@@ -113,7 +117,9 @@ describe('PUT /{environment}/account/{accountId}', () => {
       const { customerId } = await createCustomer(service);
       const account = await createAccount(service, [customerId]);
       const res = await expectNoChange(() =>
-        service.call('PUT', `/sandbox/account/${account.accountId}`, { body: { name: 'Renamed', currency: 'USD', [field]: value } }),
+        service.call('PUT', `/sandbox/account/${account.accountId}`, {
+          body: { name: 'Renamed', currency: 'USD', [field]: value },
+        }),
       );
       expectFailure(res, 'account', 400, 'FIELD_NOT_UPDATABLE');
       expect(res.json.error.details).toEqual([{ field, code: 'FIELD_NOT_UPDATABLE', message: expect.any(String) }]);
@@ -143,9 +149,19 @@ describe('DELETE /{environment}/account/{accountId}', () => {
     const res = await service.call('DELETE', `/sandbox/account/${account.accountId}`);
     expectSuccess(res, 'account', 200);
     expect(res.json.data).toEqual({});
-    expectFailure(await service.call('GET', `/sandbox/account/${account.accountId}`), 'account', 404, 'ACCOUNT_NOT_FOUND');
+    expectFailure(
+      await service.call('GET', `/sandbox/account/${account.accountId}`),
+      'account',
+      404,
+      'ACCOUNT_NOT_FOUND',
+    );
     expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data.accountIds).toEqual([]);
-    expectFailure(await service.call('DELETE', `/sandbox/account/${account.accountId}`), 'account', 404, 'ACCOUNT_NOT_FOUND');
+    expectFailure(
+      await service.call('DELETE', `/sandbox/account/${account.accountId}`),
+      'account',
+      404,
+      'ACCOUNT_NOT_FOUND',
+    );
   });
 });
 
@@ -154,14 +170,26 @@ describe('environments', () => {
     const { customerId } = await createCustomer(service);
     const account = await createAccount(service, [customerId]);
     await expectNoChange(async () => {
-      expectFailure(await service.call('GET', `/production-like/account/${account.accountId}`), 'account', 404, 'ACCOUNT_NOT_FOUND');
       expectFailure(
-        await service.call('PUT', `/production-like/account/${account.accountId}`, { body: { name: 'X', currency: 'USD' } }),
+        await service.call('GET', `/production-like/account/${account.accountId}`),
         'account',
         404,
         'ACCOUNT_NOT_FOUND',
       );
-      expectFailure(await service.call('DELETE', `/production-like/account/${account.accountId}`), 'account', 404, 'ACCOUNT_NOT_FOUND');
+      expectFailure(
+        await service.call('PUT', `/production-like/account/${account.accountId}`, {
+          body: { name: 'X', currency: 'USD' },
+        }),
+        'account',
+        404,
+        'ACCOUNT_NOT_FOUND',
+      );
+      expectFailure(
+        await service.call('DELETE', `/production-like/account/${account.accountId}`),
+        'account',
+        404,
+        'ACCOUNT_NOT_FOUND',
+      );
     });
     expect((await service.call('GET', `/sandbox/account/${account.accountId}`)).json.data).toEqual(account);
   });

@@ -55,11 +55,19 @@ describe('GraphQL over HTTP audit (graphql-http auditServer)', () => {
 describe('the decided GraphQL-over-HTTP behaviour', () => {
   const graphqlUrl = () => `${service.url}/sandbox/graphql`;
   const post = (accept: string, body: object) =>
-    fetch(graphqlUrl(), { method: 'POST', headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+    fetch(graphqlUrl(), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json', accept },
+      body: JSON.stringify(body),
+    });
 
   it('answers 400 with an error to a document that cannot parse, validate or coerce, whichever JSON type is accepted', async () => {
     for (const accept of ['application/json', 'application/graphql-response+json']) {
-      for (const body of [{ query: '{' }, { query: '{ noSuchField }' }, { query: 'query($id: ID!) { customer(customerId: $id) { customerId } }', variables: { id: 1.5 } }]) {
+      for (const body of [
+        { query: '{' },
+        { query: '{ noSuchField }' },
+        { query: 'query($id: ID!) { customer(customerId: $id) { customerId } }', variables: { id: 1.5 } },
+      ]) {
         const response = await post(accept, body);
         expect(response.status, `${accept} ${JSON.stringify(body)}`).toBe(400);
         expect(((await response.json()) as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
@@ -69,9 +77,17 @@ describe('the decided GraphQL-over-HTTP behaviour', () => {
 
   it('refuses a GET query without a preflight header (CSRF prevention), and serves it with one', async () => {
     const url = `${graphqlUrl()}?query=${encodeURIComponent('query($first: Int) { customers(first: $first) { nodes { customerId } } }')}&variables=${encodeURIComponent('{"first":1}')}`;
-    const refused = await fetch(url, { headers: { authorization: `Bearer ${service.token}`, accept: 'application/graphql-response+json' } });
+    const refused = await fetch(url, {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'application/graphql-response+json' },
+    });
     expect(refused.status).toBe(400);
-    const served = await fetch(url, { headers: { authorization: `Bearer ${service.token}`, accept: 'application/graphql-response+json', 'apollo-require-preflight': 'true' } });
+    const served = await fetch(url, {
+      headers: {
+        authorization: `Bearer ${service.token}`,
+        accept: 'application/graphql-response+json',
+        'apollo-require-preflight': 'true',
+      },
+    });
     expect(served.status).toBe(200);
     expect(await served.json()).toEqual({ data: { customers: { nodes: expect.any(Array) } } });
   });

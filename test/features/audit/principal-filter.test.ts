@@ -16,21 +16,38 @@ let writtenByWriter: string[];
 
 beforeAll(async () => {
   service = await startTestService();
-  ({ token: auditor } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['audit:read'] }));
+  ({ token: auditor } = await issueApiToken(service.database.pool, {
+    environments: ['sandbox'],
+    scopes: ['audit:read'],
+  }));
   writer = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:write'] });
   await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }); // by the static token
   writtenByWriter = [];
   for (let index = 0; index < 2; index += 1) {
-    const res = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: bearer(writer.token) });
+    const res = await service.call('POST', '/sandbox/customer', {
+      body: buildCustomerInput(),
+      headers: bearer(writer.token),
+    });
     writtenByWriter.push(res.json.data.customerId);
   }
-  expectSuccess(await service.call('PUT', `/sandbox/customer/${writtenByWriter[0]}`, { body: { preferredName: 'Ada' }, headers: bearer(writer.token) }), 'customer', 200);
+  expectSuccess(
+    await service.call('PUT', `/sandbox/customer/${writtenByWriter[0]}`, {
+      body: { preferredName: 'Ada' },
+      headers: bearer(writer.token),
+    }),
+    'customer',
+    200,
+  );
 });
 afterAll(async () => service?.stop());
 
 describe('the audit trail filtered by principal', () => {
   it('answers only the events of that principal over REST, with the other filters too', async () => {
-    const res = await service.call('GET', `/sandbox/audit-events?principalId=${encodeURIComponent(writer.principalId)}`, { headers: bearer(auditor) });
+    const res = await service.call(
+      'GET',
+      `/sandbox/audit-events?principalId=${encodeURIComponent(writer.principalId)}`,
+      { headers: bearer(auditor) },
+    );
     expectSuccess(res, 'customer', 200);
     const events = res.json.data.events as { principalId: string; operation: string; resourceId: string }[];
     expect(events.map((event) => [event.operation, event.resourceId])).toEqual([
@@ -39,9 +56,17 @@ describe('the audit trail filtered by principal', () => {
       ['customer.update', writtenByWriter[0]],
     ]);
     expect(new Set(events.map((event) => event.principalId))).toEqual(new Set([writer.principalId]));
-    const updates = await service.call('GET', `/sandbox/audit-events?principalId=${encodeURIComponent(writer.principalId)}&operation=customer.update`, { headers: bearer(auditor) });
-    expect(updates.json.data.events.map((event: { resourceId: string }) => event.resourceId)).toEqual([writtenByWriter[0]]);
-    const nobody = await service.call('GET', '/sandbox/audit-events?principalId=token%3Anobody', { headers: bearer(auditor) });
+    const updates = await service.call(
+      'GET',
+      `/sandbox/audit-events?principalId=${encodeURIComponent(writer.principalId)}&operation=customer.update`,
+      { headers: bearer(auditor) },
+    );
+    expect(updates.json.data.events.map((event: { resourceId: string }) => event.resourceId)).toEqual([
+      writtenByWriter[0],
+    ]);
+    const nobody = await service.call('GET', '/sandbox/audit-events?principalId=token%3Anobody', {
+      headers: bearer(auditor),
+    });
     expect(nobody.json.data.events).toEqual([]);
   });
 
@@ -56,13 +81,20 @@ describe('the audit trail filtered by principal', () => {
   it('filters the same way over GraphQL', async () => {
     const res = await service.call('POST', '/sandbox/graphql', {
       headers: bearer(auditor),
-      body: { query: 'query ($who: String) { auditEvents(principalId: $who, first: 10) { nodes { principalId operation resourceId } } }', variables: { who: writer.principalId } },
+      body: {
+        query:
+          'query ($who: String) { auditEvents(principalId: $who, first: 10) { nodes { principalId operation resourceId } } }',
+        variables: { who: writer.principalId },
+      },
     });
     expect(res.json.errors).toBeUndefined();
     const nodes = res.json.data.auditEvents.nodes as { principalId: string; operation: string; resourceId: string }[];
     expect(nodes.map((node) => node.operation)).toEqual(['customer.create', 'customer.create', 'customer.update']);
     expect(nodes.every((node) => node.principalId === writer.principalId)).toBe(true);
-    const bad = await service.call('POST', '/sandbox/graphql', { headers: bearer(auditor), body: { query: '{ auditEvents(principalId: "") { nodes { eventId } } }' } });
+    const bad = await service.call('POST', '/sandbox/graphql', {
+      headers: bearer(auditor),
+      body: { query: '{ auditEvents(principalId: "") { nodes { eventId } } }' },
+    });
     expect(bad.json.errors[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });

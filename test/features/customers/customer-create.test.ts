@@ -9,11 +9,15 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const create = async (input: unknown, environment = 'sandbox') => (await h.services.customers.create(h.caller(environment), input)).value;
+const create = async (input: unknown, environment = 'sandbox') =>
+  (await h.services.customers.create(h.caller(environment), input)).value;
 
 /** Creating `input` must fail with VALIDATION_FAILED pointing at `field`, leaving the database untouched. */
 async function expectInvalid(input: unknown, field: string) {
-  const error = await expectRejectedWithoutChange(h.pool, () => create(input), { code: 'VALIDATION_FAILED', kind: 'invalid_input' });
+  const error = await expectRejectedWithoutChange(h.pool, () => create(input), {
+    code: 'VALIDATION_FAILED',
+    kind: 'invalid_input',
+  });
   // One problem, one detail: a client fixing the field must not be told the same thing twice.
   expect(detailFields(error)).toEqual([field]);
   return error;
@@ -47,7 +51,19 @@ describe('creating a customer', () => {
     const { customerId } = await create(input);
     const customer = await h.services.customers.get(h.caller(), customerId);
     expect(Object.keys(customer).sort()).toEqual(
-      ['accountIds', 'addresses', 'customerId', 'dateOfBirth', 'emails', 'firstName', 'lastName', 'middleName', 'phoneNumbers', 'preferredName', 'version'].sort(),
+      [
+        'accountIds',
+        'addresses',
+        'customerId',
+        'dateOfBirth',
+        'emails',
+        'firstName',
+        'lastName',
+        'middleName',
+        'phoneNumbers',
+        'preferredName',
+        'version',
+      ].sort(),
     );
     expect(customer).toEqual({
       customerId,
@@ -82,9 +98,9 @@ describe('creating a customer', () => {
     }
     const binding = { environment: 'sandbox', customerId };
     expect(h.cipher.open(binding, 'ssn', stored.pii_key_id, stored.ssn_ciphertext)).toBe(digits);
-    expect(h.cipher.open(binding, 'document_locator_number', stored.pii_key_id, stored.document_locator_number_ciphertext)).toBe(
-      String(input.documentLocatorNumber),
-    );
+    expect(
+      h.cipher.open(binding, 'document_locator_number', stored.pii_key_id, stored.document_locator_number_ciphertext),
+    ).toBe(String(input.documentLocatorNumber));
     expect(stored.ssn_blind_index.equals(h.cipher.blindIndex('sandbox', digits))).toBe(true);
   });
 
@@ -153,7 +169,12 @@ describe('creating a customer', () => {
     const { customerId } = await create(buildCustomerInput({ documentLocatorNumber }));
     const stored = await storedPersonalData(customerId);
     expect(
-      h.cipher.open({ environment: 'sandbox', customerId }, 'document_locator_number', stored.pii_key_id, stored.document_locator_number_ciphertext),
+      h.cipher.open(
+        { environment: 'sandbox', customerId },
+        'document_locator_number',
+        stored.pii_key_id,
+        stored.document_locator_number_ciphertext,
+      ),
     ).toBe(String(documentLocatorNumber));
   });
 
@@ -169,8 +190,15 @@ describe('creating a customer', () => {
   });
 
   it('accepts empty contact lists and an empty middle name', async () => {
-    const { customerId } = await create(buildCustomerInput({ middleName: '', emails: [], phoneNumbers: [], addresses: [] }));
-    expect(await h.services.customers.get(h.caller(), customerId)).toMatchObject({ middleName: '', emails: [], phoneNumbers: [], addresses: [] });
+    const { customerId } = await create(
+      buildCustomerInput({ middleName: '', emails: [], phoneNumbers: [], addresses: [] }),
+    );
+    expect(await h.services.customers.get(h.caller(), customerId)).toMatchObject({
+      middleName: '',
+      emails: [],
+      phoneNumbers: [],
+      addresses: [],
+    });
   });
 
   it.each([
@@ -225,11 +253,14 @@ describe('creating a customer', () => {
   });
 
   const address = { type: 'HOME', street: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
-  it.each(['type', 'street', 'city', 'state', 'zip'])('rejects an address whose %s is empty or missing', async (key) => {
-    await expectInvalid({ ...buildCustomerInput(), addresses: [{ ...address, [key]: '' }] }, `addresses.0.${key}`);
-    const { [key as keyof typeof address]: _omitted, ...withoutKey } = address;
-    await expectInvalid({ ...buildCustomerInput(), addresses: [withoutKey] }, `addresses.0.${key}`);
-  });
+  it.each(['type', 'street', 'city', 'state', 'zip'])(
+    'rejects an address whose %s is empty or missing',
+    async (key) => {
+      await expectInvalid({ ...buildCustomerInput(), addresses: [{ ...address, [key]: '' }] }, `addresses.0.${key}`);
+      const { [key as keyof typeof address]: _omitted, ...withoutKey } = address;
+      await expectInvalid({ ...buildCustomerInput(), addresses: [withoutKey] }, `addresses.0.${key}`);
+    },
+  );
 
   it.each([
     ['a lower-case type', { ...address, type: 'home' }, 'addresses.0.type'],
@@ -240,14 +271,22 @@ describe('creating a customer', () => {
     await expectInvalid({ ...buildCustomerInput(), addresses: [value] }, field);
   });
 
-  it.each(['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'preferredName', 'firstName', 'middleName', 'lastName', 'emails', 'phoneNumbers', 'addresses'])(
-    'requires %s',
-    async (field) => {
-      const { [field as keyof ReturnType<typeof buildCustomerInput>]: _omitted, ...input } = buildCustomerInput();
-      const error = await expectInvalid(input, field);
-      expect(error.details?.find((d) => d.field === field)?.code).toBe('REQUIRED');
-    },
-  );
+  it.each([
+    'socialSecurityNumber',
+    'dateOfBirth',
+    'documentLocatorNumber',
+    'preferredName',
+    'firstName',
+    'middleName',
+    'lastName',
+    'emails',
+    'phoneNumbers',
+    'addresses',
+  ])('requires %s', async (field) => {
+    const { [field as keyof ReturnType<typeof buildCustomerInput>]: _omitted, ...input } = buildCustomerInput();
+    const error = await expectInvalid(input, field);
+    expect(error.details?.find((d) => d.field === field)?.code).toBe('REQUIRED');
+  });
 
   it.each([
     ['documentLocatorNumber', '12345'],
@@ -260,9 +299,12 @@ describe('creating a customer', () => {
     expect(error.details?.[0]?.code).toBe('INVALID_TYPE');
   });
 
-  it.each(['preferredName', 'firstName', 'middleName', 'lastName'])('rejects a %s over 100 characters', async (field) => {
-    await expectInvalid({ ...buildCustomerInput(), [field]: 'x'.repeat(101) }, field);
-  });
+  it.each(['preferredName', 'firstName', 'middleName', 'lastName'])(
+    'rejects a %s over 100 characters',
+    async (field) => {
+      await expectInvalid({ ...buildCustomerInput(), [field]: 'x'.repeat(101) }, field);
+    },
+  );
 
   it.each(['preferredName', 'firstName', 'lastName'])('rejects a blank %s', async (field) => {
     await expectInvalid({ ...buildCustomerInput(), [field]: '   ' }, field);
@@ -276,10 +318,22 @@ describe('creating a customer', () => {
   it.each([
     ['a name', { lastName: 'Doe\ud800' }, 'lastName'],
     ['a middle name', { middleName: '\udc00' }, 'middleName'],
-    ['an address field', { addresses: [{ type: 'HOME', street: '1 Main St\ud83d', city: 'Springfield', state: 'IL', zip: '62701' }] }, 'addresses.0.street'],
+    [
+      'an address field',
+      { addresses: [{ type: 'HOME', street: '1 Main St\ud83d', city: 'Springfield', state: 'IL', zip: '62701' }] },
+      'addresses.0.street',
+    ],
   ])('rejects an unpaired surrogate in %s, and accepts a paired one (emoji)', async (_case, change, field) => {
     await expectInvalid({ ...buildCustomerInput(), ...change }, field);
-    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput({ lastName: 'Doe 😀', addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }] }));
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(
+      h.caller(),
+      buildCustomerInput({
+        lastName: 'Doe 😀',
+        addresses: [{ type: 'HOME', street: '1 Main St 🏠', city: 'Springfield', state: 'IL', zip: '62701' }],
+      }),
+    );
     expect((await h.services.customers.get(h.caller(), customerId)).lastName).toBe('Doe 😀');
   });
 
@@ -309,10 +363,19 @@ describe('creating a customer', () => {
   it('reports every invalid field at once', async () => {
     const error = await expectRejectedWithoutChange(
       h.pool,
-      () => create({ ...buildCustomerInput(), socialSecurityNumber: '000-00-0000', dateOfBirth: '2001-02-29', documentLocatorNumber: -5, emails: ['nope'] }),
+      () =>
+        create({
+          ...buildCustomerInput(),
+          socialSecurityNumber: '000-00-0000',
+          dateOfBirth: '2001-02-29',
+          documentLocatorNumber: -5,
+          emails: ['nope'],
+        }),
       { code: 'VALIDATION_FAILED' },
     );
-    expect(detailFields(error)).toEqual(expect.arrayContaining(['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'emails.0']));
+    expect(detailFields(error)).toEqual(
+      expect.arrayContaining(['socialSecurityNumber', 'dateOfBirth', 'documentLocatorNumber', 'emails.0']),
+    );
   });
 });
 
@@ -321,10 +384,14 @@ describe('SSN uniqueness', () => {
     const ssn = uniqueSsn();
     await create(buildCustomerInput({ socialSecurityNumber: ssn }));
     for (const form of [ssn, ssn.replaceAll('-', '')]) {
-      const error = await expectRejectedWithoutChange(h.pool, () => create(buildCustomerInput({ socialSecurityNumber: form })), {
-        code: 'CUSTOMER_ALREADY_EXISTS',
-        kind: 'conflict',
-      });
+      const error = await expectRejectedWithoutChange(
+        h.pool,
+        () => create(buildCustomerInput({ socialSecurityNumber: form })),
+        {
+          code: 'CUSTOMER_ALREADY_EXISTS',
+          kind: 'conflict',
+        },
+      );
       expect(error.message).not.toContain(ssn);
       expect(error.message).not.toContain(ssn.replaceAll('-', ''));
       expect(JSON.stringify(error.details ?? [])).not.toMatch(/\d{4}/);
@@ -334,15 +401,22 @@ describe('SSN uniqueness', () => {
   it('allows the same SSN in another environment, with a different blind index', async () => {
     const ssn = uniqueSsn();
     const inSandbox = await create(buildCustomerInput({ socialSecurityNumber: ssn }), 'sandbox');
-    const elsewhere = await create(buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }), 'production-like');
+    const elsewhere = await create(
+      buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }),
+      'production-like',
+    );
     expect(elsewhere.customerId).not.toBe(inSandbox.customerId);
     const [a, b] = [await storedPersonalData(inSandbox.customerId), await storedPersonalData(elsewhere.customerId)];
     expect(a.environment).toBe('sandbox');
     expect(b.environment).toBe('production-like');
     expect(a.ssn_blind_index.equals(b.ssn_blind_index)).toBe(false);
     // Environments are partitions: neither customer is visible from the other environment.
-    await expect(h.services.customers.get(h.caller('production-like'), inSandbox.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
-    await expect(h.services.customers.get(h.caller('sandbox'), elsewhere.customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
+    await expect(h.services.customers.get(h.caller('production-like'), inSandbox.customerId)).rejects.toMatchObject({
+      code: 'CUSTOMER_NOT_FOUND',
+    });
+    await expect(h.services.customers.get(h.caller('sandbox'), elsewhere.customerId)).rejects.toMatchObject({
+      code: 'CUSTOMER_NOT_FOUND',
+    });
   });
 });
 
@@ -352,7 +426,10 @@ describe('retrieving a customer', () => {
     ['a malformed id', 'not-a-uuid'],
     ['an SQL fragment', "' OR 1=1 --"],
   ])('answers CUSTOMER_NOT_FOUND for %s', async (_case, id) => {
-    await expect(h.services.customers.get(h.caller(), id)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND', kind: 'not_found' });
+    await expect(h.services.customers.get(h.caller(), id)).rejects.toMatchObject({
+      code: 'CUSTOMER_NOT_FOUND',
+      kind: 'not_found',
+    });
   });
 
   it('finds an id written in upper case', async () => {

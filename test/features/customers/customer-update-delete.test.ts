@@ -13,12 +13,19 @@ const customers = () => h.services.customers;
 
 async function newCustomer(overrides: Partial<CustomerInput> = {}) {
   const input = buildCustomerInput(overrides);
-  const { value: { customerId } } = await customers().create(h.caller(), input);
+  const {
+    value: { customerId },
+  } = await customers().create(h.caller(), input);
   return { customerId, input, customer: await customers().get(h.caller(), customerId) };
 }
 
 async function encryptedColumns(customerId: string) {
-  const { rows } = await h.pool.query<{ ssn_ciphertext: Buffer; document_locator_number_ciphertext: Buffer; ssn_blind_index: Buffer; pii_key_id: string }>(
+  const { rows } = await h.pool.query<{
+    ssn_ciphertext: Buffer;
+    document_locator_number_ciphertext: Buffer;
+    ssn_blind_index: Buffer;
+    pii_key_id: string;
+  }>(
     'SELECT ssn_ciphertext, document_locator_number_ciphertext, ssn_blind_index, pii_key_id FROM customers WHERE id = $1',
     [customerId],
   );
@@ -68,17 +75,20 @@ describe('updating a customer', () => {
     documentLocatorNumber: 42,
   };
 
-  it.each(Object.entries(identityFields))('refuses to change %s with FIELD_NOT_UPDATABLE, even alongside a valid change', async (field, value) => {
-    const { customerId, customer } = await newCustomer();
-    const error = await expectRejectedWithoutChange(
-      h.pool,
-      () => customers().update(h.caller(), customerId, { preferredName: 'Changed', [field]: value }),
-      { code: 'FIELD_NOT_UPDATABLE', kind: 'invalid_input' },
-    );
-    expect(detailFields(error)).toEqual([field]);
-    expect(error.message).toContain(field);
-    expect(await customers().get(h.caller(), customerId)).toEqual(customer);
-  });
+  it.each(Object.entries(identityFields))(
+    'refuses to change %s with FIELD_NOT_UPDATABLE, even alongside a valid change',
+    async (field, value) => {
+      const { customerId, customer } = await newCustomer();
+      const error = await expectRejectedWithoutChange(
+        h.pool,
+        () => customers().update(h.caller(), customerId, { preferredName: 'Changed', [field]: value }),
+        { code: 'FIELD_NOT_UPDATABLE', kind: 'invalid_input' },
+      );
+      expect(detailFields(error)).toEqual([field]);
+      expect(error.message).toContain(field);
+      expect(await customers().get(h.caller(), customerId)).toEqual(customer);
+    },
+  );
 
   it('names every non-updatable field sent, documentLocatorNumber included', async () => {
     const { customerId, customer } = await newCustomer();
@@ -98,9 +108,13 @@ describe('updating a customer', () => {
     ['accountIds', []],
   ])('refuses the read-only field %s', async (field, value) => {
     const { customerId } = await newCustomer();
-    const error = await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, { [field]: value }), {
-      code: 'FIELD_NOT_UPDATABLE',
-    });
+    const error = await expectRejectedWithoutChange(
+      h.pool,
+      () => customers().update(h.caller(), customerId, { [field]: value }),
+      {
+        code: 'FIELD_NOT_UPDATABLE',
+      },
+    );
     expect(detailFields(error)).toEqual([field]);
   });
 
@@ -122,7 +136,9 @@ describe('updating a customer', () => {
 
   it('rejects an update that changes nothing', async () => {
     const { customerId } = await newCustomer();
-    await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, {}), { code: 'VALIDATION_FAILED' });
+    await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(), customerId, {}), {
+      code: 'VALIDATION_FAILED',
+    });
   });
 
   it('answers CUSTOMER_NOT_FOUND for an unknown, malformed or other-environment id, changing nothing', async () => {
@@ -132,10 +148,14 @@ describe('updating a customer', () => {
       ['sandbox', 'nope'],
       ['production-like', customerId],
     ] as const) {
-      await expectRejectedWithoutChange(h.pool, () => customers().update(h.caller(environment), id, { preferredName: 'X' }), {
-        code: 'CUSTOMER_NOT_FOUND',
-        kind: 'not_found',
-      });
+      await expectRejectedWithoutChange(
+        h.pool,
+        () => customers().update(h.caller(environment), id, { preferredName: 'X' }),
+        {
+          code: 'CUSTOMER_NOT_FOUND',
+          kind: 'not_found',
+        },
+      );
     }
   });
 });
@@ -144,9 +164,16 @@ describe('deleting a customer', () => {
   it('is refused with CUSTOMER_HAS_ACCOUNTS while an account is linked, and changes nothing', async () => {
     const { customerId, customer } = await newCustomer();
     const { value: account } = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]));
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), { code: 'CUSTOMER_HAS_ACCOUNTS', kind: 'conflict' });
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), {
+      code: 'CUSTOMER_HAS_ACCOUNTS',
+      kind: 'conflict',
+    });
     // Linking the account moved the customer's version (its accountIds changed); the refused deletion did not.
-    expect(await customers().get(h.caller(), customerId)).toEqual({ ...customer, accountIds: [account.accountId], version: customer.version + 1 });
+    expect(await customers().get(h.caller(), customerId)).toEqual({
+      ...customer,
+      accountIds: [account.accountId],
+      version: customer.version + 1,
+    });
   });
 
   it('removes the row with its ciphertexts and blind index, so the same SSN can be enrolled again', async () => {
@@ -161,26 +188,42 @@ describe('deleting a customer', () => {
     const { rows } = await h.pool.query(
       `SELECT id FROM customers
        WHERE id = $1 OR ssn_blind_index = $2 OR ssn_ciphertext = $3 OR document_locator_number_ciphertext = $4`,
-      [customerId, h.cipher.blindIndex('sandbox', ssn.replaceAll('-', '')), sealed.ssn_ciphertext, sealed.document_locator_number_ciphertext],
+      [
+        customerId,
+        h.cipher.blindIndex('sandbox', ssn.replaceAll('-', '')),
+        sealed.ssn_ciphertext,
+        sealed.document_locator_number_ciphertext,
+      ],
     );
     expect(rows).toEqual([]);
-    expect((await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = $1', [customerId])).rows).toEqual([]);
+    expect((await h.pool.query('SELECT 1 FROM account_customers WHERE customer_id = $1', [customerId])).rows).toEqual(
+      [],
+    );
     await expect(customers().get(h.caller(), customerId)).rejects.toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
 
-    const again = await customers().create(h.caller(), buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }));
+    const again = await customers().create(
+      h.caller(),
+      buildCustomerInput({ socialSecurityNumber: ssn.replaceAll('-', '') }),
+    );
     expect(again.value.customerId).not.toBe(customerId);
   });
 
   it('is irreversible: deleting twice answers CUSTOMER_NOT_FOUND the second time', async () => {
     const { customerId } = await newCustomer();
     await customers().delete(h.caller(), customerId);
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), { code: 'CUSTOMER_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), customerId), {
+      code: 'CUSTOMER_NOT_FOUND',
+    });
   });
 
   it('cannot delete a customer of another environment, nor a malformed id', async () => {
     const { customerId } = await newCustomer();
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller('production-like'), customerId), { code: 'CUSTOMER_NOT_FOUND' });
-    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), 'not-an-id'), { code: 'CUSTOMER_NOT_FOUND' });
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller('production-like'), customerId), {
+      code: 'CUSTOMER_NOT_FOUND',
+    });
+    await expectRejectedWithoutChange(h.pool, () => customers().delete(h.caller(), 'not-an-id'), {
+      code: 'CUSTOMER_NOT_FOUND',
+    });
     expect((await customers().get(h.caller(), customerId)).customerId).toBe(customerId);
   });
 
@@ -191,7 +234,9 @@ describe('deleting a customer', () => {
     await customers().delete(h.caller(), remove.customerId);
     const after = await databaseState(h.pool);
     expect(after.counts.customers).toBe(before.counts.customers! - 1);
-    expect(after.customers).toEqual((before.customers as { id: string }[]).filter((row) => row.id !== remove.customerId));
+    expect(after.customers).toEqual(
+      (before.customers as { id: string }[]).filter((row) => row.id !== remove.customerId),
+    );
     expect(await customers().get(h.caller(), keep.customerId)).toEqual(keep.customer);
   });
 });

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoChange as expectNoChangeIn } from '../../support/database.js';
-import { buildCustomerInput, SENSITIVE_VALUES, uniqueDocumentLocatorNumber, uniqueSsn } from '../../support/factories.js';
+import {
+  buildCustomerInput,
+  SENSITIVE_VALUES,
+  uniqueDocumentLocatorNumber,
+  uniqueSsn,
+} from '../../support/factories.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { createAccount, createCustomer, CUSTOMER_DATA_KEYS, expectFailure, expectSuccess } from '../../rest/helpers.js';
 
@@ -18,7 +23,9 @@ describe('POST /{environment}/customer', () => {
     const created = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput() });
     expectSuccess(created, 'customer', 201);
     expect(Object.keys(created.json.data)).toEqual(['customerId']);
-    expect(created.json.data.customerId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(created.json.data.customerId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(created.headers.get('location')).toBe(`/sandbox/customer/${created.json.data.customerId}`);
     const followed = await service.call('GET', created.headers.get('location')!);
     expectSuccess(followed, 'customer', 200);
@@ -29,9 +36,13 @@ describe('POST /{environment}/customer', () => {
     const { customerId, input } = await createCustomer(service);
     const res = await service.call('GET', `/sandbox/customer/${customerId}`);
     expect(res.text).not.toContain(input.socialSecurityNumber.replaceAll('-', ''));
-    const { rows } = await service.database.pool.query('SELECT ssn_ciphertext FROM customers WHERE id = $1', [customerId]);
+    const { rows } = await service.database.pool.query('SELECT ssn_ciphertext FROM customers WHERE id = $1', [
+      customerId,
+    ]);
     expect(rows).toHaveLength(1);
-    expect(Buffer.from(rows[0].ssn_ciphertext).toString('utf8')).not.toContain(input.socialSecurityNumber.replaceAll('-', ''));
+    expect(Buffer.from(rows[0].ssn_ciphertext).toString('utf8')).not.toContain(
+      input.socialSecurityNumber.replaceAll('-', ''),
+    );
   });
 
   it('refuses a second customer with the same SSN in the environment, with or without dashes (409)', async () => {
@@ -50,20 +61,43 @@ describe('POST /{environment}/customer', () => {
   it('answers VALIDATION_FAILED with a detail per problem, never echoing the value', async () => {
     const invalidSsn = '000-12-3456';
     SENSITIVE_VALUES.add(invalidSsn);
-    const input: Record<string, unknown> = { ...baseInput(), socialSecurityNumber: invalidSsn, emails: 'not-a-list', nickname: 'Al' };
+    const input: Record<string, unknown> = {
+      ...baseInput(),
+      socialSecurityNumber: invalidSsn,
+      emails: 'not-a-list',
+      nickname: 'Al',
+    };
     delete input.firstName;
     const res = await expectNoChange(() => service.call('POST', '/sandbox/customer', { body: input }));
     expectFailure(res, 'customer', 400, 'VALIDATION_FAILED');
-    const byField = Object.fromEntries(res.json.error.details.map((d: { field: string; code: string }) => [d.field, d.code]));
-    expect(byField).toMatchObject({ firstName: 'REQUIRED', emails: 'INVALID_TYPE', nickname: 'UNKNOWN_FIELD', socialSecurityNumber: 'INVALID_VALUE' });
+    const byField = Object.fromEntries(
+      res.json.error.details.map((d: { field: string; code: string }) => [d.field, d.code]),
+    );
+    expect(byField).toMatchObject({
+      firstName: 'REQUIRED',
+      emails: 'INVALID_TYPE',
+      nickname: 'UNKNOWN_FIELD',
+      socialSecurityNumber: 'INVALID_VALUE',
+    });
   });
 
   it('answers VALIDATION_FAILED for a POST without a body, and for a JSON body that is not an object', async () => {
-    expectFailure(await expectNoChange(() => service.call('POST', '/sandbox/customer')), 'customer', 400, 'VALIDATION_FAILED');
-    const emptyJson = await service.call('POST', '/sandbox/customer', { rawBody: '', headers: { 'content-type': 'application/json' } });
+    expectFailure(
+      await expectNoChange(() => service.call('POST', '/sandbox/customer')),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
+    const emptyJson = await service.call('POST', '/sandbox/customer', {
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expectFailure(emptyJson, 'customer', 400, 'VALIDATION_FAILED');
     for (const rawBody of ['42', '"text"', 'null', '[]']) {
-      const res = await service.call('POST', '/sandbox/customer', { rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await service.call('POST', '/sandbox/customer', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expectFailure(res, 'customer', 400, 'VALIDATION_FAILED');
     }
   });
@@ -99,7 +133,11 @@ describe('GET /{environment}/customer/{customerId}', () => {
 
   it('accepts ids in any case, a trailing slash and ignores query strings', async () => {
     const { customerId } = await createCustomer(service);
-    for (const path of [`/sandbox/customer/${customerId.toUpperCase()}`, `/sandbox/customer/${customerId}/`, `/sandbox/customer/${customerId}?expand=all`]) {
+    for (const path of [
+      `/sandbox/customer/${customerId.toUpperCase()}`,
+      `/sandbox/customer/${customerId}/`,
+      `/sandbox/customer/${customerId}?expand=all`,
+    ]) {
       const res = await service.call('GET', path);
       expectSuccess(res, 'customer', 200);
       expect(res.json.data.customerId).toBe(customerId);
@@ -116,10 +154,19 @@ describe('GET /{environment}/customer/{customerId}', () => {
 describe('PUT /{environment}/customer/{customerId}', () => {
   it('changes only the fields sent and returns the full customer', async () => {
     const { customerId, input } = await createCustomer(service);
-    const res = await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'Sandy', emails: [] } });
+    const res = await service.call('PUT', `/sandbox/customer/${customerId}`, {
+      body: { preferredName: 'Sandy', emails: [] },
+    });
     expectSuccess(res, 'customer', 200);
     expect(Object.keys(res.json.data).sort()).toEqual([...CUSTOMER_DATA_KEYS].sort());
-    expect(res.json.data).toMatchObject({ customerId, preferredName: 'Sandy', emails: [], phoneNumbers: input.phoneNumbers, addresses: input.addresses, firstName: input.firstName });
+    expect(res.json.data).toMatchObject({
+      customerId,
+      preferredName: 'Sandy',
+      emails: [],
+      phoneNumbers: input.phoneNumbers,
+      addresses: input.addresses,
+      firstName: input.firstName,
+    });
     const reread = await service.call('GET', `/sandbox/customer/${customerId}`);
     expect(reread.json.data).toEqual(res.json.data);
   });
@@ -139,7 +186,9 @@ describe('PUT /{environment}/customer/{customerId}', () => {
       const { customerId } = await createCustomer(service);
       const before = await service.call('GET', `/sandbox/customer/${customerId}`);
       const res = await expectNoChange(() =>
-        service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'Changed', [field]: value() } }),
+        service.call('PUT', `/sandbox/customer/${customerId}`, {
+          body: { preferredName: 'Changed', [field]: value() },
+        }),
       );
       expectFailure(res, 'customer', 400, 'FIELD_NOT_UPDATABLE');
       expect(res.json.error.details).toEqual([{ field, code: 'FIELD_NOT_UPDATABLE', message: expect.any(String) }]);
@@ -159,7 +208,9 @@ describe('PUT /{environment}/customer/{customerId}', () => {
   });
 
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown customer', async () => {
-    const res = await service.call('PUT', '/sandbox/customer/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e', { body: { preferredName: 'X' } });
+    const res = await service.call('PUT', '/sandbox/customer/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e', {
+      body: { preferredName: 'X' },
+    });
     expectFailure(res, 'customer', 404, 'CUSTOMER_NOT_FOUND');
   });
 });
@@ -171,7 +222,12 @@ describe('DELETE /{environment}/customer/{customerId}', () => {
     expectSuccess(res, 'customer', 200);
     expect(res.json.data).toEqual({});
     expectFailure(await service.call('GET', `/sandbox/customer/${customerId}`), 'customer', 404, 'CUSTOMER_NOT_FOUND');
-    expectFailure(await service.call('DELETE', `/sandbox/customer/${customerId}`), 'customer', 404, 'CUSTOMER_NOT_FOUND');
+    expectFailure(
+      await service.call('DELETE', `/sandbox/customer/${customerId}`),
+      'customer',
+      404,
+      'CUSTOMER_NOT_FOUND',
+    );
   });
 
   it('refuses while the customer has accounts (409 CUSTOMER_HAS_ACCOUNTS), then succeeds once they are deleted', async () => {
@@ -188,7 +244,10 @@ describe('DELETE /{environment}/customer/{customerId}', () => {
 
   it('ignores a body on DELETE, even one that is not JSON', async () => {
     const { customerId } = await createCustomer(service);
-    const res = await service.call('DELETE', `/sandbox/customer/${customerId}`, { rawBody: '{broken', headers: { 'content-type': 'text/plain' } });
+    const res = await service.call('DELETE', `/sandbox/customer/${customerId}`, {
+      rawBody: '{broken',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectSuccess(res, 'customer', 200);
   });
 });
@@ -198,14 +257,24 @@ describe('environments', () => {
     const { customerId } = await createCustomer(service);
     const before = await service.call('GET', `/sandbox/customer/${customerId}`);
     await expectNoChange(async () => {
-      expectFailure(await service.call('GET', `/production-like/customer/${customerId}`), 'customer', 404, 'CUSTOMER_NOT_FOUND');
+      expectFailure(
+        await service.call('GET', `/production-like/customer/${customerId}`),
+        'customer',
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
       expectFailure(
         await service.call('PUT', `/production-like/customer/${customerId}`, { body: { preferredName: 'Elsewhere' } }),
         'customer',
         404,
         'CUSTOMER_NOT_FOUND',
       );
-      expectFailure(await service.call('DELETE', `/production-like/customer/${customerId}`), 'customer', 404, 'CUSTOMER_NOT_FOUND');
+      expectFailure(
+        await service.call('DELETE', `/production-like/customer/${customerId}`),
+        'customer',
+        404,
+        'CUSTOMER_NOT_FOUND',
+      );
     });
     expect((await service.call('GET', `/sandbox/customer/${customerId}`)).json.data).toEqual(before.json.data);
   });

@@ -25,9 +25,16 @@ beforeAll(async () => {
 });
 afterAll(async () => service?.stop());
 
-const freshToken = async () => (await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:read', 'customers:ssn_search'] })).token;
+const freshToken = async () =>
+  (
+    await issueApiToken(service.database.pool, {
+      environments: ['*'],
+      scopes: ['customers:read', 'customers:ssn_search'],
+    })
+  ).token;
 const SEARCH = 'query($input: CustomerSearchInput!) { searchCustomers(input: $input) { nodes { customerId } } }';
-const restSearch = (token: string, body: unknown) => service.call('POST', '/sandbox/customer/search', { body, headers: bearer(token) });
+const restSearch = (token: string, body: unknown) =>
+  service.call('POST', '/sandbox/customer/search', { body, headers: bearer(token) });
 const gqlSearch = (token: string, input: unknown) => graphql(service, SEARCH, { input }, { headers: bearer(token) });
 const searchAudits = () => countRows(service, 'audit_events', "operation = 'customer.search'");
 
@@ -51,7 +58,9 @@ describe('SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE=2)', () => {
     const refused = await expectNoChange(service.database.pool, () => restSearch(token, { socialSecurityNumber: ssn }));
     expectFailure(refused, 'customer', 429, 'SSN_SEARCH_RATE_LIMITED');
     expectRetryAfter(refused);
-    expect(refused.json.error.message).toMatch(/^Too many searches by social security number for this token; retry in \d+ s\.$/);
+    expect(refused.json.error.message).toMatch(
+      /^Too many searches by social security number for this token; retry in \d+ s\.$/,
+    );
 
     const refusedGql = await gqlSearch(token, { socialSecurityNumber: ssn });
     expect(refusedGql.status).toBe(429);
@@ -69,7 +78,11 @@ describe('SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE=2)', () => {
     for (let i = 0; i < 3; i++) expectSuccess(await restSearch(token, { lastName: 'Budget' }), 'customer', 200);
     const byName = await gqlSearch(token, { lastName: 'Budget' });
     expect(byName.json.data.searchCustomers.nodes).toEqual([{ customerId }]);
-    expectSuccess(await service.call('GET', `/sandbox/customer/${customerId}`, { headers: bearer(token) }), 'customer', 200);
+    expectSuccess(
+      await service.call('GET', `/sandbox/customer/${customerId}`, { headers: bearer(token) }),
+      'customer',
+      200,
+    );
 
     // Another token has its own budget.
     expectSuccess(await restSearch(await freshToken(), { socialSecurityNumber: ssn }), 'customer', 200);

@@ -9,7 +9,8 @@ import { bearer } from '../../support/http-auth.js';
 import { type CallResult, startTestService, type TestService } from '../../support/service.js';
 
 /** What a token without customers:read may select from a creation's answer: the record's identity (ADR 0087). */
-const CREATE_CUSTOMER_IDENTITY = 'mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId version } }';
+const CREATE_CUSTOMER_IDENTITY =
+  'mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId version } }';
 
 /**
  * A creation refused because the SSN is on file tells the caller that this person is a customer, as a search by
@@ -36,15 +37,29 @@ beforeAll(async () => {
 afterAll(async () => service?.stop());
 
 /** A token that may create customers (and search by SSN, to share the budget), and nothing else. */
-const writer = () => issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:write', 'customers:ssn_search'], name: 'creator' });
+const writer = () =>
+  issueApiToken(service.database.pool, {
+    environments: ['*'],
+    scopes: ['customers:write', 'customers:ssn_search'],
+    name: 'creator',
+  });
 
 const restCreate = (token: string, body: unknown, headers: Record<string, string> = {}) =>
   service.call('POST', '/sandbox/customer', { body, headers: { ...bearer(token), ...headers } });
-const gqlCreate = (token: string, input: unknown) => graphql(service, 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId } }', { input }, { headers: bearer(token) });
+const gqlCreate = (token: string, input: unknown) =>
+  graphql(
+    service,
+    'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId } }',
+    { input },
+    { headers: bearer(token) },
+  );
 
 /** The audit trail through the API (GET /{environment}/audit-events), read with the service's token (audit:read). */
 async function refusalsOf(principalId: string): Promise<Record<string, unknown>[]> {
-  const res = await service.call('GET', `/sandbox/audit-events?operation=customer.create.refused&principalId=${encodeURIComponent(principalId)}&first=100`);
+  const res = await service.call(
+    'GET',
+    `/sandbox/audit-events?operation=customer.create.refused&principalId=${encodeURIComponent(principalId)}&first=100`,
+  );
   expectSuccess(res, 'customer', 200);
   return res.json.data.events;
 }
@@ -73,17 +88,29 @@ describe('creating a customer whose externalId is taken', () => {
     }
     // More refusals than the budget, none of them an SSN refusal: the budget is whole.
     expect(await refusalsOf(principalId)).toEqual([]);
-    for (let i = 0; i < BUDGET; i++) expectFailure(await restCreate(token, { ...onFile, externalId: `crm-${randomUUID()}` }), 'customer', 409, 'CUSTOMER_ALREADY_EXISTS');
+    for (let i = 0; i < BUDGET; i++)
+      expectFailure(
+        await restCreate(token, { ...onFile, externalId: `crm-${randomUUID()}` }),
+        'customer',
+        409,
+        'CUSTOMER_ALREADY_EXISTS',
+      );
   });
 });
 
 describe('creating a customer whose SSN is on file', () => {
   it('answers CUSTOMER_ALREADY_EXISTS and audits the refusal, without the number or the existing customer (REST and GraphQL)', async () => {
     const { token, principalId } = await writer();
-    const body = { ...buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber }), externalId: `crm-${randomUUID()}` };
+    const body = {
+      ...buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber }),
+      externalId: `crm-${randomUUID()}`,
+    };
     const rest = await restCreate(token, body, { 'idempotency-key': `refused-${randomUUID()}` });
     expectFailure(rest, 'customer', 409, 'CUSTOMER_ALREADY_EXISTS');
-    const gql = await gqlCreate(token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber.replaceAll('-', '') }));
+    const gql = await gqlCreate(
+      token,
+      buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber.replaceAll('-', '') }),
+    );
     expect(errorCodes(gql)).toEqual(['CUSTOMER_ALREADY_EXISTS']);
     expect(gql.status).toBe(200);
 
@@ -97,11 +124,15 @@ describe('creating a customer whose SSN is on file', () => {
       // No customer has the event's resource id: it is the id the refused customer would have had.
       expect((await service.call('GET', `/sandbox/customer/${event.resourceId as string}`)).status).toBe(404);
       const text = JSON.stringify(event);
-      for (const secret of [onFile.socialSecurityNumber, onFile.socialSecurityNumber.replaceAll('-', ''), onFileId]) expect(text).not.toContain(secret);
+      for (const secret of [onFile.socialSecurityNumber, onFile.socialSecurityNumber.replaceAll('-', ''), onFileId])
+        expect(text).not.toContain(secret);
     }
     expect(events[0]!.idempotencyKey).toMatch(/^refused-/);
     // Nothing else was written: no customer, no creation's audit event.
-    const creations = await service.call('GET', `/sandbox/audit-events?operation=customer.create&principalId=${encodeURIComponent(principalId)}`);
+    const creations = await service.call(
+      'GET',
+      `/sandbox/audit-events?operation=customer.create&principalId=${encodeURIComponent(principalId)}`,
+    );
     expect(creations.json.data.events).toEqual([]);
   });
 
@@ -115,14 +146,33 @@ describe('creating a customer whose SSN is on file', () => {
     for (let i = 0; i < BUDGET + 1; i++) expectSuccess(await restCreate(token, buildCustomerInput()), 'customer', 201);
 
     // One search by SSN and two refusals (REST, GraphQL) spend the budget of 3 together.
-    expectSuccess(await service.call('POST', '/sandbox/customer/search', { body: { socialSecurityNumber: onFile.socialSecurityNumber }, headers: bearer(token) }), 'customer', 200);
-    expectFailure(await restCreate(token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber })), 'customer', 409, 'CUSTOMER_ALREADY_EXISTS');
-    expect(errorCodes(await gqlCreate(token, buildCustomerInput({ socialSecurityNumber: otherOnFile.socialSecurityNumber })))).toEqual(['CUSTOMER_ALREADY_EXISTS']);
+    expectSuccess(
+      await service.call('POST', '/sandbox/customer/search', {
+        body: { socialSecurityNumber: onFile.socialSecurityNumber },
+        headers: bearer(token),
+      }),
+      'customer',
+      200,
+    );
+    expectFailure(
+      await restCreate(token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber })),
+      'customer',
+      409,
+      'CUSTOMER_ALREADY_EXISTS',
+    );
+    expect(
+      errorCodes(
+        await gqlCreate(token, buildCustomerInput({ socialSecurityNumber: otherOnFile.socialSecurityNumber })),
+      ),
+    ).toEqual(['CUSTOMER_ALREADY_EXISTS']);
 
     const limited = await restCreate(token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber }));
     expectFailure(limited, 'customer', 429, 'SSN_SEARCH_RATE_LIMITED');
     expectRetryAfter(limited);
-    const limitedGql = await gqlCreate(token, buildCustomerInput({ socialSecurityNumber: otherOnFile.socialSecurityNumber }));
+    const limitedGql = await gqlCreate(
+      token,
+      buildCustomerInput({ socialSecurityNumber: otherOnFile.socialSecurityNumber }),
+    );
     expect(limitedGql.status).toBe(429);
     expect(errorCodes(limitedGql)).toEqual(['SSN_SEARCH_RATE_LIMITED']);
     expectRetryAfter(limitedGql);
@@ -136,11 +186,21 @@ describe('creating a customer whose SSN is on file', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.json.data.customerId).toBe(first.json.data.customerId);
     expectFailure(await restCreate(token, { ...onFile }), 'customer', 409, 'EXTERNAL_ID_TAKEN');
-    const gqlFresh = await graphql(service, CREATE_CUSTOMER_IDENTITY, { input: buildCustomerInput() }, { headers: bearer(token) });
+    const gqlFresh = await graphql(
+      service,
+      CREATE_CUSTOMER_IDENTITY,
+      { input: buildCustomerInput() },
+      { headers: bearer(token) },
+    );
     expect(gqlFresh.json.errors).toBeUndefined();
 
     // Another token has its own budget.
     const other = await writer();
-    expectFailure(await restCreate(other.token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber })), 'customer', 409, 'CUSTOMER_ALREADY_EXISTS');
+    expectFailure(
+      await restCreate(other.token, buildCustomerInput({ socialSecurityNumber: onFile.socialSecurityNumber })),
+      'customer',
+      409,
+      'CUSTOMER_ALREADY_EXISTS',
+    );
   });
 });

@@ -106,7 +106,9 @@ describe('the event feed', () => {
     const { customerId } = await createCustomer(service);
     // A follow starts after the events numbered so far; the creation must be among them, or `watching` sees it.
     await numbered(customerId);
-    const ending = await running.follow('sandbox', (event) => (event.resourceId === customerId && event.type === 'customer.deleted' ? 'end' : 'skip'));
+    const ending = await running.follow('sandbox', (event) =>
+      event.resourceId === customerId && event.type === 'customer.deleted' ? 'end' : 'skip',
+    );
     const watching = await running.follow('sandbox', everything);
     expectSuccess(await service.call('DELETE', `/sandbox/customer/${customerId}`), 'customer', 200);
     expect(await ending.next()).toEqual({ value: undefined, done: true });
@@ -120,7 +122,9 @@ describe('the event feed', () => {
     for (let i = 0; i < 4; i += 1) await createCustomer(service);
     while (running.followers() > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const [first, second, third] = await take(stream, 3);
-    expect([first, second].every((value) => !isFeedOverflow(value) && (value as DomainEvent).type === 'customer.created')).toBe(true);
+    expect(
+      [first, second].every((value) => !isFeedOverflow(value) && (value as DomainEvent).type === 'customer.created'),
+    ).toBe(true);
     expect(third).toEqual({ overflowed: true, buffered: 2 });
     expect(await stream.next()).toEqual({ value: undefined, done: true });
   });

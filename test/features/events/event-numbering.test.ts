@@ -114,7 +114,9 @@ const payload = (i: number) =>
     lastName: 'Okonkwo-Lindqvist',
     emails: [`samantha.${i}@example.com`],
     phoneNumbers: [{ type: 'mobile', number: '+15555550100' }],
-    addresses: [{ type: 'home', line1: '1234 Elm Street', city: 'Springfield', state: 'IL', postalCode: '62704', country: 'US' }],
+    addresses: [
+      { type: 'home', line1: '1234 Elm Street', city: 'Springfield', state: 'IL', postalCode: '62704', country: 'US' },
+    ],
     accountIds: '',
   });
 
@@ -142,7 +144,10 @@ beforeEach(async () => {
 });
 
 /** `count` events, each in its own transaction (as writes append them), optionally `ageDays` old. */
-async function insertEvents(count: number, options: { environment?: string; ageDays?: number; on?: pg.Pool } = {}): Promise<void> {
+async function insertEvents(
+  count: number,
+  options: { environment?: string; ageDays?: number; on?: pg.Pool } = {},
+): Promise<void> {
   for (let i = 0; i < count; i++) {
     await (options.on ?? database.pool).query(
       `INSERT INTO events (environment, type, resource_type, resource_id, payload, occurred_at)
@@ -155,7 +160,7 @@ async function insertEvents(count: number, options: { environment?: string; ageD
 /** Every event of the environment as this release reads it (through `from`), page by page: [id, number]. */
 async function readAll(environment: string, from: PrismaEventStore = store): Promise<[string, number][]> {
   const read: [string, number][] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await from.list(environment, { after, limit: 7 });
     if (page.length === 0) return read;
     for (const event of page) read.push([event.eventId, event.sequence]);
@@ -166,7 +171,10 @@ async function readAll(environment: string, from: PrismaEventStore = store): Pro
 /** The numbers the releases before the rounds read (events.sequence, until 20261202000000), in numbering order. */
 const storedNumbers = async (environment: string, on: pg.Pool = database.pool) =>
   (
-    await on.query<{ id: string; sequence: string | null }>('SELECT id, sequence::text FROM events WHERE environment = $1 ORDER BY txid, id', [environment])
+    await on.query<{ id: string; sequence: string | null }>(
+      'SELECT id, sequence::text FROM events WHERE environment = $1 ORDER BY txid, id',
+      [environment],
+    )
   ).rows.map((r): [string, number | null] => [r.id, r.sequence === null ? null : Number(r.sequence)]);
 
 const oneTo = (n: number, from = 1) => Array.from({ length: n }, (_, i) => i + from);
@@ -175,7 +183,10 @@ describe('numbering by rounds', () => {
   it('numbers each environment gapless in commit order, one round row per environment and round; reads and finds agree', async () => {
     await insertEvents(25);
     await insertEvents(4, { environment: 'production' });
-    const versions = async () => (await database.pool.query<{ v: string }>('SELECT ctid::text || xmin::text AS v FROM events ORDER BY id')).rows.map((r) => r.v);
+    const versions = async () =>
+      (
+        await database.pool.query<{ v: string }>('SELECT ctid::text || xmin::text AS v FROM events ORDER BY id')
+      ).rows.map((r) => r.v);
     const inserted = await versions();
     expect(await sequenceAll(store, database.pool)).toBe(29);
     // Numbering wrote no new version of any event (same place, same writing transaction).
@@ -186,16 +197,25 @@ describe('numbering by rounds', () => {
     const sandbox = await readAll('sandbox');
     expect(sandbox.map(([, n]) => n)).toEqual(oneTo(35));
     expect((await readAll('production')).map(([, n]) => n)).toEqual(oneTo(4));
-    expect((await database.pool.query("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'sequence'")).rows[0].n).toBe(0);
+    expect(
+      (
+        await database.pool.query(
+          "SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'sequence'",
+        )
+      ).rows[0].n,
+    ).toBe(0);
 
     const { rows: rounds } = await database.pool.query<{ environment: string; first: number; last: number }>(
       'SELECT environment, first_sequence::int AS first, last_sequence::int AS last FROM event_rounds ORDER BY environment, last_sequence',
     );
     // Normally one round per environment per call; another file's open transaction may hold some events for a later one.
-    expect(rounds.filter((r) => r.environment === 'sandbox').flatMap((r) => oneTo(r.last - r.first + 1, r.first))).toEqual(oneTo(35));
+    expect(
+      rounds.filter((r) => r.environment === 'sandbox').flatMap((r) => oneTo(r.last - r.first + 1, r.first)),
+    ).toEqual(oneTo(35));
     expect(rounds.length).toBeLessThanOrEqual(10);
 
-    for (const [id, n] of [sandbox[0]!, sandbox[17]!, sandbox[34]!]) expect((await store.find('sandbox', id))?.sequence).toBe(n);
+    for (const [id, n] of [sandbox[0]!, sandbox[17]!, sandbox[34]!])
+      expect((await store.find('sandbox', id))?.sequence).toBe(n);
     expect(await store.find('production', sandbox[0]![0])).toBeNull();
     expect(await store.lastSequence('sandbox')).toBe(35);
     expect(await store.lastSequence('nowhere')).toBe(0);
@@ -257,16 +277,26 @@ describe('numbering by rounds', () => {
     await insertEvents(2);
     await sequenceAll(store, database.pool);
     await expect(database.pool.query("UPDATE events SET payload = '{}'")).rejects.toThrow(/an event never changes/);
-    await expect(database.pool.query("UPDATE events SET type = 'customer.deleted' WHERE false")).rejects.toThrow(/an event never changes/);
+    await expect(database.pool.query("UPDATE events SET type = 'customer.deleted' WHERE false")).rejects.toThrow(
+      /an event never changes/,
+    );
     // Retention deletes; nothing else may.
     expect((await database.pool.query('DELETE FROM events')).rowCount).toBe(2);
   });
 
   it('keeps no index only the releases before the rounds read, and fills its pages (events are never updated)', async () => {
-    const { rows } = await database.pool.query<{ name: string }>("SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events'::regclass ORDER BY 1");
+    const { rows } = await database.pool.query<{ name: string }>(
+      "SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'events'::regclass ORDER BY 1",
+    );
     // (environment, resource_id, txid DESC, id DESC): a record's recent events (20261205010000_event_resource_index).
-    expect(rows.map((r) => r.name)).toEqual(['events_environment_resource_id_txid_id_idx', 'events_environment_txid_id_idx', 'events_pkey']);
-    const { rows: options } = await database.pool.query<{ reloptions: string[] }>("SELECT reloptions FROM pg_class WHERE oid = 'events'::regclass");
+    expect(rows.map((r) => r.name)).toEqual([
+      'events_environment_resource_id_txid_id_idx',
+      'events_environment_txid_id_idx',
+      'events_pkey',
+    ]);
+    const { rows: options } = await database.pool.query<{ reloptions: string[] }>(
+      "SELECT reloptions FROM pg_class WHERE oid = 'events'::regclass",
+    );
     expect(options[0]!.reloptions).toContain('fillfactor=100');
   });
 
@@ -308,7 +338,12 @@ describe('retention', () => {
     await insertEvents(3, { ageDays: 40 }); // not numbered yet
 
     let rounds = 0;
-    for (let outcome = await store.prune(retention(), 1); outcome.rounds > 0; outcome = await store.prune(retention(), 1)) rounds += outcome.rounds;
+    for (
+      let outcome = await store.prune(retention(), 1);
+      outcome.rounds > 0;
+      outcome = await store.prune(retention(), 1)
+    )
+      rounds += outcome.rounds;
     expect(rounds).toBeGreaterThanOrEqual(2);
     expect((await readAll('sandbox')).map(([, n]) => n)).toEqual(oneTo(10, 31));
     expect(await readAll('production')).toEqual([]);
@@ -336,14 +371,21 @@ describe('retention', () => {
  */
 const READ_BY_THIS_RELEASE = ['20261203000100_events_changed_fields'];
 
-async function withDatabaseBefore(before: string, prefix: string, use: (db: TestDatabase, events: PrismaEventStore) => Promise<void>): Promise<void> {
+async function withDatabaseBefore(
+  before: string,
+  prefix: string,
+  use: (db: TestDatabase, events: PrismaEventStore) => Promise<void>,
+): Promise<void> {
   const db = await createTestDatabase({ migrated: false, prefix });
   const dbPool = createPool({ connectionString: db.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
   const dbPrisma = createPrismaClient(dbPool);
   try {
     // This release's event store also reads what later expand-only migrations added (events.changed_fields),
     // as a deploy applies them before this release runs; nothing of the numbering depends on them.
-    await migrate(db.pool, readMigrations().filter((m) => m.name < before || READ_BY_THIS_RELEASE.includes(m.name)));
+    await migrate(
+      db.pool,
+      readMigrations().filter((m) => m.name < before || READ_BY_THIS_RELEASE.includes(m.name)),
+    );
     await use(db, new PrismaEventStore(dbPrisma));
   } finally {
     await dbPrisma.$disconnect();
@@ -360,7 +402,9 @@ describe("the previous releases' statements on this schema", () => {
         const client = await step.pool.connect();
         try {
           await client.query('BEGIN');
-          const { rows } = await client.query("SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held");
+          const { rows } = await client.query(
+            "SELECT pg_try_advisory_xact_lock(hashtext('cas_event_sequencer')) AS held",
+          );
           if (rows[0].held) await client.query(PREVIOUS_SEQUENCE, [1000]);
           await client.query('COMMIT');
         } finally {
@@ -382,7 +426,9 @@ describe("the previous releases' statements on this schema", () => {
       const written = sandbox.filter(([id]) => stored.get(id) !== null);
       expect(written.length).toBeGreaterThan(0);
       for (const [id, n] of written) expect(stored.get(id)).toBe(n);
-      const { rows: last } = await step.pool.query('SELECT environment, last::int FROM event_sequences ORDER BY environment');
+      const { rows: last } = await step.pool.query(
+        'SELECT environment, last::int FROM event_sequences ORDER BY environment',
+      );
       expect(last).toEqual([
         { environment: 'production', last: 12 },
         { environment: 'sandbox', last: 42 },
@@ -398,7 +444,7 @@ describe("the previous releases' statements on this schema", () => {
     });
   });
 
-  it("number from where the migration left them: a database the previous release numbered (and pruned, leaving holes) reads the same numbers after it", async () => {
+  it('number from where the migration left them: a database the previous release numbered (and pruned, leaving holes) reads the same numbers after it', async () => {
     await withDatabaseBefore(ROUNDS_MIGRATION, 'cas_rounds', async (old, oldStore) => {
       await insertEvents(5, { ageDays: 40, on: old.pool });
       await insertEvents(1, { ageDays: 1, on: old.pool });
@@ -406,9 +452,14 @@ describe("the previous releases' statements on this schema", () => {
       await insertEvents(1200, { on: old.pool });
       await insertEvents(3, { environment: 'production', ageDays: 40, on: old.pool });
       // Until every event is numbered: a transaction another test file holds open keeps newer events back for a while.
-      for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; (await old.pool.query('SELECT 1 FROM events WHERE sequence IS NULL LIMIT 1')).rowCount! > 0; ) {
-        if (Date.now() > deadline) throw new Error(`the previous release left events unnumbered for ${HUNG_TEST_DEADLINE_MS / 1000} s`);
-        if (((await old.pool.query(BEFORE_ROUNDS.sequence, [1000])).rows[0]?.sequenced ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (
+        const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
+        (await old.pool.query('SELECT 1 FROM events WHERE sequence IS NULL LIMIT 1')).rowCount! > 0;
+      ) {
+        if (Date.now() > deadline)
+          throw new Error(`the previous release left events unnumbered for ${HUNG_TEST_DEADLINE_MS / 1000} s`);
+        if (((await old.pool.query(BEFORE_ROUNDS.sequence, [1000])).rows[0]?.sequenced ?? 0) === 0)
+          await new Promise((resolve) => setTimeout(resolve, 20));
       }
       // The previous release's prune takes 1–5 and 7–11, leaving 6 (younger): a hole; production is emptied.
       await old.pool.query(BEFORE_ROUNDS.prune, [retention(), 1000]);
@@ -420,7 +471,7 @@ describe("the previous releases' statements on this schema", () => {
       expect(report.applied).toContain(ROUNDS_MIGRATION);
       const read = async (environment: string) => {
         const all: [string, number][] = [];
-        for (let after = 0; ; ) {
+        for (let after = 0; ;) {
           const page = await oldStore.list(environment, { after, limit: 500 });
           if (page.length === 0) return all;
           all.push(...page.map((e): [string, number] => [e.eventId, e.sequence]));
@@ -428,7 +479,9 @@ describe("the previous releases' statements on this schema", () => {
         }
       };
       expect(await read('sandbox')).toEqual(before);
-      const { rows: rounds } = await old.pool.query<{ size: number }>("SELECT (last_sequence - first_sequence + 1)::int AS size FROM event_rounds WHERE environment = 'sandbox'");
+      const { rows: rounds } = await old.pool.query<{ size: number }>(
+        "SELECT (last_sequence - first_sequence + 1)::int AS size FROM event_rounds WHERE environment = 'sandbox'",
+      );
       expect(Math.max(...rounds.map((r) => r.size))).toBeLessThanOrEqual(1000);
       expect((await oldStore.find('sandbox', before[700]![0]))?.sequence).toBe(before[700]![1]);
 

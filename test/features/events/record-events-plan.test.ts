@@ -27,7 +27,9 @@ beforeAll(async () => {
   prisma = createPrismaClient(pool);
   store = new PrismaEventStore(prisma);
   // Each visibility state below is set by this file alone, never by autovacuum in between.
-  await database.pool.query('ALTER TABLE events SET (autovacuum_enabled = false); ALTER TABLE event_rounds SET (autovacuum_enabled = false)');
+  await database.pool.query(
+    'ALTER TABLE events SET (autovacuum_enabled = false); ALTER TABLE event_rounds SET (autovacuum_enabled = false)',
+  );
   // 20 writes (transactions) per environment, each appending one event for each of its records.
   for (let write = 0; write < 20; write++) {
     await database.pool.query(
@@ -57,8 +59,11 @@ describe("a record's recent events", () => {
   for (const state of ['analysed, pages not yet all-visible', 'vacuumed, pages all-visible'] as const) {
     describe(state, () => {
       beforeAll(async () => {
-        if (state.startsWith('vacuumed')) for (const table of ['events', 'event_rounds']) await database.pool.query(`VACUUM (ANALYZE) ${table}`);
-        const { rows } = await database.pool.query<{ visible: number }>(`SELECT relallvisible AS visible FROM pg_class WHERE relname = 'events'`);
+        if (state.startsWith('vacuumed'))
+          for (const table of ['events', 'event_rounds']) await database.pool.query(`VACUUM (ANALYZE) ${table}`);
+        const { rows } = await database.pool.query<{ visible: number }>(
+          `SELECT relallvisible AS visible FROM pg_class WHERE relname = 'events'`,
+        );
         expect(rows[0]!.visible > 0).toBe(state.startsWith('vacuumed'));
       });
 
@@ -68,7 +73,9 @@ describe("a record's recent events", () => {
           await client.query('SET plan_cache_mode = force_generic_plan');
           // PREPARE and EXPLAIN EXECUTE (PostgreSQL 12+; EXPLAIN (GENERIC_PLAN) needs 16): the plan for any value.
           await client.query(`PREPARE recent_probe AS ${EVENT_STATEMENTS.recent.text}`);
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE recent_probe('sandbox', 'customer', '${recordId(42)}', 10)`);
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN EXECUTE recent_probe('sandbox', 'customer', '${recordId(42)}', 10)`,
+          );
           await client.query('DEALLOCATE recent_probe');
           const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
           expect(plan).toMatch(/Index Scan using events_environment_resource_id_txid_id_idx on events e\s*\(/);
@@ -78,7 +85,9 @@ describe("a record's recent events", () => {
           expect(plan).not.toMatch(/Seq Scan on events/);
           // Each event's number: its round by that table's index (small tables here may be scanned), its rank by the outbox's walk index,
           // read from the index alone once the pages are all-visible.
-          expect(plan).toMatch(/Index (?:Only )?Scan using events_environment_txid_id_idx|Bitmap Index Scan on events_environment_txid_id_idx/);
+          expect(plan).toMatch(
+            /Index (?:Only )?Scan using events_environment_txid_id_idx|Bitmap Index Scan on events_environment_txid_id_idx/,
+          );
         } finally {
           await client.query('RESET plan_cache_mode');
           client.release();
@@ -91,7 +100,9 @@ describe("a record's recent events", () => {
           await client.query('SET plan_cache_mode = force_generic_plan');
           await client.query(`PREPARE recent_many_probe AS ${EVENT_STATEMENTS.recentOfMany.text}`);
           const ids = [recordId(3), recordId(42), recordId(500)];
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE recent_many_probe('sandbox', 'customer', '{${ids.join(',')}}', 5)`);
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+            `EXPLAIN EXECUTE recent_many_probe('sandbox', 'customer', '{${ids.join(',')}}', 5)`,
+          );
           await client.query('DEALLOCATE recent_many_probe');
           const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
           // A loop over the ids, each a range of the record's index cut by the limit: no sort, no other read of the outbox's rows.
@@ -119,12 +130,14 @@ describe("a record's recent events", () => {
       expect(many.get(id)).toEqual(one);
     }
     expect(many.get('0196f1e2-0000-7000-8000-000000000000')).toEqual([]);
-    expect(await store.recentOfMany('production', { resourceType: 'account', resourceIds: [recordId(9)], limit: 4 })).toEqual(new Map([[recordId(9), []]]));
+    expect(
+      await store.recentOfMany('production', { resourceType: 'account', resourceIds: [recordId(9)], limit: 4 }),
+    ).toEqual(new Map([[recordId(9), []]]));
   });
 
   it("answers the record's events newest first, with the numbers the feed gives them, only that environment's", async () => {
     const feed: [string, number][] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await store.list('production', { after, limit: 100, types: undefined });
       if (page.length === 0) break;
       for (const event of page) if (event.resourceId === recordId(7)) feed.push([event.eventId, event.sequence]);
@@ -136,11 +149,16 @@ describe("a record's recent events", () => {
     const sequences = recent.map((event) => event.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => b - a));
     const fromFeed = new Map(feed);
-    for (const event of recent.filter((one) => fromFeed.has(one.eventId))) expect(event.sequence).toBe(fromFeed.get(event.eventId));
+    for (const event of recent.filter((one) => fromFeed.has(one.eventId)))
+      expect(event.sequence).toBe(fromFeed.get(event.eventId));
     expect(recent.filter((one) => fromFeed.has(one.eventId)).length).toBeGreaterThan(0);
     expect(recent.at(-1)!.type).toBe('customer.created');
     expect(recent[0]!.data).toMatchObject({ kind: 'customer', customer: { lastName: 'L19' } });
-    expect(await store.recent('production', { resourceType: 'customer', resourceId: recordId(7), limit: 3 })).toEqual(recent.slice(0, 3));
-    expect(await store.recent('production', { resourceType: 'account', resourceId: recordId(7), limit: 3 })).toEqual([]);
+    expect(await store.recent('production', { resourceType: 'customer', resourceId: recordId(7), limit: 3 })).toEqual(
+      recent.slice(0, 3),
+    );
+    expect(await store.recent('production', { resourceType: 'account', resourceId: recordId(7), limit: 3 })).toEqual(
+      [],
+    );
   });
 });

@@ -35,19 +35,26 @@ async function afterSequencerPasses(path: string, accept: (events: Event[]) => b
 
 /** Every event after `after`, once at least `atLeast` of them are numbered. */
 async function eventsAfter(after: number, atLeast: number, environment = 'sandbox'): Promise<Event[]> {
-  const events = await afterSequencerPasses(`/${environment}/event?after=${after}&limit=100`, (read) => read.length >= atLeast);
+  const events = await afterSequencerPasses(
+    `/${environment}/event?after=${after}&limit=100`,
+    (read) => read.length >= atLeast,
+  );
   expect(events.length).toBeGreaterThanOrEqual(atLeast);
   return events;
 }
 
 /** Resolves once the sequencer has numbered the event of `type` about `resourceId` (this file's database holds few). */
 async function numbered(type: string, resourceId: string): Promise<void> {
-  const events = await afterSequencerPasses(`/sandbox/event?types=${type}&limit=100`, (read) => read.some((event) => event.resourceId === resourceId));
+  const events = await afterSequencerPasses(`/sandbox/event?types=${type}&limit=100`, (read) =>
+    read.some((event) => event.resourceId === resourceId),
+  );
   expect(events.some((event) => event.resourceId === resourceId)).toBe(true);
 }
 
 async function lastSequence(): Promise<number> {
-  const { rows } = await service.database.pool.query<{ last: string | null }>("SELECT max(last_sequence)::text AS last FROM event_rounds WHERE environment = 'sandbox'");
+  const { rows } = await service.database.pool.query<{ last: string | null }>(
+    "SELECT max(last_sequence)::text AS last FROM event_rounds WHERE environment = 'sandbox'",
+  );
   return Number(rows[0]!.last ?? 0);
 }
 
@@ -57,12 +64,20 @@ describe('the outbox and GET /{environment}/event', () => {
     const start = await lastSequence();
     const { customerId } = await createCustomer(service);
     const account = await createAccount(service, [customerId]);
-    const deposit = await service.call('POST', `/sandbox/account/${account.accountId}/transaction`, { body: { type: 'CREDIT', amount: 10 } });
+    const deposit = await service.call('POST', `/sandbox/account/${account.accountId}/transaction`, {
+      body: { type: 'CREDIT', amount: 10 },
+    });
     await service.call('PUT', `/sandbox/account/${account.accountId}/flags/FROZEN`);
     await service.call('PUT', `/sandbox/customer/${customerId}`, { body: { preferredName: 'Evented' } });
 
     const events = await eventsAfter(start, 5);
-    expect(events.map((event) => event.type)).toEqual(['customer.created', 'account.created', 'transaction.posted', 'account.updated', 'customer.updated']);
+    expect(events.map((event) => event.type)).toEqual([
+      'customer.created',
+      'account.created',
+      'transaction.posted',
+      'account.updated',
+      'customer.updated',
+    ]);
     expect(events.map((event) => event.sequence)).toEqual([start + 1, start + 2, start + 3, start + 4, start + 5]);
     const customer = await service.call('GET', `/sandbox/customer/${customerId}`);
     expect(events[4]!.data).toEqual(customer.json.data);
@@ -80,10 +95,16 @@ describe('the outbox and GET /{environment}/event', () => {
     const to = await createAccount(service, [customerId]);
     await numbered('account.created', to.accountId); // and so every write before it: `start` must be past them all
     const start = await lastSequence();
-    const refused = await service.call('POST', '/sandbox/transfer', { body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 5 } });
+    const refused = await service.call('POST', '/sandbox/transfer', {
+      body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 5 },
+    });
     expectFailure(refused, 'account', 409, 'INSUFFICIENT_FUNDS');
-    await service.call('POST', `/sandbox/account/${from.accountId}/transaction`, { body: { type: 'CREDIT', amount: 5 } });
-    await service.call('POST', '/sandbox/transfer', { body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 5 } });
+    await service.call('POST', `/sandbox/account/${from.accountId}/transaction`, {
+      body: { type: 'CREDIT', amount: 5 },
+    });
+    await service.call('POST', '/sandbox/transfer', {
+      body: { fromAccountId: from.accountId, toAccountId: to.accountId, amount: 5 },
+    });
     const events = await eventsAfter(start, 3);
     expect(events.map((event) => [event.type, event.data.accountId, event.data.type])).toEqual([
       ['transaction.posted', from.accountId, 'CREDIT'],
@@ -102,12 +123,26 @@ describe('the outbox and GET /{environment}/event', () => {
     const all = await eventsAfter(0, 1);
     const created = await service.call('GET', '/sandbox/event?types=customer.created&limit=2');
     expect(created.json.data.events.every((event: Event) => event.type === 'customer.created')).toBe(true);
-    const next = await service.call('GET', `/sandbox/event?types=customer.created&limit=2&after=${created.json.data.nextAfter}`);
+    const next = await service.call(
+      'GET',
+      `/sandbox/event?types=customer.created&limit=2&after=${created.json.data.nextAfter}`,
+    );
     expect(next.json.data.events[0].sequence).toBeGreaterThan(created.json.data.nextAfter);
-    const text = JSON.stringify(all) + JSON.stringify((await service.database.pool.query('SELECT payload FROM events')).rows);
+    const text =
+      JSON.stringify(all) + JSON.stringify((await service.database.pool.query('SELECT payload FROM events')).rows);
     for (const secret of SENSITIVE_VALUES) expect(text).not.toContain(secret);
-    expectFailure(await service.call('GET', '/sandbox/event?types=customer.exploded'), 'customer', 400, 'VALIDATION_FAILED');
-    expectFailure(await service.call('GET', '/sandbox/event/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e'), 'customer', 404, 'EVENT_NOT_FOUND');
+    expectFailure(
+      await service.call('GET', '/sandbox/event?types=customer.exploded'),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectFailure(
+      await service.call('GET', '/sandbox/event/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e'),
+      'customer',
+      404,
+      'EVENT_NOT_FOUND',
+    );
   });
 
   it('sequences are per environment and gapless under concurrent writes', async () => {
@@ -118,8 +153,14 @@ describe('the outbox and GET /{environment}/event', () => {
   });
 
   it('needs events:read', async () => {
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['customers:read'] });
-    const res = await service.call('GET', '/sandbox/event', { auth: false, headers: { authorization: `Bearer ${token}` } });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read'],
+    });
+    const res = await service.call('GET', '/sandbox/event', {
+      auth: false,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expectFailure(res, 'customer', 403, 'FORBIDDEN');
   });
 });
@@ -127,13 +168,41 @@ describe('the outbox and GET /{environment}/event', () => {
 describe('GraphQL events and event(eventId)', () => {
   it('answers the same events as REST, with the record each carries', async () => {
     const rest = await eventsAfter(0, 1);
-    const result = await graphql(service, `query ($after: SafeInt) { events(after: $after, first: 100) { nextAfter events { eventId type sequence resourceId customer { customerId preferredName } transaction { transactionId amount } } } }`, { after: 0 });
+    const result = await graphql(
+      service,
+      `
+        query ($after: SafeInt) {
+          events(after: $after, first: 100) {
+            nextAfter
+            events {
+              eventId
+              type
+              sequence
+              resourceId
+              customer {
+                customerId
+                preferredName
+              }
+              transaction {
+                transactionId
+                amount
+              }
+            }
+          }
+        }
+      `,
+      { after: 0 },
+    );
     expect(result.json.errors).toBeUndefined();
     const events = result.json.data.events.events;
-    expect(events.slice(0, rest.length).map((event: Event) => [event.eventId, event.sequence])).toEqual(rest.map((event) => [event.eventId, event.sequence]));
+    expect(events.slice(0, rest.length).map((event: Event) => [event.eventId, event.sequence])).toEqual(
+      rest.map((event) => [event.eventId, event.sequence]),
+    );
     const created = events.find((event: { type: string }) => event.type === 'customer.created');
     expect(created.customer.customerId).toBe(created.resourceId);
-    const one = await graphql(service, 'query ($id: ID!) { event(eventId: $id) { eventId type } }', { id: created.eventId });
+    const one = await graphql(service, 'query ($id: ID!) { event(eventId: $id) { eventId type } }', {
+      id: created.eventId,
+    });
     expect(one.json.data.event).toEqual({ eventId: created.eventId, type: 'customer.created' });
     const none = await graphql(service, 'query { event(eventId: "0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e") { eventId } }');
     expect(none.json.data.event).toBeNull();

@@ -31,10 +31,14 @@ interface Held {
 /** A raw connection kept open once acknowledged (the test closes it); or how it was closed. */
 function hold(token: string): Held {
   const socket = new WebSocket(subscriptionUrl(service), 'graphql-transport-ws');
-  const closed = new Promise<Closed>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })));
+  const closed = new Promise<Closed>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })),
+  );
   const outcome = new Promise<'acknowledged' | Closed>((resolve, reject) => {
     socket.on('error', reject);
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })),
+    );
     socket.on('message', (data) => {
       if ((JSON.parse(String(data)) as { type: string }).type === 'connection_ack') resolve('acknowledged');
     });
@@ -49,11 +53,13 @@ function hold(token: string): Held {
   };
 }
 
-const scrape = async () => (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
-const tokenFor = async (name: string) => (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['events:read'], name })).token;
+const scrape = async () =>
+  (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+const tokenFor = async (name: string) =>
+  (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['events:read'], name })).token;
 
 describe('GraphQL WebSocket quotas', () => {
-  it('closes a principal\'s connection beyond its quota, then an address\'s, with 4429 and the code; a closed one makes room', async () => {
+  it("closes a principal's connection beyond its quota, then an address's, with 4429 and the code; a closed one makes room", async () => {
     const [a, b, c] = [await tokenFor('ws-a'), await tokenFor('ws-b'), await tokenFor('ws-c')];
     const held: Held[] = [];
     const open = async (token: string) => {
@@ -65,12 +71,18 @@ describe('GraphQL WebSocket quotas', () => {
       expect(await open(a)).toBe('acknowledged');
       expect(await open(a)).toBe('acknowledged');
       const third = await open(a);
-      expect(third).toEqual({ code: 4429, reason: expect.stringMatching(/^TOO_MANY_CONNECTIONS: At most 2 connections may be open per token/) });
+      expect(third).toEqual({
+        code: 4429,
+        reason: expect.stringMatching(/^TOO_MANY_CONNECTIONS: At most 2 connections may be open per token/),
+      });
       // Another token from the same address still has room: 3 open, 4 allowed.
       expect(await open(b)).toBe('acknowledged');
       expect(await open(b)).toBe('acknowledged');
       // The address is full now, whoever connects.
-      expect(await open(c)).toEqual({ code: 4429, reason: expect.stringMatching(/^TOO_MANY_CONNECTIONS: At most 4 connections may be open from one address/) });
+      expect(await open(c)).toEqual({
+        code: 4429,
+        reason: expect.stringMatching(/^TOO_MANY_CONNECTIONS: At most 4 connections may be open from one address/),
+      });
       await held[0]!.close();
       expect(await open(c)).toBe('acknowledged');
 
@@ -86,7 +98,7 @@ describe('GraphQL WebSocket quotas', () => {
     }
   });
 
-  it('refuses a subscription beyond the instance\'s followers with SUBSCRIPTIONS_FULL; a completed one makes room', async () => {
+  it("refuses a subscription beyond the instance's followers with SUBSCRIPTIONS_FULL; a completed one makes room", async () => {
     const client = connect(service);
     try {
       const subscriptions = [0, 1, 2].map(() => client.subscribe('subscription { events { eventId } }'));

@@ -19,7 +19,10 @@ let second: RunningService;
 const secondLog: string[] = [];
 
 beforeAll(async () => {
-  first = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '60000', GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '50' });
+  first = await startTestService({
+    EVENT_SEQUENCER_INTERVAL_MS: '60000',
+    GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '50',
+  });
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -44,12 +47,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await second?.stop();
-  assertNoSensitiveValues(secondLog.join('\n'), 'the second instance\'s log lines');
+  assertNoSensitiveValues(secondLog.join('\n'), "the second instance's log lines");
   await first?.stop();
 });
 
 /** The REST harness of the test service, aimed at the second instance. */
-const onSecond = (): TestService => ({ ...first, url: second.url, call: (method, path, options) => callOn(second.url, method, path, options) }) as TestService;
+const onSecond = (): TestService =>
+  ({
+    ...first,
+    url: second.url,
+    call: (method, path, options) => callOn(second.url, method, path, options),
+  }) as TestService;
 async function callOn(base: string, method: string, path: string, options: { body?: unknown } = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
@@ -68,12 +76,22 @@ describe('GraphQL subscriptions across instances', () => {
     await numbered(account.accountId);
     const client = connect(first);
     try {
-      const events = client.subscribe('subscription { events(types: ["customer.created", "account.updated"]) { type resourceId customer { firstName } } }');
-      const updates = client.subscribe('subscription ($id: ID!) { accountUpdated(accountId: $id) { name } }', { id: account.accountId });
+      const events = client.subscribe(
+        'subscription { events(types: ["customer.created", "account.updated"]) { type resourceId customer { firstName } } }',
+      );
+      const updates = client.subscribe('subscription ($id: ID!) { accountUpdated(accountId: $id) { name } }', {
+        id: account.accountId,
+      });
       await followers(first, 2);
       // Written after both subscriptions started, on the other instance, which numbers them too.
       const { customerId: later } = await createCustomer(onSecond(), buildCustomerInput({ firstName: 'Grace' }));
-      expectSuccess(await onSecond().call('PUT', `/sandbox/account/${account.accountId}`, { body: { name: 'Fleet', currency: 'USD' } }), 'account', 200);
+      expectSuccess(
+        await onSecond().call('PUT', `/sandbox/account/${account.accountId}`, {
+          body: { name: 'Fleet', currency: 'USD' },
+        }),
+        'account',
+        200,
+      );
 
       expect(await updates.take(1)).toEqual([{ data: { accountUpdated: { name: 'Fleet' } } }]);
       expect((await events.take(2)).map((result) => result.data.events)).toEqual([
@@ -102,7 +120,9 @@ describe('shutdown with open subscriptions', () => {
     const account = await createAccount(service, [customerId]);
     const client = connect(service);
     const events = client.subscribe('subscription { events { eventId } }');
-    const updates = client.subscribe('subscription ($id: ID!) { accountUpdated(accountId: $id) { name } }', { id: account.accountId });
+    const updates = client.subscribe('subscription ($id: ID!) { accountUpdated(accountId: $id) { name } }', {
+      id: account.accountId,
+    });
     await followers(service, 2);
     expect(service.subscriptions.connections()).toBe(1);
 

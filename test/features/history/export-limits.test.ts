@@ -20,15 +20,24 @@ let busy: string;
 beforeAll(async () => {
   service = await startTestService({ LEDGER_EXPORT_MAX_CONCURRENT: '1', METRICS_TOKEN });
   const customer = await createCustomer(service);
-  const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customer.customerId], name: 'Busy', currency: 'SEK', type: 'CHECKING' } });
+  const res = await service.call('POST', '/sandbox/account', {
+    body: { associatedCustomerIds: [customer.customerId], name: 'Busy', currency: 'SEK', type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   busy = res.json.data.accountId;
-  await seedPostings(service.database.pool, { environment: 'sandbox', accountId: busy, count: ENTRIES, from: new Date('2025-01-01T00:00:00Z'), to: new Date('2025-06-01T00:00:00Z') });
+  await seedPostings(service.database.pool, {
+    environment: 'sandbox',
+    accountId: busy,
+    count: ENTRIES,
+    from: new Date('2025-01-01T00:00:00Z'),
+    to: new Date('2025-06-01T00:00:00Z'),
+  });
 });
 afterAll(async () => service?.stop());
 
 const exportUrl = () => `${service.url}/sandbox/ledger-entries?accountId=${busy}`;
-const scrape = async () => (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+const scrape = async () =>
+  (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
 const exportsRunning = async () => metricSample(await scrape(), 'quota_usage', { quota: 'ledger_exports' });
 const openTransactions = async () =>
   (
@@ -39,7 +48,7 @@ const openTransactions = async () =>
 
 /** Polls until `done` holds, for at most a hung test's deadline; answers whether it did. */
 async function eventually(done: () => Promise<boolean>): Promise<boolean> {
-  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline;) {
     if (await done()) return true;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -49,7 +58,10 @@ async function eventually(done: () => Promise<boolean>): Promise<boolean> {
 /** An export whose client reads its first bytes and then stops reading: the service waits on it, holding its slot. */
 async function stalledExport() {
   const controller = new AbortController();
-  const response = await fetch(exportUrl(), { headers: { authorization: `Bearer ${service.token}` }, signal: controller.signal });
+  const response = await fetch(exportUrl(), {
+    headers: { authorization: `Bearer ${service.token}` },
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   await response.body!.getReader().read();
   return { abort: () => controller.abort() };
@@ -60,7 +72,9 @@ describe('ledger export limits', () => {
     const stalled = await stalledExport();
     expect(await exportsRunning()).toBe(1);
 
-    const refused = await service.call('GET', `/sandbox/ledger-entries?accountId=${busy}`, { headers: { accept: 'text/csv' } });
+    const refused = await service.call('GET', `/sandbox/ledger-entries?accountId=${busy}`, {
+      headers: { accept: 'text/csv' },
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.json).toMatchObject({ error: { code: 'LEDGER_EXPORTS_FULL' }, log_ref_id: expect.any(String) });
@@ -75,7 +89,9 @@ describe('ledger export limits', () => {
     // Released without waiting for any time-out: no transaction stays open, the slot is free.
     expect(await eventually(async () => (await exportsRunning()) === 0 && (await openTransactions()) === 0)).toBe(true);
 
-    const response = await fetch(exportUrl(), { headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' } });
+    const response = await fetch(exportUrl(), {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'application/x-ndjson' },
+    });
     expect(response.status).toBe(200);
     expect((await response.text()).trimEnd().split('\n')).toHaveLength(ENTRIES);
     expect(await exportsRunning()).toBe(0);
@@ -83,13 +99,18 @@ describe('ledger export limits', () => {
 
   it('releases the slot of an export that fails before it starts reading, and of one that ends normally', async () => {
     for (let i = 0; i < 3; i++) {
-      const response = await fetch(`${exportUrl()}&from=2025-05-31T00:00:00Z`, { headers: { authorization: `Bearer ${service.token}`, accept: 'text/csv' } });
+      const response = await fetch(`${exportUrl()}&from=2025-05-31T00:00:00Z`, {
+        headers: { authorization: `Bearer ${service.token}`, accept: 'text/csv' },
+      });
       expect(response.status).toBe(200);
       await response.text();
     }
     // A client that goes away right after the status line, before any entry was read.
     const controller = new AbortController();
-    const response = await fetch(exportUrl(), { headers: { authorization: `Bearer ${service.token}`, accept: 'text/csv' }, signal: controller.signal });
+    const response = await fetch(exportUrl(), {
+      headers: { authorization: `Bearer ${service.token}`, accept: 'text/csv' },
+      signal: controller.signal,
+    });
     expect(response.status).toBe(200);
     controller.abort();
     expect(await eventually(async () => (await exportsRunning()) === 0 && (await openTransactions()) === 0)).toBe(true);
@@ -107,8 +128,14 @@ describe('LEDGER_EXPORT_MAX_CONCURRENT', () => {
   });
 
   it('must be a whole number from 1, and leave the pool a connection for every other request', () => {
-    expect(configProblems({ ...base, LEDGER_EXPORT_MAX_CONCURRENT: '0' })).toEqual(['LEDGER_EXPORT_MAX_CONCURRENT: LEDGER_EXPORT_MAX_CONCURRENT must be between 1 and 1000']);
-    expect(configProblems({ ...base, LEDGER_EXPORT_MAX_CONCURRENT: 'two' })).toEqual([expect.stringContaining('LEDGER_EXPORT_MAX_CONCURRENT must be a whole number')]);
-    expect(configProblems({ ...base, DATABASE_POOL_SIZE: '4', LEDGER_EXPORT_MAX_CONCURRENT: '4' })).toEqual([expect.stringContaining('LEDGER_EXPORT_MAX_CONCURRENT must be less than DATABASE_POOL_SIZE')]);
+    expect(configProblems({ ...base, LEDGER_EXPORT_MAX_CONCURRENT: '0' })).toEqual([
+      'LEDGER_EXPORT_MAX_CONCURRENT: LEDGER_EXPORT_MAX_CONCURRENT must be between 1 and 1000',
+    ]);
+    expect(configProblems({ ...base, LEDGER_EXPORT_MAX_CONCURRENT: 'two' })).toEqual([
+      expect.stringContaining('LEDGER_EXPORT_MAX_CONCURRENT must be a whole number'),
+    ]);
+    expect(configProblems({ ...base, DATABASE_POOL_SIZE: '4', LEDGER_EXPORT_MAX_CONCURRENT: '4' })).toEqual([
+      expect.stringContaining('LEDGER_EXPORT_MAX_CONCURRENT must be less than DATABASE_POOL_SIZE'),
+    ]);
   });
 });

@@ -5,7 +5,12 @@ import { createPrismaClient } from '../../../src/db/connection/prisma-client.js'
 import { PrismaHistoryStore } from '../../../src/features/history/history.store.js';
 import { isoInstant } from '../../../src/db/sql/columns.js';
 import type { LedgerExportEntry, LedgerExportFormat, Statement } from '../../../src/features/history/statement.js';
-import { LEDGER_EXPORT_COLUMNS, ledgerExportCsvHeader, statementCsv, statementCsvChunks } from '../../../src/features/history/history.presenter.js';
+import {
+  LEDGER_EXPORT_COLUMNS,
+  ledgerExportCsvHeader,
+  statementCsv,
+  statementCsvChunks,
+} from '../../../src/features/history/history.presenter.js';
 import { ledgerViolations } from '../../support/ledger-invariants.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { createCustomer, expectSuccess } from '../../rest/helpers.js';
@@ -30,8 +35,12 @@ const ENTRIES_SQL = `SELECT e.posting_seq::text AS sequence, ${isoInstant('e.pos
 
 const rfc4180 = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const plainLines: Record<LedgerExportFormat, (entries: readonly LedgerExportEntry[]) => string> = {
-  ndjson: (entries) => entries.map((e) => `${JSON.stringify(Object.fromEntries(LEDGER_EXPORT_COLUMNS.map((column) => [column, e[column]])))}\n`).join(''),
-  csv: (entries) => entries.map((e) => `${LEDGER_EXPORT_COLUMNS.map((column) => rfc4180(e[column])).join(',')}\r\n`).join(''),
+  ndjson: (entries) =>
+    entries
+      .map((e) => `${JSON.stringify(Object.fromEntries(LEDGER_EXPORT_COLUMNS.map((column) => [column, e[column]])))}\n`)
+      .join(''),
+  csv: (entries) =>
+    entries.map((e) => `${LEDGER_EXPORT_COLUMNS.map((column) => rfc4180(e[column])).join(',')}\r\n`).join(''),
 };
 
 /** A posting: on which account, its direction, its amount in minor units, and whether it is a hold posted in part. */
@@ -45,33 +54,52 @@ const postingArbitrary = fc.record({
 describe('ledger export lines', () => {
   it('are the plain definitions over the same rows, byte for byte, in both formats and batches of any size', async () => {
     // Three currencies of 2, 0 and 3 minor-unit digits; random amounts; holds posted in part (the posted amount is exported).
-    const currencies = [['USD', 2], ['JPY', 0], ['KWD', 3]] as const;
+    const currencies = [
+      ['USD', 2],
+      ['JPY', 0],
+      ['KWD', 3],
+    ] as const;
     const customerId = (await createCustomer(service)).customerId;
     const accounts: string[] = [];
     for (const [currency] of currencies) {
-      const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customerId], name: 'Export', currency, type: 'CHECKING' } });
+      const res = await service.call('POST', '/sandbox/account', {
+        body: { associatedCustomerIds: [customerId], name: 'Export', currency, type: 'CHECKING' },
+      });
       expectSuccess(res, 'account', 201);
       accounts.push(res.json.data.accountId as string);
     }
     const balances = [0, 0, 0];
-    for (const step of fc.sample(fc.array(postingArbitrary, { minLength: 40, maxLength: 40 }), { numRuns: 1, seed: 31_4 })[0]!) {
+    for (const step of fc.sample(fc.array(postingArbitrary, { minLength: 40, maxLength: 40 }), {
+      numRuns: 1,
+      seed: 31_4,
+    })[0]!) {
       const digits = currencies[step.account]![1];
-      const minor = step.credit || balances[step.account]! === 0 ? step.minor : 1 + (step.minor % balances[step.account]!);
+      const minor =
+        step.credit || balances[step.account]! === 0 ? step.minor : 1 + (step.minor % balances[step.account]!);
       const credit = step.credit || balances[step.account]! === 0;
       const amount = minor / 10 ** digits;
       const path = `/sandbox/account/${accounts[step.account]}/transaction`;
-      const res = await service.call('POST', path, { body: { type: credit ? 'CREDIT' : 'DEBIT', amount, hold: step.partHold } });
+      const res = await service.call('POST', path, {
+        body: { type: credit ? 'CREDIT' : 'DEBIT', amount, hold: step.partHold },
+      });
       expectSuccess(res, 'account', 201);
       const postedMinor = step.partHold ? Math.max(1, Math.floor(minor / 3)) : minor;
       if (step.partHold) {
-        const posted = await service.call('POST', `${path}/${res.json.data.transactionId}/post`, { body: { amount: postedMinor / 10 ** digits } });
+        const posted = await service.call('POST', `${path}/${res.json.data.transactionId}/post`, {
+          body: { amount: postedMinor / 10 ** digits },
+        });
         expectSuccess(posted, 'account', 200);
       }
       balances[step.account]! += credit ? postedMinor : -postedMinor;
     }
 
     // The store on a pool of its own, as the service builds it, to export with any batch size.
-    const pool = createPool({ connectionString: service.databaseUrl, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+    const pool = createPool({
+      connectionString: service.databaseUrl,
+      max: 2,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 10_000,
+    });
     const prisma = createPrismaClient(pool);
     try {
       const store = new PrismaHistoryStore(prisma);
@@ -84,22 +112,34 @@ describe('ledger export lines', () => {
           const expected = plainLines[format](rows);
           for (const batchSize of [1, 7, 250]) {
             const batches: string[] = [];
-            const handed = await store.exportEntries({ environment: 'sandbox', from: null, to, accountId, format, batchSize }, async (lines) => {
-              batches.push(lines);
-              return true;
-            });
+            const handed = await store.exportEntries(
+              { environment: 'sandbox', from: null, to, accountId, format, batchSize },
+              async (lines) => {
+                batches.push(lines);
+                return true;
+              },
+            );
             expect(handed).toBe(rows.length);
             expect(batches.join(''), `${format}, batches of ${batchSize}`).toBe(expected);
             expect(batches).toHaveLength(Math.ceil(rows.length / batchSize));
-            expect(batches.every((batch) => batch.split(format === 'csv' ? '\r\n' : '\n').length - 1 <= batchSize)).toBe(true);
+            expect(
+              batches.every((batch) => batch.split(format === 'csv' ? '\r\n' : '\n').length - 1 <= batchSize),
+            ).toBe(true);
           }
         }
         // Over HTTP the same bytes, the CSV under its header.
         const query = accountId === null ? '' : `?accountId=${accountId}`;
-        for (const [format, accept] of [['ndjson', 'application/x-ndjson'], ['csv', 'text/csv']] as const) {
-          const response = await fetch(`${service.url}/sandbox/ledger-entries${query}`, { headers: { authorization: `Bearer ${service.token}`, accept } });
+        for (const [format, accept] of [
+          ['ndjson', 'application/x-ndjson'],
+          ['csv', 'text/csv'],
+        ] as const) {
+          const response = await fetch(`${service.url}/sandbox/ledger-entries${query}`, {
+            headers: { authorization: `Bearer ${service.token}`, accept },
+          });
           expect(response.status).toBe(200);
-          expect(await response.text()).toBe((format === 'csv' ? ledgerExportCsvHeader() : '') + plainLines[format](rows));
+          expect(await response.text()).toBe(
+            (format === 'csv' ? ledgerExportCsvHeader() : '') + plainLines[format](rows),
+          );
         }
       }
       // What the rows hold is what a consumer expects of them: instants as Date.toISOString() writes them, exact decimals.
@@ -150,7 +190,10 @@ describe('statement CSV chunks', () => {
       expect(rows.length - 1, `${count} entries`).toBe(count + 3);
       expect(rows[0]).toBe('kind,postedAt,transactionId,description,amount,balance,currency,sequence');
       expect(rows[1]).toBe('OPENING_BALANCE,2026-01-01T00:00:00.000Z,,,,0,USD,');
-      if (count > 0) expect(rows[2]).toBe(`CREDIT,2026-01-02T00:00:00.000Z,0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8f,"'=cmd, ""0""",1,1,USD,1`);
+      if (count > 0)
+        expect(rows[2]).toBe(
+          `CREDIT,2026-01-02T00:00:00.000Z,0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8f,"'=cmd, ""0""",1,1,USD,1`,
+        );
       expect(rows.at(-2)).toBe(`CLOSING_BALANCE,2026-02-01T00:00:00.000Z,,,,${count},USD,${count}`);
       expect(Math.max(...chunks.map((chunk) => chunk.split('\r\n').length - 1))).toBeLessThanOrEqual(129);
       expect(chunks.length).toBe(Math.floor((count + 2) / 128) + 1);

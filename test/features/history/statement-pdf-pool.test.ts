@@ -41,7 +41,10 @@ function statementDocument(entries: number, options: { open?: boolean; accountNa
         reversesTransactionId: null,
       })),
     },
-    balanceHistory: Array.from({ length: 31 }, (_, day) => ({ at: new Date(Date.UTC(2025, 0, 2 + day)).toISOString(), posted: String(Math.min(entries, day * 1440) * 2) })),
+    balanceHistory: Array.from({ length: 31 }, (_, day) => ({
+      at: new Date(Date.UTC(2025, 0, 2 + day)).toISOString(),
+      posted: String(Math.min(entries, day * 1440) * 2),
+    })),
   };
 }
 
@@ -91,7 +94,11 @@ function renderer(options: ConstructorParameters<typeof StatementPdfs>[0]) {
 describe('the statement PDF pool', () => {
   it('draws the same bytes as the renderer on the event loop', async () => {
     const workers = pool({ workers: 1, maxPending: 2 });
-    for (const document of [statementDocument(3), statementDocument(400), { ...statementDocument(2), holderNames: null }]) {
+    for (const document of [
+      statementDocument(3),
+      statementDocument(400),
+      { ...statementDocument(2), holderNames: null },
+    ]) {
       expect(Buffer.compare(await workers.render(document), await statementPdf(document))).toBe(0);
     }
     expect(workers.pending()).toBe(0);
@@ -118,7 +125,10 @@ describe('the statement PDF pool', () => {
       (error: unknown) => error,
     );
     expect(busy(refused)).toBe(true);
-    expect(refused).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('maximum of 2 statement PDFs') });
+    expect(refused).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('maximum of 2 statement PDFs'),
+    });
     expect(refusals).toBe(1);
     await Promise.all([first, queued]);
     expect(workers.pending()).toBe(0);
@@ -148,7 +158,13 @@ describe('statement PDFs kept by content', () => {
   it('draws an ended statement asked twice once, and answers the same bytes', async () => {
     let renders = 0;
     let hits = 0;
-    const pdfs = renderer({ workers: 1, maxPending: 1, cacheBytes: 1024 * 1024, onRendered: () => renders++, onCacheHit: () => hits++ });
+    const pdfs = renderer({
+      workers: 1,
+      maxPending: 1,
+      cacheBytes: 1024 * 1024,
+      onRendered: () => renders++,
+      onCacheHit: () => hits++,
+    });
     const first = await pdfs.render(statementDocument(50));
     // Built again, as a second request reads it again: equal content, another object.
     const second = await pdfs.render(statementDocument(50));
@@ -165,7 +181,13 @@ describe('statement PDFs kept by content', () => {
   it('never keeps an open period', async () => {
     let renders = 0;
     let hits = 0;
-    const pdfs = renderer({ workers: 1, maxPending: 1, cacheBytes: 1024 * 1024, onRendered: () => renders++, onCacheHit: () => hits++ });
+    const pdfs = renderer({
+      workers: 1,
+      maxPending: 1,
+      cacheBytes: 1024 * 1024,
+      onRendered: () => renders++,
+      onCacheHit: () => hits++,
+    });
     const document = statementDocument(20, { open: true });
     await pdfs.render(document);
     await pdfs.render(document);
@@ -195,7 +217,13 @@ describe('statement PDFs kept by content', () => {
       { ...document, holderNames: [] },
       { ...document, balanceHistory: document.balanceHistory.slice(1) },
       { ...document, statement: { ...document.statement, asOfSequence: '4' } },
-      { ...document, statement: { ...document.statement, entries: document.statement.entries.map((entry, i) => (i === 2 ? { ...entry, description: 'Rent' } : entry)) } },
+      {
+        ...document,
+        statement: {
+          ...document.statement,
+          entries: document.statement.entries.map((entry, i) => (i === 2 ? { ...entry, description: 'Rent' } : entry)),
+        },
+      },
     ];
     expect(new Set([document, ...changed].map(statementPdfKey)).size).toBe(changed.length + 1);
   });
@@ -210,7 +238,11 @@ describe('the byte-budget LRU', () => {
     lru.set('b', bytes(40));
     expect(lru.get('a')).toBeDefined();
     lru.set('c', bytes(40));
-    expect([lru.get('a') !== undefined, lru.get('b') !== undefined, lru.get('c') !== undefined]).toEqual([true, false, true]);
+    expect([lru.get('a') !== undefined, lru.get('b') !== undefined, lru.get('c') !== undefined]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     expect(lru.bytes()).toBe(80);
     lru.set('huge', bytes(101));
     expect(lru.get('huge')).toBeUndefined();

@@ -24,21 +24,38 @@ let busy: string;
 beforeAll(async () => {
   service = await startTestService({ STATEMENT_PDF_WORKERS: '1', STATEMENT_PDF_MAX_PENDING: '1', METRICS_TOKEN });
   const customer = await createCustomer(service);
-  const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customer.customerId], name: 'Busy', currency: 'SEK', type: 'CHECKING' } });
+  const res = await service.call('POST', '/sandbox/account', {
+    body: { associatedCustomerIds: [customer.customerId], name: 'Busy', currency: 'SEK', type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   busy = res.json.data.accountId;
-  await seedPostings(service.database.pool, { environment: 'sandbox', accountId: busy, count: ENTRIES, from: new Date(START), to: new Date(END) });
+  await seedPostings(service.database.pool, {
+    environment: 'sandbox',
+    accountId: busy,
+    count: ENTRIES,
+    from: new Date(START),
+    to: new Date(END),
+  });
 });
 afterAll(async () => service?.stop());
 
-const statementPath = (accountId: string, from: string, to: string) => `/sandbox/account/${accountId}/statement?from=${from}&to=${to}`;
+const statementPath = (accountId: string, from: string, to: string) =>
+  `/sandbox/account/${accountId}/statement?from=${from}&to=${to}`;
 /** A statement as PDF, its raw bytes. */
 async function pdf(pathname: string): Promise<{ status: number; type: string | null; body: Buffer }> {
-  const response = await fetch(`${service.url}${pathname}`, { headers: { authorization: `Bearer ${service.token}`, accept: 'application/pdf' } });
-  return { status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()) };
+  const response = await fetch(`${service.url}${pathname}`, {
+    headers: { authorization: `Bearer ${service.token}`, accept: 'application/pdf' },
+  });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
-const scrape = async () => (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
-const sample = async (name: string, labels: Record<string, string>) => metricSample(await scrape(), name, labels) ?? Number.NaN;
+const scrape = async () =>
+  (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+const sample = async (name: string, labels: Record<string, string>) =>
+  metricSample(await scrape(), name, labels) ?? Number.NaN;
 const rendersPending = () => sample('quota_usage', { quota: 'statement_pdf_renders' });
 const counts = async () => {
   const metrics = await scrape();
@@ -79,7 +96,9 @@ describe('statement PDFs on the running service', () => {
     expect(health.status).toBe(200);
 
     // Another statement (not the same content, which would wait for the same render) finds no room.
-    const refused = await service.call('GET', statementPath(busy, START, JANUARY_END), { headers: { accept: 'application/pdf' } });
+    const refused = await service.call('GET', statementPath(busy, START, JANUARY_END), {
+      headers: { accept: 'application/pdf' },
+    });
     expectFailure(refused, 'account', 503, 'STATEMENT_RENDERING_BUSY');
     expect(refused.headers.get('retry-after')).toBe('1');
     // Both answered while the large statement was still drawing.
@@ -93,7 +112,10 @@ describe('statement PDFs on the running service', () => {
     expect(answer.body.subarray(0, 5).toString()).toBe('%PDF-');
     whole = answer.body;
     const after = await counts();
-    expect({ rendered: after.rendered! - before.rendered!, refused: after.refused! - before.refused! }).toEqual({ rendered: 1, refused: 1 });
+    expect({ rendered: after.rendered! - before.rendered!, refused: after.refused! - before.refused! }).toEqual({
+      rendered: 1,
+      refused: 1,
+    });
     expect(await sample('quota_limit', { quota: 'statement_pdf_renders' })).toBe(1);
     expect(await rendersPending()).toBe(0);
   });
@@ -108,16 +130,25 @@ describe('statement PDFs on the running service', () => {
     expect(again.body.equals(whole)).toBe(true);
     expect((await other.answer).status).toBe(200);
     const after = await counts();
-    expect({ rendered: after.rendered! - before.rendered!, cached: after.cached! - before.cached! }).toEqual({ rendered: 1, cached: 1 });
+    expect({ rendered: after.rendered! - before.rendered!, cached: after.cached! - before.cached! }).toEqual({
+      rendered: 1,
+      cached: 1,
+    });
     expect(await sample('statement_pdf_cache_bytes', {})).toBeGreaterThanOrEqual(whole.length);
   });
 
   it('renders an open period on every request', async () => {
     const customer = await createCustomer(service);
-    const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customer.customerId], name: 'Open', currency: 'USD', type: 'CHECKING' } });
+    const res = await service.call('POST', '/sandbox/account', {
+      body: { associatedCustomerIds: [customer.customerId], name: 'Open', currency: 'USD', type: 'CHECKING' },
+    });
     expectSuccess(res, 'account', 201);
     const accountId = res.json.data.accountId as string;
-    expectSuccess(await service.call('POST', `/sandbox/account/${accountId}/transaction`, { body: { type: 'CREDIT', amount: 25 } }), 'account', 201);
+    expectSuccess(
+      await service.call('POST', `/sandbox/account/${accountId}/transaction`, { body: { type: 'CREDIT', amount: 25 } }),
+      'account',
+      201,
+    );
     const from = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
     const to = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
     const before = await counts();
@@ -125,7 +156,10 @@ describe('statement PDFs on the running service', () => {
     const second = await pdf(statementPath(accountId, from, to));
     expect([first.status, second.status]).toEqual([200, 200]);
     const after = await counts();
-    expect({ rendered: after.rendered! - before.rendered!, cached: after.cached! - before.cached! }).toEqual({ rendered: 2, cached: 0 });
+    expect({ rendered: after.rendered! - before.rendered!, cached: after.cached! - before.cached! }).toEqual({
+      rendered: 2,
+      cached: 0,
+    });
   });
 });
 
@@ -134,15 +168,28 @@ describe('STATEMENT_PDF_* settings', () => {
 
   it('default to one worker, four renders pending per worker, and 32 MiB of kept PDFs', () => {
     expect(loadConfig(base).statementPdf).toEqual({ workers: 1, maxPending: 4, cacheBytes: 32 * 1024 * 1024 });
-    expect(loadConfig({ ...base, STATEMENT_PDF_WORKERS: '2' }).statementPdf).toMatchObject({ workers: 2, maxPending: 8 });
-    expect(loadConfig({ ...base, STATEMENT_PDF_MAX_PENDING: '3', STATEMENT_PDF_CACHE_BYTES: '0' }).statementPdf).toEqual({ workers: 1, maxPending: 3, cacheBytes: 0 });
+    expect(loadConfig({ ...base, STATEMENT_PDF_WORKERS: '2' }).statementPdf).toMatchObject({
+      workers: 2,
+      maxPending: 8,
+    });
+    expect(
+      loadConfig({ ...base, STATEMENT_PDF_MAX_PENDING: '3', STATEMENT_PDF_CACHE_BYTES: '0' }).statementPdf,
+    ).toEqual({ workers: 1, maxPending: 3, cacheBytes: 0 });
     expect(loadConfig({ ...base, STATEMENT_PDF_CACHE_BYTES: '8mb' }).statementPdf.cacheBytes).toBe(8 * 1024 * 1024);
   });
 
   it('are checked at startup: whole numbers in range, and room for a render per worker', () => {
-    expect(configProblems({ ...base, STATEMENT_PDF_WORKERS: '0' })).toEqual(['STATEMENT_PDF_WORKERS: STATEMENT_PDF_WORKERS must be between 1 and 16']);
-    expect(configProblems({ ...base, STATEMENT_PDF_MAX_PENDING: 'many' })).toEqual([expect.stringContaining('STATEMENT_PDF_MAX_PENDING must be a whole number')]);
-    expect(configProblems({ ...base, STATEMENT_PDF_CACHE_BYTES: '2gb' })).toEqual([expect.stringContaining('STATEMENT_PDF_CACHE_BYTES must look like')]);
-    expect(configProblems({ ...base, STATEMENT_PDF_WORKERS: '4', STATEMENT_PDF_MAX_PENDING: '2' })).toEqual([expect.stringContaining('STATEMENT_PDF_MAX_PENDING must be at least STATEMENT_PDF_WORKERS')]);
+    expect(configProblems({ ...base, STATEMENT_PDF_WORKERS: '0' })).toEqual([
+      'STATEMENT_PDF_WORKERS: STATEMENT_PDF_WORKERS must be between 1 and 16',
+    ]);
+    expect(configProblems({ ...base, STATEMENT_PDF_MAX_PENDING: 'many' })).toEqual([
+      expect.stringContaining('STATEMENT_PDF_MAX_PENDING must be a whole number'),
+    ]);
+    expect(configProblems({ ...base, STATEMENT_PDF_CACHE_BYTES: '2gb' })).toEqual([
+      expect.stringContaining('STATEMENT_PDF_CACHE_BYTES must look like'),
+    ]);
+    expect(configProblems({ ...base, STATEMENT_PDF_WORKERS: '4', STATEMENT_PDF_MAX_PENDING: '2' })).toEqual([
+      expect.stringContaining('STATEMENT_PDF_MAX_PENDING must be at least STATEMENT_PDF_WORKERS'),
+    ]);
   });
 });

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const count = async (table: string) => (await h.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
+const count = async (table: string) =>
+  (await h.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
 let keys = 0;
 const newKey = () => `key-${Date.now()}-${++keys}`;
 
@@ -38,15 +39,26 @@ describe('idempotency keys', () => {
     const input = buildCustomerInput();
     const key = newKey();
     const first = await h.services.customers.create(h.caller(), input, { idempotencyKey: key });
-    const reordered = Object.fromEntries(Object.entries({ ...input, socialSecurityNumber: input.socialSecurityNumber.replaceAll('-', '') }).reverse());
-    expect(await h.services.customers.create(h.caller(), reordered, { idempotencyKey: key })).toEqual({ value: first.value, replayed: true });
+    const reordered = Object.fromEntries(
+      Object.entries({ ...input, socialSecurityNumber: input.socialSecurityNumber.replaceAll('-', '') }).reverse(),
+    );
+    expect(await h.services.customers.create(h.caller(), reordered, { idempotencyKey: key })).toEqual({
+      value: first.value,
+      replayed: true,
+    });
   });
 
   it('replays an account creation with the whole stored account', async () => {
-    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(h.caller(), buildCustomerInput());
     const key = newKey();
-    const first = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]), { idempotencyKey: key });
-    const again = await h.services.accounts.create(h.caller(), buildAccountInput([customerId.toUpperCase()]), { idempotencyKey: key });
+    const first = await h.services.accounts.create(h.caller(), buildAccountInput([customerId]), {
+      idempotencyKey: key,
+    });
+    const again = await h.services.accounts.create(h.caller(), buildAccountInput([customerId.toUpperCase()]), {
+      idempotencyKey: key,
+    });
     expect(again).toEqual({ value: first.value, replayed: true });
     expect(await count(`accounts WHERE id = '${first.value.accountId}'`)).toBe(1);
   });
@@ -55,21 +67,42 @@ describe('idempotency keys', () => {
     const key = newKey();
     await h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: key });
     const before = await count('customers');
-    const error = await h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: key }).catch((e: unknown) => e);
+    const error = await h.services.customers
+      .create(h.caller(), buildCustomerInput(), { idempotencyKey: key })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', kind: 'unprocessable' });
-    assertNoSensitiveValues(JSON.stringify(error) + String((error as Error).message), 'the IDEMPOTENCY_KEY_REUSED error');
+    assertNoSensitiveValues(
+      JSON.stringify(error) + String((error as Error).message),
+      'the IDEMPOTENCY_KEY_REUSED error',
+    );
     expect(await count('customers')).toBe(before);
 
     // Another operation under the same key is a different request too.
-    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput());
-    await expect(h.services.accounts.create(h.caller(), buildAccountInput([customerId]), { idempotencyKey: key })).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(h.caller(), buildCustomerInput());
+    await expect(
+      h.services.accounts.create(h.caller(), buildAccountInput([customerId]), { idempotencyKey: key }),
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   it('scopes keys to the principal and the environment', async () => {
     const key = newKey();
-    const mine = await h.services.customers.create(h.caller('sandbox', { id: 'token:aaaaaaaaaaaaaaaa' }), buildCustomerInput(), { idempotencyKey: key });
-    const theirs = await h.services.customers.create(h.caller('sandbox', { id: 'token:bbbbbbbbbbbbbbbb' }), buildCustomerInput(), { idempotencyKey: key });
-    const elsewhere = await h.services.customers.create(h.caller('production-like', { id: 'token:aaaaaaaaaaaaaaaa' }), buildCustomerInput(), { idempotencyKey: key });
+    const mine = await h.services.customers.create(
+      h.caller('sandbox', { id: 'token:aaaaaaaaaaaaaaaa' }),
+      buildCustomerInput(),
+      { idempotencyKey: key },
+    );
+    const theirs = await h.services.customers.create(
+      h.caller('sandbox', { id: 'token:bbbbbbbbbbbbbbbb' }),
+      buildCustomerInput(),
+      { idempotencyKey: key },
+    );
+    const elsewhere = await h.services.customers.create(
+      h.caller('production-like', { id: 'token:aaaaaaaaaaaaaaaa' }),
+      buildCustomerInput(),
+      { idempotencyKey: key },
+    );
     expect(new Set([mine.value.customerId, theirs.value.customerId, elsewhere.value.customerId]).size).toBe(3);
   });
 
@@ -77,7 +110,11 @@ describe('idempotency keys', () => {
     const input = buildCustomerInput();
     const key = newKey();
     const before = await count('customers');
-    const results = await Promise.all(Array.from({ length: 20 }, () => h.services.customers.create(h.caller(), structuredClone(input), { idempotencyKey: key })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        h.services.customers.create(h.caller(), structuredClone(input), { idempotencyKey: key }),
+      ),
+    );
     expect(new Set(results.map((r) => r.value.customerId)).size).toBe(1);
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await count('customers')).toBe(before + 1);
@@ -97,22 +134,33 @@ describe('idempotency keys', () => {
       );
       // The blocker never commits before this answers: the answer itself shows the wait was the key's own bounded
       // one (its lock time-out), not the blocker's end nor the statement time-out (another error), however slow the machine.
-      await expect(h.services.customers.create(h.caller(), input, { idempotencyKey: key })).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', kind: 'conflict' });
+      await expect(h.services.customers.create(h.caller(), input, { idempotencyKey: key })).rejects.toMatchObject({
+        code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+        kind: 'conflict',
+      });
     } finally {
       await blocker.query('ROLLBACK');
       blocker.release();
     }
     // The holder gave up: the key is free and the request goes through.
-    await expect(h.services.customers.create(h.caller(), input, { idempotencyKey: key })).resolves.toHaveProperty('value.customerId');
+    await expect(h.services.customers.create(h.caller(), input, { idempotencyKey: key })).resolves.toHaveProperty(
+      'value.customerId',
+    );
   });
 
   it('keeps no key for a failed creation, so the corrected request can use it', async () => {
     const key = newKey();
     const bad = { ...buildCustomerInput(), dateOfBirth: '3000-01-01' };
-    await expect(h.services.customers.create(h.caller(), bad, { idempotencyKey: key })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    const { value: { customerId } } = await h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: key });
+    await expect(h.services.customers.create(h.caller(), bad, { idempotencyKey: key })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    const {
+      value: { customerId },
+    } = await h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: key });
     expect(customerId).toBeTruthy();
-    const unknown = await h.services.accounts.create(h.caller(), buildAccountInput(['0190f0f0-0000-7000-8000-000000000000']), { idempotencyKey: newKey() }).catch((e: unknown) => e);
+    const unknown = await h.services.accounts
+      .create(h.caller(), buildAccountInput(['0190f0f0-0000-7000-8000-000000000000']), { idempotencyKey: newKey() })
+      .catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: 'CUSTOMER_NOT_FOUND' });
   });
 
@@ -131,12 +179,16 @@ describe('idempotency keys', () => {
 
   it('validates the key: 1–255 printable ASCII characters', async () => {
     for (const idempotencyKey of ['', 'k'.repeat(256), 'clé', 'tab\there']) {
-      await expect(h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey })).rejects.toMatchObject({
+      await expect(
+        h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey }),
+      ).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
         details: [expect.objectContaining({ field: 'idempotencyKey' })],
       });
     }
-    await expect(h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: 'k'.repeat(255) })).resolves.toHaveProperty('value.customerId');
+    await expect(
+      h.services.customers.create(h.caller(), buildCustomerInput(), { idempotencyKey: 'k'.repeat(255) }),
+    ).resolves.toHaveProperty('value.customerId');
   });
 
   it('stores a keyed fingerprint, never the input or an unkeyed hash of it', async () => {

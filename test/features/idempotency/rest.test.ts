@@ -35,9 +35,16 @@ describe('Idempotency-Key on POST /{environment}/customer', () => {
 
   it('same key, different body: 422 IDEMPOTENCY_KEY_REUSED and nothing created', async () => {
     const key = randomUUID();
-    expectSuccess(await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(key) }), 'customer', 201);
+    expectSuccess(
+      await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(key) }),
+      'customer',
+      201,
+    );
     const before = await countRows(service, 'customers');
-    const reused = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(key) });
+    const reused = await service.call('POST', '/sandbox/customer', {
+      body: buildCustomerInput(),
+      headers: withKey(key),
+    });
     expectFailure(reused, 'customer', 422, 'IDEMPOTENCY_KEY_REUSED');
     expect(reused.headers.get('idempotent-replayed')).toBeNull();
     expect(await countRows(service, 'customers')).toBe(before);
@@ -47,7 +54,9 @@ describe('Idempotency-Key on POST /{environment}/customer', () => {
     const key = randomUUID();
     const body = buildCustomerInput();
     const before = await countRows(service, 'customers');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => service.call('POST', '/sandbox/customer', { body, headers: withKey(key) })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => service.call('POST', '/sandbox/customer', { body, headers: withKey(key) })),
+    );
     expect(await countRows(service, 'customers')).toBe(before + 1);
     const created = answers.filter((res) => res.status === 201);
     const waiting = answers.filter((res) => res.status !== 201);
@@ -61,12 +70,19 @@ describe('Idempotency-Key on POST /{environment}/customer', () => {
 
   it('validates the header: 256 characters or an empty key is 400 VALIDATION_FAILED; 255 characters work', async () => {
     for (const key of ['k'.repeat(256), '']) {
-      const res = await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(key) });
+      const res = await service.call('POST', '/sandbox/customer', {
+        body: buildCustomerInput(),
+        headers: withKey(key),
+      });
       expectFailure(res, 'customer', 400, 'VALIDATION_FAILED');
       expect(res.json.error.details.map((detail: { field: string }) => detail.field)).toEqual(['idempotencyKey']);
     }
     const longest = `${randomUUID()}${'k'.repeat(255)}`.slice(0, 255);
-    expectSuccess(await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(longest) }), 'customer', 201);
+    expectSuccess(
+      await service.call('POST', '/sandbox/customer', { body: buildCustomerInput(), headers: withKey(longest) }),
+      'customer',
+      201,
+    );
   });
 });
 
@@ -78,7 +94,13 @@ describe('Idempotency-Key on POST /{environment}/account', () => {
     const first = await service.call('POST', '/sandbox/account', { body, headers: withKey(key) });
     expectSuccess(first, 'account', 201);
     // The account changes afterwards; the replay answers what the creation answered.
-    expectSuccess(await service.call('PUT', `/sandbox/account/${first.json.data.accountId}`, { body: { name: 'Renamed', currency: body.currency } }), 'account', 200);
+    expectSuccess(
+      await service.call('PUT', `/sandbox/account/${first.json.data.accountId}`, {
+        body: { name: 'Renamed', currency: body.currency },
+      }),
+      'account',
+      200,
+    );
     const retry = await service.call('POST', '/sandbox/account', { body, headers: withKey(key) });
     expectSuccess(retry, 'account', 201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -101,7 +123,10 @@ describe('Idempotency-Key on POST /{environment}/account', () => {
     const customer = buildCustomerInput();
     const customerKey = randomUUID();
     const sandbox = await service.call('POST', '/sandbox/customer', { body: customer, headers: withKey(customerKey) });
-    const other = await service.call('POST', '/production-like/customer', { body: customer, headers: withKey(customerKey) });
+    const other = await service.call('POST', '/production-like/customer', {
+      body: customer,
+      headers: withKey(customerKey),
+    });
     expectSuccess(sandbox, 'customer', 201);
     expectSuccess(other, 'customer', 201);
     expect(other.headers.get('idempotent-replayed')).toBeNull();

@@ -15,8 +15,13 @@ describe('currency_minor_digits (the migration) and minorUnitDigits (currency-co
 
   it('agree for every ISO 4217 code the package knows', async () => {
     const codes = currencyCodes.codes();
-    const { rows } = await database.pool.query<{ code: string; digits: number }>('SELECT code, currency_minor_digits(code) AS digits FROM unnest($1::text[]) AS code', [codes]);
-    expect(Object.fromEntries(rows.map((row) => [row.code, row.digits]))).toEqual(Object.fromEntries(codes.map((code) => [code, minorUnitDigits(code)])));
+    const { rows } = await database.pool.query<{ code: string; digits: number }>(
+      'SELECT code, currency_minor_digits(code) AS digits FROM unnest($1::text[]) AS code',
+      [codes],
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.code, row.digits]))).toEqual(
+      Object.fromEntries(codes.map((code) => [code, minorUnitDigits(code)])),
+    );
     expect(codes.length).toBeGreaterThan(150);
   });
 });

@@ -22,8 +22,21 @@ const expectSoundLedger = async () => expect(await ledgerViolations(service.data
 
 /** The contract's fields of a transaction: a record without externalId and metadata has exactly these. */
 const TRANSACTION_KEYS = [
-  'transactionId', 'accountId', 'type', 'amount', 'authorizedAmount', 'currency', 'description', 'status', 'balanceAfter',
-  'createdAt', 'postedAt', 'voidedAt', 'expiresAt', 'transferId', 'reversesTransactionId',
+  'transactionId',
+  'accountId',
+  'type',
+  'amount',
+  'authorizedAmount',
+  'currency',
+  'description',
+  'status',
+  'balanceAfter',
+  'createdAt',
+  'postedAt',
+  'voidedAt',
+  'expiresAt',
+  'transferId',
+  'reversesTransactionId',
 ].sort();
 
 let counter = 0;
@@ -31,14 +44,17 @@ const unique = (prefix: string) => `${prefix}-${process.pid}-${(counter += 1)}`;
 
 async function newAccount(environment = 'sandbox', currency = 'USD'): Promise<string> {
   const { customerId } = await createCustomer(service, {}, environment);
-  const res = await service.call('POST', `/${environment}/account`, { body: { associatedCustomerIds: [customerId], name: 'External ids', currency, type: 'CHECKING' } });
+  const res = await service.call('POST', `/${environment}/account`, {
+    body: { associatedCustomerIds: [customerId], name: 'External ids', currency, type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   return res.json.data.accountId as string;
 }
 
 const post = (accountId: string, body: unknown, headers: Record<string, string> = {}, environment = 'sandbox') =>
   service.call('POST', `/${environment}/account/${accountId}/transaction`, { body, headers });
-const transfer = (body: unknown, headers: Record<string, string> = {}) => service.call('POST', '/sandbox/transfer', { body, headers });
+const transfer = (body: unknown, headers: Record<string, string> = {}) =>
+  service.call('POST', '/sandbox/transfer', { body, headers });
 
 describe('externalId and metadata on a transaction (REST)', () => {
   it('answers them on creation, in reads, in the list and in the event; a transaction without them keeps exactly the contract`s fields', async () => {
@@ -58,7 +74,13 @@ describe('externalId and metadata on a transaction (REST)', () => {
     expect(account.json.data.transactions[0]).toEqual(created.json.data);
 
     const event = await eventually(
-      async () => ((await service.call('GET', '/sandbox/event?after=0&limit=100')).json.data.events as { resourceId: string; data: unknown }[]).find((e) => e.resourceId === transactionId),
+      async () =>
+        (
+          (await service.call('GET', '/sandbox/event?after=0&limit=100')).json.data.events as {
+            resourceId: string;
+            data: unknown;
+          }[]
+        ).find((e) => e.resourceId === transactionId),
       (found) => found !== undefined,
     );
     expect(event!.data).toEqual(created.json.data);
@@ -66,7 +88,10 @@ describe('externalId and metadata on a transaction (REST)', () => {
     const plain = await post(accountId, { type: 'DEBIT', amount: 1 });
     expectSuccess(plain, 'account', 201);
     expect(Object.keys(plain.json.data).sort()).toEqual(TRANSACTION_KEYS);
-    const plainRead = await service.call('GET', `/sandbox/account/${accountId}/transaction/${plain.json.data.transactionId}`);
+    const plainRead = await service.call(
+      'GET',
+      `/sandbox/account/${accountId}/transaction/${plain.json.data.transactionId}`,
+    );
     expect(Object.keys(plainRead.json.data).sort()).toEqual(TRANSACTION_KEYS);
     await expectSoundLedger();
   });
@@ -78,13 +103,24 @@ describe('externalId and metadata on a transaction (REST)', () => {
     expectSuccess(await post(accountId, { type: 'CREDIT', amount: 10, externalId }), 'account', 201);
     const refused = await expectNoChange(() => post(other, { type: 'CREDIT', amount: 10, externalId }));
     expectFailure(refused, 'account', 409, 'EXTERNAL_ID_TAKEN');
-    expect(refused.json.error.details).toEqual([{ field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: expect.any(String) }]);
+    expect(refused.json.error.details).toEqual([
+      { field: 'externalId', code: 'EXTERNAL_ID_TAKEN', message: expect.any(String) },
+    ]);
     expect(refused.text).not.toContain(externalId);
     // A hold is a transaction too.
-    expectFailure(await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, externalId })), 'account', 409, 'EXTERNAL_ID_TAKEN');
+    expectFailure(
+      await expectNoChange(() => post(accountId, { type: 'DEBIT', amount: 1, hold: true, externalId })),
+      'account',
+      409,
+      'EXTERNAL_ID_TAKEN',
+    );
 
     const elsewhere = await newAccount('production-like');
-    expectSuccess(await post(elsewhere, { type: 'CREDIT', amount: 10, externalId }, {}, 'production-like'), 'account', 201);
+    expectSuccess(
+      await post(elsewhere, { type: 'CREDIT', amount: 10, externalId }, {}, 'production-like'),
+      'account',
+      201,
+    );
     await expectSoundLedger();
   });
 
@@ -100,7 +136,12 @@ describe('externalId and metadata on a transaction (REST)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json.data).toEqual(first.json.data);
 
-    expectFailure(await expectNoChange(() => post(accountId, body, { 'idempotency-key': unique('key') })), 'account', 409, 'EXTERNAL_ID_TAKEN');
+    expectFailure(
+      await expectNoChange(() => post(accountId, body, { 'idempotency-key': unique('key') })),
+      'account',
+      409,
+      'EXTERNAL_ID_TAKEN',
+    );
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.amount).toBe(7);
     await expectSoundLedger();
   });
@@ -126,7 +167,10 @@ describe('externalId and metadata on a transaction (REST)', () => {
       expect(res.text).not.toContain(secret);
     }
     // The limits themselves are allowed.
-    const limits = { externalId: 'e'.repeat(128), metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}`.padEnd(40, 'k'), 'v'.repeat(500)])) };
+    const limits = {
+      externalId: 'e'.repeat(128),
+      metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}`.padEnd(40, 'k'), 'v'.repeat(500)])),
+    };
     expectSuccess(await post(accountId, { type: 'CREDIT', amount: 1, ...limits }), 'account', 201);
   });
 });
@@ -140,7 +184,13 @@ describe('externalId and metadata on a transfer (REST)', () => {
     // A transaction may carry the same externalId as a transfer: they are different kinds of record.
     expectSuccess(await post(to, { type: 'CREDIT', amount: 1, externalId }), 'account', 201);
 
-    const res = await transfer({ fromAccountId: from, toAccountId: to, amount: 30, externalId, metadata: { lease: '12' } });
+    const res = await transfer({
+      fromAccountId: from,
+      toAccountId: to,
+      amount: 30,
+      externalId,
+      metadata: { lease: '12' },
+    });
     expectSuccess(res, 'account', 201);
     expect(res.json.data).toMatchObject({ externalId, metadata: { lease: '12' } });
     expect(res.json.data.debit).toMatchObject({ externalId, metadata: { lease: '12' } });
@@ -154,7 +204,14 @@ describe('externalId and metadata on a transfer (REST)', () => {
 
     const plain = await transfer({ fromAccountId: from, toAccountId: to, amount: 5 });
     expectSuccess(plain, 'account', 201);
-    expect(Object.keys(plain.json.data).sort()).toEqual(['amount', 'credit', 'currency', 'debit', 'description', 'transferId']);
+    expect(Object.keys(plain.json.data).sort()).toEqual([
+      'amount',
+      'credit',
+      'currency',
+      'debit',
+      'description',
+      'transferId',
+    ]);
     expect(Object.keys(plain.json.data.debit).sort()).toEqual(TRANSACTION_KEYS);
     await expectSoundLedger();
   });
@@ -170,28 +227,66 @@ describe('externalId and metadata over GraphQL', () => {
     const accountId = await newAccount();
     const other = await newAccount();
     const externalId = unique('gql');
-    const created = await graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '12.5', externalId, metadata: { channel: 'app' } } });
+    const created = await graphql(service, POST, {
+      accountId,
+      input: { type: 'CREDIT', amount: '12.5', externalId, metadata: { channel: 'app' } },
+    });
     expect(created.json.errors).toBeUndefined();
-    expect(created.json.data.postTransaction).toMatchObject({ amount: '12.5', externalId, metadata: { channel: 'app' } });
+    expect(created.json.data.postTransaction).toMatchObject({
+      amount: '12.5',
+      externalId,
+      metadata: { channel: 'app' },
+    });
 
-    const literal = await graphql(service, `mutation($a: ID!) { postTransaction(accountId: $a, input: { type: CREDIT, amount: "1", metadata: { note: "literal" } }) { externalId metadata } }`, { a: accountId });
+    const literal = await graphql(
+      service,
+      `
+        mutation ($a: ID!) {
+          postTransaction(accountId: $a, input: { type: CREDIT, amount: "1", metadata: { note: "literal" } }) {
+            externalId
+            metadata
+          }
+        }
+      `,
+      { a: accountId },
+    );
     expect(literal.json.data.postTransaction).toEqual({ externalId: null, metadata: { note: 'literal' } });
 
-    const duplicate = await expectNoChange(() => graphql(service, POST, { accountId: other, input: { type: 'CREDIT', amount: '1', externalId } }));
+    const duplicate = await expectNoChange(() =>
+      graphql(service, POST, { accountId: other, input: { type: 'CREDIT', amount: '1', externalId } }),
+    );
     expect(errorCodes(duplicate)).toEqual(['EXTERNAL_ID_TAKEN']);
 
-    const badMetadata = await expectNoChange(() => graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '1', metadata: { key: 5 } } }));
+    const badMetadata = await expectNoChange(() =>
+      graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '1', metadata: { key: 5 } } }),
+    );
     expect(badMetadata.json.errors).toHaveLength(1);
     const tooMany = await expectNoChange(() =>
-      graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '1', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) } }),
+      graphql(service, POST, {
+        accountId,
+        input: {
+          type: 'CREDIT',
+          amount: '1',
+          metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])),
+        },
+      }),
     );
     expect(errorCodes(tooMany)).toEqual(['VALIDATION_FAILED']);
 
     await graphql(service, POST, { accountId, input: { type: 'CREDIT', amount: '100' } });
-    const moved = await graphql(service, TRANSFER, { input: { fromAccountId: accountId, toAccountId: other, amount: '10', externalId, metadata: { why: 'split' } } });
+    const moved = await graphql(service, TRANSFER, {
+      input: { fromAccountId: accountId, toAccountId: other, amount: '10', externalId, metadata: { why: 'split' } },
+    });
     expect(moved.json.errors).toBeUndefined();
-    expect(moved.json.data.transfer).toMatchObject({ externalId, metadata: { why: 'split' }, debit: { externalId, metadata: { why: 'split' } }, credit: { externalId } });
-    const movedAgain = await expectNoChange(() => graphql(service, TRANSFER, { input: { fromAccountId: accountId, toAccountId: other, amount: '10', externalId } }));
+    expect(moved.json.data.transfer).toMatchObject({
+      externalId,
+      metadata: { why: 'split' },
+      debit: { externalId, metadata: { why: 'split' } },
+      credit: { externalId },
+    });
+    const movedAgain = await expectNoChange(() =>
+      graphql(service, TRANSFER, { input: { fromAccountId: accountId, toAccountId: other, amount: '10', externalId } }),
+    );
     expect(errorCodes(movedAgain)).toEqual(['EXTERNAL_ID_TAKEN']);
     await expectSoundLedger();
   });

@@ -25,7 +25,9 @@ const SEEDED = '999999000000000000';
 
 async function newAccount(currency = 'USD'): Promise<string> {
   const { customerId } = await createCustomer(service);
-  const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customerId], name: 'Bounds', currency, type: 'CHECKING' } });
+  const res = await service.call('POST', '/sandbox/account', {
+    body: { associatedCustomerIds: [customerId], name: 'Bounds', currency, type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   return res.json.data.accountId as string;
 }
@@ -52,7 +54,10 @@ async function seedDeposit(accountId: string, currency: string, amount: string):
 }
 
 const deposit = (accountId: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  service.call('POST', `/sandbox/account/${accountId}/transaction`, { body: { type: 'CREDIT', amount: MAX_DEPOSIT, ...body }, headers });
+  service.call('POST', `/sandbox/account/${accountId}/transaction`, {
+    body: { type: 'CREDIT', amount: MAX_DEPOSIT, ...body },
+    headers,
+  });
 
 describe('balances at the bound of their column', () => {
   it('repeated maximal deposits: the one that would take the settlement account past DECIMAL(24,6) is a coded 400 that writes nothing; the money still sums to zero', async () => {
@@ -66,7 +71,9 @@ describe('balances at the bound of their column', () => {
     }
     expect(refused, 'a deposit was refused within 5 maximal deposits').toBeDefined();
     expectFailure(refused!, 'account', 400, 'VALIDATION_FAILED');
-    expect(refused!.json.error.details).toEqual([{ field: 'amount', code: 'OUT_OF_RANGE', message: expect.stringMatching(/balance/) }]);
+    expect(refused!.json.error.details).toEqual([
+      { field: 'amount', code: 'OUT_OF_RANGE', message: expect.stringMatching(/balance/) },
+    ]);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
 
     // Nothing written by a refused posting, with or without an Idempotency-Key; the key stays free.
@@ -80,10 +87,14 @@ describe('balances at the bound of their column', () => {
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
 
     // GraphQL answers the same refusal.
-    const viaGraphql = await graphql(service, 'mutation($id: ID!, $input: PostTransactionInput!) { postTransaction(accountId: $id, input: $input) { transactionId } }', {
-      id: target,
-      input: { type: 'CREDIT', amount: String(MAX_DEPOSIT) },
-    });
+    const viaGraphql = await graphql(
+      service,
+      'mutation($id: ID!, $input: PostTransactionInput!) { postTransaction(accountId: $id, input: $input) { transactionId } }',
+      {
+        id: target,
+        input: { type: 'CREDIT', amount: String(MAX_DEPOSIT) },
+      },
+    );
     expect(errorCodes(viaGraphql)).toEqual(['VALIDATION_FAILED']);
     expect(await tableCounts(service.database.pool)).not.toEqual(before); // the withdrawal above
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
@@ -91,15 +102,22 @@ describe('balances at the bound of their column', () => {
 
   it('a customer account at the bound: a transfer into it (the settlement account untouched) is refused the same way; a withdrawal from it still works', async () => {
     const other = await newAccount('EUR');
-    expectSuccess(await service.call('PUT', `/sandbox/account/${other}/overdraft-limit`, { body: { overdraftLimit: 5000 } }), 'account', 200);
+    expectSuccess(
+      await service.call('PUT', `/sandbox/account/${other}/overdraft-limit`, { body: { overdraftLimit: 5000 } }),
+      'account',
+      200,
+    );
     const full = await newAccount('EUR');
     await seedDeposit(full, 'EUR', '999999999999999000');
-    const transfer = (amount: number) => service.call('POST', '/sandbox/transfer', { body: { fromAccountId: other, toAccountId: full, amount } });
+    const transfer = (amount: number) =>
+      service.call('POST', '/sandbox/transfer', { body: { fromAccountId: other, toAccountId: full, amount } });
     expectSuccess(await transfer(999), 'account', 201);
     const before = await tableCounts(service.database.pool);
     const refused = await transfer(1);
     expectFailure(refused, 'account', 400, 'VALIDATION_FAILED');
-    expect(refused.json.error.details).toEqual([{ field: 'amount', code: 'OUT_OF_RANGE', message: expect.stringMatching(/balance/) }]);
+    expect(refused.json.error.details).toEqual([
+      { field: 'amount', code: 'OUT_OF_RANGE', message: expect.stringMatching(/balance/) },
+    ]);
     expect(await tableCounts(service.database.pool)).toEqual(before);
     expectSuccess(await deposit(full, { type: 'DEBIT', amount: 5 }), 'account', 201);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);

@@ -50,8 +50,12 @@ beforeAll(async () => {
   // Balances are the sums of their entries (and so sum to zero): what the ledger's invariants check.
   const sums = `SELECT account_id, sum(CASE WHEN status <> 'POSTED' THEN 0 WHEN type = 'CREDIT' THEN posted_amount ELSE -posted_amount END) AS total, count(*) AS entries
                 FROM ledger_entries GROUP BY account_id`;
-  await database.pool.query(`UPDATE accounts a SET amount = s.total, entry_count = s.entries FROM (${sums}) s WHERE s.account_id = a.id`);
-  await database.pool.query(`UPDATE ledger_settlement_accounts l SET amount = s.total FROM (${sums}) s WHERE s.account_id = l.id`);
+  await database.pool.query(
+    `UPDATE accounts a SET amount = s.total, entry_count = s.entries FROM (${sums}) s WHERE s.account_id = a.id`,
+  );
+  await database.pool.query(
+    `UPDATE ledger_settlement_accounts l SET amount = s.total FROM (${sums}) s WHERE s.account_id = l.id`,
+  );
   await database.pool.query('ANALYZE ledger_entries; ANALYZE accounts');
 });
 afterAll(async () => database?.drop());
@@ -76,7 +80,11 @@ describe('transaction list plans', () => {
   const cases: [string, TransactionFilter, string][] = [
     ['status', { status: 'VOIDED' }, 'ledger_entries_list_status_idx'],
     ['type', { type: 'DEBIT' }, 'ledger_entries_list_type_idx'],
-    ['creation range', { from: '2026-01-05T00:00:00Z', to: '2026-01-05T01:00:00Z' }, 'ledger_entries_list_created_at_idx'],
+    [
+      'creation range',
+      { from: '2026-01-05T00:00:00Z', to: '2026-01-05T01:00:00Z' },
+      'ledger_entries_list_created_at_idx',
+    ],
     ['amount range', { minAmount: '1000', maxAmount: '9000' }, 'ledger_entries_list_amount_idx'],
     ['external id', { externalId: 'ext-4000' }, 'ledger_entries_list_external_id_idx'],
   ];
@@ -96,9 +104,21 @@ describe('transaction list plans', () => {
     expect(await count({ from: '2026-01-05T00:00:00Z', to: '2026-01-05T01:00:00Z' })).toBe(6);
     expect(await count({ minAmount: '1000', maxAmount: '9000' })).toBe(80);
     // Combined: the first hour holds the account's minutes 10..50, DEBITs at 20 and 40, all of 10.
-    expect(await count({ minAmount: '10', maxAmount: '10', type: 'DEBIT', from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' })).toBe(2);
-    expect(await count({ maxAmount: '9', type: 'DEBIT', from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' })).toBe(0);
-    expect(await count({ status: 'POSTED', type: 'CREDIT', from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' })).toBe(3);
+    expect(
+      await count({
+        minAmount: '10',
+        maxAmount: '10',
+        type: 'DEBIT',
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-01-01T01:00:00Z',
+      }),
+    ).toBe(2);
+    expect(
+      await count({ maxAmount: '9', type: 'DEBIT', from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' }),
+    ).toBe(0);
+    expect(
+      await count({ status: 'POSTED', type: 'CREDIT', from: '2026-01-01T00:00:00Z', to: '2026-01-01T01:00:00Z' }),
+    ).toBe(3);
     expect(await count({ externalId: 'ext-4000' })).toBe(1);
     expect(await count({ externalId: 'ext-3001' })).toBe(0);
   });

@@ -17,19 +17,26 @@ afterAll(async () => service?.stop());
 
 async function newAccount(currency = 'USD'): Promise<string> {
   const { customerId } = await createCustomer(service);
-  const res = await service.call('POST', '/sandbox/account', { body: { associatedCustomerIds: [customerId], name: 'Filters', currency, type: 'CHECKING' } });
+  const res = await service.call('POST', '/sandbox/account', {
+    body: { associatedCustomerIds: [customerId], name: 'Filters', currency, type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   return res.json.data.accountId as string;
 }
 
-async function post(accountId: string, body: Record<string, unknown>): Promise<{ transactionId: string; createdAt: string }> {
+async function post(
+  accountId: string,
+  body: Record<string, unknown>,
+): Promise<{ transactionId: string; createdAt: string }> {
   const res = await service.call('POST', `/sandbox/account/${accountId}/transaction`, { body });
   expectSuccess(res, 'account', 201);
   return res.json.data;
 }
 
-const list = (accountId: string, query: string) => service.call('GET', `/sandbox/account/${accountId}/transaction?${query}`);
-const ids = (res: { json: { data: { transactions: { transactionId: string }[] } } }) => res.json.data.transactions.map((t) => t.transactionId);
+const list = (accountId: string, query: string) =>
+  service.call('GET', `/sandbox/account/${accountId}/transaction?${query}`);
+const ids = (res: { json: { data: { transactions: { transactionId: string }[] } } }) =>
+  res.json.data.transactions.map((t) => t.transactionId);
 
 /** One account with: a deposit of 100, withdrawals of 10 and 25.5, a pending hold of 5, a voided hold of 7, a deposit of 0.99 with an externalId. */
 let accountId: string;
@@ -42,9 +49,20 @@ beforeAll(async () => {
   const mid = await post(accountId, { type: 'DEBIT', amount: 25.5 });
   const held = await post(accountId, { type: 'DEBIT', amount: 5, hold: true });
   const voided = await post(accountId, { type: 'DEBIT', amount: 7, hold: true });
-  expectSuccess(await service.call('POST', `/sandbox/account/${accountId}/transaction/${voided.transactionId}/void`), 'account', 200);
+  expectSuccess(
+    await service.call('POST', `/sandbox/account/${accountId}/transaction/${voided.transactionId}/void`),
+    'account',
+    200,
+  );
   const cents = await post(accountId, { type: 'CREDIT', amount: 0.99, externalId: 'invoice-0099' });
-  t = { deposit: deposit.transactionId, small: small.transactionId, mid: mid.transactionId, held: held.transactionId, voided: voided.transactionId, cents: cents.transactionId };
+  t = {
+    deposit: deposit.transactionId,
+    small: small.transactionId,
+    mid: mid.transactionId,
+    held: held.transactionId,
+    voided: voided.transactionId,
+    cents: cents.transactionId,
+  };
   middle = mid.createdAt;
 });
 
@@ -102,7 +120,9 @@ describe('REST transaction list filters', () => {
     const jpy = await newAccount('JPY');
     const res = await list(jpy, 'minAmount=1.5');
     expectFailure(res, 'account', 400, 'VALIDATION_FAILED');
-    expect(res.json.error.details).toEqual([{ field: 'minAmount', code: 'TOO_PRECISE', message: 'Must be a whole number: JPY has no minor unit.' }]);
+    expect(res.json.error.details).toEqual([
+      { field: 'minAmount', code: 'TOO_PRECISE', message: 'Must be a whole number: JPY has no minor unit.' },
+    ]);
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 });
@@ -132,7 +152,8 @@ describe('GraphQL Account.transactions(filter)', () => {
     result.json.data.account.transactions.nodes.map((node) => node.transactionId);
 
   it('takes the same filters as REST, combined and paged', async () => {
-    const run = (filter: Record<string, unknown>, first?: number, after?: string) => graphql(service, TRANSACTIONS, { id: accountId, filter, first, after });
+    const run = (filter: Record<string, unknown>, first?: number, after?: string) =>
+      graphql(service, TRANSACTIONS, { id: accountId, filter, first, after });
     expect(nodes(await run({ status: 'PENDING' }))).toEqual([t.held]);
     expect(nodes(await run({ type: 'DEBIT', status: 'POSTED', minAmount: '20' }))).toEqual([t.mid]);
     expect(nodes(await run({ maxAmount: '10', type: 'DEBIT' }))).toEqual([t.voided, t.held, t.small]);
@@ -149,11 +170,21 @@ describe('GraphQL Account.transactions(filter)', () => {
   });
 
   it('refuses invalid filters with VALIDATION_FAILED and the same details', async () => {
-    const result = await graphql(service, TRANSACTIONS, { id: accountId, filter: { minAmount: '1.001', from: 'yesterday' } });
+    const result = await graphql(service, TRANSACTIONS, {
+      id: accountId,
+      filter: { minAmount: '1.001', from: 'yesterday' },
+    });
     expect(errorCodes(result)).toEqual(['VALIDATION_FAILED']);
-    const details = (result.json.errors[0].extensions.details as { field: string; code: string }[]).map(({ field, code }) => ({ field, code }));
+    const details = (result.json.errors[0].extensions.details as { field: string; code: string }[]).map(
+      ({ field, code }) => ({ field, code }),
+    );
     expect(details).toEqual([{ field: 'from', code: 'INVALID_FORMAT' }]);
     const precise = await graphql(service, TRANSACTIONS, { id: accountId, filter: { minAmount: '1.001' } });
-    expect((precise.json.errors[0].extensions.details as { field: string; code: string }[]).map(({ field, code }) => ({ field, code }))).toEqual([{ field: 'minAmount', code: 'TOO_PRECISE' }]);
+    expect(
+      (precise.json.errors[0].extensions.details as { field: string; code: string }[]).map(({ field, code }) => ({
+        field,
+        code,
+      })),
+    ).toEqual([{ field: 'minAmount', code: 'TOO_PRECISE' }]);
   });
 });

@@ -17,7 +17,9 @@ afterAll(async () => service?.stop());
 
 async function newAccount(environment = 'sandbox'): Promise<string> {
   const { customerId } = await createCustomer(service, {}, environment);
-  const res = await service.call('POST', `/${environment}/account`, { body: { associatedCustomerIds: [customerId], name: 'Transfers', currency: 'USD', type: 'CHECKING' } });
+  const res = await service.call('POST', `/${environment}/account`, {
+    body: { associatedCustomerIds: [customerId], name: 'Transfers', currency: 'USD', type: 'CHECKING' },
+  });
   expectSuccess(res, 'account', 201);
   return res.json.data.accountId as string;
 }
@@ -25,8 +27,14 @@ async function newAccount(environment = 'sandbox'): Promise<string> {
 async function fundedTransfer(environment = 'sandbox') {
   const from = await newAccount(environment);
   const to = await newAccount(environment);
-  expectSuccess(await service.call('POST', `/${environment}/account/${from}/transaction`, { body: { type: 'CREDIT', amount: 50 } }), 'account', 201);
-  const res = await service.call('POST', `/${environment}/transfer`, { body: { fromAccountId: from, toAccountId: to, amount: 20.25, description: 'Rent share' } });
+  expectSuccess(
+    await service.call('POST', `/${environment}/account/${from}/transaction`, { body: { type: 'CREDIT', amount: 50 } }),
+    'account',
+    201,
+  );
+  const res = await service.call('POST', `/${environment}/transfer`, {
+    body: { fromAccountId: from, toAccountId: to, amount: 20.25, description: 'Rent share' },
+  });
   expectSuccess(res, 'account', 201);
   return { from, to, created: res.json.data };
 }
@@ -37,14 +45,26 @@ describe('GET /{environment}/transfer/{transferId}', () => {
     const res = await service.call('GET', `/sandbox/transfer/${created.transferId}`);
     expectSuccess(res, 'account', 200);
     expect(res.json.data).toEqual(created);
-    expect(res.json.data).toMatchObject({ amount: 20.25, currency: 'USD', description: 'Rent share', debit: { accountId: from, type: 'DEBIT' }, credit: { accountId: to, type: 'CREDIT' } });
-    expect((await service.call('GET', `/sandbox/transfer/${created.transferId.toUpperCase()}`)).json.data).toEqual(created);
+    expect(res.json.data).toMatchObject({
+      amount: 20.25,
+      currency: 'USD',
+      description: 'Rent share',
+      debit: { accountId: from, type: 'DEBIT' },
+      credit: { accountId: to, type: 'CREDIT' },
+    });
+    expect((await service.call('GET', `/sandbox/transfer/${created.transferId.toUpperCase()}`)).json.data).toEqual(
+      created,
+    );
     expect(await ledgerViolations(service.database.pool)).toEqual([]);
   });
 
   it('shows both sides as they are now after a reversal, which is a transaction of its own', async () => {
     const { from, created } = await fundedTransfer();
-    const reversal = await service.call('POST', `/sandbox/account/${from}/transaction/${created.debit.transactionId}/reverse`, { body: {} });
+    const reversal = await service.call(
+      'POST',
+      `/sandbox/account/${from}/transaction/${created.debit.transactionId}/reverse`,
+      { body: {} },
+    );
     expectSuccess(reversal, 'account', 201);
     const res = await service.call('GET', `/sandbox/transfer/${created.transferId}`);
     expect(res.json.data).toEqual(created);
@@ -58,7 +78,12 @@ describe('GET /{environment}/transfer/{transferId}', () => {
       expectFailure(await service.call('GET', `/sandbox/transfer/${id}`), 'account', 404, 'TRANSFER_NOT_FOUND');
     }
     const sandbox = await fundedTransfer();
-    expectFailure(await service.call('GET', `/sandbox/transfer/${sandbox.created.debit.transactionId}`), 'account', 404, 'TRANSFER_NOT_FOUND');
+    expectFailure(
+      await service.call('GET', `/sandbox/transfer/${sandbox.created.debit.transactionId}`),
+      'account',
+      404,
+      'TRANSFER_NOT_FOUND',
+    );
     expectSuccess(await service.call('GET', `/production-like/transfer/${created.transferId}`), 'account', 200);
   });
 });
@@ -76,8 +101,21 @@ describe('GraphQL transfer(transferId)', () => {
       amount: '20.25',
       currency: 'USD',
       description: 'Rent share',
-      debit: { transactionId: created.debit.transactionId, accountId: created.debit.accountId, type: 'DEBIT', amount: '20.25', balanceAfter: '29.75', transferId: created.transferId },
-      credit: { transactionId: created.credit.transactionId, accountId: created.credit.accountId, type: 'CREDIT', amount: '20.25', transferId: created.transferId },
+      debit: {
+        transactionId: created.debit.transactionId,
+        accountId: created.debit.accountId,
+        type: 'DEBIT',
+        amount: '20.25',
+        balanceAfter: '29.75',
+        transferId: created.transferId,
+      },
+      credit: {
+        transactionId: created.credit.transactionId,
+        accountId: created.credit.accountId,
+        type: 'CREDIT',
+        amount: '20.25',
+        transferId: created.transferId,
+      },
     });
     const other = await fundedTransfer('production-like');
     for (const id of ['0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e', 'nope', other.created.transferId]) {

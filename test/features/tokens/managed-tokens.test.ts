@@ -27,12 +27,26 @@ const environments = new Set(['sandbox', 'production-like']);
 
 async function issue(environmentsOfToken: string[], scopes: string[]) {
   const generated = generateApiToken();
-  await store.insert({ id: generated.id, name: 'test', secretHash: generated.secretHash, environments: environmentsOfToken, scopes, expiresAt: null, limits: null }, []);
+  await store.insert(
+    {
+      id: generated.id,
+      name: 'test',
+      secretHash: generated.secretHash,
+      environments: environmentsOfToken,
+      scopes,
+      expiresAt: null,
+      limits: null,
+    },
+    [],
+  );
   return generated;
 }
 
 const contextFor = (authenticator: ReturnType<typeof createAuthenticator>, token: string, environment = 'sandbox') =>
-  buildRequestContext({ requestId: 'r-1', environment, authorization: `Bearer ${token}`, logger }, { environments, authenticator });
+  buildRequestContext(
+    { requestId: 'r-1', environment, authorization: `Bearer ${token}`, logger },
+    { environments, authenticator },
+  );
 
 describe('managed API tokens', () => {
   it('have the form cas_<id>_<secret> and store only a digest of the secret', async () => {
@@ -49,7 +63,12 @@ describe('managed API tokens', () => {
     const result = await new ManagedTokenAuthenticator(store).verify(token);
     expect(result).toEqual({
       ok: true,
-      principal: { id: `token:${id}`, kind: 'api-token', scopes: ['customers:read', 'accounts:write'], environments: ['sandbox'] },
+      principal: {
+        id: `token:${id}`,
+        kind: 'api-token',
+        scopes: ['customers:read', 'accounts:write'],
+        environments: ['sandbox'],
+      },
     });
     await expect.poll(async () => (await store.findById(id))?.lastUsedAt).not.toBeNull();
   });
@@ -65,7 +84,11 @@ describe('managed API tokens', () => {
   });
 
   it('are bound to their environments by the request context (FORBIDDEN, insufficient_scope)', async () => {
-    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
+    const authenticator = createAuthenticator({
+      staticTokens: [TEST_STATIC_TOKEN],
+      staticTokenLabelKey: TEST_LABEL_KEY,
+      tokenStore: store,
+    });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     const context = await contextFor(authenticator, token, 'sandbox');
     expect(context.caller.principal.id).toBe(`token:${id}`);
@@ -75,11 +98,17 @@ describe('managed API tokens', () => {
       requiredScope: undefined,
     });
     const everywhere = await issue(['*'], ['customers:read']);
-    expect((await contextFor(authenticator, everywhere.token, 'production-like')).caller.principal.environments).toBe('*');
+    expect((await contextFor(authenticator, everywhere.token, 'production-like')).caller.principal.environments).toBe(
+      '*',
+    );
   });
 
   it('stop working on the very next request once revoked', async () => {
-    const authenticator = createAuthenticator({ staticTokens: [TEST_STATIC_TOKEN], staticTokenLabelKey: TEST_LABEL_KEY, tokenStore: store });
+    const authenticator = createAuthenticator({
+      staticTokens: [TEST_STATIC_TOKEN],
+      staticTokenLabelKey: TEST_LABEL_KEY,
+      tokenStore: store,
+    });
     const { id, token } = await issue(['sandbox'], ['customers:read']);
     await contextFor(authenticator, token);
     expect(await store.revoke(id, new Date(), () => [])).toBe('revoked');
@@ -96,25 +125,54 @@ describe('managed API tokens', () => {
 describe('npm run token (the CLI, as a process)', () => {
   const cli = (...args: string[]) =>
     run(TSX, ['src/cli/token.ts', ...args], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: h.database.url, ENVIRONMENTS: 'sandbox,production-like', API_TOKENS: TEST_STATIC_TOKEN },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: h.database.url,
+        ENVIRONMENTS: 'sandbox,production-like',
+        API_TOKENS: TEST_STATIC_TOKEN,
+      },
     });
-  const failing = (...args: string[]) => cli(...args).then(() => { throw new Error('expected the command to fail'); }, (error: { code: number; stderr: string; stdout: string }) => error);
+  const failing = (...args: string[]) =>
+    cli(...args).then(
+      () => {
+        throw new Error('expected the command to fail');
+      },
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
 
   it('creates a token printed once, lists it without secrets, revokes it', async () => {
     // Each process takes a second or two (TypeScript through tsx): independent runs go in parallel.
     const [json, human] = await Promise.all([
-      cli('create', '--env', 'sandbox', '--scopes', 'customers:read,customers:ssn_search,accounts:write', '--name', 'mobile app', '--json'),
+      cli(
+        'create',
+        '--env',
+        'sandbox',
+        '--scopes',
+        'customers:read,customers:ssn_search,accounts:write',
+        '--name',
+        'mobile app',
+        '--json',
+      ),
       cli('create', '--env', '*', '--scopes', 'audit:read', '--name', 'auditor'),
     ]);
     const created = JSON.parse(json.stdout);
-    expect(created).toMatchObject({ name: 'mobile app', environments: ['sandbox'], scopes: ['customers:read', 'customers:ssn_search', 'accounts:write'], revokedAt: null });
+    expect(created).toMatchObject({
+      name: 'mobile app',
+      environments: ['sandbox'],
+      scopes: ['customers:read', 'customers:ssn_search', 'accounts:write'],
+      revokedAt: null,
+    });
     expect(created.token).toMatch(new RegExp(`^cas_${created.id}_`));
     expect(human.stdout).toMatch(/shown this once/);
     const humanToken = /cas_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/.exec(human.stdout)![0];
 
     const verifier = new ManagedTokenAuthenticator(store);
     expect(await verifier.verify(created.token)).toMatchObject({ ok: true });
-    expect(await verifier.verify(humanToken)).toMatchObject({ ok: true, principal: { environments: '*', scopes: ['audit:read'] } });
+    expect(await verifier.verify(humanToken)).toMatchObject({
+      ok: true,
+      principal: { environments: '*', scopes: ['audit:read'] },
+    });
 
     const [listed, listedForHumans] = await Promise.all([cli('list', '--json'), cli('list')]);
     for (const output of [listed.stdout, listedForHumans.stdout]) {
@@ -126,13 +184,34 @@ describe('npm run token (the CLI, as a process)', () => {
     const revoked = await cli('revoke', created.id);
     expect(revoked.stdout).toMatch(/Revoked token/);
     expect(await verifier.verify(created.token)).toEqual({ ok: false, reason: 'revoked' });
-    expect(JSON.parse((await cli('list', '--json')).stdout).find((t: { id: string }) => t.id === created.id).revokedAt).not.toBeNull();
+    expect(
+      JSON.parse((await cli('list', '--json')).stdout).find((t: { id: string }) => t.id === created.id).revokedAt,
+    ).not.toBeNull();
   }, 120_000); // five rounds of CLI processes, each a TypeScript start through tsx
 
   it('creates a token with an expiry and limits, lists them, and audits create and revoke (cli:token, one row per environment, no secret)', async () => {
     const before = Date.now();
     const created = JSON.parse(
-      (await cli('create', '--env', '*', '--scopes', 'customers:read', '--name', 'limited', '--expires-in', '90d', '--max-amount', '250.5', '--daily-limit', 'USD:1000', '--daily-limit', 'eur:500', '--json')).stdout,
+      (
+        await cli(
+          'create',
+          '--env',
+          '*',
+          '--scopes',
+          'customers:read',
+          '--name',
+          'limited',
+          '--expires-in',
+          '90d',
+          '--max-amount',
+          '250.5',
+          '--daily-limit',
+          'USD:1000',
+          '--daily-limit',
+          'eur:500',
+          '--json',
+        )
+      ).stdout,
     );
     const expiresAt = new Date(created.expiresAt).getTime();
     expect(expiresAt - before).toBeGreaterThanOrEqual(90 * 86_400_000 - 1000);
@@ -149,7 +228,10 @@ describe('npm run token (the CLI, as a process)', () => {
     expect(listed).toContain('limits=max 250.5,EUR 500/day,USD 1000/day');
     expect(await cli('revoke', created.id)).toMatchObject({ stdout: expect.stringMatching(/Revoked token/) });
 
-    const { rows } = await h.pool.query('SELECT * FROM audit_events WHERE resource_id = $1 ORDER BY operation, environment', [apiTokenResourceId(created.id)]);
+    const { rows } = await h.pool.query(
+      'SELECT * FROM audit_events WHERE resource_id = $1 ORDER BY operation, environment',
+      [apiTokenResourceId(created.id)],
+    );
     expect(rows.map((row) => [row.operation, row.environment, row.principal_id, row.resource_type])).toEqual([
       ['api_token.create', 'production-like', 'cli:token', 'api_token'],
       ['api_token.create', 'sandbox', 'cli:token', 'api_token'],
@@ -158,15 +240,32 @@ describe('npm run token (the CLI, as a process)', () => {
     ]);
     expect(rows[0].changed_fields).toEqual(['name', 'environments', 'scopes', 'expiresAt', 'limits']);
     const secret = created.token.slice(`cas_${created.id}_`.length);
-    const { rows: digest } = await h.pool.query('SELECT encode(secret_hash, \'hex\') AS hex FROM api_tokens WHERE id = $1', [created.id]);
+    const { rows: digest } = await h.pool.query(
+      "SELECT encode(secret_hash, 'hex') AS hex FROM api_tokens WHERE id = $1",
+      [created.id],
+    );
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(JSON.stringify(rows)).not.toContain(digest[0].hex);
   }, 120_000);
 
   it('refuses a token that has expired like an unknown one', async () => {
     const generated = generateApiToken();
-    await store.insert({ id: generated.id, name: 'expired', secretHash: generated.secretHash, environments: ['sandbox'], scopes: ['customers:read'], expiresAt: new Date(Date.now() - 1), limits: null }, []);
-    expect(await new ManagedTokenAuthenticator(store).verify(generated.token)).toEqual({ ok: false, reason: 'invalid' });
+    await store.insert(
+      {
+        id: generated.id,
+        name: 'expired',
+        secretHash: generated.secretHash,
+        environments: ['sandbox'],
+        scopes: ['customers:read'],
+        expiresAt: new Date(Date.now() - 1),
+        limits: null,
+      },
+      [],
+    );
+    expect(await new ManagedTokenAuthenticator(store).verify(generated.token)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect((await store.findById(generated.id))?.lastUsedAt).toBeNull();
   });
 

@@ -49,7 +49,9 @@ async function auditOf(resourceId: string, environment = 'sandbox'): Promise<{ e
 describe('audit of webhook endpoint changes', () => {
   it('REST: create, update, disable, enable, rotate-secret, redeliver and delete each write one event with the change, naming fields only', async () => {
     const url = receiver.url('/audited?token=query-credential-1234');
-    const created = await service.call('POST', '/sandbox/webhook-endpoint', { body: { url, eventTypes: ['customer.created'] } });
+    const created = await service.call('POST', '/sandbox/webhook-endpoint', {
+      body: { url, eventTypes: ['customer.created'] },
+    });
     expectSuccess(created, 'customer', 201);
     const { endpointId, secret } = created.json.data;
     const { customerId } = await createCustomer(service);
@@ -84,7 +86,12 @@ describe('audit of webhook endpoint changes', () => {
       ['webhook_endpoint.delete', []],
     ]);
     expect(events.map((event) => event.requestId)).toEqual(requestIds);
-    for (const event of events) expect(event).toMatchObject({ resourceType: 'webhook_endpoint', resourceId: endpointId, principalId: expect.stringMatching(/^static:/) });
+    for (const event of events)
+      expect(event).toMatchObject({
+        resourceType: 'webhook_endpoint',
+        resourceId: endpointId,
+        principalId: expect.stringMatching(/^static:/),
+      });
     // Never a secret, never the URL (its path or query may be a credential).
     expect(text).not.toContain('whsec_');
     expect(text).not.toContain(secret.slice('whsec_'.length, 20));
@@ -99,9 +106,13 @@ describe('audit of webhook endpoint changes', () => {
   });
 
   it('GraphQL: the mutations are audited the same way, and auditEvents answers them', async () => {
-    const created = await graphql(service, 'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { endpointId } } }', {
-      input: { url: receiver.url('/audited-graphql') },
-    });
+    const created = await graphql(
+      service,
+      'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { endpointId } } }',
+      {
+        input: { url: receiver.url('/audited-graphql') },
+      },
+    );
     expect(created.json.errors).toBeUndefined();
     const { endpointId } = created.json.data.createWebhookEndpoint.endpoint;
     for (const mutation of [
@@ -112,26 +123,58 @@ describe('audit of webhook endpoint changes', () => {
       const result = await graphql(service, mutation);
       expect(result.json.errors, result.text).toBeUndefined();
     }
-    const trail = await graphql(service, `{ auditEvents(resourceId: "${endpointId}") { nodes { operation resourceType resourceId changedFields } } }`);
+    const trail = await graphql(
+      service,
+      `{ auditEvents(resourceId: "${endpointId}") { nodes { operation resourceType resourceId changedFields } } }`,
+    );
     expect(trail.json.errors).toBeUndefined();
     expect(trail.json.data.auditEvents.nodes).toEqual([
-      { operation: 'webhook_endpoint.create', resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields: ['url'] },
-      { operation: 'webhook_endpoint.disable', resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields: ['enabled'] },
-      { operation: 'webhook_endpoint.rotate_secret', resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields: ['secret'] },
-      { operation: 'webhook_endpoint.delete', resourceType: 'webhook_endpoint', resourceId: endpointId, changedFields: [] },
+      {
+        operation: 'webhook_endpoint.create',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpointId,
+        changedFields: ['url'],
+      },
+      {
+        operation: 'webhook_endpoint.disable',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpointId,
+        changedFields: ['enabled'],
+      },
+      {
+        operation: 'webhook_endpoint.rotate_secret',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpointId,
+        changedFields: ['secret'],
+      },
+      {
+        operation: 'webhook_endpoint.delete',
+        resourceType: 'webhook_endpoint',
+        resourceId: endpointId,
+        changedFields: [],
+      },
     ]);
     expect(trail.text).not.toContain('whsec_');
   });
 });
 
 describe('webhook endpoints per environment (WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONMENT)', () => {
-  const scrape = async () => (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+  const scrape = async () =>
+    (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
+      .text;
 
   it('of 12 concurrent creations exactly the room left succeeds; the others are WEBHOOK_ENDPOINT_LIMIT (409), audited nowhere, counted', async () => {
-    const count = async () => (await service.database.pool.query("SELECT count(*)::int AS n FROM webhook_endpoints WHERE environment = 'production'")).rows[0].n as number;
+    const count = async () =>
+      (
+        await service.database.pool.query(
+          "SELECT count(*)::int AS n FROM webhook_endpoints WHERE environment = 'production'",
+        )
+      ).rows[0].n as number;
     expect(await count()).toBe(0);
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url(`/limit-${i}`) } })),
+      Array.from({ length: 12 }, (_, i) =>
+        service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url(`/limit-${i}`) } }),
+      ),
     );
     const created = results.filter((res) => res.status === 201);
     const refused = results.filter((res) => res.status !== 201);
@@ -139,20 +182,47 @@ describe('webhook endpoints per environment (WEBHOOKS_MAX_ENDPOINTS_PER_ENVIRONM
     for (const res of refused) expectFailure(res, 'customer', 409, 'WEBHOOK_ENDPOINT_LIMIT');
     expect(refused[0]!.json.error.message).toContain(String(MAX_ENDPOINTS));
     expect(await count()).toBe(MAX_ENDPOINTS);
-    const trail = (await service.call('GET', '/production/audit-events?operation=webhook_endpoint.create&first=100')).json.data.events;
+    const trail = (await service.call('GET', '/production/audit-events?operation=webhook_endpoint.create&first=100'))
+      .json.data.events;
     expect(trail).toHaveLength(MAX_ENDPOINTS);
 
     // GraphQL meets the same limit, with the same code.
-    const viaGraphql = await graphql(service, 'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }', { input: { url: receiver.url('/limit-gql') } }, { environment: 'production' });
+    const viaGraphql = await graphql(
+      service,
+      'mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }',
+      { input: { url: receiver.url('/limit-gql') } },
+      { environment: 'production' },
+    );
     expect(errorCodes(viaGraphql)).toEqual(['WEBHOOK_ENDPOINT_LIMIT']);
 
     // Another environment has its own room; a deletion makes room again.
-    expectSuccess(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url('/limit-sandbox') } }), 'customer', 201);
-    expectSuccess(await service.call('DELETE', `/production/webhook-endpoint/${created[0]!.json.data.endpointId}`), 'customer', 200);
-    expectSuccess(await service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url('/limit-again') } }), 'customer', 201);
-    expectFailure(await service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url('/limit-full') } }), 'customer', 409, 'WEBHOOK_ENDPOINT_LIMIT');
+    expectSuccess(
+      await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url('/limit-sandbox') } }),
+      'customer',
+      201,
+    );
+    expectSuccess(
+      await service.call('DELETE', `/production/webhook-endpoint/${created[0]!.json.data.endpointId}`),
+      'customer',
+      200,
+    );
+    expectSuccess(
+      await service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url('/limit-again') } }),
+      'customer',
+      201,
+    );
+    expectFailure(
+      await service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url('/limit-full') } }),
+      'customer',
+      409,
+      'WEBHOOK_ENDPOINT_LIMIT',
+    );
 
-    const metrics = await eventually(scrape, (text) => sample(text, 'quota_refusals_total', { quota: 'webhook_endpoints_per_environment' }) === refused.length + 2);
+    const metrics = await eventually(
+      scrape,
+      (text) =>
+        sample(text, 'quota_refusals_total', { quota: 'webhook_endpoints_per_environment' }) === refused.length + 2,
+    );
     expect(sample(metrics, 'quota_limit', { quota: 'webhook_endpoints_per_environment' })).toBe(MAX_ENDPOINTS);
   });
 });

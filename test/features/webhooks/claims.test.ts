@@ -43,7 +43,11 @@ async function newEvents(count: number): Promise<void> {
 
 describe('webhook deliveries under concurrent dispatchers', () => {
   it('fan-out is idempotent; four dispatchers claim every delivery exactly once, first attempts in sequence order per endpoint', async () => {
-    const endpoints = await Promise.all(['a', 'b', 'c'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` })));
+    const endpoints = await Promise.all(
+      ['a', 'b', 'c'].map((name) =>
+        h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` }),
+      ),
+    );
     await newEvents(15);
     expect((await webhooks.fanOut(500)).created).toBe(45);
     expect((await webhooks.fanOut(500)).created).toBe(0);
@@ -51,7 +55,7 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     const claims: string[] = [];
     const completedOrder = new Map<string, number[]>();
     const dispatcher = async () => {
-      for (let idle = 0; idle < 20; ) {
+      for (let idle = 0; idle < 20;) {
         const claimed = await webhooks.claim(4, 60_000);
         if (claimed.length === 0) {
           idle += 1;
@@ -75,13 +79,19 @@ describe('webhook deliveries under concurrent dispatchers', () => {
       const order = completedOrder.get(endpoint.endpointId)!;
       expect(order).toEqual([...order].sort((a, b) => a - b));
     }
-    const { rows } = await h.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND attempts = 1");
+    const { rows } = await h.pool.query(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND attempts = 1",
+    );
     expect(rows[0].n).toBe(45);
   });
 
   it("a claim looks at each endpoint's next first attempt and the due retries, not at every waiting delivery: its table scans do not grow with the backlog", async () => {
     await h.pool.query('DELETE FROM webhook_endpoints');
-    const created = await Promise.all(['x', 'y'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/backlog-${name}` })));
+    const created = await Promise.all(
+      ['x', 'y'].map((name) =>
+        h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/backlog-${name}` }),
+      ),
+    );
     await newEvents(1);
     // A backlog of 300 events (copies of a real customer.created event), numbered and fanned out: 600 first attempts due.
     await h.pool.query(
@@ -94,18 +104,27 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     expect((await webhooks.fanOut(500)).created).toBe(602);
     // One endpoint's earlier delivery failed and its retry is due: retries are not held back by the order.
     const x = created[0]!.endpoint.endpointId;
-    await h.pool.query("UPDATE webhook_deliveries SET attempts = 1, status = 'failed' WHERE id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence DESC LIMIT 1)", [x]);
+    await h.pool.query(
+      "UPDATE webhook_deliveries SET attempts = 1, status = 'failed' WHERE id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence DESC LIMIT 1)",
+      [x],
+    );
 
     // The claim's own scans of webhook_deliveries: PostgreSQL's counters of this session not yet flushed
     // (pg_stat_xact_user_tables), read on the claim's connection just before and just after it.
     const { claimed, scans } = await h.prisma.$transaction(async (tx) => {
       const count = async () =>
-        (await tx.$queryRawUnsafe<{ scans: number }[]>("SELECT (seq_scan + coalesce(idx_scan, 0))::int AS scans FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'"))[0]!.scans;
+        (
+          await tx.$queryRawUnsafe<{ scans: number }[]>(
+            "SELECT (seq_scan + coalesce(idx_scan, 0))::int AS scans FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'",
+          )
+        )[0]!.scans;
       const before = await count();
       const claimed = await new PrismaWebhookStore(tx as unknown as typeof h.prisma).claim(10, 60_000);
       return { claimed, scans: (await count()) - before };
     });
-    const { rows } = await h.pool.query('SELECT endpoint_id, min(sequence)::int AS first FROM webhook_deliveries WHERE attempts = 0 GROUP BY endpoint_id');
+    const { rows } = await h.pool.query(
+      'SELECT endpoint_id, min(sequence)::int AS first FROM webhook_deliveries WHERE attempts = 0 GROUP BY endpoint_id',
+    );
     const firstOf = new Map(rows.map((row) => [row.endpoint_id as string, row.first as number]));
     // Each endpoint's lowest waiting sequence, plus endpoint x's due retry: three, whatever the backlog.
     expect(claimed).toHaveLength(3);
@@ -128,13 +147,18 @@ describe('webhook deliveries under concurrent dispatchers', () => {
     // Its first attempt has not finished: the endpoint's next event waits, and the leased one is not due.
     expect(await webhooks.claim(10, 3600_000)).toEqual([]);
     // The dispatcher died; its lease ends (a claim's lease is the delivery's next_attempt_at).
-    const ended = await h.pool.query("UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 millisecond' WHERE id = $1 AND lease_id = $2", [first!.deliveryId, first!.leaseId]);
+    const ended = await h.pool.query(
+      "UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 millisecond' WHERE id = $1 AND lease_id = $2",
+      [first!.deliveryId, first!.leaseId],
+    );
     expect(ended.rowCount).toBe(1);
     const [again] = await webhooks.claim(10, 60_000);
     expect(again!.deliveryId).toBe(first!.deliveryId);
     expect(again!.leaseId).not.toBe(first!.leaseId);
     await webhooks.complete(success(first!, { succeeded: false, statusCode: 500, retryInMs: 1000 }));
-    const { rows } = await h.pool.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [first!.deliveryId]);
+    const { rows } = await h.pool.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [
+      first!.deliveryId,
+    ]);
     expect(rows[0]).toEqual({ status: 'pending', attempts: 0 });
     await webhooks.complete(success(again!));
     const [next] = await webhooks.claim(10, 60_000);

@@ -37,7 +37,12 @@ const config = () => loadConfig(cliEnv);
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOKS_POLL_INTERVAL_MS: '50', WEBHOOKS_SECRET_OVERLAP_S: '3600' });
+  service = await startTestService({
+    EVENT_SEQUENCER_INTERVAL_MS: '20',
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOKS_POLL_INTERVAL_MS: '50',
+    WEBHOOKS_SECRET_OVERLAP_S: '3600',
+  });
   cliEnv = {
     NODE_ENV: 'test',
     DATABASE_URL: service.database.url,
@@ -48,11 +53,24 @@ beforeAll(async () => {
     ...TEST_PII_ENV,
   };
   // The CLI's own parse and run, in this process, on the service's database (what its main() does).
-  const pool = createPool({ connectionString: service.database.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  const pool = createPool({
+    connectionString: service.database.url,
+    max: 2,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs: 10_000,
+  });
   closePool = () => pool.end();
   prisma = createPrismaClient(pool);
   const cfg = config();
-  services = createDomainServices({ stores: createStores(prisma), protector: new PiiCipher({ keys: cfg.pii.keys!, activeKeyId: cfg.pii.activeKeyId!, blindIndexKey: cfg.pii.blindIndexKey! }), webhooks: webhookServiceOptions(cfg.webhooks) });
+  services = createDomainServices({
+    stores: createStores(prisma),
+    protector: new PiiCipher({
+      keys: cfg.pii.keys!,
+      activeKeyId: cfg.pii.activeKeyId!,
+      blindIndexKey: cfg.pii.blindIndexKey!,
+    }),
+    webhooks: webhookServiceOptions(cfg.webhooks),
+  });
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -80,21 +98,39 @@ async function refusal(...argv: string[]): Promise<string> {
   throw new Error(`expected ${argv.join(' ')} to be refused`);
 }
 
-const endpointCount = async () => Number((await service.database.pool.query('SELECT count(*) FROM webhook_endpoints')).rows[0].count);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const verify = (secret: string, request: { body: string; headers: Record<string, string> }) => new Webhook(secret).verify(request.body, request.headers) as any;
+const endpointCount = async () =>
+  Number((await service.database.pool.query('SELECT count(*) FROM webhook_endpoints')).rows[0].count);
+const verify = (secret: string, request: { body: string; headers: Record<string, string> }) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  new Webhook(secret).verify(request.body, request.headers) as any;
 
 describe('npm run webhook, as a process', () => {
   it('create prints the endpoint and its secret once, as JSON; the running service then delivers a change signed with it', async () => {
-    const created = await cli(['create', '--env', 'sandbox', '--url', receiver.url('/cli-created'), '--types', 'customer.created']);
+    const created = await cli([
+      'create',
+      '--env',
+      'sandbox',
+      '--url',
+      receiver.url('/cli-created'),
+      '--types',
+      'customer.created',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const endpoint = JSON.parse(created.stdout);
-    expect(endpoint).toMatchObject({ url: receiver.url('/cli-created'), eventTypes: ['customer.created'], enabled: true, disabledReason: null });
+    expect(endpoint).toMatchObject({
+      url: receiver.url('/cli-created'),
+      eventTypes: ['customer.created'],
+      enabled: true,
+      disabledReason: null,
+    });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const { customerId } = await createCustomer(service);
     const [request] = await receiver.waitFor('/cli-created', 1);
-    expect(verify(endpoint.secret, request!)).toMatchObject({ type: 'customer.created', data: { resourceId: customerId } });
+    expect(verify(endpoint.secret, request!)).toMatchObject({
+      type: 'customer.created',
+      data: { resourceId: customerId },
+    });
 
     // REST sees what the CLI registered; neither answers the secret again.
     const rest = await service.call('GET', `/sandbox/webhook-endpoint/${endpoint.endpointId}`);
@@ -110,8 +146,19 @@ describe('npm run webhook, as a process', () => {
   it('refuses a rule violation with the coded error on stderr and exit code 1, a wrong invocation with usage text and exit code 64; nothing changes', async () => {
     const before = await endpointCount();
     const [privateUrl, badType, unknownCommand, noEnv, unknownOption] = await Promise.all([
-      cli(['create', '--env', 'sandbox', '--url', 'http://10.0.0.7/hook'], { ...cliEnv, WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'false' }),
-      cli(['create', '--env', 'sandbox', '--url', 'https://hooks.example.com/x', '--types', 'customer.created,customer.exploded']),
+      cli(['create', '--env', 'sandbox', '--url', 'http://10.0.0.7/hook'], {
+        ...cliEnv,
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'false',
+      }),
+      cli([
+        'create',
+        '--env',
+        'sandbox',
+        '--url',
+        'https://hooks.example.com/x',
+        '--types',
+        'customer.created,customer.exploded',
+      ]),
       cli(['frobnicate', '--env', 'sandbox']),
       cli(['list']),
       cli(['list', '--env', 'sandbox', '--verbose']),
@@ -121,12 +168,21 @@ describe('npm run webhook, as a process', () => {
       error: {
         code: 'WEBHOOK_URL_NOT_ALLOWED',
         message: 'Webhooks cannot be sent to this URL: the address is private.',
-        details: [{ field: 'url', code: 'WEBHOOK_URL_NOT_ALLOWED', message: 'Must be a public http(s) URL: the address is private.' }],
+        details: [
+          {
+            field: 'url',
+            code: 'WEBHOOK_URL_NOT_ALLOWED',
+            message: 'Must be a public http(s) URL: the address is private.',
+          },
+        ],
       },
     });
     expect(privateUrl.stdout).toBe('');
     expect(badType.code).toBe(1);
-    expect(JSON.parse(badType.stderr).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'eventTypes.1', code: 'INVALID_VALUE' }] });
+    expect(JSON.parse(badType.stderr).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'eventTypes.1', code: 'INVALID_VALUE' }],
+    });
     expect(unknownCommand.code).toBe(64);
     expect(unknownCommand.stderr).toMatch(/^Unknown command "frobnicate"\.\n\nUsage: npm run webhook -- <command>/);
     expect(noEnv.code).toBe(64);
@@ -139,20 +195,35 @@ describe('npm run webhook, as a process', () => {
 
 describe('npm run webhook, every command through the same WebhookService as REST', () => {
   it('list, update, disable and enable, rotate-secret, attempts, redeliver, delete', async () => {
-    const created = (await run('create', '--env', 'sandbox', '--url', receiver.url('/cli-managed'))) as { endpointId: string; secret: string };
+    const created = (await run('create', '--env', 'sandbox', '--url', receiver.url('/cli-managed'))) as {
+      endpointId: string;
+      secret: string;
+    };
     const id = created.endpointId;
-    expect(((await run('list', '--env', 'sandbox')) as { endpoints: { endpointId: string }[] }).endpoints.map((endpoint) => endpoint.endpointId)).toContain(id);
+    expect(
+      ((await run('list', '--env', 'sandbox')) as { endpoints: { endpointId: string }[] }).endpoints.map(
+        (endpoint) => endpoint.endpointId,
+      ),
+    ).toContain(id);
     expect(await run('list', '--env', 'production-like')).toEqual({ endpoints: [] });
 
     // --types '' is every type again; the update is REST's.
-    expect(await run('update', id, '--env', 'sandbox', '--types', 'account.created,customer.updated')).toMatchObject({ eventTypes: ['account.created', 'customer.updated'] });
+    expect(await run('update', id, '--env', 'sandbox', '--types', 'account.created,customer.updated')).toMatchObject({
+      eventTypes: ['account.created', 'customer.updated'],
+    });
     expect(await run('update', id, '--env', 'sandbox', '--types', '')).toMatchObject({ eventTypes: [] });
     expect((await service.call('GET', `/sandbox/webhook-endpoint/${id}`)).json.data.eventTypes).toEqual([]);
 
-    expect(await run('disable', id, '--env', 'sandbox')).toMatchObject({ enabled: false, disabledReason: 'Disabled by a client.' });
+    expect(await run('disable', id, '--env', 'sandbox')).toMatchObject({
+      enabled: false,
+      disabledReason: 'Disabled by a client.',
+    });
     expect(await run('enable', id, '--env', 'sandbox')).toMatchObject({ enabled: true, disabledReason: null });
 
-    const rotated = (await run('rotate-secret', id, '--env', 'sandbox')) as { secret: string; previousSecretExpiresAt: string };
+    const rotated = (await run('rotate-secret', id, '--env', 'sandbox')) as {
+      secret: string;
+      previousSecretExpiresAt: string;
+    };
     expect(rotated.secret).not.toBe(created.secret);
     expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(3500 * 1000);
 
@@ -163,16 +234,30 @@ describe('npm run webhook, every command through the same WebhookService as REST
     expect(verify(created.secret, request!)).toEqual(payload);
     expect(payload.data.resourceId).toBe(customerId);
 
-    const attempts = await eventually(async () => (await run('attempts', id, '--env', 'sandbox', '--limit', '5')) as { attempts: { eventId: string; statusCode: number }[] }, (page) => page.attempts.length === 1);
-    expect(attempts.attempts).toEqual([expect.objectContaining({ eventId: payload.data.eventId, statusCode: 200, succeeded: true })]);
+    const attempts = await eventually(
+      async () =>
+        (await run('attempts', id, '--env', 'sandbox', '--limit', '5')) as {
+          attempts: { eventId: string; statusCode: number }[];
+        },
+      (page) => page.attempts.length === 1,
+    );
+    expect(attempts.attempts).toEqual([
+      expect.objectContaining({ eventId: payload.data.eventId, statusCode: 200, succeeded: true }),
+    ]);
     expect(await refusal('attempts', id, '--env', 'sandbox', '--limit', '0')).toBe('VALIDATION_FAILED');
 
-    expect(await run('redeliver', id, payload.data.eventId.toUpperCase(), '--env', 'sandbox')).toEqual({ endpointId: id, eventId: payload.data.eventId, scheduled: true });
+    expect(await run('redeliver', id, payload.data.eventId.toUpperCase(), '--env', 'sandbox')).toEqual({
+      endpointId: id,
+      eventId: payload.data.eventId,
+      scheduled: true,
+    });
     const [, again] = await receiver.waitFor('/cli-managed', 2);
     expect(again!.headers['webhook-id']).toBe(payload.data.eventId);
     verify(rotated.secret, again!);
 
-    expect(await refusal('redeliver', id, '0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10', '--env', 'sandbox')).toBe('EVENT_NOT_FOUND');
+    expect(await refusal('redeliver', id, '0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10', '--env', 'sandbox')).toBe(
+      'EVENT_NOT_FOUND',
+    );
     await run('disable', id, '--env', 'sandbox');
     expect(await refusal('redeliver', id, payload.data.eventId, '--env', 'sandbox')).toBe('WEBHOOK_ENDPOINT_DISABLED');
 
@@ -211,14 +296,30 @@ describe('npm run webhook, every command through the same WebhookService as REST
     };
     expect(usage()).toBe('Usage: npm run webhook -- <command> --env <environment> …');
     expect(usage('--help')).toBe('Usage: npm run webhook -- <command> --env <environment> …');
-    expect(usage('create', '--env', 'sandbox')).toBe('create needs --url <url>, e.g. --url https://hooks.example.com/cas');
-    expect(usage('create', '--env', 'staging', '--url', 'https://x.example')).toBe('--env: unknown environment "staging"; configured: sandbox');
-    expect(usage('show', '--env', 'sandbox')).toBe('show takes <endpointId>: npm run webhook -- show <endpointId> --env <env>');
-    expect(usage('redeliver', 'a', '--env', 'sandbox')).toBe('redeliver takes <endpointId> <eventId>: npm run webhook -- redeliver <endpointId> <eventId> --env <env>');
-    expect(usage('list', 'extra', '--env', 'sandbox')).toBe('list takes no arguments: npm run webhook -- list --env <env>');
-    expect(usage('list', '--env', 'sandbox', '--limit', '5')).toBe('list does not take --limit; see npm run webhook -- --help');
-    expect(usage('delete', 'x', '--env', 'sandbox', '--url', 'https://x.example')).toBe('delete does not take --url; see npm run webhook -- --help');
-    expect(parseInvocation(['attempts', 'x', '--env', 'sandbox', '--limit', '5'], { environments: ['sandbox'] })).toMatchObject({ command: 'attempts', args: { endpointId: 'x' }, values: { limit: '5' } });
+    expect(usage('create', '--env', 'sandbox')).toBe(
+      'create needs --url <url>, e.g. --url https://hooks.example.com/cas',
+    );
+    expect(usage('create', '--env', 'staging', '--url', 'https://x.example')).toBe(
+      '--env: unknown environment "staging"; configured: sandbox',
+    );
+    expect(usage('show', '--env', 'sandbox')).toBe(
+      'show takes <endpointId>: npm run webhook -- show <endpointId> --env <env>',
+    );
+    expect(usage('redeliver', 'a', '--env', 'sandbox')).toBe(
+      'redeliver takes <endpointId> <eventId>: npm run webhook -- redeliver <endpointId> <eventId> --env <env>',
+    );
+    expect(usage('list', 'extra', '--env', 'sandbox')).toBe(
+      'list takes no arguments: npm run webhook -- list --env <env>',
+    );
+    expect(usage('list', '--env', 'sandbox', '--limit', '5')).toBe(
+      'list does not take --limit; see npm run webhook -- --help',
+    );
+    expect(usage('delete', 'x', '--env', 'sandbox', '--url', 'https://x.example')).toBe(
+      'delete does not take --url; see npm run webhook -- --help',
+    );
+    expect(
+      parseInvocation(['attempts', 'x', '--env', 'sandbox', '--limit', '5'], { environments: ['sandbox'] }),
+    ).toMatchObject({ command: 'attempts', args: { endpointId: 'x' }, values: { limit: '5' } });
   });
 });
 
@@ -228,12 +329,20 @@ describe('npm run webhook with the embedded database a running service started',
     const embedded = await startEmbeddedPostgres({ dataDir, settings: { fsync: 'off', synchronous_commit: 'off' } });
     try {
       expect(runningEmbeddedPostgresUrl(dataDir)).toBe(embedded.url);
-      const env = { NODE_ENV: 'test', DATA_DIR: dataDir, API_TOKENS: TEST_STATIC_TOKEN, ENVIRONMENTS: 'sandbox', ...TEST_PII_ENV };
+      const env = {
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        API_TOKENS: TEST_STATIC_TOKEN,
+        ENVIRONMENTS: 'sandbox',
+        ...TEST_PII_ENV,
+      };
       const created = await cli(['create', '--env', 'sandbox', '--url', 'https://hooks.example.com/embedded'], env);
       expect(created.code, created.stderr).toBe(0);
       const listed = await cli(['list', '--env', 'sandbox'], env);
       expect(listed.code, listed.stderr).toBe(0);
-      expect(JSON.parse(listed.stdout).endpoints).toEqual([expect.objectContaining({ endpointId: JSON.parse(created.stdout).endpointId })]);
+      expect(JSON.parse(listed.stdout).endpoints).toEqual([
+        expect.objectContaining({ endpointId: JSON.parse(created.stdout).endpointId }),
+      ]);
       // The server is still the one this test started: the CLI neither stopped nor replaced it.
       expect(runningEmbeddedPostgresUrl(dataDir)).toBe(embedded.url);
     } finally {
@@ -243,4 +352,3 @@ describe('npm run webhook with the embedded database a running service started',
     expect(runningEmbeddedPostgresUrl(dataDir)).toBeUndefined();
   }, 120_000);
 });
-

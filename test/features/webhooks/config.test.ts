@@ -15,14 +15,26 @@ describe('webhook configuration', () => {
       allowedPorts: [443, 80, 8443],
       requireHttps: false,
     });
-    expect(loadConfig({ WEBHOOKS_RETRY_SCHEDULE: '250ms, 2s,1m' }).webhooks.retryScheduleMs).toEqual([250, 2000, 60_000]);
+    expect(loadConfig({ WEBHOOKS_RETRY_SCHEDULE: '250ms, 2s,1m' }).webhooks.retryScheduleMs).toEqual([
+      250, 2000, 60_000,
+    ]);
   });
 
   it('refuses private networks in production, and malformed schedules', () => {
-    expect(configProblems({ NODE_ENV: 'production', API_TOKENS: 'a-LU2SQR2HESN5RObDWvaw15lYDAlFQteSVsLeuNlhP5w_R1PZGH5aI5iC5hcnXfOucT-rSO8GG3PXK8hY2OfAIYI', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' })).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production/)]),
+    expect(
+      configProblems({
+        NODE_ENV: 'production',
+        API_TOKENS: 'a-LU2SQR2HESN5RObDWvaw15lYDAlFQteSVsLeuNlhP5w_R1PZGH5aI5iC5hcnXfOucT-rSO8GG3PXK8hY2OfAIYI',
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^WEBHOOKS_ALLOW_PRIVATE_NETWORKS must not be true in production/),
+      ]),
     );
-    expect(configProblems({ WEBHOOKS_RETRY_SCHEDULE: '5 seconds' })).toEqual([expect.stringMatching(/WEBHOOKS_RETRY_SCHEDULE must be/)]);
+    expect(configProblems({ WEBHOOKS_RETRY_SCHEDULE: '5 seconds' })).toEqual([
+      expect.stringMatching(/WEBHOOKS_RETRY_SCHEDULE must be/),
+    ]);
     expect(configProblems({ WEBHOOKS_RETRY_SCHEDULE: '25h' })).toEqual([expect.stringMatching(/at most 24h/)]);
   });
 });

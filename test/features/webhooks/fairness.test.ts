@@ -75,7 +75,9 @@ beforeAll(async () => {
     WEBHOOKS_CONCURRENCY: '4',
     WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS),
   });
-  const created = await service.call('POST', '/production/webhook-endpoint', { body: { url: receiver.url('/production'), eventTypes: ['customer.created'] } });
+  const created = await service.call('POST', '/production/webhook-endpoint', {
+    body: { url: receiver.url('/production'), eventTypes: ['customer.created'] },
+  });
   expectSuccess(created, 'customer', 201);
   secret = created.json.data.secret;
 });
@@ -109,10 +111,15 @@ describe('fair dispatching across environments', () => {
     const without = await productionLatencies(DELIVERIES);
 
     for (let i = 0; i < TARPITS; i += 1) {
-      expectSuccess(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: tarpit.url } }), 'customer', 201);
+      expectSuccess(
+        await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: tarpit.url } }),
+        'customer',
+        201,
+      );
     }
     await createCustomer(service); // one event for each tarpit endpoint
-    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; tarpit.accepted < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; tarpit.accepted < 2 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const tarpitStarted = Date.now();
     expect(tarpit.open).toBe(2);
 
@@ -128,7 +135,9 @@ describe('fair dispatching across environments', () => {
 
     const figures = { without: summary(without), withTarpit: summary(withTarpit) };
     // eslint-disable-next-line no-console
-    console.log(`production commit-to-delivery, ms (${DELIVERIES} each): without tarpit median ${figures.without.median} max ${figures.without.max}; with ${TARPITS} sandbox tarpit endpoints median ${figures.withTarpit.median} max ${figures.withTarpit.max}`);
+    console.log(
+      `production commit-to-delivery, ms (${DELIVERIES} each): without tarpit median ${figures.without.median} max ${figures.without.max}; with ${TARPITS} sandbox tarpit endpoints median ${figures.withTarpit.median} max ${figures.withTarpit.max}`,
+    );
     expect(figures.withTarpit.max).toBeLessThan(TIMEOUT_MS / 2);
   }, 60_000);
 });

@@ -34,7 +34,9 @@ describe('webhook delivery metrics in /metrics', () => {
     await service?.stop();
     await receiver?.close();
   });
-  const scrape = async () => (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+  const scrape = async () =>
+    (await service.call('GET', '/metrics', { auth: false, headers: { authorization: `Bearer ${METRICS_TOKEN}` } }))
+      .text;
 
   it('counts attempts by outcome and attempt, times them, measures commit-to-delivery once per delivery, counts disabled endpoints; never labels an endpoint', async () => {
     receiver.on('/flaky', (nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
@@ -42,11 +44,18 @@ describe('webhook delivery metrics in /metrics', () => {
     receiver.on('/slow', (nth) => (nth === 1 ? { hang: true } : { status: 204 }));
     const ids: string[] = [];
     for (const path of ['/ok', '/flaky', '/gone', '/slow']) {
-      const res = await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url(path), eventTypes: ['customer.created'] } });
+      const res = await service.call('POST', '/sandbox/webhook-endpoint', {
+        body: { url: receiver.url(path), eventTypes: ['customer.created'] },
+      });
       ids.push(res.json.data.endpointId);
     }
     const { customerId } = await createCustomer(service);
-    await Promise.all([receiver.waitFor('/ok', 1), receiver.waitFor('/flaky', 2), receiver.waitFor('/gone', 1), receiver.waitFor('/slow', 2)]);
+    await Promise.all([
+      receiver.waitFor('/ok', 1),
+      receiver.waitFor('/flaky', 2),
+      receiver.waitFor('/gone', 1),
+      receiver.waitFor('/slow', 2),
+    ]);
 
     const expected: [Record<string, string>, number][] = [
       [{ outcome: 'success', attempt: 'first' }, 1],
@@ -56,16 +65,28 @@ describe('webhook delivery metrics in /metrics', () => {
       [{ outcome: 'timeout', attempt: 'first' }, 1],
     ];
     let text = '';
-    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
+      Date.now() < deadline;
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    ) {
       text = await scrape();
       if (expected.every(([labels, value]) => sample(text, 'webhook_delivery_attempts_total', labels) === value)) break;
     }
-    for (const [labels, value] of expected) expect(sample(text, 'webhook_delivery_attempts_total', labels), JSON.stringify(labels)).toBe(value);
+    for (const [labels, value] of expected)
+      expect(sample(text, 'webhook_delivery_attempts_total', labels), JSON.stringify(labels)).toBe(value);
     // The counters move with each attempt; the backlog gauges are read from the database and reused for a
     // second (src/http/metrics.ts), so a scrape may still show the slow delivery's retry pending: wait for a
     // reading taken after the last attempt.
-    const settled = (t: string) => sample(t, 'webhook_deliveries_pending', { state: 'retry' }) === 1 && sample(t, 'webhook_deliveries_pending', { state: 'first_attempt' }) === 0;
-    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; !settled(text) && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) text = await scrape();
+    const settled = (t: string) =>
+      sample(t, 'webhook_deliveries_pending', { state: 'retry' }) === 1 &&
+      sample(t, 'webhook_deliveries_pending', { state: 'first_attempt' }) === 0;
+    for (
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
+      !settled(text) && Date.now() < deadline;
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    )
+      text = await scrape();
     expect(sample(text, 'webhook_delivery_attempts_total', { outcome: 'connection_error' })).toBeUndefined();
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'success' })).toBe(3);
     expect(sample(text, 'webhook_delivery_duration_seconds_count', { outcome: 'timeout' })).toBe(1);
@@ -88,10 +109,17 @@ describe('webhook delivery metrics in /metrics', () => {
     expect(text).not.toContain(receiver.url(''));
 
     // A redelivery of an event delivered before is an attempt, not a second commit-to-delivery sample.
-    const redelivered = await service.call('POST', `/sandbox/webhook-endpoint/${ids[0]}/delivery/${JSON.parse(receiver.received.find((r) => r.path === '/ok')!.body).data.eventId}/redeliver`);
+    const redelivered = await service.call(
+      'POST',
+      `/sandbox/webhook-endpoint/${ids[0]}/delivery/${JSON.parse(receiver.received.find((r) => r.path === '/ok')!.body).data.eventId}/redeliver`,
+    );
     expect(redelivered.status).toBe(200);
     await receiver.waitFor('/ok', 2);
-    for (const deadline = Date.now() + HUNG_TEST_DEADLINE_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    for (
+      const deadline = Date.now() + HUNG_TEST_DEADLINE_MS;
+      Date.now() < deadline;
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    ) {
       text = await scrape();
       if (sample(text, 'webhook_delivery_attempts_total', { outcome: 'success', attempt: 'retry' }) === 3) break;
     }
@@ -119,7 +147,9 @@ describe('the outbox backlog statement (read at scrape time)', () => {
       enabledEndpoints: 0,
       disabledEndpoints: 0,
     });
-    const [a, b] = await Promise.all(['a', 'b'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` })));
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((name) => h.services.webhooks.create(h.caller(), { url: `https://hooks.example.com/${name}` })),
+    );
     // An event committed 90 s ago (events never change once written, so it is written that way), then three more.
     await h.pool.query(
       "INSERT INTO events (environment, type, resource_type, resource_id, payload, occurred_at) VALUES ('sandbox', 'customer.deleted', 'customer', gen_random_uuid(), '{}', now() - interval '90 seconds')",
@@ -134,7 +164,12 @@ describe('the outbox backlog statement (read at scrape time)', () => {
     await sequenceAll(events, h.pool);
     await webhooks.fanOut(500);
     const pending = await readOutboxBacklog(h.prisma);
-    expect(pending).toMatchObject({ unsequencedEvents: 0, oldestUnsequencedSeconds: 0, pendingFirstAttempts: 8, pendingRetries: 0 });
+    expect(pending).toMatchObject({
+      unsequencedEvents: 0,
+      oldestUnsequencedSeconds: 0,
+      pendingFirstAttempts: 8,
+      pendingRetries: 0,
+    });
     expect(pending.oldestPendingFirstAttemptSeconds).toBeGreaterThanOrEqual(90);
     const capped = await readOutboxBacklog(h.prisma, 5);
     expect(capped.pendingFirstAttempts + capped.pendingRetries).toBe(5);
@@ -184,7 +219,15 @@ describe('the outbox backlog statement (read at scrape time)', () => {
     metrics.watchOutbox(async () => {
       reads += 1;
       if (fail) throw new Error('the database is away');
-      return { unsequencedEvents: 1, oldestUnsequencedSeconds: 2, pendingFirstAttempts: 3, pendingRetries: 4, oldestPendingFirstAttemptSeconds: 5, enabledEndpoints: 6, disabledEndpoints: 7 };
+      return {
+        unsequencedEvents: 1,
+        oldestUnsequencedSeconds: 2,
+        pendingFirstAttempts: 3,
+        pendingRetries: 4,
+        oldestPendingFirstAttemptSeconds: 5,
+        enabledEndpoints: 6,
+        disabledEndpoints: 7,
+      };
     });
     const first = (await metrics.exposition()).body;
     expect(reads).toBe(1);

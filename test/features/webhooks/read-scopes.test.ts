@@ -35,35 +35,56 @@ async function register(token: string, path: string): Promise<string> {
 
 async function delivered(path: string, secret: string, count: number) {
   const requests = await receiver.waitFor(path, count);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return requests.map((request) => ({ raw: request.body, payload: new Webhook(secret).verify(request.body, request.headers) as any }));
+  return requests.map((request) => ({
+    raw: request.body,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    payload: new Webhook(secret).verify(request.body, request.headers) as any,
+  }));
 }
 
 describe('webhook deliveries and the registrant`s read scopes', () => {
   it('an endpoint registered with webhooks:write alone receives ids and changed field names, never the customer', async () => {
-    const writer = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['webhooks:write'] });
+    const writer = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['webhooks:write'],
+    });
     const secret = await register(writer.token, '/ids-only');
     const input = buildCustomerInput({ lastName: 'Notforwebhooks' });
     const { customerId } = (await service.call('POST', '/sandbox/customer', { body: input })).json.data;
 
     const [delivery] = await delivered('/ids-only', secret, 1);
-    expect(delivery!.payload.data.data).toEqual({ customerId, changedFields: expect.arrayContaining(['lastName', 'emails']), requiredScope: 'customers:read' });
+    expect(delivery!.payload.data.data).toEqual({
+      customerId,
+      changedFields: expect.arrayContaining(['lastName', 'emails']),
+      requiredScope: 'customers:read',
+    });
     expect(delivery!.raw).not.toContain('Notforwebhooks');
     expect(delivery!.raw).not.toContain(input.firstName);
   });
 
   it('an endpoint registered by a token with customers:read receives the customer', async () => {
-    const reader = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['webhooks:write', 'customers:read'] });
+    const reader = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['webhooks:write', 'customers:read'],
+    });
     const secret = await register(reader.token, '/records');
-    const { customerId } = (await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ lastName: 'Forwebhooks' }) })).json.data;
+    const { customerId } = (
+      await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ lastName: 'Forwebhooks' }) })
+    ).json.data;
 
     const [delivery] = await delivered('/records', secret, 1);
     expect(delivery!.payload.data.data).toMatchObject({ customerId, lastName: 'Forwebhooks' });
   });
 
   it('re-pointing an endpoint records the read scopes of the token that re-pointed it', async () => {
-    const reader = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['webhooks:write', 'customers:read'] });
-    const writer = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['webhooks:write'] });
+    const reader = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['webhooks:write', 'customers:read'],
+    });
+    const writer = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['webhooks:write'],
+    });
     const created = await service.call('POST', '/sandbox/webhook-endpoint', {
       auth: false,
       headers: { authorization: `Bearer ${reader.token}` },
@@ -76,7 +97,9 @@ describe('webhook deliveries and the registrant`s read scopes', () => {
       body: { url: receiver.url('/after') },
     });
     expect(repointed.status, repointed.text).toBe(200);
-    const { customerId } = (await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ lastName: 'Repointed' }) })).json.data;
+    const { customerId } = (
+      await service.call('POST', '/sandbox/customer', { body: buildCustomerInput({ lastName: 'Repointed' }) })
+    ).json.data;
 
     const [delivery] = await delivered('/after', secret, 1);
     expect(delivery!.payload.data.data).toMatchObject({ customerId, requiredScope: 'customers:read' });

@@ -43,7 +43,12 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-      const request: Received = { path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const request: Received = {
+        path: req.url ?? '/',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       received.push(request);
       const key = `${request.path} ${headers['webhook-id']}`;
       const nth = (seen.get(key) ?? 0) + 1;
@@ -71,7 +76,8 @@ export async function startReceiver(): Promise<Receiver> {
       for (;;) {
         const matching = received.filter((request) => request.path === path);
         if (matching.length >= count) return matching;
-        if (Date.now() > deadline) throw new Error(`${path}: ${matching.length} of ${count} requests arrived within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${path}: ${matching.length} of ${count} requests arrived within ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

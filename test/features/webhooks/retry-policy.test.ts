@@ -5,7 +5,12 @@ describe('webhook retry policy (src/features/webhooks/retry-policy.ts)', () => {
   const policy = retryPolicy([1_000, 60_000, 3_600_000]);
 
   it('retries after each delay of the schedule, then gives the delivery up', () => {
-    expect([0, 1, 2, 3].map((attemptsBefore) => policy.retryDelay(attemptsBefore, null))).toEqual([1_000, 60_000, 3_600_000, null]);
+    expect([0, 1, 2, 3].map((attemptsBefore) => policy.retryDelay(attemptsBefore, null))).toEqual([
+      1_000,
+      60_000,
+      3_600_000,
+      null,
+    ]);
   });
 
   it("honours a receiver's Retry-After, capped at the schedule's longest delay (or the scheduled one, if longer)", () => {

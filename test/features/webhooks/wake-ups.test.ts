@@ -60,11 +60,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // First: it ends the attempt A holds in flight, so A's stop does not wait for it.
-  releaseHeld({ succeeded: false, statusCode: null, failure: 'timeout', latencyMs: 0, error: 'ended by the test', retryAfterMs: null });
+  releaseHeld({
+    succeeded: false,
+    statusCode: null,
+    failure: 'timeout',
+    latencyMs: 0,
+    error: 'ended by the test',
+    retryAfterMs: null,
+  });
   await receiver?.close();
   for (const { service, log } of instances.reverse()) {
     await service.stop();
-    assertNoSensitiveValues(log.join('\n'), 'another instance\'s log lines');
+    assertNoSensitiveValues(log.join('\n'), "another instance's log lines");
   }
   await a?.stop();
 });
@@ -94,7 +101,10 @@ async function startInstance(env: Record<string, string>): Promise<{ service: Ru
       callback();
     },
   });
-  const instance = { service: await startService(config, createLogger({ level: 'info', pretty: false, destination })), log };
+  const instance = {
+    service: await startService(config, createLogger({ level: 'info', pretty: false, destination })),
+    log,
+  };
   instances.push(instance);
   return instance;
 }
@@ -111,7 +121,12 @@ async function metric(service: { url: string }, name: string): Promise<number | 
  * Waits until `read` answers something `accept` takes; after `timeoutMs` (only a hung test's minutes) fails with
  * the last answer. Never a bound on how fast: B cannot poll within it, so only a wake-up explains what it sees.
  */
-async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = DEADLINE_MS): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = DEADLINE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -121,10 +136,17 @@ async function until<T>(what: string, read: () => Promise<T>, accept: (value: T)
   }
 }
 
-const listening = (service: { url: string }) => until('db_listener_connected', () => metric(service, 'db_listener_connected'), (value) => value === 1);
+const listening = (service: { url: string }) =>
+  until(
+    'db_listener_connected',
+    () => metric(service, 'db_listener_connected'),
+    (value) => value === 1,
+  );
 
 async function register(path: string): Promise<{ secret: string }> {
-  const res = await a.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url(path), eventTypes: ['customer.created'] } });
+  const res = await a.call('POST', '/sandbox/webhook-endpoint', {
+    body: { url: receiver.url(path), eventTypes: ['customer.created'] },
+  });
   expect(res.status, res.text).toBe(201);
   return { secret: res.json.data.secret };
 }
@@ -133,7 +155,10 @@ async function register(path: string): Promise<{ secret: string }> {
 function deliveredCustomers(path: string, secret: string): string[] {
   return receiver.received
     .filter((request) => request.path === path)
-    .map((request) => (new Webhook(secret).verify(request.body, request.headers) as { data: { resourceId: string } }).data.resourceId);
+    .map(
+      (request) =>
+        (new Webhook(secret).verify(request.body, request.headers) as { data: { resourceId: string } }).data.resourceId,
+    );
 }
 
 /** The listener connections of every instance on A's database (application_name of src/db/connection/notifications.ts). */
@@ -149,36 +174,54 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
   let second: { secret: string };
   const bClient = () => ({ url: b.service.url, token: a.token, subscriptions: b.service.subscriptions });
 
-  it('an event numbered by A is delivered by B to a webhook endpoint: the fan-out\'s NOTIFY woke B\'s dispatcher (B never polls)', async () => {
+  it("an event numbered by A is delivered by B to a webhook endpoint: the fan-out's NOTIFY woke B's dispatcher (B never polls)", async () => {
     // A's only attempt slot: an attempt to /held in flight until afterAll ends it. B is not running yet, so A takes it.
     await register('/held');
     await createCustomer(a);
     await heldInFlight;
 
-    b = await startInstance({ EVENT_SEQUENCER_INTERVAL_MS: NEVER, WEBHOOKS_POLL_INTERVAL_MS: NEVER, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: NEVER });
+    b = await startInstance({
+      EVENT_SEQUENCER_INTERVAL_MS: NEVER,
+      WEBHOOKS_POLL_INTERVAL_MS: NEVER,
+      GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: NEVER,
+    });
     await listening(b.service);
     second = await register('/second');
     const { customerId } = await createCustomer(a, buildCustomerInput({ firstName: 'Wake' }));
 
     // A numbers it and fans it out (its own sequencer woke it) but has no free slot; B claims it.
-    await until('deliveries to /second', async () => deliveredCustomers('/second', second.secret), (ids) => ids.includes(customerId));
+    await until(
+      'deliveries to /second',
+      async () => deliveredCustomers('/second', second.secret),
+      (ids) => ids.includes(customerId),
+    );
     // B counts the attempt once the receiver's answer is recorded, a moment after the receiver has it.
-    await until('B\'s successful first attempts', () => metric(b.service, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}'), (value) => value === 1);
-    expect(await metric(b.service, 'db_listener_notifications_total{channel="deliveries_due"}')).toBeGreaterThanOrEqual(1);
+    await until(
+      "B's successful first attempts",
+      () => metric(b.service, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}'),
+      (value) => value === 1,
+    );
+    expect(await metric(b.service, 'db_listener_notifications_total{channel="deliveries_due"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     // A's attempt to /held is still in flight (until afterAll ends it): A delivered nothing, and sent nothing else.
     expect(await metric(a, 'webhook_delivery_attempts_total{outcome="success",attempt="first"}')).toBeUndefined();
     expect(receiver.received.filter((request) => request.path === '/held')).toEqual([]);
   });
 
-  it('an event numbered by A reaches a GraphQL subscriber of B: the sequencer\'s NOTIFY woke B\'s event feed (B never polls)', async () => {
+  it("an event numbered by A reaches a GraphQL subscriber of B: the sequencer's NOTIFY woke B's event feed (B never polls)", async () => {
     const client = connect(bClient());
     try {
       const events = client.subscribe('subscription { events(types: ["customer.created"]) { type resourceId } }');
       await followers(bClient(), 1);
       const before = (await metric(b.service, 'db_listener_notifications_total{channel="events_numbered"}')) ?? 0;
       const { customerId } = await createCustomer(a);
-      expect(await events.take(1, DEADLINE_MS)).toEqual([{ data: { events: { type: 'customer.created', resourceId: customerId } } }]);
-      expect(await metric(b.service, 'db_listener_notifications_total{channel="events_numbered"}')).toBeGreaterThan(before);
+      expect(await events.take(1, DEADLINE_MS)).toEqual([
+        { data: { events: { type: 'customer.created', resourceId: customerId } } },
+      ]);
+      expect(await metric(b.service, 'db_listener_notifications_total{channel="events_numbered"}')).toBeGreaterThan(
+        before,
+      );
     } finally {
       await client.dispose();
     }
@@ -188,7 +231,14 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
     expect(await metric(b.service, 'db_listener_connections_total')).toBe(1);
     // A's and B's listeners.
     expect(await terminateListeners()).toBe(2);
-    await until('B reconnected', async () => [await metric(b.service, 'db_listener_connections_total'), await metric(b.service, 'db_listener_connected')], ([connections, connected]) => connections === 2 && connected === 1);
+    await until(
+      'B reconnected',
+      async () => [
+        await metric(b.service, 'db_listener_connections_total'),
+        await metric(b.service, 'db_listener_connected'),
+      ],
+      ([connections, connected]) => connections === 2 && connected === 1,
+    );
     expect(b.log.some((line) => line.includes('the LISTEN connection was lost'))).toBe(true);
     expect(b.log.some((line) => line.includes('listening for wake-ups again'))).toBe(true);
 
@@ -199,7 +249,11 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
       await followers(bClient(), 1);
       const { customerId } = await createCustomer(a);
       expect(await events.take(1, DEADLINE_MS)).toEqual([{ data: { events: { resourceId: customerId } } }]);
-      await until('deliveries to /second', async () => deliveredCustomers('/second', second.secret), (ids) => ids.includes(customerId));
+      await until(
+        'deliveries to /second',
+        async () => deliveredCustomers('/second', second.secret),
+        (ids) => ids.includes(customerId),
+      );
     } finally {
       await client.dispose();
     }
@@ -214,16 +268,27 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
     const listenUrl = new URL(a.databaseUrl);
     listenUrl.username = role;
     listenUrl.password = password;
-    const c = await startInstance({ DATABASE_LISTEN_URL: listenUrl.toString(), EVENT_SEQUENCER_INTERVAL_MS: NEVER, GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '200' });
+    const c = await startInstance({
+      DATABASE_LISTEN_URL: listenUrl.toString(),
+      EVENT_SEQUENCER_INTERVAL_MS: NEVER,
+      GRAPHQL_SUBSCRIPTIONS_POLL_INTERVAL_MS: '200',
+    });
     const cClient = { url: c.service.url, token: a.token, subscriptions: c.service.subscriptions };
     try {
       await listening(c.service);
-      const { rows } = await a.database.pool.query("SELECT usename FROM pg_stat_activity WHERE application_name = 'customer-account-service-listener' AND usename = $1", [role]);
+      const { rows } = await a.database.pool.query(
+        "SELECT usename FROM pg_stat_activity WHERE application_name = 'customer-account-service-listener' AND usename = $1",
+        [role],
+      );
       expect(rows).toHaveLength(1);
 
       await a.database.pool.query(`ALTER ROLE ${role} NOLOGIN`);
       await a.database.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
-      await until('C not listening', () => metric(c.service, 'db_listener_connected'), (value) => value === 0);
+      await until(
+        'C not listening',
+        () => metric(c.service, 'db_listener_connected'),
+        (value) => value === 0,
+      );
 
       const client = connect(cClient);
       try {
@@ -244,7 +309,7 @@ describe('waking other instances (LISTEN/NOTIFY)', () => {
     } finally {
       await c.service.stop();
       instances.splice(instances.indexOf(c), 1);
-      assertNoSensitiveValues(c.log.join('\n'), 'instance C\'s log lines');
+      assertNoSensitiveValues(c.log.join('\n'), "instance C's log lines");
       expect(c.log.join('\n')).not.toContain(password);
       await a.database.pool.query(`DROP ROLE IF EXISTS ${role}`);
     }

@@ -30,7 +30,11 @@ interface Registered {
   secret: string;
 }
 
-async function register(path: string, eventTypes: string[] = ['customer.created'], on: TestService = service): Promise<Registered> {
+async function register(
+  path: string,
+  eventTypes: string[] = ['customer.created'],
+  on: TestService = service,
+): Promise<Registered> {
   const res = await on.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url(path), eventTypes } });
   expectSuccess(res, 'customer', 201);
   expect(res.json.data).toMatchObject({ url: receiver.url(path), eventTypes, enabled: true });
@@ -39,8 +43,12 @@ async function register(path: string, eventTypes: string[] = ['customer.created'
   return { endpointId: res.json.data.endpointId, secret: res.json.data.secret };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Payload = { type: string; timestamp: string; data: { eventId: string; sequence: number; type: string; resourceId: string; data: any } };
+type Payload = {
+  type: string;
+  timestamp: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: { eventId: string; sequence: number; type: string; resourceId: string; data: any };
+};
 
 /** Verifies the delivery with the Standard Webhooks reference library; answers its payload. */
 function verified(request: Received, secret: string): Payload {
@@ -53,8 +61,14 @@ async function endpoint(endpointId: string, on: TestService = service) {
   return res.json.data;
 }
 
-async function deliveries(endpointId: string, on: TestService = service): Promise<{ status: string; attempts: number; sequence: string }[]> {
-  const { rows } = await on.database.pool.query('SELECT status, attempts, sequence::text FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence', [endpointId]);
+async function deliveries(
+  endpointId: string,
+  on: TestService = service,
+): Promise<{ status: string; attempts: number; sequence: string }[]> {
+  const { rows } = await on.database.pool.query(
+    'SELECT status, attempts, sequence::text FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY sequence',
+    [endpointId],
+  );
   return rows;
 }
 
@@ -96,16 +110,33 @@ describe('webhook delivery (Standard Webhooks)', () => {
       async () => (await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts`)).json.data.attempts,
       (list: unknown[]) => list.length === 1,
     );
-    expect(attempts).toEqual([expect.objectContaining({ eventId: payload.data.eventId, statusCode: 200, succeeded: true, error: null })]);
-    expect(await deliveries(endpointId)).toEqual([{ status: 'delivered', attempts: 1, sequence: String(payload.data.sequence) }]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ eventId: payload.data.eventId, statusCode: 200, succeeded: true, error: null }),
+    ]);
+    expect(await deliveries(endpointId)).toEqual([
+      { status: 'delivered', attempts: 1, sequence: String(payload.data.sequence) },
+    ]);
   });
 
   it('never answers or stores the secret in clear after its creation', async () => {
     const { endpointId, secret } = await register('/secret-check');
     const got = await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}`);
     expect(got.text).not.toContain('whsec_');
-    expect(Object.keys(got.json.data).sort()).toEqual(['createdAt', 'disabledReason', 'enabled', 'endpointId', 'eventTypes', 'failingSince', 'previousSecretExpiresAt', 'updatedAt', 'url']);
-    const { rows } = await service.database.pool.query('SELECT row_to_json(w)::text AS row FROM webhook_endpoints w WHERE id = $1', [endpointId]);
+    expect(Object.keys(got.json.data).sort()).toEqual([
+      'createdAt',
+      'disabledReason',
+      'enabled',
+      'endpointId',
+      'eventTypes',
+      'failingSince',
+      'previousSecretExpiresAt',
+      'updatedAt',
+      'url',
+    ]);
+    const { rows } = await service.database.pool.query(
+      'SELECT row_to_json(w)::text AS row FROM webhook_endpoints w WHERE id = $1',
+      [endpointId],
+    );
     const key = secret.slice('whsec_'.length);
     expect(rows[0].row).not.toContain(key);
     expect(rows[0].row).not.toContain(Buffer.from(key, 'base64').toString('hex'));
@@ -121,12 +152,16 @@ describe('webhook delivery (Standard Webhooks)', () => {
     for (const request of requests) verified(request, secret);
     const gaps = requests.slice(1).map((request, i) => request.at - requests[i]!.at);
     RETRY_SCHEDULE.forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay - 5));
-    const [delivery] = await eventually(() => deliveries(endpointId), ([first]) => first?.status === 'exhausted');
+    const [delivery] = await eventually(
+      () => deliveries(endpointId),
+      ([first]) => first?.status === 'exhausted',
+    );
     expect(delivery).toMatchObject({ status: 'exhausted', attempts: 4 });
     // Exhausted is final (no next attempt is due): the four requests are all there will be.
     expect(receiver.received.filter((request) => request.path === '/fails')).toHaveLength(4);
 
-    const attempts = (await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts?limit=10`)).json.data.attempts;
+    const attempts = (await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}/attempts?limit=10`)).json.data
+      .attempts;
     expect(attempts).toHaveLength(4);
     for (const attempt of attempts) {
       expect(attempt).toMatchObject({ statusCode: 500, succeeded: false });
@@ -134,7 +169,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
       expect(attempt.error.length).toBeLessThanOrEqual(200);
     }
     const disabled = await endpoint(endpointId);
-    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'Every attempt failed for a whole retry window.' });
+    expect(disabled).toMatchObject({
+      enabled: false,
+      disabledReason: 'Every attempt failed for a whole retry window.',
+    });
     expect(disabled.failingSince).not.toBeNull();
   });
 
@@ -145,7 +183,14 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const requests = await receiver.waitFor('/busy', 2);
     // The schedule says 100 ms; the receiver asked for 1 s.
     expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(950);
-    expect((await eventually(() => deliveries(endpointId), ([first]) => first?.status === 'delivered'))[0]!.status).toBe('delivered');
+    expect(
+      (
+        await eventually(
+          () => deliveries(endpointId),
+          ([first]) => first?.status === 'delivered',
+        )
+      )[0]!.status,
+    ).toBe('delivered');
   });
 
   it('disables the endpoint on 410 Gone; nothing more is sent until it is enabled again', async () => {
@@ -157,13 +202,22 @@ describe('webhook delivery (Standard Webhooks)', () => {
     // attempt is there, the endpoint is disabled, with no wait on the clock. (Waiting for `enabled === false`
     // with a 10 s deadline failed on a busy machine: the 410 took more than the attempt's 1 s time-out to come
     // back, the attempt counted as a time-out, the retry got 200, and the endpoint was never disabled.)
-    const [first] = await eventually(() => attemptsOf(endpointId), (list) => list.length >= 1);
+    const [first] = await eventually(
+      () => attemptsOf(endpointId),
+      (list) => list.length >= 1,
+    );
     expect(first).toMatchObject({ statusCode: 410, succeeded: false });
-    expect(await endpoint(endpointId)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
+    expect(await endpoint(endpointId)).toMatchObject({
+      enabled: false,
+      disabledReason: 'The endpoint answered 410 Gone.',
+    });
 
     // Nothing while disabled: once the pending retry is due, a customer created now reaches another endpoint,
     // so a claim ran after the retry fell due and a fan-out after the event, and neither reached this one.
-    await eventually(() => retryDue(endpointId), (due) => due);
+    await eventually(
+      () => retryDue(endpointId),
+      (due) => due,
+    );
     await register('/gone-witness');
     const { customerId } = await createCustomer(service);
     const [witnessed] = await receiver.waitFor('/gone-witness', 1);
@@ -177,7 +231,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     // The retry that was waiting goes now; the customer created while disabled has no delivery: it is never sent.
     const requests = await receiver.waitFor('/gone', 2);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    const [delivery, ...others] = await eventually(() => deliveries(endpointId), ([only]) => only?.status === 'delivered');
+    const [delivery, ...others] = await eventually(
+      () => deliveries(endpointId),
+      ([only]) => only?.status === 'delivered',
+    );
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(others).toEqual([]);
     expect(receiver.received.filter((request) => request.path === '/gone')).toHaveLength(2);
@@ -203,7 +260,9 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const requests = await eventually(
       async () => receiver.received.filter((request) => request.path === '/ordered'),
       (list) => {
-        for (const request of list) if (!firstAttempts.has(request.headers['webhook-id']!)) firstAttempts.set(request.headers['webhook-id']!, verified(request, secret).data.sequence);
+        for (const request of list)
+          if (!firstAttempts.has(request.headers['webhook-id']!))
+            firstAttempts.set(request.headers['webhook-id']!, verified(request, secret).data.sequence);
         return firstAttempts.size === 12;
       },
     );
@@ -211,7 +270,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const order = [...firstAttempts.values()];
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(overlapped).toBe(false);
-    const all = await eventually(() => deliveries(endpointId), (list) => list.length === 12 && list.every((delivery) => delivery.status === 'delivered'));
+    const all = await eventually(
+      () => deliveries(endpointId),
+      (list) => list.length === 12 && list.every((delivery) => delivery.status === 'delivered'),
+    );
     expect(all.every((delivery) => delivery.status === 'delivered')).toBe(true);
     expect(requests.length).toBeGreaterThanOrEqual(12);
   });
@@ -221,7 +283,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     await createCustomer(service);
     const [first] = await receiver.waitFor('/again', 1);
     const eventId = verified(first!, secret).data.eventId;
-    await eventually(() => deliveries(endpointId), ([delivery]) => delivery?.status === 'delivered');
+    await eventually(
+      () => deliveries(endpointId),
+      ([delivery]) => delivery?.status === 'delivered',
+    );
     const res = await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/delivery/${eventId}/redeliver`);
     expectSuccess(res, 'customer', 200);
     expect(res.json.data).toEqual({ endpointId, eventId });
@@ -229,10 +294,31 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(requests[1]!.headers['webhook-id']).toBe(eventId);
     expect(verified(requests[1]!, secret).data.eventId).toBe(eventId);
 
-    expectFailure(await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/delivery/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e/redeliver`), 'customer', 404, 'EVENT_NOT_FOUND');
-    expectFailure(await service.call('POST', `/sandbox/webhook-endpoint/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e/delivery/${eventId}/redeliver`), 'customer', 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+    expectFailure(
+      await service.call(
+        'POST',
+        `/sandbox/webhook-endpoint/${endpointId}/delivery/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e/redeliver`,
+      ),
+      'customer',
+      404,
+      'EVENT_NOT_FOUND',
+    );
+    expectFailure(
+      await service.call(
+        'POST',
+        `/sandbox/webhook-endpoint/0190a8f2-9d7e-7cc4-8f5e-3e2a1b0c9d8e/delivery/${eventId}/redeliver`,
+      ),
+      'customer',
+      404,
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+    );
     expectSuccess(await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/disable`), 'customer', 200);
-    expectFailure(await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/delivery/${eventId}/redeliver`), 'customer', 409, 'WEBHOOK_ENDPOINT_DISABLED');
+    expectFailure(
+      await service.call('POST', `/sandbox/webhook-endpoint/${endpointId}/delivery/${eventId}/redeliver`),
+      'customer',
+      409,
+      'WEBHOOK_ENDPOINT_DISABLED',
+    );
   });
 
   it('signs with both secrets during a rotation overlap: the old secret and the new one both verify', async () => {
@@ -248,7 +334,9 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(request!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(verified(request!, oldSecret).type).toBe('customer.created');
     expect(verified(request!, newSecret).type).toBe('customer.created');
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(request!.body, request!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(request!.body, request!.headers),
+    ).toThrow();
   });
 
   it('manages endpoints: update, filter by type, delete; validates input; needs the webhooks scopes', async () => {
@@ -256,19 +344,64 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const updated = await service.call('PUT', `/sandbox/webhook-endpoint/${endpointId}`, { body: { eventTypes: [] } });
     expectSuccess(updated, 'customer', 200);
     expect(updated.json.data.eventTypes).toEqual([]);
-    expectFailure(await service.call('PUT', `/sandbox/webhook-endpoint/${endpointId}`, { body: {} }), 'customer', 400, 'VALIDATION_FAILED');
-    expectFailure(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: 'ftp://example.com/' } }), 'customer', 400, 'VALIDATION_FAILED');
-    expectFailure(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: 'https://user:pw@example.com/' } }), 'customer', 400, 'VALIDATION_FAILED');
-    expectFailure(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: 'https://example.com/', eventTypes: ['customer.exploded'] } }), 'customer', 400, 'VALIDATION_FAILED');
+    expectFailure(
+      await service.call('PUT', `/sandbox/webhook-endpoint/${endpointId}`, { body: {} }),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectFailure(
+      await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: 'ftp://example.com/' } }),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectFailure(
+      await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: 'https://user:pw@example.com/' } }),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectFailure(
+      await service.call('POST', '/sandbox/webhook-endpoint', {
+        body: { url: 'https://example.com/', eventTypes: ['customer.exploded'] },
+      }),
+      'customer',
+      400,
+      'VALIDATION_FAILED',
+    );
     // Other environments do not see it.
-    expectFailure(await service.call('GET', `/production-like/webhook-endpoint/${endpointId}`), 'customer', 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+    expectFailure(
+      await service.call('GET', `/production-like/webhook-endpoint/${endpointId}`),
+      'customer',
+      404,
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+    );
     expectSuccess(await service.call('DELETE', `/sandbox/webhook-endpoint/${endpointId}`), 'customer', 200);
-    expectFailure(await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}`), 'customer', 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
-    expectFailure(await service.call('GET', '/sandbox/webhook-endpoint/not-a-uuid'), 'customer', 404, 'WEBHOOK_ENDPOINT_NOT_FOUND');
+    expectFailure(
+      await service.call('GET', `/sandbox/webhook-endpoint/${endpointId}`),
+      'customer',
+      404,
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+    );
+    expectFailure(
+      await service.call('GET', '/sandbox/webhook-endpoint/not-a-uuid'),
+      'customer',
+      404,
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+    );
 
-    const { token } = await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: ['webhooks:read', 'events:read'] });
+    const { token } = await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['webhooks:read', 'events:read'],
+    });
     const headers = { authorization: `Bearer ${token}` };
-    expectFailure(await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url('/x') }, headers }), 'customer', 403, 'FORBIDDEN');
+    expectFailure(
+      await service.call('POST', '/sandbox/webhook-endpoint', { body: { url: receiver.url('/x') }, headers }),
+      'customer',
+      403,
+      'FORBIDDEN',
+    );
     const { endpointId: other } = await register('/readable');
     expectSuccess(await service.call('GET', `/sandbox/webhook-endpoint/${other}`, { headers }), 'customer', 200);
   });
@@ -279,7 +412,10 @@ describe('an attempt the receiver does not answer (WEBHOOKS_TIMEOUT_MS)', () => 
   const TIMEOUT_MS = 2000;
   let slow: TestService;
   beforeAll(async () => {
-    slow = await startTestService({ ...fastDeliverySettings([100, 100, 100, 100, 100, 100]), WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS) });
+    slow = await startTestService({
+      ...fastDeliverySettings([100, 100, 100, 100, 100, 100]),
+      WEBHOOKS_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
   });
   afterAll(async () => {
     await slow?.stop();
@@ -289,14 +425,22 @@ describe('an attempt the receiver does not answer (WEBHOOKS_TIMEOUT_MS)', () => 
     receiver.on('/slow', (nth) => (nth === 1 ? { hang: true } : { status: 204 }));
     const { endpointId } = await register('/slow', ['customer.created'], slow);
     await createCustomer(slow);
-    const [delivery] = await eventually(() => deliveries(endpointId, slow), ([first]) => first?.status === 'delivered');
+    const [delivery] = await eventually(
+      () => deliveries(endpointId, slow),
+      ([first]) => first?.status === 'delivered',
+    );
     const attempts = await attemptsOf(endpointId, slow); // newest first
     expect(delivery).toMatchObject({ status: 'delivered', attempts: attempts.length });
-    expect(attempts.at(-1)).toMatchObject({ statusCode: null, succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect(attempts.at(-1)).toMatchObject({
+      statusCode: null,
+      succeeded: false,
+      error: `timed out after ${TIMEOUT_MS} ms`,
+    });
     expect(attempts.at(-1).latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(attempts[0]).toMatchObject({ statusCode: 204, succeeded: true });
     // The receiver answers every retry at once; only on a busy machine may one of them time out too, never fail otherwise.
-    for (const attempt of attempts.slice(1, -1)) expect(attempt).toMatchObject({ statusCode: null, succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
+    for (const attempt of attempts.slice(1, -1))
+      expect(attempt).toMatchObject({ statusCode: null, succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
     expect((await endpoint(endpointId, slow)).failingSince).toBeNull();
   });
 });
@@ -325,6 +469,8 @@ describe('the SSRF guard (WEBHOOKS_ALLOW_PRIVATE_NETWORKS off)', () => {
     expect(mapped.error).toBe('refused: the address is loopback');
     expect(reachedSsrf()).toBe(before);
     // The same request with the flag on reaches the receiver: the refusals above were the guard's.
-    expect((await sendWebhook(receiver.url('/ssrf'), {}, '{}', { ...options, allowPrivateNetworks: true })).statusCode).toBe(200);
+    expect(
+      (await sendWebhook(receiver.url('/ssrf'), {}, '{}', { ...options, allowPrivateNetworks: true })).statusCode,
+    ).toBe(200);
   });
 });

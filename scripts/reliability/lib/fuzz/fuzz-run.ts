@@ -33,11 +33,19 @@ export interface FuzzReport {
  * Runs `property` on `options.workers` concurrent workers (seeds `seed`, `seed + 1`, …), `options.requests` runs
  * in all, and adds to the report each worker's shrunk counterexample and the first ten distinct failures seen.
  */
-export async function runOnWorkers<T>(property: fc.IAsyncProperty<[T]>, options: FuzzOptions, report: FuzzReport, failures: readonly string[]): Promise<void> {
+export async function runOnWorkers<T>(
+  property: fc.IAsyncProperty<[T]>,
+  options: FuzzOptions,
+  report: FuzzReport,
+  failures: readonly string[],
+): Promise<void> {
   const perWorker = Math.ceil(options.requests / options.workers);
   const runs = await Promise.allSettled(
-    Array.from({ length: options.workers }, (_, worker) => fc.assert(property, { numRuns: perWorker, seed: options.seed + worker, endOnFailure: false })),
+    Array.from({ length: options.workers }, (_, worker) =>
+      fc.assert(property, { numRuns: perWorker, seed: options.seed + worker, endOnFailure: false }),
+    ),
   );
-  for (const run of runs) if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 1500));
+  for (const run of runs)
+    if (run.status === 'rejected') report.problems.push(String((run.reason as Error).message).slice(0, 1500));
   report.problems.push(...new Set(failures.slice(0, 10)));
 }

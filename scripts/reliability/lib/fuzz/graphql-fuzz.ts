@@ -45,13 +45,15 @@ export interface GraphqlFuzzReport extends FuzzReport {
   answersWithData: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const increment = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
 export function graphqlAnswerProblems(request: GraphqlFuzzRequest, response: RawResponse): string[] {
   const problems: string[] = [];
   if (response.status >= 500) problems.push(`status ${response.status}`);
-  for (const secret of request.secrets) if (response.text.includes(secret)) problems.push('the answer contains an SSN of the request');
+  for (const secret of request.secrets)
+    if (response.text.includes(secret)) problems.push('the answer contains an SSN of the request');
   const body = response.json;
   if (!isObject(body)) return [...problems, `not a JSON object: ${response.text.slice(0, 200)}`];
   const extra = Object.keys(body).filter((key) => !['data', 'errors', 'extensions'].includes(key));
@@ -62,8 +64,10 @@ export function graphqlAnswerProblems(request: GraphqlFuzzRequest, response: Raw
     else {
       for (const error of body.errors as unknown[]) {
         const code = isObject(error) && isObject(error.extensions) ? error.extensions.code : undefined;
-        if (!isObject(error) || typeof error.message !== 'string' || error.message.length === 0) problems.push('an error without a message');
-        else if (typeof code !== 'string' || !GRAPHQL_ERROR_CODES.has(code)) problems.push(`error code ${String(code)} is not documented (${error.message.slice(0, 120)})`);
+        if (!isObject(error) || typeof error.message !== 'string' || error.message.length === 0)
+          problems.push('an error without a message');
+        else if (typeof code !== 'string' || !GRAPHQL_ERROR_CODES.has(code))
+          problems.push(`error code ${String(code)} is not documented (${error.message.slice(0, 120)})`);
       }
     }
   }
@@ -77,16 +81,32 @@ async function introspect(client: RawClient, token: string) {
   const res = await client.send(jsonRequest('POST', '/sandbox/graphql', token, { query: getIntrospectionQuery() }));
   if (res.status === 404) throw new Error(`${GRAPHQL_MISSING} Introspection: HTTP 404.`);
   const data = (res.json as { data?: IntrospectionQuery } | undefined)?.data;
-  if (res.status !== 200 || !data) throw new Error(`introspection failed (HTTP ${res.status}): the GraphQL fuzzer builds its documents from the served schema`);
+  if (res.status !== 200 || !data)
+    throw new Error(
+      `introspection failed (HTTP ${res.status}): the GraphQL fuzzer builds its documents from the served schema`,
+    );
   return buildClientSchema(data);
 }
 
 async function seed(client: RawClient, token: string): Promise<{ customerIds: string[]; accountIds: string[] }> {
   const customerIds: string[] = [];
-  for (let i = 0; i < 3; i++) customerIds.push(((await client.send(jsonRequest('POST', '/sandbox/customer', token, buildCustomerInput()))).json as { data: { customerId: string } }).data.customerId);
+  for (let i = 0; i < 3; i++)
+    customerIds.push(
+      (
+        (await client.send(jsonRequest('POST', '/sandbox/customer', token, buildCustomerInput()))).json as {
+          data: { customerId: string };
+        }
+      ).data.customerId,
+    );
   const accountIds: string[] = [];
   for (const customers of [[customerIds[0]!], [customerIds[0]!, customerIds[1]!]]) {
-    accountIds.push(((await client.send(jsonRequest('POST', '/sandbox/account', token, buildAccountInput(customers)))).json as { data: { accountId: string } }).data.accountId);
+    accountIds.push(
+      (
+        (await client.send(jsonRequest('POST', '/sandbox/account', token, buildAccountInput(customers)))).json as {
+          data: { accountId: string };
+        }
+      ).data.accountId,
+    );
   }
   return { customerIds, accountIds };
 }
@@ -98,8 +118,22 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
     const ids = await seed(client, options.token);
     const context: GraphqlFuzzContext = { token: options.token, schema, environment: 'sandbox', ...ids };
     const before = await rowCounts(options.pool);
-    const auditBefore = new Set((await options.pool.query<{ id: string }>('SELECT id::text AS id FROM audit_events')).rows.map((row) => row.id));
-    const report: GraphqlFuzzReport = { requests: 0, statusCounts: {}, errorCodes: {}, kinds: {}, answersWithData: 0, serverErrors: 0, maxLatencyMs: 0, before, after: before, problems: [], seed: options.seed };
+    const auditBefore = new Set(
+      (await options.pool.query<{ id: string }>('SELECT id::text AS id FROM audit_events')).rows.map((row) => row.id),
+    );
+    const report: GraphqlFuzzReport = {
+      requests: 0,
+      statusCounts: {},
+      errorCodes: {},
+      kinds: {},
+      answersWithData: 0,
+      serverErrors: 0,
+      maxLatencyMs: 0,
+      before,
+      after: before,
+      problems: [],
+      seed: options.seed,
+    };
     const withData = new Set<string>();
     // Request id → the error codes of answers without data, to explain a write stored for one of them.
     const withoutData = new Map<string, string>();
@@ -109,7 +143,12 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
     const property = fc.asyncProperty(graphqlRequest(context), async (request) => {
       let response: RawResponse;
       try {
-        response = await client.send({ method: request.method, path: request.path, headers: request.headers, ...(request.body !== undefined && { body: request.body }) });
+        response = await client.send({
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+          ...(request.body !== undefined && { body: request.body }),
+        });
       } catch (error) {
         throw new Error(`no answer (${(error as Error).message}) to ${describe(request)}`, { cause: error });
       }
@@ -124,21 +163,37 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
       if (response.status === 200 && isObject(body?.data) && Object.values(body.data).some((v) => v !== null)) {
         withData.add(String(response.headers['x-request-id']));
         report.answersWithData += 1;
-      } else withoutData.set(String(response.headers['x-request-id']), `${request.kind} ${(body?.errors ?? []).map((e) => e.extensions?.code).join('+')}`);
+      } else
+        withoutData.set(
+          String(response.headers['x-request-id']),
+          `${request.kind} ${(body?.errors ?? []).map((e) => e.extensions?.code).join('+')}`,
+        );
       const problems = graphqlAnswerProblems(request, response);
-      if (problems.length > 0) failures.push(`${problems.join('; ')} (HTTP ${response.status}) for ${describe(request).slice(0, 600)}`);
-      if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describe(request)}`);
+      if (problems.length > 0)
+        failures.push(`${problems.join('; ')} (HTTP ${response.status}) for ${describe(request).slice(0, 600)}`);
+      if (problems.length > 0)
+        throw new Error(
+          `${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describe(request)}`,
+        );
     });
 
     await runOnWorkers(property, options, report, failures);
 
     report.after = await rowCounts(options.pool);
-    const rows = (await options.pool.query<{ id: string; request_id: string; operation: string }>('SELECT id::text AS id, request_id, operation FROM audit_events')).rows.filter((row) => !auditBefore.has(row.id));
+    const rows = (
+      await options.pool.query<{ id: string; request_id: string; operation: string }>(
+        'SELECT id::text AS id, request_id, operation FROM audit_events',
+      )
+    ).rows.filter((row) => !auditBefore.has(row.id));
     const orphans = rows.filter((row) => !withData.has(row.request_id));
     if (orphans.length > 0) {
       // E.g. a document with two mutations whose second fails: non-null root fields null the whole `data`, hiding the first's committed write.
-      const examples = orphans.slice(0, 3).map((r) => `${r.operation} answered "${withoutData.get(r.request_id) ?? 'no data'}"`);
-      report.problems.push(`${orphans.length} writes stored for requests whose answer carried no data: ${examples.join('; ')}`);
+      const examples = orphans
+        .slice(0, 3)
+        .map((r) => `${r.operation} answered "${withoutData.get(r.request_id) ?? 'no data'}"`);
+      report.problems.push(
+        `${orphans.length} writes stored for requests whose answer carried no data: ${examples.join('; ')}`,
+      );
     }
     const count = (operation: string) => rows.filter((row) => row.operation === operation).length;
     const explained = {
@@ -146,7 +201,9 @@ export async function runGraphqlFuzz(options: GraphqlFuzzOptions): Promise<Graph
       accounts: before.accounts + count('account.create') - count('account.delete'),
     };
     if (explained.customers !== report.after.customers || explained.accounts !== report.after.accounts) {
-      report.problems.push(`row counts ${JSON.stringify(report.after)} are not explained by the audit trail ${JSON.stringify(explained)}`);
+      report.problems.push(
+        `row counts ${JSON.stringify(report.after)} are not explained by the audit trail ${JSON.stringify(explained)}`,
+      );
     }
     report.problems.push(...(await ledgerViolations(options.pool)));
     report.problems.push(...(await storageProblems(options.pool)));

@@ -31,7 +31,9 @@ const isHealthPath = (path: string) => /^\/(healthz|readyz)\/?(\?.*)?$/i.test(pa
 export function restAnswerProblems(request: FuzzRequest, response: RawResponse): string[] {
   const problems: string[] = [];
   if (response.status >= 500) problems.push(`status ${response.status}`);
-  for (const secret of request.secrets) if (response.text.includes(secret)) problems.push('the answer contains an SSN or document locator number of the request');
+  for (const secret of request.secrets)
+    if (response.text.includes(secret))
+      problems.push('the answer contains an SSN or document locator number of the request');
   if (request.method === 'HEAD') {
     if (response.text !== '') problems.push('a HEAD answer with a body');
     return problems;
@@ -75,8 +77,12 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
   try {
     const { context, links } = await seed(client, options.token);
     const before = await rowCounts(options.pool);
-    const entriesBefore = Number((await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n);
-    const auditBefore = new Set((await options.pool.query<{ id: string }>('SELECT id::text AS id FROM audit_events')).rows.map((row) => row.id));
+    const entriesBefore = Number(
+      (await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n,
+    );
+    const auditBefore = new Set(
+      (await options.pool.query<{ id: string }>('SELECT id::text AS id FROM audit_events')).rows.map((row) => row.id),
+    );
     const report: RestFuzzReport = {
       requests: 0,
       statusCounts: {},
@@ -112,19 +118,33 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
       if (code) increment(report.errorCodes, code);
       if (response.status >= 500) report.serverErrors += 1;
       report.maxLatencyMs = Math.max(report.maxLatencyMs, response.elapsedMs);
-      const wrote = response.status >= 200 && response.status < 300 && ['POST', 'PUT', 'DELETE'].includes(request.method) && response.headers['idempotent-replayed'] !== 'true';
+      const wrote =
+        response.status >= 200 &&
+        response.status < 300 &&
+        ['POST', 'PUT', 'DELETE'].includes(request.method) &&
+        response.headers['idempotent-replayed'] !== 'true';
       // Setting a flag that is set, clearing one that is not, or the same overdraft limit again answers 200
       // and changes nothing: audited only when it changes something (docs/adr/0027-double-entry-ledger.md, "Flags").
       if (wrote && AUDITED_WHEN_CHANGED.test(request.path)) changedOrNot.add(String(response.headers['x-request-id']));
       else if (wrote) {
-        acknowledged.set(String(response.headers['x-request-id']), `${response.status} to ${describeFuzzRequest(request).slice(0, 300)}`);
+        acknowledged.set(
+          String(response.headers['x-request-id']),
+          `${response.status} to ${describeFuzzRequest(request).slice(0, 300)}`,
+        );
         report.acknowledgedWrites += 1;
         const data = (response.json as { data?: { accountId?: string; customers?: string[] } } | undefined)?.data;
-        if (request.method === 'POST' && data?.accountId && data.customers) links.set(data.accountId, data.customers.length);
+        if (request.method === 'POST' && data?.accountId && data.customers)
+          links.set(data.accountId, data.customers.length);
       }
       const problems = restAnswerProblems(request, response);
-      if (problems.length > 0) failures.push(`${problems.join('; ')} (HTTP ${response.status}) for ${describeFuzzRequest(request).slice(0, 600)}`);
-      if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describeFuzzRequest(request)}`);
+      if (problems.length > 0)
+        failures.push(
+          `${problems.join('; ')} (HTTP ${response.status}) for ${describeFuzzRequest(request).slice(0, 600)}`,
+        );
+      if (problems.length > 0)
+        throw new Error(
+          `${problems.join('; ')}\n  answer: ${response.status} ${response.text.slice(0, 300)}\n  request: ${describeFuzzRequest(request)}`,
+        );
     });
 
     await runOnWorkers(property, options, report, failures);
@@ -132,42 +152,78 @@ export async function runRestFuzz(options: RestFuzzOptions): Promise<RestFuzzRep
     // What the tables should have become: exactly the acknowledged writes, each of which left one audit event.
     report.after = await rowCounts(options.pool);
     const rows = (
-      await options.pool.query<{ id: string; request_id: string; principal_id: string; operation: string; resource_id: string; idempotency_key: string | null }>(
+      await options.pool.query<{
+        id: string;
+        request_id: string;
+        principal_id: string;
+        operation: string;
+        resource_id: string;
+        idempotency_key: string | null;
+      }>(
         'SELECT id::text AS id, request_id, principal_id, operation, resource_id::text AS resource_id, idempotency_key FROM audit_events',
       )
     ).rows.filter((row) => !auditBefore.has(row.id));
     // The service's own write: the hold-expiry job voids a hold whose expiresAt has passed (the fuzzer sends
     // expiries from an hour ago to 40 days ahead, some a few seconds ahead). Explained only when that hold
     // really had expired and is voided now.
-    const expiries = rows.filter((row) => row.principal_id === 'system:hold-expiry' && row.operation === 'transaction.expire');
+    const expiries = rows.filter(
+      (row) => row.principal_id === 'system:hold-expiry' && row.operation === 'transaction.expire',
+    );
     const expired = new Set(
       (
-        await options.pool.query<{ id: string }>("SELECT id::text AS id FROM ledger_entries WHERE id = ANY($1::uuid[]) AND status = 'VOIDED' AND expires_at <= now()", [
-          expiries.map((row) => row.resource_id),
-        ])
+        await options.pool.query<{ id: string }>(
+          "SELECT id::text AS id FROM ledger_entries WHERE id = ANY($1::uuid[]) AND status = 'VOIDED' AND expires_at <= now()",
+          [expiries.map((row) => row.resource_id)],
+        )
       ).rows.map((row) => row.id),
     );
     const systemWrites = new Set(expiries.filter((row) => expired.has(row.resource_id)).map((row) => row.id));
     const audited = new Set(rows.map((row) => row.request_id));
-    const unacknowledged = rows.filter((row) => !acknowledged.has(row.request_id) && !changedOrNot.has(row.request_id) && !systemWrites.has(row.id));
-    if (unacknowledged.length > 0) report.problems.push(`${unacknowledged.length} writes stored without a 2xx answer (${unacknowledged.slice(0, 3).map((r) => r.operation).join(', ')})`);
+    const unacknowledged = rows.filter(
+      (row) => !acknowledged.has(row.request_id) && !changedOrNot.has(row.request_id) && !systemWrites.has(row.id),
+    );
+    if (unacknowledged.length > 0)
+      report.problems.push(
+        `${unacknowledged.length} writes stored without a 2xx answer (${unacknowledged
+          .slice(0, 3)
+          .map((r) => r.operation)
+          .join(', ')})`,
+      );
     const unaudited = [...acknowledged].filter(([id]) => !audited.has(id));
-    if (unaudited.length > 0) report.problems.push(`${unaudited.length} acknowledged writes without an audit event, e.g. ${unaudited.slice(0, 3).map(([, what]) => what).join('; ')}`);
+    if (unaudited.length > 0)
+      report.problems.push(
+        `${unaudited.length} acknowledged writes without an audit event, e.g. ${unaudited
+          .slice(0, 3)
+          .map(([, what]) => what)
+          .join('; ')}`,
+      );
     const count = (operation: string) => rows.filter((row) => row.operation === operation).length;
-    const linksOf = (operation: string) => rows.filter((row) => row.operation === operation).reduce((sum, row) => sum + (links.get(row.resource_id) ?? Number.NaN), 0);
+    const linksOf = (operation: string) =>
+      rows
+        .filter((row) => row.operation === operation)
+        .reduce((sum, row) => sum + (links.get(row.resource_id) ?? Number.NaN), 0);
     const expected: RowCounts = {
       customers: before.customers + count('customer.create') - count('customer.delete'),
       accounts: before.accounts + count('account.create') - count('account.delete'),
       links: before.links + linksOf('account.create') - linksOf('account.delete'),
-      auditEvents: before.auditEvents + report.acknowledgedWrites + rows.filter((row) => changedOrNot.has(row.request_id)).length + systemWrites.size,
+      auditEvents:
+        before.auditEvents +
+        report.acknowledgedWrites +
+        rows.filter((row) => changedOrNot.has(row.request_id)).length +
+        systemWrites.size,
       idempotencyKeys: before.idempotencyKeys + rows.filter((row) => row.idempotency_key !== null).length,
     };
     if (JSON.stringify(expected) !== JSON.stringify(report.after)) {
-      report.problems.push(`row counts ${JSON.stringify(report.after)} differ from what the acknowledged writes explain ${JSON.stringify(expected)}`);
+      report.problems.push(
+        `row counts ${JSON.stringify(report.after)} differ from what the acknowledged writes explain ${JSON.stringify(expected)}`,
+      );
     }
-    const entries = Number((await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n);
+    const entries = Number(
+      (await options.pool.query<{ n: string }>('SELECT count(*) AS n FROM ledger_entries')).rows[0]!.n,
+    );
     const postings = count('transaction.create') + count('transfer.create') + count('transaction.reverse');
-    if (entries !== entriesBefore + 2 * postings) report.problems.push(`${entries - entriesBefore} ledger entries for ${postings} acknowledged postings (2 each)`);
+    if (entries !== entriesBefore + 2 * postings)
+      report.problems.push(`${entries - entriesBefore} ledger entries for ${postings} acknowledged postings (2 each)`);
     report.problems.push(...(await ledgerViolations(options.pool)));
     report.problems.push(...(await storageProblems(options.pool)));
     const health = await client.send({ method: 'GET', path: '/healthz' });

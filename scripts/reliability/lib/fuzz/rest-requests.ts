@@ -43,7 +43,8 @@ interface JsonSchema {
   enum?: unknown[];
 }
 
-const jsonSchemaOf = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 export const REQUEST_SCHEMAS = {
   createCustomer: jsonSchemaOf(createCustomerSchema),
@@ -86,10 +87,15 @@ function validFor(name: string, schema: JsonSchema, ctx: FuzzContext): fc.Arbitr
     case 'hold':
       return fc.boolean();
     case 'expiresAt':
-      return fc.integer({ min: -3600, max: 40 * 86400 }).map((seconds) => new Date(Date.now() + seconds * 1000).toISOString());
+      return fc
+        .integer({ min: -3600, max: 40 * 86400 })
+        .map((seconds) => new Date(Date.now() + seconds * 1000).toISOString());
     case 'fromAccountId':
     case 'toAccountId':
-      return fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...ctx.accountIds) }, { weight: 1, arbitrary: fc.uuid() });
+      return fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...ctx.accountIds) },
+        { weight: 1, arbitrary: fc.uuid() },
+      );
     case 'socialSecurityNumber':
       return validSsn;
     case 'dateOfBirth':
@@ -99,7 +105,10 @@ function validFor(name: string, schema: JsonSchema, ctx: FuzzContext): fc.Arbitr
     case 'currency':
       return currency;
     case 'associatedCustomerIds':
-      return fc.oneof({ weight: 4, arbitrary: fc.shuffledSubarray(ctx.customerIds, { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.uniqueArray(fc.uuid(), { minLength: 1, maxLength: 3 }) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.shuffledSubarray(ctx.customerIds, { minLength: 1, maxLength: 3 }) },
+        { weight: 1, arbitrary: fc.uniqueArray(fc.uuid(), { minLength: 1, maxLength: 3 }) },
+      );
     case 'emails':
       return fc.array(simpleEmail, { maxLength: 3 });
     case 'number':
@@ -110,15 +119,22 @@ function validFor(name: string, schema: JsonSchema, ctx: FuzzContext): fc.Arbitr
   switch (schema.type) {
     case 'object': {
       const properties = schema.properties ?? {};
-      const record = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, validFor(key, property, ctx)]));
+      const record = Object.fromEntries(
+        Object.entries(properties).map(([key, property]) => [key, validFor(key, property, ctx)]),
+      );
       return fc.record(record, { requiredKeys: schema.required ?? [] });
     }
     case 'array':
-      return fc.array(validFor(`${name}[]`, schema.items ?? {}, ctx), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(validFor(`${name}[]`, schema.items ?? {}, ctx), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case 'integer':
       return fc.integer({ min: schema.minimum ?? 0, max: Math.min(schema.maximum ?? 2 ** 31, 2 ** 31) });
     case 'string':
-      return name === 'middleName' ? fc.oneof(fc.constant(''), plainText(schema.maxLength ?? 50)) : plainText(schema.maxLength ?? 50);
+      return name === 'middleName'
+        ? fc.oneof(fc.constant(''), plainText(schema.maxLength ?? 50))
+        : plainText(schema.maxLength ?? 50);
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
@@ -160,8 +176,16 @@ function mutate(body: Record<string, unknown>, schema: JsonSchema, mutations: Mu
         break;
       case 'nested': {
         // A list of records (addresses, phone numbers); not a list of lists, whose `length` cannot be redefined.
-        const list = Object.values(target).find((v): v is Record<string, unknown>[] => Array.isArray(v) && typeof v[0] === 'object' && v[0] !== null && !Array.isArray(v[0]));
-        if (list) set(list[0]!, m.index % 2 === 0 ? m.key : Object.keys(list[0]!)[m.index % Object.keys(list[0]!).length]!, m.value);
+        const list = Object.values(target).find(
+          (v): v is Record<string, unknown>[] =>
+            Array.isArray(v) && typeof v[0] === 'object' && v[0] !== null && !Array.isArray(v[0]),
+        );
+        if (list)
+          set(
+            list[0]!,
+            m.index % 2 === 0 ? m.key : Object.keys(list[0]!)[m.index % Object.keys(list[0]!).length]!,
+            m.value,
+          );
         else set(target, key, [m.value]);
         break;
       }
@@ -187,7 +211,20 @@ function secretsOf(body: unknown): string[] {
 const encodedBody = (value: unknown): fc.Arbitrary<{ text: string; broken: string }> => {
   const text = JSON.stringify(value) ?? 'undefined';
   return fc
-    .constantFrom('none', 'none', 'none', 'none', 'truncate', 'bom', 'trailing-comma', 'single-quotes', 'nan', 'duplicate', 'comment', 'whitespace')
+    .constantFrom(
+      'none',
+      'none',
+      'none',
+      'none',
+      'truncate',
+      'bom',
+      'trailing-comma',
+      'single-quotes',
+      'nan',
+      'duplicate',
+      'comment',
+      'whitespace',
+    )
     .chain((broken) =>
       fc.nat({ max: Math.max(text.length - 1, 0) }).map((cut) => {
         switch (broken) {
@@ -219,14 +256,48 @@ const environment = fc.constantFrom('sandbox', 'sandbox', 'sandbox', 'sandbox', 
 /** Where a body goes: the four writes of the contract and the ledger's two postings, on an existing record or not. */
 function writeTarget(ctx: FuzzContext) {
   const someId = (known: string[]) =>
-    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom(...known).map((id) => id.toUpperCase()) });
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...known) },
+      { weight: 1, arbitrary: fc.uuid() },
+      { weight: 1, arbitrary: fc.constantFrom(...known).map((id) => id.toUpperCase()) },
+    );
   return fc.oneof(
-    fc.record({ op: fc.constant('createCustomer' as const), method: fc.constant('POST'), env: environment, id: fc.constant('') }),
-    fc.record({ op: fc.constant('updateCustomer' as const), method: fc.constant('PUT'), env: environment, id: someId(ctx.customerIds) }),
-    fc.record({ op: fc.constant('createAccount' as const), method: fc.constant('POST'), env: environment, id: fc.constant('') }),
-    fc.record({ op: fc.constant('updateAccount' as const), method: fc.constant('PUT'), env: environment, id: someId(ctx.accountIds) }),
-    fc.record({ op: fc.constant('postTransaction' as const), method: fc.constant('POST'), env: environment, id: someId(ctx.accountIds) }),
-    fc.record({ op: fc.constant('createTransfer' as const), method: fc.constant('POST'), env: environment, id: fc.constant('') }),
+    fc.record({
+      op: fc.constant('createCustomer' as const),
+      method: fc.constant('POST'),
+      env: environment,
+      id: fc.constant(''),
+    }),
+    fc.record({
+      op: fc.constant('updateCustomer' as const),
+      method: fc.constant('PUT'),
+      env: environment,
+      id: someId(ctx.customerIds),
+    }),
+    fc.record({
+      op: fc.constant('createAccount' as const),
+      method: fc.constant('POST'),
+      env: environment,
+      id: fc.constant(''),
+    }),
+    fc.record({
+      op: fc.constant('updateAccount' as const),
+      method: fc.constant('PUT'),
+      env: environment,
+      id: someId(ctx.accountIds),
+    }),
+    fc.record({
+      op: fc.constant('postTransaction' as const),
+      method: fc.constant('POST'),
+      env: environment,
+      id: someId(ctx.accountIds),
+    }),
+    fc.record({
+      op: fc.constant('createTransfer' as const),
+      method: fc.constant('POST'),
+      env: environment,
+      id: fc.constant(''),
+    }),
   );
 }
 
@@ -293,12 +364,25 @@ const contentType = fc.oneof(
 const idempotencyKey = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
   { weight: 2, arbitrary: fc.constantFrom('fuzz-key-1', 'fuzz-key-2', 'fuzz-key-3') },
-  { weight: 2, arbitrary: headerValue(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', ' ', 'a'.repeat(255), 'a'.repeat(256), 'ключ', '\u00ff'))) },
+  {
+    weight: 2,
+    arbitrary: headerValue(
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom('', ' ', 'a'.repeat(255), 'a'.repeat(256), 'ключ', '\u00ff'),
+      ),
+    ),
+  },
 );
 
 const requestId = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: headerValue(fc.oneof(fc.string({ maxLength: 140 }), fc.constantFrom('', 'a'.repeat(129), 'req-1', '../x', '\u00e9'))) },
+  {
+    weight: 1,
+    arbitrary: headerValue(
+      fc.oneof(fc.string({ maxLength: 140 }), fc.constantFrom('', 'a'.repeat(129), 'req-1', '../x', '\u00e9')),
+    ),
+  },
 );
 
 const contentEncoding = fc.oneof(
@@ -317,13 +401,30 @@ function headersFor(ctx: FuzzContext, method: string) {
       accept: fc.constantFrom(undefined, undefined, 'application/json', 'text/html', '*/*', 'application/xml'),
       compress: fc.boolean(),
     })
-    .map(({ compress, ...headers }) => ({ compress, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string> }));
+    .map(({ compress, ...headers }) => ({
+      compress,
+      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>,
+    }));
 }
 
-function finish(kind: string, method: string, path: string, headers: { compress: boolean; headers: Record<string, string> }, text: string | undefined, secrets: string[]): FuzzRequest {
+function finish(
+  kind: string,
+  method: string,
+  path: string,
+  headers: { compress: boolean; headers: Record<string, string> },
+  text: string | undefined,
+  secrets: string[],
+): FuzzRequest {
   let body = text === undefined ? undefined : Buffer.from(text, 'utf8');
   if (body !== undefined && headers.compress && headers.headers['content-encoding'] === 'gzip') body = gzipSync(body);
-  const request: FuzzRequest = { kind, method, path, headers: headers.headers, ...(body !== undefined && { body }), secrets };
+  const request: FuzzRequest = {
+    kind,
+    method,
+    path,
+    headers: headers.headers,
+    ...(body !== undefined && { body }),
+    secrets,
+  };
   // fast-check prints counterexamples with this: readable text rather than a Buffer's bytes.
   Object.defineProperty(request, fc.toStringMethod, { value: () => describeFuzzRequest(request), enumerable: false });
   return request;
@@ -339,18 +440,45 @@ export function schemaBodyRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return writeTarget(ctx).chain(({ op, method, env, id }) => {
     const schema = REQUEST_SCHEMAS[op];
     const valid = validFor(op, schema, ctx) as fc.Arbitrary<Record<string, unknown>>;
-    const body = fc.tuple(valid, fc.array(mutation, { maxLength: 3 })).map(([v, mutations]) => (mutations.length === 0 ? v : mutate(v, schema, mutations)));
+    const body = fc
+      .tuple(valid, fc.array(mutation, { maxLength: 3 }))
+      .map(([v, mutations]) => (mutations.length === 0 ? v : mutate(v, schema, mutations)));
     const path = pathOf(op, env, id);
-    return fc.tuple(body, headersFor(ctx, method)).chain(([value, headers]) =>
-      encodedBody(value).map(({ text, broken }) => finish(`schema:${op}${broken === 'none' ? '' : `:${broken}`}`, method, path, headers, text, secretsOf(value))),
-    );
+    return fc
+      .tuple(body, headersFor(ctx, method))
+      .chain(([value, headers]) =>
+        encodedBody(value).map(({ text, broken }) =>
+          finish(`schema:${op}${broken === 'none' ? '' : `:${broken}`}`, method, path, headers, text, secretsOf(value)),
+        ),
+      );
   });
 }
 
 /** Raw texts that are not what a JSON parser expects: huge, deeply nested, empty, scalar. */
 export function rawBodyRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const raw = fc.oneof(
-    fc.constantFrom('', ' ', 'null', 'true', '42', '"text"', '[]', '[{}]', '{', '}', '{"a":', 'NaN', 'Infinity', '-0', '1e999', '{"a":1e999}', '\u0000', '{"a":"\\u0000"}', '{"a":"\\ud800"}', 'undefined'),
+    fc.constantFrom(
+      '',
+      ' ',
+      'null',
+      'true',
+      '42',
+      '"text"',
+      '[]',
+      '[{}]',
+      '{',
+      '}',
+      '{"a":',
+      'NaN',
+      'Infinity',
+      '-0',
+      '1e999',
+      '{"a":1e999}',
+      '\u0000',
+      '{"a":"\\u0000"}',
+      '{"a":"\\ud800"}',
+      'undefined',
+    ),
     fc.integer({ min: 1000, max: 100_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
     fc.integer({ min: 1000, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
     fc.constantFrom(70_000, 200_000, 1_100_000).map((size) => JSON.stringify({ preferredName: 'a'.repeat(size) })),
@@ -362,7 +490,9 @@ export function rawBodyRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   return fc
     .tuple(writeTarget(ctx), raw)
     .chain(([target, text]) =>
-      headersFor(ctx, target.method).map((headers) => finish('raw-body', target.method, pathOf(target.op, target.env, target.id), headers, text, [])),
+      headersFor(ctx, target.method).map((headers) =>
+        finish('raw-body', target.method, pathOf(target.op, target.env, target.id), headers, text, []),
+      ),
     );
 }
 
@@ -382,12 +512,43 @@ export function randomPathRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const encoded = (arb: fc.Arbitrary<string>) => arb.map(encodePathText);
   const env = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom('sandbox', 'production-like') },
-    { weight: 2, arbitrary: fc.constantFrom('unknown', 'SANDBOX', '', '%73andbox', 'sandbox%00', '..', '%2e%2e', 'healthz', 'readyz', 'sandbox;x', '~', '*') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'unknown',
+        'SANDBOX',
+        '',
+        '%73andbox',
+        'sandbox%00',
+        '..',
+        '%2e%2e',
+        'healthz',
+        'readyz',
+        'sandbox;x',
+        '~',
+        '*',
+      ),
+    },
     { weight: 1, arbitrary: encoded(fc.string({ maxLength: 12 })) },
   );
   const resource = fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom('customer', 'account', 'audit-events', 'transfer') },
-    { weight: 2, arbitrary: fc.constantFrom('Customer', 'customers', 'accounts', 'ACCOUNT', '%63ustomer', 'account;x', 'account%2f', '', 'healthz', '..', 'audit-events%00') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'Customer',
+        'customers',
+        'accounts',
+        'ACCOUNT',
+        '%63ustomer',
+        'account;x',
+        'account%2f',
+        '',
+        'healthz',
+        '..',
+        'audit-events%00',
+      ),
+    },
     { weight: 1, arbitrary: encoded(fc.string({ maxLength: 12 })) },
   );
   const id = fc.oneof(
@@ -395,29 +556,90 @@ export function randomPathRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
     { weight: 2, arbitrary: fc.uuid() },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('not-a-uuid', '%ff', '%', '%zz', '%00', '..%2f..%2f', '%e2%80%ae', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'a'.repeat(6000), '1', '-1', 'null', '%7B%7D'),
+      arbitrary: fc.constantFrom(
+        'not-a-uuid',
+        '%ff',
+        '%',
+        '%zz',
+        '%00',
+        '..%2f..%2f',
+        '%e2%80%ae',
+        '00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        'a'.repeat(6000),
+        '1',
+        '-1',
+        'null',
+        '%7B%7D',
+      ),
     },
     { weight: 1, arbitrary: encoded(edgeString) },
   );
   const query = fc.oneof(
     { weight: 5, arbitrary: fc.constant('') },
-    { weight: 2, arbitrary: fc.constantFrom('?first=abc', '?first=-1', '?first=1e3', '?first=100&after=x', '?operation=customer.update', '?__proto__[x]=1', '?resourceId[]=a&resourceId[]=b', '?from=2026-01-01T00:00:00Z&to=2020-01-01T00:00:00Z', '?first=9007199254740993', '?a=%ff', '?%') },
-    { weight: 1, arbitrary: fc.tuple(encoded(fc.string({ maxLength: 10 })), encoded(fc.string({ maxLength: 20 }))).map(([k, v]) => `?${k}=${v}`) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '?first=abc',
+        '?first=-1',
+        '?first=1e3',
+        '?first=100&after=x',
+        '?operation=customer.update',
+        '?__proto__[x]=1',
+        '?resourceId[]=a&resourceId[]=b',
+        '?from=2026-01-01T00:00:00Z&to=2020-01-01T00:00:00Z',
+        '?first=9007199254740993',
+        '?a=%ff',
+        '?%',
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(encoded(fc.string({ maxLength: 10 })), encoded(fc.string({ maxLength: 20 })))
+        .map(([k, v]) => `?${k}=${v}`),
+    },
   );
   // Sub-resources of an account (the ledger's and the holders'), sometimes with an id and an action after them.
   const extraSegment = fc.oneof(
     { weight: 3, arbitrary: encoded(fc.string({ maxLength: 8 })) },
-    { weight: 2, arbitrary: fc.constantFrom('transaction', 'customer', 'flags/FROZEN', 'flags/frozen', 'overdraft-limit') },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('transaction', 'customer'), id, fc.constantFrom('', '/post', '/void', '/reverse', '/x')).map(([sub, i, action]) => `${sub}/${i}${action}`) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom('transaction', 'customer', 'flags/FROZEN', 'flags/frozen', 'overdraft-limit'),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom('transaction', 'customer'), id, fc.constantFrom('', '/post', '/void', '/reverse', '/x'))
+        .map(([sub, i, action]) => `${sub}/${i}${action}`),
+    },
   );
   const path = fc
-    .tuple(env, resource, fc.option(id, { nil: undefined }), fc.option(extraSegment, { nil: undefined, freq: 4 }), fc.constantFrom('', '', '', '/', '//'), query, fc.boolean())
-    .map(([e, r, i, extra, tail, q, doubleSlash]) => `/${e}${doubleSlash ? '//' : '/'}${r}${i === undefined ? '' : `/${i}`}${extra === undefined ? '' : `/${extra}`}${tail}${q}`)
+    .tuple(
+      env,
+      resource,
+      fc.option(id, { nil: undefined }),
+      fc.option(extraSegment, { nil: undefined, freq: 4 }),
+      fc.constantFrom('', '', '', '/', '//'),
+      query,
+      fc.boolean(),
+    )
+    .map(
+      ([e, r, i, extra, tail, q, doubleSlash]) =>
+        `/${e}${doubleSlash ? '//' : '/'}${r}${i === undefined ? '' : `/${i}`}${extra === undefined ? '' : `/${extra}`}${tail}${q}`,
+    )
     .filter((p) => !/\/graphql(\/|\?|$)/i.test(p)); // the GraphQL fuzzer covers that endpoint
-  const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD') }, { weight: 2, arbitrary: fc.constantFrom(...METHODS) });
-  return fc.tuple(method, path, fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined })).chain(([m, p, body]) =>
-    headersFor(ctx, m).map((headers) => finish('random-path', m, p, headers, body === undefined ? undefined : JSON.stringify(body), [])),
+  const method = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD') },
+    { weight: 2, arbitrary: fc.constantFrom(...METHODS) },
   );
+  return fc
+    .tuple(method, path, fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }))
+    .chain(([m, p, body]) =>
+      headersFor(ctx, m).map((headers) =>
+        finish('random-path', m, p, headers, body === undefined ? undefined : JSON.stringify(body), []),
+      ),
+    );
 }
 
 /** The whole mix; weights put most requests on the bodies the schemas describe. */

@@ -8,7 +8,12 @@ import fc from 'fast-check';
 
 /** A valid SSN (area 001–665 or 667–899, group 01–99, serial 0001–9999), dashed or not. */
 export const validSsn = fc
-  .tuple(fc.integer({ min: 1, max: 898 }), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9999 }), fc.boolean())
+  .tuple(
+    fc.integer({ min: 1, max: 898 }),
+    fc.integer({ min: 1, max: 99 }),
+    fc.integer({ min: 1, max: 9999 }),
+    fc.boolean(),
+  )
   .map(([area, group, serial, dashed]) => {
     const a = String(area >= 666 ? area + 1 : area).padStart(3, '0');
     const g = String(group).padStart(2, '0');
@@ -21,16 +26,25 @@ export const dateOfBirth = fc
   .map((date) => date.toISOString().slice(0, 10));
 
 export const simpleEmail = fc
-  .tuple(fc.stringMatching(/^[a-z][a-z0-9.]{0,12}[a-z0-9]$/), fc.constantFrom('example.com', 'bank.test', 'mail.example.org'))
+  .tuple(
+    fc.stringMatching(/^[a-z][a-z0-9.]{0,12}[a-z0-9]$/),
+    fc.constantFrom('example.com', 'bank.test', 'mail.example.org'),
+  )
   .map(([local, domain]) => `${local.replace(/\.\.+/g, '.')}@${domain}`);
 
 export const upperSnake = fc.stringMatching(/^[A-Z][A-Z0-9]{0,10}(_[A-Z0-9]{1,5}){0,2}$/);
 export const phoneNumber = fc.stringMatching(/^\+?[0-9][0-9 ().-]{3,20}$/);
-export const currency = fc.oneof(fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD'), fc.stringMatching(/^[A-Z]{3}$/));
+export const currency = fc.oneof(
+  fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'CHF', 'CAD'),
+  fc.stringMatching(/^[A-Z]{3}$/),
+);
 
 /** Plain text within limits: printable, trimmed, never empty. */
 export const plainText = (max: number) =>
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(max, 40) }).map((s) => s.trim() || 'x').filter((s) => s.length <= max && !/\p{Cc}/u.test(s));
+  fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength: Math.min(max, 40) })
+    .map((s) => s.trim() || 'x')
+    .filter((s) => s.length <= max && !/\p{Cc}/u.test(s));
 
 /** Numbers JSON can carry that break naive code: beyond safe integers, negative zero, extremes. */
 export const edgeNumber = fc.constantFrom(
@@ -96,9 +110,9 @@ export const edgeString = fc.constantFrom(
 );
 
 /** A string just over or far beyond every limit (the largest stays under the 64 KiB body limit with its neighbours). */
-export const longString = fc.constantFrom(101, 255, 256, 1000, 5000, 30_000).chain((length) =>
-  fc.constantFrom('a', 'é', '😀', ' ', '9').map((unit) => unit.repeat(length)),
-);
+export const longString = fc
+  .constantFrom(101, 255, 256, 1000, 5000, 30_000)
+  .chain((length) => fc.constantFrom('a', 'é', '😀', ' ', '9').map((unit) => unit.repeat(length)));
 
 /** Own `__proto__` / `constructor` keys, as JSON.parse creates them (an object literal would set the prototype); a fresh object each time. */
 export const prototypeObject = fc
@@ -124,7 +138,12 @@ export const deepValue = fc.integer({ min: 50, max: 1000 }).chain((depth) =>
 export const adversarialValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: edgeString },
   { weight: 2, arbitrary: edgeNumber },
-  { weight: 2, arbitrary: fc.constantFrom('null', 'true', 'false', '[]', '{}', '[null]', '[[]]', '[{}]').map((text) => JSON.parse(text) as unknown) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('null', 'true', 'false', '[]', '{}', '[null]', '[[]]', '[{}]')
+      .map((text) => JSON.parse(text) as unknown),
+  },
   { weight: 1, arbitrary: longString },
   { weight: 1, arbitrary: prototypeObject },
   { weight: 1, arbitrary: deepValue },
