@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { ensureComparatorClient } from './comparator-client.js';
 import type { BenchContext } from './context.js';
-import { baseEnvironment, nodeMajor, type RunningServer, startServer } from './processes.js';
+import { nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
 import { productionNodeFlags } from '../../scripts/lib/production-start.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /**
  * Node 24+ runs the comparators' TypeScript natively (they import packages only), so no loader
@@ -56,7 +57,7 @@ export function serviceEnvironment(
   dataDir = path.join(ctx.workDir, 'service-data'),
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  return baseEnvironment({
+  return childEnvironment({
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
@@ -108,7 +109,7 @@ function startComparator(
     command: node,
     args: scriptArgs(node, `bench/comparators/${COMPARATOR_SCRIPTS[name]}`),
     cwd: ctx.repoRoot,
-    env: baseEnvironment({
+    env: childEnvironment({
       NODE_ENV: 'production',
       DATABASE_URL: ctx.db.benchUrl,
       POOL_SIZE: String(ctx.options.poolSize),
@@ -146,7 +147,7 @@ export function startPostGraphile(ctx: BenchContext, node: string): Promise<Runn
     command: node,
     args: scriptArgs(node, 'bench/comparators/postgraphile.ts'),
     cwd: ctx.repoRoot,
-    env: baseEnvironment({
+    env: childEnvironment({
       NODE_ENV: 'production',
       GRAPHILE_ENV: 'production',
       DATABASE_URL: ctx.db.benchUrl,

@@ -4,9 +4,10 @@ import type pg from 'pg';
 import type { LoadResult, LoadSpec } from '../load/protocol.js';
 import type { LoadKind } from '../load/requests.js';
 import type { BenchContext } from './context.js';
-import { baseEnvironment, type RunningServer, runToCompletion } from './processes.js';
+import { type RunningServer, runToCompletion } from './processes.js';
 import { processCpuMicros, processTreeCpuMicros, samplePeakRss } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /** One measured run of one contender. Per-request figures divide by every response received. */
 export interface RunMeasurement {
@@ -88,7 +89,7 @@ export async function runLoadWorker(
   writeFileSync(specFile, JSON.stringify(spec));
   const stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], {
     cwd: ctx.repoRoot,
-    env: baseEnvironment({ NODE_ENV: 'production' }),
+    env: childEnvironment({ NODE_ENV: 'production' }),
   });
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
   ctx.nextSsnSequence = result.ssnSequenceEnd + 1;

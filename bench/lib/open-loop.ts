@@ -14,8 +14,9 @@ import {
   startTransferFloor,
 } from './contenders.js';
 import type { BenchContext } from './context.js';
-import { baseEnvironment, nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './processes.js';
+import { nodeMajor, nodeVersion, type RunningServer, runToCompletion } from './processes.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /**
  * Issue 34 item 4: latency at fixed offered rates (open loop, no coordinated omission), beside closed-loop figures
@@ -214,7 +215,7 @@ async function runStep(
     [...prefix, '--import', 'tsx', 'bench/load/open-loop-worker.ts', specFile],
     {
       cwd: ctx.repoRoot,
-      env: baseEnvironment({ NODE_ENV: 'production' }),
+      env: childEnvironment({ NODE_ENV: 'production' }),
     },
   );
   const serverCpuAfter = processCpuMicros(server.pid);

@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { BenchContext } from './context.js';
 import { median, type RunMeasurement, walBytesPerOperation, walPosition } from './measure.js';
 import { PGBENCH_DATABASE } from './postgres.js';
-import { baseEnvironment, runToCompletion } from './processes.js';
+import { runToCompletion } from './processes.js';
 import { processTreeCpuMicros } from '../../scripts/lib/proc.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 export interface PgbenchResult {
   binary: string;
@@ -57,7 +58,7 @@ export async function pgbenchOf(
   const binary = pgbenchBinary();
   if (!binary) return undefined;
   const { args: connection, env: passwordEnv } = connectionArgs(url);
-  const env = baseEnvironment({ ...passwordEnv, ...extraEnv });
+  const env = childEnvironment({ ...passwordEnv, ...extraEnv });
   const version = (await runToCompletion(binary, ['--version'], { cwd: ctx.repoRoot, env })).trim();
   return {
     binary,

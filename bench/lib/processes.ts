@@ -3,7 +3,6 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/db/postgres/embedded-postgres.js';
-import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /** Every child this run started, so that an interrupted run leaves nothing behind. */
 const children = new Set<ChildProcess>();
@@ -33,9 +32,6 @@ export function nodeVersion(node: string): string {
 }
 
 export const nodeMajor = (node: string): number => Number(/^v(\d+)/.exec(nodeVersion(node))?.[1] ?? 0);
-
-/** A minimal environment for a child: nothing of ours leaks in (see scripts/lib/child-environment.ts). */
-export const baseEnvironment = (extra: Record<string, string>): Record<string, string> => childEnvironment(extra);
 
 export interface RunningServer {
   name: string;

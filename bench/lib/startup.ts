@@ -2,9 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from './context.js';
 import { median } from './measure.js';
-import { baseEnvironment, nodeVersion, startServer } from './processes.js';
+import { nodeVersion, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
 import { productionNodeFlags } from '../../scripts/lib/production-start.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 export interface StartupResult {
   nodeVersion: string;
@@ -27,7 +28,7 @@ export async function measureStartup(
   options: { includeNpmStart: boolean },
 ): Promise<StartupResult> {
   const dataDir = mkdtempSync(path.join(ctx.workDir, 'startup-'));
-  const env = baseEnvironment({
+  const env = childEnvironment({
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -7,10 +7,11 @@ import type { ReceivedDelivery, ReceiverCommand, ReceiverReply } from '../load/w
 import { serviceEnvironment } from './contenders.js';
 import type { BenchContext } from './context.js';
 import { measureRun, median } from './measure.js';
-import { baseEnvironment, nodeVersion, type RunningServer, startServer } from './processes.js';
+import { nodeVersion, type RunningServer, startServer } from './processes.js';
 import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
 import { productionNodeFlags } from '../../scripts/lib/production-start.js';
+import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /**
  * `webhook-delivery` (issue 16): how fast the service pushes events to a local receiver, and how long an
@@ -89,7 +90,7 @@ interface Receiver {
 async function startReceiver(ctx: BenchContext): Promise<Receiver> {
   const child: ChildProcess = spawn(ctx.referenceNode, ['--import', 'tsx', 'bench/load/webhook-receiver.ts'], {
     cwd: ctx.repoRoot,
-    env: baseEnvironment({ NODE_ENV: 'production' }),
+    env: childEnvironment({ NODE_ENV: 'production' }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const replies: ((reply: ReceiverReply) => void)[] = [];

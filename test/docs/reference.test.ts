@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   anchorOf,
   CONFIGURATION_PAGE,
   ERRORS_PAGE,
   errorExamples,
+  findRaisers,
   readSettings,
   renderConfiguration,
   renderReference,
@@ -102,5 +105,27 @@ describe('the generated reference pages', () => {
     expect(anchorOf('409 CUSTOMER_ALREADY_EXISTS: the same SSN (dashes or not)')).toBe(
       '409-customer_already_exists-the-same-ssn-dashes-or-not',
     );
+  });
+});
+
+describe('where the error catalogue finds a code raised', () => {
+  it('counts a factory call as raising it, but not one inside an OpenAPI failure(...) over several lines', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'raisers-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.relative(path.resolve(import.meta.dirname, '../..'), path.join(dir, name));
+    };
+    const factory = file(
+      'errors.ts',
+      "\nexport const ledgerBusy = () =>\n  new DomainError('LEDGER_BUSY', 'unavailable');\n",
+    );
+    const documents = file(
+      'documents.ts',
+      "const busy = failure(\n  'LEDGER_BUSY',\n  'The ledger is busy (retry); nothing moves.',\n  ledgerBusy(),\n);\n",
+    );
+    const raises = file('raises.ts', 'export function post() {\n  throw wrap(\n    ledgerBusy(),\n  );\n}\n');
+    const raisers = findRaisers([factory, documents, raises]).get('LEDGER_BUSY');
+    expect([...(raisers?.files ?? [])]).toEqual([raises]);
+    expect([...(raisers?.kinds ?? [])]).toEqual(['unavailable']);
   });
 });
