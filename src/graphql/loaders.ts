@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { Account, AccountFlagDetail } from '../features/accounts/index.js';
-import type { Customer } from '../features/customers/index.js';
-import type { LinkRoots, Walk } from '../features/links/index.js';
+import type { Account, AccountFlagDetail, AccountLinks } from '../features/accounts/index.js';
+import type { Customer, CustomerLinks } from '../features/customers/index.js';
+import type { LinkRoots, Walk, WalkShape } from '../features/links/index.js';
 import type { AccountParent, Below, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';
@@ -21,14 +21,19 @@ import type { DomainEvent } from '../features/events/index.js';
  * record answered carries `below` (parents.ts) to hand its linked records to the nested field: nothing is primed
  * into another loader. `customer { accounts { customers { … } } }` is therefore one statement; a walk is capped
  * at 4 links, and the level below it is read by the relation loader, with another walk.
+ *
+ * A walked key also carries `shape`: where the selection asks for nothing but ids and nested lists at every
+ * level (`customer { accounts { accountId customers { customerId } } }`), the walk reads each record's id and
+ * links alone (parents of shape `ids`, parents.ts): no personal column, no JSON to decode (docs/adr/0092). A
+ * batch holding any key that needs whole records reads whole records for all of them.
  */
 export interface Loaders {
   customerById: DataLoader<RecordKey, CustomerParent | null, string>;
   accountById: DataLoader<RecordKey, AccountParent | null, string>;
   /** `Customer.accounts` of customers read without a walk below them (a page of `customers`, a mutation's answer). */
-  accountsOfCustomer: DataLoader<RelationKey<Customer>, AccountParent[], string>;
+  accountsOfCustomer: DataLoader<RelationKey<CustomerLinks>, AccountParent[], string>;
   /** `Account.customers`, likewise. */
-  customersOfAccount: DataLoader<RelationKey<Account>, CustomerParent[], string>;
+  customersOfAccount: DataLoader<RelationKey<AccountLinks>, CustomerParent[], string>;
   /** `Account.flagDetails` of every account of the response in one statement. */
   flagDetails: DataLoader<string, AccountFlagDetail[] | null>;
   /**
@@ -40,59 +45,70 @@ export interface Loaders {
 
 type RecordKind = 'customer' | 'account';
 
-/** A record by id, and the links the selection walks below it. */
+/** A record by id, the links the selection walks below it, and what the walk reads of each record. */
 export interface RecordKey {
   id: string;
   links: number;
+  shape: WalkShape;
 }
 
-/** The records linked to `parent`, and the links the selection walks below those. */
+/** The records linked to `parent`, the links the selection walks below those, and what is read of each. */
 export interface RelationKey<P> {
   parent: P;
   links: number;
+  shape: WalkShape;
 }
 
 /** A record read by id alone: the key of mutations, `node` and `Transaction.account`. */
-export const byId = (id: string): RecordKey => ({ id, links: 0 });
+export const byId = (id: string): RecordKey => ({ id, links: 0, shape: 'records' });
 
-// Ids are UUIDs, which the database compares case-insensitively; one cache entry per record and depth.
-const recordCacheKey = (key: RecordKey) => `${key.links}:${key.id.toLowerCase()}`;
+// Ids are UUIDs, which the database compares case-insensitively; one cache entry per record, depth and shape.
+const recordCacheKey = (key: RecordKey) => `${key.links}:${key.shape}:${key.id.toLowerCase()}`;
+
+/** The shape one walk reads for a batch of keys: ids alone only when every key asks for no more. */
+const shapeOf = (keys: readonly { shape: WalkShape }[]): WalkShape =>
+  keys.every((key) => key.shape === 'ids') ? 'ids' : 'records';
 
 export function createLoaders(services: DomainServices, caller: Caller): Loaders {
   const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
-  const walkFrom = (roots: LinkRoots, depth: number) => services.links.findLinkedFrom(caller, roots, depth);
+  const walkFrom = (roots: LinkRoots, depth: number, shape: WalkShape) =>
+    services.links.findLinkedFrom(caller, roots, depth, shape);
   return {
     customerById: recordLoader(
       'customer',
       (ids) => services.customers.findMany(caller, ids),
-      (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: ids, accountIds: [] }, depth),
+      (ids, depth, shape) =>
+        services.links.findLinkedRecords(caller, { customerIds: ids, accountIds: [] }, depth, shape),
     ),
     accountById: recordLoader(
       'account',
       (ids) => services.accounts.findMany(caller, ids),
-      (ids, depth) => services.links.findLinkedRecords(caller, { customerIds: [], accountIds: ids }, depth),
+      (ids, depth, shape) =>
+        services.links.findLinkedRecords(caller, { customerIds: [], accountIds: ids }, depth, shape),
     ),
-    accountsOfCustomer: new DataLoader<RelationKey<Customer>, AccountParent[], string>(
+    accountsOfCustomer: new DataLoader<RelationKey<CustomerLinks>, AccountParent[], string>(
       async (keys) => {
         const walk = await walkFrom(
           { customerIds: keys.map((key) => key.parent.customerId), accountIds: [] },
           1 + Math.max(...keys.map((key) => key.links)),
+          shapeOf(keys),
         );
         const below = new WalkedGraph(walk).below(walk.links);
         return keys.map((key) => below.accountsOf(key.parent));
       },
-      { cacheKeyFn: (key) => `${key.links}:${key.parent.customerId}` },
+      { cacheKeyFn: (key) => `${key.links}:${key.shape}:${key.parent.customerId}` },
     ),
-    customersOfAccount: new DataLoader<RelationKey<Account>, CustomerParent[], string>(
+    customersOfAccount: new DataLoader<RelationKey<AccountLinks>, CustomerParent[], string>(
       async (keys) => {
         const walk = await walkFrom(
           { customerIds: [], accountIds: keys.map((key) => key.parent.accountId) },
           1 + Math.max(...keys.map((key) => key.links)),
+          shapeOf(keys),
         );
         const below = new WalkedGraph(walk).below(walk.links);
         return keys.map((key) => below.customersOf(key.parent));
       },
-      { cacheKeyFn: (key) => `${key.links}:${key.parent.accountId}` },
+      { cacheKeyFn: (key) => `${key.links}:${key.shape}:${key.parent.accountId}` },
     ),
     flagDetails: new DataLoader<string, AccountFlagDetail[] | null>(
       (ids) => services.accounts.flagDetailsOfMany(caller, ids),
@@ -118,7 +134,7 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
 function recordLoader<K extends RecordKind>(
   kind: K,
   findMany: (ids: readonly string[]) => Promise<((K extends 'customer' ? Customer : Account) | null)[]>,
-  walk: (ids: readonly string[], depth: number) => Promise<Walk>,
+  walk: (ids: readonly string[], depth: number, shape: WalkShape) => Promise<Walk>,
 ): DataLoader<RecordKey, (K extends 'customer' ? CustomerParent : AccountParent) | null, string> {
   type Parent = (K extends 'customer' ? CustomerParent : AccountParent) | null;
   return new DataLoader<RecordKey, Parent, string>(
@@ -134,6 +150,7 @@ function recordLoader<K extends RecordKind>(
               walk(
                 walked.map((key) => key.id),
                 Math.max(...walked.map((key) => key.links)),
+                shapeOf(walked),
               ).then((found) => new WalkedGraph(found)),
             )
           : undefined,
@@ -152,31 +169,36 @@ function recordLoader<K extends RecordKind>(
 }
 
 /**
- * The records one walk read, by id. A record answered `n` links below the walk's roots may hand out its linked
- * records as long as `n` is below the walk's depth: the copy answered there carries `below` for the links left
- * (one copy per record and links left), and the last level is the plain record.
+ * The records one walk read, by id, as parents of the walk's shape. A record answered `n` links below the walk's
+ * roots may hand out its linked records as long as `n` is below the walk's depth: the copy answered there carries
+ * `below` for the links left (one copy per record and links left), and the last level is the plain parent.
  */
 class WalkedGraph {
   readonly links: number;
-  private readonly customers = new Map<string, Customer>();
-  private readonly accounts = new Map<string, Account>();
+  private readonly customers = new Map<string, CustomerParent>();
+  private readonly accounts = new Map<string, AccountParent>();
   private readonly views = new Map<number, Below>();
   private readonly copies = new Map<string, CustomerParent | AccountParent>();
 
   constructor(walk: Walk) {
     this.links = walk.links;
-    for (const customer of walk.customers) this.customers.set(customer.customerId, customer);
-    for (const account of walk.accounts) this.accounts.set(account.accountId, account);
+    if (walk.shape === 'ids') {
+      for (const customer of walk.customers) this.customers.set(customer.customerId, { ...customer, shape: 'ids' });
+      for (const account of walk.accounts) this.accounts.set(account.accountId, { ...account, shape: 'ids' });
+    } else {
+      for (const customer of walk.customers) this.customers.set(customer.customerId, customer);
+      for (const account of walk.accounts) this.accounts.set(account.accountId, account);
+    }
   }
 
   customer(id: string, links: number): CustomerParent | null {
-    const record = this.customers.get(id.toLowerCase());
-    return record ? this.withBelow(`c:${links}:${record.customerId}`, record, links) : null;
+    const parent = this.customers.get(id.toLowerCase());
+    return parent ? this.withBelow(`c:${links}:${parent.customerId}`, parent, links) : null;
   }
 
   account(id: string, links: number): AccountParent | null {
-    const record = this.accounts.get(id.toLowerCase());
-    return record ? this.withBelow(`a:${links}:${record.accountId}`, record, links) : null;
+    const parent = this.accounts.get(id.toLowerCase());
+    return parent ? this.withBelow(`a:${links}:${parent.accountId}`, parent, links) : null;
   }
 
   /** The linked records of a parent with `links` links read below it, each with one link fewer. */
@@ -194,22 +216,32 @@ class WalkedGraph {
     return view;
   }
 
-  private withBelow<T extends Customer | Account>(key: string, record: T, links: number): T & { below?: Below } {
-    if (links <= 0) return record;
-    let copy = this.copies.get(key) as (T & { below: Below }) | undefined;
-    if (!copy) this.copies.set(key, (copy = { ...record, below: this.below(links) }));
+  private withBelow<T extends CustomerParent | AccountParent>(key: string, parent: T, links: number): T {
+    if (links <= 0) return parent;
+    let copy = this.copies.get(key) as T | undefined;
+    if (!copy) this.copies.set(key, (copy = { ...parent, below: this.below(links) }));
     return copy;
   }
 }
 
-/** A root field's key: its id, and how many links its selection walks below the record. */
+/**
+ * A root field's key: its id, how many links its selection walks below the record, and whether ids and links
+ * are all it reads (a record read alone, by id, is read whole: that is one look-up either way).
+ */
 export function rootKey(kind: RecordKind, id: string, info: GraphQLResolveInfo): RecordKey {
-  return { id, links: linkDepth(kind, info.fieldNodes, info) };
+  const links = linkDepth(kind, info.fieldNodes, info);
+  const shape = links > 0 && selectsOnlyIdsAndLinks(kind, info.fieldNodes, info) ? 'ids' : 'records';
+  return { id, links, shape };
 }
 
-/** A relation field's key (`Customer.accounts`, `Account.customers`): its parent, and the links walked below the records it lists. */
+/**
+ * A relation field's key (`Customer.accounts`, `Account.customers`): its parent, the links walked below the
+ * records it lists, and whether ids and links are all it reads of them.
+ */
 export function relationKey<P>(parent: P, kind: RecordKind, info: GraphQLResolveInfo): RelationKey<P> {
-  return { parent, links: linkDepth(LINK_FIELD[kind].next, info.fieldNodes, info) };
+  const next = LINK_FIELD[kind].next;
+  const shape = selectsOnlyIdsAndLinks(next, info.fieldNodes, info) ? 'ids' : 'records';
+  return { parent, links: linkDepth(next, info.fieldNodes, info), shape };
 }
 
 /** Forgets every record and link read so far: a mutation changed links. */
@@ -227,6 +259,39 @@ const LINK_FIELD: Record<RecordKind, { field: string; next: RecordKind }> = {
 };
 
 const TYPE_KIND: Record<string, RecordKind> = { Customer: 'customer', Account: 'account' };
+
+/** What an ids-only parent answers on each kind of record (parents.ts): its identity but `version`, and its nested list. */
+const ID_AND_LINK_FIELDS: Record<RecordKind, ReadonlySet<string>> = {
+  customer: new Set(['__typename', 'id', 'customerId', 'accounts']),
+  account: new Set(['__typename', 'id', 'accountId', 'customers']),
+};
+
+/**
+ * Whether the selections below records of `kind` ask for nothing but ids and nested lists, at every depth.
+ * Conservative: any other field anywhere (also one under @skip), or a fragment on any type but the record's
+ * own (an interface such as Node included), answers no, and whole records are read.
+ */
+function selectsOnlyIdsAndLinks(kind: RecordKind, fields: readonly FieldNode[], info: GraphQLResolveInfo): boolean {
+  const check = (selectionSet: SelectionSetNode | undefined, current: RecordKind): boolean => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        if (!ID_AND_LINK_FIELDS[current].has(name)) return false;
+        if (name === LINK_FIELD[current].field && !check(selection.selectionSet, LINK_FIELD[current].next))
+          return false;
+        continue;
+      }
+      // Validation refused fragment cycles, so this ends.
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
+      if (!fragment) return false;
+      const typeName = fragment.typeCondition?.name.value;
+      if (typeName !== undefined && TYPE_KIND[typeName] !== current) return false;
+      if (!check(fragment.selectionSet, current)) return false;
+    }
+    return true;
+  };
+  return fields.every((field) => check(field.selectionSet, kind));
+}
 
 /**
  * How many links deep the selection walks from a record of `kind`: `{ accounts { customers { accountId } } }`

@@ -107,13 +107,13 @@ describe('look-ahead from the selection set', () => {
     for (const node of Object.values(result.json.data as Record<string, Node>)) expectListsMatchIds(node);
   });
 
-  it('reads whole records with one walk whatever the selection asks for: ids and links alone too', async () => {
+  it('reads ids and links alone, in one walk, when the selection asks for nothing else; whole records otherwise', async () => {
     const idsOnly = `query($id: ID!) { customer(customerId: $id) { customerId id __typename accounts { accountId customers {
       ... on Customer { customerId accounts { ...AccountId } } } } } }
       fragment AccountId on Account { accountId id }`;
     const slim = await counted(idsOnly, { id: owner });
     expect(slim.result.json.errors).toBeUndefined();
-    expect(slim.names).toEqual(['cas_links_records']);
+    expect(slim.names).toEqual(['cas_links_ids']);
     const whole = await counted(idsOnly.replace('{ accountId id }', '{ accountId id name }'), { id: owner });
     expect(whole.names).toEqual(['cas_links_records']);
     const withoutNames = JSON.parse(
@@ -121,6 +121,13 @@ describe('look-ahead from the selection set', () => {
     );
     expect(slim.result.json.data).toEqual(withoutNames);
     expect((slim.result.json.data.customer as { accounts: Node[] }).accounts).toHaveLength(2);
+    // A list's relation read takes the same shapes: ids alone below the page, whole records when a field needs them.
+    const page = (below: string) => `{ customers(first: 50) { nodes { customerId accounts { ${below} } } } }`;
+    const idsBelowPage = await counted(page('accountId customers { customerId }'), {});
+    expect(idsBelowPage.result.json.errors).toBeUndefined();
+    expect(idsBelowPage.names.filter((name) => name.startsWith('cas_links'))).toEqual(['cas_links_ids']);
+    const recordsBelowPage = await counted(page('accountId name customers { customerId }'), {});
+    expect(recordsBelowPage.names.filter((name) => name.startsWith('cas_links'))).toEqual(['cas_links_records']);
   });
 
   it('walks for any selection with nested records, and reads a record alone by id', async () => {

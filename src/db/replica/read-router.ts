@@ -56,7 +56,7 @@ const ROOT_MISSING: Absence = (result, args) => {
 export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M in keyof Stores[S]]?: Absence } } = {
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
-  links: { findLinkedRecords: ROOT_MISSING },
+  links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
   // A statement and the export read on the primary: a statement of an ended period gives the same bytes on
   // every request, which a lagging replica could break.

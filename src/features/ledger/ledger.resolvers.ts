@@ -3,6 +3,7 @@ import type { GraphqlContext } from '../../graphql/context.js';
 import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
 import { byId } from '../../graphql/loaders.js';
+import { wholeRecord } from '../../graphql/parents.js';
 import { encodeCursor, pageRequest, type TransactionPage } from '../../graphql/pagination.js';
 import { changedAccounts, endCursor, given, withoutNulls } from '../../graphql/resolver-helpers.js';
 import type { Account } from '../accounts/index.js';
@@ -124,7 +125,7 @@ export const ledgerResolvers: Pick<
   },
 
   Account: {
-    transactions: (account, args, context) => transactionPage(account, args, context),
+    transactions: (account, args, context) => transactionPage(wholeRecord(account), args, context),
   },
 
   Transaction: {

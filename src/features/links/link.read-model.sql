@@ -40,5 +40,32 @@ WITH RECURSIVE walk(root, kind, id, depth) AS (
     WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata
      FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1
 
+-- cas_links_ids
+WITH RECURSIVE walk(root, kind, id, depth) AS (
+         SELECT roots.id, roots.kind, roots.id, 0
+         FROM (SELECT 'c' AS kind, unnest($2::uuid[]) AS id UNION ALL SELECT 'a', unnest($3::uuid[])) AS roots
+       UNION
+         SELECT walk.root, step.kind, step.id, walk.depth + 1
+         FROM walk CROSS JOIN LATERAL (
+             SELECT 'a' AS kind, ac.account_id AS id FROM account_customers ac
+             WHERE walk.kind = 'c' AND ac.customer_id = walk.id AND ac.environment = $1
+           UNION ALL
+             SELECT 'c', ac.customer_id FROM account_customers ac
+             WHERE walk.kind = 'a' AND ac.account_id = walk.id AND ac.environment = $1
+         ) AS step
+         WHERE walk.depth < $4::int
+     ), reached AS (
+       SELECT kind, id, array_to_string(array_agg(DISTINCT root), ',') AS roots FROM walk GROUP BY kind, id
+     )
+     SELECT 'c' AS kind, r.roots, c.id, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+                        WHERE ac.customer_id = c.id AND ac.environment = c.environment
+                        ORDER BY ac.created_at, ac.account_id), ',') AS links
+     FROM customers c JOIN reached r ON r.kind = 'c' AND r.id = c.id WHERE c.environment = $1
+     UNION ALL
+     SELECT 'a', r.roots, a.id, array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
+                        WHERE ac.account_id = a.id AND ac.environment = a.environment
+                        ORDER BY ac.position), ',')
+     FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1
+
 -- cas_links_bounds
 SELECT accounts_per_customer AS "accountsPerCustomer", customers_per_account AS "customersPerAccount" FROM link_bounds WHERE environment = $1

@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
-import type { Account } from '../accounts/index.js';
-import type { Customer } from '../customers/index.js';
-import type { LinkBounds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
+import type { Account, AccountLinks } from '../accounts/index.js';
+import type { Customer, CustomerLinks } from '../customers/index.js';
+import type { LinkBounds, LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
 import {
   ACCOUNT_FIELDS,
+  ACCOUNT_IDS_OF,
   CUSTOMER_COLUMNS,
   type CustomerRow,
   NO_ACCOUNT_FIELDS,
@@ -50,6 +51,19 @@ const SQL = {
      SELECT 'a', r.roots, a.id, ${NO_CUSTOMER_FIELDS}, ${ACCOUNT_FIELDS}
      FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1`,
   ),
+  /**
+   * The same walk and records, only their ids and links: nothing personal, no JSON to decode, and a fraction of
+   * the work (docs/adr/0092).
+   */
+  linkedIds: statement(
+    'links_ids',
+    `${LINK_WALK}
+     SELECT 'c' AS kind, r.roots, c.id, ${ACCOUNT_IDS_OF.customer} AS links
+     FROM customers c JOIN reached r ON r.kind = 'c' AND r.id = c.id WHERE c.environment = $1
+     UNION ALL
+     SELECT 'a', r.roots, a.id, ${ACCOUNT_IDS_OF.account}
+     FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1`,
+  ),
   /** The environment's link bounds (the largest link counts it ever held, kept by the links' trigger): one row or none. */
   bounds: statement(
     'links_bounds',
@@ -58,6 +72,7 @@ const SQL = {
 };
 
 type WalkRow = { kind: 'c' | 'a'; roots: string; id: string };
+type IdsRow = WalkRow & { links: string };
 
 /**
  * The customer–account link walk on PostgreSQL, through Prisma Client. Walks asked for by concurrent
@@ -66,6 +81,7 @@ type WalkRow = { kind: 'c' | 'a'; roots: string; id: string };
  */
 export class PrismaLinkReadModel implements LinkReadModel {
   private readonly records: CoalescedWalks<Customer, Account>;
+  private readonly ids: CoalescedWalks<CustomerLinks, AccountLinks>;
 
   constructor(private readonly prisma: PrismaClient) {
     this.records = new CoalescedWalks(
@@ -74,10 +90,20 @@ export class PrismaLinkReadModel implements LinkReadModel {
       (row) => toCustomer(row as unknown as CustomerRow),
       (row) => toAccount(walkAccountRow(row as unknown as Parameters<typeof walkAccountRow>[0])),
     );
+    this.ids = new CoalescedWalks(
+      prisma,
+      SQL.linkedIds,
+      (row) => ({ customerId: row.id, accountIds: idList((row as IdsRow).links) }),
+      (row) => ({ accountId: row.id, customerIds: idList((row as IdsRow).links) }),
+    );
   }
 
   findLinkedRecords(environment: string, roots: LinkRoots, depth: number): Promise<LinkedRecords> {
     return this.records.walk(environment, roots, depth);
+  }
+
+  findLinkedIds(environment: string, roots: LinkRoots, depth: number): Promise<LinkedIds> {
+    return this.ids.walk(environment, roots, depth);
   }
 
   async findBounds(environment: string): Promise<LinkBounds> {

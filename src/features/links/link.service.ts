@@ -1,15 +1,20 @@
 import { authorize, isAuthorized } from '../../domain/authorization.js';
 import { isRecordId } from '../../domain/ids.js';
-import type { LinkBounds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
+import type { LinkBounds, LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
 import type { Caller } from '../../domain/caller.js';
 
 /** How many links a nested read may prefetch in one statement; deeper levels are read by another walk. */
 export const MAX_LINK_DEPTH = 4;
 
-/** What a walk read, and how many links deep it went (0 when it could not follow links). */
-export interface Walk extends LinkedRecords {
-  links: number;
-}
+/**
+ * What a walk reads of each record: the whole record, or its id and links alone (for a selection that asks
+ * for nothing else, GraphQL's `customer { accounts { customers { customerId } } }`).
+ */
+export type WalkShape = 'records' | 'ids';
+
+/** What a walk read, in the shape asked for, and how many links deep it went (0 when it could not follow links). */
+export type Walk =
+  (LinkedRecords & { shape: 'records'; links: number }) | (LinkedIds & { shape: 'ids'; links: number });
 
 /**
  * Reads across the customer–account links for nested reads (GraphQL): the customers and accounts named in
@@ -23,11 +28,16 @@ export class LinkService {
    * kind, as the services' findMany does; links are followed only for a principal that may read both kinds
    * (a nested read it may not make is refused by `findLinkedFrom`, as a direct read would be).
    */
-  async findLinkedRecords(caller: Caller, roots: LinkRoots, depth: number): Promise<Walk> {
+  async findLinkedRecords(
+    caller: Caller,
+    roots: LinkRoots,
+    depth: number,
+    shape: WalkShape = 'records',
+  ): Promise<Walk> {
     if (roots.customerIds.length > 0) authorize(caller, 'customers:read');
     if (roots.accountIds.length > 0) authorize(caller, 'accounts:read');
     const mayFollow = isAuthorized(caller, 'customers:read') && isAuthorized(caller, 'accounts:read');
-    return this.walk(caller, roots, mayFollow ? depth : 0);
+    return this.walk(caller, roots, mayFollow ? depth : 0, shape);
   }
 
   /**
@@ -35,11 +45,11 @@ export class LinkService {
    * at least one link, so it needs the read scope of the other kind (FORBIDDEN naming it, as findMany), and of
    * the roots' own kind.
    */
-  async findLinkedFrom(caller: Caller, roots: LinkRoots, depth: number): Promise<Walk> {
+  async findLinkedFrom(caller: Caller, roots: LinkRoots, depth: number, shape: WalkShape = 'records'): Promise<Walk> {
     const other = roots.customerIds.length > 0 ? 'accounts:read' : 'customers:read';
     authorize(caller, other);
     authorize(caller, other === 'accounts:read' ? 'customers:read' : 'accounts:read');
-    return this.walk(caller, roots, Math.max(1, depth));
+    return this.walk(caller, roots, Math.max(1, depth), shape);
   }
 
   /** The caller's environment's link bounds (see LinkBounds). */
@@ -47,11 +57,14 @@ export class LinkService {
     return this.links.findBounds(caller.environment);
   }
 
-  private async walk(caller: Caller, roots: LinkRoots, depth: number): Promise<Walk> {
+  private async walk(caller: Caller, roots: LinkRoots, depth: number, shape: WalkShape): Promise<Walk> {
     const customerIds = roots.customerIds.filter(isRecordId);
     const accountIds = roots.accountIds.filter(isRecordId);
-    if (customerIds.length === 0 && accountIds.length === 0) return { customers: [], accounts: [], links: 0 };
+    if (customerIds.length === 0 && accountIds.length === 0) return { shape, customers: [], accounts: [], links: 0 };
     const links = Math.max(0, Math.min(Math.trunc(depth), MAX_LINK_DEPTH));
-    return { ...(await this.links.findLinkedRecords(caller.environment, { customerIds, accountIds }, links)), links };
+    const valid = { customerIds, accountIds };
+    return shape === 'ids'
+      ? { shape, ...(await this.links.findLinkedIds(caller.environment, valid, links)), links }
+      : { shape, ...(await this.links.findLinkedRecords(caller.environment, valid, links)), links };
   }
 }
