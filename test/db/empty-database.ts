@@ -30,7 +30,7 @@ export async function createEmptyDatabase(): Promise<EmptyDatabase> {
   return {
     url,
     pool(max = 2) {
-      const pool = createPool({ connectionString: url, max, connectTimeoutMs: 5000, statementTimeoutMs: 30_000 });
+      const pool = createPool({ connectionString: url, max, connectTimeoutMs: 60_000, statementTimeoutMs: 30_000 });
       pools.push(pool);
       return pool;
     },

@@ -179,7 +179,7 @@ describe('migrations', () => {
   it('may run longer than a request statement timeout, and leave the shared pool with its timeouts', async () => {
     const db = await emptyDatabase();
     // The service's pool: statement timeout 300 ms (client-side query timeout 1.3 s), one connection.
-    const pool = createPool({ connectionString: db.url, max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 300 });
+    const pool = createPool({ connectionString: db.url, max: 1, connectTimeoutMs: 60_000, statementTimeoutMs: 300 });
     cleanups.push(() => pool.end());
     const dir = migrationsCopy();
     addMigration(dir, '29990101000000_slow', 'SELECT pg_sleep(1.6);\nCREATE TABLE slow_probe (id integer);\n');

@@ -155,7 +155,7 @@ let db: TestDatabase;
 let internals: GeneratedClientInternals;
 beforeAll(async () => {
   db = await createTestDatabase();
-  const pool = createPool({ connectionString: db.url, max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 5000 });
+  const pool = createPool({ connectionString: db.url, max: 1, connectTimeoutMs: 60_000, statementTimeoutMs: 5000 });
   internals = createPrismaClient(pool) as unknown as GeneratedClientInternals;
   await pool.end();
 });

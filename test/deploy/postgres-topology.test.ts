@@ -189,7 +189,7 @@ describe.skipIf(!installed)('deploy/postgres: a primary, its streaming replica, 
     const ownerPool = createPool({
       connectionString: url('cas_owner', PASSWORDS.owner, primaryPort),
       max: 1,
-      connectTimeoutMs: 5000,
+      connectTimeoutMs: 60_000,
       statementTimeoutMs: 60_000,
     });
     try {

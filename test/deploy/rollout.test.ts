@@ -52,7 +52,7 @@ let dataDir: string | undefined;
 const started = Date.now();
 
 async function migrateWith(url: string, migrationsDir: string) {
-  const pool = createPool({ connectionString: url, max: 1, connectTimeoutMs: 5000, statementTimeoutMs: 60_000 });
+  const pool = createPool({ connectionString: url, max: 1, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
   try {
     return await migrate(pool, readMigrations(migrationsDir));
   } finally {

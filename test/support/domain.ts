@@ -31,8 +31,8 @@ export async function createDomainHarness(options: DomainHarnessOptions = {}): P
   const pool = createPool({
     connectionString: database.url,
     max: 20,
-    connectTimeoutMs: 5000,
-    statementTimeoutMs: 10_000,
+    connectTimeoutMs: 60_000,
+    statementTimeoutMs: 60_000,
   });
   const prisma = createPrismaClient(pool);
   const cipher = new PiiCipher(

@@ -57,7 +57,7 @@ export default async function setup(project: TestProject) {
   const templatePool = createPool({
     connectionString: withDatabase(adminUrl, template),
     max: 1,
-    connectTimeoutMs: 5000,
+    connectTimeoutMs: 60_000,
     statementTimeoutMs: 60_000,
   });
   await migrate(templatePool);

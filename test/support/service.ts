@@ -105,6 +105,12 @@ export async function startTestService(
     LOG_LEVEL: 'info',
     LOG_PRETTY: 'false',
     DATABASE_POOL_SIZE: '20',
+    // Hang-stoppers, not expectations (docs/adr/0088): on a busy machine a new connection, a wait for a pooled one,
+    // a statement or an operation can take seconds. The production defaults (2 s, 5 s, 10 s) once answered
+    // SERVICE_UNAVAILABLE to a test's setup at a load average of 12. A test of a time-out sets its own.
+    DATABASE_CONNECT_TIMEOUT_MS: '60000',
+    DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+    GRAPHQL_MAX_EXECUTION_MS: '60000',
     ...TEST_PII_ENV,
     ...env,
     ...options.env?.(database),

@@ -107,7 +107,7 @@ export async function startReplicatedPostgres(database = 'cas'): Promise<Replica
   const migrations = createPool({
     connectionString: withDatabase(primary.url, database),
     max: 1,
-    connectTimeoutMs: 5000,
+    connectTimeoutMs: 60_000,
     statementTimeoutMs: 60_000,
   });
   await migrate(migrations);

@@ -28,8 +28,8 @@ beforeAll(async () => {
   pool = createPool({
     connectionString: service.databaseUrl,
     max: 2,
-    connectTimeoutMs: 5000,
-    statementTimeoutMs: 10_000,
+    connectTimeoutMs: 60_000,
+    statementTimeoutMs: 60_000,
     onQuery: (_ms, name) => {
       if (name === 'cas_event_list') listStatements.push(name);
     },

@@ -130,7 +130,7 @@ let store: PrismaEventStore;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = createPool({ connectionString: database.url, max: 4, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  pool = createPool({ connectionString: database.url, max: 4, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
   prisma = createPrismaClient(pool);
   store = new PrismaEventStore(prisma);
 });
@@ -377,7 +377,7 @@ async function withDatabaseBefore(
   use: (db: TestDatabase, events: PrismaEventStore) => Promise<void>,
 ): Promise<void> {
   const db = await createTestDatabase({ migrated: false, prefix });
-  const dbPool = createPool({ connectionString: db.url, max: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 });
+  const dbPool = createPool({ connectionString: db.url, max: 2, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
   const dbPrisma = createPrismaClient(dbPool);
   try {
     // This release's event store also reads what later expand-only migrations added (events.changed_fields),

@@ -23,7 +23,7 @@ const RECORDS = 600;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = createPool({ connectionString: database.url, max: 4, connectTimeoutMs: 5000, statementTimeoutMs: 20_000 });
+  pool = createPool({ connectionString: database.url, max: 4, connectTimeoutMs: 60_000, statementTimeoutMs: 60_000 });
   prisma = createPrismaClient(pool);
   store = new PrismaEventStore(prisma);
   // Each visibility state below is set by this file alone, never by autovacuum in between.

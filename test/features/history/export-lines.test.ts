@@ -97,8 +97,8 @@ describe('ledger export lines', () => {
     const pool = createPool({
       connectionString: service.databaseUrl,
       max: 2,
-      connectTimeoutMs: 5000,
-      statementTimeoutMs: 10_000,
+      connectTimeoutMs: 60_000,
+      statementTimeoutMs: 60_000,
     });
     const prisma = createPrismaClient(pool);
     try {

@@ -56,8 +56,8 @@ beforeAll(async () => {
   const pool = createPool({
     connectionString: service.database.url,
     max: 2,
-    connectTimeoutMs: 5000,
-    statementTimeoutMs: 10_000,
+    connectTimeoutMs: 60_000,
+    statementTimeoutMs: 60_000,
   });
   closePool = () => pool.end();
   prisma = createPrismaClient(pool);
