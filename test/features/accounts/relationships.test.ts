@@ -335,6 +335,30 @@ describe('creating an account with relationships: POST /{environment}/account', 
     expect(read.headers.get('etag')).toBe(res.headers.get('etag'));
   });
 
+  it('an update, a flag and the unfiltered list answer the relationships too', async () => {
+    const { accountId, ownerIds } = await accountOfOwners(2);
+    expectSuccess(await setRole(accountId, ownerIds[0]!, 'CUSTODIAN'), 'account', 200);
+    const relationships = [
+      { customerId: ownerIds[0], role: 'CUSTODIAN' },
+      { customerId: ownerIds[1], role: 'OWNER' },
+    ];
+    const updated = await service.call('PUT', `/sandbox/account/${accountId}`, {
+      body: { name: 'Renamed', currency: 'USD' },
+    });
+    expectSuccess(updated, 'account', 200);
+    expect(updated.json.data.relationships).toEqual(relationships);
+    const flagged = await service.call('PUT', `/sandbox/account/${accountId}/flags/FROZEN`);
+    expect(flagged.json.data.relationships).toEqual(relationships);
+    // Ids are time-ordered: the page after every earlier account starts with this one.
+    const { rows } = await service.database.pool.query<{ id: string }>(
+      'SELECT id::text FROM accounts WHERE id < $1 ORDER BY id DESC LIMIT 1',
+      [accountId],
+    );
+    const after = rows.length > 0 ? `&after=${rows[0]!.id}` : '';
+    const page = await service.call('GET', `/sandbox/account?limit=1${after}`);
+    expect(page.json.data.accounts).toEqual([flagged.json.data]);
+  });
+
   it('all owners (none named, or every one OWNER) answer exactly as without relationships', async () => {
     const { customerId } = await createCustomer(service);
     const res = await service.call('POST', '/sandbox/account', {
