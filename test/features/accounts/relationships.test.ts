@@ -150,6 +150,7 @@ describe('changing a role: PUT /{environment}/account/{accountId}/customer/{cust
   it('changes a role and back: the answer is the account, with relationships only while a role is not OWNER; the ETag moves', async () => {
     const { accountId, ownerIds } = await accountOfOwners(2);
     const before = await service.call('GET', `/sandbox/account/${accountId}`);
+    const customerBefore = await service.call('GET', `/sandbox/customer/${ownerIds[1]}`);
     const res = await setRole(accountId, ownerIds[1]!, 'AUTHORIZED_SIGNER');
     expectSuccess(res, 'account', 200);
     expect(res.json.data).toEqual({
@@ -162,6 +163,10 @@ describe('changing a role: PUT /{environment}/account/{accountId}/customer/{cust
     expect(res.headers.get('etag')).not.toBe(before.headers.get('etag'));
     const read = await service.call('GET', `/sandbox/account/${accountId}`);
     expect(read.headers.get('etag')).toBe(res.headers.get('etag'));
+    // A customer answers no roles: its own version stays.
+    const customerAfter = await service.call('GET', `/sandbox/customer/${ownerIds[1]}`);
+    expect(customerAfter.json.data).toEqual(customerBefore.json.data);
+    expect(customerAfter.headers.get('etag')).toBe(customerBefore.headers.get('etag'));
 
     const back = await setRole(accountId, ownerIds[1]!, 'OWNER');
     expectSuccess(back, 'account', 200);
