@@ -49,6 +49,12 @@ export const ERROR_TEXTS: Record<string, string> = {
   ACCOUNT_CUSTOMER_LIMIT: 'Adding a customer to an account that already has the most it may have (20).',
   CUSTOMER_ACCOUNT_LIMIT:
     'Creating an account for, or adding to an account, a customer that already holds 100 accounts (the most a customer may hold); nothing changes.',
+  LAST_OWNER:
+    "Removing an account's last OWNER, or giving it another role, while other customers remain (docs/adr/0091); nothing changes.",
+  ROLE_REQUIRES_INDIVIDUAL:
+    'Making a BUSINESS customer an AUTHORIZED_SIGNER or AUTHORIZED_USER of an account (at creation, on a link or by a role change); nothing changes.',
+  CUSTOMER_ALREADY_LINKED:
+    'Linking a customer that is already on the account with another role; change its role with PUT …/customer/{customerId} instead.',
   EVENT_NOT_FOUND: 'No event with this id in this environment (or it has been pruned).',
   STATEMENT_TOO_LARGE:
     'The period of a statement holds more posted transactions than one statement shows (10,000 on REST, 1,000 on GraphQL); ask for a shorter period or use the ledger export.',

@@ -10,6 +10,8 @@ export const AUDIT_OPERATIONS = [
   'account.delete',
   'account.customer.add',
   'account.customer.remove',
+  // A linked customer's role changed (docs/adr/0091).
+  'account.customer.role.set',
   'account.flag.set',
   'account.flag.clear',
   // A flag lifted by itself at its `until` (principal system:flag-expiry).

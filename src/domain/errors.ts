@@ -40,6 +40,10 @@ export const ErrorCodes = [
   'ACCOUNT_NEEDS_A_CUSTOMER',
   'ACCOUNT_CUSTOMER_LIMIT',
   'CUSTOMER_ACCOUNT_LIMIT',
+  // Account relationships (docs/adr/0091-account-relationship-roles.md).
+  'LAST_OWNER',
+  'ROLE_REQUIRES_INDIVIDUAL',
+  'CUSTOMER_ALREADY_LINKED',
   'EVENT_NOT_FOUND',
   // History and statements (src/features/history).
   'STATEMENT_TOO_LARGE',
@@ -365,6 +369,35 @@ export const customerAccountLimit = (limit: number) =>
     'CUSTOMER_ACCOUNT_LIMIT',
     'conflict',
     `A customer holds at most ${limit} accounts, and a customer of this request already holds that many; nothing was changed.`,
+  );
+
+export const lastOwner = () =>
+  new DomainError(
+    'LAST_OWNER',
+    'conflict',
+    'The customer is the last OWNER of the account: it can be neither removed nor given another role until another customer is an OWNER; nothing was changed.',
+  );
+
+/** At creation, one detail per customer (its id: ids are not personal data); on a link or a role change, none. */
+export const roleRequiresIndividual = (customerIds: readonly string[] = []) =>
+  new DomainError(
+    'ROLE_REQUIRES_INDIVIDUAL',
+    'conflict',
+    'AUTHORIZED_SIGNER and AUTHORIZED_USER must be INDIVIDUAL customers (people); a BUSINESS customer may be an OWNER, BENEFICIARY or CUSTODIAN. Nothing was changed.',
+    customerIds.length === 0
+      ? undefined
+      : customerIds.map((id) => ({
+          field: 'relationships',
+          code: 'ROLE_REQUIRES_INDIVIDUAL',
+          message: `Customer ${id} is a BUSINESS customer.`,
+        })),
+  );
+
+export const customerAlreadyLinked = () =>
+  new DomainError(
+    'CUSTOMER_ALREADY_LINKED',
+    'conflict',
+    'The customer is already linked to this account with another role; change its role with PUT /{environment}/account/{accountId}/customer/{customerId}. Nothing was changed.',
   );
 
 export const customerNotLinked = () =>

@@ -235,6 +235,16 @@ export function createRestRouter(deps: HttpDependencies): Router {
       );
       return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
     },
+    setAccountCustomerRole: async ({ caller, params, body, ifMatch }) => {
+      const account = await accounts.setCustomerRole(
+        caller,
+        params.accountId!,
+        params.customerId!,
+        body,
+        ifMatchCondition(ifMatch, params.accountId!),
+      );
+      return tagged(ok(accountAnswer(caller, account)), account, account.accountId);
+    },
     setAccountFlag: async ({ caller, params, body, ifMatch }) => {
       const account = await accounts.setFlag(
         caller,

@@ -138,6 +138,13 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
   },
+  setAccountCustomerRole: async () => {
+    const [first, second] = [await fixtures.customer(), await fixtures.customer()];
+    return {
+      params: { accountId: await fixtures.account([first, second]), customerId: second },
+      body: { role: 'BENEFICIARY' },
+    };
+  },
   setAccountFlag: async () => ({
     params: { accountId: await fixtures.account(), flag: 'FROZEN' },
     body: { reason: 'Fraud review' },

@@ -107,7 +107,7 @@ export async function checkAccountLinks(
 }
 
 /**
- * The tables themselves, for records written only through the service: no account without a customer,
+ * The tables themselves, for records written only through the service: no account without a customer (nor an owner),
  * no link to a missing record, no idempotency key claimed but never completed, and an audit trail that
  * matches what exists (one create event per record; every vanished record has its delete event).
  */
@@ -155,6 +155,11 @@ export async function storageProblems(pool: pg.Pool): Promise<string[]> {
     [
       'accounts without any customer',
       'SELECT count(*) AS n FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM account_customers l WHERE l.account_id = a.id)',
+    ],
+    [
+      // docs/adr/0091: an account always keeps an OWNER, also when removals and role changes race.
+      'accounts without an OWNER',
+      "SELECT count(*) AS n FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM account_customers l WHERE l.account_id = a.id AND l.role = 'OWNER')",
     ],
     [
       'links to a missing customer',

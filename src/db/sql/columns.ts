@@ -1,4 +1,4 @@
-import type { Account } from '../../features/accounts/account.js';
+import { type Account, type AccountRole, shownRelationships } from '../../features/accounts/account.js';
 import type { Address, Customer, Phone } from '../../features/customers/customer.js';
 import type { Metadata } from '../../domain/metadata.js';
 import { RECENT_TRANSACTIONS, type Transaction } from '../../features/ledger/transaction.js';
@@ -18,6 +18,13 @@ const ACCOUNT_IDS_OF_CUSTOMER = `array_to_string(ARRAY(SELECT ac.account_id FROM
 const CUSTOMER_IDS_OF_ACCOUNT = `array_to_string(ARRAY(SELECT ac.customer_id FROM account_customers ac
                         WHERE ac.account_id = a.id AND ac.environment = a.environment
                         ORDER BY ac.position), ',')`;
+
+/**
+ * The account's customers' roles in the same order, or NULL while every one is an OWNER (most accounts: the
+ * account then reads exactly as before roles existed; docs/adr/0091).
+ */
+const CUSTOMER_ROLES_OF_ACCOUNT = `(SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)`;
 
 /**
  * A customer's version (its ETag, GraphQL `version`): its row version plus its link counter, in 1..2147483647,
@@ -72,7 +79,8 @@ const RECENT_TRANSACTIONS_OF_ACCOUNT = `CASE WHEN a.entry_count = 0 THEN '[]'::j
 export const ACCOUNT_FIELDS = `a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
   ${CUSTOMER_IDS_OF_ACCOUNT} AS "customerIds", trim_scale(a.amount + a.pending_credits - a.pending_debits)::text AS pending,
   trim_scale(a.amount - a.pending_debits)::text AS available, trim_scale(a.overdraft_limit)::text AS "overdraftLimit",
-  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata`;
+  ${RECENT_TRANSACTIONS_OF_ACCOUNT} AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  ${CUSTOMER_ROLES_OF_ACCOUNT}::text AS "customerRoles"`;
 export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 /**
  * NULLs of ACCOUNT_FIELDS' types, for a row that is a customer. A union's columns are named by its first
@@ -82,7 +90,7 @@ export const ACCOUNT_COLUMNS = `a.id, ${ACCOUNT_FIELDS}`;
 export const NO_ACCOUNT_FIELDS =
   'NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", ' +
   'NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", ' +
-  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata"';
+  'NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles"';
 
 /** An account's row of a union with customers (NO_ACCOUNT_FIELDS): its externalId and metadata under their own names. */
 export const walkAccountRow = (
@@ -121,6 +129,8 @@ export type AccountRow = Pick<AccountModel, 'id' | 'type' | 'name' | 'currency' 
   overdraftLimit: string;
   /** Comma-separated (see idList). */
   customerIds: string;
+  /** The customers' roles, comma-separated in customerIds' order; NULL (or absent) while every one is an OWNER. */
+  customerRoles?: string | null;
   /** TRANSACTION_COLUMNS of the newest entries, as JSON. */
   transactions: TransactionRow[];
   /** entry_count: the account's entries (its transactions) in all. */
@@ -188,6 +198,13 @@ const withClientFields = (row: {
   ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });
 
+/** `relationships` only when some customer is not an OWNER (customerRoles then lists every customer's role). */
+const relationshipsOf = (row: AccountRow): Pick<Account, 'relationships'> => {
+  if (row.customerRoles === null || row.customerRoles === undefined || row.customerRoles === '') return {};
+  const relationships = shownRelationships(idList(row.customerIds), row.customerRoles.split(',') as AccountRole[]);
+  return relationships ? { relationships } : {};
+};
+
 export const toAccount = (row: AccountRow): Account => ({
   accountId: row.id,
   type: row.type,
@@ -195,6 +212,7 @@ export const toAccount = (row: AccountRow): Account => ({
   amount: row.amount,
   currency: row.currency,
   customerIds: idList(row.customerIds),
+  ...relationshipsOf(row),
   transactions: row.transactions.map(toTransaction),
   transactionCount: row.transactionCount,
   flags: row.flags,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCOUNT_FLAGS, type Account, type AccountFlagDetail } from './account.js';
+import { ACCOUNT_FLAGS, ACCOUNT_ROLES, type Account, type AccountFlagDetail } from './account.js';
 import { presentTransaction, RECENT_TRANSACTIONS, transactionDataSchema } from '../ledger/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { clientFieldSchemas, presentClientFields } from '../../presenters/client-fields.js';
@@ -25,6 +25,17 @@ export const accountDataSchema = z
       .regex(/^[A-Z]{3}$/)
       .describe('ISO 4217 currency code.'),
     customers: z.array(recordId).min(1).describe('Ids of the associated customers, in the order they were linked.'),
+    relationships: z
+      .array(
+        z
+          .strictObject({ customerId: recordId, role: z.enum(ACCOUNT_ROLES) })
+          .describe('A customer of the account with its role.'),
+      )
+      .min(1)
+      .optional()
+      .describe(
+        'Not in the contract. Every customer of `customers`, in its order, with its role; only when some customer is not an OWNER.',
+      ),
     transactions: z
       .array(transactionDataSchema)
       .max(RECENT_TRANSACTIONS)
@@ -95,6 +106,12 @@ export const presentAccount = (account: Account): AccountData => ({
   amount: Number(account.amount),
   currency: account.currency,
   customers: [...account.customerIds],
+  ...(account.relationships !== undefined && {
+    relationships: account.relationships.map((relationship) => ({
+      customerId: relationship.customerId,
+      role: relationship.role,
+    })),
+  }),
   transactions: account.transactions.map(presentTransaction),
   flags: account.flags as AccountData['flags'],
   ...presentClientFields(account),

@@ -1,10 +1,11 @@
-import { ACCOUNT_FLAGS } from './account.js';
+import { ACCOUNT_FLAGS, ACCOUNT_ROLES } from './account.js';
 import {
   ACCOUNT_LIMITS,
   addAccountCustomerSchema,
   createAccountSchema,
   FLAG_LIMITS,
   overdraftLimitSchema,
+  setAccountCustomerRoleSchema,
   setAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
@@ -16,9 +17,12 @@ import {
   accountHasTransactions,
   accountNeedsACustomer,
   customerAccountLimit,
+  customerAlreadyLinked,
   customerNotLinked,
   externalIdTaken,
+  lastOwner,
   referencedCustomersNotFound,
+  roleRequiresIndividual,
   validationFailed,
 } from '../../domain/errors.js';
 import {
@@ -69,6 +73,23 @@ const externalIdTakenFailure = failure(
   'Another account of this environment has this externalId; nothing changes.',
   externalIdTaken('account'),
 );
+const ROLES_NOTE = `One of ${ACCOUNT_ROLES.join(', ')}.`;
+const roleValidationFailure = failure(
+  'VALIDATION_FAILED_role',
+  'The role is not one of the roles.',
+  validationFailed([{ field: 'role', code: 'INVALID_VALUE', message: `Must be one of ${ACCOUNT_ROLES.join(', ')}.` }]),
+);
+const roleRequiresIndividualFailure = failure(
+  'ROLE_REQUIRES_INDIVIDUAL',
+  'A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).',
+  roleRequiresIndividual(),
+);
+const lastOwnerFailure = failure('LAST_OWNER', 'The customer is the last OWNER of the account.', lastOwner());
+const customerNotLinkedFailure = failure(
+  'CUSTOMER_NOT_FOUND',
+  'The customer is not a holder of this account.',
+  customerNotLinked(),
+);
 const answersAccount = (description: string): RestRoute['success'] => ({
   status: 200,
   description,
@@ -105,7 +126,8 @@ export const ACCOUNTS_ROUTES = [
     description:
       'Opens an account for one or more existing customers: amount 0, no transactions, no flags. ' +
       `${WRITE_ANSWER_NOTE} ` +
-      'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).',
+      'Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). ' +
+      `Also optional, \`relationships: [{customerId, role}]\`: roles of some of \`associatedCustomerIds\` (${ROLES_NOTE} Others are OWNERs); each id one of \`associatedCustomerIds\` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).`,
     scope: 'accounts:write',
     requestBody: { schema: createAccountSchema, component: 'CreateAccountRequest', example: EXAMPLE_CREATE_ACCOUNT },
     success: answersAccountOrAcknowledgment('Created. `Location` names the new account.', 201),
@@ -118,6 +140,7 @@ export const ACCOUNTS_ROUTES = [
       ),
       customerAccountLimitFailure,
       externalIdTakenFailure,
+      roleRequiresIndividualFailure,
     ],
   },
   {
@@ -198,7 +221,7 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Add a customer to an account',
-    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE}`,
+    description: `Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most ${ACCOUNT_LIMITS.associatedCustomers}. A customer already on the account leaves it unchanged. ${WRITE_ANSWER_NOTE} ${NO_OP_NOTE} Not in the contract, optional: \`role\` (${ROLES_NOTE} OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}).`,
     scope: 'accounts:write',
     naturallyIdempotent: true,
     requestBody: {
@@ -220,6 +243,33 @@ export const ACCOUNTS_ROUTES = [
         accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers),
       ),
       customerAccountLimitFailure,
+      roleValidationFailure,
+      roleRequiresIndividualFailure,
+      failure('CUSTOMER_ALREADY_LINKED', 'The customer is on the account with another role.', customerAlreadyLinked()),
+    ],
+  },
+  {
+    operationId: 'setAccountCustomerRole',
+    method: 'PUT',
+    path: '/:environment/account/:accountId/customer/:customerId',
+    family: 'account',
+    tag: 'Accounts',
+    summary: "Change a customer's role on an account",
+    description: `Not in the contract. Gives a customer of the account another \`role\` (${ROLES_NOTE}) The last OWNER keeps its role. AUTHORIZED_SIGNER and AUTHORIZED_USER must be INDIVIDUAL customers. The same role changes nothing. ${NO_OP_NOTE} ${WRITE_ANSWER_NOTE}`,
+    scope: 'accounts:write',
+    requestBody: {
+      schema: setAccountCustomerRoleSchema,
+      component: 'SetAccountCustomerRoleRequest',
+      example: { role: 'AUTHORIZED_SIGNER' },
+    },
+    success: answersAccountOrAcknowledgment('The account with the new role.'),
+    versioned: 'conditional',
+    failures: [
+      roleValidationFailure,
+      accountNotFoundFailure,
+      customerNotLinkedFailure,
+      lastOwnerFailure,
+      roleRequiresIndividualFailure,
     ],
   },
   {
@@ -229,14 +279,15 @@ export const ACCOUNTS_ROUTES = [
     family: 'account',
     tag: 'Accounts',
     summary: 'Remove a customer from an account',
-    description: `The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). ${WRITE_ANSWER_NOTE}`,
+    description: `The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead), nor the last OWNER (LAST_OWNER). ${WRITE_ANSWER_NOTE}`,
     scope: 'accounts:write',
     success: answersAccountOrAcknowledgment('The account without the customer.'),
     versioned: 'conditional',
     failures: [
       accountNotFoundFailure,
-      failure('CUSTOMER_NOT_FOUND', 'The customer is not a holder of this account.', customerNotLinked()),
+      customerNotLinkedFailure,
       failure('ACCOUNT_NEEDS_A_CUSTOMER', 'The customer is the last one of the account.', accountNeedsACustomer()),
+      lastOwnerFailure,
     ],
   },
   {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instantSchema, list, maxLength, text, upperSnakeCase } from '../../domain/validation.js';
-import { ACCOUNT_FLAGS } from './account.js';
+import { ACCOUNT_FLAGS, ACCOUNT_ROLES } from './account.js';
 import { isDepositCurrency } from './currencies.js';
 import { externalIdSchema, metadataChangesSchema, metadataSchema } from '../../domain/metadata.js';
 
@@ -33,18 +33,61 @@ const customerIdSchema = z
     ),
   );
 
-export const createAccountSchema = z.strictObject({
-  associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(
-    (ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length,
-    'Must not contain the same customer twice.',
-  ),
-  name: text(ACCOUNT_LIMITS.nameLength),
-  currency: currencySchema,
-  type: upperSnakeCase(ACCOUNT_LIMITS.typeLength),
-  // Not in the contract; optional, and an account without them reads exactly as the contract shows.
-  externalId: externalIdSchema.nullish(),
-  metadata: metadataSchema.nullish(),
+/** A customer's role on an account (docs/adr/0091); an unknown one is VALIDATION_FAILED (INVALID_VALUE). */
+export const accountRoleSchema = z.enum(ACCOUNT_ROLES, { error: `Must be one of ${ACCOUNT_ROLES.join(', ')}.` });
+
+/** A customer of a new account with its role. */
+export const accountRelationshipInputSchema = z.strictObject({
+  customerId: customerIdSchema,
+  role: accountRoleSchema,
 });
+
+export const createAccountSchema = z
+  .strictObject({
+    associatedCustomerIds: list(customerIdSchema, ACCOUNT_LIMITS.associatedCustomers, 1).refine(
+      (ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length,
+      'Must not contain the same customer twice.',
+    ),
+    name: text(ACCOUNT_LIMITS.nameLength),
+    currency: currencySchema,
+    type: upperSnakeCase(ACCOUNT_LIMITS.typeLength),
+    // Not in the contract; optional, and an account without them reads exactly as the contract shows.
+    externalId: externalIdSchema.nullish(),
+    metadata: metadataSchema.nullish(),
+    /**
+     * Not in the contract: the roles of some (or all) of associatedCustomerIds; a customer not named is an OWNER.
+     * Every id must be one of associatedCustomerIds, each at most once, and at least one customer must stay an OWNER.
+     */
+    relationships: list(accountRelationshipInputSchema, ACCOUNT_LIMITS.associatedCustomers)
+      .refine(
+        (relationships) =>
+          new Set(relationships.map((relationship) => relationship.customerId.toLowerCase())).size ===
+          relationships.length,
+        'Must not name the same customer twice.',
+      )
+      .optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.relationships === undefined) return;
+    const associated = new Set(input.associatedCustomerIds.map((id) => id.toLowerCase()));
+    input.relationships.forEach((relationship, index) => {
+      if (!associated.has(relationship.customerId.toLowerCase()))
+        context.addIssue({
+          code: 'custom',
+          path: ['relationships', index, 'customerId'],
+          message: 'Must be one of associatedCustomerIds.',
+          params: { code: 'NOT_ASSOCIATED' },
+        });
+    });
+    const roles = new Map(input.relationships.map((r) => [r.customerId.toLowerCase(), r.role]));
+    if (!input.associatedCustomerIds.some((id) => (roles.get(id.toLowerCase()) ?? 'OWNER') === 'OWNER'))
+      context.addIssue({
+        code: 'custom',
+        path: ['relationships'],
+        message: 'At least one customer of the account must be an OWNER.',
+        params: { code: 'OWNER_REQUIRED' },
+      });
+  });
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
 
 /** name and currency are required on every update (the contract's PUT); externalId and metadata are optional. */
@@ -57,6 +100,7 @@ export const NON_UPDATABLE_ACCOUNT_FIELDS = [
   'amount',
   'customers',
   'associatedCustomerIds',
+  'relationships',
   'transactions',
   'flags',
 ] as const;
@@ -70,13 +114,20 @@ export const updateAccountSchema = z.strictObject({
   metadata: metadataChangesSchema.nullable().optional(),
 });
 
-/** A customer to link, by id: any string up to the length of a plausible id (a malformed one names nothing: 404). */
+/**
+ * A customer to link, by id: any string up to the length of a plausible id (a malformed one names nothing: 404),
+ * with its role (not in the contract; OWNER when absent, the contract's call).
+ */
 export const addAccountCustomerSchema = z.strictObject({
   customerId: z
     .string({ error: 'Must be a string.' })
     .min(1, 'Must not be empty.')
     .max(ACCOUNT_LIMITS.customerIdLength, maxLength(ACCOUNT_LIMITS.customerIdLength)),
+  role: accountRoleSchema.optional(),
 });
+
+/** A linked customer's new role. */
+export const setAccountCustomerRoleSchema = z.strictObject({ role: accountRoleSchema });
 
 export const accountFlagSchema = z.strictObject({
   flag: z.enum(ACCOUNT_FLAGS, { error: `Must be one of ${ACCOUNT_FLAGS.join(', ')}.` }),

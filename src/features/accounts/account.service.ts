@@ -8,10 +8,13 @@ import {
   accountNeedsACustomer,
   accountNotFound,
   customerAccountLimit,
+  customerAlreadyLinked,
   customerNotLinked,
   fieldsNotUpdatable,
+  lastOwner,
   preconditionFailed,
   referencedCustomersNotFound,
+  roleRequiresIndividual,
   validationFailed,
 } from '../../domain/errors.js';
 import { amountProblemMessage, exactAmount } from '../ledger/index.js';
@@ -21,7 +24,7 @@ import type { AccountChange, AccountStore } from './ports.js';
 import type { CustomerStore } from '../customers/index.js';
 import type { Caller, Principal } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
-import { type Account, type AccountFlagDetail, newAccount } from './account.js';
+import { type Account, type AccountFlagDetail, type AccountRole, newAccount, shownRelationships } from './account.js';
 import {
   accountFlagSchema,
   ACCOUNT_LIMITS,
@@ -29,6 +32,7 @@ import {
   createAccountSchema,
   NON_UPDATABLE_ACCOUNT_FIELDS,
   overdraftLimitSchema,
+  setAccountCustomerRoleSchema,
   setAccountFlagSchema,
   UPDATABLE_ACCOUNT_FIELDS,
   updateAccountSchema,
@@ -66,12 +70,16 @@ export class AccountService {
     const valid = parseInput(createAccountSchema, input);
     const customerIds = valid.associatedCustomerIds.map((id) => id.toLowerCase());
     if (!customerIds.every(isRecordId)) throw await this.missingCustomers(caller, customerIds);
+    const given = new Map((valid.relationships ?? []).map((r) => [r.customerId.toLowerCase(), r.role]));
+    const roles = customerIds.map((id): AccountRole => given.get(id) ?? 'OWNER');
+    const relationships = shownRelationships(customerIds, roles);
     const account = newAccount({
       accountId: newId(),
       type: valid.type,
       name: valid.name,
       currency: valid.currency,
       customerIds,
+      ...(relationships && { relationships }),
       ...(typeof valid.externalId === 'string' && { externalId: valid.externalId }),
       ...(valid.metadata && { metadata: valid.metadata }),
     });
@@ -101,12 +109,14 @@ export class AccountService {
             name: account.name,
             currency: account.currency,
             customerIds,
+            roles,
             externalId: account.externalId,
             metadata: account.metadata,
           },
           { audit, idempotency },
         );
         if (inserted.outcome === 'customers-missing') throw referencedCustomersNotFound(inserted.missing);
+        if (inserted.outcome === 'role-requires-individual') throw roleRequiresIndividual(inserted.customerIds);
         if (inserted.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
         return inserted.outcome;
       },
@@ -222,10 +232,13 @@ export class AccountService {
     if (deletion.outcome === 'balance-not-zero') throw accountBalanceNotZero();
   }
 
-  /** Links one more existing customer of the environment (a joint holder); already linked: unchanged. */
+  /**
+   * Links one more existing customer of the environment with a role (OWNER by default: a joint holder); already
+   * linked with this role: unchanged; with another: CUSTOMER_ALREADY_LINKED (setRole changes it).
+   */
   async addCustomer(caller: Caller, accountId: string, input: unknown): Promise<Account> {
     authorize(caller, 'accounts:write');
-    const { customerId } = parseInput(addAccountCustomerSchema, input);
+    const { customerId, role = 'OWNER' } = parseInput(addAccountCustomerSchema, input);
     if (!isRecordId(accountId)) throw accountNotFound();
     const id = customerId.toLowerCase();
     if (!isRecordId(id)) throw referencedCustomersNotFound([customerId]);
@@ -241,14 +254,20 @@ export class AccountService {
       id,
       ACCOUNT_LIMITS.associatedCustomers,
       { audit },
+      role,
     );
     if (change.outcome === 'customer-not-found') throw referencedCustomersNotFound([id]);
+    if (change.outcome === 'linked-with-another-role') throw customerAlreadyLinked();
+    if (change.outcome === 'role-requires-individual') throw roleRequiresIndividual();
     if (change.outcome === 'customer-limit') throw accountCustomerLimit(ACCOUNT_LIMITS.associatedCustomers);
     if (change.outcome === 'customer-account-limit') throw customerAccountLimit(CUSTOMER_LIMITS.accounts);
     return changedAccount(change);
   }
 
-  /** Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER). A condition as for `update`, on the account's version. */
+  /**
+   * Unlinks a customer; the last one stays (ACCOUNT_NEEDS_A_CUSTOMER), and so does the last OWNER (LAST_OWNER). A
+   * condition as for `update`, on the account's version.
+   */
   async removeCustomer(
     caller: Caller,
     accountId: string,
@@ -273,6 +292,43 @@ export class AccountService {
     );
     if (change.outcome === 'customer-not-found') throw customerNotLinked();
     if (change.outcome === 'last-customer') throw accountNeedsACustomer();
+    if (change.outcome === 'last-owner') throw lastOwner();
+    return changedAccount(change);
+  }
+
+  /**
+   * Gives a linked customer another role (`input`: `{role}`): CUSTOMER_NOT_FOUND when it is not linked, LAST_OWNER
+   * for the last OWNER's, ROLE_REQUIRES_INDIVIDUAL for a BUSINESS customer as a signer or user. The same role
+   * changes nothing (audited, no event). A condition as for `update`, on the account's version.
+   */
+  async setCustomerRole(
+    caller: Caller,
+    accountId: string,
+    customerId: string,
+    input: unknown,
+    condition?: VersionCondition,
+  ): Promise<Account> {
+    authorize(caller, 'accounts:write');
+    const { role } = parseInput(setAccountCustomerRoleSchema, input);
+    if (!isRecordId(accountId)) throw accountNotFound();
+    if (!isRecordId(customerId)) throw customerNotLinked();
+    const audit = auditEventFor(caller, {
+      operation: 'account.customer.role.set',
+      resourceType: 'account',
+      resourceId: accountId,
+      changedFields: ['relationships'],
+    });
+    const change = await this.stores.accounts.setRole(
+      caller.environment,
+      accountId.toLowerCase(),
+      customerId.toLowerCase(),
+      role,
+      { audit },
+      expectedVersions(condition),
+    );
+    if (change.outcome === 'customer-not-found') throw customerNotLinked();
+    if (change.outcome === 'last-owner') throw lastOwner();
+    if (change.outcome === 'role-requires-individual') throw roleRequiresIndividual();
     return changedAccount(change);
   }
 

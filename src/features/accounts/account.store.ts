@@ -1,4 +1,11 @@
-import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
+import {
+  type Account,
+  type AccountFlag,
+  type AccountFlagDetail,
+  type AccountRole,
+  type FlagSetting,
+  INDIVIDUAL_ONLY_ROLES,
+} from './account.js';
 import { externalIdTaken, idempotencyKeyInProgress, validationFailed } from '../../domain/errors.js';
 import type {
   AccountChange,
@@ -51,23 +58,33 @@ const METADATA_KEYS_CHECK = 'accounts_metadata_keys';
 /** A new account as the reads select it (ACCOUNT_COLUMNS): its links are written by the same statement, so not yet readable in it. */
 const NEW_ACCOUNT_PAYLOAD = `jsonb_build_object('id', x.id, 'type', $3::varchar, 'name', $4::text, 'currency', $5::bpchar, 'amount', '0', 'flags', '[]'::jsonb,
   'customerIds', array_to_string($6::uuid[], ','), 'pending', '0', 'available', '0', 'overdraftLimit', '0', 'transactions', '[]'::jsonb, 'transactionCount', 0,
-  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb)`;
+  'accountVersion', 1, 'externalId', $7::varchar, 'metadata', $8::jsonb,
+  'customerRoles', CASE WHEN 'OWNER' = ALL($9::varchar[]) THEN NULL ELSE array_to_string($9::varchar[], ',') END)`;
 
+/**
+ * The roles ($9, one per customer of $6, in the same order) are written with the links; a role only a person may
+ * hold, given to a BUSINESS customer, writes nothing (`ineligible`), as a missing customer does.
+ */
 const insertSql = (withKey: boolean) =>
-  `WITH wanted AS (SELECT linked.id, linked.ordinality FROM unnest($6::uuid[]) WITH ORDINALITY AS linked(id, ordinality)),
-     found AS (SELECT c.id FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
+  `WITH wanted AS (SELECT linked.id, linked.role, linked.ordinality FROM unnest($6::uuid[], $9::varchar[]) WITH ORDINALITY AS linked(id, role, ordinality)),
+     found AS (SELECT c.id, c.customer_type FROM customers c WHERE c.environment = $2::varchar AND c.id = ANY($6::uuid[]) ORDER BY c.id FOR KEY SHARE),
      missing AS (SELECT wanted.id, wanted.ordinality FROM wanted WHERE wanted.id NOT IN (SELECT found.id FROM found)),
-     ${withKey ? `${claimQueries(18, 'NOT EXISTS (SELECT 1 FROM missing)')},` : ''}
+     ineligible AS (
+       SELECT wanted.id, wanted.ordinality FROM wanted JOIN found ON found.id = wanted.id
+       WHERE wanted.role = ANY(${INDIVIDUAL_ONLY}) AND found.customer_type <> 'INDIVIDUAL'
+     ),
+     ${withKey ? `${claimQueries(19, 'NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)')},` : ''}
      account AS (
        INSERT INTO accounts (id, environment, type, name, currency, external_id, metadata)
-       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing)'}
+       SELECT $1::uuid, $2::varchar, $3::varchar, $4::text, $5::bpchar, $7::varchar, $8::jsonb ${withKey ? 'FROM claimed' : 'WHERE NOT EXISTS (SELECT 1 FROM missing) AND NOT EXISTS (SELECT 1 FROM ineligible)'}
        RETURNING id
      ), links AS (
-       INSERT INTO account_customers (account_id, customer_id, environment, position)
-       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1 FROM account CROSS JOIN wanted
-     ), audit AS (${auditInsert(9, 'account')}),
-     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(9) })})
-   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing`;
+       INSERT INTO account_customers (account_id, customer_id, environment, position, role)
+       SELECT account.id, wanted.id, $2::varchar, wanted.ordinality - 1, wanted.role FROM account CROSS JOIN wanted
+     ), audit AS (${auditInsert(10, 'account')}),
+     event AS (${eventInsert('$2::varchar', 'account', { type: "'account.created'", resourceType: 'account', resourceId: 'x.id', payload: NEW_ACCOUNT_PAYLOAD, changedFields: auditChangedFields(10) })})
+   SELECT (SELECT count(*)::int FROM account) AS created, array_to_string(ARRAY(SELECT id FROM missing ORDER BY ordinality), ',') AS missing,
+          array_to_string(ARRAY(SELECT id FROM ineligible ORDER BY ordinality), ',') AS ineligible`;
 
 /** An account changed in place (name, currency, flags, overdraft limit): the account as it is now. */
 const accountUpdated = (auditFirst: number) => ({
@@ -78,6 +95,11 @@ const accountUpdated = (auditFirst: number) => ({
   changedFields: auditChangedFields(auditFirst),
 });
 const HOLDER_PAYLOAD = "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id)";
+/** A role change's event: the link with its new role (docs/events.md). */
+const RELATIONSHIP_PAYLOAD =
+  "jsonb_build_object('accountId', x.account_id, 'customerId', x.customer_id, 'role', x.role)";
+/** The roles only a person may hold, as a SQL array. */
+const INDIVIDUAL_ONLY = `ARRAY[${INDIVIDUAL_ONLY_ROLES.map((role) => `'${role}'`).join(', ')}]::varchar[]`;
 
 const SQL = {
   insert: statement('account_insert', insertSql(false)),
@@ -128,40 +150,84 @@ const SQL = {
     `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.environment = $1 AND ($2::uuid IS NULL OR a.id > $2::uuid) ORDER BY a.id LIMIT $3`,
   ),
   // The account is locked first (as a posting does), so two changes of its customers run one after the other.
+  // The role ($14) is written with the link; a customer already linked with another role is left as it is (the
+  // role changes by setRole), and a role only a person may hold is refused to a BUSINESS customer.
   addCustomer: statement(
     'account_add_customer',
     `WITH target AS MATERIALIZED (SELECT a.id FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE),
-     customer AS MATERIALIZED (SELECT c.id FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE),
+     customer AS MATERIALIZED (
+       SELECT c.id, NOT ($14::varchar = ANY(${INDIVIDUAL_ONLY}) AND c.customer_type <> 'INDIVIDUAL') AS eligible
+       FROM customers c WHERE c.id = $3::uuid AND c.environment = $2 FOR KEY SHARE
+     ),
      current AS MATERIALIZED (
        SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present,
-              coalesce(max(ac.position), -1) AS last
+              coalesce(max(ac.position), -1) AS last, max(ac.role) FILTER (WHERE ac.customer_id = $3::uuid) AS role
        FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
      ), changed AS (
-       INSERT INTO account_customers (account_id, customer_id, environment, position)
-       SELECT t.id, c.id, $2, cur.last + 1 FROM target t, customer c, current cur WHERE NOT cur.present AND cur.linked < $4::int
+       INSERT INTO account_customers (account_id, customer_id, environment, position, role)
+       SELECT t.id, c.id, $2, cur.last + 1, $14::varchar FROM target t, customer c, current cur
+       WHERE NOT cur.present AND cur.linked < $4::int AND c.eligible
        RETURNING account_id, customer_id
-     ), audit AS (${auditInsertOfCall(5, 'target t, customer c, current cur WHERE cur.present OR EXISTS (SELECT 1 FROM changed)', 'changed')}),
+     ), audit AS (${auditInsertOfCall(5, 'target t, customer c, current cur WHERE (cur.present AND cur.role = $14::varchar) OR EXISTS (SELECT 1 FROM changed)', 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_added'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM customer) AS customer,
-            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+            coalesce((SELECT eligible FROM customer), true) AS eligible, cur.linked, cur.present, cur.role,
+            (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
+  // The links are locked after the account (FOR NO KEY UPDATE, which a link's foreign key check does not wait
+  // for): a statement that waited for the account's lock then counts the links and owners as the change before it
+  // left them, not as its snapshot saw them, so two removals of two owners cannot both pass the owners' count.
   removeCustomer: statement(
     'account_remove_customer',
     `WITH target AS MATERIALIZED (
        SELECT a.id, ($13::int[] IS NULL OR a.version = ANY($13::int[])) AS current FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
      ),
+     links AS MATERIALIZED (
+       SELECT ac.customer_id, ac.role FROM target t JOIN account_customers ac ON ac.account_id = t.id FOR NO KEY UPDATE OF ac
+     ),
      current AS MATERIALIZED (
-       SELECT count(ac.customer_id)::int AS linked, coalesce(bool_or(ac.customer_id = $3::uuid), false) AS present
-       FROM target t LEFT JOIN account_customers ac ON ac.account_id = t.id
+       SELECT count(l.customer_id)::int AS linked, coalesce(bool_or(l.customer_id = $3::uuid), false) AS present,
+              count(*) FILTER (WHERE l.role = 'OWNER')::int AS owners,
+              coalesce(bool_or(l.customer_id = $3::uuid AND l.role = 'OWNER'), false) AS owner
+       FROM links l
      ), changed AS (
        DELETE FROM account_customers ac USING target t, current cur
-       WHERE ac.account_id = t.id AND t.current AND ac.customer_id = $3::uuid AND cur.linked > 1
+       WHERE ac.account_id = t.id AND t.current AND ac.customer_id = $3::uuid AND cur.linked > 1 AND (NOT cur.owner OR cur.owners > 1)
        RETURNING ac.account_id, ac.customer_id
      ), audit AS (${auditInsert(4, 'changed')}),
      event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.customer_removed'", resourceType: 'account', resourceId: 'x.account_id', payload: HOLDER_PAYLOAD })})
      SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
-            cur.linked, cur.present, (SELECT count(*)::int FROM changed) AS changed
+            cur.linked, cur.present, cur.owners, cur.owner, (SELECT count(*)::int FROM changed) AS changed
+     FROM current cur`,
+  ),
+  // A role change ($4), locked as a removal: the last OWNER keeps its role, a role only a person may hold is
+  // refused to a BUSINESS customer, and the same role changes nothing (audited with empty changed fields, no
+  // event). The account's version moves by the links' trigger (migration 20261209020000).
+  setRole: statement(
+    'account_set_customer_role',
+    `WITH target AS MATERIALIZED (
+       SELECT a.id, ($14::int[] IS NULL OR a.version = ANY($14::int[])) AS current FROM accounts a WHERE a.id = $1::uuid AND a.environment = $2 FOR NO KEY UPDATE
+     ),
+     links AS MATERIALIZED (
+       SELECT ac.customer_id, ac.role FROM target t JOIN account_customers ac ON ac.account_id = t.id FOR NO KEY UPDATE OF ac
+     ),
+     current AS MATERIALIZED (
+       SELECT max(l.role) FILTER (WHERE l.customer_id = $3::uuid) AS role, count(*) FILTER (WHERE l.role = 'OWNER')::int AS owners,
+              coalesce((SELECT c.customer_type FROM customers c WHERE c.id = $3::uuid AND c.environment = $2), 'INDIVIDUAL') AS "customerType"
+       FROM links l
+     ),
+     allowed AS MATERIALIZED (
+       SELECT t.id FROM target t, current cur
+       WHERE t.current AND cur.role IS NOT NULL AND cur.role <> $4::varchar AND NOT (cur.role = 'OWNER' AND cur.owners <= 1)
+         AND NOT ($4::varchar = ANY(${INDIVIDUAL_ONLY}) AND cur."customerType" <> 'INDIVIDUAL')
+     ), changed AS (
+       UPDATE account_customers ac SET role = $4::varchar FROM allowed w WHERE ac.account_id = w.id AND ac.customer_id = $3::uuid
+       RETURNING ac.account_id, ac.customer_id, ac.role
+     ), audit AS (${auditInsertOfCall(5, 'target t, current cur WHERE t.current AND (cur.role = $4::varchar OR EXISTS (SELECT 1 FROM changed))', 'changed')}),
+     event AS (${eventInsert('$2::varchar', 'changed', { type: "'account.relationship_changed'", resourceType: 'account', resourceId: 'x.account_id', payload: RELATIONSHIP_PAYLOAD, changedFields: auditChangedFields(5) })})
+     SELECT (SELECT count(*)::int FROM target) AS account, (SELECT count(*)::int FROM target WHERE NOT current) AS stale,
+            cur.role, cur.owners, cur."customerType", (SELECT count(*)::int FROM changed) AS changed
      FROM current cur`,
   ),
   // The account is locked first (as a posting does), then its flag's row: the array the ledger enforces and the
@@ -265,16 +331,18 @@ export class PrismaAccountStore implements AccountStore {
       record.customerIds,
       record.externalId ?? null,
       record.metadata === undefined ? null : jsonParameter(record.metadata),
+      record.customerIds.map((_, index) => record.roles?.[index] ?? 'OWNER'),
       ...auditValues(effects.audit),
     ];
-    let row: { created: number; missing: string } | undefined;
+    type Row = { created: number; missing: string; ineligible: string };
+    let row: Row | undefined;
     try {
       [row] = effects.idempotency
-        ? await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insertWithKey, [
+        ? await queryRows<Row>(this.prisma, SQL.insertWithKey, [
             ...values,
             ...claimValues(effects.idempotency, this.idempotencyWaitMs),
           ])
-        : await queryRows<{ created: number; missing: string }>(this.prisma, SQL.insert, values);
+        : await queryRows<Row>(this.prisma, SQL.insert, values);
     } catch (error) {
       if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
       // The links' trigger refused the statement: nothing of it was written.
@@ -284,6 +352,8 @@ export class PrismaAccountStore implements AccountStore {
     }
     const missing = idList(row!.missing);
     if (missing.length > 0) return { outcome: 'customers-missing', missing };
+    const ineligible = idList(row!.ineligible);
+    if (ineligible.length > 0) return { outcome: 'role-requires-individual', customerIds: ineligible };
     return { outcome: row!.created > 0 ? 'created' : 'key-taken' };
   }
 
@@ -352,14 +422,27 @@ export class PrismaAccountStore implements AccountStore {
     customerId: string,
     limit: number,
     effects: WriteEffects,
+    role: AccountRole = 'OWNER',
   ): Promise<AccountChange> {
-    let row: { account: number; customer: number; linked: number; present: boolean; changed: number } | undefined;
+    type Row = {
+      account: number;
+      customer: number;
+      eligible: boolean;
+      linked: number;
+      present: boolean;
+      role: AccountRole | null;
+      changed: number;
+    };
+    let row: Row | undefined;
     try {
-      [row] = await queryRows<{ account: number; customer: number; linked: number; present: boolean; changed: number }>(
-        this.prisma,
-        SQL.addCustomer,
-        [id, environment, customerId, limit, ...auditValues(effects.audit)],
-      );
+      [row] = await queryRows<Row>(this.prisma, SQL.addCustomer, [
+        id,
+        environment,
+        customerId,
+        limit,
+        ...auditValues(effects.audit),
+        role,
+      ]);
     } catch (error) {
       // The links' trigger refused the statement (nothing written). The account's own count comes first (below);
       // the trigger's recount catches an addition that committed while this one waited for the account's lock.
@@ -369,6 +452,8 @@ export class PrismaAccountStore implements AccountStore {
     }
     if (row!.account === 0) return { outcome: 'account-not-found' };
     if (row!.customer === 0) return { outcome: 'customer-not-found' };
+    if (row!.present && row!.role !== role) return { outcome: 'linked-with-another-role', role: row!.role! };
+    if (!row!.present && !row!.eligible) return { outcome: 'role-requires-individual' };
     if (!row!.present && row!.changed === 0) return { outcome: 'customer-limit' };
     return this.changed(environment, id, row!.changed > 0);
   }
@@ -385,13 +470,41 @@ export class PrismaAccountStore implements AccountStore {
       stale: number;
       linked: number;
       present: boolean;
+      owners: number;
+      owner: boolean;
       changed: number;
     }>(this.prisma, SQL.removeCustomer, [id, environment, customerId, ...auditValues(effects.audit), expectedVersions]);
     if (row!.account === 0) return { outcome: 'account-not-found' };
     if (row!.stale > 0) return { outcome: 'stale' };
     if (!row!.present) return { outcome: 'customer-not-found' };
-    if (row!.changed === 0) return { outcome: 'last-customer' };
+    if (row!.linked <= 1) return { outcome: 'last-customer' };
+    if (row!.changed === 0) return { outcome: 'last-owner' };
     return this.changed(environment, id, true);
+  }
+
+  async setRole(
+    environment: string,
+    id: string,
+    customerId: string,
+    role: AccountRole,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null = null,
+  ): Promise<AccountChange> {
+    const [row] = await queryRows<{
+      account: number;
+      stale: number;
+      role: AccountRole | null;
+      owners: number;
+      customerType: string;
+      changed: number;
+    }>(this.prisma, SQL.setRole, [id, environment, customerId, role, ...auditValues(effects.audit), expectedVersions]);
+    if (row!.account === 0) return { outcome: 'account-not-found' };
+    if (row!.stale > 0) return { outcome: 'stale' };
+    if (row!.role === null) return { outcome: 'customer-not-found' };
+    if (row!.role === role) return this.changed(environment, id, false);
+    if (row!.changed > 0) return this.changed(environment, id, true);
+    if (row!.role === 'OWNER' && row!.owners <= 1) return { outcome: 'last-owner' };
+    return { outcome: 'role-requires-individual' };
   }
 
   async setFlag(

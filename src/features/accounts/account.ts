@@ -30,6 +30,32 @@ export interface FlagSetting {
   setBy: string;
 }
 
+/**
+ * What a customer is to an account (docs/adr/0091-account-relationship-roles.md). OWNER: a holder, as every
+ * linked customer was before roles existed; an account always keeps at least one. AUTHORIZED_SIGNER and
+ * AUTHORIZED_USER act for the owners and must be people (INDIVIDUAL customers); a BUSINESS may be an OWNER,
+ * a BENEFICIARY (payable on death) or a CUSTODIAN.
+ */
+export const ACCOUNT_ROLES = ['OWNER', 'AUTHORIZED_SIGNER', 'AUTHORIZED_USER', 'BENEFICIARY', 'CUSTODIAN'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+/** The roles only a person (an INDIVIDUAL customer) may hold. */
+export const INDIVIDUAL_ONLY_ROLES: readonly AccountRole[] = ['AUTHORIZED_SIGNER', 'AUTHORIZED_USER'];
+
+/** One customer of an account, with its role. */
+export interface AccountRelationship {
+  customerId: string;
+  role: AccountRole;
+}
+
+/** The relationships an account shows: none while every customer is an OWNER (the contract's account, unchanged). */
+export const shownRelationships = (
+  customerIds: readonly string[],
+  roles: readonly AccountRole[],
+): AccountRelationship[] | undefined =>
+  roles.every((role) => role === 'OWNER')
+    ? undefined
+    : customerIds.map((customerId, index) => ({ customerId, role: roles[index] ?? 'OWNER' }));
+
 /** An account as it leaves the domain. */
 export interface Account {
   accountId: string;
@@ -40,6 +66,8 @@ export interface Account {
   currency: string;
   /** Ids of the associated customers, in the order they were linked. */
   customerIds: string[];
+  /** Every customer with its role, in `customerIds` order; absent while every customer is an OWNER. */
+  relationships?: AccountRelationship[];
   /** The newest transactions (at most RECENT_TRANSACTIONS), newest first; the full history is paged. */
   transactions: Transaction[];
   /** How many transactions the account has in all (every status): tells whether `transactions` is the whole history. */
@@ -61,7 +89,10 @@ export type AccountLinks = Pick<Account, 'accountId' | 'customerIds'>;
 
 /** A new account: no money, no transactions, no flags yet. */
 export const newAccount = (
-  fields: Pick<Account, 'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'externalId' | 'metadata'>,
+  fields: Pick<
+    Account,
+    'accountId' | 'type' | 'name' | 'currency' | 'customerIds' | 'relationships' | 'externalId' | 'metadata'
+  >,
 ): Account => ({
   ...fields,
   amount: '0',

@@ -2,7 +2,15 @@
  * The accounts feature's public face, for the other features and the composition root: the account record,
  * its input types, service, store, presenters, REST routes, GraphQL resolvers and the flag-expiry job.
  */
-export { ACCOUNT_FLAGS, type Account, type AccountFlagDetail, type AccountLinks } from './account.js';
+export {
+  ACCOUNT_FLAGS,
+  ACCOUNT_ROLES,
+  type Account,
+  type AccountFlagDetail,
+  type AccountLinks,
+  type AccountRelationship,
+  type AccountRole,
+} from './account.js';
 export type { CreateAccountInput } from './account.schemas.js';
 export type { AccountStore } from './ports.js';
 export { AccountService } from './account.service.js';

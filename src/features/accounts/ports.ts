@@ -1,7 +1,7 @@
 import type { AccountFilter } from './account-search.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
-import type { Account, AccountFlag, AccountFlagDetail, FlagSetting } from './account.js';
+import type { Account, AccountFlag, AccountFlagDetail, AccountRole, FlagSetting } from './account.js';
 import type { Metadata, MetadataChanges } from '../../domain/metadata.js';
 
 /** What the account service needs from storage (src/features/accounts/account.store.ts implements it). */
@@ -13,6 +13,8 @@ export interface NewAccountRecord {
   name: string;
   currency: string;
   customerIds: string[];
+  /** One per customer of customerIds, in the same order; absent: every one an OWNER. */
+  roles?: AccountRole[] | undefined;
   externalId?: string | undefined;
   metadata?: Metadata | undefined;
 }
@@ -28,6 +30,8 @@ export interface AccountChanges {
 export type AccountCreation =
   | { outcome: CreationOutcome }
   | { outcome: 'customers-missing'; missing: string[] }
+  /** These customers are BUSINESS customers given a role only a person may hold (INDIVIDUAL_ONLY_ROLES); nothing was written. */
+  | { outcome: 'role-requires-individual'; customerIds: string[] }
   /** A customer already holds the most accounts a customer may (CUSTOMER_LIMITS.accounts); nothing was written. */
   | { outcome: 'customer-account-limit' };
 
@@ -40,6 +44,12 @@ export type AccountChange =
   | { outcome: 'customer-limit' }
   | { outcome: 'customer-account-limit' }
   | { outcome: 'last-customer' }
+  /** The customer is the account's last OWNER: it can be neither removed nor given another role (nothing written). */
+  | { outcome: 'last-owner' }
+  /** A role only a person may hold (INDIVIDUAL_ONLY_ROLES), for a BUSINESS customer (nothing written). */
+  | { outcome: 'role-requires-individual' }
+  /** Linking a customer already linked with another role (nothing written; the role changes by setRole). */
+  | { outcome: 'linked-with-another-role'; role: AccountRole }
   /** The account exists, but its version is none of the expected ones (nothing written). */
   | { outcome: 'stale' };
 
@@ -99,12 +109,29 @@ export interface AccountStore {
     customerId: string,
     limit: number,
     effects: WriteEffects,
+    role?: AccountRole,
   ): Promise<AccountChange>;
-  /** Unlinks a customer, never the last one. */
+  /**
+   * Unlinks a customer, never the last one nor the last OWNER ('last-owner'). The links are counted as they are once
+   * the account is locked, so concurrent removals and role changes cannot leave the account without an owner.
+   */
   removeCustomer(
     environment: string,
     id: string,
     customerId: string,
+    effects: WriteEffects,
+    expectedVersions?: readonly number[] | null,
+  ): Promise<AccountChange>;
+  /**
+   * Gives a linked customer another role ('customer-not-found' when it is not linked), never taking the last OWNER's
+   * role away ('last-owner') nor giving a BUSINESS customer a role only a person may hold. The same role is
+   * 'unchanged' (only its audit event written, with empty changed fields). Locked as removeCustomer.
+   */
+  setRole(
+    environment: string,
+    id: string,
+    customerId: string,
+    role: AccountRole,
     effects: WriteEffects,
     expectedVersions?: readonly number[] | null,
   ): Promise<AccountChange>;

@@ -31,8 +31,11 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
               transactionId: data.transaction.transactionId,
             },
           };
-    // Ids only: what a holder change or a deletion says is visible to any reader of events.
+    // A role is what the account shows (its `relationships`): a reader without `accounts:read` gets the ids only.
     case 'holder':
+      if (data.role === undefined || mayRead('accounts:read')) return event;
+      return { ...event, data: { kind: 'holder', accountId: data.accountId, customerId: data.customerId } };
+    // Ids only: what a holder change or a deletion says is visible to any reader of events.
     case 'deleted':
     case 'withheld':
       return event;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type DomainEvent, EVENT_TYPES } from './event.js';
 import type { EventPage } from './event.service.js';
-import { accountDataSchema, presentAccount } from '../accounts/index.js';
+import { ACCOUNT_ROLES, accountDataSchema, presentAccount } from '../accounts/index.js';
 import { customerDataSchema, presentCustomer } from '../customers/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
@@ -32,8 +32,10 @@ export const eventDataSchema = z
         z.strictObject({ customerId: recordId }).describe('customer.deleted'),
         z.strictObject({ accountId: recordId }).describe('account.deleted'),
         z
-          .strictObject({ accountId: recordId, customerId: recordId })
-          .describe('account.customer_added / account.customer_removed'),
+          .strictObject({ accountId: recordId, customerId: recordId, role: z.enum(ACCOUNT_ROLES).optional() })
+          .describe(
+            'account.customer_added / account.customer_removed; account.relationship_changed, with the new `role` (given `accounts:read`).',
+          ),
         z
           .strictObject({
             customerId: recordId,
@@ -93,7 +95,9 @@ function presentEventData(event: DomainEvent): EventData['data'] {
     case 'transaction':
       return presentTransaction(data.transaction);
     case 'holder':
-      return { accountId: data.accountId, customerId: data.customerId };
+      return data.role === undefined
+        ? { accountId: data.accountId, customerId: data.customerId }
+        : { accountId: data.accountId, customerId: data.customerId, role: data.role };
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
     case 'withheld':

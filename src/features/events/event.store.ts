@@ -1,4 +1,5 @@
 import type { DomainEvent, EventData, EventType } from './event.js';
+import type { AccountRole } from '../accounts/index.js';
 import type {
   EventQuery,
   EventStore,
@@ -213,6 +214,14 @@ function dataOf(row: EventRow): EventData {
   if (row.type.endsWith('.deleted')) return { kind: 'deleted', id: row.resourceId };
   if (row.type === 'account.customer_added' || row.type === 'account.customer_removed') {
     return { kind: 'holder', accountId: String(row.payload.accountId), customerId: String(row.payload.customerId) };
+  }
+  if (row.type === 'account.relationship_changed') {
+    return {
+      kind: 'holder',
+      accountId: String(row.payload.accountId),
+      customerId: String(row.payload.customerId),
+      role: row.payload.role as AccountRole,
+    };
   }
   if (row.resourceType === 'customer')
     return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };

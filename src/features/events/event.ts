@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/index.js';
+import type { Account, AccountRole } from '../accounts/index.js';
 import type { Customer } from '../customers/index.js';
 import type { Transaction } from '../ledger/index.js';
 
@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'account.deleted',
   'account.customer_added',
   'account.customer_removed',
+  // A linked customer's role changed (docs/adr/0091).
+  'account.relationship_changed',
   'transaction.pending',
   'transaction.posted',
   'transaction.voided',
@@ -28,7 +30,8 @@ export type EventData =
   | { kind: 'account'; account: Account }
   | { kind: 'transaction'; transaction: Transaction }
   | { kind: 'deleted'; id: string }
-  | { kind: 'holder'; accountId: string; customerId: string }
+  /** A link (account.customer_added / _removed), or a role change with its new role (account.relationship_changed). */
+  | { kind: 'holder'; accountId: string; customerId: string; role?: AccountRole }
   /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
   | {
       kind: 'withheld';

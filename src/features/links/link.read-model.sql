@@ -21,7 +21,7 @@ WITH RECURSIVE walk(root, kind, id, depth) AS (
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
   c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
                         WHERE ac.customer_id = c.id AND ac.environment = c.environment
-                        ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds", NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata"
+                        ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds", NULL::varchar AS type, NULL::text AS name, NULL::bpchar AS currency, NULL::text AS amount, NULL::text[] AS flags, NULL::text AS "customerIds", NULL::text AS pending, NULL::text AS available, NULL::text AS "overdraftLimit", NULL::json AS transactions, NULL::int AS "transactionCount", NULL::int AS "accountVersion", NULL::varchar AS "accountExternalId", NULL::jsonb AS "accountMetadata", NULL::text AS "customerRoles"
      FROM customers c JOIN reached r ON r.kind = 'c' AND r.id = c.id WHERE c.environment = $1
      UNION ALL
      SELECT 'a', r.roots, a.id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text[], NULL::jsonb, NULL::jsonb, NULL::int, NULL::varchar, NULL::jsonb, NULL::text, a.type, a.name, a.currency, trim_scale(a.amount)::text AS amount, coalesce(a.flags, '{}') AS flags,
@@ -37,7 +37,9 @@ WITH RECURSIVE walk(root, kind, id, depth) AS (
   to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt", to_char(e.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "postedAt", to_char(e.voided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "voidedAt",
   to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt", e.transfer_id AS "transferId", e.reverses_entry_id AS "reversesTransactionId",
   e.external_id AS "externalId", e.metadata FROM ledger_entries e
-    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata
+    WHERE e.account_id = a.id AND NOT e.is_settlement ORDER BY e.seq DESC LIMIT 10) recent) END AS transactions, a.entry_count::int AS "transactionCount", a.version AS "accountVersion", a.external_id AS "externalId", a.metadata,
+  (SELECT CASE WHEN bool_and(ac.role = 'OWNER') THEN NULL ELSE string_agg(ac.role, ',' ORDER BY ac.position) END
+                        FROM account_customers ac WHERE ac.account_id = a.id AND ac.environment = a.environment)::text AS "customerRoles"
      FROM accounts a JOIN reached r ON r.kind = 'a' AND r.id = a.id WHERE a.environment = $1
 
 -- cas_links_ids

@@ -108,7 +108,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data).
+         * @description Opens an account for one or more existing customers: amount 0, no transactions, no flags. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). Not in the contract, optional: `externalId` (your own id for the account, unique per environment) and `metadata` (your key-value pairs; never personal data). Also optional, `relationships: [{customerId, role}]`: roles of some of `associatedCustomerIds` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. Others are OWNERs); each id one of `associatedCustomerIds` (else NOT_ASSOCIATED), at least one OWNER (else OWNER_REQUIRED).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -164,9 +164,12 @@ export interface paths {
         put?: never;
         /**
          * Add a customer to an account
-         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event.
+         * @description Makes an existing customer of the environment one more holder of the account (a joint account), after the others; at most 20. A customer already on the account leaves it unchanged. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`). A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Not in the contract, optional: `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN. OWNER when absent); a customer already on the account with another role is refused (CUSTOMER_ALREADY_LINKED: change it with PUT …/customer/{customerId}).
          *
          *     Requires the scope `accounts:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - The role is not one of the roles.
          */
         post: operations["addAccountCustomer"];
         delete?: never;
@@ -183,11 +186,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Change a customer's role on an account
+         * @description Not in the contract. Gives a customer of the account another `role` (One of OWNER, AUTHORIZED_SIGNER, AUTHORIZED_USER, BENEFICIARY, CUSTODIAN.) The last OWNER keeps its role. AUTHORIZED_SIGNER and AUTHORIZED_USER must be INDIVIDUAL customers. The same role changes nothing. A call that changes nothing is still audited (an audit event with empty `changedFields`), and answered the same way; it writes no event. Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
+         *
+         *     Requires the scope `accounts:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - The role is not one of the roles.
+         */
+        put: operations["setAccountCustomerRole"];
         post?: never;
         /**
          * Remove a customer from an account
-         * @description The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead). Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
+         * @description The customer stops being a holder of the account; the last customer cannot be removed (delete the account instead), nor the last OWNER (LAST_OWNER). Answers the full account to a token that also holds `accounts:read`; to one without it, only `{accountId}`: a write never shows more than its token could read (the balance, holders and transactions need `accounts:read`).
          *
          *     Requires the scope `accounts:write`.
          */
@@ -553,7 +565,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -881,7 +893,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
@@ -1035,6 +1047,11 @@ export interface components {
             metadata?: {
                 [key: string]: string | null;
             } | null;
+            relationships?: {
+                customerId: string;
+                /** @enum {string} */
+                role: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
+            }[];
         };
         /** @description The full account when the token holds `accounts:read`; otherwise only its id (`AccountAcknowledgment`). */
         AccountAnswer: components["schemas"]["Account"] | components["schemas"]["AccountAcknowledgment"];
@@ -1062,6 +1079,16 @@ export interface components {
             currency: string;
             /** @description Ids of the associated customers, in the order they were linked. */
             customers: string[];
+            /** @description Not in the contract. Every customer of `customers`, in its order, with its role; only when some customer is not an OWNER. */
+            relationships?: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+                /** @enum {string} */
+                role: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
+            }[];
             /** @description The 10 newest transactions, newest first; the whole history is GET /{environment}/account/{accountId}/transaction. */
             transactions: components["schemas"]["Transaction"][];
             /** @description Flags the ledger enforces: FROZEN (nothing posts), DEBITS_BLOCKED, CREDITS_BLOCKED. Empty on a new account. */
@@ -1085,6 +1112,12 @@ export interface components {
         };
         AddAccountCustomerRequest: {
             customerId: string;
+            /** @enum {string} */
+            role?: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
+        };
+        SetAccountCustomerRoleRequest: {
+            /** @enum {string} */
+            role: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
         };
         SetAccountFlagRequest: {
             reason?: string;
@@ -1358,7 +1391,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -1397,6 +1430,8 @@ export interface components {
                  * @description A UUID assigned by the service, lower case.
                  */
                 customerId: string;
+                /** @enum {string} */
+                role?: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
             } | {
                 /**
                  * Format: uuid
@@ -1446,7 +1481,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -1457,7 +1492,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -1472,7 +1507,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -1488,7 +1523,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -1936,6 +1971,8 @@ export interface components {
         /**
          * @description - `ACCOUNT_CUSTOMER_LIMIT`: The account already has 20 customers.
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
+         *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
+         *     - `CUSTOMER_ALREADY_LINKED`: The customer is on the account with another role.
          */
         AccountConflict_addAccountCustomer: {
             headers: {
@@ -1947,7 +1984,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT";
+                        code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
                     };
                 };
             };
@@ -1956,6 +1993,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ACCOUNT_LIMIT`: A customer of the request already holds 100 accounts, the most a customer may hold; nothing changes.
          *     - `EXTERNAL_ID_TAKEN`: Another account of this environment has this externalId; nothing changes.
+         *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
          */
         AccountConflict_createAccount: {
             headers: {
@@ -1967,7 +2005,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ACCOUNT_LIMIT" | "EXTERNAL_ID_TAKEN" | "ROLE_REQUIRES_INDIVIDUAL";
                     };
                 };
             };
@@ -2056,7 +2094,10 @@ export interface components {
                 };
             };
         };
-        /** @description - `ACCOUNT_NEEDS_A_CUSTOMER`: The customer is the last one of the account. */
+        /**
+         * @description - `ACCOUNT_NEEDS_A_CUSTOMER`: The customer is the last one of the account.
+         *     - `LAST_OWNER`: The customer is the last OWNER of the account.
+         */
         AccountConflict_removeAccountCustomer: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2067,7 +2108,7 @@ export interface components {
                 "application/json": components["schemas"]["AccountErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "ACCOUNT_NEEDS_A_CUSTOMER";
+                        code?: "ACCOUNT_NEEDS_A_CUSTOMER" | "LAST_OWNER";
                     };
                 };
             };
@@ -2093,6 +2134,25 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_NOT_POSTED" | "TRANSACTION_ALREADY_REVERSED" | "REVERSAL_NOT_REVERSIBLE" | "ACCOUNT_FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED" | "INSUFFICIENT_FUNDS";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `LAST_OWNER`: The customer is the last OWNER of the account.
+         *     - `ROLE_REQUIRES_INDIVIDUAL`: A BUSINESS customer as AUTHORIZED_SIGNER or AUTHORIZED_USER (at creation: one detail per customer).
+         */
+        AccountConflict_setAccountCustomerRole: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "LAST_OWNER" | "ROLE_REQUIRES_INDIVIDUAL";
                     };
                 };
             };
@@ -2287,7 +2347,7 @@ export interface components {
          *     - `ACCOUNT_NOT_FOUND`: No account with this id in this environment (an id that is not a UUID cannot name one).
          *     - `CUSTOMER_NOT_FOUND`: The customer is not a holder of this account.
          */
-        AccountNotFound_removeAccountCustomer: {
+        AccountNotFound_setAccountCustomerRole: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Cache-Control": components["headers"]["CacheControl"];
@@ -4124,6 +4184,93 @@ export interface operations {
             503: components["responses"]["AccountServiceUnavailable"];
         };
     };
+    setAccountCustomerRole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
+                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "AUTHORIZED_SIGNER"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAccountCustomerRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The account with the new role. The full account with `accounts:read`; without it, only `{accountId}`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32",
+                     *         "type": "CHECKING",
+                     *         "name": "Joint Checking",
+                     *         "amount": 0,
+                     *         "currency": "USD",
+                     *         "customers": [
+                     *           "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *           "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21"
+                     *         ],
+                     *         "transactions": [],
+                     *         "flags": []
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountAnswerResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound_setAccountCustomerRole"];
+            409: components["responses"]["AccountConflict_setAccountCustomerRole"];
+            412: components["responses"]["AccountPreconditionFailed"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
     removeAccountCustomer: {
         parameters: {
             query?: never;
@@ -4192,7 +4339,7 @@ export interface operations {
             400: components["responses"]["AccountBadRequest_listAccounts"];
             401: components["responses"]["AccountUnauthorized"];
             403: components["responses"]["AccountForbidden"];
-            404: components["responses"]["AccountNotFound_removeAccountCustomer"];
+            404: components["responses"]["AccountNotFound_setAccountCustomerRole"];
             409: components["responses"]["AccountConflict_removeAccountCustomer"];
             412: components["responses"]["AccountPreconditionFailed"];
             429: components["responses"]["AccountRateLimited"];
@@ -6551,7 +6698,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
