@@ -1,9 +1,16 @@
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from './customer.schemas.js';
-import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
 import {
+  customerAlreadyExists,
+  customerHasAccounts,
+  customerNotFound,
+  externalIdTaken,
+  fieldsNotForCustomerType,
+  taxIdAlreadyExists,
+} from '../../domain/errors.js';
+import {
+  anyCustomerDataSchema,
   createdCustomerDataSchema,
   customerAnswerDataSchema,
-  customerDataSchema,
   customerPageDataSchema,
 } from './customer.presenter.js';
 import {
@@ -12,6 +19,7 @@ import {
   customerSearchSchema,
   type CustomerSearchInput,
   SSN_QUERY_PARAMETERS,
+  TAX_ID_QUERY_PARAMETERS,
 } from './customer-search.js';
 import { searchScope } from './customer.service.js';
 import type { Caller } from '../../domain/caller.js';
@@ -53,6 +61,16 @@ export function listCustomersQuery(
         field,
         code: 'NOT_ALLOWED_IN_URL',
         message: 'A social security number never goes in a URL: POST it to /{environment}/customer/search.',
+      })),
+    );
+  }
+  const taxIdInUrl = TAX_ID_QUERY_PARAMETERS.filter((name) => query[name] !== undefined);
+  if (taxIdInUrl.length > 0) {
+    throw validationFailed(
+      taxIdInUrl.map((field) => ({
+        field,
+        code: 'NOT_ALLOWED_IN_URL',
+        message: 'A tax id never goes in a URL: POST it to /{environment}/customer/search.',
       })),
     );
   }
@@ -110,6 +128,17 @@ export const CUSTOMERS_ROUTES = [
         'EXTERNAL_ID_TAKEN',
         'Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.',
         externalIdTaken('customer'),
+      ),
+      failure(
+        'TAX_ID_ALREADY_EXISTS',
+        'A business with this tax id exists in this environment (an EIN with or without its dash), and no customer has the `externalId`. ' +
+          'Nothing is created; the refusal is audited (`customer.create.refused`, never the tax id) and spends a point of the SSN search budget, as an SSN refusal does.',
+        taxIdAlreadyExists(),
+      ),
+      failure(
+        'FIELD_NOT_FOR_CUSTOMER_TYPE',
+        "A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing is created.",
+        fieldsNotForCustomerType(['legalName'], 'INDIVIDUAL'),
       ),
       failure(
         'SSN_SEARCH_RATE_LIMITED',
@@ -184,7 +213,12 @@ export const CUSTOMERS_ROUTES = [
     summary: 'Retrieve a customer',
     description: 'Answers the customer, without its social security number and document locator number.',
     scope: 'customers:read',
-    success: { status: 200, description: 'The customer.', data: customerDataSchema, component: 'Customer' },
+    success: {
+      status: 200,
+      description: 'The customer: a person, or a business (`customerType: BUSINESS`).',
+      data: anyCustomerDataSchema,
+      component: 'AnyCustomer',
+    },
     versioned: 'conditional',
     failures: [customerNotFoundFailure],
   },
@@ -212,6 +246,11 @@ export const CUSTOMERS_ROUTES = [
     versioned: 'conditional',
     failures: [
       fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS),
+      failure(
+        'FIELD_NOT_FOR_CUSTOMER_TYPE',
+        "A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing changes.",
+        fieldsNotForCustomerType(['firstName'], 'BUSINESS'),
+      ),
       customerNotFoundFailure,
       externalIdTakenFailure,
     ],

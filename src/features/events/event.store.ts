@@ -214,6 +214,9 @@ function dataOf(row: EventRow): EventData {
   if (row.type === 'account.customer_added' || row.type === 'account.customer_removed') {
     return { kind: 'holder', accountId: String(row.payload.accountId), customerId: String(row.payload.customerId) };
   }
+  // A business's events carry its id only (docs/adr/0090): answered as {customerId}, as a deletion is; read it by id.
+  if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS')
+    return { kind: 'deleted', id: row.resourceId };
   if (row.resourceType === 'customer')
     return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
   if (row.resourceType === 'account')

@@ -951,6 +951,9 @@ export interface components {
             customerId: string;
         };
         CustomerSearchRequest: {
+            /** @enum {string} */
+            customerType?: "INDIVIDUAL" | "BUSINESS";
+            legalName?: string;
             lastName?: string;
             firstName?: string;
             /** Format: email */
@@ -968,18 +971,19 @@ export interface components {
                 [key: string]: string;
             };
             socialSecurityNumber?: string;
+            taxId?: string;
             limit?: number;
             after?: string;
         };
         /** @description A page of customers matching every given filter. */
         CustomerPage: {
             /** @description In id order (creation order); with a lastName or firstName filter, in that name's order (case and accents folded), then id. */
-            customers: components["schemas"]["Customer"][];
+            customers: components["schemas"]["AnyCustomer"][];
             /** @description Pass as `after` for the next page; null on the last page. */
             nextAfter: string | null;
         };
-        /** @description A customer. The social security number and document locator number are never returned. */
-        Customer: {
+        /** @description A customer: a person (`Customer`), or a business (`customerType: BUSINESS`). */
+        AnyCustomer: {
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -1003,6 +1007,38 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+        } | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @constant */
+            customerType: "BUSINESS";
+            legalName: string;
+            /** @description The name it trades under, when not its legal name. */
+            doingBusinessAs: string | null;
+            /** @enum {string} */
+            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
+            /** @description YYYY-MM-DD. */
+            formationDate: string;
+            formationState: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            formationCountry: string;
+            /** @description NAICS code, 2 to 6 digits. */
+            industry: string | null;
+            website: string | null;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            emails: string[];
+            phoneNumbers: components["schemas"]["Phone"][];
+            addresses: components["schemas"]["Address"][];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE). */
         UpdateCustomerRequest: {
@@ -1019,7 +1055,63 @@ export interface components {
             } | null;
         };
         /** @description The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`). */
-        CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["CustomerAcknowledgment"];
+        CustomerAnswer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            addresses: components["schemas"]["Address"][];
+            /** @description Legal date of birth, YYYY-MM-DD. */
+            dateOfBirth: string;
+            emails: string[];
+            firstName: string;
+            lastName: string;
+            /** @description Empty when the customer has no middle name. */
+            middleName: string;
+            phoneNumbers: components["schemas"]["Phone"][];
+            preferredName: string;
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
+        } | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @constant */
+            customerType: "BUSINESS";
+            legalName: string;
+            /** @description The name it trades under, when not its legal name. */
+            doingBusinessAs: string | null;
+            /** @enum {string} */
+            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
+            /** @description YYYY-MM-DD. */
+            formationDate: string;
+            formationState: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            formationCountry: string;
+            /** @description NAICS code, 2 to 6 digits. */
+            industry: string | null;
+            website: string | null;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            emails: string[];
+            phoneNumbers: components["schemas"]["Phone"][];
+            addresses: components["schemas"]["Address"][];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
+        } | components["schemas"]["CustomerAcknowledgment"];
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
         /** @description A new account for existing customers. */
@@ -1374,7 +1466,31 @@ export interface components {
              */
             resourceId: string;
             /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks. */
-            data: components["schemas"]["Customer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
+            data: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+                /** @description Ids of the accounts associated with the customer. */
+                accountIds: string[];
+                addresses: components["schemas"]["Address"][];
+                /** @description Legal date of birth, YYYY-MM-DD. */
+                dateOfBirth: string;
+                emails: string[];
+                firstName: string;
+                lastName: string;
+                /** @description Empty when the customer has no middle name. */
+                middleName: string;
+                phoneNumbers: components["schemas"]["Phone"][];
+                preferredName: string;
+                /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+                externalId?: string;
+                /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+                metadata?: {
+                    [key: string]: string;
+                };
+            } | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
                 /**
                  * Format: uuid
                  * @description A UUID assigned by the service, lower case.
@@ -1593,8 +1709,8 @@ export interface components {
             log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
-        CustomerResponse: {
-            data: components["schemas"]["Customer"];
+        AnyCustomerResponse: {
+            data: components["schemas"]["AnyCustomer"];
             /** @constant */
             success: true;
             error: null;
@@ -2502,6 +2618,7 @@ export interface components {
          * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
          *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
          *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `FIELD_NOT_FOR_CUSTOMER_TYPE`: A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing is created.
          */
         CustomerBadRequest_createCustomer: {
             headers: {
@@ -2513,7 +2630,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_FOR_CUSTOMER_TYPE";
                     };
                 };
             };
@@ -2578,7 +2695,28 @@ export interface components {
          * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
          *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
          *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         */
+        CustomerBadRequest_searchCustomers: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
          *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
+         *     - `FIELD_NOT_FOR_CUSTOMER_TYPE`: A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing changes.
          */
         CustomerBadRequest_updateCustomer: {
             headers: {
@@ -2590,7 +2728,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE" | "FIELD_NOT_FOR_CUSTOMER_TYPE";
                     };
                 };
             };
@@ -2599,6 +2737,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
          *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.
+         *     - `TAX_ID_ALREADY_EXISTS`: A business with this tax id exists in this environment (an EIN with or without its dash), and no customer has the `externalId`. Nothing is created; the refusal is audited (`customer.create.refused`, never the tax id) and spends a point of the SSN search budget, as an SSN refusal does.
          */
         CustomerConflict_createCustomer: {
             headers: {
@@ -2610,7 +2749,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN" | "TAX_ID_ALREADY_EXISTS";
                     };
                 };
             };
@@ -3096,6 +3235,10 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description customerType */
+                customerType?: "INDIVIDUAL" | "BUSINESS";
+                /** @description legalName */
+                legalName?: string;
                 /**
                  * @description lastName
                  * @example mull
@@ -3377,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPageResponse"];
                 };
             };
-            400: components["responses"]["CustomerBadRequest_createCustomer"];
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
             401: components["responses"]["CustomerUnauthorized"];
             403: components["responses"]["CustomerForbidden"];
             404: components["responses"]["CustomerNotFound_createCustomer"];
@@ -3419,7 +3562,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The customer. */
+            /** @description The customer: a person, or a business (`customerType: BUSINESS`). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3430,42 +3573,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {
-                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
-                     *         "accountIds": [
-                     *           "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
-                     *         ],
-                     *         "addresses": [
-                     *           {
-                     *             "type": "HOME",
-                     *             "street": "1 Main St",
-                     *             "city": "Springfield",
-                     *             "state": "IL",
-                     *             "zip": "62701"
-                     *           }
-                     *         ],
-                     *         "dateOfBirth": "1985-04-12",
-                     *         "emails": [
-                     *           "alex.doe@example.com"
-                     *         ],
-                     *         "firstName": "Alexandra",
-                     *         "lastName": "Doe",
-                     *         "middleName": "Jane",
-                     *         "phoneNumbers": [
-                     *           {
-                     *             "type": "MOBILE",
-                     *             "number": "+1 555 010 1234"
-                     *           }
-                     *         ],
-                     *         "preferredName": "Alex"
-                     *       },
+                     *       "data": {},
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
                      *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["CustomerResponse"];
+                    "application/json": components["schemas"]["AnyCustomerResponse"];
                 };
             };
             /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */
