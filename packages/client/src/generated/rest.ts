@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description `customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          *
@@ -21,7 +21,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).
+         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data). A business (not in the contract): `"customerType": "BUSINESS"` with `legalName`, `doingBusinessAs` (optional), `taxId` (for `formationCountry` US an EIN, NN-NNNNNNN or nine digits; otherwise 1–32 letters and digits; stored encrypted, never returned, unique per environment), `entityType` (CORPORATION, LLC, PARTNERSHIP, SOLE_PROPRIETORSHIP, NONPROFIT, TRUST), `formationDate` (YYYY-MM-DD, not in the future), `formationState` (optional), `formationCountry` (ISO 3166-1 alpha-2), `industry` (optional NAICS code, 2–6 digits), `website` (optional http(s) URL) and the contact lists; no person field (FIELD_NOT_FOR_CUSTOMER_TYPE).
          *
          *     Requires the scope `customers:write`.
          */
@@ -43,7 +43,7 @@ export interface paths {
         put?: never;
         /**
          * Search customers, by social security number too
-         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
+         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. `taxId`: a business's tax id (exact, through its blind index; an EIN with or without its dash), searched exactly as an SSN is: the scope `customers:ssn_search`, audited, the same budget. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:read`; with a `socialSecurityNumber` in the body, the scope `customers:ssn_search` instead.
          */
@@ -983,63 +983,7 @@ export interface components {
             nextAfter: string | null;
         };
         /** @description A customer: a person (`Customer`), or a business (`customerType: BUSINESS`). */
-        AnyCustomer: {
-            /**
-             * Format: uuid
-             * @description A UUID assigned by the service, lower case.
-             */
-            customerId: string;
-            /** @description Ids of the accounts associated with the customer. */
-            accountIds: string[];
-            addresses: components["schemas"]["Address"][];
-            /** @description Legal date of birth, YYYY-MM-DD. */
-            dateOfBirth: string;
-            emails: string[];
-            firstName: string;
-            lastName: string;
-            /** @description Empty when the customer has no middle name. */
-            middleName: string;
-            phoneNumbers: components["schemas"]["Phone"][];
-            preferredName: string;
-            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-            externalId?: string;
-            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-            metadata?: {
-                [key: string]: string;
-            };
-        } | {
-            /**
-             * Format: uuid
-             * @description A UUID assigned by the service, lower case.
-             */
-            customerId: string;
-            /** @constant */
-            customerType: "BUSINESS";
-            legalName: string;
-            /** @description The name it trades under, when not its legal name. */
-            doingBusinessAs: string | null;
-            /** @enum {string} */
-            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
-            /** @description YYYY-MM-DD. */
-            formationDate: string;
-            formationState: string | null;
-            /** @description ISO 3166-1 alpha-2. */
-            formationCountry: string;
-            /** @description NAICS code, 2 to 6 digits. */
-            industry: string | null;
-            website: string | null;
-            /** @description Ids of the accounts associated with the customer. */
-            accountIds: string[];
-            emails: string[];
-            phoneNumbers: components["schemas"]["Phone"][];
-            addresses: components["schemas"]["Address"][];
-            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-            externalId?: string;
-            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
+        AnyCustomer: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"];
         /** @description The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE). */
         UpdateCustomerRequest: {
             preferredName?: string;
@@ -1055,63 +999,7 @@ export interface components {
             } | null;
         };
         /** @description The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`). */
-        CustomerAnswer: {
-            /**
-             * Format: uuid
-             * @description A UUID assigned by the service, lower case.
-             */
-            customerId: string;
-            /** @description Ids of the accounts associated with the customer. */
-            accountIds: string[];
-            addresses: components["schemas"]["Address"][];
-            /** @description Legal date of birth, YYYY-MM-DD. */
-            dateOfBirth: string;
-            emails: string[];
-            firstName: string;
-            lastName: string;
-            /** @description Empty when the customer has no middle name. */
-            middleName: string;
-            phoneNumbers: components["schemas"]["Phone"][];
-            preferredName: string;
-            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-            externalId?: string;
-            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-            metadata?: {
-                [key: string]: string;
-            };
-        } | {
-            /**
-             * Format: uuid
-             * @description A UUID assigned by the service, lower case.
-             */
-            customerId: string;
-            /** @constant */
-            customerType: "BUSINESS";
-            legalName: string;
-            /** @description The name it trades under, when not its legal name. */
-            doingBusinessAs: string | null;
-            /** @enum {string} */
-            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
-            /** @description YYYY-MM-DD. */
-            formationDate: string;
-            formationState: string | null;
-            /** @description ISO 3166-1 alpha-2. */
-            formationCountry: string;
-            /** @description NAICS code, 2 to 6 digits. */
-            industry: string | null;
-            website: string | null;
-            /** @description Ids of the accounts associated with the customer. */
-            accountIds: string[];
-            emails: string[];
-            phoneNumbers: components["schemas"]["Phone"][];
-            addresses: components["schemas"]["Address"][];
-            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-            externalId?: string;
-            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-            metadata?: {
-                [key: string]: string;
-            };
-        } | components["schemas"]["CustomerAcknowledgment"];
+        CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"] | components["schemas"]["CustomerAcknowledgment"];
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
         /** @description A new account for existing customers. */
@@ -1466,31 +1354,7 @@ export interface components {
              */
             resourceId: string;
             /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks. */
-            data: {
-                /**
-                 * Format: uuid
-                 * @description A UUID assigned by the service, lower case.
-                 */
-                customerId: string;
-                /** @description Ids of the accounts associated with the customer. */
-                accountIds: string[];
-                addresses: components["schemas"]["Address"][];
-                /** @description Legal date of birth, YYYY-MM-DD. */
-                dateOfBirth: string;
-                emails: string[];
-                firstName: string;
-                lastName: string;
-                /** @description Empty when the customer has no middle name. */
-                middleName: string;
-                phoneNumbers: components["schemas"]["Phone"][];
-                preferredName: string;
-                /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-                externalId?: string;
-                /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-                metadata?: {
-                    [key: string]: string;
-                };
-            } | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
+            data: components["schemas"]["Customer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
                 /**
                  * Format: uuid
                  * @description A UUID assigned by the service, lower case.
@@ -1683,6 +1547,66 @@ export interface components {
              * @description A UUID assigned by the service, lower case.
              */
             customerId: string;
+        };
+        /** @description A customer. The social security number and document locator number are never returned. */
+        Customer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            addresses: components["schemas"]["Address"][];
+            /** @description Legal date of birth, YYYY-MM-DD. */
+            dateOfBirth: string;
+            emails: string[];
+            firstName: string;
+            lastName: string;
+            /** @description Empty when the customer has no middle name. */
+            middleName: string;
+            phoneNumbers: components["schemas"]["Phone"][];
+            preferredName: string;
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A business customer. Its tax id is never returned. */
+        BusinessCustomer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @constant */
+            customerType: "BUSINESS";
+            legalName: string;
+            /** @description The name it trades under, when not its legal name. */
+            doingBusinessAs: string | null;
+            /** @enum {string} */
+            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
+            /** @description YYYY-MM-DD. */
+            formationDate: string;
+            formationState: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            formationCountry: string;
+            /** @description NAICS code, 2 to 6 digits. */
+            industry: string | null;
+            website: string | null;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            emails: string[];
+            phoneNumbers: components["schemas"]["Phone"][];
+            addresses: components["schemas"]["Address"][];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
         RequestId: string;
@@ -3573,7 +3497,35 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": {},
+                     *       "data": {
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "accountIds": [
+                     *           "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *         ],
+                     *         "addresses": [
+                     *           {
+                     *             "type": "HOME",
+                     *             "street": "1 Main St",
+                     *             "city": "Springfield",
+                     *             "state": "IL",
+                     *             "zip": "62701"
+                     *           }
+                     *         ],
+                     *         "dateOfBirth": "1985-04-12",
+                     *         "emails": [
+                     *           "alex.doe@example.com"
+                     *         ],
+                     *         "firstName": "Alexandra",
+                     *         "lastName": "Doe",
+                     *         "middleName": "Jane",
+                     *         "phoneNumbers": [
+                     *           {
+                     *             "type": "MOBILE",
+                     *             "number": "+1 555 010 1234"
+                     *           }
+                     *         ],
+                     *         "preferredName": "Alex"
+                     *       },
                      *       "success": true,
                      *       "error": null,
                      *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
