@@ -81,8 +81,7 @@ WITH updated AS (
      FROM updated),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
      SELECT $2::varchar, 'customer.updated', 'customer', x.id, to_jsonb(x), $20::text[] FROM updated x)
-     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found,
-            (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
+     SELECT (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
      FROM (SELECT 1) one LEFT JOIN updated ON true
 
 -- cas_customer_delete

@@ -91,7 +91,7 @@ const SQL = {
   // changes $9 are merged in (a null value removes its key) and no pair left is no metadata (NULL). With
   // expected versions ($21, NULL: unconditional) the row is written only at one of them: the UPDATE compares the
   // row as it is when locked, so two writers naming the same version cannot both pass. `found` tells a stale
-  // version from a missing customer.
+  // version from a missing customer, and a business (which this statement never writes: docs/adr/0090).
   update: statement(
     'customer_update',
     `WITH updated AS (
@@ -106,8 +106,7 @@ const SQL = {
        RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(12, 'updated')}),
      event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(12) })})
-     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found,
-            (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
+     SELECT (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
      FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
@@ -205,27 +204,23 @@ export class PrismaCustomerStore implements CustomerStore {
     effects: WriteEffects,
     expectedVersions: readonly number[] | null = null,
   ): Promise<CustomerUpdate> {
-    let row: ({ found: number; foundType: string | null } & Partial<CustomerRow>) | undefined;
+    let row: ({ foundType: string | null } & Partial<CustomerRow>) | undefined;
     try {
-      [row] = await queryRows<{ found: number; foundType: string | null } & Partial<CustomerRow>>(
-        this.prisma,
-        SQL.update,
-        [
-          id,
-          environment,
-          changes.preferredName ?? null,
-          changes.emails ?? null,
-          changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
-          changes.addresses === undefined ? null : jsonParameter(changes.addresses),
-          changes.phoneSearchKeys ?? null,
-          changes.externalId !== undefined,
-          changes.externalId ?? null,
-          changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
-          changes.metadata === null,
-          ...auditValues(effects.audit),
-          expectedVersions,
-        ],
-      );
+      [row] = await queryRows<{ foundType: string | null } & Partial<CustomerRow>>(this.prisma, SQL.update, [
+        id,
+        environment,
+        changes.preferredName ?? null,
+        changes.emails ?? null,
+        changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
+        changes.addresses === undefined ? null : jsonParameter(changes.addresses),
+        changes.phoneSearchKeys ?? null,
+        changes.externalId !== undefined,
+        changes.externalId ?? null,
+        changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
+        changes.metadata === null,
+        ...auditValues(effects.audit),
+        expectedVersions,
+      ]);
     } catch (error) {
       if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
       if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
@@ -235,7 +230,7 @@ export class PrismaCustomerStore implements CustomerStore {
       return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
     // Not written: a business is written by its own feature (docs/adr/0090); a stale version only if one was expected and the customer is there (else it is gone).
     if (row!.foundType === 'BUSINESS') return { outcome: 'business' };
-    return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
+    return expectedVersions !== null && row!.foundType !== null ? { outcome: 'stale' } : { outcome: 'not-found' };
   }
 
   async typeOf(environment: string, id: string): Promise<'INDIVIDUAL' | 'BUSINESS' | null> {

@@ -124,6 +124,38 @@ describe('creating a business customer', () => {
     expectSuccess(elsewhere, 'customer', 201);
   });
 
+  it('takes externalId and metadata as a person does; a taken externalId wins over a taken tax id', async () => {
+    const externalId = `biz-${Date.now()}`;
+    const ein = uniqueEin();
+    const { customerId } = await createBusiness({ taxId: ein, externalId, metadata: { tier: 'gold' } });
+    const read = await service.call('GET', `/sandbox/customer/${customerId}`);
+    expect(Object.keys(read.json.data).sort()).toEqual([...BUSINESS_DATA_KEYS, 'externalId', 'metadata'].sort());
+    expect(read.json.data).toMatchObject({ externalId, metadata: { tier: 'gold' } });
+    const both = await expectNothingChanged(service, () =>
+      service.call('POST', '/sandbox/customer', { body: buildBusinessInput({ taxId: ein, externalId }) }),
+    );
+    expectFailure(both, 'customer', 409, 'EXTERNAL_ID_TAKEN');
+    const found = await service.call('GET', `/sandbox/customer?externalId=${externalId}`);
+    expect(found.json.data.customers.map((c: { customerId: string }) => c.customerId)).toEqual([customerId]);
+  });
+
+  it('creates and updates with customers:write alone, answering the acknowledgment', async () => {
+    const writer = (
+      await issueApiToken(service.database.pool, { environments: ['*'], scopes: ['customers:write'], name: 'writer' })
+    ).token;
+    const created = await service.call('POST', '/sandbox/customer', {
+      body: buildBusinessInput(),
+      headers: bearer(writer),
+    });
+    expectSuccess(created, 'customer', 201);
+    const updated = await service.call('PUT', `/sandbox/customer/${created.json.data.customerId}`, {
+      body: { industry: '52' },
+      headers: bearer(writer),
+    });
+    expectSuccess(updated, 'customer', 200);
+    expect(updated.json.data).toEqual({ customerId: created.json.data.customerId });
+  });
+
   it('replays a creation with the same Idempotency-Key', async () => {
     const body = buildBusinessInput();
     const headers = { 'idempotency-key': `business-${Date.now()}` };
