@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrismaSealedBusinessStore } from '../../../src/features/businesses/sealed-business.store.js';
 import { createDomainServices } from '../../../src/features/services.js';
@@ -6,6 +9,7 @@ import { createStores } from '../../../src/features/stores.js';
 import { PiiCipher } from '../../../src/pii/pii-cipher.js';
 import { rotateBusinessTaxIds } from '../../../src/pii/pii-rotation.js';
 import { createDomainHarness, type DomainHarness } from '../../support/domain.js';
+import { TEST_STATIC_TOKEN } from '../../support/static-token.js';
 import { buildBusinessInput } from './support.js';
 
 /** `npm run pii:rotate` re-seals a business's tax id as it does an SSN (docs/adr/0090). */
@@ -96,6 +100,30 @@ describe('rotating the tax ids', () => {
     ]);
     expect(report.remaining).toBe(1);
     await h.pool.query("UPDATE business_profiles SET pii_key_id = 'new' WHERE customer_id = $1", [brokenId]);
+  });
+
+  it('is run by npm run pii:rotate, which reports the tax ids apart', async () => {
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: h.database.url,
+      API_TOKENS: TEST_STATIC_TOKEN,
+      PII_KEYS: `old:${keys.old.toString('base64')},new:${keys.new.toString('base64')}`,
+      PII_ACTIVE_KEY: 'old',
+      PII_BLIND_INDEX_KEY: blindIndexKey.toString('base64'),
+    };
+    const { stdout } = await promisify(execFile)(
+      path.resolve('node_modules/.bin/tsx'),
+      ['src/cli/pii-rotate.ts', '--batch-size', '2'],
+      { env },
+    );
+    const output = JSON.parse(stdout);
+    // The previous test left four businesses under 'old' and one under 'new': that one is re-sealed.
+    expect(output.businessTaxIds).toEqual({ reencrypted: 1, batches: 1, failed: 0, remaining: 0 });
+    expect([output.reencrypted, output.remaining]).toEqual([0, 0]);
+    const after = await rows();
+    expect(after.map((row) => row.pii_key_id)).toEqual(['old', 'old', 'old', 'old', 'old']);
+    expect(after.every((row) => opensTo(cipherWith('old', ['old']), row))).toBe(true);
   });
 
   it('keeps duplicate detection after rotation (the blind index has its own key)', async () => {
