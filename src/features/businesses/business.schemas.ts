@@ -108,30 +108,6 @@ export const NON_UPDATABLE_BUSINESS_FIELDS = [
   'accounts',
 ] as const;
 
-/** A person's own fields: on a business, refused by name (FIELD_NOT_FOR_CUSTOMER_TYPE), never dropped. */
-export const PERSON_ONLY_FIELDS = [
-  'socialSecurityNumber',
-  'documentLocatorNumber',
-  'dateOfBirth',
-  'firstName',
-  'middleName',
-  'lastName',
-  'preferredName',
-] as const;
-
-/** A business's own fields: on a person, refused by name (FIELD_NOT_FOR_CUSTOMER_TYPE). */
-export const BUSINESS_ONLY_FIELDS = [
-  'legalName',
-  'doingBusinessAs',
-  'taxId',
-  'entityType',
-  'formationDate',
-  'formationState',
-  'formationCountry',
-  'industry',
-  'website',
-] as const;
-
 export const updateBusinessSchema = z
   .strictObject({
     doingBusinessAs: text(BUSINESS_LIMITS.nameLength).nullable().optional(),

@@ -12,11 +12,16 @@ import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
-import { type BusinessCustomers, type Customer, type CustomerService, phoneSearchKeys } from '../customers/index.js';
+import {
+  type BusinessCustomers,
+  type Customer,
+  type CustomerService,
+  PERSON_FIELDS,
+  phoneSearchKeys,
+} from '../customers/index.js';
 import {
   createBusinessSchema,
   NON_UPDATABLE_BUSINESS_FIELDS,
-  PERSON_ONLY_FIELDS,
   UPDATABLE_BUSINESS_FIELDS,
   updateBusinessSchema,
 } from './business.schemas.js';
@@ -42,7 +47,7 @@ export class BusinessService implements BusinessCustomers {
    */
   async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
     authorize(caller, 'customers:write');
-    const personFields = presentKeys(input, PERSON_ONLY_FIELDS);
+    const personFields = presentKeys(input, PERSON_FIELDS);
     if (personFields.length > 0) throw fieldsNotForCustomerType(personFields, 'BUSINESS');
     const { idempotencyKey } = this.creation.parseOptions(options);
     const valid = parseInput(createBusinessSchema, input);
@@ -108,7 +113,7 @@ export class BusinessService implements BusinessCustomers {
     authorize(caller, 'customers:write');
     const forbidden = presentKeys(input, NON_UPDATABLE_BUSINESS_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_BUSINESS_FIELDS);
-    const personFields = presentKeys(input, PERSON_ONLY_FIELDS);
+    const personFields = presentKeys(input, PERSON_FIELDS);
     if (personFields.length > 0) throw fieldsNotForCustomerType(personFields, 'BUSINESS');
     const changes = parseInput(updateBusinessSchema, input);
     if (!isRecordId(customerId)) throw customerNotFound();

@@ -27,6 +27,7 @@ import { phoneSearchKeys } from './phone-numbers.js';
 import type { BusinessCustomers, BusinessProfileReader, CustomerStore, NewCustomerRecord } from './ports.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
 import {
+  BUSINESS_FIELDS,
   createCustomerSchema,
   NON_UPDATABLE_CUSTOMER_FIELDS,
   UPDATABLE_CUSTOMER_FIELDS,
@@ -45,19 +46,6 @@ export function searchScope(input: unknown): AccessScope {
   // A business's tax id is searched exactly as an SSN is (docs/adr/0090).
   return named('socialSecurityNumber') || named('taxId') ? 'customers:ssn_search' : 'customers:read';
 }
-
-/** A business's own fields: on a person's creation or update, refused by name (docs/adr/0090). */
-const BUSINESS_FIELDS = [
-  'legalName',
-  'doingBusinessAs',
-  'taxId',
-  'entityType',
-  'formationDate',
-  'formationState',
-  'formationCountry',
-  'industry',
-  'website',
-] as const;
 
 const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'];
 

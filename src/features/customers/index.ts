@@ -4,7 +4,14 @@
  * feature's own; its tests may still reach in.
  */
 export type { Address, BusinessProfile, Customer, CustomerLinks, Phone } from './customer.js';
-export { addressSchema, CUSTOMER_LIMITS, emailSchema, phoneSchema } from './customer.schemas.js';
+export {
+  addressSchema,
+  BUSINESS_FIELDS,
+  CUSTOMER_LIMITS,
+  emailSchema,
+  PERSON_FIELDS,
+  phoneSchema,
+} from './customer.schemas.js';
 export { SSN_RULE } from './ssn.js';
 export { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS, TAX_ID_QUERY_PARAMETERS } from './customer-search.js';
 export type { BusinessCustomers, BusinessProfileReader, CustomerStore } from './ports.js';
