@@ -6,6 +6,7 @@ import {
   fieldsNotForCustomerType,
   fieldsNotUpdatable,
   preconditionFailed,
+  validationFailed,
 } from '../../domain/errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
@@ -13,7 +14,6 @@ import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '.
 import type { PersonalDataProtector } from '../../domain/personal-data.js';
 import type { AccessScope, Caller } from '../../domain/caller.js';
 import { parseInput, presentKeys } from '../../domain/validation.js';
-import { validationFailed } from '../../domain/errors.js';
 import {
   type CustomerFilter,
   customerFilterOf,
