@@ -221,7 +221,7 @@ const presentCustomer = (customer: SelectedCustomer) => ({
   customerId: customer.id,
   accountIds: customer.accountLinks.map((link) => link.accountId),
   addresses: customer.addresses,
-  dateOfBirth: customer.dateOfBirth.toISOString().slice(0, 10),
+  dateOfBirth: customer.dateOfBirth?.toISOString().slice(0, 10) ?? '',
   emails: customer.emails,
   firstName: customer.firstName,
   lastName: customer.lastName,

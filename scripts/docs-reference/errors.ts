@@ -16,6 +16,10 @@ export const ERROR_TEXTS: Record<string, string> = {
   CUSTOMER_ALREADY_EXISTS:
     'The SSN already belongs to a customer in this environment (`123-45-6789` and `123456789` are the same SSN); the number is never echoed.',
   CUSTOMER_HAS_ACCOUNTS: 'Deleting a customer that still has accounts.',
+  TAX_ID_ALREADY_EXISTS:
+    'The tax id already belongs to a business customer in this environment (`12-3456789` and `123456789` are the same EIN); the tax id is never echoed. Audited and charged to the SSN search budget as CUSTOMER_ALREADY_EXISTS is.',
+  FIELD_NOT_FOR_CUSTOMER_TYPE:
+    "A creation or update names a field of the other kind of customer (a business's on a person, a person's on a business; details name each one); nothing changes.",
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

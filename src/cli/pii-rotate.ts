@@ -1,16 +1,17 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { PrismaSealedCustomerStore } from '../features/customers/index.js';
+import { PrismaSealedBusinessStore } from '../features/businesses/index.js';
 import { PrismaSealedWebhookSecretStore } from '../features/webhooks/index.js';
 import { newId } from '../domain/ids.js';
 import { resolvePiiKeyring } from '../pii/dev-keys.js';
 import { PiiCipher } from '../pii/pii-cipher.js';
-import { rotatePiiKeys, rotateWebhookSecrets } from '../pii/pii-rotation.js';
+import { rotateBusinessTaxIds, rotatePiiKeys, rotateWebhookSecrets } from '../pii/pii-rotation.js';
 import { exitWithError, UsageError, withCliDatabase } from './cli-database.js';
 
 /**
  * `npm run pii:rotate [-- --batch-size 500]`: re-encrypts every customer's SSN and document locator number,
- * then every webhook signing secret, not under PII_ACTIVE_KEY.
+ * every business's tax id, then every webhook signing secret, not under PII_ACTIVE_KEY.
  * Safe while the service runs; run it again until it reports 0 remaining (docs/security.md, runbook).
  */
 async function main(): Promise<void> {
@@ -28,11 +29,17 @@ async function main(): Promise<void> {
 
   // One run, one id: its audit events (every batch, every environment) are found with resourceId=<runId>.
   const runId = newId();
-  const { report, secrets } = await withCliDatabase(config, async (prisma) => ({
+  const { report, taxIds, secrets } = await withCliDatabase(config, async (prisma) => ({
     report: await rotatePiiKeys(new PrismaSealedCustomerStore(prisma), cipher, {
       batchSize,
       runId,
       onBatch: ({ batch, reencrypted }) => process.stderr.write(`batch ${batch}: ${reencrypted} re-encrypted so far\n`),
+    }),
+    taxIds: await rotateBusinessTaxIds(new PrismaSealedBusinessStore(prisma), cipher, {
+      batchSize,
+      runId,
+      onBatch: ({ batch, reencrypted }) =>
+        process.stderr.write(`business tax ids, batch ${batch}: ${reencrypted} re-encrypted so far\n`),
     }),
     secrets: await rotateWebhookSecrets(new PrismaSealedWebhookSecretStore(prisma), cipher, {
       batchSize,
@@ -49,6 +56,12 @@ async function main(): Promise<void> {
       batches: report.batches,
       failed: report.failed.length,
       remaining: report.remaining,
+      businessTaxIds: {
+        reencrypted: taxIds.reencrypted,
+        batches: taxIds.batches,
+        failed: taxIds.failed.length,
+        remaining: taxIds.remaining,
+      },
       webhookSecrets: {
         reencrypted: secrets.reencrypted,
         batches: secrets.batches,
@@ -61,12 +74,16 @@ async function main(): Promise<void> {
     process.stderr.write(
       `customer ${failure.customerId} (key ${failure.keyId}) could not be re-encrypted: ${failure.reason}\n`,
     );
+  for (const failure of taxIds.failed)
+    process.stderr.write(
+      `business ${failure.customerId} (key ${failure.keyId}): its tax id could not be re-encrypted: ${failure.reason}\n`,
+    );
   for (const failure of secrets.failed)
     process.stderr.write(
       `webhook endpoint ${failure.endpointId} (key ${failure.keyId}): its secret could not be re-encrypted: ${failure.reason}\n`,
     );
-  if (report.failed.length > 0 || secrets.failed.length > 0) process.exit(1);
-  const remaining = report.remaining + secrets.remaining;
+  if (report.failed.length > 0 || taxIds.failed.length > 0 || secrets.failed.length > 0) process.exit(1);
+  const remaining = report.remaining + taxIds.remaining + secrets.remaining;
   if (remaining > 0) process.stderr.write(`${remaining} row(s) were busy and skipped: run pii:rotate again.\n`);
 }
 

@@ -60,6 +60,8 @@ export const ErrorCodes = [
   'SUBSCRIPTIONS_FULL',
   // Optimistic concurrency (src/domain/versions.ts): If-Match or expectedVersion names a version that is not the record's.
   'PRECONDITION_FAILED',
+  'TAX_ID_ALREADY_EXISTS',
+  'FIELD_NOT_FOR_CUSTOMER_TYPE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -109,6 +111,34 @@ export const fieldsNotUpdatable = (fields: string[], updatable: readonly string[
       code: 'FIELD_NOT_UPDATABLE',
       message: `${field} cannot be changed after creation.`,
     })),
+  );
+
+/** Fields of the other kind of customer (a person's on a business, a business's on a person): named, never dropped. */
+export const fieldsNotForCustomerType = (fields: string[], customerType: 'INDIVIDUAL' | 'BUSINESS') =>
+  new DomainError(
+    'FIELD_NOT_FOR_CUSTOMER_TYPE',
+    'invalid_input',
+    `These fields are not fields of a${customerType === 'BUSINESS' ? ' business' : 'n individual'} customer: ${fields.join(', ')}.`,
+    fields.map((field) => ({
+      field,
+      code: 'FIELD_NOT_FOR_CUSTOMER_TYPE',
+      message: `${field} is not a field of a${customerType === 'BUSINESS' ? ' business' : 'n individual'} customer.`,
+    })),
+  );
+
+/** A business with this tax id exists in the environment (docs/adr/0090); the id itself is never echoed. */
+export const taxIdAlreadyExists = () =>
+  new DomainError(
+    'TAX_ID_ALREADY_EXISTS',
+    'conflict',
+    'A business customer with this tax id already exists in this environment.',
+    [
+      {
+        field: 'taxId',
+        code: 'TAX_ID_ALREADY_EXISTS',
+        message: 'Must be unique among the businesses of this environment.',
+      },
+    ],
   );
 
 export const customerNotFound = () =>

@@ -6,7 +6,17 @@ export interface SealedPersonalData {
   documentLocatorNumberCiphertext: Uint8Array;
 }
 
+/** A business's tax id after encryption (docs/adr/0090): sealed like an SSN, under the same key ring. */
+export interface SealedTaxId {
+  keyId: string;
+  taxIdBlindIndex: Uint8Array;
+  taxIdCiphertext: Uint8Array;
+}
+
 export interface PersonalDataProtector {
+  sealTaxId(binding: { environment: string; customerId: string }, normalisedTaxId: string): SealedTaxId;
+  /** The HMAC blind index of a normalised tax id in an environment (its own label: never equal to an SSN's). */
+  taxIdBlindIndex(environment: string, normalisedTaxId: string): Uint8Array;
   seal(
     binding: { environment: string; customerId: string },
     data: { socialSecurityNumber: string; documentLocatorNumber: number },

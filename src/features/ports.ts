@@ -1,6 +1,7 @@
 import type { AccountStore } from './accounts/index.js';
 import type { AuditStore } from './audit/index.js';
-import type { CustomerStore } from './customers/index.js';
+import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
+import type { BusinessStore } from './businesses/index.js';
 import type { EventStore } from './events/index.js';
 import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
@@ -19,7 +20,7 @@ import type { WebhookStore } from './webhooks/index.js';
 
 export type { CreationEffects, CreationOutcome, WriteEffects } from '../domain/write-effects.js';
 export type { PageRequest } from '../domain/pagination.js';
-export type { PersonalDataProtector, SealedPersonalData } from '../domain/personal-data.js';
+export type { PersonalDataProtector, SealedPersonalData, SealedTaxId } from '../domain/personal-data.js';
 
 /**
  * Everything the domain reads and writes. Each write method is atomic on its own (the change and its
@@ -27,6 +28,9 @@ export type { PersonalDataProtector, SealedPersonalData } from '../domain/person
  */
 export interface Stores {
   customers: CustomerStore;
+  /** Business customers' writes and profiles (docs/adr/0090): one store, both faces. */
+  businesses: BusinessStore;
+  businessProfiles: BusinessProfileReader;
   accounts: AccountStore;
   links: LinkReadModel;
   ledger: LedgerStore;

@@ -1,6 +1,7 @@
 import { AccountService } from './accounts/index.js';
 import { AuditService } from './audit/index.js';
 import { CustomerService } from './customers/index.js';
+import { BusinessService } from './businesses/index.js';
 import { HistoryService, type HistoryServiceOptions } from './history/index.js';
 import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
@@ -11,6 +12,7 @@ import { type SecretSealer, WebhookService, type WebhookServiceOptions } from '.
 
 export interface DomainServices {
   customers: CustomerService;
+  businesses: BusinessService;
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
@@ -37,8 +39,12 @@ export function createDomainServices(deps: {
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
+  const customers = new CustomerService(deps.stores, deps.protector, creation);
+  const businesses = new BusinessService(deps.stores, customers, deps.protector, creation);
+  customers.handBusinessesTo(businesses);
   return {
-    customers: new CustomerService(deps.stores, deps.protector, creation),
+    customers,
+    businesses,
     accounts: new AccountService(deps.stores, creation),
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links),

@@ -2,6 +2,7 @@ import type { Stores } from './ports.js';
 import { PrismaAccountStore } from './accounts/index.js';
 import { PrismaAuditStore } from './audit/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
+import { PrismaBusinessStore } from './businesses/index.js';
 import { withTranslatedErrors } from '../db/sql/errors.js';
 import { PrismaHistoryStore } from './history/index.js';
 import { PrismaIdempotencyStore } from './idempotency/index.js';
@@ -21,8 +22,11 @@ export interface StoreOptions {
  * there is no transaction to hand around; database failures reach the domain already translated.
  */
 export function createStores(prisma: PrismaClient, options: StoreOptions = {}): Stores {
+  const businesses = withTranslatedErrors(new PrismaBusinessStore(prisma, options.idempotencyWaitMs));
   return {
     customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
+    businesses,
+    businessProfiles: businesses,
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),

@@ -243,8 +243,10 @@ export const ssnSearchRateLimited = (retryAfterS: number) =>
 const namesSsn = (input: unknown): boolean =>
   typeof input === 'object' &&
   input !== null &&
-  (input as Record<string, unknown>).socialSecurityNumber !== undefined &&
-  (input as Record<string, unknown>).socialSecurityNumber !== null;
+  ['socialSecurityNumber', 'taxId'].some(
+    (field) =>
+      (input as Record<string, unknown>)[field] !== undefined && (input as Record<string, unknown>)[field] !== null,
+  );
 
 /**
  * Charges a customer search that names an SSN one point of the principal's SSN search budget, before the
@@ -276,7 +278,11 @@ export async function chargeSsnRefusal<T>(
   try {
     return await create();
   } catch (error) {
-    if (rateLimits.ssnSearch && isDomainError(error) && error.code === 'CUSTOMER_ALREADY_EXISTS') {
+    if (
+      rateLimits.ssnSearch &&
+      isDomainError(error) &&
+      (error.code === 'CUSTOMER_ALREADY_EXISTS' || error.code === 'TAX_ID_ALREADY_EXISTS')
+    ) {
       const state = await rateLimits.ssnSearch.consume(principalId, 1);
       if (!state.allowed) throw ssnSearchRateLimited(state.resetS);
     }

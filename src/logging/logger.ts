@@ -19,6 +19,10 @@ export const REDACTED_PATHS = [
   'documentLocatorNumber',
   '*.documentLocatorNumber',
   '*.*.documentLocatorNumber',
+  // A business's tax id (docs/adr/0090), sealed as an SSN is.
+  'taxId',
+  '*.taxId',
+  '*.*.taxId',
   'body',
   '*.body',
   'variables',

@@ -4,7 +4,9 @@ import {
   addressDataSchema,
   addressSchema,
   CUSTOMER_LIMITS,
+  businessCustomerDataSchema,
   customerAcknowledgmentDataSchema,
+  customerDataSchema,
   phoneDataSchema,
   phoneSchema,
   SSN_RULE,
@@ -117,6 +119,9 @@ function componentSchemas(): Record<string, JsonSchema> {
   // A write's answer without the read scope (src/domain/answer-shape.ts): named, so the answers' oneOf names both sides.
   named.set('AccountAcknowledgment', accountAcknowledgmentDataSchema);
   named.set('CustomerAcknowledgment', customerAcknowledgmentDataSchema);
+  // A customer is a person or a business (docs/adr/0090): each side named once, the answers' oneOf names both.
+  named.set('Customer', customerDataSchema);
+  named.set('BusinessCustomer', businessCustomerDataSchema);
   const schemas = toComponentSchemas(named);
   for (const [component, notes] of Object.entries(REQUEST_FIELD_NOTES)) {
     const properties = schemas[component]?.properties as Record<string, JsonSchema> | undefined;
@@ -576,6 +581,7 @@ function successExample(route: RestRoute): object {
     case 'CreatedCustomer':
       return { customerId: EXAMPLE_IDS.customerId };
     case 'Customer':
+    case 'AnyCustomer':
       return CUSTOMER_EXAMPLE;
     case 'CustomerAnswer':
       return { ...CUSTOMER_EXAMPLE, preferredName: 'Sandy', emails: ['sandy.doe@example.com'] };

@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { PersonalDataProtector, SealedPersonalData } from '../features/ports.js';
+import type { PersonalDataProtector, SealedPersonalData, SealedTaxId } from '../features/ports.js';
+
+/** The sealed columns, each bound to its own name. */
+type SealedField = 'ssn' | 'document_locator_number' | 'tax_id';
 import type { SealedSecret, SecretSealer } from '../features/webhooks/index.js';
 
 export interface PiiKeyring {
@@ -59,7 +62,7 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
   /** Reads a sealed value back (key rotation and operator tooling only; never for a response). */
   open(
     binding: { environment: string; customerId: string },
-    field: 'ssn' | 'document_locator_number',
+    field: SealedField,
     keyId: string,
     ciphertext: Uint8Array,
   ): string {
@@ -72,7 +75,7 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
    */
   reseal(
     binding: { environment: string; customerId: string },
-    field: 'ssn' | 'document_locator_number',
+    field: SealedField,
     keyId: string,
     ciphertext: Uint8Array,
   ): Buffer {
@@ -98,6 +101,25 @@ export class PiiCipher implements PersonalDataProtector, SecretSealer {
 
   fingerprint(material: string): Buffer {
     return createHmac('sha256', this.fingerprintKey).update(material, 'utf8').digest();
+  }
+
+  /** A business's tax id under the active key, bound to its customer like an SSN, with its blind index. */
+  sealTaxId(binding: { environment: string; customerId: string }, normalisedTaxId: string): SealedTaxId {
+    return {
+      keyId: this.keyring.activeKeyId,
+      taxIdBlindIndex: this.taxIdBlindIndex(binding.environment, normalisedTaxId),
+      taxIdCiphertext: this.encrypt(normalisedTaxId, associatedData(binding, 'tax_id')),
+    };
+  }
+
+  /**
+   * The blind index of a normalised tax id: the SSN's key, with its own label, so that a tax id and an SSN
+   * with the same nine digits never share an index value.
+   */
+  taxIdBlindIndex(environment: string, normalisedTaxId: string): Buffer {
+    return createHmac('sha256', this.keyring.blindIndexKey)
+      .update(`${environment}\u0000tax_id\u0000${normalisedTaxId}`)
+      .digest();
   }
 
   /** Deterministic keyed digest of a normalised SSN, scoped to the environment. */

@@ -162,6 +162,67 @@ async function resealInBatches<Row, Resealed>(
   return { reencrypted, batches, remaining: await store.countNotUnder(activeKeyId) };
 }
 
+/** A business's sealed tax id, as stored (business_profiles, docs/adr/0090). */
+export interface SealedBusiness {
+  id: string;
+  environment: string;
+  keyId: string;
+  taxIdCiphertext: Uint8Array;
+}
+
+export interface TaxIdResealBatch {
+  activeKeyId: string;
+  /** Only businesses whose customer id sorts after this one. */
+  after: string;
+  limit: number;
+  /** The new ciphertext of a row, or undefined to leave it as it is. */
+  reseal(row: SealedBusiness): Pick<SealedBusiness, 'taxIdCiphertext'> | undefined;
+  audit(environment: string): NewAuditEvent;
+}
+
+export interface SealedBusinessStore {
+  /** As SealedCustomerStore.resealBatch, for business profiles whose tax id is not under the active key. */
+  resealBatch(batch: TaxIdResealBatch): Promise<{ lastId: string | undefined; resealed: number }>;
+  countNotUnder(keyId: string): Promise<number>;
+}
+
+/**
+ * Re-encrypts every business's tax id that is not under the active PII key, as rotatePiiKeys does an SSN: in
+ * batches, online, resumable, skipping rows a request holds, opened with the key the row names and sealed under the
+ * active one with the same binding (environment, customer, `tax_id`). Its blind index is left alone. Audited as
+ * the customers' re-encryption (`pii_rotation.reencrypt_customers`, field `taxId`): a business is a customer.
+ */
+export async function rotateBusinessTaxIds(
+  store: SealedBusinessStore,
+  cipher: PiiCipher,
+  options: BatchOptions = {},
+): Promise<RotationReport> {
+  const failed: RotationReport['failed'] = [];
+  const runId = options.runId ?? newId();
+  const audit = rotationAudit(runId, 'pii_rotation.reencrypt_customers', ['taxId']);
+  const progress = await resealInBatches(store, cipher.activeKeyId, options, audit, (row: SealedBusiness) => {
+    try {
+      const binding = { environment: row.environment, customerId: row.id };
+      return { taxIdCiphertext: cipher.reseal(binding, 'tax_id', row.keyId, row.taxIdCiphertext) };
+    } catch (error) {
+      failed.push({
+        customerId: row.id,
+        keyId: row.keyId,
+        reason: error instanceof Error ? error.message : 'cannot be opened',
+      });
+      return undefined;
+    }
+  });
+  return {
+    activeKeyId: cipher.activeKeyId,
+    runId,
+    reencrypted: progress.reencrypted,
+    batches: progress.batches,
+    failed,
+    remaining: progress.remaining,
+  };
+}
+
 export interface WebhookSecretRotationReport {
   runId: string;
   reencrypted: number;

@@ -23,7 +23,7 @@ import {
 import {
   type Customer,
   listCustomersQuery,
-  presentCustomer,
+  presentAnyCustomer,
   presentCustomerAnswer,
   presentCustomerPage,
   searchCustomersBody,
@@ -178,7 +178,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     getCustomer: async ({ caller, params }) => {
       const customer = await customers.get(caller, params.customerId!);
-      return tagged(ok(presentCustomer(customer)), customer, customer.customerId);
+      return tagged(ok(presentAnyCustomer(customer)), customer, customer.customerId);
     },
     updateCustomer: async ({ caller, params, body, ifMatch }) => {
       const customer = await customers.update(

@@ -33,6 +33,9 @@ const LIST: Absence = () => false;
 const NULL: Absence = (result) => result === null;
 /** `(environment, ids)`: fewer records than distinct ids. */
 const FEWER: Absence = (result, args) => (result as unknown[]).length < new Set(args[1] as string[]).size;
+/** `(environment, ids)` answered as a map by id: fewer entries than distinct ids. */
+const FEWER_IN_MAP: Absence = (result, args) =>
+  (result as Map<string, unknown>).size < new Set(args[1] as string[]).size;
 /** Records of one id (a transfer's sides): none read. */
 const NONE: Absence = (result) => (result as unknown[]).length === 0;
 /** A link walk: a root id missing from the records read. */
@@ -55,6 +58,10 @@ const ROOT_MISSING: Absence = (result, args) => {
  */
 export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M in keyof Stores[S]]?: Absence } } = {
   customers: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
+  // Writes: on the primary.
+  businesses: {},
+  // A profile is written with its customer: one the replica lacks is asked of the primary (a map by id).
+  businessProfiles: { profilesByIds: FEWER_IN_MAP },
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },
@@ -75,6 +82,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
  */
 const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof Stores[S] & string)[] } = {
   idempotency: ['find', 'purgeExpired'],
+  // A PUT's look-up of the customer's type (only when its body names a field a person's update cannot take).
+  customers: ['typeOf'],
   ledger: ['expiredHolds'],
   // The cost's link bounds must be the primary's, where the links' trigger raises them: a replica's could be lower.
   links: ['findBounds'],

@@ -107,8 +107,8 @@ export type CustomerRow = Pick<
   CustomerModel,
   'id' | 'preferredName' | 'firstName' | 'middleName' | 'lastName' | 'emails'
 > & {
-  /** YYYY-MM-DD (to_char): a date, not an instant. */
-  dateOfBirth: string;
+  /** YYYY-MM-DD (to_char): a date, not an instant; NULL on a business. */
+  dateOfBirth: string | null;
   // Only the customer store writes these jsonb columns, from validated domain values.
   phoneNumbers: Phone[];
   addresses: Address[];
@@ -174,19 +174,24 @@ export const toTransaction = (row: TransactionRow): Transaction => ({
   ...(row.metadata !== null && row.metadata !== undefined && { metadata: row.metadata }),
 });
 
+/**
+ * A BUSINESS row has none of a person's columns (its check constraint, migration 20261209010000): a NULL last
+ * name is how a read tells it, without selecting anything more on the person's path (docs/adr/0090).
+ */
 export const toCustomer = (row: CustomerRow): Customer => ({
   customerId: row.id,
   accountIds: idList(row.accountIds),
-  preferredName: row.preferredName,
-  firstName: row.firstName,
-  middleName: row.middleName,
-  lastName: row.lastName,
-  dateOfBirth: row.dateOfBirth,
+  preferredName: row.preferredName ?? '',
+  firstName: row.firstName ?? '',
+  middleName: row.middleName ?? '',
+  lastName: row.lastName ?? '',
+  dateOfBirth: row.dateOfBirth ?? '',
   emails: row.emails,
   phoneNumbers: row.phoneNumbers,
   addresses: row.addresses,
   version: row.customerVersion ?? 1,
   ...withClientFields(row),
+  ...(row.lastName === null && { customerType: 'BUSINESS' as const }),
 });
 
 /** externalId and metadata only when set: a record that uses neither has exactly the contract's fields. */

@@ -23,6 +23,17 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
   };
   if (filter.ssnBlindIndex !== undefined)
     conditions.push(`c.ssn_blind_index = ${parameter(Buffer.from(filter.ssnBlindIndex))}::bytea`);
+  // A business's own fields are in its profile (docs/adr/0090): a semi-join on the profile's own indexes.
+  if (filter.taxIdBlindIndex !== undefined)
+    conditions.push(
+      `c.id IN (SELECT b.customer_id FROM business_profiles b WHERE b.environment = $1 AND b.tax_id_blind_index = ${parameter(Buffer.from(filter.taxIdBlindIndex))}::bytea)`,
+    );
+  if (filter.legalNamePrefix)
+    conditions.push(
+      `c.id IN (SELECT b.customer_id FROM business_profiles b WHERE b.environment = $1 AND ${prefixRange('b.legal_name', parameter(filter.legalNamePrefix))})`,
+    );
+  if (filter.customerType !== undefined)
+    conditions.push(`c.customer_type = ${parameter(filter.customerType)}::varchar`);
   if (filter.lastNamePrefix) conditions.push(prefixRange('c.last_name', parameter(filter.lastNamePrefix)));
   if (filter.firstNamePrefix) conditions.push(prefixRange('c.first_name', parameter(filter.firstNamePrefix)));
   if (filter.email !== undefined)

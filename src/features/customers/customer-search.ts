@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParameter } from '../../domain/pagination.js';
-import { instantSchema as instant, text } from '../../domain/validation.js';
+import { instantSchema as instant, maxLength, text } from '../../domain/validation.js';
 import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../domain/metadata.js';
 import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, phoneSchema, ssnSchema } from './customer.schemas.js';
 import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
@@ -33,7 +33,28 @@ const phoneFilter = phoneSchema.shape.number.transform((number, ctx) => {
   return key;
 });
 
+/**
+ * A tax id as a search names it: the form a business's creation stores (src/features/businesses/tax-id.ts): an
+ * EIN's dash dropped, letters in upper case. The formation country is not known here; both rules agree on it.
+ */
+const taxIdFilter = z
+  .string({ error: 'Must be a string.' })
+  .max(32, maxLength(32))
+  .transform((value, ctx) => {
+    if (/^\d{2}-\d{7}$/.test(value)) return value.replace('-', '');
+    if (/^[A-Za-z0-9]{1,32}$/.test(value)) return value.toUpperCase();
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Must be a tax id: an EIN (NN-NNNNNNN or nine digits), or 1-32 letters and digits.',
+    });
+    return z.NEVER;
+  });
+
 const filterFields = {
+  /** INDIVIDUAL or BUSINESS (docs/adr/0090). */
+  customerType: z.enum(['INDIVIDUAL', 'BUSINESS'], { error: 'Must be INDIVIDUAL or BUSINESS.' }).optional(),
+  /** A business's legal name: a prefix, case- and accent-insensitive, as lastName. */
+  legalName: text(200).optional(),
   lastName: text(CUSTOMER_LIMITS.nameLength).optional(),
   firstName: text(CUSTOMER_LIMITS.nameLength).optional(),
   email: emailSchema.optional(),
@@ -59,12 +80,15 @@ export const customerFilterSchema = z.strictObject(filterFields);
 export const customerSearchFilterSchema = z.strictObject({
   ...filterFields,
   socialSecurityNumber: ssnSchema.optional(),
+  taxId: taxIdFilter.optional(),
 });
 
 /** A search's body (REST `POST /{environment}/customer/search`): the filters, an SSN and the page. */
 export const customerSearchSchema = z.strictObject({
   ...filterFields,
   socialSecurityNumber: ssnSchema.optional(),
+  /** A business's tax id: exact, through its blind index, searched (scope, audit, budget) as an SSN is. */
+  taxId: taxIdFilter.optional(),
   limit: z.number().int().min(1).max(100).optional(),
   after: z.string().optional(),
 });
@@ -77,6 +101,9 @@ export type CustomerSearchInput = z.input<typeof customerSearchFilterSchema>;
 
 /** Query parameters that would put an SSN in a URL (and so in access logs): refused, never read. */
 export const SSN_QUERY_PARAMETERS = ['socialSecurityNumber', 'ssn', 'social_security_number'] as const;
+
+/** Query parameters that would put a business's tax id in a URL: refused as an SSN is. */
+export const TAX_ID_QUERY_PARAMETERS = ['taxId', 'tax_id', 'ein'] as const;
 
 /**
  * The input fields that carry a secret: the write-only personal data of a customer (never answered, kept
@@ -99,12 +126,22 @@ export interface CustomerFilter {
   externalId?: string;
   metadata?: Metadata;
   ssnBlindIndex?: Uint8Array;
+  customerType?: 'INDIVIDUAL' | 'BUSINESS';
+  legalNamePrefix?: string;
+  taxIdBlindIndex?: Uint8Array;
 }
 
 type FilterInput = { [K in keyof typeof filterFields]?: z.output<(typeof filterFields)[K]> };
 
-export function customerFilterOf(input: FilterInput, ssnBlindIndex?: Uint8Array): CustomerFilter {
+export function customerFilterOf(
+  input: FilterInput,
+  ssnBlindIndex?: Uint8Array,
+  taxIdBlindIndex?: Uint8Array,
+): CustomerFilter {
   return {
+    ...(input.customerType !== undefined && { customerType: input.customerType }),
+    ...(input.legalName !== undefined && { legalNamePrefix: input.legalName }),
+    ...(taxIdBlindIndex !== undefined && { taxIdBlindIndex }),
     ...(input.lastName !== undefined && { lastNamePrefix: input.lastName }),
     ...(input.firstName !== undefined && { firstNamePrefix: input.firstName }),
     ...(input.email !== undefined && { email: input.email.toLowerCase() }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Address, Customer, Phone } from './customer.js';
+import type { Address, BusinessProfile, Customer, Phone } from './customer.js';
 import type { Page } from '../../domain/pagination.js';
 import type { AnswerShape } from '../../domain/answer-shape.js';
 import { recordId } from '../../presenters/record-id.js';
@@ -47,6 +47,35 @@ export const customerDataSchema = z
   })
   .describe('A customer. The social security number and document locator number are never returned.');
 
+/** A business customer (docs/adr/0090): the contract's identity and contact fields and its own; no person field. */
+export const businessCustomerDataSchema = z
+  .strictObject({
+    customerId: recordId,
+    customerType: z.literal('BUSINESS'),
+    legalName: z.string(),
+    doingBusinessAs: z.string().nullable().describe('The name it trades under, when not its legal name.'),
+    entityType: z.enum(['CORPORATION', 'LLC', 'PARTNERSHIP', 'SOLE_PROPRIETORSHIP', 'NONPROFIT', 'TRUST']),
+    formationDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .describe('YYYY-MM-DD.'),
+    formationState: z.string().nullable(),
+    formationCountry: z.string().describe('ISO 3166-1 alpha-2.'),
+    industry: z.string().nullable().describe('NAICS code, 2 to 6 digits.'),
+    website: z.string().nullable(),
+    accountIds: z.array(recordId).describe('Ids of the accounts associated with the customer.'),
+    emails: z.array(z.string()),
+    phoneNumbers: z.array(phoneDataSchema),
+    addresses: z.array(addressDataSchema),
+    ...clientFieldSchemas,
+  })
+  .describe('A business customer. Its tax id is never returned.');
+
+/** What a customer's read answers: a person (the contract's fields) or a business. */
+export const anyCustomerDataSchema = z
+  .xor([customerDataSchema, businessCustomerDataSchema])
+  .describe('A customer: a person (`Customer`), or a business (`customerType: BUSINESS`).');
+
 export const createdCustomerDataSchema = z
   .strictObject({ customerId: recordId })
   .describe('The id of the new customer; clients must store it.');
@@ -59,7 +88,7 @@ export const customerAcknowledgmentDataSchema = z
 
 /** A write's answer: the full customer with `customers:read`, its acknowledgment without (src/domain/answer-shape.ts). */
 export const customerAnswerDataSchema = z
-  .xor([customerDataSchema, customerAcknowledgmentDataSchema])
+  .xor([customerDataSchema, businessCustomerDataSchema, customerAcknowledgmentDataSchema])
   .describe(
     'The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`).',
   );
@@ -67,7 +96,7 @@ export const customerAnswerDataSchema = z
 export const customerPageDataSchema = z
   .strictObject({
     customers: z
-      .array(customerDataSchema)
+      .array(anyCustomerDataSchema)
       .describe(
         "In id order (creation order); with a lastName or firstName filter, in that name's order (case and accents folded), then id.",
       ),
@@ -76,6 +105,8 @@ export const customerPageDataSchema = z
   .describe('A page of customers matching every given filter.');
 
 export type CustomerData = z.infer<typeof customerDataSchema>;
+export type BusinessCustomerData = z.infer<typeof businessCustomerDataSchema>;
+export type AnyCustomerData = z.infer<typeof anyCustomerDataSchema>;
 export type CustomerPageData = z.infer<typeof customerPageDataSchema>;
 
 const presentPhone = (phone: Phone): Phone => ({ type: phone.type, number: phone.number });
@@ -102,14 +133,41 @@ export const presentCustomer = (customer: Customer): CustomerData => ({
   ...presentClientFields(customer),
 });
 
+/** A business as it reads, with its profile (the customer service reads it for every BUSINESS row). */
+export const presentBusinessCustomer = (customer: Customer, business: BusinessProfile): BusinessCustomerData => ({
+  customerId: customer.customerId,
+  customerType: 'BUSINESS',
+  legalName: business.legalName,
+  doingBusinessAs: business.doingBusinessAs,
+  entityType: business.entityType as BusinessCustomerData['entityType'],
+  formationDate: business.formationDate,
+  formationState: business.formationState,
+  formationCountry: business.formationCountry,
+  industry: business.industry,
+  website: business.website,
+  accountIds: [...customer.accountIds],
+  emails: [...customer.emails],
+  phoneNumbers: customer.phoneNumbers.map(presentPhone),
+  addresses: customer.addresses.map(presentAddress),
+  ...presentClientFields(customer),
+});
+
+/** A person exactly as the contract shows it, or a business with its own fields. */
+export const presentAnyCustomer = (customer: Customer): AnyCustomerData => {
+  if (customer.customerType !== 'BUSINESS') return presentCustomer(customer);
+  // Never a business as an empty person: its profile is read with it (CustomerService), or this is a bug.
+  if (customer.business === undefined) throw new Error(`The business profile of ${customer.customerId} was not read`);
+  return presentBusinessCustomer(customer, customer.business);
+};
+
 /** A write's answer, shaped by the caller's read scope (src/domain/answer-shape.ts). */
 export const presentCustomerAnswer = (
   customer: Customer,
   shape: AnswerShape,
 ): z.infer<typeof customerAnswerDataSchema> =>
-  shape === 'full' ? presentCustomer(customer) : { customerId: customer.customerId };
+  shape === 'full' ? presentAnyCustomer(customer) : { customerId: customer.customerId };
 
 export const presentCustomerPage = (page: Page<Customer>): CustomerPageData => ({
-  customers: page.items.map(presentCustomer),
+  customers: page.items.map(presentAnyCustomer),
   nextAfter: page.nextAfter,
 });

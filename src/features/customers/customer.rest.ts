@@ -1,9 +1,16 @@
 import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema } from './customer.schemas.js';
-import { customerAlreadyExists, customerHasAccounts, customerNotFound, externalIdTaken } from '../../domain/errors.js';
 import {
+  customerAlreadyExists,
+  customerHasAccounts,
+  customerNotFound,
+  externalIdTaken,
+  fieldsNotForCustomerType,
+  taxIdAlreadyExists,
+} from '../../domain/errors.js';
+import {
+  anyCustomerDataSchema,
   createdCustomerDataSchema,
   customerAnswerDataSchema,
-  customerDataSchema,
   customerPageDataSchema,
 } from './customer.presenter.js';
 import {
@@ -12,6 +19,7 @@ import {
   customerSearchSchema,
   type CustomerSearchInput,
   SSN_QUERY_PARAMETERS,
+  TAX_ID_QUERY_PARAMETERS,
 } from './customer-search.js';
 import { searchScope } from './customer.service.js';
 import type { Caller } from '../../domain/caller.js';
@@ -56,6 +64,16 @@ export function listCustomersQuery(
       })),
     );
   }
+  const taxIdInUrl = TAX_ID_QUERY_PARAMETERS.filter((name) => query[name] !== undefined);
+  if (taxIdInUrl.length > 0) {
+    throw validationFailed(
+      taxIdInUrl.map((field) => ({
+        field,
+        code: 'NOT_ALLOWED_IN_URL',
+        message: 'A tax id never goes in a URL: POST it to /{environment}/customer/search.',
+      })),
+    );
+  }
   // `metadata[key]=value`: Express's simple query parser leaves the brackets in the parameter's name.
   const { limit, after, ...filter } = parseQuery(
     caller,
@@ -88,7 +106,9 @@ export const CUSTOMERS_ROUTES = [
     description:
       'Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. ' +
       'The social security number and document locator number are stored encrypted and never returned. ' +
-      'Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).',
+      'Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data). ' +
+      'A business (not in the contract): `"customerType": "BUSINESS"` with `legalName`, `doingBusinessAs` (optional), `taxId` (for `formationCountry` US an EIN, NN-NNNNNNN or nine digits; otherwise 1–32 letters and digits; stored encrypted, never returned, unique per environment), ' +
+      '`entityType` (CORPORATION, LLC, PARTNERSHIP, SOLE_PROPRIETORSHIP, NONPROFIT, TRUST), `formationDate` (YYYY-MM-DD, not in the future), `formationState` (optional), `formationCountry` (ISO 3166-1 alpha-2), `industry` (optional NAICS code, 2–6 digits), `website` (optional http(s) URL) and the contact lists; no person field (FIELD_NOT_FOR_CUSTOMER_TYPE).',
     scope: 'customers:write',
     requestBody: { schema: createCustomerSchema, component: 'CreateCustomerRequest', example: EXAMPLE_CREATE_CUSTOMER },
     success: {
@@ -112,6 +132,17 @@ export const CUSTOMERS_ROUTES = [
         externalIdTaken('customer'),
       ),
       failure(
+        'TAX_ID_ALREADY_EXISTS',
+        'A business with this tax id exists in this environment (an EIN with or without its dash), and no customer has the `externalId`. ' +
+          'Nothing is created; the refusal is audited (`customer.create.refused`, never the tax id) and spends a point of the SSN search budget, as an SSN refusal does.',
+        taxIdAlreadyExists(),
+      ),
+      failure(
+        'FIELD_NOT_FOR_CUSTOMER_TYPE',
+        "A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing is created.",
+        fieldsNotForCustomerType(['legalName'], 'INDIVIDUAL'),
+      ),
+      failure(
         'SSN_SEARCH_RATE_LIMITED',
         "Refused because the social security number is on file, when the token's searches by social security number this minute (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with the search) are spent: audited as `customer.create.refused`; retry after Retry-After.",
         ssnSearchRateLimited(42),
@@ -128,6 +159,7 @@ export const CUSTOMERS_ROUTES = [
     summary: 'Search customers, by social security number too',
     description:
       'Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. ' +
+      "`taxId`: a business's tax id (exact, through its blind index; an EIN with or without its dash), searched exactly as an SSN is: the scope `customers:ssn_search`, audited, the same budget. " +
       'Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). ' +
       'A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. ' +
       'Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. ' +
@@ -162,6 +194,7 @@ export const CUSTOMERS_ROUTES = [
     tag: 'Customers',
     summary: 'List and filter customers',
     description:
+      "`customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). " +
       "Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). " +
       '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). ' +
       'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
@@ -184,7 +217,12 @@ export const CUSTOMERS_ROUTES = [
     summary: 'Retrieve a customer',
     description: 'Answers the customer, without its social security number and document locator number.',
     scope: 'customers:read',
-    success: { status: 200, description: 'The customer.', data: customerDataSchema, component: 'Customer' },
+    success: {
+      status: 200,
+      description: 'The customer: a person, or a business (`customerType: BUSINESS`).',
+      data: anyCustomerDataSchema,
+      component: 'AnyCustomer',
+    },
     versioned: 'conditional',
     failures: [customerNotFoundFailure],
   },
@@ -212,6 +250,11 @@ export const CUSTOMERS_ROUTES = [
     versioned: 'conditional',
     failures: [
       fieldNotUpdatableFailure(['lastName'], UPDATABLE_CUSTOMER_FIELDS),
+      failure(
+        'FIELD_NOT_FOR_CUSTOMER_TYPE',
+        "A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing changes.",
+        fieldsNotForCustomerType(['firstName'], 'BUSINESS'),
+      ),
       customerNotFoundFailure,
       externalIdTakenFailure,
     ],

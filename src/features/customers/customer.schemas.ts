@@ -169,3 +169,30 @@ export const updateCustomerSchema = z
   .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
     message: `Send at least one field to change: ${UPDATABLE_CUSTOMER_FIELDS.join(', ')}.`,
   });
+
+/**
+ * A business's own fields (src/features/businesses, docs/adr/0090): on a person's creation or update, refused by
+ * name (FIELD_NOT_FOR_CUSTOMER_TYPE), never dropped.
+ */
+export const BUSINESS_FIELDS = [
+  'legalName',
+  'doingBusinessAs',
+  'taxId',
+  'entityType',
+  'formationDate',
+  'formationState',
+  'formationCountry',
+  'industry',
+  'website',
+] as const;
+
+/** A person's own fields: on a business's creation or update, refused by name (FIELD_NOT_FOR_CUSTOMER_TYPE). */
+export const PERSON_FIELDS = [
+  'socialSecurityNumber',
+  'documentLocatorNumber',
+  'dateOfBirth',
+  'firstName',
+  'middleName',
+  'lastName',
+  'preferredName',
+] as const;

@@ -1,6 +1,13 @@
 import { auditEventFor, type NewAuditEvent } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
-import { customerHasAccounts, customerNotFound, fieldsNotUpdatable, preconditionFailed } from '../../domain/errors.js';
+import {
+  customerHasAccounts,
+  customerNotFound,
+  fieldsNotForCustomerType,
+  fieldsNotUpdatable,
+  preconditionFailed,
+  validationFailed,
+} from '../../domain/errors.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { isRecordId, newId } from '../../domain/ids.js';
 import { type Page, pageOf, type PageQuery, type PageRequest, readPage } from '../../domain/pagination.js';
@@ -17,9 +24,10 @@ import {
 } from './customer-search.js';
 import type { Customer } from './customer.js';
 import { phoneSearchKeys } from './phone-numbers.js';
-import type { CustomerStore, NewCustomerRecord } from './ports.js';
+import type { BusinessCustomers, BusinessProfileReader, CustomerStore, NewCustomerRecord } from './ports.js';
 import { expectedVersions, type VersionCondition } from '../../domain/versions.js';
 import {
+  BUSINESS_FIELDS,
   createCustomerSchema,
   NON_UPDATABLE_CUSTOMER_FIELDS,
   UPDATABLE_CUSTOMER_FIELDS,
@@ -31,18 +39,51 @@ import {
  * the validation then refuses: the refusal must not tell an unauthorized caller anything), else `customers:read`.
  */
 export function searchScope(input: unknown): AccessScope {
-  const ssn =
-    typeof input === 'object' && input !== null ? (input as Record<string, unknown>).socialSecurityNumber : undefined;
-  return ssn === undefined || ssn === null ? 'customers:read' : 'customers:ssn_search';
+  const named = (field: string) => {
+    const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
+    return value !== undefined && value !== null;
+  };
+  // A business's tax id is searched exactly as an SSN is (docs/adr/0090).
+  return named('socialSecurityNumber') || named('taxId') ? 'customers:ssn_search' : 'customers:read';
 }
+
+const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'];
+
+/** The input's `customerType`, when it is an object that has one. */
+const customerTypeOf = (input: unknown): unknown =>
+  typeof input === 'object' && input !== null ? (input as Record<string, unknown>).customerType : undefined;
 
 /** Every customer rule of the spec. REST and GraphQL call these methods and only translate. */
 export class CustomerService {
+  private businesses: BusinessCustomers | undefined;
+
   constructor(
-    private readonly stores: { customers: CustomerStore },
+    private readonly stores: { customers: CustomerStore; businessProfiles?: BusinessProfileReader },
     private readonly protector: PersonalDataProtector,
     private readonly creation: IdempotentCreation,
   ) {}
+
+  /** The business customers' writes (the composition root hands them over once both services exist). */
+  handBusinessesTo(businesses: BusinessCustomers): void {
+    this.businesses = businesses;
+  }
+
+  /** The customers with their business profiles: one more query, by ids, only when a BUSINESS row is among them. */
+  private async withProfiles(environment: string, customers: Customer[]): Promise<Customer[]> {
+    const ids = customers.filter((customer) => customer.customerType === 'BUSINESS').map((c) => c.customerId);
+    if (ids.length === 0 || !this.stores.businessProfiles) return customers;
+    const profiles = await this.stores.businessProfiles.profilesByIds(environment, ids);
+    return customers.map((customer) => {
+      const business = profiles.get(customer.customerId);
+      return business === undefined ? customer : { ...customer, business };
+    });
+  }
+
+  private async withProfile(environment: string, customer: Customer | null): Promise<Customer | null> {
+    if (customer === null || customer.customerType !== 'BUSINESS') return customer;
+    const [withProfile] = await this.withProfiles(environment, [customer]);
+    return withProfile ?? null;
+  }
 
   /**
    * Validates and stores a new customer (no accounts, no restrictions) and answers it. With an idempotency
@@ -57,8 +98,16 @@ export class CustomerService {
    */
   async create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>> {
     authorize(caller, 'customers:write');
+    const customerType = customerTypeOf(input);
+    if (customerType === 'BUSINESS' && this.businesses) return this.businesses.create(caller, input, options);
+    if (customerType !== undefined && !CUSTOMER_TYPES.includes(customerType as string))
+      throw validationFailed([
+        { field: 'customerType', code: 'INVALID_VALUE', message: `Must be one of ${CUSTOMER_TYPES.join(', ')}.` },
+      ]);
+    const businessFields = presentKeys(input, BUSINESS_FIELDS);
+    if (businessFields.length > 0) throw fieldsNotForCustomerType(businessFields, 'INDIVIDUAL');
     const { idempotencyKey } = this.creation.parseOptions(options);
-    const valid = parseInput(createCustomerSchema, input);
+    const valid = parseInput(createCustomerSchema, withoutIndividualType(input));
     const customerId = newId();
     const customer: Customer = {
       customerId,
@@ -116,7 +165,7 @@ export class CustomerService {
     if (!created.replayed) return { value: customer, replayed: false };
     const stored = await this.stores.customers.findById(caller.environment, created.value.customerId);
     if (!stored) throw customerNotFound();
-    return { value: stored, replayed: true };
+    return { value: (await this.withProfile(caller.environment, stored))!, replayed: true };
   }
 
   async get(caller: Caller, customerId: string): Promise<Customer> {
@@ -129,14 +178,28 @@ export class CustomerService {
   async findById(caller: Caller, customerId: string): Promise<Customer | null> {
     authorize(caller, 'customers:read');
     if (!isRecordId(customerId)) return null;
-    return this.stores.customers.findById(caller.environment, customerId);
+    return this.withProfile(caller.environment, await this.stores.customers.findById(caller.environment, customerId));
+  }
+
+  /**
+   * The customer as a write just left it (with its profile), for that write's answer: needs `customers:write`,
+   * not `customers:read` (the surfaces shape the answer by the caller's read scope). Null when it is gone.
+   */
+  async afterWrite(caller: Caller, customerId: string): Promise<Customer | null> {
+    authorize(caller, 'customers:write');
+    if (!isRecordId(customerId)) return null;
+    const [customer] = await this.stores.customers.findByIds(caller.environment, [customerId.toLowerCase()]);
+    return this.withProfile(caller.environment, customer ?? null);
   }
 
   /** Batch look-up for per-request loaders: one entry per id, null where absent. */
   async findMany(caller: Caller, customerIds: readonly string[]): Promise<(Customer | null)[]> {
     authorize(caller, 'customers:read');
     const valid = customerIds.filter(isRecordId);
-    const found = valid.length > 0 ? await this.stores.customers.findByIds(caller.environment, valid) : [];
+    const found =
+      valid.length > 0
+        ? await this.withProfiles(caller.environment, await this.stores.customers.findByIds(caller.environment, valid))
+        : [];
     const byId = new Map(found.map((customer) => [customer.customerId, customer]));
     return customerIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
@@ -164,13 +227,14 @@ export class CustomerService {
     authorize(caller, searchScope(filter));
     const valid = parseInput(customerSearchFilterSchema, filter ?? {});
     const request = pageOf(page);
-    const { socialSecurityNumber, ...filters } = valid;
+    const { socialSecurityNumber, taxId, ...filters } = valid;
     const blindIndex =
       socialSecurityNumber === undefined
         ? undefined
         : this.protector.blindIndex(caller.environment, socialSecurityNumber);
+    const taxIdBlindIndex = taxId === undefined ? undefined : this.protector.taxIdBlindIndex(caller.environment, taxId);
     const audit =
-      blindIndex === undefined
+      blindIndex === undefined && taxIdBlindIndex === undefined
         ? undefined
         : auditEventFor(caller, {
             operation: 'customer.search',
@@ -178,7 +242,7 @@ export class CustomerService {
             resourceId: newId(),
             changedFields: Object.keys(valid),
           });
-    return this.page(caller, customerFilterOf(filters, blindIndex), request, audit);
+    return this.page(caller, customerFilterOf(filters, blindIndex, taxIdBlindIndex), request, audit);
   }
 
   private async page(
@@ -198,7 +262,12 @@ export class CustomerService {
         : unfiltered
           ? this.stores.customers.list(environment, request)
           : this.stores.customers.search(environment, filter, request);
-    return readPage({ first: page.first, after: page.after?.toLowerCase() }, search, (customer) => customer.customerId);
+    const read = await readPage(
+      { first: page.first, after: page.after?.toLowerCase() },
+      search,
+      (customer) => customer.customerId,
+    );
+    return { ...read, items: await this.withProfiles(environment, read.items) };
   }
 
   /**
@@ -207,6 +276,20 @@ export class CustomerService {
    */
   async update(caller: Caller, customerId: string, input: unknown, condition?: VersionCondition): Promise<Customer> {
     authorize(caller, 'customers:write');
+    // A field a person's update cannot take may be a business's: only then is the customer's type looked up.
+    const unusual =
+      typeof input === 'object' && input !== null
+        ? Object.keys(input).filter((key) => !(UPDATABLE_CUSTOMER_FIELDS as readonly string[]).includes(key))
+        : [];
+    if (unusual.length > 0 && this.businesses && isRecordId(customerId)) {
+      const type = await this.stores.customers.typeOf(caller.environment, customerId.toLowerCase());
+      if (type === 'BUSINESS') return this.businesses.update(caller, customerId, input, condition);
+      const businessFields = presentKeys(input, [...BUSINESS_FIELDS, 'customerType']);
+      if (type === 'INDIVIDUAL' && businessFields.includes('customerType'))
+        throw fieldsNotUpdatable(['customerType'], UPDATABLE_CUSTOMER_FIELDS);
+      if (type === 'INDIVIDUAL' && businessFields.length > 0)
+        throw fieldsNotForCustomerType(businessFields, 'INDIVIDUAL');
+    }
     const forbidden = presentKeys(input, NON_UPDATABLE_CUSTOMER_FIELDS);
     if (forbidden.length > 0) throw fieldsNotUpdatable(forbidden, UPDATABLE_CUSTOMER_FIELDS);
     const changes = parseInput(updateCustomerSchema, input);
@@ -229,6 +312,10 @@ export class CustomerService {
       { audit },
       expectedVersions(condition),
     );
+    if (update.outcome === 'business') {
+      if (!this.businesses) throw customerNotFound();
+      return this.businesses.update(caller, customerId, input, condition);
+    }
     if (update.outcome === 'not-found') throw customerNotFound();
     if (update.outcome === 'stale') throw preconditionFailed();
     return update.customer;
@@ -257,4 +344,11 @@ export class CustomerService {
     if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
   }
+}
+
+/** A person's creation may name its type: INDIVIDUAL, the default, which is not one of its fields. */
+function withoutIndividualType(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || customerTypeOf(input) !== 'INDIVIDUAL') return input;
+  const { customerType: _individual, ...rest } = input as Record<string, unknown>;
+  return rest;
 }

@@ -70,7 +70,7 @@ WITH updated AS (
               metadata = CASE WHEN $11::boolean THEN NULL WHEN $10::jsonb IS NULL THEN c.metadata
                               ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $10::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
-       WHERE c.id = $1::uuid AND c.environment = $2 AND ($21::int[] IS NULL OR ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer = ANY($21::int[]))
+       WHERE c.id = $1::uuid AND c.environment = $2 AND c.customer_type = 'INDIVIDUAL' AND ($21::int[] IS NULL OR ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer = ANY($21::int[]))
        RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
   c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
   c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
@@ -81,7 +81,7 @@ WITH updated AS (
      FROM updated),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
      SELECT $2::varchar, 'customer.updated', 'customer', x.id, to_jsonb(x), $20::text[] FROM updated x)
-     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found, updated.*
+     SELECT (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
      FROM (SELECT 1) one LEFT JOIN updated ON true
 
 -- cas_customer_delete
@@ -92,6 +92,9 @@ WITH deleted AS (DELETE FROM customers WHERE id = $1::uuid AND environment = $2 
           event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload)
      SELECT $2::varchar, 'customer.deleted', 'customer', x.id, jsonb_build_object('id', x.id) FROM deleted x)
      SELECT count(*)::int AS deleted, (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found FROM deleted
+
+-- cas_customer_type_of
+SELECT customer_type AS "customerType" FROM customers WHERE id = $1::uuid AND environment = $2
 
 -- cas_customer_count_linked_accounts
 SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1::uuid AND environment = $2

@@ -91,7 +91,7 @@ const SQL = {
   // changes $9 are merged in (a null value removes its key) and no pair left is no metadata (NULL). With
   // expected versions ($21, NULL: unconditional) the row is written only at one of them: the UPDATE compares the
   // row as it is when locked, so two writers naming the same version cannot both pass. `found` tells a stale
-  // version from a missing customer.
+  // version from a missing customer, and a business (which this statement never writes: docs/adr/0090).
   update: statement(
     'customer_update',
     `WITH updated AS (
@@ -102,11 +102,11 @@ const SQL = {
               metadata = CASE WHEN $11::boolean THEN NULL WHEN $10::jsonb IS NULL THEN c.metadata
                               ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $10::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
-       WHERE c.id = $1::uuid AND c.environment = $2 AND ($21::int[] IS NULL OR ${customerVersionOf('c')} = ANY($21::int[]))
+       WHERE c.id = $1::uuid AND c.environment = $2 AND c.customer_type = 'INDIVIDUAL' AND ($21::int[] IS NULL OR ${customerVersionOf('c')} = ANY($21::int[]))
        RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(12, 'updated')}),
      event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: 'to_jsonb(x)', changedFields: auditChangedFields(12) })})
-     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found, updated.*
+     SELECT (SELECT f.customer_type FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS "foundType", updated.*
      FROM (SELECT 1) one LEFT JOIN updated ON true`,
   ),
   // Links reference the customer ON DELETE RESTRICT: with an account linked, the database refuses.
@@ -116,6 +116,10 @@ const SQL = {
           audit AS (${auditInsert(3, 'deleted')}),
           event AS (${eventInsert('$2::varchar', 'deleted', { type: "'customer.deleted'", resourceType: 'customer', resourceId: 'x.id', payload: "jsonb_build_object('id', x.id)" })})
      SELECT count(*)::int AS deleted, (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2) AS found FROM deleted`,
+  ),
+  typeOf: statement(
+    'customer_type_of',
+    'SELECT customer_type AS "customerType" FROM customers WHERE id = $1::uuid AND environment = $2',
   ),
   countLinkedAccounts: statement(
     'customer_count_linked_accounts',
@@ -200,9 +204,9 @@ export class PrismaCustomerStore implements CustomerStore {
     effects: WriteEffects,
     expectedVersions: readonly number[] | null = null,
   ): Promise<CustomerUpdate> {
-    let row: ({ found: number } & Partial<CustomerRow>) | undefined;
+    let row: ({ foundType: string | null } & Partial<CustomerRow>) | undefined;
     try {
-      [row] = await queryRows<{ found: number } & Partial<CustomerRow>>(this.prisma, SQL.update, [
+      [row] = await queryRows<{ foundType: string | null } & Partial<CustomerRow>>(this.prisma, SQL.update, [
         id,
         environment,
         changes.preferredName ?? null,
@@ -224,8 +228,17 @@ export class PrismaCustomerStore implements CustomerStore {
     }
     if (row!.id !== null && row!.id !== undefined)
       return { outcome: 'updated', customer: toCustomer(row as CustomerRow) };
-    // Not written: a stale version only if one was expected and the customer is there (else it is gone).
-    return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
+    // Not written: a business is written by its own feature (docs/adr/0090); a stale version only if one was expected and the customer is there (else it is gone).
+    if (row!.foundType === 'BUSINESS') return { outcome: 'business' };
+    return expectedVersions !== null && row!.foundType !== null ? { outcome: 'stale' } : { outcome: 'not-found' };
+  }
+
+  async typeOf(environment: string, id: string): Promise<'INDIVIDUAL' | 'BUSINESS' | null> {
+    const [row] = await queryRows<{ customerType: 'INDIVIDUAL' | 'BUSINESS' }>(this.prisma, SQL.typeOf, [
+      id,
+      environment,
+    ]);
+    return row?.customerType ?? null;
   }
 
   async delete(
@@ -313,12 +326,12 @@ export class PrismaCustomerStore implements CustomerStore {
     return customers.map((customer) => ({
       customerId: customer.id,
       accountIds: customer.accountLinks.map((link) => link.accountId),
-      preferredName: customer.preferredName,
-      firstName: customer.firstName,
-      middleName: customer.middleName,
-      lastName: customer.lastName,
-      // A DATE arrives as midnight UTC.
-      dateOfBirth: customer.dateOfBirth.toISOString().slice(0, 10),
+      preferredName: customer.preferredName ?? '',
+      firstName: customer.firstName ?? '',
+      middleName: customer.middleName ?? '',
+      lastName: customer.lastName ?? '',
+      // A DATE arrives as midnight UTC. A business has none (docs/adr/0090).
+      dateOfBirth: customer.dateOfBirth?.toISOString().slice(0, 10) ?? '',
       emails: customer.emails,
       // Only this store writes these jsonb columns, from validated domain values.
       phoneNumbers: customer.phoneNumbers as unknown as Customer['phoneNumbers'],
@@ -326,6 +339,7 @@ export class PrismaCustomerStore implements CustomerStore {
       version: customer.version,
       ...(customer.externalId !== null && { externalId: customer.externalId }),
       ...(customer.metadata !== null && { metadata: customer.metadata as Customer['metadata'] }),
+      ...(customer.lastName === null && { customerType: 'BUSINESS' as const }),
     }));
   }
 }

@@ -19,6 +19,25 @@ export interface Customer {
   externalId?: string;
   /** The client's key-value pairs; absent when there are none. */
   metadata?: Metadata;
+  /**
+   * Only on an entity (docs/adr/0090): 'BUSINESS', and its profile once read (src/features/businesses). A
+   * business has none of a person's fields: they are empty strings here and never presented.
+   */
+  customerType?: 'BUSINESS';
+  business?: BusinessProfile;
+}
+
+/** An entity's own fields, as it reads them (never its tax id). */
+export interface BusinessProfile {
+  legalName: string;
+  doingBusinessAs: string | null;
+  entityType: string;
+  /** YYYY-MM-DD */
+  formationDate: string;
+  formationState: string | null;
+  formationCountry: string;
+  industry: string | null;
+  website: string | null;
 }
 
 /** A customer's identity and links only; every Customer is one. */

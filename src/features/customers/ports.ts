@@ -3,7 +3,10 @@ import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { SealedPersonalData } from '../../domain/personal-data.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
-import type { Address, Customer, Phone } from './customer.js';
+import type { Address, BusinessProfile, Customer, Phone } from './customer.js';
+import type { Caller } from '../../domain/caller.js';
+import type { CreateOptions, Creation } from '../idempotency/index.js';
+import type { VersionCondition } from '../../domain/versions.js';
 import type { Metadata, MetadataChanges } from '../../domain/metadata.js';
 
 /** What the customer service needs from storage (src/features/customers/customer.store.ts implements it). */
@@ -49,9 +52,27 @@ export interface CustomerCreationEffects extends CreationEffects {
   ssnRefusalAudit: NewAuditEvent;
 }
 
+/** Business profiles by customer id (src/features/businesses implements it): read only for BUSINESS rows. */
+export interface BusinessProfileReader {
+  profilesByIds(environment: string, ids: readonly string[]): Promise<Map<string, BusinessProfile>>;
+}
+
+/**
+ * The business customers' writes (src/features/businesses, docs/adr/0090), handed to the customer service by the
+ * composition root: a creation with `customerType: BUSINESS` and an update of a BUSINESS customer go there.
+ */
+export interface BusinessCustomers {
+  create(caller: Caller, input: unknown, options?: CreateOptions): Promise<Creation<Customer>>;
+  update(caller: Caller, customerId: string, input: unknown, condition?: VersionCondition): Promise<Customer>;
+}
+
 /** 'stale': the customer exists, but its version is none of the expected ones (nothing written). */
+/** 'business': the customer is a BUSINESS, which this update does not write (nothing written). */
 export type CustomerUpdate =
-  { outcome: 'updated'; customer: Customer } | { outcome: 'not-found' } | { outcome: 'stale' };
+  | { outcome: 'updated'; customer: Customer }
+  | { outcome: 'not-found' }
+  | { outcome: 'stale' }
+  | { outcome: 'business' };
 export type CustomerDeletion =
   | { outcome: 'deleted' }
   | { outcome: 'not-found' }
@@ -66,6 +87,8 @@ export interface CustomerStore {
    */
   insert(record: NewCustomerRecord, effects: CustomerCreationEffects): Promise<CreationOutcome>;
   findById(environment: string, id: string): Promise<Customer | null>;
+  /** The customer's type, or null when it does not exist (only read on a refusal's path). */
+  typeOf(environment: string, id: string): Promise<'INDIVIDUAL' | 'BUSINESS' | null>;
   /** The customers that exist among `ids`, in any order. */
   findByIds(environment: string, ids: readonly string[]): Promise<Customer[]>;
   /**

@@ -50,6 +50,7 @@ export class PrismaSealedCustomerStore implements SealedCustomerStore {
   }
 
   countNotUnder(keyId: string): Promise<number> {
-    return this.prisma.customer.count({ where: { piiKeyId: { not: keyId } } });
+    // A business has no sealed person columns (its tax id is its profile's: src/features/businesses).
+    return this.prisma.customer.count({ where: { customerType: 'INDIVIDUAL', piiKeyId: { not: keyId } } });
   }
 }

@@ -223,6 +223,9 @@ function dataOf(row: EventRow): EventData {
       role: row.payload.role as AccountRole,
     };
   }
+  // A business's events carry its id only (docs/adr/0090): answered as {customerId}, as a deletion is; read it by id.
+  if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS')
+    return { kind: 'deleted', id: row.resourceId };
   if (row.resourceType === 'customer')
     return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
   if (row.resourceType === 'account')

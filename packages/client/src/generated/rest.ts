@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description `customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          *
@@ -21,7 +21,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data).
+         * @description Enrols a customer with no accounts and no restrictions, and answers its id, which clients must store. The social security number and document locator number are stored encrypted and never returned. Not in the contract, optional: `externalId` (your own id for the customer, unique per environment) and `metadata` (your key-value pairs; never personal data). A business (not in the contract): `"customerType": "BUSINESS"` with `legalName`, `doingBusinessAs` (optional), `taxId` (for `formationCountry` US an EIN, NN-NNNNNNN or nine digits; otherwise 1–32 letters and digits; stored encrypted, never returned, unique per environment), `entityType` (CORPORATION, LLC, PARTNERSHIP, SOLE_PROPRIETORSHIP, NONPROFIT, TRUST), `formationDate` (YYYY-MM-DD, not in the future), `formationState` (optional), `formationCountry` (ISO 3166-1 alpha-2), `industry` (optional NAICS code, 2–6 digits), `website` (optional http(s) URL) and the contact lists; no person field (FIELD_NOT_FOR_CUSTOMER_TYPE).
          *
          *     Requires the scope `customers:write`.
          */
@@ -43,7 +43,7 @@ export interface paths {
         put?: never;
         /**
          * Search customers, by social security number too
-         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
+         * @description Not in the contract. The filters of `GET /{environment}/customer` and `socialSecurityNumber` (exact, through the blind index; never in a URL), in a JSON body; all given filters must hold. `taxId`: a business's tax id (exact, through its blind index; an EIN with or without its dash), searched exactly as an SSN is: the scope `customers:ssn_search`, audited, the same budget. Each search by social security number is written to the audit trail (`customer.search`: who, when, which filters, how many matched; never the number). A search by social security number is its own operation: it needs the scope `customers:ssn_search` (alone; `customers:read` does not allow it), a search without one `customers:read`. Searches by social security number have their own per-token budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE, shared with GraphQL) on top of the request budget. Answers a page of customers in id order, or in name order with a name filter (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). A read: it takes no Idempotency-Key.
          *
          *     Requires the scope `customers:read`; with a `socialSecurityNumber` in the body, the scope `customers:ssn_search` instead.
          */
@@ -963,6 +963,9 @@ export interface components {
             customerId: string;
         };
         CustomerSearchRequest: {
+            /** @enum {string} */
+            customerType?: "INDIVIDUAL" | "BUSINESS";
+            legalName?: string;
             lastName?: string;
             firstName?: string;
             /** Format: email */
@@ -980,42 +983,19 @@ export interface components {
                 [key: string]: string;
             };
             socialSecurityNumber?: string;
+            taxId?: string;
             limit?: number;
             after?: string;
         };
         /** @description A page of customers matching every given filter. */
         CustomerPage: {
             /** @description In id order (creation order); with a lastName or firstName filter, in that name's order (case and accents folded), then id. */
-            customers: components["schemas"]["Customer"][];
+            customers: components["schemas"]["AnyCustomer"][];
             /** @description Pass as `after` for the next page; null on the last page. */
             nextAfter: string | null;
         };
-        /** @description A customer. The social security number and document locator number are never returned. */
-        Customer: {
-            /**
-             * Format: uuid
-             * @description A UUID assigned by the service, lower case.
-             */
-            customerId: string;
-            /** @description Ids of the accounts associated with the customer. */
-            accountIds: string[];
-            addresses: components["schemas"]["Address"][];
-            /** @description Legal date of birth, YYYY-MM-DD. */
-            dateOfBirth: string;
-            emails: string[];
-            firstName: string;
-            lastName: string;
-            /** @description Empty when the customer has no middle name. */
-            middleName: string;
-            phoneNumbers: components["schemas"]["Phone"][];
-            preferredName: string;
-            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
-            externalId?: string;
-            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
+        /** @description A customer: a person (`Customer`), or a business (`customerType: BUSINESS`). */
+        AnyCustomer: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"];
         /** @description The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE). */
         UpdateCustomerRequest: {
             preferredName?: string;
@@ -1031,7 +1011,7 @@ export interface components {
             } | null;
         };
         /** @description The full customer when the token holds `customers:read`; otherwise only its id (`CustomerAcknowledgment`). */
-        CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["CustomerAcknowledgment"];
+        CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"] | components["schemas"]["CustomerAcknowledgment"];
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
         /** @description A new account for existing customers. */
@@ -1603,6 +1583,66 @@ export interface components {
              */
             customerId: string;
         };
+        /** @description A customer. The social security number and document locator number are never returned. */
+        Customer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            addresses: components["schemas"]["Address"][];
+            /** @description Legal date of birth, YYYY-MM-DD. */
+            dateOfBirth: string;
+            emails: string[];
+            firstName: string;
+            lastName: string;
+            /** @description Empty when the customer has no middle name. */
+            middleName: string;
+            phoneNumbers: components["schemas"]["Phone"][];
+            preferredName: string;
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A business customer. Its tax id is never returned. */
+        BusinessCustomer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @constant */
+            customerType: "BUSINESS";
+            legalName: string;
+            /** @description The name it trades under, when not its legal name. */
+            doingBusinessAs: string | null;
+            /** @enum {string} */
+            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
+            /** @description YYYY-MM-DD. */
+            formationDate: string;
+            formationState: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            formationCountry: string;
+            /** @description NAICS code, 2 to 6 digits. */
+            industry: string | null;
+            website: string | null;
+            /** @description Ids of the accounts associated with the customer. */
+            accountIds: string[];
+            emails: string[];
+            phoneNumbers: components["schemas"]["Phone"][];
+            addresses: components["schemas"]["Address"][];
+            /** @description Not in the contract. The client's own id for the record, unique per environment and kind; present only when set. */
+            externalId?: string;
+            /** @description Not in the contract. The client's key-value pairs (at most 50); present only when there is at least one. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         /** @description The request id, also in the X-Request-Id header; quote it when reporting a problem. */
         RequestId: string;
         /** @description Log reference; equals requestId. Named `log_ref_id` on the customer endpoints. */
@@ -1628,8 +1668,8 @@ export interface components {
             log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
-        CustomerResponse: {
-            data: components["schemas"]["Customer"];
+        AnyCustomerResponse: {
+            data: components["schemas"]["AnyCustomer"];
             /** @constant */
             success: true;
             error: null;
@@ -2562,6 +2602,7 @@ export interface components {
          * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
          *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
          *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `FIELD_NOT_FOR_CUSTOMER_TYPE`: A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing is created.
          */
         CustomerBadRequest_createCustomer: {
             headers: {
@@ -2573,7 +2614,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_FOR_CUSTOMER_TYPE";
                     };
                 };
             };
@@ -2638,7 +2679,28 @@ export interface components {
          * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
          *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
          *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         */
+        CustomerBadRequest_searchCustomers: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
          *     - `FIELD_NOT_UPDATABLE`: The body names a field that cannot change; nothing changes.
+         *     - `FIELD_NOT_FOR_CUSTOMER_TYPE`: A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing changes.
          */
         CustomerBadRequest_updateCustomer: {
             headers: {
@@ -2650,7 +2712,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE";
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "FIELD_NOT_UPDATABLE" | "FIELD_NOT_FOR_CUSTOMER_TYPE";
                     };
                 };
             };
@@ -2659,6 +2721,7 @@ export interface components {
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
          *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.
+         *     - `TAX_ID_ALREADY_EXISTS`: A business with this tax id exists in this environment (an EIN with or without its dash), and no customer has the `externalId`. Nothing is created; the refusal is audited (`customer.create.refused`, never the tax id) and spends a point of the SSN search budget, as an SSN refusal does.
          */
         CustomerConflict_createCustomer: {
             headers: {
@@ -2670,7 +2733,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN";
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS" | "CUSTOMER_ALREADY_EXISTS" | "EXTERNAL_ID_TAKEN" | "TAX_ID_ALREADY_EXISTS";
                     };
                 };
             };
@@ -3156,6 +3219,10 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description customerType */
+                customerType?: "INDIVIDUAL" | "BUSINESS";
+                /** @description legalName */
+                legalName?: string;
                 /**
                  * @description lastName
                  * @example mull
@@ -3437,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPageResponse"];
                 };
             };
-            400: components["responses"]["CustomerBadRequest_createCustomer"];
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
             401: components["responses"]["CustomerUnauthorized"];
             403: components["responses"]["CustomerForbidden"];
             404: components["responses"]["CustomerNotFound_createCustomer"];
@@ -3479,7 +3546,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The customer. */
+            /** @description The customer: a person, or a business (`customerType: BUSINESS`). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3525,7 +3592,7 @@ export interface operations {
                      *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["CustomerResponse"];
+                    "application/json": components["schemas"]["AnyCustomerResponse"];
                 };
             };
             /** @description Not modified: `If-None-Match` lists the record's current tag (or is `*`). No body; the `ETag` is the current one. */

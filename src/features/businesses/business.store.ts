@@ -1,0 +1,206 @@
+import type { BusinessProfile, BusinessProfileReader } from '../customers/index.js';
+import {
+  externalIdTaken,
+  idempotencyKeyInProgress,
+  taxIdAlreadyExists,
+  validationFailed,
+} from '../../domain/errors.js';
+import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
+import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
+import type { NewAuditEvent } from '../../domain/audit-event.js';
+import { isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
+import type { PrismaClient } from '../../db/connection/prisma-client.js';
+import { customerVersionOf } from '../../db/sql/columns.js';
+import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import {
+  auditChangedFields,
+  auditInsert,
+  auditValues,
+  claimQueries,
+  claimValues,
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  eventInsert,
+} from '../../db/sql/write-effects.js';
+import type { BusinessProfileChanges, BusinessStore, BusinessUpdate, NewBusinessRecord } from './ports.js';
+
+const TAX_ID_UNIQUE_INDEX = 'business_profiles_environment_tax_id_blind_index_key';
+const EXTERNAL_ID_UNIQUE_INDEX = 'customers_environment_external_id_key';
+const METADATA_KEYS_CHECK = 'customers_metadata_keys';
+
+/** A business's profile as it reads (never its tax id): alias `b`. */
+const PROFILE_COLUMNS = `b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+  b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
+  b.formation_country AS "formationCountry", b.industry, b.website`;
+
+/** What an event about a business carries: ids and type only, never a profile field or the tax id. */
+const EVENT_PAYLOAD = `jsonb_build_object('id', x.id, 'customerType', 'BUSINESS')`;
+
+/**
+ * The customers row (a BUSINESS: no person column), its profile, the audit event ($20…), the event and, with an
+ * idempotency key, the key's record ($29…), in one statement, as a person's creation (customer.store.ts).
+ */
+const insertSql = (withKey: boolean) =>
+  `WITH ${withKey ? `${claimQueries(29)},` : ''}
+     customer AS (
+       INSERT INTO customers (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
+       SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[] ${withKey ? 'FROM claimed' : ''}
+       RETURNING id
+     ), profile AS (
+       INSERT INTO business_profiles (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
+                                      pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
+       SELECT customer.id, $2::varchar, $9::text, $10::text, $11::bytea, $12::bytea, $13::varchar, $14::varchar, $15::date, $16::text,
+              $17::bpchar, $18::varchar, $19::text FROM customer
+       RETURNING customer_id
+     ), audit AS (${auditInsert(20, 'profile')}),
+     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(20) })})
+   SELECT count(*)::int AS created FROM profile`;
+
+const SQL = {
+  insert: statement('business_insert', insertSql(false)),
+  insertWithKey: statement('business_insert_with_key', insertSql(true)),
+  // After an insert refused on the tax id's blind index: the externalId decides first, as for an SSN.
+  taxIdRefusal: statement(
+    'business_tax_id_refusal',
+    `WITH taken AS MATERIALIZED (
+       SELECT EXISTS (SELECT 1 FROM customers k WHERE k.environment = $1::varchar AND k.external_id = $2::varchar) AS external_id_taken
+     ), audit AS (${auditInsert(3, 'taken WHERE NOT taken.external_id_taken')})
+     SELECT external_id_taken FROM taken`,
+  ),
+  profiles: statement(
+    'business_profiles_by_ids',
+    `SELECT ${PROFILE_COLUMNS} FROM business_profiles b WHERE b.environment = $1 AND b.customer_id = ANY($2::uuid[])`,
+  ),
+  // The profile first (its trigger moves the customer's version when what it answers changed), then the
+  // customer's own columns, both only on a BUSINESS row at an expected version ($26, NULL: any).
+  update: statement(
+    'business_update',
+    `WITH target AS MATERIALIZED (
+       SELECT c.id FROM customers c
+        WHERE c.id = $1::uuid AND c.environment = $2 AND c.customer_type = 'BUSINESS'
+          AND ($26::int[] IS NULL OR ${customerVersionOf('c')} = ANY($26::int[]))
+        FOR NO KEY UPDATE
+     ), profile AS (
+       UPDATE business_profiles b
+          SET doing_business_as = CASE WHEN $3::boolean THEN $4::text ELSE b.doing_business_as END,
+              website = CASE WHEN $5::boolean THEN $6::text ELSE b.website END,
+              industry = CASE WHEN $7::boolean THEN $8::varchar ELSE b.industry END
+         FROM target WHERE b.customer_id = target.id AND b.environment = $2
+       RETURNING b.customer_id AS id
+     ), updated AS (
+       UPDATE customers c SET emails = coalesce($9::text[], c.emails), phone_numbers = coalesce($10::jsonb, c.phone_numbers),
+              phone_search_keys = coalesce($11::text[], c.phone_search_keys), addresses = coalesce($12::jsonb, c.addresses),
+              external_id = CASE WHEN $13::boolean THEN $14::varchar ELSE c.external_id END,
+              metadata = CASE WHEN $16::boolean THEN NULL WHEN $15::jsonb IS NULL THEN c.metadata
+                              ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $15::jsonb), '{}'::jsonb) END,
+              updated_at = CURRENT_TIMESTAMP
+         FROM profile WHERE c.id = profile.id AND c.environment = $2
+       RETURNING c.id
+     ), audit AS (${auditInsert(17, 'updated')}),
+     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(17) })})
+     SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2 AND f.customer_type = 'BUSINESS') AS found,
+            (SELECT count(*)::int FROM updated) AS updated`,
+  ),
+};
+
+/** Business customers on PostgreSQL (raw SQL: each write is one statement with its effects). */
+export class PrismaBusinessStore implements BusinessStore, BusinessProfileReader {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly idempotencyWaitMs = DEFAULT_IDEMPOTENCY_WAIT_MS,
+  ) {}
+
+  async insert(
+    record: NewBusinessRecord,
+    effects: CreationEffects & { taxIdRefusalAudit: NewAuditEvent },
+  ): Promise<CreationOutcome> {
+    const { profile } = record;
+    const values = [
+      record.id,
+      record.environment,
+      record.emails,
+      jsonParameter(record.phoneNumbers),
+      jsonParameter(record.addresses),
+      record.externalId ?? null,
+      record.metadata === undefined ? null : jsonParameter(record.metadata),
+      record.phoneSearchKeys,
+      profile.legalName,
+      profile.doingBusinessAs,
+      Buffer.from(record.sealed.taxIdCiphertext),
+      Buffer.from(record.sealed.taxIdBlindIndex),
+      record.sealed.keyId,
+      profile.entityType,
+      profile.formationDate,
+      profile.formationState,
+      profile.formationCountry,
+      profile.industry,
+      profile.website,
+      ...auditValues(effects.audit),
+    ];
+    try {
+      const [row] = effects.idempotency
+        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [
+            ...values,
+            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
+          ])
+        : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
+      return row!.created > 0 ? 'created' : 'key-taken';
+    } catch (error) {
+      const index = violatedUniqueIndex(error);
+      if (index === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (index === TAX_ID_UNIQUE_INDEX) {
+        const [refusal] = await queryRows<{ external_id_taken: boolean }>(this.prisma, SQL.taxIdRefusal, [
+          record.environment,
+          record.externalId ?? null,
+          ...auditValues(effects.taxIdRefusalAudit),
+        ]);
+        if (refusal!.external_id_taken) throw externalIdTaken('customer');
+        throw taxIdAlreadyExists();
+      }
+      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
+      throw error;
+    }
+  }
+
+  async profilesByIds(environment: string, ids: readonly string[]): Promise<Map<string, BusinessProfile>> {
+    const rows = await queryRows<BusinessProfile & { id: string }>(this.prisma, SQL.profiles, [environment, ids]);
+    return new Map(rows.map(({ id, ...profile }) => [id, profile]));
+  }
+
+  async update(
+    environment: string,
+    id: string,
+    changes: BusinessProfileChanges,
+    effects: WriteEffects,
+    expectedVersions: readonly number[] | null,
+  ): Promise<BusinessUpdate> {
+    let row: { found: number; updated: number } | undefined;
+    try {
+      [row] = await queryRows<{ found: number; updated: number }>(this.prisma, SQL.update, [
+        id,
+        environment,
+        changes.doingBusinessAs !== undefined,
+        changes.doingBusinessAs ?? null,
+        changes.website !== undefined,
+        changes.website ?? null,
+        changes.industry !== undefined,
+        changes.industry ?? null,
+        changes.emails ?? null,
+        changes.phoneNumbers === undefined ? null : jsonParameter(changes.phoneNumbers),
+        changes.phoneSearchKeys ?? null,
+        changes.addresses === undefined ? null : jsonParameter(changes.addresses),
+        changes.externalId !== undefined,
+        changes.externalId ?? null,
+        changes.metadata === undefined || changes.metadata === null ? null : jsonParameter(changes.metadata),
+        changes.metadata === null,
+        ...auditValues(effects.audit),
+        expectedVersions,
+      ]);
+    } catch (error) {
+      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
+      throw error;
+    }
+    if (row!.updated > 0) return { outcome: 'updated' };
+    return expectedVersions !== null && row!.found > 0 ? { outcome: 'stale' } : { outcome: 'not-found' };
+  }
+}

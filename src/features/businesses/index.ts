@@ -1,0 +1,10 @@
+/**
+ * The businesses feature's public face (docs/adr/0090): a customer that is an entity. Its creation and updates,
+ * its profile store and its tax id's rotation; it is read, listed and deleted through the customer resource.
+ */
+export { BusinessService } from './business.service.js';
+export type { BusinessStore } from './ports.js';
+export { PrismaBusinessStore } from './business.store.js';
+export { createBusinessSchema, ENTITY_TYPES } from './business.schemas.js';
+export { TAX_ID_RULE } from './tax-id.js';
+export { PrismaSealedBusinessStore } from './sealed-business.store.js';
