@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoChange as expectNoChangeIn } from '../../support/database.js';
 import { buildAccountInput } from '../../support/factories.js';
+import { buildBusinessInput } from '../businesses/support.js';
 import { issueApiToken } from '../../support/api-tokens.js';
 import { eventually } from '../../support/eventually.js';
 import { startTestService, type TestService } from '../../support/service.js';
@@ -29,12 +30,11 @@ const as = (token: string) => ({ auth: false, headers: { authorization: `Bearer 
  * Business customers cannot be created through the API yet: a person created through it, made a BUSINESS
  * here. The one place to switch to the API when it can.
  */
-async function makeBusiness(customerId: string): Promise<void> {
-  const { rowCount } = await service.database.pool.query(
-    "UPDATE customers SET customer_type = 'BUSINESS' WHERE id = $1",
-    [customerId],
-  );
-  expect(rowCount).toBe(1);
+/** A BUSINESS customer, created through the API (src/features/businesses). */
+async function createBusiness(): Promise<{ customerId: string }> {
+  const res = await service.call('POST', '/sandbox/customer', { body: buildBusinessInput() });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return { customerId: res.json.data.customerId as string };
 }
 
 const link = (accountId: string, body: Record<string, unknown>) =>
@@ -105,14 +105,12 @@ describe('linking a customer with a role: POST /{environment}/account/{accountId
   it('a BUSINESS customer may be an OWNER, BENEFICIARY or CUSTODIAN, never a signer or user (409, nothing changes)', async () => {
     const { accountId } = await accountOfOwners(1);
     for (const role of ['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']) {
-      const { customerId } = await createCustomer(service);
-      await makeBusiness(customerId);
+      const { customerId } = await createBusiness();
       const res = await expectNoChange(() => link(accountId, { customerId, role }));
       expectFailure(res, 'account', 409, 'ROLE_REQUIRES_INDIVIDUAL');
     }
     for (const role of ['OWNER', 'BENEFICIARY', 'CUSTODIAN']) {
-      const { customerId } = await createCustomer(service);
-      await makeBusiness(customerId);
+      const { customerId } = await createBusiness();
       expectSuccess(await link(accountId, { customerId, role }), 'account', 200);
     }
     expect((await storedRoles(accountId)).map((link) => link.role)).toEqual([
@@ -197,8 +195,7 @@ describe('changing a role: PUT /{environment}/account/{accountId}/customer/{cust
 
   it('refuses, each coded and changing nothing: the last OWNER, a BUSINESS signer, an unknown role, a customer not linked, no account', async () => {
     const { accountId, ownerIds } = await accountOfOwners(1);
-    const business = await createCustomer(service);
-    await makeBusiness(business.customerId);
+    const business = await createBusiness();
     expectSuccess(await link(accountId, { customerId: business.customerId, role: 'BENEFICIARY' }), 'account', 200);
     const outsider = await createCustomer(service);
     const before = await storedRoles(accountId);
@@ -317,8 +314,7 @@ describe('creating an account with relationships: POST /{environment}/account', 
   it('takes the roles of some associated customers; the others are owners; the answer, GET and list show relationships', async () => {
     const owner = await createCustomer(service);
     const signer = await createCustomer(service);
-    const beneficiary = await createCustomer(service);
-    await makeBusiness(beneficiary.customerId);
+    const beneficiary = await createBusiness();
     const res = await service.call('POST', '/sandbox/account', {
       body: {
         ...buildAccountInput([owner.customerId, signer.customerId, beneficiary.customerId]),
@@ -380,7 +376,7 @@ describe('creating an account with relationships: POST /{environment}/account', 
 
   it('refuses, each coded and creating nothing: no OWNER, an id not associated, a duplicate, an unknown role, a BUSINESS signer', async () => {
     const first = await createCustomer(service);
-    const second = await createCustomer(service);
+    const second = await createBusiness();
     const outsider = await createCustomer(service);
     const ids = [first.customerId, second.customerId];
     const create = (relationships: unknown) =>
@@ -412,7 +408,6 @@ describe('creating an account with relationships: POST /{environment}/account', 
     expectFailure(unknown, 'account', 400, 'VALIDATION_FAILED');
     expect(detailsOf(unknown)).toEqual([['relationships.0.role', 'INVALID_VALUE']]);
 
-    await makeBusiness(second.customerId);
     const businessSigner = await create([{ customerId: second.customerId, role: 'AUTHORIZED_SIGNER' }]);
     expectFailure(businessSigner, 'account', 409, 'ROLE_REQUIRES_INDIVIDUAL');
     expect(businessSigner.json.error.details).toEqual([
