@@ -6,7 +6,7 @@ import { startTestService, type CallResult, type TestService } from '../support/
 import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js';
 
 /**
- * Account relationships with roles over GraphQL (docs/adr/0092), through HTTP against the real database: the
+ * Account relationships with roles over GraphQL (docs/adr/0093), through HTTP against the real database: the
  * same domain rules as REST (docs/adr/0091), `Account.relationships` listing every customer with its role.
  */
 let service: TestService;
