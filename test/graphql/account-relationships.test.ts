@@ -1,4 +1,7 @@
+import { type OperationDefinitionNode, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costEstimator } from '../../src/graphql/limits.js';
+import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { expectNoChange as expectNoChangeIn } from '../support/database.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
@@ -446,4 +449,25 @@ describe('no N+1', () => {
     expect(small).toBe(2);
     expect(large).toBe(small);
   }, 120_000);
+});
+
+describe('cost', () => {
+  it('relationships is sized as Account.customers: 20 at the caps, the link bound of the environment below them', () => {
+    const estimate = costEstimator(buildGraphqlSchema());
+    const cost = (query: string, bounds?: { accountsPerCustomer: number; customersPerAccount: number }) => {
+      const document = parse(query);
+      return estimate(document, document.definitions[0] as OperationDefinitionNode, { id: 'x' }, bounds);
+    };
+    const customers = 'query($id: ID!) { account(accountId: $id) { customers { customerId } } }';
+    const roles = 'query($id: ID!) { account(accountId: $id) { relationships { customerId } } }';
+    expect(cost(roles)).toBe(1 + 20 * 2);
+    expect(cost(roles)).toBe(cost(customers));
+    expect(cost(roles, { accountsPerCustomer: 3, customersPerAccount: 2 })).toBe(1 + 2 * 2);
+    // The customer below a relationship costs what a customer of `customers` does.
+    expect(
+      cost(
+        'query($id: ID!) { account(accountId: $id) { relationships { role customer { accounts { accountId } } } } }',
+      ),
+    ).toBe(1 + 20 * (1 + 1 + 1 + 100 * 2));
+  });
 });
