@@ -4,6 +4,7 @@ import { costEstimator } from '../../src/graphql/limits.js';
 import { buildGraphqlSchema } from '../../src/graphql/schema.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { expectNoChange as expectNoChangeIn } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
 import { startTestService, type CallResult, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js';
@@ -13,20 +14,27 @@ import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js
  * same domain rules as REST (docs/adr/0091), `Account.relationships` listing every customer with its role.
  */
 let service: TestService;
-const tokens: Record<'accountsOnly' | 'readers' | 'customersWriteOnly' | 'accountsWrite', string> = {
+const tokens: Record<
+  'accountsOnly' | 'readers' | 'customersWriteOnly' | 'accountsWrite' | 'eventsOnly' | 'eventsAndAccounts',
+  string
+> = {
+  eventsOnly: '',
+  eventsAndAccounts: '',
   accountsOnly: '',
   readers: '',
   customersWriteOnly: '',
   accountsWrite: '',
 };
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ EVENT_SEQUENCER_INTERVAL_MS: '20' });
   const issue = async (scopes: Parameters<typeof issueApiToken>[1]['scopes']) =>
     (await issueApiToken(service.database.pool, { environments: ['sandbox'], scopes })).token;
   tokens.accountsOnly = await issue(['accounts:read']);
   tokens.readers = await issue(['accounts:read', 'customers:read']);
   tokens.customersWriteOnly = await issue(['customers:write', 'accounts:read', 'customers:read']);
   tokens.accountsWrite = await issue(['accounts:write']);
+  tokens.eventsOnly = await issue(['events:read']);
+  tokens.eventsAndAccounts = await issue(['events:read', 'accounts:read']);
 });
 afterAll(async () => service?.stop());
 
@@ -231,6 +239,30 @@ describe('setAccountRelationship', () => {
       [accountId],
     );
     expect(audits).toHaveLength(1);
+  });
+
+  it('the event reads over GraphQL with its role, which a token without accounts:read does not see', async () => {
+    const [owner, other] = [await newCustomer(), await newCustomer()];
+    const accountId = await createAccount(service, buildAccountInput([owner, other]));
+    data(await graphql(service, SET, { a: accountId, c: other, role: 'CUSTODIAN' }));
+    const EVENTS = `{ events(types: ["account.relationship_changed"], first: 100) { events { type accountId customerId role changedFields } } }`;
+    const eventOf = async (token: string) =>
+      (
+        await eventually(
+          () => graphql(service, EVENTS, undefined, as(token)),
+          (result) =>
+            result.status === 200 &&
+            result.json.data?.events.events.some((event: { accountId: string }) => event.accountId === accountId),
+        )
+      ).json.data.events.events.filter((event: { accountId: string }) => event.accountId === accountId);
+    const event = {
+      type: 'account.relationship_changed',
+      accountId,
+      customerId: other,
+      changedFields: ['relationships'],
+    };
+    expect(await eventOf(tokens.eventsAndAccounts)).toEqual([{ ...event, role: 'CUSTODIAN' }]);
+    expect(await eventOf(tokens.eventsOnly)).toEqual([{ ...event, role: null }]);
   });
 
   it('the last OWNER keeps its role and cannot be removed: LAST_OWNER, nothing changed', async () => {

@@ -575,13 +575,13 @@ export type Event = {
   __typename?: 'Event';
   /** The account right after the write (account.created, account.updated); null otherwise, and when withheld (see `requiredScope`). */
   account: Maybe<Account>;
-  /** The account of account.customer_added / account.customer_removed / account.deleted, and of a withheld account or transaction event; null otherwise. */
+  /** The account of account.customer_added / account.customer_removed / account.relationship_changed / account.deleted, and of a withheld account or transaction event; null otherwise. */
   accountId: Maybe<Scalars['ID']['output']>;
   /** The names of the fields the write set (a creation) or changed (an update) of a customer or an account; empty for other events. Names only, never values. */
   changedFields: Array<Scalars['String']['output']>;
   /** The customer right after the write (customer.created, customer.updated); null otherwise, and when withheld (see `requiredScope`). */
   customer: Maybe<Customer>;
-  /** The customer of account.customer_added / account.customer_removed / customer.deleted, and of a withheld customer event; null otherwise. */
+  /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted, and of a withheld customer event; null otherwise. */
   customerId: Maybe<Scalars['ID']['output']>;
   /** The event's id. */
   eventId: Scalars['ID']['output'];
@@ -597,11 +597,13 @@ export type Event = {
   resourceId: Scalars['ID']['output'];
   /** `customer`, `account` or `transaction`. */
   resourceType: Scalars['String']['output'];
+  /** The customer's new role on the account (account.relationship_changed); null otherwise, and for a token without `accounts:read`. */
+  role: Maybe<AccountRole>;
   /** Gapless and increasing per environment: the order to apply events in. */
   sequence: Scalars['SafeInt']['output'];
   /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
-  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
   type: Scalars['String']['output'];
 };
 
@@ -2116,6 +2118,7 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
   requiredScope?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   resourceType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['AccountRole']>, ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
