@@ -153,6 +153,11 @@ describe('addAccountCustomer with a role', () => {
     const added = data(await graphql(service, ADD, { a: accountId, c: joint })).addAccountCustomer;
     expect(added.relationships).toEqual([rel(owner, 'OWNER'), rel(joint, 'OWNER')]);
     const expected = [rel(owner, 'OWNER'), rel(joint, 'OWNER')];
+    // An explicit null role is an absent one.
+    const nullRole = await newCustomer();
+    const answered = data(await graphql(service, ADD, { a: accountId, c: nullRole, role: null })).addAccountCustomer;
+    expected.push(rel(nullRole, 'OWNER'));
+    expect(answered.relationships).toEqual(expected);
     for (const role of ['AUTHORIZED_SIGNER', 'AUTHORIZED_USER', 'BENEFICIARY', 'CUSTODIAN']) {
       const customerId = await newCustomer();
       const answer = data(await graphql(service, ADD, { a: accountId, c: customerId, role })).addAccountCustomer;
@@ -481,6 +486,34 @@ describe('no N+1', () => {
     expect(small).toBe(2);
     expect(large).toBe(small);
   }, 120_000);
+});
+
+describe('no N+1 below a relationship', () => {
+  it("a relationship's customer with its accounts: the account and one walk of the links, whatever the counts", async () => {
+    const statementsOf = async (customers: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < customers; i++) ids.push(await newCustomer());
+      for (const id of ids) await createAccount(service, buildAccountInput([id], { name: 'Own' }));
+      const accountId = await createAccount(service, {
+        ...buildAccountInput(ids),
+        relationships: ids.slice(1).map((customerId) => ({ customerId, role: 'BENEFICIARY' })),
+      });
+      service.statements.count = 0;
+      const result = await graphql(
+        service,
+        'query($id: ID!) { account(accountId: $id) { relationships { role customer { accounts { accountId } } } } }',
+        { id: accountId },
+      );
+      const statements = service.statements.count;
+      const relationships = data(result).account.relationships as { customer: { accounts: unknown[] } }[];
+      expect(relationships).toHaveLength(customers);
+      for (const relationship of relationships) expect(relationship.customer.accounts).toHaveLength(2);
+      return statements;
+    };
+    const small = await statementsOf(2);
+    expect(small).toBe(2);
+    expect(await statementsOf(5)).toBe(small);
+  });
 });
 
 describe('cost', () => {
