@@ -31,6 +31,7 @@ const config: CodegenConfig = {
         mappers: {
           Customer: '../parents.js#CustomerParent',
           Account: '../parents.js#AccountParent',
+          AccountRelationship: '../../features/accounts/index.js#AccountRelationship',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
           Transaction: '../../features/ledger/index.js#Transaction',

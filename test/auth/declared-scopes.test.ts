@@ -376,6 +376,13 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { a: await fixtures.account([first, second]), c: second },
     };
   },
+  'Mutation.setAccountRelationship': async () => {
+    const [first, second] = [await fixtures.customer(), await fixtures.customer()];
+    return {
+      document: `mutation($a: ID!, $c: ID!) { setAccountRelationship(accountId: $a, customerId: $c, role: BENEFICIARY) ${ACCOUNT_ID_ONLY} }`,
+      variables: { a: await fixtures.account([first, second]), c: second },
+    };
+  },
   'Mutation.setAccountFlag': async () => ({
     document: `mutation($id: ID!) { setAccountFlag(accountId: $id, flag: FROZEN) ${ACCOUNT_ID_ONLY} }`,
     variables: { id: await fixtures.account() },

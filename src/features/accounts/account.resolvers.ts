@@ -2,13 +2,19 @@ import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
 import { byId, forgetLinks, relationKey, rootKey } from '../../graphql/loaders.js';
 import { encodeCursor, pageRequest } from '../../graphql/pagination.js';
+import { wholeRecord } from '../../graphql/parents.js';
 import { changedAccounts, endCursor, versionCondition, withoutNulls } from '../../graphql/resolver-helpers.js';
+import { everyRelationship } from './account.js';
 
 /**
- * Accounts over GraphQL: reading them, creating, updating and deleting them, their holders, flags and
- * overdraft limit. Arguments go to the domain untouched; a mutation tells the request's loaders what changed.
+ * Accounts over GraphQL: reading them, creating, updating and deleting them, their customers and roles, flags
+ * and overdraft limit. Arguments go to the domain untouched (a null optional argument as an absent one); a
+ * mutation tells the request's loaders what changed.
  */
-export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' | 'AccountConnection'> = {
+export const accountResolvers: Pick<
+  Resolvers,
+  'Query' | 'Mutation' | 'Account' | 'AccountRelationship' | 'AccountConnection'
+> = {
   Query: {
     account: (_parent, { accountId }, { loaders }, info) =>
       loaders.accountById.load(rootKey('account', accountId, info)),
@@ -23,10 +29,16 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
   Mutation: {
     createAccount: async (_parent, { input, idempotencyKey }, context, info) => {
       const { services, caller, loaders } = context;
+      // A null `relationships` is an absent one: every customer an OWNER.
+      const { relationships, ...fields } = input;
       const account = noteReplay(
         context,
         info,
-        await services.accounts.create(caller, input as unknown, createOptions(idempotencyKey)),
+        await services.accounts.create(
+          caller,
+          (relationships === null ? fields : input) as unknown,
+          createOptions(idempotencyKey),
+        ),
       );
       // Links changed: customers read earlier in this request have stale accountIds.
       forgetLinks(loaders);
@@ -47,8 +59,12 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
       forgetLinks(loaders);
       return accountId;
     },
-    addAccountCustomer: async (_parent, { accountId, customerId }, context) => {
-      const account = await context.services.accounts.addCustomer(context.caller, accountId, { customerId });
+    addAccountCustomer: async (_parent, { accountId, customerId, role }, context) => {
+      const account = await context.services.accounts.addCustomer(
+        context.caller,
+        accountId,
+        withoutNulls({ customerId, role }),
+      );
       forgetLinks(context.loaders);
       changedAccounts(context, [account]);
       return account;
@@ -61,6 +77,18 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
         versionCondition(expectedVersion),
       );
       forgetLinks(context.loaders);
+      changedAccounts(context, [account]);
+      return account;
+    },
+    setAccountRelationship: async (_parent, { accountId, customerId, role, expectedVersion }, context) => {
+      const account = await context.services.accounts.setCustomerRole(
+        context.caller,
+        accountId,
+        customerId,
+        { role },
+        versionCondition(expectedVersion),
+      );
+      // Links are unchanged (customers list the same accounts); the account's roles and version moved.
       changedAccounts(context, [account]);
       return account;
     },
@@ -103,6 +131,14 @@ export const accountResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Account' 
     customers: (account, _args, { loaders }, info) =>
       account.below?.customersOf(account) ?? loaders.customersOfAccount.load(relationKey(account, 'account', info)),
     flagDetails: async (account, _args, { loaders }) => (await loaders.flagDetails.load(account.accountId)) ?? [],
+    // The roles come with the account (one column of its read); a selection with this field reads whole records.
+    relationships: (account) => everyRelationship(wholeRecord(account)),
+  },
+
+  AccountRelationship: {
+    // Every relationship of the response in one read (or one walk, with the links selected below it): customers:read.
+    customer: (relationship, _args, { loaders }, info) =>
+      loaders.customerById.load(rootKey('customer', relationship.customerId, info)),
   },
 
   AccountConnection: {

@@ -56,6 +56,13 @@ export const shownRelationships = (
     ? undefined
     : customerIds.map((customerId, index) => ({ customerId, role: roles[index] ?? 'OWNER' }));
 
+/**
+ * Every customer of an account with its role, OWNER included, in `customerIds` order: what a surface that lets
+ * its client select the field (GraphQL's `Account.relationships`) answers whatever the roles.
+ */
+export const everyRelationship = (account: Pick<Account, 'customerIds' | 'relationships'>): AccountRelationship[] =>
+  account.relationships ?? account.customerIds.map((customerId) => ({ customerId, role: 'OWNER' }));
+
 /** An account as it leaves the domain. */
 export interface Account {
   accountId: string;

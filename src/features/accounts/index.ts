@@ -10,6 +10,7 @@ export {
   type AccountLinks,
   type AccountRelationship,
   type AccountRole,
+  everyRelationship,
 } from './account.js';
 export type { CreateAccountInput } from './account.schemas.js';
 export type { AccountStore } from './ports.js';

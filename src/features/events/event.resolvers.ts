@@ -44,6 +44,8 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
       if (data.kind === 'withheld') return data.customerId ?? null;
       return data.kind === 'deleted' && resourceType === 'customer' ? data.id : null;
     },
+    // Present only where the reader may see it (event-visibility.ts: a role is account data).
+    role: ({ data }) => (data.kind === 'holder' ? (data.role ?? null) : null),
     changedFields: (event) => [...event.changedFields],
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },
