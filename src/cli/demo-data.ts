@@ -22,7 +22,28 @@ interface DemoAccount {
   name: string;
   type: string;
   currency: string;
+  /** Customers of `owners` with a role other than OWNER. */
+  roles?: Record<string, 'AUTHORIZED_SIGNER' | 'AUTHORIZED_USER' | 'BENEFICIARY' | 'CUSTODIAN'>;
 }
+
+/** A business customer as the demo writes it (docs/adr/0090), without the tax id it draws fresh for each run. */
+const BUSINESSES = [
+  {
+    key: 'harborLabs',
+    customerType: 'BUSINESS',
+    legalName: 'Harbor Labs LLC',
+    doingBusinessAs: 'Harbor Labs',
+    entityType: 'LLC',
+    formationDate: '2016-04-01',
+    formationState: 'OR',
+    formationCountry: 'US',
+    industry: '541511',
+    website: 'https://harborlabs.example.com',
+    emails: ['accounts@harborlabs.example.com'],
+    phoneNumbers: [{ type: 'WORK', number: '+1 555 010 0150' }],
+    addresses: [{ type: 'WORK', street: '400 Harbor Street, Suite 200', city: 'Portland', state: 'OR', zip: '97209' }],
+  },
+] as const;
 
 const home = (street: string, city: string, state: string, zip: string) => [{ type: 'HOME', street, city, state, zip }];
 const mobile = (number: string) => [{ type: 'MOBILE', number }];
@@ -111,6 +132,14 @@ const ACCOUNTS: DemoAccount[] = [
   { key: 'priyaMoneyMarket', owners: ['priya'], name: 'Money Market', type: 'MONEY_MARKET', currency: 'USD' },
   { key: 'priyaEuro', owners: ['priya'], name: 'Euro Travel Account', type: 'SAVINGS', currency: 'EUR' },
   { key: 'okaforCollege', owners: ['samuel', 'grace'], name: 'College Fund', type: 'SAVINGS', currency: 'USD' },
+  {
+    key: 'harborLabsOperating',
+    owners: ['harborLabs', 'priya'],
+    roles: { priya: 'AUTHORIZED_SIGNER' },
+    name: 'Harbor Labs Operating',
+    type: 'CHECKING',
+    currency: 'USD',
+  },
 ];
 
 /**
@@ -173,6 +202,13 @@ const POSTINGS: DemoPosting[] = [
   { kind: 'transaction', account: 'priyaEuro', type: 'CREDIT', amount: '800.00', description: 'Travel money' },
   {
     kind: 'transaction',
+    account: 'harborLabsOperating',
+    type: 'CREDIT',
+    amount: '18500.00',
+    description: 'Client payment, invoice 2031',
+  },
+  {
+    kind: 'transaction',
     account: 'okaforCollege',
     type: 'CREDIT',
     amount: '250.00',
@@ -213,17 +249,38 @@ export function seedCaller(environment: string): Caller {
  */
 const demoSsn = () => `123-45-${String(randomInt(1, 10_000)).padStart(4, '0')}`;
 
+/** EINs with the prefix 00, which the IRS assigns to no one; drawn again when taken, as SSNs are. */
+const demoEin = () => `00-${String(randomInt(1, 10_000_000)).padStart(7, '0')}`;
+
 export async function seedDemoData(services: DomainServices, caller: Caller): Promise<SeedReport> {
   const customers: SeedReport['customers'] = [];
   const ids = new Map<string, string>();
   for (const { key, ...person } of PEOPLE) {
-    const customerId = await createWithFreshSsn(services, caller, person);
+    const customerId = await createFresh(services, caller, 'CUSTOMER_ALREADY_EXISTS', () => ({
+      ...person,
+      socialSecurityNumber: demoSsn(),
+      documentLocatorNumber: randomInt(10_000_000, 99_999_999),
+    }));
     ids.set(key, customerId);
     customers.push({ key, customerId, name: `${person.firstName} ${person.lastName}` });
   }
+  for (const { key, ...business } of BUSINESSES) {
+    const customerId = await createFresh(services, caller, 'TAX_ID_ALREADY_EXISTS', () => ({
+      ...business,
+      taxId: demoEin(),
+    }));
+    ids.set(key, customerId);
+    customers.push({ key, customerId, name: business.legalName });
+  }
   const accounts: SeedReport['accounts'] = [];
-  for (const { key, owners, ...account } of ACCOUNTS) {
-    const input: CreateAccountInput = { ...account, associatedCustomerIds: owners.map((owner) => ids.get(owner)!) };
+  for (const { key, owners, roles, ...account } of ACCOUNTS) {
+    const input: CreateAccountInput = {
+      ...account,
+      associatedCustomerIds: owners.map((owner) => ids.get(owner)!),
+      ...(roles && {
+        relationships: Object.entries(roles).map(([owner, role]) => ({ customerId: ids.get(owner)!, role })),
+      }),
+    };
     const { value: created } = await services.accounts.create(caller, input);
     accounts.push({ key, accountId: created.accountId, name: created.name, customerIds: created.customerIds });
   }
@@ -244,22 +301,19 @@ export async function seedDemoData(services: DomainServices, caller: Caller): Pr
   return { environment: caller.environment, createdAt: new Date().toISOString(), customers, accounts };
 }
 
-async function createWithFreshSsn(
+/** Creates a customer, drawing its identifier again (at most 20 times) while another customer has it. */
+async function createFresh(
   services: DomainServices,
   caller: Caller,
-  person: Omit<DemoPerson, 'key'>,
+  takenCode: 'CUSTOMER_ALREADY_EXISTS' | 'TAX_ID_ALREADY_EXISTS',
+  input: () => Record<string, unknown>,
 ): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const documentLocatorNumber = randomInt(10_000_000, 99_999_999);
-      const { value } = await services.customers.create(caller, {
-        ...person,
-        socialSecurityNumber: demoSsn(),
-        documentLocatorNumber,
-      });
+      const { value } = await services.customers.create(caller, input());
       return value.customerId;
     } catch (error) {
-      if (attempt >= 20 || !isDomainError(error) || error.code !== 'CUSTOMER_ALREADY_EXISTS') throw error;
+      if (attempt >= 20 || !isDomainError(error) || error.code !== takenCode) throw error;
     }
   }
 }

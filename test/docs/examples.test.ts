@@ -41,10 +41,14 @@ describe('the newcomer path: npm run seed, then examples/', () => {
   });
 
   it('creates customers with shared accounts, readable through the API', async () => {
-    expect(seed.customers).toHaveLength(6);
-    expect(seed.accounts).toHaveLength(7);
+    expect(seed.customers).toHaveLength(7);
+    expect(seed.accounts).toHaveLength(8);
     const shared = seed.accounts.filter((account) => account.customerIds.length > 1);
-    expect(shared.map((account) => account.key).sort()).toEqual(['okaforCollege', 'riveraJointChecking']);
+    expect(shared.map((account) => account.key).sort()).toEqual([
+      'harborLabsOperating',
+      'okaforCollege',
+      'riveraJointChecking',
+    ]);
     const alex = seed.customers.find((customer) => customer.key === 'alex')!;
     const res = await service.call('GET', `/sandbox/customer/${alex.customerId}`);
     expect(res.status).toBe(200);
@@ -54,6 +58,23 @@ describe('the newcomer path: npm run seed, then examples/', () => {
       `/sandbox/account/${shared.find((account) => account.key === 'riveraJointChecking')!.accountId}`,
     );
     expect(joint.json.data.customers).toHaveLength(2);
+  });
+
+  it('adds a business that owns an account, with a person as its authorized signer', async () => {
+    const idOf = (key: string) => seed.customers.find((customer) => customer.key === key)!.customerId;
+    const business = await service.call('GET', `/sandbox/customer/${idOf('harborLabs')}`);
+    expect(business.json.data).toMatchObject({
+      customerType: 'BUSINESS',
+      legalName: 'Harbor Labs LLC',
+      entityType: 'LLC',
+    });
+    expect(business.json.data).not.toHaveProperty('taxId');
+    const operating = seed.accounts.find((account) => account.key === 'harborLabsOperating')!;
+    const account = await service.call('GET', `/sandbox/account/${operating.accountId}`);
+    expect(account.json.data.relationships).toEqual([
+      { customerId: idOf('harborLabs'), role: 'OWNER' },
+      { customerId: idOf('priya'), role: 'AUTHORIZED_SIGNER' },
+    ]);
   });
 
   it('puts money on the accounts through the ledger: a balance, transactions and a pending hold to look at', async () => {
