@@ -302,6 +302,16 @@ describe("a business's events", () => {
       changedFields: ['website'],
       requiredScope: 'customers:read',
     });
+    // The environment's feed answers the same events.
+    const feed = await service.call('GET', '/sandbox/event?after=0&limit=100', {
+      auth: false,
+      headers: bearer(eventReader),
+    });
+    expectSuccess(feed, 'customer', 200);
+    const fromFeed = feed.json.data.events.filter(
+      (event: { resourceId: string }) => event.resourceId === customer.customerId,
+    );
+    expect(fromFeed.map((event: { data: unknown }) => event.data)).toEqual([created.data, updated.data]);
     // The outbox rows themselves hold no tax id, in either spelling.
     const { rows } = await service.database.pool.query<{ payload: string }>(
       'SELECT payload::text AS payload FROM events WHERE resource_id = $1',
@@ -314,7 +324,7 @@ describe("a business's events", () => {
       expect(payload).not.toMatch(/taxId|tax_id/);
     }
     // GraphQL's `events`: the same event, its customer a business.
-    const feed = await graphql(
+    const gqlFeed = await graphql(
       service,
       `
         query ($types: [String!]) {
@@ -336,8 +346,8 @@ describe("a business's events", () => {
       { types: ['customer.updated'] },
       { headers: bearer(eventReader), auth: false },
     );
-    expect(feed.json.errors).toBeUndefined();
-    const mine = feed.json.data.events.events.filter(
+    expect(gqlFeed.json.errors).toBeUndefined();
+    const mine = gqlFeed.json.data.events.events.filter(
       (event: { resourceId: string }) => event.resourceId === customer.customerId,
     );
     expect(mine).toEqual([
