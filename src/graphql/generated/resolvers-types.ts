@@ -495,8 +495,8 @@ export type CreateWebhookEndpointInput = {
 };
 
 /**
- * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
  * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type Customer = Node & {
@@ -548,8 +548,8 @@ export type Customer = Node & {
 
 
 /**
- * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
  * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type CustomerRecentEventsArgs = {
