@@ -7,9 +7,12 @@ export function money(amount: string, currency: string): string {
   }
 }
 
-/** A customer's full legal name: first, middle (when there is one) and last. */
-export const fullName = (customer: { firstName: string; middleName: string; lastName: string }): string =>
-  [customer.firstName, customer.middleName, customer.lastName].filter(Boolean).join(' ');
+/** A customer's full legal name: first, middle (when there is one) and last; empty for a business (no names). */
+export const fullName = (customer: {
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+}): string => [customer.firstName, customer.middleName, customer.lastName].filter(Boolean).join(' ');
 
 /** An ISO 8601 instant, shown in UTC as the API gives it, to the minute. */
 export const instant = (iso: string | null | undefined): string =>

@@ -47,7 +47,7 @@ export function createDomainServices(deps: {
     businesses,
     accounts: new AccountService(deps.stores, creation),
     audit: new AuditService(deps.stores),
-    links: new LinkService(deps.stores.links),
+    links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger: new LedgerService(deps.stores, creation),
     history: new HistoryService(deps.stores, undefined, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),

@@ -7,6 +7,7 @@ import { REST_ROUTES, takesIdempotencyKey } from '../../src/rest/routes.js';
 import { issueApiToken } from '../support/api-tokens.js';
 import { expectNoChange } from '../support/database.js';
 import { buildCustomerInput } from '../support/factories.js';
+import { buildBusinessInput } from '../features/businesses/support.js';
 import { startTestService, type CallResult, type TestService } from '../support/service.js';
 import { connect, followers } from '../support/subscription-client.js';
 import { HUNG_TEST_DEADLINE_MS } from '../support/eventually.js';
@@ -343,6 +344,14 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($input: CreateCustomerInput!) { createCustomer(input: $input) { customerId version } }',
     variables: { input: buildCustomerInput() },
   }),
+  'Mutation.createBusinessCustomer': async () => {
+    const { customerType: _business, ...input } = buildBusinessInput();
+    return {
+      document:
+        'mutation($input: CreateBusinessCustomerInput!) { createBusinessCustomer(input: $input) { customerId version } }',
+      variables: { input },
+    };
+  },
   'Mutation.updateCustomer': async () => ({
     document: 'mutation($id: ID!) { updateCustomer(customerId: $id, input: { preferredName: "Sam" }) { customerId } }',
     variables: { id: await fixtures.customer() },

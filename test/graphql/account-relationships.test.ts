@@ -6,6 +6,7 @@ import { issueApiToken } from '../support/api-tokens.js';
 import { expectNoChange as expectNoChangeIn } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { buildBusinessInput } from '../features/businesses/support.js';
 import { startTestService, type CallResult, type TestService } from '../support/service.js';
 import { createAccount, createCustomer, errorCodes, graphql } from './helpers.js';
 
@@ -41,13 +42,16 @@ afterAll(async () => service?.stop());
 const as = (token: string) => ({ auth: false, headers: { authorization: `Bearer ${token}` } });
 const expectNoChange = <T>(request: () => Promise<T>): Promise<T> => expectNoChangeIn(service.database.pool, request);
 
-/** Business customers cannot be created through the API yet: a person created through it, made a BUSINESS here. */
-async function makeBusiness(customerId: string): Promise<void> {
-  const { rowCount } = await service.database.pool.query(
-    "UPDATE customers SET customer_type = 'BUSINESS' WHERE id = $1",
-    [customerId],
+/** A business customer, created through GraphQL (docs/adr/0095). */
+async function newBusiness(): Promise<string> {
+  const { customerType: _business, ...input } = buildBusinessInput();
+  const result = await graphql(
+    service,
+    'mutation($input: CreateBusinessCustomerInput!) { createBusinessCustomer(input: $input) { customerId } }',
+    { input },
   );
-  expect(rowCount).toBe(1);
+  expect(result.json.errors).toBeUndefined();
+  return result.json.data.createBusinessCustomer.customerId as string;
 }
 
 /** The links as stored, in the account's order. */
@@ -186,8 +190,7 @@ describe('addAccountCustomer with a role', () => {
   it('a BUSINESS customer as a signer or user: ROLE_REQUIRES_INDIVIDUAL, nothing changed; as a custodian it is linked', async () => {
     const owner = await newCustomer();
     const accountId = await createAccount(service, buildAccountInput([owner]));
-    const business = await newCustomer();
-    await makeBusiness(business);
+    const business = await newBusiness();
     for (const role of ['AUTHORIZED_SIGNER', 'AUTHORIZED_USER']) {
       const refused = await expectNoChange(() => graphql(service, ADD, { a: accountId, c: business, role }));
       expect(errorCodes(refused)).toEqual(['ROLE_REQUIRES_INDIVIDUAL']);
@@ -284,9 +287,8 @@ describe('setAccountRelationship', () => {
   });
 
   it('a BUSINESS customer as a signer: ROLE_REQUIRES_INDIVIDUAL, nothing changed', async () => {
-    const [owner, business] = [await newCustomer(), await newCustomer()];
+    const [owner, business] = [await newCustomer(), await newBusiness()];
     const accountId = await createAccount(service, buildAccountInput([owner, business]));
-    await makeBusiness(business);
     const before = await read(accountId);
     const refused = await expectNoChange(() =>
       graphql(service, SET, { a: accountId, c: business, role: 'AUTHORIZED_SIGNER' }),
@@ -353,8 +355,7 @@ describe('createAccount with relationships', () => {
   });
 
   it('refuses, creating nothing: NOT_ASSOCIATED and OWNER_REQUIRED details, ROLE_REQUIRES_INDIVIDUAL per business', async () => {
-    const [owner, outsider, business] = [await newCustomer(), await newCustomer(), await newCustomer()];
-    await makeBusiness(business);
+    const [owner, outsider, business] = [await newCustomer(), await newCustomer(), await newBusiness()];
     const create = (relationships: unknown, ids = [owner, business]) =>
       expectNoChange(() => graphql(service, CREATE, { input: { ...buildAccountInput(ids), relationships } }));
     const notAssociated = await create([{ customerId: outsider, role: 'BENEFICIARY' }]);

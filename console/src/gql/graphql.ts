@@ -69,6 +69,8 @@ export type CustomerFilter = {
   createdFrom?: string | null | undefined;
   /** Created before this instant: ISO 8601 with a time zone. */
   createdTo?: string | null | undefined;
+  /** Only people (INDIVIDUAL) or only businesses (BUSINESS). */
+  customerType?: CustomerType | null | undefined;
   /** YYYY-MM-DD. */
   dateOfBirth?: string | null | undefined;
   /** One of the customer's emails, exactly (case-insensitive). */
@@ -79,18 +81,22 @@ export type CustomerFilter = {
   firstName?: string | null | undefined;
   /** A prefix of the last name. */
   lastName?: string | null | undefined;
+  /** A prefix of a business's legal name (case- and accent-insensitive). */
+  legalName?: string | null | undefined;
   /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
   metadata?: Record<string, string> | null | undefined;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: string | null | undefined;
 };
 
-/** The filters of `CustomerFilter` and a social security number. */
+/** The filters of `CustomerFilter` and a social security number or a business's tax id. */
 export type CustomerSearchInput = {
   /** Created at or after this instant: ISO 8601 with a time zone. */
   createdFrom?: string | null | undefined;
   /** Created before this instant: ISO 8601 with a time zone. */
   createdTo?: string | null | undefined;
+  /** Only people (INDIVIDUAL) or only businesses (BUSINESS). */
+  customerType?: CustomerType | null | undefined;
   /** YYYY-MM-DD. */
   dateOfBirth?: string | null | undefined;
   /** One of the customer's emails, exactly (case-insensitive). */
@@ -101,13 +107,27 @@ export type CustomerSearchInput = {
   firstName?: string | null | undefined;
   /** A prefix of the last name. */
   lastName?: string | null | undefined;
+  /** A prefix of a business's legal name (case- and accent-insensitive). */
+  legalName?: string | null | undefined;
   /** Each given key with exactly the given value. */
   metadata?: Record<string, string> | null | undefined;
   /** One of the customer's phone numbers, compared in E.164. */
   phoneNumber?: string | null | undefined;
   /** AAA-GG-SSSS or AAAGGSSSS; write-only: never answered, logged or kept in clear. */
   socialSecurityNumber?: string | null | undefined;
+  /**
+   * A business's tax id (an EIN, NN-NNNNNNN or nine digits, for a US entity); write-only: never answered, logged or
+   * kept in clear. Searched as an SSN is: needs `customers:ssn_search`, audited, spends the SSN search budget.
+   */
+  taxId?: string | null | undefined;
 };
+
+/** Whether a customer is a person or an entity (docs/adr/0090). */
+export type CustomerType =
+  /** An entity: `Customer.business`, a tax id (never returned). */
+  | 'BUSINESS'
+  /** A person: names, date of birth, an SSN (never returned). */
+  | 'INDIVIDUAL';
 
 /** A phone number of a customer. */
 export type PhoneInput = {
@@ -188,16 +208,22 @@ export type UpdateAccountInput = {
 export type UpdateCustomerInput = {
   /** The new postal addresses (replace all), up to 10. */
   addresses?: Array<AddressInput> | null | undefined;
+  /** A business's trading name, 1 to 200 characters; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  doingBusinessAs?: string | null | undefined;
   /** The new email addresses (replace all), up to 10. */
   emails?: Array<string> | null | undefined;
   /** Your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
   externalId?: string | null | undefined;
+  /** A business's NAICS code, 2 to 6 digits; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  industry?: string | null | undefined;
   /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
   metadata?: Record<string, string> | null | undefined;
   /** The new phone numbers (replace all), up to 10. */
   phoneNumbers?: Array<PhoneInput> | null | undefined;
-  /** The new preferred name, 1 to 100 characters. */
+  /** The new preferred name, 1 to 100 characters (a person's; FIELD_NOT_FOR_CUSTOMER_TYPE on a business). */
   preferredName?: string | null | undefined;
+  /** A business's website, an http or https URL; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  website?: string | null | undefined;
 };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
@@ -227,7 +253,7 @@ export type AccountSummaryQueryVariables = Exact<{
 }>;
 
 
-export type AccountSummaryQuery = { account: { id: string, accountId: string, name: string, type: string, currency: string, flags: Array<string>, overdraftLimit: string, version: number, metadata: Record<string, string> | null, flagDetails: Array<{ flag: AccountFlag, reason: string | null, setAt: string | null, setBy: string | null, until: string | null }>, balance: { posted: string, pending: string, available: string }, customers?: Array<{ id: string, customerId: string, firstName: string, middleName: string, lastName: string }> } | null };
+export type AccountSummaryQuery = { account: { id: string, accountId: string, name: string, type: string, currency: string, flags: Array<string>, overdraftLimit: string, version: number, metadata: Record<string, string> | null, flagDetails: Array<{ flag: AccountFlag, reason: string | null, setAt: string | null, setBy: string | null, until: string | null }>, balance: { posted: string, pending: string, available: string }, customers?: Array<{ id: string, customerId: string, firstName: string | null, middleName: string | null, lastName: string | null }> } | null };
 
 export type UpdateAccountMetadataMutationVariables = Exact<{
   accountId: string;
@@ -350,7 +376,7 @@ export type CustomerDetailsQueryVariables = Exact<{
 }>;
 
 
-export type CustomerDetailsQuery = { customer: { id: string, customerId: string, preferredName: string, firstName: string, middleName: string, lastName: string, dateOfBirth: string, version: number, metadata: Record<string, string> | null, emails: Array<string>, phoneNumbers: Array<{ type: string, number: string }>, addresses: Array<{ type: string, street: string, city: string, state: string, zip: string }>, accounts?: Array<{ id: string, accountId: string, name: string, type: string, currency: string, amount: string, flags: Array<string> }> } | null };
+export type CustomerDetailsQuery = { customer: { id: string, customerId: string, preferredName: string | null, firstName: string | null, middleName: string | null, lastName: string | null, dateOfBirth: string | null, version: number, metadata: Record<string, string> | null, emails: Array<string>, phoneNumbers: Array<{ type: string, number: string }>, addresses: Array<{ type: string, street: string, city: string, state: string, zip: string }>, accounts?: Array<{ id: string, accountId: string, name: string, type: string, currency: string, amount: string, flags: Array<string> }> } | null };
 
 export type UpdateCustomerContactMutationVariables = Exact<{
   customerId: string;
@@ -359,7 +385,7 @@ export type UpdateCustomerContactMutationVariables = Exact<{
 }>;
 
 
-export type UpdateCustomerContactMutation = { updateCustomer: { id: string, version: number, preferredName: string, emails: Array<string>, phoneNumbers: Array<{ type: string, number: string }>, addresses: Array<{ type: string, street: string, city: string, state: string, zip: string }> } };
+export type UpdateCustomerContactMutation = { updateCustomer: { id: string, version: number, preferredName: string | null, emails: Array<string>, phoneNumbers: Array<{ type: string, number: string }>, addresses: Array<{ type: string, street: string, city: string, state: string, zip: string }> } };
 
 export type UpdateCustomerMetadataMutationVariables = Exact<{
   customerId: string;
@@ -378,7 +404,7 @@ export type DeleteCustomerMutationVariables = Exact<{
 
 export type DeleteCustomerMutation = { deleteCustomer: string };
 
-export type CustomerListItemFragment = { id: string, customerId: string, firstName: string, middleName: string, lastName: string, dateOfBirth: string };
+export type CustomerListItemFragment = { id: string, customerId: string, firstName: string | null, middleName: string | null, lastName: string | null, dateOfBirth: string | null };
 
 export type FindCustomersQueryVariables = Exact<{
   filter?: CustomerFilter | null | undefined;
@@ -386,14 +412,14 @@ export type FindCustomersQueryVariables = Exact<{
 }>;
 
 
-export type FindCustomersQuery = { customers: { nodes: Array<{ id: string, customerId: string, firstName: string, middleName: string, lastName: string, dateOfBirth: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type FindCustomersQuery = { customers: { nodes: Array<{ id: string, customerId: string, firstName: string | null, middleName: string | null, lastName: string | null, dateOfBirth: string | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type SearchCustomersBySsnQueryVariables = Exact<{
   input: CustomerSearchInput;
 }>;
 
 
-export type SearchCustomersBySsnQuery = { searchCustomers: { nodes: Array<{ id: string, customerId: string, firstName: string, middleName: string, lastName: string, dateOfBirth: string }> } };
+export type SearchCustomersBySsnQuery = { searchCustomers: { nodes: Array<{ id: string, customerId: string, firstName: string | null, middleName: string | null, lastName: string | null, dateOfBirth: string | null }> } };
 
 export type EventListQueryVariables = Exact<{
   after?: number | null | undefined;

@@ -91,7 +91,7 @@ const DeleteCustomer = graphql(`
 type Details = NonNullable<CustomerDetailsQuery['customer']>;
 
 const draftOf = (customer: Details): ContactDraft => ({
-  preferredName: customer.preferredName,
+  preferredName: customer.preferredName ?? '',
   emails: [...customer.emails],
   phoneNumbers: customer.phoneNumbers.map(({ type, number }) => ({ type, number })),
   addresses: customer.addresses.map(({ type, street, city, state, zip }) => ({ type, street, city, state, zip })),

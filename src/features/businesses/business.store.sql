@@ -3,20 +3,25 @@
 -- cas_business_insert
 WITH
      customer AS (
-       INSERT INTO customers (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
+       INSERT INTO customers AS c (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
        SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[]
-       RETURNING id
+       RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
+  c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
      ), profile AS (
-       INSERT INTO business_profiles (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
+       INSERT INTO business_profiles AS b (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
                                       pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
        SELECT customer.id, $2::varchar, $9::text, $10::text, $11::bytea, $12::bytea, $13::varchar, $14::varchar, $15::date, $16::text,
               $17::bpchar, $18::varchar, $19::text FROM customer
-       RETURNING customer_id
+       RETURNING b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+  b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
+  b.formation_country AS "formationCountry", b.industry, b.website
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM profile),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
-     SELECT $2::varchar, 'customer.created', 'customer', x.id, jsonb_build_object('id', x.id, 'customerType', 'BUSINESS'), $28::text[] FROM customer x)
+     SELECT $2::varchar, 'customer.created', 'customer', x.id, to_jsonb(x), $28::text[] FROM (SELECT customer.*, 'BUSINESS' AS "customerType", to_jsonb(profile) - 'id' AS business
+      FROM customer JOIN profile ON profile.id = customer.id) x)
    SELECT count(*)::int AS created FROM profile
 
 -- cas_business_insert_with_key
@@ -32,20 +37,25 @@ WITH setting AS MATERIALIZED (SELECT set_config('lock_timeout', $36::text, true)
        RETURNING 1
      ),
      customer AS (
-       INSERT INTO customers (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
+       INSERT INTO customers AS c (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
        SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[] FROM claimed
-       RETURNING id
+       RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
+  c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, ''::text AS "accountIds"
      ), profile AS (
-       INSERT INTO business_profiles (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
+       INSERT INTO business_profiles AS b (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
                                       pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
        SELECT customer.id, $2::varchar, $9::text, $10::text, $11::bytea, $12::bytea, $13::varchar, $14::varchar, $15::date, $16::text,
               $17::bpchar, $18::varchar, $19::text FROM customer
-       RETURNING customer_id
+       RETURNING b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+  b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
+  b.formation_country AS "formationCountry", b.industry, b.website
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $20::uuid, $21::varchar, $22::varchar, $23::varchar, $24::varchar, $25::uuid, $26::varchar, $27::varchar, $28::text[]
      FROM profile),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
-     SELECT $2::varchar, 'customer.created', 'customer', x.id, jsonb_build_object('id', x.id, 'customerType', 'BUSINESS'), $28::text[] FROM customer x)
+     SELECT $2::varchar, 'customer.created', 'customer', x.id, to_jsonb(x), $28::text[] FROM (SELECT customer.*, 'BUSINESS' AS "customerType", to_jsonb(profile) - 'id' AS business
+      FROM customer JOIN profile ON profile.id = customer.id) x)
    SELECT count(*)::int AS created FROM profile
 
 -- cas_business_tax_id_refusal
@@ -73,7 +83,9 @@ WITH target AS MATERIALIZED (
               website = CASE WHEN $5::boolean THEN $6::text ELSE b.website END,
               industry = CASE WHEN $7::boolean THEN $8::varchar ELSE b.industry END
          FROM target WHERE b.customer_id = target.id AND b.environment = $2
-       RETURNING b.customer_id AS id
+       RETURNING b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
+  b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
+  b.formation_country AS "formationCountry", b.industry, b.website
      ), updated AS (
        UPDATE customers c SET emails = coalesce($9::text[], c.emails), phone_numbers = coalesce($10::jsonb, c.phone_numbers),
               phone_search_keys = coalesce($11::text[], c.phone_search_keys), addresses = coalesce($12::jsonb, c.addresses),
@@ -82,11 +94,16 @@ WITH target AS MATERIALIZED (
                               ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $15::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
          FROM profile WHERE c.id = profile.id AND c.environment = $2
-       RETURNING c.id
+       RETURNING c.id, to_char(c.date_of_birth, 'YYYY-MM-DD') AS "dateOfBirth", c.preferred_name AS "preferredName",
+  c.first_name AS "firstName", c.middle_name AS "middleName", c.last_name AS "lastName", c.emails,
+  c.phone_numbers AS "phoneNumbers", c.addresses, ((c.version::bigint + coalesce((SELECT v.version FROM customer_link_versions v WHERE v.customer_id = c.id), 0) - 1) % 2147483647 + 1)::integer AS "customerVersion", c.external_id AS "externalId", c.metadata, array_to_string(ARRAY(SELECT ac.account_id FROM account_customers ac
+                        WHERE ac.customer_id = c.id AND ac.environment = c.environment
+                        ORDER BY ac.created_at, ac.account_id), ',') AS "accountIds"
      ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $17::uuid, $18::varchar, $19::varchar, $20::varchar, $21::varchar, $22::uuid, $23::varchar, $24::varchar, $25::text[]
      FROM updated),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
-     SELECT $2::varchar, 'customer.updated', 'customer', x.id, jsonb_build_object('id', x.id, 'customerType', 'BUSINESS'), $25::text[] FROM updated x)
+     SELECT $2::varchar, 'customer.updated', 'customer', x.id, to_jsonb(x), $25::text[] FROM (SELECT updated.*, 'BUSINESS' AS "customerType", to_jsonb(profile) - 'id' AS business
+      FROM updated JOIN profile ON profile.id = updated.id) x)
      SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2 AND f.customer_type = 'BUSINESS') AS found,
             (SELECT count(*)::int FROM updated) AS updated

@@ -10,7 +10,7 @@ import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domai
 import type { NewAuditEvent } from '../../domain/audit-event.js';
 import { isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
-import { customerVersionOf } from '../../db/sql/columns.js';
+import { CUSTOMER_COLUMNS, customerVersionOf, NEW_CUSTOMER_COLUMNS } from '../../db/sql/columns.js';
 import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
 import {
   auditChangedFields,
@@ -32,8 +32,14 @@ const PROFILE_COLUMNS = `b.customer_id AS id, b.legal_name AS "legalName", b.doi
   b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
   b.formation_country AS "formationCountry", b.industry, b.website`;
 
-/** What an event about a business carries: ids and type only, never a profile field or the tax id. */
-const EVENT_PAYLOAD = `jsonb_build_object('id', x.id, 'customerType', 'BUSINESS')`;
+/**
+ * An event about a business (from `customerOf`): the customer's columns as a person's event carries them (its
+ * person columns NULL), `customerType` and `business`, its profile as it reads (PROFILE_COLUMNS): never the tax id.
+ */
+const EVENT_PAYLOAD = 'to_jsonb(x)';
+const customerOf = (customer: string) =>
+  `(SELECT ${customer}.*, 'BUSINESS' AS "customerType", to_jsonb(profile) - 'id' AS business
+      FROM ${customer} JOIN profile ON profile.id = ${customer}.id)`;
 
 /**
  * The customers row (a BUSINESS: no person column), its profile, the audit event ($20…), the event and, with an
@@ -42,17 +48,17 @@ const EVENT_PAYLOAD = `jsonb_build_object('id', x.id, 'customerType', 'BUSINESS'
 const insertSql = (withKey: boolean) =>
   `WITH ${withKey ? `${claimQueries(29)},` : ''}
      customer AS (
-       INSERT INTO customers (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
+       INSERT INTO customers AS c (id, environment, customer_type, emails, phone_numbers, addresses, external_id, metadata, phone_search_keys)
        SELECT $1::uuid, $2::varchar, 'BUSINESS', $3::text[], $4::jsonb, $5::jsonb, $6::varchar, $7::jsonb, $8::text[] ${withKey ? 'FROM claimed' : ''}
-       RETURNING id
+       RETURNING ${NEW_CUSTOMER_COLUMNS}
      ), profile AS (
-       INSERT INTO business_profiles (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
+       INSERT INTO business_profiles AS b (customer_id, environment, legal_name, doing_business_as, tax_id_ciphertext, tax_id_blind_index,
                                       pii_key_id, entity_type, formation_date, formation_state, formation_country, industry, website)
        SELECT customer.id, $2::varchar, $9::text, $10::text, $11::bytea, $12::bytea, $13::varchar, $14::varchar, $15::date, $16::text,
               $17::bpchar, $18::varchar, $19::text FROM customer
-       RETURNING customer_id
+       RETURNING ${PROFILE_COLUMNS}
      ), audit AS (${auditInsert(20, 'profile')}),
-     event AS (${eventInsert('$2::varchar', 'customer', { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(20) })})
+     event AS (${eventInsert('$2::varchar', customerOf('customer'), { type: "'customer.created'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(20) })})
    SELECT count(*)::int AS created FROM profile`;
 
 const SQL = {
@@ -85,7 +91,7 @@ const SQL = {
               website = CASE WHEN $5::boolean THEN $6::text ELSE b.website END,
               industry = CASE WHEN $7::boolean THEN $8::varchar ELSE b.industry END
          FROM target WHERE b.customer_id = target.id AND b.environment = $2
-       RETURNING b.customer_id AS id
+       RETURNING ${PROFILE_COLUMNS}
      ), updated AS (
        UPDATE customers c SET emails = coalesce($9::text[], c.emails), phone_numbers = coalesce($10::jsonb, c.phone_numbers),
               phone_search_keys = coalesce($11::text[], c.phone_search_keys), addresses = coalesce($12::jsonb, c.addresses),
@@ -94,9 +100,9 @@ const SQL = {
                               ELSE nullif(jsonb_strip_nulls(coalesce(c.metadata, '{}'::jsonb) || $15::jsonb), '{}'::jsonb) END,
               updated_at = CURRENT_TIMESTAMP
          FROM profile WHERE c.id = profile.id AND c.environment = $2
-       RETURNING c.id
+       RETURNING ${CUSTOMER_COLUMNS}
      ), audit AS (${auditInsert(17, 'updated')}),
-     event AS (${eventInsert('$2::varchar', 'updated', { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(17) })})
+     event AS (${eventInsert('$2::varchar', customerOf('updated'), { type: "'customer.updated'", resourceType: 'customer', resourceId: 'x.id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(17) })})
      SELECT (SELECT count(*)::int FROM customers f WHERE f.id = $1::uuid AND f.environment = $2 AND f.customer_type = 'BUSINESS') AS found,
             (SELECT count(*)::int FROM updated) AS updated`,
   ),

@@ -1,7 +1,8 @@
-import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
+import type { EntityType, Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { createOptions, noteReplay } from '../../graphql/idempotency.js';
 import { byId, relationKey, rootKey } from '../../graphql/loaders.js';
 import { encodeCursor, pageRequest } from '../../graphql/pagination.js';
+import { type CustomerParent, wholeRecord } from '../../graphql/parents.js';
 import { chargeSsnRefusalResolver, chargeSsnSearchResolver } from '../../graphql/rate-limit.js';
 import { endCursor, versionCondition, withoutNulls } from '../../graphql/resolver-helpers.js';
 
@@ -43,6 +44,21 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
         ),
       );
     },
+    // A business: REST's POST /customer with `customerType: BUSINESS`; the tax id's refusal is charged as an SSN's.
+    createBusinessCustomer: async (_parent, { input, idempotencyKey }, context, info) => {
+      const { services, caller } = context;
+      return noteReplay(
+        context,
+        info,
+        await chargeSsnRefusalResolver(context, () =>
+          services.customers.create(
+            caller,
+            { ...(input as object), customerType: 'BUSINESS' },
+            createOptions(idempotencyKey),
+          ),
+        ),
+      );
+    },
     updateCustomer: async (_parent, { customerId, input, expectedVersion }, { services, caller, loaders }) => {
       const customer = await services.customers.update(
         caller,
@@ -62,6 +78,21 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
 
   Customer: {
     id: (customer) => customer.customerId,
+    // A business (docs/adr/0090) has its profile and none of a person's fields: null, never empty strings.
+    // These read the whole record: they are not among the ids-only walk's fields (loaders.ts, ID_AND_LINK_FIELDS).
+    customerType: (customer) => wholeRecord(customer).customerType ?? 'INDIVIDUAL',
+    business: (customer) => {
+      const record = wholeRecord(customer);
+      if (record.customerType !== 'BUSINESS') return null;
+      // Never a business as an empty person: the customer service reads its profile with it, or this is a bug.
+      if (record.business === undefined) throw new Error(`The business profile of ${record.customerId} was not read`);
+      return { ...record.business, entityType: record.business.entityType as EntityType };
+    },
+    preferredName: (customer) => personField(customer, 'preferredName'),
+    firstName: (customer) => personField(customer, 'firstName'),
+    middleName: (customer) => personField(customer, 'middleName'),
+    lastName: (customer) => personField(customer, 'lastName'),
+    dateOfBirth: (customer) => personField(customer, 'dateOfBirth'),
     // Read with the customer by a walk (`below`), or by the relation's loader (loaders.ts).
     accounts: (customer, _args, { loaders }, info) =>
       customer.below?.accountsOf(customer) ?? loaders.accountsOfCustomer.load(relationKey(customer, 'customer', info)),
@@ -76,3 +107,11 @@ export const customerResolvers: Pick<Resolvers, 'Query' | 'Mutation' | 'Customer
     }),
   },
 };
+
+type PersonField = 'preferredName' | 'firstName' | 'middleName' | 'lastName' | 'dateOfBirth';
+
+/** A person's field, or null on a business (whose domain record holds empty strings there). */
+function personField(customer: CustomerParent, field: PersonField): string | null {
+  const record = wholeRecord(customer);
+  return record.customerType === 'BUSINESS' ? null : record[field];
+}

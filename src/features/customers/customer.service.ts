@@ -68,8 +68,11 @@ export class CustomerService {
     this.businesses = businesses;
   }
 
-  /** The customers with their business profiles: one more query, by ids, only when a BUSINESS row is among them. */
-  private async withProfiles(environment: string, customers: Customer[]): Promise<Customer[]> {
+  /**
+   * The customers with their business profiles: one more query, by ids, only when a BUSINESS row is among them.
+   * Also for the customers a link walk read (LinkService), so a business never reads as an empty person.
+   */
+  async withProfiles(environment: string, customers: Customer[]): Promise<Customer[]> {
     const ids = customers.filter((customer) => customer.customerType === 'BUSINESS').map((c) => c.customerId);
     if (ids.length === 0 || !this.stores.businessProfiles) return customers;
     const profiles = await this.stores.businessProfiles.profilesByIds(environment, ids);

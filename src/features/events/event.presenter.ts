@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type DomainEvent, EVENT_TYPES } from './event.js';
 import type { EventPage } from './event.service.js';
 import { ACCOUNT_ROLES, accountDataSchema, presentAccount } from '../accounts/index.js';
-import { customerDataSchema, presentCustomer } from '../customers/index.js';
+import { businessCustomerDataSchema, customerDataSchema, presentAnyCustomer } from '../customers/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
 
@@ -27,6 +27,7 @@ export const eventDataSchema = z
     data: z
       .union([
         customerDataSchema,
+        businessCustomerDataSchema,
         accountDataSchema,
         transactionDataSchema,
         z.strictObject({ customerId: recordId }).describe('customer.deleted'),
@@ -57,7 +58,7 @@ export const eventDataSchema = z
           .describe('transaction.*, for a reader without `accounts:read`: the record is withheld.'),
       ])
       .describe(
-        "The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.",
+        "The resource right after the write, as its own endpoint presents it (never an SSN, a document locator number or a tax id); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks.",
       ),
   })
   .describe('One committed change, from the outbox.');
@@ -89,7 +90,7 @@ function presentEventData(event: DomainEvent): EventData['data'] {
   const { data } = event;
   switch (data.kind) {
     case 'customer':
-      return presentCustomer(data.customer);
+      return presentAnyCustomer(data.customer);
     case 'account':
       return presentAccount(data.account);
     case 'transaction':

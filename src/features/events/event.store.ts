@@ -1,5 +1,6 @@
 import type { DomainEvent, EventData, EventType } from './event.js';
 import type { AccountRole } from '../accounts/index.js';
+import type { BusinessProfile } from '../customers/index.js';
 import type {
   EventQuery,
   EventStore,
@@ -223,9 +224,15 @@ function dataOf(row: EventRow): EventData {
       role: row.payload.role as AccountRole,
     };
   }
-  // A business's events carry its id only (docs/adr/0090): answered as {customerId}, as a deletion is; read it by id.
-  if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS')
-    return { kind: 'deleted', id: row.resourceId };
+  // A business's events carry its profile (never its tax id); those written before they did, its id only.
+  if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS') {
+    if (row.payload.business === undefined) return { kind: 'deleted', id: row.resourceId };
+    const customer = toCustomer(row.payload as unknown as CustomerRow);
+    return {
+      kind: 'customer',
+      customer: { ...customer, business: row.payload.business as unknown as BusinessProfile },
+    };
+  }
   if (row.resourceType === 'customer')
     return { kind: 'customer', customer: toCustomer(row.payload as unknown as CustomerRow) };
   if (row.resourceType === 'account')

@@ -2,6 +2,7 @@ import { authorize, isAuthorized } from '../../domain/authorization.js';
 import { isRecordId } from '../../domain/ids.js';
 import type { LinkBounds, LinkedIds, LinkedRecords, LinkReadModel, LinkRoots } from './ports.js';
 import type { Caller } from '../../domain/caller.js';
+import type { Customer } from '../customers/index.js';
 
 /** How many links a nested read may prefetch in one statement; deeper levels are read by another walk. */
 export const MAX_LINK_DEPTH = 4;
@@ -21,7 +22,11 @@ export type Walk =
  * `roots`, and the records linked to them within `depth` links, in one round trip. The depth is capped.
  */
 export class LinkService {
-  constructor(private readonly links: LinkReadModel) {}
+  constructor(
+    private readonly links: LinkReadModel,
+    /** Completes the customers a walk read (a business's profile: CustomerService.withProfiles); absent, as read. */
+    private readonly completeCustomers?: (environment: string, customers: Customer[]) => Promise<Customer[]>,
+  ) {}
 
   /**
    * A walk from roots a principal reads directly (`customer(customerId)`): roots need the read scope of their
@@ -65,6 +70,12 @@ export class LinkService {
     const valid = { customerIds, accountIds };
     return shape === 'ids'
       ? { shape, ...(await this.links.findLinkedIds(caller.environment, valid, links)), links }
-      : { shape, ...(await this.links.findLinkedRecords(caller.environment, valid, links)), links };
+      : { shape, ...(await this.completed(caller.environment, valid, links)), links };
+  }
+
+  private async completed(environment: string, roots: LinkRoots, links: number): Promise<LinkedRecords> {
+    const read = await this.links.findLinkedRecords(environment, roots, links);
+    if (!this.completeCustomers) return read;
+    return { ...read, customers: await this.completeCustomers(environment, read.customers) };
   }
 }

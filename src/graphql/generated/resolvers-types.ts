@@ -378,6 +378,27 @@ export type BalancePoint = {
   posted: Scalars['Decimal']['output'];
 };
 
+/** A business customer's own fields, as REST answers them. Its tax id is write-only: never returned. */
+export type BusinessProfile = {
+  __typename?: 'BusinessProfile';
+  /** The name it trades under, when not its legal name; null otherwise. */
+  doingBusinessAs: Maybe<Scalars['String']['output']>;
+  /** What kind of entity it is. */
+  entityType: EntityType;
+  /** The country it was formed in, ISO 3166-1 alpha-2. */
+  formationCountry: Scalars['String']['output'];
+  /** When it was formed, YYYY-MM-DD. */
+  formationDate: Scalars['String']['output'];
+  /** The state or province it was formed in; null when not given. */
+  formationState: Maybe<Scalars['String']['output']>;
+  /** Its NAICS industry code, 2 to 6 digits; null when not given. */
+  industry: Maybe<Scalars['String']['output']>;
+  /** Its registered legal name. */
+  legalName: Scalars['String']['output'];
+  /** Its website, an http or https URL; null when not given. */
+  website: Maybe<Scalars['String']['output']>;
+};
+
 /** A new account. */
 export type CreateAccountInput = {
   /** The customers that own the account: 1 to 20 distinct ids of customers of this environment. */
@@ -397,6 +418,41 @@ export type CreateAccountInput = {
   relationships?: InputMaybe<Array<AccountRelationshipInput>>;
   /** The kind of account: upper-case words joined by underscores, e.g. CHECKING. */
   type: Scalars['String']['input'];
+};
+
+/**
+ * A new business customer. The tax id is write-only: stored encrypted, never returned, never echoed in an error
+ * message. Its identity (`legalName`, `taxId`, `entityType`, the formation) never changes once created.
+ */
+export type CreateBusinessCustomerInput = {
+  /** Up to 10 postal addresses; may be empty. */
+  addresses: Array<AddressInput>;
+  /** The name it trades under, 1 to 200 characters. */
+  doingBusinessAs?: InputMaybe<Scalars['String']['input']>;
+  /** Up to 10 email addresses; may be empty. */
+  emails: Array<Scalars['String']['input']>;
+  /** What kind of entity it is. */
+  entityType: EntityType;
+  /** Optional: your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN). */
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  /** The country it was formed in, ISO 3166-1 alpha-2 in upper case, e.g. US. */
+  formationCountry: Scalars['String']['input'];
+  /** When it was formed, YYYY-MM-DD, not in the future. */
+  formationDate: Scalars['String']['input'];
+  /** The state or province it was formed in, up to 100 characters. */
+  formationState?: InputMaybe<Scalars['String']['input']>;
+  /** Its NAICS industry code, 2 to 6 digits. */
+  industry?: InputMaybe<Scalars['String']['input']>;
+  /** Its registered legal name, 1 to 200 characters. */
+  legalName: Scalars['String']['input'];
+  /** Optional: your key-value pairs (see `Metadata`); never personal data. */
+  metadata?: InputMaybe<Scalars['Metadata']['input']>;
+  /** Up to 10 phone numbers; may be empty. */
+  phoneNumbers: Array<PhoneInput>;
+  /** For formationCountry US an EIN (NN-NNNNNNN or nine digits), otherwise 1 to 32 letters and digits. Unique per environment. Write-only. */
+  taxId: Scalars['String']['input'];
+  /** Its website, an http or https URL. */
+  website?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -439,8 +495,8 @@ export type CreateWebhookEndpointInput = {
 };
 
 /**
- * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
  * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type Customer = Node & {
@@ -451,28 +507,32 @@ export type Customer = Node & {
   accounts: Array<Account>;
   /** Postal addresses (up to 10). */
   addresses: Array<Address>;
+  /** A business's own fields; null for a person. Its tax id is never returned. */
+  business: Maybe<BusinessProfile>;
   /** The id the service assigned at creation. */
   customerId: Scalars['ID']['output'];
-  /** Legal date of birth, YYYY-MM-DD. */
-  dateOfBirth: Scalars['String']['output'];
+  /** Whether the customer is a person (INDIVIDUAL) or an entity (BUSINESS). */
+  customerType: CustomerType;
+  /** Legal date of birth, YYYY-MM-DD; null for a business. */
+  dateOfBirth: Maybe<Scalars['String']['output']>;
   /** Email addresses (up to 10). */
   emails: Array<Scalars['String']['output']>;
   /** Not in the contract. The client's own id for the customer, unique per environment; null when unset. */
   externalId: Maybe<Scalars['String']['output']>;
-  /** Legal first name. */
-  firstName: Scalars['String']['output'];
+  /** Legal first name; null for a business. */
+  firstName: Maybe<Scalars['String']['output']>;
   /** Same value as `customerId`; lets caches such as Apollo Client's normalise customers without configuration. */
   id: Scalars['ID']['output'];
-  /** Legal last name. */
-  lastName: Scalars['String']['output'];
+  /** Legal last name; null for a business. */
+  lastName: Maybe<Scalars['String']['output']>;
   /** Not in the contract. The client's key-value pairs; null when there are none. */
   metadata: Maybe<Scalars['Metadata']['output']>;
-  /** Legal middle name; an empty string when the customer has none. */
-  middleName: Scalars['String']['output'];
+  /** Legal middle name; an empty string when the person has none; null for a business. */
+  middleName: Maybe<Scalars['String']['output']>;
   /** Phone numbers (up to 10). */
   phoneNumbers: Array<Phone>;
-  /** The name the customer likes to be addressed by. */
-  preferredName: Scalars['String']['output'];
+  /** The name the customer likes to be addressed by; null for a business. */
+  preferredName: Maybe<Scalars['String']['output']>;
   /**
    * Not in the contract. The newest numbered events whose resource is this customer (customer.*), newest first (greatest
    * `sequence` first): the same events, sequences and visibility as `events` (REST: `GET /{environment}/customer/{customerId}/event`).
@@ -488,8 +548,8 @@ export type Customer = Node & {
 
 
 /**
- * A person or entity that may hold accounts. The social security number and document locator number are
- * kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
  * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
  */
 export type CustomerRecentEventsArgs = {
@@ -527,6 +587,8 @@ export type CustomerFilter = {
   createdFrom?: InputMaybe<Scalars['String']['input']>;
   /** Created before this instant: ISO 8601 with a time zone. */
   createdTo?: InputMaybe<Scalars['String']['input']>;
+  /** Only people (INDIVIDUAL) or only businesses (BUSINESS). */
+  customerType?: InputMaybe<CustomerType>;
   /** YYYY-MM-DD. */
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
@@ -537,18 +599,22 @@ export type CustomerFilter = {
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of a business's legal name (case- and accent-insensitive). */
+  legalName?: InputMaybe<Scalars['String']['input']>;
   /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: InputMaybe<Scalars['String']['input']>;
 };
 
-/** The filters of `CustomerFilter` and a social security number. */
+/** The filters of `CustomerFilter` and a social security number or a business's tax id. */
 export type CustomerSearchInput = {
   /** Created at or after this instant: ISO 8601 with a time zone. */
   createdFrom?: InputMaybe<Scalars['String']['input']>;
   /** Created before this instant: ISO 8601 with a time zone. */
   createdTo?: InputMaybe<Scalars['String']['input']>;
+  /** Only people (INDIVIDUAL) or only businesses (BUSINESS). */
+  customerType?: InputMaybe<CustomerType>;
   /** YYYY-MM-DD. */
   dateOfBirth?: InputMaybe<Scalars['String']['input']>;
   /** One of the customer's emails, exactly (case-insensitive). */
@@ -559,13 +625,36 @@ export type CustomerSearchInput = {
   firstName?: InputMaybe<Scalars['String']['input']>;
   /** A prefix of the last name. */
   lastName?: InputMaybe<Scalars['String']['input']>;
+  /** A prefix of a business's legal name (case- and accent-insensitive). */
+  legalName?: InputMaybe<Scalars['String']['input']>;
   /** Each given key with exactly the given value. */
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** One of the customer's phone numbers, compared in E.164. */
   phoneNumber?: InputMaybe<Scalars['String']['input']>;
   /** AAA-GG-SSSS or AAAGGSSSS; write-only: never answered, logged or kept in clear. */
   socialSecurityNumber?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * A business's tax id (an EIN, NN-NNNNNNN or nine digits, for a US entity); write-only: never answered, logged or
+   * kept in clear. Searched as an SSN is: needs `customers:ssn_search`, audited, spends the SSN search budget.
+   */
+  taxId?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** Whether a customer is a person or an entity (docs/adr/0090). */
+export type CustomerType =
+  /** An entity: `Customer.business`, a tax id (never returned). */
+  | 'BUSINESS'
+  /** A person: names, date of birth, an SSN (never returned). */
+  | 'INDIVIDUAL';
+
+/** What kind of entity a business customer is. */
+export type EntityType =
+  | 'CORPORATION'
+  | 'LLC'
+  | 'NONPROFIT'
+  | 'PARTNERSHIP'
+  | 'SOLE_PROPRIETORSHIP'
+  | 'TRUST';
 
 /**
  * One committed change, from the outbox. The record it carries is as it was right after the write (never an
@@ -647,6 +736,15 @@ export type Mutation = {
    * user's role) or CUSTOMER_ACCOUNT_LIMIT when a customer already holds 100 accounts (nothing is created).
    */
   createAccount: Account;
+  /**
+   * Creates a business customer (an entity, docs/adr/0090) with no accounts and returns it. Fails with
+   * VALIDATION_FAILED (see `extensions.details`; the tax id's value is never echoed), EXTERNAL_ID_TAKEN when
+   * another customer has the `externalId` (whatever the tax id), or else TAX_ID_ALREADY_EXISTS when a business has
+   * the tax id in this environment: that refusal is audited (`customer.create.refused`) and spends a point of the
+   * token's SSN search budget (SSN_SEARCH_RATE_LIMITED with HTTP 429 once it is spent). IDEMPOTENCY_KEY_REUSED and
+   * IDEMPOTENCY_KEY_IN_PROGRESS as for `createCustomer`.
+   */
+  createBusinessCustomer: Customer;
   /**
    * Creates a customer with no accounts and returns it. Fails with VALIDATION_FAILED (see
    * `extensions.details`), EXTERNAL_ID_TAKEN when another customer has the `externalId` (whatever the social
@@ -778,9 +876,11 @@ export type Mutation = {
    */
   updateAccount: Account;
   /**
-   * Changes a customer's contact fields; only the fields sent change, and a list replaces the whole list.
-   * Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED (also when no field or an explicit null is sent), or
-   * PRECONDITION_FAILED when `expectedVersion` is not the customer's `version`.
+   * Changes a customer's contact fields (a business's also `doingBusinessAs`, `website`, `industry`); only the
+   * fields sent change, and a list replaces the whole list. Fails with CUSTOMER_NOT_FOUND or VALIDATION_FAILED
+   * (also when no field or an explicit null is sent), FIELD_NOT_FOR_CUSTOMER_TYPE when a field of the other kind
+   * of customer is sent (`preferredName` to a business, a business's field to a person), or PRECONDITION_FAILED
+   * when `expectedVersion` is not the customer's `version`.
    */
   updateCustomer: Customer;
   /**
@@ -838,6 +938,20 @@ export type MutationClearAccountFlagArgs = {
 export type MutationCreateAccountArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: CreateAccountInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationCreateBusinessCustomerArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: CreateBusinessCustomerInput;
 };
 
 
@@ -1656,16 +1770,22 @@ export type UpdateAccountInput = {
 export type UpdateCustomerInput = {
   /** The new postal addresses (replace all), up to 10. */
   addresses?: InputMaybe<Array<AddressInput>>;
+  /** A business's trading name, 1 to 200 characters; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  doingBusinessAs?: InputMaybe<Scalars['String']['input']>;
   /** The new email addresses (replace all), up to 10. */
   emails?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Your own id for the customer, 1 to 128 characters, unique per environment (EXTERNAL_ID_TAKEN); null clears it. */
   externalId?: InputMaybe<Scalars['String']['input']>;
+  /** A business's NAICS code, 2 to 6 digits; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  industry?: InputMaybe<Scalars['String']['input']>;
   /** Merged into the stored pairs: a value sets its key, null or an empty string removes it, keys not sent stay; null removes all. */
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** The new phone numbers (replace all), up to 10. */
   phoneNumbers?: InputMaybe<Array<PhoneInput>>;
-  /** The new preferred name, 1 to 100 characters. */
+  /** The new preferred name, 1 to 100 characters (a person's; FIELD_NOT_FOR_CUSTOMER_TYPE on a business). */
   preferredName?: InputMaybe<Scalars['String']['input']>;
+  /** A business's website, an http or https URL; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
+  website?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** The fields of an endpoint to change; send at least one. An explicit null is refused with VALIDATION_FAILED. */
@@ -1862,7 +1982,9 @@ export type ResolversTypes = {
   BalanceInterval: BalanceInterval;
   BalancePoint: ResolverTypeWrapper<BalancePointModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BusinessProfile: ResolverTypeWrapper<BusinessProfile>;
   CreateAccountInput: CreateAccountInput;
+  CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: ResolverTypeWrapper<CustomerParentModel>;
@@ -1870,7 +1992,9 @@ export type ResolversTypes = {
   CustomerEdge: ResolverTypeWrapper<Omit<CustomerEdge, 'node'> & { node: ResolversTypes['Customer'] }>;
   CustomerFilter: CustomerFilter;
   CustomerSearchInput: CustomerSearchInput;
+  CustomerType: CustomerType;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
+  EntityType: EntityType;
   Event: ResolverTypeWrapper<DomainEventModel>;
   EventPage: ResolverTypeWrapper<EventPageModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -1923,7 +2047,9 @@ export type ResolversParentTypes = {
   AuditEventEdge: Omit<AuditEventEdge, 'node'> & { node: ResolversParentTypes['AuditEvent'] };
   BalancePoint: BalancePointModel;
   Boolean: Scalars['Boolean']['output'];
+  BusinessProfile: BusinessProfile;
   CreateAccountInput: CreateAccountInput;
+  CreateBusinessCustomerInput: CreateBusinessCustomerInput;
   CreateCustomerInput: CreateCustomerInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Customer: CustomerParentModel;
@@ -2072,21 +2198,34 @@ export type BalancePointResolvers<ContextType = GraphqlContext, ParentType exten
   posted?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
 };
 
+export type BusinessProfileResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BusinessProfile'] = ResolversParentTypes['BusinessProfile']> = {
+  doingBusinessAs?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  entityType?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
+  formationCountry?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  formationDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  formationState?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  industry?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  legalName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  website?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   addresses?: Resolver<Array<ResolversTypes['Address']>, ParentType, ContextType>;
+  business?: Resolver<Maybe<ResolversTypes['BusinessProfile']>, ParentType, ContextType>;
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  dateOfBirth?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerType?: Resolver<ResolversTypes['CustomerType'], ParentType, ContextType>;
+  dateOfBirth?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   emails?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  firstName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  firstName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  lastName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
-  middleName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  middleName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
-  preferredName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
@@ -2137,6 +2276,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
+  createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
   createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteAccount?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'accountId'>>;
@@ -2319,6 +2459,7 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
   BalancePoint?: BalancePointResolvers<ContextType>;
+  BusinessProfile?: BusinessProfileResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
   CustomerEdge?: CustomerEdgeResolvers<ContextType>;

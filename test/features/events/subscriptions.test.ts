@@ -354,7 +354,10 @@ describe('GraphQL subscriptions: scopes, limits and refusals', () => {
       { code: 'GRAPHQL_VALIDATION_FAILED', message: expect.stringContaining('subscriptions only') },
     ]);
     expect(await refusal('subscription { events { nope } }')).toEqual([
-      { code: 'GRAPHQL_VALIDATION_FAILED', message: 'Cannot query field "nope" on type "Event". Did you mean "type"?' },
+      {
+        code: 'GRAPHQL_VALIDATION_FAILED',
+        message: 'Cannot query field "nope" on type "Event". Did you mean "role" or "type"?',
+      },
     ]);
     expect(await refusal('subscription { events { eventId } accountUpdated(accountId: "x") { name } }')).toEqual([
       { code: 'GRAPHQL_VALIDATION_FAILED', message: 'Anonymous Subscription must select only one top level field.' },

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiToken } from '../../support/api-tokens.js';
 import { buildCustomerInput } from '../../support/factories.js';
+import { buildBusinessInput } from '../businesses/support.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { fastDeliverySettings } from './settings.js';
@@ -74,6 +75,32 @@ describe('webhook deliveries and the registrant`s read scopes', () => {
 
     const [delivery] = await delivered('/records', secret, 1);
     expect(delivery!.payload.data.data).toMatchObject({ customerId, lastName: 'Forwebhooks' });
+  });
+
+  it("a business's deliveries carry it as its REST answer shows it, never its tax id; ids alone without customers:read", async () => {
+    const [reader, writer] = await Promise.all(
+      [['webhooks:write', 'customers:read'] as const, ['webhooks:write'] as const].map((scopes) =>
+        issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: [...scopes] }),
+      ),
+    );
+    const [readerSecret, writerSecret] = [
+      await register(reader!.token, '/business'),
+      await register(writer!.token, '/business-ids'),
+    ];
+    const input = buildBusinessInput({ legalName: 'Webhooked Holdings LLC' });
+    const { customerId } = (await service.call('POST', '/sandbox/customer', { body: input })).json.data;
+    const rest = (await service.call('GET', `/sandbox/customer/${customerId}`)).json.data;
+
+    const [delivery] = await delivered('/business', readerSecret, 1);
+    expect(delivery!.payload.type).toBe('customer.created');
+    expect(delivery!.payload.data.data).toEqual(rest);
+    const [idsOnly] = await delivered('/business-ids', writerSecret, 1);
+    expect(idsOnly!.payload.data.data).toMatchObject({ customerId, requiredScope: 'customers:read' });
+    expect(idsOnly!.raw).not.toContain('Webhooked');
+    for (const { raw } of [delivery!, idsOnly!]) {
+      expect(raw).not.toContain(input.taxId);
+      expect(raw).not.toContain(input.taxId.replace('-', ''));
+    }
   });
 
   it('re-pointing an endpoint records the read scopes of the token that re-pointed it', async () => {

@@ -60,6 +60,8 @@ export type CustomerFilter = {
   createdFrom?: string | null | undefined;
   /** Created before this instant: ISO 8601 with a time zone. */
   createdTo?: string | null | undefined;
+  /** Only people (INDIVIDUAL) or only businesses (BUSINESS). */
+  customerType?: CustomerType | null | undefined;
   /** YYYY-MM-DD. */
   dateOfBirth?: string | null | undefined;
   /** One of the customer's emails, exactly (case-insensitive). */
@@ -70,11 +72,20 @@ export type CustomerFilter = {
   firstName?: string | null | undefined;
   /** A prefix of the last name. */
   lastName?: string | null | undefined;
+  /** A prefix of a business's legal name (case- and accent-insensitive). */
+  legalName?: string | null | undefined;
   /** Each given key with exactly the given value, e.g. {tier: "gold"}. */
   metadata?: Record<string, string> | null | undefined;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: string | null | undefined;
 };
+
+/** Whether a customer is a person or an entity (docs/adr/0090). */
+export type CustomerType =
+  /** An entity: `Customer.business`, a tax id (never returned). */
+  | 'BUSINESS'
+  /** A person: names, date of birth, an SSN (never returned). */
+  | 'INDIVIDUAL';
 
 /** A phone number of a customer. */
 export type PhoneInput = {
@@ -90,14 +101,14 @@ export type CreateCustomerMutationVariables = Exact<{
 }>;
 
 
-export type CreateCustomerMutation = { createCustomer: { customerId: string, firstName: string, lastName: string } };
+export type CreateCustomerMutation = { createCustomer: { customerId: string, firstName: string | null, lastName: string | null } };
 
 export type CustomerWithAccountsQueryVariables = Exact<{
   customerId: string;
 }>;
 
 
-export type CustomerWithAccountsQuery = { customer: { customerId: string, firstName: string, lastName: string, accounts: Array<{ accountId: string, name: string, amount: string, currency: string }> } | null };
+export type CustomerWithAccountsQuery = { customer: { customerId: string, firstName: string | null, lastName: string | null, accounts: Array<{ accountId: string, name: string, amount: string, currency: string }> } | null };
 
 export type CustomersPageQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -106,7 +117,7 @@ export type CustomersPageQueryVariables = Exact<{
 }>;
 
 
-export type CustomersPageQuery = { customers: { nodes: Array<{ customerId: string, firstName: string, lastName: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type CustomersPageQuery = { customers: { nodes: Array<{ customerId: string, firstName: string | null, lastName: string | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String

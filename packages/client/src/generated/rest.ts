@@ -1386,8 +1386,8 @@ export interface components {
              * @description A UUID assigned by the service, lower case.
              */
             resourceId: string;
-            /** @description The resource right after the write, as its own endpoint presents it (never an SSN or document locator number); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks. */
-            data: components["schemas"]["Customer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
+            /** @description The resource right after the write, as its own endpoint presents it (never an SSN, a document locator number or a tax id); for a deletion, its id. A reader without the resource's read scope gets its ids, the names of the fields the write set or changed, and the scope it lacks. */
+            data: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"] | components["schemas"]["Account"] | components["schemas"]["Transaction"] | {
                 /**
                  * Format: uuid
                  * @description A UUID assigned by the service, lower case.
