@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { type DocumentNode, Kind, parse, visit } from 'graphql';
-import { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS } from '../features/customers/index.js';
+import { SECRET_INPUT_FIELDS, SSN_QUERY_PARAMETERS, TAX_ID_QUERY_PARAMETERS } from '../features/customers/index.js';
 import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
 
 /**
@@ -18,6 +18,7 @@ import { ClientFacingError, GraphqlErrorCodes } from './error-mapping.js';
 export const SENSITIVE_URL_NAMES: ReadonlySet<string> = new Set<string>([
   ...SECRET_INPUT_FIELDS,
   ...SSN_QUERY_PARAMETERS,
+  ...TAX_ID_QUERY_PARAMETERS,
 ]);
 
 /** The sensitive names a document uses as argument or input-object field names, in document order. */

@@ -75,6 +75,9 @@ describe('GraphQL over GET and secret-bearing input fields', () => {
       await get({ query: '{ __typename }', extensions: { x: { socialSecurityNumber: '1' } } }),
       'socialSecurityNumber',
     );
+    // A business's tax id, as a search input or under any of the names REST refuses in a query string.
+    expectRefused(await get({ query: SEARCH, variables: { i: { taxId: '12-3456789' } } }), 'taxId');
+    expectRefused(await get({ query: '{ __typename }', variables: { ein: '123456789' } }), 'ein');
 
     const requestId = refused.headers.get('x-request-id')!;
     const line = service.logLines.find((text) => text.includes(requestId) && text.includes('request completed'));

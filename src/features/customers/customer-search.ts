@@ -111,7 +111,7 @@ export const TAX_ID_QUERY_PARAMETERS = ['taxId', 'tax_id', 'ein'] as const;
  * refuses a GET whose document or variables name one of these (src/graphql/url-guard.ts). The one list;
  * test/graphql/url-guard.test.ts checks it against every input field schema.graphql marks write-only.
  */
-export const SECRET_INPUT_FIELDS = ['socialSecurityNumber', 'documentLocatorNumber'] as const;
+export const SECRET_INPUT_FIELDS = ['socialSecurityNumber', 'documentLocatorNumber', 'taxId'] as const;
 
 /** What the store matches: the filters as given (the database folds names), and the SSN as its blind index. */
 export interface CustomerFilter {
