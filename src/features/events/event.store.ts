@@ -223,6 +223,17 @@ function dataOf(row: EventRow): EventData {
       role: row.payload.role as AccountRole,
     };
   }
+  if (row.type === 'customer.beneficial_owner_added' || row.type === 'customer.beneficial_owner_removed') {
+    const payload = row.payload as Record<string, unknown>;
+    return {
+      kind: 'beneficial-owner',
+      customerId: row.resourceId,
+      ownerCustomerId: String(payload.ownerCustomerId),
+      prongs: (payload.prongs as string[] | undefined) ?? [],
+      ownershipPercentage: (payload.ownershipPercentage as string | null | undefined) ?? null,
+      title: (payload.title as string | null | undefined) ?? null,
+    };
+  }
   // A business's events carry its id only (docs/adr/0090): answered as {customerId}, as a deletion is; read it by id.
   if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS')
     return { kind: 'deleted', id: row.resourceId };
