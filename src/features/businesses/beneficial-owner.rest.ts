@@ -13,6 +13,7 @@ import {
 import { recordId } from '../../presenters/record-id.js';
 import { DELETED, failure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
+import { EXAMPLE_IDS } from '../../rest/operations/examples.js';
 import { addBeneficialOwnerSchema, BENEFICIAL_OWNER_LIMITS, PRONGS } from './beneficial-owner.schemas.js';
 import type { BeneficialOwner } from './ports.js';
 
@@ -98,7 +99,7 @@ export const BENEFICIAL_OWNERS_ROUTES = [
       schema: addBeneficialOwnerSchema,
       component: 'AddBeneficialOwnerRequest',
       example: {
-        customerId: '0190a6c4-3c1e-7a4b-9f2d-5b8e1c2d3f40',
+        customerId: EXAMPLE_IDS.otherCustomerId,
         prongs: ['OWNERSHIP', 'CONTROL'],
         ownershipPercentage: '40',
         title: 'CEO',
@@ -117,7 +118,7 @@ export const BENEFICIAL_OWNERS_ROUTES = [
       failure(
         'CUSTOMER_NOT_FOUND',
         "The body's customerId names no customer of this environment; nothing changes.",
-        referencedCustomersNotFound(['0190a6c4-3c1e-7a4b-9f2d-5b8e1c2d3f40'], 'customerId'),
+        referencedCustomersNotFound([EXAMPLE_IDS.otherCustomerId], 'customerId'),
       ),
       failure('OWNER_NOT_AN_INDIVIDUAL', "The body's customer is a BUSINESS; nothing changes.", ownerNotAnIndividual()),
       failure(

@@ -9,7 +9,7 @@ SELECT o.owner_customer_id::text AS "customerId", o.prongs, o.ownership_percenta
       WHERE o.business_customer_id = $1::uuid AND o.environment = $2 ORDER BY o.added_at, o.owner_customer_id
 
 -- cas_beneficial_owner_lock_business
-SELECT customer_id FROM business_profiles WHERE customer_id = $1::uuid AND environment = $2 FOR UPDATE
+SELECT c.customer_type AS "customerType" FROM customers c WHERE c.id = $1::uuid AND c.environment = $2 FOR NO KEY UPDATE
 
 -- cas_beneficial_owner_state
 SELECT (SELECT c.customer_type FROM customers c WHERE c.id = $3::uuid AND c.environment = $2) AS "ownerType",
@@ -23,7 +23,9 @@ WITH added AS (
        INSERT INTO beneficial_owners (business_customer_id, environment, owner_customer_id, prongs, ownership_percentage, title)
        VALUES ($1::uuid, $2::varchar, $3::uuid, $4::text[], $5::numeric, $6::text)
        RETURNING *
-     ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     ), bumped AS (UPDATE customers c SET version = cas_next_version(c.version), updated_at = CURRENT_TIMESTAMP
+     FROM added s WHERE c.id = s.business_customer_id AND c.environment = s.environment RETURNING c.id),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $7::uuid, $8::varchar, $9::varchar, $10::varchar, $11::varchar, $12::uuid, $13::varchar, $14::varchar, $15::text[]
      FROM added),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)
@@ -36,7 +38,9 @@ WITH added AS (
 WITH removed AS (
        DELETE FROM beneficial_owners o WHERE o.business_customer_id = $1::uuid AND o.environment = $2 AND o.owner_customer_id = $3::uuid
        RETURNING o.*
-     ), audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
+     ), bumped AS (UPDATE customers c SET version = cas_next_version(c.version), updated_at = CURRENT_TIMESTAMP
+     FROM removed s WHERE c.id = s.business_customer_id AND c.environment = s.environment RETURNING c.id),
+     audit AS (INSERT INTO audit_events (id, principal_id, environment, operation, resource_type, resource_id, request_id, idempotency_key, changed_fields)
      SELECT $4::uuid, $5::varchar, $6::varchar, $7::varchar, $8::varchar, $9::uuid, $10::varchar, $11::varchar, $12::text[]
      FROM removed),
      event AS (INSERT INTO events (environment, type, resource_type, resource_id, payload, changed_fields)

@@ -19,6 +19,11 @@ const OWNER_COLUMNS = `o.owner_customer_id::text AS "customerId", o.prongs, o.ow
 const EVENT_PAYLOAD = `jsonb_build_object('customerId', x.business_customer_id, 'ownerCustomerId', x.owner_customer_id, 'prongs', to_jsonb(x.prongs),
   'ownershipPercentage', x.ownership_percentage::text, 'title', x.title)`;
 
+/** The business answers `beneficialOwnerIds`: a change of its owners moves its version (its ETag), as a profile change does. */
+const BUMP_VERSION = (source: string) =>
+  `UPDATE customers c SET version = cas_next_version(c.version), updated_at = CURRENT_TIMESTAMP
+     FROM ${source} s WHERE c.id = s.business_customer_id AND c.environment = s.environment RETURNING c.id`;
+
 const SQL = {
   typeOf: statement(
     'beneficial_owner_business_type',
@@ -29,11 +34,11 @@ const SQL = {
     `SELECT ${OWNER_COLUMNS} FROM beneficial_owners o
       WHERE o.business_customer_id = $1::uuid AND o.environment = $2 ORDER BY o.added_at, o.owner_customer_id`,
   ),
-  // The business's profile row, held to the transaction's end: concurrent additions to one business take turns,
-  // so each counts the owners and the sum the one before it committed.
+  // The business's row, held to the transaction's end (as a PUT of it holds it, before its profile: one lock
+  // order): concurrent additions to one business take turns, so each counts what the one before it committed.
   lockBusiness: statement(
     'beneficial_owner_lock_business',
-    `SELECT customer_id FROM business_profiles WHERE customer_id = $1::uuid AND environment = $2 FOR UPDATE`,
+    `SELECT c.customer_type AS "customerType" FROM customers c WHERE c.id = $1::uuid AND c.environment = $2 FOR NO KEY UPDATE`,
   ),
   state: statement(
     'beneficial_owner_state',
@@ -49,7 +54,8 @@ const SQL = {
        INSERT INTO beneficial_owners (business_customer_id, environment, owner_customer_id, prongs, ownership_percentage, title)
        VALUES ($1::uuid, $2::varchar, $3::uuid, $4::text[], $5::numeric, $6::text)
        RETURNING *
-     ), audit AS (${auditInsert(7, 'added')}),
+     ), bumped AS (${BUMP_VERSION('added')}),
+     audit AS (${auditInsert(7, 'added')}),
      event AS (${eventInsert('$2::varchar', 'added', { type: "'customer.beneficial_owner_added'", resourceType: 'customer', resourceId: 'x.business_customer_id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(7) })})
      SELECT ${OWNER_COLUMNS} FROM added o`,
   ),
@@ -58,7 +64,8 @@ const SQL = {
     `WITH removed AS (
        DELETE FROM beneficial_owners o WHERE o.business_customer_id = $1::uuid AND o.environment = $2 AND o.owner_customer_id = $3::uuid
        RETURNING o.*
-     ), audit AS (${auditInsert(4, 'removed')}),
+     ), bumped AS (${BUMP_VERSION('removed')}),
+     audit AS (${auditInsert(4, 'removed')}),
      event AS (${eventInsert('$2::varchar', 'removed', { type: "'customer.beneficial_owner_removed'", resourceType: 'customer', resourceId: 'x.business_customer_id', payload: EVENT_PAYLOAD, changedFields: auditChangedFields(4) })})
      SELECT (SELECT c.customer_type FROM customers c WHERE c.id = $1::uuid AND c.environment = $2) AS "customerType",
             (SELECT count(*)::int FROM removed) AS removed`,
@@ -90,11 +97,12 @@ export class PrismaBeneficialOwnerStore implements BeneficialOwnerStore {
   ): Promise<BeneficialOwnerAddition> {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const [locked] = await queryRows<{ customer_id: string }>(tx, SQL.lockBusiness, [businessId, environment]);
-        if (!locked) {
-          const [customer] = await queryRows<{ customerType: CustomerType }>(tx, SQL.typeOf, [businessId, environment]);
-          return { outcome: customer ? 'not-a-business' : 'business-not-found' };
-        }
+        const [business] = await queryRows<{ customerType: CustomerType }>(tx, SQL.lockBusiness, [
+          businessId,
+          environment,
+        ]);
+        if (!business) return { outcome: 'business-not-found' };
+        if (business.customerType !== 'BUSINESS') return { outcome: 'not-a-business' };
         const [state] = await queryRows<{
           ownerType: CustomerType | null;
           exists: boolean | null;

@@ -11,6 +11,9 @@ export const EVENT_TYPES = [
   'customer.created',
   'customer.updated',
   'customer.deleted',
+  // A business's beneficial owner added or removed (docs/adr/0094).
+  'customer.beneficial_owner_added',
+  'customer.beneficial_owner_removed',
   'account.created',
   'account.updated',
   'account.deleted',
@@ -18,9 +21,6 @@ export const EVENT_TYPES = [
   'account.customer_removed',
   // A linked customer's role changed (docs/adr/0091).
   'account.relationship_changed',
-  // A business's beneficial owner added or removed (docs/adr/0094).
-  'customer.beneficial_owner_added',
-  'customer.beneficial_owner_removed',
   'transaction.pending',
   'transaction.posted',
   'transaction.voided',

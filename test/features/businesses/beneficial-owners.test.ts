@@ -93,6 +93,8 @@ describe('the beneficial-owner routes', () => {
   it('adds, lists (by addedAt), shows the ids on the business, and removes owners', async () => {
     const businessId = await createBusiness();
     const [ceo, partner, director] = [await createPerson(), await createPerson(), await createPerson()];
+    const tagBefore = (await call('GET', `/sandbox/customer/${businessId}`)).headers.get('etag');
+    expect(tagBefore).toEqual(expect.any(String));
     const first = await add(businessId, {
       customerId: ceo,
       prongs: ['CONTROL', 'OWNERSHIP'],
@@ -130,6 +132,12 @@ describe('the beneficial-owner routes', () => {
     const business = await call('GET', `/sandbox/customer/${businessId}`);
     expectSuccess(business, 'customer', 200);
     expect(business.json.data.beneficialOwnerIds).toEqual(owners.map((owner) => owner.customerId));
+    // The owners are part of what the business answers: its ETag moved, and the old tag gets the new answer.
+    expect(business.headers.get('etag')).not.toBe(tagBefore);
+    const conditional = await call('GET', `/sandbox/customer/${businessId}`, {
+      headers: { 'if-none-match': tagBefore! },
+    });
+    expect(conditional.status).toBe(200);
     const listed = await call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100');
     const inPage = listed.json.data.customers.find((c: { customerId: string }) => c.customerId === businessId);
     expect(inPage.beneficialOwnerIds).toEqual(business.json.data.beneficialOwnerIds);
@@ -143,7 +151,9 @@ describe('the beneficial-owner routes', () => {
     expect((await listOwners(businessId)).map((owner) => owner.customerId)).toEqual(
       owners.map((owner) => owner.customerId).filter((id) => id !== partner),
     );
-    expect((await call('GET', `/sandbox/customer/${businessId}`)).json.data.beneficialOwnerIds).not.toContain(partner);
+    const afterRemoval = await call('GET', `/sandbox/customer/${businessId}`);
+    expect(afterRemoval.json.data.beneficialOwnerIds).not.toContain(partner);
+    expect(afterRemoval.headers.get('etag')).not.toBe(business.headers.get('etag'));
   });
 
   it('needs customers:read to list and customers:write to change', async () => {
@@ -289,12 +299,12 @@ describe('concurrent additions', () => {
   it('five additions of 30 % to one business: exactly three succeed, the sum stays at 90', async () => {
     const businessId = await createBusiness();
     const people = await Promise.all(Array.from({ length: 5 }, () => createPerson()));
-    // The business's profile row is held until all five wait for it: each must count what the ones before it added.
+    // The business's row is held until all five wait for it: each must count what the ones before it added.
     const blocker = await service.database.pool.connect();
     let answers: CallResult[];
     try {
       await blocker.query('BEGIN');
-      await blocker.query('SELECT customer_id FROM business_profiles WHERE customer_id = $1 FOR UPDATE', [businessId]);
+      await blocker.query('SELECT id FROM customers WHERE id = $1 FOR NO KEY UPDATE', [businessId]);
       const outcomes = Promise.all(
         people.map((customerId) => add(businessId, { customerId, prongs: ['OWNERSHIP'], ownershipPercentage: '30' })),
       );
@@ -303,7 +313,7 @@ describe('concurrent additions', () => {
           (
             await service.database.pool.query<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM business_profiles%FOR UPDATE%'`,
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM customers c%FOR NO KEY UPDATE%'`,
             )
           ).rows[0]!.n,
         (waiting) => waiting === 5,
