@@ -233,7 +233,7 @@ export function findRaisers(files = sourceFiles()): Map<string, Raised> {
   };
   for (const [file, text] of texts) {
     for (const match of text.matchAll(
-      /new (DomainError|RequestError|HttpError)\(\s*(?:(\d{3}),\s*)?'([A-Z_]+)'(?:,\s*'([a-z_]+)')?/g,
+      /new (DomainError|RequestError|HttpError)\(\s*(?:(\d{3}),\s*)?'([A-Z][A-Z0-9_]*)'(?:,\s*'([a-z_]+)')?/g,
     )) {
       const code = match[3]!;
       const raisedCode = entry(code);
@@ -381,7 +381,7 @@ export const anchorOf = (heading: string) =>
 /** Each code's examples on the REST errors page, in the page's order: the status and the heading's anchor. */
 export function errorExamples(page = read(REST_ERRORS_PAGE)): Map<string, { status: string; anchor: string }[]> {
   const examples = new Map<string, { status: string; anchor: string }[]>();
-  for (const match of page.matchAll(/^### ((\d{3}) ([A-Z_]+)\b.*)$/gm)) {
+  for (const match of page.matchAll(/^### ((\d{3}) ([A-Z][A-Z0-9_]*)\b.*)$/gm)) {
     examples.set(match[3]!, [...(examples.get(match[3]!) ?? []), { status: match[2]!, anchor: anchorOf(match[1]!) }]);
   }
   return examples;

@@ -20,6 +20,19 @@ export const ERROR_TEXTS: Record<string, string> = {
     'The tax id already belongs to a business customer in this environment (`12-3456789` and `123456789` are the same EIN); the tax id is never echoed. Audited and charged to the SSN search budget as CUSTOMER_ALREADY_EXISTS is.',
   FIELD_NOT_FOR_CUSTOMER_TYPE:
     "A creation or update names a field of the other kind of customer (a business's on a person, a person's on a business; details name each one); nothing changes.",
+  NOT_A_BUSINESS:
+    'A beneficial-owner operation names an INDIVIDUAL customer in its path: only a BUSINESS has beneficial owners; nothing changes.',
+  OWNER_NOT_AN_INDIVIDUAL: 'The beneficial owner named is a BUSINESS customer: an owner is a person; nothing changes.',
+  OWNER_IS_THE_BUSINESS: 'The beneficial owner named is the business itself; nothing changes.',
+  OWNERSHIP_OVER_100:
+    "The business's owners' percentages would sum to more than 100 (exact decimals; the message tells the share already recorded); nothing changes.",
+  BENEFICIAL_OWNER_EXISTS:
+    'The customer is already a beneficial owner of the business (also the answer to a repeated addition); nothing changes.',
+  BENEFICIAL_OWNER_NOT_FOUND: 'The customer is not a beneficial owner of the business; nothing changes.',
+  BENEFICIAL_OWNER_LIMIT:
+    'The business has 50 beneficial owners, the most it may have; remove one first. Nothing changes.',
+  CUSTOMER_IS_A_BENEFICIAL_OWNER:
+    'A customer without accounts is still a beneficial owner of a business: remove it from the business first (deleting a business removes its own owners). Nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

@@ -5,6 +5,9 @@ export const AUDIT_OPERATIONS = [
   'customer.create',
   'customer.update',
   'customer.delete',
+  // A business's beneficial owner added or removed (docs/adr/0094); resourceId: the business.
+  'customer.beneficial_owner.add',
+  'customer.beneficial_owner.remove',
   'account.create',
   'account.update',
   'account.delete',

@@ -62,6 +62,15 @@ export const ErrorCodes = [
   'PRECONDITION_FAILED',
   'TAX_ID_ALREADY_EXISTS',
   'FIELD_NOT_FOR_CUSTOMER_TYPE',
+  // Beneficial owners of a business (docs/adr/0094-beneficial-owners.md).
+  'NOT_A_BUSINESS',
+  'OWNER_NOT_AN_INDIVIDUAL',
+  'OWNER_IS_THE_BUSINESS',
+  'OWNERSHIP_OVER_100',
+  'BENEFICIAL_OWNER_EXISTS',
+  'BENEFICIAL_OWNER_NOT_FOUND',
+  'BENEFICIAL_OWNER_LIMIT',
+  'CUSTOMER_IS_A_BENEFICIAL_OWNER',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -147,14 +156,14 @@ export const customerNotFound = () =>
 export const accountNotFound = () =>
   new DomainError('ACCOUNT_NOT_FOUND', 'not_found', 'No account with this id exists in this environment.');
 
-export const referencedCustomersNotFound = (customerIds: readonly string[]) =>
+export const referencedCustomersNotFound = (customerIds: readonly string[], field = 'associatedCustomerIds') =>
   new DomainError(
     'CUSTOMER_NOT_FOUND',
     'unprocessable_reference',
     `${customerIds.length} of the associated customers do not exist in this environment; see details.`,
     // A well-formed id is named (ids are not personal data); any other text is never echoed.
     customerIds.map((id) => ({
-      field: 'associatedCustomerIds',
+      field,
       code: 'CUSTOMER_NOT_FOUND',
       message: isRecordId(id)
         ? `No customer ${id} in this environment.`
@@ -446,4 +455,62 @@ export const statementTooLarge = (maxEntries: number) =>
     'STATEMENT_TOO_LARGE',
     'invalid_input',
     `The period holds more than ${maxEntries} posted entries, the most one statement shows; ask for a shorter period, or export the entries (GET /{environment}/ledger-entries).`,
+  );
+
+/** Beneficial owners (docs/adr/0094): the path's customer is a person, and only a business has owners. */
+export const notABusiness = () =>
+  new DomainError(
+    'NOT_A_BUSINESS',
+    'conflict',
+    'The customer is an INDIVIDUAL: only a BUSINESS customer has beneficial owners. Nothing was changed.',
+  );
+
+export const ownerNotAnIndividual = () =>
+  new DomainError(
+    'OWNER_NOT_AN_INDIVIDUAL',
+    'conflict',
+    'A beneficial owner is an INDIVIDUAL customer (a person); this customer is a BUSINESS. Nothing was changed.',
+  );
+
+export const ownerIsTheBusiness = () =>
+  new DomainError(
+    'OWNER_IS_THE_BUSINESS',
+    'invalid_input',
+    'A business is not its own beneficial owner: customerId names the business itself. Nothing was changed.',
+  );
+
+/** The sum is the business's, not a submitted value: telling it helps the caller and echoes nothing. */
+export const ownershipOver100 = (recorded: string) =>
+  new DomainError(
+    'OWNERSHIP_OVER_100',
+    'conflict',
+    `The beneficial owners of this business already own ${recorded} %; with this owner they would own more than 100 %. Nothing was changed.`,
+  );
+
+export const beneficialOwnerExists = () =>
+  new DomainError(
+    'BENEFICIAL_OWNER_EXISTS',
+    'conflict',
+    'The customer is already a beneficial owner of this business; remove it first to change it. Nothing was changed.',
+  );
+
+export const beneficialOwnerNotFound = () =>
+  new DomainError(
+    'BENEFICIAL_OWNER_NOT_FOUND',
+    'not_found',
+    'No beneficial owner with this customer id is recorded for this business.',
+  );
+
+export const beneficialOwnerLimit = (limit: number) =>
+  new DomainError(
+    'BENEFICIAL_OWNER_LIMIT',
+    'conflict',
+    `A business has at most ${limit} beneficial owners; remove one first. Nothing was changed.`,
+  );
+
+export const customerIsABeneficialOwner = (businessCount: number) =>
+  new DomainError(
+    'CUSTOMER_IS_A_BENEFICIAL_OWNER',
+    'conflict',
+    `The customer is a beneficial owner of ${businessCount} business(es); remove it from them (DELETE /{environment}/customer/{customerId}/beneficial-owner/{ownerCustomerId}) before deleting the customer.`,
   );

@@ -1,7 +1,7 @@
 import type { AccountStore } from './accounts/index.js';
 import type { AuditStore } from './audit/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
-import type { BusinessStore } from './businesses/index.js';
+import type { BeneficialOwnerStore, BusinessStore } from './businesses/index.js';
 import type { EventStore } from './events/index.js';
 import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
@@ -31,6 +31,8 @@ export interface Stores {
   /** Business customers' writes and profiles (docs/adr/0090): one store, both faces. */
   businesses: BusinessStore;
   businessProfiles: BusinessProfileReader;
+  /** A business's beneficial owners (docs/adr/0094). */
+  beneficialOwners: BeneficialOwnerStore;
   accounts: AccountStore;
   links: LinkReadModel;
   ledger: LedgerStore;

@@ -1,7 +1,7 @@
 import { AccountService } from './accounts/index.js';
 import { AuditService } from './audit/index.js';
 import { CustomerService } from './customers/index.js';
-import { BusinessService } from './businesses/index.js';
+import { BeneficialOwnerService, BusinessService } from './businesses/index.js';
 import { HistoryService, type HistoryServiceOptions } from './history/index.js';
 import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
@@ -13,6 +13,7 @@ import { type SecretSealer, WebhookService, type WebhookServiceOptions } from '.
 export interface DomainServices {
   customers: CustomerService;
   businesses: BusinessService;
+  beneficialOwners: BeneficialOwnerService;
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
@@ -45,6 +46,7 @@ export function createDomainServices(deps: {
   return {
     customers,
     businesses,
+    beneficialOwners: new BeneficialOwnerService(deps.stores),
     accounts: new AccountService(deps.stores, creation),
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),

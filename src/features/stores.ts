@@ -2,7 +2,7 @@ import type { Stores } from './ports.js';
 import { PrismaAccountStore } from './accounts/index.js';
 import { PrismaAuditStore } from './audit/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
-import { PrismaBusinessStore } from './businesses/index.js';
+import { PrismaBeneficialOwnerStore, PrismaBusinessStore } from './businesses/index.js';
 import { withTranslatedErrors } from '../db/sql/errors.js';
 import { PrismaHistoryStore } from './history/index.js';
 import { PrismaIdempotencyStore } from './idempotency/index.js';
@@ -27,6 +27,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     customers: withTranslatedErrors(new PrismaCustomerStore(prisma, options.idempotencyWaitMs)),
     businesses,
     businessProfiles: businesses,
+    beneficialOwners: withTranslatedErrors(new PrismaBeneficialOwnerStore(prisma)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),

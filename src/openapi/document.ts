@@ -221,6 +221,14 @@ function parameters(): Record<string, JsonSchema> {
       schema: { type: 'string' },
       example: EXAMPLE_IDS.customerId,
     },
+    ownerCustomerId: {
+      name: 'ownerCustomerId',
+      in: 'path',
+      required: true,
+      description: 'The customer id of a beneficial owner of the business (any case).',
+      schema: { type: 'string' },
+      example: EXAMPLE_IDS.otherCustomerId,
+    },
     accountId: {
       name: 'accountId',
       in: 'path',
@@ -430,6 +438,15 @@ function representation(route: RestRoute, mediaType: string): JsonSchema {
   }
 }
 
+/** A business's beneficial owner (docs/adr/0094). */
+const BENEFICIAL_OWNER_EXAMPLE = {
+  customerId: EXAMPLE_IDS.otherCustomerId,
+  prongs: ['OWNERSHIP', 'CONTROL'],
+  ownershipPercentage: '40.00',
+  title: 'CEO',
+  addedAt: '2026-12-02T10:00:00.000Z',
+};
+
 const CUSTOMER_EXAMPLE = {
   customerId: EXAMPLE_IDS.customerId,
   accountIds: [EXAMPLE_IDS.accountId],
@@ -593,6 +610,21 @@ function successExample(route: RestRoute): object {
         : ACCOUNT_EXAMPLE;
     case 'CustomerPage':
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
+    case 'BeneficialOwner':
+      return BENEFICIAL_OWNER_EXAMPLE;
+    case 'BeneficialOwners':
+      return {
+        beneficialOwners: [
+          BENEFICIAL_OWNER_EXAMPLE,
+          {
+            customerId: EXAMPLE_IDS.customerId,
+            prongs: ['OWNERSHIP'],
+            ownershipPercentage: '25.00',
+            title: null,
+            addedAt: '2026-12-02T10:05:00.000Z',
+          },
+        ],
+      };
     case 'AccountPage':
       return { accounts: [ACCOUNT_EXAMPLE], nextAfter: null };
     case 'AccountFlags':

@@ -28,6 +28,7 @@ import {
   presentCustomerPage,
   searchCustomersBody,
 } from '../features/customers/index.js';
+import { presentBeneficialOwner, presentBeneficialOwners } from '../features/businesses/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import {
   listEventsQuery,
@@ -149,7 +150,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, accounts, audit, ledger, history, events, webhooks } = deps.services;
+  const { customers, beneficialOwners, accounts, audit, ledger, history, events, webhooks } = deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -191,6 +192,20 @@ export function createRestRouter(deps: HttpDependencies): Router {
     },
     deleteCustomer: async ({ caller, params, ifMatch }) => {
       await customers.delete(caller, params.customerId!, ifMatchCondition(ifMatch, params.customerId!));
+      return ok({});
+    },
+    listBeneficialOwners: async ({ caller, params }) =>
+      ok(presentBeneficialOwners(await beneficialOwners.list(caller, params.customerId!))),
+    addBeneficialOwner: async ({ caller, params, body }) => {
+      const owner = await beneficialOwners.add(caller, params.customerId!, body);
+      return created(
+        `/${caller.environment}/customer/${params.customerId!.toLowerCase()}/beneficial-owner/${owner.customerId}`,
+        presentBeneficialOwner(owner),
+        false,
+      );
+    },
+    removeBeneficialOwner: async ({ caller, params }) => {
+      await beneficialOwners.remove(caller, params.customerId!, params.ownerCustomerId!);
       return ok({});
     },
     // A replay answers the account as first created, and so the tag of that version.

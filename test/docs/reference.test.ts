@@ -58,7 +58,10 @@ describe('the generated reference pages', () => {
 
   it('the error catalogue names every code, with the status of its kind', () => {
     const page = rendered.get(ERRORS_PAGE)!;
-    const codes = [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]!.trim()]);
+    const codes = [...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((match) => [
+      match[1],
+      match[2]!.trim(),
+    ]);
     const documented = codes.map(([code]) => code);
     for (const code of [
       ...ErrorCodes,
@@ -90,7 +93,10 @@ describe('the generated reference pages', () => {
   it('links each code to its real request on the REST errors page, whose examples name only codes the catalogue has, at their status', () => {
     const page = rendered.get(ERRORS_PAGE)!;
     const statuses = Object.fromEntries(
-      [...page.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim().split(', ')]),
+      [...page.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((match) => [
+        match[1]!,
+        match[2]!.trim().split(', '),
+      ]),
     );
     const examples = errorExamples();
     expect(examples.get('VALIDATION_FAILED')?.[0]?.anchor).toBe(

@@ -150,7 +150,10 @@ describe('the OpenAPI document', () => {
       }
       codesByOperation.set(route.operationId, byStatus);
     }
-    expect(codesByOperation.get('deleteCustomer')!.get('409')).toEqual(['CUSTOMER_HAS_ACCOUNTS']);
+    expect(codesByOperation.get('deleteCustomer')!.get('409')).toEqual([
+      'CUSTOMER_HAS_ACCOUNTS',
+      'CUSTOMER_IS_A_BENEFICIAL_OWNER',
+    ]);
     expect(codesByOperation.get('createAccount')!.get('422')).toEqual(['IDEMPOTENCY_KEY_REUSED', 'CUSTOMER_NOT_FOUND']);
     expect(codesByOperation.get('getCustomer')!.get('404')).toEqual(['ENVIRONMENT_NOT_FOUND', 'CUSTOMER_NOT_FOUND']);
     expect(codesByOperation.get('updateAccount')!.get('400')).toEqual([

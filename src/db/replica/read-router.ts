@@ -62,6 +62,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   businesses: {},
   // A profile is written with its customer: one the replica lacks is asked of the primary (a map by id).
   businessProfiles: { profilesByIds: FEWER_IN_MAP },
+  // A business's owners are read on the primary: the list decides what an addition may still add.
+  beneficialOwners: {},
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },

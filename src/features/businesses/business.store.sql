@@ -69,7 +69,10 @@ WITH taken AS MATERIALIZED (
 -- cas_business_profiles_by_ids
 SELECT b.customer_id AS id, b.legal_name AS "legalName", b.doing_business_as AS "doingBusinessAs",
   b.entity_type AS "entityType", to_char(b.formation_date, 'YYYY-MM-DD') AS "formationDate", b.formation_state AS "formationState",
-  b.formation_country AS "formationCountry", b.industry, b.website FROM business_profiles b WHERE b.environment = $1 AND b.customer_id = ANY($2::uuid[])
+  b.formation_country AS "formationCountry", b.industry, b.website,
+            coalesce((SELECT array_agg(o.owner_customer_id::text ORDER BY o.added_at, o.owner_customer_id) FROM beneficial_owners o
+                       WHERE o.business_customer_id = b.customer_id AND o.environment = b.environment), '{}') AS "beneficialOwnerIds"
+       FROM business_profiles b WHERE b.environment = $1 AND b.customer_id = ANY($2::uuid[])
 
 -- cas_business_update
 WITH target AS MATERIALIZED (

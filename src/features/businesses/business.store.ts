@@ -74,7 +74,10 @@ const SQL = {
   ),
   profiles: statement(
     'business_profiles_by_ids',
-    `SELECT ${PROFILE_COLUMNS} FROM business_profiles b WHERE b.environment = $1 AND b.customer_id = ANY($2::uuid[])`,
+    `SELECT ${PROFILE_COLUMNS},
+            coalesce((SELECT array_agg(o.owner_customer_id::text ORDER BY o.added_at, o.owner_customer_id) FROM beneficial_owners o
+                       WHERE o.business_customer_id = b.customer_id AND o.environment = b.environment), '{}') AS "beneficialOwnerIds"
+       FROM business_profiles b WHERE b.environment = $1 AND b.customer_id = ANY($2::uuid[])`,
   ),
   // The profile first (its trigger moves the customer's version when what it answers changed), then the
   // customer's own columns, both only on a BUSINESS row at an expected version ($26, NULL: any).

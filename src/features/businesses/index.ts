@@ -8,3 +8,7 @@ export { PrismaBusinessStore } from './business.store.js';
 export { createBusinessSchema, ENTITY_TYPES } from './business.schemas.js';
 export { TAX_ID_RULE } from './tax-id.js';
 export { PrismaSealedBusinessStore } from './sealed-business.store.js';
+export { BeneficialOwnerService } from './beneficial-owner.service.js';
+export { PrismaBeneficialOwnerStore } from './beneficial-owner.store.js';
+export type { BeneficialOwnerStore } from './ports.js';
+export { BENEFICIAL_OWNERS_ROUTES, presentBeneficialOwner, presentBeneficialOwners } from './beneficial-owner.rest.js';

@@ -51,3 +51,57 @@ export interface BusinessStore {
     expectedVersions: readonly number[] | null,
   ): Promise<BusinessUpdate>;
 }
+
+/** A business's beneficial owner (docs/adr/0094), as it is listed. */
+export interface BeneficialOwner {
+  customerId: string;
+  prongs: string[];
+  /** Two decimal places, e.g. "25.00"; null without the OWNERSHIP prong. */
+  ownershipPercentage: string | null;
+  title: string | null;
+  addedAt: string;
+}
+
+export interface NewBeneficialOwner {
+  ownerCustomerId: string;
+  /** In their stored order: OWNERSHIP before CONTROL. */
+  prongs: string[];
+  ownershipPercentage: string | null;
+  title: string | null;
+}
+
+export type BeneficialOwnerAddition =
+  | { outcome: 'added'; owner: BeneficialOwner }
+  | { outcome: 'business-not-found' }
+  | { outcome: 'not-a-business' }
+  | { outcome: 'owner-not-found' }
+  | { outcome: 'owner-not-an-individual' }
+  | { outcome: 'exists' }
+  | { outcome: 'limit' }
+  | { outcome: 'over-100'; owned: string };
+
+export type BeneficialOwnerRemoval =
+  { outcome: 'removed' } | { outcome: 'business-not-found' } | { outcome: 'not-a-business' } | { outcome: 'not-found' };
+
+export interface BeneficialOwnerStore {
+  /** The business's owners by addedAt, then customer id; null when the customer does not exist, 'INDIVIDUAL' for a person. */
+  list(environment: string, businessId: string): Promise<BeneficialOwner[] | null | 'INDIVIDUAL'>;
+  /**
+   * In one transaction holding the business's profile row (FOR UPDATE): its rules (types, duplicate, the limit,
+   * the sum of percentages) and, when they hold, the row with its audit event and outbox event.
+   */
+  add(
+    environment: string,
+    businessId: string,
+    owner: NewBeneficialOwner,
+    limit: number,
+    effects: WriteEffects,
+  ): Promise<BeneficialOwnerAddition>;
+  /** Deletes the row with its audit event and outbox event (the event carries the row as it was). */
+  remove(
+    environment: string,
+    businessId: string,
+    ownerId: string,
+    effects: WriteEffects,
+  ): Promise<BeneficialOwnerRemoval>;
+}

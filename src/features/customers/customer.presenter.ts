@@ -63,6 +63,11 @@ export const businessCustomerDataSchema = z
     formationCountry: z.string().describe('ISO 3166-1 alpha-2.'),
     industry: z.string().nullable().describe('NAICS code, 2 to 6 digits.'),
     website: z.string().nullable(),
+    beneficialOwnerIds: z
+      .array(recordId)
+      .describe(
+        'Ids of its beneficial owners (individual customers), in the order of `GET …/customer/{customerId}/beneficial-owner`.',
+      ),
     accountIds: z.array(recordId).describe('Ids of the accounts associated with the customer.'),
     emails: z.array(z.string()),
     phoneNumbers: z.array(phoneDataSchema),
@@ -145,6 +150,7 @@ export const presentBusinessCustomer = (customer: Customer, business: BusinessPr
   formationCountry: business.formationCountry,
   industry: business.industry,
   website: business.website,
+  beneficialOwnerIds: [...(business.beneficialOwnerIds ?? [])],
   accountIds: [...customer.accountIds],
   emails: [...customer.emails],
   phoneNumbers: customer.phoneNumbers.map(presentPhone),

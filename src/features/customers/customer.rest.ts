@@ -2,6 +2,7 @@ import { createCustomerSchema, UPDATABLE_CUSTOMER_FIELDS, updateCustomerSchema }
 import {
   customerAlreadyExists,
   customerHasAccounts,
+  customerIsABeneficialOwner,
   customerNotFound,
   externalIdTaken,
   fieldsNotForCustomerType,
@@ -266,13 +267,19 @@ export const CUSTOMERS_ROUTES = [
     family: 'customer',
     tag: 'Customers',
     summary: 'Delete a customer',
-    description: 'Deletes the customer for good. Refused while any account is associated with it: delete those first.',
+    description:
+      'Deletes the customer for good. Refused while any account is associated with it: delete those first; and while it is a beneficial owner of a business. A business is deleted with its beneficial owners list.',
     scope: 'customers:write',
     success: DELETED,
     versioned: 'conditional',
     failures: [
       customerNotFoundFailure,
       failure('CUSTOMER_HAS_ACCOUNTS', 'The customer still has accounts.', customerHasAccounts(2)),
+      failure(
+        'CUSTOMER_IS_A_BENEFICIAL_OWNER',
+        'The customer (an individual without accounts) is a beneficial owner of a business: remove it there first. Deleting a business removes its own owners.',
+        customerIsABeneficialOwner(1),
+      ),
     ],
   },
 ] as const satisfies readonly RestRoute[];

@@ -2,6 +2,7 @@ import { auditEventFor, type NewAuditEvent } from '../../domain/audit-event.js';
 import { authorize } from '../../domain/authorization.js';
 import {
   customerHasAccounts,
+  customerIsABeneficialOwner,
   customerNotFound,
   fieldsNotForCustomerType,
   fieldsNotUpdatable,
@@ -325,7 +326,8 @@ export class CustomerService {
   }
 
   /**
-   * Irreversible; refused while any account is linked. The database's foreign key decides, so a customer
+   * Irreversible; refused while any account is linked (CUSTOMER_HAS_ACCOUNTS), then while the customer is a
+   * beneficial owner of a business (CUSTOMER_IS_A_BENEFICIAL_OWNER, docs/adr/0094). The database's foreign key decides, so a customer
    * can never be deleted while an account is being linked to it. With a condition, as for `update`.
    */
   async delete(caller: Caller, customerId: string, condition?: VersionCondition): Promise<void> {
@@ -346,6 +348,7 @@ export class CustomerService {
     if (deletion.outcome === 'not-found') throw customerNotFound();
     if (deletion.outcome === 'stale') throw preconditionFailed();
     if (deletion.outcome === 'has-accounts') throw customerHasAccounts(deletion.linkedAccounts);
+    if (deletion.outcome === 'is-beneficial-owner') throw customerIsABeneficialOwner(deletion.businesses);
   }
 }
 

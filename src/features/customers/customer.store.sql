@@ -98,3 +98,6 @@ SELECT customer_type AS "customerType" FROM customers WHERE id = $1::uuid AND en
 
 -- cas_customer_count_linked_accounts
 SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1::uuid AND environment = $2
+
+-- cas_customer_count_owned_businesses
+SELECT count(*)::int AS count FROM beneficial_owners WHERE owner_customer_id = $1::uuid AND environment = $2

@@ -125,6 +125,11 @@ const SQL = {
     'customer_count_linked_accounts',
     'SELECT count(*)::int AS count FROM account_customers WHERE customer_id = $1::uuid AND environment = $2',
   ),
+  // An individual who owns or controls a business (docs/adr/0094): its key refuses the delete too.
+  countOwnedBusinesses: statement(
+    'customer_count_owned_businesses',
+    'SELECT count(*)::int AS count FROM beneficial_owners WHERE owner_customer_id = $1::uuid AND environment = $2',
+  ),
 };
 
 /** Customers on PostgreSQL, through Prisma Client. */
@@ -261,8 +266,10 @@ export class PrismaCustomerStore implements CustomerStore {
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         const [row] = await queryRows<{ count: number }>(this.prisma, SQL.countLinkedAccounts, [id, environment]);
-        if (row!.count > 0 || attempt === 2)
-          return { outcome: 'has-accounts', linkedAccounts: Math.max(1, row!.count) };
+        if (row!.count > 0) return { outcome: 'has-accounts', linkedAccounts: row!.count };
+        const [owned] = await queryRows<{ count: number }>(this.prisma, SQL.countOwnedBusinesses, [id, environment]);
+        if (owned!.count > 0) return { outcome: 'is-beneficial-owner', businesses: owned!.count };
+        if (attempt === 2) return { outcome: 'has-accounts', linkedAccounts: 1 };
       }
     }
   }

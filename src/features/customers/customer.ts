@@ -38,6 +38,8 @@ export interface BusinessProfile {
   formationCountry: string;
   industry: string | null;
   website: string | null;
+  /** Its beneficial owners' customer ids, ordered as their list (docs/adr/0094); read with the profile. */
+  beneficialOwnerIds?: string[];
 }
 
 /** A customer's identity and links only; every Customer is one. */

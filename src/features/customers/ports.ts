@@ -77,7 +77,8 @@ export type CustomerDeletion =
   | { outcome: 'deleted' }
   | { outcome: 'not-found' }
   | { outcome: 'stale' }
-  | { outcome: 'has-accounts'; linkedAccounts: number };
+  | { outcome: 'has-accounts'; linkedAccounts: number }
+  | { outcome: 'is-beneficial-owner'; businesses: number };
 
 export interface CustomerStore {
   /**

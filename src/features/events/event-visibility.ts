@@ -35,6 +35,11 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
     case 'holder':
       if (data.role === undefined || mayRead('accounts:read')) return event;
       return { ...event, data: { kind: 'holder', accountId: data.accountId, customerId: data.customerId } };
+    // Who owns or controls a business is the business's to read (docs/adr/0094): without `customers:read`, its id.
+    case 'beneficial-owner':
+      return mayRead('customers:read')
+        ? event
+        : { ...event, data: { kind: 'withheld', readScope: 'customers:read', customerId: data.customerId } };
     // Ids only: what a holder change or a deletion says is visible to any reader of events.
     case 'deleted':
     case 'withheld':

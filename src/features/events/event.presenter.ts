@@ -40,11 +40,22 @@ export const eventDataSchema = z
         z
           .strictObject({
             customerId: recordId,
+            ownerCustomerId: recordId,
+            prongs: z.array(z.enum(['OWNERSHIP', 'CONTROL'])),
+            ownershipPercentage: z.string().nullable(),
+            title: z.string().nullable(),
+          })
+          .describe(
+            'customer.beneficial_owner_added / customer.beneficial_owner_removed (given `customers:read`): the business (`customerId`) and the owner.',
+          ),
+        z
+          .strictObject({
+            customerId: recordId,
             changedFields: changedFieldNames,
             requiredScope: z.literal('customers:read'),
           })
           .describe(
-            'customer.created / customer.updated, for a reader without `customers:read`: the record is withheld.',
+            'customer.created / customer.updated / customer.beneficial_owner_*, for a reader without `customers:read`: the record is withheld.',
           ),
         z
           .strictObject({
@@ -99,6 +110,14 @@ function presentEventData(event: DomainEvent): EventData['data'] {
       return data.role === undefined
         ? { accountId: data.accountId, customerId: data.customerId }
         : { accountId: data.accountId, customerId: data.customerId, role: data.role };
+    case 'beneficial-owner':
+      return {
+        customerId: data.customerId,
+        ownerCustomerId: data.ownerCustomerId,
+        prongs: data.prongs as ('OWNERSHIP' | 'CONTROL')[],
+        ownershipPercentage: data.ownershipPercentage,
+        title: data.title,
+      };
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };
     case 'withheld':

@@ -41,6 +41,7 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
     },
     customerId: ({ data, resourceType }) => {
       if (data.kind === 'holder') return data.customerId;
+      if (data.kind === 'beneficial-owner') return data.customerId;
       if (data.kind === 'withheld') return data.customerId ?? null;
       return data.kind === 'deleted' && resourceType === 'customer' ? data.id : null;
     },

@@ -224,6 +224,17 @@ function dataOf(row: EventRow): EventData {
       role: row.payload.role as AccountRole,
     };
   }
+  if (row.type === 'customer.beneficial_owner_added' || row.type === 'customer.beneficial_owner_removed') {
+    const payload = row.payload as Record<string, unknown>;
+    return {
+      kind: 'beneficial-owner',
+      customerId: row.resourceId,
+      ownerCustomerId: String(payload.ownerCustomerId),
+      prongs: (payload.prongs as string[] | undefined) ?? [],
+      ownershipPercentage: (payload.ownershipPercentage as string | null | undefined) ?? null,
+      title: (payload.title as string | null | undefined) ?? null,
+    };
+  }
   // A business's events carry its profile (never its tax id); those written before they did, its id only.
   if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS') {
     if (row.payload.business === undefined) return { kind: 'deleted', id: row.resourceId };

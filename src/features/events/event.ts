@@ -11,6 +11,9 @@ export const EVENT_TYPES = [
   'customer.created',
   'customer.updated',
   'customer.deleted',
+  // A business's beneficial owner added or removed (docs/adr/0094).
+  'customer.beneficial_owner_added',
+  'customer.beneficial_owner_removed',
   'account.created',
   'account.updated',
   'account.deleted',
@@ -32,6 +35,15 @@ export type EventData =
   | { kind: 'deleted'; id: string }
   /** A link (account.customer_added / _removed), or a role change with its new role (account.relationship_changed). */
   | { kind: 'holder'; accountId: string; customerId: string; role?: AccountRole }
+  /** A business's beneficial owner (customer.beneficial_owner_added / _removed): the business, the owner, its prongs. */
+  | {
+      kind: 'beneficial-owner';
+      customerId: string;
+      ownerCustomerId: string;
+      prongs: string[];
+      ownershipPercentage: string | null;
+      title: string | null;
+    }
   /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
   | {
       kind: 'withheld';

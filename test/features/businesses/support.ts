@@ -66,6 +66,7 @@ export const BUSINESS_DATA_KEYS = [
   'formationCountry',
   'industry',
   'website',
+  'beneficialOwnerIds',
   'accountIds',
   'emails',
   'phoneNumbers',

@@ -78,11 +78,61 @@ export interface paths {
         post?: never;
         /**
          * Delete a customer
-         * @description Deletes the customer for good. Refused while any account is associated with it: delete those first.
+         * @description Deletes the customer for good. Refused while any account is associated with it: delete those first; and while it is a beneficial owner of a business. A business is deleted with its beneficial owners list.
          *
          *     Requires the scope `customers:write`.
          */
         delete: operations["deleteCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/beneficial-owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a business's beneficial owners
+         * @description Not in the contract. The individuals who own 25 % or more of the business (OWNERSHIP) or control it (CONTROL), by addedAt then customerId; at most 50.
+         *
+         *     Requires the scope `customers:read`.
+         */
+        get: operations["listBeneficialOwners"];
+        put?: never;
+        /**
+         * Add a beneficial owner to a business
+         * @description Not in the contract. `customerId`: an INDIVIDUAL customer of the environment, not yet an owner of this business; `prongs`: OWNERSHIP and/or CONTROL, each once; `ownershipPercentage`: a decimal string from 0 to 100 with at most two places, required with OWNERSHIP and refused without it; `title` (optional, at most 100 characters). The business's percentages sum to at most 100 (exact decimals; concurrent additions take turns); at most 50 owners. Audited (`customer.beneficial_owner.add`) with the event `customer.beneficial_owner_added`. Answers the owner as the list shows it.
+         *
+         *     Requires the scope `customers:write`.
+         */
+        post: operations["addBeneficialOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/beneficial-owner/{ownerCustomerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a beneficial owner from a business
+         * @description Not in the contract. Audited (`customer.beneficial_owner.remove`) with the event `customer.beneficial_owner_removed` (the owner as it was).
+         *
+         *     Requires the scope `customers:write`.
+         */
+        delete: operations["removeBeneficialOwner"];
         options?: never;
         head?: never;
         patch?: never;
@@ -565,7 +615,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -893,7 +943,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
@@ -1014,6 +1064,36 @@ export interface components {
         CustomerAnswer: components["schemas"]["Customer"] | components["schemas"]["BusinessCustomer"] | components["schemas"]["CustomerAcknowledgment"];
         /** @description Deletions answer an empty object. */
         Empty: Record<string, never>;
+        /** @description A business's beneficial owners. */
+        BeneficialOwners: {
+            /** @description By addedAt, then customerId. */
+            beneficialOwners: components["schemas"]["BeneficialOwner"][];
+        };
+        AddBeneficialOwnerRequest: {
+            customerId: string;
+            prongs: ("OWNERSHIP" | "CONTROL")[];
+            ownershipPercentage?: string | null;
+            title?: string | null;
+        };
+        /** @description A beneficial owner of a business customer (FinCEN CDD rule, 31 CFR 1010.230). */
+        BeneficialOwner: {
+            /**
+             * Format: uuid
+             * @description The owner: an INDIVIDUAL customer.
+             */
+            customerId: string;
+            /** @description OWNERSHIP (25 % or more) and/or CONTROL (significant control). */
+            prongs: ("OWNERSHIP" | "CONTROL")[];
+            /** @description The share owned, a decimal string with two places (e.g. "25.00"); null without OWNERSHIP. */
+            ownershipPercentage: string | null;
+            /** @description E.g. CEO; null when not given. */
+            title: string | null;
+            /**
+             * Format: date-time
+             * @description When the owner was added, ISO 8601 UTC.
+             */
+            addedAt: string;
+        };
         /** @description A new account for existing customers. */
         CreateAccountRequest: {
             /** @description The owners: 1 to 20 distinct ids of customers of this environment. */
@@ -1371,7 +1451,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -1412,6 +1492,20 @@ export interface components {
                 customerId: string;
                 /** @enum {string} */
                 role?: "OWNER" | "AUTHORIZED_SIGNER" | "AUTHORIZED_USER" | "BENEFICIARY" | "CUSTODIAN";
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                ownerCustomerId: string;
+                prongs: ("OWNERSHIP" | "CONTROL")[];
+                ownershipPercentage: string | null;
+                title: string | null;
             } | {
                 /**
                  * Format: uuid
@@ -1461,7 +1555,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -1472,7 +1566,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -1487,7 +1581,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -1503,7 +1597,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -1631,6 +1725,8 @@ export interface components {
             /** @description NAICS code, 2 to 6 digits. */
             industry: string | null;
             website: string | null;
+            /** @description Ids of its beneficial owners (individual customers), in the order of `GET …/customer/{customerId}/beneficial-owner`. */
+            beneficialOwnerIds: string[];
             /** @description Ids of the accounts associated with the customer. */
             accountIds: string[];
             emails: string[];
@@ -1688,6 +1784,24 @@ export interface components {
         /** @description Success on the customer endpoints. */
         CustomerDeletedResponse: {
             data: components["schemas"]["Empty"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        BeneficialOwnersResponse: {
+            data: components["schemas"]["BeneficialOwners"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        BeneficialOwnerResponse: {
+            data: components["schemas"]["BeneficialOwner"];
             /** @constant */
             success: true;
             error: null;
@@ -2602,6 +2716,27 @@ export interface components {
          * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
          *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
          *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
+         *     - `OWNER_IS_THE_BUSINESS`: The body names the business itself; nothing changes.
+         */
+        CustomerBadRequest_addBeneficialOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "OWNER_IS_THE_BUSINESS";
+                    };
+                };
+            };
+        };
+        /**
+         * @description - `MALFORMED_REQUEST`: The path cannot be decoded (broken percent-encoding).
+         *     - `VALIDATION_FAILED`: A path or query parameter, a header (`Idempotency-Key`, `If-Match`) or a body field breaks the operation's schema, or one of its own rules (in its description); `details` names each field. Nothing changes.
+         *     - `MALFORMED_REQUEST`: The body is not valid JSON, or shorter than its Content-Length.
          *     - `FIELD_NOT_FOR_CUSTOMER_TYPE`: A field of the other kind of customer (a business's on a person, a person's on a business), named in `details`; nothing is created.
          */
         CustomerBadRequest_createCustomer: {
@@ -2718,6 +2853,28 @@ export interface components {
             };
         };
         /**
+         * @description - `NOT_A_BUSINESS`: The customer is an INDIVIDUAL: only a BUSINESS has beneficial owners; nothing changes.
+         *     - `OWNER_NOT_AN_INDIVIDUAL`: The body's customer is a BUSINESS; nothing changes.
+         *     - `BENEFICIAL_OWNER_EXISTS`: The customer is already an owner of this business; nothing changes.
+         *     - `BENEFICIAL_OWNER_LIMIT`: The business has 50 owners; nothing changes.
+         *     - `OWNERSHIP_OVER_100`: The business's percentages would sum to more than 100; nothing changes.
+         */
+        CustomerConflict_addBeneficialOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_A_BUSINESS" | "OWNER_NOT_AN_INDIVIDUAL" | "BENEFICIAL_OWNER_EXISTS" | "BENEFICIAL_OWNER_LIMIT" | "OWNERSHIP_OVER_100";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
          *     - `EXTERNAL_ID_TAKEN`: Another customer of this environment has this externalId, whatever the social security number (it is not consulted); nothing is created.
@@ -2754,7 +2911,10 @@ export interface components {
                 };
             };
         };
-        /** @description - `CUSTOMER_HAS_ACCOUNTS`: The customer still has accounts. */
+        /**
+         * @description - `CUSTOMER_HAS_ACCOUNTS`: The customer still has accounts.
+         *     - `CUSTOMER_IS_A_BENEFICIAL_OWNER`: The customer (an individual without accounts) is a beneficial owner of a business: remove it there first. Deleting a business removes its own owners.
+         */
         CustomerConflict_deleteCustomer: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2765,7 +2925,23 @@ export interface components {
                 "application/json": components["schemas"]["CustomerErrorResponse"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CUSTOMER_HAS_ACCOUNTS";
+                        code?: "CUSTOMER_HAS_ACCOUNTS" | "CUSTOMER_IS_A_BENEFICIAL_OWNER";
+                    };
+                };
+            };
+        };
+        /** @description - `NOT_A_BUSINESS`: The customer is an INDIVIDUAL: only a BUSINESS has beneficial owners; nothing changes. */
+        CustomerConflict_listBeneficialOwners: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_A_BUSINESS";
                     };
                 };
             };
@@ -2947,6 +3123,26 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description - `ENVIRONMENT_NOT_FOUND`: The first path segment is not a configured environment; checked after the token (without a valid token, or with one bound to other environments, the answer is 401 / 403 as for a known environment).
+         *     - `CUSTOMER_NOT_FOUND`: No customer with this id in this environment (an id that is not a UUID cannot name one).
+         *     - `BENEFICIAL_OWNER_NOT_FOUND`: The customer is not an owner of this business; nothing changes.
+         */
+        CustomerNotFound_removeBeneficialOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "ENVIRONMENT_NOT_FOUND" | "CUSTOMER_NOT_FOUND" | "BENEFICIAL_OWNER_NOT_FOUND";
+                    };
+                };
+            };
+        };
         /** @description - `PAYLOAD_TOO_LARGE`: The body is larger than BODY_LIMIT (default 64 KiB). */
         CustomerPayloadTooLarge: {
             headers: {
@@ -3098,8 +3294,24 @@ export interface components {
                 };
             };
         };
+        /** @description - `CUSTOMER_NOT_FOUND`: The body's customerId names no customer of this environment; nothing changes. */
+        CustomerUnprocessableContent_addBeneficialOwner: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CUSTOMER_NOT_FOUND";
+                    };
+                };
+            };
+        };
         /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-        CustomerUnprocessableContent: {
+        CustomerUnprocessableContent_createCustomer: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "Cache-Control": components["headers"]["CacheControl"];
@@ -3137,6 +3349,11 @@ export interface components {
          * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
          */
         customerId: string;
+        /**
+         * @description The customer id of a beneficial owner of the business (any case).
+         * @example 0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21
+         */
+        ownerCustomerId: string;
         /**
          * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
          * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
@@ -3419,7 +3636,7 @@ export interface operations {
             409: components["responses"]["CustomerConflict_createCustomer"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
-            422: components["responses"]["CustomerUnprocessableContent"];
+            422: components["responses"]["CustomerUnprocessableContent_createCustomer"];
             429: components["responses"]["CustomerRateLimited_createCustomer"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -3768,6 +3985,222 @@ export interface operations {
             404: components["responses"]["CustomerNotFound_getCustomer"];
             409: components["responses"]["CustomerConflict_deleteCustomer"];
             412: components["responses"]["CustomerPreconditionFailed"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    listBeneficialOwners: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
+                 * @example v1.000000000301a2b8
+                 */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The beneficial owners. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "beneficialOwners": [
+                     *           {
+                     *             "customerId": "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21",
+                     *             "prongs": [
+                     *               "OWNERSHIP",
+                     *               "CONTROL"
+                     *             ],
+                     *             "ownershipPercentage": "40.00",
+                     *             "title": "CEO",
+                     *             "addedAt": "2026-12-02T10:00:00.000Z"
+                     *           },
+                     *           {
+                     *             "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *             "prongs": [
+                     *               "OWNERSHIP"
+                     *             ],
+                     *             "ownershipPercentage": "25.00",
+                     *             "title": null,
+                     *             "addedAt": "2026-12-02T10:05:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwnersResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_listBeneficialOwners"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    addBeneficialOwner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21",
+                 *       "prongs": [
+                 *         "OWNERSHIP",
+                 *         "CONTROL"
+                 *       ],
+                 *       "ownershipPercentage": "40",
+                 *       "title": "CEO"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddBeneficialOwnerRequest"];
+            };
+        };
+        responses: {
+            /** @description Added: the owner. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customerId": "0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21",
+                     *         "prongs": [
+                     *           "OWNERSHIP",
+                     *           "CONTROL"
+                     *         ],
+                     *         "ownershipPercentage": "40.00",
+                     *         "title": "CEO",
+                     *         "addedAt": "2026-12-02T10:00:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BeneficialOwnerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_addBeneficialOwner"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_addBeneficialOwner"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            422: components["responses"]["CustomerUnprocessableContent_addBeneficialOwner"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    removeBeneficialOwner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
+                 * @example checkout-42.retry-1
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+                /**
+                 * @description The customer id of a beneficial owner of the business (any case).
+                 * @example 0193a5c2-8a11-7e02-8f6b-1c3d5e7f9a21
+                 */
+                ownerCustomerId: components["parameters"]["ownerCustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; `data` is an empty object. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {},
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerDeletedResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_removeBeneficialOwner"];
+            409: components["responses"]["CustomerConflict_listBeneficialOwners"];
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -6765,7 +7198,7 @@ export interface operations {
                  * @description Only events of this operation.
                  * @example customer.create
                  */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
