@@ -45,6 +45,15 @@ const BUSINESSES = [
   },
 ] as const;
 
+/**
+ * Who owns and controls the demo business (31 CFR 1010.230: each owner of 25 % or more, and one individual with
+ * significant control): Priya owns 60 % and runs it, Mei owns 40 %.
+ */
+const BENEFICIAL_OWNERS = [
+  { business: 'harborLabs', owner: 'priya', prongs: ['OWNERSHIP', 'CONTROL'], ownershipPercentage: '60', title: 'CEO' },
+  { business: 'harborLabs', owner: 'mei', prongs: ['OWNERSHIP'], ownershipPercentage: '40' },
+] as const;
+
 const home = (street: string, city: string, state: string, zip: string) => [{ type: 'HOME', street, city, state, zip }];
 const mobile = (number: string) => [{ type: 'MOBILE', number }];
 
@@ -271,6 +280,9 @@ export async function seedDemoData(services: DomainServices, caller: Caller): Pr
     }));
     ids.set(key, customerId);
     customers.push({ key, customerId, name: business.legalName });
+  }
+  for (const { business, owner, ...input } of BENEFICIAL_OWNERS) {
+    await services.beneficialOwners.add(caller, ids.get(business)!, { ...input, customerId: ids.get(owner)! });
   }
   const accounts: SeedReport['accounts'] = [];
   for (const { key, owners, roles, ...account } of ACCOUNTS) {

@@ -11,7 +11,7 @@ import { type SeedReport, seedCaller, seedDemoData } from './demo-data.js';
 
 const USAGE = `Usage: npm run seed [-- --env <environment>]
 
-Creates a demo data set (6 people, a business, 8 accounts, three of them shared, one with a signer) through the domain services and
+Creates a demo data set (6 people, a business with two owners, 8 accounts, three of them shared, one with a signer) through the domain services and
 writes its ids to DATA_DIR/seed.json, where examples/curl.sh finds them. Each run adds a new set.
 With the embedded database (no DATABASE_URL), stop the service first: only one process can run it.`;
 

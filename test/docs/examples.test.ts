@@ -60,7 +60,7 @@ describe('the newcomer path: npm run seed, then examples/', () => {
     expect(joint.json.data.customers).toHaveLength(2);
   });
 
-  it('adds a business that owns an account, with a person as its authorized signer', async () => {
+  it('adds a business with two owners, one its control person, that owns an account with a person as its signer', async () => {
     const idOf = (key: string) => seed.customers.find((customer) => customer.key === key)!.customerId;
     const business = await service.call('GET', `/sandbox/customer/${idOf('harborLabs')}`);
     expect(business.json.data).toMatchObject({
@@ -69,6 +69,17 @@ describe('the newcomer path: npm run seed, then examples/', () => {
       entityType: 'LLC',
     });
     expect(business.json.data).not.toHaveProperty('taxId');
+    const owners = await service.call('GET', `/sandbox/customer/${idOf('harborLabs')}/beneficial-owner`);
+    expect(
+      owners.json.data.beneficialOwners.map((owner: Record<string, unknown>) => [
+        owner.customerId,
+        owner.prongs,
+        owner.ownershipPercentage,
+      ]),
+    ).toEqual([
+      [idOf('priya'), ['OWNERSHIP', 'CONTROL'], '60.00'],
+      [idOf('mei'), ['OWNERSHIP'], '40.00'],
+    ]);
     const operating = seed.accounts.find((account) => account.key === 'harborLabsOperating')!;
     const account = await service.call('GET', `/sandbox/account/${operating.accountId}`);
     expect(account.json.data.relationships).toEqual([
