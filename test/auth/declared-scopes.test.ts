@@ -62,6 +62,16 @@ const fixtures = {
     return (await ok(service.call('POST', '/sandbox/customer', { body: buildCustomerInput() }), 'customer')).json.data
       .customerId;
   },
+  async business(): Promise<string> {
+    return (await ok(service.call('POST', '/sandbox/customer', { body: buildBusinessInput() }), 'business')).json.data
+      .customerId;
+  },
+  async ownedBusiness(): Promise<{ businessId: string; ownerId: string }> {
+    const [businessId, ownerId] = [await fixtures.business(), await fixtures.customer()];
+    const body = { customerId: ownerId, prongs: ['CONTROL'] };
+    await ok(service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, { body }), 'owner');
+    return { businessId, ownerId };
+  },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
     const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
@@ -138,6 +148,15 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   removeAccountCustomer: async () => {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
+  },
+  listBeneficialOwners: async () => ({ params: { customerId: (await fixtures.ownedBusiness()).businessId } }),
+  addBeneficialOwner: async () => ({
+    params: { customerId: await fixtures.business() },
+    body: { customerId: await fixtures.customer(), prongs: ['OWNERSHIP'], ownershipPercentage: '25' },
+  }),
+  removeBeneficialOwner: async () => {
+    const { businessId, ownerId } = await fixtures.ownedBusiness();
+    return { params: { customerId: businessId, ownerCustomerId: ownerId } };
   },
   setAccountCustomerRole: async () => {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
