@@ -96,6 +96,13 @@ describe('business customers and account roles in the console', () => {
         .poll(() => businesses.getByRole('listitem').allInnerTexts())
         .toEqual([`Business ${name} Labs LLC doing business as Acme`]);
       await expectAccessible(page, 'customers page, both kinds');
+      // A name only a person has: the businesses' list says it has none.
+      await search.fill(`Signer${suffix}`);
+      await search.press('Enter');
+      await page.getByText('No business has a legal name starting so.').waitFor();
+      await expect.poll(() => people.getByRole('link').allInnerTexts()).toEqual([`Sam Signer${suffix}`]);
+      await search.fill(name.toLowerCase());
+      await search.press('Enter');
 
       await page.getByLabel('Kind of customer').selectOption('BUSINESS');
       const matching = page.getByRole('list', { name: 'Matching customers' });

@@ -81,6 +81,8 @@ interface Listing {
   filter: CustomerFilter | undefined;
   label: string;
   pagerLabel: string;
+  /** What an empty list says. */
+  empty: string;
 }
 
 /**
@@ -102,6 +104,7 @@ function listingsFor(text: string, by: SearchBy, kind: Kind): Listing[] {
             : KINDS.find((k) => k.kind === kind)!.label
           : 'Matching customers',
       pagerLabel: 'Customer pages',
+      empty: 'No customers match.',
     },
   ];
   if (value === '') return one(kind === 'ALL' ? undefined : customerType);
@@ -111,14 +114,32 @@ function listingsFor(text: string, by: SearchBy, kind: Kind): Listing[] {
   if (kind === 'INDIVIDUAL') return one({ customerType: 'INDIVIDUAL', lastName: value });
   if (kind === 'BUSINESS') return one({ customerType: 'BUSINESS', legalName: value });
   return [
-    { filter: { lastName: value }, label: 'Matching people', pagerLabel: 'Pages of matching people' },
-    { filter: { legalName: value }, label: 'Matching businesses', pagerLabel: 'Pages of matching businesses' },
+    {
+      filter: { lastName: value },
+      label: 'Matching people',
+      pagerLabel: 'Pages of matching people',
+      empty: 'No person has a last name starting so.',
+    },
+    {
+      filter: { legalName: value },
+      label: 'Matching businesses',
+      pagerLabel: 'Pages of matching businesses',
+      empty: 'No business has a legal name starting so.',
+    },
   ];
 }
 
 /** Each customer with its kind in words, as a link to its page; a person's date of birth, a business's trading name. */
-function Results({ customers, label }: { customers: Listed[]; label: string }) {
-  if (customers.length === 0) return <p className="empty">No customers match.</p>;
+function Results({
+  customers,
+  label,
+  empty = 'No customers match.',
+}: {
+  customers: Listed[];
+  label: string;
+  empty?: string;
+}) {
+  if (customers.length === 0) return <p className="empty">{empty}</p>;
   return (
     <ul className="results" aria-label={label}>
       {customers.map((customer) => (
@@ -147,7 +168,9 @@ function CustomerList({ listing }: { listing: Listing }) {
   return (
     <>
       <ProblemMessage error={list.error} />
-      {list.data ? <Results customers={list.data.customers.nodes as Listed[]} label={listing.label} /> : null}
+      {list.data ? (
+        <Results customers={list.data.customers.nodes as Listed[]} label={listing.label} empty={listing.empty} />
+      ) : null}
       <Pager
         label={listing.pagerLabel}
         hasPrevious={pages.hasPrevious}
