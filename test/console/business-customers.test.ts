@@ -281,6 +281,23 @@ describe('business customers and account roles in the console', () => {
       .filter({ hasText: `Pat ${name}` })
       .locator('.role', { hasText: 'Authorized user' })
       .waitFor();
+    // Pat an owner too: the business may stop being one, but a business may not sign (ROLE_REQUIRES_INDIVIDUAL).
+    await page.getByLabel(`Role of Pat ${name}`).selectOption('OWNER');
+    await page.getByRole('button', { name: `Set role of Pat ${name}` }).click();
+    await expect
+      .poll(() => holders.getByRole('listitem').locator('.role').allInnerTexts())
+      .toEqual(['Owner', 'Beneficiary', 'Owner']);
+    await page.getByLabel(`Role of ${name} Labs LLC`).selectOption('AUTHORIZED_SIGNER');
+    await page.getByRole('button', { name: `Set role of ${name} Labs LLC` }).click();
+    await page
+      .getByRole('region', { name: 'Holders' })
+      .getByRole('alert')
+      .getByText('ROLE_REQUIRES_INDIVIDUAL')
+      .waitFor();
+    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toContainEqual({
+      customerId: businessId,
+      role: 'OWNER',
+    });
     expectClean();
   });
 
