@@ -8,7 +8,7 @@ export interface ApiProblem {
 
 interface GraphqlErrorLike {
   message?: unknown;
-  extensions?: { code?: unknown } | null;
+  extensions?: { code?: unknown; details?: unknown } | null;
 }
 
 const fromGraphqlError = (error: GraphqlErrorLike | undefined): ApiProblem | undefined =>
@@ -47,4 +47,25 @@ export function apiProblem(error: unknown): ApiProblem {
     return { code: `HTTP_${error.statusCode}`, message: error.message };
   }
   return { code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The refusal's details by the input field they name (`extensions.details[].field`, e.g. `taxId`, `emails[0]`),
+ * so a form shows each next to its field; details without a field stay in the refusal's message.
+ */
+export function fieldProblems(error: unknown): ReadonlyMap<string, ApiProblem> {
+  const problems = new Map<string, ApiProblem>();
+  if (!CombinedGraphQLErrors.is(error)) return problems;
+  for (const graphqlError of error.errors as GraphqlErrorLike[]) {
+    const details = graphqlError.extensions?.details;
+    if (!Array.isArray(details)) continue;
+    for (const detail of details as { field?: unknown; code?: unknown; message?: unknown }[]) {
+      if (typeof detail.field !== 'string' || problems.has(detail.field)) continue;
+      problems.set(detail.field, {
+        code: typeof detail.code === 'string' ? detail.code : 'INVALID',
+        message: typeof detail.message === 'string' ? detail.message : '',
+      });
+    }
+  }
+  return problems;
 }

@@ -26,10 +26,14 @@ const NEW_ADDRESS: AddressDraft = { type: 'HOME', street: '', city: '', state: '
 const replaced = <T,>(list: readonly T[], index: number, item: T) => list.map((old, at) => (at === index ? item : old));
 const without = <T,>(list: readonly T[], index: number) => list.filter((_, at) => at !== index);
 
-/** What the API takes from a draft: trimmed, empty emails left out. */
-export function contactInput(draft: ContactDraft) {
+/** What the API takes from a draft: trimmed, empty emails left out. A business has no preferred name. */
+export function contactInput(draft: ContactDraft): ReturnType<typeof listsInput> & { preferredName: string } {
+  return { preferredName: draft.preferredName.trim(), ...listsInput(draft) };
+}
+
+/** The contact lists of a draft (a business's contact fields), trimmed, empty emails left out. */
+export function listsInput(draft: ContactDraft) {
   return {
-    preferredName: draft.preferredName.trim(),
     emails: draft.emails.map((email) => email.trim()).filter(Boolean),
     phoneNumbers: draft.phoneNumbers.map((phone) => ({ type: phone.type.trim(), number: phone.number.trim() })),
     addresses: draft.addresses.map((address) => ({
@@ -46,19 +50,30 @@ export function contactInput(draft: ContactDraft) {
  * Editors for the preferred name and the lists of emails, phone numbers and addresses: each entry with its own
  * labelled fields and a button to remove it, and a button to add one (the API takes up to 10 of each).
  */
-export function ContactFields({ draft, onChange }: { draft: ContactDraft; onChange: (draft: ContactDraft) => void }) {
+export function ContactFields({
+  draft,
+  onChange,
+  withPreferredName = true,
+}: {
+  draft: ContactDraft;
+  onChange: (draft: ContactDraft) => void;
+  /** False for a business, which has no preferred name. */
+  withPreferredName?: boolean;
+}) {
   return (
     <>
-      <TextField
-        className="field"
-        value={draft.preferredName}
-        onChange={(preferredName) => onChange({ ...draft, preferredName })}
-        isRequired
-        maxLength={100}
-      >
-        <Label>Preferred name</Label>
-        <Input />
-      </TextField>
+      {withPreferredName ? (
+        <TextField
+          className="field"
+          value={draft.preferredName}
+          onChange={(preferredName) => onChange({ ...draft, preferredName })}
+          isRequired
+          maxLength={100}
+        >
+          <Label>Preferred name</Label>
+          <Input />
+        </TextField>
+      ) : null}
       <fieldset className="entries">
         <legend>Emails</legend>
         {draft.emails.map((email, index) => (

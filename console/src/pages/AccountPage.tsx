@@ -11,10 +11,11 @@ import { Pager } from '../components/Pager';
 import { ProblemMessage } from '../components/ProblemMessage';
 import { RecentEvents } from '../components/RecentEvents';
 import { useCursorStack } from '../components/usePages';
-import { fullName, instant, money } from '../format';
+import { customerName, enumLabel, instant, money } from '../format';
 import { graphql } from '../gql';
 import type {
   AccountFlag,
+  AccountRole,
   AccountSummaryQuery,
   AccountTransactionsQuery,
   TransactionFilter,
@@ -53,12 +54,20 @@ const AccountSummary = graphql(`
         pending
         available
       }
-      customers @include(if: $withHolders) {
-        id
+      relationships @include(if: $withHolders) {
         customerId
-        firstName
-        middleName
-        lastName
+        role
+        customer {
+          id
+          customerId
+          customerType
+          business {
+            legalName
+          }
+          firstName
+          middleName
+          lastName
+        }
       }
     }
   }
@@ -95,13 +104,33 @@ const AccountBalanceHistory = graphql(`
 `);
 
 const AddHolder = graphql(`
-  mutation AddAccountHolder($accountId: ID!, $customerId: ID!) {
-    addAccountCustomer(accountId: $accountId, customerId: $customerId) {
+  mutation AddAccountHolder($accountId: ID!, $customerId: ID!, $role: AccountRole) {
+    addAccountCustomer(accountId: $accountId, customerId: $customerId, role: $role) {
       id
       customerIds
     }
   }
 `);
+
+const SetRelationship = graphql(`
+  mutation SetAccountRelationship($accountId: ID!, $customerId: ID!, $role: AccountRole!, $expectedVersion: Int) {
+    setAccountRelationship(
+      accountId: $accountId
+      customerId: $customerId
+      role: $role
+      expectedVersion: $expectedVersion
+    ) {
+      id
+      version
+      relationships {
+        customerId
+        role
+      }
+    }
+  }
+`);
+
+const ROLES: readonly AccountRole[] = ['OWNER', 'AUTHORIZED_SIGNER', 'AUTHORIZED_USER', 'BENEFICIARY', 'CUSTODIAN'];
 
 const RemoveHolder = graphql(`
   mutation RemoveAccountHolder($accountId: ID!, $customerId: ID!) {
@@ -349,7 +378,7 @@ export function AccountPage({ accountId }: { accountId: string }) {
         <ul className="results" aria-label="Its holders">
           {deleted.holders.map((holder) => (
             <li key={holder.customerId}>
-              <Link href={paths.customer(holder.customerId)}>{fullName(holder)}</Link>
+              <Link href={paths.customer(holder.customerId)}>{customerName(holder)}</Link>
             </li>
           ))}
         </ul>
@@ -389,7 +418,9 @@ export function AccountPage({ accountId }: { accountId: string }) {
         <BalanceHistory accountId={account.accountId} currency={account.currency} posted={account.balance.posted} />
         <OverdraftLimit accountId={account.accountId} currency={account.currency} />
       </section>
-      {account.customers ? <Holders accountId={account.accountId} holders={account.customers} /> : null}
+      {account.relationships ? (
+        <Holders accountId={account.accountId} version={account.version} relationships={account.relationships} />
+      ) : null}
       <Flags accountId={account.accountId} details={account.flagDetails} />
       <StatementDownload accountId={account.accountId} />
       <Transactions accountId={account.accountId} />
@@ -399,56 +430,123 @@ export function AccountPage({ accountId }: { accountId: string }) {
       {canDelete ? (
         <DeleteAccountAction
           account={account}
-          onDeleted={() => setDeleted({ name: account.name, holders: account.customers ?? [] })}
+          onDeleted={() =>
+            setDeleted({
+              name: account.name,
+              holders: (account.relationships ?? []).flatMap(({ customer }) => (customer ? [customer] : [])),
+            })
+          }
         />
       ) : null}
     </>
   );
 }
 
-type Holder = NonNullable<NonNullable<AccountSummaryQuery['account']>['customers']>[number];
+type Relationship = NonNullable<NonNullable<AccountSummaryQuery['account']>['relationships']>[number];
+type Holder = NonNullable<Relationship['customer']>;
 
-/** The account's holders as links; with `accounts:write`, add one by customer id or remove one (not the last). */
-function Holders({ accountId, holders }: { accountId: string; holders: readonly Holder[] }) {
+/** A linked customer's name, or its id when the token may not read it. */
+const holderName = (relationship: Relationship) =>
+  relationship.customer ? customerName(relationship.customer) : relationship.customerId;
+
+/**
+ * The account's customers as links, each with its role in words; with `accounts:write`, give one another role
+ * (only while the account is as read: `expectedVersion`), add one by customer id with a role, or remove one. The
+ * API's refusals (LAST_OWNER, ROLE_REQUIRES_INDIVIDUAL, CUSTOMER_ALREADY_LINKED, …) are shown with their codes.
+ */
+function Holders({
+  accountId,
+  version,
+  relationships,
+}: {
+  accountId: string;
+  version: number;
+  relationships: readonly Relationship[];
+}) {
   const canWrite = useCan('accounts:write');
   const refetch = { refetchQueries: ['AccountSummary'], awaitRefetchQueries: true };
   const [addHolder, added] = useMutation(AddHolder, refetch);
   const [removeHolder, removed] = useMutation(RemoveHolder, refetch);
+  const [setRelationship, set] = useMutation(SetRelationship, refetch);
   const [customerId, setCustomerId] = useState('');
-  const busy = added.loading || removed.loading;
+  const [role, setRole] = useState<AccountRole>('OWNER');
+  const [roles, setRoles] = useState<Record<string, AccountRole>>({});
+  const busy = added.loading || removed.loading || set.loading;
+  const resetAll = () => {
+    added.reset();
+    removed.reset();
+    set.reset();
+  };
   const add = (event: FormEvent) => {
     event.preventDefault();
-    removed.reset();
-    void addHolder({ variables: { accountId, customerId: customerId.trim() } })
-      .then(() => setCustomerId(''))
+    resetAll();
+    void addHolder({ variables: { accountId, customerId: customerId.trim(), role } })
+      .then(() => {
+        setCustomerId('');
+        setRole('OWNER');
+      })
+      .catch(() => undefined);
+  };
+  const changeRole = (event: FormEvent, relationship: Relationship) => {
+    event.preventDefault();
+    resetAll();
+    const chosen = roles[relationship.customerId] ?? relationship.role;
+    void setRelationship({
+      variables: { accountId, customerId: relationship.customerId, role: chosen, expectedVersion: version },
+    })
+      .then(() => setRoles(({ [relationship.customerId]: _done, ...others }) => others))
       .catch(() => undefined);
   };
   return (
     <section aria-labelledby="holders-heading">
       <h2 id="holders-heading">Holders</h2>
-      <ul className="results">
-        {holders.map((customer) => (
-          <li key={customer.customerId}>
-            <Link href={paths.customer(customer.customerId)}>{fullName(customer)}</Link>
-            {canWrite ? (
-              <>
-                {' '}
-                <Button
-                  className="react-aria-Button small"
-                  isDisabled={busy}
-                  onPress={() => {
-                    added.reset();
-                    void removeHolder({ variables: { accountId, customerId: customer.customerId } }).catch(
-                      () => undefined,
-                    );
-                  }}
-                >
-                  Remove holder {fullName(customer)}
-                </Button>
-              </>
-            ) : null}
-          </li>
-        ))}
+      <ul className="results" aria-label="Customers of the account and their roles">
+        {relationships.map((relationship) => {
+          const name = holderName(relationship);
+          const selectId = `role-${relationship.customerId}`;
+          return (
+            <li key={relationship.customerId}>
+              <Link href={paths.customer(relationship.customerId)}>{name}</Link>{' '}
+              <span className="role">{enumLabel(relationship.role)}</span>
+              {canWrite ? (
+                <>
+                  {' '}
+                  <form className="row-actions" onSubmit={(event) => changeRole(event, relationship)}>
+                    <label htmlFor={selectId}>Role of {name}</label>
+                    <select
+                      id={selectId}
+                      value={roles[relationship.customerId] ?? relationship.role}
+                      onChange={(event) =>
+                        setRoles({ ...roles, [relationship.customerId]: event.target.value as AccountRole })
+                      }
+                    >
+                      {ROLES.map((option) => (
+                        <option key={option} value={option}>
+                          {enumLabel(option)}
+                        </option>
+                      ))}
+                    </select>
+                    <Button type="submit" className="react-aria-Button small" isDisabled={busy}>
+                      Set role of {name}
+                    </Button>
+                  </form>{' '}
+                  <Button
+                    className="react-aria-Button small"
+                    isDisabled={busy}
+                    onPress={() => {
+                      resetAll();
+                      void removeHolder({ variables: { accountId, customerId: relationship.customerId } }).catch(
+                        () => undefined,
+                      );
+                    }}
+                  >
+                    Remove holder {name}
+                  </Button>
+                </>
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
       {canWrite ? (
         <form onSubmit={add} className="inline-form">
@@ -456,12 +554,22 @@ function Holders({ accountId, holders }: { accountId: string; holders: readonly 
             <Label>Customer id of a new holder</Label>
             <Input />
           </TextField>
+          <div className="field">
+            <label htmlFor="new-holder-role">Role of the new holder</label>
+            <select id="new-holder-role" value={role} onChange={(event) => setRole(event.target.value as AccountRole)}>
+              {ROLES.map((option) => (
+                <option key={option} value={option}>
+                  {enumLabel(option)}
+                </option>
+              ))}
+            </select>
+          </div>
           <Button type="submit" isDisabled={busy}>
             Add holder
           </Button>
         </form>
       ) : null}
-      <ProblemMessage error={added.error ?? removed.error} />
+      <ProblemMessage error={added.error ?? removed.error ?? set.error} />
     </section>
   );
 }

@@ -2,11 +2,11 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { type FormEvent, useState } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { type ContactDraft, ContactFields, contactInput } from '../components/ContactFields';
+import { type ContactDraft, ContactFields, contactInput, listsInput } from '../components/ContactFields';
 import { MetadataSection } from '../components/MetadataSection';
 import { RecentEvents } from '../components/RecentEvents';
 import { ProblemMessage } from '../components/ProblemMessage';
-import { fullName, money } from '../format';
+import { customerKind, customerName, entityTypeLabel, money } from '../format';
 import { graphql } from '../gql';
 import type { CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
@@ -18,6 +18,17 @@ const CustomerDetails = graphql(`
     customer(customerId: $customerId) {
       id
       customerId
+      customerType
+      business {
+        legalName
+        doingBusinessAs
+        entityType
+        formationDate
+        formationState
+        formationCountry
+        industry
+        website
+      }
       preferredName
       firstName
       middleName
@@ -130,7 +141,12 @@ function EditContact({ customer }: { customer: Details }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void updateCustomer({
-      variables: { customerId: customer.customerId, input: contactInput(draft), expectedVersion: customer.version },
+      variables: {
+        customerId: customer.customerId,
+        // A business has no preferred name (FIELD_NOT_FOR_CUSTOMER_TYPE): only its contact lists are sent.
+        input: customer.business ? listsInput(draft) : contactInput(draft),
+        expectedVersion: customer.version,
+      },
     })
       .then((answer) => {
         if (answer.data) {
@@ -144,7 +160,7 @@ function EditContact({ customer }: { customer: Details }) {
     <section aria-labelledby="edit-heading">
       <h2 id="edit-heading">Contact details</h2>
       <form onSubmit={submit} className="stacked-form wide-form">
-        <ContactFields draft={draft} onChange={setDraft} />
+        <ContactFields draft={draft} onChange={setDraft} withPreferredName={!customer.business} />
         <div className="actions">
           <Button type="submit" isDisabled={result.loading}>
             Save changes
@@ -191,7 +207,7 @@ function DeleteCustomerAction({ customer, onDeleted }: { customer: Details; onDe
       <p className="muted">A customer can be deleted once no account is linked to it.</p>
       <ConfirmDialog
         trigger="Delete customer"
-        title={`Delete ${fullName(customer)}?`}
+        title={`Delete ${customerName(customer)}?`}
         confirmLabel="Delete for good"
         busy={result.loading}
         error={result.error}
@@ -209,6 +225,31 @@ function DeleteCustomerAction({ customer, onDeleted }: { customer: Details; onDe
         <p>The customer is deleted for good; this cannot be undone.</p>
       </ConfirmDialog>
     </section>
+  );
+}
+
+type Business = NonNullable<Details['business']>;
+
+/** A business's own fields (never its tax id, which the API never answers): terms of a `dl.facts`. */
+function BusinessFacts({ business }: { business: Business }) {
+  const formation = [business.formationState, business.formationCountry].filter(Boolean).join(', ');
+  return (
+    <>
+      <dt>Legal name</dt>
+      <dd>{business.legalName}</dd>
+      <dt>Doing business as</dt>
+      <dd>{business.doingBusinessAs ?? 'none'}</dd>
+      <dt>Entity type</dt>
+      <dd>{entityTypeLabel(business.entityType)}</dd>
+      <dt>Formation</dt>
+      <dd>
+        {business.formationDate}, {formation}
+      </dd>
+      <dt>Industry (NAICS)</dt>
+      <dd>{business.industry ?? 'none'}</dd>
+      <dt>Website</dt>
+      <dd>{business.website ?? 'none'}</dd>
+    </>
   );
 }
 
@@ -244,15 +285,23 @@ export function CustomerPage({ customerId }: { customerId: string }) {
   }
   return (
     <>
-      <h1>{fullName(customer)}</h1>
+      <h1>{customerName(customer)}</h1>
       <ProblemMessage error={error} />
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <dl className="facts">
-          <dt>Preferred name</dt>
-          <dd>{customer.preferredName}</dd>
-          <dt>Date of birth</dt>
-          <dd>{customer.dateOfBirth}</dd>
+          <dt>Kind</dt>
+          <dd>{customerKind(customer.customerType)}</dd>
+          {customer.business ? (
+            <BusinessFacts business={customer.business} />
+          ) : (
+            <>
+              <dt>Preferred name</dt>
+              <dd>{customer.preferredName}</dd>
+              <dt>Date of birth</dt>
+              <dd>{customer.dateOfBirth}</dd>
+            </>
+          )}
           <dt>Emails</dt>
           <dd>{customer.emails.join(', ') || 'none'}</dd>
           <dt>Phone numbers</dt>
@@ -273,6 +322,7 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           </dd>
         </dl>
       </section>
+      {/* A business's beneficial owners: their panel goes here, after the profile (another change adds it). */}
       {canEdit ? <EditContact customer={customer} /> : null}
       {customer.accounts ? (
         <section aria-labelledby="accounts-heading">
@@ -306,7 +356,9 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           />
         </section>
       ) : null}
-      {canEdit ? <DeleteCustomerAction customer={customer} onDeleted={() => setDeleted(fullName(customer))} /> : null}
+      {canEdit ? (
+        <DeleteCustomerAction customer={customer} onDeleted={() => setDeleted(customerName(customer))} />
+      ) : null}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { graphql } from '../gql';
 import { paths, useRoute } from '../router';
 import { newIdempotencyKey } from '../session';
 import { useCan } from '../viewer';
+import { NewBusinessForm } from './NewBusinessForm';
 
 const CreateCustomer = graphql(`
   mutation CreateCustomer($input: CreateCustomerInput!, $idempotencyKey: String) {
@@ -33,9 +34,48 @@ const digitsOnly = (value: string) => (value === '' || /^\d+$/.test(value.trim()
  * keep), live only in this form's state, are sent as variables of `createCustomer` and never stored. One
  * idempotency key per draft: a double press or a retry creates one customer; a changed draft gets a new key.
  */
+/** A new customer: an individual (a person) or a business, chosen first. */
 export function NewCustomerPage() {
-  const { navigate } = useRoute();
   const canCreate = useCan('customers:write');
+  const [kind, setKind] = useState<'INDIVIDUAL' | 'BUSINESS'>('INDIVIDUAL');
+  if (!canCreate) {
+    return (
+      <>
+        <h1>New customer</h1>
+        <p>This token may not create customers (it needs customers:write).</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>New customer</h1>
+      <fieldset className="kind-choice">
+        <legend>Kind of customer</legend>
+        {(
+          [
+            ['INDIVIDUAL', 'Individual'],
+            ['BUSINESS', 'Business'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="customer-kind"
+              value={value}
+              checked={kind === value}
+              onChange={() => setKind(value)}
+            />{' '}
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {kind === 'BUSINESS' ? <NewBusinessForm /> : <NewPersonForm />}
+    </>
+  );
+}
+
+function NewPersonForm() {
+  const { navigate } = useRoute();
   const [identity, setIdentity] = useState<IdentityDraft>({
     firstName: '',
     middleName: '',
@@ -110,18 +150,9 @@ export function NewCustomerPage() {
     </TextField>
   );
 
-  if (!canCreate) {
-    return (
-      <>
-        <h1>New customer</h1>
-        <p>This token may not create customers (it needs customers:write).</p>
-      </>
-    );
-  }
   return (
     <>
-      <h1>New customer</h1>
-      <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form">
+      <form onSubmit={(event) => void submit(event)} className="stacked-form wide-form" aria-label="New individual">
         {field('firstName', 'First name', { isRequired: true, maxLength: 100 })}
         {field('middleName', 'Middle name (optional)', { maxLength: 100 })}
         {field('lastName', 'Last name', { isRequired: true, maxLength: 100 })}

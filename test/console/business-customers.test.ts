@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '../support/api-tokens.js';
+import { hasChromium, launchHeadlessChromium } from '../support/browser.js';
+import { buildAccountInput, buildCustomerInput } from '../support/factories.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { buildBusinessInput, uniqueEin } from '../features/businesses/support.js';
+import { expectAccessible, signIn, watchedPages } from './helpers.js';
+
+/**
+ * Business customers and account roles in the console, in headless Chromium against a live service: the list
+ * tells individuals and businesses apart and filters by kind, a name finds people by last name and businesses by
+ * legal name, a business's page shows its profile (never a tax id), a business is created from the console with
+ * the API's refusals next to their fields and its tax id kept nowhere, and an account's page shows each customer's
+ * role and changes it (LAST_OWNER shown) with accounts:write only. One service, one browser.
+ */
+
+let service: TestService;
+let browser: Browser | undefined;
+let readOnlyToken: string;
+const suffix = randomUUID().slice(0, 8);
+const name = `Harbor${suffix}`;
+let personId: string;
+let signerId: string;
+let businessId: string;
+let businessTaxId: string;
+let accountId: string;
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await service.call(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.json.data;
+}
+
+beforeAll(async () => {
+  service = await startTestService();
+  personId = (
+    await ok('POST', '/sandbox/customer', buildCustomerInput({ firstName: 'Pat', middleName: '', lastName: name }))
+  ).customerId;
+  signerId = (
+    await ok(
+      'POST',
+      '/sandbox/customer',
+      buildCustomerInput({ firstName: 'Sam', middleName: '', lastName: `Signer${suffix}` }),
+    )
+  ).customerId;
+  businessTaxId = uniqueEin();
+  businessId = (
+    await ok('POST', '/sandbox/customer', buildBusinessInput({ legalName: `${name} Labs LLC`, taxId: businessTaxId }))
+  ).customerId;
+  accountId = (
+    await ok('POST', '/sandbox/account', {
+      ...buildAccountInput([businessId, signerId], { name: 'Harbor Operating' }),
+      relationships: [{ customerId: signerId, role: 'AUTHORIZED_SIGNER' }],
+    })
+  ).accountId;
+  readOnlyToken = (
+    await issueApiToken(service.database.pool, {
+      environments: ['sandbox'],
+      scopes: ['customers:read', 'accounts:read'],
+      name: 'read only',
+    })
+  ).token;
+  if (hasChromium()) browser = await launchHeadlessChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const browserIt = hasChromium() ? it : it.skip;
+
+describe('business customers and account roles in the console', () => {
+  const { open, expectClean } = watchedPages(
+    () => browser!,
+    () => service.url,
+  );
+
+  browserIt(
+    'lists individuals and businesses with their kind in words, filters by kind, finds a business by legal name',
+    async () => {
+      const { page } = await open();
+      await page.goto(`${service.url}/console/customers`);
+      await signIn(page, service.token);
+      const search = page.getByRole('searchbox', { name: 'Search customers' });
+      await search.fill(name.toLowerCase());
+      await search.press('Enter');
+      // Every kind: the name is a person's last-name prefix and a business's legal-name prefix, two lists.
+      const people = page.getByRole('list', { name: 'Matching people' });
+      const businesses = page.getByRole('list', { name: 'Matching businesses' });
+      await expect
+        .poll(() => people.getByRole('listitem').allInnerTexts())
+        .toEqual([expect.stringMatching(/^Individual Pat /)]);
+      await expect
+        .poll(() => businesses.getByRole('listitem').allInnerTexts())
+        .toEqual([`Business ${name} Labs LLC doing business as Acme`]);
+      await expectAccessible(page, 'customers page, both kinds');
+      // A name only a person has: the businesses' list says it has none.
+      await search.fill(`Signer${suffix}`);
+      await search.press('Enter');
+      await page.getByText('No business has a legal name starting so.').waitFor();
+      await expect.poll(() => people.getByRole('link').allInnerTexts()).toEqual([`Sam Signer${suffix}`]);
+      await search.fill(name.toLowerCase());
+      await search.press('Enter');
+
+      await page.getByLabel('Kind of customer').selectOption('BUSINESS');
+      const matching = page.getByRole('list', { name: 'Matching customers' });
+      await expect.poll(() => matching.getByRole('link').allInnerTexts()).toEqual([`${name} Labs LLC`]);
+      await page.getByLabel('Kind of customer').selectOption('INDIVIDUAL');
+      await expect.poll(() => matching.getByRole('link').allInnerTexts()).toEqual([`Pat ${name}`]);
+      // The kind alone, without a text: only businesses.
+      await search.fill('');
+      await search.press('Enter');
+      await page.getByLabel('Kind of customer').selectOption('BUSINESS');
+      const listed = page.getByRole('list', { name: 'Businesses' });
+      await listed.getByRole('link', { name: `${name} Labs LLC` }).waitFor();
+      expect(await listed.getByText('Individual', { exact: true }).count()).toBe(0);
+      expectClean();
+    },
+  );
+
+  browserIt('shows a business’s profile, contacts and accounts, never its tax id', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/customers/${businessId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: `${name} Labs LLC` }).waitFor();
+    const profile = page.getByRole('region', { name: 'Profile' });
+    const facts = await profile.locator('dt, dd').allInnerTexts();
+    expect(facts.slice(0, 14)).toEqual([
+      'Kind',
+      'Business',
+      'Legal name',
+      `${name} Labs LLC`,
+      'Doing business as',
+      'Acme',
+      'Entity type',
+      'LLC',
+      'Formation',
+      '2015-03-01, DE, US',
+      'Industry (NAICS)',
+      '332710',
+      'Website',
+      'https://acme.example.com',
+    ]);
+    await profile.getByText('ops@acme.example.com').waitFor();
+    await profile.getByText('+1 202 555 0142 (WORK)').waitFor();
+    expect(await profile.getByText('Date of birth').count()).toBe(0);
+    await page.getByRole('region', { name: 'Accounts' }).getByRole('link', { name: 'Harbor Operating' }).waitFor();
+    const text = await page.locator('body').innerText();
+    expect(text).not.toContain(businessTaxId);
+    expect(text).not.toContain(businessTaxId.replace('-', ''));
+    expect(text).not.toMatch(/tax id/i);
+    await expectAccessible(page, 'business customer page');
+
+    // Contact details of a business: no preferred name (a person's field) offered or sent.
+    await page.getByRole('button', { name: 'Edit contact details' }).click();
+    expect(await page.getByLabel('Preferred name').count()).toBe(0);
+    await page.getByLabel('Email 1').fill('billing@acme.example.com');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    expect((await service.call('GET', `/sandbox/customer/${businessId}`)).json.data.emails).toEqual([
+      'billing@acme.example.com',
+    ]);
+    expectClean();
+  });
+
+  browserIt('creates a business with refusals next to their fields, and keeps its tax id nowhere', async () => {
+    const { page } = await open();
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    await page.goto(`${service.url}/console/customers/new`);
+    await signIn(page, service.token);
+    await page.getByLabel('Business', { exact: true }).check();
+    const form = page.getByRole('form', { name: 'New business' });
+    const canary = uniqueEin();
+    const taxIdField = form.getByLabel('Tax id (EIN)');
+    expect(await taxIdField.getAttribute('autocomplete')).toBe('off');
+    expect(await taxIdField.getAttribute('type')).toBe('text');
+    // Masked as typed (the SSN's way: not a password field, which a password manager would offer to keep).
+    expect(
+      await page.evaluate(
+        `getComputedStyle(document.querySelector('input[name="business-tax-id"]')).getPropertyValue('-webkit-text-security')`,
+      ),
+    ).toBe('disc');
+    const legalName = `${name} Freight Inc`;
+    await form.getByLabel('Legal name').fill(legalName);
+    await taxIdField.fill(canary);
+    await form.getByLabel('Entity type').selectOption('CORPORATION');
+    await form.getByLabel('Formation date').fill('2019-07-04');
+    await form.getByLabel('Formation state (optional)').fill('NY');
+    await form.getByLabel('Website (optional)').fill('not a website');
+    await form.getByLabel('Email 1').fill('dispatch@freight.example.com');
+    await expectAccessible(page, 'new business form');
+    const before = (await service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data.customers
+      .length;
+    await form.getByRole('button', { name: 'Create business' }).click();
+    await form.getByRole('alert').getByText('VALIDATION_FAILED').waitFor();
+    // The refusal is the website field's own error, announced with it; the tax id field is emptied.
+    const website = form.getByLabel('Website (optional)');
+    expect(await website.getAttribute('aria-invalid')).toBe('true');
+    const described = (await website.getAttribute('aria-describedby'))!.split(' ');
+    const errors = await Promise.all(described.map((id) => page.locator(`[id="${id}"]`).innerText()));
+    expect(errors.join(' ')).toMatch(/^\s*[A-Z_]+ .+/);
+    expect(await taxIdField.inputValue()).toBe('');
+    expect(await form.getByLabel('Legal name').inputValue()).toBe(legalName);
+    await expectAccessible(page, 'new business form with a refusal');
+
+    // A tax id another business has: TAX_ID_ALREADY_EXISTS next to the tax id field.
+    await website.fill('https://freight.example.com');
+    await taxIdField.fill(businessTaxId);
+    await form.getByRole('button', { name: 'Create business' }).click();
+    await form.getByText('TAX_ID_ALREADY_EXISTS').first().waitFor();
+    expect(await taxIdField.getAttribute('aria-invalid')).toBe('true');
+    const taxIdError = await page.locator(`[id="${await taxIdField.getAttribute('aria-describedby')}"]`).innerText();
+    expect(taxIdError).toContain('TAX_ID_ALREADY_EXISTS');
+    expect(
+      (await service.call('GET', '/sandbox/customer?customerType=BUSINESS&limit=100')).json.data.customers,
+    ).toHaveLength(before);
+
+    await taxIdField.fill(canary);
+    await form.getByRole('button', { name: 'Create business' }).click();
+    await page.getByRole('heading', { level: 1, name: legalName }).waitFor();
+    const created = (await service.call('GET', `/sandbox/customer?legalName=${encodeURIComponent(legalName)}`)).json
+      .data.customers;
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ customerType: 'BUSINESS', entityType: 'CORPORATION', formationState: 'NY' });
+    expect(page.url()).toBe(`${service.url}/console/customers/${created[0].customerId}`);
+    await page.getByRole('region', { name: 'Profile' }).getByText('Corporation').waitFor();
+    await expectAccessible(page, 'new business page');
+
+    // The canary, in both spellings, is nowhere: page text, DOM, storage, address, requests' URLs, served HTML.
+    const storage = await page.evaluate(
+      'JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])',
+    );
+    const served = await (await fetch(page.url())).text();
+    const back = await page.goBack().then(() => page.locator('body').innerText());
+    for (const spelling of [canary, canary.replace('-', '')]) {
+      expect(await page.locator('body').innerText()).not.toContain(spelling);
+      expect(await page.content()).not.toContain(spelling);
+      expect(storage).not.toContain(spelling);
+      expect(page.url()).not.toContain(spelling);
+      expect(urls.join('\n')).not.toContain(spelling);
+      expect(served).not.toContain(spelling);
+      expect(back).not.toContain(spelling);
+    }
+    expectClean();
+  });
+
+  browserIt('shows each customer of an account with its role and changes a role; LAST_OWNER shown', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, service.token);
+    const holders = page.getByRole('list', { name: 'Customers of the account and their roles' });
+    await expect
+      .poll(() => holders.getByRole('listitem').locator('a, .role').allInnerTexts())
+      .toEqual([`${name} Labs LLC`, 'Owner', `Sam Signer${suffix}`, 'Authorized signer']);
+    await expectAccessible(page, 'account page with roles');
+
+    await page.getByLabel(`Role of Sam Signer${suffix}`).selectOption('BENEFICIARY');
+    await page.getByRole('button', { name: `Set role of Sam Signer${suffix}` }).click();
+    await expect
+      .poll(() => holders.getByRole('listitem').locator('.role').allInnerTexts())
+      .toEqual(['Owner', 'Beneficiary']);
+    const relationships = (await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships;
+    expect(relationships).toContainEqual({ customerId: signerId, role: 'BENEFICIARY' });
+
+    // The business is the last owner: giving it another role is refused, shown with its code, and nothing changes.
+    await page.getByLabel(`Role of ${name} Labs LLC`).selectOption('CUSTODIAN');
+    await page.getByRole('button', { name: `Set role of ${name} Labs LLC` }).click();
+    await page.getByRole('region', { name: 'Holders' }).getByRole('alert').getByText('LAST_OWNER').waitFor();
+    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toEqual(relationships);
+    await expectAccessible(page, 'account page with a refused role change');
+
+    // A person added as an authorized user, with the role chosen at once.
+    await page.getByLabel('Customer id of a new holder').fill(personId);
+    await page.getByLabel('Role of the new holder').selectOption('AUTHORIZED_USER');
+    await page.getByRole('button', { name: 'Add holder' }).click();
+    await holders
+      .getByRole('listitem')
+      .filter({ hasText: `Pat ${name}` })
+      .locator('.role', { hasText: 'Authorized user' })
+      .waitFor();
+    // Pat an owner too: the business may stop being one, but a business may not sign (ROLE_REQUIRES_INDIVIDUAL).
+    await page.getByLabel(`Role of Pat ${name}`).selectOption('OWNER');
+    await page.getByRole('button', { name: `Set role of Pat ${name}` }).click();
+    await expect
+      .poll(() => holders.getByRole('listitem').locator('.role').allInnerTexts())
+      .toEqual(['Owner', 'Beneficiary', 'Owner']);
+    await page.getByLabel(`Role of ${name} Labs LLC`).selectOption('AUTHORIZED_SIGNER');
+    await page.getByRole('button', { name: `Set role of ${name} Labs LLC` }).click();
+    await page
+      .getByRole('region', { name: 'Holders' })
+      .getByRole('alert')
+      .getByText('ROLE_REQUIRES_INDIVIDUAL')
+      .waitFor();
+    expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.relationships).toContainEqual({
+      customerId: businessId,
+      role: 'OWNER',
+    });
+    expectClean();
+  });
+
+  browserIt('shows roles to a token without accounts:write, and offers it no role change', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${accountId}`);
+    await signIn(page, readOnlyToken);
+    const holders = page.getByRole('list', { name: 'Customers of the account and their roles' });
+    await holders.locator('.role', { hasText: 'Owner' }).first().waitFor();
+    expect(await page.getByLabel(/^Role of /).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Set role of / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add holder' }).count()).toBe(0);
+    await expectAccessible(page, 'account page, read only');
+    expectClean();
+  });
+});
