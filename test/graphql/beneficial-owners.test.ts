@@ -309,7 +309,7 @@ describe('scopes', () => {
     expect(data(ids).removeBeneficialOwner).toBe(person);
   });
 
-  it('the fields need customers:read, also below an event a token without it reads', async () => {
+  it('the fields need customers:read: a reader gets them, a token without it FORBIDDEN', async () => {
     const [business, person] = [await newBusiness(), await newPerson()];
     data(await add(business, { customerId: person, prongs: ['CONTROL'] }));
     const reader = await graphql(service, READ, { id: business }, as(tokens.reader));
