@@ -32,6 +32,8 @@ const config: CodegenConfig = {
           Customer: '../parents.js#CustomerParent',
           Account: '../parents.js#AccountParent',
           AccountRelationship: '../../features/accounts/index.js#AccountRelationship',
+          BeneficialOwner: '../../features/businesses/index.js#BeneficialOwner',
+          BusinessOwnership: '../../features/businesses/index.js#BusinessOwnership',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
           Transaction: '../../features/ledger/index.js#Transaction',

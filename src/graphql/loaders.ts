@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { Account, AccountFlagDetail, AccountLinks } from '../features/accounts/index.js';
+import type { BeneficialOwner, BusinessOwnership } from '../features/businesses/index.js';
 import type { Customer, CustomerLinks } from '../features/customers/index.js';
 import type { LinkRoots, Walk, WalkShape } from '../features/links/index.js';
 import type { AccountParent, Below, CustomerParent } from './parents.js';
@@ -36,6 +37,10 @@ export interface Loaders {
   customersOfAccount: DataLoader<RelationKey<AccountLinks>, CustomerParent[], string>;
   /** `Account.flagDetails` of every account of the response in one statement. */
   flagDetails: DataLoader<string, AccountFlagDetail[] | null>;
+  /** `Customer.beneficialOwners` of every business of the response in one statement (docs/adr/0097). */
+  beneficialOwners: DataLoader<string, BeneficialOwner[]>;
+  /** `Customer.beneficialOwnerOf` of every customer of the response in one statement. */
+  ownershipsOf: DataLoader<string, BusinessOwnership[]>;
   /**
    * `Customer.recentEvents` / `Account.recentEvents` of every record of the response in one statement per
    * record type and `first` (docs/adr/0073-a-records-recent-events.md): the loader for that pair.
@@ -112,6 +117,15 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
     ),
     flagDetails: new DataLoader<string, AccountFlagDetail[] | null>(
       (ids) => services.accounts.flagDetailsOfMany(caller, ids),
+      { cacheKeyFn: (id) => id.toLowerCase() },
+    ),
+    // The domain checks customers:read once per batch; refused, every field of the batch is null with that error.
+    beneficialOwners: new DataLoader<string, BeneficialOwner[]>(
+      (ids) => services.beneficialOwners.listOfMany(caller, ids),
+      { cacheKeyFn: (id) => id.toLowerCase() },
+    ),
+    ownershipsOf: new DataLoader<string, BusinessOwnership[]>(
+      (ids) => services.beneficialOwners.ownershipsOfMany(caller, ids),
       { cacheKeyFn: (id) => id.toLowerCase() },
     ),
     // The domain checks events:read and the limit once per batch; refused, every field of the batch is null with that error.

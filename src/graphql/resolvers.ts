@@ -1,6 +1,7 @@
 import { isAuthorized } from '../domain/authorization.js';
 import { accountResolvers } from '../features/accounts/index.js';
 import { auditResolvers } from '../features/audit/index.js';
+import { beneficialOwnerResolvers } from '../features/businesses/index.js';
 import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
 import { historyResolvers } from '../features/history/index.js';
@@ -47,6 +48,7 @@ export const nodeResolvers: Pick<Resolvers, 'Query' | 'Node'> = {
 
 export const resolverMaps = [
   customerResolvers,
+  beneficialOwnerResolvers,
   accountResolvers,
   ledgerResolvers,
   historyResolvers,

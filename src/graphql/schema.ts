@@ -27,10 +27,14 @@ export function buildGraphqlSchema(): GraphQLSchema {
  * also the fields its parent already carries (`Account.transactions`' first page, `balance`). A mutation made with
  * its write scope alone answers the identity (src/domain/answer-shape.ts); any other field is FORBIDDEN naming the
  * read scope. The write itself has been made then: the error's `path` goes below the mutation's field.
+ * A beneficial owner (`BeneficialOwner`, `BusinessOwnership`) is the business's data: `customers:read` but its ids.
  */
 const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: ReadonlySet<string> }>> = {
   Customer: { kind: 'customer', identity: new Set(['id', 'customerId', 'version']) },
   Account: { kind: 'account', identity: new Set(['id', 'accountId', 'version']) },
+  // Who owns or controls a business is customer data (docs/adr/0097): a write answers the ids alone.
+  BeneficialOwner: { kind: 'customer', identity: new Set(['customerId']) },
+  BusinessOwnership: { kind: 'customer', identity: new Set(['businessCustomerId']) },
 };
 
 /** Wraps each shaped field's resolver with the one check (an `includes` on the caller's scopes, before the resolver runs). */

@@ -66,10 +66,11 @@ const fixtures = {
     return (await ok(service.call('POST', '/sandbox/customer', { body: buildBusinessInput() }), 'business')).json.data
       .customerId;
   },
+  /** A business with one beneficial owner (CONTROL). */
   async ownedBusiness(): Promise<{ businessId: string; ownerId: string }> {
     const [businessId, ownerId] = [await fixtures.business(), await fixtures.customer()];
     const body = { customerId: ownerId, prongs: ['CONTROL'] };
-    await ok(service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, { body }), 'owner');
+    await ok(service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, { body }), 'beneficial owner');
     return { businessId, ownerId };
   },
   async account(customerIds?: string[]): Promise<string> {
@@ -131,6 +132,15 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   getCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
   updateCustomer: async () => ({ params: { customerId: await fixtures.customer() }, body: { preferredName: 'Sam' } }),
   deleteCustomer: async () => ({ params: { customerId: await fixtures.customer() } }),
+  listBeneficialOwners: async () => ({ params: { customerId: await fixtures.business() } }),
+  addBeneficialOwner: async () => ({
+    params: { customerId: await fixtures.business() },
+    body: { customerId: await fixtures.customer(), prongs: ['CONTROL'] },
+  }),
+  removeBeneficialOwner: async () => {
+    const { businessId, ownerId } = await fixtures.ownedBusiness();
+    return { params: { customerId: businessId, ownerCustomerId: ownerId } };
+  },
   createAccount: async () => ({
     body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' },
   }),
@@ -148,15 +158,6 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
   removeAccountCustomer: async () => {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
     return { params: { accountId: await fixtures.account([first, second]), customerId: second } };
-  },
-  listBeneficialOwners: async () => ({ params: { customerId: (await fixtures.ownedBusiness()).businessId } }),
-  addBeneficialOwner: async () => ({
-    params: { customerId: await fixtures.business() },
-    body: { customerId: await fixtures.customer(), prongs: ['OWNERSHIP'], ownershipPercentage: '25' },
-  }),
-  removeBeneficialOwner: async () => {
-    const { businessId, ownerId } = await fixtures.ownedBusiness();
-    return { params: { customerId: businessId, ownerCustomerId: ownerId } };
   },
   setAccountCustomerRole: async () => {
     const [first, second] = [await fixtures.customer(), await fixtures.customer()];
@@ -379,6 +380,19 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document: 'mutation($id: ID!) { deleteCustomer(customerId: $id) }',
     variables: { id: await fixtures.customer() },
   }),
+  'Mutation.addBeneficialOwner': async () => ({
+    // The owner's id only: its other fields need customers:read, as a customer's do.
+    document:
+      'mutation($b: ID!, $o: ID!) { addBeneficialOwner(businessCustomerId: $b, input: { customerId: $o, prongs: [CONTROL] }) { customerId } }',
+    variables: { b: await fixtures.business(), o: await fixtures.customer() },
+  }),
+  'Mutation.removeBeneficialOwner': async () => {
+    const { businessId, ownerId } = await fixtures.ownedBusiness();
+    return {
+      document: 'mutation($b: ID!, $o: ID!) { removeBeneficialOwner(businessCustomerId: $b, ownerCustomerId: $o) }',
+      variables: { b: businessId, o: ownerId },
+    };
+  },
   'Mutation.createAccount': async () => ({
     document: `mutation($input: CreateAccountInput!) { createAccount(input: $input) ${ACCOUNT_ID_ONLY} }`,
     variables: {

@@ -5,8 +5,11 @@ import { maxLength, text } from '../../domain/validation.js';
 export const PRONGS = ['OWNERSHIP', 'CONTROL'] as const;
 export type Prong = (typeof PRONGS)[number];
 
-/** docs/adr/0094: a business has at most this many beneficial owners (the rule asks for at most five). */
-export const BENEFICIAL_OWNER_LIMITS = { owners: 50, titleLength: 100 } as const;
+/**
+ * docs/adr/0094: a business has at most this many beneficial owners (the rule asks for at most five). A person's
+ * `beneficialOwnerOf` (docs/adr/0097) answers at most `ownershipsListed` businesses, the oldest first.
+ */
+export const BENEFICIAL_OWNER_LIMITS = { owners: 50, titleLength: 100, ownershipsListed: 100 } as const;
 
 /** 0 to 100, at most two decimal places, as a string: read by PostgreSQL as numeric, never as a float. */
 export const PERCENTAGE_PATTERN = /^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)$/;

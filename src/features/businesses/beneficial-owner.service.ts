@@ -15,7 +15,7 @@ import {
 import { isRecordId } from '../../domain/ids.js';
 import { parseInput } from '../../domain/validation.js';
 import { addBeneficialOwnerSchema, BENEFICIAL_OWNER_LIMITS, PRONGS } from './beneficial-owner.schemas.js';
-import type { BeneficialOwner, BeneficialOwnerStore } from './ports.js';
+import type { BeneficialOwner, BeneficialOwnerStore, BusinessOwnership } from './ports.js';
 
 /**
  * The beneficial owners of a business customer (docs/adr/0094; the FinCEN CDD rule, 31 CFR 1010.230): each
@@ -33,6 +33,38 @@ export class BeneficialOwnerService {
     if (owners === null) throw customerNotFound();
     if (owners === 'INDIVIDUAL') throw notABusiness();
     return owners;
+  }
+
+  /**
+   * The owners of many businesses at once (GraphQL's `Customer.beneficialOwners`, batched): in `businessIds`
+   * order, [] for an id that is no business's or no id at all. One statement.
+   */
+  async listOfMany(caller: Caller, businessIds: readonly string[]): Promise<BeneficialOwner[][]> {
+    authorize(caller, 'customers:read');
+    const ids = businessIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const owners = ids.length > 0 ? await this.stores.beneficialOwners.listOfMany(caller.environment, ids) : [];
+    const byId = new Map(ids.map((id, i) => [id, owners[i]!]));
+    return businessIds.map((id) => (isRecordId(id) ? (byId.get(id.toLowerCase()) ?? []) : []));
+  }
+
+  /**
+   * The businesses each individual owns or controls (GraphQL's `Customer.beneficialOwnerOf`, batched): in
+   * `ownerIds` order, oldest first, at most BENEFICIAL_OWNER_LIMITS.ownershipsListed each; [] for a business
+   * (only individuals are owners) and for an id that is none. One statement.
+   */
+  async ownershipsOfMany(caller: Caller, ownerIds: readonly string[]): Promise<BusinessOwnership[][]> {
+    authorize(caller, 'customers:read');
+    const ids = ownerIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const ownerships =
+      ids.length > 0
+        ? await this.stores.beneficialOwners.ownershipsOfMany(
+            caller.environment,
+            ids,
+            BENEFICIAL_OWNER_LIMITS.ownershipsListed,
+          )
+        : [];
+    const byId = new Map(ids.map((id, i) => [id, ownerships[i]!]));
+    return ownerIds.map((id) => (isRecordId(id) ? (byId.get(id.toLowerCase()) ?? []) : []));
   }
 
   /**

@@ -8,6 +8,21 @@ SELECT o.owner_customer_id::text AS "customerId", o.prongs, o.ownership_percenta
   o.title, to_char(o.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "addedAt" FROM beneficial_owners o
       WHERE o.business_customer_id = $1::uuid AND o.environment = $2 ORDER BY o.added_at, o.owner_customer_id
 
+-- cas_beneficial_owner_list_of_many
+SELECT o.business_customer_id::text AS "businessCustomerId", o.owner_customer_id::text AS "customerId", o.prongs, o.ownership_percentage::text AS "ownershipPercentage",
+  o.title, to_char(o.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "addedAt" FROM beneficial_owners o
+      WHERE o.business_customer_id = ANY($1::uuid[]) AND o.environment = $2
+      ORDER BY o.business_customer_id, o.added_at, o.owner_customer_id
+
+-- cas_beneficial_owner_ownerships_of_many
+SELECT w."ownerCustomerId", w."businessCustomerId", w.prongs, w."ownershipPercentage", w.title, w."addedAt"
+       FROM (SELECT o.owner_customer_id::text AS "ownerCustomerId", o.business_customer_id::text AS "businessCustomerId",
+                    o.prongs, o.ownership_percentage::text AS "ownershipPercentage", o.title,
+                    to_char(o.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "addedAt",
+                    row_number() OVER (PARTITION BY o.owner_customer_id ORDER BY o.added_at, o.business_customer_id) AS n
+               FROM beneficial_owners o WHERE o.owner_customer_id = ANY($1::uuid[]) AND o.environment = $2) w
+      WHERE w.n <= $3::int ORDER BY w."ownerCustomerId", w.n
+
 -- cas_beneficial_owner_lock_business
 SELECT c.customer_type AS "customerType" FROM customers c WHERE c.id = $1::uuid AND c.environment = $2 FOR NO KEY UPDATE
 

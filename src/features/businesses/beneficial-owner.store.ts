@@ -8,6 +8,7 @@ import type {
   BeneficialOwnerAddition,
   BeneficialOwnerRemoval,
   BeneficialOwnerStore,
+  BusinessOwnership,
   NewBeneficialOwner,
 } from './ports.js';
 
@@ -33,6 +34,23 @@ const SQL = {
     'beneficial_owner_list',
     `SELECT ${OWNER_COLUMNS} FROM beneficial_owners o
       WHERE o.business_customer_id = $1::uuid AND o.environment = $2 ORDER BY o.added_at, o.owner_customer_id`,
+  ),
+  listOfMany: statement(
+    'beneficial_owner_list_of_many',
+    `SELECT o.business_customer_id::text AS "businessCustomerId", ${OWNER_COLUMNS} FROM beneficial_owners o
+      WHERE o.business_customer_id = ANY($1::uuid[]) AND o.environment = $2
+      ORDER BY o.business_customer_id, o.added_at, o.owner_customer_id`,
+  ),
+  // Bounded per owner: a person may own or control any number of businesses; each answers its oldest `$3`.
+  ownershipsOfMany: statement(
+    'beneficial_owner_ownerships_of_many',
+    `SELECT w."ownerCustomerId", w."businessCustomerId", w.prongs, w."ownershipPercentage", w.title, w."addedAt"
+       FROM (SELECT o.owner_customer_id::text AS "ownerCustomerId", o.business_customer_id::text AS "businessCustomerId",
+                    o.prongs, o.ownership_percentage::text AS "ownershipPercentage", o.title,
+                    to_char(o.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "addedAt",
+                    row_number() OVER (PARTITION BY o.owner_customer_id ORDER BY o.added_at, o.business_customer_id) AS n
+               FROM beneficial_owners o WHERE o.owner_customer_id = ANY($1::uuid[]) AND o.environment = $2) w
+      WHERE w.n <= $3::int ORDER BY w."ownerCustomerId", w.n`,
   ),
   // The business's row, held to the transaction's end (as a PUT of it holds it, before its profile: one lock
   // order): concurrent additions to one business take turns, so each counts what the one before it committed.
@@ -86,6 +104,33 @@ export class PrismaBeneficialOwnerStore implements BeneficialOwnerStore {
     if (!customer) return null;
     if (customer.customerType !== 'BUSINESS') return 'INDIVIDUAL';
     return queryRows<BeneficialOwner>(this.prisma, SQL.list, [businessId, environment]);
+  }
+
+  async listOfMany(environment: string, businessIds: readonly string[]): Promise<BeneficialOwner[][]> {
+    const rows = await queryRows<BeneficialOwner & { businessCustomerId: string }>(this.prisma, SQL.listOfMany, [
+      [...businessIds],
+      environment,
+    ]);
+    const byBusiness = groupBy(rows, (row) => row.businessCustomerId);
+    return businessIds.map((id) =>
+      (byBusiness.get(id.toLowerCase()) ?? []).map(({ businessCustomerId: _business, ...owner }) => owner),
+    );
+  }
+
+  async ownershipsOfMany(
+    environment: string,
+    ownerIds: readonly string[],
+    limit: number,
+  ): Promise<BusinessOwnership[][]> {
+    const rows = await queryRows<BusinessOwnership & { ownerCustomerId: string }>(this.prisma, SQL.ownershipsOfMany, [
+      [...ownerIds],
+      environment,
+      limit,
+    ]);
+    const byOwner = groupBy(rows, (row) => row.ownerCustomerId);
+    return ownerIds.map((id) =>
+      (byOwner.get(id.toLowerCase()) ?? []).map(({ ownerCustomerId: _owner, ...ownership }) => ownership),
+    );
   }
 
   async add(
@@ -150,4 +195,15 @@ export class PrismaBeneficialOwnerStore implements BeneficialOwnerStore {
     if (row!.customerType !== 'BUSINESS') return { outcome: 'not-a-business' };
     return { outcome: 'not-found' };
   }
+}
+
+/** Rows by a key, each group in the rows' order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }

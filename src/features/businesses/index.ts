@@ -10,5 +10,6 @@ export { TAX_ID_RULE } from './tax-id.js';
 export { PrismaSealedBusinessStore } from './sealed-business.store.js';
 export { BeneficialOwnerService } from './beneficial-owner.service.js';
 export { PrismaBeneficialOwnerStore } from './beneficial-owner.store.js';
-export type { BeneficialOwnerStore } from './ports.js';
+export type { BeneficialOwner, BeneficialOwnerStore, BusinessOwnership } from './ports.js';
 export { BENEFICIAL_OWNERS_ROUTES, presentBeneficialOwner, presentBeneficialOwners } from './beneficial-owner.rest.js';
+export { beneficialOwnerResolvers } from './beneficial-owner.resolvers.js';

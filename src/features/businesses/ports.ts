@@ -62,6 +62,15 @@ export interface BeneficialOwner {
   addedAt: string;
 }
 
+/** A business an individual owns or controls (docs/adr/0097): the owner's row seen from the owner's side. */
+export interface BusinessOwnership {
+  businessCustomerId: string;
+  prongs: string[];
+  ownershipPercentage: string | null;
+  title: string | null;
+  addedAt: string;
+}
+
 export interface NewBeneficialOwner {
   ownerCustomerId: string;
   /** In their stored order: OWNERSHIP before CONTROL. */
@@ -86,6 +95,13 @@ export type BeneficialOwnerRemoval =
 export interface BeneficialOwnerStore {
   /** The business's owners by addedAt, then customer id; null when the customer does not exist, 'INDIVIDUAL' for a person. */
   list(environment: string, businessId: string): Promise<BeneficialOwner[] | null | 'INDIVIDUAL'>;
+  /** The owners of each business, in `businessIds` order, each list as `list` orders it; [] for an id with none. One statement. */
+  listOfMany(environment: string, businessIds: readonly string[]): Promise<BeneficialOwner[][]>;
+  /**
+   * The businesses each individual owns or controls, in `ownerIds` order, oldest first (then business id), at
+   * most `limit` each; [] for an id with none. One statement.
+   */
+  ownershipsOfMany(environment: string, ownerIds: readonly string[], limit: number): Promise<BusinessOwnership[][]>;
   /**
    * In one transaction holding the business's profile row (FOR UPDATE): its rules (types, duplicate, the limit,
    * the sum of percentages) and, when they hold, the row with its audit event and outbox event.

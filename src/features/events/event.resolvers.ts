@@ -1,5 +1,5 @@
 import { isDomainError } from '../../domain/errors.js';
-import type { Resolvers } from '../../graphql/generated/resolvers-types.js';
+import type { BeneficialOwnerProng, Resolvers } from '../../graphql/generated/resolvers-types.js';
 import { recentEventsFirst } from './event.schemas.js';
 
 /** Events over GraphQL: the events API, a record's recent events, and what an event names. Subscriptions: event-subscription.resolvers.ts. */
@@ -47,6 +47,11 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
     },
     // Present only where the reader may see it (event-visibility.ts: a role is account data).
     role: ({ data }) => (data.kind === 'holder' ? (data.role ?? null) : null),
+    // A beneficial owner's fields (docs/adr/0097): withheld with the event's record without `customers:read` (event-visibility.ts).
+    ownerCustomerId: ({ data }) => (data.kind === 'beneficial-owner' ? data.ownerCustomerId : null),
+    prongs: ({ data }) => (data.kind === 'beneficial-owner' ? (data.prongs as BeneficialOwnerProng[]) : null),
+    ownershipPercentage: ({ data }) => (data.kind === 'beneficial-owner' ? data.ownershipPercentage : null),
+    title: ({ data }) => (data.kind === 'beneficial-owner' ? data.title : null),
     changedFields: (event) => [...event.changedFields],
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },

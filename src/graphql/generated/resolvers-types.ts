@@ -2,6 +2,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { CustomerParent as CustomerParentModel, AccountParent as AccountParentModel } from '../parents.js';
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
+import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
@@ -286,6 +287,18 @@ export type AccountRole =
   /** A holder of the account, as every linked customer was before roles existed; the default. */
   | 'OWNER';
 
+/** A beneficial owner to record (`addBeneficialOwner`). */
+export type AddBeneficialOwnerInput = {
+  /** The owner: an existing INDIVIDUAL customer of the environment, not the business itself. */
+  customerId: Scalars['ID']['input'];
+  /** Required with OWNERSHIP, refused without it: a decimal string from 0 to 100, at most 2 decimals, e.g. "33.33". */
+  ownershipPercentage?: InputMaybe<Scalars['Decimal']['input']>;
+  /** OWNERSHIP, CONTROL or both (each at most once). */
+  prongs: Array<BeneficialOwnerProng>;
+  /** The owner's title in the business, at most 100 characters. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A postal address of a customer. */
 export type Address = {
   __typename?: 'Address';
@@ -376,6 +389,47 @@ export type BalancePoint = {
   at: Scalars['String']['output'];
   /** The posted balance at the end of the interval. */
   posted: Scalars['Decimal']['output'];
+};
+
+/** An individual customer recorded as a beneficial owner of a business customer (docs/adr/0094). */
+export type BeneficialOwner = {
+  __typename?: 'BeneficialOwner';
+  /** When it was recorded: ISO 8601 in UTC. */
+  addedAt: Scalars['String']['output'];
+  /** The owner's customer record; null with FORBIDDEN without `customers:read`. */
+  customer: Maybe<Customer>;
+  /** The owner: an INDIVIDUAL customer. */
+  customerId: Scalars['ID']['output'];
+  /** The share owned, with two decimals ("25.00"), exact; null without the OWNERSHIP prong. */
+  ownershipPercentage: Maybe<Scalars['Decimal']['output']>;
+  /** OWNERSHIP, CONTROL or both, in that order. */
+  prongs: Array<BeneficialOwnerProng>;
+  /** The owner's title in the business (e.g. CEO); null when not given. */
+  title: Maybe<Scalars['String']['output']>;
+};
+
+/** A prong of the FinCEN CDD rule (31 CFR 1010.230) under which an individual is a business's beneficial owner. */
+export type BeneficialOwnerProng =
+  /** Has significant responsibility to control, manage or direct the business. */
+  | 'CONTROL'
+  /** Owns, directly or indirectly, 25 % or more of the business: with an `ownershipPercentage`. */
+  | 'OWNERSHIP';
+
+/** A business an individual customer owns or controls, as its beneficial owner (`Customer.beneficialOwnerOf`). */
+export type BusinessOwnership = {
+  __typename?: 'BusinessOwnership';
+  /** When it was recorded: ISO 8601 in UTC. */
+  addedAt: Scalars['String']['output'];
+  /** The business's customer record; null with FORBIDDEN without `customers:read`. */
+  business: Maybe<Customer>;
+  /** The business customer. */
+  businessCustomerId: Scalars['ID']['output'];
+  /** The share owned, with two decimals ("25.00"), exact; null without the OWNERSHIP prong. */
+  ownershipPercentage: Maybe<Scalars['Decimal']['output']>;
+  /** OWNERSHIP, CONTROL or both, in that order. */
+  prongs: Array<BeneficialOwnerProng>;
+  /** The person's title in the business; null when not given. */
+  title: Maybe<Scalars['String']['output']>;
 };
 
 /** A business customer's own fields, as REST answers them. Its tax id is write-only: never returned. */
@@ -507,6 +561,17 @@ export type Customer = Node & {
   accounts: Array<Account>;
   /** Postal addresses (up to 10). */
   addresses: Array<Address>;
+  /**
+   * The businesses this person owns or controls, as their beneficial owner, oldest first (then by business id):
+   * at most the oldest 100. Always empty for a business: only individuals are beneficial owners.
+   */
+  beneficialOwnerOf: Array<BusinessOwnership>;
+  /**
+   * A business's beneficial owners (docs/adr/0094), oldest first (then by owner id): at most 50
+   * (BENEFICIAL_OWNER_LIMIT); an empty list for a business with none recorded. Null for a person: only a business
+   * has beneficial owners (see `beneficialOwnerOf`). REST: `GET /{environment}/customer/{customerId}/beneficial-owner`.
+   */
+  beneficialOwners: Maybe<Array<BeneficialOwner>>;
   /** A business's own fields; null for a person. Its tax id is never returned. */
   business: Maybe<BusinessProfile>;
   /** The id the service assigned at creation. */
@@ -670,12 +735,18 @@ export type Event = {
   changedFields: Array<Scalars['String']['output']>;
   /** The customer right after the write (customer.created, customer.updated); null otherwise, and when withheld (see `requiredScope`). */
   customer: Maybe<Customer>;
-  /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted, and of a withheld customer event; null otherwise. */
+  /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted, the business of customer.beneficial_owner_added / _removed, and of a withheld customer event; null otherwise. */
   customerId: Maybe<Scalars['ID']['output']>;
   /** The event's id. */
   eventId: Scalars['ID']['output'];
   /** When the write committed: ISO 8601 in UTC. */
   occurredAt: Scalars['String']['output'];
+  /** The owner of customer.beneficial_owner_added / _removed (`customerId` is the business); null otherwise, and for a token without `customers:read`. */
+  ownerCustomerId: Maybe<Scalars['ID']['output']>;
+  /** The owner's share (customer.beneficial_owner_added / _removed), null without OWNERSHIP; null otherwise, and for a token without `customers:read`. */
+  ownershipPercentage: Maybe<Scalars['Decimal']['output']>;
+  /** The owner's prongs (customer.beneficial_owner_added / _removed); null otherwise, and for a token without `customers:read`. */
+  prongs: Maybe<Array<BeneficialOwnerProng>>;
   /**
    * Null when the event shows its record. Otherwise the read scope the token lacks (`customers:read` for a
    * customer, `accounts:read` for an account or a transaction): the record is withheld and the event carries
@@ -690,9 +761,11 @@ export type Event = {
   role: Maybe<AccountRole>;
   /** Gapless and increasing per environment: the order to apply events in. */
   sequence: Scalars['SafeInt']['output'];
+  /** The owner's title (customer.beneficial_owner_added / _removed), null when none; null otherwise, and for a token without `customers:read`. */
+  title: Maybe<Scalars['String']['output']>;
   /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
-  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
   type: Scalars['String']['output'];
 };
 
@@ -725,6 +798,19 @@ export type Mutation = {
    * customer already holds 100 accounts); nothing changes then.
    */
   addAccountCustomer: Account;
+  /**
+   * Records an individual customer as a beneficial owner of a business customer (the FinCEN CDD rule: OWNERSHIP
+   * of 25 % or more, with `ownershipPercentage`; CONTROL, significant control) and returns it. REST's
+   * `POST /{environment}/customer/{customerId}/beneficial-owner`, with its rules (docs/adr/0094). Fails, changing
+   * nothing, with VALIDATION_FAILED (see `extensions.details`: a percentage missing with OWNERSHIP or given
+   * without it, over 2 decimals or outside 0 to 100, a title over 100 characters), CUSTOMER_NOT_FOUND (either
+   * customer, or one of another environment), NOT_A_BUSINESS (`businessCustomerId` is a person),
+   * OWNER_IS_THE_BUSINESS, OWNER_NOT_AN_INDIVIDUAL (the owner is a business), BENEFICIAL_OWNER_EXISTS (already
+   * recorded: remove it first to change it), BENEFICIAL_OWNER_LIMIT (50 owners) or OWNERSHIP_OVER_100 (the
+   * recorded shares and this one would exceed 100 %). Emits `customer.beneficial_owner_added` and moves the
+   * business's `version`.
+   */
+  addBeneficialOwner: BeneficialOwner;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
@@ -770,7 +856,7 @@ export type Mutation = {
   deleteAccount: Scalars['ID']['output'];
   /**
    * Deletes a customer for good and returns its id. Refused with CUSTOMER_HAS_ACCOUNTS while any account is
-   * still linked to it; CUSTOMER_NOT_FOUND when it does not exist; PRECONDITION_FAILED when `expectedVersion` is
+   * still linked to it, CUSTOMER_IS_A_BENEFICIAL_OWNER while it is a beneficial owner of a business; CUSTOMER_NOT_FOUND when it does not exist; PRECONDITION_FAILED when `expectedVersion` is
    * not its `version`.
    */
   deleteCustomer: Scalars['ID']['output'];
@@ -823,6 +909,13 @@ export type Mutation = {
    * last one (delete the account instead).
    */
   removeAccountCustomer: Account;
+  /**
+   * Removes a beneficial owner of a business customer and returns the owner's customer id (REST's `DELETE
+   * /{environment}/customer/{customerId}/beneficial-owner/{ownerCustomerId}`). Fails, changing nothing, with
+   * CUSTOMER_NOT_FOUND (the business), NOT_A_BUSINESS or BENEFICIAL_OWNER_NOT_FOUND (that customer is not one of
+   * its owners). Emits `customer.beneficial_owner_removed` and moves the business's `version`.
+   */
+  removeBeneficialOwner: Scalars['ID']['output'];
   /**
    * Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`)
    * and returns the reversal on this account; a transfer is reversed on both sides together. Each transaction
@@ -909,6 +1002,20 @@ export type MutationAddAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
   customerId: Scalars['ID']['input'];
   role?: InputMaybe<AccountRole>;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationAddBeneficialOwnerArgs = {
+  businessCustomerId: Scalars['ID']['input'];
+  input: AddBeneficialOwnerInput;
 };
 
 
@@ -1106,6 +1213,20 @@ export type MutationRemoveAccountCustomerArgs = {
   accountId: Scalars['ID']['input'];
   customerId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationRemoveBeneficialOwnerArgs = {
+  businessCustomerId: Scalars['ID']['input'];
+  ownerCustomerId: Scalars['ID']['input'];
 };
 
 
@@ -1974,6 +2095,7 @@ export type ResolversTypes = {
   AccountRelationship: ResolverTypeWrapper<AccountRelationshipModel>;
   AccountRelationshipInput: AccountRelationshipInput;
   AccountRole: AccountRole;
+  AddBeneficialOwnerInput: AddBeneficialOwnerInput;
   Address: ResolverTypeWrapper<Address>;
   AddressInput: AddressInput;
   AuditEvent: ResolverTypeWrapper<AuditEventModel>;
@@ -1981,7 +2103,10 @@ export type ResolversTypes = {
   AuditEventEdge: ResolverTypeWrapper<Omit<AuditEventEdge, 'node'> & { node: ResolversTypes['AuditEvent'] }>;
   BalanceInterval: BalanceInterval;
   BalancePoint: ResolverTypeWrapper<BalancePointModel>;
+  BeneficialOwner: ResolverTypeWrapper<BeneficialOwnerModel>;
+  BeneficialOwnerProng: BeneficialOwnerProng;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BusinessOwnership: ResolverTypeWrapper<BusinessOwnershipModel>;
   BusinessProfile: ResolverTypeWrapper<BusinessProfile>;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
@@ -2040,13 +2165,16 @@ export type ResolversParentTypes = {
   AccountFlagDetail: AccountFlagDetail;
   AccountRelationship: AccountRelationshipModel;
   AccountRelationshipInput: AccountRelationshipInput;
+  AddBeneficialOwnerInput: AddBeneficialOwnerInput;
   Address: Address;
   AddressInput: AddressInput;
   AuditEvent: AuditEventModel;
   AuditEventConnection: AuditPageModel;
   AuditEventEdge: Omit<AuditEventEdge, 'node'> & { node: ResolversParentTypes['AuditEvent'] };
   BalancePoint: BalancePointModel;
+  BeneficialOwner: BeneficialOwnerModel;
   Boolean: Scalars['Boolean']['output'];
+  BusinessOwnership: BusinessOwnershipModel;
   BusinessProfile: BusinessProfile;
   CreateAccountInput: CreateAccountInput;
   CreateBusinessCustomerInput: CreateBusinessCustomerInput;
@@ -2198,6 +2326,24 @@ export type BalancePointResolvers<ContextType = GraphqlContext, ParentType exten
   posted?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
 };
 
+export type BeneficialOwnerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BeneficialOwner'] = ResolversParentTypes['BeneficialOwner']> = {
+  addedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ownershipPercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  prongs?: Resolver<Array<ResolversTypes['BeneficialOwnerProng']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type BusinessOwnershipResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BusinessOwnership'] = ResolversParentTypes['BusinessOwnership']> = {
+  addedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  business?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  businessCustomerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ownershipPercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  prongs?: Resolver<Array<ResolversTypes['BeneficialOwnerProng']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type BusinessProfileResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['BusinessProfile'] = ResolversParentTypes['BusinessProfile']> = {
   doingBusinessAs?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   entityType?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
@@ -2213,6 +2359,8 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   accountIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   accounts?: Resolver<Array<ResolversTypes['Account']>, ParentType, ContextType>;
   addresses?: Resolver<Array<ResolversTypes['Address']>, ParentType, ContextType>;
+  beneficialOwnerOf?: Resolver<Array<ResolversTypes['BusinessOwnership']>, ParentType, ContextType>;
+  beneficialOwners?: Resolver<Maybe<Array<ResolversTypes['BeneficialOwner']>>, ParentType, ContextType>;
   business?: Resolver<Maybe<ResolversTypes['BusinessProfile']>, ParentType, ContextType>;
   customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   customerType?: Resolver<ResolversTypes['CustomerType'], ParentType, ContextType>;
@@ -2254,11 +2402,15 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
   customerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ownerCustomerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  ownershipPercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  prongs?: Resolver<Maybe<Array<ResolversTypes['BeneficialOwnerProng']>>, ParentType, ContextType>;
   requiredScope?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   resourceType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   role?: Resolver<Maybe<ResolversTypes['AccountRole']>, ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['SafeInt'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2274,6 +2426,7 @@ export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
+  addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
@@ -2288,6 +2441,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   postTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationPostTransactionArgs, 'accountId' | 'input'>>;
   redeliverWebhook?: Resolver<ResolversTypes['WebhookRedelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'endpointId' | 'eventId'>>;
   removeAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationRemoveAccountCustomerArgs, 'accountId' | 'customerId'>>;
+  removeBeneficialOwner?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationRemoveBeneficialOwnerArgs, 'businessCustomerId' | 'ownerCustomerId'>>;
   reverseTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationReverseTransactionArgs, 'accountId' | 'transactionId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'endpointId'>>;
   setAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetAccountFlagArgs, 'accountId' | 'flag'>>;
@@ -2459,6 +2613,8 @@ export type Resolvers<ContextType = GraphqlContext> = {
   AuditEventConnection?: AuditEventConnectionResolvers<ContextType>;
   AuditEventEdge?: AuditEventEdgeResolvers<ContextType>;
   BalancePoint?: BalancePointResolvers<ContextType>;
+  BeneficialOwner?: BeneficialOwnerResolvers<ContextType>;
+  BusinessOwnership?: BusinessOwnershipResolvers<ContextType>;
   BusinessProfile?: BusinessProfileResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   CustomerConnection?: CustomerConnectionResolvers<ContextType>;
