@@ -610,7 +610,7 @@ function successExample(route: RestRoute): object {
         : ACCOUNT_EXAMPLE;
     case 'CustomerPage':
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
-    case 'BeneficialOwner':
+    case 'BeneficialOwnerAnswer':
       return BENEFICIAL_OWNER_EXAMPLE;
     case 'BeneficialOwners':
       return {

@@ -28,7 +28,7 @@ import {
   presentCustomerPage,
   searchCustomersBody,
 } from '../features/customers/index.js';
-import { presentBeneficialOwner, presentBeneficialOwners } from '../features/businesses/index.js';
+import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/businesses/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import {
   listEventsQuery,
@@ -200,7 +200,7 @@ export function createRestRouter(deps: HttpDependencies): Router {
       const owner = await beneficialOwners.add(caller, params.customerId!, body);
       return created(
         `/${caller.environment}/customer/${params.customerId!.toLowerCase()}/beneficial-owner/${owner.customerId}`,
-        presentBeneficialOwner(owner),
+        beneficialOwnerAnswer(caller, owner),
         false,
       );
     },

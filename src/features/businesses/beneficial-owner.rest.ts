@@ -10,6 +10,8 @@ import {
   ownershipOver100,
   referencedCustomersNotFound,
 } from '../../domain/errors.js';
+import { answerShape } from '../../domain/answer-shape.js';
+import type { Caller } from '../../domain/caller.js';
 import { recordId } from '../../presenters/record-id.js';
 import { DELETED, failure } from '../../rest/operations/failures.js';
 import type { RestRoute } from '../../rest/operations/route.js';
@@ -30,6 +32,18 @@ export const beneficialOwnerDataSchema = z
   })
   .describe('A beneficial owner of a business customer (FinCEN CDD rule, 31 CFR 1010.230).');
 
+/** An addition's answer: the owner with `customers:read`, its id alone without (src/domain/answer-shape.ts). */
+export const beneficialOwnerAnswerDataSchema = z
+  .xor([
+    beneficialOwnerDataSchema,
+    z
+      .strictObject({ customerId: recordId })
+      .describe(
+        'The owner added, for a token without `customers:read`: its id only. Read the list with `customers:read`.',
+      ),
+  ])
+  .describe('The owner as the list shows it when the token holds `customers:read`; otherwise only its id.');
+
 export const beneficialOwnersDataSchema = z
   .strictObject({
     beneficialOwners: z.array(beneficialOwnerDataSchema).describe('By addedAt, then customerId.'),
@@ -43,6 +57,12 @@ export const presentBeneficialOwner = (owner: BeneficialOwner): z.infer<typeof b
   title: owner.title,
   addedAt: owner.addedAt,
 });
+
+export const beneficialOwnerAnswer = (
+  caller: Caller,
+  owner: BeneficialOwner,
+): z.infer<typeof beneficialOwnerAnswerDataSchema> =>
+  answerShape(caller, 'customer') === 'full' ? presentBeneficialOwner(owner) : { customerId: owner.customerId };
 
 export const presentBeneficialOwners = (owners: readonly BeneficialOwner[]) => ({
   beneficialOwners: owners.map(presentBeneficialOwner),
@@ -107,9 +127,9 @@ export const BENEFICIAL_OWNERS_ROUTES = [
     },
     success: {
       status: 201,
-      description: 'Added: the owner.',
-      data: beneficialOwnerDataSchema,
-      component: 'BeneficialOwner',
+      description: 'Added: the owner (its id alone without `customers:read`).',
+      data: beneficialOwnerAnswerDataSchema,
+      component: 'BeneficialOwnerAnswer',
     },
     failures: [
       notFound,

@@ -11,5 +11,10 @@ export { PrismaSealedBusinessStore } from './sealed-business.store.js';
 export { BeneficialOwnerService } from './beneficial-owner.service.js';
 export { PrismaBeneficialOwnerStore } from './beneficial-owner.store.js';
 export type { BeneficialOwner, BeneficialOwnerStore, BusinessOwnership } from './ports.js';
-export { BENEFICIAL_OWNERS_ROUTES, presentBeneficialOwner, presentBeneficialOwners } from './beneficial-owner.rest.js';
+export {
+  BENEFICIAL_OWNERS_ROUTES,
+  beneficialOwnerAnswer,
+  presentBeneficialOwner,
+  presentBeneficialOwners,
+} from './beneficial-owner.rest.js';
 export { beneficialOwnerResolvers } from './beneficial-owner.resolvers.js';

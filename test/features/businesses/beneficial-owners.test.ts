@@ -164,11 +164,14 @@ describe('the beneficial-owner routes', () => {
       403,
       'FORBIDDEN',
     );
-    expectSuccess(
-      await add(businessId, { customerId: person, prongs: ['CONTROL'] }, { headers: bearer(writer) }),
-      'customer',
-      201,
+    // Without customers:read, the answer is the owner's id alone: no more than the token could read (ADR 0087).
+    const added = await add(
+      businessId,
+      { customerId: person, prongs: ['OWNERSHIP'], ownershipPercentage: '30', title: 'COO' },
+      { headers: bearer(writer) },
     );
+    expectSuccess(added, 'customer', 201);
+    expect(added.json.data).toEqual({ customerId: person });
     expectFailure(await call('GET', ownersPath(businessId), { headers: bearer(writer) }), 'customer', 403, 'FORBIDDEN');
     expectSuccess(await call('GET', ownersPath(businessId), { headers: bearer(reader) }), 'customer', 200);
     await expectRefused(

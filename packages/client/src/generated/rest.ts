@@ -1067,7 +1067,24 @@ export interface components {
         /** @description A business's beneficial owners. */
         BeneficialOwners: {
             /** @description By addedAt, then customerId. */
-            beneficialOwners: components["schemas"]["BeneficialOwner"][];
+            beneficialOwners: {
+                /**
+                 * Format: uuid
+                 * @description The owner: an INDIVIDUAL customer.
+                 */
+                customerId: string;
+                /** @description OWNERSHIP (25 % or more) and/or CONTROL (significant control). */
+                prongs: ("OWNERSHIP" | "CONTROL")[];
+                /** @description The share owned, a decimal string with two places (e.g. "25.00"); null without OWNERSHIP. */
+                ownershipPercentage: string | null;
+                /** @description E.g. CEO; null when not given. */
+                title: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the owner was added, ISO 8601 UTC.
+                 */
+                addedAt: string;
+            }[];
         };
         AddBeneficialOwnerRequest: {
             customerId: string;
@@ -1075,8 +1092,8 @@ export interface components {
             ownershipPercentage?: string | null;
             title?: string | null;
         };
-        /** @description A beneficial owner of a business customer (FinCEN CDD rule, 31 CFR 1010.230). */
-        BeneficialOwner: {
+        /** @description The owner as the list shows it when the token holds `customers:read`; otherwise only its id. */
+        BeneficialOwnerAnswer: {
             /**
              * Format: uuid
              * @description The owner: an INDIVIDUAL customer.
@@ -1093,6 +1110,12 @@ export interface components {
              * @description When the owner was added, ISO 8601 UTC.
              */
             addedAt: string;
+        } | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
         };
         /** @description A new account for existing customers. */
         CreateAccountRequest: {
@@ -1800,8 +1823,8 @@ export interface components {
             log_ref_id: components["schemas"]["CustomerLogRef"];
         };
         /** @description Success on the customer endpoints. */
-        BeneficialOwnerResponse: {
-            data: components["schemas"]["BeneficialOwner"];
+        BeneficialOwnerAnswerResponse: {
+            data: components["schemas"]["BeneficialOwnerAnswer"];
             /** @constant */
             success: true;
             error: null;
@@ -4104,7 +4127,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Added: the owner. */
+            /** @description Added: the owner (its id alone without `customers:read`). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4133,7 +4156,7 @@ export interface operations {
                      *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
                      *     }
                      */
-                    "application/json": components["schemas"]["BeneficialOwnerResponse"];
+                    "application/json": components["schemas"]["BeneficialOwnerAnswerResponse"];
                 };
             };
             400: components["responses"]["CustomerBadRequest_addBeneficialOwner"];
