@@ -94,6 +94,10 @@ export const DETAIL_CODES = new Set([
   'TOO_PRECISE',
   'WEBHOOK_URL_NOT_ALLOWED',
   'EXTERNAL_ID_TAKEN',
+  'NOT_ALLOWED_IN_URL',
+  'NOT_ASSOCIATED',
+  'OWNER_REQUIRED',
+  'ROLE_REQUIRES_INDIVIDUAL',
 ]);
 
 export interface Answer {

@@ -964,7 +964,7 @@ export interface components {
         ErrorDetail: {
             /** @description The request field the problem is about (dotted path), when there is one. */
             field?: string;
-            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, CUSTOMER_NOT_FOUND or ACCOUNT_NOT_FOUND. */
+            /** @description REQUIRED, INVALID_TYPE, INVALID_FORMAT, INVALID_VALUE, TOO_LONG, TOO_SHORT, TOO_LARGE, TOO_SMALL, OUT_OF_RANGE, TOO_PRECISE (more decimals than the currency has), UNKNOWN_FIELD, NOT_ALLOWED_IN_URL, WEBHOOK_URL_NOT_ALLOWED, FIELD_NOT_UPDATABLE, FIELD_NOT_FOR_CUSTOMER_TYPE, TAX_ID_ALREADY_EXISTS, EXTERNAL_ID_TAKEN, CUSTOMER_NOT_FOUND, ACCOUNT_NOT_FOUND, or, for the relationships of an account, NOT_ASSOCIATED, OWNER_REQUIRED and ROLE_REQUIRES_INDIVIDUAL. */
             code: string;
             /** @description How to fix it; never repeats a submitted value. */
             message: string;
