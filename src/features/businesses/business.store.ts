@@ -1,30 +1,24 @@
 import type { BusinessProfile, BusinessProfileReader } from '../customers/index.js';
-import {
-  externalIdTaken,
-  idempotencyKeyInProgress,
-  taxIdAlreadyExists,
-  validationFailed,
-} from '../../domain/errors.js';
+import { externalIdTaken, taxIdAlreadyExists, validationFailed } from '../../domain/errors.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { CreationEffects, CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
 import type { NewAuditEvent } from '../../domain/audit-event.js';
-import { isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
+import { violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { CUSTOMER_COLUMNS, customerVersionOf, NEW_CUSTOMER_COLUMNS } from '../../db/sql/columns.js';
 import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { createCustomerRow, CUSTOMER_EXTERNAL_ID_UNIQUE_INDEX } from '../../db/sql/customer-creation.js';
 import {
   auditChangedFields,
   auditInsert,
   auditValues,
   claimQueries,
-  claimValues,
   DEFAULT_IDEMPOTENCY_WAIT_MS,
   eventInsert,
 } from '../../db/sql/write-effects.js';
 import type { BusinessProfileChanges, BusinessStore, BusinessUpdate, NewBusinessRecord } from './ports.js';
 
 const TAX_ID_UNIQUE_INDEX = 'business_profiles_environment_tax_id_blind_index_key';
-const EXTERNAL_ID_UNIQUE_INDEX = 'customers_environment_external_id_key';
 const METADATA_KEYS_CHECK = 'customers_metadata_keys';
 
 /** A business's profile as it reads (never its tax id): alias `b`. */
@@ -145,29 +139,24 @@ export class PrismaBusinessStore implements BusinessStore, BusinessProfileReader
       profile.website,
       ...auditValues(effects.audit),
     ];
-    try {
-      const [row] = effects.idempotency
-        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [
-            ...values,
-            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
-          ])
-        : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
-      return row!.created > 0 ? 'created' : 'key-taken';
-    } catch (error) {
-      const index = violatedUniqueIndex(error);
-      if (index === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
-      if (index === TAX_ID_UNIQUE_INDEX) {
-        const [refusal] = await queryRows<{ external_id_taken: boolean }>(this.prisma, SQL.taxIdRefusal, [
-          record.environment,
-          record.externalId ?? null,
-          ...auditValues(effects.taxIdRefusalAudit),
-        ]);
-        if (refusal!.external_id_taken) throw externalIdTaken('customer');
-        throw taxIdAlreadyExists();
-      }
-      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
-      throw error;
-    }
+    return createCustomerRow(
+      this.prisma,
+      {
+        insert: SQL.insert,
+        insertWithKey: SQL.insertWithKey,
+        values,
+        environment: record.environment,
+        externalId: record.externalId,
+        identifier: {
+          uniqueIndex: TAX_ID_UNIQUE_INDEX,
+          refusal: SQL.taxIdRefusal,
+          refusalAudit: effects.taxIdRefusalAudit,
+          alreadyExists: taxIdAlreadyExists,
+        },
+      },
+      effects,
+      this.idempotencyWaitMs,
+    );
   }
 
   async profilesByIds(environment: string, ids: readonly string[]): Promise<Map<string, BusinessProfile>> {
@@ -205,7 +194,7 @@ export class PrismaBusinessStore implements BusinessStore, BusinessProfileReader
         expectedVersions,
       ]);
     } catch (error) {
-      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (violatedUniqueIndex(error) === CUSTOMER_EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
       if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
       throw error;
     }

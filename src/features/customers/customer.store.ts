@@ -1,12 +1,7 @@
 import type { NewAuditEvent } from '../../domain/audit-event.js';
 import type { CustomerFilter } from './customer-search.js';
 import type { Customer } from './customer.js';
-import {
-  customerAlreadyExists,
-  externalIdTaken,
-  idempotencyKeyInProgress,
-  validationFailed,
-} from '../../domain/errors.js';
+import { customerAlreadyExists, externalIdTaken, validationFailed } from '../../domain/errors.js';
 import { TOO_MANY_METADATA_KEYS } from '../../domain/metadata.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { CreationOutcome, WriteEffects } from '../../domain/write-effects.js';
@@ -25,25 +20,23 @@ import {
   NEW_CUSTOMER_COLUMNS,
   toCustomer,
 } from '../../db/sql/columns.js';
-import { isForeignKeyViolation, isLockTimeout, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
+import { isForeignKeyViolation, violatedCheck, violatedUniqueIndex } from '../../db/sql/errors.js';
 import { CoalescedReads } from '../../db/sql/coalesced-reads.js';
 import type { PrismaClient } from '../../db/connection/prisma-client.js';
 import { jsonParameter, queryRows, statement } from '../../db/sql/sql.js';
+import { createCustomerRow, CUSTOMER_EXTERNAL_ID_UNIQUE_INDEX } from '../../db/sql/customer-creation.js';
 import {
   auditChangedFields,
   auditInsert,
   auditValues,
   claimQueries,
-  claimValues,
   DEFAULT_IDEMPOTENCY_WAIT_MS,
   eventInsert,
 } from '../../db/sql/write-effects.js';
 import { customerSearchSql } from './customer-search.sql.js';
 
-/** The unique keys a new customer can clash on (ids are fresh UUIDs): the SSN's blind index, and its externalId below. */
+/** The unique keys a new customer can clash on (ids are fresh UUIDs): the SSN's blind index, and its externalId (CUSTOMER_EXTERNAL_ID_UNIQUE_INDEX). */
 const SSN_UNIQUE_INDEX = 'customers_environment_ssn_blind_index_key';
-/** The client's own id, unique per environment (migration 20261204000000_external_ids_and_metadata). */
-const EXTERNAL_ID_UNIQUE_INDEX = 'customers_environment_external_id_key';
 /** At most METADATA_LIMITS.keys metadata keys, counted by the database on what an update's merge leaves. */
 const METADATA_KEYS_CHECK = 'customers_metadata_keys';
 
@@ -165,31 +158,24 @@ export class PrismaCustomerStore implements CustomerStore {
       record.phoneSearchKeys,
       ...auditValues(effects.audit),
     ];
-    try {
-      const [row] = effects.idempotency
-        ? await queryRows<{ created: number }>(this.prisma, SQL.insertWithKey, [
-            ...values,
-            ...claimValues(effects.idempotency, this.idempotencyWaitMs),
-          ])
-        : await queryRows<{ created: number }>(this.prisma, SQL.insert, values);
-      return row!.created > 0 ? 'created' : 'key-taken';
-    } catch (error) {
-      // PostgreSQL stops at the first unique index that clashes, in an order of its own (today the SSN's,
-      // the older index): the answer must not depend on it. The externalId decides first.
-      const index = violatedUniqueIndex(error);
-      if (index === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
-      if (index === SSN_UNIQUE_INDEX) {
-        const [refusal] = await queryRows<{ external_id_taken: boolean }>(this.prisma, SQL.ssnRefusal, [
-          record.environment,
-          record.externalId ?? null,
-          ...auditValues(effects.ssnRefusalAudit),
-        ]);
-        if (refusal!.external_id_taken) throw externalIdTaken('customer');
-        throw customerAlreadyExists();
-      }
-      if (effects.idempotency && isLockTimeout(error)) throw idempotencyKeyInProgress();
-      throw error;
-    }
+    return createCustomerRow(
+      this.prisma,
+      {
+        insert: SQL.insert,
+        insertWithKey: SQL.insertWithKey,
+        values,
+        environment: record.environment,
+        externalId: record.externalId,
+        identifier: {
+          uniqueIndex: SSN_UNIQUE_INDEX,
+          refusal: SQL.ssnRefusal,
+          refusalAudit: effects.ssnRefusalAudit,
+          alreadyExists: customerAlreadyExists,
+        },
+      },
+      effects,
+      this.idempotencyWaitMs,
+    );
   }
 
   /** Coalesced with concurrent look-ups into one findByIds statement (src/db/sql/coalesced-reads.ts). */
@@ -227,7 +213,7 @@ export class PrismaCustomerStore implements CustomerStore {
         expectedVersions,
       ]);
     } catch (error) {
-      if (violatedUniqueIndex(error) === EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
+      if (violatedUniqueIndex(error) === CUSTOMER_EXTERNAL_ID_UNIQUE_INDEX) throw externalIdTaken('customer');
       if (violatedCheck(error) === METADATA_KEYS_CHECK) throw validationFailed([{ ...TOO_MANY_METADATA_KEYS }]);
       throw error;
     }
