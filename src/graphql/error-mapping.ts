@@ -143,11 +143,11 @@ function clientView(
       return { message: redactSyntaxError(formatted.message), extensions: { code } };
     case ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED:
       return { message: own ? own.message : redactValidationError(formatted.message), extensions: { code } };
-    case ApolloServerErrorCode.BAD_USER_INPUT:
-      return {
-        message: redactVariableError(formatted.message, cause instanceof Error ? cause : undefined),
-        extensions: { code },
-      };
+    case ApolloServerErrorCode.BAD_USER_INPUT: {
+      const message = redactVariableError(formatted.message, cause instanceof Error ? cause : undefined);
+      const details = variableErrorDetails(message);
+      return { message, extensions: { code, ...(details && { details }) } };
+    }
     case ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE:
       return { message: redactOperationName(formatted.message), extensions: { code } };
     case ApolloServerErrorCode.BAD_REQUEST:
@@ -217,6 +217,25 @@ export function redactVariableError(message: string, reason: Error | undefined):
   const prefix = message.slice(0, message.length - reason.message.length - 2);
   const at = / at "([_A-Za-z][_0-9A-Za-z]*(?:\.[_A-Za-z][_0-9A-Za-z]*|\[\d+\])*)"$/.exec(prefix);
   return `Variable "$${variable}" has an invalid value${at ? ` at "${at[1]}"` : ''}: ${explainCoercionFailure(reason)}`;
+}
+
+/**
+ * The redacted message's place in the input as a REST-like detail (`field` the path below the variable, as a
+ * domain refusal names it: `ownershipPercentage`, `addresses[0].zip`), so a form shows the refusal next to its
+ * field. Only names from the schema reach it (redactVariableError keeps no value); none without a place.
+ */
+export function variableErrorDetails(
+  message: string,
+): { field: string; code: 'INVALID_VALUE'; message: string }[] | undefined {
+  const match = /^Variable "\$([_A-Za-z][_0-9A-Za-z]*)" has an invalid value at "([^"]+)": ([\s\S]+)$/.exec(message);
+  if (!match) return undefined;
+  const [, variable, at, reason] = match as unknown as [string, string, string, string];
+  const below = at.startsWith(`${variable}.`)
+    ? at.slice(variable.length + 1)
+    : at.startsWith(`${variable}[`)
+      ? at.slice(variable.length)
+      : at;
+  return [{ field: below === '' ? variable : below, code: 'INVALID_VALUE', message: reason }];
 }
 
 function explainCoercionFailure(reason: Error): string {

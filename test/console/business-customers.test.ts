@@ -301,6 +301,124 @@ describe('business customers and account roles in the console', () => {
     expectClean();
   });
 
+  browserIt('lists, adds and removes a business’s beneficial owners; refusals shown with their codes', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/customers/${businessId}`);
+    await signIn(page, service.token);
+    const owners = page.getByRole('region', { name: 'Beneficial owners' });
+    await owners.getByText('No beneficial owner is recorded.').waitFor();
+    const form = page.getByRole('form', { name: 'Add a beneficial owner' });
+    await expectAccessible(page, 'business page, no owner');
+
+    // Pat owns 60 % and is its CEO; the table and the summary say so.
+    await form.getByLabel('Customer id of the owner (an individual)').fill(personId);
+    await form.getByLabel('Share owned, in % (e.g. 33.33)').fill('60');
+    await form.getByLabel('Title (optional)').fill('CEO');
+    await form.getByRole('button', { name: 'Add owner' }).click();
+    await form.getByRole('status').getByText('Owner added.').waitFor();
+    const table = owners.getByRole('table', { name: 'Beneficial owners and control persons, oldest first' });
+    await expect
+      .poll(() => table.locator('tbody tr').first().locator('td').allInnerTexts())
+      .toEqual([`Pat ${name}`, 'Ownership', '60.00 %', 'CEO', expect.stringMatching(/ UTC$/), `Remove Pat ${name}`]);
+    await owners
+      .getByLabel('Ownership summary')
+      .getByText('Shares recorded: 60.00 % of 100 %; 0 control persons.')
+      .waitFor();
+
+    // Sam asking for 50 % too: the shares would pass 100 %, refused next to the share, nothing recorded.
+    await form.getByLabel('Customer id of the owner (an individual)').fill(signerId);
+    await form.getByLabel('Share owned, in % (e.g. 33.33)').fill('50');
+    await form.getByRole('button', { name: 'Add owner' }).click();
+    await form.getByRole('alert').getByText('OWNERSHIP_OVER_100').waitFor();
+    expect(
+      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+    ).toHaveLength(1);
+    await expectAccessible(page, 'owners form with a refusal');
+
+    // A share that is not a number: the field's own error, announced with it.
+    await form.getByLabel('Share owned, in % (e.g. 33.33)').fill('lots');
+    await form.getByRole('button', { name: 'Add owner' }).click();
+    const shareField = form.getByLabel('Share owned, in % (e.g. 33.33)');
+    await expect.poll(() => shareField.getAttribute('aria-invalid')).toBe('true');
+    const described = (await shareField.getAttribute('aria-describedby'))!.split(' ');
+    const errors = await Promise.all(described.map((id) => page.locator(`[id="${id}"]`).innerText()));
+    expect(errors.join(' ')).toContain('INVALID_VALUE Decimal must be a string holding a decimal number');
+
+    // Sam as its control person only: no share asked.
+    const prongs = form.getByRole('group', { name: 'Prongs' });
+    await prongs.getByRole('checkbox', { name: 'Ownership (25 % or more)' }).uncheck();
+    await prongs.getByRole('checkbox', { name: 'Control (manages or directs the business)' }).check();
+    expect(await form.getByLabel('Share owned, in % (e.g. 33.33)').count()).toBe(0);
+    await form.getByLabel('Title (optional)').fill('COO');
+    await form.getByRole('button', { name: 'Add owner' }).click();
+    await form.getByRole('status').getByText('Owner added.').waitFor();
+    await owners
+      .getByLabel('Ownership summary')
+      .getByText('Shares recorded: 60.00 % of 100 %; one control person.')
+      .waitFor();
+    expect(
+      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners.map(
+        (owner: { customerId: string; prongs: string[] }) => [owner.customerId, owner.prongs],
+      ),
+    ).toEqual([
+      [personId, ['OWNERSHIP']],
+      [signerId, ['CONTROL']],
+    ]);
+
+    // The business itself is no owner of itself: refused with its code.
+    await form.getByLabel('Customer id of the owner (an individual)').fill(businessId);
+    // (The form is back to its defaults after an addition: the ownership prong, a share to give.)
+    await form.getByLabel('Share owned, in % (e.g. 33.33)').fill('10');
+    await form.getByRole('button', { name: 'Add owner' }).click();
+    await form.getByRole('alert').getByText('OWNER_IS_THE_BUSINESS').waitFor();
+    expect(
+      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+    ).toHaveLength(2);
+
+    // Pat's page links back to the business it owns.
+    await page
+      .getByRole('link', { name: `Pat ${name}` })
+      .first()
+      .click();
+    const ownerOf = page.getByRole('list', { name: 'Businesses this person owns or controls' });
+    await expect
+      .poll(() => ownerOf.getByRole('listitem').allInnerTexts())
+      .toEqual([`${name} Labs LLC Ownership, 60.00 %, CEO`]);
+    await expectAccessible(page, 'a person who owns a business');
+    await ownerOf.getByRole('link', { name: `${name} Labs LLC` }).click();
+
+    // Removing asks first, naming the owner and its share; Cancel changes nothing, confirming removes.
+    await owners.getByRole('button', { name: `Remove Sam Signer${suffix}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Remove Sam Signer${suffix} as a beneficial owner?` });
+    await dialog.getByText('(Control, share none)').waitFor();
+    await expectAccessible(page, 'removing an owner');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(
+      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners,
+    ).toHaveLength(2);
+    await owners.getByRole('button', { name: `Remove Sam Signer${suffix}` }).click();
+    await dialog.getByRole('button', { name: 'Remove owner' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    expect(
+      (await service.call('GET', `/sandbox/customer/${businessId}/beneficial-owner`)).json.data.beneficialOwners.map(
+        (owner: { customerId: string }) => owner.customerId,
+      ),
+    ).toEqual([personId]);
+    expectClean();
+  });
+
+  browserIt('shows owners to a token without customers:write, and offers it no change', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/customers/${businessId}`);
+    await signIn(page, readOnlyToken);
+    const owners = page.getByRole('region', { name: 'Beneficial owners' });
+    await owners.getByRole('link', { name: `Pat ${name}` }).waitFor();
+    expect(await page.getByRole('form', { name: 'Add a beneficial owner' }).count()).toBe(0);
+    expect(await owners.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    await expectAccessible(page, 'business owners, read only');
+    expectClean();
+  });
+
   browserIt('shows roles to a token without accounts:write, and offers it no role change', async () => {
     const { page } = await open();
     await page.goto(`${service.url}/console/accounts/${accountId}`);

@@ -148,6 +148,14 @@ describe('no submitted value is ever echoed in an error', () => {
     expect(result.json.errors[0].message).toBe(
       'Variable "$input" has an invalid value at "input.documentLocatorNumber": SafeInt must be a whole number between -9007199254740991 and 9007199254740991.',
     );
+    // The place, as a field a form can show the refusal next to (the path below the variable); no value in it.
+    expect(result.json.errors[0].extensions.details).toEqual([
+      {
+        field: 'documentLocatorNumber',
+        code: 'INVALID_VALUE',
+        message: 'SafeInt must be a whole number between -9007199254740991 and 9007199254740991.',
+      },
+    ]);
   });
 
   it('an SSN sent as a number where a String is expected', async () => {
@@ -183,6 +191,8 @@ describe('no submitted value is ever echoed in an error', () => {
     });
     expect(errorCodes(result)).toEqual(['BAD_USER_INPUT']);
     expect(result.json.errors[0].message).toBe('Variable "$id" has an invalid value: Expected type "ID".');
+    // No place below the variable's own value: no field detail.
+    expect(result.json.errors[0].extensions.details).toBeUndefined();
   });
 
   it('an SSN list in a nested input', async () => {
@@ -192,6 +202,9 @@ describe('no submitted value is ever echoed in an error', () => {
     expect(result.json.errors[0].message).toBe(
       'Variable "$input" has an invalid value at "input.phoneNumbers[0].number": Expected type "String".',
     );
+    expect(result.json.errors[0].extensions.details).toEqual([
+      { field: 'phoneNumbers[0].number', code: 'INVALID_VALUE', message: 'Expected type "String".' },
+    ]);
   });
 
   it('an SSN literal of the wrong type in the document', async () => {

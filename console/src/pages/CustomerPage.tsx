@@ -11,6 +11,7 @@ import { graphql } from '../gql';
 import type { CustomerDetailsQuery } from '../gql/graphql';
 import { paths } from '../router';
 import { AuditTable } from './AuditPage';
+import { BeneficialOwners, OwnerOf } from './BeneficialOwners';
 import { useCan } from '../viewer';
 
 const CustomerDetails = graphql(`
@@ -47,6 +48,38 @@ const CustomerDetails = graphql(`
         city
         state
         zip
+      }
+      beneficialOwners {
+        customerId
+        prongs
+        ownershipPercentage
+        title
+        addedAt
+        customer {
+          id
+          customerType
+          firstName
+          middleName
+          lastName
+          business {
+            legalName
+          }
+        }
+      }
+      beneficialOwnerOf {
+        businessCustomerId
+        prongs
+        ownershipPercentage
+        title
+        business {
+          id
+          firstName
+          middleName
+          lastName
+          business {
+            legalName
+          }
+        }
       }
       accounts @include(if: $withAccounts) {
         id
@@ -322,7 +355,11 @@ export function CustomerPage({ customerId }: { customerId: string }) {
           </dd>
         </dl>
       </section>
-      {/* A business's beneficial owners: their panel goes here, after the profile (another change adds it). */}
+      {customer.business ? (
+        <BeneficialOwners business={customer} canEdit={canEdit} />
+      ) : (
+        <OwnerOf ownerships={customer.beneficialOwnerOf} />
+      )}
       {canEdit ? <EditContact customer={customer} /> : null}
       {customer.accounts ? (
         <section aria-labelledby="accounts-heading">
