@@ -103,6 +103,94 @@ describe('webhook deliveries and the registrant`s read scopes', () => {
     }
   });
 
+  it("a business's owner and an account's role changes are delivered, signed, as their readers may see them", async () => {
+    const eventTypes = [
+      'customer.beneficial_owner_added',
+      'customer.beneficial_owner_removed',
+      'account.relationship_changed',
+    ];
+    const [reader, writer] = await Promise.all(
+      [['webhooks:write', 'customers:read', 'accounts:read'] as const, ['webhooks:write'] as const].map((scopes) =>
+        issueApiToken(service.database.pool, { environments: ['sandbox'], scopes: [...scopes] }),
+      ),
+    );
+    const secrets: string[] = [];
+    for (const [token, path] of [
+      [reader!.token, '/owners'],
+      [writer!.token, '/owners-ids'],
+    ] as const) {
+      const res = await service.call('POST', '/sandbox/webhook-endpoint', {
+        auth: false,
+        headers: { authorization: `Bearer ${token}` },
+        body: { url: receiver.url(path), eventTypes },
+      });
+      expect(res.status, res.text).toBe(201);
+      secrets.push(res.json.data.secret);
+    }
+    const created = async (body: unknown): Promise<string> => {
+      const res = await service.call('POST', '/sandbox/customer', { body });
+      expect(res.status, res.text).toBe(201);
+      return res.json.data.customerId;
+    };
+    const business = buildBusinessInput({ legalName: 'Owned Webhooks LLC' });
+    const businessId = await created(business);
+    const owner = buildCustomerInput({ lastName: 'Ownerforwebhooks' });
+    const ownerId = await created(owner);
+    const added = await service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, {
+      body: { customerId: ownerId, prongs: ['OWNERSHIP', 'CONTROL'], ownershipPercentage: '30', title: 'CEO' },
+    });
+    expect(added.status, added.text).toBe(201);
+    const account = await service.call('POST', '/sandbox/account', {
+      body: {
+        name: 'Owned operating',
+        type: 'CHECKING',
+        currency: 'USD',
+        associatedCustomerIds: [businessId, ownerId],
+      },
+    });
+    expect(account.status, account.text).toBe(201);
+    const { accountId } = account.json.data;
+    const role = await service.call('PUT', `/sandbox/account/${accountId}/customer/${ownerId}`, {
+      body: { role: 'AUTHORIZED_SIGNER' },
+    });
+    expect(role.status, role.text).toBe(200);
+    const removed = await service.call('DELETE', `/sandbox/customer/${businessId}/beneficial-owner/${ownerId}`);
+    expect(removed.status, removed.text).toBe(200);
+
+    const owned = { customerId: businessId, ownerCustomerId: ownerId, prongs: ['OWNERSHIP', 'CONTROL'] };
+    const full = await delivered('/owners', secrets[0]!, 3);
+    expect(full.map(({ payload }) => [payload.type, payload.data.data])).toEqual([
+      ['customer.beneficial_owner_added', { ...owned, ownershipPercentage: '30.00', title: 'CEO' }],
+      ['account.relationship_changed', { accountId, customerId: ownerId, role: 'AUTHORIZED_SIGNER' }],
+      ['customer.beneficial_owner_removed', { ...owned, ownershipPercentage: '30.00', title: 'CEO' }],
+    ]);
+    // Without the read scopes: which records, never who owns how much nor which role.
+    const idsOnly = await delivered('/owners-ids', secrets[1]!, 3);
+    // (A link's ids are no record's fields: the role change says which customer of which account, not the role.)
+    expect(idsOnly.map(({ payload }) => [payload.type, payload.data.data])).toEqual([
+      [
+        'customer.beneficial_owner_added',
+        { customerId: businessId, changedFields: ['beneficialOwners'], requiredScope: 'customers:read' },
+      ],
+      ['account.relationship_changed', { accountId, customerId: ownerId }],
+      [
+        'customer.beneficial_owner_removed',
+        { customerId: businessId, changedFields: ['beneficialOwners'], requiredScope: 'customers:read' },
+      ],
+    ]);
+    for (const { raw } of idsOnly) {
+      expect(raw).not.toContain('30.00');
+      expect(raw).not.toContain('CEO');
+      expect(raw).not.toContain('AUTHORIZED_SIGNER');
+    }
+    for (const { raw } of [...full, ...idsOnly]) {
+      expect(raw).not.toContain(business.taxId);
+      expect(raw).not.toContain(business.taxId.replace('-', ''));
+      expect(raw).not.toContain(owner.socialSecurityNumber);
+      expect(raw).not.toContain('Ownerforwebhooks');
+    }
+  });
+
   it('re-pointing an endpoint records the read scopes of the token that re-pointed it', async () => {
     const reader = await issueApiToken(service.database.pool, {
       environments: ['sandbox'],
