@@ -12,6 +12,7 @@ import {
   SSN_RULE,
 } from '../features/customers/index.js';
 import { idempotencyKeySchema } from '../features/idempotency/index.js';
+import { createBusinessSchema, TAX_ID_RULE } from '../features/businesses/index.js';
 import { ACCOUNT_FLAGS, accountAcknowledgmentDataSchema, accountDataSchema } from '../features/accounts/index.js';
 import { PAGE_SIZE } from '../domain/pagination.js';
 import { ACCESS_SCOPES } from '../domain/caller.js';
@@ -79,6 +80,16 @@ const REQUEST_FIELD_NOTES: Record<string, Record<string, JsonSchema>> = {
     phoneNumbers: { description: `Up to ${CUSTOMER_LIMITS.phoneNumbers} phone numbers; may be empty.` },
     addresses: { description: `Up to ${CUSTOMER_LIMITS.addresses} postal addresses; may be empty.` },
   },
+  CreateBusinessCustomerRequest: {
+    taxId: {
+      description: `${TAX_ID_RULE} Unique per environment (TAX_ID_ALREADY_EXISTS). Write-only: stored encrypted, never returned, never echoed in an error.`,
+      writeOnly: true,
+    },
+    formationDate: { format: 'date', description: 'YYYY-MM-DD, a real date, not in the future.' },
+    formationCountry: { description: 'ISO 3166-1 alpha-2, e.g. US; decides the form of `taxId`.' },
+    industry: { description: 'A NAICS code, 2 to 6 digits.' },
+    website: { description: 'An http or https URL.' },
+  },
   UpdateCustomerRequest: {
     emails: { description: 'Replaces all email addresses; `[]` clears them.' },
     phoneNumbers: { description: 'Replaces all phone numbers; `[]` clears them.' },
@@ -94,8 +105,18 @@ const REQUEST_FIELD_NOTES: Record<string, Record<string, JsonSchema>> = {
   },
 };
 
+/**
+ * Request bodies of another shape an operation also takes, by operation: each named once, and the operation's body is
+ * a `oneOf` of its own request and these. A business customer (docs/adr/0090) is created on the person's resource.
+ */
+const REQUEST_ALTERNATIVES: Readonly<Record<string, readonly { component: string; schema: z.ZodType }[]>> = {
+  createCustomer: [{ component: 'CreateBusinessCustomerRequest', schema: createBusinessSchema }],
+};
+
 const REQUEST_SCHEMA_DESCRIPTIONS: Record<string, string> = {
-  CreateCustomerRequest: 'A new customer; every field is required.',
+  CreateCustomerRequest: 'A new customer (a person); every field is required.',
+  CreateBusinessCustomerRequest:
+    'A new business customer (not in the contract; docs/adr/0090): `customerType` BUSINESS, its tax id stored encrypted, never returned.',
   UpdateCustomerRequest: 'The fields to change; at least one. Identity fields cannot change (FIELD_NOT_UPDATABLE).',
   CreateAccountRequest: 'A new account for existing customers.',
   UpdateAccountRequest: 'The new name and currency; both required.',
@@ -113,6 +134,7 @@ function componentSchemas(): Record<string, JsonSchema> {
   ]);
   for (const route of REST_ROUTES as readonly RestRoute[]) {
     if (route.requestBody) named.set(route.requestBody.component, route.requestBody.schema);
+    for (const { component, schema } of REQUEST_ALTERNATIVES[route.operationId] ?? []) named.set(component, schema);
     named.set(route.success.component, route.success.data);
   }
   named.set('Account', accountDataSchema);
@@ -131,6 +153,13 @@ function componentSchemas(): Record<string, JsonSchema> {
       Object.assign(properties[field], note);
     }
   }
+  // A person may say what it is (`customerType` INDIVIDUAL, the default); the service drops it before the contract's schema.
+  (schemas.CreateCustomerRequest!.properties as Record<string, JsonSchema>).customerType = {
+    type: 'string',
+    const: 'INDIVIDUAL',
+    description:
+      'Not in the contract, optional: INDIVIDUAL (the default). BUSINESS takes CreateBusinessCustomerRequest.',
+  };
   for (const [component, description] of Object.entries(REQUEST_SCHEMA_DESCRIPTIONS))
     schemas[component]!.description = description;
   return { ...schemas, ...envelopeSchemas() };
@@ -1036,7 +1065,14 @@ function operation(route: RestRoute, examples: ExampleStore, responses: Response
         required: route.requestBody.optional !== true,
         content: {
           'application/json': {
-            schema: ref('schemas', route.requestBody.component),
+            schema: REQUEST_ALTERNATIVES[route.operationId]
+              ? {
+                  oneOf: [
+                    route.requestBody.component,
+                    ...REQUEST_ALTERNATIVES[route.operationId]!.map((a) => a.component),
+                  ].map((component) => ref('schemas', component)),
+                }
+              : ref('schemas', route.requestBody.component),
             example: route.requestBody.example,
           },
         },

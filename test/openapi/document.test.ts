@@ -10,6 +10,9 @@ import { ErrorCodes } from '../../src/domain/errors.js';
 import { buildOpenApiDocument, openApiJson, openApiPath } from '../../src/openapi/document.js';
 import { REST_ROUTES } from '../../src/rest/routes.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { buildCustomerInput } from '../support/factories.js';
+import { buildBusinessInput } from '../features/businesses/support.js';
 import { documentedResponse } from './response-contract.js';
 
 const { Spectral, Document } = spectralCore;
@@ -290,6 +293,33 @@ describe('the OpenAPI document', () => {
       expect(properties).not.toContain('socialSecurityNumber');
       expect(properties).not.toContain('documentLocatorNumber');
     }
+  });
+
+  it("documents a business's creation beside a person's on POST /{environment}/customer: a oneOf, each side strict", () => {
+    const media = document.paths['/{environment}/customer'].post.requestBody.content['application/json'];
+    expect(media.schema).toEqual({
+      oneOf: [
+        { $ref: '#/components/schemas/CreateCustomerRequest' },
+        { $ref: '#/components/schemas/CreateBusinessCustomerRequest' },
+      ],
+    });
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ ...document, $id: 'openapi.json' });
+    const validBody = ajv.compile({
+      $ref: 'openapi.json#/paths/~1{environment}~1customer/post/requestBody/content/application~1json/schema',
+    });
+    const business = buildBusinessInput();
+    const person = buildCustomerInput();
+    expect(validBody(business), JSON.stringify(validBody.errors)).toBe(true);
+    expect(validBody(person)).toBe(true);
+    expect(validBody({ ...person, customerType: 'INDIVIDUAL' })).toBe(true);
+    // Neither side takes the other's fields, nor a business without its tax id.
+    expect(validBody({ ...person, legalName: 'Acme LLC' })).toBe(false);
+    expect(validBody({ ...business, firstName: 'Pat' })).toBe(false);
+    const { taxId: _taxId, ...withoutTaxId } = business;
+    expect(validBody(withoutTaxId)).toBe(false);
+    const taxId = document.components.schemas.CreateBusinessCustomerRequest.properties.taxId;
+    expect(taxId.writeOnly).toBe(true);
   });
 
   it('shows no SSN-like value in any response example; the only request SSN is the documentation example 123-45-6789', () => {

@@ -977,7 +977,7 @@ export interface components {
             message: string;
             details?: components["schemas"]["ErrorDetail"][];
         };
-        /** @description A new customer; every field is required. */
+        /** @description A new customer (a person); every field is required. */
         CreateCustomerRequest: {
             /** @description Must be a valid social security number: 9 digits as AAA-GG-SSSS or AAAGGSSSS, not an unissued area (000, 666, 900-999), group (00) or serial (0000). Unique per environment. Write-only: stored encrypted, never returned, never echoed in an error. */
             socialSecurityNumber: string;
@@ -998,6 +998,41 @@ export interface components {
             /** @description Up to 10 phone numbers; may be empty. */
             phoneNumbers: components["schemas"]["PhoneInput"][];
             /** @description Up to 10 postal addresses; may be empty. */
+            addresses: components["schemas"]["AddressInput"][];
+            externalId?: string | null;
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
+            /**
+             * @description Not in the contract, optional: INDIVIDUAL (the default). BUSINESS takes CreateBusinessCustomerRequest.
+             * @constant
+             */
+            customerType?: "INDIVIDUAL";
+        };
+        /** @description A new business customer (not in the contract; docs/adr/0090): `customerType` BUSINESS, its tax id stored encrypted, never returned. */
+        CreateBusinessCustomerRequest: {
+            /** @constant */
+            customerType: "BUSINESS";
+            legalName: string;
+            doingBusinessAs?: string | null;
+            /** @description Must be a tax id: for formationCountry US an EIN (NN-NNNNNNN or nine digits), otherwise 1-32 letters and digits. Unique per environment (TAX_ID_ALREADY_EXISTS). Write-only: stored encrypted, never returned, never echoed in an error. */
+            taxId: string;
+            /** @enum {string} */
+            entityType: "CORPORATION" | "LLC" | "PARTNERSHIP" | "SOLE_PROPRIETORSHIP" | "NONPROFIT" | "TRUST";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, a real date, not in the future.
+             */
+            formationDate: string;
+            formationState?: string | null;
+            /** @description ISO 3166-1 alpha-2, e.g. US; decides the form of `taxId`. */
+            formationCountry: string;
+            /** @description A NAICS code, 2 to 6 digits. */
+            industry?: string | null;
+            /** @description An http or https URL. */
+            website?: string | null;
+            emails: string[];
+            phoneNumbers: components["schemas"]["PhoneInput"][];
             addresses: components["schemas"]["AddressInput"][];
             externalId?: string | null;
             metadata?: {
@@ -3622,7 +3657,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["CreateCustomerRequest"];
+                "application/json": components["schemas"]["CreateCustomerRequest"] | components["schemas"]["CreateBusinessCustomerRequest"];
             };
         };
         responses: {
