@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config/config.js';
+import { startupBanner } from './http/startup-banner.js';
 import { applyHeapGrowingPercent } from './config/heap-growth.js';
 import { takeOverShutdownSignals } from './db/postgres/embedded-postgres.js';
 import { createLogger } from './logging/logger.js';
@@ -37,7 +39,23 @@ async function main(): Promise<void> {
   const service = await startService(config, logger, { onDatabaseLost });
   started.service = service;
   process.stdout.write(
-    `Customer & Account Service on ${service.url} (REST: ${service.url}/{environment}/customer, GraphQL: ${service.url}/${config.environments[0]}/graphql, subscriptions: ${service.url.replace(/^http/, 'ws')}/${config.environments[0]}/graphql)\n`,
+    startupBanner({
+      host: config.host,
+      port: service.port,
+      url: service.url,
+      firstEnvironment: config.environments[0]!,
+      tokens:
+        config.apiTokens === undefined && config.nodeEnv !== 'production'
+          ? { kind: 'development', file: path.join(config.dataDir, 'dev-api-token') }
+          : {
+              kind: 'configured',
+              names: [
+                ...(config.apiTokens !== undefined ? ['API_TOKENS'] : []),
+                ...(config.oidc !== undefined ? ['OIDC/JWT'] : []),
+                'managed tokens (npm run token)',
+              ],
+            },
+    }),
   );
 
   let signals = 0;

@@ -21,9 +21,10 @@ export const SETTINGS: Record<string, SettingText> = {
       'Production refuses to start without the PII keys or without any way to authenticate (`API_TOKENS`, OIDC or a managed token), and logs JSON.',
   },
   HOST: {
-    default: '`0.0.0.0`',
-    example: '`127.0.0.1`',
-    description: 'Listen address.',
+    default: '`0.0.0.0` in production, else `127.0.0.1`',
+    example: '`0.0.0.0`',
+    description:
+      'Listen address. Outside production the service listens on loopback only unless this says otherwise (its development token has every scope).',
   },
   PORT: {
     default: '`3000`',

@@ -9,7 +9,7 @@ import { loggingConfig, loggingEnv } from './logging.js';
 import { isLoopbackHost, metricsConfig, metricsEnv } from './metrics.js';
 import { oidcEnv, parseOidcConfig } from './oidc.js';
 import { parsePiiConfig, piiEnv } from './pii.js';
-import { httpConfig, httpEnv, httpProblems, serverConfig, serverEnv } from './server.js';
+import { defaultHost, httpConfig, httpEnv, httpProblems, serverConfig, serverEnv } from './server.js';
 import { commaList } from './settings.js';
 import { startupConfig, startupEnv } from './startup.js';
 import { statementPdfProblems, statementsConfig, statementsEnv } from './statements.js';
@@ -191,7 +191,7 @@ export function loadConfig(
     ...accessConfig(raw),
     pii,
     ...loggingConfig(raw, raw.NODE_ENV),
-    ...metricsConfig(raw, raw.HOST),
+    ...metricsConfig(raw, raw.HOST ?? defaultHost(raw.NODE_ENV)),
     ...httpConfig(raw, raw.TRUST_PROXY_HOPS),
     ...startupConfig(raw),
     oidc,

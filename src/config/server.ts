@@ -6,13 +6,21 @@ export const serverEnv = {
   NODE_ENV: z
     .enum(['development', 'test', 'production'], { message: 'NODE_ENV must be development, test or production' })
     .default('development'),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  HOST: z.string().trim().min(1).optional(),
   PORT: integer('PORT', 0, 65535).default(3000),
 };
 
+/**
+ * Where the service listens without HOST: every interface in production (a container or a host behind a load
+ * balancer), else loopback only, so a laptop's development service, with its full-access development token, is not
+ * served to the network it is on.
+ */
+export const defaultHost = (nodeEnv: 'development' | 'test' | 'production') =>
+  nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1';
+
 export const serverConfig = (raw: Settings<typeof serverEnv>) => ({
   nodeEnv: raw.NODE_ENV,
-  host: raw.HOST,
+  host: raw.HOST ?? defaultHost(raw.NODE_ENV),
   port: raw.PORT,
 });
 

@@ -231,7 +231,25 @@ function envelopeSchemas(): Record<string, JsonSchema> {
   return schemas;
 }
 
+/**
+ * An optional parameter's example goes into its description, not `example`: Swagger UI's "Try it out" fills every
+ * example into its form, so an example of an optional filter, a Consistency-Token or an Idempotency-Key would be
+ * sent with the request and change its answer (a second "Execute" of a creation would replay the first).
+ */
+function exampleInDescription(parameter: JsonSchema): JsonSchema {
+  if (parameter.required === true || parameter.example === undefined) return parameter;
+  const { example, ...rest } = parameter;
+  const shown = typeof example === 'string' ? example : JSON.stringify(example);
+  return { ...rest, description: `${String(rest.description)} Example: \`${shown}\`.` };
+}
+
 function parameters(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(allParameters()).map(([name, parameter]) => [name, exampleInDescription(parameter)]),
+  );
+}
+
+function allParameters(): Record<string, JsonSchema> {
   return {
     environment: {
       name: 'environment',
@@ -1010,7 +1028,7 @@ function queryParameters(route: RestRoute): JsonSchema[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, property]) => {
     const { description, ...propertySchema } = property;
-    return {
+    return exampleInDescription({
       name,
       in: 'query',
       required: required.has(name),
@@ -1019,7 +1037,7 @@ function queryParameters(route: RestRoute): JsonSchema[] {
       // An object parameter (`metadata`) is sent as `metadata[key]=value`.
       ...(propertySchema.type === 'object' && { style: 'deepObject', explode: true }),
       ...(route.query!.example[name] !== undefined && { example: route.query!.example[name] }),
-    };
+    });
   });
 }
 

@@ -20,7 +20,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       nodeEnv: 'development',
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       port: 3000,
       databaseUrl: undefined,
       dataDir: path.resolve('.data'),
@@ -35,6 +35,14 @@ describe('loadConfig', () => {
       bodyLimitBytes: 65536,
       runMigrationsOnStart: true,
     });
+  });
+
+  it('listens on loopback only outside production unless HOST says otherwise; on every interface in production', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig(productionEnv()).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...productionEnv(), HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
 
   it('reads every variable it is given', () => {

@@ -42,7 +42,7 @@ describe('configuration documentation', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       nodeEnv: 'development',
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       port: 3000,
       databasePoolSize: 10,
       databaseConnectTimeoutMs: 2000,
@@ -57,7 +57,7 @@ describe('configuration documentation', () => {
       shutdownTimeoutMs: 10_000,
       runMigrationsOnStart: true,
       idempotencyTtlHours: 24,
-      metrics: { port: undefined, host: '0.0.0.0', token: undefined },
+      metrics: { port: undefined, host: '127.0.0.1', token: undefined },
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logPretty).toBe(false);
   });

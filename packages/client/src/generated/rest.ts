@@ -3442,30 +3442,15 @@ export interface components {
          * @example FROZEN
          */
         flag: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
-        /**
-         * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-         * @example onboarding-2026-11-21-0001
-         */
+        /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
         IdempotencyKey: string;
-        /**
-         * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-         * @example v1.000000000301a2b8
-         */
+        /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
         ConsistencyToken: string;
-        /**
-         * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-         */
+        /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
         IfMatch: string;
-        /**
-         * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
-         * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-         */
+        /** @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
         IfNoneMatch: string;
-        /**
-         * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-         * @example checkout-42.retry-1
-         */
+        /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
         XRequestId: string;
     };
     requestBodies: never;
@@ -3498,10 +3483,7 @@ export interface operations {
                 customerType?: "INDIVIDUAL" | "BUSINESS";
                 /** @description legalName */
                 legalName?: string;
-                /**
-                 * @description lastName
-                 * @example mull
-                 */
+                /** @description lastName Example: `mull`. */
                 lastName?: string;
                 /** @description firstName */
                 firstName?: string;
@@ -3521,24 +3503,15 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
-                /**
-                 * @description limit
-                 * @example 20
-                 */
+                /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path?: never;
@@ -3612,15 +3585,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3704,10 +3671,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -3794,20 +3758,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
-                /**
-                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -3893,15 +3848,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -3994,15 +3943,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4052,15 +3995,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -4130,10 +4067,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -4211,10 +4145,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -4271,15 +4202,9 @@ export interface operations {
                 customerId?: string;
                 /** @description type */
                 type?: string;
-                /**
-                 * @description currency
-                 * @example USD
-                 */
+                /** @description currency Example: `USD`. */
                 currency?: string;
-                /**
-                 * @description flag
-                 * @example FROZEN
-                 */
+                /** @description flag Example: `FROZEN`. */
                 flag?: "FROZEN" | "DEBITS_BLOCKED" | "CREDITS_BLOCKED";
                 /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
                 externalId?: string;
@@ -4287,24 +4212,15 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
-                /**
-                 * @description limit
-                 * @example 20
-                 */
+                /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path?: never;
@@ -4362,15 +4278,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4446,20 +4356,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
-                /**
-                 * @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description The `ETag` of the copy you hold: while the record is unchanged the answer is 304 with no body (RFC 9110). `*` matches any existing record; weak tags (`W/"…"`) compare by their value. A value that is not entity-tag syntax is ignored. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
@@ -4529,15 +4430,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4612,15 +4507,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4670,10 +4559,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -4746,15 +4632,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4833,15 +4713,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4909,15 +4783,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -4996,15 +4864,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -5071,15 +4933,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -5143,15 +4999,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`.
-                 * @example "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"
-                 */
+                /** @description Change the record only if it is still as you read it (RFC 9110): the `ETag` of your last read or write of it. A record changed since then (an account: any posting too), or a tag of another record or a weak one, answers 412 `PRECONDITION_FAILED` and changes nothing; two writers sending the same tag cannot both succeed. `*`: the record must exist (as without the header). Several tags, comma-separated: any of them. A value that is neither `*` nor quoted tags answers 400 `VALIDATION_FAILED`. Example: `"0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10.3"`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -5223,47 +5073,29 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
-                /**
-                 * @description status
-                 * @example POSTED
-                 */
+                /** @description status Example: `POSTED`. */
                 status?: "PENDING" | "POSTED" | "VOIDED";
                 /** @description type */
                 type?: "CREDIT" | "DEBIT";
-                /**
-                 * @description Only events at or after this instant (ISO 8601 with a time zone).
-                 * @example 2026-12-01T00:00:00Z
-                 */
+                /** @description Only events at or after this instant (ISO 8601 with a time zone). Example: `2026-12-01T00:00:00Z`. */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
                 to?: string;
-                /**
-                 * @description minAmount
-                 * @example 10
-                 */
+                /** @description minAmount Example: `10`. */
                 minAmount?: string;
                 /** @description maxAmount */
                 maxAmount?: string;
                 /** @description The client's own id for the record, 1 to 128 characters, unique per environment and kind. */
                 externalId?: string;
-                /**
-                 * @description limit
-                 * @example 20
-                 */
+                /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
                 after?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -5331,15 +5163,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5420,15 +5246,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -5496,15 +5316,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5586,15 +5400,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5665,15 +5473,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5757,15 +5559,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24).
-                 * @example onboarding-2026-11-21-0001
-                 */
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5864,15 +5660,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -5957,22 +5747,13 @@ export interface operations {
     getBalanceAsOf: {
         parameters: {
             query?: {
-                /**
-                 * @description asOf
-                 * @example 2026-12-01T00:00:00Z
-                 */
+                /** @description asOf Example: `2026-12-01T00:00:00Z`. */
                 asOf?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6042,15 +5823,9 @@ export interface operations {
                 interval: "hour" | "day" | "month";
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6119,15 +5894,9 @@ export interface operations {
                 to: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6199,29 +5968,17 @@ export interface operations {
     exportLedgerEntries: {
         parameters: {
             query?: {
-                /**
-                 * @description Only events at or after this instant (ISO 8601 with a time zone).
-                 * @example 2026-11-01T00:00:00Z
-                 */
+                /** @description Only events at or after this instant (ISO 8601 with a time zone). Example: `2026-11-01T00:00:00Z`. */
                 from?: string;
-                /**
-                 * @description Only events before this instant (ISO 8601 with a time zone).
-                 * @example 2026-12-01T00:00:00Z
-                 */
+                /** @description Only events before this instant (ISO 8601 with a time zone). Example: `2026-12-01T00:00:00Z`. */
                 to?: string;
                 /** @description accountId */
                 accountId?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path?: never;
@@ -6254,32 +6011,17 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /**
-                 * @description The `nextAfter` of the previous page.
-                 * @example 0
-                 */
+                /** @description The `nextAfter` of the previous page. Example: `0`. */
                 after?: string;
-                /**
-                 * @description types
-                 * @example customer.created,transaction.posted
-                 */
+                /** @description types Example: `customer.created,transaction.posted`. */
                 types?: string;
-                /**
-                 * @description limit
-                 * @example 20
-                 */
+                /** @description limit Example: `20`. */
                 limit?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path?: never;
@@ -6349,15 +6091,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6427,22 +6163,13 @@ export interface operations {
     listCustomerEvents: {
         parameters: {
             query?: {
-                /**
-                 * @description limit
-                 * @example 10
-                 */
+                /** @description limit Example: `10`. */
                 limit?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6565,22 +6292,13 @@ export interface operations {
     listAccountEvents: {
         parameters: {
             query?: {
-                /**
-                 * @description limit
-                 * @example 10
-                 */
+                /** @description limit Example: `10`. */
                 limit?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6651,10 +6369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -6723,15 +6438,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6791,10 +6500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -6866,10 +6572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -6916,22 +6619,13 @@ export interface operations {
     listWebhookAttempts: {
         parameters: {
             query?: {
-                /**
-                 * @description limit
-                 * @example 20
-                 */
+                /** @description limit Example: `20`. */
                 limit?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path: {
@@ -6999,10 +6693,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -7054,10 +6745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -7118,10 +6806,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -7182,10 +6867,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -7241,10 +6923,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /**
-                 * @description Page size, 1 to 100.
-                 * @example 20
-                 */
+                /** @description Page size, 1 to 100. Example: `20`. */
                 first?: number;
                 /** @description The `nextAfter` of the previous page. */
                 after?: string;
@@ -7252,10 +6931,7 @@ export interface operations {
                 resourceId?: string;
                 /** @description principalId */
                 principalId?: string;
-                /**
-                 * @description Only events of this operation.
-                 * @example customer.create
-                 */
+                /** @description Only events of this operation. Example: `customer.create`. */
                 operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
@@ -7263,15 +6939,9 @@ export interface operations {
                 to?: string;
             };
             header?: {
-                /**
-                 * @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID.
-                 * @example checkout-42.retry-1
-                 */
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received.
-                 * @example v1.000000000301a2b8
-                 */
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
                 "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
             };
             path?: never;
