@@ -154,8 +154,7 @@ export class JwtAuthenticator implements TokenVerifier {
     const hit = cached !== undefined && this.stillSigned(cached);
     this.options.onCacheLookup?.(hit);
     if (hit) return { ok: true, principal: cached.principal };
-    const result = await this.verifyInFull(token, (verified) => this.remember(key, verified));
-    return result;
+    return this.verifyInFull(token, (verified) => this.remember(key, verified));
   }
 
   /**

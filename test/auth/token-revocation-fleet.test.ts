@@ -30,6 +30,13 @@ const secondLog: string[] = [];
 
 beforeAll(async () => {
   first = await startTestService(CACHE_ENV);
+  second = await startInstance(secondLog);
+  // What `npm run token -- revoke` runs, from a process of its own.
+  prisma = createPrismaClient(first.database.pool);
+});
+
+/** Another instance on the first one's database, its log lines kept in `log`. */
+function startInstance(log: string[], env: Record<string, string> = {}): Promise<RunningService> {
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -43,17 +50,16 @@ beforeAll(async () => {
     DATABASE_STATEMENT_TIMEOUT_MS: '60000',
     ...TEST_PII_ENV,
     ...CACHE_ENV,
+    ...env,
   });
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      secondLog.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       callback();
     },
   });
-  second = await startService(config, createLogger({ level: 'info', pretty: false, destination }));
-  // What `npm run token -- revoke` runs, from a process of its own.
-  prisma = createPrismaClient(first.database.pool);
-});
+  return startService(config, createLogger({ level: 'info', pretty: false, destination }));
+}
 afterAll(async () => {
   await prisma?.$disconnect();
   await second?.stop();
@@ -160,6 +166,30 @@ describe('managed tokens cached on two instances', () => {
       expect(deleted.status).toBe(401);
     } finally {
       await listener.end();
+    }
+  });
+
+  it('an instance that does not listen (DATABASE_LISTEN=false) refuses a revoked token too: its entries live a second at most', async () => {
+    const unlistenedLog: string[] = [];
+    const unlistened = await startInstance(unlistenedLog, { DATABASE_LISTEN: 'false' });
+    try {
+      const exposition = await scrape(unlistened);
+      expect(metricSample(exposition, 'db_listener_connected')).toBeUndefined();
+      const { id, token } = await issueApiToken(first.database.pool, {
+        environments: ['sandbox'],
+        scopes: ['customers:read'],
+      });
+      expect((await readCustomer(unlistened, token)).status).toBe(404);
+      await first.database.pool.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [id]);
+      // No notification can reach it; the entry's one second (UNNOTIFIED_MAX_AGE_MS) is all that stands between.
+      const refused = await eventually(
+        () => readCustomer(unlistened, token),
+        (response) => response.status !== 404,
+      );
+      expect(refused.status).toBe(401);
+    } finally {
+      await unlistened.stop();
+      assertNoSensitiveValues(unlistenedLog.join('\n'), "the unlistening instance's log lines");
     }
   });
 });
