@@ -16,7 +16,7 @@ import { PostgresSupervisor, supervisedLiveness, supervisedReadiness } from './d
 import { withTranslatedErrors } from './db/sql/errors.js';
 import { migrate, readMigrations } from './db/migrations/migrations.js';
 import { readOutboxBacklog, startEventFeed, startEventOutbox } from './features/events/index.js';
-import { startDatabaseListener } from './db/connection/notifications.js';
+import { type DatabaseListener, startDatabaseListener } from './db/connection/notifications.js';
 import { createPool } from './db/connection/pool.js';
 import { createPrismaClient, type PrismaClient } from './db/connection/prisma-client.js';
 import { startReadReplica } from './db/replica/read-replica.js';
@@ -222,9 +222,10 @@ export async function startService(
     cleanups.push(outbox.stop);
     // Other instances' sequencers and fan-outs wake this one's feed and dispatcher (docs/adr/0046-listen-notify-wake-ups.md,
     // "Waking other instances"); both keep polling, which is all they do when listening is off or down.
+    let listener: DatabaseListener | undefined;
     if (config.databaseListen) {
       const listenerMetrics = metrics.watchListener();
-      const listener = startDatabaseListener({
+      listener = startDatabaseListener({
         // The primary: DATABASE_LISTEN_URL when DATABASE_URL is a transaction-mode pooler; never the replica.
         connectionString: config.databaseListenUrl ?? databaseUrl,
         connectTimeoutMs: config.databaseConnectTimeoutMs,
@@ -270,6 +271,10 @@ export async function startService(
         oidc: config.oidc,
         onTouchFailed: (error) =>
           logger.warn({ err: { message: (error as Error).message } }, "could not record a token's last use"),
+        cache: config.authCache,
+        // Revocations and other changes of managed tokens, from every instance; none with DATABASE_LISTEN=false.
+        tokenChanges: listener,
+        onCacheLookup: (cache, hit) => metrics.authCacheLookup(cache, hit),
       }),
       environments: new Set(config.environments),
       rateLimits,

@@ -143,6 +143,18 @@ export const SETTINGS: Record<string, SettingText> = {
     example: '`sandbox,production`',
     description: 'Environment names, the first path segment.',
   },
+  AUTH_CACHE_MAX_ENTRIES: {
+    default: '`10000`',
+    example: '`50000`',
+    description:
+      'Verified bearer tokens kept in memory per instance, managed tokens and JWTs each (least recently used out first); `0`: none, every request verifies its token in full. Only successes are kept ([ADR 0099](../adr/0099-authentication-caches.md)).',
+  },
+  AUTH_CACHE_MAX_AGE_MS: {
+    default: '`60000`',
+    example: '`300000`',
+    description:
+      "The longest a cached token is served after its verification, never past its `exp` or expiry. A managed token's revocation or change drops it on every listening instance at once; without the `LISTEN` connection (down, or `DATABASE_LISTEN=false`) a cached managed token is served for about a second only.",
+  },
   PII_KEYS: {
     default: 'dev: generated',
     example: '`k2026:<base64 32 bytes>,k2025:<…>`',

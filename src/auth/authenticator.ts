@@ -1,5 +1,12 @@
+import { type Clock, systemClock } from '../clock.js';
 import type { OidcConfig } from '../config/oidc.js';
-import { API_TOKEN_PREFIX, type ApiTokenStore, ManagedTokenAuthenticator } from '../features/tokens/index.js';
+import {
+  API_TOKEN_PREFIX,
+  type ApiTokenStore,
+  ManagedTokenAuthenticator,
+  ManagedTokenCache,
+  type TokenChanges,
+} from '../features/tokens/index.js';
 import {
   type Authentication,
   type Authenticator,
@@ -47,10 +54,35 @@ export function createAuthenticator(deps: {
   tokenStore?: ApiTokenStore | undefined;
   oidc?: OidcConfig | undefined;
   onTouchFailed?: (error: unknown) => void;
+  /**
+   * The authentication caches' bounds (AUTH_CACHE_MAX_ENTRIES, AUTH_CACHE_MAX_AGE_MS; docs/adr/0099-authentication-caches.md);
+   * undefined: no cache, every request verifies its token in full.
+   */
+  cache?: { maxEntries: number; maxAgeMs: number } | undefined;
+  /** Managed tokens' change notifications (the LISTEN connection); undefined: cached managed tokens live about a second. */
+  tokenChanges?: TokenChanges | undefined;
+  onCacheLookup?: (cache: 'managed_token' | 'jwt', hit: boolean) => void;
+  clock?: Clock | undefined;
 }): CompositeAuthenticator {
+  const { cache } = deps;
+  const managedCache =
+    deps.tokenStore && cache && cache.maxEntries > 0
+      ? new ManagedTokenCache({
+          ...cache,
+          changes: deps.tokenChanges,
+          clock: deps.clock ?? systemClock,
+          onLookup: (hit) => deps.onCacheLookup?.('managed_token', hit),
+        })
+      : undefined;
   return new CompositeAuthenticator({
     static: new StaticTokenAuthenticator(deps.staticTokens, deps.staticTokenLabelKey),
-    managed: deps.tokenStore ? new ManagedTokenAuthenticator(deps.tokenStore, deps.onTouchFailed) : undefined,
+    managed: deps.tokenStore
+      ? new ManagedTokenAuthenticator(deps.tokenStore, {
+          onTouchFailed: deps.onTouchFailed,
+          cache: managedCache,
+          clock: deps.clock,
+        })
+      : undefined,
     jwt: deps.oidc
       ? new JwtAuthenticator({
           issuer: deps.oidc.issuer,
@@ -64,6 +96,9 @@ export function createAuthenticator(deps: {
           jwksCooldownMs: deps.oidc.jwksCooldownS * 1000,
           requiredTyp: deps.oidc.requiredTyp,
           maxTokenAgeS: deps.oidc.maxTokenAgeS,
+          cache,
+          onCacheLookup: (hit) => deps.onCacheLookup?.('jwt', hit),
+          clock: deps.clock,
         })
       : undefined,
   });

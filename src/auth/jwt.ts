@@ -1,8 +1,19 @@
-import type { KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { hash, type KeyObject } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  errors,
+  type ExportedJWKSCache,
+  jwksCache,
+  type JWTPayload,
+  jwtVerify,
+  type JWTVerifyGetKey,
+  type RemoteJWKSet,
+} from 'jose';
+import { type Clock, systemClock } from '../clock.js';
 import { authenticationUnavailable } from '../domain/errors.js';
 import type { Principal } from '../domain/caller.js';
 import { isAccessScope } from '../features/tokens/index.js';
+import { BoundedCache } from './bounded-cache.js';
 import type { Authentication, TokenVerifier } from './bearer-token.js';
 
 export interface JwtVerifierOptions {
@@ -31,6 +42,16 @@ export interface JwtVerifierOptions {
    * only `exp` limits a token's life.
    */
   maxTokenAgeS?: number | undefined;
+  /**
+   * Verified tokens kept, each until the earliest of its `exp`, `maxAgeMs` after its verification and (with
+   * maxTokenAgeS) its maximum age (AUTH_CACHE_MAX_ENTRIES, AUTH_CACHE_MAX_AGE_MS); undefined: every request
+   * verifies the signature.
+   */
+  cache?: { maxEntries: number; maxAgeMs: number } | undefined;
+  /** For the metrics: one look-up answered from the cache (true) or not (false). */
+  onCacheLookup?: ((hit: boolean) => void) | undefined;
+  /** Decides `exp`, `nbf` and `iat` (jose's currentDate) and the cache's expiry; systemClock by default. */
+  clock?: Clock | undefined;
 }
 
 /** The JWKS could not be fetched or parsed: neither the token's validity nor its invalidity is known. */
@@ -38,13 +59,26 @@ class KeySourceUnavailable extends Error {}
 
 const KEY_SOURCE_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JOSE_GENERIC', 'ERR_JWKS_INVALID']);
 
-function remoteKeys(options: JwtVerifierOptions & { jwksUrl: URL }): JWTVerifyGetKey {
+/**
+ * The provider's keys as jose holds them. `held` is the key set jose fetched last, which jose itself writes
+ * (its `jwksCache` option) at the moment it starts verifying with it; `fresh` is false once it is older than
+ * jwksCacheMaxAgeMs, when jose would fetch again on the next verification.
+ */
+interface RemoteKeys {
+  getKey: JWTVerifyGetKey;
+  jwks: RemoteJWKSet;
+  held: ExportedJWKSCache | Record<string, never>;
+}
+
+function remoteKeys(options: JwtVerifierOptions & { jwksUrl: URL }): RemoteKeys {
+  const held: ExportedJWKSCache | Record<string, never> = {};
   const jwks = createRemoteJWKSet(options.jwksUrl, {
     cooldownDuration: options.jwksCooldownMs ?? 30_000,
     cacheMaxAge: options.jwksCacheMaxAgeMs ?? 10 * 60_000,
     timeoutDuration: options.jwksTimeoutMs ?? 3000,
+    [jwksCache]: held,
   });
-  return async (header, token) => {
+  const getKey: JWTVerifyGetKey = async (header, token) => {
     try {
       return await jwks(header, token);
     } catch (error) {
@@ -54,6 +88,24 @@ function remoteKeys(options: JwtVerifierOptions & { jwksUrl: URL }): JWTVerifyGe
       throw error;
     }
   };
+  return { getKey, jwks, held };
+}
+
+/** A verified token's principal, and what it was verified with. */
+interface CachedJwt {
+  principal: Principal;
+  /** The key id of its header, and that key (as JSON) in the key set it was verified with; undefined: no kid. */
+  kid: string | undefined;
+  keyJson: string | undefined;
+  /** For a token without kid: the fetch of the key set it was verified with (jose's `uat`). */
+  keysFetchedAt: number | undefined;
+}
+
+/** Each key of a fetched key set by its kid, as JSON: a key that disappears or changes under its kid no longer matches. */
+function keysByKid(held: Partial<ExportedJWKSCache>): Map<string, string> {
+  const byKid = new Map<string, string>();
+  for (const key of held.jwks?.keys ?? []) if (typeof key.kid === 'string') byKid.set(key.kid, JSON.stringify(key));
+  return byKid;
 }
 
 /** Strings of a claim that is a space-separated string or an array of strings; anything else is none. */
@@ -73,17 +125,84 @@ function claimList(value: unknown): string[] {
  */
 export class JwtAuthenticator implements TokenVerifier {
   private readonly key: JWTVerifyGetKey | KeyObject;
+  private readonly remote: RemoteKeys | undefined;
+  private readonly clock: Clock;
+  private readonly cache: BoundedCache<string, CachedJwt> | undefined;
+  /** keysByKid of the key set fetched at `kidsFetchedAt`, recomputed once per fetch. */
+  private kids = new Map<string, string>();
+  private kidsFetchedAt: number | undefined;
 
   constructor(private readonly options: JwtVerifierOptions) {
     if ((options.jwksUrl === undefined) === (options.publicKey === undefined))
       throw new Error('JwtAuthenticator needs exactly one of jwksUrl and publicKey');
-    this.key = options.jwksUrl ? remoteKeys({ ...options, jwksUrl: options.jwksUrl }) : options.publicKey!;
+    this.remote = options.jwksUrl ? remoteKeys({ ...options, jwksUrl: options.jwksUrl }) : undefined;
+    this.key = this.remote ? this.remote.getKey : options.publicKey!;
+    this.clock = options.clock ?? systemClock;
+    this.cache = options.cache && options.cache.maxEntries > 0 ? new BoundedCache(options.cache.maxEntries) : undefined;
+  }
+
+  /** Entries held now. */
+  get cachedTokens(): number {
+    return this.cache?.size ?? 0;
   }
 
   async verify(token: string): Promise<Authentication> {
+    if (!this.cache) return this.verifyInFull(token);
+    // The digest, not the token, is the key: a cache of bearer tokens would be a heap dump's treasure.
+    const key = hash('sha256', token, 'base64url');
+    const cached = this.cache.get(key, this.clock.now());
+    const hit = cached !== undefined && this.stillSigned(cached);
+    this.options.onCacheLookup?.(hit);
+    if (hit) return { ok: true, principal: cached.principal };
+    return this.verifyInFull(token, (verified) => this.remember(key, verified));
+  }
+
+  /**
+   * Whether the key a cached token was verified with is still the provider's, as this instance knows the key
+   * set: a token whose kid left the set (or now names another key) is verified again, and refused as it would
+   * be without the cache. A key set older than jwksCacheMaxAgeMs is not trusted either: verifying in full lets
+   * jose fetch it again, which is how a rotation is learnt when no token names an unknown kid.
+   */
+  private stillSigned(entry: CachedJwt): boolean {
+    const remote = this.remote;
+    if (!remote) return true;
+    if (!remote.jwks.fresh) return false;
+    const held = remote.held as Partial<ExportedJWKSCache>;
+    if (entry.kid === undefined) return entry.keysFetchedAt === held.uat;
+    return this.currentKids().get(entry.kid) === entry.keyJson;
+  }
+
+  private currentKids(): Map<string, string> {
+    const held = this.remote!.held as Partial<ExportedJWKSCache>;
+    if (held.uat !== this.kidsFetchedAt) {
+      this.kids = keysByKid(held);
+      this.kidsFetchedAt = held.uat;
+    }
+    return this.kids;
+  }
+
+  private remember(key: string, verified: { principal: Principal; payload: JWTPayload; kid: string | undefined }) {
+    const { payload, kid, principal } = verified;
+    const now = this.clock.now();
+    const held = this.remote?.held as Partial<ExportedJWKSCache> | undefined;
+    const keyJson = kid !== undefined && held ? this.currentKids().get(kid) : undefined;
+    // A kid the held key set no longer has (it was fetched again meanwhile): not kept.
+    if (held && kid !== undefined && keyJson === undefined) return;
+    let until = Math.min(now + this.options.cache!.maxAgeMs, payload.exp! * 1000);
+    if (this.options.maxTokenAgeS !== undefined && payload.iat !== undefined)
+      until = Math.min(until, (payload.iat + this.options.maxTokenAgeS) * 1000);
+    this.cache!.set(key, { principal, kid, keyJson, keysFetchedAt: held?.uat }, until, now);
+  }
+
+  private async verifyInFull(
+    token: string,
+    onVerified?: (verified: { principal: Principal; payload: JWTPayload; kid: string | undefined }) => void,
+  ): Promise<Authentication> {
     let payload: JWTPayload;
+    let kid: string | undefined;
     try {
       const verifyOptions = {
+        currentDate: new Date(this.clock.now()),
         issuer: this.options.issuer,
         audience: this.options.audience,
         algorithms: [...this.options.algorithms],
@@ -95,10 +214,12 @@ export class JwtAuthenticator implements TokenVerifier {
         ...(this.options.maxTokenAgeS !== undefined && { maxTokenAge: this.options.maxTokenAgeS }),
       };
       // Two calls rather than a union: jose types the key-function and the key overloads separately.
-      ({ payload } =
+      const verified =
         typeof this.key === 'function'
           ? await jwtVerify(token, this.key, verifyOptions)
-          : await jwtVerify(token, this.key, verifyOptions));
+          : await jwtVerify(token, this.key, verifyOptions);
+      payload = verified.payload;
+      kid = verified.protectedHeader.kid;
     } catch (error) {
       if (error instanceof KeySourceUnavailable) throw authenticationUnavailable();
       if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
@@ -115,6 +236,7 @@ export class JwtAuthenticator implements TokenVerifier {
       scopes: [...new Set(claimList(payload[this.options.scopesClaim]).filter(isAccessScope))],
       environments: environments.includes('*') ? '*' : environments,
     };
+    onVerified?.({ principal, payload, kid });
     return { ok: true, principal };
   }
 
@@ -127,7 +249,7 @@ export class JwtAuthenticator implements TokenVerifier {
   private withinTimeBounds(payload: JWTPayload): boolean {
     const { iat, exp } = payload;
     if (iat === undefined) return true;
-    if (iat > Math.floor(Date.now() / 1000) + this.options.clockToleranceS) return false;
+    if (iat > Math.floor(this.clock.now() / 1000) + this.options.clockToleranceS) return false;
     return this.options.maxTokenAgeS === undefined || exp === undefined || exp - iat <= this.options.maxTokenAgeS;
   }
 }

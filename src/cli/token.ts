@@ -188,7 +188,9 @@ async function main(): Promise<void> {
       if (outcome === 'not-found')
         throw new UsageError(`No token with id ${JSON.stringify(id)}; see npm run token -- list`);
       out(
-        outcome === 'revoked' ? `Revoked token ${id}; it is refused from now on.` : `Token ${id} was already revoked.`,
+        outcome === 'revoked'
+          ? `Revoked token ${id}; every instance refuses it within about a second.`
+          : `Token ${id} was already revoked.`,
       );
     } finally {
       await prisma.$disconnect();

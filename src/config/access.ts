@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, type Settings } from './settings.js';
+import { commaList, integer, type Settings } from './settings.js';
 
 const ENVIRONMENT_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 // Paths that are not environments; an environment with one of these names would shadow them.
@@ -30,6 +30,8 @@ export const accessEnv = {
       `ENVIRONMENTS may not use a reserved name (${[...RESERVED_ENVIRONMENT_NAMES].join(', ')})`,
     )
     .default(['sandbox']),
+  AUTH_CACHE_MAX_ENTRIES: integer('AUTH_CACHE_MAX_ENTRIES', 0, 1_000_000).default(10_000),
+  AUTH_CACHE_MAX_AGE_MS: integer('AUTH_CACHE_MAX_AGE_MS', 1000, 3_600_000).default(60_000),
 };
 
 export const accessConfig = (raw: Settings<typeof accessEnv>) => ({
@@ -40,4 +42,11 @@ export const accessConfig = (raw: Settings<typeof accessEnv>) => ({
    */
   apiTokens: raw.API_TOKENS,
   environments: [...new Set(raw.ENVIRONMENTS)],
+  /**
+   * The authentication caches (docs/adr/0099-authentication-caches.md): at most `maxEntries` managed tokens and
+   * as many JWTs per instance (0: no cache), each served `maxAgeMs` at most after its verification, never
+   * past its token's expiry. A managed token's revocation drops it at once on every listening instance; an
+   * instance that cannot listen serves a cached managed token for about a second only.
+   */
+  authCache: { maxEntries: raw.AUTH_CACHE_MAX_ENTRIES, maxAgeMs: raw.AUTH_CACHE_MAX_AGE_MS },
 });

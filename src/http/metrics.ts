@@ -107,11 +107,20 @@ export class ServiceMetrics {
   private readonly quotaRefusals: Counter<'quota'>;
   private readonly quotaUsage = new Map<Quota, () => number>();
   private readonly statementPdfs: Counter<'outcome'>;
+  private readonly authCacheLookups: Counter<'cache' | 'outcome'>;
   private statementPdfCacheBytes: () => number = () => 0;
   private readonly operationNames = new Set<string>();
 
   constructor(options: ServiceMetricsOptions = {}) {
     const registers = [this.registry];
+    this.authCacheLookups = new Counter({
+      name: 'auth_cache_lookups_total',
+      help: 'Bearer tokens looked up in the authentication caches, by cache (managed_token, jwt) and outcome (hit: answered from memory; miss: verified in full).',
+      labelNames: ['cache', 'outcome'],
+      registers,
+    });
+    for (const cache of ['managed_token', 'jwt'])
+      for (const outcome of ['hit', 'miss']) this.authCacheLookups.inc({ cache, outcome }, 0);
     this.httpRequests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status.',
@@ -341,6 +350,11 @@ export class ServiceMetrics {
     });
   }
 
+  /** One bearer token looked up in an authentication cache (docs/adr/0099-authentication-caches.md). */
+  authCacheLookup(cache: 'managed_token' | 'jwt', hit: boolean): void {
+    this.authCacheLookups.inc({ cache, outcome: hit ? 'hit' : 'miss' });
+  }
+
   /**
    * The wake-up listener's (src/db/connection/notifications.ts): whether it is LISTENing, how often it (re)connected,
    * and the notifications it received by channel. Registered only when the service listens
@@ -348,7 +362,7 @@ export class ServiceMetrics {
    */
   watchListener(): {
     connectionChanged(connected: boolean): void;
-    notified(channel: 'events_numbered' | 'deliveries_due'): void;
+    notified(channel: 'events_numbered' | 'deliveries_due' | 'api_token_changed'): void;
   } {
     const registers = [this.registry];
     const connected = new Gauge({
@@ -364,12 +378,13 @@ export class ServiceMetrics {
     });
     const notifications = new Counter({
       name: 'db_listener_notifications_total',
-      help: 'Wake-ups received on the LISTEN connection, by channel (events_numbered: a sequencer numbered events; deliveries_due: webhook deliveries became due).',
+      help: 'Notifications received on the LISTEN connection, by channel (events_numbered: a sequencer numbered events; deliveries_due: webhook deliveries became due; api_token_changed: a managed token was revoked or changed).',
       labelNames: ['channel'],
       registers,
     });
     notifications.inc({ channel: 'events_numbered' }, 0);
     notifications.inc({ channel: 'deliveries_due' }, 0);
+    notifications.inc({ channel: 'api_token_changed' }, 0);
     return {
       connectionChanged(up) {
         connected.set(up ? 1 : 0);

@@ -87,6 +87,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ EMBEDDED_POSTGRES_RESTART_TIMEOUT_MS: '15000' }).embeddedPostgresRestartTimeoutMs).toBe(15_000);
   });
 
+  it("reads the authentication caches' bounds, with their defaults, and refuses bounds out of range", () => {
+    expect(loadConfig({}).authCache).toEqual({ maxEntries: 10_000, maxAgeMs: 60_000 });
+    expect(loadConfig({ AUTH_CACHE_MAX_ENTRIES: '0', AUTH_CACHE_MAX_AGE_MS: '1000' }).authCache).toEqual({
+      maxEntries: 0,
+      maxAgeMs: 1000,
+    });
+    expect(problemsOf({ AUTH_CACHE_MAX_ENTRIES: '-1', AUTH_CACHE_MAX_AGE_MS: '999' })).toEqual([
+      'AUTH_CACHE_MAX_ENTRIES: AUTH_CACHE_MAX_ENTRIES must be a whole number',
+      'AUTH_CACHE_MAX_AGE_MS: AUTH_CACHE_MAX_AGE_MS must be between 1000 and 3600000',
+    ]);
+    expect(problemsOf({ AUTH_CACHE_MAX_ENTRIES: '1000001' })).toEqual([
+      'AUTH_CACHE_MAX_ENTRIES: AUTH_CACHE_MAX_ENTRIES must be between 0 and 1000000',
+    ]);
+  });
+
   it('reads the read replica settings, with their defaults', () => {
     const primary = 'postgresql://u:p@db:5432/cas';
     const replica = 'postgresql://u:p@db-replica:5432/cas';

@@ -1,20 +1,23 @@
 import pg from 'pg';
 import type { WakeUps } from '../../features/events/index.js';
+import type { TokenChanges } from '../../features/tokens/index.js';
 import type { Logger } from '../../logging/logger.js';
 
 /**
- * The channels the database notifies on. The sender is always a statement sent through Prisma Client (the
- * sequencer's `event_sequence`, the fan-out's `webhook_fan_out`, a redelivery, an endpoint enabled), whose
- * `pg_notify` PostgreSQL delivers when that statement's transaction commits: a wake-up never arrives before
+ * The channels the database notifies on. The sender is a statement sent through Prisma Client (the
+ * sequencer's `event_sequence`, the fan-out's `webhook_fan_out`, a redelivery, an endpoint enabled) or the
+ * trigger on api_tokens (a token revoked or otherwise changed, payload its id: docs/adr/0099-authentication-caches.md),
+ * whose `pg_notify` PostgreSQL delivers when that transaction commits: a notification never arrives before
  * what it announces is visible.
  */
 export const WAKE_CHANNELS = {
   eventsNumbered: 'cas_events_numbered',
   deliveriesDue: 'cas_webhook_deliveries_due',
+  apiTokenChanged: 'cas_api_token_changed',
 } as const;
 
 /** The channels as metric labels: a fixed vocabulary. */
-export type WakeChannel = 'events_numbered' | 'deliveries_due';
+export type WakeChannel = 'events_numbered' | 'deliveries_due' | 'api_token_changed';
 
 export interface DatabaseListenerOptions {
   /** The primary, directly or through a session-mode pooler: never a transaction-mode pooler, never a standby (src/config). */
@@ -36,7 +39,7 @@ export interface DatabaseListenerOptions {
   onNotification?: (channel: WakeChannel) => void;
 }
 
-export interface DatabaseListener extends WakeUps {
+export interface DatabaseListener extends WakeUps, TokenChanges {
   /** LISTENing now. */
   connected(): boolean;
   stop(): Promise<void>;
@@ -62,6 +65,7 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
   const heartbeatMs = options.heartbeatMs ?? DEFAULTS.heartbeatMs;
   const numberedListeners = new Set<(environment: string | undefined) => void>();
   const dueListeners = new Set<() => void>();
+  const tokenListeners = new Set<(tokenId: string | undefined) => void>();
   let client: pg.Client | undefined;
   let listening = false;
   let stopped = false;
@@ -166,12 +170,18 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       } else if (channel === WAKE_CHANNELS.deliveriesDue) {
         options.onNotification?.('deliveries_due');
         notify(dueListeners);
+      } else if (channel === WAKE_CHANNELS.apiTokenChanged) {
+        options.onNotification?.('api_token_changed');
+        // The trigger's payload is a token id; anything else is read as "any token".
+        notify(tokenListeners, payload && /^[0-9a-f]{16}$/.test(payload) ? payload : undefined);
       }
     });
     try {
       await current.connect();
       // Channel names are constants of ours, quoted as identifiers.
-      await current.query(`LISTEN "${WAKE_CHANNELS.eventsNumbered}"; LISTEN "${WAKE_CHANNELS.deliveriesDue}"`);
+      await current.query(
+        `LISTEN "${WAKE_CHANNELS.eventsNumbered}"; LISTEN "${WAKE_CHANNELS.deliveriesDue}"; LISTEN "${WAKE_CHANNELS.apiTokenChanged}"`,
+      );
     } catch (error) {
       drop(current, error as Error);
       return;
@@ -187,7 +197,8 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
     setListening(true);
     heartbeat = setInterval(() => void beat(current), heartbeatMs);
     heartbeat.unref();
-    // Whatever was notified while not listening is lost: every subscriber looks once.
+    // Whatever was notified while not listening is lost: every subscriber looks once, every cached token is dropped.
+    notify(tokenListeners, undefined);
     notify(numberedListeners, undefined);
     notify(dueListeners);
   };
@@ -203,6 +214,10 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       dueListeners.add(listener);
       return () => dueListeners.delete(listener);
     },
+    onTokenChanged(listener) {
+      tokenListeners.add(listener);
+      return () => tokenListeners.delete(listener);
+    },
     connected: () => listening,
     async stop() {
       if (stopped) return;
@@ -214,6 +229,7 @@ export function startDatabaseListener(options: DatabaseListenerOptions): Databas
       setListening(false);
       numberedListeners.clear();
       dueListeners.clear();
+      tokenListeners.clear();
       if (!current) return;
       current.removeAllListeners('notification');
       // Bounded: a connection that died silently would never answer the goodbye.

@@ -1,6 +1,8 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ACCESS_SCOPES, type AccessScope, type PostingLimits } from '../../domain/caller.js';
+import { ACCESS_SCOPES, type AccessScope, type PostingLimits, type Principal } from '../../domain/caller.js';
 import type { Authentication, TokenVerifier } from '../../auth/bearer-token.js';
+import { type Clock, systemClock } from '../../clock.js';
+import type { ManagedTokenCache } from './managed-token-cache.js';
 
 /**
  * Managed API tokens: `cas_<id>_<secret>`. The id (16 hex digits) finds the row; the secret (32 random
@@ -55,48 +57,71 @@ export const isAccessScope = (value: string): value is AccessScope =>
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+export interface ManagedTokenAuthenticatorOptions {
+  onTouchFailed?: ((error: unknown) => void) | undefined;
+  /** Recently verified tokens (src/features/tokens/managed-token-cache.ts); undefined: every request reads the row. */
+  cache?: ManagedTokenCache | undefined;
+  /** Decides expiry; systemClock by default. */
+  clock?: Clock | undefined;
+}
+
 /**
- * Checks managed tokens against the database on every request, with no cache: a revoked token stops
- * working on the very next request, on every instance. The cost is one primary-key look-up. last_used_at
- * is written at most once a minute per token and instance, off the request path, and the UPDATE itself only
- * changes a row whose last use is a minute old (so a fleet of instances writes it about once a minute too).
+ * Checks managed tokens against the database: the row by its id, the secret's digest in constant time, then
+ * revocation and expiry. With a cache, a token verified a moment ago is answered from memory until a change
+ * notification, its expiry or the cache's age bound (docs/adr/0099-authentication-caches.md); without, every
+ * request costs one primary-key look-up. last_used_at is written at most once a minute per token and instance,
+ * off the request path, and the UPDATE itself only changes a row whose last use is a minute old (so a fleet of
+ * instances writes it about once a minute too).
  */
 export class ManagedTokenAuthenticator implements TokenVerifier {
   private readonly lastTouched = new Map<string, number>();
+  private readonly onTouchFailed: (error: unknown) => void;
+  private readonly cache: ManagedTokenCache | undefined;
+  private readonly clock: Clock;
 
   constructor(
     private readonly store: ApiTokenStore,
-    private readonly onTouchFailed: (error: unknown) => void = () => {},
-  ) {}
+    options: ManagedTokenAuthenticatorOptions = {},
+  ) {
+    this.onTouchFailed = options.onTouchFailed ?? (() => {});
+    this.cache = options.cache;
+    this.clock = options.clock ?? systemClock;
+  }
 
   async verify(token: string): Promise<Authentication> {
     const match = TOKEN_FORMAT.exec(token);
     if (!match) return { ok: false, reason: 'invalid' };
     const [, id, secret] = match as unknown as [string, string, string];
+    const presented = secretDigest(secret);
+    const cached = this.cache?.lookup(id, presented);
+    if (cached) {
+      this.touch(id);
+      return { ok: true, principal: cached };
+    }
+    const generation = this.cache?.mark();
     const record = await this.store.findById(id);
     if (!record) return { ok: false, reason: 'invalid' };
     const stored = Buffer.from(record.secretHash);
-    const presented = secretDigest(secret);
     if (stored.length !== presented.length || !timingSafeEqual(stored, presented))
       return { ok: false, reason: 'invalid' };
     if (record.revokedAt !== null) return { ok: false, reason: 'revoked' };
     // An expired token is refused exactly like an unknown one: the answer says nothing about whether it existed.
-    if (record.expiresAt !== null && record.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'invalid' };
+    if (record.expiresAt !== null && record.expiresAt.getTime() <= this.clock.now())
+      return { ok: false, reason: 'invalid' };
     this.touch(id);
-    return {
-      ok: true,
-      principal: {
-        id: `token:${id}`,
-        kind: 'api-token',
-        scopes: record.scopes.filter(isAccessScope),
-        environments: record.environments.includes('*') ? '*' : record.environments,
-        ...(record.limits !== null && { limits: record.limits }),
-      },
+    const principal: Principal = {
+      id: `token:${id}`,
+      kind: 'api-token',
+      scopes: record.scopes.filter(isAccessScope),
+      environments: record.environments.includes('*') ? '*' : record.environments,
+      ...(record.limits !== null && { limits: record.limits }),
     };
+    if (generation !== undefined) this.cache?.remember(id, stored, principal, record.expiresAt, generation);
+    return { ok: true, principal };
   }
 
   private touch(id: string): void {
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - (this.lastTouched.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouched.set(id, now);
     this.store.touch(id, new Date(now)).catch(this.onTouchFailed);

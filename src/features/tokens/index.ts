@@ -10,7 +10,14 @@ export {
   generateApiToken,
   isAccessScope,
   ManagedTokenAuthenticator,
+  type ManagedTokenAuthenticatorOptions,
   type NewApiToken,
 } from './api-tokens.js';
+export {
+  ManagedTokenCache,
+  type ManagedTokenCacheOptions,
+  type TokenChanges,
+  UNNOTIFIED_MAX_AGE_MS,
+} from './managed-token-cache.js';
 export { apiTokenAuditEvents, apiTokenResourceId } from './api-token-audit.js';
 export { PrismaApiTokenStore } from './api-token.store.js';

@@ -3,6 +3,7 @@ import { issueApiToken } from '../../support/api-tokens.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { createAccount, createCustomer, expectSuccess } from '../../rest/helpers.js';
 import { graphql } from '../../graphql/helpers.js';
+import { eventually } from '../../support/eventually.js';
 import { connect, followers, rawInit, refusedUpgrade, type TestClient } from '../../support/subscription-client.js';
 
 const ACCOUNT_SELECTION =
@@ -111,6 +112,11 @@ describe('GraphQL subscriptions: connection and authentication', () => {
     const first = client.subscribe('subscription { events { eventId } }');
     await followers(service, 1);
     await service.database.pool.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1', [id]);
+    // The next subscribe authenticates again, once the change notification has dropped the cached token.
+    await eventually(
+      () => graphql(service, '{ __typename }', undefined, { headers: { authorization: `Bearer ${token}` } }),
+      (answer) => answer.status === 401,
+    );
     const second = client.subscribe('subscription { events { eventId } }');
     await Promise.all([first.done, second.done]);
     expect(client.closes).toEqual([{ code: 4401, reason: 'UNAUTHENTICATED: The bearer token has been revoked.' }]);
