@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -369,7 +369,10 @@ async function main(): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const markdown = renderGrowthMarkdown(report);
-  writeFileSync(path.join(options.outDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  // Only the latest run is kept whole (the report summarises the newest); every run's figures stay in the history.
+  for (const old of readdirSync(options.outDir))
+    if (/^\d{4}-.*Z\.json$/.test(old)) rmSync(path.join(options.outDir, old));
+  writeFileSync(path.join(options.outDir, `${stamp}.json`), `${JSON.stringify(report)}\n`);
   writeFileSync(path.join(options.outDir, 'latest.md'), markdown);
   appendFileSync(path.join(options.outDir, 'history.jsonl'), `${JSON.stringify(historyLine(report))}\n`);
   process.stdout.write(`\n${markdown}`);

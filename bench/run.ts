@@ -5,11 +5,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startContenders } from './lib/start-contenders.js';
 import { seedBenchContext } from './lib/context.js';
-import { describeMachine } from './lib/machine.js';
-import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
+import { cpuTimes, describeMachine, loadAverage, stealShareSince } from './lib/machine.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
 import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-loop.js';
-import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { nodeVersion, runToCompletion } from './lib/processes.js';
@@ -18,14 +16,14 @@ import { newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
 import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
-import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 import { runBenchEntry } from './lib/entry.js';
 import { productionNodeFlags } from '../scripts/lib/production-start.js';
 
 /**
- * `npm run bench`: the service side by side with the naive floor, the batching and transfer floors, idiomatic Express + Prisma, PostGraphile and pgbench on one
- * PostgreSQL, as described in docs/performance.md. Progress goes to stderr, the table to stdout and
- * to bench/results/.
+ * `npm run bench`: the service side by side with the floors that run its own SQL with none of its stack but
+ * node:http and pg (the batching and transfer floors) and PostGraphile, on one PostgreSQL, as described in
+ * docs/performance.md.
+ * Progress goes to stderr, the report to stdout and to bench/results/.
  */
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -69,9 +67,6 @@ async function main(): Promise<void> {
   const scenarioResults: ScenarioResult[] = [];
   const startupResults: StartupResult[] = [];
   let consoleBuild: ConsoleBuildResult | null = null;
-  let pgbenchResult: PgbenchResult | null = null;
-  let webhookResult: WebhookDeliveryResult | null = null;
-  let outboxSideBySide: OutboxSideBySide | null = null;
   let openLoop: OpenLoopResult | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
@@ -99,6 +94,9 @@ async function main(): Promise<void> {
       `PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`,
     );
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
+    onInterrupt.push(async () => ctx.pinning.release());
+    const cpuAtStart = cpuTimes();
+    const loadAtStart = loadAverage();
 
     const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
     const nodes = compareNode ? [referenceNode, compareNode] : [referenceNode];
@@ -108,29 +106,6 @@ async function main(): Promise<void> {
         try {
           for (const scenario of httpScenarios) {
             try {
-              if (scenario === 'outbox-cost') {
-                const own = await startOutboxContenders(ctx, node, failures);
-                try {
-                  scenarioResults.push(await runHttpScenario(ctx, scenario, own, node));
-                  if (node === referenceNode) {
-                    try {
-                      outboxSideBySide = await measureOutboxSideBySide(ctx, own, {
-                        runs: options.quick
-                          ? options.runs
-                          : Math.max(options.runs, HTTP_SCENARIOS[scenario].minRuns ?? 0),
-                        seconds: options.durationSeconds,
-                        warmUpSeconds: options.warmupSeconds,
-                      });
-                    } catch (error) {
-                      failures.push(`outbox-cost side by side failed: ${(error as Error).message.split('\n')[0]}`);
-                      log(`outbox-cost side by side failed: ${(error as Error).stack ?? String(error)}`);
-                    }
-                  }
-                } finally {
-                  for (const server of Object.values(own)) await server.stop();
-                }
-                continue;
-              }
               scenarioResults.push(await runHttpScenario(ctx, scenario, servers, node));
             } catch (error) {
               failures.push(`${scenario} on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
@@ -142,27 +117,12 @@ async function main(): Promise<void> {
         }
       }
     }
-    if (options.scenarios.includes('webhook-delivery')) {
-      try {
-        webhookResult = await runWebhookDelivery(ctx, referenceNode);
-      } catch (error) {
-        failures.push(`webhook-delivery failed: ${(error as Error).message.split('\n')[0]}`);
-        log(`webhook-delivery failed: ${(error as Error).stack ?? String(error)}`);
-      }
-    }
     if (options.scenarios.includes('open-loop')) {
       try {
         openLoop = await runOpenLoop(ctx, referenceNode);
       } catch (error) {
         failures.push(`open-loop failed: ${(error as Error).message.split('\n')[0]}`);
         log(`open-loop failed: ${(error as Error).stack ?? String(error)}`);
-      }
-    }
-    if (options.scenarios.includes('pgbench')) {
-      try {
-        pgbenchResult = await runPgbench(ctx);
-      } catch (error) {
-        failures.push(`pgbench failed: ${(error as Error).message.split('\n')[0]}`);
       }
     }
     if (options.scenarios.includes('startup')) {
@@ -193,6 +153,12 @@ async function main(): Promise<void> {
       command: describeCommand(argv),
       options,
       machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
+      conditions: {
+        pinning: ctx.pinning.description,
+        auth: ctx.credentials.mode,
+        stealShare: stealShareSince(cpuAtStart),
+        loadAverage: { start: loadAtStart, end: loadAverage() },
+      },
       serviceNodeFlags: productionNodeFlags(repoRoot),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
       dataset: {
@@ -210,14 +176,12 @@ async function main(): Promise<void> {
         }),
       },
       scenarios: scenarioResults,
-      pgbench: pgbenchResult,
-      webhooks: webhookResult,
-      outboxSideBySide,
       openLoop,
       startup: startupResults,
       consoleBuild,
       failures,
     };
+    ctx.pinning.release();
     writeResults(report, options);
   } finally {
     await benchPool.end();
@@ -232,6 +196,8 @@ function historyLine(report: BenchReport) {
     startedAt: report.startedAt,
     command: report.command,
     commit: report.machine.gitCommit,
+    quick: report.options.quick,
+    conditions: report.conditions,
     dataset: { customers: report.dataset.customers, accounts: report.dataset.accounts },
     scenarios: report.scenarios.map((scenario) => ({
       scenario: scenario.scenario,
@@ -241,6 +207,9 @@ function historyLine(report: BenchReport) {
         rps: contender.runs.map((run) => Math.round(run.rps)),
         serverCpuUsPerRequest: contender.runs.map((run) =>
           run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest),
+        ),
+        postgresCpuUsPerRequest: contender.runs.map((run) =>
+          run.postgresCpuUsPerRequest === null ? null : Math.round(run.postgresCpuUsPerRequest),
         ),
         p99Ms: contender.runs.map((run) => run.p99Ms),
         walBytesPerOperation: contender.runs.map((run) =>
@@ -269,7 +238,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   for (const old of readdirSync(outDir)) {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
   }
-  writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  // One line: the runs' figures and the open-loop histograms are most of a run's bytes, indentation adds a third.
+  writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report)}\n`);
   // Only the latest report is kept whole; every run's raw figures stay in the history, so a rerun leaves a trace.
   appendFileSync(path.join(outDir, 'history.ndjson'), `${JSON.stringify(historyLine(report))}\n`);
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.

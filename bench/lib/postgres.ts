@@ -7,7 +7,6 @@ import { startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.j
 import { parentPid } from '../../scripts/lib/proc.js';
 
 export const BENCH_DATABASE = 'cas_bench';
-export const PGBENCH_DATABASE = 'cas_pgbench';
 
 /** How "SQL statements per operation" is counted; pg_stat_statements when the server has it loaded. */
 export type StatementCounting = 'pg_stat_statements' | 'transactions (pg_stat_database, approximate)';
@@ -27,7 +26,6 @@ export interface BenchPostgres {
   /** A URL on the maintenance database, for monitoring; never the one the servers use. */
   adminUrl: string;
   benchUrl: string;
-  pgbenchUrl: string;
   embedded: boolean;
   serverVersion: string;
   /** The postmaster's pid when the server runs on this machine, for CPU accounting. */
@@ -80,10 +78,8 @@ export async function startBenchPostgres(options: {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    for (const database of [BENCH_DATABASE, PGBENCH_DATABASE]) {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${database}`);
-    }
+    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
     const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
     const backendPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
@@ -91,7 +87,6 @@ export async function startBenchPostgres(options: {
     return {
       adminUrl,
       benchUrl: withDatabase(adminUrl, BENCH_DATABASE),
-      pgbenchUrl: withDatabase(adminUrl, PGBENCH_DATABASE),
       embedded: options.databaseUrl === undefined,
       serverVersion,
       postmasterPid: localPostmaster(backendPid),
@@ -175,8 +170,7 @@ export async function createStatementCounter(
       counting: 'transactions (pg_stat_database, approximate)',
       exact: false,
       reset: async () => {
-        for (const database of [BENCH_DATABASE, PGBENCH_DATABASE])
-          baselines.set(database, await readTransactions(database));
+        baselines.set(BENCH_DATABASE, await readTransactions(BENCH_DATABASE));
       },
       read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
       queries: async () => [],
