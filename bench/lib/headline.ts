@@ -88,11 +88,13 @@ export function headlineOf(history: readonly HistoryLine[], target: Comparison):
   return { figure: { ratio: median(ratios), range: [Math.min(...ratios), Math.max(...ratios)] }, runs };
 }
 
+const day = (run: Headline['runs'][number]) => run.startedAt.slice(0, 10);
+
+/** The figure, its range and the days its runs span (their commits are in the history). */
 const headlineCell = ({ figure, runs }: Headline): string =>
   figure === null
     ? `none: ${runs.length} run${runs.length === 1 ? '' : 's'} at least an hour apart, ${HEADLINE_MIN_RUNS} needed`
-    : `${figure.ratio.toFixed(2)}× (${figure.range[0].toFixed(2)}–${figure.range[1].toFixed(2)}), ${runs.length} runs: ` +
-      runs.map((r) => `${r.startedAt.slice(0, 16).replace('T', ' ')} ${r.commit ?? ''}`.trim()).join(', ');
+    : `${figure.ratio.toFixed(2)}× (${figure.range[0].toFixed(2)}–${figure.range[1].toFixed(2)}), ${runs.length} runs, ${day(runs.at(-1)!)} to ${day(runs[0]!)}`;
 
 /**
  * The figures docs/performance.md quotes, between its markers: each target as the latest full run measured it,
