@@ -15,7 +15,6 @@ import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
-import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
 import { runBenchEntry } from './lib/entry.js';
 import { productionNodeFlags } from '../scripts/lib/production-start.js';
 
@@ -35,11 +34,6 @@ const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOStr
 
 async function resolveReferenceNode(options: BenchOptions): Promise<string> {
   return options.nodeBinary ? path.resolve(options.nodeBinary) : ensureReferenceNode(log);
-}
-
-function resolveCompareNode(options: BenchOptions): string | undefined {
-  if (!options.compareNodeBinary) return undefined;
-  return options.compareNodeBinary === 'system' ? process.execPath : path.resolve(options.compareNodeBinary);
 }
 
 function describeCommand(argv: string[]): string {
@@ -66,14 +60,10 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   const scenarioResults: ScenarioResult[] = [];
   const startupResults: StartupResult[] = [];
-  let consoleBuild: ConsoleBuildResult | null = null;
   let openLoop: OpenLoopResult | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
-  const compareNode = resolveCompareNode(options);
-  log(
-    `reference Node ${nodeVersion(referenceNode)}${compareNode ? `, compared with ${nodeVersion(compareNode)}` : ''}; work dir ${workDir}`,
-  );
+  log(`Node ${nodeVersion(referenceNode)}; work dir ${workDir}`);
   if (options.build) {
     log('npm run build');
     await runToCompletion('npm', ['run', 'build', '--silent'], {
@@ -99,22 +89,19 @@ async function main(): Promise<void> {
     const loadAtStart = loadAverage();
 
     const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
-    const nodes = compareNode ? [referenceNode, compareNode] : [referenceNode];
     if (httpScenarios.length > 0) {
-      for (const node of nodes) {
-        const servers = await startContenders(ctx, httpScenarios, node, failures);
-        try {
-          for (const scenario of httpScenarios) {
-            try {
-              scenarioResults.push(await runHttpScenario(ctx, scenario, servers, node));
-            } catch (error) {
-              failures.push(`${scenario} on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
-              log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
-            }
+      const servers = await startContenders(ctx, httpScenarios, referenceNode, failures);
+      try {
+        for (const scenario of httpScenarios) {
+          try {
+            scenarioResults.push(await runHttpScenario(ctx, scenario, servers, referenceNode));
+          } catch (error) {
+            failures.push(`${scenario} failed: ${(error as Error).message.split('\n')[0]}`);
+            log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
           }
-        } finally {
-          for (const server of Object.values(servers)) await server.stop();
         }
+      } finally {
+        for (const server of Object.values(servers)) await server.stop();
       }
     }
     if (options.scenarios.includes('open-loop')) {
@@ -126,22 +113,10 @@ async function main(): Promise<void> {
       }
     }
     if (options.scenarios.includes('startup')) {
-      for (const node of nodes) {
-        try {
-          startupResults.push(await measureStartup(ctx, node, { includeNpmStart: node === referenceNode }));
-        } catch (error) {
-          failures.push(
-            `start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`,
-          );
-        }
-      }
       try {
-        consoleBuild = measureConsoleBuild(repoRoot);
-        ctx.log(
-          `[startup] console build ${consoleBuild.seconds.toFixed(1)} s, ${(consoleBuild.gzipBytes / 1024).toFixed(1)} KiB gzipped`,
-        );
+        startupResults.push(await measureStartup(ctx, referenceNode, { includeNpmStart: true }));
       } catch (error) {
-        failures.push(`console build measurement failed: ${(error as Error).message.split('\n')[0]}`);
+        failures.push(`start-time measurement failed: ${(error as Error).message.split('\n')[0]}`);
       }
     }
 
@@ -152,7 +127,7 @@ async function main(): Promise<void> {
       elapsedSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
       command: describeCommand(argv),
       options,
-      machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
+      machine: describeMachine({ repoRoot, referenceNode, postgresVersion: db.serverVersion }),
       conditions: {
         pinning: ctx.pinning.description,
         auth: ctx.credentials.mode,
@@ -178,7 +153,6 @@ async function main(): Promise<void> {
       scenarios: scenarioResults,
       openLoop,
       startup: startupResults,
-      consoleBuild,
       failures,
     };
     ctx.pinning.release();

@@ -11,7 +11,7 @@ export interface MachineInfo {
   memoryGiB: number;
   kernel: string;
   os: string;
-  nodeVersions: { orchestrator: string; reference: string; compare: string | null };
+  nodeVersions: { orchestrator: string; reference: string };
   postgres: string;
   packages: Record<string, string>;
   gitCommit: string | null;
@@ -38,7 +38,6 @@ function packageVersion(repoRoot: string, name: string): string {
 export function describeMachine(options: {
   repoRoot: string;
   referenceNode: string;
-  compareNode: string | undefined;
   postgresVersion: string;
 }): MachineInfo {
   let gitCommit: string | null = null;
@@ -59,7 +58,6 @@ export function describeMachine(options: {
     nodeVersions: {
       orchestrator: process.version,
       reference: nodeVersion(options.referenceNode),
-      compare: options.compareNode ? nodeVersion(options.compareNode) : null,
     },
     postgres: options.postgresVersion,
     packages: Object.fromEntries(

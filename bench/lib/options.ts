@@ -57,8 +57,6 @@ export interface BenchOptions {
   scenarios: ScenarioName[];
   /** Reference runtime (Node 26); undefined = the project's .tools copy, installed when missing. */
   nodeBinary: string | undefined;
-  /** A second runtime to repeat the HTTP scenarios on, e.g. the machine's Node 20. */
-  compareNodeBinary: string | undefined;
   /** Connections per server pool, the same for the service and every comparator. */
   poolSize: number;
   /** How the load generator authenticates to the service: a managed token (the default), a JWT, or a static token. */
@@ -88,7 +86,6 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
                             (named only: ${OPT_IN_SCENARIO_NAMES.join(', ')})
                                                                                      BENCH_SCENARIOS
   --node PATH               reference Node binary (default .tools/node26, installed) BENCH_NODE
-  --compare-node PATH       second Node for comparison ("system" = this Node)        BENCH_COMPARE_NODE
   --pool-size N             DB pool size of every server (default 10)                BENCH_POOL_SIZE
   --auth MODE               managed (default: a token made as npm run token makes it), BENCH_AUTH
                             jwt (signed with a key made for the run), or static (API_TOKENS)
@@ -167,7 +164,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       connections: { type: 'string' },
       scenarios: { type: 'string' },
       node: { type: 'string' },
-      'compare-node': { type: 'string' },
       'pool-size': { type: 'string' },
       auth: { type: 'string' },
       'ledger-accounts': { type: 'string' },
@@ -200,7 +196,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
     scenarios,
     nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
-    compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
     auth: parseAuth(values.auth ?? env.BENCH_AUTH),
     ledgerAccounts: positiveInteger(

@@ -18,8 +18,6 @@ export interface StatementCounter {
   reset(): Promise<void>;
   /** Statements (or transactions) executed in the bench database (or `database`) since the last reset. */
   read(database?: string): Promise<number>;
-  /** With pg_stat_statements: each statement executed in the bench database (or `database`) since the last reset, with its calls. */
-  queries(database?: string): Promise<{ query: string; calls: number }[]>;
 }
 
 export interface BenchPostgres {
@@ -142,14 +140,6 @@ export async function createStatementCounter(
         );
         return Number(rows[0]!.calls);
       },
-      queries: async (database = BENCH_DATABASE) => {
-        const { rows } = await monitor.query<{ query: string; calls: string }>(
-          `SELECT query, calls::text AS calls FROM pg_stat_statements
-           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) ORDER BY calls DESC, query`,
-          [database],
-        );
-        return rows.map((row) => ({ query: row.query, calls: Number(row.calls) }));
-      },
       close,
     };
   } catch {
@@ -173,7 +163,6 @@ export async function createStatementCounter(
         baselines.set(BENCH_DATABASE, await readTransactions(BENCH_DATABASE));
       },
       read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
-      queries: async () => [],
       close,
     };
   }

@@ -13,7 +13,6 @@ import {
   totalCpuUsPerRequest,
 } from './scenarios.js';
 import type { StartupResult } from './startup.js';
-import type { ConsoleBuildResult } from './console-build.js';
 import { type DataGrowthReport, renderGrowthSummary } from './growth-report.js';
 
 export interface BenchReport {
@@ -40,8 +39,6 @@ export interface BenchReport {
   scenarios: ScenarioResult[];
   openLoop?: OpenLoopResult | null;
   startup: StartupResult[];
-  /** The console's production build: time and gzipped size. */
-  consoleBuild?: ConsoleBuildResult | null;
   /** Steps that failed outright (a contender that would not start, …); the rest still ran. */
   failures: string[];
 }
@@ -333,7 +330,7 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
   );
   lines.push(...conditionLines(report));
   lines.push(
-    `- Node: reference ${machine.nodeVersions.reference}${machine.nodeVersions.compare ? `, compared with ${machine.nodeVersions.compare}` : ''} ` +
+    `- Node: ${machine.nodeVersions.reference} ` +
       `(orchestrator ${machine.nodeVersions.orchestrator}); PostgreSQL ${report.database.server} (${report.database.embedded ? 'embedded' : 'DATABASE_URL'}); ` +
       `commit ${machine.gitCommit ?? 'n/a'}.`,
   );
@@ -449,20 +446,6 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
     }
   }
 
-  const transfers = scenarios.filter((s) => (s.oneRequestStatements?.length ?? 0) > 0);
-  if (transfers.length > 0) {
-    lines.push('', '### SQL statements of one transfer sent alone (pg_stat_statements, before the runs)', '');
-    lines.push('| Scenario | Node | calls | statement |', '|---|---|--:|---|');
-    for (const scenario of transfers) {
-      for (const q of scenario.oneRequestStatements!) {
-        const text = q.query.replace(/\s+/g, ' ').replaceAll('|', '\\|');
-        lines.push(
-          `| ${scenario.scenario} | ${scenario.nodeVersion} | ${q.calls} | \`${text.length > 90 ? `${text.slice(0, 90)}…` : text}\` |`,
-        );
-      }
-    }
-  }
-
   if (report.openLoop) {
     lines.push(
       '',
@@ -483,19 +466,6 @@ export function renderMarkdown(report: BenchReport, context: RenderContext = {})
         `| ${s.nodeVersion} | ${num(s.coldMs)} ms | ${num(s.warmMedianMs)} ms | ${s.npmStartWarmMs === null ? '–' : `${num(s.npmStartWarmMs)} ms`} |`,
       );
     }
-  }
-
-  if (report.consoleBuild) {
-    const build = report.consoleBuild;
-    lines.push(
-      '',
-      "### The console's production build (`npm run build`, Vite; JavaScript, CSS and HTML of dist/console)",
-      '',
-    );
-    lines.push('| build time | files | size | gzipped (level 9) |', '|--:|--:|--:|--:|');
-    lines.push(
-      `| ${num(build.seconds, 1)} s | ${build.files} | ${num(build.rawBytes / 1024, 1)} KiB | ${num(build.gzipBytes / 1024, 1)} KiB |`,
-    );
   }
 
   if (context.dataGrowth) {

@@ -128,8 +128,6 @@ export interface ScenarioResult {
   }[];
   /** Connections of the load, when the scenario sets its own (absent: --connections). */
   connections?: number;
-  /** The transfer scenarios: what PostgreSQL ran for one transfer sent alone (pg_stat_statements). */
-  oneRequestStatements?: { query: string; calls: number }[] | undefined;
   /** The transfer scenarios: the ledger's invariants after every contender's runs (verify.ts, checkLedgerAfterRuns). */
   ledgerCheck?: string;
 }
@@ -200,7 +198,6 @@ export async function runHttpScenario(
     ...(definition.connections !== undefined && { connections: definition.connections }),
     contenders: results,
     ratios,
-    oneRequestStatements: checks.get('service')?.queries,
     ...(ledgerCheck !== undefined && { ledgerCheck }),
   };
 }
@@ -238,13 +235,8 @@ async function verifyContenders(
   ctx: BenchContext,
   scenario: HttpScenarioName,
   servers: Servers,
-): Promise<
-  Map<ContenderName, { check?: string; probe?: StatementProbe[]; queries?: { query: string; calls: number }[] }>
-> {
-  const outcome = new Map<
-    ContenderName,
-    { check?: string; probe?: StatementProbe[]; queries?: { query: string; calls: number }[] }
-  >();
+): Promise<Map<ContenderName, { check?: string; probe?: StatementProbe[] }>> {
+  const outcome = new Map<ContenderName, { check?: string; probe?: StatementProbe[] }>();
   const sample = <T>(items: T[], count: number) =>
     items.filter((_, i) => i % Math.max(1, Math.floor(items.length / count)) === 0).slice(0, count);
   const customerIds = sample(ctx.data.customerIds, 3);
@@ -293,7 +285,7 @@ async function verifyContenders(
   if (scenario === 'rest-transfer-uniform' || scenario === 'rest-transfer-hot') {
     for (const name of ['service', 'transfer-floor'] as const) {
       const server = servers[name];
-      if (server) outcome.set(name, await checkTransfer(ctx, server, scenario === 'rest-transfer-hot'));
+      if (server) outcome.set(name, { check: await checkTransfer(ctx, server, scenario === 'rest-transfer-hot') });
     }
   }
   if ((scenario === 'rest-balance-as-of' || scenario === 'rest-statement') && servers.service) {
