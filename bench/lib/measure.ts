@@ -28,8 +28,7 @@ export interface RunMeasurement {
   /**
    * WAL the whole server generated during the run (pg_wal_lsn_diff of pg_current_wal_insert_lsn() after and
    * before: the insert position, which, unlike pg_current_wal_lsn(), does not wait for the WAL writer) per
-   * successful operation: a transfer answered 2xx, or a committed pgbench transaction. Null when not read
-   * (absent in reports written before issue 34's WAL figures).
+   * successful answer; null when it could not be read.
    */
   walBytesPerOperation?: number | null;
   /** The share of the machine's CPU time stolen by the hypervisor during the run (absent in older reports). */
