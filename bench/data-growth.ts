@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,8 +72,6 @@ const USAGE = `npm run bench:data-growth [-- options]
                             is for investigating one, its growth judged only where both sizes measured it
   --no-build                skip "npm run build" (dist/ must be current)
   --out DIR                 results directory (default bench/results/data-growth)
-  --include FILE            the sizes of an earlier run's JSON (bench/results/data-growth/<time>.json), smaller than
-                            every size measured now, judged with them (each size is its own database either way)
 `;
 
 function parse(argv: string[]) {
@@ -89,7 +87,6 @@ function parse(argv: string[]) {
       churn: { type: 'string' },
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
-      include: { type: 'string' },
       scenarios: { type: 'string' },
     },
   });
@@ -128,7 +125,6 @@ function parse(argv: string[]) {
     churn,
     build: values['no-build'] !== true,
     outDir: path.resolve(repoRoot, values.out ?? 'bench/results/data-growth'),
-    include: values.include === undefined ? undefined : path.resolve(repoRoot, values.include),
   };
 }
 
@@ -276,22 +272,6 @@ async function main(): Promise<void> {
   }
   const failures: string[] = [];
   const sizes: GrowthSize[] = [];
-  if (options.include !== undefined) {
-    // Sizes measured by an earlier run (same method, each on a fresh database): the growth is judged across them.
-    const earlier = JSON.parse(readFileSync(options.include, 'utf8')) as DataGrowthReport;
-    const smallest = options.sizes[0] ?? Number.POSITIVE_INFINITY;
-    for (const size of earlier.sizes) {
-      if (size.customers >= smallest)
-        throw new UsageError(
-          `--include: ${options.include} holds ${size.customers} customers, not smaller than ${smallest}`,
-        );
-      sizes.push(size);
-    }
-    failures.push(...earlier.failures.map((failure) => `(included run ${earlier.startedAt}) ${failure}`));
-    log(
-      `included ${earlier.sizes.map((size) => size.customers.toLocaleString('en-US')).join(', ')} customers from ${path.relative(repoRoot, options.include)} (${earlier.startedAt}, ${earlier.commit ?? 'no commit'})`,
-    );
-  }
   for (const customers of options.sizes) {
     const benchOptions = scratchBenchOptions(customers, [
       '--scenarios',
@@ -369,7 +349,10 @@ async function main(): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   const stamp = report.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const markdown = renderGrowthMarkdown(report);
-  writeFileSync(path.join(options.outDir, `${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  // Only the latest run is kept whole (the report summarises the newest); every run's figures stay in the history.
+  for (const old of readdirSync(options.outDir))
+    if (/^\d{4}-.*Z\.json$/.test(old)) rmSync(path.join(options.outDir, old));
+  writeFileSync(path.join(options.outDir, `${stamp}.json`), `${JSON.stringify(report)}\n`);
   writeFileSync(path.join(options.outDir, 'latest.md'), markdown);
   appendFileSync(path.join(options.outDir, 'history.jsonl'), `${JSON.stringify(historyLine(report))}\n`);
   process.stdout.write(`\n${markdown}`);

@@ -5,11 +5,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startContenders } from './lib/start-contenders.js';
 import { seedBenchContext } from './lib/context.js';
-import { describeMachine } from './lib/machine.js';
-import { measureOutboxSideBySide, type OutboxSideBySide, startOutboxContenders } from './lib/outbox.js';
+import { cpuTimes, describeMachine, loadAverage, stealShareSince } from './lib/machine.js';
 import { type BenchOptions, DEFAULT_OUT_DIR, parseOptions, SCENARIO_NAMES, USAGE } from './lib/options.js';
 import { type OpenLoopResult, openLoopHistory, runOpenLoop } from './lib/open-loop.js';
-import { type PgbenchResult, runPgbench } from './lib/pgbench.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { ensureReferenceNode } from '../scripts/lib/reference-node.js';
 import { nodeVersion, runToCompletion } from './lib/processes.js';
@@ -17,15 +15,14 @@ import { type BenchReport, renderMarkdown } from './lib/report.js';
 import { newestDataGrowth, renderBenchTables } from './lib/results-tables.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, runHttpScenario, type ScenarioResult } from './lib/scenarios.js';
 import { measureStartup, type StartupResult } from './lib/startup.js';
-import { type ConsoleBuildResult, measureConsoleBuild } from './lib/console-build.js';
-import { runWebhookDelivery, type WebhookDeliveryResult } from './lib/webhooks.js';
 import { runBenchEntry } from './lib/entry.js';
 import { productionNodeFlags } from '../scripts/lib/production-start.js';
 
 /**
- * `npm run bench`: the service side by side with the naive floor, the batching and transfer floors, idiomatic Express + Prisma, PostGraphile and pgbench on one
- * PostgreSQL, as described in docs/performance.md. Progress goes to stderr, the table to stdout and
- * to bench/results/.
+ * `npm run bench`: the service side by side with the floors that run its own SQL with none of its stack but
+ * node:http and pg (the batching and transfer floors) and PostGraphile, on one PostgreSQL, as described in
+ * docs/performance.md.
+ * Progress goes to stderr, the report to stdout and to bench/results/.
  */
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -37,11 +34,6 @@ const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOStr
 
 async function resolveReferenceNode(options: BenchOptions): Promise<string> {
   return options.nodeBinary ? path.resolve(options.nodeBinary) : ensureReferenceNode(log);
-}
-
-function resolveCompareNode(options: BenchOptions): string | undefined {
-  if (!options.compareNodeBinary) return undefined;
-  return options.compareNodeBinary === 'system' ? process.execPath : path.resolve(options.compareNodeBinary);
 }
 
 function describeCommand(argv: string[]): string {
@@ -68,17 +60,10 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   const scenarioResults: ScenarioResult[] = [];
   const startupResults: StartupResult[] = [];
-  let consoleBuild: ConsoleBuildResult | null = null;
-  let pgbenchResult: PgbenchResult | null = null;
-  let webhookResult: WebhookDeliveryResult | null = null;
-  let outboxSideBySide: OutboxSideBySide | null = null;
   let openLoop: OpenLoopResult | null = null;
 
   const referenceNode = await resolveReferenceNode(options);
-  const compareNode = resolveCompareNode(options);
-  log(
-    `reference Node ${nodeVersion(referenceNode)}${compareNode ? `, compared with ${nodeVersion(compareNode)}` : ''}; work dir ${workDir}`,
-  );
+  log(`Node ${nodeVersion(referenceNode)}; work dir ${workDir}`);
   if (options.build) {
     log('npm run build');
     await runToCompletion('npm', ['run', 'build', '--silent'], {
@@ -99,55 +84,24 @@ async function main(): Promise<void> {
       `PostgreSQL ${db.serverVersion} (${db.embedded ? 'embedded' : 'DATABASE_URL'}); statements counted with ${db.statements.counting}`,
     );
     const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
+    onInterrupt.push(async () => ctx.pinning.release());
+    const cpuAtStart = cpuTimes();
+    const loadAtStart = loadAverage();
 
     const httpScenarios = options.scenarios.filter((s): s is HttpScenarioName => s in HTTP_SCENARIOS);
-    const nodes = compareNode ? [referenceNode, compareNode] : [referenceNode];
     if (httpScenarios.length > 0) {
-      for (const node of nodes) {
-        const servers = await startContenders(ctx, httpScenarios, node, failures);
-        try {
-          for (const scenario of httpScenarios) {
-            try {
-              if (scenario === 'outbox-cost') {
-                const own = await startOutboxContenders(ctx, node, failures);
-                try {
-                  scenarioResults.push(await runHttpScenario(ctx, scenario, own, node));
-                  if (node === referenceNode) {
-                    try {
-                      outboxSideBySide = await measureOutboxSideBySide(ctx, own, {
-                        runs: options.quick
-                          ? options.runs
-                          : Math.max(options.runs, HTTP_SCENARIOS[scenario].minRuns ?? 0),
-                        seconds: options.durationSeconds,
-                        warmUpSeconds: options.warmupSeconds,
-                      });
-                    } catch (error) {
-                      failures.push(`outbox-cost side by side failed: ${(error as Error).message.split('\n')[0]}`);
-                      log(`outbox-cost side by side failed: ${(error as Error).stack ?? String(error)}`);
-                    }
-                  }
-                } finally {
-                  for (const server of Object.values(own)) await server.stop();
-                }
-                continue;
-              }
-              scenarioResults.push(await runHttpScenario(ctx, scenario, servers, node));
-            } catch (error) {
-              failures.push(`${scenario} on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`);
-              log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
-            }
-          }
-        } finally {
-          for (const server of Object.values(servers)) await server.stop();
-        }
-      }
-    }
-    if (options.scenarios.includes('webhook-delivery')) {
+      const servers = await startContenders(ctx, httpScenarios, referenceNode, failures);
       try {
-        webhookResult = await runWebhookDelivery(ctx, referenceNode);
-      } catch (error) {
-        failures.push(`webhook-delivery failed: ${(error as Error).message.split('\n')[0]}`);
-        log(`webhook-delivery failed: ${(error as Error).stack ?? String(error)}`);
+        for (const scenario of httpScenarios) {
+          try {
+            scenarioResults.push(await runHttpScenario(ctx, scenario, servers, referenceNode));
+          } catch (error) {
+            failures.push(`${scenario} failed: ${(error as Error).message.split('\n')[0]}`);
+            log(`${scenario} failed: ${(error as Error).stack ?? String(error)}`);
+          }
+        }
+      } finally {
+        for (const server of Object.values(servers)) await server.stop();
       }
     }
     if (options.scenarios.includes('open-loop')) {
@@ -158,30 +112,13 @@ async function main(): Promise<void> {
         log(`open-loop failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
-    if (options.scenarios.includes('pgbench')) {
-      try {
-        pgbenchResult = await runPgbench(ctx);
-      } catch (error) {
-        failures.push(`pgbench failed: ${(error as Error).message.split('\n')[0]}`);
-      }
-    }
+    // Start time is an operator's figure: measured on every core, as an instance starts, not on the servers' share.
+    ctx.pinning.release();
     if (options.scenarios.includes('startup')) {
-      for (const node of nodes) {
-        try {
-          startupResults.push(await measureStartup(ctx, node, { includeNpmStart: node === referenceNode }));
-        } catch (error) {
-          failures.push(
-            `start-time measurement on ${nodeVersion(node)} failed: ${(error as Error).message.split('\n')[0]}`,
-          );
-        }
-      }
       try {
-        consoleBuild = measureConsoleBuild(repoRoot);
-        ctx.log(
-          `[startup] console build ${consoleBuild.seconds.toFixed(1)} s, ${(consoleBuild.gzipBytes / 1024).toFixed(1)} KiB gzipped`,
-        );
+        startupResults.push(await measureStartup(ctx, referenceNode, { includeNpmStart: true }));
       } catch (error) {
-        failures.push(`console build measurement failed: ${(error as Error).message.split('\n')[0]}`);
+        failures.push(`start-time measurement failed: ${(error as Error).message.split('\n')[0]}`);
       }
     }
 
@@ -192,7 +129,13 @@ async function main(): Promise<void> {
       elapsedSeconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
       command: describeCommand(argv),
       options,
-      machine: describeMachine({ repoRoot, referenceNode, compareNode, postgresVersion: db.serverVersion }),
+      machine: describeMachine({ repoRoot, referenceNode, postgresVersion: db.serverVersion }),
+      conditions: {
+        pinning: ctx.pinning.description,
+        auth: ctx.credentials.mode,
+        stealShare: stealShareSince(cpuAtStart),
+        loadAverage: { start: loadAtStart, end: loadAverage() },
+      },
       serviceNodeFlags: productionNodeFlags(repoRoot),
       database: { server: db.serverVersion, embedded: db.embedded, statementCounting: db.statements.counting },
       dataset: {
@@ -210,12 +153,8 @@ async function main(): Promise<void> {
         }),
       },
       scenarios: scenarioResults,
-      pgbench: pgbenchResult,
-      webhooks: webhookResult,
-      outboxSideBySide,
       openLoop,
       startup: startupResults,
-      consoleBuild,
       failures,
     };
     writeResults(report, options);
@@ -232,6 +171,8 @@ function historyLine(report: BenchReport) {
     startedAt: report.startedAt,
     command: report.command,
     commit: report.machine.gitCommit,
+    quick: report.options.quick,
+    conditions: report.conditions,
     dataset: { customers: report.dataset.customers, accounts: report.dataset.accounts },
     scenarios: report.scenarios.map((scenario) => ({
       scenario: scenario.scenario,
@@ -241,6 +182,9 @@ function historyLine(report: BenchReport) {
         rps: contender.runs.map((run) => Math.round(run.rps)),
         serverCpuUsPerRequest: contender.runs.map((run) =>
           run.serverCpuUsPerRequest === null ? null : Math.round(run.serverCpuUsPerRequest),
+        ),
+        postgresCpuUsPerRequest: contender.runs.map((run) =>
+          run.postgresCpuUsPerRequest === null ? null : Math.round(run.postgresCpuUsPerRequest),
         ),
         p99Ms: contender.runs.map((run) => run.p99Ms),
         walBytesPerOperation: contender.runs.map((run) =>
@@ -269,7 +213,8 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   for (const old of readdirSync(outDir)) {
     if (old.endsWith('.json') && kindOf(old) === prefix) rmSync(path.join(outDir, old));
   }
-  writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  // One line: the runs' figures and the open-loop histograms are most of a run's bytes, indentation adds a third.
+  writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report)}\n`);
   // Only the latest report is kept whole; every run's raw figures stay in the history, so a rerun leaves a trace.
   appendFileSync(path.join(outDir, 'history.ndjson'), `${JSON.stringify(historyLine(report))}\n`);
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.

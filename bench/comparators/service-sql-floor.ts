@@ -21,21 +21,21 @@ import type { Transaction } from '../../src/features/ledger/transaction.js';
  * - As the batching floor, also `POST /{env}/customer` with an Idempotency-Key (there is nothing to merge in a
  *   write): the service's one creation statement (PrismaCustomerStore.insert: the customer, its audit event, its
  *   outbox event and the key's claim), personal data sealed by the service's PiiCipher, the phone numbers' search
- *   keys as the service computes them; minimal validation, as the naive floor's.
+ *   keys as the service computes them; minimal validation.
  *
  * - As the batching floor, also the customer searches (`GET /{env}/customer?lastName=&limit=`, `POST /{env}/customer/search
  *   {socialSecurityNumber}`): the service's one search statement (PrismaCustomerStore.search and auditedSearch: the page
  *   as one JSON text, the SSN search's audit event in the same statement), a page read as the service reads it (one row
- *   more than asked, for the cursor), presented by the service's own presenter. Issue 30's "floor that runs the same SQL".
+ *   more than asked, for the cursor), presented by the service's own presenter: a floor that runs the same SQL.
  *
  * The stores run on a stand-in for Prisma Client that passes each statement straight to `pg` under the name the
  * service's client gives it (src/db/sql/sql.ts, statementName), on a pool made by the service's own factory
  * (src/db/connection/pool.ts: its statement and idle-in-transaction time-outs, plan_cache_mode, TimeZone,
  * application_name) with the service's default time-outs (src/config/database.ts). What remains is the HTTP
- * server, the bearer-token check and the envelope, as in the naive floor (bench/comparators/raw-floor.ts).
+ * server, the bearer-token check and the envelope.
  *
- * The service's modules are loaded from dist/ (`npm run build`, which the bench runs first), as
- * express-prisma.ts loads its client. Dev-only: never imported by src/.
+ * The service's modules are loaded from dist/ (`npm run build`, which the bench runs first). Dev-only: never
+ * imported by src/.
  *
  * Environment: DATABASE_URL, PORT, API_TOKEN, ENVIRONMENT, POOL_SIZE, PII_KEYS, PII_ACTIVE_KEY, PII_BLIND_INDEX_KEY.
  */
@@ -325,7 +325,7 @@ async function createTransfer(req: http.IncomingMessage, res: http.ServerRespons
   );
 }
 
-// --- Minimal validation (present, not exhaustive), as the naive floor's -------------------------------------
+// --- Minimal validation (present, not exhaustive) --------------------------------------------------------
 
 const PAGE_SIZE_DEFAULT = 20;
 

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { ensureComparatorClient } from './comparator-client.js';
 import type { BenchContext } from './context.js';
 import { nodeMajor, type RunningServer, startServer } from './processes.js';
 import { BENCH_ENVIRONMENT, piiEnvironment } from './seed.js';
@@ -15,39 +14,24 @@ function scriptArgs(node: string, script: string): string[] {
 }
 
 /**
- * `raw-floor` is the naive floor (one statement per request; its id is kept so stored results still read);
- * `batching-floor` and `transfer-floor` run the service's own SQL as the service sends it
- * (bench/comparators/service-sql-floor.ts). `no-outbox` and `pre-outbox`: builds of the service without the
- * outbox, on databases of their own (bench/lib/outbox.ts).
+ * `batching-floor` and `transfer-floor` run the service's own SQL as the service sends it, with none of its
+ * stack but node:http and pg (bench/comparators/service-sql-floor.ts); PostGraphile is the peer a team would
+ * otherwise pick for GraphQL.
  */
-export type ContenderName =
-  | 'service'
-  | 'raw-floor'
-  | 'batching-floor'
-  | 'transfer-floor'
-  | 'express-prisma'
-  | 'postgraphile'
-  | 'no-outbox'
-  | 'pre-outbox';
+export type ContenderName = 'service' | 'batching-floor' | 'transfer-floor' | 'postgraphile';
 
 /** How the report and docs name each contender. */
 export const CONTENDER_LABELS: Record<ContenderName, string> = {
   service: 'service',
-  'raw-floor': 'naive floor',
   'batching-floor': 'batching floor',
   'transfer-floor': 'transfer floor',
-  'express-prisma': 'express-prisma',
   postgraphile: 'postgraphile',
-  'no-outbox': 'no-outbox',
-  'pre-outbox': 'pre-outbox',
 };
 
 /** Each hand-written comparator's script under bench/comparators/. */
 const COMPARATOR_SCRIPTS = {
-  'raw-floor': 'raw-floor.ts',
   'batching-floor': 'service-sql-floor.ts',
   'transfer-floor': 'service-sql-floor.ts',
-  'express-prisma': 'express-prisma.ts',
 } as const;
 
 /** The service's environment exactly as production sets it, on `databaseUrl` (the bench database by default). */
@@ -63,7 +47,7 @@ export function serviceEnvironment(
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: String(ctx.options.poolSize),
     DATA_DIR: dataDir,
-    API_TOKENS: ctx.token,
+    ...ctx.credentials.serviceEnv,
     ENVIRONMENTS: BENCH_ENVIRONMENT,
     // Production's default: a log line per request is part of what a request costs.
     LOG_LEVEL: 'info',
@@ -79,13 +63,13 @@ export function serviceEnvironment(
 
 /**
  * The service exactly as production starts it (`node [npm start's flags] dist/main.js`), pointed at the bench
- * database; `nodeArgs` only for bench/profile.ts (`--cpu-prof`).
+ * database.
  */
-export function startService(ctx: BenchContext, node: string, nodeArgs: string[] = []): Promise<RunningServer> {
+export function startService(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({
     name: 'service',
     command: node,
-    args: [...productionNodeFlags(ctx.repoRoot), ...nodeArgs, 'dist/main.js'],
+    args: [...productionNodeFlags(ctx.repoRoot), 'dist/main.js'],
     cwd: ctx.repoRoot,
     env: serviceEnvironment(ctx),
     readyPath: '/readyz',
@@ -123,10 +107,6 @@ function startComparator(
   });
 }
 
-/** The naive floor: the same operations in raw SQL on node:http, one statement per request (bench/comparators/raw-floor.ts). */
-export const startRawFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
-  startComparator(ctx, node, 'raw-floor');
-
 /** The batching floor: node:http + pg, reads merged as the service merges them, the service's SQL and session settings. */
 export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
   startComparator(ctx, node, 'batching-floor');
@@ -134,12 +114,6 @@ export const startBatchingFloor = (ctx: BenchContext, node: string): Promise<Run
 /** The transfer floor: node:http + pg running the service's posting statement (key claim, audit and outbox in it). */
 export const startTransferFloor = (ctx: BenchContext, node: string): Promise<RunningServer> =>
   startComparator(ctx, node, 'transfer-floor');
-
-/** Idiomatic Express 5 + Prisma 7 (bench/comparators/express-prisma.ts), on its own client generated with Prisma's defaults. */
-export async function startExpressPrisma(ctx: BenchContext, node: string): Promise<RunningServer> {
-  await ensureComparatorClient(ctx);
-  return startComparator(ctx, node, 'express-prisma');
-}
 
 export function startPostGraphile(ctx: BenchContext, node: string): Promise<RunningServer> {
   return startServer({

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { migrate } from '../../src/db/migrations/migrations.js';
 import { type BenchOptions, LEDGER_SCENARIOS } from './options.js';
 import type { BenchPostgres } from './postgres.js';
+import { benchCredentials, type BenchCredentials } from './auth.js';
+import { type Pinning, planPinning } from './pinning.js';
 import { type GrowthData, growthShapeFor, seedGrowth } from './growth-seed.js';
 import {
   BENCH_ENVIRONMENT,
@@ -29,6 +30,9 @@ export interface BenchContext {
   /** A small pool on the bench database for checks (never used while a run is measured). */
   benchPool: pg.Pool;
   keys: BenchKeys;
+  /** The load's credentials (--auth): the bearer every request sends, and what the service needs to accept it. */
+  credentials: BenchCredentials;
+  /** The bearer of `credentials`, which the comparators accept as their one token. */
   token: string;
   data: SeededData;
   /** The ledger's seed, when a ledger scenario is selected. */
@@ -39,26 +43,29 @@ export interface BenchContext {
   seedSeconds: number;
   /** JSON file with the ids the load generator picks from. */
   idsFile: string;
+  /** The load generator's core and the servers' (bench/lib/pinning.ts); the caller releases it at the end. */
+  pinning: Pinning;
   /** Next unused SSN sequence number; every create run takes a fresh block. */
   nextSsnSequence: number;
   log(line: string): void;
 }
 
 /**
- * Migrates the bench database, seeds it (options.customers / options.accounts) and writes the ids the load
- * generator picks from: the context every entry point (run.ts, profile.ts, instructions.ts) measures in.
- * Keys and token are generated here unless given (fleet-scaling.ts starts its instances before seeding).
+ * Migrates the bench database, creates the load's credentials (options.auth), seeds it (options.customers /
+ * options.accounts) and writes the ids the load generator picks from: the context run.ts and data-growth.ts
+ * measure in.
  */
 export async function seedBenchContext(
   base: Pick<
     BenchContext,
     'options' | 'repoRoot' | 'workDir' | 'logDir' | 'referenceNode' | 'db' | 'benchPool' | 'log'
-  > &
-    Partial<Pick<BenchContext, 'keys' | 'token'>>,
+  >,
 ): Promise<BenchContext> {
   await migrate(base.benchPool);
+  const credentials = await benchCredentials(base.options.auth, base.db.benchUrl);
+  base.log(`the load authenticates with a ${credentials.mode} token`);
   const seedStarted = performance.now();
-  const keys = base.keys ?? generateBenchKeys();
+  const keys = generateBenchKeys();
   const data = await seed(base.benchPool, { customers: base.options.customers, accounts: base.options.accounts }, keys);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   base.log(
@@ -108,10 +115,15 @@ export async function seedBenchContext(
       busyTo: growth?.to ?? null,
     }),
   );
+  // Pinned once seeded, so that the seed had every core; backends forked later inherit the postmaster's.
+  const pinning = planPinning(base.db.postmasterPid);
+  base.log(pinning.description);
   return {
     ...base,
+    pinning,
     keys,
-    token: base.token ?? `bench_${randomBytes(32).toString('base64url')}`,
+    credentials,
+    token: credentials.bearer,
     data,
     ledger,
     growth,

@@ -1,40 +1,81 @@
 import { median } from './measure.js';
 
+/** Student's t, 97.5th percentile, for 1–30 degrees of freedom; beyond, a close approximation. */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+export const tQuantile975 = (degreesOfFreedom: number): number =>
+  degreesOfFreedom <= T_975.length ? T_975[degreesOfFreedom - 1]! : 1.96 + 2.4 / degreesOfFreedom;
+
 /**
- * A 95 % percentile-bootstrap interval of a ratio of medians from paired cycles: each resample draws cycles with
- * replacement (a cycle's service run and comparator run stay together, as they ran side by side in time) and
- * takes median(service) ÷ median(comparator). Seeded, so the same runs always give the same interval. Null with
- * fewer than three cycles: no interval worth the name.
+ * ln(a_i ÷ b_i) for each cycle i where both figures are positive. Runs alternate one cycle at a time, so run i of
+ * the service and run i of a comparator ran side by side in time: their ratio cancels most of what the machine
+ * did to both (another tenant, a slower minute), and the logarithm makes a ratio and its inverse symmetric.
  */
-export function bootstrapRatioInterval(
-  service: number[],
-  comparator: number[],
-  resamples = 4000,
-): [number, number] | null {
-  const cycles = Math.min(service.length, comparator.length);
-  if (cycles < 3) return null;
-  let state = 0x9e3779b9;
-  const random = () => {
-    // xorshift32: small, seeded, good enough to draw indexes.
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-  const ratios: number[] = [];
-  for (let r = 0; r < resamples; r++) {
-    const s: number[] = [];
-    const c: number[] = [];
-    for (let i = 0; i < cycles; i++) {
-      const pick = Math.floor(random() * cycles);
-      s.push(service[pick]!);
-      c.push(comparator[pick]!);
-    }
-    const denominator = median(c);
-    if (denominator > 0) ratios.push(median(s) / denominator);
+export function pairedLogRatios(a: readonly (number | null)[], b: readonly (number | null)[]): number[] {
+  const logs: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x !== null && x !== undefined && y !== null && y !== undefined && x > 0 && y > 0) logs.push(Math.log(x / y));
   }
-  ratios.sort((a, b) => a - b);
-  return [ratios[Math.floor(0.025 * (ratios.length - 1))]!, ratios[Math.ceil(0.975 * (ratios.length - 1))]!];
+  return logs;
+}
+
+export interface LogRatioSummary {
+  cycles: number;
+  /** exp(mean of the per-cycle log-ratios): the geometric mean ratio; null without a cycle. */
+  ratio: number | null;
+  /** The 95 % t interval of that mean, back on the ratio's scale; null with fewer than three cycles. */
+  interval: [number, number] | null;
+}
+
+/** The per-cycle log-ratios' mean with its 95 % Student t interval, as ratios. */
+export function logRatioInterval(logs: readonly number[]): LogRatioSummary {
+  const n = logs.length;
+  if (n === 0) return { cycles: 0, ratio: null, interval: null };
+  const mean = logs.reduce((sum, x) => sum + x, 0) / n;
+  if (n < 3) return { cycles: n, ratio: Math.exp(mean), interval: null };
+  const sd = Math.sqrt(logs.reduce((sum, x) => sum + (x - mean) ** 2, 0) / (n - 1));
+  const half = (tQuantile975(n - 1) * sd) / Math.sqrt(n);
+  return { cycles: n, ratio: Math.exp(mean), interval: [Math.exp(mean - half), Math.exp(mean + half)] };
+}
+
+export interface Drift {
+  /** The least-squares slope of the log-ratios over the cycles, as a factor per cycle (1: no drift). */
+  perCycle: number;
+  /** Its 95 % t interval (n − 2 degrees of freedom), as factors per cycle. */
+  interval: [number, number];
+  /** The interval excludes 1: the ratio moved during the run, so its mean describes no one moment of it. */
+  drifting: boolean;
+}
+
+/** Whether the per-cycle log-ratios trend across the run (a regression on the cycle's index); null under four cycles. */
+export function driftOf(logs: readonly number[]): Drift | null {
+  const n = logs.length;
+  if (n < 4) return null;
+  const meanX = (n - 1) / 2;
+  const meanY = logs.reduce((sum, y) => sum + y, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  logs.forEach((y, x) => {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  });
+  const slope = sxy / sxx;
+  const residuals = logs.reduce((sum, y, x) => sum + (y - meanY - slope * (x - meanX)) ** 2, 0);
+  const half = tQuantile975(n - 2) * Math.sqrt(residuals / (n - 2) / sxx);
+  const interval: [number, number] = [Math.exp(slope - half), Math.exp(slope + half)];
+  return { perCycle: Math.exp(slope), interval, drifting: interval[0] > 1 || interval[1] < 1 };
+}
+
+/** Above this, a contender's capacity moved too much within the run for its ratios to mean much: flagged. */
+export const SPREAD_LIMIT = 2;
+
+/** A contender's capacity within one run: its highest ÷ lowest successful req/s over the measured runs. */
+export function capacitySpread(rps: readonly number[]): number | null {
+  if (rps.length < 2 || Math.max(...rps) <= 0) return null;
+  return Math.min(...rps) > 0 ? Math.max(...rps) / Math.min(...rps) : Infinity;
 }
 
 /** xorshift32 from a fixed seed: the same runs always give the same interval. */

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BenchAuth } from './options.js';
 import { nodeVersion } from './processes.js';
 
 export interface MachineInfo {
@@ -10,7 +11,7 @@ export interface MachineInfo {
   memoryGiB: number;
   kernel: string;
   os: string;
-  nodeVersions: { orchestrator: string; reference: string; compare: string | null };
+  nodeVersions: { orchestrator: string; reference: string };
   postgres: string;
   packages: Record<string, string>;
   gitCommit: string | null;
@@ -37,7 +38,6 @@ function packageVersion(repoRoot: string, name: string): string {
 export function describeMachine(options: {
   repoRoot: string;
   referenceNode: string;
-  compareNode: string | undefined;
   postgresVersion: string;
 }): MachineInfo {
   let gitCommit: string | null = null;
@@ -58,7 +58,6 @@ export function describeMachine(options: {
     nodeVersions: {
       orchestrator: process.version,
       reference: nodeVersion(options.referenceNode),
-      compare: options.compareNode ? nodeVersion(options.compareNode) : null,
     },
     postgres: options.postgresVersion,
     packages: Object.fromEntries(
@@ -70,3 +69,33 @@ export function describeMachine(options: {
     gitCommit,
   };
 }
+
+/** What the machine was doing while the run measured, beside where the load generator ran. */
+export interface RunConditions {
+  /** Where the generator, the servers and PostgreSQL ran, or why they were not pinned (bench/lib/pinning.ts). */
+  pinning: string;
+  auth: BenchAuth;
+  /** The share of all CPU time the hypervisor gave to other guests over the run (/proc/stat "steal"); null off Linux. */
+  stealShare: number | null;
+  loadAverage: { start: number[]; end: number[] };
+}
+
+/** The machine's CPU time so far, all cores (/proc/stat, in ticks): total and stolen; null where unreadable. */
+export function cpuTimes(): { total: number; steal: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    // user nice system idle iowait irq softirq steal: steal is the eighth.
+    return { total: fields.reduce((sum, x) => sum + x, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+/** The share of CPU time stolen since `before` (cpuTimes); null when either reading is missing or no time passed. */
+export function stealShareSince(before: ReturnType<typeof cpuTimes>): number | null {
+  const after = cpuTimes();
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.steal - before.steal) / (after.total - before.total);
+}
+
+export const loadAverage = (): number[] => os.loadavg().map((x) => Math.round(x * 100) / 100);

@@ -7,6 +7,7 @@ import type { BenchContext } from './context.js';
 import { type RunningServer, runToCompletion } from './processes.js';
 import { processCpuMicros, processTreeCpuMicros, samplePeakRss } from '../../scripts/lib/proc.js';
 import { BENCH_ENVIRONMENT } from './seed.js';
+import { cpuTimes, stealShareSince } from './machine.js';
 import { childEnvironment } from '../../scripts/lib/child-environment.js';
 
 /** One measured run of one contender. Per-request figures divide by every response received. */
@@ -27,10 +28,11 @@ export interface RunMeasurement {
   /**
    * WAL the whole server generated during the run (pg_wal_lsn_diff of pg_current_wal_insert_lsn() after and
    * before: the insert position, which, unlike pg_current_wal_lsn(), does not wait for the WAL writer) per
-   * successful operation: a transfer answered 2xx, or a committed pgbench transaction. Null when not read
-   * (absent in reports written before issue 34's WAL figures).
+   * successful answer; null when it could not be read.
    */
   walBytesPerOperation?: number | null;
+  /** The share of the machine's CPU time stolen by the hypervisor during the run (absent in older reports). */
+  stealShare?: number | null;
 }
 
 /** The server's current WAL insert position, or undefined when it cannot be read (a standby, no permission). */
@@ -87,7 +89,9 @@ export async function runLoadWorker(
   };
   const specFile = path.join(ctx.workDir, `load-${++specCounter}.json`);
   writeFileSync(specFile, JSON.stringify(spec));
-  const stdout = await runToCompletion(ctx.referenceNode, ['--import', 'tsx', 'bench/load/worker.ts', specFile], {
+  // On its own core when the machine allows it (bench/lib/pinning.ts).
+  const [command, ...prefix] = [...ctx.pinning.generatorPrefix, ctx.referenceNode];
+  const stdout = await runToCompletion(command!, [...prefix, '--import', 'tsx', 'bench/load/worker.ts', specFile], {
     cwd: ctx.repoRoot,
     env: childEnvironment({ NODE_ENV: 'production' }),
   });
@@ -113,6 +117,7 @@ export async function measureRun(
   const postgresCpuBefore = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const rss = samplePeakRss(server.pid);
   const walBefore = await walPosition(ctx.benchPool);
+  const cpuBefore = cpuTimes();
   let result: LoadResult;
   let peakRss: number | undefined;
   try {
@@ -120,6 +125,7 @@ export async function measureRun(
   } finally {
     peakRss = rss.stop();
   }
+  const stealShare = stealShareSince(cpuBefore);
   const serverCpuAfter = processCpuMicros(server.pid);
   const postgresCpuAfter = ctx.db.postmasterPid === undefined ? undefined : processTreeCpuMicros(ctx.db.postmasterPid);
   const statements = await ctx.db.statements.read(server.database);
@@ -141,6 +147,7 @@ export async function measureRun(
     statusCodes: result.statusCodes,
     sampleError: result.sampleError,
     walBytesPerOperation: walBytes,
+    stealShare,
   };
 }
 
@@ -174,5 +181,8 @@ export function medianOfRuns(runs: RunMeasurement[]): RunMeasurement {
     statusCodes,
     sampleError: runs.find((r) => r.sampleError !== undefined)?.sampleError,
     walBytesPerOperation: medianOrNull(runs.map((r) => r.walBytesPerOperation ?? null)),
+    stealShare: runs.some((r) => typeof r.stealShare === 'number')
+      ? Math.max(...runs.map((r) => r.stealShare ?? 0))
+      : null,
   };
 }

@@ -1,15 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LatencySummaryMs, OpenLoopOutcome, OpenLoopSpec } from '../load/open-loop-protocol.js';
 import type { LoadKind } from '../load/requests.js';
-import { parentPid, processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
+import { processCpuMicros, processTreeCpuMicros } from '../../scripts/lib/proc.js';
+import type { Pinning } from './pinning.js';
 import {
   type ContenderName,
   startBatchingFloor,
   startPostGraphile,
-  startRawFloor,
   startService,
   startTransferFloor,
 } from './contenders.js';
@@ -120,67 +118,6 @@ export interface OpenLoopResult {
   failures: string[];
 }
 
-// ---- pinning -----------------------------------------------------------------------------------------------
-
-interface Pinning {
-  description: string;
-  /** The command prefix that starts the generator on its core; empty when not pinned. */
-  generatorPrefix: string[];
-  pinServer(pid: number): void;
-  /** Puts everything this pinned back on every core. */
-  release(): void;
-}
-
-const hasTaskset = () => spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
-
-function setAffinity(pid: number, cpus: string): boolean {
-  // -a: every thread of the process (libuv's pool, V8's helpers), not only its main thread.
-  return spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' }).status === 0;
-}
-
-/** The postmaster's children (backends, checkpointer, WAL writer …); later backends inherit its affinity. */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((candidate) => parentPid(candidate) === pid);
-}
-
-function planPinning(ctx: BenchContext): Pinning {
-  const cores = os.availableParallelism();
-  const unpinned = (why: string): Pinning => ({
-    description: `not pinned: ${why}; the generator shares the cores with the servers and PostgreSQL`,
-    generatorPrefix: [],
-    pinServer: () => undefined,
-    release: () => undefined,
-  });
-  if (!hasTaskset()) return unpinned('`taskset` not found (util-linux)');
-  if (cores < 2) return unpinned(`${cores} core`);
-  const all = `0-${cores - 1}`;
-  const serverCores = cores === 2 ? '1' : `1-${cores - 1}`;
-  const postmaster = ctx.db.postmasterPid;
-  const pinned: number[] = [];
-  const pin = (pid: number, cpus: string) => {
-    if (setAffinity(pid, cpus)) pinned.push(pid);
-  };
-  // The orchestrator too: it only samples /proc between steps, but it must not run on the servers' core.
-  pin(process.pid, '0');
-  if (postmaster !== undefined) for (const pid of [postmaster, ...childrenOf(postmaster)]) pin(pid, serverCores);
-  return {
-    description:
-      `generator on core 0 (\`taskset -c 0\`), servers on core${cores === 2 ? '' : 's'} ${serverCores}` +
-      (postmaster === undefined
-        ? '; PostgreSQL not pinned (not on this machine: DATABASE_URL)'
-        : `, PostgreSQL (postmaster and backends) on ${serverCores}`),
-    generatorPrefix: ['taskset', '-c', '0'],
-    pinServer: (pid) => pin(pid, serverCores),
-    release: () => {
-      for (const pid of new Set([...pinned, ...(postmaster === undefined ? [] : childrenOf(postmaster))]))
-        setAffinity(pid, all);
-    },
-  };
-}
-
 // ---- one step ------------------------------------------------------------------------------------------------
 
 let specCounter = 0;
@@ -255,7 +192,6 @@ const describeStep = (step: OpenLoopStep) =>
 
 const STARTERS: Partial<Record<ContenderName, (ctx: BenchContext, node: string) => Promise<RunningServer>>> = {
   service: startService,
-  'raw-floor': startRawFloor,
   'batching-floor': startBatchingFloor,
   'transfer-floor': startTransferFloor,
   postgraphile: startPostGraphile,
@@ -268,8 +204,7 @@ const STARTERS: Partial<Record<ContenderName, (ctx: BenchContext, node: string) 
 export async function runOpenLoop(ctx: BenchContext, node: string): Promise<OpenLoopResult> {
   const failures: string[] = [];
   const seconds = ctx.options.openLoopStepSeconds;
-  const pinning = planPinning(ctx);
-  ctx.log(`[open-loop] ${pinning.description}`);
+  const pinning = ctx.pinning;
   const servers: Partial<Record<ContenderName, RunningServer>> = {};
   const scenarios: OpenLoopScenarioResult[] = [];
   try {
@@ -307,7 +242,6 @@ export async function runOpenLoop(ctx: BenchContext, node: string): Promise<Open
     }
   } finally {
     for (const server of Object.values(servers)) await server.stop();
-    pinning.release();
   }
   return {
     nodeVersion: nodeVersion(node),

@@ -7,10 +7,7 @@ export const DEFAULT_OUT_DIR = 'bench/results';
 export const SCENARIO_NAMES = [
   'rest-get-customer',
   'rest-get-account',
-  'rest-get-customer-4-connections',
-  'rest-get-account-4-connections',
   'rest-post-customer',
-  'rest-put-customer',
   'graphql-nested',
   'mixed',
   'rest-transfer-uniform',
@@ -18,9 +15,6 @@ export const SCENARIO_NAMES = [
   'rest-get-account-with-transactions',
   'rest-list-customers-by-name',
   'rest-search-customer-by-ssn',
-  'outbox-cost',
-  'webhook-delivery',
-  'pgbench',
   'startup',
   'open-loop',
 ] as const;
@@ -40,6 +34,14 @@ export const LEDGER_SCENARIOS: readonly ScenarioName[] = [
   'open-loop',
 ];
 
+/**
+ * `managed`: a token created in the bench database as `npm run token -- create` creates it (what a deployment
+ * hands its clients); `jwt`: an access token signed with a key generated for the run, the service verifying it
+ * with OIDC_PUBLIC_KEY; `static`: an API_TOKENS entry (compared in memory, no lookup).
+ */
+export const AUTH_MODES = ['managed', 'jwt', 'static'] as const;
+export type BenchAuth = (typeof AUTH_MODES)[number];
+
 export interface BenchOptions {
   quick: boolean;
   customers: number;
@@ -55,13 +57,10 @@ export interface BenchOptions {
   scenarios: ScenarioName[];
   /** Reference runtime (Node 26); undefined = the project's .tools copy, installed when missing. */
   nodeBinary: string | undefined;
-  /** A second runtime to repeat the HTTP scenarios on, e.g. the machine's Node 20. */
-  compareNodeBinary: string | undefined;
   /** Connections per server pool, the same for the service and every comparator. */
   poolSize: number;
-  pgbenchScale: number;
-  /** pgbench -i scale of the TPC-B-like ceiling of the transfer scenarios (pgbench's rule: at least the client count). */
-  pgbenchTpcbScale: number;
+  /** How the load generator authenticates to the service: a managed token (the default), a JWT, or a static token. */
+  auth: BenchAuth;
   /** Funded accounts the transfer scenarios move money among. */
   ledgerAccounts: number;
   build: boolean;
@@ -87,10 +86,9 @@ const HELP = `npm run bench [-- options]   (each option also reads an environmen
                             (named only: ${OPT_IN_SCENARIO_NAMES.join(', ')})
                                                                                      BENCH_SCENARIOS
   --node PATH               reference Node binary (default .tools/node26, installed) BENCH_NODE
-  --compare-node PATH       second Node for comparison ("system" = this Node)        BENCH_COMPARE_NODE
   --pool-size N             DB pool size of every server (default 10)                BENCH_POOL_SIZE
-  --pgbench-scale N         pgbench -i scale of the -S run (default 10)              BENCH_PGBENCH_SCALE
-  --pgbench-tpcb-scale N    pgbench -i scale of the tpcb-like ceiling (default 50)   BENCH_PGBENCH_TPCB_SCALE
+  --auth MODE               managed (default: a token made as npm run token makes it), BENCH_AUTH
+                            jwt (signed with a key made for the run), or static (API_TOKENS)
   --ledger-accounts N       funded accounts for the transfers (default 10000)        BENCH_LEDGER_ACCOUNTS
   --no-build                skip "npm run build" (dist/ must be current)             BENCH_NO_BUILD=1
   --out DIR                 results directory (default bench/results)                BENCH_OUT
@@ -129,6 +127,13 @@ function parseScenarios(raw: string | undefined): ScenarioName[] {
   return names as ScenarioName[];
 }
 
+function parseAuth(raw: string | undefined): BenchAuth {
+  if (raw === undefined || raw === '') return 'managed';
+  if (!(AUTH_MODES as readonly string[]).includes(raw))
+    throw new UsageError(`--auth must be one of ${AUTH_MODES.join(', ')}, got "${raw}"`);
+  return raw as BenchAuth;
+}
+
 function parseKeyValues(raw: string | undefined): Record<string, string> {
   const result: Record<string, string> = {};
   for (const pair of (raw ?? '')
@@ -159,10 +164,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       connections: { type: 'string' },
       scenarios: { type: 'string' },
       node: { type: 'string' },
-      'compare-node': { type: 'string' },
       'pool-size': { type: 'string' },
-      'pgbench-scale': { type: 'string' },
-      'pgbench-tpcb-scale': { type: 'string' },
+      auth: { type: 'string' },
       'ledger-accounts': { type: 'string' },
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
@@ -193,18 +196,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     connections: positiveInteger('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50),
     scenarios,
     nodeBinary: values.node ?? (env.BENCH_NODE || undefined),
-    compareNodeBinary: values['compare-node'] ?? (env.BENCH_COMPARE_NODE || undefined),
     poolSize: positiveInteger('--pool-size', values['pool-size'] ?? env.BENCH_POOL_SIZE, 10),
-    pgbenchScale: positiveInteger(
-      '--pgbench-scale',
-      values['pgbench-scale'] ?? env.BENCH_PGBENCH_SCALE,
-      quick ? 1 : 10,
-    ),
-    pgbenchTpcbScale: positiveInteger(
-      '--pgbench-tpcb-scale',
-      values['pgbench-tpcb-scale'] ?? env.BENCH_PGBENCH_TPCB_SCALE,
-      quick ? 5 : 50,
-    ),
+    auth: parseAuth(values.auth ?? env.BENCH_AUTH),
     ledgerAccounts: positiveInteger(
       '--ledger-accounts',
       values['ledger-accounts'] ?? env.BENCH_LEDGER_ACCOUNTS,

@@ -7,7 +7,6 @@ import { startEmbeddedPostgres } from '../../src/db/postgres/embedded-postgres.j
 import { parentPid } from '../../scripts/lib/proc.js';
 
 export const BENCH_DATABASE = 'cas_bench';
-export const PGBENCH_DATABASE = 'cas_pgbench';
 
 /** How "SQL statements per operation" is counted; pg_stat_statements when the server has it loaded. */
 export type StatementCounting = 'pg_stat_statements' | 'transactions (pg_stat_database, approximate)';
@@ -19,15 +18,12 @@ export interface StatementCounter {
   reset(): Promise<void>;
   /** Statements (or transactions) executed in the bench database (or `database`) since the last reset. */
   read(database?: string): Promise<number>;
-  /** With pg_stat_statements: each statement executed in the bench database (or `database`) since the last reset, with its calls. */
-  queries(database?: string): Promise<{ query: string; calls: number }[]>;
 }
 
 export interface BenchPostgres {
   /** A URL on the maintenance database, for monitoring; never the one the servers use. */
   adminUrl: string;
   benchUrl: string;
-  pgbenchUrl: string;
   embedded: boolean;
   serverVersion: string;
   /** The postmaster's pid when the server runs on this machine, for CPU accounting. */
@@ -80,10 +76,8 @@ export async function startBenchPostgres(options: {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    for (const database of [BENCH_DATABASE, PGBENCH_DATABASE]) {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${database}`);
-    }
+    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
     const serverVersion = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!
       .server_version;
     const backendPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
@@ -91,7 +85,6 @@ export async function startBenchPostgres(options: {
     return {
       adminUrl,
       benchUrl: withDatabase(adminUrl, BENCH_DATABASE),
-      pgbenchUrl: withDatabase(adminUrl, PGBENCH_DATABASE),
       embedded: options.databaseUrl === undefined,
       serverVersion,
       postmasterPid: localPostmaster(backendPid),
@@ -147,14 +140,6 @@ export async function createStatementCounter(
         );
         return Number(rows[0]!.calls);
       },
-      queries: async (database = BENCH_DATABASE) => {
-        const { rows } = await monitor.query<{ query: string; calls: string }>(
-          `SELECT query, calls::text AS calls FROM pg_stat_statements
-           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) ORDER BY calls DESC, query`,
-          [database],
-        );
-        return rows.map((row) => ({ query: row.query, calls: Number(row.calls) }));
-      },
       close,
     };
   } catch {
@@ -175,11 +160,9 @@ export async function createStatementCounter(
       counting: 'transactions (pg_stat_database, approximate)',
       exact: false,
       reset: async () => {
-        for (const database of [BENCH_DATABASE, PGBENCH_DATABASE])
-          baselines.set(database, await readTransactions(database));
+        baselines.set(BENCH_DATABASE, await readTransactions(BENCH_DATABASE));
       },
       read: async (database = BENCH_DATABASE) => (await readTransactions(database)) - (baselines.get(database) ?? 0),
-      queries: async () => [],
       close,
     };
   }

@@ -10,7 +10,7 @@ import { REFERENCE_NODE } from '../../scripts/lib/reference-node.js';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The bench options of a one-scenario tool (profile.ts, instructions.ts): `customers` customers and half as
+ * The bench options of a run of bench/data-growth.ts at one size: `customers` customers and half as
  * many accounts again, on the build already there; `more` are further bench options. 'help' as parseOptions.
  */
 export function scratchBenchOptions(customers: number, more: string[] = []): BenchOptions | 'help' {
@@ -37,7 +37,12 @@ export async function withScratchBench(
   const benchPool = new pg.Pool({ connectionString: db.benchUrl, max: 2 });
   try {
     const referenceNode = options.nodeBinary ?? REFERENCE_NODE;
-    await measure(await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log }));
+    const ctx = await seedBenchContext({ options, repoRoot, workDir, logDir, referenceNode, db, benchPool, log });
+    try {
+      await measure(ctx);
+    } finally {
+      ctx.pinning.release();
+    }
   } finally {
     await benchPool.end();
     await db.stop();

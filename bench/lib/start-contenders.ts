@@ -1,9 +1,7 @@
 import {
   type ContenderName,
   startBatchingFloor,
-  startExpressPrisma,
   startPostGraphile,
-  startRawFloor,
   startService,
   startTransferFloor,
 } from './contenders.js';
@@ -12,7 +10,7 @@ import { nodeMajor, nodeVersion, type RunningServer } from './processes.js';
 import { HTTP_SCENARIOS, type HttpScenarioName, type Servers } from './scenarios.js';
 
 /**
- * Starts every contender `scenarios` compare on `node` (outbox-cost starts its own); one that does not start
+ * Starts every contender `scenarios` compare on `node`; one that does not start
  * is listed in `failures` with its reason, and the others run without it. Shared by bench/run.ts and
  * bench/data-growth.ts.
  */
@@ -22,20 +20,13 @@ export async function startContenders(
   node: string,
   failures: string[],
 ): Promise<Servers> {
-  const needed = new Set<ContenderName>(
-    scenarios.filter((s) => s !== 'outbox-cost').flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)),
-  );
+  const needed = new Set<ContenderName>(scenarios.flatMap((s) => HTTP_SCENARIOS[s].contenders.map((c) => c.name)));
   const servers: Servers = {};
   const starters: Record<ContenderName, (c: BenchContext, n: string) => Promise<RunningServer>> = {
     service: startService,
-    'raw-floor': startRawFloor,
     'batching-floor': startBatchingFloor,
     'transfer-floor': startTransferFloor,
-    'express-prisma': startExpressPrisma,
     postgraphile: startPostGraphile,
-    // Started by the outbox-cost scenario itself, each with a database of its own (bench/lib/outbox.ts).
-    'no-outbox': () => Promise.reject(new Error('started by outbox-cost')),
-    'pre-outbox': () => Promise.reject(new Error('started by outbox-cost')),
   };
   for (const name of needed) {
     if (name === 'postgraphile' && nodeMajor(node) < 22) {
@@ -44,6 +35,7 @@ export async function startContenders(
     }
     try {
       servers[name] = await starters[name](ctx, node);
+      ctx.pinning.pinServer(servers[name].pid);
       ctx.log(
         `${name} on ${nodeVersion(node)} ready at ${servers[name].baseUrl} after ${servers[name].readyAfterMs.toFixed(0)} ms (pid ${servers[name].pid})`,
       );

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchContext } from './context.js';
@@ -32,7 +33,9 @@ export async function measureStartup(
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    API_TOKENS: ctx.token,
+    // A fresh database holds no managed token, and a production service refuses to start without any way to
+    // authenticate: start time is measured with a static token whatever --auth says (no request is sent).
+    API_TOKENS: `bench_${randomBytes(32).toString('base64url')}`,
     ENVIRONMENTS: BENCH_ENVIRONMENT,
     LOG_LEVEL: 'warn',
     ...piiEnvironment(ctx.keys),

@@ -11,7 +11,6 @@ export type LoadKind =
   | 'graphql-nested'
   | 'postgraphile-nested'
   | 'mixed'
-  | 'scaling-mix'
   | 'rest-transfer-uniform'
   | 'rest-transfer-hot'
   | 'rest-get-account-with-transactions'
@@ -144,8 +143,6 @@ export class RequestFactory {
         return this.graphql(POSTGRAPHILE_NESTED_QUERY);
       case 'mixed':
         return this.build(mixedKind());
-      case 'scaling-mix':
-        return this.build(scalingMixKind());
       case 'rest-transfer-uniform':
         return this.transfer(false);
       case 'rest-transfer-hot':
@@ -237,15 +234,4 @@ function mixedKind(): Exclude<LoadKind, 'mixed' | 'postgraphile-nested'> {
   if (roll < 80) return 'graphql-nested';
   if (roll < 90) return 'rest-post-customer';
   return 'rest-put-customer';
-}
-
-/**
- * The scaling bench's workload (bench/fleet-scaling.ts): 60 % REST GET customer, 20 % create customer with an
- * Idempotency-Key, 20 % transfer between random funded accounts with an Idempotency-Key.
- */
-function scalingMixKind(): 'rest-get-customer' | 'rest-post-customer' | 'rest-transfer-uniform' {
-  const roll = randomInt(100);
-  if (roll < 60) return 'rest-get-customer';
-  if (roll < 80) return 'rest-post-customer';
-  return 'rest-transfer-uniform';
 }

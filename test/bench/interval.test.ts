@@ -1,26 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapRatioInterval } from '../../bench/lib/interval.js';
+import { capacitySpread, driftOf, logRatioInterval, pairedLogRatios, tQuantile975 } from '../../bench/lib/interval.js';
 
-describe('the bench`s bootstrap interval of a ratio of medians over paired cycles', () => {
-  it('has none with fewer than three cycles', () => {
-    expect(bootstrapRatioInterval([1, 2], [1, 2])).toBeNull();
+describe('the bench`s per-cycle log-ratios', () => {
+  it('pairs cycle i with cycle i and leaves out a cycle where either figure is missing or zero', () => {
+    expect(pairedLogRatios([200, 300, null, 0, 100], [100, 300, 50, 50])).toEqual([Math.log(2), 0]);
   });
 
-  it('brackets the ratio of medians, and is the same on every call', () => {
-    const service = [980, 1010, 1200, 950, 1105, 1020, 990, 1060, 1000, 970];
-    const comparator = [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
-    const interval = bootstrapRatioInterval(service, comparator)!;
-    expect(interval[0]).toBeLessThanOrEqual(1.005);
-    expect(interval[1]).toBeGreaterThanOrEqual(1.005);
-    expect(interval[0]).toBeGreaterThan(0.9);
-    expect(bootstrapRatioInterval(service, comparator)).toEqual(interval);
+  it('gives the geometric mean ratio with a Student t interval, none under three cycles', () => {
+    expect(logRatioInterval([])).toEqual({ cycles: 0, ratio: null, interval: null });
+    expect(logRatioInterval([Math.log(2), Math.log(2)]).interval).toBeNull();
+    const logs = [0.1, 0.2, 0.3, 0.2, 0.2].map(Number);
+    const { ratio, interval } = logRatioInterval(logs);
+    expect(ratio).toBeCloseTo(Math.exp(0.2), 10);
+    // sd of the logs is sqrt(0.005); 4 degrees of freedom.
+    const half = (2.776 * Math.sqrt(0.005)) / Math.sqrt(5);
+    expect(interval![0]).toBeCloseTo(Math.exp(0.2 - half), 10);
+    expect(interval![1]).toBeCloseTo(Math.exp(0.2 + half), 10);
   });
 
-  it('is wide when the cycles disagree, narrow when they agree', () => {
-    const noisy = bootstrapRatioInterval([0.97, 1.84, 1.2, 1.5, 1.1], [1, 1, 1, 1, 1])!;
-    const steady = bootstrapRatioInterval([1.3, 1.31, 1.29, 1.3, 1.3], [1, 1, 1, 1, 1])!;
-    expect(noisy[1] - noisy[0]).toBeGreaterThan(0.3);
-    expect(steady[1] - steady[0]).toBeLessThan(0.03);
-    expect(steady[0]).toBeGreaterThan(1.25);
+  it('uses the t quantile of the degrees of freedom, near the normal one for many cycles', () => {
+    expect(tQuantile975(1)).toBeCloseTo(12.706, 3);
+    expect(tQuantile975(9)).toBeCloseTo(2.262, 3);
+    expect(tQuantile975(120)).toBeCloseTo(1.98, 2);
+  });
+
+  it('finds a drift when the ratio moves steadily across the cycles, none when it only scatters', () => {
+    const falling = [0, -0.05, -0.1, -0.15, -0.2, -0.25].map((x, i) => x + (i % 2 === 0 ? 0.01 : -0.01));
+    const drift = driftOf(falling)!;
+    expect(drift.drifting).toBe(true);
+    expect(drift.perCycle).toBeLessThan(1);
+    expect(driftOf([0.1, -0.1, 0.05, -0.05, 0.1, -0.1])!.drifting).toBe(false);
+    expect(driftOf([0.1, 0.2, 0.3])).toBeNull();
+  });
+
+  it('measures a contender`s capacity spread as its highest over its lowest req/s', () => {
+    expect(capacitySpread([100, 250, 500])).toBe(5);
+    expect(capacitySpread([100, 0])).toBe(Infinity);
+    expect(capacitySpread([100])).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import { TEST_PII_ENV } from '../support/service.js';
  * built with SQL for speed, and answers the worst nested queries with a coded error or a bounded answer while
  * its peak resident set (VmHWM, reset before each query) grows by less than GROWTH_BOUND_MB. Before the limits,
  * the same query over 3,000 accounts of one customer took the process past 4 GB and out of memory
- * (bench/graphql-worst-case.ts).
+ * (bench/graphql-worst-case.ts, a one-off measurement now in git history).
  */
 // Generous on purpose: stopping at the node limit (50,000) still allocates tens of MB for a moment (graphql-js's
 // per-field info and paths, V8's young generation growing under the burst); measured 25-56 MB on 2 cores. What

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { headlineOf, type HistoryLine, renderPerformanceFigures } from '../../bench/lib/headline.js';
+import { medianOfRuns, type RunMeasurement } from '../../bench/lib/measure.js';
+import { type BenchReport, evaluateTargets, renderMarkdown } from '../../bench/lib/report.js';
+import {
+  FIGURES_END,
+  FIGURES_START,
+  newestDataGrowth,
+  PERFORMANCE_PAGE,
+  storedResults,
+  withFigures,
+} from '../../bench/lib/results-tables.js';
+import { type ContenderResult, type ScenarioResult, scenarioRatios } from '../../bench/lib/scenarios.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+const run = (rps: number, serverCpu: number, postgresCpu: number): RunMeasurement => ({
+  rps,
+  p50Ms: 1,
+  p90Ms: 2,
+  p99Ms: 3,
+  responses: rps * 10,
+  errors: 0,
+  serverCpuUsPerRequest: serverCpu,
+  postgresCpuUsPerRequest: postgresCpu,
+  statementsPerOperation: 1,
+  peakRssMb: 100,
+  statusCodes: { '200': rps * 10 },
+  sampleError: undefined,
+});
+
+const contender = (name: string, runs: RunMeasurement[]): ContenderResult => ({
+  name,
+  runs,
+  median: medianOfRuns(runs),
+  check: undefined,
+  statementProbe: undefined,
+});
+
+const scenario = (name: string, contenders: ContenderResult[]): ScenarioResult =>
+  ({
+    scenario: name,
+    title: name,
+    nodeVersion: 'v26.0.0',
+    contenders,
+    ratios: scenarioRatios(contenders),
+  }) as ScenarioResult;
+
+const report = (scenarios: ScenarioResult[]): BenchReport =>
+  ({
+    startedAt: '2026-12-02T00:00:00.000Z',
+    finishedAt: '2026-12-02T00:01:00.000Z',
+    elapsedSeconds: 60,
+    command: 'npm run bench',
+    options: { quick: false, connections: 50, runs: 5, durationSeconds: 10, warmupSeconds: 3, poolSize: 10 },
+    machine: { cpuModel: 't', cores: 2, memoryGiB: 4, os: 't', kernel: 't', nodeVersions: { reference: 'v26.0.0' } },
+    database: { server: '18', embedded: true, statementCounting: 'pg_stat_statements' },
+    dataset: { customers: 10, accounts: 10, sharedAccounts: 0, links: 10, nestedPopulation: 10 },
+    scenarios,
+    startup: [],
+    failures: [],
+  }) as unknown as BenchReport;
+
+const searchTarget = (rows: ReturnType<typeof evaluateTargets>) =>
+  rows.find((row) => row.target.startsWith('Customer search by SSN'))!;
+
+describe('the bench report`s targets', () => {
+  it('judges a floor ratio on the lower bound of the per-cycle t interval', () => {
+    const service = contender('service', [run(800, 1, 1), run(820, 1, 1), run(790, 1, 1), run(810, 1, 1)]);
+    const floor = contender('batching-floor', [run(1000, 1, 1), run(1000, 1, 1), run(1000, 1, 1), run(1000, 1, 1)]);
+    const met = searchTarget(evaluateTargets(report([scenario('rest-search-customer-by-ssn', [service, floor])])));
+    expect(met.met).toBe(true);
+    const slow = contender('service', [run(700, 1, 1), run(760, 1, 1), run(740, 1, 1), run(720, 1, 1)]);
+    const missed = searchTarget(evaluateTargets(report([scenario('rest-search-customer-by-ssn', [slow, floor])])));
+    expect(missed.met).toBe(false);
+  });
+
+  it('flags a contender whose capacity moved more than 2x within the run, and does not judge against it', () => {
+    const service = contender('service', [run(800, 1, 1), run(820, 1, 1), run(790, 1, 1), run(810, 1, 1)]);
+    const swinging = contender('batching-floor', [run(300, 1, 1), run(1000, 1, 1), run(1500, 1, 1), run(900, 1, 1)]);
+    const stored = report([scenario('rest-search-customer-by-ssn', [service, swinging])]);
+    const row = searchTarget(evaluateTargets(stored));
+    expect(row.met).toBeNull();
+    expect(row.note).toMatch(/varied more than 2×/);
+    expect(renderMarkdown(stored)).toMatch(
+      /\*\*Unstable capacity\*\*.*batching floor in rest-search-customer-by-ssn: 5\.0×/,
+    );
+  });
+
+  it('shows only the scenarios and contenders the benchmark still runs', () => {
+    const service = contender('service', [run(800, 1, 1), run(800, 1, 1), run(800, 1, 1)]);
+    const retired = contender('express-prisma', [run(200, 1, 1), run(200, 1, 1), run(200, 1, 1)]);
+    const markdown = renderMarkdown(report([scenario('rest-get-customer', [service, retired])]));
+    expect(markdown).not.toMatch(/\| express-prisma \|/);
+    expect(markdown).toMatch(/1 rows of this run's JSON/);
+  });
+});
+
+describe('the headline of a figure', () => {
+  const line = (startedAt: string, service: number[], floor: number[], command = 'npm run bench'): HistoryLine => ({
+    startedAt,
+    command,
+    commit: 'abc1234',
+    scenarios: [
+      {
+        scenario: 'rest-search-customer-by-ssn',
+        contenders: [
+          { name: 'service', rps: service, serverCpuUsPerRequest: service.map(() => 1) },
+          { name: 'batching-floor', rps: floor, serverCpuUsPerRequest: floor.map(() => 1) },
+        ],
+      },
+    ],
+  });
+  const target = { scenario: 'rest-search-customer-by-ssn', comparator: 'batching-floor', by: 'rps' } as const;
+
+  it('needs three runs at least an hour apart, leaving out smoke runs and runs back to back', () => {
+    const history = [
+      line('2026-12-01T10:00:00Z', [800, 800], [1000, 1000]),
+      line('2026-12-01T10:30:00Z', [900, 900], [1000, 1000]),
+      line('2026-12-01T12:00:00Z', [700, 700], [1000, 1000], 'npm run bench -- --quick'),
+      line('2026-12-01T13:00:00Z', [750, 750], [1000, 1000]),
+    ];
+    expect(headlineOf(history, target).figure).toBeNull();
+    const figure = headlineOf([...history, line('2026-12-01T15:00:00Z', [850, 850], [1000, 1000])], target).figure!;
+    // The newest first: 15:00, 13:00, then 10:30 (10:00 is within the hour before it).
+    expect(figure.ratio).toBeCloseTo(0.85, 6);
+    expect(figure.range[0]).toBeCloseTo(0.75, 6);
+    expect(figure.range[1]).toBeCloseTo(0.9, 6);
+  });
+
+  it('is what docs/performance.md shows between its markers, rendered from bench/results', () => {
+    const stored = storedResults(repoRoot)!;
+    const page = readFileSync(`${repoRoot}/${PERFORMANCE_PAGE}`, 'utf8');
+    expect(page).toContain(FIGURES_START);
+    expect(page).toContain(FIGURES_END);
+    expect(withFigures(page, renderPerformanceFigures(stored.report, stored.history))).toBe(page);
+    expect(readFileSync(`${repoRoot}/bench/results/latest.md`, 'utf8')).toBe(
+      renderMarkdown(stored.report, { dataGrowth: newestDataGrowth(repoRoot) }),
+    );
+  });
+});
