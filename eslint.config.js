@@ -121,7 +121,6 @@ export default tseslint.config(
       'coverage/',
       'test-output/',
       'src/db/generated/',
-      'bench/comparators/prisma/generated/',
       'src/graphql/generated/',
       'packages/client/src/generated/',
       'packages/client/dist/',

@@ -22,7 +22,7 @@ const overCapacity = new WeakSet<Socket | Duplex>();
  * from the start. Express otherwise swaps the prototype of each request and response on arrival
  * (`Object.setPrototypeOf` in app.handle), and V8 answers a prototype change by moving the object to
  * slow dictionary mode: every later property access on it, by node:http, Express and the service, pays
- * for that. Setting the prototype an object already has is free. Measured with bench/instructions.ts.
+ * for that. Setting the prototype an object already has is free. Measured with a one-off instruction count (bench/instructions.ts, in git history).
  *
  * Slow clients: node:http answers 408 and closes a connection whose request headers (headersTimeoutMs) or
  * whole request (requestTimeoutMs) take longer, checked every connectionsCheckingInterval (a tenth of the

@@ -353,12 +353,6 @@ const SQL = {
   ),
 };
 
-/**
- * The statement a transfer with an Idempotency-Key runs (REST and GraphQL alike): the benchmark's pgbench
- * scripts read it from here (bench/lib/pgbench-service-sql.ts), so they run the service's own text.
- */
-export const TRANSFER_POSTING_STATEMENT = SQL.postWithKey;
-
 type WriteRow = {
   refusal: LedgerRefusal | null;
   refusedAccountId: string | null;
