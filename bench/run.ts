@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +165,9 @@ async function main(): Promise<void> {
   }
 }
 
+/** How many runs bench/results/history.ndjson keeps, newest last (about 23 KB each). */
+const HISTORY_RUNS = 10;
+
 /** One run's raw figures, a line of bench/results/history.ndjson: per scenario and contender, every run's req/s and CPU. */
 function historyLine(report: BenchReport) {
   return {
@@ -216,7 +219,11 @@ function writeResults(report: BenchReport, options: BenchOptions): void {
   // One line: the runs' figures and the open-loop histograms are most of a run's bytes, indentation adds a third.
   writeFileSync(path.join(outDir, `${prefix}${stamp}.json`), `${JSON.stringify(report)}\n`);
   // Only the latest report is kept whole; every run's raw figures stay in the history, so a rerun leaves a trace.
-  appendFileSync(path.join(outDir, 'history.ndjson'), `${JSON.stringify(historyLine(report))}\n`);
+  // The newest HISTORY_RUNS runs only (a headline needs three): bench/results/ stays within its 600 KB.
+  const historyFile = path.join(outDir, 'history.ndjson');
+  const earlier = existsSync(historyFile) ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean) : [];
+  const kept = [...earlier, JSON.stringify(historyLine(report))].slice(-HISTORY_RUNS);
+  writeFileSync(historyFile, `${kept.join('\n')}\n`);
   // The repository's tables are rendered from the stored JSON, as `npm run check:generated` renders them.
   if (prefix === '' && options.outDir === DEFAULT_OUT_DIR) for (const line of renderBenchTables(repoRoot)) log(line);
   else writeFileSync(path.join(outDir, `${prefix}latest.md`), markdown);
