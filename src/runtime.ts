@@ -266,6 +266,7 @@ export async function startService(
       authenticator: createAuthenticator({
         // Production without API_TOKENS has none: managed tokens or OIDC (checked above), never a generated one.
         staticTokens: config.apiTokens ?? (config.nodeEnv === 'production' ? [] : [developmentToken(config)]),
+        ...(config.apiTokens === undefined && { staticTokenNames: ['development token'] }),
         staticTokenLabelKey: staticTokenLabelKey(keyring.blindIndexKey),
         tokenStore: withTranslatedErrors(new PrismaApiTokenStore(prisma)),
         oidc: config.oidc,

@@ -19,6 +19,7 @@ import { ViewerContext, type ViewerState } from './viewer';
 const ViewerQuery = graphql(`
   query Viewer {
     viewer {
+      name
       scopes
       environments
     }
@@ -117,6 +118,7 @@ function Viewer({ session, onSignIn, onSignOut, onSignOutByUser }: SignedInProps
     () =>
       data
         ? {
+            name: data.viewer.name,
             environment: session.environment,
             environments: data.viewer.environments,
             scopes: new Set(data.viewer.scopes),

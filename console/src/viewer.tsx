@@ -5,6 +5,8 @@ import { createContext, useContext } from 'react';
  * offered. The API enforces every scope anyway; this only keeps the console from offering a refusal.
  */
 export interface ViewerState {
+  /** Who is signed in, as the API names the token (a managed token's name, the person's name from the identity provider). */
+  name: string;
   environment: string;
   environments: readonly string[];
   scopes: ReadonlySet<string>;

@@ -49,6 +49,8 @@ export class CompositeAuthenticator implements Authenticator {
 /** The authenticator the service runs with (src/runtime.ts). */
 export function createAuthenticator(deps: {
   staticTokens: readonly string[];
+  /** What people call each static token (its principal's `name`); by default "API_TOKENS entry N". */
+  staticTokenNames?: readonly string[];
   /** Names static tokens' principals (staticTokenLabelKey). */
   staticTokenLabelKey: Uint8Array;
   tokenStore?: ApiTokenStore | undefined;
@@ -75,7 +77,7 @@ export function createAuthenticator(deps: {
         })
       : undefined;
   return new CompositeAuthenticator({
-    static: new StaticTokenAuthenticator(deps.staticTokens, deps.staticTokenLabelKey),
+    static: new StaticTokenAuthenticator(deps.staticTokens, deps.staticTokenLabelKey, deps.staticTokenNames),
     managed: deps.tokenStore
       ? new ManagedTokenAuthenticator(deps.tokenStore, {
           onTouchFailed: deps.onTouchFailed,

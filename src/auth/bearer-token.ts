@@ -52,9 +52,13 @@ export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
   private readonly digests: Buffer[];
   private readonly principalIds: Map<Buffer, string>;
 
-  constructor(tokens: readonly string[], labelKey: Uint8Array) {
+  private readonly names: Map<Buffer, string>;
+
+  /** `names[i]` names `tokens[i]` to the people using it ("development token"); by default its place in API_TOKENS. */
+  constructor(tokens: readonly string[], labelKey: Uint8Array, names: readonly string[] = []) {
     this.digests = tokens.map(digest);
     this.principalIds = new Map(tokens.map((token, i) => [this.digests[i]!, principalIdOf(token, labelKey)]));
+    this.names = new Map(tokens.map((_token, i) => [this.digests[i]!, names[i] ?? `API_TOKENS entry ${i + 1}`]));
   }
 
   async authenticate(header: string | undefined): Promise<Authentication> {
@@ -70,7 +74,13 @@ export class StaticTokenAuthenticator implements Authenticator, TokenVerifier {
     if (!match) return { ok: false, reason: 'invalid' };
     return {
       ok: true,
-      principal: { id: this.principalIds.get(match)!, kind: 'static-token', scopes: ACCESS_SCOPES, environments: '*' },
+      principal: {
+        id: this.principalIds.get(match)!,
+        kind: 'static-token',
+        scopes: ACCESS_SCOPES,
+        environments: '*',
+        name: this.names.get(match)!,
+      },
     };
   }
 }

@@ -235,6 +235,7 @@ export class JwtAuthenticator implements TokenVerifier {
       kind: 'jwt',
       scopes: [...new Set(claimList(payload[this.options.scopesClaim]).filter(isAccessScope))],
       environments: environments.includes('*') ? '*' : environments,
+      name: displayNameOf(payload) ?? subject,
     };
     onVerified?.({ principal, payload, kid });
     return { ok: true, principal };
@@ -252,4 +253,13 @@ export class JwtAuthenticator implements TokenVerifier {
     if (iat > Math.floor(this.clock.now() / 1000) + this.options.clockToleranceS) return false;
     return this.options.maxTokenAgeS === undefined || exp === undefined || exp - iat <= this.options.maxTokenAgeS;
   }
+}
+
+/** The person's name as the identity provider gives it (OIDC's `name`, else `preferred_username`), if it is short text. */
+function displayNameOf(payload: JWTPayload): string | undefined {
+  for (const claim of ['name', 'preferred_username']) {
+    const value = payload[claim];
+    if (typeof value === 'string' && value.trim() !== '' && value.length <= 200) return value.trim();
+  }
+  return undefined;
 }

@@ -43,6 +43,11 @@ export interface Principal {
   environments: '*' | readonly string[];
   /** Limits on the money it may move (a managed token created with them); absent: none. */
   limits?: PostingLimits;
+  /**
+   * What a person reads to know who this is (a managed token's name, a JWT's `name` or `preferred_username`, "API_TOKENS
+   * entry 2"); absent: the id says it. Shown to the principal itself (GraphQL `viewer`), never a secret.
+   */
+  name?: string;
 }
 
 /**

@@ -7,6 +7,10 @@ import type { Resolvers } from './generated/resolvers-types.js';
  */
 export const viewerResolvers: Pick<Resolvers, 'Query'> = {
   Query: {
-    viewer: (_parent, _args, { caller, environments }) => grantsOf(caller.principal, environments),
+    viewer: (_parent, _args, { caller, environments }) => ({
+      ...grantsOf(caller.principal, environments),
+      principalId: caller.principal.id,
+      name: caller.principal.name ?? caller.principal.id,
+    }),
   },
 };

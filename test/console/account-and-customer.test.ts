@@ -117,6 +117,7 @@ describe('the console’s account and customer tools', () => {
     await expectAccessible(page, 'account page with a flag');
 
     await page.getByRole('button', { name: 'Lift frozen' }).click();
+    await page.getByRole('alertdialog', { name: 'Lift frozen?' }).getByRole('button', { name: 'Lift frozen' }).click();
     await page.getByText('No flags are set.').waitFor();
     expect((await service.call('GET', `/sandbox/account/${accountId}`)).json.data.flags).toEqual([]);
     expectClean();
@@ -375,11 +376,22 @@ describe('the console’s account and customer tools', () => {
       ).json.data.account.customerIds,
     ).toEqual([customerId, otherCustomerId]);
     await expectAccessible(page, 'account page with two holders');
+    // Removing asks first, naming the customer; Cancel keeps it.
     await page.getByRole('button', { name: `Remove holder Alan Turing${suffix}` }).click();
+    const removal = page.getByRole('alertdialog', { name: `Remove Alan Turing${suffix} from the account?` });
+    await removal.getByText(/can no longer act on this account/).waitFor();
+    await expectAccessible(page, 'removing a holder');
+    await removal.getByRole('button', { name: 'Cancel' }).click();
+    await holders.getByRole('link', { name: `Alan Turing${suffix}` }).waitFor();
+    await page.getByRole('button', { name: `Remove holder Alan Turing${suffix}` }).click();
+    await removal.getByRole('button', { name: 'Remove holder' }).click();
     await holders.getByRole('link', { name: `Alan Turing${suffix}` }).waitFor({ state: 'detached' });
-    // The last holder cannot be removed: the API's refusal is shown with its code.
+    // The last holder cannot be removed: the API's refusal is shown with its code, in the dialog.
     await page.getByRole('button', { name: `Remove holder Grace Brewster ${lastName}` }).click();
-    await expect.poll(() => holders.getByRole('alert').innerText()).toContain('ACCOUNT_NEEDS_A_CUSTOMER');
+    const last = page.getByRole('alertdialog', { name: `Remove Grace Brewster ${lastName} from the account?` });
+    await last.getByRole('button', { name: 'Remove holder' }).click();
+    await expect.poll(() => last.getByRole('alert').innerText()).toContain('ACCOUNT_NEEDS_A_CUSTOMER');
+    await last.getByRole('button', { name: 'Cancel' }).click();
     expect(
       (
         await service.call('POST', '/sandbox/graphql', {

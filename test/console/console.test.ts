@@ -268,16 +268,46 @@ describe('the console in a browser', () => {
       await page.getByText('Set: FROZEN.').waitFor();
       expect((await service.call('GET', `/sandbox/account/${checkingId}`)).json.data.flags).toEqual(['FROZEN']);
 
-      // Frozen: the API refuses the transfer, and the console says so with the code.
+      // Amounts the API would refuse are refused before the review, at the field, in the API's words.
       await page.getByLabel('To account id').fill(savingsId);
-      await page.getByLabel('Amount (USD)').fill('12.50');
+      const amount = page.getByLabel('Amount (USD)');
+      for (const [typed, code] of [
+        ['abc', 'INVALID_FORMAT'],
+        ['-5', 'INVALID_FORMAT'],
+        ['12.345', 'TOO_PRECISE'],
+        ['0.00', 'TOO_SMALL'],
+      ] as const) {
+        await amount.fill(typed);
+        await page.getByRole('button', { name: 'Review transfer' }).click();
+        await expect.poll(() => amount.getAttribute('aria-invalid')).toBe('true');
+        const describedBy = (await amount.getAttribute('aria-describedby'))!.split(' ');
+        const said = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).innerText()));
+        expect(said.join(' ')).toContain(code);
+        expect(await page.getByRole('button', { name: 'Confirm transfer' }).count()).toBe(0);
+      }
+      expect(await page.getByText('NaN').count()).toBe(0);
+      await expectAccessible(page, 'transfer form with a refused amount');
+
+      // Frozen: the API refuses the transfer, and the console says so with the code.
+      await amount.fill('12.50');
       await page.getByLabel('Description').fill('To savings');
       await page.getByRole('button', { name: 'Review transfer' }).click();
+      // The review names the target account and its holders, not a bare id.
+      const review = page.locator('#confirm-text');
+      await review.getByText('Rainy Day Savings').waitFor();
+      expect(await review.innerText()).toMatch(/to Rainy Day Savings \(held by [^)]+\), account /);
       await page.getByRole('button', { name: 'Confirm transfer' }).click();
       await expect.poll(() => page.getByRole('alert').innerText()).toContain('ACCOUNT_FROZEN');
 
       await page.getByRole('button', { name: 'Back' }).click();
+      // Lifting asks first, saying what it lets happen and why the flag was set.
       await page.getByRole('button', { name: 'Lift frozen' }).click();
+      const lift = page.getByRole('alertdialog', { name: 'Lift frozen?' });
+      await lift
+        .getByText(/Money can move in and out of the account again\. It was set for "Card reported stolen"/)
+        .waitFor();
+      await expectAccessible(page, 'lifting a flag');
+      await lift.getByRole('button', { name: 'Lift frozen' }).click();
       await page.getByText('No flags are set.').waitFor();
       await page.getByRole('button', { name: 'Review transfer' }).click();
       await expect(page.getByText(/Transfer \$12\.50 from this account/).isVisible()).resolves.toBe(true);
@@ -331,9 +361,21 @@ describe('the console in a browser', () => {
     await page.goto(`${service.url}/console/accounts/${holdsId}`);
     await signIn(page, service.token);
     const table = page.getByRole('table', { name: 'Transactions, newest first' });
-    await page.getByRole('button', { name: 'Post hold: Hotel' }).dblclick();
+    // Each asks first, naming the amount; Cancel changes nothing.
+    await page.getByRole('button', { name: 'Post hold: Hotel' }).click();
+    const post = page.getByRole('alertdialog', { name: 'Post the hold "Hotel"?' });
+    await post.getByText(/leaves the account for good/).waitFor();
+    await expectAccessible(page, 'posting a hold');
+    await post.getByRole('button', { name: 'Cancel' }).click();
+    await table.getByRole('row').filter({ hasText: 'Hotel' }).filter({ hasText: 'PENDING' }).waitFor();
+    await page.getByRole('button', { name: 'Post hold: Hotel' }).click();
+    await post.getByRole('button', { name: /^Post \$/ }).dblclick();
     await table.getByRole('row').filter({ hasText: 'Hotel' }).filter({ hasText: 'POSTED' }).waitFor();
     await page.getByRole('button', { name: 'Void hold: Parking' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Void the hold "Parking"?' })
+      .getByRole('button', { name: 'Void hold' })
+      .click();
     await table.getByRole('row').filter({ hasText: 'Parking' }).filter({ hasText: 'VOIDED' }).waitFor();
     await page.getByLabel('New overdraft limit (USD)').fill('250');
     await page.getByRole('button', { name: 'Set overdraft limit' }).click();

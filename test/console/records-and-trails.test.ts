@@ -107,53 +107,54 @@ describe('the console’s records and trails', () => {
     () => service.url,
   );
 
-  browserIt(
-    'deletes an account after a confirmation, and shows the refusal of one with money on it with its code',
-    async () => {
-      const { page } = await open();
-      await page.goto(`${service.url}/console/accounts/${fundedId}`);
-      await signIn(page, service.token);
-      await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
-      // The keyboard opens the confirmation, Escape dismisses it, and nothing was sent.
-      await page.getByRole('button', { name: 'Delete account' }).focus();
-      await page.keyboard.press('Enter');
-      const dialog = page.getByRole('alertdialog', { name: 'Delete Funded Account?' });
-      await dialog.waitFor();
-      await expectAccessible(page, 'account page, delete confirmation');
-      await page.keyboard.press('Escape');
-      await dialog.waitFor({ state: 'detached' });
+  browserIt('deletes an account after a confirmation, and offers no deletion of one with money on it', async () => {
+    const { page } = await open();
+    await page.goto(`${service.url}/console/accounts/${fundedId}`);
+    await signIn(page, service.token);
+    await page.getByRole('heading', { level: 1, name: 'Funded Account' }).waitFor();
+    // Money on it: the page says to move it out first and offers no deletion (the API would refuse it).
+    const deletion = page.getByRole('region', { name: 'Delete' });
+    await deletion
+      .getByRole('note')
+      .getByText(/^This account holds \$[\d,.]+ with \$[\d,.]+ on hold: move the money out/)
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Delete account' }).count()).toBe(0);
+    await expectAccessible(page, 'account page with money, no deletion offered');
+    expect((await service.call('GET', `/sandbox/account/${fundedId}`)).status).toBe(200);
 
-      await page.getByRole('button', { name: 'Delete account' }).click();
-      await dialog.getByRole('button', { name: 'Delete for good' }).click();
-      await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('ACCOUNT_BALANCE_NOT_ZERO');
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      expect((await service.call('GET', `/sandbox/account/${fundedId}`)).status).toBe(200);
-
-      await page.goto(`${service.url}/console/accounts/${spareId}`);
-      await page.getByRole('heading', { level: 1, name: 'Spare Account' }).waitFor();
-      await page.getByRole('button', { name: 'Delete account' }).click();
-      await page
-        .getByRole('alertdialog', { name: 'Delete Spare Account?' })
-        .getByRole('button', { name: 'Delete for good' })
-        .dblclick();
-      await page.getByRole('heading', { level: 1, name: 'Account deleted' }).waitFor();
-      await page.getByRole('status').filter({ hasText: 'Spare Account was deleted.' }).waitFor();
-      expect((await service.call('GET', `/sandbox/account/${spareId}`, { validateResponse: false })).status).toBe(404);
-      const deletions = await service.database.pool.query(
-        "SELECT count(*)::int AS n FROM audit_events WHERE operation = 'account.delete' AND resource_id = $1",
-        [spareId],
-      );
-      expect(deletions.rows[0].n).toBe(1);
-      await expectAccessible(page, 'account deleted');
-      await page
-        .getByRole('list', { name: 'Its holders' })
-        .getByRole('link', { name: `Hedy ${lastName}` })
-        .click();
-      await page.getByRole('heading', { level: 1, name: `Hedy ${lastName}` }).waitFor();
-      expect(await ledgerViolations(service.database.pool)).toEqual([]);
-      expectClean();
-    },
-  );
+    await page.goto(`${service.url}/console/accounts/${spareId}`);
+    await page.getByRole('heading', { level: 1, name: 'Spare Account' }).waitFor();
+    // The keyboard opens the confirmation, Escape dismisses it, and nothing was sent.
+    await page.getByRole('button', { name: 'Delete account' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog', { name: 'Delete Spare Account?' });
+    await dialog.waitFor();
+    await expectAccessible(page, 'account page, delete confirmation');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect((await service.call('GET', `/sandbox/account/${spareId}`)).status).toBe(200);
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete Spare Account?' })
+      .getByRole('button', { name: 'Delete for good' })
+      .dblclick();
+    await page.getByRole('heading', { level: 1, name: 'Account deleted' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Spare Account was deleted.' }).waitFor();
+    expect((await service.call('GET', `/sandbox/account/${spareId}`, { validateResponse: false })).status).toBe(404);
+    const deletions = await service.database.pool.query(
+      "SELECT count(*)::int AS n FROM audit_events WHERE operation = 'account.delete' AND resource_id = $1",
+      [spareId],
+    );
+    expect(deletions.rows[0].n).toBe(1);
+    await expectAccessible(page, 'account deleted');
+    await page
+      .getByRole('list', { name: 'Its holders' })
+      .getByRole('link', { name: `Hedy ${lastName}` })
+      .click();
+    await page.getByRole('heading', { level: 1, name: `Hedy ${lastName}` }).waitFor();
+    expect(await ledgerViolations(service.database.pool)).toEqual([]);
+    expectClean();
+  });
 
   browserIt(
     'deletes a customer once no account is linked; while one is, the refusal is shown with its code',

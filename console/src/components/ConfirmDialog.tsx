@@ -16,8 +16,16 @@ export function ConfirmDialog({
   busy,
   error,
   onOpen,
+  tone = 'danger',
+  triggerClassName,
+  isDisabled,
 }: {
   trigger: string;
+  /** `danger` for what cannot be undone or takes something away; `primary` for an ordinary consequence (posting a hold). */
+  tone?: 'danger' | 'primary';
+  /** Extra classes of the trigger (`small` in a table row). */
+  triggerClassName?: string;
+  isDisabled?: boolean;
   title: string;
   children: ReactNode;
   confirmLabel: string;
@@ -46,7 +54,12 @@ export function ConfirmDialog({
         setOpen(next);
       }}
     >
-      <Button className="react-aria-Button danger">{trigger}</Button>
+      <Button
+        className={['react-aria-Button', tone, triggerClassName].filter(Boolean).join(' ')}
+        isDisabled={isDisabled}
+      >
+        {trigger}
+      </Button>
       <ModalOverlay className="modal-overlay" isDismissable={!busy} isKeyboardDismissDisabled={busy}>
         <Modal className="modal">
           <Dialog role="alertdialog" className="dialog">
@@ -54,10 +67,10 @@ export function ConfirmDialog({
             {children}
             <ProblemMessage error={error} />
             <div className="actions">
-              <Button className="react-aria-Button danger" onPress={() => void confirm()} isDisabled={busy}>
+              <Button className={`react-aria-Button ${tone}`} onPress={() => void confirm()} isDisabled={busy}>
                 {confirmLabel}
               </Button>
-              <Button slot="close" isDisabled={busy}>
+              <Button slot="close" className="react-aria-Button secondary" isDisabled={busy}>
                 Cancel
               </Button>
             </div>

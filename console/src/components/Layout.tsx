@@ -34,6 +34,19 @@ export function Layout({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         <div className="session">
+          <details className="signed-in">
+            <summary>
+              Signed in as <strong>{viewer.name}</strong>
+            </summary>
+            <p>Scopes of this token:</p>
+            <ul aria-label="Scopes of this token">
+              {[...viewer.scopes].map((scope) => (
+                <li key={scope}>
+                  <code>{scope}</code>
+                </li>
+              ))}
+            </ul>
+          </details>
           {viewer.environments.length > 1 ? (
             <label>
               Environment{' '}

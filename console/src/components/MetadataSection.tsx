@@ -105,7 +105,7 @@ export function MetadataSection({
             <Button type="submit" isDisabled={busy}>
               Save metadata
             </Button>
-            <Button onPress={() => setDraft(null)} isDisabled={busy}>
+            <Button className="react-aria-Button secondary" onPress={() => setDraft(null)} isDisabled={busy}>
               Cancel
             </Button>
           </div>
@@ -131,6 +131,7 @@ export function MetadataSection({
           ) : null}
           {canEdit ? (
             <Button
+              className="react-aria-Button secondary"
               onPress={() => {
                 setSaved(false);
                 onEdit();

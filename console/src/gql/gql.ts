@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.CustomerRecentEventsDocument,
     "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": typeof types.AccountRecentEventsDocument,
     "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": typeof types.RecentEventRowFragmentDoc,
@@ -28,6 +28,7 @@ type Documents = {
     "\n  query AccountTransactions($accountId: ID!, $after: String, $filter: TransactionFilter) {\n    account(accountId: $accountId) {\n      id\n      transactions(first: 10, after: $after, filter: $filter) {\n        nodes {\n          transactionId\n          type\n          status\n          amount\n          currency\n          description\n          balanceAfter\n          createdAt\n          transferId\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.AccountTransactionsDocument,
     "\n  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!, $reason: String, $until: String) {\n    setAccountFlag(accountId: $accountId, flag: $flag, reason: $reason, until: $until) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n": typeof types.SetAccountFlagDocument,
     "\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n": typeof types.ClearAccountFlagDocument,
+    "\n  query TransferTarget($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      name\n      currency\n      customers @include(if: $withHolders) {\n        id\n        firstName\n        middleName\n        lastName\n        business {\n          legalName\n        }\n      }\n    }\n  }\n": typeof types.TransferTargetDocument,
     "\n  mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {\n    transfer(input: $input, idempotencyKey: $idempotencyKey) {\n      transferId\n      amount\n      currency\n    }\n  }\n": typeof types.TransferMoneyDocument,
     "\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": typeof types.PostHoldDocument,
     "\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": typeof types.VoidHoldDocument,
@@ -54,7 +55,7 @@ type Documents = {
     "\n  mutation RedeliverWebhook($endpointId: ID!, $eventId: ID!) {\n    redeliverWebhook(endpointId: $endpointId, eventId: $eventId) {\n      endpointId\n      eventId\n    }\n  }\n": typeof types.RedeliverWebhookDocument,
 };
 const documents: Documents = {
-    "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n": types.ViewerDocument,
+    "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n": types.ViewerDocument,
     "\n  query CustomerRecentEvents($customerId: ID!) {\n    customer(customerId: $customerId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.CustomerRecentEventsDocument,
     "\n  query AccountRecentEvents($accountId: ID!) {\n    account(accountId: $accountId) {\n      id\n      recentEvents(first: 10) {\n        ...RecentEventRow\n      }\n    }\n  }\n": types.AccountRecentEventsDocument,
     "\n  fragment RecentEventRow on Event {\n    eventId\n    sequence\n    type\n    occurredAt\n  }\n": types.RecentEventRowFragmentDoc,
@@ -68,6 +69,7 @@ const documents: Documents = {
     "\n  query AccountTransactions($accountId: ID!, $after: String, $filter: TransactionFilter) {\n    account(accountId: $accountId) {\n      id\n      transactions(first: 10, after: $after, filter: $filter) {\n        nodes {\n          transactionId\n          type\n          status\n          amount\n          currency\n          description\n          balanceAfter\n          createdAt\n          transferId\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.AccountTransactionsDocument,
     "\n  mutation SetAccountFlag($accountId: ID!, $flag: AccountFlag!, $reason: String, $until: String) {\n    setAccountFlag(accountId: $accountId, flag: $flag, reason: $reason, until: $until) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n": types.SetAccountFlagDocument,
     "\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n": types.ClearAccountFlagDocument,
+    "\n  query TransferTarget($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      name\n      currency\n      customers @include(if: $withHolders) {\n        id\n        firstName\n        middleName\n        lastName\n        business {\n          legalName\n        }\n      }\n    }\n  }\n": types.TransferTargetDocument,
     "\n  mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {\n    transfer(input: $input, idempotencyKey: $idempotencyKey) {\n      transferId\n      amount\n      currency\n    }\n  }\n": types.TransferMoneyDocument,
     "\n  mutation PostHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    postHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": types.PostHoldDocument,
     "\n  mutation VoidHold($accountId: ID!, $transactionId: ID!, $idempotencyKey: String) {\n    voidHold(accountId: $accountId, transactionId: $transactionId, idempotencyKey: $idempotencyKey) {\n      transactionId\n      status\n    }\n  }\n": types.VoidHoldDocument,
@@ -111,7 +113,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      scopes\n      environments\n    }\n  }\n"];
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      name\n      scopes\n      environments\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -164,6 +166,10 @@ export function graphql(source: "\n  mutation SetAccountFlag($accountId: ID!, $f
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClearAccountFlag($accountId: ID!, $flag: AccountFlag!) {\n    clearAccountFlag(accountId: $accountId, flag: $flag) {\n      id\n      flags\n      flagDetails {\n        flag\n        reason\n        setAt\n        setBy\n        until\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TransferTarget($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      name\n      currency\n      customers @include(if: $withHolders) {\n        id\n        firstName\n        middleName\n        lastName\n        business {\n          legalName\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query TransferTarget($accountId: ID!, $withHolders: Boolean!) {\n    account(accountId: $accountId) {\n      id\n      name\n      currency\n      customers @include(if: $withHolders) {\n        id\n        firstName\n        middleName\n        lastName\n        business {\n          legalName\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,7 +1,7 @@
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useApolloClient, useMutation, useQuery } from '@apollo/client/react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { Button, Input, Label, Link, TextField } from 'react-aria-components';
+import { createContext, type FormEvent, useContext, useEffect, useRef, useState } from 'react';
+import { Button, FieldError, Input, Label, Link, TextField } from 'react-aria-components';
 import { downloadFile } from '../api/download';
 import { BalanceChart } from '../components/BalanceChart';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -198,6 +198,25 @@ const ClearFlag = graphql(`
   }
 `);
 
+const TransferTarget = graphql(`
+  query TransferTarget($accountId: ID!, $withHolders: Boolean!) {
+    account(accountId: $accountId) {
+      id
+      name
+      currency
+      customers @include(if: $withHolders) {
+        id
+        firstName
+        middleName
+        lastName
+        business {
+          legalName
+        }
+      }
+    }
+  }
+`);
+
 const Transfer = graphql(`
   mutation TransferMoney($input: TransferInput!, $idempotencyKey: String) {
     transfer(input: $input, idempotencyKey: $idempotencyKey) {
@@ -260,34 +279,73 @@ const transactionColumns = [
   }),
 ];
 
-/** Post or void a hold: one idempotency key per hold and action, reused on every press. */
-function holdColumn(act: (row: TransactionRow, action: 'post' | 'void') => void, busy: boolean) {
-  return column.display({
-    id: 'actions',
-    header: 'Actions',
-    cell: (info) =>
-      info.row.original.status === 'PENDING' ? (
-        <span className="row-actions">
-          <Button
-            isDisabled={busy}
-            aria-label={`Post hold: ${info.row.original.description || info.row.original.transactionId}`}
-            onPress={() => act(info.row.original, 'post')}
-          >
-            Post hold
-          </Button>
-          <Button
-            isDisabled={busy}
-            aria-label={`Void hold: ${info.row.original.description || info.row.original.transactionId}`}
-            onPress={() => act(info.row.original, 'void')}
-          >
-            Void hold
-          </Button>
-        </span>
-      ) : null,
-  });
+interface HoldActionState {
+  act(row: TransactionRow, action: 'post' | 'void'): Promise<boolean>;
+  busy: boolean;
+  error: unknown;
+  reset(): void;
+}
+/**
+ * The hold actions' state, given to the rows through context: the column below is one constant, so a re-render of
+ * the table (a reset, a refetch) keeps an open confirmation open instead of remounting its cell.
+ */
+const HoldActionContext = createContext<HoldActionState | null>(null);
+
+/**
+ * Post or void a hold, each after a confirmation naming the amount and what follows: one idempotency key per hold and
+ * action, reused on every press, so a double click or a retry moves the money once.
+ */
+function HoldActions({ row }: { row: TransactionRow }) {
+  const state = useContext(HoldActionContext);
+  if (!state || row.status !== 'PENDING') return null;
+  const { act, busy, error, reset } = state;
+  const what = row.description || row.transactionId;
+  const amount = money(row.amount.replace(/^-/, ''), row.currency);
+  return (
+    <span className="row-actions">
+      <ConfirmDialog
+        tone="primary"
+        triggerClassName="small"
+        trigger={`Post hold: ${what}`}
+        title={`Post the hold "${what}"?`}
+        confirmLabel={`Post ${amount}`}
+        busy={busy}
+        error={error}
+        onOpen={reset}
+        onConfirm={() => act(row, 'post')}
+      >
+        <p>
+          {amount} leaves the account for good: the hold becomes a posted withdrawal and the posted balance falls by
+          that amount.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        triggerClassName="small"
+        trigger={`Void hold: ${what}`}
+        title={`Void the hold "${what}"?`}
+        confirmLabel="Void hold"
+        busy={busy}
+        error={error}
+        onOpen={reset}
+        onConfirm={() => act(row, 'void')}
+      >
+        <p>The hold of {amount} is released: the money is available again and nothing is posted.</p>
+      </ConfirmDialog>
+    </span>
+  );
 }
 
+const holdColumn = column.display({
+  id: 'actions',
+  header: 'Actions',
+  cell: (info) => <HoldActions row={info.row.original} />,
+});
+const transactionColumnsWithActions = [...transactionColumns, holdColumn];
+
 type Summary = NonNullable<AccountSummaryQuery['account']>;
+
+/** An API decimal that is zero ("0", "0.00", "-0.00"), read as text: never through a float. */
+const isZero = (amount: string) => /^-?0*(\.0*)?$/.test(amount);
 
 /**
  * The account's metadata; with `accounts:write`, changed through `updateAccount` (which takes the name and
@@ -325,6 +383,20 @@ function AccountMetadata({ account }: { account: Summary }) {
  */
 function DeleteAccountAction({ account, onDeleted }: { account: Summary; onDeleted(): void }) {
   const [deleteAccount, result] = useMutation(DeleteAccount);
+  // The API refuses a balance or a pending hold (ACCOUNT_NOT_EMPTY); the page says so before offering it.
+  const holding = !isZero(account.balance.posted) || !isZero(account.balance.pending);
+  if (holding)
+    return (
+      <section aria-labelledby="delete-heading" className="danger-zone">
+        <h2 id="delete-heading">Delete</h2>
+        <p role="note">
+          This account holds {money(account.balance.posted, account.currency)}
+          {isZero(account.balance.pending) ? '' : ` with ${money(account.balance.pending, account.currency)} on hold`}:
+          move the money out (a transfer) and post or void its holds first. An account can be deleted only at a zero
+          balance with no pending hold.
+        </p>
+      </section>
+    );
   return (
     <section aria-labelledby="delete-heading" className="danger-zone">
       <h2 id="delete-heading">Delete</h2>
@@ -530,18 +602,26 @@ function Holders({
                       Set role of {name}
                     </Button>
                   </form>{' '}
-                  <Button
-                    className="react-aria-Button small"
-                    isDisabled={busy}
-                    onPress={() => {
-                      resetAll();
-                      void removeHolder({ variables: { accountId, customerId: relationship.customerId } }).catch(
-                        () => undefined,
-                      );
-                    }}
+                  <ConfirmDialog
+                    triggerClassName="small"
+                    trigger={`Remove holder ${name}`}
+                    title={`Remove ${name} from the account?`}
+                    confirmLabel="Remove holder"
+                    busy={busy}
+                    error={removed.error}
+                    onOpen={resetAll}
+                    onConfirm={() =>
+                      removeHolder({ variables: { accountId, customerId: relationship.customerId } }).then(
+                        (answer) => Boolean(answer.data),
+                        () => false,
+                      )
+                    }
                   >
-                    Remove holder {name}
-                  </Button>
+                    <p>
+                      {name} ({enumLabel(relationship.role).toLowerCase()}) can no longer act on this account; the
+                      customer record stays. An account keeps at least one owner (LAST_OWNER otherwise).
+                    </p>
+                  </ConfirmDialog>
                 </>
               ) : null}
             </li>
@@ -569,12 +649,18 @@ function Holders({
           </Button>
         </form>
       ) : null}
-      <ProblemMessage error={added.error ?? removed.error ?? set.error} />
+      <ProblemMessage error={added.error ?? set.error} />
     </section>
   );
 }
 
 type FlagDetail = NonNullable<AccountSummaryQuery['account']>['flagDetails'][number];
+/** What lifting each flag lets happen again, said in the confirmation. */
+const FLAG_EFFECTS: Readonly<Record<string, string>> = {
+  FROZEN: 'Money can move in and out of the account again.',
+  DEBITS_BLOCKED: 'Money can leave the account again.',
+  CREDITS_BLOCKED: 'Money can come into the account again.',
+};
 const flagLabel = (flag: string) => FLAGS.find((known) => known.flag === flag)?.label ?? flag;
 const flagColumn = createColumnHelper<FlagDetail>();
 const flagColumns = [
@@ -639,12 +725,26 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
         <ul className="actions">
           {details.map((detail) => (
             <li key={detail.flag}>
-              <Button
-                isDisabled={busy}
-                onPress={() => void clearFlag({ variables: { accountId, flag: detail.flag } }).catch(() => undefined)}
+              <ConfirmDialog
+                trigger={`Lift ${flagLabel(detail.flag).toLowerCase()}`}
+                title={`Lift ${flagLabel(detail.flag).toLowerCase()}?`}
+                confirmLabel={`Lift ${flagLabel(detail.flag).toLowerCase()}`}
+                busy={busy}
+                error={clear.error}
+                onOpen={() => clear.reset()}
+                onConfirm={() =>
+                  clearFlag({ variables: { accountId, flag: detail.flag } }).then(
+                    (answer) => Boolean(answer.data),
+                    () => false,
+                  )
+                }
               >
-                Lift {flagLabel(detail.flag).toLowerCase()}
-              </Button>
+                <p>
+                  {FLAG_EFFECTS[detail.flag] ?? 'The flag is lifted.'} It was set
+                  {detail.reason ? ` for "${detail.reason}"` : ''}
+                  {detail.setAt ? ` at ${instant(detail.setAt)}` : ''}.
+                </p>
+              </ConfirmDialog>
             </li>
           ))}
         </ul>
@@ -675,7 +775,7 @@ function Flags({ accountId, details }: { accountId: string; details: readonly Fl
           </Button>
         </form>
       ) : null}
-      <ProblemMessage error={set.error ?? clear.error} />
+      <ProblemMessage error={set.error} />
     </section>
   );
 }
@@ -809,15 +909,23 @@ function Transactions({ accountId }: { accountId: string }) {
   const [postHold, posted] = useMutation(PostHold, refetch);
   const [voidHold, voided] = useMutation(VoidHold, refetch);
   const keys = useRef(new Map<string, string>());
-  const act = (row: TransactionRow, action: 'post' | 'void') => {
+  const act = (row: TransactionRow, action: 'post' | 'void'): Promise<boolean> => {
     const name = `${action} ${row.transactionId}`;
     const idempotencyKey = keys.current.get(name) ?? newIdempotencyKey();
     keys.current.set(name, idempotencyKey);
     const variables = { accountId, transactionId: row.transactionId, idempotencyKey };
-    void (action === 'post' ? postHold({ variables }) : voidHold({ variables })).catch(() => undefined);
+    return (action === 'post' ? postHold({ variables }) : voidHold({ variables })).then(
+      (answer) => Boolean(answer.data),
+      () => false,
+    );
   };
   const busy = posted.loading || voided.loading;
-  const columns = canMoveMoney ? [...transactionColumns, holdColumn(act, busy)] : transactionColumns;
+  const resetHolds = () => {
+    posted.reset();
+    voided.reset();
+  };
+  const columns = canMoveMoney ? transactionColumnsWithActions : transactionColumns;
+  const holdState: HoldActionState = { act, busy, error: posted.error ?? voided.error, reset: resetHolds };
   const connection = data?.account?.transactions;
   return (
     <section aria-labelledby="transactions-heading">
@@ -828,14 +936,16 @@ function Transactions({ accountId }: { accountId: string }) {
           setFilter(next);
         }}
       />
-      <ProblemMessage error={error ?? posted.error ?? voided.error} />
+      <ProblemMessage error={error} />
       {connection ? (
-        <DataTable
-          caption="Transactions, newest first"
-          columns={columns}
-          data={connection.nodes}
-          empty={filter ? 'No transactions match.' : 'No transactions yet.'}
-        />
+        <HoldActionContext.Provider value={holdState}>
+          <DataTable
+            caption="Transactions, newest first"
+            columns={columns}
+            data={connection.nodes}
+            empty={filter ? 'No transactions match.' : 'No transactions yet.'}
+          />
+        </HoldActionContext.Provider>
       ) : null}
       <Pager
         label="Transaction pages"
@@ -951,6 +1061,27 @@ interface TransferDraft {
   description: string;
 }
 
+/** How many decimals the currency has (USD 2, JPY 0), as the API's TOO_PRECISE rule counts them. */
+const currencyDecimals = (currency: string): number => {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+};
+
+/** Why an amount typed for a transfer cannot be sent, in the API's words; undefined when it may be. */
+export function transferAmountProblem(amount: string, currency: string): string | undefined {
+  const decimals = currencyDecimals(currency);
+  if (!/^\d+(\.\d+)?$/.test(amount))
+    return `INVALID_FORMAT Enter a positive amount in digits${decimals > 0 ? ', e.g. 12.50' : ', e.g. 1200'}.`;
+  const fraction = amount.split('.')[1] ?? '';
+  if (fraction.length > decimals)
+    return `TOO_PRECISE ${currency} has ${decimals === 0 ? 'no decimals' : `at most ${decimals} decimals`}.`;
+  if (/^0*(\.0*)?$/.test(amount)) return 'TOO_SMALL The amount must be greater than zero.';
+  return undefined;
+}
+
 /**
  * A transfer in two steps: the form, then a confirmation that says what will move. The idempotency key is
  * made when the confirmation opens and sent with every press of "Confirm transfer" (a double click, a retry
@@ -958,7 +1089,14 @@ interface TransferDraft {
  */
 function TransferForm({ fromAccountId, currency }: { fromAccountId: string; currency: string }) {
   const [draft, setDraft] = useState<TransferDraft>({ toAccountId: '', amount: '', description: '' });
-  const [confirming, setConfirming] = useState<{ draft: TransferDraft; idempotencyKey: string } | null>(null);
+  const [confirming, setConfirming] = useState<{
+    draft: TransferDraft;
+    idempotencyKey: string;
+    target: { name: string; holders: string[] | null } | null;
+  } | null>(null);
+  const [problems, setProblems] = useState<{ amount?: string; toAccountId?: string }>({});
+  const client = useApolloClient();
+  const canReadHolders = useCan('customers:read');
   const inFlight = useRef(false);
   const [transfer, result] = useMutation(Transfer, {
     refetchQueries: ['AccountSummary', 'AccountTransactions'],
@@ -966,14 +1104,35 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
   });
   const [done, setDone] = useState<string | null>(null);
 
-  const review = (event: FormEvent) => {
+  // The API's rules, checked before the review so it never shows "$NaN" or a rounded amount; the API checks again.
+  const review = async (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
     result.reset();
-    setConfirming({
-      draft: { ...draft, toAccountId: draft.toAccountId.trim(), amount: draft.amount.trim() },
-      idempotencyKey: newIdempotencyKey(),
-    });
+    const sent = { ...draft, toAccountId: draft.toAccountId.trim(), amount: draft.amount.trim() };
+    const amountProblem = transferAmountProblem(sent.amount, currency);
+    const toProblem =
+      sent.toAccountId === fromAccountId ? 'The target is this account: choose another one.' : undefined;
+    setProblems({ amount: amountProblem, toAccountId: toProblem });
+    if (amountProblem || toProblem) return;
+    // The target by name and holders, when this token may read them; else its id alone (the API decides).
+    let target: { name: string; holders: string[] | null } | null = null;
+    try {
+      const answer = await client.query({
+        query: TransferTarget,
+        variables: { accountId: sent.toAccountId, withHolders: canReadHolders },
+        fetchPolicy: 'network-only',
+      });
+      const account = answer.data?.account;
+      if (answer.data && account === null) {
+        setProblems({ toAccountId: 'ACCOUNT_NOT_FOUND No account of this environment has this id.' });
+        return;
+      }
+      if (account) target = { name: account.name, holders: account.customers?.map(customerName) ?? null };
+    } catch {
+      // Not readable with this token, or not an id: the transfer itself answers with its code.
+    }
+    setConfirming({ draft: sent, idempotencyKey: newIdempotencyKey(), target });
   };
   const confirm = async () => {
     if (!confirming || inFlight.current) return;
@@ -1011,29 +1170,45 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
       {confirming ? (
         <div className="confirm" role="group" aria-labelledby="confirm-text">
           <p id="confirm-text">
-            Transfer {money(confirming.draft.amount, currency)} from this account to account{' '}
+            Transfer {money(confirming.draft.amount, currency)} from this account to{' '}
+            {confirming.target ? (
+              <>
+                <strong>{confirming.target.name}</strong>
+                {confirming.target.holders ? ` (held by ${confirming.target.holders.join(', ')})` : ''}, account{' '}
+              </>
+            ) : (
+              'account '
+            )}
             <code>{confirming.draft.toAccountId}</code>
-            {confirming.draft.description ? ` ("${confirming.draft.description}")` : ''}?
+            {confirming.draft.description ? ` ("${confirming.draft.description}")` : ''}? The money moves at once and
+            only a reversal brings it back.
           </p>
           <div className="actions">
             <Button onPress={() => void confirm()} isDisabled={result.loading}>
               Confirm transfer
             </Button>
-            <Button onPress={() => setConfirming(null)} isDisabled={result.loading}>
+            <Button
+              className="react-aria-Button secondary"
+              onPress={() => setConfirming(null)}
+              isDisabled={result.loading}
+            >
               Back
             </Button>
           </div>
         </div>
       ) : (
-        <form onSubmit={review} className="stacked-form">
+        <form onSubmit={(event) => void review(event)} className="stacked-form" aria-label="Transfer">
           <TextField
             className="field"
             value={draft.toAccountId}
             onChange={(toAccountId) => setDraft({ ...draft, toAccountId })}
             isRequired
+            isInvalid={problems.toAccountId !== undefined}
+            validationBehavior="aria"
           >
             <Label>To account id</Label>
             <Input />
+            <FieldError className="field-problem">{problems.toAccountId}</FieldError>
           </TextField>
           <TextField
             className="field"
@@ -1041,9 +1216,12 @@ function TransferForm({ fromAccountId, currency }: { fromAccountId: string; curr
             onChange={(amount) => setDraft({ ...draft, amount })}
             isRequired
             inputMode="decimal"
+            isInvalid={problems.amount !== undefined}
+            validationBehavior="aria"
           >
             <Label>Amount ({currency})</Label>
             <Input />
+            <FieldError className="field-problem">{problems.amount}</FieldError>
           </TextField>
           <TextField
             className="field"

@@ -160,6 +160,7 @@ function EditContact({ customer }: { customer: Details }) {
           </p>
         ) : null}
         <Button
+          className="react-aria-Button secondary"
           onPress={() => {
             setSaved(false);
             result.reset();
@@ -198,7 +199,7 @@ function EditContact({ customer }: { customer: Details }) {
           <Button type="submit" isDisabled={result.loading}>
             Save changes
           </Button>
-          <Button onPress={() => setDraft(null)} isDisabled={result.loading}>
+          <Button className="react-aria-Button secondary" onPress={() => setDraft(null)} isDisabled={result.loading}>
             Cancel
           </Button>
         </div>

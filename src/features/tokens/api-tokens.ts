@@ -115,6 +115,7 @@ export class ManagedTokenAuthenticator implements TokenVerifier {
       scopes: record.scopes.filter(isAccessScope),
       environments: record.environments.includes('*') ? '*' : record.environments,
       ...(record.limits !== null && { limits: record.limits }),
+      name: record.name,
     };
     if (generation !== undefined) this.cache?.remember(id, stored, principal, record.expiresAt, generation);
     return { ok: true, principal };

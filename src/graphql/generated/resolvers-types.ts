@@ -1922,6 +1922,10 @@ export type Viewer = {
   __typename?: 'Viewer';
   /** The configured environments the token may act in, in the order of the ENVIRONMENTS setting. */
   environments: Array<Scalars['String']['output']>;
+  /** Who the token is, as a person reads it: a managed token's name, a JWT's `name` (or `preferred_username`, else its subject), "API_TOKENS entry 1" or "development token". */
+  name: Scalars['String']['output'];
+  /** The principal's stable id, as the audit trail records it (`token:…`, `jwt:…`, `static:…`). */
+  principalId: Scalars['ID']['output'];
   /** The scopes the token holds (`customers:read`, `transactions:write`, …), in the order docs/security.md lists them. */
   scopes: Array<Scalars['String']['output']>;
 };
@@ -2565,6 +2569,8 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
 
 export type ViewerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
   environments?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  principalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
