@@ -73,6 +73,15 @@ const fixtures = {
     await ok(service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, { body }), 'beneficial owner');
     return { businessId, ownerId };
   },
+  /** A customer whose verification awaits a person's decision (NEEDS_REVIEW, set as the sandbox's `Review` would). */
+  async inReview(): Promise<string> {
+    const customerId = await fixtures.customer();
+    await service.database.pool.query(
+      `INSERT INTO customer_verifications (customer_id, environment, status) VALUES ($1, 'sandbox', 'NEEDS_REVIEW')`,
+      [customerId],
+    );
+    return customerId;
+  },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
     const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
@@ -141,6 +150,12 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const { businessId, ownerId } = await fixtures.ownedBusiness();
     return { params: { customerId: businessId, ownerCustomerId: ownerId } };
   },
+  getVerification: async () => ({ params: { customerId: await fixtures.customer() } }),
+  requestVerificationCheck: async () => ({ params: { customerId: await fixtures.customer() } }),
+  decideVerification: async () => ({
+    params: { customerId: await fixtures.inReview() },
+    body: { outcome: 'VERIFIED', reason: 'Documents match.' },
+  }),
   createAccount: async () => ({
     body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' },
   }),
