@@ -10,4 +10,5 @@ export { sandboxProvider, type VerificationProvider } from './providers.js';
 export { startVerificationChecks } from './verification-checks.job.js';
 export { VERIFICATION_ROUTES } from './verification.rest.js';
 export { presentVerification, verificationAnswer, verificationCheckAnswer } from './verification.presenter.js';
+export { verificationResolvers } from './verification.resolvers.js';
 export { VERIFICATION_STATUSES, type VerificationStatus } from './verification-status.js';
