@@ -147,7 +147,9 @@ export class VerificationService {
         provider.name,
         (due, state) => {
           const result = provider.resultOf(due);
-          const check = state.checks.find((candidate) => candidate.checkId === due.checkId)!;
+          // The pending check is the customer's newest (one at a time), so the state read with it lists it.
+          const check = state.checks.find((candidate) => candidate.checkId === due.checkId);
+          if (check === undefined) return { ...result, status: result.outcome };
           const done = {
             ...check,
             status: 'COMPLETED' as const,

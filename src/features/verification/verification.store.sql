@@ -102,9 +102,9 @@ SELECT EXISTS (SELECT 1 FROM verification_checks k
 
 -- cas_verification_take_due_check
 SELECT k.id::text AS "checkId", k.customer_id::text AS "customerId", k.environment, k.kind, k.provider, k.reference
-       FROM verification_checks k
+       FROM verification_checks k JOIN customers c ON c.id = k.customer_id AND c.environment = k.environment
       WHERE k.status = 'PENDING' AND k.provider = $1 AND k.due_at <= CURRENT_TIMESTAMP
-      ORDER BY k.due_at LIMIT 1 FOR UPDATE SKIP LOCKED
+      ORDER BY k.due_at LIMIT 1 FOR UPDATE OF k FOR NO KEY UPDATE OF c SKIP LOCKED
 
 -- cas_verification_subject_name
 SELECT CASE WHEN c.customer_type = 'BUSINESS' THEN b.legal_name ELSE c.last_name END AS "subjectName"

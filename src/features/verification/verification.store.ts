@@ -146,13 +146,16 @@ const SQL = {
     `SELECT EXISTS (SELECT 1 FROM verification_checks k
                      WHERE k.status = 'PENDING' AND k.provider = $1 AND k.due_at <= CURRENT_TIMESTAMP) AS due`,
   ),
-  // The job's look-up: one due pending check of the provider; a check another instance holds is skipped.
+  // The job's look-up: one due pending check of the provider, with its customer's row. Both rows are held, or the
+  // check is skipped for this pass (SKIP LOCKED): another instance has it, or its customer is being changed or
+  // deleted. The job never waits for a lock, so it can never hold a check while waiting for a customer a delete
+  // holds (which waits for the check to cascade to it).
   takeDueCheck: statement(
     'verification_take_due_check',
     `SELECT k.id::text AS "checkId", k.customer_id::text AS "customerId", k.environment, k.kind, k.provider, k.reference
-       FROM verification_checks k
+       FROM verification_checks k JOIN customers c ON c.id = k.customer_id AND c.environment = k.environment
       WHERE k.status = 'PENDING' AND k.provider = $1 AND k.due_at <= CURRENT_TIMESTAMP
-      ORDER BY k.due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      ORDER BY k.due_at LIMIT 1 FOR UPDATE OF k FOR NO KEY UPDATE OF c SKIP LOCKED`,
   ),
   subjectName: statement(
     'verification_subject_name',
@@ -297,8 +300,8 @@ export class PrismaVerificationStore implements VerificationStore {
     return this.prisma.$transaction(async (tx) => {
       const [taken] = await queryRows<Omit<DueCheck, 'subjectName'>>(tx, SQL.takeDueCheck, [provider]);
       if (!taken) return false;
+      // Its customer's row is held already (takeDueCheck): this reads the status after it.
       const locked = await lockCustomer(tx, taken.environment, taken.customerId);
-      // A check is deleted with its customer (a foreign key), so its customer is there while it is.
       const [subject] = await queryRows<{ subjectName: string | null }>(tx, SQL.subjectName, [
         taken.customerId,
         taken.environment,

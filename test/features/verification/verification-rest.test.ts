@@ -379,6 +379,22 @@ describe("a business's verification", () => {
     ]);
   });
 
+  it('a change of its address reopens just the business check', async () => {
+    const businessId = await v.business();
+    await v.check(businessId);
+    const moved = await service.call('PUT', `/sandbox/customer/${businessId}`, {
+      body: { addresses: [{ type: 'OFFICE', street: '9 Harbor St', city: 'Dover', state: 'DE', zip: '19901' }] },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const reopened = await v.read(businessId);
+    expect(reopened.requirements.currentlyDue).toEqual(['business_check', 'formation_document', 'beneficial_owners']);
+    expect(reopened.requirements.errors).toContainEqual({
+      requirement: 'business_check',
+      code: 'VERIFIED_FIELDS_CHANGED',
+      reason: 'Changed since the last check: address. Request a new check.',
+    });
+  });
+
   it("the legal name's magic values: Reject → REJECTED with BUSINESS_NOT_FOUND", async () => {
     const rejected = await v.check(await v.business({ legalName: 'Reject' }));
     expect(rejected.status).toBe('REJECTED');
