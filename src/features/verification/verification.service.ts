@@ -187,7 +187,7 @@ function systemAudit(
   const caller: Caller = {
     principal: providerPrincipal(provider, environment),
     environment,
-    requestId: `verification-${newId()}`,
+    requestId: newId(),
   };
   return verificationAudit(caller, operation, customerId, ['status']);
 }
