@@ -1,5 +1,5 @@
 import type { WriteEffects } from '../../domain/write-effects.js';
-import type { TransitionCause, VerificationStatus } from './verification-status.js';
+import type { VerificationStatus } from './verification-status.js';
 
 /** What a check covers: a person's identity, or a business's (docs/adr/0101). */
 export type CheckKind = 'IDENTITY' | 'BUSINESS';
@@ -133,10 +133,4 @@ export interface VerificationStore {
     audit: (due: DueCheck) => WriteEffects['audit'],
     ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
   ): Promise<boolean>;
-}
-
-/** The cause and target of a transition, for the store's check against the table. */
-export interface Transition {
-  to: VerificationStatus;
-  cause: TransitionCause;
 }

@@ -8,6 +8,7 @@ import type {
   CheckRequest,
   DecisionRecording,
   DueCheck,
+  NewCheck,
   OwnerRejectedAudit,
   VerificationCheck,
   VerificationDecision,
@@ -235,7 +236,7 @@ export class PrismaVerificationStore implements VerificationStore {
   async requestCheck(
     environment: string,
     customerId: string,
-    check: Parameters<VerificationStore['requestCheck']>[2],
+    check: NewCheck,
     effects: WriteEffects,
   ): Promise<CheckRequest> {
     return this.prisma.$transaction(async (tx) => {
