@@ -34,6 +34,8 @@ const config: CodegenConfig = {
           AccountRelationship: '../../features/accounts/index.js#AccountRelationship',
           BeneficialOwner: '../../features/businesses/index.js#BeneficialOwner',
           BusinessOwnership: '../../features/businesses/index.js#BusinessOwnership',
+          Verification: '../../features/verification/index.js#Verification',
+          VerificationCheck: '../../features/verification/index.js#VerificationCheck',
           CustomerConnection: '../pagination.js#CustomerPage',
           AccountConnection: '../pagination.js#AccountPage',
           Transaction: '../../features/ledger/index.js#Transaction',

@@ -28,6 +28,7 @@ import { createDrain } from './http/draining.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { startHoldExpiry } from './features/ledger/index.js';
 import { startFlagExpiry } from './features/accounts/index.js';
+import { sandboxProvider, startVerificationChecks } from './features/verification/index.js';
 import {
   fairShares,
   startWebhookDelivery,
@@ -60,6 +61,8 @@ export interface RunningService {
   jobs: {
     holdExpiry: Pick<IntervalJob, 'runOnce'>;
     flagExpiry: Pick<IntervalJob, 'runOnce'>;
+    /** Applies the due verification checks' results (VERIFICATION_JOB_INTERVAL_MS). */
+    verificationChecks: Pick<IntervalJob, 'runOnce'>;
     eventOutbox: Pick<IntervalJob, 'runOnce'>;
   };
   /** The HTTP listener's connection time-outs, as node:http applies them (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS). */
@@ -187,6 +190,8 @@ export async function startService(
         maxConcurrentExports: config.ledgerExportMaxConcurrent,
         onExportsFull: () => metrics.quotaRefused('ledger_exports'),
       },
+      verificationProvider:
+        config.verification.provider === 'sandbox' ? sandboxProvider(config.verification.sandboxDelayMs) : null,
     });
     metrics.setQuotaLimit('webhook_endpoints_per_environment', config.webhooks.maxEndpointsPerEnvironment);
     metrics.setQuotaLimit('ledger_exports', config.ledgerExportMaxConcurrent);
@@ -196,6 +201,12 @@ export async function startService(
     cleanups.push(holdExpiry.stop);
     const flagExpiry = startFlagExpiry(services.accounts, config.flagExpiryIntervalMs, logger);
     cleanups.push(flagExpiry.stop);
+    const verificationChecks = startVerificationChecks(
+      services.verification,
+      config.verification.jobIntervalMs,
+      logger,
+    );
+    cleanups.push(verificationChecks.stop);
     const webhooks = startWebhookDelivery(
       stores.webhooks,
       cipher,
@@ -324,6 +335,7 @@ export async function startService(
       jobs: {
         holdExpiry: { runOnce: holdExpiry.runOnce },
         flagExpiry: { runOnce: flagExpiry.runOnce },
+        verificationChecks: { runOnce: verificationChecks.runOnce },
         eventOutbox: { runOnce: outbox.runOnce },
       },
       stop: () => (stopping ??= drain.drain().then(stopAll)),

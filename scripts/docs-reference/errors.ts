@@ -33,6 +33,10 @@ export const ERROR_TEXTS: Record<string, string> = {
     'The business has 50 beneficial owners, the most it may have; remove one first. Nothing changes.',
   CUSTOMER_IS_A_BENEFICIAL_OWNER:
     'A customer without accounts is still a beneficial owner of a business: remove it from the business first (deleting a business removes its own owners). Nothing changes.',
+  VERIFICATION_TRANSITION_NOT_ALLOWED:
+    "A verification check or decision would move the customer's verification status a way its table does not allow (a check while one runs, a decision while a check runs or before anything was asked, a decision to the status it has; docs/verification.md); nothing changes.",
+  VERIFICATION_PROVIDER_NOT_CONFIGURED:
+    'No verification provider answers checks on this service (`VERIFICATION_PROVIDER=none`, the default in production until a real provider exists); nothing changes.',
   PRECONDITION_FAILED:
     'REST `If-Match` or GraphQL `expectedVersion` names a version the customer or account no longer has (it changed since it was read; an account changes with every posting too), or a tag of another record; nothing changes. Read it again and retry with its current `ETag` / `version`.',
   EXTERNAL_ID_TAKEN:

@@ -534,4 +534,22 @@ export const SETTINGS: Record<string, SettingText> = {
     description:
       "Open connections one TCP peer address may have (0–100000, `0`: no cap). Beyond it a connection's requests (and WebSocket upgrades) are answered 503 `TOO_MANY_CONNECTIONS` with `Retry-After: 1` and the connection closes; beyond twice it a connection is closed unanswered. Behind a proxy the peer is the proxy, hence no cap by default there: set one above the proxy's own connection count if you want it.",
   },
+  VERIFICATION_PROVIDER: {
+    default: '`sandbox`; `none` when `NODE_ENV=production`',
+    example: '`none`',
+    description:
+      'Who answers customer verification checks ([verification](../verification.md)): `sandbox` answers from magic last and legal names (`Review`, `Reject`) after `VERIFICATION_SANDBOX_DELAY_MS`, and is refused at startup under `NODE_ENV=production`; `none` refuses checks with 503 `VERIFICATION_PROVIDER_NOT_CONFIGURED`.',
+  },
+  VERIFICATION_SANDBOX_DELAY_MS: {
+    default: '`2000`',
+    example: '`0`',
+    description:
+      "How long after a request the sandbox's result is applied (0–3,600,000): the check stays PENDING until then, as a real provider's would.",
+  },
+  VERIFICATION_JOB_INTERVAL_MS: {
+    default: '`1000`',
+    example: '`500`',
+    description:
+      'How often each instance applies the results of the verification checks that are due (100–3,600,000), each in its own transaction with its status change, event and audit row (`system:verification-sandbox`); instances never apply one twice.',
+  },
 };

@@ -4,6 +4,7 @@ import { consoleEnv, parseConsoleOidcConfig } from './console.js';
 import { databaseConfig, databaseEnv, listenProblems, pgbouncerFlag, replicaProblems } from './database.js';
 import { graphqlConfig, graphqlEnv } from './graphql.js';
 import { jobsConfig, jobsEnv } from './jobs.js';
+import { verificationConfig, verificationEnv, verificationProblems } from './verification.js';
 import { ledgerExportProblems, limitsConfig, limitsEnv } from './limits.js';
 import { loggingConfig, loggingEnv } from './logging.js';
 import { isLoopbackHost, metricsConfig, metricsEnv } from './metrics.js';
@@ -29,7 +30,7 @@ export { DEFAULT_WEBHOOK_PORTS, DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhooksCon
  * "Configuration"). Nothing else in the code reads process.env.
  *
  * Each section (server.ts, database.ts, access.ts, pii.ts, logging.ts, metrics.ts, startup.ts, jobs.ts,
- * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts) defines its variables once: their zod schema, and the mapping
+ * webhooks.ts, oidc.ts, console.ts, graphql.ts, limits.ts, statements.ts, verification.ts) defines its variables once: their zod schema, and the mapping
  * to its part of `Config`, whose type is inferred from it. This module composes them, in the order the
  * problems are reported, and checks what spans sections.
  */
@@ -49,6 +50,7 @@ const envSchema = z.object({
   ...graphqlEnv,
   ...limitsEnv,
   ...statementsEnv,
+  ...verificationEnv,
 });
 
 /** Every variable the configuration reads, in the order their problems are reported. */
@@ -69,7 +71,8 @@ export type Config = ReturnType<typeof serverConfig> &
   ReturnType<typeof webhooksConfig> &
   ReturnType<typeof graphqlConfig> &
   ReturnType<typeof limitsConfig> &
-  ReturnType<typeof statementsConfig>;
+  ReturnType<typeof statementsConfig> &
+  ReturnType<typeof verificationConfig>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -181,6 +184,7 @@ export function loadConfig(
   if (parsed.success) ledgerExportProblems(parsed.data, problems);
   if (parsed.success) httpProblems(parsed.data, problems);
   if (parsed.success) statementPdfProblems(parsed.data, problems);
+  if (parsed.success && !options.databaseOnly) verificationProblems(parsed.data, parsed.data.NODE_ENV, problems);
   if (parsed.success) listenProblems(parsed.data, preparedStatements, options.databaseOnly === true, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -201,5 +205,6 @@ export function loadConfig(
     ...graphqlConfig(raw, raw.NODE_ENV),
     ...limitsConfig(raw, raw.NODE_ENV),
     ...statementsConfig(raw),
+    ...verificationConfig(raw, raw.NODE_ENV),
   };
 }

@@ -10,12 +10,14 @@ import { insufficientScope } from './errors.js';
  * version, which the caller needs for conditional writes), never its fields. The domain services return the
  * record as a fact; the surfaces ask `answerShape` how to present it.
  */
-export type RecordKind = 'customer' | 'account';
+export type RecordKind = 'customer' | 'account' | 'verification';
 
 /** The scope that reads each kind of record. */
 export const READ_SCOPE_OF: Readonly<Record<RecordKind, AccessScope>> = {
   customer: 'customers:read',
   account: 'accounts:read',
+  // A customer's verification (docs/adr/0101): its own read scope, not the customer's.
+  verification: 'verification:read',
 };
 
 /** `full`: the whole record, as a read answers it; `acknowledgment`: its id (and version) only. */

@@ -8,6 +8,13 @@ export const AUDIT_OPERATIONS = [
   // A business's beneficial owner added or removed (docs/adr/0094); resourceId: the business.
   'customer.beneficial_owner.add',
   'customer.beneficial_owner.remove',
+  // A customer's verification (docs/adr/0101): a check asked (verification:write), its result applied (principal
+  // system:verification-<provider>), a person's decision (verification:decide), and a business sent back to
+  // review because one of its owners was rejected (in the owner's transaction, by the owner's principal).
+  'customer.verification.check',
+  'customer.verification.result',
+  'customer.verification.decide',
+  'customer.verification.owner_rejected',
   'account.create',
   'account.update',
   'account.delete',

@@ -12,12 +12,18 @@
  * `ledger:export` streams the environment's whole ledger (GET /{environment}/ledger-entries, settlement accounts
  * included) for reconciliation: an auditor's read, which needs no write scope (statements and balances of
  * past moments read with `accounts:read`);
- * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
+ * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks;
+ * `verification:read` reads a customer's verification (KYC/KYB: status, requirements, checks, decision),
+ * `verification:write` asks for checks, and `verification:decide` records a person's decision: the reviewer who
+ * approves is not the integration that submits evidence (docs/adr/0101-customer-verification.md).
  */
 export const ACCESS_SCOPES = [
   'customers:read',
   'customers:write',
   'customers:ssn_search',
+  'verification:read',
+  'verification:write',
+  'verification:decide',
   'accounts:read',
   'accounts:write',
   'accounts:controls',

@@ -71,6 +71,9 @@ export const ErrorCodes = [
   'BENEFICIAL_OWNER_NOT_FOUND',
   'BENEFICIAL_OWNER_LIMIT',
   'CUSTOMER_IS_A_BENEFICIAL_OWNER',
+  // Customer verification (docs/adr/0101-customer-verification.md).
+  'VERIFICATION_TRANSITION_NOT_ALLOWED',
+  'VERIFICATION_PROVIDER_NOT_CONFIGURED',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 
@@ -513,4 +516,23 @@ export const customerIsABeneficialOwner = (businessCount: number) =>
     'CUSTOMER_IS_A_BENEFICIAL_OWNER',
     'conflict',
     `The customer is a beneficial owner of ${businessCount} business(es); remove it from them (DELETE /{environment}/customer/{customerId}/beneficial-owner/{ownerCustomerId}) before deleting the customer.`,
+  );
+
+/**
+ * The verification's status may not move this way (src/features/verification/verification-status.ts: the table of
+ * transitions); nothing was changed. The message names both statuses and what was asked, never a customer's data.
+ */
+export const verificationTransitionNotAllowed = (from: string, to: string, cause: string) =>
+  new DomainError(
+    'VERIFICATION_TRANSITION_NOT_ALLOWED',
+    'conflict',
+    `A verification that is ${from} cannot become ${to} by ${cause}. Nothing was changed.`,
+  );
+
+/** No verification provider is configured (VERIFICATION_PROVIDER=none, production's default until `http` exists). */
+export const verificationProviderNotConfigured = () =>
+  new DomainError(
+    'VERIFICATION_PROVIDER_NOT_CONFIGURED',
+    'unavailable',
+    'No verification provider is configured on this service (VERIFICATION_PROVIDER). Nothing was changed.',
   );

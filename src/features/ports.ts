@@ -2,6 +2,7 @@ import type { AccountStore } from './accounts/index.js';
 import type { AuditStore } from './audit/index.js';
 import type { BusinessProfileReader, CustomerStore } from './customers/index.js';
 import type { BeneficialOwnerStore, BusinessStore } from './businesses/index.js';
+import type { VerificationStore } from './verification/index.js';
 import type { EventStore } from './events/index.js';
 import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
@@ -33,6 +34,8 @@ export interface Stores {
   businessProfiles: BusinessProfileReader;
   /** A business's beneficial owners (docs/adr/0094). */
   beneficialOwners: BeneficialOwnerStore;
+  /** A customer's verification: its status, checks and decision (docs/adr/0101). */
+  verification: VerificationStore;
   accounts: AccountStore;
   links: LinkReadModel;
   ledger: LedgerStore;

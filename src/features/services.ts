@@ -2,6 +2,7 @@ import { AccountService } from './accounts/index.js';
 import { AuditService } from './audit/index.js';
 import { CustomerService } from './customers/index.js';
 import { BeneficialOwnerService, BusinessService } from './businesses/index.js';
+import { VerificationService, type VerificationProvider } from './verification/index.js';
 import { HistoryService, type HistoryServiceOptions } from './history/index.js';
 import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
@@ -14,6 +15,7 @@ export interface DomainServices {
   customers: CustomerService;
   businesses: BusinessService;
   beneficialOwners: BeneficialOwnerService;
+  verification: VerificationService;
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
@@ -37,6 +39,8 @@ export function createDomainServices(deps: {
   eventFeed?: EventFeed;
   /** The ledger export's concurrency limit (LEDGER_EXPORT_MAX_CONCURRENT) and its refusal metric. */
   history?: HistoryServiceOptions;
+  /** Who answers verification checks (VERIFICATION_PROVIDER); absent or null, checks are refused. */
+  verificationProvider?: VerificationProvider | null;
 }): DomainServices {
   const ttlMs = (deps.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 60 * 60 * 1000;
   const creation = new IdempotentCreation(deps.stores.idempotency, deps.protector, ttlMs);
@@ -47,6 +51,7 @@ export function createDomainServices(deps: {
     customers,
     businesses,
     beneficialOwners: new BeneficialOwnerService(deps.stores),
+    verification: new VerificationService(deps.stores, deps.verificationProvider ?? null),
     accounts: new AccountService(deps.stores, creation),
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),

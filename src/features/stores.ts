@@ -3,6 +3,7 @@ import { PrismaAccountStore } from './accounts/index.js';
 import { PrismaAuditStore } from './audit/index.js';
 import { PrismaCustomerStore } from './customers/index.js';
 import { PrismaBeneficialOwnerStore, PrismaBusinessStore } from './businesses/index.js';
+import { PrismaVerificationStore } from './verification/index.js';
 import { withTranslatedErrors } from '../db/sql/errors.js';
 import { PrismaHistoryStore } from './history/index.js';
 import { PrismaIdempotencyStore } from './idempotency/index.js';
@@ -28,6 +29,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     businesses,
     businessProfiles: businesses,
     beneficialOwners: withTranslatedErrors(new PrismaBeneficialOwnerStore(prisma)),
+    verification: withTranslatedErrors(new PrismaVerificationStore(prisma)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import type { Account, AccountFlagDetail, AccountLinks } from '../features/accounts/index.js';
 import type { BeneficialOwner, BusinessOwnership } from '../features/businesses/index.js';
+import type { Verification } from '../features/verification/index.js';
 import type { Customer, CustomerLinks } from '../features/customers/index.js';
 import type { LinkRoots, Walk, WalkShape } from '../features/links/index.js';
 import type { AccountParent, Below, CustomerParent } from './parents.js';
@@ -41,6 +42,8 @@ export interface Loaders {
   beneficialOwners: DataLoader<string, BeneficialOwner[]>;
   /** `Customer.beneficialOwnerOf` of every customer of the response in one statement. */
   ownershipsOf: DataLoader<string, BusinessOwnership[]>;
+  /** `Customer.verification` of every customer of the response in one statement (docs/adr/0101). */
+  verification: DataLoader<string, Verification | null>;
   /**
    * `Customer.recentEvents` / `Account.recentEvents` of every record of the response in one statement per
    * record type and `first` (docs/adr/0073-a-records-recent-events.md): the loader for that pair.
@@ -128,6 +131,10 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
       (ids) => services.beneficialOwners.ownershipsOfMany(caller, ids),
       { cacheKeyFn: (id) => id.toLowerCase() },
     ),
+    // The domain checks verification:read once per batch; refused, every field of the batch is null with that error.
+    verification: new DataLoader<string, Verification | null>((ids) => services.verification.getMany(caller, ids), {
+      cacheKeyFn: (id) => id.toLowerCase(),
+    }),
     // The domain checks events:read and the limit once per batch; refused, every field of the batch is null with that error.
     recentEvents: (resourceType, first) => {
       const key = `${resourceType}:${first}`;

@@ -2,6 +2,7 @@ import { isAuthorized } from '../domain/authorization.js';
 import { accountResolvers } from '../features/accounts/index.js';
 import { auditResolvers } from '../features/audit/index.js';
 import { beneficialOwnerResolvers } from '../features/businesses/index.js';
+import { verificationResolvers } from '../features/verification/index.js';
 import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
 import { historyResolvers } from '../features/history/index.js';
@@ -49,6 +50,7 @@ export const nodeResolvers: Pick<Resolvers, 'Query' | 'Node'> = {
 export const resolverMaps = [
   customerResolvers,
   beneficialOwnerResolvers,
+  verificationResolvers,
   accountResolvers,
   ledgerResolvers,
   historyResolvers,

@@ -28,6 +28,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
  * its write scope alone answers the identity (src/domain/answer-shape.ts); any other field is FORBIDDEN naming the
  * read scope. The write itself has been made then: the error's `path` goes below the mutation's field.
  * A beneficial owner (`BeneficialOwner`, `BusinessOwnership`) is the business's data: `customers:read` but its ids.
+ * A verification (`Verification`, `VerificationCheck`) needs `verification:read` but its ids.
  */
 const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: ReadonlySet<string> }>> = {
   Customer: { kind: 'customer', identity: new Set(['id', 'customerId', 'version']) },
@@ -35,6 +36,9 @@ const RECORD_TYPES: Readonly<Record<string, { kind: RecordKind; identity: Readon
   // Who owns or controls a business is customer data (docs/adr/0097): a write answers the ids alone.
   BeneficialOwner: { kind: 'customer', identity: new Set(['customerId']) },
   BusinessOwnership: { kind: 'customer', identity: new Set(['businessCustomerId']) },
+  // A verification is read with its own scope (docs/adr/0101): a check request or a decision answers the id alone.
+  Verification: { kind: 'verification', identity: new Set(['customerId']) },
+  VerificationCheck: { kind: 'verification', identity: new Set(['checkId']) },
 };
 
 /** Wraps each shaped field's resolver with the one check (an `includes` on the caller's scopes, before the resolver runs). */

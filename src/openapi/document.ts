@@ -494,6 +494,35 @@ const BENEFICIAL_OWNER_EXAMPLE = {
   addedAt: '2026-12-02T10:00:00.000Z',
 };
 
+/** A person's verification check, done (docs/adr/0101). */
+const VERIFICATION_CHECK_EXAMPLE = {
+  checkId: '0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32',
+  kind: 'IDENTITY',
+  provider: 'sandbox',
+  reference: 'sandbox_0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32',
+  status: 'COMPLETED',
+  outcome: 'NEEDS_REVIEW',
+  reasonCodes: ['MANUAL_REVIEW'],
+  coveredFields: ['name', 'dateOfBirth', 'address', 'ssn'],
+  requestedAt: '2026-12-02T10:00:00.000Z',
+  completedAt: '2026-12-02T10:00:02.000Z',
+};
+
+/** A person's verification after a review (docs/adr/0101). */
+const VERIFICATION_EXAMPLE = {
+  customerId: EXAMPLE_IDS.customerId,
+  status: 'VERIFIED',
+  requirements: { currentlyDue: [], pendingVerification: [], errors: [] },
+  checks: [VERIFICATION_CHECK_EXAMPLE],
+  documents: [],
+  decision: {
+    outcome: 'VERIFIED',
+    reason: 'Passport and utility bill match the application.',
+    decidedBy: 'token:0193a5c2-aa01-7c55-9e1f-3b5d7f9a1c43',
+    decidedAt: '2026-12-02T10:30:00.000Z',
+  },
+};
+
 const CUSTOMER_EXAMPLE = {
   customerId: EXAMPLE_IDS.customerId,
   accountIds: [EXAMPLE_IDS.accountId],
@@ -659,6 +688,17 @@ function successExample(route: RestRoute): object {
       return { customers: [CUSTOMER_EXAMPLE], nextAfter: null };
     case 'BeneficialOwnerAnswer':
       return BENEFICIAL_OWNER_EXAMPLE;
+    case 'Verification':
+    case 'VerificationAnswer':
+      return VERIFICATION_EXAMPLE;
+    case 'VerificationCheckAnswer':
+      return {
+        ...VERIFICATION_CHECK_EXAMPLE,
+        status: 'PENDING',
+        outcome: null,
+        reasonCodes: [],
+        completedAt: null,
+      };
     case 'BeneficialOwners':
       return {
         beneficialOwners: [

@@ -29,6 +29,7 @@ import {
   searchCustomersBody,
 } from '../features/customers/index.js';
 import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/businesses/index.js';
+import { presentVerification, verificationAnswer, verificationCheckAnswer } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import {
   listEventsQuery,
@@ -75,7 +76,7 @@ interface Call {
 }
 
 interface Reply {
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   data: object;
   headers?: Record<string, string>;
   /** The answered record's entity tag (src/rest/entity-tags.ts), sent as ETag; a GET answers 304 when If-None-Match lists it. */
@@ -106,6 +107,8 @@ interface StreamReply {
 type Operation = (call: Call) => Promise<Reply | DocumentReply | StreamReply>;
 
 const ok = (data: object): Reply => ({ status: 200, data });
+/** 202: recorded, its outcome to come (a verification check's result arrives later). */
+const accepted = (data: object): Reply => ({ status: 202, data });
 /** 201 with the new record's Location; a replayed idempotent creation says so (same status, same ids). */
 const created = (location: string, data: object, replayed: boolean): Reply => ({
   status: 201,
@@ -150,7 +153,8 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, beneficialOwners, accounts, audit, ledger, history, events, webhooks } = deps.services;
+  const { customers, beneficialOwners, verification, accounts, audit, ledger, history, events, webhooks } =
+    deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
   const cors = corsForAllowedOrigins(deps.config.corsOrigins, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
@@ -208,6 +212,12 @@ export function createRestRouter(deps: HttpDependencies): Router {
       await beneficialOwners.remove(caller, params.customerId!, params.ownerCustomerId!);
       return ok({});
     },
+    getVerification: async ({ caller, params }) =>
+      ok(presentVerification(await verification.get(caller, params.customerId!))),
+    requestVerificationCheck: async ({ caller, params }) =>
+      accepted(verificationCheckAnswer(caller, await verification.requestCheck(caller, params.customerId!))),
+    decideVerification: async ({ caller, params, body }) =>
+      ok(verificationAnswer(caller, await verification.decide(caller, params.customerId!, body))),
     // A replay answers the account as first created, and so the tag of that version.
     createAccount: async ({ caller, body, idempotencyKey }) => {
       const { value: account, replayed } = await accounts.create(caller, body, { idempotencyKey });

@@ -2,6 +2,7 @@ import { ACCOUNTS_ROUTES } from '../features/accounts/index.js';
 import { AUDIT_ROUTES } from '../features/audit/index.js';
 import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
 import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
+import { VERIFICATION_ROUTES } from '../features/verification/index.js';
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
 import type { RestRoute } from './operations/route.js';
@@ -31,6 +32,7 @@ export {
 export const REST_ROUTES = [
   ...CUSTOMERS_ROUTES,
   ...BENEFICIAL_OWNERS_ROUTES,
+  ...VERIFICATION_ROUTES,
   ...ACCOUNTS_ROUTES,
   ...TRANSACTIONS_ROUTES,
   ...HISTORY_ROUTES,

@@ -135,6 +135,40 @@ const OPERATIONS: {
     required: 'audit:read',
     prepare: async () => (s) => h.services.audit.find(s, {}, { first: 5 }),
   },
+  {
+    name: 'verification.get',
+    required: 'verification:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.verification.get(s, id);
+    },
+  },
+  {
+    name: 'verification.getMany',
+    required: 'verification:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.verification.getMany(s, [id]);
+    },
+  },
+  {
+    name: 'verification.requestCheck',
+    required: 'verification:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.verification.requestCheck(s, id);
+    },
+  },
+  {
+    name: 'verification.decide',
+    required: 'verification:decide',
+    prepare: async () => {
+      const id = await customer();
+      await h.services.verification.requestCheck(full(), id);
+      await h.services.verification.completeDueChecks();
+      return (s) => h.services.verification.decide(s, id, { outcome: 'REJECTED', reason: 'Sanctions list match.' });
+    },
+  },
 ];
 
 describe('scopes: each operation needs exactly its scope', () => {

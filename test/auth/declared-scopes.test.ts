@@ -73,6 +73,15 @@ const fixtures = {
     await ok(service.call('POST', `/sandbox/customer/${businessId}/beneficial-owner`, { body }), 'beneficial owner');
     return { businessId, ownerId };
   },
+  /** A customer whose verification awaits a person's decision (NEEDS_REVIEW, set as the sandbox's `Review` would). */
+  async inReview(): Promise<string> {
+    const customerId = await fixtures.customer();
+    await service.database.pool.query(
+      `INSERT INTO customer_verifications (customer_id, environment, status) VALUES ($1, 'sandbox', 'NEEDS_REVIEW')`,
+      [customerId],
+    );
+    return customerId;
+  },
   async account(customerIds?: string[]): Promise<string> {
     const holders = customerIds ?? [await fixtures.customer()];
     const body = { associatedCustomerIds: holders, name: 'Scopes', currency: 'USD', type: 'CHECKING' };
@@ -141,6 +150,12 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     const { businessId, ownerId } = await fixtures.ownedBusiness();
     return { params: { customerId: businessId, ownerCustomerId: ownerId } };
   },
+  getVerification: async () => ({ params: { customerId: await fixtures.customer() } }),
+  requestVerificationCheck: async () => ({ params: { customerId: await fixtures.customer() } }),
+  decideVerification: async () => ({
+    params: { customerId: await fixtures.inReview() },
+    body: { outcome: 'VERIFIED', reason: 'Documents match.' },
+  }),
   createAccount: async () => ({
     body: { associatedCustomerIds: [await fixtures.customer()], name: 'New', currency: 'USD', type: 'SAVINGS' },
   }),
@@ -385,6 +400,16 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
     document:
       'mutation($b: ID!, $o: ID!) { addBeneficialOwner(businessCustomerId: $b, input: { customerId: $o, prongs: [CONTROL] }) { customerId } }',
     variables: { b: await fixtures.business(), o: await fixtures.customer() },
+  }),
+  // The ids only: a check's and a verification's other fields need verification:read.
+  'Mutation.requestVerificationCheck': async () => ({
+    document: 'mutation($id: ID!) { requestVerificationCheck(customerId: $id) { checkId } }',
+    variables: { id: await fixtures.customer() },
+  }),
+  'Mutation.decideVerification': async () => ({
+    document:
+      'mutation($id: ID!) { decideVerification(customerId: $id, input: { outcome: VERIFIED, reason: "Documents match." }) { customerId } }',
+    variables: { id: await fixtures.inReview() },
   }),
   'Mutation.removeBeneficialOwner': async () => {
     const { businessId, ownerId } = await fixtures.ownedBusiness();
@@ -696,6 +721,13 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
       variables: { id: await fixtures.customer() },
     }),
   },
+  'Customer.verification': {
+    parentScope: 'customers:read',
+    request: async () => ({
+      document: 'query($id: ID!) { customer(customerId: $id) { customerId verification { status } } }',
+      variables: { id: await fixtures.customer() },
+    }),
+  },
   'Account.recentEvents': {
     parentScope: 'accounts:read',
     request: async () => ({
@@ -742,7 +774,8 @@ describe('GraphQL: every object field that declares @requiresScope needs exactly
       ).token;
       const served = await post(body, both);
       expect(served.json.errors, served.text).toBeUndefined();
-      expect(served.json.data[parentField][field.name]).toEqual(expect.any(Array));
+      // A list (recent events) or a record (a verification): answered, not null.
+      expect(served.json.data[parentField][field.name]).toEqual(expect.any(Object));
     });
   }
 });

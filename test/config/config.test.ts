@@ -558,3 +558,32 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('verification settings (docs/adr/0101)', () => {
+  it('answer checks with the sandbox outside production, after 2 s, applied every second', () => {
+    expect(loadConfig({}).verification).toEqual({ provider: 'sandbox', sandboxDelayMs: 2000, jobIntervalMs: 1000 });
+    expect(
+      loadConfig({ VERIFICATION_SANDBOX_DELAY_MS: '0', VERIFICATION_JOB_INTERVAL_MS: '250' }).verification,
+    ).toEqual({ provider: 'sandbox', sandboxDelayMs: 0, jobIntervalMs: 250 });
+  });
+
+  it('have no provider in production by default, and refuse the sandbox there (its magic names would verify anyone)', () => {
+    expect(loadConfig(productionEnv()).verification.provider).toBe('none');
+    expect(loadConfig({ ...productionEnv(), VERIFICATION_PROVIDER: 'none' }).verification.provider).toBe('none');
+    expect(problemsOf({ ...productionEnv(), VERIFICATION_PROVIDER: 'sandbox' })).toEqual([
+      'VERIFICATION_PROVIDER must not be sandbox in production (NODE_ENV=production): its outcomes come from magic names',
+    ]);
+  });
+
+  it('name the variable of a value out of range or unknown', () => {
+    expect(problemsOf({ VERIFICATION_PROVIDER: 'http' })).toEqual([
+      expect.stringContaining('VERIFICATION_PROVIDER must be one of sandbox, none'),
+    ]);
+    expect(problemsOf({ VERIFICATION_SANDBOX_DELAY_MS: '3600001' })).toEqual([
+      expect.stringContaining('VERIFICATION_SANDBOX_DELAY_MS must be between 0 and 3600000'),
+    ]);
+    expect(problemsOf({ VERIFICATION_JOB_INTERVAL_MS: '50' })).toEqual([
+      expect.stringContaining('VERIFICATION_JOB_INTERVAL_MS must be between 100 and 3600000'),
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import { createStores } from '../../src/features/stores.js';
 import { ACCESS_SCOPES, type Caller, type Principal } from '../../src/domain/caller.js';
 import { createDomainServices, type DomainServices } from '../../src/features/services.js';
 import { PiiCipher, type PiiKeyring } from '../../src/pii/pii-cipher.js';
+import { sandboxProvider } from '../../src/features/verification/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface DomainHarness {
@@ -45,6 +46,8 @@ export async function createDomainHarness(options: DomainHarnessOptions = {}): P
   const services = createDomainServices({
     stores: createStores(prisma, { idempotencyWaitMs: options.idempotencyWaitMs }),
     protector: cipher,
+    // Results due at once: a test applies them with services.verification.completeDueChecks().
+    verificationProvider: sandboxProvider(0),
   });
   let requests = 0;
   return {

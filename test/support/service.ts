@@ -19,6 +19,8 @@ const BACKGROUND_STATEMENTS = new Set([
   'cas_webhook_fan_out',
   'cas_webhook_claim',
   'cas_webhook_complete',
+  // The verification job's probe for due checks (src/features/verification/verification-checks.job.ts).
+  'cas_verification_due_probe',
   // The read replica's health checks and replay polls (src/db/replica/replica-monitor.ts).
   'cas_replica_state',
   'cas_replica_replayed',

@@ -157,6 +157,11 @@ export type CustomerFilter = {
   metadata?: Record<string, string> | null | undefined;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: string | null | undefined;
+  /**
+   * Customers whose verification has this status (docs/verification.md); NEEDS_REVIEW is the review queue, UNVERIFIED
+   * those never asked. Needs `verification:read` besides `customers:read` (FORBIDDEN naming it otherwise).
+   */
+  verificationStatus?: VerificationStatus | null | undefined;
 };
 
 /** The filters of `CustomerFilter` and a social security number or a business's tax id. */
@@ -304,6 +309,19 @@ export type UpdateCustomerInput = {
   /** A business's website, an http or https URL; null clears it (FIELD_NOT_FOR_CUSTOMER_TYPE on a person). */
   website?: string | null | undefined;
 };
+
+/** A customer's verification status (docs/verification.md, its table of transitions). */
+export type VerificationStatus =
+  /** A person has to look: a check said so, or a business's owner was rejected. */
+  | 'NEEDS_REVIEW'
+  /** A check is running at the provider. */
+  | 'PENDING'
+  /** A check failed, or a person rejected. */
+  | 'REJECTED'
+  /** Nothing asked yet. */
+  | 'UNVERIFIED'
+  /** A check passed, or a person verified. */
+  | 'VERIFIED';
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 

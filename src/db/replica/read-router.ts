@@ -64,6 +64,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   businessProfiles: { profilesByIds: FEWER_IN_MAP },
   // A business's owners are read on the primary: the list decides what an addition may still add.
   beneficialOwners: {},
+  // A verification is read on the primary: it decides what a check or a decision may do next.
+  verification: {},
   accounts: { findById: NULL, findByIds: FEWER, list: LIST, search: LIST },
   links: { findLinkedRecords: ROOT_MISSING, findLinkedIds: ROOT_MISSING },
   ledger: { findTransactions: FEWER, findTransfer: NONE, listTransactions: LIST },

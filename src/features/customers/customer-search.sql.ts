@@ -32,6 +32,16 @@ export function customerSearchSql(filter: CustomerFilter): { text: string; value
     conditions.push(
       `c.id IN (SELECT b.customer_id FROM business_profiles b WHERE b.environment = $1 AND ${prefixRange('b.legal_name', parameter(filter.legalNamePrefix))})`,
     );
+  // A verification's status is in its own table (docs/adr/0101): a semi-join on its status index, the review queue's
+  // read. A customer without a row there is UNVERIFIED (nothing leads back to it), so that one is the anti-join.
+  if (filter.verificationStatus === 'UNVERIFIED')
+    conditions.push(
+      `NOT EXISTS (SELECT 1 FROM customer_verifications v WHERE v.customer_id = c.id AND v.environment = $1 AND v.status <> 'UNVERIFIED')`,
+    );
+  else if (filter.verificationStatus !== undefined)
+    conditions.push(
+      `c.id IN (SELECT v.customer_id FROM customer_verifications v WHERE v.environment = $1 AND v.status = ${parameter(filter.verificationStatus)}::varchar)`,
+    );
   if (filter.customerType !== undefined)
     conditions.push(`c.customer_type = ${parameter(filter.customerType)}::varchar`);
   if (filter.lastNamePrefix) conditions.push(prefixRange('c.last_name', parameter(filter.lastNamePrefix)));

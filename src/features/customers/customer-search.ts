@@ -4,6 +4,7 @@ import { instantSchema as instant, maxLength, text } from '../../domain/validati
 import { externalIdSchema, type Metadata, metadataFilterSchema } from '../../domain/metadata.js';
 import { CUSTOMER_LIMITS, dateOfBirthSchema, emailSchema, phoneSchema, ssnSchema } from './customer.schemas.js';
 import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification/index.js';
 
 /**
  * How a support agent finds a customer (docs/adr/0054-finding-customers.md). Every filter is served by an
@@ -16,7 +17,9 @@ import { DEFAULT_PHONE_REGION, phoneSearchKey } from './phone-numbers.js';
  * - `phoneNumber`: exact after both sides are normalised to E.164 (phone-numbers.ts; default region US);
  * - `externalId`: exact; `metadata`: every given key has exactly the given value
  *   (docs/adr/0055-external-ids-and-metadata.md);
- * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index.
+ * - `socialSecurityNumber` (search only, in a request body, never a URL): exact, through the HMAC blind index;
+ * - `verificationStatus`: the customer's verification status (docs/adr/0101), the review queue with NEEDS_REVIEW;
+ *   it tells verification data, so it needs `verification:read` besides the list's own scope.
  * Results are in id order (creation order), or with a name filter in that name's folded order then id (so a
  * page reads only its own rows from the name's index), a page at a time (`limit`, `after`).
  */
@@ -64,6 +67,9 @@ const filterFields = {
   createdTo: instant.optional(),
   externalId: externalIdSchema.optional(),
   metadata: metadataFilterSchema.optional(),
+  verificationStatus: z
+    .enum(VERIFICATION_STATUSES, { error: `Must be one of ${VERIFICATION_STATUSES.join(', ')}.` })
+    .optional(),
 };
 
 /** The filters as a query string carries them (REST `GET /{environment}/customer`). */
@@ -129,6 +135,7 @@ export interface CustomerFilter {
   customerType?: 'INDIVIDUAL' | 'BUSINESS';
   legalNamePrefix?: string;
   taxIdBlindIndex?: Uint8Array;
+  verificationStatus?: VerificationStatus;
 }
 
 type FilterInput = { [K in keyof typeof filterFields]?: z.output<(typeof filterFields)[K]> };
@@ -152,5 +159,6 @@ export function customerFilterOf(
     ...(input.externalId !== undefined && { externalId: input.externalId }),
     ...(input.metadata !== undefined && { metadata: input.metadata }),
     ...(ssnBlindIndex !== undefined && { ssnBlindIndex }),
+    ...(input.verificationStatus !== undefined && { verificationStatus: input.verificationStatus }),
   };
 }

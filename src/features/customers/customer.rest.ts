@@ -198,6 +198,7 @@ export const CUSTOMERS_ROUTES = [
       "`customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). " +
       "Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). " +
       '`lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). ' +
+      '`verificationStatus`: UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED or REJECTED, the customers whose verification has it (`NEEDS_REVIEW`: the review queue; docs/verification.md); it needs `verification:read` besides `customers:read` (403 naming it otherwise). ' +
       'A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.',
     scope: 'customers:read',
     query: { schema: customerListQuerySchema, example: { lastName: 'mull', limit: '20' } },

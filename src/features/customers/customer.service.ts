@@ -48,6 +48,17 @@ export function searchScope(input: unknown): AccessScope {
   return named('socialSecurityNumber') || named('taxId') ? 'customers:ssn_search' : 'customers:read';
 }
 
+/**
+ * A `verificationStatus` filter tells which customers are in a verification status: verification data, which needs
+ * `verification:read` besides the list's own scope (docs/adr/0101), as an answer never shows more than its reader
+ * could read directly. Decided on the input as sent (any value but null), before it is validated.
+ */
+function authorizeVerificationFilter(caller: Caller, input: unknown): void {
+  const status =
+    typeof input === 'object' && input !== null ? (input as Record<string, unknown>).verificationStatus : undefined;
+  if (status !== undefined && status !== null) authorize(caller, 'verification:read');
+}
+
 const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'];
 
 /** The input's `customerType`, when it is an object that has one. */
@@ -217,6 +228,7 @@ export class CustomerService {
    */
   async find(caller: Caller, filter: CustomerFilterInput = {}, page: PageQuery = {}): Promise<Page<Customer>> {
     authorize(caller, 'customers:read');
+    authorizeVerificationFilter(caller, filter);
     const valid = parseInput(customerFilterSchema, filter);
     return this.page(caller, customerFilterOf(valid), pageOf(page));
   }
@@ -229,6 +241,7 @@ export class CustomerService {
    */
   async search(caller: Caller, filter: CustomerSearchInput, page: PageQuery = {}): Promise<Page<Customer>> {
     authorize(caller, searchScope(filter));
+    authorizeVerificationFilter(caller, filter);
     const valid = parseInput(customerSearchFilterSchema, filter ?? {});
     const request = pageOf(page);
     const { socialSecurityNumber, taxId, ...filters } = valid;

@@ -4,7 +4,8 @@ import type { DomainEvent } from './event.js';
 /**
  * An event shows what its reader could read directly (docs/adr/0002-events-respect-read-scopes.md).
  * `events:read` lets a token follow what happens; the records in the events still need their own read
- * scope: a customer `customers:read`, an account and a transaction `accounts:read`. Without it the event
+ * scope: a customer `customers:read`, an account and a transaction `accounts:read`, a verification
+ * `verification:read`. Without it the event
  * keeps its type, time, sequence, ids and the names of the changed fields, and withholds the record.
  * The events API, GraphQL, subscriptions and webhook deliveries all present events through this rule.
  */
@@ -40,6 +41,11 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
       return mayRead('customers:read')
         ? event
         : { ...event, data: { kind: 'withheld', readScope: 'customers:read', customerId: data.customerId } };
+    // A verification is read with its own scope (docs/adr/0101): without `verification:read`, the customer's id.
+    case 'verification':
+      return mayRead('verification:read')
+        ? event
+        : { ...event, data: { kind: 'withheld', readScope: 'verification:read', customerId: data.customerId } };
     // Ids only: what a holder change or a deletion says is visible to any reader of events.
     case 'deleted':
     case 'withheld':
@@ -48,7 +54,11 @@ export function eventAsSeenBy(event: DomainEvent, mayRead: (scope: AccessScope) 
 }
 
 /** The scopes that decide what an event shows: a webhook endpoint records which of them its registrant held. */
-export const EVENT_READ_SCOPES = ['customers:read', 'accounts:read'] as const satisfies readonly AccessScope[];
+export const EVENT_READ_SCOPES = [
+  'customers:read',
+  'accounts:read',
+  'verification:read',
+] as const satisfies readonly AccessScope[];
 
 /** The same rule for a principal's scope list (a token, or the scopes recorded for a webhook endpoint). */
 export const eventAsSeenWith = (event: DomainEvent, scopes: readonly AccessScope[]): DomainEvent =>

@@ -5,6 +5,7 @@ import { ACCOUNT_ROLES, accountDataSchema, presentAccount } from '../accounts/in
 import { businessCustomerDataSchema, customerDataSchema, presentAnyCustomer } from '../customers/index.js';
 import { recordId } from '../../presenters/record-id.js';
 import { presentTransaction, transactionDataSchema } from '../ledger/index.js';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '../verification/index.js';
 
 /**
  * What leaves the service for events (the event feed and webhook deliveries): the response schemas (the OpenAPI document is generated
@@ -51,11 +52,20 @@ export const eventDataSchema = z
         z
           .strictObject({
             customerId: recordId,
-            changedFields: changedFieldNames,
-            requiredScope: z.literal('customers:read'),
+            status: z.enum(VERIFICATION_STATUSES),
+            previousStatus: z.enum(VERIFICATION_STATUSES),
           })
           .describe(
-            'customer.created / customer.updated / customer.beneficial_owner_*, for a reader without `customers:read`: the record is withheld.',
+            "customer.verification_updated (given `verification:read`): the customer's verification status and the one it left.",
+          ),
+        z
+          .strictObject({
+            customerId: recordId,
+            changedFields: changedFieldNames,
+            requiredScope: z.enum(['customers:read', 'verification:read']),
+          })
+          .describe(
+            'customer.created / customer.updated / customer.beneficial_owner_*, for a reader without `customers:read`, and customer.verification_updated without `verification:read`: the record is withheld.',
           ),
         z
           .strictObject({
@@ -117,6 +127,12 @@ function presentEventData(event: DomainEvent): EventData['data'] {
         prongs: data.prongs as ('OWNERSHIP' | 'CONTROL')[],
         ownershipPercentage: data.ownershipPercentage,
         title: data.title,
+      };
+    case 'verification':
+      return {
+        customerId: data.customerId,
+        status: data.status as VerificationStatus,
+        previousStatus: data.previousStatus as VerificationStatus,
       };
     case 'deleted':
       return event.resourceType === 'customer' ? { customerId: data.id } : { accountId: data.id };

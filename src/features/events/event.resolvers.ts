@@ -1,5 +1,5 @@
 import { isDomainError } from '../../domain/errors.js';
-import type { BeneficialOwnerProng, Resolvers } from '../../graphql/generated/resolvers-types.js';
+import type { BeneficialOwnerProng, Resolvers, VerificationStatus } from '../../graphql/generated/resolvers-types.js';
 import { recentEventsFirst } from './event.schemas.js';
 
 /** Events over GraphQL: the events API, a record's recent events, and what an event names. Subscriptions: event-subscription.resolvers.ts. */
@@ -41,7 +41,7 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
     },
     customerId: ({ data, resourceType }) => {
       if (data.kind === 'holder') return data.customerId;
-      if (data.kind === 'beneficial-owner') return data.customerId;
+      if (data.kind === 'beneficial-owner' || data.kind === 'verification') return data.customerId;
       if (data.kind === 'withheld') return data.customerId ?? null;
       return data.kind === 'deleted' && resourceType === 'customer' ? data.id : null;
     },
@@ -52,6 +52,10 @@ export const eventResolvers: Pick<Resolvers, 'Query' | 'Customer' | 'Account' | 
     prongs: ({ data }) => (data.kind === 'beneficial-owner' ? (data.prongs as BeneficialOwnerProng[]) : null),
     ownershipPercentage: ({ data }) => (data.kind === 'beneficial-owner' ? data.ownershipPercentage : null),
     title: ({ data }) => (data.kind === 'beneficial-owner' ? data.title : null),
+    // A verification's statuses (docs/adr/0101): withheld with the event's record without `verification:read`.
+    verificationStatus: ({ data }) => (data.kind === 'verification' ? (data.status as VerificationStatus) : null),
+    previousVerificationStatus: ({ data }) =>
+      data.kind === 'verification' ? (data.previousStatus as VerificationStatus) : null,
     changedFields: (event) => [...event.changedFields],
     requiredScope: ({ data }) => (data.kind === 'withheld' ? data.readScope : null),
   },

@@ -235,6 +235,14 @@ function dataOf(row: EventRow): EventData {
       title: (payload.title as string | null | undefined) ?? null,
     };
   }
+  if (row.type === 'customer.verification_updated') {
+    return {
+      kind: 'verification',
+      customerId: row.resourceId,
+      status: String(row.payload.status),
+      previousStatus: String(row.payload.previousStatus),
+    };
+  }
   // A business's events carry its profile (never its tax id); those written before they did, its id only.
   if (row.resourceType === 'customer' && row.payload.customerType === 'BUSINESS') {
     if (row.payload.business === undefined) return { kind: 'deleted', id: row.resourceId };

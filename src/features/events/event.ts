@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   // A business's beneficial owner added or removed (docs/adr/0094).
   'customer.beneficial_owner_added',
   'customer.beneficial_owner_removed',
+  // A customer's verification status moved (docs/adr/0101): ids and statuses only.
+  'customer.verification_updated',
   'account.created',
   'account.updated',
   'account.deleted',
@@ -44,10 +46,12 @@ export type EventData =
       ownershipPercentage: string | null;
       title: string | null;
     }
+  /** A customer's verification status moved (customer.verification_updated, docs/adr/0101): ids and statuses only. */
+  | { kind: 'verification'; customerId: string; status: string; previousStatus: string }
   /** The record, withheld from a reader without its read scope (event-visibility.ts): its ids only. */
   | {
       kind: 'withheld';
-      readScope: 'customers:read' | 'accounts:read';
+      readScope: 'customers:read' | 'accounts:read' | 'verification:read';
       customerId?: string;
       accountId?: string;
       transactionId?: string;

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { CustomerParent as CustomerParentModel, AccountParent as AccountParentModel } from '../parents.js';
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
 import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
+import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel } from '../../features/verification/index.js';
 import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
@@ -605,6 +606,12 @@ export type Customer = Node & {
    */
   recentEvents: Maybe<Array<Event>>;
   /**
+   * Not in the contract. The customer's verification (KYC for a person, KYB for a business; docs/verification.md):
+   * REST's `GET /{environment}/customer/{customerId}/verification`. Needs `verification:read` as well (FORBIDDEN
+   * otherwise, this field null).
+   */
+  verification: Maybe<Verification>;
+  /**
    * Moves with every change of the fields above (its accounts' links too): pass it as `expectedVersion` to change
    * or delete the customer only as read. REST's ETag carries the same version.
    */
@@ -670,6 +677,11 @@ export type CustomerFilter = {
   metadata?: InputMaybe<Scalars['Metadata']['input']>;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * Customers whose verification has this status (docs/verification.md); NEEDS_REVIEW is the review queue, UNVERIFIED
+   * those never asked. Needs `verification:read` besides `customers:read` (FORBIDDEN naming it otherwise).
+   */
+  verificationStatus?: InputMaybe<VerificationStatus>;
 };
 
 /** The filters of `CustomerFilter` and a social security number or a business's tax id. */
@@ -735,7 +747,7 @@ export type Event = {
   changedFields: Array<Scalars['String']['output']>;
   /** The customer right after the write (customer.created, customer.updated); null otherwise, and when withheld (see `requiredScope`). */
   customer: Maybe<Customer>;
-  /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted, the business of customer.beneficial_owner_added / _removed, and of a withheld customer event; null otherwise. */
+  /** The customer of account.customer_added / account.customer_removed / account.relationship_changed / customer.deleted / customer.verification_updated, the business of customer.beneficial_owner_added / _removed, and of a withheld customer event; null otherwise. */
   customerId: Maybe<Scalars['ID']['output']>;
   /** The event's id. */
   eventId: Scalars['ID']['output'];
@@ -745,6 +757,8 @@ export type Event = {
   ownerCustomerId: Maybe<Scalars['ID']['output']>;
   /** The owner's share (customer.beneficial_owner_added / _removed), null without OWNERSHIP; null otherwise, and for a token without `customers:read`. */
   ownershipPercentage: Maybe<Scalars['Decimal']['output']>;
+  /** The verification status it left (customer.verification_updated); null otherwise, and for a token without `verification:read`. */
+  previousVerificationStatus: Maybe<VerificationStatus>;
   /** The owner's prongs (customer.beneficial_owner_added / _removed); null otherwise, and for a token without `customers:read`. */
   prongs: Maybe<Array<BeneficialOwnerProng>>;
   /**
@@ -765,8 +779,10 @@ export type Event = {
   title: Maybe<Scalars['String']['output']>;
   /** The transaction right after the write (transaction.*); null otherwise, and when withheld (see `requiredScope`). */
   transaction: Maybe<Transaction>;
-  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
+  /** `customer.created`, `customer.updated`, `customer.deleted`, `account.created`, `account.updated`, `account.deleted`, `account.customer_added`, `account.customer_removed`, `account.relationship_changed`, `customer.beneficial_owner_added`, `customer.beneficial_owner_removed`, `customer.verification_updated`, `transaction.pending`, `transaction.posted` or `transaction.voided`. */
   type: Scalars['String']['output'];
+  /** The customer's new verification status (customer.verification_updated); null otherwise, and for a token without `verification:read`. */
+  verificationStatus: Maybe<VerificationStatus>;
 };
 
 /** A page of events. */
@@ -849,6 +865,15 @@ export type Mutation = {
    */
   createWebhookEndpoint: WebhookEndpointSecret;
   /**
+   * Records a person's decision, VERIFIED or REJECTED, with its reason, and returns the verification: REST's
+   * `POST /{environment}/customer/{customerId}/verification/decision`. Fails, changing nothing, with
+   * VALIDATION_FAILED (a reason empty or over 500 characters), CUSTOMER_NOT_FOUND or
+   * VERIFICATION_TRANSITION_NOT_ALLOWED (docs/verification.md: not while a check runs, not before anything was asked,
+   * not to the status it has). A rejection sends every VERIFIED business the customer owns or controls back to
+   * NEEDS_REVIEW. Without `verification:read`, only `customerId` may be selected.
+   */
+  decideVerification: Verification;
+  /**
    * Deletes an account and its links to customers, and returns its id, only at a zero balance with no pending
    * hold (ACCOUNT_BALANCE_NOT_ZERO otherwise); its transactions stay in the ledger. ACCOUNT_NOT_FOUND when it
    * does not exist; PRECONDITION_FAILED when `expectedVersion` is not its `version`.
@@ -916,6 +941,15 @@ export type Mutation = {
    * its owners). Emits `customer.beneficial_owner_removed` and moves the business's `version`.
    */
   removeBeneficialOwner: Scalars['ID']['output'];
+  /**
+   * Asks the configured provider (the sandbox outside production) for a check of the customer's identity (a person:
+   * name, date of birth, address, SSN; a business: legal name, tax id, address, formation) and returns it, PENDING:
+   * REST's `POST /{environment}/customer/{customerId}/verification/check`. The result arrives later and moves the
+   * status (`customer.verification_updated`). Fails, changing nothing, with CUSTOMER_NOT_FOUND,
+   * VERIFICATION_TRANSITION_NOT_ALLOWED (a check already runs) or VERIFICATION_PROVIDER_NOT_CONFIGURED. Without
+   * `verification:read`, only the check's `checkId` may be selected.
+   */
+  requestVerificationCheck: VerificationCheck;
   /**
    * Undoes a POSTED transaction with a new one of the opposite type that names it (`reversesTransactionId`)
    * and returns the reversal on this account; a transfer is reversed on both sides together. Each transaction
@@ -1097,6 +1131,20 @@ export type MutationCreateWebhookEndpointArgs = {
  * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
  * the write itself was made). A token with the write scope alone selects the record's identity.
  */
+export type MutationDecideVerificationArgs = {
+  customerId: Scalars['ID']['input'];
+  input: VerificationDecisionInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
 export type MutationDeleteAccountArgs = {
   accountId: Scalars['ID']['input'];
   expectedVersion?: InputMaybe<Scalars['Int']['input']>;
@@ -1227,6 +1275,19 @@ export type MutationRemoveAccountCustomerArgs = {
 export type MutationRemoveBeneficialOwnerArgs = {
   businessCustomerId: Scalars['ID']['input'];
   ownerCustomerId: Scalars['ID']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationRequestVerificationCheckArgs = {
+  customerId: Scalars['ID']['input'];
 };
 
 
@@ -1917,6 +1978,128 @@ export type UpdateWebhookEndpointInput = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A customer's verification. Every field but `customerId` needs `verification:read`. */
+export type Verification = {
+  __typename?: 'Verification';
+  /** The newest checks first: at most 20. */
+  checks: Array<VerificationCheck>;
+  /** The customer. */
+  customerId: Scalars['ID']['output'];
+  /** A person's last decision; null until one decided. */
+  decision: Maybe<VerificationDecision>;
+  /** What is due, derived on every read from the customer's data, checks, decision and owners. */
+  requirements: VerificationRequirements;
+  /** Where the verification stands. */
+  status: VerificationStatus;
+};
+
+/** One check asked of a verification provider. Every field but `checkId` needs `verification:read`. */
+export type VerificationCheck = {
+  __typename?: 'VerificationCheck';
+  /** The check's id. */
+  checkId: Scalars['ID']['output'];
+  /** When its result was applied: ISO 8601 in UTC; null while PENDING. */
+  completedAt: Maybe<Scalars['String']['output']>;
+  /** The fields it covered (names only, never values). */
+  coveredFields: Array<Scalars['String']['output']>;
+  /** IDENTITY or BUSINESS. */
+  kind: VerificationCheckKind;
+  /** The provider's result; null while PENDING. */
+  outcome: Maybe<VerificationCheckOutcome>;
+  /** The provider that answers it, e.g. sandbox. */
+  provider: Scalars['String']['output'];
+  /** The provider's reason codes, e.g. IDENTITY_NOT_FOUND; empty for a pass. */
+  reasonCodes: Array<Scalars['String']['output']>;
+  /** The provider's own reference. */
+  reference: Scalars['String']['output'];
+  /** When it was asked: ISO 8601 in UTC. */
+  requestedAt: Scalars['String']['output'];
+  /** PENDING until its result is applied. */
+  status: VerificationCheckStatus;
+};
+
+/** What a check covers. */
+export type VerificationCheckKind =
+  /** A business: legal name, tax id, address, formation. */
+  | 'BUSINESS'
+  /** A person: name, date of birth, address, SSN. */
+  | 'IDENTITY';
+
+/** A provider's answer to a check. */
+export type VerificationCheckOutcome =
+  | 'NEEDS_REVIEW'
+  | 'REJECTED'
+  | 'VERIFIED';
+
+/** Whether a check's result has arrived. */
+export type VerificationCheckStatus =
+  | 'COMPLETED'
+  | 'PENDING';
+
+/** A person's decision on a verification. */
+export type VerificationDecision = {
+  __typename?: 'VerificationDecision';
+  /** When: ISO 8601 in UTC. */
+  decidedAt: Scalars['String']['output'];
+  /** The principal that decided, as the audit trail names it. */
+  decidedBy: Scalars['String']['output'];
+  /** VERIFIED or REJECTED. */
+  outcome: VerificationDecisionOutcome;
+  /** Why, as the person wrote it. */
+  reason: Scalars['String']['output'];
+};
+
+/** A person's verification decision (`decideVerification`). */
+export type VerificationDecisionInput = {
+  /** VERIFIED or REJECTED. */
+  outcome: VerificationDecisionOutcome;
+  /** Why: 1 to 500 characters, kept and answered (never personal data). */
+  reason: Scalars['String']['input'];
+};
+
+/** A person's decision. */
+export type VerificationDecisionOutcome =
+  | 'REJECTED'
+  | 'VERIFIED';
+
+/** Why a requirement failed. */
+export type VerificationRequirementError = {
+  __typename?: 'VerificationRequirementError';
+  /** E.g. IDENTITY_NOT_FOUND, VERIFIED_FIELDS_CHANGED, OWNER_REJECTED. */
+  code: Scalars['String']['output'];
+  /** For people, in English. */
+  reason: Scalars['String']['output'];
+  /** The requirement, e.g. identity_check. */
+  requirement: Scalars['String']['output'];
+};
+
+/**
+ * What a verification still needs (docs/verification.md): `identity_check`; for a business `business_check`,
+ * `formation_document`, `beneficial_owners` and `owner_verification:<customerId>` for each owner.
+ */
+export type VerificationRequirements = {
+  __typename?: 'VerificationRequirements';
+  /** What the customer or its client has to provide or ask for now. */
+  currentlyDue: Array<Scalars['String']['output']>;
+  /** Why a requirement that is due failed. */
+  errors: Array<VerificationRequirementError>;
+  /** What a check or a person is working on. */
+  pendingVerification: Array<Scalars['String']['output']>;
+};
+
+/** A customer's verification status (docs/verification.md, its table of transitions). */
+export type VerificationStatus =
+  /** A person has to look: a check said so, or a business's owner was rejected. */
+  | 'NEEDS_REVIEW'
+  /** A check is running at the provider. */
+  | 'PENDING'
+  /** A check failed, or a person rejected. */
+  | 'REJECTED'
+  /** Nothing asked yet. */
+  | 'UNVERIFIED'
+  /** A check passed, or a person verified. */
+  | 'VERIFIED';
+
 /** The token a request carries, as the service granted it. */
 export type Viewer = {
   __typename?: 'Viewer';
@@ -2152,6 +2335,17 @@ export type ResolversTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Verification: ResolverTypeWrapper<VerificationModel>;
+  VerificationCheck: ResolverTypeWrapper<VerificationCheckModel>;
+  VerificationCheckKind: VerificationCheckKind;
+  VerificationCheckOutcome: VerificationCheckOutcome;
+  VerificationCheckStatus: VerificationCheckStatus;
+  VerificationDecision: ResolverTypeWrapper<VerificationDecision>;
+  VerificationDecisionInput: VerificationDecisionInput;
+  VerificationDecisionOutcome: VerificationDecisionOutcome;
+  VerificationRequirementError: ResolverTypeWrapper<VerificationRequirementError>;
+  VerificationRequirements: ResolverTypeWrapper<VerificationRequirements>;
+  VerificationStatus: VerificationStatus;
   Viewer: ResolverTypeWrapper<Viewer>;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttemptModel>;
   WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointModel>;
@@ -2216,6 +2410,12 @@ export type ResolversParentTypes = {
   UpdateAccountInput: UpdateAccountInput;
   UpdateCustomerInput: UpdateCustomerInput;
   UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  Verification: VerificationModel;
+  VerificationCheck: VerificationCheckModel;
+  VerificationDecision: VerificationDecision;
+  VerificationDecisionInput: VerificationDecisionInput;
+  VerificationRequirementError: VerificationRequirementError;
+  VerificationRequirements: VerificationRequirements;
   Viewer: Viewer;
   WebhookAttempt: WebhookAttemptModel;
   WebhookEndpoint: WebhookEndpointModel;
@@ -2379,6 +2579,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
+  verification?: Resolver<Maybe<ResolversTypes['Verification']>, ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -2408,6 +2609,7 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
   occurredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ownerCustomerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   ownershipPercentage?: Resolver<Maybe<ResolversTypes['Decimal']>, ParentType, ContextType>;
+  previousVerificationStatus?: Resolver<Maybe<ResolversTypes['VerificationStatus']>, ParentType, ContextType>;
   prongs?: Resolver<Maybe<Array<ResolversTypes['BeneficialOwnerProng']>>, ParentType, ContextType>;
   requiredScope?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   resourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2417,6 +2619,7 @@ export type EventResolvers<ContextType = GraphqlContext, ParentType extends Reso
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transaction?: Resolver<Maybe<ResolversTypes['Transaction']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  verificationStatus?: Resolver<Maybe<ResolversTypes['VerificationStatus']>, ParentType, ContextType>;
 };
 
 export type EventPageResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['EventPage'] = ResolversParentTypes['EventPage']> = {
@@ -2436,6 +2639,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
   createCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateCustomerArgs, 'input'>>;
   createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  decideVerification?: Resolver<ResolversTypes['Verification'], ParentType, ContextType, RequireFields<MutationDecideVerificationArgs, 'customerId' | 'input'>>;
   deleteAccount?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'accountId'>>;
   deleteCustomer?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteCustomerArgs, 'customerId'>>;
   deleteWebhookEndpoint?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'endpointId'>>;
@@ -2446,6 +2650,7 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
   redeliverWebhook?: Resolver<ResolversTypes['WebhookRedelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookArgs, 'endpointId' | 'eventId'>>;
   removeAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationRemoveAccountCustomerArgs, 'accountId' | 'customerId'>>;
   removeBeneficialOwner?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationRemoveBeneficialOwnerArgs, 'businessCustomerId' | 'ownerCustomerId'>>;
+  requestVerificationCheck?: Resolver<ResolversTypes['VerificationCheck'], ParentType, ContextType, RequireFields<MutationRequestVerificationCheckArgs, 'customerId'>>;
   reverseTransaction?: Resolver<ResolversTypes['Transaction'], ParentType, ContextType, RequireFields<MutationReverseTransactionArgs, 'accountId' | 'transactionId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'endpointId'>>;
   setAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationSetAccountFlagArgs, 'accountId' | 'flag'>>;
@@ -2567,6 +2772,46 @@ export type TransferResolvers<ContextType = GraphqlContext, ParentType extends R
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type VerificationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Verification'] = ResolversParentTypes['Verification']> = {
+  checks?: Resolver<Array<ResolversTypes['VerificationCheck']>, ParentType, ContextType>;
+  customerId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  decision?: Resolver<Maybe<ResolversTypes['VerificationDecision']>, ParentType, ContextType>;
+  requirements?: Resolver<ResolversTypes['VerificationRequirements'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VerificationStatus'], ParentType, ContextType>;
+};
+
+export type VerificationCheckResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationCheck'] = ResolversParentTypes['VerificationCheck']> = {
+  checkId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  coveredFields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['VerificationCheckKind'], ParentType, ContextType>;
+  outcome?: Resolver<Maybe<ResolversTypes['VerificationCheckOutcome']>, ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reasonCodes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  reference?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requestedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['VerificationCheckStatus'], ParentType, ContextType>;
+};
+
+export type VerificationDecisionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationDecision'] = ResolversParentTypes['VerificationDecision']> = {
+  decidedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  decidedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['VerificationDecisionOutcome'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VerificationRequirementErrorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationRequirementError'] = ResolversParentTypes['VerificationRequirementError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requirement?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type VerificationRequirementsResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['VerificationRequirements'] = ResolversParentTypes['VerificationRequirements']> = {
+  currentlyDue?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  errors?: Resolver<Array<ResolversTypes['VerificationRequirementError']>, ParentType, ContextType>;
+  pendingVerification?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type ViewerResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
   environments?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2642,6 +2887,11 @@ export type Resolvers<ContextType = GraphqlContext> = {
   TransactionConnection?: TransactionConnectionResolvers<ContextType>;
   TransactionEdge?: TransactionEdgeResolvers<ContextType>;
   Transfer?: TransferResolvers<ContextType>;
+  Verification?: VerificationResolvers<ContextType>;
+  VerificationCheck?: VerificationCheckResolvers<ContextType>;
+  VerificationDecision?: VerificationDecisionResolvers<ContextType>;
+  VerificationRequirementError?: VerificationRequirementErrorResolvers<ContextType>;
+  VerificationRequirements?: VerificationRequirementsResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
   WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
   WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;

@@ -34,7 +34,8 @@ export interface RestRoute {
   requestBody?: { schema: z.ZodType; component: string; example: Record<string, unknown>; optional?: true };
   /** The domain's query schema (each property becomes a query parameter). */
   query?: { schema: z.ZodType; example: Record<string, unknown> };
-  success: { status: 200 | 201; description: string; data: z.ZodType; component: string };
+  /** 202: accepted, its outcome to come (a verification check: docs/adr/0101). */
+  success: { status: 200 | 201 | 202; description: string; data: z.ZodType; component: string };
   /**
    * The media types the operation answers, chosen by `Accept`, the first the default; absent: the JSON envelope
    * only. `application/json` is the envelope around `success.data`; any other is the representation itself

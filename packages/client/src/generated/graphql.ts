@@ -78,6 +78,11 @@ export type CustomerFilter = {
   metadata?: Record<string, string> | null | undefined;
   /** One of the customer's phone numbers, compared in E.164: "(555) 123-4567" finds "+1 555 123 4567". */
   phoneNumber?: string | null | undefined;
+  /**
+   * Customers whose verification has this status (docs/verification.md); NEEDS_REVIEW is the review queue, UNVERIFIED
+   * those never asked. Needs `verification:read` besides `customers:read` (FORBIDDEN naming it otherwise).
+   */
+  verificationStatus?: VerificationStatus | null | undefined;
 };
 
 /** Whether a customer is a person or an entity (docs/adr/0090). */
@@ -94,6 +99,19 @@ export type PhoneInput = {
   /** What kind of number, upper case with underscores, e.g. MOBILE. */
   type: string;
 };
+
+/** A customer's verification status (docs/verification.md, its table of transitions). */
+export type VerificationStatus =
+  /** A person has to look: a check said so, or a business's owner was rejected. */
+  | 'NEEDS_REVIEW'
+  /** A check is running at the provider. */
+  | 'PENDING'
+  /** A check failed, or a person rejected. */
+  | 'REJECTED'
+  /** Nothing asked yet. */
+  | 'UNVERIFIED'
+  /** A check passed, or a person verified. */
+  | 'VERIFIED';
 
 export type CreateCustomerMutationVariables = Exact<{
   input: CreateCustomerInput;

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * List and filter customers
-         * @description `customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
+         * @description `customerType`: INDIVIDUAL or BUSINESS; `legalName`: a business's legal name, a prefix, case- and accent-insensitive. A tax id is refused here as an SSN is (`NOT_ALLOWED_IN_URL`). Not in the contract. The customers matching every given filter, in id order (with a `lastName` or `firstName` filter: in that name's order, case and accents folded, then id), a page at a time (`limit` 1–100, default 20; `after`: the previous page's `nextAfter`). `lastName`, `firstName`: a prefix, case- and accent-insensitive ("mull" finds "Müller"); `email`: exact, case-insensitive; `phoneNumber`: exact once both sides are in E.164 (a number without a country code is read as a US number); `dateOfBirth`: exact; `createdFrom` (inclusive), `createdTo` (exclusive): ISO 8601 instants; `externalId`: exact; `metadata[key]=value`: the key has exactly this value (repeat for more keys: all must hold). `verificationStatus`: UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED or REJECTED, the customers whose verification has it (`NEEDS_REVIEW`: the review queue; docs/verification.md); it needs `verification:read` besides `customers:read` (403 naming it otherwise). A social security number is refused here (400 `NOT_ALLOWED_IN_URL`: a URL lands in access logs); search by it with `POST /{environment}/customer/search`.
          *
          *     Requires the scope `customers:read`.
          *
@@ -133,6 +133,72 @@ export interface paths {
          *     Requires the scope `customers:write`.
          */
         delete: operations["removeBeneficialOwner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a customer's verification
+         * @description Not in the contract. The status (UNVERIFIED, PENDING, NEEDS_REVIEW, VERIFIED, REJECTED), the requirements derived from the customer's type, checks, decision and (for a business) its owners' statuses, the newest 20 checks, the documents (none yet) and the last decision by a person. Never a value a check covered.
+         *
+         *     Requires the scope `verification:read`.
+         */
+        get: operations["getVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/verification/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a verification check
+         * @description Not in the contract. No body. Records a check with the configured provider (VERIFICATION_PROVIDER; the `sandbox` outside production) covering a person's name, date of birth, address and SSN, or a business's legal name, tax id, address and formation, and moves the status to PENDING; the result arrives later and moves it again (`customer.verification_updated`). Sandbox magic values (last name or legal name): `Review` → NEEDS_REVIEW, `Reject` → REJECTED (IDENTITY_NOT_FOUND), anything else VERIFIED. Refused while a check runs. Audited (`customer.verification.check`).
+         *
+         *     Requires the scope `verification:write`.
+         */
+        post: operations["requestVerificationCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/{customerId}/verification/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a person's verification decision
+         * @description Not in the contract. `outcome`: VERIFIED or REJECTED; `reason`: 1–500 characters, kept and answered (never personal data). A person decides a review (NEEDS_REVIEW), overturns a rejection or rejects what was verified; not while a check runs, not before anything was asked. A rejection sends every VERIFIED business the customer owns or controls back to NEEDS_REVIEW. Audited (`customer.verification.decide`); the event `customer.verification_updated`.
+         *
+         *     Requires the scope `verification:decide`.
+         */
+        post: operations["decideVerification"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -615,7 +681,7 @@ export interface paths {
         };
         /**
          * Read the events
-         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
+         * @description Not in the contract: every committed change of this environment (customers, accounts, holders, flags, transactions), in sequence order, a page at a time. Each write appends its events in its own database statement (an outbox): no event without its change, no change without its event. An event is readable within a moment of its commit, once numbered; `sequence` is gapless per environment. Types: customer.created, customer.updated, customer.deleted, customer.beneficial_owner_added, customer.beneficial_owner_removed, customer.verification_updated, account.created, account.updated, account.deleted, account.customer_added, account.customer_removed, account.relationship_changed, transaction.pending, transaction.posted, transaction.voided. Kept EVENT_RETENTION_DAYS (default 30). Uses the customer endpoints' envelope (`log_ref_id`).
          *
          *     Requires the scope `events:read`.
          *
@@ -943,7 +1009,7 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
             /** @enum {string} */
             resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
             /**
@@ -1067,6 +1133,8 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @enum {string} */
+            verificationStatus?: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
             socialSecurityNumber?: string;
             taxId?: string;
             limit?: number;
@@ -1146,6 +1214,125 @@ export interface components {
              */
             addedAt: string;
         } | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+        };
+        /** @description A customer's verification (KYC for a person, KYB for a business). */
+        Verification: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @enum {string} */
+            status: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
+            /** @description Derived on every read (docs/verification.md): identity_check; business_check, formation_document, beneficial_owners, owner_verification:<customerId>. */
+            requirements: {
+                /** @description What the customer or its client has to provide or ask for now. */
+                currentlyDue: string[];
+                /** @description What a check or a person is working on. */
+                pendingVerification: string[];
+                /** @description Why a requirement that is due failed. */
+                errors: {
+                    requirement: string;
+                    /** @description E.g. IDENTITY_NOT_FOUND, VERIFIED_FIELDS_CHANGED, OWNER_REJECTED. */
+                    code: string;
+                    reason: string;
+                }[];
+            };
+            /** @description Newest first: at most the newest 20. */
+            checks: {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                checkId: string;
+                /**
+                 * @description IDENTITY for a person, BUSINESS for a business.
+                 * @enum {string}
+                 */
+                kind: "IDENTITY" | "BUSINESS";
+                /** @description The provider that answers it, e.g. `sandbox`. */
+                provider: string;
+                /** @description The provider's own reference for the check. */
+                reference: string;
+                /** @enum {string} */
+                status: "PENDING" | "COMPLETED";
+                /** @description The provider's result; null while PENDING. */
+                outcome: ("VERIFIED" | "NEEDS_REVIEW" | "REJECTED") | null;
+                /** @description The provider's reason codes, e.g. IDENTITY_NOT_FOUND; empty for a pass. */
+                reasonCodes: string[];
+                /** @description The fields the check covered (names only): name, dateOfBirth, address, ssn; or legalName, taxId, address, formation. */
+                coveredFields: string[];
+                /**
+                 * Format: date-time
+                 * @description When it was asked, ISO 8601 UTC.
+                 */
+                requestedAt: string;
+                /** @description When its result was applied; null while PENDING. */
+                completedAt: string | null;
+            }[];
+            /** @description Documents come in a later release: always empty. */
+            documents: unknown[];
+            /** @description Null until a person decided. */
+            decision: {
+                /** @enum {string} */
+                outcome: "VERIFIED" | "REJECTED";
+                reason: string;
+                /** @description The principal that decided (as the audit trail names it). */
+                decidedBy: string;
+                /** Format: date-time */
+                decidedAt: string;
+            } | null;
+        };
+        /** @description The check as recorded (PENDING) when the token holds `verification:read`; otherwise only its id. */
+        VerificationCheckAnswer: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            checkId: string;
+            /**
+             * @description IDENTITY for a person, BUSINESS for a business.
+             * @enum {string}
+             */
+            kind: "IDENTITY" | "BUSINESS";
+            /** @description The provider that answers it, e.g. `sandbox`. */
+            provider: string;
+            /** @description The provider's own reference for the check. */
+            reference: string;
+            /** @enum {string} */
+            status: "PENDING" | "COMPLETED";
+            /** @description The provider's result; null while PENDING. */
+            outcome: ("VERIFIED" | "NEEDS_REVIEW" | "REJECTED") | null;
+            /** @description The provider's reason codes, e.g. IDENTITY_NOT_FOUND; empty for a pass. */
+            reasonCodes: string[];
+            /** @description The fields the check covered (names only): name, dateOfBirth, address, ssn; or legalName, taxId, address, formation. */
+            coveredFields: string[];
+            /**
+             * Format: date-time
+             * @description When it was asked, ISO 8601 UTC.
+             */
+            requestedAt: string;
+            /** @description When its result was applied; null while PENDING. */
+            completedAt: string | null;
+        } | {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            checkId: string;
+        };
+        VerificationDecisionRequest: {
+            /** @enum {string} */
+            outcome: "VERIFIED" | "REJECTED";
+            reason: string;
+        };
+        /** @description The verification as decided when the token holds `verification:read`; otherwise only the customer id. */
+        VerificationAnswer: components["schemas"]["Verification"] | {
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -1509,7 +1696,7 @@ export interface components {
              * @description What happened.
              * @enum {string}
              */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided";
             /** @description Gapless and increasing per environment: the order to apply events in. */
             sequence: number;
             /**
@@ -1570,10 +1757,20 @@ export interface components {
                  * @description A UUID assigned by the service, lower case.
                  */
                 customerId: string;
+                /** @enum {string} */
+                status: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
+                /** @enum {string} */
+                previousStatus: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
+            } | {
+                /**
+                 * Format: uuid
+                 * @description A UUID assigned by the service, lower case.
+                 */
+                customerId: string;
                 /** @description The names of the fields the write set (a creation) or changed (an update); never their values. */
                 changedFields: string[];
-                /** @constant */
-                requiredScope: "customers:read";
+                /** @enum {string} */
+                requiredScope: "customers:read" | "verification:read";
             } | {
                 /**
                  * Format: uuid
@@ -1613,7 +1810,7 @@ export interface components {
             /** @description Where the events are POSTed: a public http(s) URL (https only in production) on an allowed port (WEBHOOKS_ALLOWED_PORTS, default 443, 80, 8443). */
             url: string;
             /** @description The event types to deliver; empty or absent: every type. */
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The new endpoint and its signing secret, shown this once. */
         CreatedWebhookEndpoint: {
@@ -1624,7 +1821,7 @@ export interface components {
             endpointId: string;
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description The signing secret, `whsec_` and base64: shown only in this answer, store it now. Verify deliveries with any Standard Webhooks library. */
             secret: string;
             enabled: boolean;
@@ -1639,7 +1836,7 @@ export interface components {
             /** @description Where the events are POSTed. */
             url: string;
             /** @description The event types delivered; empty: every type. */
-            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
             /** @description False: nothing is delivered (events of the disabled period are not sent later; read them with GET /{environment}/event). */
             enabled: boolean;
             /** @description Why it is disabled: by a client, a 410 Gone answer, or failures for a whole retry window; null while enabled. */
@@ -1655,7 +1852,7 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
+            eventTypes?: ("customer.created" | "customer.updated" | "customer.deleted" | "customer.beneficial_owner_added" | "customer.beneficial_owner_removed" | "customer.verification_updated" | "account.created" | "account.updated" | "account.deleted" | "account.customer_added" | "account.customer_removed" | "account.relationship_changed" | "transaction.pending" | "transaction.posted" | "transaction.voided")[];
         };
         /** @description The endpoint's latest delivery attempts. */
         WebhookAttemptPage: {
@@ -1860,6 +2057,33 @@ export interface components {
         /** @description Success on the customer endpoints. */
         BeneficialOwnerAnswerResponse: {
             data: components["schemas"]["BeneficialOwnerAnswer"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        VerificationResponse: {
+            data: components["schemas"]["Verification"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        VerificationCheckAnswerResponse: {
+            data: components["schemas"]["VerificationCheckAnswer"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        VerificationAnswerResponse: {
+            data: components["schemas"]["VerificationAnswer"];
             /** @constant */
             success: true;
             error: null;
@@ -2969,6 +3193,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `VERIFICATION_TRANSITION_NOT_ALLOWED`: The status may not move to the outcome by a decision (e.g. while a check runs, or to the status it has); nothing changes. */
+        CustomerConflict_decideVerification: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VERIFICATION_TRANSITION_NOT_ALLOWED";
+                    };
+                };
+            };
+        };
         /**
          * @description - `CUSTOMER_HAS_ACCOUNTS`: The customer still has accounts.
          *     - `CUSTOMER_IS_A_BENEFICIAL_OWNER`: The customer (an individual without accounts) is a beneficial owner of a business: remove it there first. Deleting a business removes its own owners.
@@ -3016,6 +3256,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "WEBHOOK_ENDPOINT_DISABLED";
+                    };
+                };
+            };
+        };
+        /** @description - `VERIFICATION_TRANSITION_NOT_ALLOWED`: A check already runs (the status is PENDING); nothing changes. */
+        CustomerConflict_requestVerificationCheck: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VERIFICATION_TRANSITION_NOT_ALLOWED";
                     };
                 };
             };
@@ -3332,6 +3588,26 @@ export interface components {
             };
         };
         /**
+         * @description - `VERIFICATION_PROVIDER_NOT_CONFIGURED`: VERIFICATION_PROVIDER is none (production, until a real provider is configured); nothing changes.
+         *     - `SERVICE_UNAVAILABLE`: The database (or the token store or identity provider) cannot be reached; retry after the Retry-After delay.
+         */
+        CustomerServiceUnavailable_requestVerificationCheck: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VERIFICATION_PROVIDER_NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+        /**
          * @description - `UNAUTHENTICATED`: No Authorization header.
          *     - `UNAUTHENTICATED`: The Authorization header is not `Bearer <token>`.
          *     - `UNAUTHENTICATED`: Unknown, expired or revoked token.
@@ -3503,6 +3779,8 @@ export interface operations {
                 metadata?: {
                     [key: string]: string;
                 };
+                /** @description verificationStatus */
+                verificationStatus?: "UNVERIFIED" | "PENDING" | "NEEDS_REVIEW" | "VERIFIED" | "REJECTED";
                 /** @description limit Example: `20`. */
                 limit?: string;
                 /** @description The `nextAfter` of the previous page. */
@@ -4190,6 +4468,253 @@ export interface operations {
             403: components["responses"]["CustomerForbidden"];
             404: components["responses"]["CustomerNotFound_removeBeneficialOwner"];
             409: components["responses"]["CustomerConflict_listBeneficialOwners"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "status": "VERIFIED",
+                     *         "requirements": {
+                     *           "currentlyDue": [],
+                     *           "pendingVerification": [],
+                     *           "errors": []
+                     *         },
+                     *         "checks": [
+                     *           {
+                     *             "checkId": "0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *             "kind": "IDENTITY",
+                     *             "provider": "sandbox",
+                     *             "reference": "sandbox_0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *             "status": "COMPLETED",
+                     *             "outcome": "NEEDS_REVIEW",
+                     *             "reasonCodes": [
+                     *               "MANUAL_REVIEW"
+                     *             ],
+                     *             "coveredFields": [
+                     *               "name",
+                     *               "dateOfBirth",
+                     *               "address",
+                     *               "ssn"
+                     *             ],
+                     *             "requestedAt": "2026-12-02T10:00:00.000Z",
+                     *             "completedAt": "2026-12-02T10:00:02.000Z"
+                     *           }
+                     *         ],
+                     *         "documents": [],
+                     *         "decision": {
+                     *           "outcome": "VERIFIED",
+                     *           "reason": "Passport and utility bill match the application.",
+                     *           "decidedBy": "token:0193a5c2-aa01-7c55-9e1f-3b5d7f9a1c43",
+                     *           "decidedAt": "2026-12-02T10:30:00.000Z"
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    requestVerificationCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded: the check, PENDING (its id alone without `verification:read`). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "checkId": "0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *         "kind": "IDENTITY",
+                     *         "provider": "sandbox",
+                     *         "reference": "sandbox_0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *         "status": "PENDING",
+                     *         "outcome": null,
+                     *         "reasonCodes": [],
+                     *         "coveredFields": [
+                     *           "name",
+                     *           "dateOfBirth",
+                     *           "address",
+                     *           "ssn"
+                     *         ],
+                     *         "requestedAt": "2026-12-02T10:00:00.000Z",
+                     *         "completedAt": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationCheckAnswerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_getCustomer"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_requestVerificationCheck"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable_requestVerificationCheck"];
+        };
+    };
+    decideVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "VERIFIED",
+                 *       "reason": "Passport and utility bill match the application."
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerificationDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Decided: the verification (the customer id alone without `verification:read`). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10",
+                     *         "status": "VERIFIED",
+                     *         "requirements": {
+                     *           "currentlyDue": [],
+                     *           "pendingVerification": [],
+                     *           "errors": []
+                     *         },
+                     *         "checks": [
+                     *           {
+                     *             "checkId": "0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *             "kind": "IDENTITY",
+                     *             "provider": "sandbox",
+                     *             "reference": "sandbox_0193a5c2-9b22-7f13-8a7c-2d4e6f8a0b32",
+                     *             "status": "COMPLETED",
+                     *             "outcome": "NEEDS_REVIEW",
+                     *             "reasonCodes": [
+                     *               "MANUAL_REVIEW"
+                     *             ],
+                     *             "coveredFields": [
+                     *               "name",
+                     *               "dateOfBirth",
+                     *               "address",
+                     *               "ssn"
+                     *             ],
+                     *             "requestedAt": "2026-12-02T10:00:00.000Z",
+                     *             "completedAt": "2026-12-02T10:00:02.000Z"
+                     *           }
+                     *         ],
+                     *         "documents": [],
+                     *         "decision": {
+                     *           "outcome": "VERIFIED",
+                     *           "reason": "Passport and utility bill match the application.",
+                     *           "decidedBy": "token:0193a5c2-aa01-7c55-9e1f-3b5d7f9a1c43",
+                     *           "decidedAt": "2026-12-02T10:30:00.000Z"
+                     *         }
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationAnswerResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_decideVerification"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -6932,7 +7457,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */

@@ -1,0 +1,14 @@
+/**
+ * The verification feature's public face (docs/adr/0101): a customer's verification (KYC for a person, KYB for a
+ * business): its status table, requirements derived on read, checks through a provider port (the sandbox now),
+ * the job that applies their results, people's decisions, the REST routes and the GraphQL resolvers.
+ */
+export { VerificationService, type Verification } from './verification.service.js';
+export type { VerificationStore, VerificationCheck } from './ports.js';
+export { PrismaVerificationStore } from './verification.store.js';
+export { sandboxProvider, type VerificationProvider } from './providers.js';
+export { startVerificationChecks } from './verification-checks.job.js';
+export { VERIFICATION_ROUTES } from './verification.rest.js';
+export { presentVerification, verificationAnswer, verificationCheckAnswer } from './verification.presenter.js';
+export { verificationResolvers } from './verification.resolvers.js';
+export { VERIFICATION_STATUSES, type VerificationStatus } from './verification-status.js';

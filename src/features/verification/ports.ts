@@ -1,0 +1,136 @@
+import type { WriteEffects } from '../../domain/write-effects.js';
+import type { VerificationStatus } from './verification-status.js';
+
+/** What a check covers: a person's identity, or a business's (docs/adr/0101). */
+export type CheckKind = 'IDENTITY' | 'BUSINESS';
+export type CheckOutcome = 'VERIFIED' | 'NEEDS_REVIEW' | 'REJECTED';
+export type DecisionOutcome = 'VERIFIED' | 'REJECTED';
+
+/** One check asked of a provider, as stored. */
+export interface VerificationCheck {
+  checkId: string;
+  kind: CheckKind;
+  provider: string;
+  /** The provider's own reference for the check. */
+  reference: string;
+  status: 'PENDING' | 'COMPLETED';
+  outcome: CheckOutcome | null;
+  /** The provider's reason codes (e.g. IDENTITY_NOT_FOUND); empty for a clean pass. */
+  reasonCodes: string[];
+  /** The fields the check covered (requirements.ts, CHECKED_FIELDS). */
+  coveredFields: string[];
+  /** Each covered field's digest when the check was asked: compared with today's to reopen it. Never presented. */
+  fieldDigests: Record<string, string>;
+  requestedAt: string;
+  completedAt: string | null;
+}
+
+/** A person's decision (POST …/verification/decision). */
+export interface VerificationDecision {
+  outcome: DecisionOutcome;
+  reason: string;
+  /** The principal that decided (a token id, a JWT subject). */
+  decidedBy: string;
+  decidedAt: string;
+}
+
+/** A business's beneficial owner with its own verification status. */
+export interface OwnerVerification {
+  customerId: string;
+  prongs: string[];
+  ownershipPercentage: string | null;
+  status: VerificationStatus;
+}
+
+/** Everything a customer's verification is derived from, read in one statement. */
+export interface VerificationState {
+  customerId: string;
+  customerType: 'INDIVIDUAL' | 'BUSINESS';
+  status: VerificationStatus;
+  decision: VerificationDecision | null;
+  /** Newest first, at most the store's limit. */
+  checks: VerificationCheck[];
+  /** Each checked field's digest now (the same expression a check stores). */
+  currentDigests: Record<string, string>;
+  /** A business's owners by addedAt (empty for a person). */
+  owners: OwnerVerification[];
+}
+
+/** A pending check that is due, as the job hands it to its provider. */
+export interface DueCheck {
+  checkId: string;
+  customerId: string;
+  environment: string;
+  kind: CheckKind;
+  provider: string;
+  reference: string;
+  /** The person's last name or the business's legal name now: what the sandbox's magic values are read from. */
+  subjectName: string;
+}
+
+/** What the job applies for a due check: the provider's result and the status it moves the customer to. */
+export interface CheckCompletion {
+  outcome: CheckOutcome;
+  reasonCodes: string[];
+  status: VerificationStatus;
+}
+
+export interface NewCheck {
+  checkId: string;
+  provider: string;
+  reference: string;
+  /** When the job first asks the provider for the result. */
+  delayMs: number;
+  requestedBy: string;
+}
+
+export type CheckRequest =
+  | { outcome: 'requested'; check: VerificationCheck; previousStatus: VerificationStatus }
+  | { outcome: 'not-found' }
+  | { outcome: 'not-allowed'; from: VerificationStatus };
+
+export type DecisionRecording =
+  | { outcome: 'decided'; previousStatus: VerificationStatus; businessesToReview: string[] }
+  | { outcome: 'not-found' }
+  | { outcome: 'not-allowed'; from: VerificationStatus };
+
+/** The audit event of each business an owner's rejection sends back to review (one per business, fresh ids). */
+export type OwnerRejectedAudit = (businessId: string) => WriteEffects['audit'];
+
+export interface VerificationStore {
+  /** Each customer's state, in `customerIds` order; null for an id that names no customer. One statement. */
+  readMany(
+    environment: string,
+    customerIds: readonly string[],
+    checksListed: number,
+  ): Promise<(VerificationState | null)[]>;
+  /**
+   * In one transaction holding the customer's row: the transition PENDING (cause check_requested) when the table
+   * allows it, and then the check row (its digests taken from the row as it is), the status, the audit event
+   * and the `customer.verification_updated` event.
+   */
+  requestCheck(environment: string, customerId: string, check: NewCheck, effects: WriteEffects): Promise<CheckRequest>;
+  /**
+   * In one transaction holding the customer's row: the decision and its transition when the table allows it, its
+   * audit event and event; on REJECTED, every VERIFIED business the customer owns or controls moves to
+   * NEEDS_REVIEW (owner_rejected), each with its own audit event and event.
+   */
+  decide(
+    environment: string,
+    customerId: string,
+    decision: Omit<VerificationDecision, 'decidedAt'>,
+    effects: WriteEffects,
+    ownerRejectedAudit: OwnerRejectedAudit,
+  ): Promise<DecisionRecording>;
+  /**
+   * Takes one due pending check of `provider` (FOR UPDATE SKIP LOCKED: instances never take the same one) and,
+   * in the same transaction, asks `complete` for its result given the customer's state; applies the result, the
+   * transition (check_completed), the audit event and event, and the owner-rejected rule. False when no check is due.
+   */
+  completeDueCheck(
+    provider: string,
+    complete: (due: DueCheck, state: VerificationState) => CheckCompletion,
+    audit: (due: DueCheck) => WriteEffects['audit'],
+    ownerRejectedAudit: (due: DueCheck) => OwnerRejectedAudit,
+  ): Promise<boolean>;
+}
