@@ -109,11 +109,13 @@ export class JwtAuthenticator implements TokenVerifier {
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255)
       return { ok: false, reason: 'invalid' };
     const environments = claimList(payload[this.options.environmentsClaim]);
+    const name = displayName(payload.name);
     const principal: Principal = {
       id: `jwt:${subject}`,
       kind: 'jwt',
       scopes: [...new Set(claimList(payload[this.options.scopesClaim]).filter(isAccessScope))],
       environments: environments.includes('*') ? '*' : environments,
+      ...(name !== undefined && { name }),
     };
     return { ok: true, principal };
   }
@@ -130,4 +132,14 @@ export class JwtAuthenticator implements TokenVerifier {
     if (iat > Math.floor(Date.now() / 1000) + this.options.clockToleranceS) return false;
     return this.options.maxTokenAgeS === undefined || exp === undefined || exp - iat <= this.options.maxTokenAgeS;
   }
+}
+
+/**
+ * The OIDC `name` claim as a principal's display name (a case note's author, docs/adr/0105): 1 to 200 characters
+ * without control characters, trimmed; anything else is no name (the author is then shown by the subject).
+ */
+function displayName(claim: unknown): string | undefined {
+  if (typeof claim !== 'string') return undefined;
+  const name = claim.trim();
+  return name.length >= 1 && name.length <= 200 && !/\p{Cc}/u.test(name) ? name : undefined;
 }

@@ -8,6 +8,8 @@ export const AUDIT_OPERATIONS = [
   // A business's beneficial owner added or removed (docs/adr/0094); resourceId: the business.
   'customer.beneficial_owner.add',
   'customer.beneficial_owner.remove',
+  // A case note added (docs/adr/0105); resourceType note, resourceId: the note (never its text).
+  'customer.note.add',
   'account.create',
   'account.update',
   'account.delete',
@@ -20,6 +22,7 @@ export const AUDIT_OPERATIONS = [
   // A flag lifted by itself at its `until` (principal system:flag-expiry).
   'account.flag.expire',
   'account.overdraft_limit.set',
+  'account.note.add',
   'transaction.create',
   'transaction.post',
   'transaction.void',
@@ -57,6 +60,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'webhook_endpoint',
   'pii_rotation',
   'api_token',
+  'note',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -12,7 +12,9 @@
  * `ledger:export` streams the environment's whole ledger (GET /{environment}/ledger-entries, settlement accounts
  * included) for reconciliation: an auditor's read, which needs no write scope (statements and balances of
  * past moments read with `accounts:read`);
- * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks.
+ * `metrics:read` scrapes `GET /metrics` (src/http/metrics.ts), the one scope no domain operation checks;
+ * `notes:read` / `notes:write` read / add case notes on customers and accounts (docs/adr/0105): case text an agent
+ * wrote, which a token reading customers or accounts for an integration has no need to see.
  */
 export const ACCESS_SCOPES = [
   'customers:read',
@@ -28,6 +30,8 @@ export const ACCESS_SCOPES = [
   'webhooks:write',
   'ledger:export',
   'metrics:read',
+  'notes:read',
+  'notes:write',
 ] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
@@ -35,6 +39,11 @@ export type AccessScope = (typeof ACCESS_SCOPES)[number];
 export interface Principal {
   /** Stable identifier for audit: a token id or a JWT subject; never the secret itself. */
   id: string;
+  /**
+   * Who it is to people, where a record shows its author (a case note, docs/adr/0105): a managed token's name, a
+   * JWT's `name` claim; absent for static tokens and the service's own jobs, which are shown by `id`.
+   */
+  name?: string;
   /** 'system': the service's own jobs (voiding expired holds), named in the audit trail. */
   kind: 'static-token' | 'api-token' | 'jwt' | 'system';
   /** The operations this principal may perform (src/domain/authorization.ts checks them). */

@@ -7,6 +7,7 @@ import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
 import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
+import type { NoteStore } from './notes/index.js';
 import type { WebhookStore } from './webhooks/index.js';
 
 /**
@@ -34,6 +35,8 @@ export interface Stores {
   /** A business's beneficial owners (docs/adr/0094). */
   beneficialOwners: BeneficialOwnerStore;
   accounts: AccountStore;
+  /** Case notes on customers and accounts (docs/adr/0105). */
+  notes: NoteStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

@@ -4,6 +4,7 @@ import { CUSTOMERS_ROUTES } from '../features/customers/index.js';
 import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
+import { NOTES_ROUTES } from '../features/notes/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -37,6 +38,7 @@ export const REST_ROUTES = [
   ...EVENTS_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,
+  ...NOTES_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

@@ -88,6 +88,7 @@ export class ManagedTokenAuthenticator implements TokenVerifier {
       principal: {
         id: `token:${id}`,
         kind: 'api-token',
+        name: record.name,
         scopes: record.scopes.filter(isAccessScope),
         environments: record.environments.includes('*') ? '*' : record.environments,
         ...(record.limits !== null && { limits: record.limits }),
