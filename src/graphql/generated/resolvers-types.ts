@@ -368,9 +368,9 @@ export type AuditEvent = {
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a case note's noteId (`customer.note.add`, `account.note.add`), a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token` or `note` (a case note). */
   resourceType: Scalars['String']['output'];
 };
 
