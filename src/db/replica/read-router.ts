@@ -74,7 +74,7 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },
   // A record or a cursor the replica lacks yet (a note's list answers outcomes, not rows): asked of the primary.
-  notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed' },
+  notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed', newestOfMany: LIST },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.
   idempotency: {},
 };

@@ -10,8 +10,8 @@ const pageOf = (first: number | null | undefined, after: string | null | undefin
 /**
  * Case notes over GraphQL (docs/adr/0105): REST's NoteService, its scopes, rules and codes; the resolvers only
  * translate. The cursor is the noteId, the same value REST answers as `nextAfter`, so a page read over one surface
- * can be continued over the other. One read per record whose notes are asked for (bounded by the cost limit:
- * `@listSize` multiplies a list of records by `first`).
+ * can be continued over the other. First pages are batched: a list of records with their notes is one statement
+ * more, whatever its length.
  */
 export const noteResolvers: Pick<Resolvers, 'Mutation' | 'Customer' | 'Account' | 'Note' | 'NoteConnection'> = {
   Mutation: {
@@ -34,13 +34,18 @@ export const noteResolvers: Pick<Resolvers, 'Mutation' | 'Customer' | 'Account' 
         await context.services.notes.add(context.caller, 'account', accountId, { text }, createOptions(idempotencyKey)),
       ),
   },
+  // A first page is batched over every record of the response (loaders.ts); a page after a cursor is read alone.
   Customer: {
-    notes: (customer, { first, after }, { services, caller }) =>
-      services.notes.list(caller, 'customer', customer.customerId, pageOf(first, after)),
+    notes: (customer, { first, after }, { services, caller, loaders }) =>
+      after === null || after === undefined
+        ? loaders.firstNotes('customer', first ?? undefined).load(customer.customerId)
+        : services.notes.list(caller, 'customer', customer.customerId, pageOf(first, after)),
   },
   Account: {
-    notes: (account, { first, after }, { services, caller }) =>
-      services.notes.list(caller, 'account', account.accountId, pageOf(first, after)),
+    notes: (account, { first, after }, { services, caller, loaders }) =>
+      after === null || after === undefined
+        ? loaders.firstNotes('account', first ?? undefined).load(account.accountId)
+        : services.notes.list(caller, 'account', account.accountId, pageOf(first, after)),
   },
   Note: {
     id: (note) => note.noteId,

@@ -3,7 +3,7 @@ import { authorize } from '../../domain/authorization.js';
 import type { Caller } from '../../domain/caller.js';
 import { accountNotFound, customerNotFound, validationFailed } from '../../domain/errors.js';
 import { isRecordId, newId } from '../../domain/ids.js';
-import { type Page, pageOf, type PageQuery, readPage } from '../../domain/pagination.js';
+import { type Page, pageOf, type PageQuery, pageSize, readPage } from '../../domain/pagination.js';
 import { parseInput, toErrorDetails } from '../../domain/validation.js';
 import type { CreateOptions, Creation, IdempotentCreation } from '../idempotency/index.js';
 import { addNoteSchema, noteCursorSchema } from './note.schemas.js';
@@ -79,6 +79,29 @@ export class NoteService {
     const note = await this.stores.notes.findById(caller.environment, value.noteId);
     if (!note) throw notFound(subject);
     return { value: note, replayed };
+  }
+
+  /**
+   * The first page of each record's notes (GraphQL's `notes` under a list of records, batched): in `recordIds`
+   * order, as `list` answers it without `after`; an empty page for an id that names no record. One statement.
+   */
+  async firstPagesOfMany(
+    caller: Caller,
+    subject: NoteSubject,
+    recordIds: readonly string[],
+    first?: number,
+  ): Promise<Page<Note>[]> {
+    authorize(caller, 'notes:read');
+    const size = pageSize(first);
+    const ids = recordIds.filter(isRecordId).map((id) => id.toLowerCase());
+    const notes =
+      ids.length > 0 ? await this.stores.notes.newestOfMany(caller.environment, subject, ids, size + 1) : [];
+    const byId = new Map(ids.map((id, i) => [id, notes[i]!]));
+    return recordIds.map((id) => {
+      const rows = (isRecordId(id) ? byId.get(id.toLowerCase()) : undefined) ?? [];
+      const items = rows.slice(0, size);
+      return { items, nextAfter: rows.length > size ? items.at(-1)!.noteId : null };
+    });
   }
 
   /**

@@ -98,6 +98,26 @@ SELECT s.found, s."cursorFound", n.id::text AS "noteId", n.customer_id::text AS 
      ) n ON true
      ORDER BY n.created_at DESC, n.id DESC
 
+-- cas_note_newest_of_many_customer
+SELECT r.id::text AS "recordId", n.id::text AS "noteId", n.customer_id::text AS "customerId", n.account_id::text AS "accountId", n.text,
+  n.author_id AS "authorId", n.author_name AS "authorName", to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+     FROM unnest($2::uuid[]) AS r(id)
+     CROSS JOIN LATERAL (
+       SELECT n.* FROM notes n WHERE n.environment = $1 AND n.customer_id = r.id
+        ORDER BY n.created_at DESC, n.id DESC LIMIT $3::int
+     ) n
+     ORDER BY r.id, n.created_at DESC, n.id DESC
+
+-- cas_note_newest_of_many_account
+SELECT r.id::text AS "recordId", n.id::text AS "noteId", n.customer_id::text AS "customerId", n.account_id::text AS "accountId", n.text,
+  n.author_id AS "authorId", n.author_name AS "authorName", to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+     FROM unnest($2::uuid[]) AS r(id)
+     CROSS JOIN LATERAL (
+       SELECT n.* FROM notes n WHERE n.environment = $1 AND n.account_id = r.id
+        ORDER BY n.created_at DESC, n.id DESC LIMIT $3::int
+     ) n
+     ORDER BY r.id, n.created_at DESC, n.id DESC
+
 -- cas_note_find_by_id
 SELECT n.id::text AS "noteId", n.customer_id::text AS "customerId", n.account_id::text AS "accountId", n.text,
   n.author_id AS "authorId", n.author_name AS "authorName", to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt" FROM notes n WHERE n.id = $1::uuid AND n.environment = $2

@@ -59,6 +59,18 @@ const listSql = (subject: NoteSubject) => {
      ORDER BY n.created_at DESC, n.id DESC`;
 };
 
+/** The newest $3 notes of each record of $2, each record's by the index (a LIMIT per record, not a window over all). */
+const newestOfManySql = (subject: NoteSubject) => {
+  const { column } = SUBJECT[subject];
+  return `SELECT r.id::text AS "recordId", ${NOTE_COLUMNS}
+     FROM unnest($2::uuid[]) AS r(id)
+     CROSS JOIN LATERAL (
+       SELECT n.* FROM notes n WHERE n.environment = $1 AND n.${column} = r.id
+        ORDER BY n.created_at DESC, n.id DESC LIMIT $3::int
+     ) n
+     ORDER BY r.id, n.created_at DESC, n.id DESC`;
+};
+
 const SQL = {
   insert: {
     customer: statement('note_insert_customer', insertSql('customer', false)),
@@ -71,6 +83,10 @@ const SQL = {
   list: {
     customer: statement('note_list_customer', listSql('customer')),
     account: statement('note_list_account', listSql('account')),
+  },
+  newestOfMany: {
+    customer: statement('note_newest_of_many_customer', newestOfManySql('customer')),
+    account: statement('note_newest_of_many_account', newestOfManySql('account')),
   },
   findById: statement(
     'note_find_by_id',
@@ -134,6 +150,26 @@ export class PrismaNoteStore implements NoteStore {
   async findById(environment: string, noteId: string): Promise<Note | null> {
     const [row] = await queryRows<NoteRow>(this.prisma, SQL.findById, [noteId, environment]);
     return row ? toNote(row) : null;
+  }
+
+  async newestOfMany(
+    environment: string,
+    subject: NoteSubject,
+    recordIds: readonly string[],
+    first: number,
+  ): Promise<Note[][]> {
+    const rows = await queryRows<NoteRow & { recordId: string }>(this.prisma, SQL.newestOfMany[subject], [
+      environment,
+      [...recordIds],
+      first,
+    ]);
+    const byRecord = new Map<string, Note[]>();
+    for (const row of rows) {
+      const notes = byRecord.get(row.recordId);
+      if (notes) notes.push(toNote(row));
+      else byRecord.set(row.recordId, [toNote(row)]);
+    }
+    return recordIds.map((id) => byRecord.get(id) ?? []);
   }
 
   async list(environment: string, subject: NoteSubject, recordId: string, page: PageRequest): Promise<NotePage> {

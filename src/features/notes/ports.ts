@@ -49,4 +49,14 @@ export interface NoteStore {
    * record's). One statement.
    */
   list(environment: string, subject: NoteSubject, recordId: string, page: PageRequest): Promise<NotePage>;
+  /**
+   * The newest `first` notes of each record, in `recordIds` order ([] for a record with none or no such record):
+   * GraphQL's first pages under a list of records, in one statement.
+   */
+  newestOfMany(
+    environment: string,
+    subject: NoteSubject,
+    recordIds: readonly string[],
+    first: number,
+  ): Promise<Note[][]>;
 }

@@ -167,6 +167,43 @@ describe('addAccountNote and Account.notes', () => {
   });
 });
 
+describe('notes under a list of records', () => {
+  it('reads every first page in one statement, each record its own newest notes', async () => {
+    // Letters only: a name's rules; random, so the filter finds these three alone.
+    const lastName = `Notes${[...randomUUID().replaceAll('-', '').slice(0, 10)].map((c) => String.fromCharCode(97 + (parseInt(c, 16) % 26))).join('')}`;
+    const customers = [
+      await createCustomer(service, buildCustomerInput({ lastName })),
+      await createCustomer(service, buildCustomerInput({ lastName })),
+      await createCustomer(service, buildCustomerInput({ lastName })),
+    ];
+    const written = new Map<string, string[]>();
+    for (const [i, customerId] of customers.entries()) {
+      const ids: string[] = [];
+      for (let n = 0; n <= i; n++)
+        ids.push(data(await addCustomerNote(customerId, `c${i} n${n}`)).addCustomerNote.noteId);
+      written.set(customerId, ids.reverse());
+    }
+    const query = `query($lastName: String!) { customers(first: 10, filter: { lastName: $lastName }) {
+      nodes { customerId notes(first: 2) { nodes { noteId } pageInfo { hasNextPage endCursor } } } } }`;
+    service.statements.count = 0;
+    service.statements.names.length = 0;
+    const result = data(await graphql(service, query, { lastName }, as(tokens.reader)));
+    const noteStatements = service.statements.names.filter((name) => name.includes('note'));
+    expect(noteStatements).toEqual(['cas_note_newest_of_many_customer']);
+    const pages = new Map(
+      result.customers.nodes.map((node: { customerId: string; notes: unknown }) => [node.customerId, node.notes]),
+    );
+    expect(pages.size).toBe(3);
+    for (const customerId of customers) {
+      const newest = written.get(customerId)!;
+      expect(pages.get(customerId)).toEqual({
+        nodes: newest.slice(0, 2).map((noteId) => ({ noteId })),
+        pageInfo: { hasNextPage: newest.length > 2, endCursor: newest.slice(0, 2).at(-1) ?? null },
+      });
+    }
+  });
+});
+
 describe('the cost of notes', () => {
   it('counts a page of notes by `first`', () => {
     const estimate = costEstimator(buildGraphqlSchema());
