@@ -46,6 +46,8 @@ const config: CodegenConfig = {
           BalancePoint: '../../features/history/index.js#BalancePoint',
           AuditEvent: '../../domain/audit-event.js#AuditEvent',
           AuditEventConnection: '../pagination.js#AuditPage',
+          Note: '../../features/notes/index.js#Note',
+          NoteConnection: '../pagination.js#NotePage',
           Event: '../../features/events/index.js#DomainEvent',
           EventPage: '../../features/events/index.js#EventPage',
           WebhookEndpoint: '../../features/webhooks/index.js#WebhookEndpoint',

@@ -230,12 +230,13 @@ export class JwtAuthenticator implements TokenVerifier {
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255)
       return { ok: false, reason: 'invalid' };
     const environments = claimList(payload[this.options.environmentsClaim]);
+    const name = displayName(payload.name);
     const principal: Principal = {
       id: `jwt:${subject}`,
       kind: 'jwt',
       scopes: [...new Set(claimList(payload[this.options.scopesClaim]).filter(isAccessScope))],
       environments: environments.includes('*') ? '*' : environments,
-      name: displayNameOf(payload) ?? subject,
+      ...(name !== undefined && { name }),
     };
     onVerified?.({ principal, payload, kid });
     return { ok: true, principal };
@@ -255,11 +256,12 @@ export class JwtAuthenticator implements TokenVerifier {
   }
 }
 
-/** The person's name as the identity provider gives it (OIDC's `name`, else `preferred_username`), if it is short text. */
-function displayNameOf(payload: JWTPayload): string | undefined {
-  for (const claim of ['name', 'preferred_username']) {
-    const value = payload[claim];
-    if (typeof value === 'string' && value.trim() !== '' && value.length <= 200) return value.trim();
-  }
-  return undefined;
+/**
+ * The OIDC `name` claim as a principal's display name (a case note's author, docs/adr/0105): 1 to 200 characters
+ * without control characters, trimmed; anything else is no name (the author is then shown by the subject).
+ */
+function displayName(claim: unknown): string | undefined {
+  if (typeof claim !== 'string') return undefined;
+  const name = claim.trim();
+  return name.length >= 1 && name.length <= 200 && !/\p{Cc}/u.test(name) ? name : undefined;
 }

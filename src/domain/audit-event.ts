@@ -15,6 +15,8 @@ export const AUDIT_OPERATIONS = [
   'customer.verification.result',
   'customer.verification.decide',
   'customer.verification.owner_rejected',
+  // A case note added (docs/adr/0105); resourceType note, resourceId: the note (never its text).
+  'customer.note.add',
   'account.create',
   'account.update',
   'account.delete',
@@ -27,6 +29,7 @@ export const AUDIT_OPERATIONS = [
   // A flag lifted by itself at its `until` (principal system:flag-expiry).
   'account.flag.expire',
   'account.overdraft_limit.set',
+  'account.note.add',
   'transaction.create',
   'transaction.post',
   'transaction.void',
@@ -64,6 +67,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'webhook_endpoint',
   'pii_rotation',
   'api_token',
+  'note',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -16,6 +16,8 @@
  * `verification:read` reads a customer's verification (KYC/KYB: status, requirements, checks, decision),
  * `verification:write` asks for checks, and `verification:decide` records a person's decision: the reviewer who
  * approves is not the integration that submits evidence (docs/adr/0101-customer-verification.md).
+ * `notes:read` / `notes:write` read / add case notes on customers and accounts (docs/adr/0105): case text an agent
+ * wrote, which a token reading customers or accounts for an integration has no need to see.
  */
 export const ACCESS_SCOPES = [
   'customers:read',
@@ -34,6 +36,8 @@ export const ACCESS_SCOPES = [
   'webhooks:write',
   'ledger:export',
   'metrics:read',
+  'notes:read',
+  'notes:write',
 ] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
@@ -41,6 +45,12 @@ export type AccessScope = (typeof ACCESS_SCOPES)[number];
 export interface Principal {
   /** Stable identifier for audit: a token id or a JWT subject; never the secret itself. */
   id: string;
+  /**
+   * Who it is to people, where a record shows its author (a case note, docs/adr/0105) and to the principal itself
+   * (GraphQL `viewer`): a managed token's name, a JWT's `name` claim, "API_TOKENS entry 2" or "development token";
+   * absent for the service's own jobs, which are shown by `id`. Never a secret.
+   */
+  name?: string;
   /** 'system': the service's own jobs (voiding expired holds), named in the audit trail. */
   kind: 'static-token' | 'api-token' | 'jwt' | 'system';
   /** The operations this principal may perform (src/domain/authorization.ts checks them). */
@@ -49,11 +59,6 @@ export interface Principal {
   environments: '*' | readonly string[];
   /** Limits on the money it may move (a managed token created with them); absent: none. */
   limits?: PostingLimits;
-  /**
-   * What a person reads to know who this is (a managed token's name, a JWT's `name` or `preferred_username`, "API_TOKENS
-   * entry 2"); absent: the id says it. Shown to the principal itself (GraphQL `viewer`), never a secret.
-   */
-  name?: string;
 }
 
 /**

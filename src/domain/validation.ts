@@ -40,6 +40,25 @@ export const text = (max: number) =>
     .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters.')
     .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 
+/**
+ * No control character (Unicode category Cc) but the tab and the line feed: what multi-line text may hold. The two
+ * alternatives share no character, so a failing match stays linear.
+ */
+export const NO_CONTROL_CHARACTERS_BUT_LINES = /^(?:[^\p{Cc}]|[\t\n])*$/u;
+
+/**
+ * A required, trimmed, multi-line string of 1..max characters (a case note, docs/adr/0105): line feeds and tabs
+ * are kept, every other control character (a carriage return included) is refused.
+ */
+export const multilineText = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'Required.' : 'Must be a string.') })
+    .trim()
+    .min(1, { message: 'Must not be empty.', abort: true })
+    .max(max, maxLength(max))
+    .regex(NO_CONTROL_CHARACTERS_BUT_LINES, 'Must not contain control characters other than line feeds and tabs.')
+    .refine(isWellFormedText, WELL_FORMED_MESSAGE);
+
 /** Upper-case words joined by underscores: CHECKING, MONEY_MARKET, HOME. */
 export const upperSnakeCase = (max: number) =>
   z

@@ -8,6 +8,7 @@ import type { HistoryStore } from './history/index.js';
 import type { IdempotencyStore } from './idempotency/index.js';
 import type { LedgerStore } from './ledger/index.js';
 import type { LinkReadModel } from './links/index.js';
+import type { NoteStore } from './notes/index.js';
 import type { WebhookStore } from './webhooks/index.js';
 
 /**
@@ -37,6 +38,8 @@ export interface Stores {
   /** A customer's verification: its status, checks and decision (docs/adr/0101). */
   verification: VerificationStore;
   accounts: AccountStore;
+  /** Case notes on customers and accounts (docs/adr/0105). */
+  notes: NoteStore;
   links: LinkReadModel;
   ledger: LedgerStore;
   history: HistoryStore;

@@ -8,6 +8,7 @@ import { IdempotentCreation } from './idempotency/index.js';
 import { type EventFeed, EventService } from './events/index.js';
 import { LedgerService } from './ledger/index.js';
 import { LinkService } from './links/index.js';
+import { NoteService } from './notes/index.js';
 import type { PersonalDataProtector, Stores } from './ports.js';
 import { type SecretSealer, WebhookService, type WebhookServiceOptions } from './webhooks/index.js';
 
@@ -19,6 +20,7 @@ export interface DomainServices {
   accounts: AccountService;
   audit: AuditService;
   links: LinkService;
+  notes: NoteService;
   ledger: LedgerService;
   history: HistoryService;
   events: EventService;
@@ -56,6 +58,7 @@ export function createDomainServices(deps: {
     audit: new AuditService(deps.stores),
     links: new LinkService(deps.stores.links, (environment, read) => customers.withProfiles(environment, read)),
     ledger: new LedgerService(deps.stores, creation),
+    notes: new NoteService(deps.stores, creation),
     history: new HistoryService(deps.stores, undefined, deps.history),
     events: new EventService(deps.stores, deps.eventFeed),
     webhooks: new WebhookService(deps.stores.webhooks, deps.protector, deps.webhooks),

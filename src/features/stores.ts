@@ -10,6 +10,7 @@ import { PrismaIdempotencyStore } from './idempotency/index.js';
 import { PrismaEventStore } from './events/index.js';
 import { PrismaLedgerStore } from './ledger/index.js';
 import { PrismaLinkReadModel } from './links/index.js';
+import { PrismaNoteStore } from './notes/index.js';
 import type { PrismaClient } from '../db/connection/prisma-client.js';
 import { PrismaWebhookStore } from './webhooks/index.js';
 
@@ -32,6 +33,7 @@ export function createStores(prisma: PrismaClient, options: StoreOptions = {}): 
     verification: withTranslatedErrors(new PrismaVerificationStore(prisma)),
     accounts: withTranslatedErrors(new PrismaAccountStore(prisma, options.idempotencyWaitMs)),
     links: withTranslatedErrors(new PrismaLinkReadModel(prisma)),
+    notes: withTranslatedErrors(new PrismaNoteStore(prisma, options.idempotencyWaitMs)),
     ledger: withTranslatedErrors(new PrismaLedgerStore(prisma, options.idempotencyWaitMs)),
     history: withTranslatedErrors(new PrismaHistoryStore(prisma)),
     events: withTranslatedErrors(new PrismaEventStore(prisma)),

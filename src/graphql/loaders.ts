@@ -9,6 +9,8 @@ import type { AccountParent, Below, CustomerParent } from './parents.js';
 import type { Caller } from '../domain/caller.js';
 import type { DomainServices } from '../features/services.js';
 import type { DomainEvent } from '../features/events/index.js';
+import type { Note } from '../features/notes/index.js';
+import type { Page } from '../domain/pagination.js';
 
 /**
  * Per-request batching and caching of the reads of customers, accounts and their links: one loader per
@@ -49,6 +51,11 @@ export interface Loaders {
    * record type and `first` (docs/adr/0073-a-records-recent-events.md): the loader for that pair.
    */
   recentEvents(resourceType: RecordKind, first: number): DataLoader<string, DomainEvent[]>;
+  /**
+   * The first page of `Customer.notes` / `Account.notes` (no `after`) of every record of the response in one
+   * statement per record type and `first` (docs/adr/0105); a page after a cursor is read on its own.
+   */
+  firstNotes(subject: RecordKind, first: number | undefined): DataLoader<string, Page<Note>>;
 }
 
 type RecordKind = 'customer' | 'account';
@@ -79,6 +86,7 @@ const shapeOf = (keys: readonly { shape: WalkShape }[]): WalkShape =>
 
 export function createLoaders(services: DomainServices, caller: Caller): Loaders {
   const recentEvents = new Map<string, DataLoader<string, DomainEvent[]>>();
+  const firstNotes = new Map<string, DataLoader<string, Page<Note>>>();
   const walkFrom = (roots: LinkRoots, depth: number, shape: WalkShape) =>
     services.links.findLinkedFrom(caller, roots, depth, shape);
   return {
@@ -145,6 +153,19 @@ export function createLoaders(services: DomainServices, caller: Caller): Loaders
           { cacheKeyFn: (id) => id.toLowerCase() },
         );
         recentEvents.set(key, loader);
+      }
+      return loader;
+    },
+    // The domain checks notes:read and `first` once per batch; refused, every field of the batch is null with that error.
+    firstNotes: (subject, first) => {
+      const key = `${subject}:${first ?? ''}`;
+      let loader = firstNotes.get(key);
+      if (!loader) {
+        loader = new DataLoader<string, Page<Note>>(
+          (ids) => services.notes.firstPagesOfMany(caller, subject, ids, first),
+          { cacheKeyFn: (id) => id.toLowerCase() },
+        );
+        firstNotes.set(key, loader);
       }
       return loader;
     },

@@ -2,6 +2,7 @@ import type { Account } from '../features/accounts/index.js';
 import type { AuditEvent } from '../domain/audit-event.js';
 import type { Customer } from '../features/customers/index.js';
 import type { Transaction } from '../features/ledger/index.js';
+import type { Note } from '../features/notes/index.js';
 import { validationFailed } from '../domain/errors.js';
 import { isRecordId } from '../domain/ids.js';
 import { type Page, type PageRequest, pageSize } from '../domain/pagination.js';
@@ -20,6 +21,8 @@ export type AccountPage = Page<Account>;
 export type TransactionPage = Page<Transaction>;
 /** Oldest first; the cursor is the event id itself (not encoded), as REST answers it. */
 export type AuditPage = Page<AuditEvent>;
+/** Newest first; the cursor is the noteId itself (not encoded), as REST answers it. */
+export type NotePage = Page<Note>;
 
 type Kind = 'customer' | 'account' | 'transaction';
 

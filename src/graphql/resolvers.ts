@@ -7,6 +7,7 @@ import { customerResolvers } from '../features/customers/index.js';
 import { eventResolvers, subscriptionResolvers } from '../features/events/index.js';
 import { historyResolvers } from '../features/history/index.js';
 import { ledgerResolvers } from '../features/ledger/index.js';
+import { noteResolvers } from '../features/notes/index.js';
 import { webhookResolvers } from '../features/webhooks/index.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { byId } from './loaders.js';
@@ -57,6 +58,7 @@ export const resolverMaps = [
   eventResolvers,
   nodeResolvers,
   auditResolvers,
+  noteResolvers,
   webhookResolvers,
   subscriptionResolvers,
   scalarResolvers,

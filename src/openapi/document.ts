@@ -523,6 +523,14 @@ const VERIFICATION_EXAMPLE = {
   },
 };
 
+/** A case note (docs/adr/0105), without the record it is about. */
+const NOTE_EXAMPLE = {
+  noteId: '0193a5c8-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+  text: 'Called about the card replacement; asked to call back on Monday.',
+  author: { id: 'token:3f2c8a1e9b7d4c60', name: 'Support desk' },
+  createdAt: '2026-12-02T10:00:00.000Z',
+};
+
 const CUSTOMER_EXAMPLE = {
   customerId: EXAMPLE_IDS.customerId,
   accountIds: [EXAMPLE_IDS.accountId],
@@ -823,6 +831,14 @@ function successExample(route: RestRoute): object {
           },
         ],
       };
+    case 'CustomerNote':
+      return { ...NOTE_EXAMPLE, customerId: EXAMPLE_IDS.customerId };
+    case 'CustomerNotePage':
+      return { notes: [{ ...NOTE_EXAMPLE, customerId: EXAMPLE_IDS.customerId }], nextAfter: null };
+    case 'AccountNote':
+      return { ...NOTE_EXAMPLE, accountId: EXAMPLE_IDS.accountId };
+    case 'AccountNotePage':
+      return { notes: [{ ...NOTE_EXAMPLE, accountId: EXAMPLE_IDS.accountId }], nextAfter: null };
     case 'Redelivery':
       return { endpointId: EXAMPLE_IDS.endpointId, eventId: EVENT_EXAMPLE.eventId };
     case 'BalanceAsOf':

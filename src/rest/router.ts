@@ -32,6 +32,13 @@ import { beneficialOwnerAnswer, presentBeneficialOwners } from '../features/busi
 import { presentVerification, verificationAnswer, verificationCheckAnswer } from '../features/verification/index.js';
 import { listAuditEventsQuery, presentAuditPage } from '../features/audit/index.js';
 import {
+  listNotesQuery,
+  presentAccountNote,
+  presentAccountNotePage,
+  presentCustomerNote,
+  presentCustomerNotePage,
+} from '../features/notes/index.js';
+import {
   listEventsQuery,
   presentEvent,
   presentEventPage,
@@ -153,7 +160,7 @@ const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 export function createRestRouter(deps: HttpDependencies): Router {
   const router = Router({ caseSensitive: true, strict: false });
   const readBody = createJsonBodyReader(deps.config.bodyLimitBytes);
-  const { customers, beneficialOwners, verification, accounts, audit, ledger, history, events, webhooks } =
+  const { customers, beneficialOwners, verification, accounts, audit, ledger, history, events, webhooks, notes } =
     deps.services;
   // Browser clients from CORS_ORIGINS only; without an allowed Origin, OPTIONS stays 405 as for any server.
   // On the REST routes only: this router comes first (src/app.ts) and GraphQL has its own policy.
@@ -208,6 +215,22 @@ export function createRestRouter(deps: HttpDependencies): Router {
         false,
       );
     },
+    addCustomerNote: async ({ caller, params, body, idempotencyKey }) => {
+      const { value, replayed } = await notes.add(caller, 'customer', params.customerId!, body, { idempotencyKey });
+      return created(`/${caller.environment}/customer/${value.customerId}/note`, presentCustomerNote(value), replayed);
+    },
+    listCustomerNotes: async ({ caller, params, query }) =>
+      ok(
+        presentCustomerNotePage(
+          await notes.list(caller, 'customer', params.customerId!, listNotesQuery(caller, query)),
+        ),
+      ),
+    addAccountNote: async ({ caller, params, body, idempotencyKey }) => {
+      const { value, replayed } = await notes.add(caller, 'account', params.accountId!, body, { idempotencyKey });
+      return created(`/${caller.environment}/account/${value.accountId}/note`, presentAccountNote(value), replayed);
+    },
+    listAccountNotes: async ({ caller, params, query }) =>
+      ok(presentAccountNotePage(await notes.list(caller, 'account', params.accountId!, listNotesQuery(caller, query)))),
     removeBeneficialOwner: async ({ caller, params }) => {
       await beneficialOwners.remove(caller, params.customerId!, params.ownerCustomerId!);
       return ok({});

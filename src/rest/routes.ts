@@ -5,6 +5,7 @@ import { BENEFICIAL_OWNERS_ROUTES } from '../features/businesses/index.js';
 import { VERIFICATION_ROUTES } from '../features/verification/index.js';
 import { EVENTS_ROUTES } from '../features/events/index.js';
 import { HISTORY_ROUTES } from '../features/history/index.js';
+import { NOTES_ROUTES } from '../features/notes/index.js';
 import type { RestRoute } from './operations/route.js';
 import { TRANSACTIONS_ROUTES } from '../features/ledger/index.js';
 import { WEBHOOKS_ROUTES } from '../features/webhooks/index.js';
@@ -39,6 +40,7 @@ export const REST_ROUTES = [
   ...EVENTS_ROUTES,
   ...WEBHOOKS_ROUTES,
   ...AUDIT_ROUTES,
+  ...NOTES_ROUTES,
 ] as const satisfies readonly RestRoute[];
 
 export type OperationId = (typeof REST_ROUTES)[number]['operationId'];

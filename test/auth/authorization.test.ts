@@ -16,7 +16,7 @@ const account = async () =>
 
 async function writeCounts(): Promise<string> {
   const { rows } = await h.pool.query(
-    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k',
+    'SELECT (SELECT count(*) FROM customers) c, (SELECT count(*) FROM accounts) a, (SELECT count(*) FROM account_customers) l, (SELECT count(*) FROM audit_events) e, (SELECT count(*) FROM idempotency_keys) k, (SELECT count(*) FROM notes) n',
   );
   return JSON.stringify(rows[0]);
 }
@@ -167,6 +167,30 @@ const OPERATIONS: {
       await h.services.verification.requestCheck(full(), id);
       await h.services.verification.completeDueChecks();
       return (s) => h.services.verification.decide(s, id, { outcome: 'REJECTED', reason: 'Sanctions list match.' });
+    },
+  },
+  {
+    name: 'notes.add (customer)',
+    required: 'notes:write',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.notes.add(s, 'customer', id, { text: 'Called back.' });
+    },
+  },
+  {
+    name: 'notes.add (account)',
+    required: 'notes:write',
+    prepare: async () => {
+      const id = await account();
+      return (s) => h.services.notes.add(s, 'account', id, { text: 'Fee dispute.' });
+    },
+  },
+  {
+    name: 'notes.list',
+    required: 'notes:read',
+    prepare: async () => {
+      const id = await customer();
+      return (s) => h.services.notes.list(s, 'customer', id, { first: 5 });
     },
   },
 ];

@@ -1,4 +1,11 @@
-import { buildSchema, type GraphQLField, GraphQLObjectType, getDirectiveValues } from 'graphql';
+import {
+  buildSchema,
+  type GraphQLField,
+  GraphQLObjectType,
+  getDirectiveValues,
+  getNullableType,
+  isListType,
+} from 'graphql';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -251,6 +258,10 @@ const REST_CASES: Record<string, () => Promise<RestCase>> = {
     params: { endpointId: await fixtures.endpoint(), eventId: await fixtures.eventId() },
   }),
   listAuditEvents: async () => ({ query: { first: '5' } }),
+  addCustomerNote: async () => ({ params: { customerId: await fixtures.customer() }, body: { text: 'Called back.' } }),
+  listCustomerNotes: async () => ({ params: { customerId: await fixtures.customer() }, query: { limit: '5' } }),
+  addAccountNote: async () => ({ params: { accountId: await fixtures.account() }, body: { text: 'Fee dispute.' } }),
+  listAccountNotes: async () => ({ params: { accountId: await fixtures.account() }, query: { limit: '5' } }),
 };
 
 function restCall(route: (typeof REST_ROUTES)[number], request: RestCase, token: string): Promise<CallResult> {
@@ -418,6 +429,14 @@ const GRAPHQL_CASES: Record<string, () => Promise<GraphqlCase>> = {
       variables: { b: businessId, o: ownerId },
     };
   },
+  'Mutation.addCustomerNote': async () => ({
+    document: 'mutation($id: ID!) { addCustomerNote(customerId: $id, text: "Called back.") { noteId } }',
+    variables: { id: await fixtures.customer() },
+  }),
+  'Mutation.addAccountNote': async () => ({
+    document: 'mutation($id: ID!) { addAccountNote(accountId: $id, text: "Fee dispute.") { noteId } }',
+    variables: { id: await fixtures.account() },
+  }),
   'Mutation.createAccount': async () => ({
     document: `mutation($input: CreateAccountInput!) { createAccount(input: $input) ${ACCOUNT_ID_ONLY} }`,
     variables: {
@@ -735,6 +754,20 @@ const NESTED_CASES: Record<string, { parentScope: AccessScope; request: () => Pr
       variables: { id: await fixtures.account() },
     }),
   },
+  'Customer.notes': {
+    parentScope: 'customers:read',
+    request: async () => ({
+      document: 'query($id: ID!) { customer(customerId: $id) { customerId notes(first: 2) { nodes { noteId } } } }',
+      variables: { id: await fixtures.customer() },
+    }),
+  },
+  'Account.notes': {
+    parentScope: 'accounts:read',
+    request: async () => ({
+      document: 'query($id: ID!) { account(accountId: $id) { accountId notes(first: 2) { nodes { noteId } } } }',
+      variables: { id: await fixtures.account() },
+    }),
+  },
 };
 
 const nestedFields = Object.values(schema.getTypeMap())
@@ -776,6 +809,10 @@ describe('GraphQL: every object field that declares @requiresScope needs exactly
       expect(served.json.errors, served.text).toBeUndefined();
       // A list (recent events) or a record (a verification): answered, not null.
       expect(served.json.data[parentField][field.name]).toEqual(expect.any(Object));
+      // A list (`recentEvents`) or a connection (`notes`): answered, not null.
+      expect(served.json.data[parentField][field.name]).toEqual(
+        expect.any(isListType(getNullableType(field.type)) ? Array : Object),
+      );
     });
   }
 });

@@ -83,6 +83,19 @@ describe('JWT bearer tokens (JWKS)', () => {
     expect(none).toMatchObject({ ok: true, principal: { scopes: [], environments: [] } });
   });
 
+  it("take the `name` claim as the principal's display name (a note's author) when it is 1–200 characters of text", async () => {
+    const verifier = new JwtAuthenticator(baseOptions());
+    expect(await verifier.verify(await sign({ name: '  Dana Agent ' }))).toMatchObject({
+      ok: true,
+      principal: { id: 'jwt:user-123', name: 'Dana Agent' },
+    });
+    for (const name of ['', '   ', 'x'.repeat(201), 'line\nbreak', 42, ['Dana']]) {
+      const result = await verifier.verify(await sign({ name }));
+      expect(result.ok).toBe(true);
+      expect(result.ok && result.principal, JSON.stringify(name)).not.toHaveProperty('name');
+    }
+  });
+
   it('refuse an expired token (reason expired) and honour the bounded clock tolerance', async () => {
     const verifier = new JwtAuthenticator(baseOptions());
     expect(await verifier.verify(await sign({}, { exp: now() - 120 }))).toEqual({ ok: false, reason: 'expired' });

@@ -66,6 +66,7 @@ export async function builderSchemas(): Promise<ExportedSchema[]> {
   const validation = await import('../../src/domain/validation.js');
   return [
     { name: 'validation.ts › text(100)', schema: validation.text(100) },
+    { name: 'validation.ts › multilineText(100)', schema: validation.multilineText(100) },
     { name: 'validation.ts › upperSnakeCase(64)', schema: validation.upperSnakeCase(64) },
     { name: 'validation.ts › list(text(10), 5)', schema: validation.list(validation.text(10), 5) },
   ];

@@ -51,9 +51,15 @@ export async function createTestDatabase(options: { migrated?: boolean; prefix?:
 
 /** Row counts of every table: "a rejected request changes nothing" is asserted by comparing these. */
 export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>> {
-  const { rows } = await pool.query<{ customers: string; accounts: string; links: string; entries: string }>(
+  const { rows } = await pool.query<{
+    customers: string;
+    accounts: string;
+    links: string;
+    entries: string;
+    notes: string;
+  }>(
     `SELECT (SELECT count(*) FROM customers) AS customers, (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM account_customers) AS links,
-            (SELECT count(*) FROM ledger_entries) AS entries`,
+            (SELECT count(*) FROM ledger_entries) AS entries, (SELECT count(*) FROM notes) AS notes`,
   );
   const row = rows[0]!;
   return {
@@ -61,6 +67,7 @@ export async function tableCounts(pool: pg.Pool): Promise<Record<string, number>
     accounts: Number(row.accounts),
     links: Number(row.links),
     entries: Number(row.entries),
+    notes: Number(row.notes),
   };
 }
 

@@ -75,6 +75,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
   events: { list: LIST, recent: LIST, recentOfMany: LIST, find: NULL },
   webhooks: { find: NULL, listAttempts: NULL },
   audit: { list: LIST },
+  // A record or a cursor the replica lacks yet (a note's list answers outcomes, not rows): asked of the primary.
+  notes: { list: (result) => (result as { outcome: string }).outcome !== 'listed', newestOfMany: LIST },
   // An idempotency key's record is read to replay a write: it must be the committed one, on the primary.
   idempotency: {},
 };
@@ -86,6 +88,8 @@ export const LAG_TOLERANT_READS: { readonly [S in keyof Stores]: { readonly [M i
  */
 const UNTRACKED_PRIMARY_CALLS: { readonly [S in keyof Stores]?: readonly (keyof Stores[S] & string)[] } = {
   idempotency: ['find', 'purgeExpired'],
+  // A replayed note's read (the note its key's first request wrote).
+  notes: ['findById'],
   // A PUT's look-up of the customer's type (only when its body names a field a person's update cannot take).
   customers: ['typeOf'],
   ledger: ['expiredHolds'],

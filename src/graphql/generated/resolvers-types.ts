@@ -4,10 +4,11 @@ import type { CustomerParent as CustomerParentModel, AccountParent as AccountPar
 import type { AccountRelationship as AccountRelationshipModel } from '../../features/accounts/index.js';
 import type { BeneficialOwner as BeneficialOwnerModel, BusinessOwnership as BusinessOwnershipModel } from '../../features/businesses/index.js';
 import type { Verification as VerificationModel, VerificationCheck as VerificationCheckModel } from '../../features/verification/index.js';
-import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel } from '../pagination.js';
+import type { CustomerPage as CustomerPageModel, AccountPage as AccountPageModel, TransactionPage as TransactionPageModel, AuditPage as AuditPageModel, NotePage as NotePageModel } from '../pagination.js';
 import type { Transaction as TransactionModel, Transfer as TransferModel } from '../../features/ledger/index.js';
 import type { Statement as StatementModel, StatementEntry as StatementEntryModel, BalancePoint as BalancePointModel } from '../../features/history/index.js';
 import type { AuditEvent as AuditEventModel } from '../../domain/audit-event.js';
+import type { Note as NoteModel } from '../../features/notes/index.js';
 import type { DomainEvent as DomainEventModel, EventPage as EventPageModel } from '../../features/events/index.js';
 import type { WebhookEndpoint as WebhookEndpointModel, EndpointWithSecret as EndpointWithSecretModel, WebhookAttempt as WebhookAttemptModel } from '../../features/webhooks/index.js';
 import type { GraphqlContext } from '../context.js';
@@ -91,6 +92,12 @@ export type Account = Node & {
   metadata: Maybe<Scalars['Metadata']['output']>;
   /** The colloquial name shown in user interfaces. */
   name: Scalars['String']['output'];
+  /**
+   * Not in the contract. Case notes on this account (docs/adr/0105), newest first (then by id), a page at a time: REST's
+   * `GET /{environment}/account/{accountId}/note`. Needs `notes:read` as well (FORBIDDEN otherwise, this field null);
+   * VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not a note of this account.
+   */
+  notes: Maybe<NoteConnection>;
   /** How far below zero the available balance may go; 0 (the default) allows no overdraft. Set with `setOverdraftLimit`. */
   overdraftLimit: Scalars['Decimal']['output'];
   /**
@@ -147,6 +154,17 @@ export type AccountBalanceHistoryArgs = {
   from: Scalars['String']['input'];
   interval: BalanceInterval;
   to: Scalars['String']['input'];
+};
+
+
+/**
+ * A depository account, owned by one or more customers. Every field but `id`, `accountId` and `version` needs
+ * `accounts:read`, wherever an account is answered (a mutation's answer too, the first page of `transactions` and
+ * `balance` included): FORBIDDEN otherwise.
+ */
+export type AccountNotesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -351,9 +369,9 @@ export type AuditEvent = {
   principalId: Scalars['String']['output'];
   /** The id of the request that wrote (its X-Request-Id and `extensions.requestId`). */
   requestId: Scalars['String']['output'];
-  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
+  /** The customerId, accountId, transactionId, transferId or endpointId written, the PII key rotation run's id, a case note's noteId (`customer.note.add`, `account.note.add`), a search's own id (`customer.search`), the id a refused creation would have had (`customer.create.refused`; no customer has it), or for `api_token` the token id spelled as a UUID (docs/security.md). */
   resourceId: Scalars['ID']['output'];
-  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation` or `api_token`. */
+  /** `customer`, `account`, `transaction`, `transfer`, `webhook_endpoint`, `pii_rotation`, `api_token` or `note` (a case note). */
   resourceType: Scalars['String']['output'];
 };
 
@@ -595,6 +613,12 @@ export type Customer = Node & {
   metadata: Maybe<Scalars['Metadata']['output']>;
   /** Legal middle name; an empty string when the person has none; null for a business. */
   middleName: Maybe<Scalars['String']['output']>;
+  /**
+   * Not in the contract. Case notes on this customer (docs/adr/0105), newest first (then by id), a page at a time: REST's
+   * `GET /{environment}/customer/{customerId}/note`. Needs `notes:read` as well (FORBIDDEN otherwise, this field null);
+   * VALIDATION_FAILED when `first` is outside 1 to 100 or `after` is not a note of this customer.
+   */
+  notes: Maybe<NoteConnection>;
   /** Phone numbers (up to 10). */
   phoneNumbers: Array<Phone>;
   /** The name the customer likes to be addressed by; null for a business. */
@@ -616,6 +640,17 @@ export type Customer = Node & {
    * or delete the customer only as read. REST's ETag carries the same version.
    */
   version: Scalars['Int']['output'];
+};
+
+
+/**
+ * A person or entity that may hold accounts (`customerType`). The social security number, document locator
+ * number and a business's tax id are kept by the service but never returned: clients must keep them themselves. Every field but `id`, `customerId`
+ * and `version` needs `customers:read`, wherever a customer is answered (a mutation's answer too): FORBIDDEN otherwise.
+ */
+export type CustomerNotesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -815,6 +850,12 @@ export type Mutation = {
    */
   addAccountCustomer: Account;
   /**
+   * Not in the contract. Adds a case note to an account and returns it: REST's `POST /{environment}/account/{accountId}/note`,
+   * with the rules of `addCustomerNote` (audited as `account.note.add`). Fails, writing nothing, with VALIDATION_FAILED
+   * or ACCOUNT_NOT_FOUND.
+   */
+  addAccountNote: Note;
+  /**
    * Records an individual customer as a beneficial owner of a business customer (the FinCEN CDD rule: OWNERSHIP
    * of 25 % or more, with `ownershipPercentage`; CONTROL, significant control) and returns it. REST's
    * `POST /{environment}/customer/{customerId}/beneficial-owner`, with its rules (docs/adr/0094). Fails, changing
@@ -827,6 +868,14 @@ export type Mutation = {
    * business's `version`.
    */
   addBeneficialOwner: BeneficialOwner;
+  /**
+   * Not in the contract. Adds a case note to a customer and returns it: REST's `POST /{environment}/customer/{customerId}/note`
+   * (docs/adr/0105). `text`: 1 to 2,000 characters after trimming (kept trimmed); line feeds and tabs are kept, any
+   * other control character is refused. The author is the token's principal and its display name. Append-only: no
+   * mutation changes or deletes a note. Audited (`customer.note.add`, the note's id, never its text); no event.
+   * Fails, writing nothing, with VALIDATION_FAILED (see `extensions.details`) or CUSTOMER_NOT_FOUND.
+   */
+  addCustomerNote: Note;
   /** Clears a flag and returns the account; clearing a flag that is not set changes nothing (audited all the same, with empty `changedFields`). Fails with ACCOUNT_NOT_FOUND. */
   clearAccountFlag: Account;
   /**
@@ -1047,9 +1096,39 @@ export type MutationAddAccountCustomerArgs = {
  * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
  * the write itself was made). A token with the write scope alone selects the record's identity.
  */
+export type MutationAddAccountNoteArgs = {
+  accountId: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  text: Scalars['String']['input'];
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
 export type MutationAddBeneficialOwnerArgs = {
   businessCustomerId: Scalars['ID']['input'];
   input: AddBeneficialOwnerInput;
+};
+
+
+/**
+ * The entry points for writing. Each mutation runs the same rules as the REST endpoint of the same name
+ * (`transfer`: REST's createTransfer) and fails with the same error codes (`extensions.code`). Each needs exactly
+ * the scope it declares, and its answer shows no more than the token could read: a `Customer`'s fields beyond
+ * `id`, `customerId` and `version` need `customers:read`, an `Account`'s beyond `id`, `accountId` and `version`
+ * need `accounts:read` (FORBIDDEN naming that scope otherwise, with the error's `path` below the mutation's field:
+ * the write itself was made). A token with the write scope alone selects the record's identity.
+ */
+export type MutationAddCustomerNoteArgs = {
+  customerId: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  text: Scalars['String']['input'];
 };
 
 
@@ -1444,6 +1523,58 @@ export type MutationVoidHoldArgs = {
 export type Node = {
   /** The record's id: the same value as `customerId` or `accountId`. */
   id: Scalars['ID']['output'];
+};
+
+/**
+ * A case note on a customer or an account (docs/adr/0105), written by an agent. Append-only: it never changes and
+ * cannot be deleted, and it stays when its record is deleted. Its text is case text: never in an event, a log line or
+ * the audit trail.
+ */
+export type Note = {
+  __typename?: 'Note';
+  /** The account the note is about; null for a customer's note. */
+  accountId: Maybe<Scalars['ID']['output']>;
+  /** Who wrote it. */
+  author: NoteAuthor;
+  /** When it was written: ISO 8601 in UTC. */
+  createdAt: Scalars['String']['output'];
+  /** The customer the note is about; null for an account's note. */
+  customerId: Maybe<Scalars['ID']['output']>;
+  /** Same value as `noteId`. */
+  id: Scalars['ID']['output'];
+  /** The id the service assigned (a time-ordered UUID). */
+  noteId: Scalars['ID']['output'];
+  /** The note, trimmed: 1 to 2,000 characters; line feeds and tabs are kept. */
+  text: Scalars['String']['output'];
+};
+
+/** Who wrote a note. */
+export type NoteAuthor = {
+  __typename?: 'NoteAuthor';
+  /** The principal, as the audit trail names it: `token:<id>`, `jwt:<subject>` or `static:<keyed label>`. */
+  id: Scalars['String']['output'];
+  /** Its display name when it wrote the note: a managed token's name, a JWT's `name` claim; else the id. */
+  name: Scalars['String']['output'];
+};
+
+/** A page of a record's notes, newest first. */
+export type NoteConnection = {
+  __typename?: 'NoteConnection';
+  /** The notes of this page, each with its cursor. */
+  edges: Array<NoteEdge>;
+  /** The notes of this page, without cursors. */
+  nodes: Array<Note>;
+  /** Where this page ends and whether another (older) page follows. */
+  pageInfo: PageInfo;
+};
+
+/** A note in a page, with the cursor to continue after it. */
+export type NoteEdge = {
+  __typename?: 'NoteEdge';
+  /** Pass as `after` to continue after (older than) this note: its noteId, as REST's `nextAfter`. */
+  cursor: Scalars['String']['output'];
+  /** The note. */
+  node: Note;
 };
 
 /** Where a page ends and whether another follows. */
@@ -2314,6 +2445,10 @@ export type ResolversTypes = {
   Metadata: ResolverTypeWrapper<Scalars['Metadata']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
+  Note: ResolverTypeWrapper<NoteModel>;
+  NoteAuthor: ResolverTypeWrapper<NoteAuthor>;
+  NoteConnection: ResolverTypeWrapper<NotePageModel>;
+  NoteEdge: ResolverTypeWrapper<Omit<NoteEdge, 'node'> & { node: ResolversTypes['Note'] }>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Phone: ResolverTypeWrapper<Phone>;
   PhoneInput: PhoneInput;
@@ -2391,6 +2526,10 @@ export type ResolversParentTypes = {
   Metadata: Scalars['Metadata']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
+  Note: NoteModel;
+  NoteAuthor: NoteAuthor;
+  NoteConnection: NotePageModel;
+  NoteEdge: Omit<NoteEdge, 'node'> & { node: ResolversParentTypes['Note'] };
   PageInfo: PageInfo;
   Phone: Phone;
   PhoneInput: PhoneInput;
@@ -2452,6 +2591,7 @@ export type AccountResolvers<ContextType = GraphqlContext, ParentType extends Re
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['NoteConnection']>, ParentType, ContextType, RequireFields<AccountNotesArgs, 'first'>>;
   overdraftLimit?: Resolver<ResolversTypes['Decimal'], ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<AccountRecentEventsArgs, 'first'>>;
   relationships?: Resolver<Array<ResolversTypes['AccountRelationship']>, ParentType, ContextType>;
@@ -2576,6 +2716,7 @@ export type CustomerResolvers<ContextType = GraphqlContext, ParentType extends R
   lastName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   metadata?: Resolver<Maybe<ResolversTypes['Metadata']>, ParentType, ContextType>;
   middleName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['NoteConnection']>, ParentType, ContextType, RequireFields<CustomerNotesArgs, 'first'>>;
   phoneNumbers?: Resolver<Array<ResolversTypes['Phone']>, ParentType, ContextType>;
   preferredName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recentEvents?: Resolver<Maybe<Array<ResolversTypes['Event']>>, ParentType, ContextType, RequireFields<CustomerRecentEventsArgs, 'first'>>;
@@ -2633,7 +2774,9 @@ export interface MetadataScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type MutationResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addAccountCustomer?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationAddAccountCustomerArgs, 'accountId' | 'customerId'>>;
+  addAccountNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddAccountNoteArgs, 'accountId' | 'text'>>;
   addBeneficialOwner?: Resolver<ResolversTypes['BeneficialOwner'], ParentType, ContextType, RequireFields<MutationAddBeneficialOwnerArgs, 'businessCustomerId' | 'input'>>;
+  addCustomerNote?: Resolver<ResolversTypes['Note'], ParentType, ContextType, RequireFields<MutationAddCustomerNoteArgs, 'customerId' | 'text'>>;
   clearAccountFlag?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationClearAccountFlagArgs, 'accountId' | 'flag'>>;
   createAccount?: Resolver<ResolversTypes['Account'], ParentType, ContextType, RequireFields<MutationCreateAccountArgs, 'input'>>;
   createBusinessCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationCreateBusinessCustomerArgs, 'input'>>;
@@ -2665,6 +2808,32 @@ export type MutationResolvers<ContextType = GraphqlContext, ParentType extends R
 
 export type NodeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
   __resolveType: TypeResolveFn<'Account' | 'Customer', ParentType, ContextType>;
+};
+
+export type NoteResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['Note'] = ResolversParentTypes['Note']> = {
+  accountId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  author?: Resolver<ResolversTypes['NoteAuthor'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  noteId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type NoteAuthorResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['NoteAuthor'] = ResolversParentTypes['NoteAuthor']> = {
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type NoteConnectionResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['NoteConnection'] = ResolversParentTypes['NoteConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['NoteEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Note']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type NoteEdgeResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['NoteEdge'] = ResolversParentTypes['NoteEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Note'], ParentType, ContextType>;
 };
 
 export type PageInfoResolvers<ContextType = GraphqlContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -2876,6 +3045,10 @@ export type Resolvers<ContextType = GraphqlContext> = {
   Metadata?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
+  Note?: NoteResolvers<ContextType>;
+  NoteAuthor?: NoteAuthorResolvers<ContextType>;
+  NoteConnection?: NoteConnectionResolvers<ContextType>;
+  NoteEdge?: NoteEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   Phone?: PhoneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;

@@ -4,7 +4,7 @@ import { customerSearchSql } from '../../../src/features/customers/customer-sear
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 /**
- * The review queue is served by the status index (migration 20261210000000): on 20,000 customers, most of them
+ * The review queue is served by the status index (migration 20261210010000): on 20,000 customers, most of them
  * verified and one in a hundred in review, with fresh statistics, `verificationStatus=NEEDS_REVIEW` reads
  * customer_verifications_status_idx and no table in whole.
  */

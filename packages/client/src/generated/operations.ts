@@ -9,6 +9,8 @@ export const KEYED_WRITES: ReadonlySet<string> = new Set([
   'POST /account/{accountId}/transaction/{transactionId}/void',
   'POST /account/{accountId}/transaction/{transactionId}/reverse',
   'POST /transfer',
+  'POST /customer/{customerId}/note',
+  'POST /account/{accountId}/note',
 ]);
 
 /** The API version these types were generated from (openapi.json's info.version). */

@@ -963,6 +963,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer/{customerId}/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's case notes
+         * @description Not in the contract. Newest first (then by noteId), a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page).
+         *
+         *     Requires the scope `notes:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `after` is not the noteId of a note of this record.
+         */
+        get: operations["listCustomerNotes"];
+        put?: never;
+        /**
+         * Add a case note to a customer
+         * @description Not in the contract. `text`: 1 to 2000 characters after trimming (kept trimmed), line feeds and tabs allowed, no other control character. The author is the token's principal and display name. Append-only: a note never changes and there is no way to delete one; it stays when its record is deleted. Audited (`customer.note.add`, the note id only, never the text); no event is emitted.
+         *
+         *     Requires the scope `notes:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `text` is missing, empty after trimming, over 2000 characters, or holds a control character other than a line feed or a tab; nothing is written.
+         */
+        post: operations["addCustomerNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/{accountId}/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's case notes
+         * @description Not in the contract. Newest first (then by noteId), a page at a time (`limit` 1–100, default 20; `after`: the `nextAfter` of the previous page).
+         *
+         *     Requires the scope `notes:read`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `limit` is not a whole number between 1 and 100, or an unknown parameter.
+         *     - `after` is not the noteId of a note of this record.
+         */
+        get: operations["listAccountNotes"];
+        put?: never;
+        /**
+         * Add a case note to an account
+         * @description Not in the contract. `text`: 1 to 2000 characters after trimming (kept trimmed), line feeds and tabs allowed, no other control character. The author is the token's principal and display name. Append-only: a note never changes and there is no way to delete one; it stays when its record is deleted. Audited (`account.note.add`, the note id only, never the text); no event is emitted.
+         *
+         *     Requires the scope `notes:write`.
+         *
+         *     Its own rules, refused with 400 `VALIDATION_FAILED`:
+         *     - `text` is missing, empty after trimming, over 2000 characters, or holds a control character other than a line feed or a tab; nothing is written.
+         */
+        post: operations["addAccountNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1009,9 +1079,9 @@ export interface components {
             /** @description Who wrote: static:<keyed label>, token:<id>, jwt:<subject>, or an operator command (cli:token, cli:webhook, cli:pii-rotate). Never a secret, nor anything a secret can be checked against. */
             principalId: string;
             /** @enum {string} */
-            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+            operation: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
             /** @enum {string} */
-            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token";
+            resourceType: "customer" | "account" | "transaction" | "transfer" | "webhook_endpoint" | "pii_rotation" | "api_token" | "note";
             /**
              * Format: uuid
              * @description A UUID assigned by the service, lower case.
@@ -1916,6 +1986,77 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        AddNoteRequest: {
+            text: string;
+        };
+        /** @description A case note on a customer. Append-only: it never changes and cannot be deleted. */
+        CustomerNote: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            noteId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            customerId: string;
+            /** @description The note, trimmed: 1 to 2000 characters; line feeds and tabs are kept. */
+            text: string;
+            /** @description Who wrote the note. */
+            author: {
+                /** @description The principal that wrote the note: token:<id>, jwt:<subject> or static:<keyed label>, as the audit trail names it. */
+                id: string;
+                /** @description Its display name when the note was written: a managed token's name, a JWT's `name` claim; else the id. */
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the note was written, ISO 8601 UTC.
+             */
+            createdAt: string;
+        };
+        /** @description A page of a customer's notes. */
+        CustomerNotePage: {
+            /** @description Newest first (then by noteId). */
+            notes: components["schemas"]["CustomerNote"][];
+            /** @description Pass as `after` for the next (older) page; null on the last page. */
+            nextAfter: string | null;
+        };
+        /** @description A case note on an account. Append-only: it never changes and cannot be deleted. */
+        AccountNote: {
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            noteId: string;
+            /**
+             * Format: uuid
+             * @description A UUID assigned by the service, lower case.
+             */
+            accountId: string;
+            /** @description The note, trimmed: 1 to 2000 characters; line feeds and tabs are kept. */
+            text: string;
+            /** @description Who wrote the note. */
+            author: {
+                /** @description The principal that wrote the note: token:<id>, jwt:<subject> or static:<keyed label>, as the audit trail names it. */
+                id: string;
+                /** @description Its display name when the note was written: a managed token's name, a JWT's `name` claim; else the id. */
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the note was written, ISO 8601 UTC.
+             */
+            createdAt: string;
+        };
+        /** @description A page of an account's notes. */
+        AccountNotePage: {
+            /** @description Newest first (then by noteId). */
+            notes: components["schemas"]["AccountNote"][];
+            /** @description Pass as `after` for the next (older) page; null on the last page. */
+            nextAfter: string | null;
+        };
         /** @description The account a write changed, for a token without `accounts:read`: its id only (its version is the answer's ETag). Read the account with `accounts:read`. */
         AccountAcknowledgment: {
             /**
@@ -2288,6 +2429,42 @@ export interface components {
             requestId: components["schemas"]["RequestId"];
             log_ref_id: components["schemas"]["CustomerLogRef"];
         };
+        /** @description Success on the customer endpoints. */
+        CustomerNoteResponse: {
+            data: components["schemas"]["CustomerNote"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the customer endpoints. */
+        CustomerNotePageResponse: {
+            data: components["schemas"]["CustomerNotePage"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            log_ref_id: components["schemas"]["CustomerLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountNoteResponse: {
+            data: components["schemas"]["AccountNote"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
+        /** @description Success on the account endpoints. */
+        AccountNotePageResponse: {
+            data: components["schemas"]["AccountNotePage"];
+            /** @constant */
+            success: true;
+            error: null;
+            requestId: components["schemas"]["RequestId"];
+            logRefId: components["schemas"]["AccountLogRef"];
+        };
         /** @description Failure on the customer endpoints. */
         CustomerErrorResponse: {
             data: null;
@@ -2421,6 +2598,22 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "ACCOUNT_CUSTOMER_LIMIT" | "CUSTOMER_ACCOUNT_LIMIT" | "ROLE_REQUIRES_INDIVIDUAL" | "CUSTOMER_ALREADY_LINKED";
+                    };
+                };
+            };
+        };
+        /** @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result. */
+        AccountConflict_addAccountNote: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS";
                     };
                 };
             };
@@ -3156,6 +3349,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result. */
+        CustomerConflict_addCustomerNote: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_IN_PROGRESS";
+                    };
+                };
+            };
+        };
         /**
          * @description - `IDEMPOTENCY_KEY_IN_PROGRESS`: A request with this Idempotency-Key is still running; retry shortly to get its result.
          *     - `CUSTOMER_ALREADY_EXISTS`: A customer with this social security number exists in this environment (with or without dashes), and no customer has the `externalId`. Nothing is created; the refusal is written to the audit trail (`customer.create.refused`: who, when, which fields; never the number or the existing customer) and spends a point of the token's SSN search budget (SSN_SEARCH_RATE_LIMIT_PER_MINUTE).
@@ -3628,6 +3837,22 @@ export interface components {
                 };
             };
         };
+        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
+        CustomerUnprocessableContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerErrorResponse"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
         /** @description - `CUSTOMER_NOT_FOUND`: The body's customerId names no customer of this environment; nothing changes. */
         CustomerUnprocessableContent_addBeneficialOwner: {
             headers: {
@@ -3640,22 +3865,6 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "CUSTOMER_NOT_FOUND";
-                    };
-                };
-            };
-        };
-        /** @description - `IDEMPOTENCY_KEY_REUSED`: The Idempotency-Key was used before for a different request; nothing is created. */
-        CustomerUnprocessableContent_createCustomer: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Cache-Control": components["headers"]["CacheControl"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["CustomerErrorResponse"] & {
-                    error?: {
-                        /** @enum {unknown} */
-                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -3939,7 +4148,7 @@ export interface operations {
             409: components["responses"]["CustomerConflict_createCustomer"];
             413: components["responses"]["CustomerPayloadTooLarge"];
             415: components["responses"]["CustomerUnsupportedMediaType"];
-            422: components["responses"]["CustomerUnprocessableContent_createCustomer"];
+            422: components["responses"]["CustomerUnprocessableContent"];
             429: components["responses"]["CustomerRateLimited_createCustomer"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
@@ -7457,7 +7666,7 @@ export interface operations {
                 /** @description principalId */
                 principalId?: string;
                 /** @description Only events of this operation. Example: `customer.create`. */
-                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
+                operation?: "customer.create" | "customer.update" | "customer.delete" | "customer.beneficial_owner.add" | "customer.beneficial_owner.remove" | "customer.verification.check" | "customer.verification.result" | "customer.verification.decide" | "customer.verification.owner_rejected" | "customer.note.add" | "account.create" | "account.update" | "account.delete" | "account.customer.add" | "account.customer.remove" | "account.customer.role.set" | "account.flag.set" | "account.flag.clear" | "account.flag.expire" | "account.overdraft_limit.set" | "account.note.add" | "transaction.create" | "transaction.post" | "transaction.void" | "transaction.expire" | "transaction.reverse" | "transfer.create" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.delete" | "webhook_endpoint.enable" | "webhook_endpoint.disable" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.redeliver" | "pii_rotation.reencrypt_customers" | "pii_rotation.reencrypt_webhook_secrets" | "api_token.create" | "api_token.revoke" | "customer.search" | "customer.create.refused";
                 /** @description Only events at or after this instant (ISO 8601 with a time zone). */
                 from?: string;
                 /** @description Only events before this instant (ISO 8601 with a time zone). */
@@ -7528,6 +7737,290 @@ export interface operations {
             429: components["responses"]["CustomerRateLimited"];
             500: components["responses"]["CustomerInternalError"];
             503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    listCustomerNotes: {
+        parameters: {
+            query?: {
+                /** @description limit Example: `20`. */
+                limit?: string;
+                /** @description The `nextAfter` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notes": [
+                     *           {
+                     *             "noteId": "0193a5c8-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "text": "Called about the card replacement; asked to call back on Monday.",
+                     *             "author": {
+                     *               "id": "token:3f2c8a1e9b7d4c60",
+                     *               "name": "Support desk"
+                     *             },
+                     *             "createdAt": "2026-12-02T10:00:00.000Z",
+                     *             "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10"
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerNotePageResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_listCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    addCustomerNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the customer was created (any case). A value that is not a UUID names no customer.
+                 * @example 0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10
+                 */
+                customerId: components["parameters"]["customerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Called about the card replacement; asked to call back on Monday."
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Added: the note. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "noteId": "0193a5c8-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "text": "Called about the card replacement; asked to call back on Monday.",
+                     *         "author": {
+                     *           "id": "token:3f2c8a1e9b7d4c60",
+                     *           "name": "Support desk"
+                     *         },
+                     *         "createdAt": "2026-12-02T10:00:00.000Z",
+                     *         "customerId": "0193a5c2-7f3e-7c41-9d2a-5b8e4f1c2a10"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "log_ref_id": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerNoteResponse"];
+                };
+            };
+            400: components["responses"]["CustomerBadRequest_searchCustomers"];
+            401: components["responses"]["CustomerUnauthorized"];
+            403: components["responses"]["CustomerForbidden"];
+            404: components["responses"]["CustomerNotFound_getCustomer"];
+            409: components["responses"]["CustomerConflict_addCustomerNote"];
+            413: components["responses"]["CustomerPayloadTooLarge"];
+            415: components["responses"]["CustomerUnsupportedMediaType"];
+            422: components["responses"]["CustomerUnprocessableContent"];
+            429: components["responses"]["CustomerRateLimited"];
+            500: components["responses"]["CustomerInternalError"];
+            503: components["responses"]["CustomerServiceUnavailable"];
+        };
+    };
+    listAccountNotes: {
+        parameters: {
+            query?: {
+                /** @description limit Example: `20`. */
+                limit?: string;
+                /** @description The `nextAfter` of the previous page. */
+                after?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description The `Consistency-Token` of an earlier write whose effect this read must see (read-your-writes). With a read replica the service answers from it only once it has replayed that write, else from the primary; without one every read is fresh and the header changes nothing. Opaque: send it back as received. Example: `v1.000000000301a2b8`. */
+                "Consistency-Token"?: components["parameters"]["ConsistencyToken"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "notes": [
+                     *           {
+                     *             "noteId": "0193a5c8-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *             "text": "Called about the card replacement; asked to call back on Monday.",
+                     *             "author": {
+                     *               "id": "token:3f2c8a1e9b7d4c60",
+                     *               "name": "Support desk"
+                     *             },
+                     *             "createdAt": "2026-12-02T10:00:00.000Z",
+                     *             "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *           }
+                     *         ],
+                     *         "nextAfter": null
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNotePageResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_listAccounts"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
+        };
+    };
+    addAccountNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, echoed in the X-Request-Id header, `requestId` and the logs. Any other value is replaced by a new UUID. Example: `checkout-42.retry-1`. */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /** @description Makes a retry safe: a repeated request with the same key (same token, same environment, same body) answers the first result with `Idempotent-Replayed: true` instead of creating again. Keys are kept for IDEMPOTENCY_TTL_HOURS (default 24). Example: `onboarding-2026-11-21-0001`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The id returned when the account was created (any case). A value that is not a UUID names no account.
+                 * @example 0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32
+                 */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Customer disputes the fee of 12/01; refund requested."
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Added: the note. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "noteId": "0193a5c8-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                     *         "text": "Called about the card replacement; asked to call back on Monday.",
+                     *         "author": {
+                     *           "id": "token:3f2c8a1e9b7d4c60",
+                     *           "name": "Support desk"
+                     *         },
+                     *         "createdAt": "2026-12-02T10:00:00.000Z",
+                     *         "accountId": "0193a5c3-0b42-7d15-a7c9-3e5f7a9b1c32"
+                     *       },
+                     *       "success": true,
+                     *       "error": null,
+                     *       "requestId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b",
+                     *       "logRefId": "7c0e5f3a-1b2d-4e6f-8a9b-0c1d2e3f4a5b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountNoteResponse"];
+                };
+            };
+            400: components["responses"]["AccountBadRequest_createAccount"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            409: components["responses"]["AccountConflict_addAccountNote"];
+            413: components["responses"]["AccountPayloadTooLarge"];
+            415: components["responses"]["AccountUnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessableContent"];
+            429: components["responses"]["AccountRateLimited"];
+            500: components["responses"]["AccountInternalError"];
+            503: components["responses"]["AccountServiceUnavailable"];
         };
     };
 }
